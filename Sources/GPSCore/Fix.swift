@@ -1,0 +1,63 @@
+/// One position report of a receiver: everything known about one epoch.
+///
+/// Every field is optional because receivers report different subsets; a field is nil
+/// when no sentence of the epoch carried it. Units are SI unless the name says otherwise.
+public struct Fix: Equatable, Sendable {
+    /// UTC date of the epoch, when known (from RMC/ZDA, a rollover, a back-fill or `--date`).
+    public var date: CivilDate?
+    /// UTC time of day in milliseconds since midnight, 0..<86_401_000 (leap second allowed).
+    public var timeOfDay: Int?
+    /// No fix, 2D or 3D.
+    public var mode: FixMode = .unknown
+    /// How the position was obtained (GGA quality indicator), when reported.
+    public var quality: FixQuality?
+    /// Position, WGS-84; nil when the epoch has no valid position.
+    public var coordinate: Coordinate?
+    /// Altitude above mean sea level in metres.
+    public var altitudeMSL: Double?
+    /// Geoid separation in metres: height of the geoid above the WGS-84 ellipsoid.
+    public var geoidSeparation: Double?
+    /// Speed over ground in metres per second.
+    public var speed: Double?
+    /// Course over ground in degrees true, 0..<360.
+    public var track: Double?
+    /// Horizontal dilution of precision (unitless).
+    public var hdop: Double?
+    /// Vertical dilution of precision (unitless).
+    public var vdop: Double?
+    /// Position dilution of precision (unitless).
+    public var pdop: Double?
+    /// Satellites used in the solution.
+    public var satellitesUsed: Int?
+    /// Satellites in view, summed over constellations.
+    public var satellitesInView: Int?
+    /// 1-sigma latitude error estimate in metres (GST).
+    public var latitudeError: Double?
+    /// 1-sigma longitude error estimate in metres (GST).
+    public var longitudeError: Double?
+    /// 1-sigma altitude error estimate in metres (GST).
+    public var altitudeError: Double?
+
+    public init() {}
+
+    /// Altitude above the WGS-84 ellipsoid in metres, when both parts are known.
+    public var altitudeHAE: Double? {
+        guard let msl = altitudeMSL, let sep = geoidSeparation else { return nil }
+        return msl + sep
+    }
+
+    /// Estimated horizontal error in metres (root sum of squares of the GST estimates).
+    public var horizontalError: Double? {
+        guard let la = latitudeError, let lo = longitudeError else { return nil }
+        return (la * la + lo * lo).squareRoot()
+    }
+
+    /// Milliseconds since 1970-01-01T00:00:00Z, when date and time are known.
+    public var unixMilliseconds: Int64? {
+        guard let date, let timeOfDay else { return nil }
+        return Int64(date.daysSinceEpoch) * 86_400_000 + Int64(timeOfDay)
+    }
+
+    /// Whether the fix carries a usable position (2D or 3D with a coordinate).
+    public var hasPosition: Bool { mode >= .twoD && coordinate != nil }
+}

@@ -1,0 +1,188 @@
+/// The comma-separated fields of one sentence, as byte ranges into the sentence itself.
+///
+/// Field 0 is the address (`GPGGA`); field numbers elsewhere in this module follow the
+/// NMEA convention where field 1 is the first after the address. A field past the end of
+/// the sentence reads as empty, so optional trailing fields (NMEA 2.3's mode indicator,
+/// 4.10's system ID) need no special cases. Parsers never build a `String` except for
+/// free text (TXT).
+public struct Fields {
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// Start offsets of each field, plus one entry past the last (its comma position + 1).
+    let bounds: UnsafeBufferPointer<UInt8>
+
+    /// Number of fields including the address.
+    public let count: Int
+
+    init(bytes: UnsafeBufferPointer<UInt8>, bounds: UnsafeBufferPointer<UInt8>, count: Int) {
+        self.bytes = bytes
+        self.bounds = bounds
+        self.count = count
+    }
+
+    @inline(__always)
+    func range(_ i: Int) -> Range<Int> {
+        guard i < count else { return 0..<0 }
+        return Int(bounds[i])..<(Int(bounds[i + 1]) - 1)
+    }
+
+    /// Whether field `i` is empty or absent.
+    public func isEmpty(_ i: Int) -> Bool { range(i).isEmpty }
+
+    /// The single character of field `i`, nil when empty; a longer field is malformed.
+    public func character(_ i: Int) throws(NMEAError) -> UInt8? {
+        let r = range(i)
+        if r.isEmpty { return nil }
+        guard r.count == 1 else { throw .badField(i) }
+        return bytes[r.lowerBound]
+    }
+
+    /// The first character of field `i` (for fields such as GNS's per-system mode string).
+    func characters(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[range(i)])
+    }
+
+    /// An unsigned decimal integer, nil when empty.
+    public func integer(_ i: Int) throws(NMEAError) -> Int? {
+        let r = range(i)
+        if r.isEmpty { return nil }
+        guard r.count <= 9 else { throw .badField(i) }
+        var v = 0
+        for k in r {
+            let d = bytes[k] &- ASCII.zero
+            guard d < 10 else { throw .badField(i) }
+            v = v * 10 + Int(d)
+        }
+        return v
+    }
+
+    /// A decimal number (optional sign, digits, optional fraction) as mantissa and scale:
+    /// value = mantissa / 10^scale. Exact, so degree/minute splits lose nothing.
+    func fixedPoint(_ i: Int) throws(NMEAError) -> (mantissa: Int64, scale: Int)? {
+        let r = range(i)
+        if r.isEmpty { return nil }
+        var k = r.lowerBound
+        var negative = false
+        if bytes[k] == ASCII.minus || bytes[k] == ASCII.plus {
+            negative = bytes[k] == ASCII.minus
+            k += 1
+        }
+        var mantissa: Int64 = 0
+        var significant = 0
+        var anyDigit = false
+        var scale = 0
+        var seenDot = false
+        while k < r.upperBound {
+            let b = bytes[k]
+            k += 1
+            if b == ASCII.dot {
+                guard !seenDot else { throw .badField(i) }
+                seenDot = true
+                continue
+            }
+            let d = b &- ASCII.zero
+            guard d < 10, significant < 18, scale < 18 else { throw .badField(i) }
+            anyDigit = true
+            mantissa = mantissa * 10 + Int64(d)
+            if mantissa != 0 { significant += 1 }
+            if seenDot { scale += 1 }
+        }
+        guard anyDigit else { throw .badField(i) }
+        return (negative ? -mantissa : mantissa, scale)
+    }
+
+    /// A decimal number, nil when empty.
+    public func decimal(_ i: Int) throws(NMEAError) -> Double? {
+        guard let (m, s) = try fixedPoint(i) else { return nil }
+        return Double(m) / Fields.powersOfTen[s]
+    }
+
+    /// A non-negative decimal number, nil when empty.
+    public func unsignedDecimal(_ i: Int) throws(NMEAError) -> Double? {
+        guard let v = try decimal(i) else { return nil }
+        guard v >= 0 else { throw .badField(i) }
+        return v
+    }
+
+    /// Latitude or longitude in `(d)ddmm.mmmm` form at field `i`, with the hemisphere letter
+    /// at field `i + 1`; decimal degrees, negative south/west. Nil when either is empty.
+    public func angle(_ i: Int, positive: UInt8, negative: UInt8, maxDegrees: Int64) throws(NMEAError) -> Double? {
+        guard let (m, s) = try fixedPoint(i) else { return nil }
+        guard let hemisphere = try character(i + 1) else { return nil }
+        guard hemisphere == positive || hemisphere == negative else { throw .badField(i + 1) }
+        guard m >= 0 else { throw .badField(i) }
+        // m / 10^s = ddmm.mmmm: split degrees from minutes without rounding.
+        let unit = Fields.integerPowersOfTen[s]
+        let degrees = m / (100 * unit)
+        let minuteMantissa = m - degrees * 100 * unit
+        guard minuteMantissa < 60 * unit, degrees <= maxDegrees else { throw .badField(i) }
+        var value = Double(degrees) + Double(minuteMantissa) / (60 * Fields.powersOfTen[s])
+        guard degrees < maxDegrees || minuteMantissa == 0 else { throw .badField(i) }
+        if hemisphere == negative { value = -value }
+        return value
+    }
+
+    /// Latitude at field `i` (hemisphere at `i + 1`).
+    public func latitude(_ i: Int) throws(NMEAError) -> Double? {
+        try angle(i, positive: 0x4E, negative: 0x53, maxDegrees: 90)  // N, S
+    }
+
+    /// Longitude at field `i` (hemisphere at `i + 1`).
+    public func longitude(_ i: Int) throws(NMEAError) -> Double? {
+        try angle(i, positive: 0x45, negative: 0x57, maxDegrees: 180)  // E, W
+    }
+
+    /// UTC time of day `hhmmss[.sss]` in milliseconds since midnight, nil when empty.
+    public func timeOfDay(_ i: Int) throws(NMEAError) -> Int? {
+        let r = range(i)
+        if r.isEmpty { return nil }
+        guard r.count >= 6 else { throw .badField(i) }
+        @inline(__always) func pair(_ at: Int) throws(NMEAError) -> Int {
+            let a = bytes[at] &- ASCII.zero
+            let b = bytes[at + 1] &- ASCII.zero
+            guard a < 10, b < 10 else { throw .badField(i) }
+            return Int(a) * 10 + Int(b)
+        }
+        let hours = try pair(r.lowerBound)
+        let minutes = try pair(r.lowerBound + 2)
+        let seconds = try pair(r.lowerBound + 4)
+        guard hours < 24, minutes < 60, seconds <= 60 else { throw .badField(i) }
+        var millis = 0
+        if r.count > 6 {
+            guard bytes[r.lowerBound + 6] == ASCII.dot else { throw .badField(i) }
+            // Fraction rounded to the millisecond: up to 9 digits are read.
+            var fraction = 0
+            var digits = 0
+            for k in (r.lowerBound + 7)..<r.upperBound {
+                let d = bytes[k] &- ASCII.zero
+                guard d < 10 else { throw .badField(i) }
+                if digits < 9 {
+                    fraction = fraction * 10 + Int(d)
+                    digits += 1
+                }
+            }
+            if digits > 0 {
+                let scale = Fields.integerPowersOfTen[digits]
+                millis = Int((Int64(fraction) * 1000 * 2 + scale) / (2 * scale))
+            }
+        }
+        return ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis
+    }
+
+    /// Free text of field `i` (for TXT), nil when empty.
+    public func text(_ i: Int) -> String? {
+        let r = range(i)
+        if r.isEmpty { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[r]), as: UTF8.self)
+    }
+
+    static let powersOfTen: [Double] = (0...18).map { p in
+        var v = 1.0
+        for _ in 0..<p { v *= 10 }
+        return v
+    }
+    static let integerPowersOfTen: [Int64] = (0...18).map { p in
+        var v: Int64 = 1
+        for _ in 0..<p { v *= 10 }
+        return v
+    }
+}

@@ -1,0 +1,193 @@
+import GPSCore
+
+/// Merges the sentences of one epoch (one time of day) into one ``Fix``.
+///
+/// An epoch begins with the first timed sentence (GGA, RMC, GLL, GNS, GST, ZDA) and ends when
+/// a timed sentence brings another time of day. Untimed sentences (GSA, GSV, VTG) belong to
+/// the epoch that is open when they arrive.
+///
+/// Validity comes from the position sentences only: RMC status V, GLL status V, GGA quality 0,
+/// GNS mode N, and mode indicator N give no position; manual input and simulator output
+/// (GGA quality 7/8, mode indicator M/S) are not measurements and give none either. When
+/// several sentences carry a position, the most precise wins: GGA, then GNS, then RMC, then
+/// GLL. GSA decides 2D against 3D but can neither invent nor erase a position (it is
+/// untimed, so it may belong to the neighbouring epoch). Without GSA, a position with an
+/// altitude is 3D. Speed and track come from RMC, else VTG.
+///
+/// An epoch is reported only when a position sentence arrived in it (GGA, RMC, GLL, GNS),
+/// so a lone ZDA or GST makes no row; its date still counts.
+public struct FixAssembler {
+    private var epoch = Epoch()
+
+    public init() {}
+
+    /// Adds one sentence; returns the previous epoch's fix when this sentence starts a new epoch.
+    public mutating func add(_ sentence: Sentence) -> Fix? {
+        var finished: Fix?
+        if let t = sentence.timeOfDay, let open = epoch.timeOfDay, t != open {
+            finished = epoch.fix()
+            epoch = Epoch()
+        }
+        if let t = sentence.timeOfDay, epoch.timeOfDay == nil {
+            epoch.timeOfDay = t
+        }
+        epoch.merge(sentence.body, talker: sentence.talker)
+        return finished
+    }
+
+    /// Ends the stream; returns the open epoch's fix, if it has a position sentence.
+    public mutating func finish() -> Fix? {
+        defer { epoch = Epoch() }
+        return epoch.fix()
+    }
+}
+
+extension Sentence {
+    /// The UTC time of day this sentence carries, if it is a timed sentence.
+    public var timeOfDay: Int? {
+        switch body {
+        case .gga(let s): return s.timeOfDay
+        case .rmc(let s): return s.timeOfDay
+        case .gll(let s): return s.timeOfDay
+        case .gns(let s): return s.timeOfDay
+        case .gst(let s): return s.timeOfDay
+        case .zda(let s): return s.timeOfDay
+        case .vtg, .gsa, .gsv, .txt: return nil
+        }
+    }
+}
+
+/// What one epoch has gathered so far.
+private struct Epoch {
+    var timeOfDay: Int?
+    var date: CivilDate?
+    var sawPositionSentence = false
+    /// Priority of the sentence that gave `coordinate` (higher wins): GGA 4, GNS 3, RMC 2, GLL 1.
+    var positionRank = 0
+    var coordinate: Coordinate?
+    var quality: FixQuality?
+    var altitude: Double?
+    var geoidSeparation: Double?
+    var rmcSpeed: Double?
+    var rmcTrack: Double?
+    var vtgSpeed: Double?
+    var vtgTrack: Double?
+    var gsaMode: Int?
+    var ggaHDOP: Double?
+    var gsaHDOP: Double?
+    var vdop: Double?
+    var pdop: Double?
+    var ggaSatellites: Int?
+    var gsaSatellites = 0
+    var sawGSA = false
+    var inView: [Talker: Int] = [:]
+    var latitudeError: Double?
+    var longitudeError: Double?
+    var altitudeError: Double?
+
+    mutating func offerPosition(_ lat: Double?, _ lon: Double?, valid: Bool, rank: Int) {
+        sawPositionSentence = true
+        guard valid, let lat, let lon, rank > positionRank else { return }
+        let c = Coordinate(latitude: lat, longitude: lon)
+        guard c.isPlausible else { return }
+        coordinate = c
+        positionRank = rank
+    }
+
+    mutating func merge(_ body: Sentence.Body, talker: Talker) {
+        switch body {
+        case .gga(let s):
+            let q = s.quality.flatMap(FixQuality.init(rawValue:))
+            let valid = q?.isMeasured ?? false
+            offerPosition(s.latitude, s.longitude, valid: valid, rank: 4)
+            if valid {
+                quality = q
+                altitude = s.altitude ?? altitude
+                geoidSeparation = s.geoidSeparation ?? geoidSeparation
+            }
+            ggaHDOP = s.hdop ?? ggaHDOP
+            ggaSatellites = s.satellitesUsed ?? ggaSatellites
+        case .gns(let s):
+            offerPosition(s.latitude, s.longitude, valid: s.valid, rank: 3)
+            if s.valid {
+                if altitude == nil { altitude = s.altitude }
+                if geoidSeparation == nil { geoidSeparation = s.geoidSeparation }
+            }
+            if ggaHDOP == nil { ggaHDOP = s.hdop }
+            if ggaSatellites == nil { ggaSatellites = s.satellitesUsed }
+        case .rmc(let s):
+            let valid = s.statusValid && Self.modeIndicatorValid(s.modeIndicator)
+            offerPosition(s.latitude, s.longitude, valid: valid, rank: 2)
+            if s.date != nil { date = s.date }
+            if valid {
+                rmcSpeed = s.speed ?? rmcSpeed
+                rmcTrack = s.track ?? rmcTrack
+            }
+        case .gll(let s):
+            offerPosition(
+                s.latitude, s.longitude, valid: s.statusValid && Self.modeIndicatorValid(s.modeIndicator), rank: 1)
+        case .vtg(let s):
+            if Self.modeIndicatorValid(s.modeIndicator) {
+                vtgSpeed = s.speed ?? vtgSpeed
+                vtgTrack = s.track ?? vtgTrack
+            }
+        case .gsa(let s):
+            sawGSA = true
+            if let m = s.mode { gsaMode = max(gsaMode ?? 0, m) }
+            gsaSatellites += s.satellitesUsed
+            gsaHDOP = s.hdop ?? gsaHDOP
+            vdop = s.vdop ?? vdop
+            pdop = s.pdop ?? pdop
+        case .gsv(let s):
+            if s.number == 1, let n = s.satellitesInView { inView[talker] = n }
+        case .gst(let s):
+            latitudeError = s.latitudeError ?? latitudeError
+            longitudeError = s.longitudeError ?? longitudeError
+            altitudeError = s.altitudeError ?? altitudeError
+        case .zda(let s):
+            if s.date != nil { date = s.date }
+        case .txt:
+            break
+        }
+    }
+
+    /// NMEA 2.3 mode indicators: N (not valid), M (manual input) and S (simulator) are no fix.
+    static func modeIndicatorValid(_ c: UInt8?) -> Bool {
+        switch c {
+        case 0x4E, 0x4D, 0x53: return false  // N M S
+        default: return true
+        }
+    }
+
+    func fix() -> Fix? {
+        guard sawPositionSentence else { return nil }
+        var f = Fix()
+        f.date = date
+        f.timeOfDay = timeOfDay
+        f.coordinate = coordinate
+        if coordinate != nil {
+            if let m = gsaMode, m >= 2 {
+                f.mode = m == 3 && altitude != nil ? .threeD : .twoD
+            } else {
+                f.mode = altitude != nil ? .threeD : .twoD
+            }
+            f.quality = quality ?? .gps
+            f.altitudeMSL = f.mode == .threeD ? altitude : nil
+            f.geoidSeparation = geoidSeparation
+            f.speed = rmcSpeed ?? vtgSpeed
+            f.track = rmcTrack ?? vtgTrack
+        } else {
+            f.mode = .noFix
+            f.quality = FixQuality.invalid
+        }
+        f.hdop = ggaHDOP ?? gsaHDOP
+        f.vdop = vdop
+        f.pdop = pdop
+        f.satellitesUsed = ggaSatellites ?? (sawGSA ? gsaSatellites : nil)
+        f.satellitesInView = inView.isEmpty ? nil : inView.values.reduce(0, +)
+        f.latitudeError = latitudeError
+        f.longitudeError = longitudeError
+        f.altitudeError = altitudeError
+        return f
+    }
+}

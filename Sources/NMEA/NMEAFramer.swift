@@ -1,0 +1,133 @@
+/// Turns a byte stream, delivered in chunks of any size, into candidate NMEA sentences.
+///
+/// A candidate runs from `$` or `!` up to the line end (CR, LF, or both in any number),
+/// without the terminator. The framer knows nothing about fields or checksums; it only
+/// finds sentence boundaries in whatever a serial line delivers:
+///
+/// - `$$GPGGA,...` is framed as `$GPGGA,...`;
+/// - NUL bytes are dropped wherever they appear;
+/// - any other control or non-ASCII byte inside a sentence abandons it (a binary burst);
+/// - a `$` or `!` inside a sentence ends the one before (a collision: the line end was
+///   lost) and starts a new one; the checksum decides whether the first half was whole;
+/// - a candidate longer than ``maxLength`` bytes is abandoned (gpsd's limit, well above
+///   the 82 characters the standard allows, because real receivers exceed it);
+/// - a line whose first byte is `#` is a comment (recorded logs annotate themselves).
+///
+/// Everything that is not part of a candidate or a line end is counted in
+/// ``skippedBytes``. The state carries over between chunks, so feeding a stream whole or
+/// one byte at a time gives identical candidates.
+public struct NMEAFramer: ~Copyable {
+    /// Longest candidate accepted, in bytes from `$` to the end of the checksum.
+    public static let maxLength = 130
+
+    private enum State { case idle, sentence, comment }
+
+    private var state = State.idle
+    private var atLineStart = true
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    private var length = 0
+
+    /// Bytes that belonged to no candidate: garbage, binary data, comments, abandoned
+    /// sentences (line ends and NULs not included).
+    public private(set) var skippedBytes = 0
+    /// Candidates abandoned for exceeding ``maxLength`` or for a control byte.
+    public private(set) var abandoned = 0
+
+    public init() {
+        buffer = .allocate(capacity: Self.maxLength + 1)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Scans `chunk`, calling `emit` with each complete candidate (valid only during the call).
+    public mutating func feed(
+        _ chunk: UnsafeRawBufferPointer, _ emit: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
+        var i = chunk.startIndex
+        let end = chunk.endIndex
+        while i < end {
+            let b = chunk[i]
+            i += 1
+            switch state {
+            case .idle:
+                if b == ASCII.dollar || b == ASCII.bang {
+                    start(b)
+                } else if b == ASCII.cr || b == ASCII.lf {
+                    atLineStart = true
+                } else if b == ASCII.hash && atLineStart {
+                    state = .comment
+                    skippedBytes += 1
+                } else if b != ASCII.nul {
+                    skippedBytes += 1
+                    atLineStart = false
+                }
+            case .comment:
+                if b == ASCII.lf || b == ASCII.cr {
+                    state = .idle
+                    atLineStart = true
+                } else {
+                    skippedBytes += 1
+                }
+            case .sentence:
+                if b >= ASCII.space && b <= ASCII.tilde {
+                    if b == ASCII.dollar || b == ASCII.bang {
+                        if length == 1 && b == ASCII.dollar && buffer[0] == ASCII.dollar {
+                            continue  // "$$": a doubled start marker
+                        }
+                        try emitCandidate(emit)
+                        start(b)
+                        continue
+                    }
+                    if length == Self.maxLength {
+                        abandon()
+                        skippedBytes += 1
+                        continue
+                    }
+                    buffer[length] = b
+                    length += 1
+                } else if b == ASCII.cr || b == ASCII.lf {
+                    try emitCandidate(emit)
+                    state = .idle
+                    atLineStart = true
+                } else if b != ASCII.nul {
+                    abandon()
+                    skippedBytes += 1
+                }
+            }
+        }
+    }
+
+    /// Ends the stream: a last candidate without a line end is emitted too.
+    public mutating func finish(_ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        if state == .sentence {
+            try emitCandidate(emit)
+        }
+        state = .idle
+        atLineStart = true
+    }
+
+    private mutating func start(_ b: UInt8) {
+        state = .sentence
+        atLineStart = false
+        buffer[0] = b
+        length = 1
+    }
+
+    private mutating func abandon() {
+        skippedBytes += length
+        abandoned += 1
+        length = 0
+        state = .idle
+        atLineStart = false
+    }
+
+    private mutating func emitCandidate(_ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        let n = length
+        length = 0
+        if n > 1 {
+            try emit(UnsafeBufferPointer(rebasing: buffer[0..<n]))
+        } else {
+            skippedBytes += n
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// GSA, GNSS DOP and active satellites.
+///
+/// `$--GSA,a,x,xx,xx,xx,xx,xx,xx,xx,xx,xx,xx,xx,xx,p.p,h.h,v.v,s*hh`
+public struct GSA: Equatable, Sendable {
+    /// Field 2: 1 = no fix, 2 = 2D, 3 = 3D.
+    public var mode: Int?
+    /// Fields 3-14: number of satellite IDs listed (used in the solution).
+    public var satellitesUsed: Int = 0
+    /// Field 15: PDOP.
+    public var pdop: Double?
+    /// Field 16: HDOP.
+    public var hdop: Double?
+    /// Field 17: VDOP.
+    public var vdop: Double?
+    /// Field 18 (NMEA 4.10+): GNSS system ID, when given.
+    public var systemID: Int?
+
+    static let minimumFields = 18
+
+    static func decode(_ f: Fields) throws(NMEAError) -> GSA {
+        var s = GSA()
+        s.mode = try f.integer(2)
+        if let m = s.mode, !(1...3).contains(m) { throw .badField(2) }
+        for i in 3...14 where !f.isEmpty(i) {
+            guard try f.integer(i) != nil else { throw .badField(i) }
+            s.satellitesUsed += 1
+        }
+        s.pdop = try f.unsignedDecimal(15)
+        s.hdop = try f.unsignedDecimal(16)
+        s.vdop = try f.unsignedDecimal(17)
+        s.systemID = try? f.integer(18)
+        return s
+    }
+}

@@ -1,0 +1,27 @@
+/// A failure that ends a command: one sentence for the user and a `sysexits.h` exit code.
+struct CommandFailure: Error, CustomStringConvertible {
+    var message: String
+    var code: ExitStatus
+
+    var description: String { message }
+}
+
+/// The exit codes Trailbook documents (BSD `sysexits.h`).
+enum ExitStatus: Int32 {
+    case ok = 0
+    case failure = 1
+    /// Bad usage: unknown option, wrong argument.
+    case usage = 64
+    /// Input data is not what it should be (not NMEA, broken GPX).
+    case dataError = 65
+    /// Input file missing or unreadable.
+    case noInput = 66
+    /// Device or gpsd unavailable.
+    case unavailable = 69
+    /// Cannot create or write the output or the store.
+    case cannotCreate = 73
+    /// Permission denied.
+    case noPermission = 77
+    /// Bad configuration.
+    case config = 78
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import GPSCore
+import NMEA
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `trailbook decode`: NMEA in, one row per epoch out, nothing stored.
+struct Decode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode an NMEA 0183 log into one row per epoch, without storing it.",
+        discussion: """
+            Reads FILE (or standard input for -) in any state a serial line leaves it: \
+            garbage, binary bursts, NUL bytes, cut and colliding lines, bad checksums. \
+            Sentences that cannot be trusted are counted and skipped; use --stats to see the counts.
+
+            CSV columns: time, mode (1 no fix, 2 2D, 3 3D), lat, lon (degrees, WGS-84, 9 decimals), \
+            alt (m above mean sea level), speed (m/s), track (degrees true), quality (GGA indicator), \
+            hdop, vdop, pdop, sats_used, sats_view, geoid_sep (m), err_lat, err_lon, err_alt \
+            (1-sigma, m, from GST). Unknown values are empty. time is ISO 8601 UTC with \
+            milliseconds, or the bare time of day when the log never gives a date and --date is not given.
+
+            Dates come from RMC and ZDA; epochs before the first date are back-filled, and the \
+            date advances at midnight even where no date sentence follows.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case csv, jsonl
+    }
+
+    @Argument(help: "The NMEA log to read; - for standard input.")
+    var file: String?
+
+    @Option(help: "Output format: csv or jsonl (one JSON object per epoch).")
+    var format: Format = .csv
+
+    @Option(help: ArgumentHelp("UTC date of the first epoch, for logs that never carry a date (YYYY-MM-DD).",
+                               valueName: "YYYY-MM-DD"))
+    var date: String?
+
+    @Flag(help: "At the end, print counts (sentences read, decoded, bad checksum, unknown, skipped bytes) on standard error.")
+    var stats = false
+
+    func validate() throws {
+        if let date, CivilDate(iso: date) == nil {
+            throw ValidationError("--date takes a date as YYYY-MM-DD, for example 2026-06-14; got '\(date)'.")
+        }
+        if file == nil && isatty(STDIN_FILENO) != 0 {
+            throw ValidationError("Give an NMEA log to decode, or - to read standard input.")
+        }
+    }
+
+    func run() throws {
+        let input = try InputFile(path: file ?? "-")
+        let decoder = NMEADecoder(fallbackDate: date.flatMap(CivilDate.init(iso:)))
+        var out = OutputBuffer()
+        let csv = format == .csv
+        // The header waits for the first row, so input that is not NMEA leaves stdout empty.
+        var started = false
+        let emit: (Fix) throws -> Void = { fix in
+            if !started {
+                started = true
+                if csv { out.appendCSVHeader() }
+            }
+            if csv { out.appendCSVRow(fix) } else { out.appendJSONLine(fix) }
+            try out.flushIfFull()
+        }
+        try input.forEachChunk { chunk in try decoder.feed(chunk, emit) }
+        try decoder.finish(emit)
+
+        let s = decoder.statistics
+        if s.decoded + s.unknown + s.malformed == 0 && input.bytesRead > 0 {
+            throw CommandFailure(
+                message: "No NMEA sentences found in \(input.displayName) (\(input.bytesRead) bytes read); "
+                    + "give a log of NMEA 0183 text such as $GPGGA/$GPRMC lines.",
+                code: .dataError)
+        }
+        if !started && csv { out.appendCSVHeader() }
+        try out.flush()
+        if stats {
+            printError(
+                "trailbook decode: \(s.sentences) sentences read, \(s.decoded) decoded, "
+                    + "\(s.badChecksum) bad checksum, \(s.missingChecksum) missing checksum, "
+                    + "\(s.unknown) unknown, \(s.malformed) malformed, \(s.skippedBytes) skipped bytes; "
+                    + "\(s.epochs) epochs, \(s.fixes) fixes")
+        }
+    }
+}

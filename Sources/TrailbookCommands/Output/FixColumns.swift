@@ -1,0 +1,100 @@
+import GPSCore
+
+/// The columns of `decode` output, in order: the CSV contract's
+/// `time,mode,lat,lon,alt,speed,track` first, then the rest. One table serves CSV and JSON
+/// Lines, so the two formats cannot drift apart.
+enum FixColumn: CaseIterable {
+    case time, mode, lat, lon, alt, speed, track, quality, hdop, vdop, pdop
+    case satsUsed, satsView, geoidSep, errLat, errLon, errAlt
+
+    /// Column name in CSV headers and JSON keys.
+    var name: StaticString {
+        switch self {
+        case .time: "time"
+        case .mode: "mode"
+        case .lat: "lat"
+        case .lon: "lon"
+        case .alt: "alt"
+        case .speed: "speed"
+        case .track: "track"
+        case .quality: "quality"
+        case .hdop: "hdop"
+        case .vdop: "vdop"
+        case .pdop: "pdop"
+        case .satsUsed: "sats_used"
+        case .satsView: "sats_view"
+        case .geoidSep: "geoid_sep"
+        case .errLat: "err_lat"
+        case .errLon: "err_lon"
+        case .errAlt: "err_alt"
+        }
+    }
+}
+
+extension OutputBuffer {
+    /// Writes the CSV header line.
+    mutating func appendCSVHeader() {
+        for c in FixColumn.allCases {
+            if c != .time { append(0x2C) }
+            append(c.name)
+        }
+        append(0x0A)
+    }
+
+    /// Writes one fix as a CSV row; unknown values are empty fields.
+    mutating func appendCSVRow(_ fix: Fix) {
+        for c in FixColumn.allCases {
+            if c != .time { append(0x2C) }
+            appendValue(c, of: fix, json: false)
+        }
+        append(0x0A)
+    }
+
+    /// Writes one fix as a JSON object on one line; unknown values are `null`.
+    mutating func appendJSONLine(_ fix: Fix) {
+        append(0x7B)
+        for c in FixColumn.allCases {
+            if c != .time { append(0x2C) }
+            append(0x22)
+            append(c.name)
+            append("\":")
+            appendValue(c, of: fix, json: true)
+        }
+        append("}\n")
+    }
+
+    private mutating func appendValue(_ column: FixColumn, of fix: Fix, json: Bool) {
+        func decimal(_ v: Double?, _ decimals: Int) {
+            if let v, v.isFinite { append(v, decimals: decimals) } else if json { append("null") }
+        }
+        func integer(_ v: Int?) {
+            if let v { append(int: v) } else if json { append("null") }
+        }
+        switch column {
+        case .time:
+            if let t = fix.timeOfDay {
+                if json { append(0x22) }
+                append(date: fix.date, timeOfDay: t)
+                if json { append(0x22) }
+            } else if json {
+                append("null")
+            }
+        case .mode: integer(fix.mode.rawValue)
+        case .lat: decimal(fix.coordinate?.latitude, 9)
+        case .lon: decimal(fix.coordinate?.longitude, 9)
+        case .alt: decimal(fix.altitudeMSL, 3)
+        case .speed: decimal(fix.speed, 3)
+        case .track: decimal(fix.track, 3)
+        case .quality: integer(fix.quality?.rawValue)
+        case .hdop: decimal(fix.hdop, 2)
+        case .vdop: decimal(fix.vdop, 2)
+        case .pdop: decimal(fix.pdop, 2)
+        case .satsUsed: integer(fix.satellitesUsed)
+        case .satsView: integer(fix.satellitesInView)
+        case .geoidSep: decimal(fix.geoidSeparation, 3)
+        case .errLat: decimal(fix.latitudeError, 3)
+        case .errLon: decimal(fix.longitudeError, 3)
+        case .errAlt: decimal(fix.altitudeError, 3)
+        }
+    }
+}

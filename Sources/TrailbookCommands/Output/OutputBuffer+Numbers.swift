@@ -1,0 +1,80 @@
+import GPSCore
+
+extension OutputBuffer {
+    /// Appends a decimal integer.
+    mutating func append(int value: Int) {
+        if value < 0 {
+            bytes.append(0x2D)
+            append(unsigned: UInt64(-Int64(value)), minDigits: 1)
+        } else {
+            append(unsigned: UInt64(value), minDigits: 1)
+        }
+    }
+
+    /// Appends `value` with at least `minDigits` digits (zero-padded).
+    mutating func append(unsigned value: UInt64, minDigits: Int) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        var v = value
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[n] = UInt8(v % 10) + 0x30
+                v /= 10
+                n += 1
+            } while v > 0
+            while n < minDigits {
+                d[n] = 0x30
+                n += 1
+            }
+            for k in stride(from: n - 1, through: 0, by: -1) { bytes.append(d[k]) }
+        }
+    }
+
+    /// Appends `value` rounded to `decimals` decimal places, without exponent ("-12.500").
+    mutating func append(_ value: Double, decimals: Int) {
+        guard value.isFinite else { return }
+        let scale = Self.scales[decimals]
+        var scaled = (value * scale).rounded()
+        if scaled >= 9.2e18 || scaled <= -9.2e18 {
+            append(String(value))
+            return
+        }
+        if scaled < 0 {
+            bytes.append(0x2D)
+            scaled = -scaled
+        }
+        let whole = UInt64(scaled)
+        let unit = UInt64(scale)
+        append(unsigned: whole / unit, minDigits: 1)
+        if decimals > 0 {
+            bytes.append(0x2E)
+            append(unsigned: whole % unit, minDigits: decimals)
+        }
+    }
+
+    /// Appends `YYYY-MM-DDTHH:MM:SS.mmmZ`, or `HH:MM:SS.mmm` when the date is unknown.
+    mutating func append(date: CivilDate?, timeOfDay ms: Int) {
+        if let date {
+            append(unsigned: UInt64(max(0, date.year)), minDigits: 4)
+            bytes.append(0x2D)
+            append(unsigned: UInt64(date.month), minDigits: 2)
+            bytes.append(0x2D)
+            append(unsigned: UInt64(date.day), minDigits: 2)
+            bytes.append(0x54)
+        }
+        // A leap second (23:59:60.xxx) is the only time of day at or past 86,400 s.
+        let leap = ms >= 86_400_000
+        append(unsigned: UInt64(leap ? 23 : ms / 3_600_000), minDigits: 2)
+        bytes.append(0x3A)
+        append(unsigned: UInt64(leap ? 59 : ms / 60_000 % 60), minDigits: 2)
+        bytes.append(0x3A)
+        append(unsigned: UInt64(leap ? 60 : ms / 1000 % 60), minDigits: 2)
+        bytes.append(0x2E)
+        append(unsigned: UInt64(ms % 1000), minDigits: 3)
+        if date != nil { bytes.append(0x5A) }
+    }
+
+    private static let scales: [Double] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]
+}

@@ -1,0 +1,3 @@
+import TrailbookCommands
+
+Trailbook.runAndExit()
