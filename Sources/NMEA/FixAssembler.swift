@@ -12,7 +12,10 @@ import GPSCore
 /// several sentences carry a position, the most precise wins: GGA, then GNS, then RMC, then
 /// GLL. GSA decides 2D against 3D but can neither invent nor erase a position (it is
 /// untimed, so it may belong to the neighbouring epoch). Without GSA, a position with an
-/// altitude is 3D. Speed and track come from RMC, else VTG.
+/// altitude is 3D. An altitude is reported as the receiver gave it even in a 2D fix (where
+/// it is usually held, not measured: consumers that need measured heights check the mode).
+/// Speed and track come from RMC, else VTG. Satellites used come from GGA/GNS, else from
+/// the distinct satellite IDs of the epoch's GSA sentences (receivers repeat them).
 ///
 /// An epoch is reported only when a position sentence arrived in it (GGA, RMC, GLL, GNS),
 /// so a lone ZDA or GST makes no row; its date still counts.
@@ -78,7 +81,7 @@ private struct Epoch {
     var vdop: Double?
     var pdop: Double?
     var ggaSatellites: Int?
-    var gsaSatellites = 0
+    var gsaSatellites: Set<Int> = []
     var sawGSA = false
     var inView: [Talker: Int] = [:]
     var latitudeError: Double?
@@ -134,7 +137,7 @@ private struct Epoch {
         case .gsa(let s):
             sawGSA = true
             if let m = s.mode { gsaMode = max(gsaMode ?? 0, m) }
-            gsaSatellites += s.satellitesUsed
+            for id in s.satelliteIDs { gsaSatellites.insert((s.systemID ?? 0) << 16 | id) }
             gsaHDOP = s.hdop ?? gsaHDOP
             vdop = s.vdop ?? vdop
             pdop = s.pdop ?? pdop
@@ -172,7 +175,7 @@ private struct Epoch {
                 f.mode = altitude != nil ? .threeD : .twoD
             }
             f.quality = quality ?? .gps
-            f.altitudeMSL = f.mode == .threeD ? altitude : nil
+            f.altitudeMSL = altitude
             f.geoidSeparation = geoidSeparation
             f.speed = rmcSpeed ?? vtgSpeed
             f.track = rmcTrack ?? vtgTrack
@@ -183,7 +186,7 @@ private struct Epoch {
         f.hdop = ggaHDOP ?? gsaHDOP
         f.vdop = vdop
         f.pdop = pdop
-        f.satellitesUsed = ggaSatellites ?? (sawGSA ? gsaSatellites : nil)
+        f.satellitesUsed = ggaSatellites ?? (sawGSA ? gsaSatellites.count : nil)
         f.satellitesInView = inView.isEmpty ? nil : inView.values.reduce(0, +)
         f.latitudeError = latitudeError
         f.longitudeError = longitudeError

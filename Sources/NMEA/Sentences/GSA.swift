@@ -4,8 +4,8 @@
 public struct GSA: Equatable, Sendable {
     /// Field 2: 1 = no fix, 2 = 2D, 3 = 3D.
     public var mode: Int?
-    /// Fields 3-14: number of satellite IDs listed (used in the solution).
-    public var satellitesUsed: Int = 0
+    /// Fields 3-14: IDs of the satellites used in the solution.
+    public var satelliteIDs: [Int] = []
     /// Field 15: PDOP.
     public var pdop: Double?
     /// Field 16: HDOP.
@@ -21,9 +21,8 @@ public struct GSA: Equatable, Sendable {
         var s = GSA()
         s.mode = try f.integer(2)
         if let m = s.mode, !(1...3).contains(m) { throw .badField(2) }
-        for i in 3...14 where !f.isEmpty(i) {
-            guard try f.integer(i) != nil else { throw .badField(i) }
-            s.satellitesUsed += 1
+        for i in 3...14 {
+            if let id = try f.integer(i) { s.satelliteIDs.append(id) }
         }
         s.pdop = try f.unsignedDecimal(15)
         s.hdop = try f.unsignedDecimal(16)
