@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Standard output, or a file written under a temporary name and renamed into place on
+/// ``commit()``, so a failed run never leaves a half-written file behind.
+final class OutputFile {
+    let fd: Int32
+    private let path: String?
+    private let temporaryPath: String?
+    private var committed = false
+
+    init(path: String?) throws {
+        guard let path, path != "-" else {
+            fd = STDOUT_FILENO
+            self.path = nil
+            temporaryPath = nil
+            return
+        }
+        let temp = path + ".part-\(getpid())"
+        var fd: Int32
+        repeat { fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw CommandFailure(message: "Cannot create \(path): \(reason); check that its folder exists and is writable.",
+                                 code: .cannotCreate)
+        }
+        self.fd = fd
+        self.path = path
+        temporaryPath = temp
+    }
+
+    /// Makes the file visible under its real name.
+    func commit() throws {
+        guard let path, let temporaryPath else { return }
+        guard fsync(fd) == 0, rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw CommandFailure(message: "Cannot write \(path): \(reason).", code: .cannotCreate)
+        }
+        committed = true
+    }
+
+    deinit {
+        if let temporaryPath {
+            close(fd)
+            if !committed { unlink(temporaryPath) }
+        }
+    }
+}
