@@ -17,10 +17,18 @@ import GPSCore
 /// Speed and track come from RMC, else VTG. Satellites used come from GGA/GNS, else from
 /// the distinct satellite IDs of the epoch's GSA sentences (receivers repeat them).
 ///
+/// Untimed sentences carry no time, so a lost timed sentence could hand one to the wrong
+/// epoch. The assembler learns, for each untimed type, which timed sentence it normally
+/// follows within an epoch (VTG after RMC, say); one that arrives after another type is
+/// dropped rather than merged into an epoch it probably does not belong to.
+///
 /// An epoch is reported only when a position sentence arrived in it (GGA, RMC, GLL, GNS),
 /// so a lone ZDA or GST makes no row; its date still counts.
 public struct FixAssembler {
     private var epoch = Epoch()
+    private var order = SentenceOrder()
+    /// Untimed sentences dropped because they arrived out of their learned place.
+    public private(set) var misplaced = 0
 
     public init() {}
 
@@ -33,6 +41,13 @@ public struct FixAssembler {
         }
         if let t = sentence.timeOfDay, epoch.timeOfDay == nil {
             epoch.timeOfDay = t
+        }
+        let kind = SentenceOrder.kind(of: sentence.body)
+        if SentenceOrder.isTimed(kind) {
+            epoch.lastTimedKind = kind
+        } else if !order.accept(kind, after: epoch.lastTimedKind) {
+            misplaced += 1
+            return finished
         }
         epoch.merge(sentence.body, talker: sentence.talker)
         return finished
@@ -61,8 +76,48 @@ extension Sentence {
 }
 
 /// What one epoch has gathered so far.
+/// Which timed sentence each untimed sentence type follows, learned by majority vote.
+private struct SentenceOrder {
+    /// votes[untimed kind * kinds + preceding kind]; kind 0 is "no timed sentence yet".
+    private var votes = [Int](repeating: 0, count: kinds * kinds)
+    static let kinds = 12
+    /// Votes needed before an untimed sentence out of place is dropped.
+    static let quorum = 4
+
+    static func kind(of body: Sentence.Body) -> Int {
+        switch body {
+        case .gga: 1
+        case .rmc: 2
+        case .gll: 3
+        case .gns: 4
+        case .gst: 5
+        case .zda: 6
+        case .vtg: 7
+        case .gsa: 8
+        case .gsv: 9
+        case .txt: 10
+        }
+    }
+
+    static func isTimed(_ kind: Int) -> Bool { kind >= 1 && kind <= 6 }
+
+    /// Records where `kind` arrived and says whether that is its usual place.
+    mutating func accept(_ kind: Int, after previous: Int) -> Bool {
+        let row = kind * Self.kinds
+        votes[row + previous] += 1
+        var best = 0, total = 0
+        for k in 0..<Self.kinds {
+            total += votes[row + k]
+            if votes[row + k] > votes[row + best] { best = k }
+        }
+        return total < Self.quorum || best == previous || votes[row + previous] * 4 >= votes[row + best]
+    }
+}
+
 private struct Epoch {
     var timeOfDay: Int?
+    /// Kind of the last timed sentence merged (``SentenceOrder``), 0 before the first.
+    var lastTimedKind = 0
     var date: CivilDate?
     var sawPositionSentence = false
     /// Priority of the sentence that gave `coordinate` (higher wins): GGA 4, GNS 3, RMC 2, GLL 1.

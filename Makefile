@@ -1,0 +1,65 @@
+# Trailbook: `make demo` and `make test` do all set-up on a fresh Debian/Ubuntu machine
+# that has the Swift toolchain. System packages come from apt (sudo when not root).
+
+SWIFT        ?= swift
+SHARED       ?= ../shared
+CONFORMANCE  := $(SHARED)/conformance/gpsd
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# What each job needs from apt.
+PKGS_BUILD   := python3
+PKGS_TEST    := python3
+PKGS_BENCH   := gpsd-clients hyperfine
+
+.PHONY: all build release demo test conformance bench deps-build deps-test deps-bench clean
+
+all: build
+
+# Installs the named packages that are missing (apt-get update once, only if needed).
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+endef
+
+deps-build:
+	$(call apt_install,$(PKGS_BUILD))
+	@command -v $(SWIFT) >/dev/null || { echo "Swift is not on PATH: install the Swift toolchain (swift.org) and retry." >&2; exit 1; }
+
+deps-test: deps-build
+	$(call apt_install,$(PKGS_TEST))
+
+deps-bench: deps-build
+	$(call apt_install,$(PKGS_BENCH))
+
+build: deps-build
+	$(SWIFT) build
+
+release: deps-build
+	$(SWIFT) build -c release
+
+demo: release
+	@echo "== Decoding the sample ride Samples/ride.nmea (first rows):"
+	@.build/release/trailbook decode --stats Samples/ride.nmea > .build/demo-ride.csv
+	@head -6 .build/demo-ride.csv | cut -d, -f1-9
+	@echo "   ... $$(($$(wc -l < .build/demo-ride.csv) - 1)) epochs in .build/demo-ride.csv"
+
+test: deps-test
+	$(SWIFT) build
+	$(SWIFT) test
+	@$(MAKE) --no-print-directory conformance
+
+# The real-receiver corpus in ../shared (present in CI); fails below the recorded thresholds.
+conformance: release
+	@if [ -d "$(CONFORMANCE)" ]; then \
+	  python3 scripts/conformance-check.py "$(SHARED)/conformance" .build/release/trailbook; \
+	else \
+	  echo "NOTE: $(CONFORMANCE) not found: the gpsd conformance corpus was not run (CI runs it)."; \
+	fi
+
+bench: release deps-bench
+	bash scripts/bench.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The `trailbook` executable built with the tests (`swift build` puts it beside the test bundle).
+func trailbookBinary() throws -> URL {
+    let candidates = [
+        ProcessInfo.processInfo.environment["TRAILBOOK_BIN"].map { URL(fileURLWithPath: $0) },
+        Bundle.main.bundleURL.appendingPathComponent("trailbook"),
+        packageRoot.appendingPathComponent(".build/debug/trailbook"),
+    ].compactMap { $0 }
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        throw RunError("The trailbook executable was not found; run `swift build` (or `make test`) before the tests.")
+    }
+    return found
+}
+
+struct RunError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs `trailbook ARGS...` with `input` on standard input.
+func run(_ arguments: [String], input: Data? = nil) throws -> RunResult {
+    let process = Process()
+    process.executableURL = try trailbookBinary()
+    process.arguments = arguments
+    process.currentDirectoryURL = packageRoot
+    let out = Pipe(), err = Pipe(), inp = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inp
+    try process.run()
+    if let input { inp.fileHandleForWriting.write(input) }
+    try inp.fileHandleForWriting.close()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return RunResult(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                     stderr: String(decoding: e, as: UTF8.self))
+}
