@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# make bench: decode speed of `trailbook decode` against gpsdecode (gpsd-clients) and `wc -l`
+# on a generated 24-hour 1 Hz log, in one run on this machine. Prints medians and the ratio.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=bench-out
+mkdir -p "$out"
+bin=.build/release/trailbook
+log="$out/day.nmea"
+if [ ! -s "$log" ]; then
+  echo "Generating a 24-hour 1 Hz ride log..."
+  "$bin" simulate --duration 86400 --seed 24 -o "$log"
+fi
+size=$(stat -c %s "$log")
+echo "Input: $log, $size bytes, $(wc -l < "$log") lines"
+hyperfine --warmup 2 --runs 10 --export-json "$out/decode.json" \
+  -n "trailbook decode" "$bin decode --format csv $log > /dev/null" \
+  -n "gpsdecode" "gpsdecode < $log > /dev/null" \
+  -n "wc -l" "wc -l < $log > /dev/null"
+python3 - "$out/decode.json" "$size" <<'PY'
+import json, sys
+res = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+size = int(sys.argv[2])
+ours, peer, wc = (res[k]["median"] for k in ("trailbook decode", "gpsdecode", "wc -l"))
+print(f"median: trailbook decode {ours*1000:.1f} ms ({size/ours/1e6:.0f} MB/s), "
+      f"gpsdecode {peer*1000:.1f} ms, wc -l {wc*1000:.1f} ms ({size/wc/1e6:.0f} MB/s)")
+print(f"ratio: trailbook decode is {peer/ours:.1f}x faster than gpsdecode (target >= 20x)")
+PY
