@@ -25,6 +25,8 @@ public struct NMEAFramer: ~Copyable {
     private var state = State.idle
     private var atLineStart = true
     private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// 1 for bytes that continue a sentence (printable ASCII except `$` and `!`), else 0.
+    private let ordinary: UnsafeMutableBufferPointer<UInt8>
     private var length = 0
 
     /// Bytes that belonged to no candidate: garbage, binary data, comments, abandoned
@@ -35,9 +37,16 @@ public struct NMEAFramer: ~Copyable {
 
     public init() {
         buffer = .allocate(capacity: Self.maxLength + 1)
+        ordinary = .allocate(capacity: 256)
+        for b in 0..<256 {
+            ordinary[b] = b >= 0x20 && b <= 0x7E && b != 0x24 && b != 0x21 ? 1 : 0
+        }
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        ordinary.deallocate()
+    }
 
     /// Scans `chunk`, calling `emit` with each complete candidate (valid only during the call).
     public mutating func feed(
@@ -69,22 +78,29 @@ public struct NMEAFramer: ~Copyable {
                     skippedBytes += 1
                 }
             case .sentence:
-                if b >= ASCII.space && b <= ASCII.tilde {
-                    if b == ASCII.dollar || b == ASCII.bang {
-                        if length == 1 && b == ASCII.dollar && buffer[0] == ASCII.dollar {
-                            continue  // "$$": a doubled start marker
-                        }
-                        try emitCandidate(emit)
-                        start(b)
-                        continue
-                    }
-                    if length == Self.maxLength {
+                // Fast path: copy the run of ordinary sentence bytes in one go.
+                let runStart = i - 1
+                var j = runStart
+                while j < end && ordinary[Int(chunk[j])] != 0 { j += 1 }
+                let run = j - runStart
+                if run > 0 {
+                    i = j
+                    if length + run > Self.maxLength {
+                        skippedBytes += run
                         abandon()
-                        skippedBytes += 1
                         continue
                     }
-                    buffer[length] = b
-                    length += 1
+                    UnsafeMutableRawPointer(buffer.baseAddress! + length)
+                        .copyMemory(from: chunk.baseAddress! + runStart, byteCount: run)
+                    length += run
+                    continue
+                }
+                if b == ASCII.dollar || b == ASCII.bang {
+                    if length == 1 && b == ASCII.dollar && buffer[0] == ASCII.dollar {
+                        continue  // "$$": a doubled start marker
+                    }
+                    try emitCandidate(emit)
+                    start(b)
                 } else if b == ASCII.cr || b == ASCII.lf {
                     try emitCandidate(emit)
                     state = .idle

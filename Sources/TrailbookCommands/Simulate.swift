@@ -68,7 +68,7 @@ struct Simulate: ParsableCommand {
         for epoch in simulator {
             for line in epoch.sentences {
                 if corrupt > 0 {
-                    out.bytes.append(contentsOf: corruptor.process(line).bytes)
+                    corruptor.process(line).bytes.withUnsafeBytes { out.append(bytes: $0) }
                 } else {
                     out.append(line)
                 }

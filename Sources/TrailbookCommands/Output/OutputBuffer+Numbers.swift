@@ -4,7 +4,7 @@ extension OutputBuffer {
     /// Appends a decimal integer.
     mutating func append(int value: Int) {
         if value < 0 {
-            bytes.append(0x2D)
+            append(0x2D)
             append(unsigned: UInt64(-Int64(value)), minDigits: 1)
         } else {
             append(unsigned: UInt64(value), minDigits: 1)
@@ -13,23 +13,20 @@ extension OutputBuffer {
 
     /// Appends `value` with at least `minDigits` digits (zero-padded).
     mutating func append(unsigned value: UInt64, minDigits: Int) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
+        var digits = 1
         var v = value
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat {
-                d[n] = UInt8(v % 10) + 0x30
-                v /= 10
-                n += 1
-            } while v > 0
-            while n < minDigits {
-                d[n] = 0x30
-                n += 1
-            }
-            for k in stride(from: n - 1, through: 0, by: -1) { bytes.append(d[k]) }
+        while v >= 10 {
+            v /= 10
+            digits += 1
         }
+        let n = Swift.max(digits, minDigits)
+        reserve(n)
+        v = value
+        for k in stride(from: n - 1, through: 0, by: -1) {
+            storageAppendAt(offset: k, UInt8(truncatingIfNeeded: v % 10) &+ 0x30)
+            v /= 10
+        }
+        advance(n)
     }
 
     /// Appends `value` rounded to `decimals` decimal places, without exponent ("-12.500").
@@ -42,14 +39,14 @@ extension OutputBuffer {
             return
         }
         if scaled < 0 {
-            bytes.append(0x2D)
+            append(0x2D)
             scaled = -scaled
         }
         let whole = UInt64(scaled)
         let unit = UInt64(scale)
         append(unsigned: whole / unit, minDigits: 1)
         if decimals > 0 {
-            bytes.append(0x2E)
+            append(0x2E)
             append(unsigned: whole % unit, minDigits: decimals)
         }
     }
@@ -58,22 +55,22 @@ extension OutputBuffer {
     mutating func append(date: CivilDate?, timeOfDay ms: Int) {
         if let date {
             append(unsigned: UInt64(max(0, date.year)), minDigits: 4)
-            bytes.append(0x2D)
+            append(0x2D)
             append(unsigned: UInt64(date.month), minDigits: 2)
-            bytes.append(0x2D)
+            append(0x2D)
             append(unsigned: UInt64(date.day), minDigits: 2)
-            bytes.append(0x54)
+            append(0x54)
         }
         // A leap second (23:59:60.xxx) is the only time of day at or past 86,400 s.
         let leap = ms >= 86_400_000
         append(unsigned: UInt64(leap ? 23 : ms / 3_600_000), minDigits: 2)
-        bytes.append(0x3A)
+        append(0x3A)
         append(unsigned: UInt64(leap ? 59 : ms / 60_000 % 60), minDigits: 2)
-        bytes.append(0x3A)
+        append(0x3A)
         append(unsigned: UInt64(leap ? 60 : ms / 1000 % 60), minDigits: 2)
-        bytes.append(0x2E)
+        append(0x2E)
         append(unsigned: UInt64(ms % 1000), minDigits: 3)
-        if date != nil { bytes.append(0x5A) }
+        if date != nil { append(0x5A) }
     }
 
     private static let scales: [Double] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]

@@ -5,43 +5,82 @@ import Darwin
 #endif
 
 /// Bytes collected in memory and written to a file descriptor in large blocks.
+///
 struct OutputBuffer: ~Copyable {
-    var bytes: [UInt8] = []
     let fd: Int32
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
     static let flushThreshold = 1 << 16
 
     init(fd: Int32 = STDOUT_FILENO) {
         self.fd = fd
-        bytes.reserveCapacity(Self.flushThreshold + 1024)
+        capacity = Self.flushThreshold * 2
+        storage = .allocate(capacity: capacity)
     }
 
-    mutating func append(_ b: UInt8) { bytes.append(b) }
+    deinit { storage.deallocate() }
+
+    /// Makes room for at least `n` more bytes (grows if a single item is huge).
+    mutating func reserve(_ n: Int) {
+        guard count + n > capacity else { return }
+        let newCapacity = Swift.max(capacity * 2, count + n)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: storage, count: count)
+        storage.deallocate()
+        storage = grown
+        capacity = newCapacity
+    }
+
+    /// Writes `b` at `offset` bytes past the end without counting it (see ``advance(_:)``).
+    @inline(__always)
+    mutating func storageAppendAt(offset: Int, _ b: UInt8) { storage[count + offset] = b }
+
+    /// Counts `n` bytes written with ``storageAppendAt(offset:_:)``.
+    @inline(__always)
+    mutating func advance(_ n: Int) { count += n }
+
+    @inline(__always)
+    mutating func append(_ b: UInt8) {
+        if count == capacity { reserve(1) }
+        storage[count] = b
+        count += 1
+    }
 
     mutating func append(_ s: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        append(bytes: UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
-    mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
+    mutating func append(_ s: String) {
+        var s = s
+        s.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func append(bytes: UnsafeRawBufferPointer) {
+        reserve(bytes.count)
+        if let base = bytes.baseAddress {
+            UnsafeMutableRawPointer(storage + count).copyMemory(from: base, byteCount: bytes.count)
+        }
+        count += bytes.count
+    }
 
     /// Writes out when enough has collected.
     mutating func flushIfFull() throws {
-        if bytes.count >= Self.flushThreshold { try flush() }
+        if count >= Self.flushThreshold { try flush() }
     }
 
     /// Writes everything collected so far.
     mutating func flush() throws {
         var offset = 0
-        try bytes.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    let reason = String(cString: strerror(errno))
-                    throw CommandFailure(message: "Writing the output failed: \(reason).", code: .cannotCreate)
-                }
-                offset += n
+        while offset < count {
+            let n = write(fd, storage + offset, count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                throw CommandFailure(message: "Writing the output failed: \(reason).", code: .cannotCreate)
             }
+            offset += n
         }
-        bytes.removeAll(keepingCapacity: true)
+        count = 0
     }
 }
