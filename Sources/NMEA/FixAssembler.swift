@@ -136,9 +136,9 @@ private struct Epoch {
     var vdop: Double?
     var pdop: Double?
     var ggaSatellites: Int?
-    var gsaSatellites: Set<Int> = []
+    var gsaSatellites = SatelliteSet()
     var sawGSA = false
-    var inView: [Talker: Int] = [:]
+    var inView = InViewCounts()
     var latitudeError: Double?
     var longitudeError: Double?
     var altitudeError: Double?
@@ -192,12 +192,12 @@ private struct Epoch {
         case .gsa(let s):
             sawGSA = true
             if let m = s.mode { gsaMode = max(gsaMode ?? 0, m) }
-            for id in s.satelliteIDs { gsaSatellites.insert((s.systemID ?? 0) << 16 | id) }
+            for k in 0..<s.satelliteCount { gsaSatellites.insert(Int(s.satelliteLanes[k]), system: s.systemID ?? 0) }
             gsaHDOP = s.hdop ?? gsaHDOP
             vdop = s.vdop ?? vdop
             pdop = s.pdop ?? pdop
         case .gsv(let s):
-            if s.number == 1, let n = s.satellitesInView { inView[talker] = n }
+            if s.number == 1, let n = s.satellitesInView { inView.set(n, for: talker) }
         case .gst(let s):
             latitudeError = s.latitudeError ?? latitudeError
             longitudeError = s.longitudeError ?? longitudeError
@@ -242,10 +242,54 @@ private struct Epoch {
         f.vdop = vdop
         f.pdop = pdop
         f.satellitesUsed = ggaSatellites ?? (sawGSA ? gsaSatellites.count : nil)
-        f.satellitesInView = inView.isEmpty ? nil : inView.values.reduce(0, +)
+        f.satellitesInView = inView.total
         f.latitudeError = latitudeError
         f.longitudeError = longitudeError
         f.altitudeError = altitudeError
         return f
+    }
+}
+
+/// The distinct satellites of an epoch's GSA sentences, as a 1024-bit set without allocation.
+private struct SatelliteSet {
+    private var words = SIMD16<UInt64>(repeating: 0)
+
+    mutating func insert(_ id: Int, system: Int) {
+        let key = (system &* 256 &+ id) & 1023
+        words[key >> 6] |= 1 << UInt64(key & 63)
+    }
+
+    var count: Int {
+        var n = 0
+        for k in 0..<16 { n += words[k].nonzeroBitCount }
+        return n
+    }
+}
+
+/// Satellites in view per talker (GP, GL, ...), for up to eight talkers, without allocation.
+private struct InViewCounts {
+    private var talkers = SIMD8<UInt16>(repeating: 0)
+    private var counts = SIMD8<UInt16>(repeating: 0)
+    private var used = 0
+
+    mutating func set(_ n: Int, for talker: Talker) {
+        let code = UInt16(talker.first) << 8 | UInt16(talker.second)
+        let value = UInt16(clamping: n)
+        for k in 0..<used where talkers[k] == code {
+            counts[k] = value
+            return
+        }
+        guard used < 8 else { return }
+        talkers[used] = code
+        counts[used] = value
+        used += 1
+    }
+
+    /// Sum over talkers, nil when no sky view arrived.
+    var total: Int? {
+        guard used > 0 else { return nil }
+        var n = 0
+        for k in 0..<used { n += Int(counts[k]) }
+        return n
     }
 }

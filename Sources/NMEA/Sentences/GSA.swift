@@ -4,8 +4,13 @@
 public struct GSA: Equatable, Sendable {
     /// Field 2: 1 = no fix, 2 = 2D, 3 = 3D.
     public var mode: Int?
-    /// Fields 3-14: IDs of the satellites used in the solution.
-    public var satelliteIDs: [Int] = []
+    /// Fields 3-14: IDs of the satellites used in the solution (first `satelliteCount` lanes).
+    public var satelliteLanes = SIMD16<UInt16>(repeating: 0)
+    /// How many of ``satelliteLanes`` are filled.
+    public var satelliteCount = 0
+
+    /// IDs of the satellites used in the solution.
+    public var satelliteIDs: [Int] { (0..<satelliteCount).map { Int(satelliteLanes[$0]) } }
     /// Field 15: PDOP.
     public var pdop: Double?
     /// Field 16: HDOP.
@@ -22,7 +27,11 @@ public struct GSA: Equatable, Sendable {
         s.mode = try f.integer(2)
         if let m = s.mode, !(1...3).contains(m) { throw .badField(2) }
         for i in 3...14 {
-            if let id = try f.integer(i) { s.satelliteIDs.append(id) }
+            if let id = try f.integer(i) {
+                guard id < 65_536 else { throw .badField(i) }
+                s.satelliteLanes[s.satelliteCount] = UInt16(id)
+                s.satelliteCount += 1
+            }
         }
         s.pdop = try f.unsignedDecimal(15)
         s.hdop = try f.unsignedDecimal(16)
