@@ -81,6 +81,14 @@ public struct NMEAFramer: ~Copyable {
                 // Fast path: copy the run of ordinary sentence bytes in one go.
                 let runStart = i - 1
                 var j = runStart
+                // Eight bytes at a time while none can be special (a control byte, `$`, `!`, non-ASCII);
+                // a false alarm only hands the rest to the exact byte loop below.
+                let base = chunk.baseAddress!
+                while j + 8 <= end {
+                    let w = (base + j).loadUnaligned(as: UInt64.self)
+                    if Self.mayHoldSpecialByte(w) { break }
+                    j += 8
+                }
                 while j < end && ordinary[Int(chunk[j])] != 0 { j += 1 }
                 let run = j - runStart
                 if run > 0 {
@@ -111,6 +119,20 @@ public struct NMEAFramer: ~Copyable {
                 }
             }
         }
+    }
+
+    /// Whether any byte of `w` may be below 0x20, above 0x7E, `$` or `!` (never false when one is).
+    @inline(__always)
+    static func mayHoldSpecialByte(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below20 = (w &- ones &* 0x20) & ~w & highs
+        let above7E = ((w &+ ones) | w) & highs
+        let d = w ^ (ones &* 0x24)
+        let dollar = (d &- ones) & ~d & highs
+        let b = w ^ (ones &* 0x21)
+        let bang = (b &- ones) & ~b & highs
+        return (below20 | above7E | dollar | bang) != 0
     }
 
     /// Ends the stream: a last candidate without a line end is emitted too.

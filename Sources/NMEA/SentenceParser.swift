@@ -25,6 +25,7 @@ public final class SentenceParser {
     private let bounds: UnsafeMutableBufferPointer<UInt8>
     private var checksumMode = ChecksumMode.undecided
     private var heldBack: [[UInt8]] = []
+    private var fieldCount = 0
 
     private enum ChecksumMode { case undecided, required, absent }
 
@@ -39,61 +40,70 @@ public final class SentenceParser {
     public func parse(_ candidate: UnsafeBufferPointer<UInt8>, _ emit: (Outcome) throws -> Void) rethrows {
         var end = candidate.count
         while end > 1 && candidate[end - 1] == ASCII.space { end -= 1 }
-        // Locate "*HH" at the end.
-        var bodyEnd = end
-        var hasChecksum = false
-        if end >= 4 && candidate[end - 3] == ASCII.star {
-            guard let hi = ASCII.hexValue(candidate[end - 2]), let lo = ASCII.hexValue(candidate[end - 1]) else {
-                return try emit(.rejected(.badChecksum))
-            }
-            var sum: UInt8 = 0
-            for k in 1..<(end - 3) { sum ^= candidate[k] }
-            guard sum == hi << 4 | lo else { return try emit(.rejected(.badChecksum)) }
-            bodyEnd = end - 3
-            hasChecksum = true
-        } else if let star = candidate[0..<end].lastIndex(of: ASCII.star), star >= end - 3 {
-            return try emit(.rejected(.badChecksum))  // "*" followed by fewer than two digits
-        }
+        // "*HH" at the end: the body stops before it.
+        let hasChecksum = end >= 4 && candidate[end - 3] == ASCII.star
+        let bodyEnd = hasChecksum ? end - 3 : end
+        // One pass: checksum and field boundaries together.
+        let sum = split(candidate, bodyEnd: bodyEnd)
         if hasChecksum {
+            guard let hi = ASCII.hexValue(candidate[end - 2]), let lo = ASCII.hexValue(candidate[end - 1]),
+                sum == hi << 4 | lo
+            else { return try emit(.rejected(.badChecksum)) }
             if checksumMode != .required {
                 checksumMode = .required
                 heldBack.removeAll()
             }
-        } else {
-            switch checksumMode {
-            case .required:
-                return try emit(.rejected(.missingChecksum))
-            case .undecided:
-                heldBack.append(Array(candidate[0..<end]))
-                guard heldBack.count >= Self.checksumlessProbation else { return try emit(.held) }
-                checksumMode = .absent
-                let held = heldBack
-                heldBack = []
-                for h in held {
-                    try h.withUnsafeBufferPointer { try emit(decode($0, bodyEnd: $0.count)) }
-                }
-                return
-            case .absent:
-                break
-            }
+            return try emit(decode(candidate, bodyEnd: bodyEnd))
         }
-        try emit(decode(candidate, bodyEnd: bodyEnd))
+        if end >= 2 && (candidate[end - 1] == ASCII.star || candidate[end - 2] == ASCII.star) {
+            return try emit(.rejected(.badChecksum))  // "*" followed by fewer than two digits
+        }
+        switch checksumMode {
+        case .required:
+            return try emit(.rejected(.missingChecksum))
+        case .undecided:
+            heldBack.append(Array(candidate[0..<end]))
+            guard heldBack.count >= Self.checksumlessProbation else { return try emit(.held) }
+            checksumMode = .absent
+            let held = heldBack
+            heldBack = []
+            for h in held {
+                try h.withUnsafeBufferPointer { p in
+                    _ = split(p, bodyEnd: p.count)
+                    try emit(decode(p, bodyEnd: p.count))
+                }
+            }
+        case .absent:
+            try emit(decode(candidate, bodyEnd: bodyEnd))
+        }
     }
 
-    /// Splits `bytes[1..<bodyEnd]` into fields and runs the decoder for its type.
-    private func decode(_ bytes: UnsafeBufferPointer<UInt8>, bodyEnd: Int) -> Outcome {
-        // bounds[i] = offset of field i; the sentinel after the last is bodyEnd + 1.
+    /// Records field boundaries of `bytes[1..<bodyEnd]` in `bounds` and returns the XOR of those bytes.
+    @inline(__always)
+    private func split(_ bytes: UnsafeBufferPointer<UInt8>, bodyEnd: Int) -> UInt8 {
+        var sum: UInt8 = 0
         var count = 0
         bounds[0] = 1
-        for k in 1..<bodyEnd where bytes[k] == ASCII.comma {
-            count += 1
-            bounds[count] = UInt8(k + 1)
+        var k = 1
+        while k < bodyEnd {
+            let b = bytes[k]
+            sum ^= b
+            k += 1
+            if b == ASCII.comma {
+                count += 1
+                bounds[count] = UInt8(truncatingIfNeeded: k)
+            }
         }
-        count += 1
-        bounds[count] = UInt8(bodyEnd + 1)
+        fieldCount = count + 1
+        bounds[fieldCount] = UInt8(truncatingIfNeeded: bodyEnd + 1)
+        return sum
+    }
+
+    /// Runs the decoder for the type of the sentence whose fields ``split(_:bodyEnd:)`` found.
+    private func decode(_ bytes: UnsafeBufferPointer<UInt8>, bodyEnd: Int) -> Outcome {
         let fields = Fields(
             bytes: UnsafeBufferPointer(start: bytes.baseAddress, count: bodyEnd),
-            bounds: UnsafeBufferPointer(bounds), count: count)
+            bounds: UnsafeBufferPointer(bounds), count: fieldCount)
 
         let address = fields.range(0)
         guard address.count == 5 else {
@@ -110,16 +120,16 @@ public final class SentenceParser {
         do throws(NMEAError) {
             let body: Sentence.Body
             switch type {
-            case Self.code("GGA"): body = .gga(try Self.checked(GGA.minimumFields, fields, GGA.decode))
-            case Self.code("RMC"): body = .rmc(try Self.checked(RMC.minimumFields, fields, RMC.decode))
-            case Self.code("GLL"): body = .gll(try Self.checked(GLL.minimumFields, fields, GLL.decode))
-            case Self.code("GNS"): body = .gns(try Self.checked(GNS.minimumFields, fields, GNS.decode))
-            case Self.code("VTG"): body = .vtg(try Self.checked(VTG.minimumFields, fields, VTG.decode))
-            case Self.code("GSA"): body = .gsa(try Self.checked(GSA.minimumFields, fields, GSA.decode))
-            case Self.code("GSV"): body = .gsv(try Self.checked(GSV.minimumFields, fields, GSV.decode))
-            case Self.code("GST"): body = .gst(try Self.checked(GST.minimumFields, fields, GST.decode))
-            case Self.code("ZDA"): body = .zda(try Self.checked(ZDA.minimumFields, fields, ZDA.decode))
-            case Self.code("TXT"): body = .txt(try Self.checked(TXT.minimumFields, fields, TXT.decode))
+            case Code.gga: body = .gga(try Self.checked(GGA.minimumFields, fields, GGA.decode))
+            case Code.rmc: body = .rmc(try Self.checked(RMC.minimumFields, fields, RMC.decode))
+            case Code.gll: body = .gll(try Self.checked(GLL.minimumFields, fields, GLL.decode))
+            case Code.gns: body = .gns(try Self.checked(GNS.minimumFields, fields, GNS.decode))
+            case Code.vtg: body = .vtg(try Self.checked(VTG.minimumFields, fields, VTG.decode))
+            case Code.gsa: body = .gsa(try Self.checked(GSA.minimumFields, fields, GSA.decode))
+            case Code.gsv: body = .gsv(try Self.checked(GSV.minimumFields, fields, GSV.decode))
+            case Code.gst: body = .gst(try Self.checked(GST.minimumFields, fields, GST.decode))
+            case Code.zda: body = .zda(try Self.checked(ZDA.minimumFields, fields, ZDA.decode))
+            case Code.txt: body = .txt(try Self.checked(TXT.minimumFields, fields, TXT.decode))
             default: return .rejected(.unsupported)
             }
             return .decoded(Sentence(talker: talker, body: body))
@@ -128,16 +138,25 @@ public final class SentenceParser {
         }
     }
 
+    /// Sentence types as three ASCII bytes packed big-endian into a `UInt32`.
+    private enum Code {
+        static let gga: UInt32 = 0x47_4741
+        static let rmc: UInt32 = 0x52_4D43
+        static let gll: UInt32 = 0x47_4C4C
+        static let gns: UInt32 = 0x47_4E53
+        static let vtg: UInt32 = 0x56_5447
+        static let gsa: UInt32 = 0x47_5341
+        static let gsv: UInt32 = 0x47_5356
+        static let gst: UInt32 = 0x47_5354
+        static let zda: UInt32 = 0x5A_4441
+        static let txt: UInt32 = 0x54_5854
+    }
+
     @inline(__always)
     private static func checked<T>(
         _ minimum: Int, _ fields: Fields, _ decode: (Fields) throws(NMEAError) -> T
     ) throws(NMEAError) -> T {
         guard fields.count >= minimum else { throw .tooFewFields(needed: minimum, got: fields.count) }
         return try decode(fields)
-    }
-
-    private static func code(_ s: StaticString) -> UInt32 {
-        let p = s.utf8Start
-        return UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
     }
 }
