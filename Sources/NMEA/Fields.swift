@@ -56,44 +56,44 @@ public struct Fields {
     }
 
     /// A decimal number (optional sign, digits, optional fraction) as mantissa and scale:
-    /// value = mantissa / 10^scale. Exact, so degree/minute splits lose nothing.
+    /// value = mantissa / 10^scale. Exact, so degree/minute splits lose nothing. At most 18
+    /// digits in all.
     func fixedPoint(_ i: Int) throws(NMEAError) -> (mantissa: Int64, scale: Int)? {
         let r = range(i)
         if r.isEmpty { return nil }
         var k = r.lowerBound
-        var negative = false
-        if bytes[k] == ASCII.minus || bytes[k] == ASCII.plus {
-            negative = bytes[k] == ASCII.minus
-            k += 1
-        }
+        let end = r.upperBound
+        let negative = bytes[k] == ASCII.minus
+        if negative || bytes[k] == ASCII.plus { k += 1 }
         var mantissa: Int64 = 0
-        var significant = 0
-        var anyDigit = false
-        var scale = 0
-        var seenDot = false
-        while k < r.upperBound {
-            let b = bytes[k]
+        let integerStart = k
+        while k < end {
+            let d = bytes[k] &- ASCII.zero
+            if d >= 10 { break }
+            mantissa = mantissa &* 10 &+ Int64(d)
             k += 1
-            if b == ASCII.dot {
-                guard !seenDot else { throw .badField(i) }
-                seenDot = true
-                continue
-            }
-            let d = b &- ASCII.zero
-            guard d < 10, significant < 18, scale < 18 else { throw .badField(i) }
-            anyDigit = true
-            mantissa = mantissa * 10 + Int64(d)
-            if mantissa != 0 { significant += 1 }
-            if seenDot { scale += 1 }
         }
-        guard anyDigit else { throw .badField(i) }
+        let integerDigits = k - integerStart
+        var scale = 0
+        if k < end && bytes[k] == ASCII.dot {
+            k += 1
+            let fractionStart = k
+            while k < end {
+                let d = bytes[k] &- ASCII.zero
+                if d >= 10 { break }
+                mantissa = mantissa &* 10 &+ Int64(d)
+                k += 1
+            }
+            scale = k - fractionStart
+        }
+        guard k == end, integerDigits + scale > 0, integerDigits + scale <= 18 else { throw .badField(i) }
         return (negative ? -mantissa : mantissa, scale)
     }
 
     /// A decimal number, nil when empty.
     public func decimal(_ i: Int) throws(NMEAError) -> Double? {
         guard let (m, s) = try fixedPoint(i) else { return nil }
-        return Double(m) / Fields.powersOfTen[s]
+        return Double(m) / Double(Fields.powerOfTen(s))
     }
 
     /// A non-negative decimal number, nil when empty.
@@ -111,11 +111,11 @@ public struct Fields {
         guard hemisphere == positive || hemisphere == negative else { throw .badField(i + 1) }
         guard m >= 0 else { throw .badField(i) }
         // m / 10^s = ddmm.mmmm: split degrees from minutes without rounding.
-        let unit = Fields.integerPowersOfTen[s]
+        let unit = Fields.powerOfTen(s)
         let degrees = m / (100 * unit)
         let minuteMantissa = m - degrees * 100 * unit
         guard minuteMantissa < 60 * unit, degrees <= maxDegrees else { throw .badField(i) }
-        var value = Double(degrees) + Double(minuteMantissa) / (60 * Fields.powersOfTen[s])
+        var value = Double(degrees) + Double(minuteMantissa) / Double(60 * unit)
         guard degrees < maxDegrees || minuteMantissa == 0 else { throw .badField(i) }
         if hemisphere == negative { value = -value }
         return value
@@ -161,7 +161,7 @@ public struct Fields {
                 }
             }
             if digits > 0 {
-                let scale = Fields.integerPowersOfTen[digits]
+                let scale = Fields.powerOfTen(digits)
                 millis = Int((Int64(fraction) * 1000 * 2 + scale) / (2 * scale))
             }
         }
@@ -175,14 +175,11 @@ public struct Fields {
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[r]), as: UTF8.self)
     }
 
-    static let powersOfTen: [Double] = (0...18).map { p in
-        var v = 1.0
-        for _ in 0..<p { v *= 10 }
-        return v
-    }
-    static let integerPowersOfTen: [Int64] = (0...18).map { p in
-        var v: Int64 = 1
-        for _ in 0..<p { v *= 10 }
-        return v
+    /// 10^n for n in 0...18 (exact in `Int64`; as a `Double` exact up to 10^22).
+    @inline(__always)
+    static func powerOfTen(_ n: Int) -> Int64 {
+        var p: Int64 = 1
+        for _ in 0..<n { p &*= 10 }
+        return p
     }
 }

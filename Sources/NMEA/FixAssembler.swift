@@ -78,11 +78,14 @@ extension Sentence {
 /// What one epoch has gathered so far.
 /// Which timed sentence each untimed sentence type follows, learned by majority vote.
 private struct SentenceOrder {
-    /// votes[untimed kind * kinds + preceding kind]; kind 0 is "no timed sentence yet".
-    private var votes = [Int](repeating: 0, count: kinds * kinds)
     static let kinds = 12
     /// Votes needed before an untimed sentence out of place is dropped.
     static let quorum = 4
+    /// votes[untimed kind * kinds + preceding kind]; kind 0 is "no timed sentence yet".
+    private var votes = [Int32](repeating: 0, count: kinds * kinds)
+    /// Per untimed kind: the preceding kind with the most votes, and the votes cast.
+    private var best = [Int](repeating: 0, count: kinds)
+    private var total = [Int32](repeating: 0, count: kinds)
 
     static func kind(of body: Sentence.Body) -> Int {
         switch body {
@@ -101,16 +104,15 @@ private struct SentenceOrder {
 
     static func isTimed(_ kind: Int) -> Bool { kind >= 1 && kind <= 6 }
 
-    /// Records where `kind` arrived and says whether that is its usual place.
+    /// Records where `kind` arrived and says whether that is a usual place for it: the most
+    /// frequent one, or one seen at least a quarter as often (receivers that alternate).
     mutating func accept(_ kind: Int, after previous: Int) -> Bool {
         let row = kind * Self.kinds
         votes[row + previous] += 1
-        var best = 0, total = 0
-        for k in 0..<Self.kinds {
-            total += votes[row + k]
-            if votes[row + k] > votes[row + best] { best = k }
-        }
-        return total < Self.quorum || best == previous || votes[row + previous] * 4 >= votes[row + best]
+        total[kind] += 1
+        let mine = votes[row + previous]
+        if mine > votes[row + best[kind]] { best[kind] = previous }
+        return total[kind] < Self.quorum || mine * 4 >= votes[row + best[kind]]
     }
 }
 

@@ -1,17 +1,21 @@
 import GPSCore
 
+/// Number and time formatting straight into the buffer, without `String`s.
+///
+/// Each function reserves the few bytes it may write; a row writer may also reserve once for
+/// the whole row.
 extension OutputBuffer {
     /// Appends a decimal integer.
     mutating func append(int value: Int) {
         if value < 0 {
             append(0x2D)
-            append(unsigned: UInt64(-Int64(value)), minDigits: 1)
+            append(unsigned: value.magnitude.toUInt64, minDigits: 1)
         } else {
             append(unsigned: UInt64(value), minDigits: 1)
         }
     }
 
-    /// Appends `value` with at least `minDigits` digits (zero-padded).
+    /// Appends `value` with at least `minDigits` digits (zero-padded, at most 20).
     mutating func append(unsigned value: UInt64, minDigits: Int) {
         var digits = 1
         var v = value
@@ -19,21 +23,23 @@ extension OutputBuffer {
             v /= 10
             digits += 1
         }
-        let n = Swift.max(digits, minDigits)
+        let n = digits > minDigits ? digits : minDigits
         reserve(n)
         v = value
-        for k in stride(from: n - 1, through: 0, by: -1) {
+        var k = n - 1
+        while k >= 0 {
             storageAppendAt(offset: k, UInt8(truncatingIfNeeded: v % 10) &+ 0x30)
             v /= 10
+            k -= 1
         }
         advance(n)
     }
 
-    /// Appends `value` rounded to `decimals` decimal places, without exponent ("-12.500").
+    /// Appends `value` rounded to `decimals` (0...9) decimal places, without exponent ("-12.500").
     mutating func append(_ value: Double, decimals: Int) {
         guard value.isFinite else { return }
-        let scale = Self.scales[decimals]
-        var scaled = (value * scale).rounded()
+        let unit = Self.powerOfTen(decimals)
+        var scaled = (value * Double(unit)).rounded()
         if scaled >= 9.2e18 || scaled <= -9.2e18 {
             append(String(value))
             return
@@ -43,7 +49,6 @@ extension OutputBuffer {
             scaled = -scaled
         }
         let whole = UInt64(scaled)
-        let unit = UInt64(scale)
         append(unsigned: whole / unit, minDigits: 1)
         if decimals > 0 {
             append(0x2E)
@@ -51,10 +56,18 @@ extension OutputBuffer {
         }
     }
 
+    /// 10^n for n in 0...9.
+    @inline(__always)
+    static func powerOfTen(_ n: Int) -> UInt64 {
+        var p: UInt64 = 1
+        for _ in 0..<n { p &*= 10 }
+        return p
+    }
+
     /// Appends `YYYY-MM-DDTHH:MM:SS.mmmZ`, or `HH:MM:SS.mmm` when the date is unknown.
     mutating func append(date: CivilDate?, timeOfDay ms: Int) {
         if let date {
-            append(unsigned: UInt64(max(0, date.year)), minDigits: 4)
+            append(unsigned: UInt64(date.year < 0 ? 0 : date.year), minDigits: 4)
             append(0x2D)
             append(unsigned: UInt64(date.month), minDigits: 2)
             append(0x2D)
@@ -72,6 +85,8 @@ extension OutputBuffer {
         append(unsigned: UInt64(ms % 1000), minDigits: 3)
         if date != nil { append(0x5A) }
     }
+}
 
-    private static let scales: [Double] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]
+extension UInt {
+    fileprivate var toUInt64: UInt64 { UInt64(self) }
 }

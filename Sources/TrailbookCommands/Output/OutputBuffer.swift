@@ -22,8 +22,12 @@ struct OutputBuffer: ~Copyable {
     deinit { storage.deallocate() }
 
     /// Makes room for at least `n` more bytes (grows if a single item is huge).
+    @inline(__always)
     mutating func reserve(_ n: Int) {
-        guard count + n > capacity else { return }
+        if count + n > capacity { grow(n) }
+    }
+
+    private mutating func grow(_ n: Int) {
         let newCapacity = Swift.max(capacity * 2, count + n)
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         grown.update(from: storage, count: count)
