@@ -10,7 +10,7 @@ PKGS_BUILD   := python3
 PKGS_TEST    := python3
 PKGS_BENCH   := gpsd-clients hyperfine
 
-.PHONY: all build release demo test conformance bench deps-build deps-test deps-bench clean
+.PHONY: all build release demo test conformance bench lint deps-build deps-test deps-bench clean
 
 all: build
 
@@ -60,6 +60,10 @@ conformance: release
 
 bench: release deps-bench
 	bash scripts/bench.sh
+
+# Style check with the toolchain's swift-format (.swift-format).
+lint: deps-build
+	$(SWIFT) format lint --strict -r Sources Tests
 
 clean:
 	rm -rf .build

@@ -10,7 +10,8 @@ public enum Geodesy {
     /// Within 0.5% of the WGS-84 geodesic everywhere; the track statistics that need better
     /// use the ellipsoidal formula.
     public static func haversineDistance(_ a: Coordinate, _ b: Coordinate) -> Double {
-        let p1 = a.latitude * .pi / 180, p2 = b.latitude * .pi / 180
+        let p1 = a.latitude * .pi / 180
+        let p2 = b.latitude * .pi / 180
         let dp = p2 - p1
         let dl = (b.longitude - a.longitude) * .pi / 180
         let h = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)
@@ -19,7 +20,8 @@ public enum Geodesy {
 
     /// Initial bearing in degrees true (0...360) from `a` towards `b`.
     public static func bearing(from a: Coordinate, to b: Coordinate) -> Double {
-        let p1 = a.latitude * .pi / 180, p2 = b.latitude * .pi / 180
+        let p1 = a.latitude * .pi / 180
+        let p2 = b.latitude * .pi / 180
         let dl = (b.longitude - a.longitude) * .pi / 180
         let y = sin(dl) * cos(p2)
         let x = cos(p1) * sin(p2) - sin(p1) * cos(p2) * cos(dl)
@@ -31,7 +33,8 @@ public enum Geodesy {
     public static func destination(from start: Coordinate, bearing: Double, distance: Double) -> Coordinate {
         let d = distance / meanEarthRadius
         let t = bearing * .pi / 180
-        let p1 = start.latitude * .pi / 180, l1 = start.longitude * .pi / 180
+        let p1 = start.latitude * .pi / 180
+        let l1 = start.longitude * .pi / 180
         let p2 = asin(sin(p1) * cos(d) + cos(p1) * sin(d) * cos(t))
         let l2 = l1 + atan2(sin(t) * sin(d) * cos(p1), cos(d) - sin(p1) * sin(p2))
         var lon = l2 * 180 / .pi

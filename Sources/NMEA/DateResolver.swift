@@ -35,8 +35,11 @@ public struct DateResolver {
             if !held.isEmpty { try backfill(from: own, at: fix.timeOfDay, emit) }
         } else if var date = current {
             if let t = fix.timeOfDay, let p = previousTimeOfDay {
-                if t < p - Self.halfDay { date = date.adding(days: 1) }
-                else if t > p + Self.halfDay { date = date.adding(days: -1) }
+                if t < p - Self.halfDay {
+                    date = date.adding(days: 1)
+                } else if t > p + Self.halfDay {
+                    date = date.adding(days: -1)
+                }
             }
             current = date
             fix.date = date
@@ -77,8 +80,11 @@ public struct DateResolver {
         for k in dated.indices.reversed() {
             if let t = dated[k].timeOfDay {
                 if let l = later {
-                    if t > l + Self.halfDay { d = d.adding(days: -1) }
-                    else if t < l - Self.halfDay { d = d.adding(days: 1) }
+                    if t > l + Self.halfDay {
+                        d = d.adding(days: -1)
+                    } else if t < l - Self.halfDay {
+                        d = d.adding(days: 1)
+                    }
                 }
                 later = t
             }

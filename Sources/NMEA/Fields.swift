@@ -13,12 +13,6 @@ public struct Fields {
     /// Number of fields including the address.
     public let count: Int
 
-    init(bytes: UnsafeBufferPointer<UInt8>, bounds: UnsafeBufferPointer<UInt8>, count: Int) {
-        self.bytes = bytes
-        self.bounds = bounds
-        self.count = count
-    }
-
     @inline(__always)
     func range(_ i: Int) -> Range<Int> {
         guard i < count else { return 0..<0 }

@@ -89,21 +89,21 @@ public final class SentenceParser {
         var k = 1
         var wide: UInt64 = 0
         #if _endian(little)
-        let base = UnsafeRawPointer(bytes.baseAddress!)
-        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let commas: UInt64 = 0x2C2C_2C2C_2C2C_2C2C
-        while k + 8 <= bodyEnd {
-            let w = base.loadUnaligned(fromByteOffset: k, as: UInt64.self)
-            wide ^= w
-            let x = w ^ commas
-            var hits = ~(((x & low7) &+ low7) | x | low7)
-            while hits != 0 {
-                count += 1
-                bounds[count] = UInt8(truncatingIfNeeded: k + hits.trailingZeroBitCount >> 3 + 1)
-                hits &= hits &- 1
+            let base = UnsafeRawPointer(bytes.baseAddress!)
+            let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            let commas: UInt64 = 0x2C2C_2C2C_2C2C_2C2C
+            while k + 8 <= bodyEnd {
+                let w = base.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+                wide ^= w
+                let x = w ^ commas
+                var hits = ~(((x & low7) &+ low7) | x | low7)
+                while hits != 0 {
+                    count += 1
+                    bounds[count] = UInt8(truncatingIfNeeded: k + hits.trailingZeroBitCount >> 3 + 1)
+                    hits &= hits &- 1
+                }
+                k += 8
             }
-            k += 8
-        }
         #endif
         var sum = UInt8(truncatingIfNeeded: wide ^ wide >> 32 ^ wide >> 16 ^ wide >> 48)
         sum ^= UInt8(truncatingIfNeeded: (wide ^ wide >> 32 ^ wide >> 16 ^ wide >> 48) >> 8)

@@ -53,7 +53,9 @@ public struct LineCorruptor {
             let k = Int.random(in: 1..<body, using: &random)
             bytes.insert(contentsOf: [0, 0], at: k)
         case .binaryBurst:
-            let burst = (0..<Int.random(in: 3...24, using: &random)).map { _ in UInt8.random(in: 0x80...0xFF, using: &random) }
+            let burst = (0..<Int.random(in: 3...24, using: &random)).map { _ in
+                UInt8.random(in: 0x80...0xFF, using: &random)
+            }
             bytes.insert(contentsOf: burst, at: Int.random(in: 1..<body, using: &random))
         case .doubledDollar:
             bytes.insert(0x24, at: 0)

@@ -1,5 +1,4 @@
 import Foundation
-
 import GPSCore
 import NMEA
 
@@ -164,7 +163,8 @@ public struct RideSimulator: Sequence, IteratorProtocol {
         let talker = multi ? "GN" : "GP"
         let time = W.time(fix.timeOfDay ?? 0)
         let valid = fix.coordinate != nil
-        var lat = ",", lon = ","
+        var lat = ","
+        var lon = ","
         if let c = fix.coordinate {
             lat = W.angle(c.latitude, degreeDigits: 2, positive: "N", negative: "S")
             lon = W.angle(c.longitude, degreeDigits: 3, positive: "E", negative: "W")
@@ -172,25 +172,29 @@ public struct RideSimulator: Sequence, IteratorProtocol {
         let knots = (fix.speed ?? 0) / Units.metresPerSecondPerKnot
         let track = fix.track.map { W.fixed($0, 2) } ?? ""
         var out: [String] = []
-        out.append(W.sentence(
-            "\(talker)RMC,\(time),\(valid ? "A" : "V"),\(lat),\(lon),\(valid ? W.fixed(knots, 3) : ""),\(valid ? track : ""),"
-                + "\(W.date(fix.date!)),,,\(valid ? (fix.quality == .dgps ? "D" : "A") : "N")"))
-        out.append(W.sentence(
-            valid
-                ? "\(talker)VTG,\(track),T,,M,\(W.fixed(knots, 3)),N,\(W.fixed((fix.speed ?? 0) * 3.6, 3)),K,A"
-                : "\(talker)VTG,,T,,M,,N,,K,N"))
+        out.append(
+            W.sentence(
+                "\(talker)RMC,\(time),\(valid ? "A" : "V"),\(lat),\(lon),\(valid ? W.fixed(knots, 3) : ""),\(valid ? track : ""),"
+                    + "\(W.date(fix.date!)),,,\(valid ? (fix.quality == .dgps ? "D" : "A") : "N")"))
+        out.append(
+            W.sentence(
+                valid
+                    ? "\(talker)VTG,\(track),T,,M,\(W.fixed(knots, 3)),N,\(W.fixed((fix.speed ?? 0) * 3.6, 3)),K,A"
+                    : "\(talker)VTG,,T,,M,,N,,K,N"))
         if valid {
-            out.append(W.sentence(
-                "\(talker)GGA,\(time),\(lat),\(lon),\(fix.quality!.rawValue),\(W.pad(fix.satellitesUsed ?? 0, 2)),"
-                    + "\(W.fixed(fix.hdop ?? 99.99, 2)),\(W.fixed(fix.altitudeMSL ?? 0, 1)),M,"
-                    + "\(W.fixed(fix.geoidSeparation ?? 0, 1)),M,,"))
+            out.append(
+                W.sentence(
+                    "\(talker)GGA,\(time),\(lat),\(lon),\(fix.quality!.rawValue),\(W.pad(fix.satellitesUsed ?? 0, 2)),"
+                        + "\(W.fixed(fix.hdop ?? 99.99, 2)),\(W.fixed(fix.altitudeMSL ?? 0, 1)),M,"
+                        + "\(W.fixed(fix.geoidSeparation ?? 0, 1)),M,,"))
         } else {
             out.append(W.sentence("\(talker)GGA,\(time),,,,,0,00,99.99,,,,,,"))
         }
         let mode = fix.mode == .threeD ? 3 : fix.mode == .twoD ? 2 : 1
         let usedCount = fix.satellitesUsed ?? 0
         let gpsUsed = Swift.min(usedCount, gps)
-        let dops = valid ? "\(W.fixed(fix.pdop!, 2)),\(W.fixed(fix.hdop!, 2)),\(W.fixed(fix.vdop!, 2))" : "99.99,99.99,99.99"
+        let dops =
+            valid ? "\(W.fixed(fix.pdop!, 2)),\(W.fixed(fix.hdop!, 2)),\(W.fixed(fix.vdop!, 2))" : "99.99,99.99,99.99"
         let gpsIDs = (0..<12).map { $0 < gpsUsed ? W.pad(2 + 3 * $0, 2) : "" }.joined(separator: ",")
         out.append(W.sentence("\(talker)GSA,A,\(mode),\(gpsIDs),\(dops)"))
         if multi {
@@ -204,9 +208,10 @@ public struct RideSimulator: Sequence, IteratorProtocol {
             if multi { out += skyView(talker: "GL", count: glonass, firstID: 65, step: 2) }
         }
         if valid {
-            out.append(W.sentence(
-                "\(talker)GST,\(time),\(W.fixed(fix.hdop! * 2, 1)),,,,\(W.fixed(fix.latitudeError!, 1)),"
-                    + "\(W.fixed(fix.longitudeError!, 1)),\(W.fixed(fix.altitudeError!, 1))"))
+            out.append(
+                W.sentence(
+                    "\(talker)GST,\(time),\(W.fixed(fix.hdop! * 2, 1)),,,,\(W.fixed(fix.latitudeError!, 1)),"
+                        + "\(W.fixed(fix.longitudeError!, 1)),\(W.fixed(fix.altitudeError!, 1))"))
         }
         if (fix.timeOfDay ?? 0) % 60_000 == 0, let d = fix.date {
             out.append(W.sentence("\(talker)ZDA,\(time),\(W.pad(d.day, 2)),\(W.pad(d.month, 2)),\(d.year),00,00"))
@@ -223,7 +228,8 @@ public struct RideSimulator: Sequence, IteratorProtocol {
                 let elevation = 10 + (k * 23 + second / 60) % 75
                 let azimuth = (k * 47 + second / 30) % 360
                 let snr = 22 + (k * 7) % 24
-                body += ",\(NMEASentenceWriter.pad(firstID + step * k, 2)),\(NMEASentenceWriter.pad(elevation, 2)),"
+                body +=
+                    ",\(NMEASentenceWriter.pad(firstID + step * k, 2)),\(NMEASentenceWriter.pad(elevation, 2)),"
                     + "\(NMEASentenceWriter.pad(azimuth, 3)),\(snr)"
             }
             return NMEASentenceWriter.sentence(body)

@@ -3,9 +3,9 @@ import GPSCore
 import NMEA
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `trailbook decode`: NMEA in, one row per epoch out, nothing stored.
@@ -38,11 +38,16 @@ struct Decode: ParsableCommand {
     @Option(help: "Output format: csv or jsonl (one JSON object per epoch).")
     var format: Format = .csv
 
-    @Option(help: ArgumentHelp("UTC date of the first epoch, for logs that never carry a date (YYYY-MM-DD).",
-                               valueName: "YYYY-MM-DD"))
+    @Option(
+        help: ArgumentHelp(
+            "UTC date of the first epoch, for logs that never carry a date (YYYY-MM-DD).",
+            valueName: "YYYY-MM-DD"))
     var date: String?
 
-    @Flag(help: "At the end, print counts (sentences read, decoded, bad checksum, unknown, skipped bytes) on standard error.")
+    @Flag(
+        help:
+            "At the end, print counts (sentences read, decoded, bad checksum, unknown, skipped bytes) on standard error."
+    )
     var stats = false
 
     func validate() throws {

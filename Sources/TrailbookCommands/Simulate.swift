@@ -60,8 +60,9 @@ struct Simulate: ParsableCommand {
     func run() throws {
         let (date, timeOfDay) = parsedStart()!
         let simulator = RideSimulator(
-            .init(startDate: date, startTimeOfDay: timeOfDay, origin: Coordinate(latitude: lat, longitude: lon),
-                  duration: duration, seed: seed))
+            .init(
+                startDate: date, startTimeOfDay: timeOfDay, origin: Coordinate(latitude: lat, longitude: lon),
+                duration: duration, seed: seed))
         var corruptor = LineCorruptor(rate: corrupt / 100, seed: seed)
         let sink = try OutputFile(path: output)
         var out = OutputBuffer(fd: sink.fd)

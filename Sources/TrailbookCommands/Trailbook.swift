@@ -1,9 +1,9 @@
 import ArgumentParser
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The root command: `trailbook SUBCOMMAND ...`.

@@ -38,7 +38,8 @@ import Testing
     @Test func gsaCannotEraseAPositionAndSetsTwoD() {
         let fixes = decode(
             sentence("GPGGA,000001,4722.614,N,00832.502,E,1,05,1.0,10.0,M,,M,,") + sentence("GPGSA,A,1,,,,,,,,,,,,,,,")
-                + sentence("GPGGA,000002,4722.614,N,00832.502,E,1,03,1.0,10.0,M,,M,,") + sentence("GPGSA,A,2,01,02,03,,,,,,,,,,2.0,1.0,1.7"))
+                + sentence("GPGGA,000002,4722.614,N,00832.502,E,1,03,1.0,10.0,M,,M,,")
+                + sentence("GPGSA,A,2,01,02,03,,,,,,,,,,2.0,1.0,1.7"))
         #expect(fixes.map(\.mode) == [.threeD, .twoD])
         #expect(fixes[1].altitudeMSL == 10.0, "the receiver's altitude is kept in a 2D fix")
     }
@@ -59,12 +60,18 @@ import Testing
 @Suite struct DateTests {
     @Test func midnightRollsOverWithoutADateSentence() throws {
         let fixes = decode(try String(decoding: sampleBytes("edge/rollover.nmea"), as: UTF8.self))
-        #expect(fixes.map { $0.date?.description } == ["1999-12-31", "2000-01-01", "2000-01-01", "2068-01-01", "1969-01-01"])
+        #expect(
+            fixes.map { $0.date?.description } == [
+                "1999-12-31", "2000-01-01", "2000-01-01", "2068-01-01", "1969-01-01",
+            ])
     }
 
     @Test func backFillsBeforeTheFirstDate() throws {
         let fixes = decode(try String(decoding: sampleBytes("edge/midnight.nmea"), as: UTF8.self))
-        #expect(fixes.map { $0.date?.description } == ["2026-06-14", "2026-06-14", "2026-06-15", "2026-06-15", "2026-06-15"])
+        #expect(
+            fixes.map { $0.date?.description } == [
+                "2026-06-14", "2026-06-14", "2026-06-15", "2026-06-15", "2026-06-15",
+            ])
     }
 
     @Test func fallbackDateForLogsWithoutDates() throws {
@@ -75,14 +82,16 @@ import Testing
     }
 
     @Test func fallbackDateRollsOverToo() {
-        let text = sentence("GPGGA,235959,4722.614,N,00832.502,E,1,05,1.0,10.0,M,,M,,")
+        let text =
+            sentence("GPGGA,235959,4722.614,N,00832.502,E,1,05,1.0,10.0,M,,M,,")
             + sentence("GPGGA,000000,4722.614,N,00832.502,E,1,05,1.0,10.0,M,,M,,")
         let fixes = decode(text, fallbackDate: CivilDate(year: 2026, month: 12, day: 31))
         #expect(fixes.map { $0.date?.description } == ["2026-12-31", "2027-01-01"])
     }
 
     @Test func logDatesWinOverFallback() {
-        let text = sentence("GPGGA,120000,4722.614,N,00832.502,E,1,05,1.0,10.0,M,,M,,")
+        let text =
+            sentence("GPGGA,120000,4722.614,N,00832.502,E,1,05,1.0,10.0,M,,M,,")
             + sentence("GPRMC,120001,A,4722.614,N,00832.502,E,0,0,010726,,")
         let fixes = decode(text, fallbackDate: CivilDate(year: 2020, month: 1, day: 1))
         #expect(fixes.map { $0.date?.description } == ["2026-07-01", "2026-07-01"])

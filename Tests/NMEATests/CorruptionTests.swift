@@ -9,8 +9,9 @@ import Testing
     @Test(arguments: [UInt64(1), 2, 3, 4, 5])
     func fivePercentCorruption(seed: UInt64) throws {
         let simulator = RideSimulator(
-            .init(startDate: CivilDate(year: 2026, month: 6, day: 14)!, startTimeOfDay: 23 * 3_600_000 + 40 * 60_000,
-                  origin: Coordinate(latitude: -33.86, longitude: 151.2), duration: 2400, seed: seed))
+            .init(
+                startDate: CivilDate(year: 2026, month: 6, day: 14)!, startTimeOfDay: 23 * 3_600_000 + 40 * 60_000,
+                origin: Coordinate(latitude: -33.86, longitude: 151.2), duration: 2400, seed: seed))
         var corruptor = LineCorruptor(rate: 0.05, seed: seed)
         var clean: [UInt8] = []
         var damaged: [UInt8] = []

@@ -10,7 +10,9 @@ private func frame(_ bytes: [UInt8], chunk: Int) -> ([String], Int) {
         let step = chunk == 0 ? max(1, raw.count) : chunk
         while offset < raw.count {
             let end = min(raw.count, offset + step)
-            framer.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<end])) { out.append(String(decoding: $0, as: UTF8.self)) }
+            framer.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<end])) {
+                out.append(String(decoding: $0, as: UTF8.self))
+            }
             offset = end
         }
         framer.finish { out.append(String(decoding: $0, as: UTF8.self)) }

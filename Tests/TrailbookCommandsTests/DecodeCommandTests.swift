@@ -14,8 +14,9 @@ import Testing
     func matchesGoldenFile(sample: String, golden: String) throws {
         let result = try run(["decode", "Samples/\(sample)"])
         #expect(result.status == 0, "\(result.stderr)")
-        let expected = try String(contentsOf: packageRoot.appendingPathComponent("Tests/TrailbookCommandsTests/Golden/\(golden)"),
-                                  encoding: .utf8)
+        let expected = try String(
+            contentsOf: packageRoot.appendingPathComponent("Tests/TrailbookCommandsTests/Golden/\(golden)"),
+            encoding: .utf8)
         #expect(result.stdout == expected)
     }
 
@@ -41,7 +42,9 @@ import Testing
         #expect(first["lat"] as? Double == -33.86882)
         #expect(first["mode"] as? Int == 2)
         #expect(first["alt"] is NSNull)
-        #expect(Set(first.keys).isSuperset(of: ["time", "mode", "lat", "lon", "alt", "speed", "track", "hdop", "sats_used"]))
+        #expect(
+            Set(first.keys).isSuperset(of: ["time", "mode", "lat", "lon", "alt", "speed", "track", "hdop", "sats_used"])
+        )
     }
 
     @Test func dateOptionDatesAnUndatedLog() throws {

@@ -34,7 +34,9 @@ func run(_ arguments: [String], input: Data? = nil) throws -> RunResult {
     process.executableURL = try trailbookBinary()
     process.arguments = arguments
     process.currentDirectoryURL = packageRoot
-    let out = Pipe(), err = Pipe(), inp = Pipe()
+    let out = Pipe()
+    let err = Pipe()
+    let inp = Pipe()
     process.standardOutput = out
     process.standardError = err
     process.standardInput = inp
@@ -44,6 +46,7 @@ func run(_ arguments: [String], input: Data? = nil) throws -> RunResult {
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return RunResult(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                     stderr: String(decoding: e, as: UTF8.self))
+    return RunResult(
+        status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+        stderr: String(decoding: e, as: UTF8.self))
 }

@@ -14,7 +14,9 @@ public struct ZDA: Equatable, Sendable {
     static func decode(_ f: Fields) throws(NMEAError) -> ZDA {
         var s = ZDA()
         s.timeOfDay = try f.timeOfDay(1)
-        let day = try f.integer(2), month = try f.integer(3), year = try f.integer(4)
+        let day = try f.integer(2)
+        let month = try f.integer(3)
+        let year = try f.integer(4)
         if let day, let month, let year {
             guard f.range(4).count == 4 else { throw .badField(4) }
             guard let d = CivilDate(year: year, month: month, day: day) else { throw .badField(2) }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Standard output, or a file written under a temporary name and renamed into place on
@@ -24,8 +24,9 @@ final class OutputFile {
         repeat { fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } while fd < 0 && errno == EINTR
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw CommandFailure(message: "Cannot create \(path): \(reason); check that its folder exists and is writable.",
-                                 code: .cannotCreate)
+            throw CommandFailure(
+                message: "Cannot create \(path): \(reason); check that its folder exists and is writable.",
+                code: .cannotCreate)
         }
         self.fd = fd
         self.path = path
