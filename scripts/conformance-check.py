@@ -24,7 +24,7 @@ p = subprocess.run([sys.executable, f"{corpus}/compare_fixes.py", "--dir", f"{co
                    capture_output=True, text=True)
 if p.returncode != 0:
     sys.exit(f"compare_fixes.py failed: {p.stderr.strip()}")
-lines = p.stdout.strip().splitlines()
+lines = p.stdout.rstrip().splitlines()
 result = json.loads(lines[-1])
 print("\n".join(lines[:-1]))
 failures = [f"{k} {result[k]} < {v}" for k, v in THRESHOLDS.items() if result[k] < v]
