@@ -6,8 +6,8 @@ SHARED       ?= ../shared
 CONFORMANCE  := $(SHARED)/conformance/gpsd
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # What each job needs from apt.
-PKGS_BUILD   := python3
-PKGS_TEST    := python3
+PKGS_BUILD   := python3 pkg-config libgps-dev
+PKGS_TEST    := gpsd gpsd-clients
 PKGS_BENCH   := gpsd-clients hyperfine
 
 .PHONY: all build release demo test conformance bench lint deps-build deps-test deps-bench clean

@@ -8,25 +8,42 @@ let package = Package(
         .executable(name: "trailbook", targets: ["trailbook"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "GPSCore"),
         .target(name: "NMEA", dependencies: ["GPSCore"]),
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .target(name: "CPosix"),
+        .target(
+            name: "GPSDevices",
+            dependencies: ["GPSCore", "NMEA", "CGPS", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(name: "RideSimulator", dependencies: ["GPSCore", "NMEA"]),
         .target(
             name: "TrailbookCommands",
             dependencies: [
-                "GPSCore", "NMEA", "RideSimulator",
+                "GPSCore", "NMEA", "GPSDevices", "RideSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "trailbook", dependencies: ["TrailbookCommands"]),
+        // Helpers for tests: pseudo-terminal pairs, a gpsd started by gpsfake, sample paths.
+        .target(name: "TrailbookTestSupport", dependencies: ["CPosix"]),
         .testTarget(name: "GPSCoreTests", dependencies: ["GPSCore"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSCore", "RideSimulator"]),
         .testTarget(
+            name: "GPSDevicesTests",
+            dependencies: [
+                "GPSDevices", "GPSCore", "NMEA", "TrailbookTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "TrailbookCommandsTests",
-            dependencies: ["TrailbookCommands"],
+            dependencies: ["TrailbookCommands", "TrailbookTestSupport"],
             resources: [.copy("Golden")]
         ),
     ],

@@ -16,12 +16,17 @@ public struct DateResolver {
     private var held: [Fix] = []
     /// Date for a log that never carries one (`--date`): the UTC date of its first epoch.
     public var fallbackDate: CivilDate?
+    /// How many fixes may wait for a date from the stream before ``fallbackDate`` is used:
+    /// unlimited for files (back-fill), a few epochs for live sources (whose fallback is today's
+    /// date from the system clock), so output never stalls.
+    public var holdLimit: Int
 
     /// Half a day in milliseconds: a backwards step larger than this is a midnight.
     static let halfDay = 43_200_000
 
-    public init(fallbackDate: CivilDate? = nil) {
+    public init(fallbackDate: CivilDate? = nil, holdLimit: Int = .max) {
         self.fallbackDate = fallbackDate
+        self.holdLimit = holdLimit
     }
 
     /// Number of fixes waiting for a date.
@@ -46,6 +51,7 @@ public struct DateResolver {
         } else {
             held.append(fix)
             if let t = fix.timeOfDay { previousTimeOfDay = t }
+            if held.count > holdLimit, let date = fallbackDate { try releaseHeld(startingOn: date, emit) }
             return
         }
         if let t = fix.timeOfDay { previousTimeOfDay = t }
@@ -54,12 +60,20 @@ public struct DateResolver {
 
     /// Ends the stream, releasing held fixes with the fallback date or none.
     public mutating func finish(_ emit: (Fix) throws -> Void) rethrows {
+        if let date = fallbackDate {
+            try releaseHeld(startingOn: date, emit)
+        } else {
+            let rest = held
+            held = []
+            for f in rest { try emit(f) }
+        }
+    }
+
+    /// Dates the held fixes forwards from `date` (the first one's date), then emits them.
+    private mutating func releaseHeld(startingOn date: CivilDate, _ emit: (Fix) throws -> Void) rethrows {
         let rest = held
         held = []
-        guard var date = fallbackDate else {
-            for f in rest { try emit(f) }
-            return
-        }
+        var date = date
         var previous: Int?
         for var f in rest {
             if let t = f.timeOfDay {
@@ -69,6 +83,7 @@ public struct DateResolver {
             f.date = date
             try emit(f)
         }
+        current = date
     }
 
     /// Dates the held fixes by walking back from the first dated epoch, then emits them.

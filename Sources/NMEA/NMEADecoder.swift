@@ -9,10 +9,13 @@ public final class NMEADecoder {
     private var resolver: DateResolver
     private var counts = DecodeStatistics()
 
-    /// - Parameter fallbackDate: the UTC date of the first epoch, used only when the log
-    ///   never carries a date of its own.
-    public init(fallbackDate: CivilDate? = nil) {
-        resolver = DateResolver(fallbackDate: fallbackDate)
+    /// - Parameters:
+    ///   - fallbackDate: the UTC date of the first epoch, used only when the log never carries
+    ///     a date of its own.
+    ///   - holdLimit: how many fixes may wait for the stream's first date before the fallback
+    ///     date is used: unlimited for files (back-fill), a few for live sources.
+    public init(fallbackDate: CivilDate? = nil, holdLimit: Int = .max) {
+        resolver = DateResolver(fallbackDate: fallbackDate, holdLimit: holdLimit)
     }
 
     /// Counts so far.
@@ -25,6 +28,12 @@ public final class NMEADecoder {
     /// Decodes `chunk`; `emit` receives each completed, dated fix in order.
     public func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (Fix) throws -> Void) rethrows {
         try framer.feed(chunk) { candidate in try handle(candidate, emit) }
+    }
+
+    /// Reports the open epoch now instead of when the next one starts: a live source calls this
+    /// when the receiver has been quiet for a while, so the last fix is not held back.
+    public func flushOpenEpoch(_ emit: (Fix) throws -> Void) rethrows {
+        if let open = assembler.finish() { try deliver(open, emit) }
     }
 
     /// Ends the stream: flushes the open epoch and any fixes waiting for a date.

@@ -15,18 +15,35 @@ public struct Trailbook: ParsableCommand {
             Trailbook reads NMEA 0183 from receivers and recorded logs. Every command that \
             fails prints one sentence saying what failed and what to do, and exits with a \
             sysexits.h code: 64 bad usage, 65 input data not what it should be, 66 input \
-            missing or unreadable, 73 output cannot be written.
+            missing or unreadable, 69 device or gpsd unavailable, 73 output cannot be written, \
+            77 permission denied.
             """,
         version: "0.1.0",
-        subcommands: [Decode.self, Simulate.self]
+        subcommands: [Decode.self, Watch.self, Devices.self, Simulate.self]
     )
 
     public init() {}
 
+    /// Options whose value may be left out, with the value meant then (`--gpsd` alone is
+    /// localhost:2947). Argument parsers take options with required values only, so the default
+    /// is filled in before parsing.
+    static let optionalValues = ["--gpsd": "localhost:2947"]
+
+    static func withOptionalValues(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        for (i, a) in arguments.enumerated() {
+            result.append(a)
+            if let value = optionalValues[a], i + 1 == arguments.count || arguments[i + 1].hasPrefix("-") {
+                result.append(value)
+            }
+        }
+        return result
+    }
+
     /// Parses the command line, runs the command, and exits with the documented code.
     public static func runAndExit() -> Never {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(withOptionalValues(Array(CommandLine.arguments.dropFirst())))
             try command.run()
             Glibc.exit(ExitStatus.ok.rawValue)
         } catch let failure as CommandFailure {

@@ -68,6 +68,9 @@ struct OutputBuffer: ~Copyable {
         count += bytes.count
     }
 
+    /// What has been collected, as text (for short formatted pieces).
+    var text: String { String(decoding: UnsafeBufferPointer(start: storage, count: count), as: UTF8.self) }
+
     /// Writes out when enough has collected.
     mutating func flushIfFull() throws {
         if count >= Self.flushThreshold { try flush() }

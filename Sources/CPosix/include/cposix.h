@@ -1,0 +1,18 @@
+// POSIX calls that glibc hides from Swift without _GNU_SOURCE (used by the test helpers).
+#ifndef TRAILBOOK_CPOSIX_H
+#define TRAILBOOK_CPOSIX_H
+
+#include <stddef.h>
+
+/// Opens a pseudo-terminal master, unlocks it and writes the slave's path into `name`.
+/// Returns the master's file descriptor, or -1 with errno set.
+int tb_open_pty(char *name, size_t length);
+
+/// Starts `argv[0]` (searched in PATH) in a new process group, its output sent to /dev/null.
+/// Returns the child's pid (also its process group id), or -1 with errno set.
+int tb_spawn_in_group(char *const argv[]);
+
+/// Sends SIGTERM to the process group `pid`, then SIGKILL after `grace_ms`, and reaps `pid`.
+void tb_stop_group(int pid, int grace_ms);
+
+#endif

@@ -1,0 +1,24 @@
+/// What a source reports while it runs.
+public enum SourceEvent: Equatable, Sendable {
+    /// The source is reading (a device opened at a baud rate, gpsd connected); a description for logs.
+    case connected(String)
+    /// A decoded fix.
+    case fix(Fix)
+    /// The source lost its device or daemon; the current segment ends here. The reason is a sentence.
+    case disconnected(String)
+}
+
+/// Anything that produces fixes: a serial receiver, gpsd, a replayed log.
+///
+/// `run` blocks, calling `handle` for each event, until `shouldStop` returns true (checked at
+/// least every ``FixSource/pollInterval`` seconds) or the source ends (a replayed file). It
+/// throws only for failures the caller must report (a device that does not exist at start,
+/// permission denied); disconnects later on are events, followed by reconnection attempts.
+public protocol FixSource {
+    mutating func run(shouldStop: () -> Bool, handle: (SourceEvent) throws -> Void) throws
+}
+
+extension FixSource {
+    /// How often a running source checks whether it should stop, in seconds.
+    public static var pollInterval: Double { 0.2 }
+}

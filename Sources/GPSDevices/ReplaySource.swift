@@ -1,0 +1,79 @@
+import GPSCore
+import NMEA
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A recorded NMEA log played as a live source: as fast as possible, or paced by the times in
+/// the log (`realtime`), optionally sped up by `speed`.
+public struct ReplaySource: FixSource {
+    public let path: String
+    /// Whether to wait between fixes as long as the log says (divided by `speed`).
+    public var realtime: Bool
+    /// Playback speed factor for `realtime` (2 = twice as fast).
+    public var speed: Double
+    /// Date for logs that never carry one.
+    public var fallbackDate: CivilDate?
+    /// What the decoder counted, after `run`.
+    public private(set) var statistics = DecodeStatistics()
+
+    public init(path: String, realtime: Bool = false, speed: Double = 1, fallbackDate: CivilDate? = nil) {
+        precondition(speed > 0, "speed must be positive")
+        self.path = path
+        self.realtime = realtime
+        self.speed = speed
+        self.fallbackDate = fallbackDate
+    }
+
+    public mutating func run(shouldStop: () -> Bool, handle: (SourceEvent) throws -> Void) throws {
+        let fd: Int32
+        do {
+            fd = try Posix.open(path, O_RDONLY)
+        } catch {
+            throw DeviceError.unreadableFile(path, error)
+        }
+        defer { Posix.close(fd) }
+        try handle(.connected("replay of \(path)"))
+        let decoder = NMEADecoder(fallbackDate: fallbackDate)
+        var firstTime: Double?
+        let start = Posix.monotonicSeconds()
+        let pacedSpeed = speed
+        let paced = realtime
+        struct Stop: Error {}
+        func emit(_ fix: Fix) throws {
+            if shouldStop() { throw Stop() }
+            if paced, let t = Self.seconds(of: fix) {
+                if firstTime == nil { firstTime = t }
+                let due = start + (t - firstTime!) / pacedSpeed
+                Posix.sleep(due - Posix.monotonicSeconds(), shouldStop: shouldStop)
+                if shouldStop() { throw Stop() }
+            }
+            try handle(.fix(fix))
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        defer { buffer.deallocate() }
+        do {
+            while true {
+                let n: Int
+                do {
+                    n = try Posix.read(fd, into: buffer)
+                } catch {
+                    throw DeviceError.unreadableFile(path, error)
+                }
+                if n == 0 { break }
+                if n > 0 { try decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), emit) }
+            }
+            try decoder.finish(emit)
+        } catch is Stop {
+            // stopped by the caller
+        }
+        statistics = decoder.statistics
+    }
+
+    /// Seconds since the epoch (or since midnight when undated) of a fix, for pacing.
+    static func seconds(of fix: Fix) -> Double? {
+        if let ms = fix.unixMilliseconds { return Double(ms) / 1000 }
+        return fix.timeOfDay.map { Double($0) / 1000 }
+    }
+}

@@ -1,0 +1,136 @@
+import ArgumentParser
+import GPSCore
+import GPSDevices
+import Logging
+import NMEA
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `trailbook watch`: prints fixes as they arrive, like cgps or gpspipe.
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print fixes live from a receiver, gpsd or a replayed log.",
+        discussion: """
+            Sources: --device PATH reads NMEA from a serial receiver (raw 8N1; --baud auto probes \
+            9600, 4800, 38400, 115200, 57600, 19200 and keeps the rate where checksummed sentences \
+            arrive); --gpsd [HOST[:PORT]] reads from gpsd (default localhost:2947), which also \
+            handles receivers that speak binary protocols; --replay FILE plays a log, as fast as \
+            possible or with --realtime paced by its timestamps (--speed to scale). Without a \
+            source, the only receiver plugged in is used, else gpsd on localhost.
+
+            A receiver that is unplugged and plugged back in, or a gpsd that restarts, is picked \
+            up again without restarting watch; the gap is reported on standard error. \
+            --format csv and jsonl print the columns of trailbook decode. Stops after --count \
+            fixes, --duration seconds, or on Ctrl-C / SIGTERM, and exits 0.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, csv, jsonl }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(
+        help: ArgumentHelp("Serial device to read (e.g. /dev/ttyUSB0 or /dev/serial/by-id/...).", valueName: "path"))
+    var device: String?
+
+    @Option(help: "Baud rate for --device: 4800, 9600, 19200, 38400, 57600, 115200, or auto.")
+    var baud = "auto"
+
+    @Option(
+        help: ArgumentHelp("Read from gpsd at HOST[:PORT] (--gpsd alone: localhost:2947).", valueName: "host[:port]"))
+    var gpsd: String?
+
+    @Option(help: ArgumentHelp("Replay an NMEA log as if it were live.", valueName: "file"))
+    var replay: String?
+
+    @Flag(help: "With --replay: wait between fixes as long as the log says.")
+    var realtime = false
+
+    @Option(help: "With --replay --realtime: speed factor (2 plays twice as fast).")
+    var speed = 1.0
+
+    @Option(help: "Output: text (a live line on a terminal), csv or jsonl.")
+    var format: Format = .text
+
+    @Option(help: "Stop after this many fixes.")
+    var count: Int?
+
+    @Option(help: "Stop after this many seconds.")
+    var duration: Double?
+
+    func validate() throws {
+        if [device, gpsd, replay].compactMap({ $0 }).count > 1 {
+            throw ValidationError("Give one source: --device, --gpsd or --replay.")
+        }
+        if baud != "auto"
+            && Int(baud).flatMap({ [4800, 9600, 19200, 38400, 57600, 115200].contains($0) ? $0 : nil }) == nil
+        {
+            throw ValidationError("--baud takes 4800, 9600, 19200, 38400, 57600, 115200 or auto; got '\(baud)'.")
+        }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
+        if let duration, duration <= 0 { throw ValidationError("--duration must be a positive number of seconds.") }
+        if speed <= 0 { throw ValidationError("--speed must be positive.") }
+    }
+
+    func run() throws {
+        let logger = global.makeLogger()
+        var source = try makeSource(logger: logger)
+        StopSignal.install()
+        let clock = ContinuousClock()
+        let deadline = duration.map { clock.now + .milliseconds(Int($0 * 1000)) }
+        var printer = FixPrinter(format: format, live: isatty(STDOUT_FILENO) != 0)
+        var fixes = 0
+        let shouldStop = {
+            StopSignal.requested || (count.map { fixes >= $0 } ?? false) || (deadline.map { clock.now >= $0 } ?? false)
+        }
+        do {
+            try source.run(shouldStop: shouldStop) { event in
+                switch event {
+                case .fix(let fix):
+                    guard !shouldStop() else { return }
+                    fixes += 1
+                    try printer.print(fix)
+                case .connected(let what):
+                    try printer.note("connected: \(what)")
+                case .disconnected(let why):
+                    try printer.note("disconnected: \(why)")
+                }
+            }
+        } catch let error as DeviceError {
+            throw error.commandFailure
+        }
+        try printer.finish()
+    }
+
+    private func makeSource(logger: Logger) throws -> any FixSource {
+        if let replay {
+            return ReplaySource(path: replay, realtime: realtime, speed: speed)
+        }
+        if let gpsd {
+            let (host, port) = Self.split(gpsd)
+            return GPSDSource(host: host, port: port, logger: logger)
+        }
+        let baudSetting: SerialSource.Baud = Int(baud).map { .fixed($0) } ?? .auto
+        if let device {
+            return SerialSource(path: device, baud: baudSetting, logger: logger)
+        }
+        if let only = DeviceDiscovery.candidates().first {
+            return SerialSource(path: only.preferredPath, baud: baudSetting, logger: logger)
+        }
+        return GPSDSource(logger: logger)
+    }
+
+    /// `host`, `host:port` or `[v6]:port`.
+    static func split(_ address: String) -> (String, String) {
+        if address.hasPrefix("["), let close = address.firstIndex(of: "]") {
+            let host = String(address[address.index(after: address.startIndex)..<close])
+            let rest = address[address.index(after: close)...]
+            return (host, rest.hasPrefix(":") ? String(rest.dropFirst()) : "2947")
+        }
+        let parts = address.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count == 2 { return (parts[0].isEmpty ? "localhost" : String(parts[0]), String(parts[1])) }
+        return (address.isEmpty ? "localhost" : address, "2947")
+    }
+}

@@ -1,0 +1,67 @@
+import CPosix
+import Foundation
+
+/// A pseudo-terminal pair standing in for a USB serial receiver: tests write NMEA into the
+/// master; the code under test opens ``linkPath`` (a symlink to the slave, like
+/// /dev/serial/by-id) through real termios. ``unplug()`` closes the master and removes the
+/// link; a new `PseudoTerminal` on the same link path is the receiver plugged back in.
+public final class PseudoTerminal: @unchecked Sendable {
+    public let slavePath: String
+    public let linkPath: String
+    private let master: Int32
+    private let lock = NSLock()
+    private var open = true
+
+    /// Creates the pair and points `linkPath` at the slave (replacing an old link).
+    public init(linkPath: String) throws {
+        var name = [CChar](repeating: 0, count: 256)
+        let fd = tb_open_pty(&name, name.count)
+        guard fd >= 0 else {
+            throw SupportError("Cannot open a pseudo-terminal: \(String(cString: strerror(errno))).")
+        }
+        master = fd
+        slavePath = String(cString: name)
+        self.linkPath = linkPath
+        try? FileManager.default.removeItem(atPath: linkPath)
+        try FileManager.default.createSymbolicLink(atPath: linkPath, withDestinationPath: slavePath)
+    }
+
+    deinit { unplug() }
+
+    /// Writes bytes into the master (what the receiver sends). Returns false once unplugged.
+    @discardableResult
+    public func send(_ bytes: [UInt8]) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard open else { return false }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN {
+                    usleep(1000)
+                    continue
+                }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
+    /// Closes the master and removes the link: the receiver is pulled out.
+    public func unplug() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard open else { return }
+        open = false
+        close(master)
+        try? FileManager.default.removeItem(atPath: linkPath)
+    }
+}
+
+/// A helper's failure, with a sentence saying what is missing.
+public struct SupportError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ d: String) { description = d }
+}
