@@ -20,7 +20,9 @@ public final class GPSFake {
         // In a process group of its own, so that stopping it stops the gpsd it started too.
         let arguments = [gpsfake, "-1", "-q", "-P", String(port), "-c", String(cycle), log]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer {
+            for p in argv { free(p) }
+        }
         pid = tb_spawn_in_group(&argv)
         guard pid > 0 else { throw SupportError("Cannot start gpsfake: \(String(cString: strerror(errno))).") }
         // Wait until gpsd listens.
