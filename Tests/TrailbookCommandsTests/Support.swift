@@ -28,11 +28,21 @@ struct RunResult {
     var stderr: String
 }
 
-/// Runs `trailbook ARGS...` with `input` on standard input.
-func run(_ arguments: [String], input: Data? = nil) throws -> RunResult {
+/// Runs `trailbook ARGS...` with `input` on standard input; `environment` adds variables,
+/// `prefix` runs it through another program (e.g. setpriv to drop privileges).
+func run(
+    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], prefix: [String] = []
+) throws -> RunResult {
     let process = Process()
-    process.executableURL = try trailbookBinary()
-    process.arguments = arguments
+    let binary = try trailbookBinary()
+    if let tool = prefix.first {
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = Array(prefix.dropFirst()) + [binary.path] + arguments
+    } else {
+        process.executableURL = binary
+        process.arguments = arguments
+    }
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     process.currentDirectoryURL = packageRoot
     let out = Pipe()
     let err = Pipe()
