@@ -26,3 +26,23 @@ print(f"median: trailbook decode {ours*1000:.1f} ms ({size/ours/1e6:.0f} MB/s), 
       f"gpsdecode {peer*1000:.1f} ms, wc -l {wc*1000:.1f} ms ({size/wc/1e6:.0f} MB/s)")
 print(f"ratio: trailbook decode is {peer/ours:.1f}x faster than gpsdecode (target >= 20x)")
 PY
+
+# Footprint of live logging: `trailbook watch` reading a 10 Hz pty feed.
+secs=${BENCH_FOOTPRINT_SECONDS:-60}
+link="$out/ttyBENCH"
+echo
+echo "Footprint: trailbook watch on a 10 Hz pseudo-terminal feed for $secs s..."
+python3 scripts/pty-feed.py Samples/ride.nmea "$link" 10 $((secs + 5)) &
+feeder=$!
+sleep 1
+/usr/bin/time -f "%e %U %S %M" -o "$out/watch.time" \
+  "$bin" watch --device "$link" --format csv --duration "$secs" > "$out/watch.csv" 2> "$out/watch.err"
+kill $feeder 2>/dev/null || true
+wait $feeder 2>/dev/null || true
+read -r elapsed user sys rss < "$out/watch.time"
+python3 - "$elapsed" "$user" "$sys" "$rss" "$(($(wc -l < "$out/watch.csv") - 1))" <<'PY'
+import sys
+elapsed, user, system, rss, fixes = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+print(f"watch: {fixes} fixes in {elapsed:.1f} s ({fixes/elapsed:.1f} per s), CPU {100*(user+system)/elapsed:.2f}% of one core "
+      f"(target < 1%), peak RSS {rss/1024:.1f} MB (target < 30 MB)")
+PY
