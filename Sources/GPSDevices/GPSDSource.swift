@@ -117,9 +117,10 @@ public struct GPSDSource: FixSource {
             f.speed = finite(r.speed)
             f.track = finite(r.track)
             f.geoidSeparation = finite(r.geoid_sep)
-            f.latitudeError = finite(r.epy)
-            f.longitudeError = finite(r.epx)
-            f.altitudeError = finite(r.epv)
+            // gpsd's estimates are at 95% confidence; Fix carries 1-sigma values (as GST does).
+            f.latitudeError = finite(r.epy).map { $0 / 1.96 }
+            f.longitudeError = finite(r.epx).map { $0 / 1.96 }
+            f.altitudeError = finite(r.epv).map { $0 / 1.96 }
         }
         f.hdop = sky.hdop
         f.vdop = sky.vdop
