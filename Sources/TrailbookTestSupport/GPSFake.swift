@@ -6,17 +6,19 @@ import Foundation
 #endif
 
 /// A real gpsd started by `gpsfake` (gpsd-clients) on a free loopback port, replaying a log.
-public final class GPSFake {
+public final class GPSFake: @unchecked Sendable {
     public let port: Int
     private let pid: Int32
 
-    /// Starts gpsfake on `log`, feeding one sentence every `cycle` seconds once a client connects.
-    public init(log: String, cycle: Double = 0.01) throws {
+    /// Starts gpsfake on `log`, feeding one sentence every `cycle` seconds once a client connects,
+    /// on `port` or a free one.
+    public init(log: String, cycle: Double = 0.01, port: Int? = nil) throws {
         guard let gpsfake = Self.which("gpsfake"), Self.which("gpsd") != nil else {
             throw SupportError(
                 "gpsfake or gpsd is not installed: sudo apt-get install gpsd gpsd-clients (make test does this).")
         }
-        port = try Self.freePort()
+        let port = try port ?? Self.freePort()
+        self.port = port
         // In a process group of its own, so that stopping it stops the gpsd it started too.
         let arguments = [gpsfake, "-1", "-q", "-P", String(port), "-c", String(cycle), log]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -34,7 +36,18 @@ public final class GPSFake {
         throw SupportError("gpsfake started but gpsd did not listen on port \(port) within 10 s.")
     }
 
-    deinit { tb_stop_group(pid, 2000) }
+    deinit { stop() }
+
+    private let stopped = Locked(false)
+
+    /// Stops gpsfake and the gpsd it started (SIGTERM, then SIGKILL after 2 s); safe to call twice.
+    public func stop() {
+        let first = stopped.withLock { was in
+            defer { was = true }
+            return !was
+        }
+        if first { tb_stop_group(pid, 2000) }
+    }
 
     static func which(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

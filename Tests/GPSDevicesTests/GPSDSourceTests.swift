@@ -43,6 +43,61 @@ import TrailbookTestSupport
         }
     }
 
+    @Test func survivesAGpsdRestart() throws {
+        let dir = try Samples.temporaryDirectory()
+        let log = dir + "/long.nmea"
+        try Data(try Samples.rideEpochs()[0..<600].flatMap { $0 }).write(to: URL(fileURLWithPath: log))
+        let first = try GPSFake(log: log, cycle: 0.01)
+        let port = first.port
+        let events = Locked<[SourceEvent]>([])
+        let fixCount: @Sendable () -> Int = {
+            events.withLock { $0.filter { if case .fix = $0 { true } else { false } }.count }
+        }
+        let done: @Sendable () -> Bool = { events.withLock { Self.fixesAfterReconnect($0) >= 5 } }
+        let restarterDone = DispatchSemaphore(value: 0)
+        let restarter = Thread {
+            defer { restarterDone.signal() }
+            // Let some fixes through, stop gpsd, and start a new one on the same port.
+            while fixCount() < 5 { usleep(50_000) }
+            first.stop()
+            Thread.sleep(forTimeInterval: 1)
+            do {
+                let second = try GPSFake(log: log, cycle: 0.01, port: port)
+                let until = Date().addingTimeInterval(20)
+                while !done() && Date() < until { usleep(50_000) }
+                second.stop()
+            } catch {
+                Issue.record("second gpsfake: \(error)")
+            }
+        }
+        restarter.start()
+        var source = GPSDSource(host: "127.0.0.1", port: String(port), logger: logger)
+        let deadline = Date().addingTimeInterval(30)
+        try source.run(shouldStop: { done() || Date() > deadline }) { event in
+            events.withLock { $0.append(event) }
+        }
+        #expect(restarterDone.wait(timeout: .now() + 30) == .success, "the gpsd restarter finished")
+        let all = events.withLock { $0 }
+        let connects = all.filter { if case .connected = $0 { true } else { false } }.count
+        let disconnects = all.filter { if case .disconnected = $0 { true } else { false } }.count
+        #expect(connects == 2 && disconnects == 1, "events: \(connects) connects, \(disconnects) disconnects")
+        #expect(Self.fixesAfterReconnect(all) >= 5)
+    }
+
+    /// Fixes that arrived after the second `connected` event.
+    static func fixesAfterReconnect(_ events: [SourceEvent]) -> Int {
+        var connects = 0
+        var fixes = 0
+        for e in events {
+            switch e {
+            case .connected: connects += 1
+            case .fix: if connects >= 2 { fixes += 1 }
+            case .disconnected: break
+            }
+        }
+        return fixes
+    }
+
     @Test func gpsdNotAnsweringIsAnErrorAtStart() throws {
         var source = GPSDSource(host: "127.0.0.1", port: "1", logger: logger)
         #expect {

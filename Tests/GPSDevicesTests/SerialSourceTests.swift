@@ -31,7 +31,9 @@ import TrailbookTestSupport
         let lock = NSLock()
         var events: [SourceEvent] = []
         // The receiver: 40 epochs at 10 Hz, pulled out for 2 s, plugged back in on the same path.
+        let plugDone = DispatchSemaphore(value: 0)
         let plug = Thread {
+            defer { plugDone.signal() }
             do {
                 let pty = try PseudoTerminal(linkPath: link)
                 Thread.sleep(forTimeInterval: 0.3)
@@ -62,6 +64,7 @@ import TrailbookTestSupport
             } || Date() > deadline
         }) { event in lock.withLock { events.append(event) } }
 
+        #expect(plugDone.wait(timeout: .now() + 30) == .success, "the receiver thread finished")
         let connects = events.filter { if case .connected = $0 { true } else { false } }.count
         #expect(connects == 2, "connected before and after the replug")
         let disconnectIndex = try #require(events.firstIndex { if case .disconnected = $0 { true } else { false } })
