@@ -102,6 +102,14 @@ struct Watch: ParsableCommand {
             throw error.commandFailure
         }
         try printer.finish()
+        if let replay, let statistics = (source as? ReplaySource)?.statistics,
+            statistics.decoded + statistics.unknown + statistics.malformed == 0, statistics.skippedBytes > 0
+        {
+            throw CommandFailure(
+                message:
+                    "No NMEA sentences found in \(replay); give a log of NMEA 0183 text such as $GPGGA/$GPRMC lines.",
+                code: .dataError)
+        }
     }
 
     private func makeSource(logger: Logger) throws -> any FixSource {
@@ -116,8 +124,15 @@ struct Watch: ParsableCommand {
         if let device {
             return SerialSource(path: device, baud: baudSetting, logger: logger)
         }
-        if let only = DeviceDiscovery.candidates().first {
-            return SerialSource(path: only.preferredPath, baud: baudSetting, logger: logger)
+        let candidates = DeviceDiscovery.candidatePaths()
+        if candidates.count > 1 {
+            throw CommandFailure(
+                message: "Several receivers are plugged in (\(candidates.joined(separator: ", "))); "
+                    + "choose one with --device.",
+                code: .usage)
+        }
+        if let only = candidates.first {
+            return SerialSource(path: only, baud: baudSetting, logger: logger)
         }
         return GPSDSource(logger: logger)
     }

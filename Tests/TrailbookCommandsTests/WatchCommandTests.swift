@@ -52,6 +52,26 @@ import TrailbookTestSupport
         #expect(result.stderr.contains("sudo usermod -aG dialout $USER"))
     }
 
+    @Test func replayOfSomethingThatIsNotNMEAExits65() throws {
+        let dir = try Samples.temporaryDirectory()
+        let path = dir + "/photo.jpg"
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 131) | 0x80 }).write(to: URL(fileURLWithPath: path))
+        let result = try run(["watch", "--replay", path, "--format", "csv"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("No NMEA sentences found in \(path)"))
+    }
+
+    @Test func severalReceiversWithoutDeviceIsAUsageError() throws {
+        let root = try Samples.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: root + "/dev", withIntermediateDirectories: true)
+        let a = try PseudoTerminal(linkPath: root + "/dev/ttyUSB0")
+        let b = try PseudoTerminal(linkPath: root + "/dev/ttyACM0")
+        let result = try run(
+            ["watch"], environment: ["TRAILBOOK_DEV_ROOT": root + "/dev", "TRAILBOOK_SYS_ROOT": root + "/sys"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Several receivers are plugged in (\(b.linkPath), \(a.linkPath))"))
+    }
+
     @Test func gpsdNotAnsweringExits69() throws {
         let result = try run(["watch", "--gpsd", "127.0.0.1:1"])
         #expect(result.status == 69)
