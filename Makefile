@@ -40,10 +40,17 @@ release: deps-build
 	$(SWIFT) build -c release
 
 demo: release
-	@echo "== Decoding the sample ride Samples/ride.nmea (first rows):"
+	@echo "== trailbook decode Samples/ride.nmea (the start, then 10 minutes in):"
 	@.build/release/trailbook decode --stats Samples/ride.nmea > .build/demo-ride.csv
-	@head -6 .build/demo-ride.csv | cut -d, -f1-9
+	@head -3 .build/demo-ride.csv | cut -d, -f1-9
+	@echo "   ..."
+	@sed -n '601,603p' .build/demo-ride.csv | cut -d, -f1-9
 	@echo "   ... $$(($$(wc -l < .build/demo-ride.csv) - 1)) epochs in .build/demo-ride.csv"
+	@echo
+	@echo "== trailbook watch --replay Samples/ride.nmea --realtime --speed 20 (what a live receiver looks like):"
+	@.build/release/trailbook watch --replay Samples/ride.nmea --realtime --speed 20 --count 5 2>/dev/null | tail -n +1
+	@echo
+	@echo "Next: plug in a receiver and run .build/release/trailbook devices, then .build/release/trailbook watch"
 
 test: deps-test
 	$(SWIFT) build
