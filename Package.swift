@@ -20,6 +20,7 @@ let package = Package(
             name: "GPSDevices",
             dependencies: ["GPSCore", "NMEA", "CGPS", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(name: "Pipeline", dependencies: ["GPSCore", .product(name: "Logging", package: "swift-log")]),
         .target(name: "RideSimulator", dependencies: ["GPSCore", "NMEA"]),
         .target(
             name: "TrailbookCommands",
@@ -34,6 +35,13 @@ let package = Package(
         .target(name: "TrailbookTestSupport", dependencies: ["CPosix"]),
         .testTarget(name: "GPSCoreTests", dependencies: ["GPSCore"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSCore", "RideSimulator"]),
+        .testTarget(
+            name: "PipelineTests",
+            dependencies: [
+                "Pipeline", "GPSCore", "NMEA", "GPSDevices", "TrailbookTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "GPSDevicesTests",
             dependencies: [
