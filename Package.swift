@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .target(name: "GPSCore"),
@@ -20,12 +21,18 @@ let package = Package(
             name: "GPSDevices",
             dependencies: ["GPSCore", "NMEA", "CGPS", .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "Pipeline", dependencies: ["GPSCore", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "Pipeline",
+            dependencies: [
+                "GPSCore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
         .target(name: "RideSimulator", dependencies: ["GPSCore", "NMEA"]),
         .target(
             name: "TrailbookCommands",
             dependencies: [
-                "GPSCore", "NMEA", "GPSDevices", "RideSimulator",
+                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "RideSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -96,6 +96,8 @@ public struct Pipeline {
 
     /// Interval and minimum distance, then keep.
     private mutating func collect(_ fix: Fix, reanchored: Bool, _ emit: (PipelineEvent) throws -> Void) rethrows {
+        if reanchored { segmenter.breakSegment() }
+        segmenter.observe(fix)
         if let last = lastKept, !reanchored {
             let dt = Double(fix.unixMilliseconds! - last.unixMilliseconds!) / 1000
             if dt < configuration.interval - 0.001 { return try drop(fix, .interval, emit) }
@@ -105,7 +107,6 @@ public struct Pipeline {
                 return try drop(fix, .minDistance, emit)
             }
         }
-        if reanchored { segmenter.breakSegment() }
         let occurrence = configuration.activeHours?.occurrence(atUnixSeconds: Double(fix.unixMilliseconds!) / 1000)
         let (ride, segment) = segmenter.assign(fix, occurrence: occurrence)
         lastKept = fix

@@ -16,10 +16,10 @@ public struct Trailbook: ParsableCommand {
             fails prints one sentence saying what failed and what to do, and exits with a \
             sysexits.h code: 64 bad usage, 65 input data not what it should be, 66 input \
             missing or unreadable, 69 device or gpsd unavailable, 73 output cannot be written, \
-            77 permission denied.
+            77 permission denied, 78 bad configuration.
             """,
         version: "0.1.0",
-        subcommands: [Decode.self, Watch.self, Devices.self, Simulate.self]
+        subcommands: [Decode.self, Watch.self, Devices.self, Import.self, Config.self, Simulate.self]
     )
 
     public init() {}

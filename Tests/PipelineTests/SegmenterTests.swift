@@ -41,6 +41,26 @@ import Testing
         #expect(events.rides.filter { $0 == 2 }.count == 60, "the ride after the stop starts when it moves off")
     }
 
+    @Test func thinningIsNotAGap() {
+        var c = PipelineConfiguration.ride
+        c.interval = 60
+        let events = run(line(from: 0, count: 600), c)
+        #expect(events.kept.count == 10)
+        #expect(Set(events.segments) == [1] && Set(events.rides) == [1])
+    }
+
+    @Test func longStopEndsTheRideEvenWhenItsFixesAreThinnedOut() {
+        var c = PipelineConfiguration.ride
+        c.minDistance = 10
+        let a = line(from: 0, count: 60)
+        let here = a.last!.coordinate!
+        let still = (60..<720).map { fix(Double($0), here.latitude, here.longitude) }
+        let b = line(from: 720, count: 60, start: Geodesy.destination(from: here, bearing: 90, distance: 30))
+        let events = run(a + still + b, c)
+        #expect(events.reasons.filter { $0 == .minDistance }.count >= 600)
+        #expect(events.rides.first == 1 && events.rides.last == 2)
+    }
+
     @Test func shortStopStaysInTheRide() {
         let a = line(from: 0, count: 60)
         let here = a.last!.coordinate!

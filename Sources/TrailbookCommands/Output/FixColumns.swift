@@ -32,20 +32,28 @@ enum FixColumn: CaseIterable {
 }
 
 extension OutputBuffer {
-    /// Writes the CSV header line.
-    mutating func appendCSVHeader() {
+    /// Writes the CSV header line, with `extra` column names after the fix columns.
+    mutating func appendCSVHeader(extra: [StaticString] = []) {
         for c in FixColumn.allCases {
             if c != .time { append(0x2C) }
             append(c.name)
         }
+        for name in extra {
+            append(0x2C)
+            append(name)
+        }
         append(0x0A)
     }
 
-    /// Writes one fix as a CSV row; unknown values are empty fields.
-    mutating func appendCSVRow(_ fix: Fix) {
+    /// Writes one fix as a CSV row, with `extra` integer columns; unknown values are empty fields.
+    mutating func appendCSVRow(_ fix: Fix, extra: [Int] = []) {
         for c in FixColumn.allCases {
             if c != .time { append(0x2C) }
             appendValue(c, of: fix, json: false)
+        }
+        for value in extra {
+            append(0x2C)
+            append(int: value)
         }
         append(0x0A)
     }

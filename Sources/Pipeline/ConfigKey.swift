@@ -1,0 +1,149 @@
+import Foundation
+
+/// One configuration key: where it lives, its unit, how it prints, and how a value is checked
+/// and applied. The table drives the TOML reader, the command-line overrides and `config show`.
+struct ConfigKey: Sendable {
+    let section: String
+    let name: String
+    /// Unit and accepted values, for messages and `config show`.
+    let unit: String
+    let render: @Sendable (TrailbookConfig) -> String
+    let apply: @Sendable (ConfigValue, inout TrailbookConfig) throws(ConfigProblem) -> Void
+
+    static let sections = ["collection", "accuracy", "jumps", "segments", "active_hours", "time"]
+
+    static let all: [ConfigKey] = [
+        number("collection", "interval", "seconds, 0 or more (0 keeps every fix)", min: 0, \.interval),
+        number("collection", "min_distance", "metres, 0 or more (0 turns it off)", min: 0, \.minDistance),
+        optionalNumber("accuracy", "max_hdop", "HDOP above 0, or false to turn off", \.maxHDOP),
+        ConfigKey(
+            section: "accuracy", name: "min_satellites", unit: "satellites, 0 or more (0 turns it off)",
+            render: { c in String(c.pipeline.minSatellites ?? 0) },
+            apply: { v, c throws(ConfigProblem) in
+                guard let n = v.int, n >= 0, n <= 64 else {
+                    throw ConfigProblem(text: "must be a whole number from 0 to 64.")
+                }
+                c.pipeline.minSatellites = n == 0 ? nil : n
+            }),
+        ConfigKey(
+            section: "accuracy", name: "min_mode", unit: "2 (2D fixes kept) or 3 (3D only)",
+            render: { c in String(c.pipeline.minMode) },
+            apply: { v, c throws(ConfigProblem) in
+                guard let n = v.int, n == 2 || n == 3 else {
+                    throw ConfigProblem(text: "must be 2 (2D and 3D fixes) or 3 (3D only).")
+                }
+                c.pipeline.minMode = n
+            }),
+        optionalNumber(
+            "accuracy", "max_error", "metres of horizontal error estimate above 0, or false", \.maxErrorMetres),
+        number("jumps", "max_speed", "metres per second above 0", min: 0, exclusive: true, \.maxSpeed),
+        ConfigKey(
+            section: "jumps", name: "reanchor_after", unit: "fixes, 2 to 20",
+            render: { c in String(c.pipeline.reanchorAfter) },
+            apply: { v, c throws(ConfigProblem) in
+                guard let n = v.int, (2...20).contains(n) else {
+                    throw ConfigProblem(text: "must be a whole number from 2 to 20.")
+                }
+                c.pipeline.reanchorAfter = n
+            }),
+        number("segments", "gap", "seconds above 0", min: 0, exclusive: true, \.segmentGap),
+        number("segments", "ride_gap", "seconds above 0", min: 0, exclusive: true, \.rideGap),
+        number("segments", "ride_stop", "seconds above 0", min: 0, exclusive: true, \.rideStop),
+        number("segments", "stop_radius", "metres above 0", min: 0, exclusive: true, \.stopRadius),
+        ConfigKey(
+            section: "active_hours", name: "windows", unit: "list of \"HH:MM-HH:MM\" in local time; [] records always",
+            render: { c in "[" + c.windows.map { "\"\($0)\"" }.joined(separator: ", ") + "]" },
+            apply: { v, c throws(ConfigProblem) in
+                guard let list = v.strings else {
+                    throw ConfigProblem(text: "must be a list of windows such as [\"07:00-12:00\", \"22:00-06:00\"].")
+                }
+                var windows: [ActiveHours.Window] = []
+                for text in list {
+                    guard let w = ActiveHours.Window(text) else {
+                        throw ConfigProblem(
+                            text:
+                                "\"\(text)\" is not a window; write HH:MM-HH:MM with hours 00-23 (24:00 as an end), e.g. \"07:00-12:00\" or \"22:00-06:00\"."
+                        )
+                    }
+                    windows.append(w)
+                }
+                c.windows = windows
+            }),
+        ConfigKey(
+            section: "active_hours", name: "weekdays",
+            unit: "list of mon, tue, wed, thu, fri, sat, sun; [] is every day",
+            render: { c in "[" + c.weekdays.sorted().map { "\"\(weekdayNames[$0 - 1])\"" }.joined(separator: ", ") + "]"
+            },
+            apply: { v, c throws(ConfigProblem) in
+                guard let list = v.strings else {
+                    throw ConfigProblem(text: "must be a list such as [\"mon\", \"tue\"].")
+                }
+                var days: Set<Int> = []
+                for text in list {
+                    guard let i = weekdayNames.firstIndex(of: text.lowercased()) else {
+                        throw ConfigProblem(
+                            text: "\"\(text)\" is not a weekday; use mon, tue, wed, thu, fri, sat or sun.")
+                    }
+                    days.insert(i + 1)
+                }
+                c.weekdays = days
+            }),
+        ConfigKey(
+            section: "time", name: "zone", unit: "IANA time zone such as \"Europe/Zurich\", or \"system\"",
+            render: { c in "\"\(c.timeZone.identifier)\"" },
+            apply: { v, c throws(ConfigProblem) in
+                guard let name = v.string else {
+                    throw ConfigProblem(text: "must be a time zone name such as \"Europe/Zurich\".")
+                }
+                if name == "system" {
+                    c.timeZone = .current
+                } else if let zone = TimeZone(identifier: name) {
+                    c.timeZone = zone
+                } else {
+                    throw ConfigProblem(
+                        text:
+                            "\"\(name)\" is not a known time zone; use an IANA name such as \"Europe/Zurich\" or \"America/New_York\"."
+                    )
+                }
+            }),
+    ]
+
+    static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+    static func number(
+        _ section: String, _ name: String, _ unit: String, min: Double, exclusive: Bool = false,
+        _ path: WritableKeyPath<PipelineConfiguration, Double> & Sendable
+    ) -> ConfigKey {
+        ConfigKey(
+            section: section, name: name, unit: unit, render: { c in format(c.pipeline[keyPath: path]) },
+            apply: { v, c throws(ConfigProblem) in
+                guard let x = v.double, x.isFinite, exclusive ? x > min : x >= min else {
+                    throw ConfigProblem(
+                        text: "must be a number \(exclusive ? "above" : "of at least") \(format(min)) (\(unit)).")
+                }
+                c.pipeline[keyPath: path] = x
+            })
+    }
+
+    static func optionalNumber(
+        _ section: String, _ name: String, _ unit: String,
+        _ path: WritableKeyPath<PipelineConfiguration, Double?> & Sendable
+    ) -> ConfigKey {
+        ConfigKey(
+            section: section, name: name, unit: unit, render: { c in c.pipeline[keyPath: path].map(format) ?? "false" },
+            apply: { v, c throws(ConfigProblem) in
+                if v.bool == false {
+                    c.pipeline[keyPath: path] = nil
+                    return
+                }
+                guard let x = v.double, x.isFinite, x > 0 else {
+                    throw ConfigProblem(text: "must be a number above 0, or false to turn it off.")
+                }
+                c.pipeline[keyPath: path] = x
+            })
+    }
+
+    static func format(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import TOMLKit
+
+/// The effective configuration: a preset, then the config file, then command-line overrides.
+public struct TrailbookConfig: Sendable {
+    /// The preset the values started from ("ride" or "diary").
+    public private(set) var preset = "ride"
+    public var pipeline = PipelineConfiguration.ride
+    /// The zone of active hours and of local days; the system's unless configured.
+    public var timeZone = TimeZone.current { didSet { updateActiveHours() } }
+
+    private mutating func updateActiveHours() {
+        pipeline.activeHours =
+            windows.isEmpty ? nil : ActiveHours(windows: windows, weekdays: weekdays, timeZone: timeZone)
+    }
+    /// Where each "section.key" value came from: "file" or "command line"; absent = preset.
+    public private(set) var origins: [String: String] = [:]
+    /// Daily active-hours windows (local time); empty records around the clock.
+    public var windows: [ActiveHours.Window] = [] { didSet { updateActiveHours() } }
+    /// Weekdays the windows start on, 1 = Monday; empty = every day.
+    public var weekdays: Set<Int> = [] { didSet { updateActiveHours() } }
+
+    public init() {}
+
+    /// Built-in defaults with `preset` applied.
+    public init(preset: String) throws(ConfigError) {
+        try applyPreset(preset, file: "the command line")
+    }
+
+    private mutating func applyPreset(_ name: String, file: String, line: Int? = nil) throws(ConfigError) {
+        switch name {
+        case "ride": pipeline = .ride
+        case "diary": pipeline = .diary
+        default:
+            throw ConfigError(
+                file: file, line: line, key: "preset", problem: "unknown preset \"\(name)\"; use \"ride\" or \"diary\"."
+            )
+        }
+        preset = name
+        updateActiveHours()
+    }
+
+    /// Loads a TOML file's text on top of the preset it names (or `ride`); `preset`, when
+    /// given, replaces the file's preset as the base its keys apply to.
+    public static func load(text: String, file: String, preset override: String? = nil) throws(ConfigError)
+        -> TrailbookConfig
+    {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError(
+                file: file, line: error.source.begin.line, problem: "not valid TOML (\(error.description)).")
+        } catch {
+            throw ConfigError(file: file, problem: "not valid TOML (\(error)).")
+        }
+        let locate = KeyLocator(text: text)
+        var config = TrailbookConfig()
+        if let override {
+            try config.applyPreset(override, file: "the command line")
+        } else if let preset = table["preset"] {
+            guard let name = preset.string else {
+                throw ConfigError(
+                    file: file, line: locate.line(nil, "preset"), key: "preset",
+                    problem: "must be a string, \"ride\" or \"diary\".")
+            }
+            try config.applyPreset(name, file: file, line: locate.line(nil, "preset"))
+        }
+        for key in table.keys where key != "preset" {
+            guard let section = ConfigKey.sections.first(where: { $0 == key }) else {
+                throw ConfigError(
+                    file: file, line: locate.line(nil, key), key: key,
+                    problem: "unknown setting; the sections are "
+                        + ConfigKey.sections.map { "[\($0)]" }.joined(separator: ", ") + " and the key preset.")
+            }
+            guard let sub = table[key]?.table else {
+                throw ConfigError(
+                    file: file, line: locate.line(nil, key), key: key, problem: "must be a section ([\(key)]).")
+            }
+            for name in sub.keys {
+                let full = "\(section).\(name)"
+                guard let spec = ConfigKey.all.first(where: { $0.section == section && $0.name == name }) else {
+                    let known = ConfigKey.all.filter { $0.section == section }.map(\.name).joined(separator: ", ")
+                    throw ConfigError(
+                        file: file, line: locate.line(section, name), key: full,
+                        problem: "unknown key; [\(section)] takes \(known).")
+                }
+                do {
+                    try spec.apply(ConfigValue(sub[name]!), &config)
+                } catch let problem as ConfigProblem {
+                    throw ConfigError(file: file, line: locate.line(section, name), key: full, problem: problem.text)
+                } catch {
+                    throw ConfigError(file: file, line: locate.line(section, name), key: full, problem: "\(error)")
+                }
+                config.origins[full] = "file"
+            }
+        }
+        return config
+    }
+
+    /// Sets one "section.key" from a command-line value (text as a user types it).
+    public mutating func override(_ key: String, with text: String) throws(ConfigError) {
+        guard let spec = ConfigKey.all.first(where: { "\($0.section).\($0.name)" == key }) else {
+            throw ConfigError(file: "the command line", key: key, problem: "unknown setting.")
+        }
+        do {
+            try spec.apply(ConfigValue(commandLine: text), &self)
+        } catch let problem as ConfigProblem {
+            throw ConfigError(file: "the command line", key: key, problem: problem.text)
+        } catch {
+            throw ConfigError(file: "the command line", key: key, problem: "\(error)")
+        }
+        origins[key] = "command line"
+    }
+
+    /// The effective configuration as TOML, each key with its unit and where its value came from.
+    public var rendered: String {
+        var lines = ["# Effective Trailbook configuration (preset \"\(preset)\").", "preset = \"\(preset)\""]
+        for section in ConfigKey.sections {
+            lines.append("")
+            lines.append("[\(section)]")
+            for spec in ConfigKey.all where spec.section == section {
+                let origin = origins["\(section).\(spec.name)"] ?? "preset \(preset)"
+                lines.append("\(spec.name) = \(spec.render(self))  # \(spec.unit); from \(origin)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A setting's value as read from TOML or typed on the command line.
+struct ConfigValue {
+    var double: Double?
+    var int: Int?
+    var bool: Bool?
+    var string: String?
+    var strings: [String]?
+    var typeName: String
+
+    init(_ v: TOMLValueConvertible) {
+        double = v.double ?? v.int.map(Double.init)
+        int = v.int
+        bool = v.bool
+        string = v.string
+        strings = v.array.flatMap { a in
+            let s = a.compactMap { $0.string }
+            return s.count == a.count ? s : nil
+        }
+        typeName = v.type.description
+    }
+
+    /// Command-line text: numbers, booleans, and comma-separated lists.
+    init(commandLine text: String) {
+        double = Double(text)
+        int = Int(text)
+        bool = text == "true" ? true : text == "false" || text == "off" ? false : nil
+        string = text
+        strings = text.isEmpty ? [] : text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        typeName = "text"
+    }
+}
+
+/// Why a value does not fit its key, as the end of a sentence.
+struct ConfigProblem: Error {
+    var text: String
+}
+
+/// Finds the line of a key in TOML text (the text is valid TOML by then): tracks `[section]`
+/// headers and matches `key =` lines. Keys written as dotted keys or inline tables are not
+/// located; the message then names the key without a line.
+struct KeyLocator {
+    let lines: [Substring]
+
+    init(text: String) { lines = text.split(separator: "\n", omittingEmptySubsequences: false) }
+
+    func line(_ section: String?, _ key: String) -> Int? {
+        var current: String?
+        for (i, raw) in lines.enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") && !line.hasPrefix("[[") {
+                current = line.dropFirst().prefix { $0 != "]" }.trimmingCharacters(in: .whitespaces)
+                if section == nil && current == key { return i + 1 }
+                continue
+            }
+            guard current == section else { continue }
+            let name = line.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                in: CharacterSet(charactersIn: "\"'"))
+            if name == key && line.contains("=") { return i + 1 }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import GPSCore
+import GPSDevices
+import NMEA
+import Pipeline
+
+/// `trailbook import FILE... --dry-run`: files through the decoder and the pipeline, nothing stored.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run NMEA logs through the collection rules; with --dry-run, show what would be kept.",
+        discussion: """
+            Files are read in the order given, as one stream: each file starts a new segment. \
+            Without --format or --json, prints a summary per file: fixes read, kept, dropped per \
+            reason, rides and segments. --format csv prints the kept fixes (the columns of \
+            trailbook decode, then ride and segment); --json prints the counts as one JSON document. \
+            Storing imports comes with the track store; until then --dry-run is required.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument { case csv }
+
+    @Argument(help: "NMEA logs to read.")
+    var files: [String]
+
+    @Flag(help: "Decode and filter without storing anything.")
+    var dryRun = false
+
+    @Option(help: "Print the kept fixes as CSV.")
+    var format: Format?
+
+    @Flag(help: "Print the counts as JSON (keys in docs/COMMANDS.md).")
+    var json = false
+
+    @OptionGroup var configOptions: ConfigOptions
+
+    func validate() throws {
+        guard dryRun else {
+            throw ValidationError(
+                "Storing imports needs the track store, which is not built yet; add --dry-run to see what would be kept."
+            )
+        }
+        if json && format != nil { throw ValidationError("Choose --format csv or --json, not both.") }
+    }
+
+    struct FileCounts: Codable {
+        var file: String
+        var fixesRead = 0
+        var kept = 0
+        var dropped: [String: Int] = [:]
+
+        enum CodingKeys: String, CodingKey {
+            case file, kept, dropped
+            case fixesRead = "fixes_read"
+        }
+    }
+
+    struct Report: Codable {
+        var files: [FileCounts]
+        var fixesRead: Int
+        var kept: Int
+        var dropped: [String: Int]
+        var rides: Int
+        var segments: Int
+
+        enum CodingKeys: String, CodingKey {
+            case files, kept, dropped, rides, segments
+            case fixesRead = "fixes_read"
+        }
+    }
+
+    func run() throws {
+        let config = try configOptions.load()
+        var pipeline = Pipeline(configuration: config.pipeline)
+        var out = OutputBuffer()
+        if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }
+        var perFile: [FileCounts] = []
+        for (index, path) in files.enumerated() {
+            if index > 0 { pipeline.sourceDisconnected() }
+            var counts = FileCounts(file: path)
+            func record(_ event: PipelineEvent) throws {
+                switch event {
+                case .kept(let fix, let ride, let segment):
+                    counts.kept += 1
+                    if format == .csv {
+                        out.appendCSVRow(fix, extra: [ride, segment])
+                        try out.flushIfFull()
+                    }
+                case .dropped(_, let reason):
+                    counts.dropped[reason.rawValue, default: 0] += 1
+                }
+            }
+            var source = ReplaySource(path: path)
+            do {
+                try source.run(shouldStop: { false }) { event in
+                    guard case .fix(let fix) = event else { return }
+                    counts.fixesRead += 1
+                    try pipeline.process(fix, record)
+                }
+            } catch let error as DeviceError {
+                throw error.commandFailure
+            }
+            let s = source.statistics
+            if s.decoded + s.unknown + s.malformed == 0 && s.skippedBytes > 0 {
+                throw CommandFailure(
+                    message:
+                        "No NMEA sentences found in \(path); give a log of NMEA 0183 text such as $GPGGA/$GPRMC lines.",
+                    code: .dataError)
+            }
+            if index == files.count - 1 { try pipeline.finish(record) }
+            perFile.append(counts)
+        }
+        try out.flush()
+        var total: [String: Int] = [:]
+        for f in perFile { total.merge(f.dropped, uniquingKeysWith: +) }
+        let report = Report(
+            files: perFile, fixesRead: perFile.map(\.fixesRead).reduce(0, +), kept: perFile.map(\.kept).reduce(0, +),
+            dropped: total, rides: pipeline.rides, segments: pipeline.segments)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else if format == nil {
+            for f in perFile {
+                let drops = f.dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                print(
+                    "\(f.file): \(f.fixesRead) fixes read, \(f.kept) kept, \(f.fixesRead - f.kept) dropped"
+                        + (drops.isEmpty ? "" : " (\(drops))"))
+            }
+            print("\(report.rides) rides, \(report.segments) segments (dry run: nothing stored)")
+        }
+    }
+}
