@@ -32,8 +32,7 @@ public struct GPSDSource: FixSource {
 
     public mutating func run(shouldStop: () -> Bool, handle: (SourceEvent) throws -> Void) throws {
         var connectedOnce = false
-        var announcedDown = false
-        var backoff = 0.5
+        var reconnection = Reconnection(maximumDelay: maximumBackoff)
         while !shouldStop() {
             guard let session = tb_gps_new() else { throw DeviceError.io("gpsd", Errno(ENOMEM)) }
             defer { tb_gps_free(session) }
@@ -42,26 +41,24 @@ public struct GPSDSource: FixSource {
                 if !connectedOnce && failIfUnavailableAtStart {
                     throw DeviceError.gpsdUnavailable(host: host, port: port, reason: reason)
                 }
-                if !announcedDown {
-                    logger.warning(
-                        "gpsd is not answering; retrying", metadata: ["gpsd": "\(host):\(port)", "reason": "\(reason)"])
-                    announcedDown = true
-                }
-                Posix.sleep(backoff, shouldStop: shouldStop)
-                backoff = Swift.min(backoff * 2, maximumBackoff)
+                reconnection.failed(
+                    announce: {
+                        logger.warning(
+                            "gpsd is not answering; retrying",
+                            metadata: ["gpsd": "\(host):\(port)", "reason": "\(reason)"])
+                    }, shouldStop: shouldStop)
                 continue
             }
             _ = tb_gps_watch(session)
             connectedOnce = true
-            announcedDown = false
-            backoff = 0.5
+            reconnection.succeeded()
             logger.info("connected to gpsd", metadata: ["gpsd": "\(host):\(port)"])
             try handle(.connected("gpsd at \(host):\(port)"))
             let reason = try read(session, shouldStop: shouldStop, handle: handle)
             gps_close(session)
             guard let reason else { return }
             logger.warning("lost gpsd", metadata: ["gpsd": "\(host):\(port)", "reason": "\(reason)"])
-            announcedDown = true
+            reconnection.markAnnounced()
             try handle(.disconnected("gpsd at \(host):\(port): \(reason)"))
         }
     }

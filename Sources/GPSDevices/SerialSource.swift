@@ -35,9 +35,8 @@ public struct SerialSource: FixSource {
 
     public mutating func run(shouldStop: () -> Bool, handle: (SourceEvent) throws -> Void) throws {
         var connectedOnce = false
-        var backoff = 0.5
+        var reconnection = Reconnection(maximumDelay: maximumBackoff)
         var lastGoodBaud: Int?
-        var announcedWaiting = false
         while !shouldStop() {
             let port: SerialPort
             let probe: BaudProbe.Result
@@ -52,18 +51,16 @@ public struct SerialSource: FixSource {
                 probe = found
             } catch let error as DeviceError {
                 if !connectedOnce { throw error }
-                if !announcedWaiting {
-                    logger.info(
-                        "waiting for the receiver to come back", metadata: ["device": "\(path)", "reason": "\(error)"])
-                    announcedWaiting = true
-                }
-                Posix.sleep(backoff, shouldStop: shouldStop)
-                backoff = Swift.min(backoff * 2, maximumBackoff)
+                reconnection.failed(
+                    announce: {
+                        logger.info(
+                            "waiting for the receiver to come back",
+                            metadata: ["device": "\(path)", "reason": "\(error)"])
+                    }, shouldStop: shouldStop)
                 continue
             }
             connectedOnce = true
-            announcedWaiting = false
-            backoff = 0.5
+            reconnection.succeeded()
             lastGoodBaud = probe.baud
             logger.info(
                 "receiver connected",
