@@ -1,3 +1,4 @@
+import GPSCore
 import NMEA
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import GPSCore
 
 /// Finds serial GPS receiver candidates and what sysfs knows about them.
 public enum DeviceDiscovery {

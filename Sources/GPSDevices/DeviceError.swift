@@ -1,3 +1,5 @@
+import GPSCore
+
 /// Why a source cannot run. Each description is one sentence that says what to do.
 public enum DeviceError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The device node does not exist; `existing` lists the receivers that do.

@@ -1,4 +1,5 @@
 internal import CGPS
+import GPSCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import GPSCore
+
 /// The waiting between reconnection attempts that both live sources share: a backoff from
 /// 0.5 s doubling to a cap, and one log line per outage rather than one per attempt.
 struct Reconnection {

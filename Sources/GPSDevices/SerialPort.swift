@@ -1,3 +1,5 @@
+import GPSCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

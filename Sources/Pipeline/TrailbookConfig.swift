@@ -85,12 +85,10 @@ public struct TrailbookConfig: Sendable {
                         file: file, line: locate.line(section, name), key: full,
                         problem: "unknown key; [\(section)] takes \(known).")
                 }
-                do {
+                do throws(ConfigProblem) {
                     try spec.apply(ConfigValue(sub[name]!), &config)
-                } catch let problem as ConfigProblem {
-                    throw ConfigError(file: file, line: locate.line(section, name), key: full, problem: problem.text)
                 } catch {
-                    throw ConfigError(file: file, line: locate.line(section, name), key: full, problem: "\(error)")
+                    throw ConfigError(file: file, line: locate.line(section, name), key: full, problem: error.text)
                 }
                 config.origins[full] = "file"
             }
@@ -103,12 +101,10 @@ public struct TrailbookConfig: Sendable {
         guard let spec = ConfigKey.all.first(where: { "\($0.section).\($0.name)" == key }) else {
             throw ConfigError(file: "the command line", key: key, problem: "unknown setting.")
         }
-        do {
+        do throws(ConfigProblem) {
             try spec.apply(ConfigValue(commandLine: text), &self)
-        } catch let problem as ConfigProblem {
-            throw ConfigError(file: "the command line", key: key, problem: problem.text)
         } catch {
-            throw ConfigError(file: "the command line", key: key, problem: "\(error)")
+            throw ConfigError(file: "the command line", key: key, problem: error.text)
         }
         origins[key] = "command line"
     }

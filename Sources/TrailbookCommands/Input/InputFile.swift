@@ -1,3 +1,5 @@
+import GPSCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -25,16 +27,16 @@ final class InputFile {
             ownsDescriptor = false
             displayName = "standard input"
         } else {
-            var fd: Int32
-            repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-            guard fd >= 0 else {
-                let reason = String(cString: strerror(errno))
-                let hint = errno == EACCES ? "check its permissions" : "check the path"
-                throw CommandFailure(message: "Cannot open \(path): \(reason); \(hint).", code: .noInput)
+            let fd: Int32
+            do {
+                fd = try Posix.open(path, O_RDONLY)
+            } catch {
+                let hint = error.code == EACCES ? "check its permissions" : "check the path"
+                throw CommandFailure(message: "Cannot open \(path): \(error); \(hint).", code: .noInput)
             }
             var info = stat()
             if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-                close(fd)
+                Posix.close(fd)
                 throw CommandFailure(message: "\(path) is a directory; give a log file.", code: .noInput)
             }
             self.fd = fd
@@ -46,19 +48,23 @@ final class InputFile {
 
     deinit {
         buffer.deallocate()
-        if ownsDescriptor { close(fd) }
+        if ownsDescriptor { Posix.close(fd) }
     }
 
     /// Calls `body` with each chunk until the end of the file.
     func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         while true {
-            let n = read(fd, buffer.baseAddress, Self.chunkSize)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                throw CommandFailure(message: "Reading \(displayName) failed: \(reason).", code: .noInput)
+            let n: Int
+            do {
+                n = try Posix.read(fd, into: buffer)
+            } catch {
+                throw CommandFailure(message: "Reading \(displayName) failed: \(error).", code: .noInput)
             }
             if n == 0 { return }
+            if n < 0 {  // a non-blocking standard input with nothing yet
+                _ = try? Posix.waitReadable(fd, milliseconds: 1000)
+                continue
+            }
             bytesRead += n
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }

@@ -1,3 +1,5 @@
+import GPSCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -78,15 +80,10 @@ struct OutputBuffer: ~Copyable {
 
     /// Writes everything collected so far.
     mutating func flush() throws {
-        var offset = 0
-        while offset < count {
-            let n = write(fd, storage + offset, count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                throw CommandFailure(message: "Writing the output failed: \(reason).", code: .cannotCreate)
-            }
-            offset += n
+        do {
+            try Posix.write(fd, UnsafeRawBufferPointer(start: storage, count: count))
+        } catch {
+            throw CommandFailure(message: "Writing the output failed: \(error).", code: .cannotCreate)
         }
         count = 0
     }

@@ -1,3 +1,5 @@
+import GPSCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -45,7 +47,7 @@ final class OutputFile {
 
     deinit {
         if let temporaryPath {
-            close(fd)
+            Posix.close(fd)
             if !committed { unlink(temporaryPath) }
         }
     }

@@ -11,7 +11,7 @@ public struct Errno: Error, Equatable, CustomStringConvertible, Sendable {
     public init(_ code: Int32) { self.code = code }
 
     /// The current thread's `errno`.
-    static var current: Errno { Errno(errno) }
+    public static var current: Errno { Errno(errno) }
 
     public var description: String { String(cString: strerror(code)) }
 
@@ -20,23 +20,23 @@ public struct Errno: Error, Equatable, CustomStringConvertible, Sendable {
     public static let permissionDenied = Errno(EPERM)
 }
 
-/// The system calls the device layer makes, each wrapped once: EINTR is retried here,
+/// The system calls Trailbook makes, each wrapped once: EINTR is retried here,
 /// failures become ``Errno``.
-enum Posix {
-    static func open(_ path: String, _ flags: Int32) throws(Errno) -> Int32 {
+public enum Posix {
+    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(Errno) -> Int32 {
         while true {
-            let fd = Glibc.open(path, flags | O_CLOEXEC)
+            let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
             if fd >= 0 { return fd }
             if errno != EINTR { throw .current }
         }
     }
 
-    static func close(_ fd: Int32) {
+    public static func close(_ fd: Int32) {
         _ = Glibc.close(fd)  // Linux closes the descriptor even when close reports EINTR.
     }
 
     /// Reads what is available; 0 means end of file. EAGAIN reads as an empty result (-1).
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
@@ -47,7 +47,7 @@ enum Posix {
     }
 
     /// Writes everything, retrying short writes.
-    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
         var offset = 0
         while offset < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -60,10 +60,10 @@ enum Posix {
     }
 
     /// What `poll` saw on one descriptor.
-    enum Readiness { case readable, timeout, hangup }
+    public enum Readiness: Sendable { case readable, timeout, hangup }
 
     /// Waits up to `milliseconds` for input.
-    static func waitReadable(_ fd: Int32, milliseconds: Int32) throws(Errno) -> Readiness {
+    public static func waitReadable(_ fd: Int32, milliseconds: Int32) throws(Errno) -> Readiness {
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while true {
             let n = poll(&p, 1, milliseconds)
@@ -78,14 +78,14 @@ enum Posix {
     }
 
     /// Seconds on the monotonic clock.
-    static func monotonicSeconds() -> Double {
+    public static func monotonicSeconds() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// Sleeps for `seconds`, in slices, returning early when `shouldStop` says so.
-    static func sleep(_ seconds: Double, shouldStop: () -> Bool) {
+    public static func sleep(_ seconds: Double, shouldStop: () -> Bool) {
         let end = monotonicSeconds() + seconds
         while !shouldStop() {
             let left = end - monotonicSeconds()
@@ -98,10 +98,10 @@ enum Posix {
     }
 
     /// Whether this process may read and write `path` (the device permission check).
-    static func mayReadWrite(_ path: String) -> Bool { access(path, R_OK | W_OK) == 0 }
+    public static func mayReadWrite(_ path: String) -> Bool { access(path, R_OK | W_OK) == 0 }
 
     /// Whether `path` exists (following links).
-    static func exists(_ path: String) -> Bool {
+    public static func exists(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0
     }
