@@ -4,7 +4,7 @@ public struct DropCounts: Equatable, Sendable {
 
     public init() {}
 
-    public mutating func add(_ reason: DropReason) { byReason[reason, default: 0] += 1 }
+    public mutating func add(_ reason: DropReason, count: Int = 1) { byReason[reason, default: 0] += count }
 
     public var total: Int { byReason.values.reduce(0, +) }
 
