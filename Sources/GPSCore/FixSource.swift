@@ -10,15 +10,10 @@ public enum SourceEvent: Equatable, Sendable {
 
 /// Anything that produces fixes: a serial receiver, gpsd, a replayed log.
 ///
-/// `run` blocks, calling `handle` for each event, until `shouldStop` returns true (checked at
-/// least every ``FixSource/pollInterval`` seconds) or the source ends (a replayed file). It
+/// `run` blocks, calling `handle` for each event, until `shouldStop` returns true (sources check
+/// it at least every 200 ms) or the source ends (a replayed file). It
 /// throws only for failures the caller must report (a device that does not exist at start,
 /// permission denied); disconnects later on are events, followed by reconnection attempts.
 public protocol FixSource {
     mutating func run(shouldStop: () -> Bool, handle: (SourceEvent) throws -> Void) throws
-}
-
-extension FixSource {
-    /// How often a running source checks whether it should stop, in seconds.
-    public static var pollInterval: Double { 0.2 }
 }

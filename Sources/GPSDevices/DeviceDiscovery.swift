@@ -4,7 +4,7 @@ import GPSCore
 /// Finds serial GPS receiver candidates and what sysfs knows about them.
 public enum DeviceDiscovery {
     /// One candidate receiver.
-    public struct Candidate: Equatable, Sendable, Codable {
+    public struct Candidate: Equatable, Sendable {
         /// The stable name under /dev/serial/by-id, when there is one.
         public var byID: String?
         /// The device node, e.g. /dev/ttyUSB0.

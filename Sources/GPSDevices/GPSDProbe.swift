@@ -8,7 +8,7 @@ import GPSCore
 /// Asks gpsd whether it is running and which devices it has.
 public enum GPSDProbe {
     /// What gpsd said.
-    public struct Status: Equatable, Sendable, Codable {
+    public struct Status: Equatable, Sendable {
         public var answering: Bool
         /// Device paths gpsd reads.
         public var devices: [String]

@@ -29,9 +29,6 @@ public struct DateResolver {
         self.holdLimit = holdLimit
     }
 
-    /// Number of fixes waiting for a date.
-    public var heldCount: Int { held.count }
-
     /// Resolves `fix`; `emit` receives it (and any held fixes before it) once dated.
     public mutating func push(_ fix: Fix, _ emit: (Fix) throws -> Void) rethrows {
         var fix = fix

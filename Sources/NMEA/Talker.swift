@@ -11,8 +11,5 @@ public struct Talker: Hashable, Sendable, CustomStringConvertible {
         self.second = second
     }
 
-    /// "GN": a combined solution over several constellations.
-    public static let multiConstellation = Talker(0x47, 0x4E)
-
     public var description: String { String(decoding: [first, second], as: UTF8.self) }
 }
