@@ -6,7 +6,7 @@ SHARED       ?= ../shared
 CONFORMANCE  := $(SHARED)/conformance/gpsd
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # What each job needs from apt.
-PKGS_BUILD   := python3 pkg-config libgps-dev
+PKGS_BUILD   := python3 pkg-config libgps-dev libsqlite3-dev
 PKGS_TEST    := gpsd gpsd-clients
 PKGS_BENCH   := gpsd-clients hyperfine
 

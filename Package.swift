@@ -11,6 +11,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(name: "GPSCore"),
@@ -28,6 +29,7 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        .target(name: "TrackStore", dependencies: ["GPSCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "RideSimulator", dependencies: ["GPSCore", "NMEA"]),
         .target(
             name: "TrailbookCommands",
@@ -41,6 +43,10 @@ let package = Package(
         // Helpers for tests: pseudo-terminal pairs, a gpsd started by gpsfake, sample paths.
         .target(name: "TrailbookTestSupport", dependencies: ["CPosix"]),
         .testTarget(name: "GPSCoreTests", dependencies: ["GPSCore"]),
+        .testTarget(
+            name: "TrackStoreTests",
+            dependencies: ["TrackStore", "GPSCore", "NMEA", "Pipeline", "TrailbookTestSupport"]
+        ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSCore", "RideSimulator"]),
         .testTarget(
             name: "PipelineTests",

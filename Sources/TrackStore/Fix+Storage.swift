@@ -1,0 +1,38 @@
+import GPSCore
+import GRDB
+
+/// How a fix is stored: scaled integers (see the `point` table in ``Schema``). Latitude and
+/// longitude keep 1e-7 degrees (about 1 cm), altitude centimetres, speed cm/s, track and HDOP
+/// hundredths; the date and time are the row's key in milliseconds.
+extension Fix {
+    /// The values of the `point` row for this fix (which must have a time and a position).
+    var storageValues: [DatabaseValueConvertible?] {
+        let c = coordinate!
+        let sats = satellitesUsed.map { Swift.min(Swift.max($0, 0), 255) } ?? 0
+        return [
+            unixMilliseconds!, Int64((c.latitude * 1e7).rounded()), Int64((c.longitude * 1e7).rounded()),
+            altitudeMSL.map { Int64(($0 * 100).rounded()) }, speed.map { Int64(($0 * 100).rounded()) },
+            track.map { Int64(($0 * 100).rounded()) }, hdop.map { Int64(($0 * 100).rounded()) },
+            Int64(mode.rawValue + 4 * sats),
+        ]
+    }
+
+    /// A fix read back from a `point` row.
+    init(storedRow row: Row) {
+        self.init()
+        let t: Int64 = row["t"]
+        let days = t >= 0 ? t / 86_400_000 : (t - 86_399_999) / 86_400_000
+        date = CivilDate(daysSinceEpoch: Int(days))
+        timeOfDay = Int(t - days * 86_400_000)
+        let lat: Int64 = row["lat"]
+        let lon: Int64 = row["lon"]
+        coordinate = Coordinate(latitude: Double(lat) / 1e7, longitude: Double(lon) / 1e7)
+        altitudeMSL = (row["alt"] as Int64?).map { Double($0) / 100 }
+        speed = (row["speed"] as Int64?).map { Double($0) / 100 }
+        track = (row["track"] as Int64?).map { Double($0) / 100 }
+        hdop = (row["hdop"] as Int64?).map { Double($0) / 100 }
+        let modeSats: Int = row["mode_sats"]
+        mode = FixMode(rawValue: modeSats % 4) ?? .unknown
+        satellitesUsed = modeSats / 4 == 0 ? nil : modeSats / 4
+    }
+}

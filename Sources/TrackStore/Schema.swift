@@ -1,0 +1,57 @@
+import GRDB
+
+/// The store's schema as named migrations. A migration is frozen once it has landed: changes
+/// come as new migrations, never as edits of old ones.
+enum Schema {
+    static func migrator() -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-tracks") { db in
+            // Where fixes came from: a device path, gpsd, or an imported file.
+            try db.create(table: "source") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("kind", .text).notNull()
+                t.column("name", .text).notNull()
+                t.uniqueKey(["kind", "name"])
+            }
+            try db.create(table: "ride") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("source_id", .integer).references("source", onDelete: .setNull)
+                t.column("start_ms", .integer).notNull()
+                t.column("end_ms", .integer).notNull()
+                t.column("point_count", .integer).notNull().defaults(to: 0)
+                t.check(sql: "end_ms >= start_ms")
+            }
+            try db.create(index: "ride_on_start", on: "ride", columns: ["start_ms"])
+            try db.create(table: "segment") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("ride_id", .integer).notNull().references("ride", onDelete: .cascade)
+                t.column("start_ms", .integer).notNull()
+                t.column("end_ms", .integer).notNull()
+                t.column("point_count", .integer).notNull().defaults(to: 0)
+                t.check(sql: "end_ms >= start_ms")
+            }
+            try db.create(index: "segment_on_start", on: "segment", columns: ["start_ms"])
+            // One row per stored fix, keyed by its UTC time in milliseconds (the rowid, so no
+            // separate index); values as scaled integers to stay small on disk. A point belongs to
+            // the segment whose time range contains it.
+            try db.create(table: "point") { t in
+                t.primaryKey("t", .integer)  // ms since 1970-01-01T00:00:00Z
+                t.column("lat", .integer).notNull()  // 1e-7 degrees, WGS-84
+                t.column("lon", .integer).notNull()  // 1e-7 degrees
+                t.column("alt", .integer)  // centimetres above mean sea level
+                t.column("speed", .integer)  // centimetres per second
+                t.column("track", .integer)  // hundredths of a degree, true
+                t.column("hdop", .integer)  // hundredths
+                t.column("mode_sats", .integer).notNull()  // mode (2 or 3) + 4 × satellites used (0: unknown)
+            }
+            // Fixes the pipeline dropped, per ride and reason.
+            try db.create(table: "drop_count", options: [.withoutRowID]) { t in
+                t.column("ride_id", .integer).notNull().references("ride", onDelete: .cascade)
+                t.column("reason", .text).notNull()
+                t.column("count", .integer).notNull()
+                t.primaryKey(["ride_id", "reason"])
+            }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import GPSCore
+import GRDB
+
+/// A stored ride.
+public struct StoredRide: Equatable, Sendable {
+    public var id: Int64
+    /// First and last point, ms since 1970 (UTC).
+    public var startMilliseconds: Int64
+    public var endMilliseconds: Int64
+    public var pointCount: Int
+    public var segmentCount: Int
+    /// Dropped fixes by reason.
+    public var drops: [String: Int]
+}
+
+extension TrackStore {
+    /// Rides that overlap `[from, to)` (ms since 1970, UTC), oldest first.
+    public func rides(fromMilliseconds from: Int64 = .min, toMilliseconds to: Int64 = .max) throws -> [StoredRide] {
+        try pool.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.id, r.start_ms, r.end_ms, r.point_count,
+                           (SELECT count(*) FROM segment s WHERE s.ride_id = r.id) AS segments
+                    FROM ride r WHERE r.end_ms >= ? AND r.start_ms < ? ORDER BY r.start_ms
+                    """,
+                arguments: [from, to])
+            return try rows.map { row in
+                let id: Int64 = row["id"]
+                var drops: [String: Int] = [:]
+                for d in try Row.fetchAll(
+                    db, sql: "SELECT reason, count FROM drop_count WHERE ride_id = ?", arguments: [id])
+                {
+                    drops[d["reason"]] = d["count"]
+                }
+                return StoredRide(
+                    id: id, startMilliseconds: row["start_ms"], endMilliseconds: row["end_ms"],
+                    pointCount: row["point_count"],
+                    segmentCount: row["segments"], drops: drops)
+            }
+        }
+    }
+
+    /// Points in `[from, to)` (ms since 1970, UTC), in time order.
+    public func points(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [Fix] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM point WHERE t >= ? AND t < ? ORDER BY t", arguments: [from, to])
+                .map(Fix.init(storedRow:))
+        }
+    }
+
+    /// Points of a ride, in time order; empty when there is no such ride.
+    public func points(ride id: Int64) throws -> [Fix] {
+        guard
+            let ride = try pool.read({ db in
+                try Row.fetchOne(db, sql: "SELECT start_ms, end_ms FROM ride WHERE id = ?", arguments: [id])
+            })
+        else { return [] }
+        let start: Int64 = ride["start_ms"]
+        let end: Int64 = ride["end_ms"]
+        return try points(fromMilliseconds: start, toMilliseconds: end + 1)
+    }
+
+    /// `PRAGMA integrity_check`: "ok" for a sound file.
+    public func integrityCheck() throws -> String {
+        try pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
+    }
+}
+
+extension TrackStore {
+    /// Bytes the store takes once checkpointed and vacuumed (the figure "bytes per point" uses).
+    public func compactedSize() throws -> Int64 {
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            try db.execute(sql: "VACUUM")
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}

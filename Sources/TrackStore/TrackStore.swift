@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+
+/// The SQLite file that holds everything recorded, read and written through GRDB on the
+/// system SQLite.
+///
+/// WAL mode (readers never block the writer, a power cut loses at most the last transaction),
+/// a busy timeout for the moments two processes write, and migrations run by whoever opens the
+/// file first, inside GRDB's migration lock. A store with migrations this build does not know
+/// was written by a newer Trailbook and is refused.
+public final class TrackStore: Sendable {
+    public let path: String
+    let pool: DatabasePool
+
+    /// How long a writer waits for another one, seconds.
+    public static let busyTimeout: TimeInterval = 10
+
+    /// Opens (creating when needed, folder 0700 and file 0600) and migrates the store at `path`.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            if !folder.isEmpty {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+            if !FileManager.default.fileExists(atPath: path) {
+                guard
+                    FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+                else {
+                    throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: (error as NSError).localizedDescription)
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.foreignKeysEnabled = true
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw StoreError.notAStore(path: path, reason: "\(error)")
+        }
+        let migrator = Schema.migrator()
+        do {
+            let unknown = try pool.read { db in
+                try migrator.appliedIdentifiers(db).subtracting(Set(migrator.migrations))
+            }
+            if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown.sorted()) }
+            try migrator.migrate(pool)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.notAStore(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Names of the migrations applied, oldest first.
+    public func appliedMigrations() throws -> [String] {
+        try pool.read { db in try Schema.migrator().appliedIdentifiers(db).sorted() }
+    }
+}

@@ -1,0 +1,91 @@
+import GPSCore
+import GRDB
+
+/// Writes kept fixes into the store, in batches, one transaction each.
+///
+/// The pipeline numbers rides and segments within one run (1, 2, ...); the writer creates the
+/// stored ride and segment rows the first time a number appears and keeps their ranges and
+/// counts up to date. A point whose millisecond is already stored is skipped (re-importing a
+/// log stores nothing twice).
+public final class TrackWriter {
+    let store: TrackStore
+    private var rideIDs: [Int: Int64] = [:]
+    private var segmentIDs: [Int: Int64] = [:]
+    /// Points written by this writer (duplicates not counted).
+    public private(set) var stored = 0
+
+    public init(store: TrackStore) { self.store = store }
+
+    /// One kept fix with its run-local ride and segment numbers.
+    public struct KeptPoint: Sendable {
+        public var fix: Fix
+        public var ride: Int
+        public var segment: Int
+
+        public init(fix: Fix, ride: Int, segment: Int) {
+            self.fix = fix
+            self.ride = ride
+            self.segment = segment
+        }
+    }
+
+    /// Stores `points` and adds `drops` (run-local ride → reason → count) in one transaction.
+    @discardableResult
+    public func write(_ points: [KeptPoint], drops: [Int: [String: Int]] = [:]) throws -> Int {
+        var rideIDs = self.rideIDs
+        var segmentIDs = self.segmentIDs
+        let added = try store.pool.write { db -> Int in
+            var added = 0
+            let insert = try db.makeStatement(
+                sql:
+                    "INSERT OR IGNORE INTO point (t, lat, lon, alt, speed, track, hdop, mode_sats) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            )
+            for p in points {
+                let t = p.fix.unixMilliseconds!
+                let rideID: Int64
+                if let id = rideIDs[p.ride] {
+                    rideID = id
+                } else {
+                    try db.execute(sql: "INSERT INTO ride (start_ms, end_ms) VALUES (?, ?)", arguments: [t, t])
+                    rideID = db.lastInsertedRowID
+                    rideIDs[p.ride] = rideID
+                }
+                let segmentID: Int64
+                if let id = segmentIDs[p.segment] {
+                    segmentID = id
+                } else {
+                    try db.execute(
+                        sql: "INSERT INTO segment (ride_id, start_ms, end_ms) VALUES (?, ?, ?)",
+                        arguments: [rideID, t, t])
+                    segmentID = db.lastInsertedRowID
+                    segmentIDs[p.segment] = segmentID
+                }
+                try insert.execute(arguments: StatementArguments(p.fix.storageValues))
+                guard db.changesCount > 0 else { continue }
+                added += 1
+                try db.execute(
+                    sql: "UPDATE segment SET end_ms = max(end_ms, ?), point_count = point_count + 1 WHERE id = ?",
+                    arguments: [t, segmentID])
+                try db.execute(
+                    sql: "UPDATE ride SET end_ms = max(end_ms, ?), point_count = point_count + 1 WHERE id = ?",
+                    arguments: [t, rideID])
+            }
+            for (ride, reasons) in drops {
+                guard let rideID = rideIDs[ride] else { continue }
+                for (reason, count) in reasons {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO drop_count (ride_id, reason, count) VALUES (?, ?, ?)
+                            ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
+                            """,
+                        arguments: [rideID, reason, count])
+                }
+            }
+            return added
+        }
+        self.rideIDs = rideIDs
+        self.segmentIDs = segmentIDs
+        stored += added
+        return added
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import GPSCore
+import NMEA
+import Pipeline
+import Testing
+import TrackStore
+import TrailbookTestSupport
+
+/// Runs the sample ride (or `bytes`) through the decoder and the ride pipeline.
+func keptPoints(_ bytes: [UInt8]) -> (points: [TrackWriter.KeptPoint], drops: [Int: [String: Int]]) {
+    var pipeline = Pipeline(configuration: .ride)
+    var points: [TrackWriter.KeptPoint] = []
+    let decoder = NMEADecoder()
+    let handle: (Fix) -> Void = { fix in
+        pipeline.process(fix) { event in
+            if case .kept(let f, let ride, let segment) = event {
+                points.append(.init(fix: f, ride: ride, segment: segment))
+            }
+        }
+    }
+    bytes.withUnsafeBytes { decoder.feed($0, handle) }
+    decoder.finish(handle)
+    pipeline.finish { _ in }
+    var drops: [Int: [String: Int]] = [:]
+    for (ride, counts) in pipeline.drops {
+        for (reason, n) in counts.byReason { drops[ride, default: [:]][reason.rawValue] = n }
+    }
+    return (points, drops)
+}
+
+@Suite struct TrackStoreTests {
+    func newStorePath() throws -> String { try Samples.temporaryDirectory() + "/data/trailbook.sqlite" }
+
+    @Test func createsAndMigratesAPrivateWALStore() throws {
+        let path = try newStorePath()
+        let store = try TrackStore(path: path)
+        #expect(try store.appliedMigrations() == ["v1-tracks"])
+        #expect(try store.integrityCheck() == "ok")
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: (path as NSString).deletingLastPathComponent)
+        #expect((folder[.posixPermissions] as? Int) == 0o700)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"), "WAL mode")
+        // Opening again migrates nothing new.
+        #expect(try TrackStore(path: path).appliedMigrations() == ["v1-tracks"])
+    }
+
+    @Test func refusesAStoreFromANewerTrailbook() throws {
+        let path = try newStorePath()
+        _ = try TrackStore(path: path)
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        sqlite.arguments = [
+            "-c",
+            "import sqlite3; c = sqlite3.connect('\(path)'); c.execute(\"INSERT INTO grdb_migrations VALUES ('v9-future')\"); c.commit()",
+        ]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
+        #expect(throws: StoreError.newerSchema(path: path, unknown: ["v9-future"])) { try TrackStore(path: path) }
+    }
+
+    @Test func aFileThatIsNotAStoreIsRefused() throws {
+        let path = try Samples.temporaryDirectory() + "/notes.txt"
+        try String(repeating: "not a database\n", count: 100).write(toFile: path, atomically: true, encoding: .utf8)
+        #expect {
+            try TrackStore(path: path)
+        } throws: { error in
+            if case .notAStore = error as? StoreError { return true }
+            return false
+        }
+    }
+
+    @Test func pointsRoundTripAndRidesAreRecorded() throws {
+        let store = try TrackStore(path: try newStorePath())
+        let (points, drops) = keptPoints(try Samples.bytes("ride.nmea"))
+        let writer = TrackWriter(store: store)
+        #expect(try writer.write(points, drops: drops) == points.count)
+        let rides = try store.rides()
+        #expect(rides.count == Set(points.map(\.ride)).count)
+        #expect(rides.map(\.pointCount).reduce(0, +) == points.count)
+        #expect(rides.first?.drops["no_fix"] == 38)
+        let back = try store.points(ride: rides[0].id)
+        #expect(back.count == rides[0].pointCount)
+        for (original, stored) in zip(points.map(\.fix), back) {
+            #expect(stored.unixMilliseconds == original.unixMilliseconds)
+            #expect(abs(stored.coordinate!.latitude - original.coordinate!.latitude) <= 0.5e-7)
+            #expect(abs(stored.coordinate!.longitude - original.coordinate!.longitude) <= 0.5e-7)
+            #expect(abs((stored.altitudeMSL ?? 0) - (original.altitudeMSL ?? 0)) <= 0.005)
+            #expect(abs((stored.speed ?? 0) - (original.speed ?? 0)) <= 0.005)
+            #expect(stored.mode == original.mode && stored.satellitesUsed == original.satellitesUsed)
+        }
+    }
+
+    @Test func theSamePointsTwiceAreStoredOnce() throws {
+        let store = try TrackStore(path: try newStorePath())
+        let (points, _) = keptPoints(try Samples.bytes("ride.nmea"))
+        #expect(try TrackWriter(store: store).write(points) == points.count)
+        #expect(try TrackWriter(store: store).write(points) == 0)
+        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).count == points.count)
+    }
+
+    @Test func aDayOfOneHertzPointsTakesAtMostFortyBytesEach() throws {
+        let path = try newStorePath()
+        let store = try TrackStore(path: path)
+        let dir = try Samples.temporaryDirectory()
+        let log = dir + "/day.nmea"
+        let simulate = Process()
+        simulate.executableURL = try trailbookForTests()
+        simulate.arguments = ["simulate", "--duration", "86400", "--seed", "24", "-o", log]
+        try simulate.run()
+        simulate.waitUntilExit()
+        let (points, drops) = keptPoints(try Array(Data(contentsOf: URL(fileURLWithPath: log))))
+        #expect(points.count > 80_000)
+        try TrackWriter(store: store).write(points, drops: drops)
+        let size = try store.compactedSize()
+        let perPoint = Double(size) / Double(points.count)
+        print("store: \(points.count) points, \(size) bytes, \(String(format: "%.1f", perPoint)) bytes per point")
+        #expect(perPoint <= 40, "\(perPoint) bytes per point")
+    }
+
+    @Test func readersRunWhileAWriterWrites() async throws {
+        let path = try newStorePath()
+        let store = try TrackStore(path: path)
+        let (points, _) = keptPoints(try Samples.bytes("ride.nmea"))
+        let reader = try TrackStore(path: path)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                let writer = TrackWriter(store: store)
+                for start in stride(from: 0, to: points.count, by: 50) {
+                    try writer.write(Array(points[start..<min(start + 50, points.count)]))
+                }
+            }
+            group.addTask {
+                for _ in 0..<200 { _ = try reader.rides() }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try reader.points(fromMilliseconds: .min, toMilliseconds: .max).count == points.count)
+    }
+}
+
+/// The trailbook executable next to the test bundle (for `simulate`).
+func trailbookForTests() throws -> URL {
+    let candidates = [
+        Bundle.main.bundleURL.appendingPathComponent("trailbook"),
+        Samples.directory.deletingLastPathComponent().appendingPathComponent(".build/debug/trailbook"),
+    ]
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        throw SupportError(
+            "The trailbook executable was not found; run `swift build` (or `make test`) before the tests.")
+    }
+    return found
+}
