@@ -42,6 +42,11 @@ public final class TrackWriter {
             )
             for p in points {
                 let t = p.fix.unixMilliseconds!
+                try insert.execute(arguments: StatementArguments(p.fix.storageValues))
+                guard db.changesCount > 0 else { continue }  // this millisecond is already stored
+                added += 1
+                // Rides and segments are created by their first stored point, so a log imported
+                // twice leaves no empty ones behind.
                 let rideID: Int64
                 if let id = rideIDs[p.ride] {
                     rideID = id
@@ -50,25 +55,20 @@ public final class TrackWriter {
                     rideID = db.lastInsertedRowID
                     rideIDs[p.ride] = rideID
                 }
-                let segmentID: Int64
-                if let id = segmentIDs[p.segment] {
-                    segmentID = id
+                if let segmentID = segmentIDs[p.segment] {
+                    try db.execute(
+                        sql: "UPDATE segment SET end_ms = max(end_ms, ?), point_count = point_count + 1 WHERE id = ?",
+                        arguments: [t, segmentID])
                 } else {
                     try db.execute(
-                        sql: "INSERT INTO segment (ride_id, start_ms, end_ms) VALUES (?, ?, ?)",
+                        sql: "INSERT INTO segment (ride_id, start_ms, end_ms, point_count) VALUES (?, ?, ?, 1)",
                         arguments: [rideID, t, t])
-                    segmentID = db.lastInsertedRowID
-                    segmentIDs[p.segment] = segmentID
+                    segmentIDs[p.segment] = db.lastInsertedRowID
                 }
-                try insert.execute(arguments: StatementArguments(p.fix.storageValues))
-                guard db.changesCount > 0 else { continue }
-                added += 1
                 try db.execute(
-                    sql: "UPDATE segment SET end_ms = max(end_ms, ?), point_count = point_count + 1 WHERE id = ?",
-                    arguments: [t, segmentID])
-                try db.execute(
-                    sql: "UPDATE ride SET end_ms = max(end_ms, ?), point_count = point_count + 1 WHERE id = ?",
-                    arguments: [t, rideID])
+                    sql:
+                        "UPDATE ride SET start_ms = min(start_ms, ?), end_ms = max(end_ms, ?), point_count = point_count + 1 WHERE id = ?",
+                    arguments: [t, t, rideID])
             }
             for (ride, reasons) in drops {
                 guard let rideID = rideIDs[ride] else { continue }

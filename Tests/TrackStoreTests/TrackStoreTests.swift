@@ -96,8 +96,10 @@ func keptPoints(_ bytes: [UInt8]) -> (points: [TrackWriter.KeptPoint], drops: [I
         let store = try TrackStore(path: try newStorePath())
         let (points, _) = keptPoints(try Samples.bytes("ride.nmea"))
         #expect(try TrackWriter(store: store).write(points) == points.count)
+        let ridesBefore = try store.rides()
         #expect(try TrackWriter(store: store).write(points) == 0)
         #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).count == points.count)
+        #expect(try store.rides() == ridesBefore, "no empty rides from the second write")
     }
 
     @Test func aDayOfOneHertzPointsTakesAtMostFortyBytesEach() throws {
