@@ -34,7 +34,7 @@ let package = Package(
         .target(
             name: "TrailbookCommands",
             dependencies: [
-                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "RideSimulator",
+                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "RideSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

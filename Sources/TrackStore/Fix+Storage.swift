@@ -1,5 +1,5 @@
 import GPSCore
-import GRDB
+internal import GRDB
 
 /// How a fix is stored: scaled integers (see the `point` table in ``Schema``). Latitude and
 /// longitude keep 1e-7 degrees (about 1 cm), altitude centimetres, speed cm/s, track and HDOP

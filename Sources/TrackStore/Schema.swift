@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The store's schema as named migrations. A migration is frozen once it has landed: changes
 /// come as new migrations, never as edits of old ones.

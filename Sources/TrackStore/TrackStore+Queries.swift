@@ -1,6 +1,6 @@
 import Foundation
 import GPSCore
-import GRDB
+internal import GRDB
 
 /// A stored ride.
 public struct StoredRide: Equatable, Sendable {
@@ -78,5 +78,33 @@ extension TrackStore {
         }
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}
+
+extension TrackStore {
+    /// Points in `[from, to)` with the stored ride and segment each belongs to, in time order.
+    public func pointsWithSegments(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [(
+        fix: Fix, ride: Int64, segment: Int64
+    )] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.*, s.id AS segment_id, s.ride_id AS ride_id
+                    FROM point p JOIN segment s
+                      ON s.id = (SELECT id FROM segment WHERE start_ms <= p.t ORDER BY start_ms DESC LIMIT 1)
+                    WHERE p.t >= ? AND p.t < ? ORDER BY p.t
+                    """,
+                arguments: [from, to]
+            ).map { row in (Fix(storedRow: row), row["ride_id"], row["segment_id"]) }
+        }
+    }
+
+    /// The time range of a stored ride, or nil.
+    public func rideRange(_ id: Int64) throws -> (start: Int64, end: Int64)? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT start_ms, end_ms FROM ride WHERE id = ?", arguments: [id])
+                .map { ($0["start_ms"], $0["end_ms"]) }
+        }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The SQLite file that holds everything recorded, read and written through GRDB on the
 /// system SQLite.
@@ -18,24 +18,7 @@ public final class TrackStore: Sendable {
     /// Opens (creating when needed, folder 0700 and file 0600) and migrates the store at `path`.
     public init(path: String) throws(StoreError) {
         self.path = path
-        let folder = (path as NSString).deletingLastPathComponent
-        do {
-            if !folder.isEmpty {
-                try FileManager.default.createDirectory(
-                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            }
-            if !FileManager.default.fileExists(atPath: path) {
-                guard
-                    FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-                else {
-                    throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
-                }
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError.cannotOpen(path: path, reason: (error as NSError).localizedDescription)
-        }
+        try Self.createPrivately(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.foreignKeysEnabled = true
@@ -56,6 +39,22 @@ public final class TrackStore: Sendable {
         } catch {
             throw StoreError.notAStore(path: path, reason: "\(error)")
         }
+    }
+
+    /// Creates the folders (0700) and the file (0600) that do not exist yet, failing with the
+    /// system's reason.
+    static func createPrivately(_ path: String) throws(StoreError) {
+        var folder = path.hasPrefix("/") ? "" : "."
+        for part in (path as NSString).deletingLastPathComponent.split(separator: "/") {
+            folder += "/" + part
+            if FileManager.default.fileExists(atPath: folder) { continue }
+            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+                throw .cannotOpen(path: path, reason: "cannot create \(folder): \(String(cString: strerror(errno)))")
+            }
+        }
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        close(fd)
     }
 
     /// Names of the migrations applied, oldest first.

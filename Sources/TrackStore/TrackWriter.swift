@@ -1,5 +1,5 @@
 import GPSCore
-import GRDB
+internal import GRDB
 
 /// Writes kept fixes into the store, in batches, one transaction each.
 ///

@@ -4,17 +4,20 @@ import GPSCore
 import GPSDevices
 import NMEA
 import Pipeline
+import TrackStore
 
 /// `trailbook import FILE... --dry-run`: files through the decoder and the pipeline, nothing stored.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run NMEA logs through the collection rules; with --dry-run, show what would be kept.",
+        abstract: "Import NMEA logs into the store through the collection rules (--dry-run: store nothing).",
         discussion: """
             Files are read in the order given, as one stream: each file starts a new segment. \
-            Without --format or --json, prints a summary per file: fixes read, kept, dropped per \
-            reason, rides and segments. --format csv prints the kept fixes (the columns of \
-            trailbook decode, then ride and segment); --json prints the counts as one JSON document. \
-            Storing imports comes with the track store; until then --dry-run is required.
+            Each file is stored in one transaction once it has been read whole, so a file that \
+            fails stores nothing; points already stored (the same log imported again) are skipped. \
+            Without --format or --json, prints a summary per file: fixes read, kept, stored, dropped \
+            per reason, rides and segments. --format csv (with --dry-run) prints the kept fixes (the \
+            columns of trailbook decode, then ride and segment); --json prints the counts as one \
+            JSON document.
             """
     )
 
@@ -26,6 +29,8 @@ struct Import: ParsableCommand {
     @Flag(help: "Decode and filter without storing anything.")
     var dryRun = false
 
+    @OptionGroup var storeOptions: StoreOptions
+
     @Option(help: "Print the kept fixes as CSV.")
     var format: Format?
 
@@ -35,22 +40,21 @@ struct Import: ParsableCommand {
     @OptionGroup var configOptions: ConfigOptions
 
     func validate() throws {
-        guard dryRun else {
-            throw ValidationError(
-                "Storing imports needs the track store, which is not built yet; add --dry-run to see what would be kept."
-            )
-        }
         if json && format != nil { throw ValidationError("Choose --format csv or --json, not both.") }
+        if format != nil && !dryRun {
+            throw ValidationError("--format csv prints what would be kept; use it with --dry-run.")
+        }
     }
 
     struct FileCounts: Codable {
         var file: String
         var fixesRead = 0
         var kept = 0
+        var stored: Int?
         var dropped: [String: Int] = [:]
 
         enum CodingKeys: String, CodingKey {
-            case file, kept, dropped
+            case file, kept, stored, dropped
             case fixesRead = "fixes_read"
         }
     }
@@ -62,15 +66,19 @@ struct Import: ParsableCommand {
         var dropped: [String: Int]
         var rides: Int
         var segments: Int
+        var stored: Int?
+        var store: String?
 
         enum CodingKeys: String, CodingKey {
-            case files, kept, dropped, rides, segments
+            case files, kept, dropped, rides, segments, stored, store
             case fixesRead = "fixes_read"
         }
     }
 
     func run() throws {
         let config = try configOptions.load()
+        let store = dryRun ? nil : try storeOptions.open()
+        let writer = store.map { TrackWriter(store: $0) }
         var pipeline = Pipeline(configuration: config.pipeline)
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }
@@ -78,10 +86,13 @@ struct Import: ParsableCommand {
         for (index, path) in files.enumerated() {
             if index > 0 { pipeline.sourceDisconnected() }
             var counts = FileCounts(file: path)
+            var keptPoints: [TrackWriter.KeptPoint] = []
+            let dropsBefore = pipeline.drops
             func record(_ event: PipelineEvent) throws {
                 switch event {
                 case .kept(let fix, let ride, let segment):
                     counts.kept += 1
+                    if writer != nil { keptPoints.append(.init(fix: fix, ride: ride, segment: segment)) }
                     if format == .csv {
                         out.appendCSVRow(fix, extra: [ride, segment])
                         try out.flushIfFull()
@@ -108,6 +119,10 @@ struct Import: ParsableCommand {
                     code: .dataError)
             }
             if index == files.count - 1 { try pipeline.finish(record) }
+            if let writer {
+                counts.stored = try writer.write(
+                    keptPoints, drops: Self.dropsAdded(since: dropsBefore, to: pipeline.drops))
+            }
             perFile.append(counts)
         }
         try out.flush()
@@ -115,7 +130,8 @@ struct Import: ParsableCommand {
         for f in perFile { total.merge(f.dropped, uniquingKeysWith: +) }
         let report = Report(
             files: perFile, fixesRead: perFile.map(\.fixesRead).reduce(0, +), kept: perFile.map(\.kept).reduce(0, +),
-            dropped: total, rides: pipeline.rides, segments: pipeline.segments)
+            dropped: total, rides: pipeline.rides, segments: pipeline.segments,
+            stored: writer?.stored, store: store?.path)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -123,11 +139,30 @@ struct Import: ParsableCommand {
         } else if format == nil {
             for f in perFile {
                 let drops = f.dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                let stored =
+                    f.stored.map { ", \($0) stored" + ($0 < f.kept ? " (\(f.kept - $0) already in the store)" : "") }
+                    ?? ""
                 print(
-                    "\(f.file): \(f.fixesRead) fixes read, \(f.kept) kept, \(f.fixesRead - f.kept) dropped"
+                    "\(f.file): \(f.fixesRead) fixes read, \(f.kept) kept\(stored), \(f.fixesRead - f.kept) dropped"
                         + (drops.isEmpty ? "" : " (\(drops))"))
             }
-            print("\(report.rides) rides, \(report.segments) segments (dry run: nothing stored)")
+            if let store {
+                print("\(report.rides) rides, \(report.segments) segments; store \(store.path)")
+            } else {
+                print("\(report.rides) rides, \(report.segments) segments (dry run: nothing stored)")
+            }
         }
+    }
+
+    /// Drops per ride and reason added since `before` (the pipeline's counts are cumulative).
+    static func dropsAdded(since before: [Int: DropCounts], to after: [Int: DropCounts]) -> [Int: [String: Int]] {
+        var result: [Int: [String: Int]] = [:]
+        for (ride, counts) in after {
+            for (reason, n) in counts.byReason {
+                let added = n - (before[ride]?[reason] ?? 0)
+                if added > 0 { result[ride, default: [:]][reason.rawValue] = added }
+            }
+        }
+        return result
     }
 }

@@ -19,7 +19,9 @@ public struct Trailbook: ParsableCommand {
             77 permission denied, 78 bad configuration.
             """,
         version: "0.1.0",
-        subcommands: [Decode.self, Watch.self, Devices.self, Import.self, Config.self, Simulate.self]
+        subcommands: [
+            Decode.self, Watch.self, Devices.self, Import.self, Rides.self, Points.self, Config.self, Simulate.self,
+        ]
     )
 
     public init() {}

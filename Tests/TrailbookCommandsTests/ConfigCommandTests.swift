@@ -99,9 +99,10 @@ import TrailbookTestSupport
         #expect(rows[1].hasPrefix("2026-06-14T06:30:00.000Z,3,47.376900000,8.541700000"))
     }
 
-    @Test func importWithoutDryRunIsAUsageError() throws {
-        let result = try run(["import", "Samples/ride.nmea"])
+    @Test func csvWithoutDryRunIsAUsageError() throws {
+        let result = try run(
+            ["import", "--format", "csv", "Samples/ride.nmea"], environment: ["TRAILBOOK_STORE": "/nonexistent/never"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--dry-run"))
+        #expect(result.stderr.contains("use it with --dry-run"))
     }
 }

@@ -42,7 +42,15 @@ func run(
         process.executableURL = binary
         process.arguments = arguments
     }
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    // Never the developer's own store or config: a throwaway place unless the test says otherwise.
+    let sandbox = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "trailbook-test-home-\(UUID().uuidString)"
+    ).path
+    let isolation = [
+        "TRAILBOOK_STORE": sandbox + "/store.sqlite", "XDG_CONFIG_HOME": sandbox + "/config",
+        "XDG_DATA_HOME": sandbox + "/data",
+    ]
+    process.environment = ProcessInfo.processInfo.environment.merging(isolation) { $1 }.merging(environment) { $1 }
     process.currentDirectoryURL = packageRoot
     let out = Pipe()
     let err = Pipe()

@@ -58,8 +58,8 @@ extension OutputBuffer {
         append(0x0A)
     }
 
-    /// Writes one fix as a JSON object on one line; unknown values are `null`.
-    mutating func appendJSONLine(_ fix: Fix) {
+    /// Writes one fix as a JSON object on one line, with `extra` integer keys; unknown values are `null`.
+    mutating func appendJSONLine(_ fix: Fix, extra: [(StaticString, Int)] = []) {
         append(0x7B)
         for c in FixColumn.allCases {
             if c != .time { append(0x2C) }
@@ -67,6 +67,12 @@ extension OutputBuffer {
             append(c.name)
             append("\":")
             appendValue(c, of: fix, json: true)
+        }
+        for (name, value) in extra {
+            append(",\"")
+            append(name)
+            append("\":")
+            append(int: value)
         }
         append("}\n")
     }

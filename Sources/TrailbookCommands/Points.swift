@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import TrackStore
+
+/// `trailbook points`: the stored points of a ride or a day.
+struct Points: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print stored points of a ride or of local days, as CSV or JSON Lines.",
+        discussion: "Columns: those of trailbook decode, then ride and segment (stored ids).")
+
+    enum Format: String, ExpressibleByArgument { case csv, jsonl }
+
+    @Option(help: "The ride's id (see trailbook rides).")
+    var ride: Int64?
+
+    @OptionGroup var days: DayRangeOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var configOptions: ConfigOptions
+
+    @Option(help: "csv or jsonl.")
+    var format: Format = .csv
+
+    func validate() throws {
+        if (ride == nil) == !days.isSet { throw ValidationError("Give --ride ID, or --day D (or --from D --to D).") }
+    }
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let from: Int64
+        let to: Int64
+        if let ride {
+            guard let range = try store.rideRange(ride) else {
+                throw CommandFailure(
+                    message: "There is no ride \(ride) in \(store.path); trailbook rides lists them.", code: .noInput)
+            }
+            (from, to) = (range.start, range.end + 1)
+        } else {
+            (from, to) = days.range(in: try configOptions.load().timeZone)
+        }
+        var out = OutputBuffer()
+        if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }
+        for p in try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to) {
+            if format == .csv {
+                out.appendCSVRow(p.fix, extra: [Int(p.ride), Int(p.segment)])
+            } else {
+                out.appendJSONLine(p.fix, extra: [("ride", Int(p.ride)), ("segment", Int(p.segment))])
+            }
+            try out.flushIfFull()
+        }
+        try out.flush()
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import TrackStore
+
+/// `trailbook rides`: the stored rides.
+struct Rides: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List stored rides: start, end, points, segments, dropped fixes.",
+        discussion: "Days are local dates in the configured time zone (time.zone, --time-zone).")
+
+    @OptionGroup var days: DayRangeOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var configOptions: ConfigOptions
+
+    @Flag(help: "Print one JSON document (keys in docs/COMMANDS.md).")
+    var json = false
+
+    struct RideReport: Codable {
+        var id: Int64
+        var start: String
+        var end: String
+        var durationSeconds: Double
+        var points: Int
+        var segments: Int
+        var dropped: [String: Int]
+
+        enum CodingKeys: String, CodingKey {
+            case id, start, end, points, segments, dropped
+            case durationSeconds = "duration_s"
+        }
+    }
+
+    func run() throws {
+        let config = try configOptions.load()
+        let store = try storeOptions.open()
+        let (from, to) = days.range(in: config.timeZone)
+        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to)
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = config.timeZone
+        func time(_ ms: Int64) -> String { formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) }
+        let reports = rides.map {
+            RideReport(
+                id: $0.id, start: time($0.startMilliseconds), end: time($0.endMilliseconds),
+                durationSeconds: Double($0.endMilliseconds - $0.startMilliseconds) / 1000, points: $0.pointCount,
+                segments: $0.segmentCount, dropped: $0.drops)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(["rides": reports]), as: UTF8.self))
+            return
+        }
+        if reports.isEmpty {
+            print(
+                "No rides stored" + (days.isSet ? " on those days." : " yet.")
+                    + " Store some with trailbook import FILE.")
+        }
+        for r in reports {
+            let minutes = Int(r.durationSeconds / 60)
+            let drops = r.dropped.values.reduce(0, +)
+            print(
+                "ride \(r.id)  \(r.start) → \(r.end)  \(minutes / 60)h\(String(format: "%02d", minutes % 60))m  "
+                    + "\(r.points) points, \(r.segments) segments, \(drops) dropped")
+        }
+    }
+}
