@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "GPSCore"),
@@ -37,6 +38,7 @@ let package = Package(
                 "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "RideSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(name: "trailbook", dependencies: ["TrailbookCommands"]),
@@ -64,7 +66,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TrailbookCommandsTests",
-            dependencies: ["TrailbookCommands", "TrailbookTestSupport"],
+            dependencies: ["TrailbookCommands", "TrailbookTestSupport", "TrackStore"],
             resources: [.copy("Golden")]
         ),
     ],

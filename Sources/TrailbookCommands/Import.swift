@@ -121,7 +121,7 @@ struct Import: ParsableCommand {
             if index == files.count - 1 { try pipeline.finish(record) }
             if let writer {
                 counts.stored = try writer.write(
-                    keptPoints, drops: Self.dropsAdded(since: dropsBefore, to: pipeline.drops))
+                    keptPoints, drops: DropCounts.added(since: dropsBefore, to: pipeline.drops))
             }
             perFile.append(counts)
         }
@@ -152,17 +152,5 @@ struct Import: ParsableCommand {
                 print("\(report.rides) rides, \(report.segments) segments (dry run: nothing stored)")
             }
         }
-    }
-
-    /// Drops per ride and reason added since `before` (the pipeline's counts are cumulative).
-    static func dropsAdded(since before: [Int: DropCounts], to after: [Int: DropCounts]) -> [Int: [String: Int]] {
-        var result: [Int: [String: Int]] = [:]
-        for (ride, counts) in after {
-            for (reason, n) in counts.byReason {
-                let added = n - (before[ride]?[reason] ?? 0)
-                if added > 0 { result[ride, default: [:]][reason.rawValue] = added }
-            }
-        }
-        return result
     }
 }

@@ -7,7 +7,7 @@ import ArgumentParser
 #endif
 
 /// The root command: `trailbook SUBCOMMAND ...`.
-public struct Trailbook: ParsableCommand {
+public struct Trailbook: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "trailbook",
         abstract: "Record where you went from a USB GPS receiver, and keep it as a diary.",
@@ -20,7 +20,8 @@ public struct Trailbook: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Decode.self, Watch.self, Devices.self, Import.self, Rides.self, Points.self, Config.self, Simulate.self,
+            Decode.self, Watch.self, Devices.self, Record.self, Import.self, Rides.self, Points.self, Config.self,
+            Simulate.self,
         ]
     )
 
@@ -43,10 +44,14 @@ public struct Trailbook: ParsableCommand {
     }
 
     /// Parses the command line, runs the command, and exits with the documented code.
-    public static func runAndExit() -> Never {
+    public static func runAndExit() async -> Never {
         do {
             var command = try parseAsRoot(withOptionalValues(Array(CommandLine.arguments.dropFirst())))
-            try command.run()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
             Glibc.exit(ExitStatus.ok.rawValue)
         } catch let failure as CommandFailure {
             printError("trailbook: \(failure.message)")

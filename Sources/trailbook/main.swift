@@ -1,3 +1,3 @@
 import TrailbookCommands
 
-Trailbook.runAndExit()
+await Trailbook.runAndExit()

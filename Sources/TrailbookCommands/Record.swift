@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import GPSCore
+import GPSDevices
+import Logging
+import Pipeline
+import ServiceLifecycle
+import Synchronization
+import TrackStore
+
+/// `trailbook record`: the long-running logger, source → pipeline → store.
+struct Record: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record fixes from a receiver or gpsd into the store until stopped.",
+        discussion: """
+            Reads --device (NMEA over serial, --baud auto by default) or --gpsd [HOST[:PORT]], runs \
+            the collection rules (--config, --preset and the overrides, as for import) and stores \
+            the kept fixes, committing at least every --commit-interval seconds while fixes arrive, \
+            so a power cut loses at most that much. An unplugged receiver or a restarted gpsd ends \
+            the segment and is picked up again. SIGTERM or SIGINT stores what is pending and exits 0. \
+            Logs state changes (connected, disconnected, fix acquired, fix lost) at info level.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Serial device to read.", valueName: "path"))
+    var device: String?
+
+    @Option(help: "Baud rate for --device: 4800, 9600, 19200, 38400, 57600, 115200, or auto.")
+    var baud = "auto"
+
+    @Option(
+        help: ArgumentHelp("Read from gpsd at HOST[:PORT] (--gpsd alone: localhost:2947).", valueName: "host[:port]"))
+    var gpsd: String?
+
+    @Option(help: ArgumentHelp("Longest time between commits while fixes arrive.", valueName: "seconds"))
+    var commitInterval = 1.0
+
+    @Option(help: "Log detail on standard error: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: GlobalOptions.LogLevel = .info
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var configOptions: ConfigOptions
+
+    func validate() throws {
+        if (device == nil) == (gpsd == nil) {
+            throw ValidationError("Give one source: --device PATH or --gpsd [HOST[:PORT]].")
+        }
+        if baud != "auto" && Int(baud).flatMap({ SerialPort.probeOrder.contains($0) ? $0 : nil }) == nil {
+            throw ValidationError("--baud takes 4800, 9600, 19200, 38400, 57600, 115200 or auto; got '\(baud)'.")
+        }
+        if !(commitInterval > 0) { throw ValidationError("--commit-interval must be a positive number of seconds.") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "trailbook.record") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = logLevel.level
+        let config = try configOptions.load()
+        let store = try storeOptions.open()
+        let source: any FixSource
+        if let device {
+            source = SerialSource(path: device, baud: Int(baud).map { .fixed($0) } ?? .auto, logger: logger)
+        } else {
+            let (host, port) = Watch.split(gpsd!)
+            // A daemon waits for gpsd instead of failing when it is not up yet.
+            source = GPSDSource(host: host, port: port, failIfUnavailableAtStart: false, logger: logger)
+        }
+        let service = RecordService(
+            source: source, configuration: config.pipeline, store: store, commitInterval: commitInterval, logger: logger
+        )
+        let group = ServiceGroup(
+            services: [service], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+        try await group.run()
+        if let failure = service.failure {
+            if let device = failure as? DeviceError { throw device.commandFailure }
+            throw failure
+        }
+    }
+}
+
+/// The recording loop as a swift-service-lifecycle service. The source blocks, so it runs on a
+/// thread of its own; graceful shutdown asks it to stop, and what is pending is stored.
+///
+/// `@unchecked Sendable`: the source and the pipeline are used only by the recording thread; the
+/// stop flag is atomic and the failure is behind a lock.
+final class RecordService: Service, @unchecked Sendable {
+    private var source: any FixSource
+    private let configuration: PipelineConfiguration
+    private let store: TrackStore
+    private let commitInterval: Double
+    private let logger: Logger
+    private let stopRequested = Atomic<Bool>(false)
+    private let failureLock = NSLock()
+    private var failureValue: (any Error)?
+
+    init(
+        source: any FixSource, configuration: PipelineConfiguration, store: TrackStore, commitInterval: Double,
+        logger: Logger
+    ) {
+        self.source = source
+        self.configuration = configuration
+        self.store = store
+        self.commitInterval = commitInterval
+        self.logger = logger
+    }
+
+    /// Why recording ended early (nil after a clean stop).
+    var failure: (any Error)? { failureLock.withLock { failureValue } }
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let thread = Thread { [self] in
+                    do {
+                        try record()
+                    } catch {
+                        failureLock.withLock { failureValue = error }
+                    }
+                    done.resume()
+                }
+                thread.start()
+            }
+        } onGracefulShutdown: { [self] in
+            stopRequested.store(true, ordering: .relaxed)
+        }
+    }
+
+    private func record() throws {
+        defer { logger.info("stopped") }
+        var pipeline = Pipeline(configuration: configuration, logger: logger)
+        let writer = TrackWriter(store: store)
+        var pending: [TrackWriter.KeptPoint] = []
+        var dropsCommitted = pipeline.drops
+        var lastCommit = ContinuousClock.now
+        var hadFix: Bool?
+        let interval = Duration.milliseconds(Int(commitInterval * 1000))
+
+        func keep(_ event: PipelineEvent) {
+            if case .kept(let fix, let ride, let segment) = event {
+                pending.append(.init(fix: fix, ride: ride, segment: segment))
+            }
+        }
+        func commit() throws {
+            let drops = DropCounts.added(since: dropsCommitted, to: pipeline.drops)
+            lastCommit = .now
+            guard !pending.isEmpty || !drops.isEmpty else { return }
+            try writer.write(pending, drops: drops)
+            pending.removeAll(keepingCapacity: true)
+            dropsCommitted = pipeline.drops
+        }
+        do {
+            try source.run(shouldStop: { stopRequested.load(ordering: .relaxed) }) { event in
+                switch event {
+                case .connected(let what):
+                    logger.info("connected", metadata: ["source": "\(what)"])
+                case .disconnected(let why):
+                    logger.info("disconnected; the segment ends here", metadata: ["reason": "\(why)"])
+                    pipeline.sourceDisconnected()
+                    hadFix = nil
+                    try commit()
+                case .fix(let fix):
+                    if fix.hasPosition != hadFix {
+                        logger.info(fix.hasPosition ? "fix acquired" : "fix lost")
+                        hadFix = fix.hasPosition
+                    }
+                    pipeline.process(fix, keep)
+                    if ContinuousClock.now - lastCommit >= interval { try commit() }
+                }
+            }
+        }
+        pipeline.finish(keep)
+        try commit()
+    }
+}
