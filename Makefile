@@ -10,7 +10,7 @@ PKGS_BUILD   := python3 pkg-config libgps-dev libsqlite3-dev
 PKGS_TEST    := gpsd gpsd-clients
 PKGS_BENCH   := gpsd-clients hyperfine
 
-.PHONY: all build release demo test conformance bench lint deps-build deps-test deps-bench clean
+.PHONY: all build release demo test conformance bench lint install deps-build deps-test deps-bench clean
 
 all: build
 
@@ -67,6 +67,20 @@ conformance: release
 
 bench: release deps-bench
 	bash scripts/bench.sh
+
+# Installs the binary, the udev rules and the systemd unit (DESTDIR for staging, PREFIX for the binary).
+PREFIX  ?= /usr/local
+DESTDIR ?=
+install: release
+	install -D -m 0755 .build/release/trailbook $(DESTDIR)$(PREFIX)/bin/trailbook
+	install -D -m 0644 udev/60-trailbook.rules $(DESTDIR)/etc/udev/rules.d/60-trailbook.rules
+	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/trailbook/README.md
+	mkdir -p $(DESTDIR)/etc/systemd/system
+	scripts/render-unit.sh $(PREFIX)/bin $(PREFIX)/share/doc/trailbook $(DESTDIR)/etc/systemd/system/trailbook-record@.service
+	@if [ -z "$(DESTDIR)" ]; then \
+	  udevadm control --reload 2>/dev/null || true; systemctl daemon-reload 2>/dev/null || true; \
+	  echo "Installed. Plug a receiver in: trailbook-record@<device>.service starts; journalctl -u 'trailbook-record@*' shows it."; \
+	fi
 
 # Style check with the toolchain's swift-format (.swift-format).
 lint: deps-build
