@@ -112,10 +112,11 @@ struct Import: ParsableCommand {
                 throw error.commandFailure
             }
             let s = source.statistics
-            if s.decoded + s.unknown + s.malformed == 0 && s.skippedBytes > 0 {
+            if s.decoded + s.unknown + s.malformed == 0 {
+                let found = s.skippedBytes == 0 && s.sentences == 0 ? "it is empty" : "no NMEA sentences in it"
                 throw CommandFailure(
                     message:
-                        "No NMEA sentences found in \(path); give a log of NMEA 0183 text such as $GPGGA/$GPRMC lines.",
+                        "Nothing to import from \(path): \(found); give a log of NMEA 0183 text such as $GPGGA/$GPRMC lines.",
                     code: .dataError)
             }
             if index == files.count - 1 { try pipeline.finish(record) }

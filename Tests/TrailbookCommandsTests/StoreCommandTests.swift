@@ -60,11 +60,19 @@ import TrailbookTestSupport
         try Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 97) | 0x80 }).write(to: URL(fileURLWithPath: junk))
         let result = try run(["import", "--store", s, "Samples/edge/midnight.nmea", junk])
         #expect(result.status == 65)
-        #expect(result.stderr.contains("No NMEA sentences found in \(junk)"))
+        #expect(result.stderr.contains("Nothing to import from \(junk): no NMEA sentences in it"))
         // The file before it was stored in its own transaction; nothing of the junk.
         #expect(
             try run(["points", "--store", s, "--day", "2026-06-14", "--time-zone", "UTC"]).stdout.split(separator: "\n")
                 .count == 3)
+    }
+
+    @Test func emptyFileExits65() throws {
+        let empty = try Samples.temporaryDirectory() + "/empty.nmea"
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let result = try run(["import", "--store", try store(), empty])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("Nothing to import from \(empty): it is empty"))
     }
 
     @Test func storeThatCannotBeWrittenExits73Or77() throws {
