@@ -27,6 +27,23 @@ print(f"median: trailbook decode {ours*1000:.1f} ms ({size/ours/1e6:.0f} MB/s), 
 print(f"ratio: trailbook decode is {peer/ours:.1f}x faster than gpsdecode (target >= 20x)")
 PY
 
+# Import into a fresh store against gpsbabel converting the same file to GPX.
+echo
+echo "Import of the same log into a new store, against gpsbabel -i nmea -o gpx..."
+hyperfine --warmup 1 --runs 5 --export-json "$out/import.json" \
+  --prepare "rm -f $out/bench.sqlite $out/bench.sqlite-wal $out/bench.sqlite-shm" \
+  -n "trailbook import" "$bin import --store $out/bench.sqlite $log > /dev/null" \
+  -n "gpsbabel" "gpsbabel -i nmea -f $log -o gpx -F $out/day.gpx"
+python3 - "$out/import.json" <<'PY'
+import json, sys
+res = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
+ours, peer = res["trailbook import"], res["gpsbabel"]
+print(f"median: trailbook import {ours*1000:.0f} ms, gpsbabel {peer*1000:.0f} ms; "
+      f"ratio: import takes {ours/peer:.2f} of gpsbabel's time (target < 0.10)")
+PY
+"$bin" import --store "$out/bench.sqlite" "$log" > /dev/null 2>&1 || true
+echo "store: $(stat -c %s "$out/bench.sqlite") bytes after import (before VACUUM)"
+
 # Footprint of live logging: `trailbook watch` reading a 10 Hz pty feed.
 secs=${BENCH_FOOTPRINT_SECONDS:-60}
 link="$out/ttyBENCH"

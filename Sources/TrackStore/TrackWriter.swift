@@ -40,6 +40,9 @@ public final class TrackWriter {
                 sql:
                     "INSERT OR IGNORE INTO point (t, lat, lon, alt, speed, track, hdop, mode_sats) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             )
+            // Ranges and counts are gathered here and written once per ride and segment.
+            var rideExtent: [Int64: (start: Int64, end: Int64, count: Int)] = [:]
+            var segmentExtent: [Int64: (end: Int64, count: Int)] = [:]
             for p in points {
                 let t = p.fix.unixMilliseconds!
                 try insert.execute(arguments: StatementArguments(p.fix.storageValues))
@@ -55,20 +58,33 @@ public final class TrackWriter {
                     rideID = db.lastInsertedRowID
                     rideIDs[p.ride] = rideID
                 }
-                if let segmentID = segmentIDs[p.segment] {
-                    try db.execute(
-                        sql: "UPDATE segment SET end_ms = max(end_ms, ?), point_count = point_count + 1 WHERE id = ?",
-                        arguments: [t, segmentID])
+                let segmentID: Int64
+                if let id = segmentIDs[p.segment] {
+                    segmentID = id
                 } else {
                     try db.execute(
-                        sql: "INSERT INTO segment (ride_id, start_ms, end_ms, point_count) VALUES (?, ?, ?, 1)",
+                        sql: "INSERT INTO segment (ride_id, start_ms, end_ms) VALUES (?, ?, ?)",
                         arguments: [rideID, t, t])
-                    segmentIDs[p.segment] = db.lastInsertedRowID
+                    segmentID = db.lastInsertedRowID
+                    segmentIDs[p.segment] = segmentID
                 }
+                let r = rideExtent[rideID] ?? (t, t, 0)
+                rideExtent[rideID] = (Swift.min(r.start, t), Swift.max(r.end, t), r.count + 1)
+                let g = segmentExtent[segmentID] ?? (t, 0)
+                segmentExtent[segmentID] = (Swift.max(g.end, t), g.count + 1)
+            }
+            for (id, e) in segmentExtent {
                 try db.execute(
-                    sql:
-                        "UPDATE ride SET start_ms = min(start_ms, ?), end_ms = max(end_ms, ?), point_count = point_count + 1 WHERE id = ?",
-                    arguments: [t, t, rideID])
+                    sql: "UPDATE segment SET end_ms = max(end_ms, ?), point_count = point_count + ? WHERE id = ?",
+                    arguments: [e.end, e.count, id])
+            }
+            for (id, e) in rideExtent {
+                try db.execute(
+                    sql: """
+                        UPDATE ride SET start_ms = min(start_ms, ?), end_ms = max(end_ms, ?), point_count = point_count + ?
+                        WHERE id = ?
+                        """,
+                    arguments: [e.start, e.end, e.count, id])
             }
             for (ride, reasons) in drops {
                 guard let rideID = rideIDs[ride] else { continue }
