@@ -17,6 +17,8 @@ public struct ReplaySource: FixSource {
     public var fallbackDate: CivilDate?
     /// What the decoder counted, after `run`.
     public private(set) var statistics = DecodeStatistics()
+    /// Called after each read with the bytes read so far (for progress displays).
+    public var progress: ((Int) -> Void)?
 
     public init(path: String, realtime: Bool = false, speed: Double = 1, fallbackDate: CivilDate? = nil) {
         precondition(speed > 0, "speed must be positive")
@@ -53,6 +55,7 @@ public struct ReplaySource: FixSource {
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
         defer { buffer.deallocate() }
+        var bytesRead = 0
         do {
             while true {
                 let n: Int
@@ -62,7 +65,11 @@ public struct ReplaySource: FixSource {
                     throw DeviceError.unreadableFile(path, error)
                 }
                 if n == 0 { break }
-                if n > 0 { try decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), emit) }
+                if n > 0 {
+                    try decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), emit)
+                    bytesRead += n
+                    progress?(bytesRead)
+                }
             }
             try decoder.finish(emit)
         } catch is Stop {

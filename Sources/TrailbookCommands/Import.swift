@@ -102,6 +102,9 @@ struct Import: ParsableCommand {
                 }
             }
             var source = ReplaySource(path: path)
+            let bar = ProgressBar(label: path, totalBytes: Self.fileSize(path))
+            source.progress = { bar.update($0) }
+            defer { bar.finish() }
             do {
                 try source.run(shouldStop: { false }) { event in
                     guard case .fix(let fix) = event else { return }
@@ -153,5 +156,9 @@ struct Import: ParsableCommand {
                 print("\(report.rides) rides, \(report.segments) segments (dry run: nothing stored)")
             }
         }
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 }

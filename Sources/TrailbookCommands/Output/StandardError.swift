@@ -4,9 +4,10 @@
     import Darwin
 #endif
 
-/// Writes one line to standard error (messages, statistics, progress), unbuffered.
-func printError(_ line: String) {
+/// Writes one line to standard error (messages, statistics, progress), unbuffered; with
+/// `newline: false` the text is written as it is (progress redraws).
+func printError(_ line: String, newline: Bool = true) {
     var text = line
-    if !text.hasSuffix("\n") { text += "\n" }
+    if newline && !text.hasSuffix("\n") { text += "\n" }
     text.withCString { p in _ = write(STDERR_FILENO, p, strlen(p)) }
 }

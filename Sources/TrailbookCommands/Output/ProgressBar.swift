@@ -1,0 +1,40 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A one-line progress bar on standard error, for files of 4 MB or more and only when standard
+/// error is a terminal (never in pipes, logs or CI). Redrawn at most five times a second.
+final class ProgressBar {
+    private let label: String
+    private let total: Int
+    private let enabled: Bool
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+    private var drawn = false
+
+    init(label: String, totalBytes: Int) {
+        self.label = label
+        total = totalBytes
+        enabled = totalBytes >= 4 << 20 && isatty(STDERR_FILENO) != 0
+    }
+
+    func update(_ bytes: Int) {
+        guard enabled, ContinuousClock.now - lastDraw >= .milliseconds(200) else { return }
+        lastDraw = .now
+        let fraction = Double(min(bytes, total)) / Double(max(total, 1))
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let text = String(
+            format: "\r%@ [%@] %3d%% %.1f/%.1f MB", label, bar, Int(fraction * 100), Double(bytes) / 1e6,
+            Double(total) / 1e6)
+        printError(text, newline: false)
+        drawn = true
+    }
+
+    func finish() {
+        guard drawn else { return }
+        printError("\r\u{1B}[K", newline: false)
+    }
+}
