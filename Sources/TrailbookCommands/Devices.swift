@@ -75,7 +75,7 @@ struct Devices: ParsableCommand {
                 manufacturer: c.manufacturer, product: c.product, driver: c.driver, accessible: c.accessible,
                 probe: probe ? probeDevice(c) : nil)
         }
-        let (host, port) = Watch.split(gpsd)
+        let (host, port) = ReceiverOptions.split(gpsd)
         let status = GPSDProbe.status(host: host, port: port)
         let report = Report(
             devices: reports,

@@ -22,15 +22,7 @@ struct Record: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Serial device to read.", valueName: "path"))
-    var device: String?
-
-    @Option(help: "Baud rate for --device: 4800, 9600, 19200, 38400, 57600, 115200, or auto.")
-    var baud = "auto"
-
-    @Option(
-        help: ArgumentHelp("Read from gpsd at HOST[:PORT] (--gpsd alone: localhost:2947).", valueName: "host[:port]"))
-    var gpsd: String?
+    @OptionGroup var receiver: ReceiverOptions
 
     @Option(help: ArgumentHelp("Longest time between commits while fixes arrive.", valueName: "seconds"))
     var commitInterval = 1.0
@@ -42,11 +34,8 @@ struct Record: AsyncParsableCommand {
     @OptionGroup var configOptions: ConfigOptions
 
     func validate() throws {
-        if (device == nil) == (gpsd == nil) {
+        if receiver.device == nil && receiver.gpsd == nil {
             throw ValidationError("Give one source: --device PATH or --gpsd [HOST[:PORT]].")
-        }
-        if baud != "auto" && Int(baud).flatMap({ SerialPort.probeOrder.contains($0) ? $0 : nil }) == nil {
-            throw ValidationError("--baud takes 4800, 9600, 19200, 38400, 57600, 115200 or auto; got '\(baud)'.")
         }
         if !(commitInterval > 0) { throw ValidationError("--commit-interval must be a positive number of seconds.") }
     }
@@ -57,10 +46,10 @@ struct Record: AsyncParsableCommand {
         let config = try configOptions.load()
         let store = try storeOptions.open()
         let source: any FixSource
-        if let device {
-            source = SerialSource(path: device, baud: Int(baud).map { .fixed($0) } ?? .auto, logger: logger)
+        if let device = receiver.device {
+            source = SerialSource(path: device, baud: receiver.baudSetting, logger: logger)
         } else {
-            let (host, port) = Watch.split(gpsd!)
+            let (host, port) = receiver.gpsdAddress!
             // A daemon waits for gpsd instead of failing when it is not up yet.
             source = GPSDSource(host: host, port: port, failIfUnavailableAtStart: false, logger: logger)
         }

@@ -31,16 +31,7 @@ struct Watch: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(
-        help: ArgumentHelp("Serial device to read (e.g. /dev/ttyUSB0 or /dev/serial/by-id/...).", valueName: "path"))
-    var device: String?
-
-    @Option(help: "Baud rate for --device: 4800, 9600, 19200, 38400, 57600, 115200, or auto.")
-    var baud = "auto"
-
-    @Option(
-        help: ArgumentHelp("Read from gpsd at HOST[:PORT] (--gpsd alone: localhost:2947).", valueName: "host[:port]"))
-    var gpsd: String?
+    @OptionGroup var receiver: ReceiverOptions
 
     @Option(help: ArgumentHelp("Replay an NMEA log as if it were live.", valueName: "file"))
     var replay: String?
@@ -61,13 +52,8 @@ struct Watch: ParsableCommand {
     var duration: Double?
 
     func validate() throws {
-        if [device, gpsd, replay].compactMap({ $0 }).count > 1 {
+        if replay != nil && (receiver.device != nil || receiver.gpsd != nil) {
             throw ValidationError("Give one source: --device, --gpsd or --replay.")
-        }
-        if baud != "auto"
-            && Int(baud).flatMap({ [4800, 9600, 19200, 38400, 57600, 115200].contains($0) ? $0 : nil }) == nil
-        {
-            throw ValidationError("--baud takes 4800, 9600, 19200, 38400, 57600, 115200 or auto; got '\(baud)'.")
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be a positive number of seconds.") }
@@ -116,12 +102,11 @@ struct Watch: ParsableCommand {
         if let replay {
             return ReplaySource(path: replay, realtime: realtime, speed: speed)
         }
-        if let gpsd {
-            let (host, port) = Self.split(gpsd)
+        if let (host, port) = receiver.gpsdAddress {
             return GPSDSource(host: host, port: port, logger: logger)
         }
-        let baudSetting: SerialSource.Baud = Int(baud).map { .fixed($0) } ?? .auto
-        if let device {
+        let baudSetting = receiver.baudSetting
+        if let device = receiver.device {
             return SerialSource(path: device, baud: baudSetting, logger: logger)
         }
         let candidates = DeviceDiscovery.candidatePaths()
@@ -137,15 +122,4 @@ struct Watch: ParsableCommand {
         return GPSDSource(logger: logger)
     }
 
-    /// `host`, `host:port` or `[v6]:port`.
-    static func split(_ address: String) -> (String, String) {
-        if address.hasPrefix("["), let close = address.firstIndex(of: "]") {
-            let host = String(address[address.index(after: address.startIndex)..<close])
-            let rest = address[address.index(after: close)...]
-            return (host, rest.hasPrefix(":") ? String(rest.dropFirst()) : "2947")
-        }
-        let parts = address.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count == 2 { return (parts[0].isEmpty ? "localhost" : String(parts[0]), String(parts[1])) }
-        return (address.isEmpty ? "localhost" : address, "2947")
-    }
 }
