@@ -50,6 +50,11 @@ demo: release
 	@echo "== trailbook watch --replay Samples/ride.nmea --realtime --speed 20 (what a live receiver looks like):"
 	@.build/release/trailbook watch --replay Samples/ride.nmea --realtime --speed 20 --count 5 2>/dev/null | tail -n +1
 	@echo
+	@echo "== trailbook import into a demo store, then trailbook rides:"
+	@rm -f .build/demo-store.sqlite .build/demo-store.sqlite-wal .build/demo-store.sqlite-shm
+	@.build/release/trailbook import --store .build/demo-store.sqlite Samples/ride.nmea
+	@.build/release/trailbook rides --store .build/demo-store.sqlite
+	@echo
 	@echo "Next: plug in a receiver and run .build/release/trailbook devices, then .build/release/trailbook watch"
 
 test: deps-test
