@@ -58,7 +58,13 @@ struct Record: AsyncParsableCommand {
         )
         let group = ServiceGroup(
             services: [service], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            // The group reports a service that ended early as "finished unexpectedly"; the
+            // service's own failure says what went wrong.
+            guard service.failure != nil else { throw error }
+        }
         if let failure = service.failure {
             if let device = failure as? DeviceError { throw device.commandFailure }
             throw failure

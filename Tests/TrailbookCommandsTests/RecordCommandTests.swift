@@ -49,6 +49,14 @@ import TrailbookTestSupport
         #expect(try b.rides().map(\.pointCount) == (try a.rides().map(\.pointCount)))
     }
 
+    @Test func missingDeviceExits69WithOneSentence() throws {
+        let store = try Samples.temporaryDirectory() + "/store.sqlite"
+        let result = try run(["record", "--device", "/dev/ttyUSB-none", "--store", store, "--log-level", "error"])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("trailbook: /dev/ttyUSB-none does not exist"))
+        #expect(!result.stderr.contains("ServiceGroupError"))
+    }
+
     @Test func killedRecorderLeavesASoundStoreAndTheNextOneAppends() throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/store.sqlite"
