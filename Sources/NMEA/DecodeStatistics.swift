@@ -20,4 +20,8 @@ public struct DecodeStatistics: Equatable, Sendable {
     public var fixes = 0
 
     public init() {}
+
+    /// Whether the input held any NMEA at all: a sentence with a valid checksum, whether or not
+    /// its type is one Trailbook decodes. False for empty input and for other kinds of files.
+    public var foundNMEA: Bool { decoded + unknown + malformed > 0 }
 }

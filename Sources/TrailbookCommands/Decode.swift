@@ -78,7 +78,7 @@ struct Decode: ParsableCommand {
         try decoder.finish(emit)
 
         let s = decoder.statistics
-        if s.decoded + s.unknown + s.malformed == 0 && input.bytesRead > 0 {
+        if !s.foundNMEA && input.bytesRead > 0 {
             throw CommandFailure(
                 message: "No NMEA sentences found in \(input.displayName) (\(input.bytesRead) bytes read); "
                     + "give a log of NMEA 0183 text such as $GPGGA/$GPRMC lines.",

@@ -115,7 +115,7 @@ struct Import: ParsableCommand {
                 throw error.commandFailure
             }
             let s = source.statistics
-            if s.decoded + s.unknown + s.malformed == 0 {
+            if !s.foundNMEA {
                 let found = s.skippedBytes == 0 && s.sentences == 0 ? "it is empty" : "no NMEA sentences in it"
                 throw CommandFailure(
                     message:

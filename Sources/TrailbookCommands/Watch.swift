@@ -89,7 +89,7 @@ struct Watch: ParsableCommand {
         }
         try printer.finish()
         if let replay, let statistics = (source as? ReplaySource)?.statistics,
-            statistics.decoded + statistics.unknown + statistics.malformed == 0, statistics.skippedBytes > 0
+            !statistics.foundNMEA, statistics.skippedBytes > 0
         {
             throw CommandFailure(
                 message:

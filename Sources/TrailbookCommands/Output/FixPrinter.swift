@@ -82,7 +82,7 @@ struct FixPrinter: ~Copyable {
     private static func pad(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 
     private static func fixed(_ v: Double, _ decimals: Int) -> String {
-        var b = OutputBuffer(fd: -1)
+        var b = OutputBuffer(fd: -1, capacity: 32)
         b.append(v, decimals: decimals)
         return b.text
     }

@@ -15,9 +15,11 @@ struct OutputBuffer: ~Copyable {
     private(set) var count = 0
     static let flushThreshold = 1 << 16
 
-    init(fd: Int32 = STDOUT_FILENO) {
+    /// - Parameter capacity: bytes reserved up front (it grows when needed); small for short
+    ///   formatted pieces, large for streamed output.
+    init(fd: Int32 = STDOUT_FILENO, capacity: Int = OutputBuffer.flushThreshold * 2) {
         self.fd = fd
-        capacity = Self.flushThreshold * 2
+        self.capacity = capacity
         storage = .allocate(capacity: capacity)
     }
 
