@@ -19,9 +19,10 @@ let package = Package(
         .target(name: "NMEA", dependencies: ["GPSCore"]),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .target(name: "CPosix"),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "GPSDevices",
-            dependencies: ["GPSCore", "NMEA", "CGPS", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["GPSCore", "NMEA", "CGPS", "CZlib", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Pipeline",
@@ -32,10 +33,11 @@ let package = Package(
         ),
         .target(name: "TrackStore", dependencies: ["GPSCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "RideSimulator", dependencies: ["GPSCore", "NMEA"]),
+        .target(name: "Reports", dependencies: ["GPSCore"]),
         .target(
             name: "TrailbookCommands",
             dependencies: [
-                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "RideSimulator",
+                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "RideSimulator", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -45,6 +47,7 @@ let package = Package(
         // Helpers for tests: pseudo-terminal pairs, a gpsd started by gpsfake, sample paths.
         .target(name: "TrailbookTestSupport", dependencies: ["CPosix"]),
         .testTarget(name: "GPSCoreTests", dependencies: ["GPSCore"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "GPSCore"]),
         .testTarget(
             name: "TrackStoreTests",
             dependencies: ["TrackStore", "GPSCore", "NMEA", "Pipeline", "TrailbookTestSupport"]

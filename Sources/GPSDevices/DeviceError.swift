@@ -18,15 +18,18 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible, Sendable {
     case unreadableFile(String, Errno)
     /// Another system call failed.
     case io(String, Errno)
+    /// A replay file's bytes cannot be used (a broken gzip stream); the reason is a clause.
+    case corruptFile(String, reason: String)
 
     /// The broad class of failure, for exit codes.
-    public enum Kind: Sendable { case unavailable, permission, usage, noInput }
+    public enum Kind: Sendable { case unavailable, permission, usage, noInput, dataError }
 
     public var kind: Kind {
         switch self {
         case .permissionDenied: return .permission
         case .unsupportedBaud: return .usage
         case .unreadableFile: return .noInput
+        case .corruptFile: return .dataError
         case .missing, .notASerialDevice, .noNMEA, .gpsdUnavailable, .io: return .unavailable
         }
     }
@@ -69,6 +72,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible, Sendable {
             return "Cannot read \(path): \(error); check the path."
         case .io(let path, let error):
             return "Reading \(path) failed: \(error)."
+        case .corruptFile(let path, let reason):
+            return "Cannot read \(path): \(reason); check the file (gzip -t \(path)) or give the uncompressed log."
         }
     }
 }

@@ -5,7 +5,7 @@ import NMEA
     import Glibc
 #endif
 
-/// A recorded NMEA log played as a live source: as fast as possible, or paced by the times in
+/// A recorded NMEA log (plain or gzip-compressed) played as a live source: as fast as possible, or paced by the times in
 /// the log (`realtime`), optionally sped up by `speed`.
 public struct ReplaySource: FixSource {
     public let path: String
@@ -56,6 +56,7 @@ public struct ReplaySource: FixSource {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
         defer { buffer.deallocate() }
         var bytesRead = 0
+        var gzip: GzipStream?
         do {
             while true {
                 let n: Int
@@ -66,16 +67,32 @@ public struct ReplaySource: FixSource {
                 }
                 if n == 0 { break }
                 if n > 0 {
-                    try decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), emit)
+                    let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+                    if bytesRead == 0 && GzipStream.isGzip(chunk) { gzip = try corruptIfFailing { try GzipStream() } }
+                    if let gzip {
+                        try corruptIfFailing { try gzip.feed(chunk) { try decoder.feed($0, emit) } }
+                    } else {
+                        try decoder.feed(chunk, emit)
+                    }
                     bytesRead += n
                     progress?(bytesRead)
                 }
             }
+            try corruptIfFailing { try gzip?.finish() }
             try decoder.finish(emit)
         } catch is Stop {
             // stopped by the caller
         }
         statistics = decoder.statistics
+    }
+
+    /// Runs `body`, turning a gzip failure into ``DeviceError/corruptFile(_:reason:)``.
+    private func corruptIfFailing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let failure as GzipStream.Failure {
+            throw DeviceError.corruptFile(path, reason: failure.description)
+        }
     }
 
     /// Seconds since the epoch (or since midnight when undated) of a fix, for pacing.

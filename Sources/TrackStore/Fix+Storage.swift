@@ -20,10 +20,7 @@ extension Fix {
     /// A fix read back from a `point` row.
     init(storedRow row: Row) {
         self.init()
-        let t: Int64 = row["t"]
-        let days = t >= 0 ? t / 86_400_000 : (t - 86_399_999) / 86_400_000
-        date = CivilDate(daysSinceEpoch: Int(days))
-        timeOfDay = Int(t - days * 86_400_000)
+        UTCTimestamp.set(row["t"], on: &self)
         let lat: Int64 = row["lat"]
         let lon: Int64 = row["lon"]
         coordinate = Coordinate(latitude: Double(lat) / 1e7, longitude: Double(lon) / 1e7)

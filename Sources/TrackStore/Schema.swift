@@ -52,6 +52,17 @@ enum Schema {
                 t.primaryKey(["ride_id", "reason"])
             }
         }
+        migrator.registerMigration("v2-imports") { db in
+            // Files imported, by the SHA-256 of their bytes, so the same file is not imported twice.
+            try db.create(table: "import") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("sha256", .text).notNull().unique()
+                t.column("name", .text).notNull()  // the path given at import time
+                t.column("bytes", .integer).notNull()
+                t.column("imported_ms", .integer).notNull()
+                t.column("points", .integer).notNull()  // points this file added
+            }
+        }
         return migrator
     }
 }

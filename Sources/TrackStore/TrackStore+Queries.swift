@@ -108,3 +108,21 @@ extension TrackStore {
         }
     }
 }
+
+/// A file imported earlier.
+public struct StoredImport: Equatable, Sendable {
+    public var name: String
+    public var importedMilliseconds: Int64
+    public var points: Int
+}
+
+extension TrackStore {
+    /// The earlier import of the file whose bytes have this SHA-256, if any.
+    public func importedFile(sha256: String) throws -> StoredImport? {
+        try pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT name, imported_ms, points FROM import WHERE sha256 = ?", arguments: [sha256]
+            ).map { StoredImport(name: $0["name"], importedMilliseconds: $0["imported_ms"], points: $0["points"]) }
+        }
+    }
+}

@@ -16,7 +16,13 @@ public final class TrackStore: Sendable {
     public static let busyTimeout: TimeInterval = 10
 
     /// Opens (creating when needed, folder 0700 and file 0600) and migrates the store at `path`.
-    public init(path: String) throws(StoreError) {
+    public convenience init(path: String) throws(StoreError) {
+        try self.init(path: path, migratingUpTo: nil)
+    }
+
+    /// Opens the store, applying migrations up to and including `last` (all when nil): tests
+    /// use it to make stores as earlier versions left them.
+    init(path: String, migratingUpTo last: String?) throws(StoreError) {
         self.path = path
         try Self.createPrivately(path)
         var configuration = Configuration()
@@ -33,7 +39,7 @@ public final class TrackStore: Sendable {
                 try migrator.appliedIdentifiers(db).subtracting(Set(migrator.migrations))
             }
             if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown.sorted()) }
-            try migrator.migrate(pool)
+            if let last { try migrator.migrate(pool, upTo: last) } else { try migrator.migrate(pool) }
         } catch let error as StoreError {
             throw error
         } catch {

@@ -1,3 +1,4 @@
+import Foundation
 import GPSCore
 internal import GRDB
 
@@ -6,7 +7,8 @@ internal import GRDB
 /// The pipeline numbers rides and segments within one run (1, 2, ...); the writer creates the
 /// stored ride and segment rows the first time a number appears and keeps their ranges and
 /// counts up to date. A point whose millisecond is already stored is skipped (re-importing a
-/// log stores nothing twice).
+/// log stores nothing twice), and a new ride or segment whose first point falls inside a stored
+/// one's time range continues that stored ride or segment.
 public final class TrackWriter {
     let store: TrackStore
     private var rideIDs: [Int: Int64] = [:]
@@ -29,9 +31,25 @@ public final class TrackWriter {
         }
     }
 
-    /// Stores `points` and adds `drops` (run-local ride → reason → count) in one transaction.
+    /// An imported file, noted in the same transaction as its points.
+    public struct ImportedFile: Sendable {
+        public var sha256: String
+        public var name: String
+        public var bytes: Int
+
+        public init(sha256: String, name: String, bytes: Int) {
+            self.sha256 = sha256
+            self.name = name
+            self.bytes = bytes
+        }
+    }
+
+    /// Stores `points` and adds `drops` (run-local ride → reason → count) in one transaction,
+    /// with the note of the file they came from when `file` is given.
     @discardableResult
-    public func write(_ points: [KeptPoint], drops: [Int: [String: Int]] = [:]) throws -> Int {
+    public func write(
+        _ points: [KeptPoint], drops: [Int: [String: Int]] = [:], from file: ImportedFile? = nil
+    ) throws -> Int {
         var rideIDs = self.rideIDs
         var segmentIDs = self.segmentIDs
         let added = try store.pool.write { db -> Int in
@@ -50,6 +68,21 @@ public final class TrackWriter {
                 added += 1
                 // Rides and segments are created by their first stored point, so a log imported
                 // twice leaves no empty ones behind.
+                // A point inside a stored ride's time range (a log overlapping one imported before)
+                // joins that ride, and the segment there if one contains it.
+                if rideIDs[p.ride] == nil,
+                    let id = try Int64.fetchOne(
+                        db, sql: "SELECT id FROM ride WHERE start_ms <= ? AND end_ms >= ? LIMIT 1", arguments: [t, t])
+                {
+                    rideIDs[p.ride] = id
+                }
+                if segmentIDs[p.segment] == nil,
+                    let id = try Int64.fetchOne(
+                        db, sql: "SELECT id FROM segment WHERE start_ms <= ? AND end_ms >= ? LIMIT 1",
+                        arguments: [t, t])
+                {
+                    segmentIDs[p.segment] = id
+                }
                 let rideID: Int64
                 if let id = rideIDs[p.ride] {
                     rideID = id
@@ -96,6 +129,14 @@ public final class TrackWriter {
                             """,
                         arguments: [rideID, reason, count])
                 }
+            }
+            if let file {
+                try db.execute(
+                    sql: "INSERT INTO import (sha256, name, bytes, imported_ms, points) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [
+                        file.sha256, file.name, file.bytes, Int64((Date().timeIntervalSince1970 * 1000).rounded()),
+                        added,
+                    ])
             }
             return added
         }

@@ -9,6 +9,7 @@ extension DeviceError {
         case .permission: code = .noPermission
         case .usage: code = .usage
         case .noInput: code = .noInput
+        case .dataError: code = .dataError
         }
         return CommandFailure(message: description, code: code)
     }

@@ -4,6 +4,7 @@ import GPSCore
 import GPSDevices
 import NMEA
 import Pipeline
+import Reports
 import TrackStore
 
 /// `trailbook import FILE... --dry-run`: files through the decoder and the pipeline, nothing stored.
@@ -23,7 +24,7 @@ struct Import: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument { case csv }
 
-    @Argument(help: "NMEA logs to read.")
+    @Argument(help: "NMEA logs or GPX files to read (plain or gzip-compressed).")
     var files: [String]
 
     @Flag(help: "Decode and filter without storing anything.")
@@ -52,10 +53,32 @@ struct Import: ParsableCommand {
         var kept = 0
         var stored: Int?
         var dropped: [String: Int] = [:]
+        /// Set when the same bytes were imported before (under this name): nothing was read.
+        var alreadyImported: String?
+        /// GPX only: waypoints read, routes skipped.
+        var waypoints: Int?
+        var routesSkipped: Int?
 
         enum CodingKeys: String, CodingKey {
-            case file, kept, stored, dropped
+            case file, kept, stored, dropped, waypoints
             case fixesRead = "fixes_read"
+            case alreadyImported = "already_imported"
+            case routesSkipped = "routes_skipped"
+        }
+
+        /// The line printed for this file.
+        var line: String {
+            if let earlier = alreadyImported {
+                return "\(file): already imported" + (earlier == file ? "" : " as \(earlier)") + ", skipped"
+            }
+            let drops = dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            let storedText =
+                stored.map { ", \($0) stored" + ($0 < kept ? " (\(kept - $0) already in the store)" : "") } ?? ""
+            var text =
+                "\(file): \(fixesRead) fixes read, \(kept) kept\(storedText), \(fixesRead - kept) dropped"
+                + (drops.isEmpty ? "" : " (\(drops))")
+            if let routesSkipped, routesSkipped > 0 { text += "; \(routesSkipped) routes skipped (no times)" }
+            return text
         }
     }
 
@@ -84,8 +107,25 @@ struct Import: ParsableCommand {
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }
         var perFile: [FileCounts] = []
         for (index, path) in files.enumerated() {
-            if index > 0 { pipeline.sourceDisconnected() }
             var counts = FileCounts(file: path)
+            let kind = try FileKind.sniff(path)
+            var imported: TrackWriter.ImportedFile?
+            if let store {
+                let size = Self.fileSize(path)
+                let digest: String
+                do {
+                    digest = try SHA256.hexDigest(ofFile: path)
+                } catch {
+                    throw CommandFailure(message: "Cannot read \(path): \(error); check the path.", code: .noInput)
+                }
+                if let earlier = try store.importedFile(sha256: digest) {
+                    counts.alreadyImported = earlier.name
+                    perFile.append(counts)
+                    continue
+                }
+                imported = .init(sha256: digest, name: path, bytes: size)
+            }
+            if index > 0 { pipeline.sourceDisconnected() }
             var keptPoints: [TrackWriter.KeptPoint] = []
             let dropsBefore = pipeline.drops
             func record(_ event: PipelineEvent) throws {
@@ -101,31 +141,22 @@ struct Import: ParsableCommand {
                     counts.dropped[reason.rawValue, default: 0] += 1
                 }
             }
-            var source = ReplaySource(path: path)
             let bar = ProgressBar(label: path, totalBytes: Self.fileSize(path))
-            source.progress = { bar.update($0) }
             defer { bar.finish() }
-            do {
-                try source.run(shouldStop: { false }) { event in
-                    guard case .fix(let fix) = event else { return }
-                    counts.fixesRead += 1
+            if kind == .gpx {
+                let gpx = try readGPX(path, bar: bar) { fix in
                     try pipeline.process(fix, record)
+                } segment: {
+                    pipeline.sourceDisconnected()
                 }
-            } catch let error as DeviceError {
-                throw error.commandFailure
-            }
-            let s = source.statistics
-            if !s.foundNMEA {
-                let found = s.skippedBytes == 0 && s.sentences == 0 ? "it is empty" : "no NMEA sentences in it"
-                throw CommandFailure(
-                    message:
-                        "Nothing to import from \(path): \(found); give a log of NMEA 0183 text such as $GPGGA/$GPRMC lines.",
-                    code: .dataError)
+                (counts.fixesRead, counts.waypoints, counts.routesSkipped) = gpx
+            } else {
+                counts.fixesRead = try readNMEA(path, kind: kind, bar: bar) { fix in try pipeline.process(fix, record) }
             }
             if index == files.count - 1 { try pipeline.finish(record) }
             if let writer {
                 counts.stored = try writer.write(
-                    keptPoints, drops: DropCounts.added(since: dropsBefore, to: pipeline.drops))
+                    keptPoints, drops: DropCounts.added(since: dropsBefore, to: pipeline.drops), from: imported)
             }
             perFile.append(counts)
         }
@@ -141,21 +172,72 @@ struct Import: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else if format == nil {
-            for f in perFile {
-                let drops = f.dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-                let stored =
-                    f.stored.map { ", \($0) stored" + ($0 < f.kept ? " (\(f.kept - $0) already in the store)" : "") }
-                    ?? ""
-                print(
-                    "\(f.file): \(f.fixesRead) fixes read, \(f.kept) kept\(stored), \(f.fixesRead - f.kept) dropped"
-                        + (drops.isEmpty ? "" : " (\(drops))"))
-            }
+            for f in perFile { print(f.line) }
             if let store {
                 print("\(report.rides) rides, \(report.segments) segments; store \(store.path)")
             } else {
                 print("\(report.rides) rides, \(report.segments) segments (dry run: nothing stored)")
             }
         }
+    }
+
+    /// Reads an NMEA log (plain or gzip) through the replay source; returns the fixes read.
+    private func readNMEA(
+        _ path: String, kind: FileKind, bar: ProgressBar, _ fix: (Fix) throws -> Void
+    ) throws -> Int {
+        var source = ReplaySource(path: path)
+        source.progress = { bar.update($0) }
+        var read = 0
+        do {
+            try source.run(shouldStop: { false }) { event in
+                guard case .fix(let f) = event else { return }
+                read += 1
+                try fix(f)
+            }
+        } catch let error as DeviceError {
+            throw error.commandFailure
+        }
+        if !source.statistics.foundNMEA {
+            throw CommandFailure(
+                message:
+                    "Nothing to import from \(path): \(kind.found); give an NMEA 0183 log ($GPGGA/$GPRMC lines, "
+                    + "plain or .gz) or a GPX file.",
+                code: .dataError)
+        }
+        return read
+    }
+
+    /// Reads a GPX file (plain or gzip): each track segment starts a new segment. Returns the
+    /// points and waypoints read and the routes skipped.
+    private func readGPX(
+        _ path: String, bar: ProgressBar, _ fix: (Fix) throws -> Void, segment: () -> Void
+    ) throws -> (points: Int, waypoints: Int, routes: Int) {
+        let input = try InputFile(path: path)
+        let reader = GPXReader()
+        var read = 0
+        var waypoints = 0
+        func item(_ item: GPXReader.Item) throws {
+            switch item {
+            case .segment: segment()
+            case .point(let f):
+                read += 1
+                try fix(f)
+            case .waypoint: waypoints += 1
+            }
+        }
+        do {
+            try input.forEachChunk { chunk in
+                try reader.feed(chunk, item)
+                bar.update(input.bytesRead)
+            }
+            try reader.finish(item)
+        } catch let failure as GPXReader.Failure {
+            throw CommandFailure(
+                message:
+                    "Cannot import \(path): \(failure.description); nothing of it was stored. Fix or re-export the GPX file.",
+                code: .dataError)
+        }
+        return (read, waypoints, reader.routes)
     }
 
     static func fileSize(_ path: String) -> Int {

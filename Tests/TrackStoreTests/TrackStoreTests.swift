@@ -3,8 +3,9 @@ import GPSCore
 import NMEA
 import Pipeline
 import Testing
-import TrackStore
 import TrailbookTestSupport
+
+@testable import TrackStore
 
 /// Runs the sample ride (or `bytes`) through the decoder and the ride pipeline.
 func keptPoints(_ bytes: [UInt8]) -> (points: [TrackWriter.KeptPoint], drops: [Int: [String: Int]]) {
@@ -34,7 +35,7 @@ func keptPoints(_ bytes: [UInt8]) -> (points: [TrackWriter.KeptPoint], drops: [I
     @Test func createsAndMigratesAPrivateWALStore() throws {
         let path = try newStorePath()
         let store = try TrackStore(path: path)
-        #expect(try store.appliedMigrations() == ["v1-tracks"])
+        #expect(try store.appliedMigrations() == ["v1-tracks", "v2-imports"])
         #expect(try store.integrityCheck() == "ok")
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
@@ -42,7 +43,52 @@ func keptPoints(_ bytes: [UInt8]) -> (points: [TrackWriter.KeptPoint], drops: [I
         #expect((folder[.posixPermissions] as? Int) == 0o700)
         #expect(FileManager.default.fileExists(atPath: path + "-wal"), "WAL mode")
         // Opening again migrates nothing new.
-        #expect(try TrackStore(path: path).appliedMigrations() == ["v1-tracks"])
+        #expect(try TrackStore(path: path).appliedMigrations() == ["v1-tracks", "v2-imports"])
+    }
+
+    /// A store as each earlier version left it, with data, opens migrated and keeps its data.
+    @Test(arguments: ["v1-tracks"])
+    func migratesFromEarlierVersions(last: String) throws {
+        let path = try newStorePath()
+        do {
+            let old = try TrackStore(path: path, migratingUpTo: last)
+            #expect(try old.appliedMigrations().last == last)
+            try TrackWriter(store: old).write(Array(keptPoints(try Samples.bytes("ride.nmea")).points.prefix(100)))
+        }
+        let store = try TrackStore(path: path)
+        #expect(try store.appliedMigrations() == ["v1-tracks", "v2-imports"])
+        #expect(try store.rides().map(\.pointCount) == [100])
+        #expect(try store.integrityCheck() == "ok")
+        #expect(try store.importedFile(sha256: String(repeating: "0", count: 64)) == nil)
+    }
+
+    @Test func sha256MatchesKnownDigests() throws {
+        var empty = SHA256()
+        #expect(empty.finalizeHex() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        var abc = SHA256()
+        abc.update(Array("abc".utf8))
+        #expect(abc.finalizeHex() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        // Fed in uneven pieces across block boundaries, the same as coreutils' sha256sum.
+        let path = Samples.path("ride.nmea")
+        let sum = Process()
+        let pipe = Pipe()
+        sum.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        sum.arguments = [path]
+        sum.standardOutput = pipe
+        try sum.run()
+        sum.waitUntilExit()
+        let expected = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).prefix(64)
+        #expect(try SHA256.hexDigest(ofFile: path) == String(expected))
+        var pieces = SHA256()
+        let bytes = try Samples.bytes("ride.nmea")
+        var i = 0
+        var step = 1
+        while i < bytes.count {
+            pieces.update(bytes[i..<min(i + step, bytes.count)])
+            i += step
+            step = step * 3 % 200 + 1
+        }
+        #expect(pieces.finalizeHex() == String(expected))
     }
 
     @Test func refusesAStoreFromANewerTrailbook() throws {

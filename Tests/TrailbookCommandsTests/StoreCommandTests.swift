@@ -15,8 +15,15 @@ import TrailbookTestSupport
         let first = try run(["import", "--store", s, "Samples/ride.nmea"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("1762 kept, 1762 stored"))
+        // The same file again is recognised by its SHA-256 and skipped.
         let again = try run(["import", "--store", s, "Samples/ride.nmea"])
-        #expect(again.stdout.contains("0 stored (1762 already in the store)"))
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("Samples/ride.nmea: already imported, skipped"))
+        // A different file holding the same fixes stores none of them twice.
+        let longer = try Samples.temporaryDirectory() + "/longer.nmea"
+        try (String(contentsOfFile: "Samples/ride.nmea", encoding: .utf8) + "\n").write(
+            toFile: longer, atomically: true, encoding: .utf8)
+        #expect(try run(["import", "--store", s, longer]).stdout.contains("0 stored (1762 already in the store)"))
 
         let rides = try run(["rides", "--store", s, "--json"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(rides.stdout.utf8)) as? [String: Any])
@@ -60,7 +67,7 @@ import TrailbookTestSupport
         try Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 97) | 0x80 }).write(to: URL(fileURLWithPath: junk))
         let result = try run(["import", "--store", s, "Samples/edge/midnight.nmea", junk])
         #expect(result.status == 65)
-        #expect(result.stderr.contains("Nothing to import from \(junk): no NMEA sentences in it"))
+        #expect(result.stderr.contains("Nothing to import from \(junk): it holds binary data, not text"))
         // The file before it was stored in its own transaction; nothing of the junk.
         #expect(
             try run(["points", "--store", s, "--day", "2026-06-14", "--time-zone", "UTC"]).stdout.split(separator: "\n")

@@ -1,4 +1,5 @@
 import GPSCore
+import GPSDevices
 
 #if canImport(Glibc)
     import Glibc
@@ -6,7 +7,7 @@ import GPSCore
     import Darwin
 #endif
 
-/// A file (or standard input) read in large chunks with `read(2)`, EINTR handled here once.
+/// A file (or standard input), plain or gzip-compressed, read in large chunks with `read(2)`, EINTR handled here once.
 final class InputFile {
     /// The name used in messages ("standard input" for `-`).
     let displayName: String
@@ -15,6 +16,8 @@ final class InputFile {
     private let buffer: UnsafeMutableRawBufferPointer
     /// Bytes read so far.
     private(set) var bytesRead = 0
+    /// Set when the input turned out to be gzip-compressed.
+    private var gzip: GzipStream?
 
     /// Size of one read.
     static let chunkSize = 1 << 20
@@ -60,13 +63,33 @@ final class InputFile {
             } catch {
                 throw CommandFailure(message: "Reading \(displayName) failed: \(error).", code: .noInput)
             }
-            if n == 0 { return }
+            if n == 0 {
+                try gzipFailing { try gzip?.finish() }
+                return
+            }
             if n < 0 {  // a non-blocking standard input with nothing yet
                 _ = try? Posix.waitReadable(fd, milliseconds: 1000)
                 continue
             }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+            if bytesRead == 0 && GzipStream.isGzip(chunk) { gzip = try gzipFailing { try GzipStream() } }
             bytesRead += n
-            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            if let gzip {
+                try gzipFailing { try gzip.feed(chunk, body) }
+            } else {
+                try body(chunk)
+            }
+        }
+    }
+
+    /// Runs `body`, turning a gzip failure into a sentence and exit 65.
+    private func gzipFailing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let failure as GzipStream.Failure {
+            throw CommandFailure(
+                message: "Cannot read \(displayName): \(failure); check it with gzip -t or give the uncompressed log.",
+                code: .dataError)
         }
     }
 }

@@ -1,0 +1,161 @@
+import GPSCore
+
+/// Reads GPX 1.0 and 1.1 as a stream: track segments and their points as ``Fix`` values, and
+/// waypoints. Routes (planned, without times) are counted and skipped.
+public final class GPXReader {
+    /// What the file holds, in document order.
+    public enum Item: Equatable {
+        /// A `<trkseg>` begins; its points follow.
+        case segment
+        case point(Fix)
+        case waypoint(Waypoint)
+    }
+
+    /// A `<wpt>`: a place with a name or description, perhaps a time.
+    public struct Waypoint: Equatable, Sendable {
+        public var fix: Fix
+        public var name: String?
+        /// `<desc>` and `<cmt>` joined by a blank line when both are present.
+        public var text: String?
+        public var link: String?
+    }
+
+    /// What is wrong with the file, on which line.
+    public typealias Failure = XMLScanner.Failure
+
+    private let scanner = XMLScanner()
+    /// Routes skipped.
+    public private(set) var routes = 0
+    /// Whether the root element was `<gpx>` (checked on the first element).
+    private var checkedRoot = false
+    /// The point or waypoint being read, with the line it started on.
+    private var current: (fix: Fix, line: Int, isWaypoint: Bool)?
+    private var waypoint = Waypoint(fix: Fix())
+    private var text = ""
+    private var depthInExtensions = 0
+
+    public init() {}
+
+    /// Whether `prefix` (the first bytes of a file) looks like GPX: XML with a `<gpx` element.
+    public static func looksLikeGPX(_ prefix: UnsafeRawBufferPointer) -> Bool {
+        let head = String(decoding: prefix.prefix(4096), as: UTF8.self)
+        let trimmed = head.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+        return trimmed.hasPrefix("<") && head.contains("<gpx")
+    }
+
+    public func feed(_ bytes: UnsafeRawBufferPointer, _ handle: (Item) throws -> Void) throws {
+        try scanner.feed(bytes) { try self.event($0, handle) }
+    }
+
+    public func finish(_ handle: (Item) throws -> Void) throws {
+        try scanner.finish { try self.event($0, handle) }
+    }
+
+    private func event(_ event: XMLScanner.Event, _ handle: (Item) throws -> Void) throws {
+        switch event {
+        case .start(let name, let attributes, let line):
+            if !checkedRoot {
+                checkedRoot = true
+                guard name == "gpx" else {
+                    throw Failure(line: line, reason: "the root element is <\(name)>, not <gpx>")
+                }
+            }
+            text = ""
+            switch name {
+            case "trkseg": try handle(.segment)
+            case "rte": routes += 1
+            case "trkpt", "wpt":
+                var fix = Fix()
+                fix.coordinate = Coordinate(
+                    latitude: try Self.degrees(attributes["lat"], "lat", of: name, line: line, limit: 90),
+                    longitude: try Self.degrees(attributes["lon"], "lon", of: name, line: line, limit: 180))
+                current = (fix, line, name == "wpt")
+                waypoint = Waypoint(fix: Fix())
+            case "extensions": depthInExtensions += 1
+            case "link":
+                if current?.isWaypoint == true, waypoint.link == nil { waypoint.link = attributes["href"] }
+            default: break
+            }
+        case .text(let value):
+            text += value
+        case .end(let name):
+            defer { text = "" }
+            if name == "extensions" {
+                depthInExtensions -= 1
+                return
+            }
+            guard var point = current else { return }
+            let value = text.trimmingCharacters(in: " \t\r\n")
+            switch name {
+            case "trkpt", "wpt":
+                if point.fix.mode == .unknown { point.fix.mode = point.fix.altitudeMSL == nil ? .twoD : .threeD }
+                current = nil
+                if point.isWaypoint {
+                    waypoint.fix = point.fix
+                    try handle(.waypoint(waypoint))
+                } else {
+                    try handle(.point(point.fix))
+                }
+                return
+            case "ele": point.fix.altitudeMSL = try Self.number(value, name, point.line)
+            case "time":
+                guard let ms = UTCTimestamp.milliseconds(Substring(value)) else {
+                    throw Failure(
+                        line: point.line,
+                        reason:
+                            "the <time> \"\(value.prefix(40))\" is not an ISO 8601 time such as 2026-06-14T06:30:01Z")
+                }
+                UTCTimestamp.set(ms, on: &point.fix)
+            case "speed": point.fix.speed = try Self.number(value, name, point.line)
+            case "course": point.fix.track = try Self.number(value, name, point.line)
+            case "hdop": point.fix.hdop = try Self.number(value, name, point.line)
+            case "vdop": point.fix.vdop = try Self.number(value, name, point.line)
+            case "pdop": point.fix.pdop = try Self.number(value, name, point.line)
+            case "sat": point.fix.satellitesUsed = Int(value)
+            case "fix":
+                switch value {
+                case "none": point.fix.mode = .noFix
+                case "2d": point.fix.mode = .twoD
+                case "3d", "dgps", "pps": point.fix.mode = .threeD
+                default: break
+                }
+            case "name" where depthInExtensions == 0: waypoint.name = value.isEmpty ? nil : value
+            case "desc", "cmt":
+                if depthInExtensions == 0 && !value.isEmpty {
+                    waypoint.text = waypoint.text.map { $0 + "\n\n" + value } ?? value
+                }
+            default: break
+            }
+            current = point
+        }
+    }
+
+    private static func number(_ text: String, _ name: String, _ line: Int) throws(Failure) -> Double {
+        guard let value = Double(text), value.isFinite else {
+            throw Failure(line: line, reason: "<\(name)> holds \"\(text.prefix(40))\", not a finite number")
+        }
+        return value
+    }
+
+    private static func degrees(
+        _ text: String?, _ attribute: String, of element: String, line: Int, limit: Double
+    ) throws(Failure) -> Double {
+        guard let text else { throw Failure(line: line, reason: "<\(element)> has no \(attribute) attribute") }
+        guard let value = Double(text.trimmingCharacters(in: " \t")), value.isFinite, abs(value) <= limit else {
+            throw Failure(
+                line: line,
+                reason: "<\(element)> has \(attribute)=\"\(text.prefix(40))\", not a number within ±\(Int(limit))")
+        }
+        return value
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        let chars = Set(set)
+        var s = Substring(self)
+        while let f = s.first, chars.contains(f) { s = s.dropFirst() }
+        while let l = s.last, chars.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}
