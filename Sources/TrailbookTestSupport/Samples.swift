@@ -12,9 +12,12 @@ public enum Samples {
     }
 
     /// The sample ride cut into epochs (each starts at its RMC line), as bytes.
-    public static func rideEpochs() throws -> [[UInt8]] {
+    public static func rideEpochs() throws -> [[UInt8]] { epochs(of: try bytes("ride.nmea")) }
+
+    /// A log cut into epochs, each starting at its RMC line.
+    public static func epochs(of log: [UInt8]) -> [[UInt8]] {
         var epochs: [[UInt8]] = []
-        for line in try bytes("ride.nmea").split(separator: 0x0A) {
+        for line in log.split(separator: 0x0A) {
             let bytes = Array(line) + [0x0A]
             let isRMC = line.count > 6 && Array(line.dropFirst(3).prefix(3)) == Array("RMC".utf8)
             if isRMC || epochs.isEmpty {
