@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .target(name: "CPosix"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "GPSDevices",
             dependencies: ["GPSCore", "NMEA", "CGPS", "CZlib", .product(name: "Logging", package: "swift-log")]
@@ -31,7 +32,9 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
-        .target(name: "TrackStore", dependencies: ["GPSCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "TrackStore", dependencies: ["GPSCore", "CCrypto", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .target(name: "RideSimulator", dependencies: ["GPSCore", "NMEA"]),
         .target(name: "Reports", dependencies: ["GPSCore"]),
         .target(

@@ -63,9 +63,9 @@ func keptPoints(_ bytes: [UInt8]) -> (points: [TrackWriter.KeptPoint], drops: [I
     }
 
     @Test func sha256MatchesKnownDigests() throws {
-        var empty = SHA256()
+        let empty = SHA256()
         #expect(empty.finalizeHex() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        var abc = SHA256()
+        let abc = SHA256()
         abc.update(Array("abc".utf8))
         #expect(abc.finalizeHex() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         // Fed in uneven pieces across block boundaries, the same as coreutils' sha256sum.
@@ -79,7 +79,7 @@ func keptPoints(_ bytes: [UInt8]) -> (points: [TrackWriter.KeptPoint], drops: [I
         sum.waitUntilExit()
         let expected = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).prefix(64)
         #expect(try SHA256.hexDigest(ofFile: path) == String(expected))
-        var pieces = SHA256()
+        let pieces = SHA256()
         let bytes = try Samples.bytes("ride.nmea")
         var i = 0
         var step = 1

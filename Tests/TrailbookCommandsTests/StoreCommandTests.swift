@@ -76,7 +76,7 @@ import TrailbookTestSupport
 
     @Test func emptyFileExits65() throws {
         let empty = try Samples.temporaryDirectory() + "/empty.nmea"
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let result = try run(["import", "--store", try store(), empty])
         #expect(result.status == 65)
         #expect(result.stderr.contains("Nothing to import from \(empty): it is empty"))
