@@ -37,10 +37,11 @@ let package = Package(
         ),
         .target(name: "RideSimulator", dependencies: ["GPSCore", "NMEA"]),
         .target(name: "Reports", dependencies: ["GPSCore"]),
+        .target(name: "Photos", dependencies: ["GPSCore"]),
         .target(
             name: "TrailbookCommands",
             dependencies: [
-                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "RideSimulator", "Reports",
+                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "RideSimulator", "Reports", "Photos",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -51,6 +52,7 @@ let package = Package(
         .target(name: "TrailbookTestSupport", dependencies: ["CPosix"]),
         .testTarget(name: "GPSCoreTests", dependencies: ["GPSCore"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "GPSCore"]),
+        .testTarget(name: "PhotosTests", dependencies: ["Photos", "GPSCore", "TrailbookTestSupport"]),
         .testTarget(
             name: "TrackStoreTests",
             dependencies: ["TrackStore", "GPSCore", "NMEA", "Pipeline", "TrailbookTestSupport"]

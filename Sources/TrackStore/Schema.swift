@@ -63,6 +63,59 @@ enum Schema {
                 t.column("points", .integer).notNull()  // points this file added
             }
         }
+        migrator.registerMigration("v3-diary") { db in
+            // Location records that carry something: manual ones (manual = 1, placed by the user)
+            // and stored points the user attached something to (manual = 0, t = the point's t).
+            try db.create(table: "record") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("t", .integer).notNull()  // ms since 1970, UTC
+                t.column("lat", .integer).notNull()  // 1e-7 degrees
+                t.column("lon", .integer).notNull()
+                t.column("alt", .integer)  // centimetres
+                t.column("manual", .integer).notNull()
+                t.column("created_ms", .integer).notNull()
+            }
+            try db.create(index: "record_on_t", on: "record", columns: ["t"])
+            try db.execute(sql: "CREATE UNIQUE INDEX record_of_point ON record(t) WHERE manual = 0")
+            try db.create(table: "note") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("record_id", .integer).notNull().indexed().references("record", onDelete: .cascade)
+                t.column("text", .text).notNull()
+                t.column("created_ms", .integer).notNull()
+                t.column("updated_ms", .integer).notNull()
+            }
+            // Photos are files in the media folder named by their SHA-256; a row per file.
+            try db.create(table: "photo", options: [.withoutRowID]) { t in
+                t.primaryKey("sha256", .text)
+                t.column("file", .text).notNull()  // path inside the media folder
+                t.column("bytes", .integer).notNull()
+                t.column("taken_ms", .integer)  // EXIF time, when the photo has one
+                t.column("name", .text).notNull()  // file name it was added under
+            }
+            try db.create(table: "record_photo", options: [.withoutRowID]) { t in
+                t.column("record_id", .integer).notNull().references("record", onDelete: .cascade)
+                t.column("sha256", .text).notNull().indexed().references("photo")
+                t.primaryKey(["record_id", "sha256"])
+            }
+            // Fields: numbers in `number`, everything else in `text`.
+            try db.create(table: "field", options: [.withoutRowID]) { t in
+                t.column("record_id", .integer).notNull().references("record", onDelete: .cascade)
+                t.column("key", .text).notNull()
+                t.column("text", .text)
+                t.column("number", .double)
+                t.primaryKey(["record_id", "key"])
+            }
+            try db.create(table: "day_summary", options: [.withoutRowID]) { t in
+                t.primaryKey("day", .text)  // local date, YYYY-MM-DD
+                t.column("text", .text).notNull()
+                t.column("updated_ms", .integer).notNull()
+            }
+            // Small shared state: the pause switch and what the running recorder reports.
+            try db.create(table: "setting", options: [.withoutRowID]) { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
         return migrator
     }
 }

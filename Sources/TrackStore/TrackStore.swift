@@ -28,6 +28,9 @@ public final class TrackStore: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.foreignKeysEnabled = true
+        // Deleted content is overwritten with zeros in the file, not just unlinked: `trailbook rm`
+        // removes for good.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {

@@ -35,7 +35,7 @@ func keptPoints(_ bytes: [UInt8]) -> (points: [TrackWriter.KeptPoint], drops: [I
     @Test func createsAndMigratesAPrivateWALStore() throws {
         let path = try newStorePath()
         let store = try TrackStore(path: path)
-        #expect(try store.appliedMigrations() == ["v1-tracks", "v2-imports"])
+        #expect(try store.appliedMigrations() == ["v1-tracks", "v2-imports", "v3-diary"])
         #expect(try store.integrityCheck() == "ok")
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
@@ -43,11 +43,11 @@ func keptPoints(_ bytes: [UInt8]) -> (points: [TrackWriter.KeptPoint], drops: [I
         #expect((folder[.posixPermissions] as? Int) == 0o700)
         #expect(FileManager.default.fileExists(atPath: path + "-wal"), "WAL mode")
         // Opening again migrates nothing new.
-        #expect(try TrackStore(path: path).appliedMigrations() == ["v1-tracks", "v2-imports"])
+        #expect(try TrackStore(path: path).appliedMigrations() == ["v1-tracks", "v2-imports", "v3-diary"])
     }
 
     /// A store as each earlier version left it, with data, opens migrated and keeps its data.
-    @Test(arguments: ["v1-tracks"])
+    @Test(arguments: ["v1-tracks", "v2-imports"])
     func migratesFromEarlierVersions(last: String) throws {
         let path = try newStorePath()
         do {
@@ -56,7 +56,7 @@ func keptPoints(_ bytes: [UInt8]) -> (points: [TrackWriter.KeptPoint], drops: [I
             try TrackWriter(store: old).write(Array(keptPoints(try Samples.bytes("ride.nmea")).points.prefix(100)))
         }
         let store = try TrackStore(path: path)
-        #expect(try store.appliedMigrations() == ["v1-tracks", "v2-imports"])
+        #expect(try store.appliedMigrations() == ["v1-tracks", "v2-imports", "v3-diary"])
         #expect(try store.rides().map(\.pointCount) == [100])
         #expect(try store.integrityCheck() == "ok")
         #expect(try store.importedFile(sha256: String(repeating: "0", count: 64)) == nil)

@@ -1,0 +1,104 @@
+import GPSCore
+
+/// A location record: a place at a time with what the user attached to it.
+///
+/// Every stored point is a location record; the store keeps a `record` row only for manual
+/// records and for points that carry a note, photo or field. `id` is nil for a plain point.
+public struct LocationRecord: Equatable, Sendable {
+    public var id: Int64?
+    /// ms since 1970, UTC.
+    public var milliseconds: Int64
+    public var coordinate: Coordinate
+    /// Metres above mean sea level.
+    public var altitude: Double?
+    /// Placed by the user (`mark`), rather than a recorded point.
+    public var manual: Bool
+    public var notes: [Note] = []
+    public var photos: [Photo] = []
+    /// By key, in key order.
+    public var fields: [Field] = []
+
+    public init(
+        id: Int64?, milliseconds: Int64, coordinate: Coordinate, altitude: Double?, manual: Bool
+    ) {
+        self.id = id
+        self.milliseconds = milliseconds
+        self.coordinate = coordinate
+        self.altitude = altitude
+        self.manual = manual
+    }
+
+    /// Whether anything is attached.
+    public var isEmpty: Bool { notes.isEmpty && photos.isEmpty && fields.isEmpty }
+}
+
+public struct Note: Equatable, Sendable {
+    public var id: Int64
+    public var recordID: Int64
+    public var text: String
+    public var createdMilliseconds: Int64
+    public var updatedMilliseconds: Int64
+}
+
+/// A photo file in the media folder.
+public struct Photo: Equatable, Sendable {
+    public var sha256: String
+    /// Path inside the media folder.
+    public var file: String
+    public var bytes: Int
+    /// When it was taken (EXIF, converted to UTC), when known.
+    public var takenMilliseconds: Int64?
+    /// The file name it was added under.
+    public var name: String
+}
+
+/// A structured value on a record; numbers stay numbers.
+public enum FieldValue: Equatable, Sendable, CustomStringConvertible {
+    case text(String)
+    case number(Double)
+
+    /// A number when the text reads as a finite one (`12`, `-3.5`, `1e3`), else text.
+    public init(parsing text: String) {
+        if let n = Double(text), n.isFinite,
+            text.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." })
+                == true
+        {
+            self = .number(n)
+        } else {
+            self = .text(text)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .text(let t): return t
+        case .number(let n):
+            return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+        }
+    }
+}
+
+public struct Field: Equatable, Sendable {
+    public var key: String
+    public var value: FieldValue
+
+    public init(key: String, value: FieldValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// What a removal took away.
+public struct Removal: Equatable, Sendable {
+    public var points = 0
+    public var records = 0
+    public var notes = 0
+    public var photos = 0
+    public var fields = 0
+    public var rides = 0
+    public var daySummaries = 0
+    /// Photo files no longer referenced, deleted from the media folder.
+    public var photoFilesDeleted = 0
+
+    public init() {}
+}

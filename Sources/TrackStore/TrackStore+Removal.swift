@@ -1,0 +1,160 @@
+import Foundation
+import GPSCore
+internal import GRDB
+
+/// Removal for good: rows are deleted with `secure_delete` on (their bytes are zeroed in the
+/// file), the WAL is checkpointed and truncated afterwards, and photo files no longer referenced
+/// are deleted from the media folder.
+extension TrackStore {
+    /// Removes records by id. A record of a stored point takes the point with it (the point is the
+    /// place); ids that do not exist are returned in `missing` and nothing is removed then.
+    public func remove(records ids: [Int64]) throws -> (removal: Removal, missing: [Int64]) {
+        let (removal, missing, files) = try pool.write { db -> (Removal, [Int64], [String]) in
+            var missing: [Int64] = []
+            var rows: [Row] = []
+            for id in ids {
+                if let row = try Row.fetchOne(db, sql: "SELECT id, t, manual FROM record WHERE id = ?", arguments: [id])
+                {
+                    rows.append(row)
+                } else {
+                    missing.append(id)
+                }
+            }
+            guard missing.isEmpty else { return (Removal(), missing, []) }
+            var removal = Removal()
+            for row in rows {
+                let id: Int64 = row["id"]
+                try Self.countAttachments(db, "record_id = ?", [id], into: &removal)
+                try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [id])
+                removal.records += 1
+                if (row["manual"] as Int) == 0 {
+                    let t: Int64 = row["t"]
+                    try Self.deletePoints(db, from: t, to: t + 1, into: &removal)
+                }
+            }
+            let files = try Self.deleteUnreferencedPhotos(db, into: &removal)
+            return (removal, [], files)
+        }
+        return (try finishRemoval(removal, files), missing)
+    }
+
+    /// Removes a ride: its points, segments, drop counts and the records of its points (manual
+    /// records in its time stay). Nil when there is no such ride.
+    public func remove(ride id: Int64) throws -> Removal? {
+        let result = try pool.write { db -> (Removal, [String])? in
+            guard
+                let ride = try Row.fetchOne(db, sql: "SELECT start_ms, end_ms FROM ride WHERE id = ?", arguments: [id])
+            else { return nil }
+            let start: Int64 = ride["start_ms"]
+            let end: Int64 = ride["end_ms"]
+            var removal = Removal()
+            let condition = "manual = 0 AND t >= ? AND t <= ?"
+            try Self.countAttachments(
+                db, "record_id IN (SELECT id FROM record WHERE \(condition))", [start, end], into: &removal)
+            removal.records +=
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM record WHERE \(condition)", arguments: [start, end]) ?? 0
+            try db.execute(sql: "DELETE FROM record WHERE \(condition)", arguments: [start, end])
+            try Self.deletePoints(db, from: start, to: end + 1, into: &removal)
+            // The ride is gone with its last point unless another ride's points overlapped it.
+            if try Int.fetchOne(db, sql: "SELECT count(*) FROM ride WHERE id = ?", arguments: [id]) == 1 {
+                try db.execute(sql: "DELETE FROM ride WHERE id = ?", arguments: [id])
+                removal.rides += 1
+            }
+            return (removal, try Self.deleteUnreferencedPhotos(db, into: &removal))
+        }
+        guard let (removal, files) = result else { return nil }
+        return try finishRemoval(removal, files)
+    }
+
+    /// Removes everything in `[from, to)`: points, records (manual ones too) and what they carry,
+    /// and the day summaries of `days`. Rides and segments shrink to what is left, or go.
+    public func remove(fromMilliseconds from: Int64, toMilliseconds to: Int64, days: [CivilDate] = []) throws
+        -> Removal
+    {
+        let (removal, files) = try pool.write { db -> (Removal, [String]) in
+            var removal = Removal()
+            try Self.countAttachments(
+                db, "record_id IN (SELECT id FROM record WHERE t >= ? AND t < ?)", [from, to], into: &removal)
+            try db.execute(sql: "DELETE FROM record WHERE t >= ? AND t < ?", arguments: [from, to])
+            removal.records += db.changesCount
+            try Self.deletePoints(db, from: from, to: to, into: &removal)
+            for day in days {
+                try db.execute(sql: "DELETE FROM day_summary WHERE day = ?", arguments: [day.description])
+                removal.daySummaries += db.changesCount
+            }
+            return (removal, try Self.deleteUnreferencedPhotos(db, into: &removal))
+        }
+        return try finishRemoval(removal, files)
+    }
+
+    /// Counts the notes, photo links and fields of the records matching `condition`.
+    static func countAttachments(
+        _ db: Database, _ condition: String, _ arguments: StatementArguments, into removal: inout Removal
+    ) throws {
+        removal.notes +=
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM note WHERE \(condition)", arguments: arguments)
+            ?? 0
+        removal.photos +=
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM record_photo WHERE \(condition)", arguments: arguments) ?? 0
+        removal.fields +=
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM field WHERE \(condition)", arguments: arguments) ?? 0
+    }
+
+    /// Deletes the points in `[from, to)` and shrinks (or deletes) the segments and rides that
+    /// held them.
+    static func deletePoints(_ db: Database, from: Int64, to: Int64, into removal: inout Removal) throws {
+        try db.execute(sql: "DELETE FROM point WHERE t >= ? AND t < ?", arguments: [from, to])
+        removal.points += db.changesCount
+        let segments = try Row.fetchAll(
+            db, sql: "SELECT id, ride_id, start_ms, end_ms FROM segment WHERE end_ms >= ? AND start_ms < ?",
+            arguments: [from, to])
+        var rides = Set<Int64>()
+        for s in segments {
+            let id: Int64 = s["id"]
+            rides.insert(s["ride_id"])
+            let left = try Row.fetchOne(
+                db, sql: "SELECT min(t) AS a, max(t) AS b, count(*) AS n FROM point WHERE t >= ? AND t <= ?",
+                arguments: [s["start_ms"] as Int64, s["end_ms"] as Int64])!
+            if (left["n"] as Int) == 0 {
+                try db.execute(sql: "DELETE FROM segment WHERE id = ?", arguments: [id])
+            } else {
+                try db.execute(
+                    sql: "UPDATE segment SET start_ms = ?, end_ms = ?, point_count = ? WHERE id = ?",
+                    arguments: [left["a"] as Int64, left["b"] as Int64, left["n"] as Int, id])
+            }
+        }
+        for ride in rides {
+            let left = try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT min(start_ms) AS a, max(end_ms) AS b, sum(point_count) AS n FROM segment WHERE ride_id = ?",
+                arguments: [ride])!
+            if let n = left["n"] as Int?, n > 0 {
+                try db.execute(
+                    sql: "UPDATE ride SET start_ms = ?, end_ms = ?, point_count = ? WHERE id = ?",
+                    arguments: [left["a"] as Int64, left["b"] as Int64, n, ride])
+            } else {
+                try db.execute(sql: "DELETE FROM ride WHERE id = ?", arguments: [ride])
+                removal.rides += 1
+            }
+        }
+    }
+
+    /// Deletes photo rows no record uses; returns their files (inside the media folder).
+    static func deleteUnreferencedPhotos(_ db: Database, into removal: inout Removal) throws -> [String] {
+        let files = try String.fetchAll(
+            db, sql: "SELECT file FROM photo WHERE sha256 NOT IN (SELECT sha256 FROM record_photo)")
+        try db.execute(sql: "DELETE FROM photo WHERE sha256 NOT IN (SELECT sha256 FROM record_photo)")
+        return files
+    }
+
+    /// After the transaction: checkpoint and truncate the WAL, delete orphaned photo files.
+    private func finishRemoval(_ removal: Removal, _ files: [String]) throws -> Removal {
+        var removal = removal
+        try checkpoint()
+        for file in files where unlink(mediaDirectory + "/" + file) == 0 { removal.photoFilesDeleted += 1 }
+        return removal
+    }
+}
