@@ -17,8 +17,10 @@ struct Record: AsyncParsableCommand {
             the collection rules (--config, --preset and the overrides, as for import) and stores \
             the kept fixes, committing at least every --commit-interval seconds while fixes arrive, \
             so a power cut loses at most that much. An unplugged receiver or a restarted gpsd ends \
-            the segment and is picked up again. SIGTERM or SIGINT stores what is pending and exits 0. \
-            Logs state changes (connected, disconnected, fix acquired, fix lost) at info level.
+            the segment and is picked up again. trailbook pause / resume stop and restart storing \
+            within two seconds (a resume starts a new segment); trailbook status shows the \
+            recorder. SIGTERM or SIGINT stores what is pending and exits 0. Logs state changes \
+            (connected, disconnected, fix acquired, fix lost, paused, resumed) at info level.
             """
     )
 
@@ -54,8 +56,9 @@ struct Record: AsyncParsableCommand {
             source = GPSDSource(host: host, port: port, failIfUnavailableAtStart: false, logger: logger)
         }
         let service = RecordService(
-            source: source, configuration: config.pipeline, store: store, commitInterval: commitInterval, logger: logger
-        )
+            source: source,
+            sourceName: receiver.device ?? "gpsd \(receiver.gpsdAddress!.host):\(receiver.gpsdAddress!.port)",
+            configuration: config.pipeline, store: store, commitInterval: commitInterval, logger: logger)
         let group = ServiceGroup(
             services: [service], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
         do {
@@ -79,6 +82,7 @@ struct Record: AsyncParsableCommand {
 /// stop flag is atomic and the failure is behind a lock.
 final class RecordService: Service, @unchecked Sendable {
     private var source: any FixSource
+    private let sourceName: String
     private let configuration: PipelineConfiguration
     private let store: TrackStore
     private let commitInterval: Double
@@ -88,10 +92,11 @@ final class RecordService: Service, @unchecked Sendable {
     private var failureValue: (any Error)?
 
     init(
-        source: any FixSource, configuration: PipelineConfiguration, store: TrackStore, commitInterval: Double,
-        logger: Logger
+        source: any FixSource, sourceName: String, configuration: PipelineConfiguration, store: TrackStore,
+        commitInterval: Double, logger: Logger
     ) {
         self.source = source
+        self.sourceName = sourceName
         self.configuration = configuration
         self.store = store
         self.commitInterval = commitInterval
@@ -121,6 +126,10 @@ final class RecordService: Service, @unchecked Sendable {
 
     private func record() throws {
         defer { logger.info("stopped") }
+        let started = Self.now()
+        var status = RecorderStatus(
+            pid: getpid(), source: sourceName, startedMs: started, heartbeatMs: started, paused: false)
+        var lastControl = ContinuousClock.now - .seconds(10)
         var pipeline = Pipeline(configuration: configuration, logger: logger)
         let writer = TrackWriter(store: store)
         var pending: [TrackWriter.KeptPoint] = []
@@ -142,8 +151,37 @@ final class RecordService: Service, @unchecked Sendable {
             pending.removeAll(keepingCapacity: true)
             dropsCommitted = pipeline.drops
         }
+        /// Once a second: read the pause switch (acting on a change) and write the heartbeat.
+        func control() throws {
+            guard ContinuousClock.now - lastControl >= .seconds(1) else { return }
+            lastControl = .now
+            let now = Self.now()
+            let paused = try Collection.pause(in: store, now: now).paused
+            if paused != status.paused {
+                if paused {
+                    pipeline.finish(keep)
+                    try commit()
+                    logger.info("collection paused: fixes are not stored until trailbook resume")
+                } else {
+                    pipeline.sourceDisconnected()
+                    logger.info("collection resumed; a new segment starts")
+                }
+                status.paused = paused
+            }
+            status.heartbeatMs = now
+            try store.setSetting(
+                Collection.recorderKey, String(decoding: try JSONEncoder().encode(status), as: UTF8.self))
+        }
+        defer { try? store.setSetting(Collection.recorderKey, nil) }
         do {
-            try source.run(shouldStop: { stopRequested.load(ordering: .relaxed) }) { event in
+            try source.run(shouldStop: {
+                do {
+                    try control()
+                } catch {
+                    logger.warning("cannot read or write the pause switch and status: \(error)")
+                }
+                return stopRequested.load(ordering: .relaxed)
+            }) { event in
                 switch event {
                 case .connected(let what):
                     logger.info("connected", metadata: ["source": "\(what)"])
@@ -157,6 +195,12 @@ final class RecordService: Service, @unchecked Sendable {
                         logger.info(fix.hasPosition ? "fix acquired" : "fix lost")
                         hadFix = fix.hasPosition
                     }
+                    if fix.hasPosition, let t = fix.unixMilliseconds {
+                        status.lastFixMs = t
+                        status.lastFixSeenMs = Self.now()
+                    }
+                    try control()
+                    if status.paused { return }
                     pipeline.process(fix, keep)
                     if ContinuousClock.now - lastCommit >= interval { try commit() }
                 }
@@ -165,4 +209,6 @@ final class RecordService: Service, @unchecked Sendable {
         pipeline.finish(keep)
         try commit()
     }
+
+    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 }

@@ -28,6 +28,27 @@ struct Rides: ParsableCommand {
             case id, start, end, points, segments, dropped
             case durationSeconds = "duration_s"
         }
+
+        init(_ ride: StoredRide, zone: TimeZone) {
+            let formatter = ISO8601DateFormatter()
+            formatter.timeZone = zone
+            func time(_ ms: Int64) -> String { formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) }
+            id = ride.id
+            start = time(ride.startMilliseconds)
+            end = time(ride.endMilliseconds)
+            durationSeconds = Double(ride.endMilliseconds - ride.startMilliseconds) / 1000
+            points = ride.pointCount
+            segments = ride.segmentCount
+            dropped = ride.drops
+        }
+
+        /// `ride 1  START → END  0h29m  1762 points, 2 segments, 38 dropped`.
+        var line: String {
+            let minutes = Int(durationSeconds / 60)
+            let drops = dropped.values.reduce(0, +)
+            return "ride \(id)  \(start) → \(end)  \(minutes / 60)h\(String(format: "%02d", minutes % 60))m  "
+                + "\(points) points, \(segments) segments, \(drops) dropped"
+        }
     }
 
     func run() throws {
@@ -35,15 +56,7 @@ struct Rides: ParsableCommand {
         let store = try storeOptions.open()
         let (from, to) = days.range(in: config.timeZone)
         let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to)
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = config.timeZone
-        func time(_ ms: Int64) -> String { formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) }
-        let reports = rides.map {
-            RideReport(
-                id: $0.id, start: time($0.startMilliseconds), end: time($0.endMilliseconds),
-                durationSeconds: Double($0.endMilliseconds - $0.startMilliseconds) / 1000, points: $0.pointCount,
-                segments: $0.segmentCount, dropped: $0.drops)
-        }
+        let reports = rides.map { RideReport($0, zone: config.timeZone) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -55,12 +68,6 @@ struct Rides: ParsableCommand {
                 "No rides stored" + (days.isSet ? " on those days." : " yet.")
                     + " Store some with trailbook import FILE.")
         }
-        for r in reports {
-            let minutes = Int(r.durationSeconds / 60)
-            let drops = r.dropped.values.reduce(0, +)
-            print(
-                "ride \(r.id)  \(r.start) → \(r.end)  \(minutes / 60)h\(String(format: "%02d", minutes % 60))m  "
-                    + "\(r.points) points, \(r.segments) segments, \(drops) dropped")
-        }
+        for r in reports { print(r.line) }
     }
 }

@@ -20,8 +20,9 @@ public struct Trailbook: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Decode.self, Watch.self, Devices.self, Record.self, Import.self, Rides.self, Points.self, Config.self,
-            Simulate.self,
+            Decode.self, Watch.self, Devices.self, Record.self, Import.self, Rides.self, Points.self, Mark.self,
+            NoteCommand.self, PhotoCommand.self, FieldCommand.self, Records.self, Day.self, Remove.self, Pause.self,
+            Resume.self, Status.self, Config.self, Simulate.self,
         ]
     )
 

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import GPSCore
+import TrackStore
+
+/// `trailbook day D`: a day's rides, records and summary; `--summary`/`--edit` set the summary.
+struct Day: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a day (rides, records, notes, photos, summary) or set its summary.",
+        discussion: """
+            D is a local date (YYYY-MM-DD) in the configured time zone, or today. --summary TEXT sets \
+            the day's summary (one text per day; '' removes it); --edit opens it in $VISUAL/$EDITOR.
+            """)
+
+    @Argument(help: ArgumentHelp("The local date, YYYY-MM-DD, or today.", valueName: "date"))
+    var date: String
+
+    @Option(help: "Set the day's summary ('' removes it).")
+    var summary: String?
+
+    @Flag(help: "Edit the day's summary in $VISUAL/$EDITOR.")
+    var edit = false
+
+    @Flag(help: "Print one JSON document (keys in docs/COMMANDS.md).")
+    var json = false
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var zoneOptions: ZoneOptions
+
+    func validate() throws {
+        if summary != nil && edit { throw ValidationError("Give --summary or --edit, not both.") }
+    }
+
+    struct Report: Encodable {
+        var date: String
+        var timeZone: String
+        var summary: String?
+        var rides: [Rides.RideReport]
+        var records: [RecordJSON]
+
+        enum CodingKeys: String, CodingKey {
+            case date, summary, rides, records
+            case timeZone = "time_zone"
+        }
+    }
+
+    func run() throws {
+        let zone = try zoneOptions.zone()
+        let day: CivilDate
+        if date == "today" {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let c = calendar.dateComponents([.year, .month, .day], from: Date())
+            day = CivilDate(year: c.year!, month: c.month!, day: c.day!)!
+        } else {
+            guard let d = CivilDate(iso: date) else {
+                throw CommandFailure(
+                    message: "'\(date)' is not a date; give YYYY-MM-DD, for example 2026-06-14, or today.", code: .usage
+                )
+            }
+            day = d
+        }
+        let store = try storeOptions.open()
+        if summary != nil || edit {
+            let text = try summary ?? TextInput.edit(try store.daySummary(day) ?? "", what: "the summary")
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            try store.setDaySummary(day, text: trimmed)
+            print(trimmed.isEmpty ? "summary of \(day) removed" : "summary of \(day) saved")
+            return
+        }
+        let from = DayRangeOptions.startOfDay(day, zone)
+        let to = DayRangeOptions.startOfDay(day.adding(days: 1), zone)
+        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to).map { Rides.RideReport($0, zone: zone) }
+        let records = try store.records(fromMilliseconds: from, toMilliseconds: to)
+        let text = try store.daySummary(day)
+        if json {
+            try printJSON(
+                Report(
+                    date: day.description, timeZone: zone.identifier, summary: text, rides: rides,
+                    records: records.map { RecordJSON($0, store: store, zone: zone) }))
+            return
+        }
+        print("\(day) (\(zone.identifier))")
+        if let text {
+            print("")
+            print(text)
+        }
+        print("")
+        if rides.isEmpty { print("No rides.") }
+        for r in rides { print(r.line) }
+        print("")
+        if records.isEmpty { print("No records.") }
+        for r in records { RecordText.lines(r, zone: zone, store: store).forEach { print($0) } }
+    }
+}

@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import TrackStore
+
+/// The pause switch and the recorder's status, shared through the store's `setting` table.
+enum Collection {
+    /// Setting key: ms since 1970 until which collection is paused, or 0 for until resumed.
+    static let pausedUntilKey = "paused_until_ms"
+    /// Setting key: the running recorder's status as JSON (``RecorderStatus``).
+    static let recorderKey = "recorder"
+
+    /// Whether collection is paused at `now`, and until when (nil: until resumed).
+    static func pause(in store: TrackStore, now: Int64) throws -> (paused: Bool, until: Int64?) {
+        guard let text = try store.setting(pausedUntilKey), let until = Int64(text) else { return (false, nil) }
+        if until == 0 { return (true, nil) }
+        return (now < until, until)
+    }
+}
+
+/// What a running `record` writes about itself every second.
+struct RecorderStatus: Codable {
+    var pid: Int32
+    var source: String
+    var startedMs: Int64
+    var heartbeatMs: Int64
+    var lastFixMs: Int64?
+    var lastFixSeenMs: Int64?
+    var paused: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case pid, source, paused
+        case startedMs = "started_ms"
+        case heartbeatMs = "heartbeat_ms"
+        case lastFixMs = "last_fix_ms"
+        case lastFixSeenMs = "last_fix_seen_ms"
+    }
+}
+
+struct Pause: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Pause collection: a running trailbook record stops storing fixes within two seconds.",
+        discussion:
+            "Until trailbook resume, or for --for DURATION (90s, 15m, 2h, 1h30m, 1d). The pause lives in the store, so it also holds for a recorder started later."
+    )
+
+    @Option(name: .customLong("for"), help: ArgumentHelp("How long, e.g. 15m or 2h.", valueName: "duration"))
+    var duration: String?
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var zoneOptions: ZoneOptions
+
+    func run() throws {
+        let zone = try zoneOptions.zone()
+        var until: Int64 = 0
+        if let duration {
+            guard let seconds = LocalTime.duration(duration) else {
+                throw CommandFailure(
+                    message: "--for '\(duration)' is not a duration; write for example 90s, 15m, 2h or 1h30m.",
+                    code: .usage)
+            }
+            until = Int64((Date().timeIntervalSince1970 + seconds) * 1000)
+        }
+        let store = try storeOptions.open()
+        try store.setSetting(Collection.pausedUntilKey, String(until))
+        print(
+            until == 0
+                ? "Collection paused until trailbook resume."
+                : "Collection paused until \(LocalTime.format(until, zone: zone)).")
+    }
+}
+
+struct Resume: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Resume collection after trailbook pause (a running recorder starts a new segment).")
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let was = try Collection.pause(in: store, now: Int64(Date().timeIntervalSince1970 * 1000)).paused
+        try store.setSetting(Collection.pausedUntilKey, nil)
+        print(was ? "Collection resumed." : "Collection was not paused.")
+    }
+}
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show whether a recorder is running, paused, its device, the last fix and its age.")
+
+    @Flag(help: "Print one JSON document.")
+    var json = false
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var zoneOptions: ZoneOptions
+
+    struct Report: Encodable {
+        var running: Bool
+        var paused: Bool
+        var pausedUntil: String?
+        var source: String?
+        var pid: Int32?
+        var lastFix: String?
+        var lastFixAgeSeconds: Double?
+        var lastStoredPoint: String?
+
+        enum CodingKeys: String, CodingKey {
+            case running, paused, source, pid
+            case pausedUntil = "paused_until"
+            case lastFix = "last_fix"
+            case lastFixAgeSeconds = "last_fix_age_s"
+            case lastStoredPoint = "last_stored_point"
+        }
+    }
+
+    func run() throws {
+        let zone = try zoneOptions.zone()
+        let store = try storeOptions.open()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let pause = try Collection.pause(in: store, now: now)
+        let status = try store.setting(Collection.recorderKey).flatMap {
+            try? JSONDecoder().decode(RecorderStatus.self, from: Data($0.utf8))
+        }
+        // Running: a heartbeat within 5 s from a process that still exists.
+        let alive = status.map { now - $0.heartbeatMs < 5000 && (kill($0.pid, 0) == 0 || errno == EPERM) } ?? false
+        let latest = try store.latestPoint()?.unixMilliseconds
+        var report = Report(
+            running: alive, paused: pause.paused, pausedUntil: pause.paused ? pause.until.map(RecordJSON.utc) : nil,
+            source: alive ? status?.source : nil, pid: alive ? status?.pid : nil,
+            lastFix: nil, lastFixAgeSeconds: nil, lastStoredPoint: latest.map(RecordJSON.utc))
+        if alive, let fix = status?.lastFixMs, let seen = status?.lastFixSeenMs {
+            report.lastFix = RecordJSON.utc(fix)
+            report.lastFixAgeSeconds = Double(now - seen) / 1000
+        }
+        if json {
+            try printJSON(report)
+            return
+        }
+        if alive, let status {
+            print("Recording from \(status.source) (pid \(status.pid))" + (pause.paused ? ", paused" : "") + ".")
+            if let fix = status.lastFixMs, let age = report.lastFixAgeSeconds {
+                print("Last fix \(LocalTime.format(fix, zone: zone)), \(Int(age.rounded())) s ago.")
+            } else {
+                print("No fix yet.")
+            }
+        } else {
+            print("No recorder is running." + (pause.paused ? " Collection is paused." : ""))
+        }
+        if pause.paused {
+            print(
+                pause.until.map { "Paused until \(LocalTime.format($0, zone: zone))." }
+                    ?? "Paused until trailbook resume.")
+        }
+        if let latest { print("Last stored point: \(LocalTime.format(latest, zone: zone)).") }
+    }
+}

@@ -1,0 +1,221 @@
+import ArgumentParser
+import Foundation
+import GPSCore
+import Photos
+import TrackStore
+
+/// `trailbook photo add|import`: JPEG photos on location records.
+struct PhotoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photo",
+        abstract: "Attach JPEG photos to records, by hand or by the time they were taken (geotagging).",
+        subcommands: [Add.self, Import.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Attach photos to a record.",
+            discussion: """
+                Each photo is copied into the media folder next to the store (trailbook-media/), named \
+                by its SHA-256: the same photo added twice is stored once. JPEG only.
+                """)
+
+        @Argument(help: "The record's id.")
+        var record: String
+
+        @Argument(help: "JPEG files.")
+        var files: [String]
+
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var zoneOptions: ZoneOptions
+
+        func run() throws {
+            let zone = try zoneOptions.zone()
+            _ = try RecordReference.parse(record)
+            let photos = try files.map(PhotoInput.init)
+            let store = try storeOptions.open()
+            let id = try RecordReference.existing(record, in: store)
+            let stored = try store.storePhotos(photos, zone: zone)
+            do {
+                try store.attachPhotos(stored, to: id)
+            } catch {
+                store.discardUnattached(stored)
+                throw error
+            }
+            for p in stored { print("\(p.name) → record \(id): \(store.mediaDirectory)/\(p.file)") }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Attach photos to the records at the times they were taken (from EXIF).",
+            discussion: """
+                For each JPEG (folders are searched, recursively, for *.jpg/*.jpeg): the time it was \
+                taken is the EXIF DateTimeOriginal on the camera's clock, with the camera's recorded \
+                offset or else in the configured time zone, plus --offset (to correct a camera clock \
+                that is off); without a DateTimeOriginal, the EXIF GPS time. The photo goes on the \
+                record or stored point nearest that time within --max-gap seconds; when none is that \
+                near but the photo has GPS tags, a new record is made at its GPS position. Photos \
+                with neither are listed as skipped. Exit 0 when every photo found a place, 65 when \
+                some did not (the others are attached).
+                """)
+
+        @Argument(help: "JPEG files or folders of them.")
+        var paths: [String]
+
+        @Option(
+            help: ArgumentHelp(
+                "Seconds to add to the camera clock (negative when it runs fast).", valueName: "±seconds"))
+        var offset: Double = 0
+
+        @Option(help: ArgumentHelp("Largest distance in time to a record.", valueName: "seconds"))
+        var maxGap: Double = 300
+
+        @Flag(help: "Print what happened to each photo as JSON.")
+        var json = false
+
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var zoneOptions: ZoneOptions
+
+        struct Outcome: Encodable {
+            var file: String
+            var record: Int64?
+            var taken: String?
+            var created: Bool
+            var skipped: String?
+        }
+
+        /// The JPEG files under `paths`, in name order; a named file that is not a JPEG fails.
+        func collect() throws -> [String] {
+            var files: [String] = []
+            for path in paths {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                    throw CommandFailure(message: "\(path) does not exist; check the path.", code: .noInput)
+                }
+                if isDirectory.boolValue {
+                    let names = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []
+                    files += names.filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }
+                        .sorted().map { path + "/" + $0 }
+                } else {
+                    files.append(path)
+                }
+            }
+            return files
+        }
+
+        func run() throws {
+            guard maxGap > 0 else { throw ValidationError("--max-gap must be a positive number of seconds.") }
+            let zone = try zoneOptions.zone()
+            let inputs = try collect().map(PhotoInput.init)
+            if inputs.isEmpty {
+                throw CommandFailure(
+                    message: "No JPEG files found in \(paths.joined(separator: ", ")).", code: .noInput)
+            }
+            let store = try storeOptions.open()
+            var outcomes: [Outcome] = []
+            for input in inputs {
+                let taken = input.taken(zone: zone, offset: offset)
+                var outcome = Outcome(file: input.path, taken: taken.map(RecordJSON.utc), created: false)
+                guard let taken else {
+                    outcome.skipped =
+                        input.exifProblem.map { "\($0)" } ?? "it has no EXIF time (DateTimeOriginal or GPS time)"
+                    outcomes.append(outcome)
+                    continue
+                }
+                var id = try store.nearestRecordID(to: taken, within: Int64(maxGap * 1000))
+                let stored = try store.storePhotos([input], zone: zone, offset: offset)
+                do {
+                    if let near = id {
+                        try store.attachPhotos(stored, to: near)
+                    } else if let place = input.metadata.coordinate {
+                        id = try store.addRecord(
+                            milliseconds: taken, coordinate: place, altitude: input.metadata.altitude, photos: stored)
+                        outcome.created = true
+                    } else {
+                        store.discardUnattached(stored)
+                        outcome.skipped =
+                            "no record within \(Int(maxGap)) s of \(LocalTime.format(taken, zone: zone)) and no GPS position in it"
+                    }
+                } catch {
+                    store.discardUnattached(stored)
+                    throw error
+                }
+                outcome.record = id
+                outcomes.append(outcome)
+            }
+            if json {
+                try printJSON(["photos": outcomes])
+            } else {
+                for o in outcomes {
+                    if let why = o.skipped {
+                        print("\(o.file): skipped, \(why)")
+                    } else {
+                        print("\(o.file) → record \(o.record!)" + (o.created ? " (new, at its GPS position)" : ""))
+                    }
+                }
+                let skipped = outcomes.filter { $0.skipped != nil }.count
+                print("\(outcomes.count - skipped) attached, \(skipped) skipped")
+            }
+            if outcomes.contains(where: { $0.skipped != nil }) {
+                throw CommandFailure(
+                    message:
+                        "Some photos found no record; give --offset if the camera clock was off, a wider --max-gap, "
+                        + "or attach them with trailbook photo add RECORD FILE.",
+                    code: .dataError)
+            }
+        }
+    }
+}
+
+/// `trailbook field set|rm`: structured values on records.
+struct FieldCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "field",
+        abstract: "Set or remove fields (key=value; numbers stay numbers) on a record.",
+        subcommands: [Set.self, Remove.self])
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set fields on a record (replacing the same keys).")
+
+        @Argument(help: "The record's id.")
+        var record: String
+
+        @Argument(help: "key=value pairs, e.g. weather=sunny weight_kg=12.5.")
+        var fields: [String]
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() throws {
+            let parsed = try fields.map(FieldArgument.parse)
+            _ = try RecordReference.parse(record)
+            let store = try storeOptions.open()
+            let id = try RecordReference.existing(record, in: store)
+            try store.setFields(parsed, on: id)
+            print("record \(id): " + parsed.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove fields from a record.")
+
+        @Argument(help: "The record's id.")
+        var record: String
+
+        @Argument(help: "Field names.")
+        var keys: [String]
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() throws {
+            _ = try RecordReference.parse(record)
+            let store = try storeOptions.open()
+            let id = try RecordReference.existing(record, in: store)
+            let existing = Swift.Set(try store.record(id)!.fields.map(\.key))
+            if let missing = keys.first(where: { !existing.contains($0) }) {
+                throw CommandFailure(message: "Record \(id) has no field \(missing); nothing removed.", code: .noInput)
+            }
+            for key in keys { _ = try store.removeField(key, from: id) }
+            print("record \(id): removed " + keys.joined(separator: ", "))
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import GPSCore
+import TrackStore
+
+/// `trailbook rm`: remove records, a ride, a day or a time range, for good.
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rm",
+        abstract: "Remove records, a ride, a day or a time range for good.",
+        discussion: """
+            RECORD...: the records and what they carry (a record of a stored point takes the point \
+            too). --ride ID: the ride's points, segments, drop counts and the records of its points. \
+            --day D: everything of that local day (points, rides, records, notes, photos, fields, \
+            the day's summary). --from T --to T: points and records from T up to T. \
+            Non-recoverable: SQLite secure_delete overwrites the deleted rows in the file, the \
+            write-ahead log is emptied, and photo files no longer used are deleted. Asks on a \
+            terminal unless --yes; elsewhere --yes is required.
+            """)
+
+    @Argument(help: "Record ids.")
+    var records: [String] = []
+
+    @Option(help: "A ride's id.")
+    var ride: Int64?
+
+    @Option(help: ArgumentHelp("A local day.", valueName: "YYYY-MM-DD"))
+    var day: String?
+
+    @Option(help: ArgumentHelp("Start of a time range (\(LocalTime.accepted)).", valueName: "time"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("End of the time range, excluded.", valueName: "time"))
+    var to: String?
+
+    @Flag(help: "Do not ask.")
+    var yes = false
+
+    @Flag(help: "Print what was removed as JSON.")
+    var json = false
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var zoneOptions: ZoneOptions
+
+    func validate() throws {
+        let chosen = [!records.isEmpty, ride != nil, day != nil, from != nil || to != nil].filter { $0 }.count
+        guard chosen == 1 else {
+            throw ValidationError("Give one of: record ids, --ride ID, --day D, or --from T --to T.")
+        }
+        if (from == nil) != (to == nil) { throw ValidationError("Give --from and --to together.") }
+    }
+
+    struct Report: Encodable {
+        var points, records, notes, photos, fields, rides: Int
+        var daySummaries: Int
+        var photoFilesDeleted: Int
+
+        enum CodingKeys: String, CodingKey {
+            case points, records, notes, photos, fields, rides
+            case daySummaries = "day_summaries"
+            case photoFilesDeleted = "photo_files_deleted"
+        }
+    }
+
+    func run() throws {
+        let zone = try zoneOptions.zone()
+        let ids = try records.map(RecordReference.parse)
+        var range: (Int64, Int64)?
+        var days: [CivilDate] = []
+        var what: String
+        if let day {
+            guard let d = CivilDate(iso: day) else {
+                throw CommandFailure(message: "--day '\(day)' is not a date; give YYYY-MM-DD.", code: .usage)
+            }
+            range = (DayRangeOptions.startOfDay(d, zone), DayRangeOptions.startOfDay(d.adding(days: 1), zone))
+            days = [d]
+            what = "Everything recorded on \(d) (\(zone.identifier))"
+        } else if let from, let to {
+            let a = try LocalTime.require(from, option: "--from", zone: zone)
+            let b = try LocalTime.require(to, option: "--to", zone: zone)
+            guard b > a else { throw CommandFailure(message: "--to must be after --from.", code: .usage) }
+            range = (a, b)
+            what = "Points and records from \(LocalTime.format(a, zone: zone)) to \(LocalTime.format(b, zone: zone))"
+        } else if let ride {
+            what = "Ride \(ride) with its points and their records"
+        } else {
+            what =
+                "Record" + (ids.count == 1 ? " " : "s ") + ids.map(String.init).joined(separator: ", ")
+                + " and what they carry"
+        }
+        let store = try storeOptions.open()
+        if let ride, try store.rideRange(ride) == nil {
+            throw CommandFailure(message: "There is no ride \(ride) in \(store.path); nothing removed.", code: .noInput)
+        }
+        for id in ids where try store.record(id) == nil {
+            throw CommandFailure(
+                message: "There is no record \(id) in \(store.path); nothing removed (trailbook records lists them).",
+                code: .noInput)
+        }
+        try Confirmation.require("\(what) will be removed for good.", yes: yes)
+        let removal: Removal
+        if let (a, b) = range {
+            removal = try store.remove(fromMilliseconds: a, toMilliseconds: b, days: days)
+        } else if let ride {
+            removal = try store.remove(ride: ride) ?? Removal()
+        } else {
+            removal = try store.remove(records: ids).removal
+        }
+        let report = Report(
+            points: removal.points, records: removal.records, notes: removal.notes, photos: removal.photos,
+            fields: removal.fields, rides: removal.rides, daySummaries: removal.daySummaries,
+            photoFilesDeleted: removal.photoFilesDeleted)
+        if json {
+            try printJSON(report)
+        } else {
+            print(
+                "Removed \(report.points) points, \(report.rides) rides, \(report.records) records, \(report.notes) notes, "
+                    + "\(report.photos) photo links (\(report.photoFilesDeleted) photo files deleted), \(report.fields) fields"
+                    + (days.isEmpty ? "." : ", \(report.daySummaries) day summaries."))
+        }
+    }
+}
