@@ -90,6 +90,6 @@ struct Day: ParsableCommand {
         for r in rides { print(r.line) }
         print("")
         if records.isEmpty { print("No records.") }
-        for r in records { RecordText.lines(r, zone: zone, store: store).forEach { print($0) } }
+        for r in records { print(RecordText.lines(r, zone: zone, store: store).joined(separator: "\n")) }
     }
 }

@@ -106,7 +106,7 @@ struct Mark: ParsableCommand {
         if json {
             try printJSON(RecordJSON(record, store: store, zone: zone))
         } else {
-            RecordText.lines(record, zone: zone, store: store).forEach { print($0) }
+            print(RecordText.lines(record, zone: zone, store: store).joined(separator: "\n"))
         }
     }
 }

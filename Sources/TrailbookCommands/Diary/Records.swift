@@ -72,6 +72,6 @@ struct Records: ParsableCommand {
                 "No records" + (days.isSet ? " on those days" : "") + (wanted.isEmpty ? "" : " with those fields")
                     + ". Add one with trailbook mark, or a note to a point with trailbook note add --at TIME.")
         }
-        for r in list { RecordText.lines(r, zone: zone, store: store).forEach { print($0) } }
+        for r in list { print(RecordText.lines(r, zone: zone, store: store).joined(separator: "\n")) }
     }
 }
