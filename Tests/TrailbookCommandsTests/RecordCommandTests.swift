@@ -106,6 +106,57 @@ import TrailbookTestSupport
         #expect(try store.integrityCheck() == "ok")
     }
 
+    /// `pause` stops a running recorder from storing within two seconds and `resume` restarts it
+    /// (in a new segment); both say so in its log, and `status` reports it.
+    @Test func pauseAndResumeARunningRecorder() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/store.sqlite"
+        let log = dir + "/record.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
+        let record = Process()
+        record.executableURL = try trailbookBinary()
+        record.arguments = ["record", "--device", pty.linkPath, "--store", store, "--log-level", "info"]
+        record.standardOutput = FileHandle.nullDevice
+        record.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try record.run()
+        defer {
+            if record.isRunning { kill(record.processIdentifier, SIGKILL) }
+        }
+        Thread.sleep(forTimeInterval: 1)
+        let feeder = Feeder(pty, epochs: try Samples.rideEpochs(), rate: 10)
+        defer { feeder.stop() }
+        func count() throws -> Int {
+            try TrackStore(path: store).points(fromMilliseconds: .min, toMilliseconds: .max).count
+        }
+        Thread.sleep(forTimeInterval: 3)
+        let status = try run(["status", "--store", store, "--json"])
+        let running = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        #expect(running["running"] as? Bool == true && running["paused"] as? Bool == false)
+        #expect(running["source"] as? String == pty.linkPath)
+        #expect((running["last_fix_age_s"] as? Double).map { $0 < 5 } == true)
+
+        #expect(try run(["pause", "--store", store]).status == 0)
+        Thread.sleep(forTimeInterval: 2.5)  // stops storing within two seconds
+        let paused = try count()
+        Thread.sleep(forTimeInterval: 2)
+        #expect(try count() == paused, "nothing stored while paused")
+        #expect(try run(["status", "--store", store]).stdout.contains(", paused."))
+        #expect(try run(["resume", "--store", store]).status == 0)
+        Thread.sleep(forTimeInterval: 3)
+        #expect(try count() > paused, "storing again after resume")
+        kill(record.processIdentifier, SIGTERM)
+        record.waitUntilExit()
+        #expect(record.terminationStatus == 0)
+
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(text.contains("collection paused"))
+        #expect(text.contains("collection resumed; a new segment starts"))
+        #expect(try run(["status", "--store", store]).stdout.contains("No recorder is running."))
+        let rides = try TrackStore(path: store).rides()
+        #expect(rides.map(\.segmentCount).reduce(0, +) >= 2, "the resume starts a new segment")
+    }
+
     @Test func missingDeviceExits69WithOneSentence() throws {
         let store = try Samples.temporaryDirectory() + "/store.sqlite"
         let result = try run(["record", "--device", "/dev/ttyUSB-none", "--store", store, "--log-level", "error"])
