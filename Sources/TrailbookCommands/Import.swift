@@ -10,7 +10,8 @@ import TrackStore
 /// `trailbook import FILE... --dry-run`: files through the decoder and the pipeline, nothing stored.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import NMEA logs into the store through the collection rules (--dry-run: store nothing).",
+        abstract:
+            "Import NMEA logs and GPX files into the store through the collection rules (--dry-run: store nothing).",
         discussion: """
             Files are read in the order given, as one stream: each file starts a new segment. \
             Each file is stored in one transaction once it has been read whole, so a file that \
