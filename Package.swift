@@ -51,7 +51,7 @@ let package = Package(
         // Helpers for tests: pseudo-terminal pairs, a gpsd started by gpsfake, sample paths.
         .target(name: "TrailbookTestSupport", dependencies: ["CPosix"]),
         .testTarget(name: "GPSCoreTests", dependencies: ["GPSCore"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "GPSCore"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "GPSCore", "RideSimulator"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "GPSCore", "TrailbookTestSupport"]),
         .testTarget(
             name: "TrackStoreTests",

@@ -18,6 +18,53 @@ public enum Geodesy {
         return 2 * meanEarthRadius * asin(min(1, sqrt(h)))
     }
 
+    /// WGS-84 semi-major axis (m) and flattening.
+    public static let wgs84A = 6_378_137.0
+    public static let wgs84F = 1 / 298.257_223_563
+
+    /// Geodesic distance in metres on the WGS-84 ellipsoid (Vincenty's inverse formula, which
+    /// converges for all but nearly antipodal points; those fall back to the sphere).
+    public static func ellipsoidalDistance(_ a: Coordinate, _ b: Coordinate) -> Double {
+        if a == b { return 0 }
+        let f = wgs84F
+        let semiMinor = wgs84A * (1 - f)
+        let u1 = atan((1 - f) * tan(a.latitude * .pi / 180))
+        let u2 = atan((1 - f) * tan(b.latitude * .pi / 180))
+        let l = (b.longitude - a.longitude) * .pi / 180
+        let (sinU1, cosU1, sinU2, cosU2) = (sin(u1), cos(u1), sin(u2), cos(u2))
+        var lambda = l
+        for _ in 0..<200 {
+            let sinLambda = sin(lambda)
+            let cosLambda = cos(lambda)
+            let sinSigma = sqrt(
+                (cosU2 * sinLambda) * (cosU2 * sinLambda)
+                    + (cosU1 * sinU2 - sinU1 * cosU2 * cosLambda) * (cosU1 * sinU2 - sinU1 * cosU2 * cosLambda))
+            if sinSigma == 0 { return 0 }
+            let cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosLambda
+            let sigma = atan2(sinSigma, cosSigma)
+            let sinAlpha = cosU1 * cosU2 * sinLambda / sinSigma
+            let cos2Alpha = 1 - sinAlpha * sinAlpha
+            let cos2SigmaM = cos2Alpha == 0 ? 0 : cosSigma - 2 * sinU1 * sinU2 / cos2Alpha
+            let c = f / 16 * cos2Alpha * (4 + f * (4 - 3 * cos2Alpha))
+            let previous = lambda
+            lambda =
+                l + (1 - c) * f * sinAlpha
+                * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)))
+            if abs(lambda - previous) < 1e-12 {
+                let uSquared = cos2Alpha * (wgs84A * wgs84A - semiMinor * semiMinor) / (semiMinor * semiMinor)
+                let bigA = 1 + uSquared / 16384 * (4096 + uSquared * (-768 + uSquared * (320 - 175 * uSquared)))
+                let bigB = uSquared / 1024 * (256 + uSquared * (-128 + uSquared * (74 - 47 * uSquared)))
+                let deltaSigma =
+                    bigB * sinSigma
+                    * (cos2SigmaM + bigB / 4
+                        * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM) - bigB / 6 * cos2SigmaM
+                            * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
+                return semiMinor * bigA * (sigma - deltaSigma)
+            }
+        }
+        return haversineDistance(a, b)
+    }
+
     /// Initial bearing in degrees true (0...360) from `a` towards `b`.
     public static func bearing(from a: Coordinate, to b: Coordinate) -> Double {
         let p1 = a.latitude * .pi / 180

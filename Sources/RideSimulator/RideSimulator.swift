@@ -38,6 +38,11 @@ public struct RideSimulator: Sequence, IteratorProtocol {
         public var fix: Fix
         /// The sentences, each ending in CR LF.
         public var sentences: [String]
+        /// What really happened, tunnels included: metres travelled since the start, the speed
+        /// in m/s and the altitude in metres at this epoch (for testing statistics).
+        public var trueDistance: Double
+        public var trueSpeed: Double
+        public var trueAltitude: Double
     }
 
     private let configuration: Configuration
@@ -65,7 +70,7 @@ public struct RideSimulator: Sequence, IteratorProtocol {
     }
 
     /// Altitude above mean sea level in metres at `d` metres along the ride: rolling hills.
-    static func altitude(atDistance d: Double) -> Double {
+    public static func altitude(atDistance d: Double) -> Double {
         180 + 45 * sin(d / 2500) + 20 * sin(d / 900 + 1.3) + 6 * sin(d / 230)
     }
 
@@ -104,7 +109,9 @@ public struct RideSimulator: Sequence, IteratorProtocol {
             fix.longitudeError = (hdop * 1.5 * 10).rounded() / 10
             fix.altitudeError = (hdop * 3.1 * 10).rounded() / 10
         }
-        return Epoch(fix: fix, sentences: sentences(for: fix, multi: multi, gps: inViewGPS, glonass: inViewGLONASS))
+        return Epoch(
+            fix: fix, sentences: sentences(for: fix, multi: multi, gps: inViewGPS, glonass: inViewGLONASS),
+            trueDistance: distance, trueSpeed: speed, trueAltitude: Self.altitude(atDistance: distance))
     }
 
     /// Advances the ride by one second.

@@ -2,6 +2,20 @@ import GPSCore
 import Testing
 
 @Suite struct GeodesyTests {
+    /// Vincenty's own test line (Flinders Peak to Buninyong, 54 972.271 m) and the WGS-84
+    /// length of the first degree of latitude (110 574.389 m).
+    @Test func ellipsoidalDistancesMatchPublishedValues() {
+        let flinders = Coordinate(
+            latitude: -(37 + 57 / 60.0 + 3.72030 / 3600), longitude: 144 + 25 / 60.0 + 29.52440 / 3600)
+        let buninyong = Coordinate(
+            latitude: -(37 + 39 / 60.0 + 10.15610 / 3600), longitude: 143 + 55 / 60.0 + 35.38390 / 3600)
+        #expect(abs(Geodesy.ellipsoidalDistance(flinders, buninyong) - 54_972.271) < 0.001)
+        let degree = Geodesy.ellipsoidalDistance(
+            Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 1, longitude: 0))
+        #expect(abs(degree - 110_574.389) < 0.01)
+        #expect(Geodesy.ellipsoidalDistance(flinders, flinders) == 0)
+    }
+
     @Test func oneDegreeOfLatitude() {
         let d = Geodesy.haversineDistance(Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 1, longitude: 0))
         #expect(abs(d - 111_195) < 1)

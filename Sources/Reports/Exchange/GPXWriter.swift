@@ -1,0 +1,62 @@
+import GPSCore
+
+/// GPX 1.1 (valid against the TopoGrafix schema): a `wpt` per place with its notes and fields
+/// as the description and a `link` per photo, a `trk` per ride with a `trkseg` per segment.
+public enum GPXWriter {
+    public static func write(_ export: TrackExport, creator: String = "Trailbook") -> String {
+        var out = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="\(Exchange.xml(creator))" xmlns="http://www.topografix.com/GPX/1/1" \
+            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
+
+            """
+        out += "  <metadata>\n    <name>\(Exchange.xml(export.name))</name>\n"
+        let fixes = export.allFixes
+        let lats = fixes.map { $0.coordinate!.latitude } + export.places.map(\.coordinate.latitude)
+        let lons = fixes.map { $0.coordinate!.longitude } + export.places.map(\.coordinate.longitude)
+        if let s = lats.min(), let n = lats.max(), let w = lons.min(), let e = lons.max() {
+            out +=
+                "    <bounds minlat=\"\(Exchange.degrees(s))\" minlon=\"\(Exchange.degrees(w))\" "
+                + "maxlat=\"\(Exchange.degrees(n))\" maxlon=\"\(Exchange.degrees(e))\"/>\n"
+        }
+        out += "  </metadata>\n"
+        for p in export.places {
+            out +=
+                "  <wpt lat=\"\(Exchange.degrees(p.coordinate.latitude))\" lon=\"\(Exchange.degrees(p.coordinate.longitude))\">\n"
+            if let alt = p.altitude { out += "    <ele>\(Exchange.metres(alt))</ele>\n" }
+            out += "    <time>\(Exchange.time(p.milliseconds))</time>\n"
+            out += "    <name>record \(p.id)</name>\n"
+            if !p.description.isEmpty { out += "    <desc>\(Exchange.xml(p.description))</desc>\n" }
+            for photo in p.photos {
+                out += "    <link href=\"\(Exchange.xml(photo))\"><text>photo</text><type>image/jpeg</type></link>\n"
+            }
+            out += "  </wpt>\n"
+        }
+        out.reserveCapacity(out.utf8.count + fixes.count * 120)
+        for ride in export.rides {
+            out += "  <trk>\n    <name>ride \(ride.id)</name>\n"
+            for segment in ride.segments {
+                out += "    <trkseg>\n"
+                for f in segment {
+                    let c = f.coordinate!
+                    out +=
+                        "      <trkpt lat=\"\(Exchange.degrees(c.latitude))\" lon=\"\(Exchange.degrees(c.longitude))\">"
+                    if let alt = f.altitudeMSL { out += "<ele>\(Exchange.metres(alt))</ele>" }
+                    out += "<time>\(Exchange.time(f.unixMilliseconds!))</time>"
+                    switch f.mode {
+                    case .twoD: out += "<fix>2d</fix>"
+                    case .threeD: out += "<fix>3d</fix>"
+                    default: break
+                    }
+                    if let sats = f.satellitesUsed { out += "<sat>\(sats)</sat>" }
+                    if let h = f.hdop { out += "<hdop>\(Exchange.metres(h))</hdop>" }
+                    out += "</trkpt>\n"
+                }
+                out += "    </trkseg>\n"
+            }
+            out += "  </trk>\n"
+        }
+        return out + "</gpx>\n"
+    }
+}

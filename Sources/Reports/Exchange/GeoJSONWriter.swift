@@ -1,0 +1,88 @@
+import GPSCore
+
+/// GeoJSON (RFC 7946): a FeatureCollection with a MultiLineString feature per ride (a line per
+/// segment, positions `[lon, lat, alt]`, the times in `properties.times`) and a Point feature
+/// per place.
+public enum GeoJSONWriter {
+    public static func write(_ export: TrackExport) -> String {
+        var features: [String] = []
+        for p in export.places {
+            var props = [
+                "\"kind\":\"record\"", "\"id\":\(p.id)", "\"time\":\(Exchange.json(Exchange.time(p.milliseconds)))",
+                "\"notes\":[\(p.notes.map(Exchange.json).joined(separator: ","))]",
+                "\"photos\":[\(p.photos.map(Exchange.json).joined(separator: ","))]",
+            ]
+            props.append(
+                "\"fields\":{\(p.fields.map { "\(Exchange.json($0.key)):\(Exchange.json($0.value))" }.joined(separator: ","))}"
+            )
+            features.append(
+                "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(position(p.coordinate, p.altitude))},"
+                    + "\"properties\":{\(props.joined(separator: ","))}}")
+        }
+        for ride in export.rides {
+            let lines = ride.segments.map { segment in
+                "[" + segment.map { position($0.coordinate!, $0.altitudeMSL) }.joined(separator: ",") + "]"
+            }
+            let times = ride.segments.map { segment in
+                "[" + segment.map { Exchange.json(Exchange.time($0.unixMilliseconds!)) }.joined(separator: ",") + "]"
+            }
+            features.append(
+                "{\"type\":\"Feature\",\"geometry\":{\"type\":\"MultiLineString\",\"coordinates\":[\(lines.joined(separator: ","))]},"
+                    + "\"properties\":{\"kind\":\"ride\",\"ride\":\(ride.id),\"times\":[\(times.joined(separator: ","))]}}"
+            )
+        }
+        return "{\"type\":\"FeatureCollection\",\"name\":\(Exchange.json(export.name)),\"features\":[\n"
+            + features.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    static func position(_ c: Coordinate, _ altitude: Double?) -> String {
+        "[\(Exchange.degrees(c.longitude)),\(Exchange.degrees(c.latitude))"
+            + (altitude.map { ",\(Exchange.metres($0))" } ?? "")
+            + "]"
+    }
+}
+
+/// KML 2.2 for Google Earth: a Placemark per ride (a LineString per segment) and per place.
+public enum KMLWriter {
+    public static func write(_ export: TrackExport) -> String {
+        var out = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <kml xmlns="http://www.opengis.net/kml/2.2">
+            <Document>
+              <name>\(Exchange.xml(export.name))</name>
+              <Style id="ride"><LineStyle><color>ff1e64dc</color><width>3</width></LineStyle></Style>
+
+            """
+        for p in export.places {
+            out += "  <Placemark>\n    <name>record \(p.id)</name>\n"
+            out += "    <TimeStamp><when>\(Exchange.time(p.milliseconds))</when></TimeStamp>\n"
+            if !p.description.isEmpty || !p.photos.isEmpty {
+                let photos = p.photos.map { "\n\($0)" }.joined()
+                out += "    <description>\(Exchange.xml(p.description + photos))</description>\n"
+            }
+            out +=
+                "    <Point><coordinates>\(coordinate(p.coordinate, p.altitude))</coordinates></Point>\n  </Placemark>\n"
+        }
+        for ride in export.rides {
+            out += "  <Placemark>\n    <name>ride \(ride.id)</name>\n    <styleUrl>#ride</styleUrl>\n"
+            if let first = ride.segments.first?.first, let last = ride.segments.last?.last {
+                out +=
+                    "    <TimeSpan><begin>\(Exchange.time(first.unixMilliseconds!))</begin>"
+                    + "<end>\(Exchange.time(last.unixMilliseconds!))</end></TimeSpan>\n"
+            }
+            out += "    <MultiGeometry>\n"
+            for segment in ride.segments {
+                out += "      <LineString><tessellate>1</tessellate><coordinates>"
+                out += segment.map { coordinate($0.coordinate!, $0.altitudeMSL) }.joined(separator: " ")
+                out += "</coordinates></LineString>\n"
+            }
+            out += "    </MultiGeometry>\n  </Placemark>\n"
+        }
+        return out + "</Document>\n</kml>\n"
+    }
+
+    static func coordinate(_ c: Coordinate, _ altitude: Double?) -> String {
+        "\(Exchange.degrees(c.longitude)),\(Exchange.degrees(c.latitude))"
+            + (altitude.map { ",\(Exchange.metres($0))" } ?? "")
+    }
+}

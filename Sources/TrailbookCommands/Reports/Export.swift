@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import GPSCore
+import Reports
+import TrackStore
+
+/// `trailbook export`: rides and records as GPX, GeoJSON, KML, CSV or the JSON track format.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export rides (and the day's records) as GPX 1.1, GeoJSON, KML, CSV or JSON.",
+        discussion: """
+            gpx: GPX 1.1, a trk per ride with a trkseg per segment, a wpt per record with its notes and \
+            fields as the description and a link per photo. geojson: RFC 7946, a MultiLineString per \
+            ride, a Point per record. kml: KML 2.2 for Google Earth. csv: the columns of trailbook \
+            points. json: {name, link, time, segments: [{coords: [{latitude, longitude, altitude, time}]}], \
+            distance, feetClimbed} (distance in metres, climb in feet). Written to -o FILE (under a \
+            temporary name, renamed when complete) or standard output.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case gpx, geojson, kml, csv, json }
+
+    @Option(help: "A ride's id.")
+    var ride: Int64?
+
+    @OptionGroup var days: DayRangeOptions
+
+    @Option(help: "gpx, geojson, kml, csv or json.")
+    var format: Format
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var zoneOptions: ZoneOptions
+
+    func validate() throws {
+        if (ride == nil) == !days.isSet { throw ValidationError("Give --ride ID, or --day D (or --from D --to D).") }
+    }
+
+    func run() throws {
+        let zone = try zoneOptions.zone()
+        let store = try storeOptions.open()
+        let selection = try RideSelection.load(ride: ride, days: days, store: store, zone: zone)
+        let export = try Self.export(selection, store: store, withRecords: ride == nil)
+        let file = try OutputFile(path: output)
+        var out = OutputBuffer(fd: file.fd)
+        switch format {
+        case .gpx: out.append(GPXWriter.write(export))
+        case .geojson: out.append(GeoJSONWriter.write(export))
+        case .kml: out.append(KMLWriter.write(export))
+        case .json:
+            let stats = RideStatistics.total(selection.rides.map { RideStatistics.compute($0.points) })
+            out.append(try JSONTrack.write(export, distance: stats.distance, climb: stats.climb))
+        case .csv:
+            out.appendCSVHeader(extra: ["ride", "segment"])
+            for (ride, points) in selection.rides {
+                for p in points {
+                    out.appendCSVRow(p.fix, extra: [Int(ride.id), Int(p.segment)])
+                    try out.flushIfFull()
+                }
+            }
+        }
+        try out.flush()
+        try file.commit()
+    }
+
+    /// The rides as segments, and (for days) the records with something attached.
+    static func export(_ selection: RideSelection, store: TrackStore, withRecords: Bool) throws -> TrackExport {
+        let rides = selection.rides.map { ride, points in
+            var segments: [[Fix]] = []
+            var current: Int64?
+            for p in points {
+                if p.segment != current {
+                    segments.append([])
+                    current = p.segment
+                }
+                segments[segments.count - 1].append(p.fix)
+            }
+            return TrackExport.Ride(id: ride.id, segments: segments)
+        }
+        let records =
+            withRecords ? try store.records(fromMilliseconds: selection.from, toMilliseconds: selection.to) : []
+        let places = records.map { r in
+            TrackExport.Place(
+                id: r.id!, milliseconds: r.milliseconds, coordinate: r.coordinate, altitude: r.altitude,
+                notes: r.notes.map(\.text), photos: r.photos.map { store.mediaDirectory + "/" + $0.file },
+                fields: r.fields.map { ($0.key, $0.value.description) })
+        }
+        return TrackExport(name: "Trailbook \(selection.name)", rides: rides, places: places)
+    }
+}
