@@ -109,8 +109,9 @@ enum RecordText {
 }
 
 /// Prints one JSON document.
-func printJSON<T: Encodable>(_ value: T) throws {
+func printJSON<T: Encodable>(snakeCase: Bool = false, _ value: T) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    if snakeCase { encoder.keyEncodingStrategy = .convertToSnakeCase }
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }

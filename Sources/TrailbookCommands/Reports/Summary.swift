@@ -48,6 +48,7 @@ struct Summary: ParsableCommand {
         let total = RideStatistics.total(perRide.map(\.1))
         if json {
             try printJSON(
+                snakeCase: true,
                 SummaryJSON(
                     rides: perRide.map { SummaryJSON.Ride(id: $0.0.id, stats: $0.1, zone: zone) },
                     total: perRide.count > 1 ? SummaryJSON.Ride(id: nil, stats: total, zone: zone) : nil))
@@ -110,7 +111,7 @@ struct UnitFormatter {
     }
 }
 
-/// The documented JSON of `summary`.
+/// The documented JSON of `summary` (keys in snake case: `distance_m`, `moving_s`, ...).
 struct SummaryJSON: Encodable {
     var rides: [Ride]
     var total: Ride?
@@ -120,31 +121,31 @@ struct SummaryJSON: Encodable {
         var start: String?
         var end: String?
         var points: Int
-        var distance_m: Double
-        var elapsed_s: Double
-        var moving_s: Double
-        var average_moving_speed_mps: Double?
-        var max_speed_mps: Double?
-        var climb_m: Double
-        var descent_m: Double
-        var min_altitude_m: Double?
-        var max_altitude_m: Double?
+        var distanceM: Double
+        var elapsedS: Double
+        var movingS: Double
+        var averageMovingSpeedMps: Double?
+        var maxSpeedMps: Double?
+        var climbM: Double
+        var descentM: Double
+        var minAltitudeM: Double?
+        var maxAltitudeM: Double?
         var bounds: [String: Double]?
         var splits: [Split]
         var quality: Quality
 
         struct Split: Encodable {
             var index: Int
-            var distance_m: Double
-            var time_s: Double
-            var speed_mps: Double
+            var distanceM: Double
+            var timeS: Double
+            var speedMps: Double
         }
 
         struct Quality: Encodable {
             var modes: [String: Int]
-            var hdop_min: Double?
-            var hdop_median: Double?
-            var hdop_max: Double?
+            var hdopMin: Double?
+            var hdopMedian: Double?
+            var hdopMax: Double?
             var segments: Int
             var gaps: [Gap]
             var dropped: [String: Int]
@@ -161,26 +162,26 @@ struct SummaryJSON: Encodable {
             start = s.start.map { LocalTime.iso($0, zone: zone) }
             end = s.end.map { LocalTime.iso($0, zone: zone) }
             points = s.points
-            distance_m = r(s.distance, 10)
-            elapsed_s = r(s.elapsed, 10)
-            moving_s = r(s.moving, 10)
-            average_moving_speed_mps = s.averageMovingSpeed.map { r($0, 1000) }
-            max_speed_mps = s.maxSpeed.map { r($0, 1000) }
-            climb_m = r(s.climb, 10)
-            descent_m = r(s.descent, 10)
-            min_altitude_m = s.minAltitude.map { r($0, 100) }
-            max_altitude_m = s.maxAltitude.map { r($0, 100) }
+            distanceM = r(s.distance, 10)
+            elapsedS = r(s.elapsed, 10)
+            movingS = r(s.moving, 10)
+            averageMovingSpeedMps = s.averageMovingSpeed.map { r($0, 1000) }
+            maxSpeedMps = s.maxSpeed.map { r($0, 1000) }
+            climbM = r(s.climb, 10)
+            descentM = r(s.descent, 10)
+            minAltitudeM = s.minAltitude.map { r($0, 100) }
+            maxAltitudeM = s.maxAltitude.map { r($0, 100) }
             if let so = s.south, let w = s.west, let n = s.north, let e = s.east {
                 bounds = ["south": so, "west": w, "north": n, "east": e]
             }
             splits = s.splits.map {
                 Split(
-                    index: $0.index, distance_m: r($0.distance, 10), time_s: r($0.time, 10),
-                    speed_mps: r($0.speed, 1000))
+                    index: $0.index, distanceM: r($0.distance, 10), timeS: r($0.time, 10),
+                    speedMps: r($0.speed, 1000))
             }
             quality = Quality(
-                modes: s.quality.modes, hdop_min: s.quality.hdopMin, hdop_median: s.quality.hdopMedian,
-                hdop_max: s.quality.hdopMax, segments: s.quality.segments,
+                modes: s.quality.modes, hdopMin: s.quality.hdopMin, hdopMedian: s.quality.hdopMedian,
+                hdopMax: s.quality.hdopMax, segments: s.quality.segments,
                 gaps: s.quality.gaps.map { Gap(start: RecordJSON.utc($0.start), seconds: $0.seconds) },
                 dropped: s.quality.drops)
         }
