@@ -15,6 +15,25 @@ public final class TrackWriter {
     private var segmentIDs: [Int: Int64] = [:]
     /// Points written by this writer (duplicates not counted).
     public private(set) var stored = 0
+    /// Records added for imported places (waypoints), duplicates not counted.
+    public private(set) var storedPlaces = 0
+
+    /// A place from an imported file (a GPX waypoint): a manual record with notes and fields.
+    public struct ImportedPlace: Sendable {
+        public var milliseconds: Int64
+        public var coordinate: Coordinate
+        public var altitude: Double?
+        public var notes: [String]
+        public var fields: [Field]
+
+        public init(milliseconds: Int64, coordinate: Coordinate, altitude: Double?, notes: [String], fields: [Field]) {
+            self.milliseconds = milliseconds
+            self.coordinate = coordinate
+            self.altitude = altitude
+            self.notes = notes
+            self.fields = fields
+        }
+    }
 
     public init(store: TrackStore) { self.store = store }
 
@@ -48,10 +67,12 @@ public final class TrackWriter {
     /// with the note of the file they came from when `file` is given.
     @discardableResult
     public func write(
-        _ points: [KeptPoint], drops: [Int: [String: Int]] = [:], from file: ImportedFile? = nil
+        _ points: [KeptPoint], drops: [Int: [String: Int]] = [:], places: [ImportedPlace] = [],
+        from file: ImportedFile? = nil
     ) throws -> Int {
         var rideIDs = self.rideIDs
         var segmentIDs = self.segmentIDs
+        var placesAdded = 0
         let added = try store.pool.write { db -> Int in
             var added = 0
             let insert = try db.makeStatement(
@@ -130,6 +151,26 @@ public final class TrackWriter {
                         arguments: [rideID, reason, count])
                 }
             }
+            for place in places {
+                // The same place from another file (same time and position) is stored once.
+                let lat = Int64((place.coordinate.latitude * 1e7).rounded())
+                let lon = Int64((place.coordinate.longitude * 1e7).rounded())
+                guard
+                    try Row.fetchOne(
+                        db, sql: "SELECT 1 FROM record WHERE manual = 1 AND t = ? AND lat = ? AND lon = ?",
+                        arguments: [place.milliseconds, lat, lon]) == nil
+                else { continue }
+                try db.execute(
+                    sql: "INSERT INTO record (t, lat, lon, alt, manual, created_ms) VALUES (?, ?, ?, ?, 1, ?)",
+                    arguments: [
+                        place.milliseconds, lat, lon, place.altitude.map { Int64(($0 * 100).rounded()) },
+                        TrackStore.nowMilliseconds(),
+                    ])
+                let id = db.lastInsertedRowID
+                for text in place.notes { _ = try TrackStore.insertNote(db, id, text) }
+                try TrackStore.upsertFields(db, id, place.fields)
+                placesAdded += 1
+            }
             if let file {
                 try db.execute(
                     sql: "INSERT INTO import (sha256, name, bytes, imported_ms, points) VALUES (?, ?, ?, ?, ?)",
@@ -143,6 +184,7 @@ public final class TrackWriter {
         self.rideIDs = rideIDs
         self.segmentIDs = segmentIDs
         stored += added
+        storedPlaces += placesAdded
         return added
     }
 }

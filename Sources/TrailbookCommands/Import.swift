@@ -56,12 +56,13 @@ struct Import: ParsableCommand {
         var dropped: [String: Int] = [:]
         /// Set when the same bytes were imported before (under this name): nothing was read.
         var alreadyImported: String?
-        /// GPX only: waypoints read, routes skipped.
+        /// GPX only: waypoints read, records stored for them (those with a time), routes skipped.
         var waypoints: Int?
+        var records: Int?
         var routesSkipped: Int?
 
         enum CodingKeys: String, CodingKey {
-            case file, kept, stored, dropped, waypoints
+            case file, kept, stored, dropped, waypoints, records
             case fixesRead = "fixes_read"
             case alreadyImported = "already_imported"
             case routesSkipped = "routes_skipped"
@@ -78,6 +79,9 @@ struct Import: ParsableCommand {
             var text =
                 "\(file): \(fixesRead) fixes read, \(kept) kept\(storedText), \(fixesRead - kept) dropped"
                 + (drops.isEmpty ? "" : " (\(drops))")
+            if let waypoints, waypoints > 0 {
+                text += "; \(waypoints) waypoints" + (records.map { ", \($0) stored as records" } ?? "")
+            }
             if let routesSkipped, routesSkipped > 0 { text += "; \(routesSkipped) routes skipped (no times)" }
             return text
         }
@@ -144,20 +148,32 @@ struct Import: ParsableCommand {
             }
             let bar = ProgressBar(label: path, totalBytes: Self.fileSize(path))
             defer { bar.finish() }
+            var places: [TrackWriter.ImportedPlace] = []
             if kind == .gpx {
                 let gpx = try readGPX(path, bar: bar) { fix in
                     try pipeline.process(fix, record)
                 } segment: {
                     pipeline.sourceDisconnected()
                 }
-                (counts.fixesRead, counts.waypoints, counts.routesSkipped) = gpx
+                (counts.fixesRead, counts.routesSkipped) = (gpx.points, gpx.routes)
+                counts.waypoints = gpx.waypoints.count
+                places = gpx.waypoints.compactMap(Self.place)
+            } else if kind == .jsonTrack {
+                counts.fixesRead = try readJSONTrack(path) { fix in
+                    try pipeline.process(fix, record)
+                } segment: {
+                    pipeline.sourceDisconnected()
+                }
             } else {
                 counts.fixesRead = try readNMEA(path, kind: kind, bar: bar) { fix in try pipeline.process(fix, record) }
             }
             if index == files.count - 1 { try pipeline.finish(record) }
             if let writer {
+                let before = writer.storedPlaces
                 counts.stored = try writer.write(
-                    keptPoints, drops: DropCounts.added(since: dropsBefore, to: pipeline.drops), from: imported)
+                    keptPoints, drops: DropCounts.added(since: dropsBefore, to: pipeline.drops), places: places,
+                    from: imported)
+                if counts.waypoints != nil { counts.records = writer.storedPlaces - before }
             }
             perFile.append(counts)
         }
@@ -212,18 +228,18 @@ struct Import: ParsableCommand {
     /// points and waypoints read and the routes skipped.
     private func readGPX(
         _ path: String, bar: ProgressBar, _ fix: (Fix) throws -> Void, segment: () -> Void
-    ) throws -> (points: Int, waypoints: Int, routes: Int) {
+    ) throws -> (points: Int, waypoints: [GPXReader.Waypoint], routes: Int) {
         let input = try InputFile(path: path)
         let reader = GPXReader()
         var read = 0
-        var waypoints = 0
+        var waypoints: [GPXReader.Waypoint] = []
         func item(_ item: GPXReader.Item) throws {
             switch item {
             case .segment: segment()
             case .point(let f):
                 read += 1
                 try fix(f)
-            case .waypoint: waypoints += 1
+            case .waypoint(let w): waypoints.append(w)
             }
         }
         do {
@@ -239,6 +255,47 @@ struct Import: ParsableCommand {
                 code: .dataError)
         }
         return (read, waypoints, reader.routes)
+    }
+
+    /// A GPX waypoint as a record: its name as the field `name`, its description as a note, its
+    /// link as the field `link`. Waypoints without a time have no place in a diary: nil.
+    static func place(_ w: GPXReader.Waypoint) -> TrackWriter.ImportedPlace? {
+        guard let ms = w.fix.unixMilliseconds, let c = w.fix.coordinate else { return nil }
+        var fields: [Field] = []
+        if let name = w.name { fields.append(Field(key: "name", value: .text(name))) }
+        if let link = w.link { fields.append(Field(key: "link", value: .text(link))) }
+        return .init(
+            milliseconds: ms, coordinate: c, altitude: w.fix.altitudeMSL, notes: w.text.map { [$0] } ?? [],
+            fields: fields)
+    }
+
+    /// Reads the JSON track format; each of its segments starts a new segment.
+    private func readJSONTrack(_ path: String, _ fix: (Fix) throws -> Void, segment: () -> Void) throws -> Int {
+        var data = Data()
+        let input = try InputFile(path: path)
+        try input.forEachChunk { chunk in
+            data.append(contentsOf: chunk)
+            guard data.count <= 1 << 30 else {
+                throw CommandFailure(message: "\(path) is larger than 1 GB of JSON; split it.", code: .dataError)
+            }
+        }
+        let segments: [[Fix]]
+        do {
+            segments = try JSONTrack.read(data)
+        } catch {
+            throw CommandFailure(
+                message: "Cannot import \(path): \(error); nothing of it was stored. Fix or re-export the file.",
+                code: .dataError)
+        }
+        var read = 0
+        for (i, fixes) in segments.enumerated() {
+            if i > 0 { segment() }
+            for f in fixes {
+                read += 1
+                try fix(f)
+            }
+        }
+        return read
     }
 
     static func fileSize(_ path: String) -> Int {

@@ -2,7 +2,7 @@ import Reports
 
 /// What a file to import looks like from its first bytes (after gzip decompression).
 enum FileKind: Equatable {
-    case gpx, nmeaOrText, empty, jpeg, png, pdf, zip, otherXML, binary
+    case gpx, jsonTrack, nmeaOrText, empty, jpeg, png, pdf, zip, otherXML, binary
 
     /// Looks at the first kilobytes of `path` (exit 66 when it cannot be read).
     static func sniff(_ path: String) throws -> FileKind {
@@ -28,6 +28,7 @@ enum FileKind: Equatable {
         if head.starts(with: Array("%PDF".utf8)) { return .pdf }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .zip }
         if GPXReader.looksLikeGPX(head) { return .gpx }
+        if JSONTrack.looksLikeJSONTrack(head) { return .jsonTrack }
         if head.first(where: {
             $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF
         }) == UInt8(ascii: "<") {
@@ -49,7 +50,7 @@ enum FileKind: Equatable {
         case .zip: return "it is a ZIP archive"
         case .otherXML: return "it is XML but not GPX"
         case .binary: return "it holds binary data, not text"
-        case .gpx, .nmeaOrText: return "no NMEA sentences in it"
+        case .gpx, .jsonTrack, .nmeaOrText: return "no NMEA sentences in it"
         }
     }
 }
