@@ -7,7 +7,7 @@ CONFORMANCE  := $(SHARED)/conformance/gpsd
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # What each job needs from apt.
 PKGS_BUILD   := python3 pkg-config libgps-dev libsqlite3-dev zlib1g-dev libssl-dev
-PKGS_TEST    := gpsd gpsd-clients gpsbabel python3-pil libxml2-utils
+PKGS_TEST    := gpsd gpsd-clients gpsbabel python3-pil libxml2-utils chromium
 PKGS_BENCH   := gpsd-clients hyperfine gpsbabel
 
 .PHONY: all build release demo test conformance bench lint install deps-build deps-test deps-bench clean

@@ -1,0 +1,83 @@
+import Foundation
+import GPSCore
+
+/// Many days' routes on one map, a colour per day, with a list of the days: selecting a day
+/// highlights its route and dims the others (a few lines of inline script), and each day links
+/// to its day report.
+public enum OverlayReport {
+    public struct Day: Sendable {
+        public var date: String
+        /// Each ride's segments, as coordinates.
+        public var lines: [[Coordinate]]
+        public var distance: Double
+        public var moving: Double
+        /// File name of the day report, relative to the overlay.
+        public var link: String
+
+        public init(date: String, lines: [[Coordinate]], distance: Double, moving: Double, link: String) {
+            self.date = date
+            self.lines = lines
+            self.distance = distance
+            self.moving = moving
+            self.link = link
+        }
+    }
+
+    public static func render(_ days: [Day], title: String, style: ReportStyle = .init()) -> String {
+        let width = 960.0
+        let height = 640.0
+        let projection = MapProjection(fitting: days.flatMap { $0.lines.joined() }, width: width, height: height)
+        var svg =
+            "<svg id=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
+            + "aria-label=\"Routes of \(days.count) days\"><rect class=\"mapbg\" width=\"100%\" height=\"100%\"/>\n"
+        for (i, day) in days.enumerated() {
+            svg += "<g class=\"day\" id=\"day-\(HTML.escape(day.date))\" stroke=\"\(style.palette.colour(i))\">"
+            for line in day.lines where line.count > 1 {
+                svg += "<path class=\"route\" d=\"\(DayReport.path(line.map(projection.point)))\"/>"
+            }
+            svg += "</g>\n"
+        }
+        let bar = projection.scaleBar()
+        let label = bar.metres >= 1000 ? "\(Int(bar.metres / 1000)) km" : "\(Int(bar.metres)) m"
+        svg +=
+            "<g class=\"ink\"><rect x=\"20\" y=\"\(Int(height - 18))\" width=\"\(HTML.number(bar.pixels))\" height=\"4\"/>"
+            + "<text x=\"20\" y=\"\(Int(height - 24))\" font-size=\"12\" stroke=\"none\">\(label)</text></g></svg>"
+        var list = "<table><tr><th>day</th><th>distance</th><th>moving</th><th></th></tr>"
+        for (i, day) in days.enumerated() {
+            list +=
+                "<tr class=\"pick\" data-day=\"\(HTML.escape(day.date))\"><td><span class=\"num\" style=\"background:\(style.palette.colour(i))\">&nbsp;</span>"
+                + "\(HTML.escape(day.date))</td><td>\(style.distance(day.distance))</td><td>\(ReportStyle.duration(day.moving))</td>"
+                + "<td><a href=\"\(HTML.escape(day.link))\">day report</a></td></tr>"
+        }
+        list += "</table>"
+        let total = days.map(\.distance).reduce(0, +)
+        return """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(HTML.escape(title))</title>
+            <style>\(ReportStyle.css)
+            .day{transition:opacity .15s}.dim .day{opacity:.15}.dim .day.on{opacity:1}.dim .day.on .route{stroke-width:5}
+            tr.pick{cursor:pointer}tr.pick.on{font-weight:700}</style></head>
+            <body class="\(style.theme.rawValue)">
+            <header><h1>\(HTML.escape(title))</h1><div class="muted">\(days.count) days · \(style.distance(total))</div></header>
+            <h2>Map</h2>
+            \(svg)
+            <h2>Days</h2>
+            <p class="muted">Select a day to highlight its route; select it again to show all.</p>
+            \(list)
+            <script>
+            (function(){var map=document.getElementById('map'),on=null;
+            document.querySelectorAll('tr.pick').forEach(function(row){row.addEventListener('click',function(e){
+            if(e.target.tagName==='A')return;var d=row.getAttribute('data-day');
+            document.querySelectorAll('.on').forEach(function(n){n.classList.remove('on')});
+            if(on===d){on=null;map.classList.remove('dim');return}
+            on=d;map.classList.add('dim');row.classList.add('on');
+            var g=document.getElementById('day-'+d);if(g)g.classList.add('on')})})})();
+            </script>
+            <footer class="muted"><p>Made by Trailbook. Nothing on this page comes from the network.</p></footer>
+            </body></html>
+
+            """
+    }
+}

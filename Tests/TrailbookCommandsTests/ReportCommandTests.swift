@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// The HTML reports, looked at in headless Chromium in both themes.
+@Suite(.serialized) struct ReportCommandTests {
+    /// A store with the sample ride, a second day (the same ride a day later, shifted), a note
+    /// with markup in it and a photo.
+    func store() throws -> (store: String, dir: String) {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/trailbook.sqlite"
+        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        let shifted = try run(["simulate", "--duration", "1200", "--seed", "9", "--start", "2026-06-15T07:00:00"])
+        try shifted.stdout.write(toFile: dir + "/next.nmea", atomically: true, encoding: .utf8)
+        #expect(try run(["import", "--store", store, dir + "/next.nmea"]).status == 0)
+        try TestPhotos.make(dir + "/photo.jpg", taken: "2026:06:14 06:45:00", offset: "+00:00")
+        let mark = try run(
+            [
+                "mark", "--store", store, "--at", "2026-06-14T06:45:00Z", "--note",
+                "<script>document.title='pwned'</script>",
+                "--photo", dir + "/photo.jpg", "--field", "weather=sunny",
+            ])
+        #expect(mark.status == 0, "\(mark.stderr)")
+        _ = try run(["day", "2026-06-14", "--store", store, "--summary", "Loop <b>round</b> the lake"])
+        return (store, dir)
+    }
+
+    @Test(arguments: ["light", "dark"])
+    func dayReportDrawsTheRouteAndLoadsNothing(theme: String) throws {
+        let (store, dir) = try store()
+        let html = dir + "/day-\(theme).html"
+        let result = try run(
+            [
+                "report", "day", "2026-06-14", "--store", store, "-o", html, "--theme", theme, "--photos", "embed",
+                "--time-zone", "UTC",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(text.contains("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;"))
+        #expect(!text.contains("<script>"), "a day report has no script at all")
+        #expect(text.contains("Loop &lt;b&gt;round&lt;/b&gt; the lake"))
+        #expect(text.contains("data:image/jpeg;base64,"), "--photos embed")
+        #expect(
+            !text.contains("http://") && !text.contains("https://")
+                || text.components(separatedBy: "http").allSatisfy {
+                    $0.hasPrefix("://www.w3.org/2000/svg") || !$0.hasPrefix("://") && !$0.hasPrefix("s://")
+                })
+        let look = try Chromium.look(at: html, png: dir + "/day-\(theme).png", colours: ["#d62728"])
+        #expect((look.pixels["#d62728"] ?? 0) > 2000, "the route is drawn: \(look.pixels)")
+        #expect(look.requests.isEmpty, "requests: \(look.requests)")
+    }
+
+    @Test(arguments: ["light", "dark"])
+    func overlayDrawsEveryDayAndLinksTheirReports(theme: String) throws {
+        let (store, dir) = try store()
+        let out = dir + "/overlay-\(theme)"
+        let result = try run(
+            [
+                "report", "overlay", "--store", store, "--from", "2026-06-14", "--to", "2026-06-16", "-o", out,
+                "--theme",
+                theme, "--palette", "colorblind", "--time-zone", "UTC",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out + "/2026-06-14.html"))
+        #expect(FileManager.default.fileExists(atPath: out + "/2026-06-15.html"))
+        #expect(!FileManager.default.fileExists(atPath: out + "/2026-06-16.html"), "no page for a day without rides")
+        let index = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(index.contains("href=\"2026-06-14.html\"") && index.contains("id=\"day-2026-06-15\""))
+        // Okabe-Ito blue and orange: one per day.
+        let look = try Chromium.look(at: out + "/index.html", png: out + "/index.png", colours: ["#0072b2", "#e69f00"])
+        #expect((look.pixels["#0072b2"] ?? 0) > 500 && (look.pixels["#e69f00"] ?? 0) > 500, "\(look.pixels)")
+        #expect(look.requests.isEmpty, "requests: \(look.requests)")
+    }
+
+    /// The network check itself can fail: a page that asks for an image elsewhere is caught.
+    @Test func aPageThatLoadsSomethingIsCaught() throws {
+        let dir = try Samples.temporaryDirectory()
+        try "<html><body><img src=\"http://127.0.0.1:9/tracker.png\"></body></html>".write(
+            toFile: dir + "/leaky.html", atomically: true, encoding: .utf8)
+        let look = try Chromium.look(at: dir + "/leaky.html", png: dir + "/leaky.png", colours: [])
+        #expect(look.requests.contains { $0.contains("127.0.0.1:9/tracker.png") }, "\(look.requests)")
+    }
+
+    @Test func badDatesAndOptionsExit64() throws {
+        #expect(try run(["report", "day", "14.06.2026"]).status == 64)
+        #expect(try run(["report", "day", "2026-06-14", "--theme", "neon"]).status == 64)
+        #expect(try run(["report", "overlay", "-o", "/tmp/x"]).status == 64)
+    }
+}
