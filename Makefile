@@ -50,10 +50,25 @@ demo: release
 	@echo "== trailbook watch --replay Samples/ride.nmea --realtime --speed 20 (what a live receiver looks like):"
 	@.build/release/trailbook watch --replay Samples/ride.nmea --realtime --speed 20 --count 5 2>/dev/null | tail -n +1
 	@echo
-	@echo "== trailbook import into a demo store, then trailbook rides:"
-	@rm -f .build/demo-store.sqlite .build/demo-store.sqlite-wal .build/demo-store.sqlite-shm
-	@.build/release/trailbook import --store .build/demo-store.sqlite Samples/ride.nmea
-	@.build/release/trailbook rides --store .build/demo-store.sqlite
+	@echo "== trailbook import: the sample ride and a simulated ride the next day, into a demo store:"
+	@rm -rf .build/demo-store.sqlite .build/demo-store.sqlite-wal .build/demo-store.sqlite-shm .build/demo-store-media .build/demo-reports
+	@.build/release/trailbook simulate --duration 2400 --seed 9 --start 2026-06-15T07:10:00 -o .build/demo-ride-2.nmea
+	@.build/release/trailbook import --store .build/demo-store.sqlite Samples/ride.nmea .build/demo-ride-2.nmea
+	@.build/release/trailbook rides --store .build/demo-store.sqlite --time-zone Europe/Zurich
+	@echo
+	@echo "== a diary entry: a note at 08:45 local time and the day's summary"
+	@.build/release/trailbook note add --store .build/demo-store.sqlite --at "2026-06-14 08:45" --time-zone Europe/Zurich --text "Coffee by the lake, then the long way home."
+	@.build/release/trailbook day 2026-06-14 --store .build/demo-store.sqlite --summary "Morning loop round the lake."
+	@echo
+	@echo "== trailbook summary --day 2026-06-14 and --day 2026-06-15:"
+	@.build/release/trailbook summary --store .build/demo-store.sqlite --day 2026-06-14 --time-zone Europe/Zurich
+	@.build/release/trailbook summary --store .build/demo-store.sqlite --day 2026-06-15 --time-zone Europe/Zurich
+	@echo
+	@echo "== trailbook report day and report overlay (open them in a browser; they load nothing from the network):"
+	@mkdir -p .build/demo-reports
+	@.build/release/trailbook report day 2026-06-14 --store .build/demo-store.sqlite --time-zone Europe/Zurich -o .build/demo-reports/2026-06-14.html
+	@.build/release/trailbook report overlay --store .build/demo-store.sqlite --time-zone Europe/Zurich --from 2026-06-14 --to 2026-06-15 -o .build/demo-reports/overlay
+	@.build/release/trailbook export --store .build/demo-store.sqlite --day 2026-06-14 --time-zone Europe/Zurich --format gpx -o .build/demo-reports/2026-06-14.gpx && echo .build/demo-reports/2026-06-14.gpx
 	@echo
 	@echo "Next: plug in a receiver and run .build/release/trailbook devices, then .build/release/trailbook watch"
 
