@@ -63,3 +63,33 @@ elapsed, user, system, rss, fixes = float(sys.argv[1]), float(sys.argv[2]), floa
 print(f"watch: {fixes} fixes in {elapsed:.1f} s ({fixes/elapsed:.1f} per s), CPU {100*(user+system)/elapsed:.2f}% of one core "
       f"(target < 1%), peak RSS {rss/1024:.1f} MB (target < 30 MB)")
 PY
+
+# Reports at scale: the day report of the 24-hour 1 Hz day, and an overlay of 365 days.
+echo
+echo "Reports: day report of the 24-hour log (86 400 points), overlay of 365 days..."
+"$bin" import --store "$out/bench.sqlite" "$log" > /dev/null 2>&1 || true
+day=$(head -c 2000 "$log" | grep -m1 -o 'RMC,[^*]*' | awk -F, '{d=$10; print "20" substr(d,5,2) "-" substr(d,3,2) "-" substr(d,1,2)}')
+hyperfine --warmup 1 --runs 5 --export-json "$out/report-day.json" \
+  -n "report day (24 h)" "$bin report day $day --store $out/bench.sqlite --time-zone UTC -o $out/day.html"
+ls -l "$out/day.html" | awk '{printf "day report: %.2f MB (target < 2 MB)\n", $5/1e6}'
+year="$out/year.sqlite"
+if [ ! -s "$year" ]; then
+  echo "Generating 365 days of one 30-minute ride each into $year (once; kept for later runs)..."
+  mkdir -p "$out/year"
+  for i in $(seq 0 364); do
+    d=$(date -u -d "2025-01-01 + $i days" +%Y-%m-%d)
+    "$bin" simulate --duration 1800 --seed $((i + 100)) --start "${d}T07:00:00" -o "$out/year/$d.nmea"
+  done
+  "$bin" import --store "$year" "$out"/year/*.nmea > /dev/null
+  rm -rf "$out/year"
+fi
+hyperfine --warmup 1 --runs 3 --export-json "$out/report-overlay.json" \
+  --prepare "rm -rf $out/overlay" \
+  -n "report overlay (365 days)" "$bin report overlay --store $year --from 2025-01-01 --to 2025-12-31 --time-zone UTC -o $out/overlay"
+du -sh "$out/overlay/index.html" | awk '{print "overlay index.html: " $1}'
+python3 - "$out/report-day.json" "$out/report-overlay.json" <<'PY'
+import json, sys
+day = json.load(open(sys.argv[1]))["results"][0]["median"]
+overlay = json.load(open(sys.argv[2]))["results"][0]["median"]
+print(f"median: day report {day*1000:.0f} ms (target < 500 ms); overlay of 365 days with its 365 day reports {overlay:.2f} s (target < 5 s)")
+PY

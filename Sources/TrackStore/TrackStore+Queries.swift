@@ -83,20 +83,38 @@ extension TrackStore {
 
 extension TrackStore {
     /// Points in `[from, to)` with the stored ride and segment each belongs to, in time order.
+    /// A point belongs to the last segment that starts at or before it; the segments are read
+    /// once and walked alongside the points.
     public func pointsWithSegments(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [(
         fix: Fix, ride: Int64, segment: Int64
     )] {
         try pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT p.*, s.id AS segment_id, s.ride_id AS ride_id
-                    FROM point p JOIN segment s
-                      ON s.id = (SELECT id FROM segment WHERE start_ms <= p.t ORDER BY start_ms DESC LIMIT 1)
-                    WHERE p.t >= ? AND p.t < ? ORDER BY p.t
-                    """,
-                arguments: [from, to]
-            ).map { row in (Fix(storedRow: row), row["ride_id"], row["segment_id"]) }
+            let before = try Row.fetchOne(
+                db, sql: "SELECT id, ride_id, start_ms FROM segment WHERE start_ms <= ? ORDER BY start_ms DESC LIMIT 1",
+                arguments: [from])
+            let segments =
+                (before.map { [$0] } ?? [])
+                + (try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT id, ride_id, start_ms FROM segment WHERE start_ms > ? AND start_ms < ? ORDER BY start_ms",
+                    arguments: [from, to]))
+            let starts: [Int64] = segments.map { $0["start_ms"] }
+            var next = 0
+            var current: (Int64, Int64)?
+            var out: [(fix: Fix, ride: Int64, segment: Int64)] = []
+            let cursor = try Row.fetchCursor(
+                db, sql: "SELECT * FROM point WHERE t >= ? AND t < ? ORDER BY t", arguments: [from, to])
+            while let row = try cursor.next() {
+                let t: Int64 = row["t"]
+                while next < starts.count && starts[next] <= t {
+                    current = (segments[next]["ride_id"], segments[next]["id"])
+                    next += 1
+                }
+                guard let (ride, segment) = current else { continue }
+                out.append((Fix(storedRow: row), ride, segment))
+            }
+            return out
         }
     }
 

@@ -232,7 +232,7 @@ public enum DayReport {
     }
 
     /// Points split where the segment changes.
-    static func segments(_ points: [TrackPoint]) -> [[TrackPoint]] {
+    public static func segments(_ points: [TrackPoint]) -> [[TrackPoint]] {
         var out: [[TrackPoint]] = []
         var current: Int64?
         for p in points {

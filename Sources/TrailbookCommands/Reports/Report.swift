@@ -83,8 +83,9 @@ struct Report: ParsableCommand {
             let zone = try zoneOptions.zone()
             let store = try storeOptions.open()
             let day = CivilDate(iso: date)!
-            let page = try Report.dayPage(
-                day, store: store, zone: zone, style: styleOptions.style, embed: photos == "embed")
+            let style = styleOptions.style
+            let input = try Report.dayInput(day, store: store, zone: zone, style: style, embed: photos == "embed")
+            let page = DayReport.render(input, style: style)
             let path = output ?? "\(date).html"
             try Report.write(page, to: path)
             print(path)
@@ -149,29 +150,17 @@ struct Report: ParsableCommand {
             let style = styleOptions.style
             var list: [OverlayReport.Day] = []
             for day in wanted {
-                let from = DayRangeOptions.startOfDay(day, zone)
-                let to = DayRangeOptions.startOfDay(day.adding(days: 1), zone)
-                let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to)
-                guard !rides.isEmpty else { continue }
-                let points = try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to)
-                var lines: [[Coordinate]] = []
-                var segment: Int64?
-                for p in points {
-                    if p.segment != segment {
-                        lines.append([])
-                        segment = p.segment
-                    }
-                    lines[lines.count - 1].append(p.fix.coordinate!)
-                }
-                let stats = RideStatistics.compute(points.map { TrackPoint(fix: $0.fix, segment: $0.segment) })
+                // Each day is read and computed once, for its page and for the overlay.
+                let input = try Report.dayInput(day, store: store, zone: zone, style: style, embed: false)
+                guard !input.rides.isEmpty else { continue }
+                let lines = input.rides.flatMap { DayReport.segments($0.points) }.map { $0.map { $0.fix.coordinate! } }
                 let name = "\(day).html"
-                try Report.write(
-                    try Report.dayPage(day, store: store, zone: zone, style: style, embed: false),
-                    to: output + "/" + name)
+                try Report.write(DayReport.render(input, style: style), to: output + "/" + name)
                 list.append(
                     .init(
-                        date: day.description, lines: lines, distance: stats.distance, moving: stats.moving, link: name)
-                )
+                        date: day.description, lines: lines,
+                        distance: input.rides.map(\.statistics.distance).reduce(0, +),
+                        moving: input.rides.map(\.statistics.moving).reduce(0, +), link: name))
             }
             if list.isEmpty {
                 throw CommandFailure(
@@ -185,9 +174,9 @@ struct Report: ParsableCommand {
         }
     }
 
-    /// The day report of `day`.
-    static func dayPage(_ day: CivilDate, store: TrackStore, zone: TimeZone, style: ReportStyle, embed: Bool) throws
-        -> String
+    /// What the day report of `day` shows.
+    static func dayInput(_ day: CivilDate, store: TrackStore, zone: TimeZone, style: ReportStyle, embed: Bool) throws
+        -> DayReportInput
     {
         let from = DayRangeOptions.startOfDay(day, zone)
         let to = DayRangeOptions.startOfDay(day.adding(days: 1), zone)
@@ -215,9 +204,8 @@ struct Report: ParsableCommand {
                 },
                 fields: r.fields.map { ($0.key, $0.value.description) })
         }
-        let input = DayReportInput(
+        return DayReportInput(
             date: day.description, timeZone: zone, summary: try store.daySummary(day), rides: rides, records: records)
-        return DayReport.render(input, style: style)
     }
 
     /// Writes `text` to `path` under a temporary name, renamed when complete.
