@@ -81,6 +81,21 @@ import TrailbookTestSupport
         #expect(look.requests.contains { $0.contains("127.0.0.1:9/tracker.png") }, "\(look.requests)")
     }
 
+    @Test func twelveHourClockImperialUnitsAndLinkedPhotos() throws {
+        let (store, dir) = try store()
+        let html = dir + "/day.html"
+        let result = try run(
+            [
+                "report", "day", "2026-06-14", "--store", store, "-o", html, "--time-format", "12h", "--units",
+                "imperial",
+                "--time-zone", "UTC",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(text.contains("6:30 AM") && text.contains(" mi<") && text.contains(" mph<"))
+        #expect(text.contains("src=\"file://") && text.contains("-media/"), "--photos link is the default")
+    }
+
     @Test func badDatesAndOptionsExit64() throws {
         #expect(try run(["report", "day", "14.06.2026"]).status == 64)
         #expect(try run(["report", "day", "2026-06-14", "--theme", "neon"]).status == 64)
