@@ -94,24 +94,8 @@ public enum Simplify {
 
 /// Text for HTML: escaped for element content and attribute values.
 public enum HTML {
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default:
-                // Control characters other than newline and tab would not display; drop them.
-                if c.value < 0x20 && c != "\n" && c != "\t" { continue }
-                out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    /// The same escaping as XML text and attributes (`&apos;` is HTML5 too).
+    public static func escape(_ text: String) -> String { Exchange.xml(text) }
 
     static func number(_ v: Double) -> String { String(format: "%.1f", v) }
 }

@@ -67,16 +67,7 @@ struct Export: ParsableCommand {
     /// The rides as segments, and (for days) the records with something attached.
     static func export(_ selection: RideSelection, store: TrackStore, withRecords: Bool) throws -> TrackExport {
         let rides = selection.rides.map { ride, points in
-            var segments: [[Fix]] = []
-            var current: Int64?
-            for p in points {
-                if p.segment != current {
-                    segments.append([])
-                    current = p.segment
-                }
-                segments[segments.count - 1].append(p.fix)
-            }
-            return TrackExport.Ride(id: ride.id, segments: segments)
+            TrackExport.Ride(id: ride.id, segments: DayReport.segments(points).map { $0.map(\.fix) })
         }
         let records =
             withRecords ? try store.records(fromMilliseconds: selection.from, toMilliseconds: selection.to) : []
