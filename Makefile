@@ -7,10 +7,10 @@ CONFORMANCE  := $(SHARED)/conformance/gpsd
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # What each job needs from apt.
 PKGS_BUILD   := python3 pkg-config libgps-dev libsqlite3-dev zlib1g-dev libssl-dev
-PKGS_TEST    := gpsd gpsd-clients gpsbabel python3-pil libxml2-utils chromium
+PKGS_TEST    := gpsd gpsd-clients gpsbabel python3-pil libxml2-utils chromium time
 PKGS_BENCH   := gpsd-clients hyperfine gpsbabel
 
-.PHONY: all build release demo test conformance bench lint install deps-build deps-test deps-bench clean
+.PHONY: all build release demo test conformance bench fuzz lint install deps-build deps-test deps-bench clean
 
 all: build
 
@@ -87,6 +87,10 @@ conformance: release
 
 bench: release deps-bench
 	bash scripts/bench.sh
+
+# libFuzzer targets (Sources/Fuzz), each for FUZZ_SECONDS (default 60); crashes in .build/fuzz/crashes.
+fuzz: deps-test
+	bash scripts/fuzz.sh
 
 # Installs the binary, the udev rules and the systemd unit (DESTDIR for staging, PREFIX for the binary).
 PREFIX  ?= /usr/local

@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -80,3 +81,16 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets, only for `make fuzz` (TRAILBOOK_FUZZ=1, built with -sanitize=fuzzer,address):
+// without libFuzzer's main they would not link.
+if ProcessInfo.processInfo.environment["TRAILBOOK_FUZZ"] != nil {
+    for (name, dependencies) in [
+        ("nmea", ["NMEA", "GPSCore"]), ("gpx", ["Reports", "GPSCore"]), ("json-track", ["Reports"]),
+        ("exif", ["Photos"]), ("config", ["Pipeline"]),
+    ] {
+        package.targets.append(
+            .executableTarget(
+                name: "fuzz-\(name)", dependencies: dependencies.map { .target(name: $0) }, path: "Sources/Fuzz/\(name)"))
+    }
+}

@@ -27,7 +27,8 @@ extension TrackStore {
             let temporary = target + ".part-\(getpid())"
             let input = try Posix.open(source, O_RDONLY)
             defer { Posix.close(input) }
-            let output = try Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+            unlink(temporary)
+            let output = try Posix.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
             do {
                 defer { Posix.close(output) }
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)

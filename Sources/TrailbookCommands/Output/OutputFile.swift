@@ -23,7 +23,12 @@ final class OutputFile {
         }
         let temp = path + ".part-\(getpid())"
         var fd: Int32
-        repeat { fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } while fd < 0 && errno == EINTR
+        // A fresh file, never a link someone planted at the temporary name (the final rename
+        // replaces a link at the real name rather than writing through it).
+        unlink(temp)
+        repeat {
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        } while fd < 0 && errno == EINTR
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
             throw CommandFailure(

@@ -1,0 +1,12 @@
+import Foundation
+import Reports
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJSONTrack(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    if let segments = try? JSONTrack.read(Data(bytes: data, count: size)) {
+        for fix in segments.joined() {
+            precondition(abs(fix.coordinate!.latitude) <= 90 && abs(fix.coordinate!.longitude) <= 180)
+        }
+    }
+    return 0
+}
