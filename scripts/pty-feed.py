@@ -8,7 +8,9 @@ every that many seconds the receiver is "unplugged" for 2 s (pty closed, LINK re
 plugged in again on a new pty behind the same LINK, going on with the next epoch.
 For `make bench` and scripts/soak.sh.
 """
-import os, sys, time
+import os, signal, sys, time
+
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 
 log, link, rate, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 unplug_every = float(sys.argv[5]) if len(sys.argv) > 5 else 0
