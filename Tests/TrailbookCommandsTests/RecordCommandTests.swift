@@ -185,6 +185,9 @@ import TrailbookTestSupport
             let feeder = Feeder(pty, epochs: Array(epochs[(round * 300)..<(round * 300 + 300)]), rate: 50)
             // Killed mid-feed, at a different moment each round.
             Thread.sleep(forTimeInterval: 2 + Double(round % 7) * 0.37)
+            // What a reader sees committed just before the kill must all be there after it.
+            let committed = try TrackStore(path: store).points(fromMilliseconds: .min, toMilliseconds: .max)
+                .map { $0.unixMilliseconds! }
             kill(record.processIdentifier, SIGKILL)
             let sent = feeder.sent
             record.waitUntilExit()
@@ -194,7 +197,9 @@ import TrailbookTestSupport
             let opened = try TrackStore(path: store)
             // Epochs sent this round but not committed: the last commit interval and the epoch
             // in flight (a figure for the long run; timing bounds belong in benchmarks).
-            let stored = try opened.points(fromMilliseconds: .min, toMilliseconds: .max).count
+            let after = try opened.points(fromMilliseconds: .min, toMilliseconds: .max).map { $0.unixMilliseconds! }
+            #expect(Set(committed).isSubset(of: Set(after)), "no committed fix is lost")
+            let stored = after.count
             lostPerRound.append(sent - (stored - storedBefore))
             storedBefore = stored
             #expect(try opened.integrityCheck() == "ok")
