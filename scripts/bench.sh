@@ -78,10 +78,9 @@ if [ ! -s "$year" ]; then
   mkdir -p "$out/year"
   for i in $(seq 0 364); do
     d=$(date -u -d "2025-01-01 + $i days" +%Y-%m-%d)
-    "$bin" simulate --duration 1800 --seed $((i + 100)) --start "${d}T07:00:00" -o "$out/year/$d.nmea"
+    [ -s "$out/year/$d.nmea" ] || "$bin" simulate --duration 1800 --seed $((i + 100)) --start "${d}T07:00:00" -o "$out/year/$d.nmea"
   done
   "$bin" import --store "$year" "$out"/year/*.nmea > /dev/null
-  rm -rf "$out/year"
 fi
 hyperfine --warmup 1 --runs 3 --export-json "$out/report-overlay.json" \
   --prepare "rm -rf $out/overlay" \
@@ -93,3 +92,42 @@ day = json.load(open(sys.argv[1]))["results"][0]["median"]
 overlay = json.load(open(sys.argv[2]))["results"][0]["median"]
 print(f"median: day report {day*1000:.0f} ms (target < 500 ms); overlay of 365 days with its 365 day reports {overlay:.2f} s (target < 5 s)")
 PY
+
+# Growth: import 1, 10, 100 and 365 days into one store (30-minute 1 Hz rides, one a day); the
+# import time per day should stay flat, and day queries on the 365-day store should cost what
+# they cost on the 1-day store.
+echo
+echo "Growth: 1, 10, 100, 365 days imported into one store..."
+grow="$out/grow.sqlite"
+rm -f "$grow" "$grow-wal" "$grow-shm"
+files=("$out"/year/*.nmea)
+printf 'days,seconds_per_day,bytes_per_point\n' > "$out/growth.csv"
+done_days=0
+for upto in 1 10 100 365; do
+  batch=("${files[@]:$done_days:$((upto - done_days))}")
+  t0=$(date +%s.%N)
+  "$bin" import --store "$grow" "${batch[@]}" > /dev/null
+  t1=$(date +%s.%N)
+  if [ "$upto" = 1 ]; then cp "$grow" "$out/grow-1.sqlite"; fi
+  python3 - "$grow" "$t0" "$t1" "${#batch[@]}" "$upto" >> "$out/growth.csv" <<'PY'
+import os, sqlite3, sys
+path, t0, t1, n, days = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+db = sqlite3.connect(path)
+db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+points = db.execute("select count(*) from point").fetchone()[0]
+print(f"{days},{(t1 - t0) / n:.4f},{os.path.getsize(path) / points:.1f}")
+PY
+  done_days=$upto
+done
+cat "$out/growth.csv"
+first=2025-01-01
+hyperfine --warmup 1 --runs 10 --export-json "$out/growth-queries.json" \
+  -n "rides --day (1-day store)" "$bin rides --store $out/grow-1.sqlite --day $first --time-zone UTC" \
+  -n "rides --day (365-day store)" "$bin rides --store $grow --day $first --time-zone UTC" \
+  -n "points --day (1-day store)" "$bin points --store $out/grow-1.sqlite --day $first --time-zone UTC" \
+  -n "points --day (365-day store)" "$bin points --store $grow --day $first --time-zone UTC" \
+  -n "summary --day (1-day store)" "$bin summary --store $out/grow-1.sqlite --day $first --time-zone UTC" \
+  -n "summary --day (365-day store)" "$bin summary --store $grow --day $first --time-zone UTC" \
+  -n "report day (1-day store)" "$bin report day $first --store $out/grow-1.sqlite --time-zone UTC -o $out/g1.html" \
+  -n "report day (365-day store)" "$bin report day $first --store $grow --time-zone UTC -o $out/g365.html" > /dev/null
+python3 scripts/bench-plot.py "$out/growth.csv" "$out/growth-queries.json" docs/bench-growth.svg
