@@ -203,7 +203,9 @@ private struct EXIFBlock {
     /// `YYYY:MM:DD HH:MM:SS` as ms since 1970, read as UTC.
     static func exifTime(_ text: String) -> Int64? {
         let parts = text.split { $0 == ":" || $0 == " " }.compactMap { Int($0) }
-        guard parts.count >= 6, let date = CivilDate(year: parts[0], month: parts[1], day: parts[2]),
+        // Years a camera can have written; a wild one must not overflow the arithmetic below.
+        guard parts.count >= 6, (1800...2999).contains(parts[0]),
+            let date = CivilDate(year: parts[0], month: parts[1], day: parts[2]),
             (0..<24).contains(parts[3]), (0..<60).contains(parts[4]), (0...60).contains(parts[5])
         else { return nil }
         return (Int64(date.daysSinceEpoch) * 86_400 + Int64(parts[3] * 3600 + parts[4] * 60 + parts[5])) * 1000

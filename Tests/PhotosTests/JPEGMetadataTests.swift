@@ -72,3 +72,17 @@ func otherFormatsAreNamed(bytes: [UInt8], found: String) {
     ]
     #expect(throws: JPEGMetadata.Failure.self) { try JPEGMetadata.read(jpeg(tiff: huge)) }
 }
+
+/// Found by `make fuzz` (fuzz-exif): a DateTime with a nine-digit year overflowed the conversion
+/// to milliseconds and trapped. Such a date is now no date.
+@Test func aWildYearInEXIFIsNoDate() throws {
+    let date = Array("617777777:06:14 08:31:05\0".utf8)
+    // Big-endian TIFF, IFD0 at 8 with one entry: DateTime (0x0132), ASCII, its string at 26.
+    var tiff: [UInt8] = [
+        0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x32, 0, 2, 0, 0, 0, UInt8(date.count), 0, 0, 0, 26,
+    ]
+    tiff += [0, 0, 0, 0] + date
+    let payload = Array("Exif\0\0".utf8) + tiff
+    let jpeg = [0xFF, 0xD8, 0xFF, 0xE1, 0, UInt8(payload.count + 2)] + payload + [0xFF, 0xD9]
+    #expect(try JPEGMetadata.read(jpeg).cameraClockMilliseconds == nil)
+}
