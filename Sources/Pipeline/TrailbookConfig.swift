@@ -46,6 +46,9 @@ public struct TrailbookConfig: Sendable {
         -> TrailbookConfig
     {
         let table: TOMLTable
+        if let bad = TOMLKeyCheck.problem(in: text) {
+            throw ConfigError(file: file, line: bad.line, problem: "not valid TOML (\(bad.problem)).")
+        }
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {

@@ -46,6 +46,10 @@ import TrailbookTestSupport
         ("[segment]\ngap = 5\n", "line 1, key segment", "unknown setting; the sections are"),
         ("preset = \"commute\"\n", "line 1, key preset", "unknown preset \"commute\""),
         ("[collection\ninterval = 5\n", "line 1", "not valid TOML"),
+        // Found by make fuzz: toml++ asserted (the process aborted) on a key starting with "=".
+        ("preset = \"ride\"\n[= [\"07:00-12:00\"]\n", "line 2", "in a [table] header, a key cannot start with"),
+        ("[collection]\ninterval. = 5\n", "line 2", "a key cannot start with \"=\""),
+        ("[time]\nzone = { = 1 }\n", "line 2", "a key cannot start with \"=\""),
     ])
     func badSettingsExit78NamingFileLineAndKey(text: String, place: String, problem: String) throws {
         let path = try write(text)
