@@ -1,8 +1,8 @@
-/// Checks where keys stand in a TOML text before TOMLKit reads it.
+/// Checks where keys and values stand in a TOML text before TOMLKit reads it.
 ///
 /// toml++ (inside TOMLKit) asserts, and so aborts the process, when a table header or a key
-/// starts with a character no key can start with (`[= x]`, `a. = 1`, `{ = 1 }`): `make fuzz`
-/// found it. This scan knows just enough TOML (strings of all four kinds, comments, arrays and
+/// starts with a character no key can start with (`[= x]`, `a. = 1`, `{ = 1 }`), or a value
+/// with a character that ends values (`x = ]`, `[}`, `[1, ,2]`): `make fuzz` found both. This scan knows just enough TOML (strings of all four kinds, comments, arrays and
 /// inline tables, dotted and quoted keys) to find such a place first and report its line, so a
 /// bad config file gets a sentence, never a crash.
 enum TOMLKeyCheck {
@@ -18,6 +18,7 @@ enum TOMLKeyCheck {
         /// Open `[` and `{` of the value being read; `{` means keys come next.
         var stack: [Character] = []
         var expectKey = true  // at the start of a line outside values, or after `{` / `,` in an inline table
+        var expectValue = false  // after `=`, or after `[` / `,` in an array
 
         func skipSpaces() {
             while i < chars.count, chars[i] == " " || chars[i] == "\t" { i += 1 }
@@ -79,8 +80,18 @@ enum TOMLKeyCheck {
                 continue
             }
             if c == "#" {
+                if expectValue && stack.last != "[" { return (line, "a value is missing before the comment") }
                 while i < chars.count, chars[i] != "\n", chars[i] != "\r\n" { i += 1 }
                 continue
+            }
+            if expectValue {
+                // A value may not start with what ends values; in an array `]` closes it instead.
+                if c == "]" && stack.last == "[" {
+                    expectValue = false
+                } else if c == "]" || c == "}" || c == "," || c == "=" {
+                    return (line, "a value is missing before \"\(c)\"")
+                }
+                expectValue = false
             }
             if expectKey && stack.isEmpty && c == "[" {
                 // A table header: [key] or [[key]].
@@ -99,6 +110,15 @@ enum TOMLKeyCheck {
                 }
                 if let problem = key() { return (line, problem) }
                 expectKey = false
+                skipSpaces()
+                if i < chars.count, chars[i] == "=" {
+                    i += 1
+                    skipSpaces()
+                    if i >= chars.count || chars[i] == "\n" || chars[i] == "\r\n" {
+                        return (line, "a value is missing after \"=\"")
+                    }
+                    expectValue = true
+                }
                 continue
             }
             switch c {
@@ -107,11 +127,11 @@ enum TOMLKeyCheck {
                 continue
             case "[", "{":
                 stack.append(c)
-                if c == "{" { expectKey = true }
+                if c == "{" { expectKey = true } else { expectValue = true }
             case "]", "}":
                 if !stack.isEmpty { stack.removeLast() }
             case ",":
-                if stack.last == "{" { expectKey = true }
+                if stack.last == "{" { expectKey = true } else if stack.last == "[" { expectValue = true }
             default:
                 break
             }

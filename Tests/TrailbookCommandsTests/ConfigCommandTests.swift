@@ -50,6 +50,8 @@ import TrailbookTestSupport
         ("preset = \"ride\"\n[= [\"07:00-12:00\"]\n", "line 2", "in a [table] header, a key cannot start with"),
         ("[collection]\ninterval. = 5\n", "line 2", "a key cannot start with \"=\""),
         ("[time]\nzone = { = 1 }\n", "line 2", "a key cannot start with \"=\""),
+        ("[active_hours]\nwindows = [}}\"6:0:\"]\n", "line 2", "a value is missing before \"}\""),
+        ("[collection]\ninterval =\n", "line 2", "a value is missing after \"=\""),
     ])
     func badSettingsExit78NamingFileLineAndKey(text: String, place: String, problem: String) throws {
         let path = try write(text)
