@@ -56,8 +56,9 @@ for t in $targets; do
   extra=()
   # TOMLKit (the TOML dependency) leaks a few hundred bytes per parse inside its C++ bridge: once
   # per config load, so not ours to chase here; the config target fuzzes for crashes only.
-  [ "$t" = config ] && extra=(-detect_leaks=0)
-  if ! "$bin" "$work/corpus/$t" "${extra[@]}" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+  asan="${ASAN_OPTIONS:-}"
+  if [ "$t" = config ]; then extra=(-detect_leaks=0); asan="detect_leaks=0"; fi
+  if ! ASAN_OPTIONS="$asan" "$bin" "$work/corpus/$t" "${extra[@]}" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
       -artifact_prefix="$work/crashes/$t/" -print_final_stats=1 > "$work/$t.log" 2>&1; then
     status=1
     echo "fuzz-$t FOUND A CRASH: $(ls "$work/crashes/$t" | head -3) (log: $work/$t.log)"

@@ -43,6 +43,10 @@ public final class TrackStore: Sendable {
             }
             if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown.sorted()) }
             if let last { try migrator.migrate(pool, upTo: last) } else { try migrator.migrate(pool) }
+            // GRDB's WAL default is synchronous = NORMAL, which can lose the last commits in a
+            // power cut; FULL syncs the log at every commit (once a second for `record`), so a
+            // power cut loses at most the last commit interval. Set on the one writer connection.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         } catch let error as StoreError {
             throw error
         } catch {
