@@ -85,12 +85,14 @@ let package = Package(
 // libFuzzer targets, only for `make fuzz` (TRAILBOOK_FUZZ=1, built with -sanitize=fuzzer,address):
 // without libFuzzer's main they would not link.
 if ProcessInfo.processInfo.environment["TRAILBOOK_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzSupport", path: "Sources/Fuzz/support"))
     for (name, dependencies) in [
         ("nmea", ["NMEA", "GPSCore"]), ("gpx", ["Reports", "GPSCore"]), ("json-track", ["Reports"]),
         ("exif", ["Photos"]), ("config", ["Pipeline"]),
     ] {
         package.targets.append(
             .executableTarget(
-                name: "fuzz-\(name)", dependencies: dependencies.map { .target(name: $0) }, path: "Sources/Fuzz/\(name)"))
+                name: "fuzz-\(name)", dependencies: (dependencies + ["FuzzSupport"]).map { .target(name: $0) },
+                path: "Sources/Fuzz/\(name)"))
     }
 }
