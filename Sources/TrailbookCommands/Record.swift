@@ -156,7 +156,7 @@ final class RecordService: Service, @unchecked Sendable {
             guard ContinuousClock.now - lastControl >= .seconds(1) else { return }
             lastControl = .now
             let now = Self.now()
-            let paused = try Collection.pause(in: store, now: now).paused
+            let paused = try PauseSwitch.pause(in: store, now: now).paused
             if paused != status.paused {
                 if paused {
                     pipeline.finish(keep)
@@ -170,9 +170,9 @@ final class RecordService: Service, @unchecked Sendable {
             }
             status.heartbeatMs = now
             try store.setSetting(
-                Collection.recorderKey, String(decoding: try JSONEncoder().encode(status), as: UTF8.self))
+                PauseSwitch.recorderKey, String(decoding: try JSONEncoder().encode(status), as: UTF8.self))
         }
-        defer { try? store.setSetting(Collection.recorderKey, nil) }
+        defer { try? store.setSetting(PauseSwitch.recorderKey, nil) }
         do {
             try source.run(shouldStop: {
                 do {

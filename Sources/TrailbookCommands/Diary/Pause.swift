@@ -3,7 +3,7 @@ import Foundation
 import TrackStore
 
 /// The pause switch and the recorder's status, shared through the store's `setting` table.
-enum Collection {
+enum PauseSwitch {
     /// Setting key: ms since 1970 until which collection is paused, or 0 for until resumed.
     static let pausedUntilKey = "paused_until_ms"
     /// Setting key: the running recorder's status as JSON (``RecorderStatus``).
@@ -61,7 +61,7 @@ struct Pause: ParsableCommand {
             until = Int64((Date().timeIntervalSince1970 + seconds) * 1000)
         }
         let store = try storeOptions.open()
-        try store.setSetting(Collection.pausedUntilKey, String(until))
+        try store.setSetting(PauseSwitch.pausedUntilKey, String(until))
         print(
             until == 0
                 ? "Collection paused until trailbook resume."
@@ -77,8 +77,8 @@ struct Resume: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.open()
-        let was = try Collection.pause(in: store, now: Int64(Date().timeIntervalSince1970 * 1000)).paused
-        try store.setSetting(Collection.pausedUntilKey, nil)
+        let was = try PauseSwitch.pause(in: store, now: Int64(Date().timeIntervalSince1970 * 1000)).paused
+        try store.setSetting(PauseSwitch.pausedUntilKey, nil)
         print(was ? "Collection resumed." : "Collection was not paused.")
     }
 }
@@ -116,8 +116,8 @@ struct Status: ParsableCommand {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let pause = try Collection.pause(in: store, now: now)
-        let status = try store.setting(Collection.recorderKey).flatMap {
+        let pause = try PauseSwitch.pause(in: store, now: now)
+        let status = try store.setting(PauseSwitch.recorderKey).flatMap {
             try? JSONDecoder().decode(RecorderStatus.self, from: Data($0.utf8))
         }
         // Running: a heartbeat within 5 s from a process that still exists.
