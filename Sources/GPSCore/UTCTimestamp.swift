@@ -1,3 +1,5 @@
+import Foundation
+
 /// ISO 8601 timestamps as milliseconds since 1970-01-01T00:00:00Z.
 public enum UTCTimestamp {
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…][Z|±HH:MM|±HHMM|±HH]` (a space instead of `T` too).
@@ -65,4 +67,12 @@ public enum UTCTimestamp {
         fix.date = CivilDate(daysSinceEpoch: Int(days))
         fix.timeOfDay = Int(milliseconds - days * 86_400_000)
     }
+}
+
+extension UTCTimestamp {
+    /// `date` as milliseconds since 1970, UTC.
+    public static func milliseconds(of date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The current time as milliseconds since 1970, UTC.
+    public static func now() -> Int64 { milliseconds(of: Date()) }
 }

@@ -3,7 +3,6 @@ import GPSCore
 internal import GRDB
 
 extension TrackStore {
-    static func nowMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 
     // MARK: points as places
 
@@ -43,7 +42,7 @@ extension TrackStore {
                 arguments: [
                     milliseconds, Int64((coordinate.latitude * 1e7).rounded()),
                     Int64((coordinate.longitude * 1e7).rounded()), altitude.map { Int64(($0 * 100).rounded()) },
-                    Self.nowMilliseconds(),
+                    UTCTimestamp.now(),
                 ])
             let id = db.lastInsertedRowID
             for text in notes { _ = try Self.insertNote(db, id, text) }
@@ -71,7 +70,7 @@ extension TrackStore {
                 INSERT INTO record (t, lat, lon, alt, manual, created_ms)
                 SELECT t, lat, lon, alt, 0, ? FROM point WHERE t = ?
                 """,
-            arguments: [nowMilliseconds(), ms])
+            arguments: [UTCTimestamp.now(), ms])
         return db.lastInsertedRowID
     }
 
@@ -178,7 +177,7 @@ extension TrackStore {
     }
 
     static func insertNote(_ db: Database, _ record: Int64, _ text: String) throws -> Note {
-        let now = nowMilliseconds()
+        let now = UTCTimestamp.now()
         try db.execute(
             sql: "INSERT INTO note (record_id, text, created_ms, updated_ms) VALUES (?, ?, ?, ?)",
             arguments: [record, text, now, now])
@@ -203,7 +202,7 @@ extension TrackStore {
         try pool.write { db in
             try db.execute(
                 sql: "UPDATE note SET text = ?, updated_ms = ? WHERE id = ?",
-                arguments: [text, Self.nowMilliseconds(), id])
+                arguments: [text, UTCTimestamp.now(), id])
             return db.changesCount > 0
         }
     }
@@ -292,7 +291,7 @@ extension TrackStore {
                         INSERT INTO day_summary (day, text, updated_ms) VALUES (?, ?, ?)
                         ON CONFLICT (day) DO UPDATE SET text = excluded.text, updated_ms = excluded.updated_ms
                         """,
-                    arguments: [day.description, text, Self.nowMilliseconds()])
+                    arguments: [day.description, text, UTCTimestamp.now()])
             }
         }
         if text.isEmpty { try checkpoint() }

@@ -164,7 +164,7 @@ public final class TrackWriter {
                     sql: "INSERT INTO record (t, lat, lon, alt, manual, created_ms) VALUES (?, ?, ?, ?, 1, ?)",
                     arguments: [
                         place.milliseconds, lat, lon, place.altitude.map { Int64(($0 * 100).rounded()) },
-                        TrackStore.nowMilliseconds(),
+                        UTCTimestamp.now(),
                     ])
                 let id = db.lastInsertedRowID
                 for text in place.notes { _ = try TrackStore.insertNote(db, id, text) }
@@ -175,7 +175,7 @@ public final class TrackWriter {
                 try db.execute(
                     sql: "INSERT INTO import (sha256, name, bytes, imported_ms, points) VALUES (?, ?, ?, ?, ?)",
                     arguments: [
-                        file.sha256, file.name, file.bytes, Int64((Date().timeIntervalSince1970 * 1000).rounded()),
+                        file.sha256, file.name, file.bytes, UTCTimestamp.now(),
                         added,
                     ])
             }

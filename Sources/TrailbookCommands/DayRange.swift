@@ -45,6 +45,6 @@ struct DayRangeOptions: ParsableArguments {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let start = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day))!
-        return Int64((start.timeIntervalSince1970 * 1000).rounded())
+        return UTCTimestamp.milliseconds(of: start)
     }
 }

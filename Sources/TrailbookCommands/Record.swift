@@ -126,7 +126,7 @@ final class RecordService: Service, @unchecked Sendable {
 
     private func record() throws {
         defer { logger.info("stopped") }
-        let started = Self.now()
+        let started = UTCTimestamp.now()
         var status = RecorderStatus(
             pid: getpid(), source: sourceName, startedMs: started, heartbeatMs: started, paused: false)
         var lastControl = ContinuousClock.now - .seconds(10)
@@ -155,7 +155,7 @@ final class RecordService: Service, @unchecked Sendable {
         func control() throws {
             guard ContinuousClock.now - lastControl >= .seconds(1) else { return }
             lastControl = .now
-            let now = Self.now()
+            let now = UTCTimestamp.now()
             let paused = try PauseSwitch.pause(in: store, now: now).paused
             if paused != status.paused {
                 if paused {
@@ -197,7 +197,7 @@ final class RecordService: Service, @unchecked Sendable {
                     }
                     if fix.hasPosition, let t = fix.unixMilliseconds {
                         status.lastFixMs = t
-                        status.lastFixSeenMs = Self.now()
+                        status.lastFixSeenMs = UTCTimestamp.now()
                     }
                     try control()
                     if status.paused { return }
@@ -210,5 +210,4 @@ final class RecordService: Service, @unchecked Sendable {
         try commit()
     }
 
-    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 }

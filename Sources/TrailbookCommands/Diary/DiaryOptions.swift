@@ -30,7 +30,7 @@ enum LocalTime {
     /// ms since 1970 UTC; nil when the text is none of the accepted forms.
     static func parse(_ text: String, zone: TimeZone, now: Date = Date()) -> Int64? {
         let t = text.trimmingCharacters(in: .whitespaces)
-        if t == "now" { return Int64((now.timeIntervalSince1970 * 1000).rounded()) }
+        if t == "now" { return UTCTimestamp.milliseconds(of: now) }
         let last = t.last
         if last == "Z" || last == "z" || t.dropFirst(10).contains("+") || t.dropFirst(11).contains("-") {
             return UTCTimestamp.milliseconds(Substring(t))
@@ -59,7 +59,7 @@ enum LocalTime {
         let components = DateComponents(
             year: date.year, month: date.month, day: date.day, hour: h, minute: m, second: s)
         guard let instant = calendar.date(from: components) else { return nil }
-        return Int64((instant.timeIntervalSince1970 * 1000).rounded())
+        return UTCTimestamp.milliseconds(of: instant)
     }
 
     /// Parses or fails with exit 64 naming the option and the accepted forms.

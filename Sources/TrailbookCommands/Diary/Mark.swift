@@ -68,7 +68,7 @@ struct Mark: ParsableCommand {
         var coordinate: Coordinate
         var altitude = alt
         if let lat, let lon {
-            time = at ?? Int64((Date().timeIntervalSince1970 * 1000).rounded())
+            time = at ?? UTCTimestamp.now()
             coordinate = Coordinate(latitude: lat, longitude: lon)
         } else if let at {
             guard let fix = try store.nearestPoint(to: at, within: Int64(within * 1000)) else {
@@ -81,7 +81,7 @@ struct Mark: ParsableCommand {
             coordinate = fix.coordinate!
             altitude = fix.altitudeMSL
         } else {
-            let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+            let now = UTCTimestamp.now()
             guard let fix = try store.latestPoint(), now - fix.unixMilliseconds! <= Int64(maxAge * 1000) else {
                 throw CommandFailure(
                     message: "There is no recent fix (none stored in the last \(Int(maxAge)) s); "

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GPSCore
 import TrackStore
 
 /// The pause switch and the recorder's status, shared through the store's `setting` table.
@@ -58,7 +59,7 @@ struct Pause: ParsableCommand {
                     message: "--for '\(duration)' is not a duration; write for example 90s, 15m, 2h or 1h30m.",
                     code: .usage)
             }
-            until = Int64((Date().timeIntervalSince1970 + seconds) * 1000)
+            until = UTCTimestamp.milliseconds(of: Date().addingTimeInterval(seconds))
         }
         let store = try storeOptions.open()
         try store.setSetting(PauseSwitch.pausedUntilKey, String(until))
@@ -77,7 +78,7 @@ struct Resume: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.open()
-        let was = try PauseSwitch.pause(in: store, now: Int64(Date().timeIntervalSince1970 * 1000)).paused
+        let was = try PauseSwitch.pause(in: store, now: UTCTimestamp.now()).paused
         try store.setSetting(PauseSwitch.pausedUntilKey, nil)
         print(was ? "Collection resumed." : "Collection was not paused.")
     }
@@ -115,7 +116,7 @@ struct Status: ParsableCommand {
     func run() throws {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = UTCTimestamp.now()
         let pause = try PauseSwitch.pause(in: store, now: now)
         let status = try store.setting(PauseSwitch.recorderKey).flatMap {
             try? JSONDecoder().decode(RecorderStatus.self, from: Data($0.utf8))
