@@ -34,7 +34,11 @@ let package = Package(
             ]
         ),
         .target(
-            name: "TrackStore", dependencies: ["GPSCore", "CCrypto", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "TrackStore",
+            dependencies: [
+                "GPSCore", "CCrypto", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .target(name: "RideSimulator", dependencies: ["GPSCore", "NMEA"]),
         .target(name: "Reports", dependencies: ["GPSCore"]),

@@ -59,6 +59,7 @@ public struct Pipeline {
         for filter in gate {
             if let reason = filter.reasonToDrop(fix, after: latest) { return try drop(fix, reason, emit) }
         }
+        if jumps.passesStraight(fix, anchor: lastKept) { return try collect(fix, reanchored: false, emit) }
         let outcome = jumps.offer(fix, anchor: lastKept)
         for f in outcome.jumps { try drop(f, .jump, emit) }
         if outcome.reanchored {

@@ -1,6 +1,7 @@
 import Foundation
 import GPSCore
 internal import GRDB
+internal import GRDBSQLite
 
 /// Writes kept fixes into the store, in batches, one transaction each.
 ///
@@ -84,8 +85,16 @@ public final class TrackWriter {
             var segmentExtent: [Int64: (end: Int64, count: Int)] = [:]
             for p in points {
                 let t = p.fix.unixMilliseconds!
-                try insert.execute(arguments: StatementArguments(p.fix.storageValues))
-                guard db.changesCount > 0 else { continue }  // this millisecond is already stored
+                let statement = insert.sqliteStatement
+                sqlite3_reset(statement)
+                p.fix.bindStorageValues(to: statement)
+                let code = sqlite3_step(statement)
+                guard code == SQLITE_DONE else {
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code),
+                        message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: insert.sql)
+                }
+                guard sqlite3_changes(db.sqliteConnection) > 0 else { continue }  // this millisecond is already stored
                 added += 1
                 // Rides and segments are created by their first stored point, so a log imported
                 // twice leaves no empty ones behind.

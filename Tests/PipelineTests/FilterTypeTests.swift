@@ -50,10 +50,16 @@ import Testing
     @Test func jumpAlone() {
         var jumps = JumpFilter(maxSpeed: 50, reanchorAfter: 3)
         let anchor = fix(0, 47, 8)
+        #expect(jumps.passesStraight(fix(1, 47.00001, 8), anchor: anchor))
+        #expect(jumps.passesStraight(fix(1, 47.00001, 8), anchor: nil))
         #expect(jumps.offer(fix(1, 47.00001, 8), anchor: anchor).passed.count == 1)
         let far = { (t: Double) in fix(t, 47.1, 8) }  // 11 km away
+        #expect(!jumps.passesStraight(far(1), anchor: anchor))
         #expect(jumps.offer(far(1), anchor: anchor).passed.isEmpty)
         #expect(jumps.latestHeld != nil)
+        #expect(
+            !jumps.passesStraight(fix(2, 47.00002, 8), anchor: anchor),
+            "while a fix is held, a fix back must go through offer, which drops the held one")
         let back = jumps.offer(fix(2, 47.00002, 8), anchor: anchor)
         #expect(back.jumps.count == 1 && back.passed.count == 1, "the excursion is dropped, the fix back passes")
         _ = jumps.offer(far(3), anchor: anchor)

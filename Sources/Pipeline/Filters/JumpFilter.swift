@@ -30,6 +30,15 @@ public struct JumpFilter: Sendable {
     /// The latest fix held as a possible jump.
     public var latestHeld: Fix? { held.last }
 
+    /// Whether `fix` passes at once (nothing held, and within the speed limit from `anchor`):
+    /// the common case, which ``offer(_:anchor:)`` would answer with no jumps and `[fix]` passed.
+    /// The pipeline asks this first so that most fixes cost no outcome arrays.
+    public func passesStraight(_ fix: Fix, anchor: Fix?) -> Bool {
+        guard held.isEmpty else { return false }
+        guard let anchor else { return true }
+        return Self.impliedSpeed(anchor, fix) <= maxSpeed
+    }
+
     /// Offers a valid, dated fix with a position; `anchor` is the last kept fix.
     public mutating func offer(_ fix: Fix, anchor: Fix?) -> Outcome {
         var outcome = Outcome()
