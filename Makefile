@@ -36,8 +36,13 @@ deps-bench: deps-build
 build: deps-build
 	$(SWIFT) build
 
+# Release builds link the Swift runtime and Foundation into the binary, at a fixed address
+# (no PIE): no symbol lookups or relocations at start-up, so `trailbook` starts in ~13 ms
+# instead of ~20 and `record` stays under 30 MB resident (docs/BENCHMARKS.md).
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie
+
 release: deps-build
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 demo: release
 	@echo "== trailbook decode Samples/ride.nmea (the start, then 10 minutes in):"

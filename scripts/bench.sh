@@ -64,6 +64,31 @@ print(f"watch: {fixes} fixes in {elapsed:.1f} s ({fixes/elapsed:.1f} per s), CPU
       f"(target < 1%), peak RSS {rss/1024:.1f} MB (target < 30 MB)")
 PY
 
+# Footprint of `record` (the long-running logger: decode, pipeline, store) on the same kind of
+# feed: CPU time and peak RSS read from /proc while it runs, then it is stopped with SIGINT.
+echo
+echo "Footprint: trailbook record on a 10 Hz pseudo-terminal feed for $secs s..."
+rm -f "$out/record.sqlite" "$out/record.sqlite-wal" "$out/record.sqlite-shm"
+python3 scripts/pty-feed.py Samples/ride.nmea "$link" 10 $((secs + 5)) &
+feeder=$!
+sleep 1
+"$bin" record --device "$link" --store "$out/record.sqlite" > "$out/record.log" 2>&1 &
+recorder=$!
+sleep "$secs"
+ticks=$(awk '{print $14 + $15}' "/proc/$recorder/stat")
+hwm=$(awk '/^VmHWM/ {print $2}' "/proc/$recorder/status")
+kill -INT $recorder
+wait $recorder || true
+kill $feeder 2>/dev/null || true
+wait $feeder 2>/dev/null || true
+points=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from point").fetchone()[0])' "$out/record.sqlite")
+python3 - "$ticks" "$(getconf CLK_TCK)" "$secs" "$hwm" "$points" <<'PY'
+import sys
+ticks, hz, secs, hwm, points = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+print(f"record: {points} points stored in {secs:.0f} s, CPU {100*ticks/hz/secs:.2f}% of one core (target < 1%), "
+      f"peak RSS {hwm/1024:.1f} MB (target < 30 MB)")
+PY
+
 # Reports at scale: the day report of the 24-hour 1 Hz day, and an overlay of 365 days.
 echo
 echo "Reports: day report of the 24-hour log (86 400 points), overlay of 365 days..."
