@@ -35,9 +35,18 @@ public struct FixAssembler {
     /// Adds one sentence; returns the previous epoch's fix when this sentence starts a new epoch.
     public mutating func add(_ sentence: Sentence) -> Fix? {
         var finished: Fix?
+        add(sentence) { finished = $0 }
+        return finished
+    }
+
+    /// Adds one sentence; when it starts a new epoch, `finished` first receives the previous
+    /// epoch's fix. The decoder's path: most sentences end no epoch, and returning an optional
+    /// fix for each of them cost two copies of it per sentence.
+    public mutating func add(_ sentence: Sentence, finished: (Fix) throws -> Void) rethrows {
         if let t = sentence.timeOfDay, let open = epoch.timeOfDay, t != open {
-            finished = epoch.fix()
+            let done = epoch.fix()
             epoch = Epoch()
+            if let done { try finished(done) }
         }
         if let t = sentence.timeOfDay, epoch.timeOfDay == nil {
             epoch.timeOfDay = t
@@ -47,10 +56,9 @@ public struct FixAssembler {
             epoch.lastTimedKind = kind
         } else if !order.accept(kind, after: epoch.lastTimedKind) {
             misplaced += 1
-            return finished
+            return
         }
         epoch.merge(sentence.body, talker: sentence.talker)
-        return finished
     }
 
     /// Ends the stream; returns the open epoch's fix, if it has a position sentence.

@@ -51,7 +51,7 @@ public final class NMEADecoder {
                 break
             case .decoded(let sentence):
                 counts.decoded += 1
-                if let fix = assembler.add(sentence) { try deliver(fix, emit) }
+                try assembler.add(sentence) { try deliver($0, emit) }
             case .rejected(let error):
                 switch error {
                 case .badChecksum: counts.badChecksum += 1

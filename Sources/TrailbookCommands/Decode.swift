@@ -66,7 +66,9 @@ struct Decode: ParsableCommand {
         let csv = format == .csv
         // The header waits for the first row, so input that is not NMEA leaves stdout empty.
         var started = false
-        let emit: (Fix) throws -> Void = { fix in
+        // A local function, not a closure value: its captured state is then checked for
+        // exclusive access at compile time instead of on every row.
+        func emit(_ fix: Fix) throws {
             if !started {
                 started = true
                 if csv { out.appendCSVHeader() }

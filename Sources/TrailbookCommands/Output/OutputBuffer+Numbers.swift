@@ -16,23 +16,47 @@ extension OutputBuffer {
     }
 
     /// Appends `value` with at least `minDigits` digits (zero-padded, at most 20).
+    ///
+    /// The digit count comes from comparisons, and the digits two at a time from the right:
+    /// half the divisions of one digit at a time (this ran for every number of every CSV row).
     mutating func append(unsigned value: UInt64, minDigits: Int) {
-        var digits = 1
-        var v = value
-        while v >= 10 {
-            v /= 10
-            digits += 1
-        }
+        let digits = Self.decimalDigitCount(value)
         let n = digits > minDigits ? digits : minDigits
         reserve(n)
-        v = value
-        var k = n - 1
-        while k >= 0 {
-            storageAppendAt(offset: k, UInt8(truncatingIfNeeded: v % 10) &+ 0x30)
-            v /= 10
+        var v = value
+        var k = n
+        while v >= 100 {
+            let pair = v % 100
+            v /= 100
+            k -= 2
+            storageAppendAt(offset: k, UInt8(truncatingIfNeeded: pair / 10) &+ 0x30)
+            storageAppendAt(offset: k + 1, UInt8(truncatingIfNeeded: pair % 10) &+ 0x30)
+        }
+        if v >= 10 {
+            k -= 2
+            storageAppendAt(offset: k, UInt8(truncatingIfNeeded: v / 10) &+ 0x30)
+            storageAppendAt(offset: k + 1, UInt8(truncatingIfNeeded: v % 10) &+ 0x30)
+        } else {
             k -= 1
+            storageAppendAt(offset: k, UInt8(truncatingIfNeeded: v) &+ 0x30)
+        }
+        while k > 0 {
+            k -= 1
+            storageAppendAt(offset: k, 0x30)
         }
         advance(n)
+    }
+
+    /// Decimal digits of `value` (1 for 0, 20 for values from 10^19).
+    @inline(__always)
+    static func decimalDigitCount(_ value: UInt64) -> Int {
+        var n = 1
+        var bound: UInt64 = 10
+        while n < 20 && value >= bound {
+            n += 1
+            bound &*= 10
+        }
+        return n
     }
 
     /// Appends `value` rounded to `decimals` (0...9) decimal places, without exponent ("-12.500").
