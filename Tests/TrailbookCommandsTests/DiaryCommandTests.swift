@@ -207,6 +207,24 @@ import TrailbookTestSupport
         #expect(try run(["rm", "--store", store, id, "--yes"]).status == 66)
     }
 
+    @Test func removalAsksOnATerminal() throws {
+        let (store, dir) = try storeWithRide()
+        let mark = try json(run(["mark", "--store", store, "--lat", "1", "--lon", "2", "--json"]))
+        let id = String(try #require(mark["id"] as? Int))
+        let terminal = try PseudoTerminal(linkPath: dir + "/tty")
+        let declined = try run(["rm", "--store", store, id], input: Data("n\n".utf8), terminal: terminal)
+        #expect(declined.status == 0)
+        #expect(declined.stderr.contains("Remove? [y/N]"), "the question is asked: \(declined.stderr)")
+        #expect(declined.stderr.contains("Nothing removed."))
+        #expect(try records(store).count == 1, "answering n keeps the record")
+        let empty = try run(["rm", "--store", store, id], input: Data("\n".utf8), terminal: terminal)
+        #expect(empty.status == 0 && empty.stderr.contains("Nothing removed."), "the default is No")
+        #expect(try records(store).count == 1)
+        let accepted = try run(["rm", "--store", store, id], input: Data("y\n".utf8), terminal: terminal)
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(try records(store).isEmpty, "answering y removes it")
+    }
+
     @Test func removeRideDayAndRange() throws {
         let (store, _) = try storeWithRide()
         let range = try json(

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrailbookTestSupport
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
@@ -29,9 +30,12 @@ struct RunResult {
 }
 
 /// Runs `trailbook ARGS...` with `input` on standard input; `environment` adds variables,
-/// `prefix` runs it through another program (e.g. setpriv to drop privileges).
+/// `prefix` runs it through another program (e.g. setpriv to drop privileges). With `terminal`,
+/// standard input is that terminal instead (a pseudo-terminal's slave: `isatty` is true), and
+/// `input` is typed into it.
 func run(
-    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], prefix: [String] = []
+    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], prefix: [String] = [],
+    terminal: PseudoTerminal? = nil
 ) throws -> RunResult {
     let process = Process()
     let binary = try trailbookBinary()
@@ -57,13 +61,24 @@ func run(
     let inp = Pipe()
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = inp
+    let tty = try terminal.map { t in
+        guard let handle = FileHandle(forUpdatingAtPath: t.slavePath) else {
+            throw RunError("Cannot open the pseudo-terminal \(t.slavePath).")
+        }
+        return handle
+    }
+    process.standardInput = tty ?? inp
     try process.run()
-    if let input { inp.fileHandleForWriting.write(input) }
+    if let terminal {
+        if let input { terminal.send(Array(input)) }
+    } else if let input {
+        inp.fileHandleForWriting.write(input)
+    }
     try inp.fileHandleForWriting.close()
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    try tty?.close()
     return RunResult(
         status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
         stderr: String(decoding: e, as: UTF8.self))
