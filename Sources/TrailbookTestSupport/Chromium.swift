@@ -10,11 +10,8 @@ public enum Chromium {
         public var requests: [String]
     }
 
-    /// Loads `html` (a file path) at `width`×`height`, saves `png`, and counts the pixels close
-    /// to each `#rrggbb` colour in `colours`.
-    public static func look(at html: String, png: String, colours: [String], width: Int = 1100, height: Int = 1800)
-        throws -> Look
-    {
+    /// Debian's Chromium, or an error saying how to install it.
+    private static func executable() throws -> String {
         guard
             let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: {
                 FileManager.default.isExecutableFile(atPath: $0)
@@ -22,6 +19,40 @@ public enum Chromium {
         else {
             throw SupportError("Chromium is missing: sudo apt-get install chromium (make test does this).")
         }
+        return chromium
+    }
+
+    /// The document of `html` (a file path) with `fragment` (`#...`) as Chromium holds it once the
+    /// page's scripts have run: what the page made of itself, not the file's text.
+    public static func dom(of html: String, fragment: String = "") throws -> String {
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try executable())
+        process.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--dump-dom",
+            URL(fileURLWithPath: html).absoluteString + fragment,
+        ]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, text.contains("<html") else {
+            throw SupportError("Chromium did not print the document of \(html) (exit \(process.terminationStatus)).")
+        }
+        return text
+    }
+
+    /// Loads `html` (a file path) at `width`×`height`, saves `png`, and counts the pixels close
+    /// to each `#rrggbb` colour in `colours`.
+    public static func look(at html: String, png: String, colours: [String], width: Int = 1100, height: Int = 1800)
+        throws -> Look
+    {
+        let chromium = try executable()
         let netlog = png + ".netlog.json"
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
             .path

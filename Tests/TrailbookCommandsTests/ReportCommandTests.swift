@@ -72,6 +72,33 @@ import TrailbookTestSupport
         #expect(look.requests.isEmpty, "requests: \(look.requests)")
     }
 
+    /// The overlay's script: a day in the URL's fragment (what a click on its row sets) is
+    /// highlighted and the others dimmed; no fragment or an unknown one shows all days.
+    @Test func overlayHighlightsTheDayInTheFragment() throws {
+        let (store, dir) = try store()
+        let out = dir + "/overlay"
+        let result = try run([
+            "report", "overlay", "--store", store, "--from", "2026-06-14", "--to", "2026-06-15", "-o", out,
+            "--time-zone", "UTC",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let index = out + "/index.html"
+        func has(_ dom: String, _ pattern: String) -> Bool {
+            dom.range(of: pattern, options: .regularExpression) != nil
+        }
+        let picked = try Chromium.dom(of: index, fragment: "#2026-06-15")
+        #expect(has(picked, #"<svg id="map"[^>]* class="dim""#), "the map is dimmed")
+        #expect(has(picked, #"<g class="day on" id="day-2026-06-15""#), "the day's route is highlighted")
+        #expect(has(picked, #"<g class="day" id="day-2026-06-14""#), "the other day is not")
+        #expect(has(picked, #"<tr class="pick on" data-day="2026-06-15""#), "so is its row")
+        for fragment in ["", "#2031-01-01", "#%22%3E%3Cx"] {
+            let all = try Chromium.dom(of: index, fragment: fragment)
+            #expect(
+                !has(all, #"class="dim""#) && !has(all, #"class="day on""#), "fragment '\(fragment)' shows all days")
+            #expect(has(all, #"<g class="day" id="day-2026-06-15""#))
+        }
+    }
+
     /// The network check itself can fail: a page that asks for an image elsewhere is caught.
     @Test func aPageThatLoadsSomethingIsCaught() throws {
         let dir = try Samples.temporaryDirectory()

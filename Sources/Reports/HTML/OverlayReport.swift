@@ -2,7 +2,8 @@ import Foundation
 import GPSCore
 
 /// Many days' routes on one map, a colour per day, with a list of the days: selecting a day
-/// highlights its route and dims the others (a few lines of inline script), and each day links
+/// highlights its route and dims the others (a few lines of inline script, driven by the URL's
+/// fragment, so `index.html#2026-06-14` opens with that day highlighted), and each day links
 /// to its day report.
 public enum OverlayReport {
     public struct Day: Sendable {
@@ -64,16 +65,20 @@ public enum OverlayReport {
             <h2>Map</h2>
             \(svg)
             <h2>Days</h2>
-            <p class="muted">Select a day to highlight its route; select it again to show all.</p>
+            <p class="muted">Select a day to highlight its route; select it again to show all. \
+            A link to <code>index.html#YYYY-MM-DD</code> opens with that day highlighted.</p>
             \(list)
             <script>
-            (function(){var map=document.getElementById('map'),on=null;
-            document.querySelectorAll('tr.pick').forEach(function(row){row.addEventListener('click',function(e){
+            (function(){var map=document.getElementById('map'),rows=document.querySelectorAll('tr.pick');
+            function show(d){document.querySelectorAll('.on').forEach(function(n){n.classList.remove('on')});
+            var g=d?document.getElementById('day-'+d):null;if(!g){map.classList.remove('dim');return}
+            map.classList.add('dim');g.classList.add('on');
+            rows.forEach(function(r){if(r.getAttribute('data-day')===d)r.classList.add('on')})}
+            rows.forEach(function(row){row.addEventListener('click',function(e){
             if(e.target.tagName==='A')return;var d=row.getAttribute('data-day');
-            document.querySelectorAll('.on').forEach(function(n){n.classList.remove('on')});
-            if(on===d){on=null;map.classList.remove('dim');return}
-            on=d;map.classList.add('dim');row.classList.add('on');
-            var g=document.getElementById('day-'+d);if(g)g.classList.add('on')})})})();
+            location.hash=location.hash==='#'+d?'':d})});
+            window.addEventListener('hashchange',function(){show(location.hash.slice(1))});
+            show(location.hash.slice(1))})();
             </script>
             <footer class="muted"><p>Made by Trailbook. Nothing on this page comes from the network.</p></footer>
             </body></html>
