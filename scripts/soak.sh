@@ -61,7 +61,7 @@ print(f"samples {n}: RSS first quarter mean {sum(rss[:q])/q/1024:.1f} MB, last q
 print(f"open descriptors: first {fds[0]}, last {fds[-1]}, max {max(fds)}; points stored: {pts[-1]}")
 PY
 echo "feed: $(cat "$out/feed.err")"
-echo "recorder log lines: connects $(grep -c " connected" "$out/record.log" || true), disconnects $(grep -c "disconnected" "$out/record.log" || true), warnings/errors $(grep -ciE 'warning|error' "$out/record.log" || true)"
+echo "recorder: connections $(grep -c "\[TrailbookCommands\] connected" "$out/record.log" || true), disconnections $(grep -c "\[TrailbookCommands\] disconnected" "$out/record.log" || true), log lines with a warning or error $(grep -ciE 'warning|error' "$out/record.log" || true)"
 echo "readers: $reads runs, $failures failures; locked: $(grep -c 'locked' "$out/readers.log" 2>/dev/null || echo 0)"
 echo "integrity_check: $integrity"
 [ "$failures" -eq 0 ] && [ "$integrity" = "ok" ]
