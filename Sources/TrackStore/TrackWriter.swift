@@ -38,16 +38,64 @@ public final class TrackWriter {
 
     public init(store: TrackStore) { self.store = store }
 
-    /// One kept fix with its run-local ride and segment numbers.
+    /// One kept fix as it will be stored, with its run-local ride and segment numbers: the
+    /// scaled integers of its `point` row (see ``Schema``), 72 bytes against a ``Fix``'s 257,
+    /// because an import holds a whole file's points until its one short transaction.
     public struct KeptPoint: Sendable {
-        public var fix: Fix
-        public var ride: Int
-        public var segment: Int
+        /// Where the fix had no altitude, speed, track or HDOP.
+        static let unknown = Int64.min
+        /// UTC milliseconds: the row's key.
+        public let milliseconds: Int64
+        let lat: Int64
+        let lon: Int64
+        let alt: Int64
+        let speed: Int64
+        let track: Int64
+        let hdop: Int64
+        let modeSats: Int32
+        private let rideNumber: Int32
+        private let segmentNumber: Int32
+        public var ride: Int { Int(rideNumber) }
+        public var segment: Int { Int(segmentNumber) }
 
+        /// `fix` must have a date, a time and a position (the pipeline keeps only those).
         public init(fix: Fix, ride: Int, segment: Int) {
-            self.fix = fix
-            self.ride = ride
-            self.segment = segment
+            let c = fix.coordinate!
+            func scaled(_ v: Double?, _ factor: Double) -> Int64 {
+                v.map { Int64(($0 * factor).rounded()) } ?? Self.unknown
+            }
+            milliseconds = fix.unixMilliseconds!
+            lat = Int64((c.latitude * 1e7).rounded())
+            lon = Int64((c.longitude * 1e7).rounded())
+            alt = scaled(fix.altitudeMSL, 100)
+            speed = scaled(fix.speed, 100)
+            track = scaled(fix.track, 100)
+            hdop = scaled(fix.hdop, 100)
+            let sats = fix.satellitesUsed.map { Swift.min(Swift.max($0, 0), 255) } ?? 0
+            modeSats = Int32(fix.mode.rawValue + 4 * sats)
+            rideNumber = Int32(clamping: ride)
+            segmentNumber = Int32(clamping: segment)
+        }
+
+        /// Binds the row's values to the eight parameters of `statement` (t, lat, lon, alt, speed,
+        /// track, hdop, mode_sats), straight through SQLite's C API: building a boxed argument
+        /// array per point cost more than SQLite's insert itself.
+        func bind(to statement: OpaquePointer) {
+            func bind(_ index: Int32, _ value: Int64) {
+                if value == Self.unknown {
+                    sqlite3_bind_null(statement, index)
+                } else {
+                    sqlite3_bind_int64(statement, index, value)
+                }
+            }
+            bind(1, milliseconds)
+            bind(2, lat)
+            bind(3, lon)
+            bind(4, alt)
+            bind(5, speed)
+            bind(6, track)
+            bind(7, hdop)
+            bind(8, Int64(modeSats))
         }
     }
 
@@ -64,96 +112,6 @@ public final class TrackWriter {
         }
     }
 
-    /// What a write ends with, stored after its points: dropped fixes per run-local ride
-    /// (ride → reason → count) and places from the file (GPX waypoints).
-    public struct Ending: Sendable {
-        public var drops: [Int: [String: Int]]
-        public var places: [ImportedPlace]
-
-        public init(drops: [Int: [String: Int]] = [:], places: [ImportedPlace] = []) {
-            self.drops = drops
-            self.places = places
-        }
-    }
-
-    /// Takes the kept points of one write and stores each at once, inside the write's transaction.
-    public final class PointSink {
-        fileprivate let db: Database
-        private let insert: Statement
-        fileprivate var rideIDs: [Int: Int64]
-        fileprivate var segmentIDs: [Int: Int64]
-        // Ranges and counts are gathered here and written once per ride and segment.
-        fileprivate var rideExtent: [Int64: (start: Int64, end: Int64, count: Int)] = [:]
-        fileprivate var segmentExtent: [Int64: (end: Int64, count: Int)] = [:]
-        /// Points stored so far (a millisecond already in the store is skipped, not counted).
-        public private(set) var added = 0
-
-        fileprivate init(db: Database, rideIDs: [Int: Int64], segmentIDs: [Int: Int64]) throws {
-            self.db = db
-            self.rideIDs = rideIDs
-            self.segmentIDs = segmentIDs
-            insert = try db.makeStatement(
-                sql:
-                    "INSERT OR IGNORE INTO point (t, lat, lon, alt, speed, track, hdop, mode_sats) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-            )
-        }
-
-        /// Stores one kept point (a dated fix with a position).
-        public func add(_ p: KeptPoint) throws {
-            let t = p.fix.unixMilliseconds!
-            let statement = insert.sqliteStatement
-            sqlite3_reset(statement)
-            p.fix.bindStorageValues(to: statement)
-            let code = sqlite3_step(statement)
-            guard code == SQLITE_DONE else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code),
-                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: insert.sql)
-            }
-            guard sqlite3_changes(db.sqliteConnection) > 0 else { return }  // this millisecond is already stored
-            added += 1
-            // Rides and segments are created by their first stored point, so a log imported
-            // twice leaves no empty ones behind.
-            // A point inside a stored ride's time range (a log overlapping one imported before)
-            // joins that ride, and the segment there if one contains it.
-            if rideIDs[p.ride] == nil,
-                let id = try Int64.fetchOne(
-                    db, sql: "SELECT id FROM ride WHERE start_ms <= ? AND end_ms >= ? LIMIT 1", arguments: [t, t])
-            {
-                rideIDs[p.ride] = id
-            }
-            if segmentIDs[p.segment] == nil,
-                let id = try Int64.fetchOne(
-                    db, sql: "SELECT id FROM segment WHERE start_ms <= ? AND end_ms >= ? LIMIT 1",
-                    arguments: [t, t])
-            {
-                segmentIDs[p.segment] = id
-            }
-            let rideID: Int64
-            if let id = rideIDs[p.ride] {
-                rideID = id
-            } else {
-                try db.execute(sql: "INSERT INTO ride (start_ms, end_ms) VALUES (?, ?)", arguments: [t, t])
-                rideID = db.lastInsertedRowID
-                rideIDs[p.ride] = rideID
-            }
-            let segmentID: Int64
-            if let id = segmentIDs[p.segment] {
-                segmentID = id
-            } else {
-                try db.execute(
-                    sql: "INSERT INTO segment (ride_id, start_ms, end_ms) VALUES (?, ?, ?)",
-                    arguments: [rideID, t, t])
-                segmentID = db.lastInsertedRowID
-                segmentIDs[p.segment] = segmentID
-            }
-            let r = rideExtent[rideID] ?? (t, t, 0)
-            rideExtent[rideID] = (Swift.min(r.start, t), Swift.max(r.end, t), r.count + 1)
-            let g = segmentExtent[segmentID] ?? (t, 0)
-            segmentExtent[segmentID] = (Swift.max(g.end, t), g.count + 1)
-        }
-    }
-
     /// Stores `points` and adds `drops` (run-local ride → reason → count) in one transaction,
     /// with the note of the file they came from when `file` is given.
     @discardableResult
@@ -161,27 +119,71 @@ public final class TrackWriter {
         _ points: [KeptPoint], drops: [Int: [String: Int]] = [:], places: [ImportedPlace] = [],
         from file: ImportedFile? = nil
     ) throws -> Int {
-        try stream(from: file) { sink in
-            for p in points { try sink.add(p) }
-            return Ending(drops: drops, places: places)
-        }
-    }
-
-    /// Runs `produce` inside one transaction: the points it hands to the sink are stored as they
-    /// come, so memory does not grow with the file, and the ending it returns (drops, places) and
-    /// the note of `file` are stored after them. If `produce` throws, nothing of it is stored.
-    /// Returns the points stored.
-    @discardableResult
-    public func stream(from file: ImportedFile? = nil, _ produce: (PointSink) throws -> Ending) throws -> Int {
         var rideIDs = self.rideIDs
         var segmentIDs = self.segmentIDs
         var placesAdded = 0
         let added = try store.pool.write { db -> Int in
-            let sink = try PointSink(db: db, rideIDs: rideIDs, segmentIDs: segmentIDs)
-            let ending = try produce(sink)
-            let (added, rideExtent, segmentExtent) = (sink.added, sink.rideExtent, sink.segmentExtent)
-            (rideIDs, segmentIDs) = (sink.rideIDs, sink.segmentIDs)
-            let (drops, places) = (ending.drops, ending.places)
+            var added = 0
+            let insert = try db.makeStatement(
+                sql:
+                    "INSERT OR IGNORE INTO point (t, lat, lon, alt, speed, track, hdop, mode_sats) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            )
+            // Ranges and counts are gathered here and written once per ride and segment.
+            var rideExtent: [Int64: (start: Int64, end: Int64, count: Int)] = [:]
+            var segmentExtent: [Int64: (end: Int64, count: Int)] = [:]
+            for p in points {
+                let t = p.milliseconds
+                let statement = insert.sqliteStatement
+                sqlite3_reset(statement)
+                p.bind(to: statement)
+                let code = sqlite3_step(statement)
+                guard code == SQLITE_DONE else {
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code),
+                        message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: insert.sql)
+                }
+                guard sqlite3_changes(db.sqliteConnection) > 0 else { continue }  // this millisecond is already stored
+                added += 1
+                // Rides and segments are created by their first stored point, so a log imported
+                // twice leaves no empty ones behind.
+                // A point inside a stored ride's time range (a log overlapping one imported before)
+                // joins that ride, and the segment there if one contains it.
+                if rideIDs[p.ride] == nil,
+                    let id = try Int64.fetchOne(
+                        db, sql: "SELECT id FROM ride WHERE start_ms <= ? AND end_ms >= ? LIMIT 1", arguments: [t, t])
+                {
+                    rideIDs[p.ride] = id
+                }
+                if segmentIDs[p.segment] == nil,
+                    let id = try Int64.fetchOne(
+                        db, sql: "SELECT id FROM segment WHERE start_ms <= ? AND end_ms >= ? LIMIT 1",
+                        arguments: [t, t])
+                {
+                    segmentIDs[p.segment] = id
+                }
+                let rideID: Int64
+                if let id = rideIDs[p.ride] {
+                    rideID = id
+                } else {
+                    try db.execute(sql: "INSERT INTO ride (start_ms, end_ms) VALUES (?, ?)", arguments: [t, t])
+                    rideID = db.lastInsertedRowID
+                    rideIDs[p.ride] = rideID
+                }
+                let segmentID: Int64
+                if let id = segmentIDs[p.segment] {
+                    segmentID = id
+                } else {
+                    try db.execute(
+                        sql: "INSERT INTO segment (ride_id, start_ms, end_ms) VALUES (?, ?, ?)",
+                        arguments: [rideID, t, t])
+                    segmentID = db.lastInsertedRowID
+                    segmentIDs[p.segment] = segmentID
+                }
+                let r = rideExtent[rideID] ?? (t, t, 0)
+                rideExtent[rideID] = (Swift.min(r.start, t), Swift.max(r.end, t), r.count + 1)
+                let g = segmentExtent[segmentID] ?? (t, 0)
+                segmentExtent[segmentID] = (Swift.max(g.end, t), g.count + 1)
+            }
             for (id, e) in segmentExtent {
                 try db.execute(
                     sql: "UPDATE segment SET end_ms = max(end_ms, ?), point_count = point_count + ? WHERE id = ?",

@@ -131,55 +131,49 @@ struct Import: ParsableCommand {
                 imported = .init(sha256: digest, name: path, bytes: size)
             }
             if index > 0 { pipeline.sourceDisconnected() }
+            var keptPoints: [TrackWriter.KeptPoint] = []
             let dropsBefore = pipeline.drops
-            // Reads the file through the pipeline; kept points go straight into `sink` (inside
-            // the file's one transaction), so memory does not grow with the file.
-            func readFile(into sink: TrackWriter.PointSink?) throws -> TrackWriter.Ending {
-                func record(_ event: PipelineEvent) throws {
-                    switch event {
-                    case .kept(let fix, let ride, let segment):
-                        counts.kept += 1
-                        try sink?.add(.init(fix: fix, ride: ride, segment: segment))
-                        if format == .csv {
-                            out.appendCSVRow(fix, extra: [ride, segment])
-                            try out.flushIfFull()
-                        }
-                    case .dropped(_, let reason):
-                        counts.dropped[reason.rawValue, default: 0] += 1
+            func record(_ event: PipelineEvent) throws {
+                switch event {
+                case .kept(let fix, let ride, let segment):
+                    counts.kept += 1
+                    if writer != nil { keptPoints.append(.init(fix: fix, ride: ride, segment: segment)) }
+                    if format == .csv {
+                        out.appendCSVRow(fix, extra: [ride, segment])
+                        try out.flushIfFull()
                     }
+                case .dropped(_, let reason):
+                    counts.dropped[reason.rawValue, default: 0] += 1
                 }
-                let bar = ProgressBar(label: path, totalBytes: Self.fileSize(path))
-                defer { bar.finish() }
-                var places: [TrackWriter.ImportedPlace] = []
-                if kind == .gpx {
-                    let gpx = try readGPX(path, bar: bar) { fix in
-                        try pipeline.process(fix, record)
-                    } segment: {
-                        pipeline.sourceDisconnected()
-                    }
-                    (counts.fixesRead, counts.routesSkipped) = (gpx.points, gpx.routes)
-                    counts.waypoints = gpx.waypoints.count
-                    places = gpx.waypoints.compactMap(Self.place)
-                } else if kind == .jsonTrack {
-                    counts.fixesRead = try readJSONTrack(path) { fix in
-                        try pipeline.process(fix, record)
-                    } segment: {
-                        pipeline.sourceDisconnected()
-                    }
-                } else {
-                    counts.fixesRead = try readNMEA(path, kind: kind, bar: bar) { fix in
-                        try pipeline.process(fix, record)
-                    }
-                }
-                if index == files.count - 1 { try pipeline.finish(record) }
-                return .init(drops: DropCounts.added(since: dropsBefore, to: pipeline.drops), places: places)
             }
+            let bar = ProgressBar(label: path, totalBytes: Self.fileSize(path))
+            defer { bar.finish() }
+            var places: [TrackWriter.ImportedPlace] = []
+            if kind == .gpx {
+                let gpx = try readGPX(path, bar: bar) { fix in
+                    try pipeline.process(fix, record)
+                } segment: {
+                    pipeline.sourceDisconnected()
+                }
+                (counts.fixesRead, counts.routesSkipped) = (gpx.points, gpx.routes)
+                counts.waypoints = gpx.waypoints.count
+                places = gpx.waypoints.compactMap(Self.place)
+            } else if kind == .jsonTrack {
+                counts.fixesRead = try readJSONTrack(path) { fix in
+                    try pipeline.process(fix, record)
+                } segment: {
+                    pipeline.sourceDisconnected()
+                }
+            } else {
+                counts.fixesRead = try readNMEA(path, kind: kind, bar: bar) { fix in try pipeline.process(fix, record) }
+            }
+            if index == files.count - 1 { try pipeline.finish(record) }
             if let writer {
                 let before = writer.storedPlaces
-                counts.stored = try writer.stream(from: imported) { sink in try readFile(into: sink) }
+                counts.stored = try writer.write(
+                    keptPoints, drops: DropCounts.added(since: dropsBefore, to: pipeline.drops), places: places,
+                    from: imported)
                 if counts.waypoints != nil { counts.records = writer.storedPlaces - before }
-            } else {
-                _ = try readFile(into: nil)
             }
             perFile.append(counts)
         }
