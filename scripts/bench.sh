@@ -44,6 +44,30 @@ PY
 "$bin" import --store "$out/bench.sqlite" "$log" > /dev/null 2>&1 || true
 echo "store: $(stat -c %s "$out/bench.sqlite") bytes after import (before VACUUM)"
 
+# Larger input: a 4-day log next to the 24-hour one, one run each under /usr/bin/time. Time should
+# grow with the file; decode's memory should not, import's by ~100 bytes per kept point (a file's
+# points wait, as their rows' integers, for its one transaction).
+big="$out/4days.nmea"
+if [ ! -s "$big" ]; then
+  echo "Generating a 4-day 1 Hz ride log..."
+  "$bin" simulate --duration 345600 --seed 96 -o "$big"
+fi
+echo
+echo "Larger input: the 24-hour log and a 4-day log, decode and import (time, peak RSS)..."
+for f in "$log" "$big"; do
+  /usr/bin/time -f "%e %M" -o "$out/size.time" "$bin" decode --format csv "$f" > /dev/null
+  read -r de dm < "$out/size.time"
+  rm -f "$out/size.sqlite" "$out/size.sqlite-wal" "$out/size.sqlite-shm"
+  /usr/bin/time -f "%e %M" -o "$out/size.time" "$bin" import --store "$out/size.sqlite" "$f" > /dev/null
+  read -r ie im < "$out/size.time"
+  python3 - "$f" "$(stat -c %s "$f")" "$de" "$dm" "$ie" "$im" <<'PY'
+import sys
+name, size, de, dm, ie, im = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
+print(f"{name} ({size/1e6:.1f} MB): decode {de:.2f} s ({size/de/1e6:.0f} MB/s), peak RSS {dm/1024:.1f} MB; "
+      f"import {ie:.2f} s, peak RSS {im/1024:.1f} MB")
+PY
+done
+
 # Footprint of live logging: `trailbook watch` reading a 10 Hz pty feed.
 secs=${BENCH_FOOTPRINT_SECONDS:-60}
 link="$out/ttyBENCH"
