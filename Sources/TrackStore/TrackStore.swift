@@ -15,6 +15,20 @@ public final class TrackStore: Sendable {
     /// How long a writer waits for another one, seconds.
     public static let busyTimeout: TimeInterval = 10
 
+    /// Makes this process's writes wait at most `seconds` for another process's write to end
+    /// (instead of ``busyTimeout``), then fail with an error that ``isBusy(_:)`` recognises. For
+    /// `record`, which must not stop reading its receiver while another process holds the store.
+    public func limitWriteWait(to seconds: TimeInterval) throws {
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA busy_timeout = \(Int((seconds * 1000).rounded()))")
+        }
+    }
+
+    /// Whether `error` means another process was writing to the store (SQLite's SQLITE_BUSY).
+    public static func isBusy(_ error: any Error) -> Bool {
+        (error as? DatabaseError)?.resultCode == .SQLITE_BUSY
+    }
+
     /// Opens (creating when needed, folder 0700 and file 0600) and migrates the store at `path`.
     public convenience init(path: String) throws(StoreError) {
         try self.init(path: path, migratingUpTo: nil)

@@ -47,6 +47,7 @@ struct Record: AsyncParsableCommand {
         logger.logLevel = logLevel.level
         let config = try configOptions.load()
         let store = try storeOptions.open()
+        try store.limitWriteWait(to: RecordService.writeWait)
         let source: any FixSource
         if let device = receiver.device {
             source = SerialSource(path: device, baud: receiver.baudSetting, logger: logger)
@@ -88,6 +89,10 @@ final class RecordService: Service, @unchecked Sendable {
     private let commitInterval: Double
     private let logger: Logger
     private let stopRequested = Atomic<Bool>(false)
+    /// How long a write waits for another process's before the points wait for the next commit.
+    static let writeWait = 0.25
+    /// How long the last commit, at a stop, waits for a busy store.
+    static let finalWait = Duration.seconds(30)
     private let failureLock = NSLock()
     private var failureValue: (any Error)?
 
@@ -143,13 +148,49 @@ final class RecordService: Service, @unchecked Sendable {
                 pending.append(.init(fix: fix, ride: ride, segment: segment))
             }
         }
+        // While another process holds the store (a long import, a removal), points wait here
+        // and the recorder goes on reading its receiver; each commit tries again.
+        var busySince: ContinuousClock.Instant?
         func commit() throws {
             let drops = DropCounts.added(since: dropsCommitted, to: pipeline.drops)
             lastCommit = .now
             guard !pending.isEmpty || !drops.isEmpty else { return }
-            try writer.write(pending, drops: drops)
+            do {
+                try writer.write(pending, drops: drops)
+            } catch  where TrackStore.isBusy(error) {
+                if busySince == nil {
+                    busySince = .now
+                    logger.warning(
+                        "the store is busy (another process is writing to it); points wait in memory and are stored when it is free",
+                        metadata: ["waiting": "\(pending.count)"])
+                }
+                return
+            }
+            if let since = busySince {
+                busySince = nil
+                logger.info(
+                    "the store is free again; the points that waited are stored",
+                    metadata: [
+                        "points": "\(pending.count)", "seconds": "\((ContinuousClock.now - since).components.seconds)",
+                    ])
+            }
             pending.removeAll(keepingCapacity: true)
             dropsCommitted = pipeline.drops
+        }
+        /// The last commit, when stopping: waits for a busy store up to ``finalWait``.
+        func finalCommit() throws {
+            let deadline = ContinuousClock.now + Self.finalWait
+            while true {
+                try commit()
+                if busySince == nil || ContinuousClock.now >= deadline { break }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            if busySince != nil {
+                throw CommandFailure(
+                    message:
+                        "The store \(store.path) stayed busy (another process was writing to it) for \(Int(Self.finalWait.components.seconds)) s after the stop; \(pending.count) points were not stored.",
+                    code: .cannotCreate)
+            }
         }
         /// Once a second: read the pause switch (acting on a change) and write the heartbeat.
         func control() throws {
@@ -169,8 +210,12 @@ final class RecordService: Service, @unchecked Sendable {
                 status.paused = paused
             }
             status.heartbeatMs = now
-            try store.setSetting(
-                PauseSwitch.recorderKey, String(decoding: try JSONEncoder().encode(status), as: UTF8.self))
+            do {
+                try store.setSetting(
+                    PauseSwitch.recorderKey, String(decoding: try JSONEncoder().encode(status), as: UTF8.self))
+            } catch  where TrackStore.isBusy(error) {
+                // The heartbeat is written again next second.
+            }
         }
         defer { try? store.setSetting(PauseSwitch.recorderKey, nil) }
         do {
@@ -207,7 +252,7 @@ final class RecordService: Service, @unchecked Sendable {
             }
         }
         pipeline.finish(keep)
-        try commit()
+        try finalCommit()
     }
 
 }

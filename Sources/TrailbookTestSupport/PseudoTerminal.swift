@@ -19,6 +19,7 @@ public final class PseudoTerminal: @unchecked Sendable {
         guard fd >= 0 else {
             throw SupportError("Cannot open a pseudo-terminal: \(String(cString: strerror(errno))).")
         }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         master = fd
         slavePath = String(cString: name)
         self.linkPath = linkPath
@@ -28,17 +29,21 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     deinit { unplug() }
 
-    /// Writes bytes into the master (what the receiver sends). Returns false once unplugged.
+    /// Writes bytes into the master (what the receiver sends), waiting while the terminal's
+    /// buffer is full. Returns false once unplugged. The master is non-blocking and the lock is
+    /// held for one write at a time, so ``unplug()`` can always end a send that waits for a
+    /// reader that is gone.
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard open else { return false }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+            let (n, error): (Int, Int32) = lock.withLock {
+                guard open else { return (-1, EBADF) }
+                let n = bytes[offset...].withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+                return (n, n < 0 ? errno : 0)
+            }
             if n < 0 {
-                if errno == EINTR || errno == EAGAIN {
+                if error == EINTR || error == EAGAIN {
                     usleep(1000)
                     continue
                 }

@@ -22,6 +22,18 @@ import TrailbookTestSupport
         return process
     }
 
+    /// Starts `trailbook record` on `device` into `store` at log level info, its log going to `log`.
+    func startLoggedRecord(device: String, store: String, log: String) throws -> Process {
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let record = Process()
+        record.executableURL = try trailbookBinary()
+        record.arguments = ["record", "--device", device, "--store", store, "--log-level", "info"]
+        record.standardOutput = FileHandle.nullDevice
+        record.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try record.run()
+        return record
+    }
+
     @Test func recordEndsWithWhatImportStores() throws {
         let dir = try Samples.temporaryDirectory()
         let epochs = Array(try Samples.rideEpochs()[0..<120])
@@ -112,14 +124,8 @@ import TrailbookTestSupport
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/store.sqlite"
         let log = dir + "/record.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
         let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
-        let record = Process()
-        record.executableURL = try trailbookBinary()
-        record.arguments = ["record", "--device", pty.linkPath, "--store", store, "--log-level", "info"]
-        record.standardOutput = FileHandle.nullDevice
-        record.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try record.run()
+        let record = try startLoggedRecord(device: pty.linkPath, store: store, log: log)
         defer {
             if record.isRunning { kill(record.processIdentifier, SIGKILL) }
         }
@@ -155,6 +161,59 @@ import TrailbookTestSupport
         #expect(try run(["status", "--store", store]).stdout.contains("No recorder is running."))
         let rides = try TrackStore(path: store).rides()
         #expect(rides.map(\.segmentCount).reduce(0, +) >= 2, "the resume starts a new segment")
+    }
+
+    /// Another process holding the store's write lock for longer than SQLite's busy timeout (10 s
+    /// here; a huge import, say) neither stops the recorder nor loses a point: the points wait in
+    /// memory, the recorder goes on reading, and they are stored once the store is free.
+    @Test func recorderOutlastsABusyStore() throws {
+        let dir = try Samples.temporaryDirectory()
+        let epochs = Array(try Samples.rideEpochs()[0..<200])
+        let part = dir + "/part.nmea"
+        try Data(epochs.joined()).write(to: URL(fileURLWithPath: part))
+        let imported = dir + "/imported.sqlite"
+        #expect(try run(["import", "--store", imported, part]).status == 0)
+
+        let recorded = dir + "/recorded.sqlite"
+        let log = dir + "/record.log"
+        let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
+        let record = try startLoggedRecord(device: pty.linkPath, store: recorded, log: log)
+        defer {
+            if record.isRunning { kill(record.processIdentifier, SIGKILL) }
+        }
+        Thread.sleep(forTimeInterval: 1)
+        let feeder = Feeder(pty, epochs: epochs, rate: 10)
+        defer { feeder.stop() }
+        Thread.sleep(forTimeInterval: 3)
+        // Hold the write lock for 12 s from another process.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = [
+            "-c",
+            "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
+                + "c.execute('BEGIN IMMEDIATE'); time.sleep(12); c.execute('COMMIT')",
+            recorded,
+        ]
+        try holder.run()
+        holder.waitUntilExit()
+        #expect(holder.terminationStatus == 0, "the lock was taken and released")
+        // Not feeder.wait(): a recorder that died would leave the feeder blocked on a full terminal.
+        while feeder.sent < epochs.count && record.isRunning { Thread.sleep(forTimeInterval: 0.2) }
+        if record.isRunning {
+            Thread.sleep(forTimeInterval: 2.5)  // the last epoch is flushed after 1.5 s of quiet
+            kill(record.processIdentifier, SIGTERM)
+        }
+        record.waitUntilExit()
+        pty.unplug()  // releases a feeder still blocked in a write
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(record.terminationReason == .exit && record.terminationStatus == 0, "\(text)")
+        #expect(text.contains("the store is busy"), "\(text)")
+        #expect(text.contains("the store is free again"), "\(text)")
+
+        let importedPoints = try TrackStore(path: imported).points(fromMilliseconds: .min, toMilliseconds: .max)
+        let recordedPoints = try TrackStore(path: recorded).points(fromMilliseconds: .min, toMilliseconds: .max)
+        #expect(importedPoints.count > 150)
+        #expect(recordedPoints.map(\.unixMilliseconds) == importedPoints.map(\.unixMilliseconds), "no point lost")
     }
 
     @Test func missingDeviceExits69WithOneSentence() throws {
