@@ -40,8 +40,8 @@ extension TrackStore {
             try db.execute(
                 sql: "INSERT INTO record (t, lat, lon, alt, manual, created_ms) VALUES (?, ?, ?, ?, 1, ?)",
                 arguments: [
-                    milliseconds, Int64((coordinate.latitude * 1e7).rounded()),
-                    Int64((coordinate.longitude * 1e7).rounded()), altitude.map { Int64(($0 * 100).rounded()) },
+                    milliseconds, StoredScale.degrees(coordinate.latitude), StoredScale.degrees(coordinate.longitude),
+                    altitude.map(StoredScale.hundredths),
                     UTCTimestamp.now(),
                 ])
             let id = db.lastInsertedRowID

@@ -61,16 +61,14 @@ public final class TrackWriter {
         /// `fix` must have a date, a time and a position (the pipeline keeps only those).
         public init(fix: Fix, ride: Int, segment: Int) {
             let c = fix.coordinate!
-            func scaled(_ v: Double?, _ factor: Double) -> Int64 {
-                v.map { Int64(($0 * factor).rounded()) } ?? Self.unknown
-            }
+            func scaled(_ v: Double?) -> Int64 { v.map(StoredScale.hundredths) ?? Self.unknown }
             milliseconds = fix.unixMilliseconds!
-            lat = Int64((c.latitude * 1e7).rounded())
-            lon = Int64((c.longitude * 1e7).rounded())
-            alt = scaled(fix.altitudeMSL, 100)
-            speed = scaled(fix.speed, 100)
-            track = scaled(fix.track, 100)
-            hdop = scaled(fix.hdop, 100)
+            lat = StoredScale.degrees(c.latitude)
+            lon = StoredScale.degrees(c.longitude)
+            alt = scaled(fix.altitudeMSL)
+            speed = scaled(fix.speed)
+            track = scaled(fix.track)
+            hdop = scaled(fix.hdop)
             let sats = fix.satellitesUsed.map { Swift.min(Swift.max($0, 0), 255) } ?? 0
             modeSats = Int32(fix.mode.rawValue + 4 * sats)
             rideNumber = Int32(clamping: ride)
@@ -210,8 +208,8 @@ public final class TrackWriter {
             }
             for place in places {
                 // The same place from another file (same time and position) is stored once.
-                let lat = Int64((place.coordinate.latitude * 1e7).rounded())
-                let lon = Int64((place.coordinate.longitude * 1e7).rounded())
+                let lat = StoredScale.degrees(place.coordinate.latitude)
+                let lon = StoredScale.degrees(place.coordinate.longitude)
                 guard
                     try Row.fetchOne(
                         db, sql: "SELECT 1 FROM record WHERE manual = 1 AND t = ? AND lat = ? AND lon = ?",
@@ -220,7 +218,7 @@ public final class TrackWriter {
                 try db.execute(
                     sql: "INSERT INTO record (t, lat, lon, alt, manual, created_ms) VALUES (?, ?, ?, ?, 1, ?)",
                     arguments: [
-                        place.milliseconds, lat, lon, place.altitude.map { Int64(($0 * 100).rounded()) },
+                        place.milliseconds, lat, lon, place.altitude.map(StoredScale.hundredths),
                         UTCTimestamp.now(),
                     ])
                 let id = db.lastInsertedRowID
