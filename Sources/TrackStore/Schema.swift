@@ -116,6 +116,20 @@ enum Schema {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v4-import-provenance") { db in
+            // Which import stored a point (NULL for points a recorder stored, and for points
+            // imported before this migration), so `import --reimport` can replace exactly what a
+            // file stored. Added at the end of the row: one or two bytes per imported point.
+            try db.alter(table: "point") { t in t.add(column: "import_id", .integer) }
+            // The time range of what an import stored, so its points are found by the rowid.
+            try db.alter(table: "import") { t in
+                t.add(column: "start_ms", .integer)
+                t.add(column: "end_ms", .integer)
+            }
+            // A file counts as imported only for what it stored: earlier imports that stored no
+            // point can be imported again (a waypoint they stored is recognised and kept once).
+            try db.execute(sql: "DELETE FROM import WHERE points = 0")
+        }
         return migrator
     }
 }

@@ -129,9 +129,15 @@ extension TrackStore {
 
 /// A file imported earlier.
 public struct StoredImport: Equatable, Sendable {
+    public var id: Int64
     public var name: String
     public var importedMilliseconds: Int64
+    /// Points it stored.
     public var points: Int
+    /// The time range of those points (nil for imports made before Trailbook kept it, or for
+    /// a file that stored only waypoints).
+    public var startMilliseconds: Int64?
+    public var endMilliseconds: Int64?
 }
 
 extension TrackStore {
@@ -139,8 +145,13 @@ extension TrackStore {
     public func importedFile(sha256: String) throws -> StoredImport? {
         try pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT name, imported_ms, points FROM import WHERE sha256 = ?", arguments: [sha256]
-            ).map { StoredImport(name: $0["name"], importedMilliseconds: $0["imported_ms"], points: $0["points"]) }
+                db, sql: "SELECT id, name, imported_ms, points, start_ms, end_ms FROM import WHERE sha256 = ?",
+                arguments: [sha256]
+            ).map {
+                StoredImport(
+                    id: $0["id"], name: $0["name"], importedMilliseconds: $0["imported_ms"], points: $0["points"],
+                    startMilliseconds: $0["start_ms"], endMilliseconds: $0["end_ms"])
+            }
         }
     }
 }

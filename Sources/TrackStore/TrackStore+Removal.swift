@@ -107,6 +107,12 @@ extension TrackStore {
     static func deletePoints(_ db: Database, from: Int64, to: Int64, into removal: inout Removal) throws {
         try db.execute(sql: "DELETE FROM point WHERE t >= ? AND t < ?", arguments: [from, to])
         removal.points += db.changesCount
+        try shrinkSegmentsAndRides(db, from: from, to: to, into: &removal)
+    }
+
+    /// After points in `[from, to)` were deleted: shrinks the segments and rides that reach into
+    /// that range to the points they have left, and deletes those left empty.
+    static func shrinkSegmentsAndRides(_ db: Database, from: Int64, to: Int64, into removal: inout Removal) throws {
         let segments = try Row.fetchAll(
             db, sql: "SELECT id, ride_id, start_ms, end_ms FROM segment WHERE end_ms >= ? AND start_ms < ?",
             arguments: [from, to])

@@ -16,8 +16,6 @@ public final class TrackWriter {
     private var segmentIDs: [Int: Int64] = [:]
     /// Points written by this writer (duplicates not counted).
     public private(set) var stored = 0
-    /// Records added for imported places (waypoints), duplicates not counted.
-    public private(set) var storedPlaces = 0
 
     /// A place from an imported file (a GPX waypoint): a manual record with notes and fields.
     public struct ImportedPlace: Sendable {
@@ -110,16 +108,12 @@ public final class TrackWriter {
         }
     }
 
-    /// Stores `points` and adds `drops` (run-local ride → reason → count) in one transaction,
-    /// with the note of the file they came from when `file` is given.
+    /// Stores `points` and adds `drops` (run-local ride → reason → count) in one transaction: a
+    /// recorder's batch, continuing the rides and segments of the batches before it.
     @discardableResult
-    public func write(
-        _ points: [KeptPoint], drops: [Int: [String: Int]] = [:], places: [ImportedPlace] = [],
-        from file: ImportedFile? = nil
-    ) throws -> Int {
+    public func write(_ points: [KeptPoint], drops: [Int: [String: Int]] = [:]) throws -> Int {
         var rideIDs = self.rideIDs
         var segmentIDs = self.segmentIDs
-        var placesAdded = 0
         let added = try store.pool.write { db -> Int in
             var added = 0
             let insert = try db.makeStatement(
@@ -206,40 +200,36 @@ public final class TrackWriter {
                         arguments: [rideID, reason, count])
                 }
             }
-            for place in places {
-                // The same place from another file (same time and position) is stored once.
-                let lat = StoredScale.degrees(place.coordinate.latitude)
-                let lon = StoredScale.degrees(place.coordinate.longitude)
-                guard
-                    try Row.fetchOne(
-                        db, sql: "SELECT 1 FROM record WHERE manual = 1 AND t = ? AND lat = ? AND lon = ?",
-                        arguments: [place.milliseconds, lat, lon]) == nil
-                else { continue }
-                try db.execute(
-                    sql: "INSERT INTO record (t, lat, lon, alt, manual, created_ms) VALUES (?, ?, ?, ?, 1, ?)",
-                    arguments: [
-                        place.milliseconds, lat, lon, place.altitude.map(StoredScale.hundredths),
-                        UTCTimestamp.now(),
-                    ])
-                let id = db.lastInsertedRowID
-                for text in place.notes { _ = try TrackStore.insertNote(db, id, text) }
-                try TrackStore.upsertFields(db, id, place.fields)
-                placesAdded += 1
-            }
-            if let file {
-                try db.execute(
-                    sql: "INSERT INTO import (sha256, name, bytes, imported_ms, points) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [
-                        file.sha256, file.name, file.bytes, UTCTimestamp.now(),
-                        added,
-                    ])
-            }
             return added
         }
         self.rideIDs = rideIDs
         self.segmentIDs = segmentIDs
         stored += added
-        storedPlaces += placesAdded
+        return added
+    }
+
+    /// Adds `places` as manual records; the same place (same time and position) is stored once.
+    /// Returns how many were added.
+    static func insertPlaces(_ db: Database, _ places: [ImportedPlace]) throws -> Int {
+        var added = 0
+        for place in places {
+            let lat = StoredScale.degrees(place.coordinate.latitude)
+            let lon = StoredScale.degrees(place.coordinate.longitude)
+            guard
+                try Row.fetchOne(
+                    db, sql: "SELECT 1 FROM record WHERE manual = 1 AND t = ? AND lat = ? AND lon = ?",
+                    arguments: [place.milliseconds, lat, lon]) == nil
+            else { continue }
+            try db.execute(
+                sql: "INSERT INTO record (t, lat, lon, alt, manual, created_ms) VALUES (?, ?, ?, ?, 1, ?)",
+                arguments: [
+                    place.milliseconds, lat, lon, place.altitude.map(StoredScale.hundredths), UTCTimestamp.now(),
+                ])
+            let id = db.lastInsertedRowID
+            for text in place.notes { _ = try TrackStore.insertNote(db, id, text) }
+            try TrackStore.upsertFields(db, id, place.fields)
+            added += 1
+        }
         return added
     }
 }

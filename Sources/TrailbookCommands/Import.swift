@@ -1,35 +1,53 @@
 import ArgumentParser
 import Foundation
 import GPSCore
-import GPSDevices
 import NMEA
-import Pipeline
 import Reports
 import TrackStore
 
-/// `trailbook import FILE... --dry-run`: files through the decoder and the pipeline, nothing stored.
+/// `trailbook import FILE...`: files through the decoder and the collection rules into the store.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Import NMEA logs and GPX files into the store through the collection rules (--dry-run: store nothing).",
+            "Import NMEA logs, GPX files and JSON tracks into the store through the collection rules (--dry-run: store nothing).",
         discussion: """
-            Files are read in the order given, as one stream: each file starts a new segment. \
-            Each file is stored in one transaction once it has been read whole, so a file that \
-            fails stores nothing; points already stored (the same log imported again) are skipped. \
-            Without --format or --json, prints a summary per file: fixes read, kept, stored, dropped \
-            per reason, rides and segments. --format csv (with --dry-run) prints the kept fixes (the \
-            columns of trailbook decode, then ride and segment); --json prints the counts as one \
-            JSON document.
+            Each file is its own stream (each GPX track too), put in time order before the rules \
+            run, so the files may come in any order and the store ends up the same; points \
+            earlier than what is stored are stored too. A ride that overlaps a stored ride in \
+            time joins it. Each file is stored in one transaction once it has been read whole, so \
+            a file that fails stores nothing; points already stored are skipped. A file that \
+            stored something is remembered (by its SHA-256) and skipped when given again; \
+            --reimport replaces what it stored, with the current rules. A file that stored nothing \
+            can simply be imported again. Without --format or --json, prints a summary per file: \
+            fixes read, kept, stored, dropped per reason, waypoints; then rides and segments. \
+            --format csv (with --dry-run) prints the kept fixes (the columns of trailbook decode, \
+            then ride and segment); --json prints the counts as one JSON document.
             """
     )
 
     enum Format: String, ExpressibleByArgument { case csv }
 
-    @Argument(help: "NMEA logs or GPX files to read (plain or gzip-compressed).")
+    @Argument(help: "NMEA logs, GPX files or JSON tracks to read (plain or gzip-compressed), in any order.")
     var files: [String]
 
     @Flag(help: "Decode and filter without storing anything.")
     var dryRun = false
+
+    @Flag(help: "For a file imported before: remove what it stored, then import it again with the current rules.")
+    var reimport = false
+
+    @Option(
+        help: ArgumentHelp(
+            "UTC date of the first epoch of NMEA logs that never give one (a date in the log wins).",
+            valueName: "YYYY-MM-DD"))
+    var date: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Time for GPX waypoints that have none: 'first' (the file's first track point) or an ISO 8601 time. "
+                + "Without it such waypoints are not stored.",
+            valueName: "first|time"))
+    var waypointTime: String?
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -46,6 +64,14 @@ struct Import: ParsableCommand {
         if format != nil && !dryRun {
             throw ValidationError("--format csv prints what would be kept; use it with --dry-run.")
         }
+        if reimport && dryRun { throw ValidationError("--reimport replaces stored points; it cannot be a dry run.") }
+        if let date, CivilDate(iso: date) == nil {
+            throw ValidationError("--date takes a date as YYYY-MM-DD, for example 2026-06-14; got '\(date)'.")
+        }
+        if let waypointTime, waypointTime != "first", UTCTimestamp.milliseconds(Substring(waypointTime)) == nil {
+            throw ValidationError(
+                "--waypoint-time takes 'first' or an ISO 8601 time such as 2026-06-14T06:30:00Z; got '\(waypointTime)'.")
+        }
     }
 
     struct FileCounts: Codable {
@@ -54,24 +80,59 @@ struct Import: ParsableCommand {
         var kept = 0
         var stored: Int?
         var dropped: [String: Int] = [:]
-        /// Set when the same bytes were imported before (under this name): nothing was read.
-        var alreadyImported: String?
-        /// GPX only: waypoints read, records stored for them (those with a time), routes skipped.
+        /// Set when the same bytes were imported before: nothing was read (unless --reimport).
+        var alreadyImported: Earlier?
+        /// With --reimport: points of the earlier import removed first.
+        var replaced: Int?
+        /// With --reimport, for an import made before Trailbook noted which points it stored.
+        var notReplaced: Bool?
+        /// Whether a stream was out of time order and was sorted.
+        var reordered: Bool?
+        /// GPX only: waypoints read, records stored for them, those already stored, those without
+        /// a time (not stored), routes skipped.
         var waypoints: Int?
         var records: Int?
+        var recordsAlreadyStored: Int?
+        var waypointsWithoutTime: Int?
         var routesSkipped: Int?
 
+        struct Earlier: Codable {
+            var name: String
+            var points: Int
+            var importedAt: String
+
+            init(_ i: StoredImport) {
+                name = i.name
+                points = i.points
+                importedAt = LocalTime.iso(i.importedMilliseconds, zone: TimeZone(identifier: "UTC")!)
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case name, points
+                case importedAt = "imported_at"
+            }
+        }
+
         enum CodingKeys: String, CodingKey {
-            case file, kept, stored, dropped, waypoints, records
+            case file, kept, stored, dropped, waypoints, records, replaced, reordered
             case fixesRead = "fixes_read"
             case alreadyImported = "already_imported"
+            case notReplaced = "not_replaced"
+            case recordsAlreadyStored = "records_already_stored"
+            case waypointsWithoutTime = "waypoints_without_time"
             case routesSkipped = "routes_skipped"
         }
 
         /// The line printed for this file.
         var line: String {
-            if let earlier = alreadyImported {
-                return "\(file): already imported" + (earlier == file ? "" : " as \(earlier)") + ", skipped"
+            if let earlier = alreadyImported, replaced == nil {
+                let name = earlier.name == file ? "" : " as \(earlier.name)"
+                if notReplaced == true {
+                    return "\(file): imported\(name) by an earlier Trailbook that did not note which points it stored, "
+                        + "so --reimport cannot replace them; skipped (trailbook rm --from --to removes a time range)"
+                }
+                return "\(file): already imported\(name), skipped (\(earlier.points) points stored \(earlier.importedAt); "
+                    + "--reimport replaces them)"
             }
             let drops = dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             let storedText =
@@ -79,8 +140,16 @@ struct Import: ParsableCommand {
             var text =
                 "\(file): \(fixesRead) fixes read, \(kept) kept\(storedText), \(fixesRead - kept) dropped"
                 + (drops.isEmpty ? "" : " (\(drops))")
+            if let replaced { text += "; replaced \(replaced) points of the earlier import" }
+            if reordered == true { text += "; points put in time order" }
             if let waypoints, waypoints > 0 {
-                text += "; \(waypoints) waypoints" + (records.map { ", \($0) stored as records" } ?? "")
+                var parts: [String] = []
+                if let records { parts.append("\(records) stored as records") }
+                if let already = recordsAlreadyStored, already > 0 { parts.append("\(already) already stored") }
+                if let untimed = waypointsWithoutTime, untimed > 0 {
+                    parts.append("\(untimed) without a time, not stored (--waypoint-time stores them)")
+                }
+                text += "; \(waypoints) waypoints" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
             }
             if let routesSkipped, routesSkipped > 0 { text += "; \(routesSkipped) routes skipped (no times)" }
             return text
@@ -107,73 +176,87 @@ struct Import: ParsableCommand {
         let config = try configOptions.load()
         let store = dryRun ? nil : try storeOptions.open()
         let writer = store.map { TrackWriter(store: $0) }
-        var pipeline = Pipeline(configuration: config.pipeline)
+        let fallbackDate = date.flatMap(CivilDate.init(iso:))
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }
         var perFile: [FileCounts] = []
-        for (index, path) in files.enumerated() {
+        var rides = 0
+        var segments = 0
+        for path in files {
             var counts = FileCounts(file: path)
             let kind = try FileKind.sniff(path)
             var imported: TrackWriter.ImportedFile?
+            var earlier: StoredImport?
             if let store {
-                let size = Self.fileSize(path)
                 let digest: String
                 do {
                     digest = try SHA256.hexDigest(ofFile: path)
                 } catch {
                     throw CommandFailure(message: "Cannot read \(path): \(error); check the path.", code: .noInput)
                 }
-                if let earlier = try store.importedFile(sha256: digest) {
-                    counts.alreadyImported = earlier.name
-                    perFile.append(counts)
-                    continue
-                }
-                imported = .init(sha256: digest, name: path, bytes: size)
-            }
-            if index > 0 { pipeline.sourceDisconnected() }
-            var keptPoints: [TrackWriter.KeptPoint] = []
-            let dropsBefore = pipeline.drops
-            func record(_ event: PipelineEvent) throws {
-                switch event {
-                case .kept(let fix, let ride, let segment):
-                    counts.kept += 1
-                    if writer != nil { keptPoints.append(.init(fix: fix, ride: ride, segment: segment)) }
-                    if format == .csv {
-                        out.appendCSVRow(fix, extra: [ride, segment])
-                        try out.flushIfFull()
+                earlier = try store.importedFile(sha256: digest)
+                if let earlier {
+                    if !reimport {
+                        counts.alreadyImported = .init(earlier)
+                        perFile.append(counts)
+                        continue
                     }
-                case .dropped(_, let reason):
-                    counts.dropped[reason.rawValue, default: 0] += 1
+                    guard earlier.points == 0 || earlier.startMilliseconds != nil else {
+                        counts.alreadyImported = .init(earlier)
+                        counts.notReplaced = true
+                        perFile.append(counts)
+                        continue
+                    }
                 }
+                imported = .init(sha256: digest, name: path, bytes: Self.fileSize(path))
             }
             let bar = ProgressBar(label: path, totalBytes: Self.fileSize(path))
             defer { bar.finish() }
-            var places: [TrackWriter.ImportedPlace] = []
-            if kind == .gpx {
-                let gpx = try readGPX(path, bar: bar) { fix in
-                    try pipeline.process(fix, record)
-                } segment: {
-                    pipeline.sourceDisconnected()
-                }
-                (counts.fixesRead, counts.routesSkipped) = (gpx.points, gpx.routes)
-                counts.waypoints = gpx.waypoints.count
-                places = gpx.waypoints.compactMap(Self.place)
-            } else if kind == .jsonTrack {
-                counts.fixesRead = try readJSONTrack(path) { fix in
-                    try pipeline.process(fix, record)
-                } segment: {
-                    pipeline.sourceDisconnected()
-                }
-            } else {
-                counts.fixesRead = try readNMEA(path, kind: kind, bar: bar) { fix in try pipeline.process(fix, record) }
+            func newRunner() -> StreamRunner {
+                StreamRunner(
+                    configuration: config.pipeline, keepPoints: writer != nil, keepFixes: format == .csv,
+                    rideOffset: rides, segmentOffset: segments)
             }
-            if index == files.count - 1 { try pipeline.finish(record) }
+            var extras = ImportReaders.GPXExtras()
+            func read(_ item: (StreamItem) throws -> Void) throws {
+                switch kind {
+                case .gpx: extras = try ImportReaders.gpx(path, bar: bar, item)
+                case .jsonTrack: try ImportReaders.jsonTrack(path, item)
+                default: try ImportReaders.nmea(path, kind: kind, date: fallbackDate, bar: bar, item)
+                }
+            }
+            // Read as it comes; a stream out of time order makes a second reading that sorts it.
+            var runner = newRunner()
+            do {
+                try read { try runner.take($0) }
+                try runner.endStream()
+            } catch is StreamRunner.OutOfOrder {
+                var collector = StreamCollector()
+                try read { collector.take($0) }
+                runner = newRunner()
+                try collector.replay(into: &runner)
+                counts.reordered = true
+            }
+            (counts.fixesRead, counts.kept, counts.dropped) = (runner.fixesRead, runner.kept, runner.dropped)
+            (rides, segments) = (rides + runner.rides, segments + runner.segments)
+            if kind == .gpx {
+                counts.routesSkipped = extras.routes
+                counts.waypoints = extras.waypoints.count
+            }
+            let places = try extras.waypoints.compactMap { try place($0, firstTrackTime: runner.firstTime) }
+            counts.waypointsWithoutTime = extras.waypoints.isEmpty ? nil : extras.waypoints.count - places.count
+            for row in runner.keptFixes {
+                out.appendCSVRow(row.fix, extra: [row.ride, row.segment])
+                try out.flushIfFull()
+            }
             if let writer {
-                let before = writer.storedPlaces
-                counts.stored = try writer.write(
-                    keptPoints, drops: DropCounts.added(since: dropsBefore, to: pipeline.drops), places: places,
-                    from: imported)
-                if counts.waypoints != nil { counts.records = writer.storedPlaces - before }
+                let outcome = try writer.writeImport(runner.streams, places: places, file: imported, replacing: earlier)
+                counts.stored = outcome.points
+                if earlier != nil { counts.replaced = outcome.replacedPoints }
+                if counts.waypoints != nil {
+                    counts.records = outcome.places
+                    counts.recordsAlreadyStored = places.count - outcome.places
+                }
             }
             perFile.append(counts)
         }
@@ -182,8 +265,8 @@ struct Import: ParsableCommand {
         for f in perFile { total.merge(f.dropped, uniquingKeysWith: +) }
         let report = Report(
             files: perFile, fixesRead: perFile.map(\.fixesRead).reduce(0, +), kept: perFile.map(\.kept).reduce(0, +),
-            dropped: total, rides: pipeline.rides, segments: pipeline.segments,
-            stored: writer?.stored, store: store?.path)
+            dropped: total, rides: rides, segments: segments,
+            stored: store == nil ? nil : perFile.compactMap(\.stored).reduce(0, +), store: store?.path)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -198,104 +281,22 @@ struct Import: ParsableCommand {
         }
     }
 
-    /// Reads an NMEA log (plain or gzip) through the replay source; returns the fixes read.
-    private func readNMEA(
-        _ path: String, kind: FileKind, bar: ProgressBar, _ fix: (Fix) throws -> Void
-    ) throws -> Int {
-        var source = ReplaySource(path: path)
-        source.progress = { bar.update($0) }
-        var read = 0
-        do {
-            try source.run(shouldStop: { false }) { event in
-                guard case .fix(let f) = event else { return }
-                read += 1
-                try fix(f)
-            }
-        } catch let error as DeviceError {
-            throw error.commandFailure
-        }
-        if !source.statistics.foundNMEA {
-            throw CommandFailure(
-                message:
-                    "Nothing to import from \(path): \(kind.found); give an NMEA 0183 log ($GPGGA/$GPRMC lines, "
-                    + "plain or .gz) or a GPX file.",
-                code: .dataError)
-        }
-        return read
-    }
-
-    /// Reads a GPX file (plain or gzip): each track segment starts a new segment. Returns the
-    /// points and waypoints read and the routes skipped.
-    private func readGPX(
-        _ path: String, bar: ProgressBar, _ fix: (Fix) throws -> Void, segment: () -> Void
-    ) throws -> (points: Int, waypoints: [GPXReader.Waypoint], routes: Int) {
-        let input = try InputFile(path: path)
-        let reader = GPXReader()
-        var read = 0
-        var waypoints: [GPXReader.Waypoint] = []
-        func item(_ item: GPXReader.Item) throws {
-            switch item {
-            case .segment: segment()
-            case .point(let f):
-                read += 1
-                try fix(f)
-            case .waypoint(let w): waypoints.append(w)
-            }
-        }
-        do {
-            try input.forEachChunk { chunk in
-                try reader.feed(chunk, item)
-                bar.update(input.bytesRead)
-            }
-            try reader.finish(item)
-        } catch let failure as GPXReader.Failure {
-            throw CommandFailure(
-                message:
-                    "Cannot import \(path): \(failure.description); nothing of it was stored. Fix or re-export the GPX file.",
-                code: .dataError)
-        }
-        return (read, waypoints, reader.routes)
-    }
-
     /// A GPX waypoint as a record: its name as the field `name`, its description as a note, its
-    /// link as the field `link`. Waypoints without a time have no place in a diary: nil.
-    static func place(_ w: GPXReader.Waypoint) -> TrackWriter.ImportedPlace? {
-        guard let ms = w.fix.unixMilliseconds, let c = w.fix.coordinate else { return nil }
+    /// link as the field `link`. A waypoint without a time takes the one `--waypoint-time` gives
+    /// (the file's first track point for `first`); without that it is not stored (nil).
+    func place(_ w: GPXReader.Waypoint, firstTrackTime: Int64?) throws -> TrackWriter.ImportedPlace? {
+        guard let c = w.fix.coordinate else { return nil }
+        var time = w.fix.unixMilliseconds
+        if time == nil, let waypointTime {
+            time = waypointTime == "first" ? firstTrackTime : UTCTimestamp.milliseconds(Substring(waypointTime))
+        }
+        guard let ms = time else { return nil }
         var fields: [Field] = []
         if let name = w.name { fields.append(Field(key: "name", value: .text(name))) }
         if let link = w.link { fields.append(Field(key: "link", value: .text(link))) }
         return .init(
             milliseconds: ms, coordinate: c, altitude: w.fix.altitudeMSL, notes: w.text.map { [$0] } ?? [],
             fields: fields)
-    }
-
-    /// Reads the JSON track format; each of its segments starts a new segment.
-    private func readJSONTrack(_ path: String, _ fix: (Fix) throws -> Void, segment: () -> Void) throws -> Int {
-        var data = Data()
-        let input = try InputFile(path: path)
-        try input.forEachChunk { chunk in
-            data.append(contentsOf: chunk)
-            guard data.count <= 1 << 30 else {
-                throw CommandFailure(message: "\(path) is larger than 1 GB of JSON; split it.", code: .dataError)
-            }
-        }
-        let segments: [[Fix]]
-        do {
-            segments = try JSONTrack.read(data)
-        } catch {
-            throw CommandFailure(
-                message: "Cannot import \(path): \(error); nothing of it was stored. Fix or re-export the file.",
-                code: .dataError)
-        }
-        var read = 0
-        for (i, fixes) in segments.enumerated() {
-            if i > 0 { segment() }
-            for f in fixes {
-                read += 1
-                try fix(f)
-            }
-        }
-        return read
     }
 
     static func fileSize(_ path: String) -> Int {

@@ -45,7 +45,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
     @Test func createsAndMigratesAPrivateWALStore() throws {
         let path = try newStorePath()
         let store = try TrackStore(path: path)
-        #expect(try store.appliedMigrations() == ["v1-tracks", "v2-imports", "v3-diary"])
+        #expect(try store.appliedMigrations() == ["v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance"])
         #expect(try store.integrityCheck() == "ok")
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
@@ -53,11 +53,11 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         #expect((folder[.posixPermissions] as? Int) == 0o700)
         #expect(FileManager.default.fileExists(atPath: path + "-wal"), "WAL mode")
         // Opening again migrates nothing new.
-        #expect(try TrackStore(path: path).appliedMigrations() == ["v1-tracks", "v2-imports", "v3-diary"])
+        #expect(try TrackStore(path: path).appliedMigrations() == ["v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance"])
     }
 
     /// A store as each earlier version left it, with data, opens migrated and keeps its data.
-    @Test(arguments: ["v1-tracks", "v2-imports"])
+    @Test(arguments: ["v1-tracks", "v2-imports", "v3-diary"])
     func migratesFromEarlierVersions(last: String) throws {
         let path = try newStorePath()
         do {
@@ -66,7 +66,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
             try TrackWriter(store: old).write(Array(keptPoints(try Samples.bytes("ride.nmea")).points.prefix(100)))
         }
         let store = try TrackStore(path: path)
-        #expect(try store.appliedMigrations() == ["v1-tracks", "v2-imports", "v3-diary"])
+        #expect(try store.appliedMigrations() == ["v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance"])
         #expect(try store.rides().map(\.pointCount) == [100])
         #expect(try store.integrityCheck() == "ok")
         #expect(try store.importedFile(sha256: String(repeating: "0", count: 64)) == nil)

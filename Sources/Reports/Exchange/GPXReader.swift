@@ -5,6 +5,8 @@ import GPSCore
 public final class GPXReader {
     /// What the file holds, in document order.
     public enum Item: Equatable {
+        /// A `<trk>` begins: its segments and points follow.
+        case track
         /// A `<trkseg>` begins; its points follow.
         case segment
         case point(Fix)
@@ -24,36 +26,49 @@ public final class GPXReader {
     public typealias Failure = XMLScanner.Failure
 
     private let scanner = XMLScanner()
+    /// UTF-8 with or without a byte-order mark, or UTF-16 converted to UTF-8.
+    private var encoding = TextEncoding()
     /// Routes skipped.
     public private(set) var routes = 0
     /// Whether the root element was `<gpx>` (checked on the first element).
     private var checkedRoot = false
     /// The point or waypoint being read, with the line it started on.
     private var current: (fix: Fix, line: Int, isWaypoint: Bool)?
+    /// Elements open (depth), and the depth of the point being read: its own values are its
+    /// children, not elements of the same local name nested deeper (geocaching GPX puts a
+    /// `<groundspeak:name>` inside `<groundspeak:cache>`).
+    private var depth = 0
+    private var pointDepth = 0
     private var waypoint = Waypoint(fix: Fix())
     private var text = ""
-    private var depthInExtensions = 0
 
     public init() {}
 
     /// Whether `prefix` (the first bytes of a file) looks like GPX: XML with a `<gpx` element.
     public static func looksLikeGPX(_ prefix: UnsafeRawBufferPointer) -> Bool {
-        let head = String(decoding: prefix.prefix(4096), as: UTF8.self)
+        let head = String(
+            decoding: TextEncoding.utf8Prefix(UnsafeRawBufferPointer(rebasing: prefix.prefix(4096))), as: UTF8.self)
         let trimmed = head.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
         return trimmed.hasPrefix("<") && head.contains("<gpx")
     }
 
     public func feed(_ bytes: UnsafeRawBufferPointer, _ handle: (Item) throws -> Void) throws {
-        try scanner.feed(bytes) { try self.event($0, handle) }
+        if encoding.kind == .utf8 {
+            try scanner.feed(bytes) { try self.event($0, handle) }
+        } else {
+            try encoding.convert(bytes).withUnsafeBytes { utf8 in try scanner.feed(utf8) { try self.event($0, handle) } }
+        }
     }
 
     public func finish(_ handle: (Item) throws -> Void) throws {
+        try encoding.finish().withUnsafeBytes { utf8 in try scanner.feed(utf8) { try self.event($0, handle) } }
         try scanner.finish { try self.event($0, handle) }
     }
 
     private func event(_ event: XMLScanner.Event, _ handle: (Item) throws -> Void) throws {
         switch event {
         case .start(let name, let attributes, let line):
+            depth += 1
             if !checkedRoot {
                 checkedRoot = true
                 guard name == "gpx" else {
@@ -62,6 +77,7 @@ public final class GPXReader {
             }
             text = ""
             switch name {
+            case "trk": try handle(.track)
             case "trkseg": try handle(.segment)
             case "rte": routes += 1
             case "trkpt", "wpt":
@@ -70,22 +86,27 @@ public final class GPXReader {
                     latitude: try Self.degrees(attributes["lat"], "lat", of: name, line: line, limit: 90),
                     longitude: try Self.degrees(attributes["lon"], "lon", of: name, line: line, limit: 180))
                 current = (fix, line, name == "wpt")
+                pointDepth = depth
                 waypoint = Waypoint(fix: Fix())
-            case "extensions": depthInExtensions += 1
             case "link":
-                if current?.isWaypoint == true, waypoint.link == nil { waypoint.link = attributes["href"] }
+                if current?.isWaypoint == true, depth == pointDepth + 1, waypoint.link == nil {
+                    waypoint.link = attributes["href"]
+                }
             default: break
             }
         case .text(let value):
             text += value
         case .end(let name):
-            defer { text = "" }
-            if name == "extensions" {
-                depthInExtensions -= 1
-                return
+            defer {
+                text = ""
+                depth -= 1
             }
             guard var point = current else { return }
             let value = text.trimmingCharacters(in: " \t\r\n")
+            // Speed and course may sit in an extension (Garmin's TrackPointExtension v2); every
+            // other value is a child of the point itself.
+            let child = depth == pointDepth + 1
+            guard child || depth == pointDepth || name == "speed" || name == "course" else { return }
             switch name {
             case "trkpt", "wpt":
                 if point.fix.mode == .unknown { point.fix.mode = point.fix.altitudeMSL == nil ? .twoD : .threeD }
@@ -119,9 +140,9 @@ public final class GPXReader {
                 case "3d", "dgps", "pps": point.fix.mode = .threeD
                 default: break
                 }
-            case "name" where depthInExtensions == 0: waypoint.name = value.isEmpty ? nil : value
+            case "name": waypoint.name = value.isEmpty ? nil : value
             case "desc", "cmt":
-                if depthInExtensions == 0 && !value.isEmpty {
+                if !value.isEmpty {
                     waypoint.text = waypoint.text.map { $0 + "\n\n" + value } ?? value
                 }
             default: break

@@ -1,0 +1,240 @@
+import Foundation
+import GPSCore
+internal import GRDB
+internal import GRDBSQLite
+
+/// Imports: a file's streams stored in one transaction, in any order relative to what is stored.
+///
+/// Each stream (a log, one GPX track) was put in time order and run through its own pipeline,
+/// so its rides and segments never depend on other files. In the store, a stream's ride joins
+/// every stored ride whose time range overlaps its own (from its first to its last kept point),
+/// and those rides become one; segments do the same. The rides and segments that come out are
+/// the connected pieces of overlapping time ranges, whatever order the files came in.
+extension TrackWriter {
+    /// One stream of an imported file: its kept points in time order, with the stream's own ride
+    /// and segment numbers (from 1), and its drops per ride number and reason.
+    public struct ImportStream: Sendable {
+        public var points: [KeptPoint]
+        public var drops: [Int: [String: Int]]
+
+        public init(points: [KeptPoint], drops: [Int: [String: Int]]) {
+            self.points = points
+            self.drops = drops
+        }
+    }
+
+    /// What an import stored.
+    public struct ImportOutcome: Equatable, Sendable {
+        /// Points added (points whose millisecond was already stored are not counted).
+        public var points = 0
+        /// Records added for places (waypoints).
+        public var places = 0
+        /// Points of the earlier import of the same file that were removed first (`replacing`).
+        public var replacedPoints = 0
+    }
+
+    /// Stores a file's streams and places in one transaction, and notes the file when it stored
+    /// something (a file that stored nothing can be imported again). With `earlier`, what that
+    /// import stored is removed first, in the same transaction (points the user attached a record
+    /// to stay).
+    public func writeImport(
+        _ streams: [ImportStream], places: [ImportedPlace], file: ImportedFile?, replacing earlier: StoredImport? = nil
+    ) throws -> ImportOutcome {
+        try store.pool.write { db -> ImportOutcome in
+            var outcome = ImportOutcome()
+            if let earlier { outcome.replacedPoints = try Self.deletePoints(db, of: earlier) }
+            var importID: Int64?
+            if let file {
+                if let earlier {
+                    importID = earlier.id
+                } else {
+                    try db.execute(
+                        sql: "INSERT INTO import (sha256, name, bytes, imported_ms, points) VALUES (?, ?, ?, ?, 0)",
+                        arguments: [file.sha256, file.name, file.bytes, UTCTimestamp.now()])
+                    importID = db.lastInsertedRowID
+                }
+            }
+            let insert = try db.makeStatement(
+                sql: """
+                    INSERT OR IGNORE INTO point (t, lat, lon, alt, speed, track, hdop, mode_sats, import_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+            var range: (start: Int64, end: Int64)?
+            var touchedRides = Set<Int64>()
+            var touchedSegments = Set<Int64>()
+            for stream in streams {
+                var addedPerRide: [Int: Int] = [:]
+                let statement = insert.sqliteStatement
+                for p in stream.points {
+                    sqlite3_reset(statement)
+                    p.bind(to: statement)
+                    if let importID { sqlite3_bind_int64(statement, 9, importID) } else { sqlite3_bind_null(statement, 9) }
+                    let code = sqlite3_step(statement)
+                    guard code == SQLITE_DONE else {
+                        throw DatabaseError(
+                            resultCode: ResultCode(rawValue: code),
+                            message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: insert.sql)
+                    }
+                    guard sqlite3_changes(db.sqliteConnection) > 0 else { continue }
+                    outcome.points += 1
+                    addedPerRide[p.ride, default: 0] += 1
+                    let t = p.milliseconds
+                    range = range.map { (Swift.min($0.start, t), Swift.max($0.end, t)) } ?? (t, t)
+                }
+                for ride in Self.extents(of: stream.points) {
+                    let rideID = try Self.claim(db, start: ride.start, end: ride.end)
+                    touchedRides.insert(rideID)
+                    for segment in ride.segments {
+                        let segmentID = try Self.claim(
+                            db, segmentOf: rideID, start: segment.start, end: segment.end)
+                        try db.execute(sql: "UPDATE segment SET ride_id = ? WHERE id = ?", arguments: [rideID, segmentID])
+                        touchedSegments.insert(segmentID)
+                    }
+                    // Drops count once: with the stream that stored points of the ride.
+                    guard addedPerRide[ride.number, default: 0] > 0 else { continue }
+                    for (reason, count) in stream.drops[ride.number] ?? [:] {
+                        try db.execute(
+                            sql: """
+                                INSERT INTO drop_count (ride_id, reason, count) VALUES (?, ?, ?)
+                                ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
+                                """,
+                            arguments: [rideID, reason, count])
+                    }
+                }
+            }
+            try Self.recount(db, segments: touchedSegments, rides: touchedRides)
+            outcome.places = try Self.insertPlaces(db, places)
+            if let importID {
+                if outcome.points == 0 && outcome.places == 0 {
+                    try db.execute(sql: "DELETE FROM import WHERE id = ?", arguments: [importID])
+                } else {
+                    try db.execute(
+                        sql: "UPDATE import SET points = ?, start_ms = ?, end_ms = ?, imported_ms = ?, name = ? WHERE id = ?",
+                        arguments: [
+                            outcome.points, range?.start, range?.end, UTCTimestamp.now(), file?.name, importID,
+                        ])
+                }
+            }
+            return outcome
+        }
+    }
+
+    /// A stream's rides: number, time range, and the ranges of their segments (ms, inclusive).
+    struct RideExtent {
+        var number: Int
+        var start: Int64
+        var end: Int64
+        var segments: [(start: Int64, end: Int64)]
+    }
+
+    /// The rides and segments of `points` (in time order), with their full time ranges.
+    static func extents(of points: [KeptPoint]) -> [RideExtent] {
+        var rides: [RideExtent] = []
+        var lastSegment = -1
+        for p in points {
+            let t = p.milliseconds
+            if rides.last?.number != p.ride {
+                rides.append(RideExtent(number: p.ride, start: t, end: t, segments: []))
+                lastSegment = -1
+            }
+            rides[rides.count - 1].end = Swift.max(rides[rides.count - 1].end, t)
+            rides[rides.count - 1].start = Swift.min(rides[rides.count - 1].start, t)
+            if p.segment != lastSegment {
+                rides[rides.count - 1].segments.append((t, t))
+                lastSegment = p.segment
+            }
+            let s = rides[rides.count - 1].segments.count - 1
+            rides[rides.count - 1].segments[s].end = Swift.max(rides[rides.count - 1].segments[s].end, t)
+        }
+        return rides
+    }
+
+    /// The id of the ride (or, with `ride`, the segment of that ride) that covers `[start, end]`: the stored rows whose ranges
+    /// overlap it become one (the earliest keeps its id, takes the others' segments or points and
+    /// drop counts, and spans them all), or a new row when none does.
+    ///
+    /// Stored rows of one table do not overlap each other, so the candidates are the rows that
+    /// start inside the range and the last one that starts before it: two index lookups.
+    static func claim(_ db: Database, segmentOf ride: Int64? = nil, start: Int64, end: Int64) throws -> Int64 {
+        let table = ride == nil ? "ride" : "segment"
+        var rows = try Row.fetchAll(
+            db, sql: "SELECT id, start_ms, end_ms FROM \(table) WHERE start_ms < ? ORDER BY start_ms DESC, id LIMIT 1",
+            arguments: [start]
+        ).filter { ($0["end_ms"] as Int64) >= start }
+        rows += try Row.fetchAll(
+            db, sql: "SELECT id, start_ms, end_ms FROM \(table) WHERE start_ms >= ? AND start_ms <= ? ORDER BY start_ms, id",
+            arguments: [start, end])
+        guard let keep = rows.first else {
+            if let ride {
+                try db.execute(
+                    sql: "INSERT INTO segment (ride_id, start_ms, end_ms) VALUES (?, ?, ?)", arguments: [ride, start, end])
+            } else {
+                try db.execute(sql: "INSERT INTO ride (start_ms, end_ms) VALUES (?, ?)", arguments: [start, end])
+            }
+            return db.lastInsertedRowID
+        }
+        let id: Int64 = keep["id"]
+        var low = Swift.min(start, keep["start_ms"] as Int64)
+        var high = Swift.max(end, keep["end_ms"] as Int64)
+        for other in rows.dropFirst() {
+            let otherID: Int64 = other["id"]
+            low = Swift.min(low, other["start_ms"])
+            high = Swift.max(high, other["end_ms"])
+            if table == "ride" {
+                try db.execute(sql: "UPDATE segment SET ride_id = ? WHERE ride_id = ?", arguments: [id, otherID])
+                try db.execute(
+                    sql: """
+                        INSERT INTO drop_count (ride_id, reason, count)
+                        SELECT ?, reason, count FROM drop_count WHERE ride_id = ? AND true
+                        ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
+                        """,
+                    arguments: [id, otherID])
+            }
+            try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [otherID])
+        }
+        try db.execute(
+            sql: "UPDATE \(table) SET start_ms = ?, end_ms = ? WHERE id = ?", arguments: [low, high, id])
+        return id
+    }
+
+    /// Sets the point counts of `segments` from the points in their ranges, and the ranges and
+    /// counts of `rides` from their segments (rows merged away in between are skipped).
+    static func recount(_ db: Database, segments: Set<Int64>, rides: Set<Int64>) throws {
+        for id in segments.sorted() {
+            try db.execute(
+                sql: """
+                    UPDATE segment SET point_count =
+                        (SELECT count(*) FROM point WHERE t >= segment.start_ms AND t <= segment.end_ms)
+                    WHERE id = ?
+                    """,
+                arguments: [id])
+        }
+        for id in rides.sorted() {
+            try db.execute(
+                sql: """
+                    UPDATE ride SET
+                        start_ms = (SELECT min(start_ms) FROM segment WHERE ride_id = ride.id),
+                        end_ms = (SELECT max(end_ms) FROM segment WHERE ride_id = ride.id),
+                        point_count = (SELECT sum(point_count) FROM segment WHERE ride_id = ride.id)
+                    WHERE id = ? AND EXISTS (SELECT 1 FROM segment WHERE ride_id = ride.id)
+                    """,
+                arguments: [id])
+        }
+    }
+
+    /// Removes the points an earlier import stored (not those a record is attached to), shrinking
+    /// or removing the segments and rides that held them. Returns how many were removed.
+    static func deletePoints(_ db: Database, of earlier: StoredImport) throws -> Int {
+        guard let start = earlier.startMilliseconds, let end = earlier.endMilliseconds else { return 0 }
+        try db.execute(
+            sql: """
+                DELETE FROM point WHERE t >= ? AND t <= ? AND import_id = ?
+                AND t NOT IN (SELECT t FROM record WHERE manual = 0 AND t >= ? AND t <= ?)
+                """,
+            arguments: [start, end, earlier.id, start, end])
+        let removed = db.changesCount
+        var removal = Removal()
+        try TrackStore.shrinkSegmentsAndRides(db, from: start, to: end + 1, into: &removal)
+        return removed
+    }
+}

@@ -1,0 +1,167 @@
+import GPSCore
+import Pipeline
+import TrackStore
+
+/// What a file reader hands over, in file order.
+enum StreamItem {
+    /// A new stream begins (a GPX `<trk>`): it gets a pipeline of its own.
+    case track
+    /// A new segment of the current stream begins (a GPX `<trkseg>`, a JSON track segment).
+    case segment
+    case fix(Fix)
+}
+
+/// Runs the fixes of one imported file through the collection rules, a stream at a time: a log
+/// is one stream, each GPX track is one. Each stream gets a pipeline of its own, so what is
+/// kept never depends on other files or on the order of the files. A stream must arrive in time
+/// order: ``add(_:)`` throws ``OutOfOrder`` at the first fix earlier than the one before, and the
+/// file is then read again into a ``StreamCollector`` that sorts it.
+struct StreamRunner {
+    /// A fix of the stream is earlier than the fix before it.
+    struct OutOfOrder: Error {}
+
+    let configuration: PipelineConfiguration
+    /// Whether to keep the stored form of every kept fix (not for a dry run).
+    let keepPoints: Bool
+    /// Whether to keep every kept fix with its ride and segment numbered through the run (for
+    /// `--dry-run --format csv`).
+    let keepFixes: Bool
+    /// Rides and segments of the files before this one, so numbers run through the whole run.
+    let rideOffset: Int
+    let segmentOffset: Int
+
+    private(set) var streams: [TrackWriter.ImportStream] = []
+    private(set) var keptFixes: [(fix: Fix, ride: Int, segment: Int)] = []
+    private(set) var fixesRead = 0
+    private(set) var kept = 0
+    private(set) var dropped: [String: Int] = [:]
+    /// Rides and segments formed in this file.
+    private(set) var rides = 0
+    private(set) var segments = 0
+    /// The earliest time of a fix in the file.
+    private(set) var firstTime: Int64?
+
+    private var pipeline: Pipeline?
+    private var points: [TrackWriter.KeptPoint] = []
+    private var latest: Int64?
+
+    init(configuration: PipelineConfiguration, keepPoints: Bool, keepFixes: Bool, rideOffset: Int, segmentOffset: Int) {
+        self.configuration = configuration
+        self.keepPoints = keepPoints
+        self.keepFixes = keepFixes
+        self.rideOffset = rideOffset
+        self.segmentOffset = segmentOffset
+    }
+
+    /// Takes one item from a reader (which must give each stream in time order).
+    mutating func take(_ item: StreamItem) throws {
+        switch item {
+        case .track: try endStream()
+        case .segment: pipeline?.sourceDisconnected()
+        case .fix(let fix): try add(fix)
+        }
+    }
+
+    /// Runs `fix` through the stream's pipeline, throwing ``OutOfOrder`` when it is earlier than
+    /// the fix before it (fixes without a time are dropped by the rules wherever they are).
+    mutating func add(_ fix: Fix) throws {
+        if let t = fix.unixMilliseconds {
+            if let latest, t < latest { throw OutOfOrder() }
+            latest = t
+            firstTime = Swift.min(firstTime ?? t, t)
+        }
+        fixesRead += 1
+        // Taken out while it runs: its decisions are recorded into self.
+        var running = pipeline.take() ?? Pipeline(configuration: configuration)
+        running.process(fix) { record($0) }
+        pipeline = running
+    }
+
+    /// Ends the current stream (its held fixes are decided now); the next fix starts a new one.
+    mutating func endStream() throws {
+        guard var finished = pipeline else { return }
+        finished.finish { record($0) }
+        var drops: [Int: [String: Int]] = [:]
+        for (ride, counts) in finished.drops {
+            for (reason, n) in counts.byReason { drops[ride, default: [:]][reason.rawValue] = n }
+        }
+        streams.append(.init(points: points, drops: drops))
+        rides += finished.rides
+        segments += finished.segments
+        points = []
+        latest = nil
+        pipeline = nil
+    }
+
+    private mutating func record(_ event: PipelineEvent) {
+        switch event {
+        case .kept(let fix, let ride, let segment):
+            kept += 1
+            if keepPoints { points.append(.init(fix: fix, ride: ride, segment: segment)) }
+            if keepFixes {
+                keptFixes.append((fix, rideOffset + rides + ride, segmentOffset + segments + segment))
+            }
+        case .dropped(_, let reason):
+            dropped[reason.rawValue, default: 0] += 1
+        }
+    }
+}
+
+/// A whole file's fixes, kept when a stream turned out not to be in time order, and handed
+/// back ordered: each segment sorted by time, the segments of a stream by their first time, and
+/// a stream whose segments still overlap in time sorted as one segment.
+struct StreamCollector {
+    /// Streams, each a list of segments of fixes.
+    private(set) var streams: [[[Fix]]] = []
+
+    mutating func take(_ item: StreamItem) {
+        switch item {
+        case .track: streams.append([])
+        case .segment:
+            if streams.isEmpty { streams.append([]) }
+            streams[streams.count - 1].append([])
+        case .fix(let fix):
+            if streams.isEmpty { streams.append([]) }
+            if streams[streams.count - 1].isEmpty { streams[streams.count - 1].append([]) }
+            let s = streams.count - 1
+            streams[s][streams[s].count - 1].append(fix)
+        }
+    }
+
+    /// Feeds the streams to `runner` in time order.
+    func replay(into runner: inout StreamRunner) throws {
+        for stream in streams {
+            try runner.take(.track)
+            for (i, segment) in Self.ordered(stream).enumerated() {
+                if i > 0 { try runner.take(.segment) }
+                for fix in segment { try runner.add(fix) }
+            }
+        }
+        try runner.endStream()
+    }
+
+    /// The segments of one stream in time order (fixes without a time first, as they came).
+    static func ordered(_ stream: [[Fix]]) -> [[Fix]] {
+        func sorted(_ fixes: [Fix]) -> [Fix] {
+            let untimed = fixes.filter { $0.unixMilliseconds == nil }
+            let timed = fixes.enumerated().filter { $0.element.unixMilliseconds != nil }
+                .sorted { ($0.element.unixMilliseconds!, $0.offset) < ($1.element.unixMilliseconds!, $1.offset) }
+                .map(\.element)
+            return untimed + timed
+        }
+        let segments = stream.map(sorted).filter { !$0.isEmpty }
+            .enumerated().sorted { a, b in
+                (a.element.last!.unixMilliseconds ?? .min, a.offset) < (b.element.last!.unixMilliseconds ?? .min, b.offset)
+            }.map(\.element)
+        var previousEnd: Int64?
+        for segment in segments {
+            if let previousEnd, let first = segment.first(where: { $0.unixMilliseconds != nil })?.unixMilliseconds,
+                first < previousEnd
+            {
+                return [sorted(stream.flatMap { $0 })]
+            }
+            previousEnd = segment.last!.unixMilliseconds ?? previousEnd
+        }
+        return segments
+    }
+}
