@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// `import` of files in any order: nothing is dropped for being earlier than what is stored,
+/// the store is the same whatever the order, and a file counts as imported only for what it stored.
+@Suite struct ImportOrderTests {
+    func store() throws -> String { try Samples.temporaryDirectory() + "/data/trailbook.sqlite" }
+
+    /// A simulated ride log (1 Hz) in `dir`.
+    func simulate(_ dir: String, _ name: String, start: String, seconds: Int, seed: Int) throws -> String {
+        let path = dir + "/" + name
+        let result = try run([
+            "simulate", "--duration", "\(seconds)", "--seed", "\(seed)", "--start", start, "-o", path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        return path
+    }
+
+    /// The kept fixes of `log` as GPX track points, each `shift` seconds later; `tracks` splits
+    /// them into that many tracks, written newest first when `reversed`.
+    func gpx(from log: String, to path: String, shift: Double = 0, tracks: Int = 1, reversed: Bool = false) throws {
+        let csv = try run(["decode", log]).stdout.split(separator: "\n").dropFirst()
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var points: [String] = []
+        for row in csv {
+            let c = row.split(separator: ",", omittingEmptySubsequences: false)
+            guard c[1] != "1", !c[2].isEmpty, let t = formatter.date(from: String(c[0])) else { continue }
+            let time = formatter.string(from: t.addingTimeInterval(shift))
+            points.append(
+                "<trkpt lat=\"\(c[2])\" lon=\"\(c[3])\"><ele>\(c[4])</ele><time>\(time)</time><hdop>\(c[8])</hdop></trkpt>")
+        }
+        let size = (points.count + tracks - 1) / tracks
+        var parts = stride(from: 0, to: points.count, by: size).map {
+            "<trk><trkseg>" + points[$0..<min($0 + size, points.count)].joined(separator: "\n") + "</trkseg></trk>"
+        }
+        if reversed { parts.reverse() }
+        let text =
+            "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n"
+            + parts.joined(separator: "\n") + "\n</gpx>\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// What the store holds, without the ids (which depend on the order rows were made): the
+    /// rides (range, points, segments, drops) and every point with the start of its ride.
+    func contents(_ store: String) throws -> [String] {
+        let rides = try run(["rides", "--store", store, "--json"])
+        #expect(rides.status == 0, "\(rides.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(rides.stdout.utf8)) as? [String: Any])
+        let list = try #require(json["rides"] as? [[String: Any]])
+        var startOf: [String: String] = [:]
+        var lines: [String] = []
+        for r in list {
+            let id = "\(r["id"]!)"
+            startOf[id] = "\(r["start"]!)"
+            let dropped = (r["dropped"] as? [String: Int] ?? [:]).sorted { $0.key < $1.key }
+            lines.append("ride \(r["start"]!) \(r["end"]!) \(r["points"]!) \(r["segments"]!) \(dropped)")
+        }
+        let points = try run(["points", "--store", store, "--from", "2026-06-13", "--to", "2026-06-17"])
+        for row in points.stdout.split(separator: "\n").dropFirst() {
+            var c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let ride = c[c.count - 2]
+            c.removeLast(2)
+            lines.append(c.joined(separator: ",") + " in ride " + (startOf[ride] ?? "?"))
+        }
+        return lines.sorted()
+    }
+
+    func permutations<T>(_ items: [T]) -> [[T]] {
+        guard items.count > 1 else { return [items] }
+        return items.indices.flatMap { i in
+            var rest = items
+            let first = rest.remove(at: i)
+            return permutations(rest).map { [first] + $0 }
+        }
+    }
+
+    /// The issue's reproduction: a later file first no longer drops the earlier one, and its
+    /// retry is recognised as a file already imported.
+    @Test func anEarlierFileAfterALaterOneIsStoredWhole() throws {
+        let dir = try Samples.temporaryDirectory()
+        let b = try simulate(dir, "b.nmea", start: "2026-06-15T07:00:00", seconds: 600, seed: 2)
+        let a = try simulate(dir, "a.nmea", start: "2026-06-14T07:00:00", seconds: 600, seed: 1)
+        let s = try store()
+        let result = try run(["import", "--store", s, b, a])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("a.nmea: 600 fixes read, 600 kept, 600 stored, 0 dropped"), "\(result.stdout)")
+        #expect(!result.stdout.contains("not_later"))
+        let again = try run(["import", "--store", s, a])
+        #expect(again.stdout.contains("a.nmea: already imported, skipped (600 points stored"), "\(again.stdout)")
+        #expect(again.stdout.contains("--reimport replaces them"))
+        #expect(try contents(s).filter { $0.hasPrefix("ride ") }.count == 2)
+    }
+
+    /// Any order of the files of one import gives the store that the files in time order give:
+    /// four files over two days, two of them overlapping in time (their rides become one ride).
+    @Test func anyOrderOfTheFilesGivesTheSameStore() throws {
+        let dir = try Samples.temporaryDirectory()
+        let morning = try simulate(dir, "morning.nmea", start: "2026-06-14T07:00:00", seconds: 900, seed: 1)
+        let overlapLog = try simulate(dir, "overlap.nmea", start: "2026-06-14T07:10:00", seconds: 600, seed: 3)
+        let overlap = dir + "/overlap.gpx"
+        // Half a second later than the log's own times, so no point shares a millisecond with the morning.
+        try gpx(from: overlapLog, to: overlap, shift: 0.5)
+        let night = try simulate(dir, "night.nmea", start: "2026-06-14T23:50:00", seconds: 1200, seed: 2)
+        let next = try simulate(dir, "next.nmea", start: "2026-06-15T07:00:00", seconds: 600, seed: 4)
+        let inTimeOrder = [morning, overlap, night, next]
+
+        let reference = try store()
+        let first = try run(["import", "--store", reference, "--json"] + inTimeOrder)
+        #expect(first.status == 0, "\(first.stderr)")
+        let counts = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+        let kept = try #require(counts["kept"] as? Int)
+        #expect(counts["stored"] as? Int == kept)
+        #expect(kept > 3000)
+        let expected = try contents(reference)
+        let rides = expected.filter { $0.hasPrefix("ride ") }
+        #expect(rides.count == 3, "\(rides)")  // morning and overlap in one ride; night; next
+        #expect(expected.count - rides.count == kept)
+
+        for order in permutations(inTimeOrder).dropFirst() {
+            let s = try store()
+            let result = try run(["import", "--store", s] + order)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try contents(s) == expected, "order: \(order.map { ($0 as NSString).lastPathComponent })")
+        }
+    }
+
+    /// A log whose epochs are slightly out of order (a logger buffering badly) is put in time
+    /// order: every epoch is stored, none dropped as not later.
+    @Test func epochsOutOfOrderInsideALogAreSorted() throws {
+        let dir = try Samples.temporaryDirectory()
+        let log = try simulate(dir, "ride.nmea", start: "2026-06-14T07:00:00", seconds: 300, seed: 5)
+        // Swap every 50th epoch with the one after it (an epoch starts at each RMC).
+        var epochs: [[Substring]] = []
+        for line in try String(contentsOfFile: log, encoding: .utf8).split(whereSeparator: \.isNewline) {
+            if line.dropFirst(3).hasPrefix("RMC") || epochs.isEmpty { epochs.append([]) }
+            epochs[epochs.count - 1].append(line)
+        }
+        for i in stride(from: 10, to: epochs.count - 1, by: 50) { epochs.swapAt(i, i + 1) }
+        let shuffled = dir + "/shuffled.nmea"
+        try (epochs.flatMap { $0 }.joined(separator: "\r\n") + "\r\n").write(
+            toFile: shuffled, atomically: true, encoding: .utf8)
+
+        let plain = try store()
+        let sorted = try store()
+        #expect(try run(["import", "--store", plain, log]).status == 0)
+        let result = try run(["import", "--store", sorted, shuffled])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("300 fixes read, 300 kept, 300 stored, 0 dropped"), "\(result.stdout)")
+        #expect(result.stdout.contains("points put in time order"))
+        #expect(try contents(sorted) == contents(plain))
+    }
+
+    /// A GPX file whose tracks are written newest first stores every track, the same as the log.
+    @Test func gpxTracksNewestFirstAreAllStored() throws {
+        let dir = try Samples.temporaryDirectory()
+        let log = try simulate(dir, "ride.nmea", start: "2026-06-14T07:00:00", seconds: 900, seed: 6)
+        let newestFirst = dir + "/newest-first.gpx"
+        let inOrder = dir + "/in-order.gpx"
+        try gpx(from: log, to: newestFirst, tracks: 3, reversed: true)
+        try gpx(from: log, to: inOrder, tracks: 3)
+        let a = try store()
+        let b = try store()
+        let result = try run(["import", "--store", a, newestFirst])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("not_later"), "\(result.stdout)")
+        #expect(try run(["import", "--store", b, inOrder]).status == 0)
+        #expect(try contents(a) == contents(b))
+        #expect(try contents(a).count > 800)
+    }
+
+    /// An import that stored nothing (rules too strict) is not remembered: the same file with
+    /// looser rules is imported.
+    @Test func aFileThatStoredNothingCanBeImportedAgain() throws {
+        let dir = try Samples.temporaryDirectory()
+        let log = try simulate(dir, "ride.nmea", start: "2026-06-14T07:00:00", seconds: 300, seed: 1)
+        let s = try store()
+        let strict = try run(["import", "--store", s, "--max-hdop", "0.5", log])
+        #expect(strict.status == 0, "\(strict.stderr)")
+        #expect(strict.stdout.contains("0 kept, 0 stored"), "\(strict.stdout)")
+        let loose = try run(["import", "--store", s, log])
+        #expect(loose.stdout.contains("300 kept, 300 stored"), "\(loose.stdout)")
+    }
+
+    /// --reimport replaces what a file stored with what the current rules keep: no point of the
+    /// first import is left over, and the ride is rebuilt.
+    @Test func reimportReplacesWhatTheFileStored() throws {
+        let dir = try Samples.temporaryDirectory()
+        let log = try simulate(dir, "ride.nmea", start: "2026-06-14T07:00:00", seconds: 600, seed: 1)
+        let other = try simulate(dir, "other.nmea", start: "2026-06-14T09:00:00", seconds: 120, seed: 2)
+        let s = try store()
+        let sparse = try run(["import", "--store", s, "--interval", "10", log, other])
+        #expect(sparse.stdout.contains("ride.nmea: 600 fixes read, 60 kept, 60 stored"), "\(sparse.stdout)")
+        let again = try run(["import", "--store", s, "--reimport", log])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("600 kept, 600 stored"), "\(again.stdout)")
+        #expect(again.stdout.contains("replaced 60 points of the earlier import"), "\(again.stdout)")
+        let fresh = try store()
+        #expect(try run(["import", "--store", fresh, log]).status == 0)
+        #expect(try run(["import", "--store", fresh, "--interval", "10", other]).status == 0)
+        #expect(try contents(s) == contents(fresh))
+        // The other file's points are untouched; a plain import of the same file is skipped again.
+        #expect(try run(["import", "--store", s, log]).stdout.contains("already imported, skipped (600 points"))
+    }
+}
