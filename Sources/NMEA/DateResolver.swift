@@ -2,7 +2,8 @@ import GPSCore
 
 /// Gives every fix a UTC date: its own, carried forward across midnight, or back-filled.
 ///
-/// - A fix whose epoch carried a date (RMC, ZDA) keeps it, and it becomes the current date.
+/// - A fix whose epoch carried a date (RMC, ZDA) keeps it, and it becomes the current date;
+///   so does a date given at a time of day without a fix (a ZDA between epochs).
 /// - A fix without one gets the current date, plus one day when its time of day is more than
 ///   12 hours earlier than the previous fix's (midnight passed). gpsd keeps the old date
 ///   until the next RMC or ZDA; this does not.
@@ -53,6 +54,14 @@ public struct DateResolver {
         }
         if let t = fix.timeOfDay { previousTimeOfDay = t }
         try emit(fix)
+    }
+
+    /// Takes a date the stream gave at `timeOfDay` without a fix (a ZDA at its own time): it
+    /// becomes the current date, and fixes held for want of a date are dated from it.
+    public mutating func observe(_ date: CivilDate, at timeOfDay: Int, _ emit: (Fix) throws -> Void) rethrows {
+        if !held.isEmpty { try backfill(from: date, at: timeOfDay, emit) }
+        current = date
+        previousTimeOfDay = timeOfDay
     }
 
     /// Ends the stream, releasing held fixes with the fallback date or none.

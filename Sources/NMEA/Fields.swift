@@ -104,6 +104,9 @@ public struct Fields {
         guard let hemisphere = try character(i + 1) else { return nil }
         guard hemisphere == positive || hemisphere == negative else { throw .badField(i + 1) }
         guard m >= 0 else { throw .badField(i) }
+        // Degrees and two digits of minutes before the point: fewer digits is not ddmm.mmmm
+        // (decimal degrees such as 37.352387 written where NMEA wants 3721.1432).
+        guard range(i).count - (s > 0 ? s + 1 : 0) >= 4 else { throw .badField(i) }
         // m / 10^s = ddmm.mmmm: split degrees from minutes without rounding.
         let unit = Fields.powerOfTen(s)
         let degrees = m / (100 * unit)

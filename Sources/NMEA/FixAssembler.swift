@@ -23,12 +23,22 @@ import GPSCore
 /// dropped rather than merged into an epoch it probably does not belong to.
 ///
 /// An epoch is reported only when a position sentence arrived in it (GGA, RMC, GLL, GNS),
-/// so a lone ZDA or GST makes no row; its date still counts.
+/// so a lone ZDA or GST makes no row; its date still counts: a ZDA at its own time of day
+/// dates the epochs around it (``takeDate()``).
 public struct FixAssembler {
     private var epoch = Epoch()
     private var order = SentenceOrder()
     /// Untimed sentences dropped because they arrived out of their learned place.
     public private(set) var misplaced = 0
+    /// The date and time of day of the last epoch that ended with a date but no position (a
+    /// ZDA at its own time): not a fix, but it dates the epochs around it. See ``takeDate()``.
+    private var dateWithoutPosition: (date: CivilDate, timeOfDay: Int)?
+
+    /// The date of an epoch without a position that ended since the last call, if any.
+    public mutating func takeDate() -> (date: CivilDate, timeOfDay: Int)? {
+        defer { dateWithoutPosition = nil }
+        return dateWithoutPosition
+    }
 
     public init() {}
 
@@ -45,6 +55,7 @@ public struct FixAssembler {
     public mutating func add(_ sentence: Sentence, finished: (Fix) throws -> Void) rethrows {
         if let t = sentence.timeOfDay, let open = epoch.timeOfDay, t != open {
             let done = epoch.fix()
+            if done == nil, let date = epoch.date { dateWithoutPosition = (date, open) }
             epoch = Epoch()
             if let done { try finished(done) }
         }
@@ -64,7 +75,9 @@ public struct FixAssembler {
     /// Ends the stream; returns the open epoch's fix, if it has a position sentence.
     public mutating func finish() -> Fix? {
         defer { epoch = Epoch() }
-        return epoch.fix()
+        let done = epoch.fix()
+        if done == nil, let date = epoch.date, let t = epoch.timeOfDay { dateWithoutPosition = (date, t) }
+        return done
     }
 }
 

@@ -40,6 +40,9 @@ public final class NMEADecoder {
     public func finish(_ emit: (Fix) throws -> Void) rethrows {
         try framer.finish { candidate in try handle(candidate, emit) }
         if let last = assembler.finish() { try deliver(last, emit) }
+        if let dated = assembler.takeDate() {
+            try resolver.observe(dated.date, at: dated.timeOfDay) { try count($0, emit) }
+        }
         try resolver.finish { try count($0, emit) }
     }
 
@@ -52,6 +55,9 @@ public final class NMEADecoder {
             case .decoded(let sentence):
                 counts.decoded += 1
                 try assembler.add(sentence) { try deliver($0, emit) }
+                if let dated = assembler.takeDate() {
+                    try resolver.observe(dated.date, at: dated.timeOfDay) { try count($0, emit) }
+                }
             case .rejected(let error):
                 switch error {
                 case .badChecksum: counts.badChecksum += 1

@@ -80,14 +80,7 @@ struct Decode: ParsableCommand {
         try decoder.finish(emit)
 
         let s = decoder.statistics
-        if !s.foundNMEA && input.bytesRead > 0 {
-            throw CommandFailure(
-                message: "No NMEA sentences found in \(input.displayName) (\(input.bytesRead) bytes read); "
-                    + "give a log of NMEA 0183 text such as $GPGGA/$GPRMC lines.",
-                code: .dataError)
-        }
-        if !started && csv { out.appendCSVHeader() }
-        try out.flush()
+        // The counts come first: when nothing decoded they say why.
         if stats {
             printError(
                 "trailbook decode: \(s.sentences) sentences read, \(s.decoded) decoded, "
@@ -95,5 +88,17 @@ struct Decode: ParsableCommand {
                     + "\(s.unknown) unknown, \(s.malformed) malformed, \(s.skippedBytes) skipped bytes; "
                     + "\(s.epochs) epochs, \(s.fixes) fixes")
         }
+        if !s.foundNMEA && input.bytesRead > 0 {
+            let found =
+                s.badChecksum > 0
+                ? "\(s.badChecksum) sentences with bad checksums and none that decoded"
+                : "\(input.bytesRead) bytes read"
+            throw CommandFailure(
+                message: "No NMEA sentences found in \(input.displayName) (\(found)); "
+                    + "give a log of NMEA 0183 text such as $GPGGA/$GPRMC lines.",
+                code: .dataError)
+        }
+        if !started && csv { out.appendCSVHeader() }
+        try out.flush()
     }
 }

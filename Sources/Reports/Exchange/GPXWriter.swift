@@ -2,12 +2,18 @@ import GPSCore
 
 /// GPX 1.1 (valid against the TopoGrafix schema): a `wpt` per place with its notes and fields
 /// as the description and a `link` per photo, a `trk` per ride with a `trkseg` per segment.
+/// A place's field `name` is its `<name>` (else "record ID"). Speed (m/s) and course (degrees
+/// true) go in Garmin's TrackPointExtension v2, which GPX 1.1 has no element for and which
+/// Garmin, GPSBabel and most readers understand.
 public enum GPXWriter {
+    /// The namespace of Garmin's TrackPointExtension, version 2.
+    public static let trackPointExtension = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
+
     public static func write(_ export: TrackExport, creator: String = "Trailbook") -> String {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="\(Exchange.xml(creator))" xmlns="http://www.topografix.com/GPX/1/1" \
-            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            xmlns:gpxtpx="\(trackPointExtension)" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
             xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
 
             """
@@ -26,8 +32,11 @@ public enum GPXWriter {
                 "  <wpt lat=\"\(Exchange.degrees(p.coordinate.latitude))\" lon=\"\(Exchange.degrees(p.coordinate.longitude))\">\n"
             if let alt = p.altitude { out += "    <ele>\(Exchange.metres(alt))</ele>\n" }
             out += "    <time>\(Exchange.time(p.milliseconds))</time>\n"
-            out += "    <name>record \(p.id)</name>\n"
-            if !p.description.isEmpty { out += "    <desc>\(Exchange.xml(p.description))</desc>\n" }
+            let name = p.fields.first { $0.key == "name" }?.value
+            var described = p
+            described.fields.removeAll { $0.key == "name" }
+            out += "    <name>\(name.map(Exchange.xml) ?? "record \(p.id)")</name>\n"
+            if !described.description.isEmpty { out += "    <desc>\(Exchange.xml(described.description))</desc>\n" }
             for photo in p.photos {
                 out += "    <link href=\"\(Exchange.xml(photo))\"><text>photo</text><type>image/jpeg</type></link>\n"
             }
@@ -51,6 +60,12 @@ public enum GPXWriter {
                     }
                     if let sats = f.satellitesUsed { out += "<sat>\(sats)</sat>" }
                     if let h = f.hdop { out += "<hdop>\(Exchange.metres(h))</hdop>" }
+                    if f.speed != nil || f.track != nil {
+                        out += "<extensions><gpxtpx:TrackPointExtension>"
+                        if let v = f.speed { out += "<gpxtpx:speed>\(Exchange.metres(v))</gpxtpx:speed>" }
+                        if let v = f.track { out += "<gpxtpx:course>\(Exchange.metres(v))</gpxtpx:course>" }
+                        out += "</gpxtpx:TrackPointExtension></extensions>"
+                    }
                     out += "</trkpt>\n"
                 }
                 out += "    </trkseg>\n"

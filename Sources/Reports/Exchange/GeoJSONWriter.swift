@@ -1,8 +1,8 @@
 import GPSCore
 
 /// GeoJSON (RFC 7946): a FeatureCollection with a MultiLineString feature per ride (a line per
-/// segment, positions `[lon, lat, alt]`, the times in `properties.times`) and a Point feature
-/// per place.
+/// segment, positions `[lon, lat, alt]`, the times in `properties.times`), a Point feature (kind
+/// "ride", with its `time`) for each segment of a single point, and a Point feature per place.
 public enum GeoJSONWriter {
     public static func write(_ export: TrackExport) -> String {
         var features: [String] = []
@@ -20,16 +20,27 @@ public enum GeoJSONWriter {
                     + "\"properties\":{\(props.joined(separator: ","))}}")
         }
         for ride in export.rides {
-            let lines = ride.segments.map { segment in
-                "[" + segment.map { position($0.coordinate!, $0.altitudeMSL) }.joined(separator: ",") + "]"
+            // A line needs two positions (RFC 7946 §3.1.4): a segment of one point is a Point.
+            let lines = ride.segments.filter { $0.count >= 2 }
+            if !lines.isEmpty {
+                let coordinates = lines.map { segment in
+                    "[" + segment.map { position($0.coordinate!, $0.altitudeMSL) }.joined(separator: ",") + "]"
+                }
+                let times = lines.map { segment in
+                    "[" + segment.map { Exchange.json(Exchange.time($0.unixMilliseconds!)) }.joined(separator: ",") + "]"
+                }
+                features.append(
+                    "{\"type\":\"Feature\",\"geometry\":{\"type\":\"MultiLineString\",\"coordinates\":[\(coordinates.joined(separator: ","))]},"
+                        + "\"properties\":{\"kind\":\"ride\",\"ride\":\(ride.id),\"times\":[\(times.joined(separator: ","))]}}"
+                )
             }
-            let times = ride.segments.map { segment in
-                "[" + segment.map { Exchange.json(Exchange.time($0.unixMilliseconds!)) }.joined(separator: ",") + "]"
+            for segment in ride.segments where segment.count == 1 {
+                let f = segment[0]
+                features.append(
+                    "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(position(f.coordinate!, f.altitudeMSL))},"
+                        + "\"properties\":{\"kind\":\"ride\",\"ride\":\(ride.id),"
+                        + "\"time\":\(Exchange.json(Exchange.time(f.unixMilliseconds!)))}}")
             }
-            features.append(
-                "{\"type\":\"Feature\",\"geometry\":{\"type\":\"MultiLineString\",\"coordinates\":[\(lines.joined(separator: ","))]},"
-                    + "\"properties\":{\"kind\":\"ride\",\"ride\":\(ride.id),\"times\":[\(times.joined(separator: ","))]}}"
-            )
         }
         return "{\"type\":\"FeatureCollection\",\"name\":\(Exchange.json(export.name)),\"features\":[\n"
             + features.joined(separator: ",\n") + "\n]}\n"
@@ -42,7 +53,8 @@ public enum GeoJSONWriter {
     }
 }
 
-/// KML 2.2 for Google Earth: a Placemark per ride (a LineString per segment) and per place.
+/// KML 2.2 for Google Earth: a Placemark per ride (a LineString per segment, a Point for a
+/// segment of one point) and per place.
 public enum KMLWriter {
     public static func write(_ export: TrackExport) -> String {
         var out = """
@@ -72,8 +84,14 @@ public enum KMLWriter {
             }
             out += "    <MultiGeometry>\n"
             for segment in ride.segments {
+                // A LineString needs two coordinates: a segment of one point is a Point.
+                let coordinates = segment.map { coordinate($0.coordinate!, $0.altitudeMSL) }.joined(separator: " ")
+                if segment.count == 1 {
+                    out += "      <Point><coordinates>\(coordinates)</coordinates></Point>\n"
+                    continue
+                }
                 out += "      <LineString><tessellate>1</tessellate><coordinates>"
-                out += segment.map { coordinate($0.coordinate!, $0.altitudeMSL) }.joined(separator: " ")
+                out += coordinates
                 out += "</coordinates></LineString>\n"
             }
             out += "    </MultiGeometry>\n  </Placemark>\n"
