@@ -96,4 +96,31 @@ import Testing
         let fixes = decode(text, fallbackDate: CivilDate(year: 2020, month: 1, day: 1))
         #expect(fixes.map { $0.date?.description } == ["2026-07-01", "2026-07-01"])
     }
+
+    /// A ZDA at a time of its own (no position then) dates the epochs before it (back-filled,
+    /// across midnight) and after it, in every chunking, and wins over the fallback date; at the
+    /// very end of a log too.
+    @Test(arguments: [0, 1, 7])
+    func zdaBetweenEpochsDatesThem(chunk: Int) {
+        let gga = { (t: String) in sentence("GPGGA,\(t),4722.614,N,00832.502,E,1,05,1.0,10.0,M,,M,,") }
+        let text =
+            gga("235958") + gga("235959") + sentence("GPZDA,235959.50,31,12,2026,00,00") + gga("000000")
+            + gga("000001")
+        let (fixes, _) = decode(Array(text.utf8), chunkSize: chunk, fallbackDate: CivilDate(year: 2020, month: 1, day: 1))
+        #expect(fixes.map { $0.date?.description } == ["2026-12-31", "2026-12-31", "2027-01-01", "2027-01-01"])
+        let last = gga("120000") + sentence("GPZDA,120000.50,14,06,2026,00,00")
+        #expect(decode(last).map { $0.date?.description } == ["2026-06-14"])
+    }
+
+    /// Decimal degrees in a ddmm field (fewer than four digits before the point) are malformed.
+    @Test func decimalDegreesAreMalformed() {
+        let (fixes, stats) = decode(
+            Array(
+                (sentence("GPGGA,161405.680,37.352387,N,121.953086,W,1,08,0.9,20.0,M,,,,")
+                    + sentence("GPGGA,161406,3721.1432,N,912.0,W,1,08,0.9,20.0,M,,,,")
+                    + sentence("GPGGA,161407,3721.1432,N,00912.0,W,1,08,0.9,20.0,M,,,,")).utf8))
+        #expect(stats.malformed == 2)
+        #expect(fixes.count == 1)
+        #expect(abs((fixes.first?.coordinate?.longitude ?? 0) + 9.2) < 1e-9)
+    }
 }

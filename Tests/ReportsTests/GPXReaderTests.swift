@@ -5,9 +5,13 @@ import Testing
 
 /// Reads `text` fed in pieces of `chunk` bytes, returning the items or the failure.
 private func read(_ text: String, chunk: Int = 7) -> (items: [GPXReader.Item], failure: XMLScanner.Failure?) {
+    read(bytes: Array(text.utf8), chunk: chunk)
+}
+
+/// Reads `bytes` fed in pieces of `chunk` bytes.
+private func read(bytes: [UInt8], chunk: Int) -> (items: [GPXReader.Item], failure: XMLScanner.Failure?) {
     let reader = GPXReader()
     var items: [GPXReader.Item] = []
-    let bytes = Array(text.utf8)
     do {
         var i = 0
         while i < bytes.count {
@@ -131,4 +135,52 @@ func badDocumentsFailWithAReason(text: String, expected: String) {
     #expect(UTCTimestamp.milliseconds("2026-06-14T06:30:01-0530") == behindUTC)
     #expect(UTCTimestamp.milliseconds("2026-02-30T00:00:00Z") == nil)
     #expect(UTCTimestamp.milliseconds("2026-06-14T06:30:01Zjunk") == nil)
+}
+
+/// A byte-order mark and UTF-16 (either byte order, with or without a mark) read as UTF-8 does,
+/// whatever the chunks: a character outside the BMP (a surrogate pair) split across chunks too.
+@Test(arguments: [1, 2, 3, 7, 4096])
+func readsByteOrderMarksAndUTF16(chunk: Int) throws {
+    let text = sample.replacingOccurrences(of: "Caf&#233; &amp; bakery", with: "Café 🚲 bakery")
+    let (reference, _) = read(text, chunk: chunk)
+    #expect(reference.count == 7)  // a waypoint, a track, two segments, three points
+    let encodings: [[UInt8]] = [
+        [0xEF, 0xBB, 0xBF] + Array(text.utf8),
+        [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+        [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] },
+        text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+    ]
+    for bytes in encodings {
+        let (items, failure) = read(bytes: bytes, chunk: chunk)
+        #expect(failure == nil, "\(bytes.prefix(4))")
+        #expect(items == reference, "\(bytes.prefix(4))")
+        guard case .waypoint(let w) = items.first else { continue }
+        #expect(w.name == "Café 🚲 bakery")
+    }
+    #expect(encodings[1].withUnsafeBytes { GPXReader.looksLikeGPX($0) })
+}
+
+/// A track starts with .track; values of a point are its own children, speed and course also
+/// from Garmin's TrackPointExtension; a name nested in another element is not the waypoint's.
+@Test func tracksExtensionsAndNestedNames() throws {
+    let (items, failure) = read(
+        """
+        <gpx version="1.0" xmlns:groundspeak="http://www.groundspeak.com/cache/1/0/1">
+          <wpt lat="1" lon="2"><name>GC1</name><groundspeak:cache><groundspeak:name>Long name</groundspeak:name>
+            </groundspeak:cache></wpt>
+          <trk><trkseg><trkpt lat="1" lon="2"><time>2026-06-14T06:30:00Z</time><extensions>
+            <gpxtpx:TrackPointExtension><gpxtpx:speed>5.25</gpxtpx:speed><gpxtpx:course>181.5</gpxtpx:course>
+            </gpxtpx:TrackPointExtension></extensions></trkpt></trkseg></trk>
+          <trk><trkseg><trkpt lat="1" lon="2"/></trkseg></trk>
+        </gpx>
+        """)
+    #expect(failure == nil)
+    #expect(items.filter { $0 == .track }.count == 2)
+    guard case .waypoint(let w) = items.first else {
+        Issue.record("the waypoint comes first")
+        return
+    }
+    #expect(w.name == "GC1")
+    let points = items.compactMap { if case .point(let f) = $0 { f } else { nil } }
+    #expect(points.first?.speed == 5.25 && points.first?.track == 181.5)
 }
