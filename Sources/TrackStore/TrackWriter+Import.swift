@@ -68,7 +68,11 @@ extension TrackWriter {
                 for p in stream.points {
                     sqlite3_reset(statement)
                     p.bind(to: statement)
-                    if let importID { sqlite3_bind_int64(statement, 9, importID) } else { sqlite3_bind_null(statement, 9) }
+                    if let importID {
+                        sqlite3_bind_int64(statement, 9, importID)
+                    } else {
+                        sqlite3_bind_null(statement, 9)
+                    }
                     let code = sqlite3_step(statement)
                     guard code == SQLITE_DONE else {
                         throw DatabaseError(
@@ -87,7 +91,8 @@ extension TrackWriter {
                     for segment in ride.segments {
                         let segmentID = try Self.claim(
                             db, segmentOf: rideID, start: segment.start, end: segment.end)
-                        try db.execute(sql: "UPDATE segment SET ride_id = ? WHERE id = ?", arguments: [rideID, segmentID])
+                        try db.execute(
+                            sql: "UPDATE segment SET ride_id = ? WHERE id = ?", arguments: [rideID, segmentID])
                         touchedSegments.insert(segmentID)
                     }
                     // Drops count once: with the stream that stored points of the ride.
@@ -109,7 +114,8 @@ extension TrackWriter {
                     try db.execute(sql: "DELETE FROM import WHERE id = ?", arguments: [importID])
                 } else {
                     try db.execute(
-                        sql: "UPDATE import SET points = ?, start_ms = ?, end_ms = ?, imported_ms = ?, name = ? WHERE id = ?",
+                        sql:
+                            "UPDATE import SET points = ?, start_ms = ?, end_ms = ?, imported_ms = ?, name = ? WHERE id = ?",
                         arguments: [
                             outcome.points, range?.start, range?.end, UTCTimestamp.now(), file?.name, importID,
                         ])
@@ -162,12 +168,15 @@ extension TrackWriter {
             arguments: [start]
         ).filter { ($0["end_ms"] as Int64) >= start }
         rows += try Row.fetchAll(
-            db, sql: "SELECT id, start_ms, end_ms FROM \(table) WHERE start_ms >= ? AND start_ms <= ? ORDER BY start_ms, id",
+            db,
+            sql:
+                "SELECT id, start_ms, end_ms FROM \(table) WHERE start_ms >= ? AND start_ms <= ? ORDER BY start_ms, id",
             arguments: [start, end])
         guard let keep = rows.first else {
             if let ride {
                 try db.execute(
-                    sql: "INSERT INTO segment (ride_id, start_ms, end_ms) VALUES (?, ?, ?)", arguments: [ride, start, end])
+                    sql: "INSERT INTO segment (ride_id, start_ms, end_ms) VALUES (?, ?, ?)",
+                    arguments: [ride, start, end])
             } else {
                 try db.execute(sql: "INSERT INTO ride (start_ms, end_ms) VALUES (?, ?)", arguments: [start, end])
             }

@@ -70,7 +70,8 @@ struct Import: ParsableCommand {
         }
         if let waypointTime, waypointTime != "first", UTCTimestamp.milliseconds(Substring(waypointTime)) == nil {
             throw ValidationError(
-                "--waypoint-time takes 'first' or an ISO 8601 time such as 2026-06-14T06:30:00Z; got '\(waypointTime)'.")
+                "--waypoint-time takes 'first' or an ISO 8601 time such as 2026-06-14T06:30:00Z; got '\(waypointTime)'."
+            )
         }
     }
 
@@ -131,7 +132,8 @@ struct Import: ParsableCommand {
                     return "\(file): imported\(name) by an earlier Trailbook that did not note which points it stored, "
                         + "so --reimport cannot replace them; skipped (trailbook rm --from --to removes a time range)"
                 }
-                return "\(file): already imported\(name), skipped (\(earlier.points) points stored \(earlier.importedAt); "
+                return
+                    "\(file): already imported\(name), skipped (\(earlier.points) points stored \(earlier.importedAt); "
                     + "--reimport replaces them)"
             }
             let drops = dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")

@@ -106,7 +106,8 @@ import Testing
         let text =
             gga("235958") + gga("235959") + sentence("GPZDA,235959.50,31,12,2026,00,00") + gga("000000")
             + gga("000001")
-        let (fixes, _) = decode(Array(text.utf8), chunkSize: chunk, fallbackDate: CivilDate(year: 2020, month: 1, day: 1))
+        let (fixes, _) = decode(
+            Array(text.utf8), chunkSize: chunk, fallbackDate: CivilDate(year: 2020, month: 1, day: 1))
         #expect(fixes.map { $0.date?.description } == ["2026-12-31", "2026-12-31", "2027-01-01", "2027-01-01"])
         let last = gga("120000") + sentence("GPZDA,120000.50,14,06,2026,00,00")
         #expect(decode(last).map { $0.date?.description } == ["2026-06-14"])

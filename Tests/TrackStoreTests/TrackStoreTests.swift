@@ -53,7 +53,10 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         #expect((folder[.posixPermissions] as? Int) == 0o700)
         #expect(FileManager.default.fileExists(atPath: path + "-wal"), "WAL mode")
         // Opening again migrates nothing new.
-        #expect(try TrackStore(path: path).appliedMigrations() == ["v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance"])
+        #expect(
+            try TrackStore(path: path).appliedMigrations() == [
+                "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance",
+            ])
     }
 
     /// A store as each earlier version left it, with data, opens migrated and keeps its data.

@@ -63,7 +63,8 @@ import TrailbookTestSupport
         let dir = try Samples.temporaryDirectory()
         var lines: [String] = []
         var epochs = 0
-        for line in try String(contentsOfFile: "Samples/ride.nmea", encoding: .utf8).split(whereSeparator: \.isNewline) {
+        for line in try String(contentsOfFile: "Samples/ride.nmea", encoding: .utf8).split(whereSeparator: \.isNewline)
+        {
             // No RMC, and no ZDA at an epoch's own time: only the ZDAs added below give dates.
             if line.dropFirst(3).hasPrefix("RMC") || line.dropFirst(3).hasPrefix("ZDA") { continue }
             lines.append(String(line))

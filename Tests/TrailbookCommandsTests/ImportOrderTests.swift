@@ -29,7 +29,8 @@ import TrailbookTestSupport
             guard c[1] != "1", !c[2].isEmpty, let t = formatter.date(from: String(c[0])) else { continue }
             let time = formatter.string(from: t.addingTimeInterval(shift))
             points.append(
-                "<trkpt lat=\"\(c[2])\" lon=\"\(c[3])\"><ele>\(c[4])</ele><time>\(time)</time><hdop>\(c[8])</hdop></trkpt>")
+                "<trkpt lat=\"\(c[2])\" lon=\"\(c[3])\"><ele>\(c[4])</ele><time>\(time)</time><hdop>\(c[8])</hdop></trkpt>"
+            )
         }
         let size = (points.count + tracks - 1) / tracks
         var parts = stride(from: 0, to: points.count, by: size).map {
@@ -202,5 +203,38 @@ import TrailbookTestSupport
         #expect(try contents(s) == contents(fresh))
         // The other file's points are untouched; a plain import of the same file is skipped again.
         #expect(try run(["import", "--store", s, log]).stdout.contains("already imported, skipped (600 points"))
+    }
+}
+
+/// A store written by the first release (../shared/fixtures/v1-store) after the provenance
+/// migration: its data unchanged, its import still known, and imports of files in any order work.
+@Suite struct UpgradedStoreImportTests {
+    @Test func theFirstReleasesStoreUpgradesAndImports() throws {
+        let fixture = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/v1-store").path
+        guard FileManager.default.fileExists(atPath: fixture + "/v1.sqlite") else {
+            throw RunError("\(fixture) is missing: clone the shared folder beside the repository (CI has it).")
+        }
+        let dir = try Samples.temporaryDirectory()
+        try FileManager.default.copyItem(atPath: fixture, toPath: dir + "/v1")
+        let s = dir + "/v1/v1.sqlite"
+        let rides = try run(["rides", "--store", s, "--json"])
+        #expect(rides.status == 0, "\(rides.stderr)")
+        let before = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: fixture + "/rides.json")))
+        let after = try JSONSerialization.jsonObject(with: Data(rides.stdout.utf8))
+        #expect(NSDictionary(dictionary: before as! [String: Any]) == NSDictionary(dictionary: after as! [String: Any]))
+
+        let again = try run(["import", "--store", s, "Samples/ride.nmea"])
+        #expect(again.stdout.contains("already imported as"), "\(again.stdout)")
+        let replace = try run(["import", "--store", s, "--reimport", "Samples/ride.nmea"])
+        #expect(replace.stdout.contains("cannot replace them; skipped"), "\(replace.stdout)")
+        // A day before the stored ride, imported after it, is stored whole.
+        let earlier = dir + "/earlier.nmea"
+        #expect(
+            try run(["simulate", "--duration", "300", "--start", "2026-06-13T07:00:00", "-o", earlier]).status == 0)
+        let imported = try run(["import", "--store", s, earlier])
+        #expect(imported.stdout.contains("300 kept, 300 stored"), "\(imported.stdout)")
+        let list = try JSONSerialization.jsonObject(with: Data(try run(["rides", "--store", s, "--json"]).stdout.utf8))
+        #expect(((list as? [String: Any])?["rides"] as? [Any])?.count == 2)
     }
 }

@@ -56,7 +56,8 @@ public final class GPXReader {
         if encoding.kind == .utf8 {
             try scanner.feed(bytes) { try self.event($0, handle) }
         } else {
-            try encoding.convert(bytes).withUnsafeBytes { utf8 in try scanner.feed(utf8) { try self.event($0, handle) } }
+            try encoding.convert(bytes).withUnsafeBytes { utf8 in try scanner.feed(utf8) { try self.event($0, handle) }
+            }
         }
     }
 

@@ -27,7 +27,8 @@ public enum GeoJSONWriter {
                     "[" + segment.map { position($0.coordinate!, $0.altitudeMSL) }.joined(separator: ",") + "]"
                 }
                 let times = lines.map { segment in
-                    "[" + segment.map { Exchange.json(Exchange.time($0.unixMilliseconds!)) }.joined(separator: ",") + "]"
+                    "[" + segment.map { Exchange.json(Exchange.time($0.unixMilliseconds!)) }.joined(separator: ",")
+                        + "]"
                 }
                 features.append(
                     "{\"type\":\"Feature\",\"geometry\":{\"type\":\"MultiLineString\",\"coordinates\":[\(coordinates.joined(separator: ","))]},"

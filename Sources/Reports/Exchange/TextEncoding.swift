@@ -23,8 +23,9 @@ public struct TextEncoding: Sendable {
         if b.starts(with: [0xEF, 0xBB, 0xBF]) { return (.utf8, 3) }
         if b.starts(with: [0xFF, 0xFE]) { return (.utf16LittleEndian, 2) }
         if b.starts(with: [0xFE, 0xFF]) { return (.utf16BigEndian, 2) }
-        if b.count < 4 && !final && [[0xEF, 0xBB, 0xBF], [0xFF, 0xFE], [0xFE, 0xFF], [0x3C, 0x00], [0x00, 0x3C]]
-            .contains(where: { $0.starts(with: b) || b.starts(with: $0) })
+        if b.count < 4 && !final
+            && [[0xEF, 0xBB, 0xBF], [0xFF, 0xFE], [0xFE, 0xFF], [0x3C, 0x00], [0x00, 0x3C]]
+                .contains(where: { $0.starts(with: b) || b.starts(with: $0) })
         {
             return nil
         }

@@ -151,7 +151,9 @@ struct StreamCollector {
         }
         let segments = stream.map(sorted).filter { !$0.isEmpty }
             .enumerated().sorted { a, b in
-                (a.element.last!.unixMilliseconds ?? .min, a.offset) < (b.element.last!.unixMilliseconds ?? .min, b.offset)
+                (a.element.last!.unixMilliseconds ?? .min, a.offset) < (
+                    b.element.last!.unixMilliseconds ?? .min, b.offset
+                )
             }.map(\.element)
         var previousEnd: Int64?
         for segment in segments {
