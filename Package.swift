@@ -14,17 +14,21 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
-        .target(name: "GPSCore"),
+        .target(name: "GPSCore", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "NMEA", dependencies: ["GPSCore"]),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .target(name: "CPosix"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "GPSDevices",
-            dependencies: ["GPSCore", "NMEA", "CGPS", "CZlib", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "GPSCore", "NMEA", "CGPS", "CZlib", .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .target(
             name: "Pipeline",
@@ -36,7 +40,8 @@ let package = Package(
         .target(
             name: "TrackStore",
             dependencies: [
-                "GPSCore", "CCrypto", .product(name: "GRDB", package: "GRDB.swift"),
+                "GPSCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),

@@ -4,62 +4,54 @@
     import Darwin
 #endif
 
-/// An `errno` value with its system message.
-public struct Errno: Error, Equatable, CustomStringConvertible, Sendable {
-    public let code: Int32
+import SystemPackage
 
-    public init(_ code: Int32) { self.code = code }
-
-    /// The current thread's `errno`.
-    public static var current: Errno { Errno(errno) }
-
-    public var description: String { String(cString: strerror(code)) }
-
-    public static let noEntry = Errno(ENOENT)
-    public static let accessDenied = Errno(EACCES)
-    public static let permissionDenied = Errno(EPERM)
-}
-
-/// The system calls Trailbook makes, each wrapped once: EINTR is retried here,
-/// failures become ``Errno``.
+/// The system calls Trailbook makes, each wrapped once: descriptors, `errno` and EINTR through
+/// apple/swift-system's `FileDescriptor` and `Errno` where it covers the call; `poll`, clocks and
+/// sleeping here. Descriptors stay plain `Int32`s for the C libraries (termios, libgps) that
+/// take them.
 public enum Posix {
     public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(Errno) -> Int32 {
-        while true {
-            let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
-            if fd >= 0 { return fd }
-            if errno != EINTR { throw .current }
+        try call {
+            try FileDescriptor.open(
+                FilePath(path), FileDescriptor.AccessMode(rawValue: flags & O_ACCMODE),
+                options: FileDescriptor.OpenOptions(rawValue: (flags & ~O_ACCMODE) | O_CLOEXEC),
+                permissions: FilePermissions(rawValue: CModeT(mode))
+            ).rawValue
+        }
+    }
+
+    /// Runs a swift-system call, whose failures are documented to be `Errno` values.
+    private static func call<T>(_ body: () throws -> T) throws(Errno) -> T {
+        do {
+            return try body()
+        } catch let error as Errno {
+            throw error
+        } catch {
+            preconditionFailure("swift-system threw \(error), which is not an Errno")
         }
     }
 
     public static func close(_ fd: Int32) {
-        _ = Glibc.close(fd)  // Linux closes the descriptor even when close reports EINTR.
+        // Linux closes the descriptor even when close reports EINTR: nothing to retry.
+        try? FileDescriptor(rawValue: fd).close()
     }
 
     /// Reads what is available; 0 means end of file. EAGAIN reads as an empty result (-1).
     public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
-        while true {
-            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK { return -1 }
-            throw .current
+        do throws(Errno) {
+            return try call { try FileDescriptor(rawValue: fd).read(into: buffer, retryOnInterrupt: true) }
+        } catch where error == .resourceTemporarilyUnavailable || error == .wouldBlock {
+            return -1
         }
     }
 
     /// Writes everything, retrying short writes.
     public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .current
-            }
-            offset += n
-        }
+        _ = try call { try FileDescriptor(rawValue: fd).writeAll(bytes) }
     }
 
-    /// What `poll` saw on one descriptor.
+/// What `poll` saw on one descriptor.
     public enum Readiness: Sendable { case readable, timeout, hangup }
 
     /// Waits up to `milliseconds` for input.
@@ -69,7 +61,7 @@ public enum Posix {
             let n = poll(&p, 1, milliseconds)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw .current
+                throw Errno(rawValue: errno)
             }
             if n == 0 { return .timeout }
             if p.revents & Int16(POLLIN) != 0 { return .readable }

@@ -1,4 +1,5 @@
 import GPSCore
+import SystemPackage
 import NMEA
 
 #if canImport(Glibc)
@@ -41,7 +42,7 @@ public enum BaudProbe {
             while Posix.monotonicSeconds() < end && !shouldStop() {
                 switch port.read(into: buffer, milliseconds: 100) {
                 case .timeout: continue
-                case .gone: throw .io(port.path, Errno(EIO))
+                case .gone: throw .io(port.path, Errno.ioError)
                 case .data(let n):
                     let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
                     result.bytes.append(contentsOf: chunk)

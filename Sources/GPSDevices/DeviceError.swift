@@ -1,4 +1,5 @@
 import GPSCore
+import SystemPackage
 
 /// Why a source cannot run. Each description is one sentence that says what to do.
 public enum DeviceError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -36,9 +37,9 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible, Sendable {
 
     /// The error for a failed `open` of `path`.
     static func opening(_ path: String, _ error: Errno) -> DeviceError {
-        switch error.code {
-        case Errno.noEntry.code: return .missing(path, existing: DeviceDiscovery.candidatePaths())
-        case Errno.accessDenied.code, Errno.permissionDenied.code: return .permissionDenied(path)
+        switch error {
+        case Errno.noSuchFileOrDirectory: return .missing(path, existing: DeviceDiscovery.candidatePaths())
+        case Errno.permissionDenied, Errno.notPermitted: return .permissionDenied(path)
         default: return .io(path, error)
         }
     }

@@ -1,5 +1,6 @@
 internal import CGPS
 import GPSCore
+import SystemPackage
 import Logging
 
 #if canImport(Glibc)
@@ -34,7 +35,7 @@ public struct GPSDSource: FixSource {
         var connectedOnce = false
         var reconnection = Reconnection(maximumDelay: maximumBackoff)
         while !shouldStop() {
-            guard let session = tb_gps_new() else { throw DeviceError.io("gpsd", Errno(ENOMEM)) }
+            guard let session = tb_gps_new() else { throw DeviceError.io("gpsd", Errno.noMemory) }
             defer { tb_gps_free(session) }
             if gps_open(host, port, session) != 0 {
                 let reason = String(cString: gps_errstr(errno))

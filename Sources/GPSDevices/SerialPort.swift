@@ -1,4 +1,5 @@
 import GPSCore
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -51,7 +52,7 @@ public final class SerialPort {
         }
         cfsetispeed(&t, speed)
         cfsetospeed(&t, speed)
-        guard tcsetattr(fd, TCSANOW, &t) == 0 else { throw .io(path, .current) }
+        guard tcsetattr(fd, TCSANOW, &t) == 0 else { throw .io(path, Errno(rawValue: errno)) }
         tcflush(fd, TCIFLUSH)
         self.baud = baud
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GPSCore
+import SystemPackage
 internal import GRDB
 
 /// The media folder beside the store: photos copied in, named by their SHA-256 (the same photo
@@ -14,7 +15,7 @@ extension TrackStore {
     /// and returns the photo to attach. The copy is written to a temporary name and renamed, so a
     /// half-copied file never carries a final name.
     public func storePhotoFile(_ source: String, takenMilliseconds: Int64?) throws -> Photo {
-        let sha = try SHA256.hexDigest(ofFile: source)
+        let sha = try ContentDigest.hexDigest(ofFile: source)
         let ext = (source as NSString).pathExtension.lowercased() == "jpeg" ? "jpeg" : "jpg"
         let relative = "\(sha.prefix(2))/\(sha).\(ext)"
         let folder = mediaDirectory + "/" + sha.prefix(2)
@@ -38,7 +39,7 @@ extension TrackStore {
                     if n <= 0 { break }
                     try Posix.write(output, UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 }
-                guard fsync(output) == 0 else { throw Errno.current }
+                guard fsync(output) == 0 else { throw Errno(rawValue: errno) }
             } catch {
                 unlink(temporary)
                 throw error

@@ -192,7 +192,7 @@ struct Import: ParsableCommand {
             if let store {
                 let digest: String
                 do {
-                    digest = try SHA256.hexDigest(ofFile: path)
+                    digest = try ContentDigest.hexDigest(ofFile: path)
                 } catch {
                     throw CommandFailure(message: "Cannot read \(path): \(error); check the path.", code: .noInput)
                 }

@@ -34,7 +34,7 @@ final class InputFile {
             do {
                 fd = try Posix.open(path, O_RDONLY)
             } catch {
-                let hint = error.code == EACCES ? "check its permissions" : "check the path"
+                let hint = error == .permissionDenied ? "check its permissions" : "check the path"
                 throw CommandFailure(message: "Cannot open \(path): \(error); \(hint).", code: .noInput)
             }
             var info = stat()
