@@ -14,6 +14,8 @@ public enum SourceEvent: Equatable, Sendable {
 /// it at least every 200 ms) or the source ends (a replayed file). It
 /// throws only for failures the caller must report (a device that does not exist at start,
 /// permission denied); disconnects later on are events, followed by reconnection attempts.
-public protocol FixSource {
+/// Sendable, so a source can be handed to the thread that runs it (`SourceStream`): the
+/// blocking reads stay on that thread, and consumers see an `AsyncSequence` of events.
+public protocol FixSource: Sendable {
     mutating func run(shouldStop: () -> Bool, handle: (SourceEvent) throws -> Void) throws
 }

@@ -18,7 +18,7 @@ public struct ReplaySource: FixSource {
     /// What the decoder counted, after `run`.
     public private(set) var statistics = DecodeStatistics()
     /// Called after each read with the bytes read so far (for progress displays).
-    public var progress: ((Int) -> Void)?
+    public var progress: (@Sendable (Int) -> Void)?
 
     public init(path: String, realtime: Bool = false, speed: Double = 1, fallbackDate: CivilDate? = nil) {
         precondition(speed > 0, "speed must be positive")

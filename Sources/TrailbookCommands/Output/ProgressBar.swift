@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -6,12 +7,12 @@ import Foundation
 
 /// A one-line progress bar on standard error, for files of 4 MB or more and only when standard
 /// error is a terminal (never in pipes, logs or CI). Redrawn at most five times a second.
-final class ProgressBar {
+/// Sendable: a replayed file reports its progress from the thread that reads it.
+final class ProgressBar: Sendable {
     private let label: String
     private let total: Int
     private let enabled: Bool
-    private var lastDraw = ContinuousClock.now - .seconds(1)
-    private var drawn = false
+    private let state = Mutex<(lastDraw: ContinuousClock.Instant, drawn: Bool)>((.now - .seconds(1), false))
 
     init(label: String, totalBytes: Int) {
         self.label = label
@@ -20,8 +21,13 @@ final class ProgressBar {
     }
 
     func update(_ bytes: Int) {
-        guard enabled, ContinuousClock.now - lastDraw >= .milliseconds(200) else { return }
-        lastDraw = .now
+        guard enabled else { return }
+        let due = state.withLock { state in
+            guard ContinuousClock.now - state.lastDraw >= .milliseconds(200) else { return false }
+            state = (.now, true)
+            return true
+        }
+        guard due else { return }
         let fraction = Double(min(bytes, total)) / Double(max(total, 1))
         let width = 30
         let filled = Int(fraction * Double(width))
@@ -30,11 +36,10 @@ final class ProgressBar {
             format: "\r%@ [%@] %3d%% %.1f/%.1f MB", label, bar, Int(fraction * 100), Double(bytes) / 1e6,
             Double(total) / 1e6)
         printError(text, newline: false)
-        drawn = true
     }
 
     func finish() {
-        guard drawn else { return }
+        guard state.withLock({ $0.drawn }) else { return }
         printError("\r\u{1B}[K", newline: false)
     }
 }

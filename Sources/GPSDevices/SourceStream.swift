@@ -1,0 +1,40 @@
+import Foundation
+import GPSCore
+import Synchronization
+
+/// A source's events as an `AsyncThrowingStream`: the source runs on a thread of its own (its
+/// reads block), and the consumer iterates with `for try await`. When the consumer stops
+/// iterating (it breaks out, or its task is cancelled, e.g. by a graceful shutdown), the source
+/// is asked to stop and its thread ends within the source's polling interval (200 ms).
+///
+/// The stream buffers without bound: a consumer that falls behind (a busy store) loses nothing,
+/// and a receiver sends a few hundred bytes a second.
+public enum SourceStream {
+    /// The stop request shared by the consumer's termination handler and the source's thread.
+    private final class StopRequest: Sendable {
+        let flag = Atomic<Bool>(false)
+    }
+
+    /// Starts `source` on a new thread and returns its events; the stream finishes when the
+    /// source ends (a replayed file) and throws what the source threw.
+    public static func events(of source: some FixSource) -> AsyncThrowingStream<SourceEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<SourceEvent, any Error>.makeStream(
+            bufferingPolicy: .unbounded)
+        let stop = StopRequest()
+        continuation.onTermination = { _ in stop.flag.store(true, ordering: .relaxed) }
+        let thread = Thread {
+            var running = source
+            do {
+                try running.run(shouldStop: { stop.flag.load(ordering: .relaxed) }) { event in
+                    continuation.yield(event)
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        thread.name = "trailbook source"
+        thread.start()
+        return stream
+    }
+}
