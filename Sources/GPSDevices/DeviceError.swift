@@ -21,6 +21,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible, Sendable {
     case io(String, Errno)
     /// A replay file's bytes cannot be used (a broken gzip stream); the reason is a clause.
     case corruptFile(String, reason: String)
+    /// A replay file holds no NMEA at all.
+    case notNMEA(String)
 
     /// The broad class of failure, for exit codes.
     public enum Kind: Sendable { case unavailable, permission, usage, noInput, dataError }
@@ -30,7 +32,7 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible, Sendable {
         case .permissionDenied: return .permission
         case .unsupportedBaud: return .usage
         case .unreadableFile: return .noInput
-        case .corruptFile: return .dataError
+        case .corruptFile, .notNMEA: return .dataError
         case .missing, .notASerialDevice, .noNMEA, .gpsdUnavailable, .io: return .unavailable
         }
     }
@@ -75,6 +77,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible, Sendable {
             return "Reading \(path) failed: \(error)."
         case .corruptFile(let path, let reason):
             return "Cannot read \(path): \(reason); check the file (gzip -t \(path)) or give the uncompressed log."
+        case .notNMEA(let path):
+            return "No NMEA sentences found in \(path); give a log of NMEA 0183 text such as $GPGGA/$GPRMC lines."
         }
     }
 }

@@ -17,6 +17,9 @@ public struct ReplaySource: FixSource {
     public var fallbackDate: CivilDate?
     /// What the decoder counted, after `run`.
     public private(set) var statistics = DecodeStatistics()
+    /// Whether a file with bytes but no NMEA at all is an error (``DeviceError/notNMEA(_:)``)
+    /// rather than a replay that ends at once.
+    public var requireNMEA = false
     /// Called after each read with the bytes read so far (for progress displays).
     public var progress: (@Sendable (Int) -> Void)?
 
@@ -84,6 +87,7 @@ public struct ReplaySource: FixSource {
             // stopped by the caller
         }
         statistics = decoder.statistics
+        if requireNMEA && !statistics.foundNMEA && statistics.skippedBytes > 0 { throw DeviceError.notNMEA(path) }
     }
 
     /// Runs `body`, turning a gzip failure into ``DeviceError/corruptFile(_:reason:)``.

@@ -38,3 +38,41 @@ public enum SourceStream {
         return stream
     }
 }
+
+extension SourceStream {
+    /// What a live consumer (`watch`, `record`) takes in, one at a time, in one task.
+    public enum Input: Sendable {
+        case event(SourceEvent)
+        /// The clock ticked: time to look at the pause switch, write a heartbeat, check a deadline.
+        case tick
+        /// The source ended (a replayed file), or failed with the error.
+        case ended((any Error)?)
+    }
+
+    /// The source's events and a tick every `tick`, merged into one stream that a single task
+    /// consumes, so the consumer's state needs no lock. Ending the iteration stops the ticks and
+    /// the source. `.ended` is the last element.
+    public static func inputs(of source: some FixSource, tick: Duration) -> AsyncStream<Input> {
+        let (stream, continuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .unbounded)
+        let pump = Task {
+            do {
+                for try await event in events(of: source) { continuation.yield(.event(event)) }
+                continuation.yield(.ended(nil))
+            } catch {
+                continuation.yield(.ended(error))
+            }
+            continuation.finish()
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: tick)
+                continuation.yield(.tick)
+            }
+        }
+        continuation.onTermination = { _ in
+            pump.cancel()
+            ticker.cancel()
+        }
+        return stream
+    }
+}

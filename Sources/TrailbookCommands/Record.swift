@@ -5,7 +5,6 @@ import GPSDevices
 import Logging
 import Pipeline
 import ServiceLifecycle
-import Synchronization
 import TrackStore
 
 /// `trailbook record`: the long-running logger, source → pipeline → store.
@@ -60,76 +59,26 @@ struct Record: AsyncParsableCommand {
             source: source,
             sourceName: receiver.device ?? "gpsd \(receiver.gpsdAddress!.host):\(receiver.gpsdAddress!.port)",
             configuration: config.pipeline, store: store, commitInterval: commitInterval, logger: logger)
-        let group = ServiceGroup(
-            services: [service], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
-        do {
-            try await group.run()
-        } catch {
-            // The group reports a service that ended early as "finished unexpectedly"; the
-            // service's own failure says what went wrong.
-            guard service.failure != nil else { throw error }
-        }
-        if let failure = service.failure {
-            if let device = failure as? DeviceError { throw device.commandFailure }
-            throw failure
-        }
+        try await ServiceRunner.run(service, logger: logger)
     }
 }
 
-/// The recording loop as a swift-service-lifecycle service. The source blocks, so it runs on a
-/// thread of its own; graceful shutdown asks it to stop, and what is pending is stored.
-///
-/// `@unchecked Sendable`: the source and the pipeline are used only by the recording thread; the
-/// stop flag is atomic and the failure is behind a lock.
-final class RecordService: Service, @unchecked Sendable {
-    private var source: any FixSource
-    private let sourceName: String
-    private let configuration: PipelineConfiguration
-    private let store: TrackStore
-    private let commitInterval: Double
-    private let logger: Logger
-    private let stopRequested = Atomic<Bool>(false)
+/// The recording loop as a swift-service-lifecycle service: the source's events and a tick a
+/// second arrive in one stream (the source reads on a thread of its own behind it), consumed
+/// here in one task; a graceful shutdown ends the stream, and what is pending is stored.
+struct RecordService: Service {
+    let source: any FixSource
+    let sourceName: String
+    let configuration: PipelineConfiguration
+    let store: TrackStore
+    let commitInterval: Double
+    let logger: Logger
     /// How long a write waits for another process's before the points wait for the next commit.
     static let writeWait = 0.25
     /// How long the last commit, at a stop, waits for a busy store.
     static let finalWait = Duration.seconds(30)
-    private let failureLock = NSLock()
-    private var failureValue: (any Error)?
-
-    init(
-        source: any FixSource, sourceName: String, configuration: PipelineConfiguration, store: TrackStore,
-        commitInterval: Double, logger: Logger
-    ) {
-        self.source = source
-        self.sourceName = sourceName
-        self.configuration = configuration
-        self.store = store
-        self.commitInterval = commitInterval
-        self.logger = logger
-    }
-
-    /// Why recording ended early (nil after a clean stop).
-    var failure: (any Error)? { failureLock.withLock { failureValue } }
 
     func run() async throws {
-        await withGracefulShutdownHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                let thread = Thread { [self] in
-                    do {
-                        try record()
-                    } catch {
-                        failureLock.withLock { failureValue = error }
-                    }
-                    done.resume()
-                }
-                thread.start()
-            }
-        } onGracefulShutdown: { [self] in
-            stopRequested.store(true, ordering: .relaxed)
-        }
-    }
-
-    private func record() throws {
         defer { logger.info("stopped") }
         let started = UTCTimestamp.now()
         var status = RecorderStatus(
@@ -178,12 +127,12 @@ final class RecordService: Service, @unchecked Sendable {
             dropsCommitted = pipeline.drops
         }
         /// The last commit, when stopping: waits for a busy store up to ``finalWait``.
-        func finalCommit() throws {
+        func finalCommit() async throws {
             let deadline = ContinuousClock.now + Self.finalWait
             while true {
                 try commit()
                 if busySince == nil || ContinuousClock.now >= deadline { break }
-                Thread.sleep(forTimeInterval: 0.2)
+                try? await Task.sleep(for: .milliseconds(200))
             }
             if busySince != nil {
                 throw CommandFailure(
@@ -218,41 +167,43 @@ final class RecordService: Service, @unchecked Sendable {
             }
         }
         defer { try? store.setSetting(PauseSwitch.recorderKey, nil) }
-        do {
-            try source.run(shouldStop: {
+        loop: for await input in SourceStream.inputs(of: source, tick: .seconds(1)).cancelOnGracefulShutdown() {
+            switch input {
+            case .tick:
                 do {
                     try control()
                 } catch {
                     logger.warning("cannot read or write the pause switch and status: \(error)")
                 }
-                return stopRequested.load(ordering: .relaxed)
-            }) { event in
-                switch event {
-                case .connected(let what):
-                    logger.info("connected", metadata: ["source": "\(what)"])
-                case .disconnected(let why):
-                    logger.info("disconnected; the segment ends here", metadata: ["reason": "\(why)"])
-                    pipeline.sourceDisconnected()
-                    hadFix = nil
-                    try commit()
-                case .fix(let fix):
-                    if fix.hasPosition != hadFix {
-                        logger.info(fix.hasPosition ? "fix acquired" : "fix lost")
-                        hadFix = fix.hasPosition
-                    }
-                    if fix.hasPosition, let t = fix.unixMilliseconds {
-                        status.lastFixMs = t
-                        status.lastFixSeenMs = UTCTimestamp.now()
-                    }
-                    try control()
-                    if status.paused { return }
-                    pipeline.process(fix, keep)
-                    if ContinuousClock.now - lastCommit >= interval { try commit() }
+                // Points held back (a busy store, fixes that stopped) are stored on time too.
+                if ContinuousClock.now - lastCommit >= interval { try commit() }
+            case .event(.connected(let what)):
+                logger.info("connected", metadata: ["source": "\(what)"])
+            case .event(.disconnected(let why)):
+                logger.info("disconnected; the segment ends here", metadata: ["reason": "\(why)"])
+                pipeline.sourceDisconnected()
+                hadFix = nil
+                try commit()
+            case .event(.fix(let fix)):
+                if fix.hasPosition != hadFix {
+                    logger.info(fix.hasPosition ? "fix acquired" : "fix lost")
+                    hadFix = fix.hasPosition
                 }
+                if fix.hasPosition, let t = fix.unixMilliseconds {
+                    status.lastFixMs = t
+                    status.lastFixSeenMs = UTCTimestamp.now()
+                }
+                try control()
+                if status.paused { continue }
+                pipeline.process(fix, keep)
+                if ContinuousClock.now - lastCommit >= interval { try commit() }
+            case .ended(let failure):
+                if let failure { throw failure }
+                break loop
             }
         }
         pipeline.finish(keep)
-        try finalCommit()
+        try await finalCommit()
     }
 
 }

@@ -3,13 +3,14 @@ import GPSCore
 import GPSDevices
 import Logging
 import NMEA
+import ServiceLifecycle
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// `trailbook watch`: prints fixes as they arrive, like cgps or gpspipe.
-struct Watch: ParsableCommand {
+struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print fixes live from a receiver, gpsd or a replayed log.",
         discussion: """
@@ -60,47 +61,19 @@ struct Watch: ParsableCommand {
         if speed <= 0 { throw ValidationError("--speed must be positive.") }
     }
 
-    func run() throws {
+    func run() async throws {
         let logger = global.makeLogger()
-        var source = try makeSource(logger: logger)
-        StopSignal.install()
-        let clock = ContinuousClock()
-        let deadline = duration.map { clock.now + .milliseconds(Int($0 * 1000)) }
-        var printer = FixPrinter(format: format, live: isatty(STDOUT_FILENO) != 0)
-        var fixes = 0
-        let shouldStop = {
-            StopSignal.requested || (count.map { fixes >= $0 } ?? false) || (deadline.map { clock.now >= $0 } ?? false)
-        }
-        do {
-            try source.run(shouldStop: shouldStop) { event in
-                switch event {
-                case .fix(let fix):
-                    guard !shouldStop() else { return }
-                    fixes += 1
-                    try printer.print(fix)
-                case .connected(let what):
-                    try printer.note("connected: \(what)")
-                case .disconnected(let why):
-                    try printer.note("disconnected: \(why)")
-                }
-            }
-        } catch let error as DeviceError {
-            throw error.commandFailure
-        }
-        try printer.finish()
-        if let replay, let statistics = (source as? ReplaySource)?.statistics,
-            !statistics.foundNMEA, statistics.skippedBytes > 0
-        {
-            throw CommandFailure(
-                message:
-                    "No NMEA sentences found in \(replay); give a log of NMEA 0183 text such as $GPGGA/$GPRMC lines.",
-                code: .dataError)
-        }
+        let service = WatchService(
+            source: try makeSource(logger: logger), format: format, live: isatty(STDOUT_FILENO) != 0, count: count,
+            duration: duration.map { .milliseconds(Int($0 * 1000)) })
+        try await ServiceRunner.run(service, logger: logger)
     }
 
     private func makeSource(logger: Logger) throws -> any FixSource {
         if let replay {
-            return ReplaySource(path: replay, realtime: realtime, speed: speed)
+            var source = ReplaySource(path: replay, realtime: realtime, speed: speed)
+            source.requireNMEA = true
+            return source
         }
         if let (host, port) = receiver.gpsdAddress {
             return GPSDSource(host: host, port: port, logger: logger)
@@ -122,4 +95,37 @@ struct Watch: ParsableCommand {
         return GPSDSource(logger: logger)
     }
 
+}
+
+/// `watch` as a service: prints the source's events until the count or the duration is reached,
+/// the source ends, or a graceful shutdown (SIGINT, SIGTERM) comes.
+struct WatchService: Service {
+    let source: any FixSource
+    let format: Watch.Format
+    let live: Bool
+    let count: Int?
+    let duration: Duration?
+
+    func run() async throws {
+        var printer = FixPrinter(format: format, live: live)
+        let deadline = duration.map { ContinuousClock.now + $0 }
+        var fixes = 0
+        // Ticks only matter for --duration: a fifth of a second is close enough to it.
+        loop: for await input in SourceStream.inputs(of: source, tick: .milliseconds(200)).cancelOnGracefulShutdown() {
+            if let deadline, ContinuousClock.now >= deadline { break }
+            switch input {
+            case .tick: continue
+            case .event(.fix(let fix)):
+                fixes += 1
+                try printer.print(fix)
+                if let count, fixes >= count { break loop }
+            case .event(.connected(let what)): try printer.note("connected: \(what)")
+            case .event(.disconnected(let why)): try printer.note("disconnected: \(why)")
+            case .ended(let failure):
+                if let failure { throw failure }
+                break loop
+            }
+        }
+        try printer.finish()
+    }
 }
