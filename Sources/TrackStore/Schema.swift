@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 
 /// The store's schema as named migrations. A migration is frozen once it has landed: changes
@@ -129,6 +130,76 @@ enum Schema {
             // A file counts as imported only for what it stored: earlier imports that stored no
             // point can be imported again (a waypoint they stored is recognised and kept once).
             try db.execute(sql: "DELETE FROM import WHERE points = 0")
+        }
+        migrator.registerMigration("v5-users-devices") { db in
+            // Every point belongs to a device of a user. A local store has one user, `me`; the
+            // points, rides and records of earlier versions belong to its device `default`.
+            try db.create(table: "user") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique()
+                t.column("created_ms", .integer).notNull()
+            }
+            try db.create(table: "device") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("name", .text).notNull()
+                t.column("created_ms", .integer).notNull()
+                t.uniqueKey(["user_id", "name"])
+            }
+            let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+            try db.execute(sql: "INSERT INTO user (id, name, created_ms) VALUES (1, 'me', ?)", arguments: [now])
+            let hasData =
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM point) OR EXISTS (SELECT 1 FROM ride)") ?? false
+            if hasData {
+                try db.execute(
+                    sql: "INSERT INTO device (id, user_id, name, created_ms) VALUES (1, 1, 'default', ?)",
+                    arguments: [now])
+            }
+            // Points keyed by (device, time): two receivers recording at the same millisecond
+            // both keep their point. Without a rowid, the key is the table's own order: a
+            // device's day is one range of it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE point_by_device (
+                        device_id INTEGER NOT NULL,
+                        t INTEGER NOT NULL,
+                        lat INTEGER NOT NULL,
+                        lon INTEGER NOT NULL,
+                        alt INTEGER,
+                        speed INTEGER,
+                        track INTEGER,
+                        hdop INTEGER,
+                        mode_sats INTEGER NOT NULL,
+                        import_id INTEGER,
+                        PRIMARY KEY (device_id, t)
+                    ) WITHOUT ROWID
+                    """)
+            try db.execute(
+                sql: """
+                    INSERT INTO point_by_device
+                    SELECT 1, t, lat, lon, alt, speed, track, hdop, mode_sats, import_id FROM point ORDER BY t
+                    """)
+            try db.drop(table: "point")
+            try db.rename(table: "point_by_device", to: "point")
+            // Rides and segments are a device's; their ranges may overlap other devices' ones.
+            for table in ["ride", "segment"] {
+                try db.alter(table: table) { t in
+                    t.add(column: "device_id", .integer).references("device", onDelete: .cascade)
+                }
+                try db.execute(sql: "UPDATE \(table) SET device_id = 1")
+                try db.create(index: "\(table)_on_device_start", on: table, columns: ["device_id", "start_ms"])
+            }
+            try db.drop(index: "ride_on_start")
+            try db.drop(index: "segment_on_start")
+            // A record of a stored point names the point's device; manual records belong to the
+            // user (device_id NULL).
+            try db.alter(table: "record") { t in
+                t.add(column: "device_id", .integer).references("device", onDelete: .cascade)
+            }
+            try db.execute(sql: "UPDATE record SET device_id = 1 WHERE manual = 0")
+            try db.drop(index: "record_of_point")
+            try db.execute(sql: "CREATE UNIQUE INDEX record_of_point ON record(device_id, t) WHERE manual = 0")
         }
         return migrator
     }

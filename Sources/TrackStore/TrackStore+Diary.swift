@@ -6,27 +6,43 @@ extension TrackStore {
 
     // MARK: points as places
 
-    /// The newest stored point.
+    /// The newest stored point (of any device).
     public func latestPoint() throws -> Fix? {
         try pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM point ORDER BY t DESC LIMIT 1").map(Fix.init(storedRow:))
+            var newest: Row?
+            for device in try Self.deviceIDs(db, .all) {
+                guard
+                    let row = try Row.fetchOne(
+                        db, sql: "SELECT * FROM point WHERE device_id = ? ORDER BY t DESC LIMIT 1", arguments: [device])
+                else { continue }
+                if newest.map({ (row["t"] as Int64) > $0["t"] }) ?? true { newest = row }
+            }
+            return newest.map(Fix.init(storedRow:))
         }
     }
 
-    /// The stored point nearest to `ms`, if one lies within `within` ms of it.
+    /// The stored point (of any device) nearest to `ms`, if one lies within `within` ms of it.
     public func nearestPoint(to ms: Int64, within: Int64) throws -> Fix? {
-        try pool.read { db in try Self.nearestPoint(db, ms, within) }
+        try pool.read { db in try Self.nearestPoint(db, ms, within)?.fix }
     }
 
-    static func nearestPoint(_ db: Database, _ ms: Int64, _ within: Int64) throws -> Fix? {
-        let before = try Row.fetchOne(
-            db, sql: "SELECT * FROM point WHERE t <= ? ORDER BY t DESC LIMIT 1", arguments: [ms])
-        let after = try Row.fetchOne(db, sql: "SELECT * FROM point WHERE t > ? ORDER BY t LIMIT 1", arguments: [ms])
-        let best = [before, after].compactMap { $0 }.min { a, b in
-            abs((a["t"] as Int64) - ms) < abs((b["t"] as Int64) - ms)
+    /// The point nearest to `ms` within `within` ms, with its device; the lower device id wins a tie.
+    static func nearestPoint(_ db: Database, _ ms: Int64, _ within: Int64) throws -> (fix: Fix, device: Int64)? {
+        var best: (row: Row, device: Int64)?
+        for device in try deviceIDs(db, .all) {
+            let before = try Row.fetchOne(
+                db, sql: "SELECT * FROM point WHERE device_id = ? AND t <= ? ORDER BY t DESC LIMIT 1",
+                arguments: [device, ms])
+            let after = try Row.fetchOne(
+                db, sql: "SELECT * FROM point WHERE device_id = ? AND t > ? ORDER BY t LIMIT 1",
+                arguments: [device, ms])
+            for row in [before, after].compactMap({ $0 }) {
+                let distance = abs((row["t"] as Int64) - ms)
+                if best.map({ distance < abs(($0.row["t"] as Int64) - ms) }) ?? true { best = (row, device) }
+            }
         }
-        guard let best, abs((best["t"] as Int64) - ms) <= within else { return nil }
-        return Fix(storedRow: best)
+        guard let best, abs((best.row["t"] as Int64) - ms) <= within else { return nil }
+        return (Fix(storedRow: best.row), best.device)
     }
 
     // MARK: records
@@ -58,19 +74,26 @@ extension TrackStore {
         try pool.write { db in try Self.recordID(db, at: ms) }
     }
 
-    static func recordID(_ db: Database, at ms: Int64) throws -> Int64? {
+    static func recordID(_ db: Database, at ms: Int64, device: Int64? = nil) throws -> Int64? {
         if let id = try Int64.fetchOne(
             db, sql: "SELECT id FROM record WHERE t = ? ORDER BY manual LIMIT 1", arguments: [ms])
         {
             return id
         }
-        guard try Row.fetchOne(db, sql: "SELECT 1 FROM point WHERE t = ?", arguments: [ms]) != nil else { return nil }
+        // The point at exactly `ms`: of `device`, else of the first device that has one.
+        let devices = try device.map { [$0] } ?? deviceIDs(db, .all)
+        guard
+            let owner = try devices.first(where: { d in
+                try Row.fetchOne(db, sql: "SELECT 1 FROM point WHERE device_id = ? AND t = ?", arguments: [d, ms])
+                    != nil
+            })
+        else { return nil }
         try db.execute(
             sql: """
-                INSERT INTO record (t, lat, lon, alt, manual, created_ms)
-                SELECT t, lat, lon, alt, 0, ? FROM point WHERE t = ?
+                INSERT INTO record (t, lat, lon, alt, manual, created_ms, device_id)
+                SELECT t, lat, lon, alt, 0, ?, device_id FROM point WHERE device_id = ? AND t = ?
                 """,
-            arguments: [UTCTimestamp.now(), ms])
+            arguments: [UTCTimestamp.now(), owner, ms])
         return db.lastInsertedRowID
     }
 
@@ -82,10 +105,10 @@ extension TrackStore {
                 db, sql: "SELECT id, t FROM record ORDER BY abs(t - ?) LIMIT 1", arguments: [ms])
             let point = try Self.nearestPoint(db, ms, within)
             let recordDistance = record.map { abs(($0["t"] as Int64) - ms) } ?? .max
-            let pointDistance = point.map { abs($0.unixMilliseconds! - ms) } ?? .max
+            let pointDistance = point.map { abs($0.fix.unixMilliseconds! - ms) } ?? .max
             if recordDistance <= within && recordDistance <= pointDistance { return record!["id"] }
             guard let point else { return nil }
-            return try Self.recordID(db, at: point.unixMilliseconds!)
+            return try Self.recordID(db, at: point.fix.unixMilliseconds!, device: point.device)
         }
     }
 

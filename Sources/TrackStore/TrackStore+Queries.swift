@@ -5,6 +5,8 @@ internal import GRDB
 /// A stored ride.
 public struct StoredRide: Equatable, Sendable {
     public var id: Int64
+    /// The name of the device that recorded it.
+    public var device: String
     /// First and last point, ms since 1970 (UTC).
     public var startMilliseconds: Int64
     public var endMilliseconds: Int64
@@ -15,15 +17,20 @@ public struct StoredRide: Equatable, Sendable {
 }
 
 extension TrackStore {
-    /// Rides that overlap `[from, to)` (ms since 1970, UTC), oldest first.
-    public func rides(fromMilliseconds from: Int64 = .min, toMilliseconds to: Int64 = .max) throws -> [StoredRide] {
+    /// Rides of `devices` that overlap `[from, to)` (ms since 1970, UTC), oldest first.
+    public func rides(
+        fromMilliseconds from: Int64 = .min, toMilliseconds to: Int64 = .max, devices: DeviceFilter = .all
+    ) throws -> [StoredRide] {
         try pool.read { db in
+            let ids = try Self.deviceIDs(db, devices)
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT r.id, r.start_ms, r.end_ms, r.point_count,
+                    SELECT r.id, r.start_ms, r.end_ms, r.point_count, d.name AS device,
                            (SELECT count(*) FROM segment s WHERE s.ride_id = r.id) AS segments
-                    FROM ride r WHERE r.end_ms >= ? AND r.start_ms < ? ORDER BY r.start_ms
+                    FROM ride r JOIN device d ON d.id = r.device_id
+                    WHERE r.device_id IN \(Self.sqlList(ids)) AND r.end_ms >= ? AND r.start_ms < ?
+                    ORDER BY r.start_ms, r.device_id
                     """,
                 arguments: [from, to])
             return try rows.map { row in
@@ -35,18 +42,27 @@ extension TrackStore {
                     drops[d["reason"]] = d["count"]
                 }
                 return StoredRide(
-                    id: id, startMilliseconds: row["start_ms"], endMilliseconds: row["end_ms"],
+                    id: id, device: row["device"], startMilliseconds: row["start_ms"], endMilliseconds: row["end_ms"],
                     pointCount: row["point_count"],
                     segmentCount: row["segments"], drops: drops)
             }
         }
     }
 
-    /// Points in `[from, to)` (ms since 1970, UTC), in time order.
-    public func points(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [Fix] {
+    /// Points of `devices` in `[from, to)` (ms since 1970, UTC), in time order (by device where
+    /// two share a millisecond).
+    public func points(fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter = .all) throws
+        -> [Fix]
+    {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM point WHERE t >= ? AND t < ? ORDER BY t", arguments: [from, to])
-                .map(Fix.init(storedRow:))
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM point WHERE device_id IN \(Self.sqlList(try Self.deviceIDs(db, devices)))
+                    AND t >= ? AND t < ? ORDER BY t, device_id
+                    """,
+                arguments: [from, to]
+            ).map(Fix.init(storedRow:))
         }
     }
 
@@ -54,12 +70,15 @@ extension TrackStore {
     public func points(ride id: Int64) throws -> [Fix] {
         guard
             let ride = try pool.read({ db in
-                try Row.fetchOne(db, sql: "SELECT start_ms, end_ms FROM ride WHERE id = ?", arguments: [id])
+                try Row.fetchOne(db, sql: "SELECT start_ms, end_ms, device_id FROM ride WHERE id = ?", arguments: [id])
             })
         else { return [] }
-        let start: Int64 = ride["start_ms"]
-        let end: Int64 = ride["end_ms"]
-        return try points(fromMilliseconds: start, toMilliseconds: end + 1)
+        return try pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM point WHERE device_id = ? AND t >= ? AND t <= ? ORDER BY t",
+                arguments: [ride["device_id"] as Int64, ride["start_ms"] as Int64, ride["end_ms"] as Int64]
+            ).map(Fix.init(storedRow:))
+        }
     }
 
     /// `PRAGMA integrity_check`: "ok" for a sound file.
@@ -82,39 +101,60 @@ extension TrackStore {
 }
 
 extension TrackStore {
-    /// Points in `[from, to)` with the stored ride and segment each belongs to, in time order.
-    /// A point belongs to the last segment that starts at or before it; the segments are read
-    /// once and walked alongside the points.
-    public func pointsWithSegments(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [(
-        fix: Fix, ride: Int64, segment: Int64
-    )] {
+    /// A stored point with the ride and segment it belongs to and its device's name.
+    public typealias PlacedPoint = (fix: Fix, ride: Int64, segment: Int64, device: String)
+
+    /// Points of `devices` in `[from, to)` with the stored ride and segment each belongs to, in
+    /// time order (by device where two share a millisecond). A point belongs to the last segment
+    /// of its device that starts at or before it; each device's segments are read once and
+    /// walked alongside its points.
+    public func pointsWithSegments(
+        fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter = .all
+    ) throws -> [PlacedPoint] {
         try pool.read { db in
-            let before = try Row.fetchOne(
-                db, sql: "SELECT id, ride_id, start_ms FROM segment WHERE start_ms <= ? ORDER BY start_ms DESC LIMIT 1",
-                arguments: [from])
-            let segments =
-                (before.map { [$0] } ?? [])
-                + (try Row.fetchAll(
+            let names = try Self.deviceNames(db)
+            var all: [PlacedPoint] = []
+            for device in try Self.deviceIDs(db, devices) {
+                let name = names[device] ?? ""
+                let before = try Row.fetchOne(
                     db,
-                    sql:
-                        "SELECT id, ride_id, start_ms FROM segment WHERE start_ms > ? AND start_ms < ? ORDER BY start_ms",
-                    arguments: [from, to]))
-            let starts: [Int64] = segments.map { $0["start_ms"] }
-            var next = 0
-            var current: (Int64, Int64)?
-            var out: [(fix: Fix, ride: Int64, segment: Int64)] = []
-            let cursor = try Row.fetchCursor(
-                db, sql: "SELECT * FROM point WHERE t >= ? AND t < ? ORDER BY t", arguments: [from, to])
-            while let row = try cursor.next() {
-                let t: Int64 = row["t"]
-                while next < starts.count && starts[next] <= t {
-                    current = (segments[next]["ride_id"], segments[next]["id"])
-                    next += 1
+                    sql: """
+                        SELECT id, ride_id, start_ms FROM segment WHERE device_id = ? AND start_ms <= ?
+                        ORDER BY start_ms DESC LIMIT 1
+                        """,
+                    arguments: [device, from])
+                let segments =
+                    (before.map { [$0] } ?? [])
+                    + (try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT id, ride_id, start_ms FROM segment WHERE device_id = ? AND start_ms > ? AND start_ms < ?
+                            ORDER BY start_ms
+                            """,
+                        arguments: [device, from, to]))
+                let starts: [Int64] = segments.map { $0["start_ms"] }
+                var next = 0
+                var current: (Int64, Int64)?
+                let cursor = try Row.fetchCursor(
+                    db, sql: "SELECT * FROM point WHERE device_id = ? AND t >= ? AND t < ? ORDER BY t",
+                    arguments: [device, from, to])
+                while let row = try cursor.next() {
+                    let t: Int64 = row["t"]
+                    while next < starts.count && starts[next] <= t {
+                        current = (segments[next]["ride_id"], segments[next]["id"])
+                        next += 1
+                    }
+                    guard let (ride, segment) = current else { continue }
+                    all.append((Fix(storedRow: row), ride, segment, name))
                 }
-                guard let (ride, segment) = current else { continue }
-                out.append((Fix(storedRow: row), ride, segment))
             }
-            return out
+            if (try Self.deviceIDs(db, devices)).count > 1 {
+                // Stable: a millisecond two devices share keeps the device order.
+                all = all.enumerated().sorted {
+                    ($0.element.fix.unixMilliseconds!, $0.offset) < ($1.element.fix.unixMilliseconds!, $1.offset)
+                }.map(\.element)
+            }
+            return all
         }
     }
 

@@ -13,7 +13,8 @@ extension TrackStore {
             var missing: [Int64] = []
             var rows: [Row] = []
             for id in ids {
-                if let row = try Row.fetchOne(db, sql: "SELECT id, t, manual FROM record WHERE id = ?", arguments: [id])
+                if let row = try Row.fetchOne(
+                    db, sql: "SELECT id, t, manual, device_id FROM record WHERE id = ?", arguments: [id])
                 {
                     rows.append(row)
                 } else {
@@ -27,9 +28,9 @@ extension TrackStore {
                 try Self.countAttachments(db, "record_id = ?", [id], into: &removal)
                 try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [id])
                 removal.records += 1
-                if (row["manual"] as Int) == 0 {
+                if (row["manual"] as Int) == 0, let device = row["device_id"] as Int64? {
                     let t: Int64 = row["t"]
-                    try Self.deletePoints(db, from: t, to: t + 1, into: &removal)
+                    try Self.deletePoints(db, of: [device], from: t, to: t + 1, into: &removal)
                 }
             }
             let files = try Self.deleteUnreferencedPhotos(db, into: &removal)
@@ -43,19 +44,21 @@ extension TrackStore {
     public func remove(ride id: Int64) throws -> Removal? {
         let result = try pool.write { db -> (Removal, [String])? in
             guard
-                let ride = try Row.fetchOne(db, sql: "SELECT start_ms, end_ms FROM ride WHERE id = ?", arguments: [id])
+                let ride = try Row.fetchOne(
+                    db, sql: "SELECT start_ms, end_ms, device_id FROM ride WHERE id = ?", arguments: [id])
             else { return nil }
             let start: Int64 = ride["start_ms"]
             let end: Int64 = ride["end_ms"]
             var removal = Removal()
-            let condition = "manual = 0 AND t >= ? AND t <= ?"
+            let device: Int64 = ride["device_id"]
+            let condition = "manual = 0 AND device_id = ? AND t >= ? AND t <= ?"
+            let arguments: StatementArguments = [device, start, end]
             try Self.countAttachments(
-                db, "record_id IN (SELECT id FROM record WHERE \(condition))", [start, end], into: &removal)
+                db, "record_id IN (SELECT id FROM record WHERE \(condition))", arguments, into: &removal)
             removal.records +=
-                try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM record WHERE \(condition)", arguments: [start, end]) ?? 0
-            try db.execute(sql: "DELETE FROM record WHERE \(condition)", arguments: [start, end])
-            try Self.deletePoints(db, from: start, to: end + 1, into: &removal)
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE \(condition)", arguments: arguments) ?? 0
+            try db.execute(sql: "DELETE FROM record WHERE \(condition)", arguments: arguments)
+            try Self.deletePoints(db, of: [device], from: start, to: end + 1, into: &removal)
             // The ride is gone with its last point unless another ride's points overlapped it.
             if try Int.fetchOne(db, sql: "SELECT count(*) FROM ride WHERE id = ?", arguments: [id]) == 1 {
                 try db.execute(sql: "DELETE FROM ride WHERE id = ?", arguments: [id])
@@ -78,7 +81,7 @@ extension TrackStore {
                 db, "record_id IN (SELECT id FROM record WHERE t >= ? AND t < ?)", [from, to], into: &removal)
             try db.execute(sql: "DELETE FROM record WHERE t >= ? AND t < ?", arguments: [from, to])
             removal.records += db.changesCount
-            try Self.deletePoints(db, from: from, to: to, into: &removal)
+            try Self.deletePoints(db, of: try Self.deviceIDs(db, .all), from: from, to: to, into: &removal)
             for day in days {
                 try db.execute(sql: "DELETE FROM day_summary WHERE day = ?", arguments: [day.description])
                 removal.daySummaries += db.changesCount
@@ -102,11 +105,16 @@ extension TrackStore {
                 db, sql: "SELECT count(*) FROM field WHERE \(condition)", arguments: arguments) ?? 0
     }
 
-    /// Deletes the points in `[from, to)` and shrinks (or deletes) the segments and rides that
-    /// held them.
-    static func deletePoints(_ db: Database, from: Int64, to: Int64, into removal: inout Removal) throws {
-        try db.execute(sql: "DELETE FROM point WHERE t >= ? AND t < ?", arguments: [from, to])
-        removal.points += db.changesCount
+    /// Deletes the points of `devices` in `[from, to)` and shrinks (or deletes) the segments and
+    /// rides that held them.
+    static func deletePoints(
+        _ db: Database, of devices: [Int64], from: Int64, to: Int64, into removal: inout Removal
+    ) throws {
+        for device in devices {
+            try db.execute(
+                sql: "DELETE FROM point WHERE device_id = ? AND t >= ? AND t < ?", arguments: [device, from, to])
+            removal.points += db.changesCount
+        }
         try shrinkSegmentsAndRides(db, from: from, to: to, into: &removal)
     }
 
@@ -114,15 +122,19 @@ extension TrackStore {
     /// that range to the points they have left, and deletes those left empty.
     static func shrinkSegmentsAndRides(_ db: Database, from: Int64, to: Int64, into removal: inout Removal) throws {
         let segments = try Row.fetchAll(
-            db, sql: "SELECT id, ride_id, start_ms, end_ms FROM segment WHERE end_ms >= ? AND start_ms < ?",
+            db, sql: "SELECT id, ride_id, device_id, start_ms, end_ms FROM segment WHERE end_ms >= ? AND start_ms < ?",
             arguments: [from, to])
         var rides = Set<Int64>()
         for s in segments {
             let id: Int64 = s["id"]
             rides.insert(s["ride_id"])
             let left = try Row.fetchOne(
-                db, sql: "SELECT min(t) AS a, max(t) AS b, count(*) AS n FROM point WHERE t >= ? AND t <= ?",
-                arguments: [s["start_ms"] as Int64, s["end_ms"] as Int64])!
+                db,
+                sql: """
+                    SELECT min(t) AS a, max(t) AS b, count(*) AS n FROM point
+                    WHERE device_id = ? AND t >= ? AND t <= ?
+                    """,
+                arguments: [s["device_id"] as Int64, s["start_ms"] as Int64, s["end_ms"] as Int64])!
             if (left["n"] as Int) == 0 {
                 try db.execute(sql: "DELETE FROM segment WHERE id = ?", arguments: [id])
             } else {

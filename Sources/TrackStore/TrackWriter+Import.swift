@@ -3,7 +3,8 @@ import GPSCore
 internal import GRDB
 internal import GRDBSQLite
 
-/// Imports: a file's streams stored in one transaction, in any order relative to what is stored.
+/// Imports: a file's streams stored in one transaction, in any order relative to what is stored,
+/// as points of the writer's device (rides and segments of other devices are never joined).
 ///
 /// Each stream (a log, one GPX track) was put in time order and run through its own pipeline,
 /// so its rides and segments never depend on other files. In the store, a stream's ride joins
@@ -56,8 +57,8 @@ extension TrackWriter {
             }
             let insert = try db.makeStatement(
                 sql: """
-                    INSERT OR IGNORE INTO point (t, lat, lon, alt, speed, track, hdop, mode_sats, import_id)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR IGNORE INTO point (t, lat, lon, alt, speed, track, hdop, mode_sats, import_id, device_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             var range: (start: Int64, end: Int64)?
             var touchedRides = Set<Int64>()
@@ -73,6 +74,7 @@ extension TrackWriter {
                     } else {
                         sqlite3_bind_null(statement, 9)
                     }
+                    sqlite3_bind_int64(statement, 10, device.rawValue)
                     let code = sqlite3_step(statement)
                     guard code == SQLITE_DONE else {
                         throw DatabaseError(
@@ -86,11 +88,11 @@ extension TrackWriter {
                     range = range.map { (Swift.min($0.start, t), Swift.max($0.end, t)) } ?? (t, t)
                 }
                 for ride in Self.extents(of: stream.points) {
-                    let rideID = try Self.claim(db, start: ride.start, end: ride.end)
+                    let rideID = try Self.claim(db, device: device, start: ride.start, end: ride.end)
                     touchedRides.insert(rideID)
                     for segment in ride.segments {
                         let segmentID = try Self.claim(
-                            db, segmentOf: rideID, start: segment.start, end: segment.end)
+                            db, device: device, segmentOf: rideID, start: segment.start, end: segment.end)
                         try db.execute(
                             sql: "UPDATE segment SET ride_id = ? WHERE id = ?", arguments: [rideID, segmentID])
                         touchedSegments.insert(segmentID)
@@ -107,7 +109,7 @@ extension TrackWriter {
                     }
                 }
             }
-            try Self.recount(db, segments: touchedSegments, rides: touchedRides)
+            try Self.recount(db, device: device, segments: touchedSegments, rides: touchedRides)
             outcome.places = try Self.insertPlaces(db, places)
             if let importID {
                 if outcome.points == 0 && outcome.places == 0 {
@@ -161,24 +163,32 @@ extension TrackWriter {
     ///
     /// Stored rows of one table do not overlap each other, so the candidates are the rows that
     /// start inside the range and the last one that starts before it: two index lookups.
-    static func claim(_ db: Database, segmentOf ride: Int64? = nil, start: Int64, end: Int64) throws -> Int64 {
+    static func claim(
+        _ db: Database, device: DeviceID, segmentOf ride: Int64? = nil, start: Int64, end: Int64
+    ) throws -> Int64 {
         let table = ride == nil ? "ride" : "segment"
+        let d = device.rawValue
         var rows = try Row.fetchAll(
-            db, sql: "SELECT id, start_ms, end_ms FROM \(table) WHERE start_ms < ? ORDER BY start_ms DESC, id LIMIT 1",
-            arguments: [start]
+            db,
+            sql: """
+                SELECT id, start_ms, end_ms FROM \(table) WHERE device_id = ? AND start_ms < ?
+                ORDER BY start_ms DESC, id LIMIT 1
+                """,
+            arguments: [d, start]
         ).filter { ($0["end_ms"] as Int64) >= start }
         rows += try Row.fetchAll(
             db,
             sql:
-                "SELECT id, start_ms, end_ms FROM \(table) WHERE start_ms >= ? AND start_ms <= ? ORDER BY start_ms, id",
-            arguments: [start, end])
+                "SELECT id, start_ms, end_ms FROM \(table) WHERE device_id = ? AND start_ms >= ? AND start_ms <= ? ORDER BY start_ms, id",
+            arguments: [d, start, end])
         guard let keep = rows.first else {
             if let ride {
                 try db.execute(
-                    sql: "INSERT INTO segment (ride_id, start_ms, end_ms) VALUES (?, ?, ?)",
-                    arguments: [ride, start, end])
+                    sql: "INSERT INTO segment (device_id, ride_id, start_ms, end_ms) VALUES (?, ?, ?, ?)",
+                    arguments: [d, ride, start, end])
             } else {
-                try db.execute(sql: "INSERT INTO ride (start_ms, end_ms) VALUES (?, ?)", arguments: [start, end])
+                try db.execute(
+                    sql: "INSERT INTO ride (device_id, start_ms, end_ms) VALUES (?, ?, ?)", arguments: [d, start, end])
             }
             return db.lastInsertedRowID
         }
@@ -208,15 +218,16 @@ extension TrackWriter {
 
     /// Sets the point counts of `segments` from the points in their ranges, and the ranges and
     /// counts of `rides` from their segments (rows merged away in between are skipped).
-    static func recount(_ db: Database, segments: Set<Int64>, rides: Set<Int64>) throws {
+    static func recount(_ db: Database, device: DeviceID, segments: Set<Int64>, rides: Set<Int64>) throws {
         for id in segments.sorted() {
             try db.execute(
                 sql: """
                     UPDATE segment SET point_count =
-                        (SELECT count(*) FROM point WHERE t >= segment.start_ms AND t <= segment.end_ms)
+                        (SELECT count(*) FROM point
+                         WHERE device_id = ? AND t >= segment.start_ms AND t <= segment.end_ms)
                     WHERE id = ?
                     """,
-                arguments: [id])
+                arguments: [device.rawValue, id])
         }
         for id in rides.sorted() {
             try db.execute(
@@ -235,14 +246,17 @@ extension TrackWriter {
     /// or removing the segments and rides that held them. Returns how many were removed.
     static func deletePoints(_ db: Database, of earlier: StoredImport) throws -> Int {
         guard let start = earlier.startMilliseconds, let end = earlier.endMilliseconds else { return 0 }
-        try db.execute(
-            sql: """
-                DELETE FROM point WHERE t >= ? AND t <= ? AND import_id = ?
-                AND t NOT IN (SELECT t FROM record WHERE manual = 0 AND t >= ? AND t <= ?)
-                """,
-            arguments: [start, end, earlier.id, start, end])
-        let removed = db.changesCount
+        var removed = 0
         var removal = Removal()
+        for device in try TrackStore.deviceIDs(db, .all) {
+            try db.execute(
+                sql: """
+                    DELETE FROM point WHERE device_id = ? AND t >= ? AND t <= ? AND import_id = ?
+                    AND t NOT IN (SELECT t FROM record WHERE manual = 0 AND device_id = ? AND t >= ? AND t <= ?)
+                    """,
+                arguments: [device, start, end, earlier.id, device, start, end])
+            removed += db.changesCount
+        }
         try TrackStore.shrinkSegmentsAndRides(db, from: start, to: end + 1, into: &removal)
         return removed
     }

@@ -12,6 +12,8 @@ internal import GRDBSQLite
 /// one's time range continues that stored ride or segment.
 public final class TrackWriter {
     let store: TrackStore
+    /// The device whose points this writer stores.
+    public let device: DeviceID
     private var rideIDs: [Int: Int64] = [:]
     private var segmentIDs: [Int: Int64] = [:]
     /// Points written by this writer (duplicates not counted).
@@ -34,7 +36,10 @@ public final class TrackWriter {
         }
     }
 
-    public init(store: TrackStore) { self.store = store }
+    public init(store: TrackStore, device: DeviceID) {
+        self.store = store
+        self.device = device
+    }
 
     /// One kept fix as it will be stored, with its run-local ride and segment numbers: the
     /// scaled integers of its `point` row (see ``Schema``), 72 bytes against a ``Fix``'s 257,
@@ -118,7 +123,7 @@ public final class TrackWriter {
             var added = 0
             let insert = try db.makeStatement(
                 sql:
-                    "INSERT OR IGNORE INTO point (t, lat, lon, alt, speed, track, hdop, mode_sats) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    "INSERT OR IGNORE INTO point (t, lat, lon, alt, speed, track, hdop, mode_sats, device_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
             )
             // Ranges and counts are gathered here and written once per ride and segment.
             var rideExtent: [Int64: (start: Int64, end: Int64, count: Int)] = [:]
@@ -128,6 +133,7 @@ public final class TrackWriter {
                 let statement = insert.sqliteStatement
                 sqlite3_reset(statement)
                 p.bind(to: statement)
+                sqlite3_bind_int64(statement, 9, device.rawValue)
                 let code = sqlite3_step(statement)
                 guard code == SQLITE_DONE else {
                     throw DatabaseError(
@@ -142,14 +148,15 @@ public final class TrackWriter {
                 // joins that ride, and the segment there if one contains it.
                 if rideIDs[p.ride] == nil,
                     let id = try Int64.fetchOne(
-                        db, sql: "SELECT id FROM ride WHERE start_ms <= ? AND end_ms >= ? LIMIT 1", arguments: [t, t])
+                        db, sql: "SELECT id FROM ride WHERE device_id = ? AND start_ms <= ? AND end_ms >= ? LIMIT 1",
+                        arguments: [device.rawValue, t, t])
                 {
                     rideIDs[p.ride] = id
                 }
                 if segmentIDs[p.segment] == nil,
                     let id = try Int64.fetchOne(
-                        db, sql: "SELECT id FROM segment WHERE start_ms <= ? AND end_ms >= ? LIMIT 1",
-                        arguments: [t, t])
+                        db, sql: "SELECT id FROM segment WHERE device_id = ? AND start_ms <= ? AND end_ms >= ? LIMIT 1",
+                        arguments: [device.rawValue, t, t])
                 {
                     segmentIDs[p.segment] = id
                 }
@@ -157,7 +164,9 @@ public final class TrackWriter {
                 if let id = rideIDs[p.ride] {
                     rideID = id
                 } else {
-                    try db.execute(sql: "INSERT INTO ride (start_ms, end_ms) VALUES (?, ?)", arguments: [t, t])
+                    try db.execute(
+                        sql: "INSERT INTO ride (device_id, start_ms, end_ms) VALUES (?, ?, ?)",
+                        arguments: [device.rawValue, t, t])
                     rideID = db.lastInsertedRowID
                     rideIDs[p.ride] = rideID
                 }
@@ -166,8 +175,8 @@ public final class TrackWriter {
                     segmentID = id
                 } else {
                     try db.execute(
-                        sql: "INSERT INTO segment (ride_id, start_ms, end_ms) VALUES (?, ?, ?)",
-                        arguments: [rideID, t, t])
+                        sql: "INSERT INTO segment (device_id, ride_id, start_ms, end_ms) VALUES (?, ?, ?, ?)",
+                        arguments: [device.rawValue, rideID, t, t])
                     segmentID = db.lastInsertedRowID
                     segmentIDs[p.segment] = segmentID
                 }

@@ -49,6 +49,11 @@ struct Import: ParsableCommand {
             valueName: "first|time"))
     var waypointTime: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The device the points are stored as; points of different devices never merge.", valueName: "name"))
+    var deviceName = "import"
+
     @OptionGroup var storeOptions: StoreOptions
 
     @Option(help: "Print the kept fixes as CSV.")
@@ -177,7 +182,7 @@ struct Import: ParsableCommand {
     func run() throws {
         let config = try configOptions.load()
         let store = dryRun ? nil : try storeOptions.open()
-        let writer = store.map { TrackWriter(store: $0) }
+        let writer = try store.map { TrackWriter(store: $0, device: try $0.device(named: deviceName)) }
         let fallbackDate = date.flatMap(CivilDate.init(iso:))
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }

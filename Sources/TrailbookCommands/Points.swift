@@ -14,6 +14,7 @@ struct Points: ParsableCommand {
     var ride: Int64?
 
     @OptionGroup var days: DayRangeOptions
+    @OptionGroup var devices: DeviceOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var configOptions: ConfigOptions
 
@@ -26,6 +27,7 @@ struct Points: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.open()
+        let filter = try devices.filter(store)
         let from: Int64
         let to: Int64
         if let ride {
@@ -39,11 +41,13 @@ struct Points: ParsableCommand {
         }
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }
-        for p in try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to) {
+        for p in try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: filter)
+        where ride.map({ p.ride == $0 }) ?? true {
             if format == .csv {
                 out.appendCSVRow(p.fix, extra: [Int(p.ride), Int(p.segment)])
             } else {
-                out.appendJSONLine(p.fix, extra: [("ride", Int(p.ride)), ("segment", Int(p.segment))])
+                out.appendJSONLine(
+                    p.fix, extra: [("ride", Int(p.ride)), ("segment", Int(p.segment))], text: [("device", p.device)])
             }
             try out.flushIfFull()
         }

@@ -31,6 +31,13 @@ struct Record: AsyncParsableCommand {
     @Option(help: "Log detail on standard error: trace, debug, info, notice, warning, error or critical.")
     var logLevel: GlobalOptions.LogLevel = .info
 
+    @Option(
+        help: ArgumentHelp(
+            "The device the points are stored as. Default: the receiver's stable name (its /dev/serial/by-id "
+                + "name, else the node's, e.g. ttyUSB0), or gpsd.",
+            valueName: "name"))
+    var deviceName: String?
+
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var configOptions: ConfigOptions
 
@@ -55,8 +62,10 @@ struct Record: AsyncParsableCommand {
             // A daemon waits for gpsd instead of failing when it is not up yet.
             source = GPSDSource(host: host, port: port, failIfUnavailableAtStart: false, logger: logger)
         }
+        let device = try store.device(
+            named: deviceName ?? receiver.device.map(DeviceDiscovery.stableName(of:)) ?? "gpsd")
         let service = RecordService(
-            source: source,
+            source: source, device: device,
             sourceName: receiver.device ?? "gpsd \(receiver.gpsdAddress!.host):\(receiver.gpsdAddress!.port)",
             configuration: config.pipeline, store: store, commitInterval: commitInterval, logger: logger)
         try await ServiceRunner.run(service, logger: logger)
@@ -68,6 +77,7 @@ struct Record: AsyncParsableCommand {
 /// here in one task; a graceful shutdown ends the stream, and what is pending is stored.
 struct RecordService: Service {
     let source: any FixSource
+    let device: DeviceID
     let sourceName: String
     let configuration: PipelineConfiguration
     let store: TrackStore
@@ -85,7 +95,7 @@ struct RecordService: Service {
             pid: getpid(), source: sourceName, startedMs: started, heartbeatMs: started, paused: false)
         var lastControl = ContinuousClock.now - .seconds(10)
         var pipeline = Pipeline(configuration: configuration, logger: logger)
-        let writer = TrackWriter(store: store)
+        let writer = TrackWriter(store: store, device: device)
         var pending: [TrackWriter.KeptPoint] = []
         var dropsCommitted = pipeline.drops
         var lastCommit = ContinuousClock.now

@@ -9,6 +9,7 @@ struct Rides: ParsableCommand {
         discussion: "Days are local dates in the configured time zone (time.zone, --time-zone).")
 
     @OptionGroup var days: DayRangeOptions
+    @OptionGroup var devices: DeviceOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var configOptions: ConfigOptions
 
@@ -17,6 +18,7 @@ struct Rides: ParsableCommand {
 
     struct RideReport: Codable {
         var id: Int64
+        var device: String
         var start: String
         var end: String
         var durationSeconds: Double
@@ -25,7 +27,7 @@ struct Rides: ParsableCommand {
         var dropped: [String: Int]
 
         enum CodingKeys: String, CodingKey {
-            case id, start, end, points, segments, dropped
+            case id, device, start, end, points, segments, dropped
             case durationSeconds = "duration_s"
         }
 
@@ -34,6 +36,7 @@ struct Rides: ParsableCommand {
             formatter.timeZone = zone
             func time(_ ms: Int64) -> String { formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) }
             id = ride.id
+            device = ride.device
             start = time(ride.startMilliseconds)
             end = time(ride.endMilliseconds)
             durationSeconds = Double(ride.endMilliseconds - ride.startMilliseconds) / 1000
@@ -55,7 +58,7 @@ struct Rides: ParsableCommand {
         let config = try configOptions.load()
         let store = try storeOptions.open()
         let (from, to) = days.range(in: config.timeZone)
-        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to)
+        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: try devices.filter(store))
         let reports = rides.map { RideReport($0, zone: config.timeZone) }
         if json {
             let encoder = JSONEncoder()

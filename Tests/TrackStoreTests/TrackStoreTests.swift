@@ -45,7 +45,10 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
     @Test func createsAndMigratesAPrivateWALStore() throws {
         let path = try newStorePath()
         let store = try TrackStore(path: path)
-        #expect(try store.appliedMigrations() == ["v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance"])
+        #expect(
+            try store.appliedMigrations() == [
+                "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices",
+            ])
         #expect(try store.integrityCheck() == "ok")
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
@@ -55,22 +58,47 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         // Opening again migrates nothing new.
         #expect(
             try TrackStore(path: path).appliedMigrations() == [
-                "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance",
+                "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices",
             ])
     }
 
     /// A store as each earlier version left it, with data, opens migrated and keeps its data.
-    @Test(arguments: ["v1-tracks", "v2-imports", "v3-diary"])
+    @Test(arguments: ["v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance"])
     func migratesFromEarlierVersions(last: String) throws {
         let path = try newStorePath()
         do {
             let old = try TrackStore(path: path, migratingUpTo: last)
             #expect(try old.appliedMigrations().last == last)
-            try TrackWriter(store: old).write(Array(keptPoints(try Samples.bytes("ride.nmea")).points.prefix(100)))
+            // Rows as the code of that version wrote them: a point keyed by its time alone.
+            let fixes = Array(keptPointsAndFixes(try Samples.bytes("ride.nmea")).fixes.prefix(100))
+            try old.pool.write { db in
+                for f in fixes {
+                    try db.execute(
+                        sql: "INSERT INTO point (t, lat, lon, alt, mode_sats) VALUES (?, ?, ?, ?, ?)",
+                        arguments: [
+                            f.unixMilliseconds!, Int64((f.coordinate!.latitude * 1e7).rounded()),
+                            Int64((f.coordinate!.longitude * 1e7).rounded()), f.altitudeMSL.map { Int64($0 * 100) },
+                            f.mode.rawValue,
+                        ])
+                }
+                let (start, end) = (fixes.first!.unixMilliseconds!, fixes.last!.unixMilliseconds!)
+                try db.execute(
+                    sql: "INSERT INTO ride (id, start_ms, end_ms, point_count) VALUES (1, ?, ?, 100)",
+                    arguments: [start, end])
+                try db.execute(
+                    sql: "INSERT INTO segment (ride_id, start_ms, end_ms, point_count) VALUES (1, ?, ?, 100)",
+                    arguments: [start, end])
+            }
         }
         let store = try TrackStore(path: path)
-        #expect(try store.appliedMigrations() == ["v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance"])
+        #expect(
+            try store.appliedMigrations() == [
+                "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices",
+            ])
         #expect(try store.rides().map(\.pointCount) == [100])
+        #expect(try store.rides().map(\.device) == ["default"])
+        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).count == 100)
+        #expect(try store.devices().map(\.name) == ["default"])
         #expect(try store.integrityCheck() == "ok")
         #expect(try store.importedFile(sha256: String(repeating: "0", count: 64)) == nil)
     }
@@ -124,7 +152,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
     @Test func pointsRoundTripAndRidesAreRecorded() throws {
         let store = try TrackStore(path: try newStorePath())
         let (points, fixes, drops) = keptPointsAndFixes(try Samples.bytes("ride.nmea"))
-        let writer = TrackWriter(store: store)
+        let writer = TrackWriter(store: store, device: try store.device(named: "test"))
         #expect(try writer.write(points, drops: drops) == points.count)
         let rides = try store.rides()
         #expect(rides.count == Set(points.map(\.ride)).count)
@@ -145,9 +173,9 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
     @Test func theSamePointsTwiceAreStoredOnce() throws {
         let store = try TrackStore(path: try newStorePath())
         let (points, _) = keptPoints(try Samples.bytes("ride.nmea"))
-        #expect(try TrackWriter(store: store).write(points) == points.count)
+        #expect(try TrackWriter(store: store, device: try store.device(named: "test")).write(points) == points.count)
         let ridesBefore = try store.rides()
-        #expect(try TrackWriter(store: store).write(points) == 0)
+        #expect(try TrackWriter(store: store, device: try store.device(named: "test")).write(points) == 0)
         #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).count == points.count)
         #expect(try store.rides() == ridesBefore, "no empty rides from the second write")
     }
@@ -164,7 +192,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         simulate.waitUntilExit()
         let (points, drops) = keptPoints(try Array(Data(contentsOf: URL(fileURLWithPath: log))))
         #expect(points.count > 80_000)
-        try TrackWriter(store: store).write(points, drops: drops)
+        try TrackWriter(store: store, device: try store.device(named: "test")).write(points, drops: drops)
         let size = try store.compactedSize()
         let perPoint = Double(size) / Double(points.count)
         print("store: \(points.count) points, \(size) bytes, \(String(format: "%.1f", perPoint)) bytes per point")
@@ -178,7 +206,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         let reader = try TrackStore(path: path)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                let writer = TrackWriter(store: store)
+                let writer = TrackWriter(store: store, device: try store.device(named: "test"))
                 for start in stride(from: 0, to: points.count, by: 50) {
                     try writer.write(Array(points[start..<min(start + 50, points.count)]))
                 }

@@ -219,10 +219,30 @@ import TrailbookTestSupport
         let s = dir + "/v1/v1.sqlite"
         let rides = try run(["rides", "--store", s, "--json"])
         #expect(rides.status == 0, "\(rides.stderr)")
-        let before = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: fixture + "/rides.json")))
-        let after = try JSONSerialization.jsonObject(with: Data(rides.stdout.utf8))
-        #expect(NSDictionary(dictionary: before as! [String: Any]) == NSDictionary(dictionary: after as! [String: Any]))
+        // The same rides as the first release printed, each now on the device `default`.
+        let before = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixture + "/rides.json")))
+                as? [String: [[String: Any]]])
+        var after = try #require(
+            try JSONSerialization.jsonObject(with: Data(rides.stdout.utf8)) as? [String: [[String: Any]]])
+        #expect(after["rides"]?.map { $0["device"] as? String } == ["default"])
+        after["rides"] = after["rides"]?.map { $0.filter { $0.key != "device" } }
+        #expect(NSDictionary(dictionary: before) == NSDictionary(dictionary: after))
+        // The same records, notes, fields and photo (its path is where the store now is).
+        func normalized(_ data: Data) throws -> String {
+            let text = String(decoding: data, as: UTF8.self)
+            let cut = text.replacingOccurrences(
+                of: "\"path\" : \"[^\"]*/v1-media/", with: "\"path\" : \"v1-media/", options: .regularExpression)
+            let object = try JSONSerialization.jsonObject(with: Data(cut.utf8))
+            return String(
+                decoding: try JSONSerialization.data(withJSONObject: object, options: .sortedKeys), as: UTF8.self)
+        }
+        let records = try run(["records", "--store", s, "--json"])
+        #expect(
+            try normalized(Data(contentsOf: URL(fileURLWithPath: fixture + "/records.json")))
+                == normalized(Data(records.stdout.utf8)))
+        let points = try run(["points", "--store", s, "--ride", "1"])
+        #expect(points.stdout.split(separator: "\n").count == 1763)
 
         let again = try run(["import", "--store", s, "Samples/ride.nmea"])
         #expect(again.stdout.contains("already imported as"), "\(again.stdout)")

@@ -129,3 +129,9 @@ enum Exchange {
         return out + "\""
     }
 }
+
+/// JSON text for the commands' hand-written JSON lines.
+public enum JSONText {
+    /// `text` as a JSON string literal, quotes included.
+    public static func quoted(_ text: String) -> String { Exchange.json(text) }
+}

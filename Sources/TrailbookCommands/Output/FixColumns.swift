@@ -1,4 +1,5 @@
 import GPSCore
+import Reports
 
 /// The columns of `decode` output, in order: the CSV contract's
 /// `time,mode,lat,lon,alt,speed,track` first, then the rest. One table serves CSV and JSON
@@ -59,7 +60,7 @@ extension OutputBuffer {
     }
 
     /// Writes one fix as a JSON object on one line, with `extra` integer keys; unknown values are `null`.
-    mutating func appendJSONLine(_ fix: Fix, extra: [(StaticString, Int)] = []) {
+    mutating func appendJSONLine(_ fix: Fix, extra: [(StaticString, Int)] = [], text: [(StaticString, String)] = []) {
         append(0x7B)
         for c in FixColumn.allCases {
             if c != .time { append(0x2C) }
@@ -73,6 +74,12 @@ extension OutputBuffer {
             append(name)
             append("\":")
             append(int: value)
+        }
+        for (name, value) in text {
+            append(",\"")
+            append(name)
+            append("\":")
+            append(JSONText.quoted(value))
         }
         append("}\n")
     }

@@ -30,6 +30,7 @@ struct Export: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of standard output.", valueName: "file"))
     var output: String?
 
+    @OptionGroup var devices: DeviceOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
@@ -40,7 +41,8 @@ struct Export: ParsableCommand {
     func run() throws {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
-        let selection = try RideSelection.load(ride: ride, days: days, store: store, zone: zone)
+        let selection = try RideSelection.load(
+            ride: ride, days: days, store: store, zone: zone, devices: try devices.filter(store))
         let export = try Self.export(selection, store: store, withRecords: ride == nil)
         let file = try OutputFile(path: output)
         var out = OutputBuffer(fd: file.fd)

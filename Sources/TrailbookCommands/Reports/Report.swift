@@ -69,6 +69,7 @@ struct Report: ParsableCommand {
         var photos: String = "link"
 
         @OptionGroup var styleOptions: StyleOptions
+        @OptionGroup var devices: DeviceOptions
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
@@ -84,7 +85,9 @@ struct Report: ParsableCommand {
             let store = try storeOptions.open()
             let day = CivilDate(iso: date)!
             let style = styleOptions.style
-            let input = try Report.dayInput(day, store: store, zone: zone, style: style, embed: photos == "embed")
+            let input = try Report.dayInput(
+                day, store: store, zone: zone, style: style, embed: photos == "embed",
+                devices: try devices.filter(store))
             let page = DayReport.render(input, style: style)
             let path = output ?? "\(date).html"
             try Report.write(page, to: path)
@@ -114,6 +117,7 @@ struct Report: ParsableCommand {
         var output: String
 
         @OptionGroup var styleOptions: StyleOptions
+        @OptionGroup var devices: DeviceOptions
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
@@ -149,9 +153,11 @@ struct Report: ParsableCommand {
             }
             let style = styleOptions.style
             var list: [OverlayReport.Day] = []
+            let filter = try devices.filter(store)
             for day in wanted {
                 // Each day is read and computed once, for its page and for the overlay.
-                let input = try Report.dayInput(day, store: store, zone: zone, style: style, embed: false)
+                let input = try Report.dayInput(
+                    day, store: store, zone: zone, style: style, embed: false, devices: filter)
                 guard !input.rides.isEmpty else { continue }
                 let lines = input.rides.flatMap { DayReport.segments($0.points) }.map { $0.map { $0.fix.coordinate! } }
                 let name = "\(day).html"
@@ -175,14 +181,15 @@ struct Report: ParsableCommand {
     }
 
     /// What the day report of `day` shows.
-    static func dayInput(_ day: CivilDate, store: TrackStore, zone: TimeZone, style: ReportStyle, embed: Bool) throws
-        -> DayReportInput
-    {
+    static func dayInput(
+        _ day: CivilDate, store: TrackStore, zone: TimeZone, style: ReportStyle, embed: Bool,
+        devices: DeviceFilter = .all
+    ) throws -> DayReportInput {
         let from = DayRangeOptions.startOfDay(day, zone)
         let to = DayRangeOptions.startOfDay(day.adding(days: 1), zone)
-        let stored = try store.rides(fromMilliseconds: from, toMilliseconds: to)
+        let stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         var byRide: [Int64: [TrackPoint]] = [:]
-        for p in try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to) {
+        for p in try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices) {
             byRide[p.ride, default: []].append(TrackPoint(fix: p.fix, segment: p.segment))
         }
         var options = StatisticsOptions()

@@ -14,7 +14,9 @@ struct RideSelection {
     var name: String
 
     /// Loads the rides; an unknown ride is exit 66, no rides on the days is exit 66 too.
-    static func load(ride: Int64?, days: DayRangeOptions, store: TrackStore, zone: TimeZone) throws -> RideSelection {
+    static func load(
+        ride: Int64?, days: DayRangeOptions, store: TrackStore, zone: TimeZone, devices: DeviceFilter = .all
+    ) throws -> RideSelection {
         var from: Int64
         var to: Int64
         let name: String
@@ -29,7 +31,7 @@ struct RideSelection {
             (from, to) = days.range(in: zone)
             name = days.day ?? "\(days.from ?? "start") to \(days.to ?? "end")"
         }
-        var stored = try store.rides(fromMilliseconds: from, toMilliseconds: to)
+        var stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         if let ride { stored = stored.filter { $0.id == ride } }
         if stored.isEmpty {
             throw CommandFailure(
@@ -38,7 +40,7 @@ struct RideSelection {
         }
         let all = try store.pointsWithSegments(
             fromMilliseconds: stored.map(\.startMilliseconds).min()!,
-            toMilliseconds: stored.map(\.endMilliseconds).max()! + 1)
+            toMilliseconds: stored.map(\.endMilliseconds).max()! + 1, devices: devices)
         var byRide: [Int64: [TrackPoint]] = [:]
         for p in all { byRide[p.ride, default: []].append(TrackPoint(fix: p.fix, segment: p.segment)) }
         if ride == nil {

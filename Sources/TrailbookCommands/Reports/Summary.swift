@@ -29,6 +29,7 @@ struct Summary: ParsableCommand {
     @Flag(help: "Print one JSON document (keys in docs/COMMANDS.md).")
     var json = false
 
+    @OptionGroup var devices: DeviceOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
@@ -39,7 +40,8 @@ struct Summary: ParsableCommand {
     func run() throws {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
-        let selection = try RideSelection.load(ride: ride, days: days, store: store, zone: zone)
+        let selection = try RideSelection.load(
+            ride: ride, days: days, store: store, zone: zone, devices: try devices.filter(store))
         var options = StatisticsOptions()
         if units == .imperial { options.splitLength = 1609.344 }
         let perRide = selection.rides.map { r in
@@ -50,7 +52,7 @@ struct Summary: ParsableCommand {
             try printJSON(
                 snakeCase: true,
                 SummaryJSON(
-                    rides: perRide.map { SummaryJSON.Ride(id: $0.0.id, stats: $0.1, zone: zone) },
+                    rides: perRide.map { SummaryJSON.Ride(id: $0.0.id, device: $0.0.device, stats: $0.1, zone: zone) },
                     total: perRide.count > 1 ? SummaryJSON.Ride(id: nil, stats: total, zone: zone) : nil))
             return
         }
@@ -118,6 +120,8 @@ struct SummaryJSON: Encodable {
 
     struct Ride: Encodable {
         var id: Int64?
+        /// The ride's device (nil for the total).
+        var device: String?
         var start: String?
         var end: String?
         var points: Int
@@ -156,9 +160,10 @@ struct SummaryJSON: Encodable {
             var seconds: Double
         }
 
-        init(id: Int64?, stats s: RideStatistics, zone: TimeZone) {
+        init(id: Int64?, device: String? = nil, stats s: RideStatistics, zone: TimeZone) {
             func r(_ v: Double, _ places: Double = 1) -> Double { (v * places).rounded() / places }
             self.id = id
+            self.device = device
             start = s.start.map { LocalTime.iso($0, zone: zone) }
             end = s.end.map { LocalTime.iso($0, zone: zone) }
             points = s.points

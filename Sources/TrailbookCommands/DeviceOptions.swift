@@ -1,0 +1,23 @@
+import ArgumentParser
+import Foundation
+import TrackStore
+
+/// `--device-name` on the commands that read points and rides: one device, or all of them.
+struct DeviceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Only this device's rides and points (default: every device).", valueName: "name"))
+    var deviceName: String?
+
+    /// The filter; a device the store does not have is exit 66, naming the ones it has.
+    func filter(_ store: TrackStore) throws -> DeviceFilter {
+        guard let deviceName else { return .all }
+        let devices = try store.devices().map(\.name)
+        guard devices.contains(deviceName) else {
+            let known = devices.isEmpty ? "it has none yet" : "it has " + devices.joined(separator: ", ")
+            throw CommandFailure(
+                message: "There is no device \(deviceName) in \(store.path) (\(known)); trailbook rides --json shows "
+                    + "each ride's device.",
+                code: .noInput)
+        }
+        return .named(deviceName)
+    }
+}
