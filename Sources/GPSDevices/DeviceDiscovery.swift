@@ -29,19 +29,15 @@ public enum DeviceDiscovery {
     public static var sysRoot: String { ProcessInfo.processInfo.environment["TRAILBOOK_SYS_ROOT"] ?? "/sys" }
 
     /// A name for the receiver at `path` that stays the same across plug-ins: the by-id name
-    /// (without its folder) when the path is one or the node has one, else the node's name
-    /// (`ttyUSB0`).
+    /// (without its folder) when the path is one or its node has one, else the name the path
+    /// gives (a udev link such as `gps0`, or the node's `ttyUSB0`).
     public static func stableName(of path: String) -> String {
-        let resolved = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map {
-            $0.hasPrefix("/")
-                ? $0 : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent($0)
-        }
-        let node = ((resolved ?? path) as NSString).standardizingPath
         if path.contains("/serial/by-id/") { return (path as NSString).lastPathComponent }
+        let node = ((path as NSString).resolvingSymlinksInPath as NSString).standardizingPath
         if let byID = candidates().first(where: { $0.node == node })?.byID {
             return (byID as NSString).lastPathComponent
         }
-        return (node as NSString).lastPathComponent
+        return (path as NSString).lastPathComponent
     }
 
     /// Preferred paths of all candidates, for messages.

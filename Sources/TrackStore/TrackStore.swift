@@ -45,18 +45,25 @@ public final class TrackStore: Sendable {
         // Deleted content is overwritten with zeros in the file, not just unlinked: `trailbook rm`
         // removes for good.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
-        do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-        } catch {
-            throw StoreError.notAStore(path: path, reason: "\(error)")
-        }
+        pool = try Self.openPool(path, configuration)
         let migrator = Schema.migrator()
         do {
             let unknown = try pool.read { db in
                 try migrator.appliedIdentifiers(db).subtracting(Set(migrator.migrations))
             }
             if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown.sorted()) }
-            if let last { try migrator.migrate(pool, upTo: last) } else { try migrator.migrate(pool) }
+            // Each migration is a transaction, but which ones are due is read before them: two
+            // processes opening a new store together can both start the same migration, and the
+            // second fails (its transaction rolled back). Reading again then finds it applied.
+            var attempt = 0
+            while true {
+                do {
+                    if let last { try migrator.migrate(pool, upTo: last) } else { try migrator.migrate(pool) }
+                    break
+                } catch  where attempt < 4 {
+                    attempt += 1
+                }
+            }
             // GRDB's WAL default is synchronous = NORMAL, which can lose the last commits in a
             // power cut; FULL syncs the log at every commit (once a second for `record`), so a
             // power cut loses at most the last commit interval. Set on the one writer connection.
@@ -65,6 +72,23 @@ public final class TrackStore: Sendable {
             throw error
         } catch {
             throw StoreError.notAStore(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Opens the pool. Switching a new file to WAL needs a moment alone with it, and SQLite does
+    /// not wait for that: while another process is creating the same store, it is tried again
+    /// (up to the busy timeout).
+    private static func openPool(_ path: String, _ configuration: Configuration) throws(StoreError) -> DatabasePool {
+        let deadline = ContinuousClock.now + .seconds(busyTimeout)
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline
+            {
+                Thread.sleep(forTimeInterval: 0.05)
+            } catch {
+                throw StoreError.notAStore(path: path, reason: "\(error)")
+            }
         }
     }
 

@@ -32,6 +32,8 @@ extension TrackWriter {
         public var places = 0
         /// Points of the earlier import of the same file that were removed first (`replacing`).
         public var replacedPoints = 0
+        /// Another process imported the same file while this one read it: nothing was written.
+        public var importedMeanwhile = false
     }
 
     /// Stores a file's streams and places in one transaction, and notes the file when it stored
@@ -48,6 +50,12 @@ extension TrackWriter {
             if let file {
                 if let earlier {
                     importID = earlier.id
+                } else if try Row.fetchOne(db, sql: "SELECT 1 FROM import WHERE sha256 = ?", arguments: [file.sha256])
+                    != nil
+                {
+                    // Checked again inside the write: writes are serialised, so this is race-free.
+                    outcome.importedMeanwhile = true
+                    return outcome
                 } else {
                     try db.execute(
                         sql: "INSERT INTO import (sha256, name, bytes, imported_ms, points) VALUES (?, ?, ?, ?, 0)",

@@ -258,6 +258,14 @@ struct Import: ParsableCommand {
             }
             if let writer {
                 let outcome = try writer.writeImport(runner.streams, places: places, file: imported, replacing: earlier)
+                if outcome.importedMeanwhile, let digest = imported?.sha256,
+                    let other = try store?.importedFile(sha256: digest)
+                {
+                    counts = FileCounts(file: path)
+                    counts.alreadyImported = .init(other)
+                    perFile.append(counts)
+                    continue
+                }
                 counts.stored = outcome.points
                 if earlier != nil { counts.replaced = outcome.replacedPoints }
                 if counts.waypoints != nil {

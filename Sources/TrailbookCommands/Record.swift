@@ -53,6 +53,9 @@ struct Record: AsyncParsableCommand {
         logger.logLevel = logLevel.level
         let config = try configOptions.load()
         let store = try storeOptions.open()
+        // The device row is written before writes stop waiting for other processes.
+        let device = try store.device(
+            named: deviceName ?? receiver.device.map(DeviceDiscovery.stableName(of:)) ?? "gpsd")
         try store.limitWriteWait(to: RecordService.writeWait)
         let source: any FixSource
         if let device = receiver.device {
@@ -62,8 +65,6 @@ struct Record: AsyncParsableCommand {
             // A daemon waits for gpsd instead of failing when it is not up yet.
             source = GPSDSource(host: host, port: port, failIfUnavailableAtStart: false, logger: logger)
         }
-        let device = try store.device(
-            named: deviceName ?? receiver.device.map(DeviceDiscovery.stableName(of:)) ?? "gpsd")
         let service = RecordService(
             source: source, device: device,
             sourceName: receiver.device ?? "gpsd \(receiver.gpsdAddress!.host):\(receiver.gpsdAddress!.port)",

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TrailbookTestSupport
 
@@ -169,6 +170,30 @@ import TrailbookTestSupport
         #expect(try run(["import", "--store", b, inOrder]).status == 0)
         #expect(try contents(a) == contents(b))
         #expect(try contents(a).count > 800)
+    }
+
+    /// Processes opening a new store and importing at the same moment: every one exits 0, the
+    /// migrations run once, the same file is stored once and the others are all stored.
+    @Test func concurrentImportsIntoANewStore() throws {
+        let dir = try Samples.temporaryDirectory()
+        let logs = try (0..<3).map {
+            try simulate(dir, "day\($0).nmea", start: "2026-06-1\($0 + 4)T07:00:00", seconds: 120, seed: $0 + 1)
+        }
+        let s = try store()
+        let jobs = logs + logs  // each file twice
+        let results = Mutex<[RunResult?]>(Array(repeating: nil, count: jobs.count))
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+            let result = try? run(["import", "--store", s, jobs[i]])
+            results.withLock { $0[i] = result }
+        }
+        let all = results.withLock { $0 }
+        for (job, result) in zip(jobs, all) {
+            #expect(result?.status == 0, "\(job): \(result?.stderr ?? "did not run")")
+        }
+        let skipped = all.filter { $0?.stdout.contains("already imported") == true }.count
+        #expect(skipped == logs.count, "\(all.map { $0?.stdout ?? "" })")
+        let rides = try contents(s).filter { $0.hasPrefix("ride ") }
+        #expect(rides.count == logs.count, "\(rides)")
     }
 
     /// An import that stored nothing (rules too strict) is not remembered: the same file with

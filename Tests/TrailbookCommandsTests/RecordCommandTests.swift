@@ -67,6 +67,61 @@ import TrailbookTestSupport
         #expect(try b.rides().map(\.pointCount) == (try a.rides().map(\.pointCount)))
     }
 
+    /// Two receivers recording into one store at the same moment: two `record` processes on two
+    /// pseudo-terminals fed the same log together. Every point of both devices is kept (the key
+    /// is device and time), each device has its own ride, and each device's points are those
+    /// `import` stores for the log.
+    @Test func twoRecordersAtTheSameMomentKeepEveryPoint() throws {
+        let dir = try Samples.temporaryDirectory()
+        let epochs = Array(try Samples.rideEpochs()[0..<120])
+        let log = dir + "/part.nmea"
+        try Data(epochs.joined()).write(to: URL(fileURLWithPath: log))
+        let imported = dir + "/imported.sqlite"
+        #expect(try run(["import", "--store", imported, log]).status == 0)
+
+        let store = dir + "/shared.sqlite"
+        let ptys = [try PseudoTerminal(linkPath: dir + "/ttyGPS0"), try PseudoTerminal(linkPath: dir + "/ttyGPS1")]
+        let logs = [dir + "/record0.log", dir + "/record1.log"]
+        let recorders = try zip(ptys, logs).map { try startLoggedRecord(device: $0.linkPath, store: store, log: $1) }
+        Thread.sleep(forTimeInterval: 1)
+        let feeders = ptys.map { Feeder($0, epochs: epochs, rate: 40) }
+        // Not feeder.wait(): a recorder that died would leave its feeder blocked on a full terminal.
+        while feeders.contains(where: { $0.sent < epochs.count }) && recorders.allSatisfy(\.isRunning) {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        Thread.sleep(forTimeInterval: 2.5)
+        for feeder in feeders { feeder.stop() }
+        for pty in ptys { pty.unplug() }  // releases a feeder still blocked in a write
+        for (record, log) in zip(recorders, logs) {
+            kill(record.processIdentifier, SIGTERM)
+            record.waitUntilExit()
+            #expect(
+                record.terminationReason == .exit && record.terminationStatus == 0,
+                "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        }
+
+        let reference = try TrackStore(path: imported).points(fromMilliseconds: .min, toMilliseconds: .max)
+        let both = try TrackStore(path: store)
+        #expect(try both.devices().map(\.name) == ["ttyGPS0", "ttyGPS1"])
+        #expect(reference.count > 100)
+        for name in ["ttyGPS0", "ttyGPS1"] {
+            let points = try both.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .named(name))
+            let sameTimes = points.map(\.unixMilliseconds) == reference.map(\.unixMilliseconds)
+            let samePlaces = points.map(\.coordinate) == reference.map(\.coordinate)
+            #expect(sameTimes && samePlaces, "\(name): \(points.count) points, \(reference.count) imported")
+        }
+        #expect(try both.points(fromMilliseconds: .min, toMilliseconds: .max).count == 2 * reference.count)
+        let rides = try both.rides()
+        #expect(rides.map(\.device).sorted() == ["ttyGPS0", "ttyGPS1"])
+        #expect(rides.allSatisfy { $0.pointCount == reference.count })
+        // The commands filter by device, and their JSON names it.
+        let json = try run(["rides", "--store", store, "--device-name", "ttyGPS1", "--json"])
+        #expect(json.stdout.contains("\"device\" : \"ttyGPS1\"") && !json.stdout.contains("ttyGPS0"), "\(json.stdout)")
+        let unknown = try run(["rides", "--store", store, "--device-name", "nope"])
+        #expect(unknown.status == 66)
+        #expect(unknown.stderr.contains("There is no device nope"), "\(unknown.stderr)")
+    }
+
     /// The same log through a real gpsd (gpsfake) ends in the same stored points and rides as
     /// its import.
     @Test func recordFromGpsdEndsWithWhatImportStores() throws {
