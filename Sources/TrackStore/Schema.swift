@@ -200,6 +200,28 @@ enum Schema {
             try db.execute(sql: "UPDATE record SET device_id = 1 WHERE manual = 0")
             try db.drop(index: "record_of_point")
             try db.execute(sql: "CREATE UNIQUE INDEX record_of_point ON record(device_id, t) WHERE manual = 0")
+            // The pause switch (a user's) and what each running recorder reports (a device's),
+            // in tables of their own instead of keys of a settings table.
+            try db.create(table: "pause_switch") { t in
+                t.primaryKey("user_id", .integer).references("user", onDelete: .cascade)
+                t.column("paused_until_ms", .integer).notNull()  // 0: until resumed
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO pause_switch (user_id, paused_until_ms)
+                    SELECT 1, CAST(value AS INTEGER) FROM setting WHERE key = 'paused_until_ms'
+                    """)
+            try db.create(table: "recorder") { t in
+                t.primaryKey("device_id", .integer).references("device", onDelete: .cascade)
+                t.column("pid", .integer).notNull()
+                t.column("source", .text).notNull()
+                t.column("started_ms", .integer).notNull()
+                t.column("heartbeat_ms", .integer).notNull()
+                t.column("last_fix_ms", .integer)
+                t.column("last_fix_seen_ms", .integer)
+                t.column("paused", .boolean).notNull()
+            }
+            try db.drop(table: "setting")
         }
         return migrator
     }

@@ -320,27 +320,6 @@ extension TrackStore {
         if text.isEmpty { try checkpoint() }
     }
 
-    // MARK: settings
-
-    public func setting(_ key: String) throws -> String? {
-        try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key])
-        }
-    }
-
-    /// Sets (or with nil, removes) a setting.
-    public func setSetting(_ key: String, _ value: String?) throws {
-        try pool.write { db in
-            if let value {
-                try db.execute(
-                    sql:
-                        "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    arguments: [key, value])
-            } else {
-                try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
-            }
-        }
-    }
-
     /// Moves everything in the WAL into the main file and empties the WAL, so removed content
     /// (zeroed by secure_delete) leaves no copy behind in the log.
     func checkpoint() throws {

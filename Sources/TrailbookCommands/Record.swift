@@ -93,7 +93,8 @@ struct RecordService: Service {
         defer { logger.info("stopped") }
         let started = UTCTimestamp.now()
         var status = RecorderStatus(
-            pid: getpid(), source: sourceName, startedMs: started, heartbeatMs: started, paused: false)
+            pid: getpid(), source: sourceName, startedMilliseconds: started, heartbeatMilliseconds: started,
+            paused: false)
         var lastControl = ContinuousClock.now - .seconds(10)
         var pipeline = Pipeline(configuration: configuration, logger: logger)
         let writer = TrackWriter(store: store, device: device)
@@ -169,15 +170,14 @@ struct RecordService: Service {
                 }
                 status.paused = paused
             }
-            status.heartbeatMs = now
+            status.heartbeatMilliseconds = now
             do {
-                try store.setSetting(
-                    PauseSwitch.recorderKey, String(decoding: try JSONEncoder().encode(status), as: UTF8.self))
+                try store.writeRecorderStatus(status, device: device)
             } catch  where TrackStore.isBusy(error) {
                 // The heartbeat is written again next second.
             }
         }
-        defer { try? store.setSetting(PauseSwitch.recorderKey, nil) }
+        defer { try? store.removeRecorderStatus(device: device) }
         loop: for await input in SourceStream.inputs(of: source, tick: .seconds(1)).cancelOnGracefulShutdown() {
             switch input {
             case .tick:
@@ -201,8 +201,8 @@ struct RecordService: Service {
                     hadFix = fix.hasPosition
                 }
                 if fix.hasPosition, let t = fix.unixMilliseconds {
-                    status.lastFixMs = t
-                    status.lastFixSeenMs = UTCTimestamp.now()
+                    status.lastFixMilliseconds = t
+                    status.lastFixSeenMilliseconds = UTCTimestamp.now()
                 }
                 try control()
                 if status.paused { continue }

@@ -88,6 +88,10 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
                 try db.execute(
                     sql: "INSERT INTO segment (ride_id, start_ms, end_ms, point_count) VALUES (1, ?, ?, 100)",
                     arguments: [start, end])
+                if ["v3-diary", "v4-import-provenance"].contains(last) {
+                    // Paused until resumed, as `trailbook pause` of those versions wrote it.
+                    try db.execute(sql: "INSERT INTO setting (key, value) VALUES ('paused_until_ms', '0')")
+                }
             }
         }
         let store = try TrackStore(path: path)
@@ -99,6 +103,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         #expect(try store.rides().map(\.device) == ["default"])
         #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).count == 100)
         #expect(try store.devices().map(\.name) == ["default"])
+        #expect(try store.pausedUntil() == (["v3-diary", "v4-import-provenance"].contains(last) ? 0 : nil))
         #expect(try store.integrityCheck() == "ok")
         #expect(try store.importedFile(sha256: String(repeating: "0", count: 64)) == nil)
     }

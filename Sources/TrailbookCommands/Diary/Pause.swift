@@ -3,37 +3,13 @@ import Foundation
 import GPSCore
 import TrackStore
 
-/// The pause switch and the recorder's status, shared through the store's `setting` table.
+/// The pause switch, kept in the store (so it also holds for a recorder started later).
 enum PauseSwitch {
-    /// Setting key: ms since 1970 until which collection is paused, or 0 for until resumed.
-    static let pausedUntilKey = "paused_until_ms"
-    /// Setting key: the running recorder's status as JSON (``RecorderStatus``).
-    static let recorderKey = "recorder"
-
     /// Whether collection is paused at `now`, and until when (nil: until resumed).
     static func pause(in store: TrackStore, now: Int64) throws -> (paused: Bool, until: Int64?) {
-        guard let text = try store.setting(pausedUntilKey), let until = Int64(text) else { return (false, nil) }
+        guard let until = try store.pausedUntil() else { return (false, nil) }
         if until == 0 { return (true, nil) }
         return (now < until, until)
-    }
-}
-
-/// What a running `record` writes about itself every second.
-struct RecorderStatus: Codable {
-    var pid: Int32
-    var source: String
-    var startedMs: Int64
-    var heartbeatMs: Int64
-    var lastFixMs: Int64?
-    var lastFixSeenMs: Int64?
-    var paused: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case pid, source, paused
-        case startedMs = "started_ms"
-        case heartbeatMs = "heartbeat_ms"
-        case lastFixMs = "last_fix_ms"
-        case lastFixSeenMs = "last_fix_seen_ms"
     }
 }
 
@@ -62,7 +38,7 @@ struct Pause: ParsableCommand {
             until = UTCTimestamp.milliseconds(of: Date().addingTimeInterval(seconds))
         }
         let store = try storeOptions.open()
-        try store.setSetting(PauseSwitch.pausedUntilKey, String(until))
+        try store.setPausedUntil(until)
         print(
             until == 0
                 ? "Collection paused until trailbook resume."
@@ -79,7 +55,7 @@ struct Resume: ParsableCommand {
     func run() throws {
         let store = try storeOptions.open()
         let was = try PauseSwitch.pause(in: store, now: UTCTimestamp.now()).paused
-        try store.setSetting(PauseSwitch.pausedUntilKey, nil)
+        try store.setPausedUntil(nil)
         print(was ? "Collection resumed." : "Collection was not paused.")
     }
 }
@@ -100,12 +76,13 @@ struct Status: ParsableCommand {
         var pausedUntil: String?
         var source: String?
         var pid: Int32?
+        var device: String?
         var lastFix: String?
         var lastFixAgeSeconds: Double?
         var lastStoredPoint: String?
 
         enum CodingKeys: String, CodingKey {
-            case running, paused, source, pid
+            case running, paused, source, pid, device
             case pausedUntil = "paused_until"
             case lastFix = "last_fix"
             case lastFixAgeSeconds = "last_fix_age_s"
@@ -118,17 +95,18 @@ struct Status: ParsableCommand {
         let store = try storeOptions.open()
         let now = UTCTimestamp.now()
         let pause = try PauseSwitch.pause(in: store, now: now)
-        let status = try store.setting(PauseSwitch.recorderKey).flatMap {
-            try? JSONDecoder().decode(RecorderStatus.self, from: Data($0.utf8))
+        // Running: a heartbeat within 5 s from a process that still exists (the freshest one).
+        let running = try store.recorderStatuses().filter {
+            now - $0.heartbeatMilliseconds < 5000 && (kill($0.pid, 0) == 0 || errno == EPERM)
         }
-        // Running: a heartbeat within 5 s from a process that still exists.
-        let alive = status.map { now - $0.heartbeatMs < 5000 && (kill($0.pid, 0) == 0 || errno == EPERM) } ?? false
+        let status = running.first
+        let alive = status != nil
         let latest = try store.latestPoint()?.unixMilliseconds
         var report = Report(
             running: alive, paused: pause.paused, pausedUntil: pause.paused ? pause.until.map(RecordJSON.utc) : nil,
-            source: alive ? status?.source : nil, pid: alive ? status?.pid : nil,
+            source: status?.source, pid: status?.pid, device: status?.device,
             lastFix: nil, lastFixAgeSeconds: nil, lastStoredPoint: latest.map(RecordJSON.utc))
-        if alive, let fix = status?.lastFixMs, let seen = status?.lastFixSeenMs {
+        if let fix = status?.lastFixMilliseconds, let seen = status?.lastFixSeenMilliseconds {
             report.lastFix = RecordJSON.utc(fix)
             report.lastFixAgeSeconds = Double(now - seen) / 1000
         }
@@ -136,9 +114,12 @@ struct Status: ParsableCommand {
             try printJSON(report)
             return
         }
-        if alive, let status {
+        for other in running.dropFirst() {
+            print("Also recording from \(other.source) (pid \(other.pid), device \(other.device ?? "?")).")
+        }
+        if let status {
             print("Recording from \(status.source) (pid \(status.pid))" + (pause.paused ? ", paused" : "") + ".")
-            if let fix = status.lastFixMs, let age = report.lastFixAgeSeconds {
+            if let fix = status.lastFixMilliseconds, let age = report.lastFixAgeSeconds {
                 print("Last fix \(LocalTime.format(fix, zone: zone)), \(Int(age.rounded())) s ago.")
             } else {
                 print("No fix yet.")
