@@ -48,10 +48,19 @@ let package = Package(
         .target(name: "RideSimulator", dependencies: ["GPSCore", "NMEA"]),
         .target(name: "Reports", dependencies: ["GPSCore"]),
         .target(name: "Photos", dependencies: ["GPSCore"]),
+        // The use cases as services any front end calls (the command line now, the server next).
+        .target(
+            name: "TrailbookKit",
+            dependencies: [
+                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "Reports",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .target(
             name: "TrailbookCommands",
             dependencies: [
                 "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "RideSimulator", "Reports", "Photos",
+                "TrailbookKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -61,6 +70,12 @@ let package = Package(
         // Helpers for tests: pseudo-terminal pairs, a gpsd started by gpsfake, sample paths.
         .target(name: "TrailbookTestSupport", dependencies: ["CPosix"]),
         .testTarget(name: "GPSCoreTests", dependencies: ["GPSCore"]),
+        .testTarget(
+            name: "TrailbookKitTests",
+            dependencies: [
+                "TrailbookKit", "TrackStore", "Pipeline", "GPSCore", "RideSimulator", "TrailbookTestSupport",
+            ]
+        ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "GPSCore", "RideSimulator"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "GPSCore", "TrailbookTestSupport"]),
         .testTarget(

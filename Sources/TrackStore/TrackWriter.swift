@@ -11,7 +11,7 @@ internal import GRDBSQLite
 /// log stores nothing twice), and a new ride or segment whose first point falls inside a stored
 /// one's time range continues that stored ride or segment.
 public final class TrackWriter {
-    let store: TrackStore
+    public let store: TrackStore
     /// The device whose points this writer stores.
     public let device: DeviceID
     private var rideIDs: [Int: Int64] = [:]

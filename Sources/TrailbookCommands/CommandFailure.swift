@@ -1,3 +1,5 @@
+import TrailbookKit
+
 /// A failure that ends a command: one sentence for the user and a `sysexits.h` exit code.
 struct CommandFailure: Error, CustomStringConvertible {
     var message: String
@@ -24,4 +26,16 @@ enum ExitStatus: Int32 {
     case noPermission = 77
     /// Bad configuration.
     case config = 78
+}
+
+extension ExitStatus {
+    /// The documented exit code for a kind of service failure: the one place that maps them.
+    init(_ kind: FailureKind) {
+        switch kind {
+        case .badData: self = .dataError
+        case .missingInput: self = .noInput
+        case .permission: self = .noPermission
+        case .other: self = .failure
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GPSCore
 import NMEA
+import TrailbookKit
 
 #if canImport(Glibc)
     import Glibc

@@ -4,6 +4,7 @@ import GPSCore
 import NMEA
 import Reports
 import TrackStore
+import TrailbookKit
 
 /// `trailbook import FILE...`: files through the decoder and the collection rules into the store.
 struct Import: ParsableCommand {
@@ -80,91 +81,8 @@ struct Import: ParsableCommand {
         }
     }
 
-    struct FileCounts: Codable {
-        var file: String
-        var fixesRead = 0
-        var kept = 0
-        var stored: Int?
-        var dropped: [String: Int] = [:]
-        /// Set when the same bytes were imported before: nothing was read (unless --reimport).
-        var alreadyImported: Earlier?
-        /// With --reimport: points of the earlier import removed first.
-        var replaced: Int?
-        /// With --reimport, for an import made before Trailbook noted which points it stored.
-        var notReplaced: Bool?
-        /// Whether a stream was out of time order and was sorted.
-        var reordered: Bool?
-        /// GPX only: waypoints read, records stored for them, those already stored, those without
-        /// a time (not stored), routes skipped.
-        var waypoints: Int?
-        var records: Int?
-        var recordsAlreadyStored: Int?
-        var waypointsWithoutTime: Int?
-        var routesSkipped: Int?
-
-        struct Earlier: Codable {
-            var name: String
-            var points: Int
-            var importedAt: String
-
-            init(_ i: StoredImport) {
-                name = i.name
-                points = i.points
-                importedAt = LocalTime.iso(i.importedMilliseconds, zone: TimeZone(identifier: "UTC")!)
-            }
-
-            enum CodingKeys: String, CodingKey {
-                case name, points
-                case importedAt = "imported_at"
-            }
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case file, kept, stored, dropped, waypoints, records, replaced, reordered
-            case fixesRead = "fixes_read"
-            case alreadyImported = "already_imported"
-            case notReplaced = "not_replaced"
-            case recordsAlreadyStored = "records_already_stored"
-            case waypointsWithoutTime = "waypoints_without_time"
-            case routesSkipped = "routes_skipped"
-        }
-
-        /// The line printed for this file.
-        var line: String {
-            if let earlier = alreadyImported, replaced == nil {
-                let name = earlier.name == file ? "" : " as \(earlier.name)"
-                if notReplaced == true {
-                    return "\(file): imported\(name) by an earlier Trailbook that did not note which points it stored, "
-                        + "so --reimport cannot replace them; skipped (trailbook rm --from --to removes a time range)"
-                }
-                return
-                    "\(file): already imported\(name), skipped (\(earlier.points) points stored \(earlier.importedAt); "
-                    + "--reimport replaces them)"
-            }
-            let drops = dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            let storedText =
-                stored.map { ", \($0) stored" + ($0 < kept ? " (\(kept - $0) already in the store)" : "") } ?? ""
-            var text =
-                "\(file): \(fixesRead) fixes read, \(kept) kept\(storedText), \(fixesRead - kept) dropped"
-                + (drops.isEmpty ? "" : " (\(drops))")
-            if let replaced { text += "; replaced \(replaced) points of the earlier import" }
-            if reordered == true { text += "; points put in time order" }
-            if let waypoints, waypoints > 0 {
-                var parts: [String] = []
-                if let records { parts.append("\(records) stored as records") }
-                if let already = recordsAlreadyStored, already > 0 { parts.append("\(already) already stored") }
-                if let untimed = waypointsWithoutTime, untimed > 0 {
-                    parts.append("\(untimed) without a time, not stored (--waypoint-time stores them)")
-                }
-                text += "; \(waypoints) waypoints" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
-            }
-            if let routesSkipped, routesSkipped > 0 { text += "; \(routesSkipped) routes skipped (no times)" }
-            return text
-        }
-    }
-
     struct Report: Codable {
-        var files: [FileCounts]
+        var files: [ImportFileReport]
         var fixesRead: Int
         var kept: Int
         var dropped: [String: Int]
@@ -181,106 +99,34 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let config = try configOptions.load()
+        var options = ImportService.Options(configuration: config.pipeline)
+        options.reimport = reimport
+        options.date = date.flatMap(CivilDate.init(iso:))
+        options.waypointTime = waypointTime.map {
+            $0 == "first" ? .first : .at(UTCTimestamp.milliseconds(Substring($0))!)
+        }
+        options.keepFixes = format == .csv
         let store = dryRun ? nil : try storeOptions.open()
-        let writer = try store.map { TrackWriter(store: $0, device: try $0.device(named: deviceName)) }
-        let fallbackDate = date.flatMap(CivilDate.init(iso:))
+        var service = try ImportService(store: store, device: deviceName, options: options)
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }
-        var perFile: [FileCounts] = []
-        var rides = 0
-        var segments = 0
+        var perFile: [ImportFileReport] = []
         for path in files {
-            var counts = FileCounts(file: path)
-            let kind = try FileKind.sniff(path)
-            var imported: TrackWriter.ImportedFile?
-            var earlier: StoredImport?
-            if let store {
-                let digest: String
-                do {
-                    digest = try ContentDigest.hexDigest(ofFile: path)
-                } catch {
-                    throw CommandFailure(message: "Cannot read \(path): \(error); check the path.", code: .noInput)
-                }
-                earlier = try store.importedFile(sha256: digest)
-                if let earlier {
-                    if !reimport {
-                        counts.alreadyImported = .init(earlier)
-                        perFile.append(counts)
-                        continue
-                    }
-                    guard earlier.points == 0 || earlier.startMilliseconds != nil else {
-                        counts.alreadyImported = .init(earlier)
-                        counts.notReplaced = true
-                        perFile.append(counts)
-                        continue
-                    }
-                }
-                imported = .init(sha256: digest, name: path, bytes: Self.fileSize(path))
-            }
-            let bar = ProgressBar(label: path, totalBytes: Self.fileSize(path))
+            let bar = ProgressBar(label: path, totalBytes: ImportService.fileSize(path))
             defer { bar.finish() }
-            func newRunner() -> StreamRunner {
-                StreamRunner(
-                    configuration: config.pipeline, keepPoints: writer != nil, keepFixes: format == .csv,
-                    rideOffset: rides, segmentOffset: segments)
-            }
-            var extras = ImportReaders.GPXExtras()
-            func read(_ item: (StreamItem) throws -> Void) throws {
-                switch kind {
-                case .gpx: extras = try ImportReaders.gpx(path, bar: bar, item)
-                case .jsonTrack: try ImportReaders.jsonTrack(path, item)
-                default: try ImportReaders.nmea(path, kind: kind, date: fallbackDate, bar: bar, item)
-                }
-            }
-            // Read as it comes; a stream out of time order makes a second reading that sorts it.
-            var runner = newRunner()
-            do {
-                try read { try runner.take($0) }
-                try runner.endStream()
-            } catch is StreamRunner.OutOfOrder {
-                var collector = StreamCollector()
-                try read { collector.take($0) }
-                runner = newRunner()
-                try collector.replay(into: &runner)
-                counts.reordered = true
-            }
-            (counts.fixesRead, counts.kept, counts.dropped) = (runner.fixesRead, runner.kept, runner.dropped)
-            (rides, segments) = (rides + runner.rides, segments + runner.segments)
-            if kind == .gpx {
-                counts.routesSkipped = extras.routes
-                counts.waypoints = extras.waypoints.count
-            }
-            let places = try extras.waypoints.compactMap { try place($0, firstTrackTime: runner.firstTime) }
-            counts.waypointsWithoutTime = extras.waypoints.isEmpty ? nil : extras.waypoints.count - places.count
-            for row in runner.keptFixes {
+            let result = try service.importFile(path) { bar.update($0) }
+            for row in result.keptFixes {
                 out.appendCSVRow(row.fix, extra: [row.ride, row.segment])
                 try out.flushIfFull()
             }
-            if let writer {
-                let outcome = try writer.writeImport(runner.streams, places: places, file: imported, replacing: earlier)
-                if outcome.importedMeanwhile, let digest = imported?.sha256,
-                    let other = try store?.importedFile(sha256: digest)
-                {
-                    counts = FileCounts(file: path)
-                    counts.alreadyImported = .init(other)
-                    perFile.append(counts)
-                    continue
-                }
-                counts.stored = outcome.points
-                if earlier != nil { counts.replaced = outcome.replacedPoints }
-                if counts.waypoints != nil {
-                    counts.records = outcome.places
-                    counts.recordsAlreadyStored = places.count - outcome.places
-                }
-            }
-            perFile.append(counts)
+            perFile.append(result.report)
         }
         try out.flush()
         var total: [String: Int] = [:]
         for f in perFile { total.merge(f.dropped, uniquingKeysWith: +) }
         let report = Report(
             files: perFile, fixesRead: perFile.map(\.fixesRead).reduce(0, +), kept: perFile.map(\.kept).reduce(0, +),
-            dropped: total, rides: rides, segments: segments,
+            dropped: total, rides: service.rides, segments: service.segments,
             stored: store == nil ? nil : perFile.compactMap(\.stored).reduce(0, +), store: store?.path)
         if json {
             let encoder = JSONEncoder()
@@ -295,26 +141,39 @@ struct Import: ParsableCommand {
             }
         }
     }
+}
 
-    /// A GPX waypoint as a record: its name as the field `name`, its description as a note, its
-    /// link as the field `link`. A waypoint without a time takes the one `--waypoint-time` gives
-    /// (the file's first track point for `first`); without that it is not stored (nil).
-    func place(_ w: GPXReader.Waypoint, firstTrackTime: Int64?) throws -> TrackWriter.ImportedPlace? {
-        guard let c = w.fix.coordinate else { return nil }
-        var time = w.fix.unixMilliseconds
-        if time == nil, let waypointTime {
-            time = waypointTime == "first" ? firstTrackTime : UTCTimestamp.milliseconds(Substring(waypointTime))
+extension ImportFileReport {
+    /// The line printed for this file.
+    var line: String {
+        if let earlier = alreadyImported, replaced == nil {
+            let name = earlier.name == file ? "" : " as \(earlier.name)"
+            if notReplaced == true {
+                return "\(file): imported\(name) by an earlier Trailbook that did not note which points it stored, "
+                    + "so --reimport cannot replace them; skipped (trailbook rm --from --to removes a time range)"
+            }
+            return
+                "\(file): already imported\(name), skipped (\(earlier.points) points stored \(earlier.importedAt); "
+                + "--reimport replaces them)"
         }
-        guard let ms = time else { return nil }
-        var fields: [Field] = []
-        if let name = w.name { fields.append(Field(key: "name", value: .text(name))) }
-        if let link = w.link { fields.append(Field(key: "link", value: .text(link))) }
-        return .init(
-            milliseconds: ms, coordinate: c, altitude: w.fix.altitudeMSL, notes: w.text.map { [$0] } ?? [],
-            fields: fields)
-    }
-
-    static func fileSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        let drops = dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let storedText =
+            stored.map { ", \($0) stored" + ($0 < kept ? " (\(kept - $0) already in the store)" : "") } ?? ""
+        var text =
+            "\(file): \(fixesRead) fixes read, \(kept) kept\(storedText), \(fixesRead - kept) dropped"
+            + (drops.isEmpty ? "" : " (\(drops))")
+        if let replaced { text += "; replaced \(replaced) points of the earlier import" }
+        if reordered == true { text += "; points put in time order" }
+        if let waypoints, waypoints > 0 {
+            var parts: [String] = []
+            if let records { parts.append("\(records) stored as records") }
+            if let already = recordsAlreadyStored, already > 0 { parts.append("\(already) already stored") }
+            if let untimed = waypointsWithoutTime, untimed > 0 {
+                parts.append("\(untimed) without a time, not stored (--waypoint-time stores them)")
+            }
+            text += "; \(waypoints) waypoints" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+        }
+        if let routesSkipped, routesSkipped > 0 { text += "; \(routesSkipped) routes skipped (no times)" }
+        return text
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import GPSDevices
+import TrailbookKit
 
 #if canImport(Glibc)
     import Glibc
@@ -57,6 +59,12 @@ public struct Trailbook: AsyncParsableCommand {
         } catch let failure as CommandFailure {
             printError("trailbook: \(failure.message)")
             Glibc.exit(failure.code.rawValue)
+        } catch let failure as DeviceError {
+            printError("trailbook: \(failure.description)")
+            Glibc.exit(failure.commandFailure.code.rawValue)
+        } catch let failure as any ServiceFailure {
+            printError("trailbook: \(failure.description)")
+            Glibc.exit(ExitStatus(failure.kind).rawValue)
         } catch {
             exit(withError: error)
         }

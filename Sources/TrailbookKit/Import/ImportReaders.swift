@@ -15,31 +15,29 @@ enum ImportReaders {
     /// Reads an NMEA log (plain or gzip) through the replay source, dating epochs that have no
     /// date in the log with `date`.
     static func nmea(
-        _ path: String, kind: FileKind, date: CivilDate?, bar: ProgressBar, _ item: (StreamItem) throws -> Void
+        _ path: String, kind: FileKind, date: CivilDate?, progress: (@Sendable (Int) -> Void)?,
+        _ item: (StreamItem) throws -> Void
     ) throws {
         var source = ReplaySource(path: path, fallbackDate: date)
-        source.progress = { bar.update($0) }
-        do {
-            try source.run(shouldStop: { false }) { event in
-                guard case .fix(let f) = event else { return }
-                try item(.fix(f))
-            }
-        } catch let error as DeviceError {
-            throw error.commandFailure
+        source.progress = progress
+        try source.run(shouldStop: { false }) { event in
+            guard case .fix(let f) = event else { return }
+            try item(.fix(f))
         }
         let s = source.statistics
         if !s.foundNMEA {
-            throw CommandFailure(
-                message:
-                    "Nothing to import from \(path): \(s.badChecksum > 0 ? "\(s.badChecksum) sentences with bad checksums and none that decoded" : kind.found); "
-                    + "give an NMEA 0183 log ($GPGGA/$GPRMC lines, plain or .gz) or a GPX file.",
-                code: .dataError)
+            throw ImportError.nothingToImport(
+                path,
+                found: s.badChecksum > 0
+                    ? "\(s.badChecksum) sentences with bad checksums and none that decoded" : kind.found)
         }
     }
 
     /// Reads a GPX file (plain or gzip, UTF-8 or UTF-16): each track is a stream, each track
     /// segment a segment.
-    static func gpx(_ path: String, bar: ProgressBar, _ item: (StreamItem) throws -> Void) throws -> GPXExtras {
+    static func gpx(
+        _ path: String, progress: (@Sendable (Int) -> Void)?, _ item: (StreamItem) throws -> Void
+    ) throws -> GPXExtras {
         let input = try InputFile(path: path)
         let reader = GPXReader()
         var extras = GPXExtras()
@@ -54,14 +52,11 @@ enum ImportReaders {
         do {
             try input.forEachChunk { chunk in
                 try reader.feed(chunk, take)
-                bar.update(input.bytesRead)
+                progress?(input.bytesRead)
             }
             try reader.finish(take)
         } catch let failure as GPXReader.Failure {
-            throw CommandFailure(
-                message:
-                    "Cannot import \(path): \(failure.description); nothing of it was stored. Fix or re-export the GPX file.",
-                code: .dataError)
+            throw ImportError.broken(path, reason: failure.description, format: "GPX file")
         }
         extras.routes = reader.routes
         return extras
@@ -74,16 +69,14 @@ enum ImportReaders {
         try input.forEachChunk { chunk in
             data.append(contentsOf: chunk)
             guard data.count <= 1 << 30 else {
-                throw CommandFailure(message: "\(path) is larger than 1 GB of JSON; split it.", code: .dataError)
+                throw ImportError.tooLarge(path)
             }
         }
         let segments: [[Fix]]
         do {
             segments = try JSONTrack.read(data)
         } catch {
-            throw CommandFailure(
-                message: "Cannot import \(path): \(error); nothing of it was stored. Fix or re-export the file.",
-                code: .dataError)
+            throw ImportError.broken(path, reason: "\(error)", format: "file")
         }
         try item(.track)
         for (i, fixes) in segments.enumerated() {

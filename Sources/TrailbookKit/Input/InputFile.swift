@@ -1,5 +1,6 @@
 import GPSCore
 import GPSDevices
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -8,23 +9,23 @@ import GPSDevices
 #endif
 
 /// A file (or standard input), plain or gzip-compressed, read in large chunks with `read(2)`, EINTR handled here once.
-final class InputFile {
+public final class InputFile {
     /// The name used in messages ("standard input" for `-`).
-    let displayName: String
+    public let displayName: String
     private let fd: Int32
     private let ownsDescriptor: Bool
     private let buffer: UnsafeMutableRawBufferPointer
     /// Bytes read so far.
-    private(set) var bytesRead = 0
+    public private(set) var bytesRead = 0
     /// Set when the input turned out to be gzip-compressed.
     private var gzip: GzipStream?
 
     /// Size of one read.
     static let chunkSize = 1 << 20
 
-    /// Opens `path`, or standard input for `-`. Throws a ``CommandFailure`` (exit 66) with a
+    /// Opens `path`, or standard input for `-`. Throws an ``InputError`` with a
     /// sentence saying what is wrong and what to do.
-    init(path: String) throws {
+    public init(path: String) throws {
         if path == "-" {
             fd = STDIN_FILENO
             ownsDescriptor = false
@@ -34,13 +35,12 @@ final class InputFile {
             do {
                 fd = try Posix.open(path, O_RDONLY)
             } catch {
-                let hint = error == .permissionDenied ? "check its permissions" : "check the path"
-                throw CommandFailure(message: "Cannot open \(path): \(error); \(hint).", code: .noInput)
+                throw InputError.cannotOpen(path, error)
             }
             var info = stat()
             if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
                 Posix.close(fd)
-                throw CommandFailure(message: "\(path) is a directory; give a log file.", code: .noInput)
+                throw InputError.isDirectory(path)
             }
             self.fd = fd
             ownsDescriptor = true
@@ -55,13 +55,13 @@ final class InputFile {
     }
 
     /// Calls `body` with each chunk until the end of the file.
-    func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         while true {
             let n: Int
             do {
                 n = try Posix.read(fd, into: buffer)
             } catch {
-                throw CommandFailure(message: "Reading \(displayName) failed: \(error).", code: .noInput)
+                throw InputError.readFailed(displayName, error)
             }
             if n == 0 {
                 try gzipFailing { try gzip?.finish() }
@@ -82,14 +82,12 @@ final class InputFile {
         }
     }
 
-    /// Runs `body`, turning a gzip failure into a sentence and exit 65.
+    /// Runs `body`, turning a gzip failure into ``InputError/brokenGzip(_:reason:)``.
     private func gzipFailing<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let failure as GzipStream.Failure {
-            throw CommandFailure(
-                message: "Cannot read \(displayName): \(failure); check it with gzip -t or give the uncompressed log.",
-                code: .dataError)
+            throw InputError.brokenGzip(displayName, reason: "\(failure)")
         }
     }
 }

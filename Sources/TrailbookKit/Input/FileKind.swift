@@ -1,11 +1,11 @@
 import Reports
 
 /// What a file to import looks like from its first bytes (after gzip decompression).
-enum FileKind: Equatable {
+public enum FileKind: Equatable, Sendable {
     case gpx, jsonTrack, nmeaOrText, empty, jpeg, png, pdf, zip, otherXML, binary
 
-    /// Looks at the first kilobytes of `path` (exit 66 when it cannot be read).
-    static func sniff(_ path: String) throws -> FileKind {
+    /// Looks at the first kilobytes of `path` (an ``InputError`` when it cannot be read).
+    public static func sniff(_ path: String) throws -> FileKind {
         let input = try InputFile(path: path)
         var head: [UInt8] = []
         struct Enough: Error {}
@@ -15,13 +15,13 @@ enum FileKind: Equatable {
                 if head.count >= 4096 { throw Enough() }
             }
         } catch is Enough {
-        } catch is CommandFailure {
+        } catch is InputError {
             // A broken gzip stream: the reader that follows reports it.
         }
         return head.withUnsafeBytes { kind(of: $0) }
     }
 
-    static func kind(of head: UnsafeRawBufferPointer) -> FileKind {
+    public static func kind(of head: UnsafeRawBufferPointer) -> FileKind {
         if head.isEmpty { return .empty }
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return .png }
@@ -41,7 +41,7 @@ enum FileKind: Equatable {
     }
 
     /// What was found, as a clause for "Nothing to import from F: ...".
-    var found: String {
+    public var found: String {
         switch self {
         case .empty: return "it is empty"
         case .jpeg: return "it is a JPEG image"

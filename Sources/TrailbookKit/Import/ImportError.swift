@@ -1,0 +1,21 @@
+/// Why a file cannot be imported. Nothing of such a file is stored.
+public enum ImportError: ServiceFailure, Equatable {
+    /// Not a format Trailbook imports; `found` is a clause ("it is a JPEG image").
+    case nothingToImport(String, found: String)
+    /// A GPX or JSON track file that cannot be read; `reason` names the line where there is one.
+    case broken(String, reason: String, format: String)
+    case tooLarge(String)
+
+    public var kind: FailureKind { .badData }
+
+    public var description: String {
+        switch self {
+        case .nothingToImport(let path, let found):
+            return "Nothing to import from \(path): \(found); give an NMEA 0183 log ($GPGGA/$GPRMC lines, "
+                + "plain or .gz) or a GPX file."
+        case .broken(let path, let reason, let format):
+            return "Cannot import \(path): \(reason); nothing of it was stored. Fix or re-export the \(format)."
+        case .tooLarge(let path): return "\(path) is larger than 1 GB of JSON; split it."
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import TrackStore
+
+/// What importing one file did (the JSON of `import --json`, and the line printed for it).
+public struct ImportFileReport: Codable, Sendable {
+    public var file: String
+
+    public init(file: String) { self.file = file }
+
+    public var fixesRead = 0
+    public var kept = 0
+    public var stored: Int?
+    public var dropped: [String: Int] = [:]
+    /// Set when the same bytes were imported before: nothing was read (unless --reimport).
+    public var alreadyImported: Earlier?
+    /// With --reimport: points of the earlier import removed first.
+    public var replaced: Int?
+    /// With --reimport, for an import made before Trailbook noted which points it stored.
+    public var notReplaced: Bool?
+    /// Whether a stream was out of time order and was sorted.
+    public var reordered: Bool?
+    /// GPX only: waypoints read, records stored for them, those already stored, those without
+    /// a time (not stored), routes skipped.
+    public var waypoints: Int?
+    public var records: Int?
+    public var recordsAlreadyStored: Int?
+    public var waypointsWithoutTime: Int?
+    public var routesSkipped: Int?
+
+    public struct Earlier: Codable, Sendable {
+        public var name: String
+        public var points: Int
+        public var importedAt: String
+
+        public init(_ i: StoredImport) {
+            name = i.name
+            points = i.points
+            let formatter = ISO8601DateFormatter()
+            importedAt = formatter.string(from: Date(timeIntervalSince1970: Double(i.importedMilliseconds) / 1000))
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name, points
+            case importedAt = "imported_at"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case file, kept, stored, dropped, waypoints, records, replaced, reordered
+        case fixesRead = "fixes_read"
+        case alreadyImported = "already_imported"
+        case notReplaced = "not_replaced"
+        case recordsAlreadyStored = "records_already_stored"
+        case waypointsWithoutTime = "waypoints_without_time"
+        case routesSkipped = "routes_skipped"
+    }
+
+}

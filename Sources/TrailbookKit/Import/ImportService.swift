@@ -1,0 +1,159 @@
+import Foundation
+import GPSCore
+import Pipeline
+import Reports
+import TrackStore
+
+/// The import use case: files through the decoder and the collection rules into the store.
+///
+/// Each file, and each GPX track, is its own stream, put in time order before the rules run
+/// (``StreamRunner``), so the files may come in any order. A file whose bytes were imported
+/// before is skipped unless ``Options/reimport`` replaces what it stored; a file that stored
+/// nothing is not remembered. One transaction per file: a file that fails stores nothing.
+public struct ImportService {
+    /// When GPX waypoints without a time are stored.
+    public enum WaypointTime: Equatable, Sendable {
+        /// At the file's first track point.
+        case first
+        /// At this time (ms since 1970, UTC).
+        case at(Int64)
+    }
+
+    public struct Options: Sendable {
+        public var configuration: PipelineConfiguration
+        /// Replace what a file imported before stored, instead of skipping it.
+        public var reimport = false
+        /// The UTC date of the first epoch of NMEA logs that never give one.
+        public var date: CivilDate?
+        public var waypointTime: WaypointTime?
+        /// Keep every kept fix with its ride and segment, numbered through the run (for a dry
+        /// run's CSV).
+        public var keepFixes = false
+
+        public init(configuration: PipelineConfiguration) { self.configuration = configuration }
+    }
+
+    /// What one file gave: its report, and the kept fixes when ``Options/keepFixes``.
+    public struct FileResult {
+        public var report: ImportFileReport
+        public var keptFixes: [(fix: Fix, ride: Int, segment: Int)] = []
+    }
+
+    public let options: Options
+    /// The store and the device the points are stored as; nil for a dry run.
+    private let writer: TrackWriter?
+    /// Rides and segments formed so far in this run.
+    public private(set) var rides = 0
+    public private(set) var segments = 0
+
+    /// `store` nil: a dry run (nothing is stored, nothing is remembered).
+    public init(store: TrackStore?, device: String, options: Options) throws {
+        self.options = options
+        writer = try store.map { TrackWriter(store: $0, device: try $0.device(named: device)) }
+    }
+
+    /// Imports one file; `progress` receives the bytes read so far.
+    public mutating func importFile(_ path: String, progress: (@Sendable (Int) -> Void)? = nil) throws -> FileResult {
+        var report = ImportFileReport(file: path)
+        let kind = try FileKind.sniff(path)
+        var imported: TrackWriter.ImportedFile?
+        var earlier: StoredImport?
+        if let store = writer?.store {
+            let digest: String
+            do {
+                digest = try ContentDigest.hexDigest(ofFile: path)
+            } catch {
+                throw InputError.cannotOpen(path, error)
+            }
+            earlier = try store.importedFile(sha256: digest)
+            if let earlier {
+                if !options.reimport {
+                    report.alreadyImported = .init(earlier)
+                    return FileResult(report: report)
+                }
+                guard earlier.points == 0 || earlier.startMilliseconds != nil else {
+                    report.alreadyImported = .init(earlier)
+                    report.notReplaced = true
+                    return FileResult(report: report)
+                }
+            }
+            imported = .init(sha256: digest, name: path, bytes: Self.fileSize(path))
+        }
+        let (rideOffset, segmentOffset) = (rides, segments)
+        func newRunner() -> StreamRunner {
+            StreamRunner(
+                configuration: options.configuration, keepPoints: writer != nil, keepFixes: options.keepFixes,
+                rideOffset: rideOffset, segmentOffset: segmentOffset)
+        }
+        var extras = ImportReaders.GPXExtras()
+        func read(_ item: (StreamItem) throws -> Void) throws {
+            switch kind {
+            case .gpx: extras = try ImportReaders.gpx(path, progress: progress, item)
+            case .jsonTrack: try ImportReaders.jsonTrack(path, item)
+            default: try ImportReaders.nmea(path, kind: kind, date: options.date, progress: progress, item)
+            }
+        }
+        // Read as it comes; a stream out of time order makes a second reading that sorts it.
+        var runner = newRunner()
+        do {
+            try read { try runner.take($0) }
+            try runner.endStream()
+        } catch is StreamRunner.OutOfOrder {
+            var collector = StreamCollector()
+            try read { collector.take($0) }
+            runner = newRunner()
+            try collector.replay(into: &runner)
+            report.reordered = true
+        }
+        (report.fixesRead, report.kept, report.dropped) = (runner.fixesRead, runner.kept, runner.dropped)
+        if kind == .gpx {
+            report.routesSkipped = extras.routes
+            report.waypoints = extras.waypoints.count
+        }
+        let places = extras.waypoints.compactMap { place($0, firstTrackTime: runner.firstTime) }
+        report.waypointsWithoutTime = extras.waypoints.isEmpty ? nil : extras.waypoints.count - places.count
+        if let writer {
+            let outcome = try writer.writeImport(runner.streams, places: places, file: imported, replacing: earlier)
+            if outcome.importedMeanwhile, let digest = imported?.sha256,
+                let other = try writer.store.importedFile(sha256: digest)
+            {
+                var skipped = ImportFileReport(file: path)
+                skipped.alreadyImported = .init(other)
+                return FileResult(report: skipped)
+            }
+            report.stored = outcome.points
+            if earlier != nil { report.replaced = outcome.replacedPoints }
+            if report.waypoints != nil {
+                report.records = outcome.places
+                report.recordsAlreadyStored = places.count - outcome.places
+            }
+        }
+        (rides, segments) = (rides + runner.rides, segments + runner.segments)
+        return FileResult(report: report, keptFixes: runner.keptFixes)
+    }
+
+    /// A GPX waypoint as a record: its name as the field `name`, its description as a note, its
+    /// link as the field `link`. A waypoint without a time takes the one ``Options/waypointTime``
+    /// gives; without that it is not stored (nil).
+    func place(_ w: GPXReader.Waypoint, firstTrackTime: Int64?) -> TrackWriter.ImportedPlace? {
+        guard let c = w.fix.coordinate else { return nil }
+        var time = w.fix.unixMilliseconds
+        if time == nil, let waypointTime = options.waypointTime {
+            switch waypointTime {
+            case .first: time = firstTrackTime
+            case .at(let ms): time = ms
+            }
+        }
+        guard let ms = time else { return nil }
+        var fields: [Field] = []
+        if let name = w.name { fields.append(Field(key: "name", value: .text(name))) }
+        if let link = w.link { fields.append(Field(key: "link", value: .text(link))) }
+        return .init(
+            milliseconds: ms, coordinate: c, altitude: w.fix.altitudeMSL, notes: w.text.map { [$0] } ?? [],
+            fields: fields)
+    }
+
+    public static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}

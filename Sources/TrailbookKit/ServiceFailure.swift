@@ -1,0 +1,18 @@
+/// What kind of failure a service reports: the front end turns it into its own terms (an exit
+/// code for the command line, a status for the server).
+public enum FailureKind: Sendable {
+    /// Input data is not what it should be (not NMEA, a broken GPX file).
+    case badData
+    /// An input file is missing or unreadable.
+    case missingInput
+    /// Permission denied.
+    case permission
+    /// Another failure.
+    case other
+}
+
+/// An error of a service: its description is one sentence that says what failed and what to do,
+/// in the service's own words (no command-line flags).
+public protocol ServiceFailure: Error, CustomStringConvertible {
+    var kind: FailureKind { get }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import GPSCore
+import Pipeline
+import RideSimulator
+import Testing
+import TrackStore
+import TrailbookKit
+import TrailbookTestSupport
+
+/// The import service on its own, without the command line: logs written by the ride simulator,
+/// a store in a temporary folder.
+@Suite struct ImportServiceTests {
+    /// A simulated log of `seconds` from `start` (time of day in seconds) on `day`, written to `dir`.
+    func log(_ dir: String, _ name: String, day: CivilDate, start: Int, seconds: Int, seed: UInt64) throws -> String {
+        let simulator = RideSimulator(
+            .init(
+                startDate: day, startTimeOfDay: start, origin: Coordinate(latitude: 47.3769, longitude: 8.5417),
+                duration: seconds, seed: seed))
+        let text = simulator.map { $0.sentences.joined(separator: "\r\n") + "\r\n" }.joined()
+        let path = dir + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func newStore() throws -> TrackStore { try TrackStore(path: try Samples.temporaryDirectory() + "/s.sqlite") }
+
+    /// What a store holds, ids aside: rides (range, points, segments) and every point's time.
+    func contents(_ store: TrackStore) throws -> [String] {
+        try store.rides().map {
+            "\($0.device) \($0.startMilliseconds)-\($0.endMilliseconds) \($0.pointCount) \($0.segmentCount)"
+        }
+            + store.points(fromMilliseconds: .min, toMilliseconds: .max).map { "\($0.unixMilliseconds!)" }
+    }
+
+    @Test func filesInEitherOrderGiveTheSameStore() throws {
+        let dir = try Samples.temporaryDirectory()
+        let a = try log(
+            dir, "a.nmea", day: CivilDate(year: 2026, month: 6, day: 14)!, start: 25_200, seconds: 300, seed: 1)
+        let b = try log(
+            dir, "b.nmea", day: CivilDate(year: 2026, month: 6, day: 15)!, start: 25_200, seconds: 300, seed: 2)
+        var results: [[String]] = []
+        for order in [[a, b], [b, a]] {
+            let store = try newStore()
+            var service = try ImportService(
+                store: store, device: "import", options: .init(configuration: .ride))
+            for path in order {
+                let report = try service.importFile(path).report
+                #expect(report.dropped["not_later"] == nil, "\(report)")
+                #expect(report.stored == report.kept && report.kept > 250)
+            }
+            results.append(try contents(store))
+        }
+        #expect(results[0] == results[1])
+        #expect(results[0].filter { $0.hasPrefix("import ") }.count == 2)
+    }
+
+    @Test func aKnownFileIsSkippedAndReimportReplacesIt() throws {
+        let dir = try Samples.temporaryDirectory()
+        let a = try log(
+            dir, "a.nmea", day: CivilDate(year: 2026, month: 6, day: 14)!, start: 25_200, seconds: 300, seed: 1)
+        let store = try newStore()
+        var sparse = PipelineConfiguration.ride
+        sparse.interval = 10
+        var first = try ImportService(store: store, device: "bike", options: .init(configuration: sparse))
+        let stored = try #require(try first.importFile(a).report.stored)
+        #expect(stored > 20 && stored < 40)
+        var again = try ImportService(store: store, device: "bike", options: .init(configuration: .ride))
+        let skipped = try again.importFile(a).report
+        #expect(skipped.alreadyImported?.points == stored && skipped.stored == nil)
+        var options = ImportService.Options(configuration: .ride)
+        options.reimport = true
+        var replace = try ImportService(store: store, device: "bike", options: options)
+        let replaced = try replace.importFile(a).report
+        #expect(replaced.replaced == stored)
+        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).count == replaced.stored)
+        #expect(try store.devices().map(\.name) == ["bike"])
+    }
+
+    @Test func aDryRunStoresNothingAndNumbersRidesThroughTheRun() throws {
+        let dir = try Samples.temporaryDirectory()
+        let a = try log(
+            dir, "a.nmea", day: CivilDate(year: 2026, month: 6, day: 14)!, start: 25_200, seconds: 120, seed: 1)
+        let b = try log(
+            dir, "b.nmea", day: CivilDate(year: 2026, month: 6, day: 15)!, start: 25_200, seconds: 120, seed: 2)
+        var options = ImportService.Options(configuration: .ride)
+        options.keepFixes = true
+        var service = try ImportService(store: nil, device: "import", options: options)
+        let first = try service.importFile(a)
+        let second = try service.importFile(b)
+        #expect(first.report.stored == nil)
+        #expect(Set(first.keptFixes.map(\.ride)) == [1] && Set(second.keptFixes.map(\.ride)) == [2])
+        #expect(service.rides == 2)
+    }
+
+    @Test func filesThatCannotBeImportedSayWhy() throws {
+        let dir = try Samples.temporaryDirectory()
+        let text = dir + "/notes.txt"
+        try "shopping list\nmilk\n".write(toFile: text, atomically: true, encoding: .utf8)
+        var service = try ImportService(store: try newStore(), device: "import", options: .init(configuration: .ride))
+        #expect(throws: ImportError.nothingToImport(text, found: "no NMEA sentences in it")) {
+            try service.importFile(text)
+        }
+        #expect(throws: InputError.self) { try service.importFile(dir + "/missing.nmea") }
+        let broken = dir + "/broken.gpx"
+        try "<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\">".write(
+            toFile: broken, atomically: true, encoding: .utf8)
+        do {
+            _ = try service.importFile(broken)
+            Issue.record("a truncated GPX file was imported")
+        } catch let error as ImportError {
+            #expect(error.kind == .badData)
+            #expect(error.description.contains("line 1") && !error.description.contains("--"))
+        }
+    }
+}
