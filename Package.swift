@@ -54,6 +54,8 @@ let package = Package(
             dependencies: [
                 "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "Reports",
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(

@@ -35,6 +35,7 @@ extension ExitStatus {
         case .badData: self = .dataError
         case .missingInput: self = .noInput
         case .permission: self = .noPermission
+        case .cannotWrite: self = .cannotCreate
         case .other: self = .failure
         }
     }

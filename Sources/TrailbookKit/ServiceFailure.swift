@@ -7,6 +7,8 @@ public enum FailureKind: Sendable {
     case missingInput
     /// Permission denied.
     case permission
+    /// The store or an output cannot be written.
+    case cannotWrite
     /// Another failure.
     case other
 }

@@ -2,16 +2,7 @@ import ArgumentParser
 import Foundation
 import GPSCore
 import TrackStore
-
-/// The pause switch, kept in the store (so it also holds for a recorder started later).
-enum PauseSwitch {
-    /// Whether collection is paused at `now`, and until when (nil: until resumed).
-    static func pause(in store: TrackStore, now: Int64) throws -> (paused: Bool, until: Int64?) {
-        guard let until = try store.pausedUntil() else { return (false, nil) }
-        if until == 0 { return (true, nil) }
-        return (now < until, until)
-    }
-}
+import TrailbookKit
 
 struct Pause: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,0 +1,170 @@
+import Foundation
+import GPSCore
+import GPSDevices
+import Logging
+import Pipeline
+import ServiceLifecycle
+import TrackStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The recording loop as a swift-service-lifecycle service: the source's events and a tick a
+/// second arrive in one stream (the source reads on a thread of its own behind it), consumed
+/// here in one task; a graceful shutdown ends the stream, and what is pending is stored.
+public struct RecordService: Service {
+    let source: any FixSource
+    let device: DeviceID
+    let sourceName: String
+    let configuration: PipelineConfiguration
+    let store: TrackStore
+    let commitInterval: Double
+    let logger: Logger
+
+    /// Records `source` as `device` into `store` under `configuration`, committing at least every
+    /// `commitInterval` seconds while fixes arrive; `sourceName` is shown by `status`.
+    public init(
+        source: any FixSource, device: DeviceID, sourceName: String, configuration: PipelineConfiguration,
+        store: TrackStore, commitInterval: Double, logger: Logger
+    ) {
+        self.source = source
+        self.device = device
+        self.sourceName = sourceName
+        self.configuration = configuration
+        self.store = store
+        self.commitInterval = commitInterval
+        self.logger = logger
+    }
+    /// How long a write waits for another process's before the points wait for the next commit.
+    public static let writeWait = 0.25
+    /// How long the last commit, at a stop, waits for a busy store.
+    public static let finalWait = Duration.seconds(30)
+
+    public func run() async throws {
+        defer { logger.info("stopped") }
+        let started = UTCTimestamp.now()
+        var status = RecorderStatus(
+            pid: getpid(), source: sourceName, startedMilliseconds: started, heartbeatMilliseconds: started,
+            paused: false)
+        var lastControl = ContinuousClock.now - .seconds(10)
+        var pipeline = Pipeline(configuration: configuration, logger: logger)
+        let writer = TrackWriter(store: store, device: device)
+        var pending: [TrackWriter.KeptPoint] = []
+        var dropsCommitted = pipeline.drops
+        var lastCommit = ContinuousClock.now
+        var hadFix: Bool?
+        let interval = Duration.milliseconds(Int(commitInterval * 1000))
+
+        func keep(_ event: PipelineEvent) {
+            if case .kept(let fix, let ride, let segment) = event {
+                pending.append(.init(fix: fix, ride: ride, segment: segment))
+            }
+        }
+        // While another process holds the store (a long import, a removal), points wait here
+        // and the recorder goes on reading its receiver; each commit tries again.
+        var busySince: ContinuousClock.Instant?
+        func commit() throws {
+            let drops = DropCounts.added(since: dropsCommitted, to: pipeline.drops)
+            lastCommit = .now
+            guard !pending.isEmpty || !drops.isEmpty else { return }
+            do {
+                try writer.write(pending, drops: drops)
+            } catch  where TrackStore.isBusy(error) {
+                if busySince == nil {
+                    busySince = .now
+                    logger.warning(
+                        "the store is busy (another process is writing to it); points wait in memory and are stored when it is free",
+                        metadata: ["waiting": "\(pending.count)"])
+                }
+                return
+            }
+            if let since = busySince {
+                busySince = nil
+                logger.info(
+                    "the store is free again; the points that waited are stored",
+                    metadata: [
+                        "points": "\(pending.count)", "seconds": "\((ContinuousClock.now - since).components.seconds)",
+                    ])
+            }
+            pending.removeAll(keepingCapacity: true)
+            dropsCommitted = pipeline.drops
+        }
+        /// The last commit, when stopping: waits for a busy store up to ``finalWait``.
+        func finalCommit() async throws {
+            let deadline = ContinuousClock.now + Self.finalWait
+            while true {
+                try commit()
+                if busySince == nil || ContinuousClock.now >= deadline { break }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+            if busySince != nil {
+                throw RecordError.storeStayedBusy(
+                    store.path, seconds: Int(Self.finalWait.components.seconds), points: pending.count)
+            }
+        }
+        /// Once a second: read the pause switch (acting on a change) and write the heartbeat.
+        func control() throws {
+            guard ContinuousClock.now - lastControl >= .seconds(1) else { return }
+            lastControl = .now
+            let now = UTCTimestamp.now()
+            let paused = try PauseSwitch.pause(in: store, now: now).paused
+            if paused != status.paused {
+                if paused {
+                    pipeline.finish(keep)
+                    try commit()
+                    logger.info("collection paused: fixes are not stored until trailbook resume")
+                } else {
+                    pipeline.sourceDisconnected()
+                    logger.info("collection resumed; a new segment starts")
+                }
+                status.paused = paused
+            }
+            status.heartbeatMilliseconds = now
+            do {
+                try store.writeRecorderStatus(status, device: device)
+            } catch  where TrackStore.isBusy(error) {
+                // The heartbeat is written again next second.
+            }
+        }
+        defer { try? store.removeRecorderStatus(device: device) }
+        loop: for await input in SourceStream.inputs(of: source, tick: .seconds(1)).cancelOnGracefulShutdown() {
+            switch input {
+            case .tick:
+                do {
+                    try control()
+                } catch {
+                    logger.warning("cannot read or write the pause switch and status: \(error)")
+                }
+                // Points held back (a busy store, fixes that stopped) are stored on time too.
+                if ContinuousClock.now - lastCommit >= interval { try commit() }
+            case .event(.connected(let what)):
+                logger.info("connected", metadata: ["source": "\(what)"])
+            case .event(.disconnected(let why)):
+                logger.info("disconnected; the segment ends here", metadata: ["reason": "\(why)"])
+                pipeline.sourceDisconnected()
+                hadFix = nil
+                try commit()
+            case .event(.fix(let fix)):
+                if fix.hasPosition != hadFix {
+                    logger.info(fix.hasPosition ? "fix acquired" : "fix lost")
+                    hadFix = fix.hasPosition
+                }
+                if fix.hasPosition, let t = fix.unixMilliseconds {
+                    status.lastFixMilliseconds = t
+                    status.lastFixSeenMilliseconds = UTCTimestamp.now()
+                }
+                try control()
+                if status.paused { continue }
+                pipeline.process(fix, keep)
+                if ContinuousClock.now - lastCommit >= interval { try commit() }
+            case .ended(let failure):
+                if let failure { throw failure }
+                break loop
+            }
+        }
+        pipeline.finish(keep)
+        try await finalCommit()
+    }
+
+}
