@@ -29,3 +29,38 @@ extension Fix {
         satellitesUsed = modeSats / 4 == 0 ? nil : modeSats / 4
     }
 }
+
+/// The key of a `point` row: its device and its UTC time in one integer, `device << 43 | (ms +
+/// 2^42)`, the rowid. Rows of a device sit together in time order, a device's time range is one
+/// range of keys, and SQLite appends increasing rowids into full pages (a two-column key in a
+/// `WITHOUT ROWID` table took 42.7 bytes per point against 34 for this; docs/BENCHMARKS.md).
+/// Times from 1830 to 2109 fit; device ids up to 2^20.
+enum PointKey {
+    static let timeBits: Int64 = 43
+    static let offset: Int64 = 1 << 42
+    static let timeMask: Int64 = (1 << 43) - 1
+    /// The earliest and latest time a key holds (ms since 1970).
+    static let earliest = -offset
+    static let latest = offset - 1
+
+    static func key(device: Int64, milliseconds t: Int64) -> Int64 { (device << timeBits) + (t + offset) }
+
+    /// Whether a key can hold the time `t`.
+    static func holds(_ t: Int64) -> Bool { t >= earliest && t <= latest }
+
+    /// Keys of `device` for times in `[from, to)`, clamped to what a key holds.
+    static func range(device: Int64, from: Int64, to: Int64) -> (low: Int64, high: Int64) {
+        let a = Swift.min(Swift.max(from, earliest), latest + 1)
+        let b = Swift.min(Swift.max(to, earliest), latest + 1)
+        return ((device << timeBits) + (a + offset), (device << timeBits) + (b + offset))
+    }
+
+    static func milliseconds(ofKey key: Int64) -> Int64 { (key & timeMask) - offset }
+
+    /// SQL for a row's time and device.
+    static let timeSQL = "((key & \(timeMask)) - \(offset))"
+    static let deviceSQL = "(key >> \(timeBits))"
+    /// The columns of a point row as the readers expect them (`t`, `device_id`, values).
+    static let columns =
+        "\(timeSQL) AS t, \(deviceSQL) AS device_id, lat, lon, alt, speed, track, hdop, mode_sats, import_id"
+}

@@ -157,13 +157,12 @@ enum Schema {
                     arguments: [now])
             }
             // Points keyed by (device, time): two receivers recording at the same millisecond
-            // both keep their point. Without a rowid, the key is the table's own order: a
-            // device's day is one range of it.
+            // both keep their point. Both are packed into the rowid (`PointKey`): a device's day
+            // is one range of keys, and rows are appended in order into full pages.
             try db.execute(
                 sql: """
                     CREATE TABLE point_by_device (
-                        device_id INTEGER NOT NULL,
-                        t INTEGER NOT NULL,
+                        key INTEGER PRIMARY KEY,  -- device << 43 | (ms since 1970 + 2^42)
                         lat INTEGER NOT NULL,
                         lon INTEGER NOT NULL,
                         alt INTEGER,
@@ -171,14 +170,14 @@ enum Schema {
                         track INTEGER,
                         hdop INTEGER,
                         mode_sats INTEGER NOT NULL,
-                        import_id INTEGER,
-                        PRIMARY KEY (device_id, t)
-                    ) WITHOUT ROWID
+                        import_id INTEGER
+                    )
                     """)
             try db.execute(
                 sql: """
                     INSERT INTO point_by_device
-                    SELECT 1, t, lat, lon, alt, speed, track, hdop, mode_sats, import_id FROM point ORDER BY t
+                    SELECT (1 << 43) | (t + 4398046511104), lat, lon, alt, speed, track, hdop, mode_sats, import_id
+                    FROM point ORDER BY t
                     """)
             try db.drop(table: "point")
             try db.rename(table: "point_by_device", to: "point")

@@ -6,6 +6,12 @@ extension TrackStore {
 
     // MARK: points as places
 
+    /// The keys of `device`'s points in `[from, to)`, as the two arguments of `key >= ? AND key < ?`.
+    static func keyRange(_ device: Int64, from: Int64, to: Int64) -> StatementArguments {
+        let r = PointKey.range(device: device, from: from, to: to)
+        return [r.low, r.high]
+    }
+
     /// The newest stored point (of any device).
     public func latestPoint() throws -> Fix? {
         try pool.read { db in
@@ -13,7 +19,10 @@ extension TrackStore {
             for device in try Self.deviceIDs(db, .all) {
                 guard
                     let row = try Row.fetchOne(
-                        db, sql: "SELECT * FROM point WHERE device_id = ? ORDER BY t DESC LIMIT 1", arguments: [device])
+                        db,
+                        sql:
+                            "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
+                        arguments: Self.keyRange(device, from: .min, to: .max))
                 else { continue }
                 if newest.map({ (row["t"] as Int64) > $0["t"] }) ?? true { newest = row }
             }
@@ -31,11 +40,11 @@ extension TrackStore {
         var best: (row: Row, device: Int64)?
         for device in try deviceIDs(db, .all) {
             let before = try Row.fetchOne(
-                db, sql: "SELECT * FROM point WHERE device_id = ? AND t <= ? ORDER BY t DESC LIMIT 1",
-                arguments: [device, ms])
+                db, sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
+                arguments: keyRange(device, from: .min, to: ms + 1))
             let after = try Row.fetchOne(
-                db, sql: "SELECT * FROM point WHERE device_id = ? AND t > ? ORDER BY t LIMIT 1",
-                arguments: [device, ms])
+                db, sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key LIMIT 1",
+                arguments: keyRange(device, from: ms + 1, to: .max))
             for row in [before, after].compactMap({ $0 }) {
                 let distance = abs((row["t"] as Int64) - ms)
                 if best.map({ distance < abs(($0.row["t"] as Int64) - ms) }) ?? true { best = (row, device) }
@@ -84,16 +93,18 @@ extension TrackStore {
         let devices = try device.map { [$0] } ?? deviceIDs(db, .all)
         guard
             let owner = try devices.first(where: { d in
-                try Row.fetchOne(db, sql: "SELECT 1 FROM point WHERE device_id = ? AND t = ?", arguments: [d, ms])
+                try Row.fetchOne(
+                    db, sql: "SELECT 1 FROM point WHERE key = ?", arguments: [PointKey.key(device: d, milliseconds: ms)]
+                )
                     != nil
             })
         else { return nil }
         try db.execute(
             sql: """
                 INSERT INTO record (t, lat, lon, alt, manual, created_ms, device_id)
-                SELECT t, lat, lon, alt, 0, ?, device_id FROM point WHERE device_id = ? AND t = ?
+                SELECT ?, lat, lon, alt, 0, ?, ? FROM point WHERE key = ?
                 """,
-            arguments: [UTCTimestamp.now(), owner, ms])
+            arguments: [ms, UTCTimestamp.now(), owner, PointKey.key(device: owner, milliseconds: ms)])
         return db.lastInsertedRowID
     }
 
@@ -133,15 +144,20 @@ extension TrackStore {
             ).map(Self.record)
             list = try Self.attachments(db, list)
             if plainPoints {
-                let points = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM point p WHERE t >= ? AND t < ?
-                          AND NOT EXISTS (SELECT 1 FROM record r WHERE r.t = p.t AND r.manual = 0)
-                        ORDER BY t
-                        """,
-                    arguments: [from, to]
-                ).map { row -> LocationRecord in
+                var rows: [Row] = []
+                for device in try Self.deviceIDs(db, .all) {
+                    rows += try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT \(PointKey.columns) FROM point p WHERE key >= ? AND key < ?
+                              AND NOT EXISTS (
+                                SELECT 1 FROM record r WHERE r.device_id = \(device) AND r.t = \(PointKey.timeSQL)
+                                AND r.manual = 0)
+                            ORDER BY key
+                            """,
+                        arguments: Self.keyRange(device, from: from, to: to))
+                }
+                let points = rows.map { row -> LocationRecord in
                     let fix = Fix(storedRow: row)
                     return LocationRecord(
                         id: nil, milliseconds: fix.unixMilliseconds!, coordinate: fix.coordinate!,

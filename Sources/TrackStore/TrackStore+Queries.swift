@@ -55,14 +55,16 @@ extension TrackStore {
         -> [Fix]
     {
         try pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM point WHERE device_id IN \(Self.sqlList(try Self.deviceIDs(db, devices)))
-                    AND t >= ? AND t < ? ORDER BY t, device_id
-                    """,
-                arguments: [from, to]
-            ).map(Fix.init(storedRow:))
+            var rows: [(t: Int64, row: Row)] = []
+            for device in try Self.deviceIDs(db, devices) {
+                rows += try Row.fetchAll(
+                    db, sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key",
+                    arguments: Self.keyRange(device, from: from, to: to)
+                ).map { ($0["t"], $0) }
+            }
+            // In time order; stable, so a millisecond two devices share keeps the device order.
+            return rows.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }
+                .map { Fix(storedRow: $0.element.row) }
         }
     }
 
@@ -75,8 +77,8 @@ extension TrackStore {
         else { return [] }
         return try pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM point WHERE device_id = ? AND t >= ? AND t <= ? ORDER BY t",
-                arguments: [ride["device_id"] as Int64, ride["start_ms"] as Int64, ride["end_ms"] as Int64]
+                db, sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key",
+                arguments: Self.keyRange(ride["device_id"], from: ride["start_ms"], to: (ride["end_ms"] as Int64) + 1)
             ).map(Fix.init(storedRow:))
         }
     }
@@ -136,8 +138,8 @@ extension TrackStore {
                 var next = 0
                 var current: (Int64, Int64)?
                 let cursor = try Row.fetchCursor(
-                    db, sql: "SELECT * FROM point WHERE device_id = ? AND t >= ? AND t < ? ORDER BY t",
-                    arguments: [device, from, to])
+                    db, sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key",
+                    arguments: Self.keyRange(device, from: from, to: to))
                 while let row = try cursor.next() {
                     let t: Int64 = row["t"]
                     while next < starts.count && starts[next] <= t {

@@ -112,7 +112,7 @@ extension TrackStore {
     ) throws {
         for device in devices {
             try db.execute(
-                sql: "DELETE FROM point WHERE device_id = ? AND t >= ? AND t < ?", arguments: [device, from, to])
+                sql: "DELETE FROM point WHERE key >= ? AND key < ?", arguments: keyRange(device, from: from, to: to))
             removal.points += db.changesCount
         }
         try shrinkSegmentsAndRides(db, from: from, to: to, into: &removal)
@@ -131,16 +131,18 @@ extension TrackStore {
             let left = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT min(t) AS a, max(t) AS b, count(*) AS n FROM point
-                    WHERE device_id = ? AND t >= ? AND t <= ?
+                    SELECT min(key) AS a, max(key) AS b, count(*) AS n FROM point WHERE key >= ? AND key < ?
                     """,
-                arguments: [s["device_id"] as Int64, s["start_ms"] as Int64, s["end_ms"] as Int64])!
+                arguments: keyRange(s["device_id"], from: s["start_ms"], to: (s["end_ms"] as Int64) + 1))!
             if (left["n"] as Int) == 0 {
                 try db.execute(sql: "DELETE FROM segment WHERE id = ?", arguments: [id])
             } else {
                 try db.execute(
                     sql: "UPDATE segment SET start_ms = ?, end_ms = ?, point_count = ? WHERE id = ?",
-                    arguments: [left["a"] as Int64, left["b"] as Int64, left["n"] as Int, id])
+                    arguments: [
+                        PointKey.milliseconds(ofKey: left["a"]), PointKey.milliseconds(ofKey: left["b"]),
+                        left["n"] as Int, id,
+                    ])
             }
         }
         for ride in rides {

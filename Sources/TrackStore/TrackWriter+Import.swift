@@ -65,8 +65,8 @@ extension TrackWriter {
             }
             let insert = try db.makeStatement(
                 sql: """
-                    INSERT OR IGNORE INTO point (t, lat, lon, alt, speed, track, hdop, mode_sats, import_id, device_id)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats, import_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             var range: (start: Int64, end: Int64)?
             var touchedRides = Set<Int64>()
@@ -75,14 +75,14 @@ extension TrackWriter {
                 var addedPerRide: [Int: Int] = [:]
                 let statement = insert.sqliteStatement
                 for p in stream.points {
+                    guard PointKey.holds(p.milliseconds) else { continue }  // before 1830 or after 2109: no key
                     sqlite3_reset(statement)
-                    p.bind(to: statement)
+                    p.bind(to: statement, device: device)
                     if let importID {
                         sqlite3_bind_int64(statement, 9, importID)
                     } else {
                         sqlite3_bind_null(statement, 9)
                     }
-                    sqlite3_bind_int64(statement, 10, device.rawValue)
                     let code = sqlite3_step(statement)
                     guard code == SQLITE_DONE else {
                         throw DatabaseError(
@@ -227,15 +227,17 @@ extension TrackWriter {
     /// Sets the point counts of `segments` from the points in their ranges, and the ranges and
     /// counts of `rides` from their segments (rows merged away in between are skipped).
     static func recount(_ db: Database, device: DeviceID, segments: Set<Int64>, rides: Set<Int64>) throws {
+        // A key is `base + ms` (see PointKey).
+        let base = PointKey.key(device: device.rawValue, milliseconds: 0)
         for id in segments.sorted() {
             try db.execute(
                 sql: """
                     UPDATE segment SET point_count =
                         (SELECT count(*) FROM point
-                         WHERE device_id = ? AND t >= segment.start_ms AND t <= segment.end_ms)
+                         WHERE key >= ? + segment.start_ms AND key <= ? + segment.end_ms)
                     WHERE id = ?
                     """,
-                arguments: [device.rawValue, id])
+                arguments: [base, base, id])
         }
         for id in rides.sorted() {
             try db.execute(
@@ -257,12 +259,14 @@ extension TrackWriter {
         var removed = 0
         var removal = Removal()
         for device in try TrackStore.deviceIDs(db, .all) {
+            let keys = TrackStore.keyRange(device, from: start, to: end + 1)
             try db.execute(
                 sql: """
-                    DELETE FROM point WHERE device_id = ? AND t >= ? AND t <= ? AND import_id = ?
-                    AND t NOT IN (SELECT t FROM record WHERE manual = 0 AND device_id = ? AND t >= ? AND t <= ?)
+                    DELETE FROM point WHERE key >= ? AND key < ? AND import_id = ?
+                    AND \(PointKey.timeSQL) NOT IN
+                        (SELECT t FROM record WHERE manual = 0 AND device_id = ? AND t >= ? AND t <= ?)
                     """,
-                arguments: [device, start, end, earlier.id, device, start, end])
+                arguments: keys + [earlier.id, device, start, end])
             removed += db.changesCount
         }
         try TrackStore.shrinkSegmentsAndRides(db, from: start, to: end + 1, into: &removal)

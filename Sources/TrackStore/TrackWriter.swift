@@ -78,10 +78,10 @@ public final class TrackWriter {
             segmentNumber = Int32(clamping: segment)
         }
 
-        /// Binds the row's values to the eight parameters of `statement` (t, lat, lon, alt, speed,
-        /// track, hdop, mode_sats), straight through SQLite's C API: building a boxed argument
-        /// array per point cost more than SQLite's insert itself.
-        func bind(to statement: OpaquePointer) {
+        /// Binds the row's values to the eight parameters of `statement` (key, lat, lon, alt,
+        /// speed, track, hdop, mode_sats), the key for `device`, straight through SQLite's C API:
+        /// building a boxed argument array per point cost more than SQLite's insert itself.
+        func bind(to statement: OpaquePointer, device: DeviceID) {
             func bind(_ index: Int32, _ value: Int64) {
                 if value == Self.unknown {
                     sqlite3_bind_null(statement, index)
@@ -89,7 +89,7 @@ public final class TrackWriter {
                     sqlite3_bind_int64(statement, index, value)
                 }
             }
-            bind(1, milliseconds)
+            bind(1, PointKey.key(device: device.rawValue, milliseconds: milliseconds))
             bind(2, lat)
             bind(3, lon)
             bind(4, alt)
@@ -123,7 +123,7 @@ public final class TrackWriter {
             var added = 0
             let insert = try db.makeStatement(
                 sql:
-                    "INSERT OR IGNORE INTO point (t, lat, lon, alt, speed, track, hdop, mode_sats, device_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    "INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             )
             // Ranges and counts are gathered here and written once per ride and segment.
             var rideExtent: [Int64: (start: Int64, end: Int64, count: Int)] = [:]
@@ -131,9 +131,9 @@ public final class TrackWriter {
             for p in points {
                 let t = p.milliseconds
                 let statement = insert.sqliteStatement
+                guard PointKey.holds(t) else { continue }  // before 1830 or after 2109: no key
                 sqlite3_reset(statement)
-                p.bind(to: statement)
-                sqlite3_bind_int64(statement, 9, device.rawValue)
+                p.bind(to: statement, device: device)
                 let code = sqlite3_step(statement)
                 guard code == SQLITE_DONE else {
                     throw DatabaseError(
