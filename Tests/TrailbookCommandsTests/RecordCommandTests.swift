@@ -34,13 +34,20 @@ import TrailbookTestSupport
         return record
     }
 
-    @Test func recordEndsWithWhatImportStores() throws {
+    /// A folder with the first 120 epochs of the sample ride written as a log and imported into
+    /// `imported.sqlite` there: what a recorder fed the same epochs must end with.
+    func importedReference() throws -> (dir: String, epochs: [[UInt8]], imported: String) {
         let dir = try Samples.temporaryDirectory()
         let epochs = Array(try Samples.rideEpochs()[0..<120])
         let log = dir + "/part.nmea"
         try Data(epochs.joined()).write(to: URL(fileURLWithPath: log))
         let imported = dir + "/imported.sqlite"
         #expect(try run(["import", "--store", imported, log]).status == 0)
+        return (dir, epochs, imported)
+    }
+
+    @Test func recordEndsWithWhatImportStores() throws {
+        let (dir, epochs, imported) = try importedReference()
 
         let recorded = dir + "/recorded.sqlite"
         let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
@@ -72,12 +79,7 @@ import TrailbookTestSupport
     /// is device and time), each device has its own ride, and each device's points are those
     /// `import` stores for the log.
     @Test func twoRecordersAtTheSameMomentKeepEveryPoint() throws {
-        let dir = try Samples.temporaryDirectory()
-        let epochs = Array(try Samples.rideEpochs()[0..<120])
-        let log = dir + "/part.nmea"
-        try Data(epochs.joined()).write(to: URL(fileURLWithPath: log))
-        let imported = dir + "/imported.sqlite"
-        #expect(try run(["import", "--store", imported, log]).status == 0)
+        let (dir, epochs, imported) = try importedReference()
 
         let store = dir + "/shared.sqlite"
         let ptys = [try PseudoTerminal(linkPath: dir + "/ttyGPS0"), try PseudoTerminal(linkPath: dir + "/ttyGPS1")]
