@@ -11,11 +11,11 @@ public struct ImportFileReport: Codable, Sendable {
     public var kept = 0
     public var stored: Int?
     public var dropped: [String: Int] = [:]
-    /// Set when the same bytes were imported before: nothing was read (unless --reimport).
+    /// Set when the same bytes were imported before: nothing was read (unless reimporting).
     public var alreadyImported: Earlier?
-    /// With --reimport: points of the earlier import removed first.
+    /// When reimporting: points of the earlier import removed first.
     public var replaced: Int?
-    /// With --reimport, for an import made before Trailbook noted which points it stored.
+    /// When reimporting a file imported before Trailbook noted which points it stored.
     public var notReplaced: Bool?
     /// Whether a stream was out of time order and was sorted.
     public var reordered: Bool?
