@@ -116,7 +116,8 @@ extension TrackStore {
         try pool.read { db in
             let names = try Self.deviceNames(db)
             var all: [PlacedPoint] = []
-            for device in try Self.deviceIDs(db, devices) {
+            let ids = try Self.deviceIDs(db, devices)
+            for device in ids {
                 let name = names[device] ?? ""
                 let before = try Row.fetchOne(
                     db,
@@ -150,7 +151,7 @@ extension TrackStore {
                     all.append((Fix(storedRow: row), ride, segment, name))
                 }
             }
-            if (try Self.deviceIDs(db, devices)).count > 1 {
+            if ids.count > 1 {
                 // Stable: a millisecond two devices share keeps the device order.
                 all = all.enumerated().sorted {
                     ($0.element.fix.unixMilliseconds!, $0.offset) < ($1.element.fix.unixMilliseconds!, $1.offset)
