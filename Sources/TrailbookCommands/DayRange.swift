@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GPSCore
+import TrailbookKit
 
 /// `--day D` or `--from D --to D`: local dates in the configured time zone, as a UTC range.
 struct DayRangeOptions: ParsableArguments {
@@ -41,10 +42,5 @@ struct DayRangeOptions: ParsableArguments {
     }
 
     /// Local midnight of `date` in `zone`, in ms since 1970 UTC.
-    static func startOfDay(_ date: CivilDate, _ zone: TimeZone) -> Int64 {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let start = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day))!
-        return UTCTimestamp.milliseconds(of: start)
-    }
+    static func startOfDay(_ date: CivilDate, _ zone: TimeZone) -> Int64 { LocalDay.start(date, in: zone) }
 }

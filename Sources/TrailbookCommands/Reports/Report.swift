@@ -3,6 +3,7 @@ import Foundation
 import GPSCore
 import Reports
 import TrackStore
+import TrailbookKit
 
 /// `trailbook report day|overlay`: self-contained HTML pages.
 struct Report: ParsableCommand {
@@ -85,8 +86,8 @@ struct Report: ParsableCommand {
             let store = try storeOptions.open()
             let day = CivilDate(iso: date)!
             let style = styleOptions.style
-            let input = try Report.dayInput(
-                day, store: store, zone: zone, style: style, embed: photos == "embed",
+            let input = try DayReportInputs.load(
+                day, store: store, zone: zone, imperial: style.imperial, embedPhotos: photos == "embed",
                 devices: try devices.filter(store))
             let page = DayReport.render(input, style: style)
             let path = output ?? "\(date).html"
@@ -156,8 +157,8 @@ struct Report: ParsableCommand {
             let filter = try devices.filter(store)
             for day in wanted {
                 // Each day is read and computed once, for its page and for the overlay.
-                let input = try Report.dayInput(
-                    day, store: store, zone: zone, style: style, embed: false, devices: filter)
+                let input = try DayReportInputs.load(
+                    day, store: store, zone: zone, imperial: style.imperial, embedPhotos: false, devices: filter)
                 guard !input.rides.isEmpty else { continue }
                 let lines = input.rides.flatMap { DayReport.segments($0.points) }.map { $0.map { $0.fix.coordinate! } }
                 let name = "\(day).html"
@@ -178,41 +179,6 @@ struct Report: ParsableCommand {
             try Report.write(OverlayReport.render(list, title: title, style: style), to: output + "/index.html")
             print(output + "/index.html")
         }
-    }
-
-    /// What the day report of `day` shows.
-    static func dayInput(
-        _ day: CivilDate, store: TrackStore, zone: TimeZone, style: ReportStyle, embed: Bool,
-        devices: DeviceFilter = .all
-    ) throws -> DayReportInput {
-        let from = DayRangeOptions.startOfDay(day, zone)
-        let to = DayRangeOptions.startOfDay(day.adding(days: 1), zone)
-        let stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
-        var byRide: [Int64: [TrackPoint]] = [:]
-        for p in try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices) {
-            byRide[p.ride, default: []].append(TrackPoint(fix: p.fix, segment: p.segment))
-        }
-        var options = StatisticsOptions()
-        if style.imperial { options.splitLength = 1609.344 }
-        let rides = stored.compactMap { r -> DayReportInput.Ride? in
-            guard let points = byRide[r.id], !points.isEmpty else { return nil }
-            return .init(
-                id: r.id, points: points, statistics: RideStatistics.compute(points, drops: r.drops, options: options))
-        }
-        let records = try store.records(fromMilliseconds: from, toMilliseconds: to).map { r in
-            DayReportInput.Record(
-                id: r.id!, milliseconds: r.milliseconds, coordinate: r.coordinate, notes: r.notes.map(\.text),
-                photos: r.photos.map { p in
-                    let file = store.mediaDirectory + "/" + p.file
-                    if embed, let data = FileManager.default.contents(atPath: file) {
-                        return (p.name, "data:image/jpeg;base64," + data.base64EncodedString())
-                    }
-                    return (p.name, URL(fileURLWithPath: file).absoluteString)
-                },
-                fields: r.fields.map { ($0.key, $0.value.description) })
-        }
-        return DayReportInput(
-            date: day.description, timeZone: zone, summary: try store.daySummary(day), rides: rides, records: records)
     }
 
     /// Writes `text` to `path` under a temporary name, renamed when complete.

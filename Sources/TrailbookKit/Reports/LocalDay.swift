@@ -1,0 +1,18 @@
+import Foundation
+import GPSCore
+
+/// Local days: a date in a time zone, as the range of UTC milliseconds it covers.
+public enum LocalDay {
+    /// The first millisecond of `date` in `zone` (ms since 1970, UTC).
+    public static func start(_ date: CivilDate, in zone: TimeZone) -> Int64 {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let start = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day))!
+        return UTCTimestamp.milliseconds(of: start)
+    }
+
+    /// `[start, end)` of `date` in `zone`.
+    public static func range(_ date: CivilDate, in zone: TimeZone) -> (from: Int64, to: Int64) {
+        (start(date, in: zone), start(date.adding(days: 1), in: zone))
+    }
+}
