@@ -53,7 +53,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible, Sendable {
                 existing.isEmpty
                 ? "no serial GPS receiver is connected (nothing under /dev/ttyUSB*, /dev/ttyACM*, /dev/serial/by-id)"
                 : "receivers present: " + existing.joined(separator: ", ")
-            return "\(path) does not exist; \(found). Plug the receiver in or pass one of those with --device."
+            return "\(path) does not exist; \(found). Plug the receiver in"
+                + (existing.isEmpty ? "." : " or use one of those.")
         case .permissionDenied(let path):
             return "Permission denied opening \(path). Add yourself to the dialout group: "
                 + "sudo usermod -aG dialout $USER, then log in again (or install the udev rule from udev/)."
@@ -66,11 +67,11 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible, Sendable {
             let secs = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
             return "No NMEA arrived from \(path) at \(rates) baud within \(secs) s each; "
                 + (bauds.count == 1
-                    ? "check the rate or use --baud auto."
+                    ? "check the rate, or let Trailbook probe the rates."
                     : "check that it is a GPS receiver that sends NMEA 0183 (binary-only receivers work through gpsd).")
         case .gpsdUnavailable(let host, let port, let reason):
             return "gpsd is not answering on \(host):\(port) (\(reason)); start it with sudo systemctl start gpsd, "
-                + "or read the receiver directly with --device."
+                + "or read the receiver directly (its serial device)."
         case .unreadableFile(let path, let error):
             return "Cannot read \(path): \(error); check the path."
         case .io(let path, let error):

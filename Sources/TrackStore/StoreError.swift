@@ -10,12 +10,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
-            return "Cannot open the store \(path): \(reason); check that its folder is writable, or pass --store."
+            return "Cannot open the store \(path): \(reason); check that its folder is writable."
         case .newerSchema(let path, let unknown):
             return "The store \(path) was written by a newer Trailbook (schema \(unknown.joined(separator: ", "))); "
                 + "upgrade Trailbook to read it."
         case .notAStore(let path, let reason):
-            return "\(path) is not a Trailbook store (\(reason)); pass another --store path."
+            return "\(path) is not a Trailbook store (\(reason)); give the path of a Trailbook store."
         }
     }
 }

@@ -24,13 +24,7 @@ struct StoreOptions: ParsableArguments {
         do {
             return try TrackStore(path: path)
         } catch {
-            switch error {
-            case .cannotOpen(_, let reason):
-                let denied = reason.localizedCaseInsensitiveContains("permission")
-                throw CommandFailure(message: error.description, code: denied ? .noPermission : .cannotCreate)
-            case .notAStore: throw CommandFailure(message: error.description, code: .cannotCreate)
-            case .newerSchema: throw CommandFailure(message: error.description, code: .failure)
-            }
+            throw error.commandFailure
         }
     }
 }

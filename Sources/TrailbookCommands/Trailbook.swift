@@ -60,8 +60,9 @@ public struct Trailbook: AsyncParsableCommand {
             printError("trailbook: \(failure.message)")
             Glibc.exit(failure.code.rawValue)
         } catch let failure as DeviceError {
-            printError("trailbook: \(failure.description)")
-            Glibc.exit(failure.commandFailure.code.rawValue)
+            let command = failure.commandFailure
+            printError("trailbook: \(command.message)")
+            Glibc.exit(command.code.rawValue)
         } catch let failure as any ServiceFailure {
             printError("trailbook: \(failure.description)")
             Glibc.exit(ExitStatus(failure.kind).rawValue)

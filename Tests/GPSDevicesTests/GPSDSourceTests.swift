@@ -107,7 +107,8 @@ import TrailbookTestSupport
             try source.run(shouldStop: { false }) { _ in }
         } throws: { error in
             guard case .gpsdUnavailable = error as? DeviceError else { return false }
-            return "\(error)".contains("--device")
+            // The library's own words: what to do, without the command line's flags.
+            return "\(error)".contains("read the receiver directly") && !"\(error)".contains("--")
         }
     }
 

@@ -113,7 +113,7 @@ import TrailbookTestSupport
         #expect {
             try source.run(shouldStop: { false }) { _ in }
         } throws: { error in
-            "\(error)".contains("at 4800 baud") && "\(error)".contains("--baud auto")
+            "\(error)".contains("at 4800 baud") && "\(error)".contains("probe the rates")
         }
     }
 }
