@@ -162,7 +162,7 @@ enum Schema {
             try db.execute(
                 sql: """
                     CREATE TABLE point_by_device (
-                        key INTEGER PRIMARY KEY,  -- device << 43 | (ms since 1970 + 2^42)
+                        key INTEGER PRIMARY KEY,  -- (device << 43) + ms since 1970 + 2^42
                         lat INTEGER NOT NULL,
                         lon INTEGER NOT NULL,
                         alt INTEGER,
@@ -176,7 +176,7 @@ enum Schema {
             try db.execute(
                 sql: """
                     INSERT INTO point_by_device
-                    SELECT (1 << 43) | (t + 4398046511104), lat, lon, alt, speed, track, hdop, mode_sats, import_id
+                    SELECT (1 << 43) + t + 4398046511104, lat, lon, alt, speed, track, hdop, mode_sats, import_id
                     FROM point ORDER BY t
                     """)
             try db.drop(table: "point")
