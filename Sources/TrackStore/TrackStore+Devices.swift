@@ -20,9 +20,6 @@ public struct StoredDevice: Equatable, Sendable {
 public enum DeviceFilter: Equatable, Sendable {
     case all
     case named(String)
-
-    /// `nil` means all.
-    public init(_ name: String?) { self = name.map { .named($0) } ?? .all }
 }
 
 extension TrackStore {

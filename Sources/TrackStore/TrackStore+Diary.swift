@@ -6,12 +6,6 @@ extension TrackStore {
 
     // MARK: points as places
 
-    /// The keys of `device`'s points in `[from, to)`, as the two arguments of `key >= ? AND key < ?`.
-    static func keyRange(_ device: Int64, from: Int64, to: Int64) -> StatementArguments {
-        let r = PointKey.range(device: device, from: from, to: to)
-        return [r.low, r.high]
-    }
-
     /// The newest stored point (of any device).
     public func latestPoint() throws -> Fix? {
         try pool.read { db in
