@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "TrailbookKit",
             dependencies: [
-                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "Reports",
+                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "Reports", "Photos",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(
             name: "TrailbookKitTests",
             dependencies: [
-                "TrailbookKit", "TrackStore", "Pipeline", "GPSCore", "RideSimulator", "TrailbookTestSupport",
+                "TrailbookKit", "TrackStore", "Pipeline", "GPSCore", "RideSimulator", "Reports", "TrailbookTestSupport",
             ]
         ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "GPSCore", "RideSimulator"]),

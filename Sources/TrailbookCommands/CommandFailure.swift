@@ -32,6 +32,7 @@ extension ExitStatus {
     /// The documented exit code for a kind of service failure: the one place that maps them.
     init(_ kind: FailureKind) {
         switch kind {
+        case .badRequest: self = .usage
         case .badData: self = .dataError
         case .missingInput: self = .noInput
         case .permission: self = .noPermission

@@ -36,11 +36,15 @@ struct DayRangeOptions: ParsableArguments {
         let first = (day ?? from).flatMap(CivilDate.init(iso:))
         let last = (day ?? to).flatMap(CivilDate.init(iso:))
         return (
-            first.map { Self.startOfDay($0, zone) } ?? .min,
-            last.map { Self.startOfDay($0.adding(days: 1), zone) } ?? .max
+            first.map { LocalDay.start($0, in: zone) } ?? .min,
+            last.map { LocalDay.start($0.adding(days: 1), in: zone) } ?? .max
         )
     }
 
-    /// Local midnight of `date` in `zone`, in ms since 1970 UTC.
-    static func startOfDay(_ date: CivilDate, _ zone: TimeZone) -> Int64 { LocalDay.start(date, in: zone) }
+    /// The rides asked for: ride `ride`, else these days.
+    func scope(ride: Int64?) -> RideSelection.Scope {
+        if let ride { return .ride(ride) }
+        if let day = day.flatMap(CivilDate.init(iso:)) { return .day(day) }
+        return .days(first: from.flatMap(CivilDate.init(iso:)), last: to.flatMap(CivilDate.init(iso:)))
+    }
 }

@@ -64,8 +64,9 @@ public struct Trailbook: AsyncParsableCommand {
             printError("trailbook: \(command.message)")
             Glibc.exit(command.code.rawValue)
         } catch let failure as any ServiceFailure {
-            printError("trailbook: \(failure.description)")
-            Glibc.exit(ExitStatus(failure.kind).rawValue)
+            let command = commandFailure(failure)
+            printError("trailbook: \(command.message)")
+            Glibc.exit(command.code.rawValue)
         } catch {
             exit(withError: error)
         }

@@ -1,6 +1,8 @@
 /// What kind of failure a service reports: the front end turns it into its own terms (an exit
 /// code for the command line, a status for the server).
 public enum FailureKind: Sendable {
+    /// The request itself is wrong (a value that is not a time, a field without `=`).
+    case badRequest
     /// Input data is not what it should be (not NMEA, a broken GPX file).
     case badData
     /// An input file is missing or unreadable.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GPSCore
 import TrackStore
+import TrailbookKit
 
 /// `trailbook day D`: a day's rides, records and summary; `--summary`/`--edit` set the summary.
 struct Day: ParsableCommand {
@@ -48,10 +49,7 @@ struct Day: ParsableCommand {
         let zone = try zoneOptions.zone()
         let day: CivilDate
         if date == "today" {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let c = calendar.dateComponents([.year, .month, .day], from: Date())
-            day = CivilDate(year: c.year!, month: c.month!, day: c.day!)!
+            day = LocalTime.today(in: zone)
         } else {
             guard let d = CivilDate(iso: date) else {
                 throw CommandFailure(
@@ -62,14 +60,13 @@ struct Day: ParsableCommand {
         }
         let store = try storeOptions.open()
         if summary != nil || edit {
-            let text = try summary ?? TextInput.edit(try store.daySummary(day) ?? "", what: "the summary")
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            try store.setDaySummary(day, text: trimmed)
+            let diary = DiaryService(store: store, zone: zone)
+            let text = try summary ?? TextInput.edit(try diary.daySummary(day) ?? "", what: "the summary")
+            let trimmed = try diary.setDaySummary(day, text: text)
             print(trimmed.isEmpty ? "summary of \(day) removed" : "summary of \(day) saved")
             return
         }
-        let from = DayRangeOptions.startOfDay(day, zone)
-        let to = DayRangeOptions.startOfDay(day.adding(days: 1), zone)
+        let (from, to) = LocalDay.range(day, in: zone)
         let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to).map { Rides.RideReport($0, zone: zone) }
         let records = try store.records(fromMilliseconds: from, toMilliseconds: to)
         let text = try store.daySummary(day)

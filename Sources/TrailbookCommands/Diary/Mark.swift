@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GPSCore
 import TrackStore
+import TrailbookKit
 
 /// `trailbook mark`: add a location record by hand.
 struct Mark: ParsableCommand {
@@ -61,48 +62,19 @@ struct Mark: ParsableCommand {
     func run() throws {
         let zone = try zoneOptions.zone()
         let at = try self.at.map { try LocalTime.require($0, option: "--at", zone: zone) }
-        let fields = try field.map(FieldArgument.parse)
-        let photos = try photo.map(PhotoInput.init)
+        let fields = try field.map(DiaryService.field)
+        let photos = try photo.map(PhotoFile.init)
         let store = try storeOptions.open()
-        var time: Int64
-        var coordinate: Coordinate
-        var altitude = alt
+        let placement: DiaryService.Placement
         if let lat, let lon {
-            time = at ?? UTCTimestamp.now()
-            coordinate = Coordinate(latitude: lat, longitude: lon)
+            placement = .given(Coordinate(latitude: lat, longitude: lon), altitude: alt, time: at)
         } else if let at {
-            guard let fix = try store.nearestPoint(to: at, within: Int64(within * 1000)) else {
-                throw CommandFailure(
-                    message: "No stored fix lies within \(Int(within)) s of \(LocalTime.format(at, zone: zone)); "
-                        + "give the place with --lat and --lon (or a wider --within).",
-                    code: .dataError)
-            }
-            time = at
-            coordinate = fix.coordinate!
-            altitude = fix.altitudeMSL
+            placement = .storedFix(time: at, within: within)
         } else {
-            let now = UTCTimestamp.now()
-            guard let fix = try store.latestPoint(), now - fix.unixMilliseconds! <= Int64(maxAge * 1000) else {
-                throw CommandFailure(
-                    message: "There is no recent fix (none stored in the last \(Int(maxAge)) s); "
-                        + "give the place with --lat and --lon, or a past time with --at.",
-                    code: .dataError)
-            }
-            time = fix.unixMilliseconds!
-            coordinate = fix.coordinate!
-            altitude = fix.altitudeMSL
+            placement = .latest(maxAge: maxAge)
         }
-        let stored = try store.storePhotos(photos, zone: zone)
-        let id: Int64
-        do {
-            id = try store.addRecord(
-                milliseconds: time, coordinate: coordinate, altitude: altitude, notes: note.map { [$0] } ?? [],
-                fields: fields, photos: stored)
-        } catch {
-            store.discardUnattached(stored)
-            throw error
-        }
-        let record = try store.record(id)!
+        let diary = DiaryService(store: store, zone: zone)
+        let record = try diary.mark(placement, note: note, fields: fields, photos: photos)
         if json {
             try printJSON(RecordJSON(record, store: store, zone: zone))
         } else {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrackStore
+import TrailbookKit
 
 /// `trailbook note add|edit|rm`: text on location records.
 struct NoteCommand: ParsableCommand {
@@ -55,27 +56,13 @@ struct NoteCommand: ParsableCommand {
         func run() throws {
             let zone = try zoneOptions.zone()
             let at = try self.at.map { try LocalTime.require($0, option: "--at", zone: zone) }
-            if let record { _ = try RecordReference.parse(record) }
+            let target: DiaryService.RecordTarget =
+                try record.map { .id(try RecordReference.parse($0)) } ?? .nearest(time: at!, within: within)
             let store = try storeOptions.open()
-            let id: Int64
-            if let record {
-                id = try RecordReference.existing(record, in: store)
-            } else {
-                guard let near = try store.nearestRecordID(to: at!, within: Int64(within * 1000)) else {
-                    throw CommandFailure(
-                        message: "No record or stored point lies within \(Int(within)) s of "
-                            + "\(LocalTime.format(at!, zone: zone)); give a record id, a wider --within, "
-                            + "or add one with trailbook mark.",
-                        code: .dataError)
-                }
-                id = near
-            }
+            let diary = DiaryService(store: store, zone: zone)
+            let id = try diary.recordID(target)
             let text = try TextInput.read(text: textOptions.text, file: textOptions.file, what: "the note")
-            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                throw CommandFailure(message: "The note is empty; nothing added.", code: .dataError)
-            }
-            let note = try store.addNote(to: id, text: text)
-            let record = try store.record(id)!
+            let (note, record) = try diary.addNote(text, to: id)
             if json {
                 try printJSON(RecordJSON(record, store: store, zone: zone))
             } else {
@@ -95,20 +82,11 @@ struct NoteCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            let store = try storeOptions.open()
-            guard let old = try store.note(note) else {
-                throw CommandFailure(
-                    message: "There is no note \(note) in \(store.path); trailbook records shows notes with their ids.",
-                    code: .noInput)
-            }
+            let diary = DiaryService(store: try storeOptions.open())
+            let old = try diary.note(note)
             let text = try TextInput.read(
                 text: textOptions.text, file: textOptions.file, initial: old.text, what: "the note")
-            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                throw CommandFailure(
-                    message: "The new text is empty; use trailbook note rm \(note) to delete the note.",
-                    code: .dataError)
-            }
-            _ = try store.updateNote(note, text: text)
+            try diary.editNote(note, text: text)
             print("note \(note) updated")
         }
     }
@@ -123,15 +101,8 @@ struct NoteCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            let store = try storeOptions.open()
-            for id in notes where try store.note(id) == nil {
-                throw CommandFailure(
-                    message: "There is no note \(id) in \(store.path); nothing deleted.", code: .noInput)
-            }
-            for id in notes {
-                _ = try store.deleteNote(id)
-                print("note \(id) deleted")
-            }
+            try DiaryService(store: try storeOptions.open()).deleteNotes(notes)
+            for id in notes { print("note \(id) deleted") }
         }
     }
 }

@@ -28,8 +28,7 @@ struct Pause: ParsableCommand {
             }
             until = UTCTimestamp.milliseconds(of: Date().addingTimeInterval(seconds))
         }
-        let store = try storeOptions.open()
-        try store.setPausedUntil(until)
+        try RecorderControl(store: try storeOptions.open()).pause(until: until == 0 ? nil : until)
         print(
             until == 0
                 ? "Collection paused until trailbook resume."
@@ -44,9 +43,7 @@ struct Resume: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
-        let store = try storeOptions.open()
-        let was = try PauseSwitch.pause(in: store, now: UTCTimestamp.now()).paused
-        try store.setPausedUntil(nil)
+        let was = try RecorderControl(store: try storeOptions.open()).resume()
         print(was ? "Collection resumed." : "Collection was not paused.")
     }
 }
@@ -83,22 +80,17 @@ struct Status: ParsableCommand {
 
     func run() throws {
         let zone = try zoneOptions.zone()
-        let store = try storeOptions.open()
         let now = UTCTimestamp.now()
-        let pause = try PauseSwitch.pause(in: store, now: now)
-        // Running: a heartbeat within 5 s from a process that still exists (the freshest one).
-        let running = try store.recorderStatuses().filter {
-            now - $0.heartbeatMilliseconds < 5000 && (kill($0.pid, 0) == 0 || errno == EPERM)
-        }
+        let overview = try RecorderControl(store: try storeOptions.open()).overview(now: now)
+        let running = overview.running
         let status = running.first
-        let alive = status != nil
-        let latest = try store.latestPoint()?.unixMilliseconds
+        let latest = overview.lastStoredPoint
         var report = Report(
-            running: alive, paused: pause.paused, pausedUntil: pause.paused ? pause.until.map(RecordJSON.utc) : nil,
+            running: status != nil, paused: overview.paused, pausedUntil: overview.pausedUntil.map(LocalTime.utc),
             source: status?.source, pid: status?.pid, device: status?.device,
-            lastFix: nil, lastFixAgeSeconds: nil, lastStoredPoint: latest.map(RecordJSON.utc))
+            lastFix: nil, lastFixAgeSeconds: nil, lastStoredPoint: latest.map(LocalTime.utc))
         if let fix = status?.lastFixMilliseconds, let seen = status?.lastFixSeenMilliseconds {
-            report.lastFix = RecordJSON.utc(fix)
+            report.lastFix = LocalTime.utc(fix)
             report.lastFixAgeSeconds = Double(now - seen) / 1000
         }
         if json {
@@ -109,18 +101,18 @@ struct Status: ParsableCommand {
             print("Also recording from \(other.source) (pid \(other.pid), device \(other.device ?? "?")).")
         }
         if let status {
-            print("Recording from \(status.source) (pid \(status.pid))" + (pause.paused ? ", paused" : "") + ".")
+            print("Recording from \(status.source) (pid \(status.pid))" + (overview.paused ? ", paused" : "") + ".")
             if let fix = status.lastFixMilliseconds, let age = report.lastFixAgeSeconds {
                 print("Last fix \(LocalTime.format(fix, zone: zone)), \(Int(age.rounded())) s ago.")
             } else {
                 print("No fix yet.")
             }
         } else {
-            print("No recorder is running." + (pause.paused ? " Collection is paused." : ""))
+            print("No recorder is running." + (overview.paused ? " Collection is paused." : ""))
         }
-        if pause.paused {
+        if overview.paused {
             print(
-                pause.until.map { "Paused until \(LocalTime.format($0, zone: zone))." }
+                overview.pausedUntil.map { "Paused until \(LocalTime.format($0, zone: zone))." }
                     ?? "Paused until trailbook resume.")
         }
         if let latest { print("Last stored point: \(LocalTime.format(latest, zone: zone)).") }

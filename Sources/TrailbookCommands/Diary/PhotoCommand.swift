@@ -3,6 +3,7 @@ import Foundation
 import GPSCore
 import Photos
 import TrackStore
+import TrailbookKit
 
 /// `trailbook photo add|import`: JPEG photos on location records.
 struct PhotoCommand: ParsableCommand {
@@ -30,17 +31,10 @@ struct PhotoCommand: ParsableCommand {
 
         func run() throws {
             let zone = try zoneOptions.zone()
-            _ = try RecordReference.parse(record)
-            let photos = try files.map(PhotoInput.init)
+            let id = try RecordReference.parse(record)
+            let photos = try files.map(PhotoFile.init)
             let store = try storeOptions.open()
-            let id = try RecordReference.existing(record, in: store)
-            let stored = try store.storePhotos(photos, zone: zone)
-            do {
-                try store.attachPhotos(stored, to: id)
-            } catch {
-                store.discardUnattached(stored)
-                throw error
-            }
+            let stored = try DiaryService(store: store, zone: zone).attach(photos, to: id)
             for p in stored { print("\(p.name) → record \(id): \(store.mediaDirectory)/\(p.file)") }
         }
     }
@@ -76,73 +70,13 @@ struct PhotoCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
-        struct Outcome: Encodable {
-            var file: String
-            var record: Int64?
-            var taken: String?
-            var created: Bool
-            var skipped: String?
-        }
-
-        /// The JPEG files under `paths`, in name order; a named file that is not a JPEG fails.
-        func collect() throws -> [String] {
-            var files: [String] = []
-            for path in paths {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                    throw CommandFailure(message: "\(path) does not exist; check the path.", code: .noInput)
-                }
-                if isDirectory.boolValue {
-                    let names = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []
-                    files += names.filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }
-                        .sorted().map { path + "/" + $0 }
-                } else {
-                    files.append(path)
-                }
-            }
-            return files
-        }
-
         func run() throws {
             guard maxGap > 0 else { throw ValidationError("--max-gap must be a positive number of seconds.") }
             let zone = try zoneOptions.zone()
-            let inputs = try collect().map(PhotoInput.init)
-            if inputs.isEmpty {
-                throw CommandFailure(
-                    message: "No JPEG files found in \(paths.joined(separator: ", ")).", code: .noInput)
-            }
+            let inputs = try PhotoFile.collect(paths).map(PhotoFile.init)
+            if inputs.isEmpty { throw PhotoError.noneFound(paths) }
             let store = try storeOptions.open()
-            var outcomes: [Outcome] = []
-            for input in inputs {
-                let taken = input.taken(zone: zone, offset: offset)
-                var outcome = Outcome(file: input.path, taken: taken.map(RecordJSON.utc), created: false)
-                guard let taken else {
-                    outcome.skipped =
-                        input.exifProblem.map { "\($0)" } ?? "it has no EXIF time (DateTimeOriginal or GPS time)"
-                    outcomes.append(outcome)
-                    continue
-                }
-                var id = try store.nearestRecordID(to: taken, within: Int64(maxGap * 1000))
-                let stored = try store.storePhotos([input], zone: zone, offset: offset)
-                do {
-                    if let near = id {
-                        try store.attachPhotos(stored, to: near)
-                    } else if let place = input.metadata.coordinate {
-                        id = try store.addRecord(
-                            milliseconds: taken, coordinate: place, altitude: input.metadata.altitude, photos: stored)
-                        outcome.created = true
-                    } else {
-                        store.discardUnattached(stored)
-                        outcome.skipped =
-                            "no record within \(Int(maxGap)) s of \(LocalTime.format(taken, zone: zone)) and no GPS position in it"
-                    }
-                } catch {
-                    store.discardUnattached(stored)
-                    throw error
-                }
-                outcome.record = id
-                outcomes.append(outcome)
-            }
+            let outcomes = try DiaryService(store: store, zone: zone).geotag(inputs, offset: offset, maxGap: maxGap)
             if json {
                 try printJSON(["photos": outcomes])
             } else {
@@ -186,11 +120,10 @@ struct FieldCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            let parsed = try fields.map(FieldArgument.parse)
-            _ = try RecordReference.parse(record)
+            let parsed = try fields.map(DiaryService.field)
+            let id = try RecordReference.parse(record)
             let store = try storeOptions.open()
-            let id = try RecordReference.existing(record, in: store)
-            try store.setFields(parsed, on: id)
+            try DiaryService(store: store).setFields(parsed, on: id)
             print("record \(id): " + parsed.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
         }
     }
@@ -207,14 +140,9 @@ struct FieldCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            _ = try RecordReference.parse(record)
+            let id = try RecordReference.parse(record)
             let store = try storeOptions.open()
-            let id = try RecordReference.existing(record, in: store)
-            let existing = Swift.Set(try store.record(id)!.fields.map(\.key))
-            if let missing = keys.first(where: { !existing.contains($0) }) {
-                throw CommandFailure(message: "Record \(id) has no field \(missing); nothing removed.", code: .noInput)
-            }
-            for key in keys { _ = try store.removeField(key, from: id) }
+            try DiaryService(store: store).removeFields(keys, from: id)
             print("record \(id): removed " + keys.joined(separator: ", "))
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrackStore
+import TrailbookKit
 
 /// `trailbook records`: location records with their notes, photos and fields.
 struct Records: ParsableCommand {
@@ -38,31 +39,15 @@ struct Records: ParsableCommand {
 
     func run() throws {
         let zone = try zoneOptions.zone()
-        let wanted = try conditions.map(FieldArgument.parse)
+        let wanted = try conditions.map(DiaryService.field)
         let store = try storeOptions.open()
-        let (from, to) = days.range(in: zone)
-        var list = try store.records(fromMilliseconds: from, toMilliseconds: to, plainPoints: all)
-        list = list.filter { r in
-            wanted.allSatisfy { w in r.fields.contains { $0.key == w.key && $0.value == w.value } }
-        }
-        if sort != "time" {
-            let key = sort
-            func value(_ r: LocationRecord) -> FieldValue? { r.fields.first { $0.key == key }?.value }
-            list = list.enumerated().sorted { a, b in
-                switch (value(a.element), value(b.element)) {
-                case (.number(let x)?, .number(let y)?): if x != y { return x < y }
-                case (.number?, .text?): return true
-                case (.text?, .number?): return false
-                case (.text(let x)?, .text(let y)?):
-                    if x != y { return x.localizedStandardCompare(y) == .orderedAscending }
-                case (.some, nil): return true
-                case (nil, .some): return false
-                case (nil, nil): break
-                }
-                return a.offset < b.offset
-            }.map(\.element)
-        }
-        if reverse { list.reverse() }
+        var query = DiaryService.RecordQuery()
+        (query.from, query.to) = days.range(in: zone)
+        query.plainPoints = all
+        query.conditions = wanted
+        query.sortField = sort == "time" ? nil : sort
+        query.reverse = reverse
+        let list = try DiaryService(store: store, zone: zone).records(query)
         if json {
             try printJSON(["records": list.map { RecordJSON($0, store: store, zone: zone) }])
             return

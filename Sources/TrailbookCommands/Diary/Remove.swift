@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GPSCore
 import TrackStore
+import TrailbookKit
 
 /// `trailbook rm`: remove records, a ride, a day or a time range, for good.
 struct Remove: ParsableCommand {
@@ -65,47 +66,33 @@ struct Remove: ParsableCommand {
     func run() throws {
         let zone = try zoneOptions.zone()
         let ids = try records.map(RecordReference.parse)
-        var range: (Int64, Int64)?
-        var days: [CivilDate] = []
-        var what: String
+        let target: DiaryService.RemovalTarget
+        let what: String
         if let day {
             guard let d = CivilDate(iso: day) else {
                 throw CommandFailure(message: "--day '\(day)' is not a date; give YYYY-MM-DD.", code: .usage)
             }
-            range = (DayRangeOptions.startOfDay(d, zone), DayRangeOptions.startOfDay(d.adding(days: 1), zone))
-            days = [d]
+            target = .day(d)
             what = "Everything recorded on \(d) (\(zone.identifier))"
         } else if let from, let to {
             let a = try LocalTime.require(from, option: "--from", zone: zone)
             let b = try LocalTime.require(to, option: "--to", zone: zone)
             guard b > a else { throw CommandFailure(message: "--to must be after --from.", code: .usage) }
-            range = (a, b)
+            target = .range(from: a, to: b)
             what = "Points and records from \(LocalTime.format(a, zone: zone)) to \(LocalTime.format(b, zone: zone))"
         } else if let ride {
+            target = .ride(ride)
             what = "Ride \(ride) with its points and their records"
         } else {
+            target = .records(ids)
             what =
                 "Record" + (ids.count == 1 ? " " : "s ") + ids.map(String.init).joined(separator: ", ")
                 + " and what they carry"
         }
-        let store = try storeOptions.open()
-        if let ride, try store.rideRange(ride) == nil {
-            throw CommandFailure(message: "There is no ride \(ride) in \(store.path); nothing removed.", code: .noInput)
-        }
-        for id in ids where try store.record(id) == nil {
-            throw CommandFailure(
-                message: "There is no record \(id) in \(store.path); nothing removed (trailbook records lists them).",
-                code: .noInput)
-        }
+        let diary = DiaryService(store: try storeOptions.open(), zone: zone)
+        try diary.checkRemoval(target)
         try Confirmation.require("\(what) will be removed for good.", yes: yes)
-        let removal: Removal
-        if let (a, b) = range {
-            removal = try store.remove(fromMilliseconds: a, toMilliseconds: b, days: days)
-        } else if let ride {
-            removal = try store.remove(ride: ride) ?? Removal()
-        } else {
-            removal = try store.remove(records: ids).removal
-        }
+        let removal = try diary.remove(target)
         let report = Report(
             points: removal.points, records: removal.records, notes: removal.notes, photos: removal.photos,
             fields: removal.fields, rides: removal.rides, daySummaries: removal.daySummaries,
@@ -116,7 +103,7 @@ struct Remove: ParsableCommand {
             print(
                 "Removed \(report.points) points, \(report.rides) rides, \(report.records) records, \(report.notes) notes, "
                     + "\(report.photos) photo links (\(report.photoFilesDeleted) photo files deleted), \(report.fields) fields"
-                    + (days.isEmpty ? "." : ", \(report.daySummaries) day summaries."))
+                    + (day == nil ? "." : ", \(report.daySummaries) day summaries."))
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import GPSCore
 import Reports
 import TrackStore
+import TrailbookKit
 
 /// `trailbook export`: rides and records as GPX, GeoJSON, KML, CSV or the JSON track format.
 struct Export: ParsableCommand {
@@ -42,8 +43,8 @@ struct Export: ParsableCommand {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
         let selection = try RideSelection.load(
-            ride: ride, days: days, store: store, zone: zone, devices: try devices.filter(store))
-        let export = try Self.export(selection, store: store, withRecords: ride == nil)
+            days.scope(ride: ride), store: store, zone: zone, devices: try devices.filter(store))
+        let export = try selection.export(store: store, records: ride == nil)
         let file = try OutputFile(path: output)
         var out = OutputBuffer(fd: file.fd)
         switch format {
@@ -66,19 +67,4 @@ struct Export: ParsableCommand {
         try file.commit()
     }
 
-    /// The rides as segments, and (for days) the records with something attached.
-    static func export(_ selection: RideSelection, store: TrackStore, withRecords: Bool) throws -> TrackExport {
-        let rides = selection.rides.map { ride, points in
-            TrackExport.Ride(id: ride.id, segments: DayReport.segments(points).map { $0.map(\.fix) })
-        }
-        let records =
-            withRecords ? try store.records(fromMilliseconds: selection.from, toMilliseconds: selection.to) : []
-        let places = records.map { r in
-            TrackExport.Place(
-                id: r.id!, milliseconds: r.milliseconds, coordinate: r.coordinate, altitude: r.altitude,
-                notes: r.notes.map(\.text), photos: r.photos.map { store.mediaDirectory + "/" + $0.file },
-                fields: r.fields.map { ($0.key, $0.value.description) })
-        }
-        return TrackExport(name: "Trailbook \(selection.name)", rides: rides, places: places)
-    }
 }

@@ -152,31 +152,10 @@ struct Report: ParsableCommand {
                     message: "Cannot create the folder \(output): \(String(cString: strerror(errno))).",
                     code: .cannotCreate)
             }
-            let style = styleOptions.style
-            var list: [OverlayReport.Day] = []
-            let filter = try devices.filter(store)
-            for day in wanted {
-                // Each day is read and computed once, for its page and for the overlay.
-                let input = try DayReportInputs.load(
-                    day, store: store, zone: zone, imperial: style.imperial, embedPhotos: false, devices: filter)
-                guard !input.rides.isEmpty else { continue }
-                let lines = input.rides.flatMap { DayReport.segments($0.points) }.map { $0.map { $0.fix.coordinate! } }
-                let name = "\(day).html"
-                try Report.write(DayReport.render(input, style: style), to: output + "/" + name)
-                list.append(
-                    .init(
-                        date: day.description, lines: lines,
-                        distance: input.rides.map(\.statistics.distance).reduce(0, +),
-                        moving: input.rides.map(\.statistics.moving).reduce(0, +), link: name))
-            }
-            if list.isEmpty {
-                throw CommandFailure(
-                    message:
-                        "No rides stored on those days (\(zone.identifier)); trailbook rides lists what is stored.",
-                    code: .noInput)
-            }
-            let title = days != nil ? "Trailbook: \(list.count) days" : "Trailbook \(from!) to \(to!)"
-            try Report.write(OverlayReport.render(list, title: title, style: style), to: output + "/index.html")
+            _ = try OverlayPages.render(
+                wanted, title: { count in days != nil ? "Trailbook: \(count) days" : "Trailbook \(from!) to \(to!)" },
+                store: store, zone: zone, style: styleOptions.style, devices: try devices.filter(store)
+            ) { name, html in try Report.write(html, to: output + "/" + name) }
             print(output + "/index.html")
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import GPSCore
 import Reports
 import TrackStore
+import TrailbookKit
 
 /// `trailbook summary`: distance, time, speed, climb, splits and data quality of rides.
 struct Summary: ParsableCommand {
@@ -41,29 +42,22 @@ struct Summary: ParsableCommand {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
         let selection = try RideSelection.load(
-            ride: ride, days: days, store: store, zone: zone, devices: try devices.filter(store))
+            days.scope(ride: ride), store: store, zone: zone, devices: try devices.filter(store))
         var options = StatisticsOptions()
         if units == .imperial { options.splitLength = 1609.344 }
-        let perRide = selection.rides.map { r in
-            (r.ride, RideStatistics.compute(r.points, drops: r.ride.drops, options: options))
-        }
-        let total = RideStatistics.total(perRide.map(\.1))
+        let statistics = selection.statistics(options)
         if json {
-            try printJSON(
-                snakeCase: true,
-                SummaryJSON(
-                    rides: perRide.map { SummaryJSON.Ride(id: $0.0.id, device: $0.0.device, stats: $0.1, zone: zone) },
-                    total: perRide.count > 1 ? SummaryJSON.Ride(id: nil, stats: total, zone: zone) : nil))
+            try printJSON(snakeCase: true, SummaryJSON(statistics, zone: zone))
             return
         }
         let u = UnitFormatter(units: units)
-        for (ride, s) in perRide {
+        for (ride, s) in statistics.rides {
             print(
                 "ride \(ride.id)  \(LocalTime.format(s.start!, zone: zone)) → \(LocalTime.format(s.end!, zone: zone))")
             print(u.lines(s).map { "  " + $0 }.joined(separator: "\n"))
         }
-        if perRide.count > 1 {
-            print("total of \(perRide.count) rides")
+        if let total = statistics.total {
+            print("total of \(statistics.rides.count) rides")
             print(u.lines(total, splits: false).map { "  " + $0 }.joined(separator: "\n"))
         }
     }
@@ -110,85 +104,5 @@ struct UnitFormatter {
                 "splits: " + s.splits.map { "\(unit) \($0.index) \(Self.duration($0.time))" }.joined(separator: ", "))
         }
         return out
-    }
-}
-
-/// The documented JSON of `summary` (keys in snake case: `distance_m`, `moving_s`, ...).
-struct SummaryJSON: Encodable {
-    var rides: [Ride]
-    var total: Ride?
-
-    struct Ride: Encodable {
-        var id: Int64?
-        /// The ride's device (nil for the total).
-        var device: String?
-        var start: String?
-        var end: String?
-        var points: Int
-        var distanceM: Double
-        var elapsedS: Double
-        var movingS: Double
-        var averageMovingSpeedMps: Double?
-        var maxSpeedMps: Double?
-        var climbM: Double
-        var descentM: Double
-        var minAltitudeM: Double?
-        var maxAltitudeM: Double?
-        var bounds: [String: Double]?
-        var splits: [Split]
-        var quality: Quality
-
-        struct Split: Encodable {
-            var index: Int
-            var distanceM: Double
-            var timeS: Double
-            var speedMps: Double
-        }
-
-        struct Quality: Encodable {
-            var modes: [String: Int]
-            var hdopMin: Double?
-            var hdopMedian: Double?
-            var hdopMax: Double?
-            var segments: Int
-            var gaps: [Gap]
-            var dropped: [String: Int]
-        }
-
-        struct Gap: Encodable {
-            var start: String
-            var seconds: Double
-        }
-
-        init(id: Int64?, device: String? = nil, stats s: RideStatistics, zone: TimeZone) {
-            func r(_ v: Double, _ places: Double = 1) -> Double { (v * places).rounded() / places }
-            self.id = id
-            self.device = device
-            start = s.start.map { LocalTime.iso($0, zone: zone) }
-            end = s.end.map { LocalTime.iso($0, zone: zone) }
-            points = s.points
-            distanceM = r(s.distance, 10)
-            elapsedS = r(s.elapsed, 10)
-            movingS = r(s.moving, 10)
-            averageMovingSpeedMps = s.averageMovingSpeed.map { r($0, 1000) }
-            maxSpeedMps = s.maxSpeed.map { r($0, 1000) }
-            climbM = r(s.climb, 10)
-            descentM = r(s.descent, 10)
-            minAltitudeM = s.minAltitude.map { r($0, 100) }
-            maxAltitudeM = s.maxAltitude.map { r($0, 100) }
-            if let so = s.south, let w = s.west, let n = s.north, let e = s.east {
-                bounds = ["south": so, "west": w, "north": n, "east": e]
-            }
-            splits = s.splits.map {
-                Split(
-                    index: $0.index, distanceM: r($0.distance, 10), timeS: r($0.time, 10),
-                    speedMps: r($0.speed, 1000))
-            }
-            quality = Quality(
-                modes: s.quality.modes, hdopMin: s.quality.hdopMin, hdopMedian: s.quality.hdopMedian,
-                hdopMax: s.quality.hdopMax, segments: s.quality.segments,
-                gaps: s.quality.gaps.map { Gap(start: RecordJSON.utc($0.start), seconds: $0.seconds) },
-                dropped: s.quality.drops)
-        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import GPSCore
 import TrackStore
 
 /// The pause switch, kept in the store (so it also holds for a recorder started later).
@@ -7,5 +9,44 @@ public enum PauseSwitch {
         guard let until = try store.pausedUntil() else { return (false, nil) }
         if until == 0 { return (true, nil) }
         return (now < until, until)
+    }
+}
+
+/// Pausing, resuming and the state of running recorders, as the diary commands and the server
+/// show them.
+public struct RecorderControl {
+    public let store: TrackStore
+
+    public init(store: TrackStore) { self.store = store }
+
+    /// Pauses collection until `until` (ms since 1970 UTC), or until resumed when nil.
+    public func pause(until: Int64?) throws { try store.setPausedUntil(until ?? 0) }
+
+    /// Resumes collection; returns whether it was paused.
+    public func resume(now: Int64 = UTCTimestamp.now()) throws -> Bool {
+        let was = try PauseSwitch.pause(in: store, now: now).paused
+        try store.setPausedUntil(nil)
+        return was
+    }
+
+    /// The recorders, the pause and the last stored point.
+    public struct Overview: Sendable {
+        /// Recorders with a heartbeat in the last 5 s from a process that still exists, freshest
+        /// first.
+        public var running: [RecorderStatus]
+        public var paused: Bool
+        /// Until when (nil: until resumed, or not paused).
+        public var pausedUntil: Int64?
+        public var lastStoredPoint: Int64?
+    }
+
+    public func overview(now: Int64 = UTCTimestamp.now()) throws -> Overview {
+        let pause = try PauseSwitch.pause(in: store, now: now)
+        let running = try store.recorderStatuses().filter {
+            now - $0.heartbeatMilliseconds < 5000 && (kill($0.pid, 0) == 0 || errno == EPERM)
+        }
+        return Overview(
+            running: running, paused: pause.paused, pausedUntil: pause.paused ? pause.until : nil,
+            lastStoredPoint: try store.latestPoint()?.unixMilliseconds)
     }
 }

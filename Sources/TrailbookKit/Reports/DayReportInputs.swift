@@ -42,3 +42,34 @@ public enum DayReportInputs {
             date: day.description, timeZone: zone, summary: try store.daySummary(day), rides: rides, records: records)
     }
 }
+
+/// The overlay: the routes of many days on one map, with a day page for each day with rides.
+public enum OverlayPages {
+    /// Renders the page of each day in `days` that has rides and hands it to `write` (as
+    /// `YYYY-MM-DD.html`) as soon as it is made, so a year never sits in memory; then the index
+    /// page (`index.html`). Each day is read and computed once, for its page and the overlay.
+    /// Returns the number of days with rides; with none, nothing is written and it fails.
+    public static func render(
+        _ days: [CivilDate], title: (_ daysWithRides: Int) -> String, store: TrackStore, zone: TimeZone,
+        style: ReportStyle,
+        devices: DeviceFilter = .all, write: (_ name: String, _ html: String) throws -> Void
+    ) throws -> Int {
+        var list: [OverlayReport.Day] = []
+        for day in days {
+            let input = try DayReportInputs.load(
+                day, store: store, zone: zone, imperial: style.imperial, embedPhotos: false, devices: devices)
+            guard !input.rides.isEmpty else { continue }
+            let lines = input.rides.flatMap { DayReport.segments($0.points) }.map { $0.map { $0.fix.coordinate! } }
+            let name = "\(day).html"
+            try write(name, DayReport.render(input, style: style))
+            list.append(
+                .init(
+                    date: day.description, lines: lines,
+                    distance: input.rides.map(\.statistics.distance).reduce(0, +),
+                    moving: input.rides.map(\.statistics.moving).reduce(0, +), link: name))
+        }
+        if list.isEmpty { throw QueryError.noRides("those days", zone: zone.identifier) }
+        try write("index.html", OverlayReport.render(list, title: title(list.count), style: style))
+        return list.count
+    }
+}

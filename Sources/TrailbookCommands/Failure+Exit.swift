@@ -1,5 +1,6 @@
 import GPSDevices
 import TrackStore
+import TrailbookKit
 
 /// The command line's words for library failures: the exit code, and where the sentence of a
 /// library can point at an option, the hint that names it. The one place that adds CLI hints.
@@ -41,4 +42,33 @@ extension StoreError {
         case .newerSchema: return CommandFailure(message: description, code: .failure)
         }
     }
+}
+
+/// A service failure as the command reports it: the documented exit code for its kind, and the
+/// command that helps, where there is one.
+func commandFailure(_ failure: any ServiceFailure) -> CommandFailure {
+    var hint = ""
+    switch failure {
+    case let failure as DiaryError:
+        switch failure {
+        case .noRecord: hint = " (trailbook records lists them.)"
+        case .noNote: hint = " (trailbook records shows notes with their ids.)"
+        case .noFixNear: hint = " (--lat and --lon give the place; --within widens the search.)"
+        case .noRecentFix: hint = " (--lat and --lon give the place, --at a past time.)"
+        case .noRecordNear: hint = " (--within widens the search; trailbook mark adds a record.)"
+        case .emptyNewText(let note): hint = " (trailbook note rm \(note))"
+        default: break
+        }
+    case let failure as QueryError:
+        switch failure {
+        case .noRide, .noRides: hint = " (trailbook rides lists what is stored.)"
+        }
+    case let failure as PhotoError:
+        switch failure {
+        case .noneFound: hint = " (Give .jpg files or folders holding them.)"
+        default: break
+        }
+    default: break
+    }
+    return CommandFailure(message: failure.description + hint, code: ExitStatus(failure.kind))
 }

@@ -1,0 +1,304 @@
+import Foundation
+import GPSCore
+import TrackStore
+
+/// The diary use cases: marking places, notes, photos, fields, the day's summary, listing and
+/// removing. Times are ms since 1970 UTC; `zone` is where local days and printed times are.
+public struct DiaryService {
+    public let store: TrackStore
+    public let zone: TimeZone
+
+    /// `zone`: where local days are, and how times in sentences are shown.
+    public init(store: TrackStore, zone: TimeZone = TimeZone(identifier: "UTC")!) {
+        self.store = store
+        self.zone = zone
+    }
+
+    // MARK: marking
+
+    /// Where a new record goes.
+    public enum Placement: Sendable {
+        /// At this place, at `time` (nil: now).
+        case given(Coordinate, altitude: Double?, time: Int64?)
+        /// At `time`, at the stored fix nearest it within `within` seconds.
+        case storedFix(time: Int64, within: Double)
+        /// At the latest stored fix, which must be at most `maxAge` seconds old.
+        case latest(maxAge: Double)
+    }
+
+    /// Adds a record with what it carries; the photos are copied first and removed again when the
+    /// record cannot be stored.
+    public func mark(
+        _ placement: Placement, note: String? = nil, fields: [Field] = [], photos: [PhotoFile] = [],
+        now: Int64 = UTCTimestamp.now()
+    ) throws -> LocationRecord {
+        let time: Int64
+        let coordinate: Coordinate
+        let altitude: Double?
+        switch placement {
+        case .given(let place, let alt, let at):
+            (time, coordinate, altitude) = (at ?? now, place, alt)
+        case .storedFix(let at, let within):
+            guard let fix = try store.nearestPoint(to: at, within: Int64(within * 1000)) else {
+                throw DiaryError.noFixNear(LocalTime.format(at, zone: zone), seconds: Int(within))
+            }
+            (time, coordinate, altitude) = (at, fix.coordinate!, fix.altitudeMSL)
+        case .latest(let maxAge):
+            guard let fix = try store.latestPoint(), now - fix.unixMilliseconds! <= Int64(maxAge * 1000) else {
+                throw DiaryError.noRecentFix(seconds: Int(maxAge))
+            }
+            (time, coordinate, altitude) = (fix.unixMilliseconds!, fix.coordinate!, fix.altitudeMSL)
+        }
+        let stored = try store.storePhotos(photos, zone: zone)
+        let id: Int64
+        do {
+            id = try store.addRecord(
+                milliseconds: time, coordinate: coordinate, altitude: altitude, notes: note.map { [$0] } ?? [],
+                fields: fields, photos: stored)
+        } catch {
+            store.discardUnattached(stored)
+            throw error
+        }
+        return try store.record(id)!
+    }
+
+    /// The record `id`, which must exist.
+    public func record(_ id: Int64) throws -> LocationRecord {
+        guard let record = try store.record(id) else { throw DiaryError.noRecord(id, store: store.path) }
+        return record
+    }
+
+    // MARK: photos
+
+    /// Attaches the photos to record `id` (copied into the media folder first).
+    public func attach(_ photos: [PhotoFile], to id: Int64) throws -> [Photo] {
+        _ = try record(id)
+        let stored = try store.storePhotos(photos, zone: zone)
+        do {
+            try store.attachPhotos(stored, to: id)
+        } catch {
+            store.discardUnattached(stored)
+            throw error
+        }
+        return stored
+    }
+
+    /// What geotagging did with one photo.
+    public struct GeotagOutcome: Encodable, Sendable, Equatable {
+        public var file: String
+        /// The record it went on (nil: skipped).
+        public var record: Int64?
+        /// When it was taken (UTC, ISO 8601).
+        public var taken: String?
+        /// Whether a new record was made at the photo's GPS position.
+        public var created: Bool
+        /// Why it found no place, as a clause.
+        public var skipped: String?
+    }
+
+    /// Puts each photo on the record or stored point nearest the time it was taken (the camera
+    /// clock plus `offset` seconds) within `maxGap` seconds; else, when it has GPS tags, on a new
+    /// record at its position; else it is skipped with the reason.
+    public func geotag(_ photos: [PhotoFile], offset: Double, maxGap: Double) throws -> [GeotagOutcome] {
+        var outcomes: [GeotagOutcome] = []
+        for photo in photos {
+            let taken = photo.taken(zone: zone, offset: offset)
+            var outcome = GeotagOutcome(file: photo.path, taken: taken.map(LocalTime.utc), created: false)
+            guard let taken else {
+                outcome.skipped =
+                    photo.exifProblem.map { "\($0)" } ?? "it has no EXIF time (DateTimeOriginal or GPS time)"
+                outcomes.append(outcome)
+                continue
+            }
+            var id = try store.nearestRecordID(to: taken, within: Int64(maxGap * 1000))
+            let stored = try store.storePhotos([photo], zone: zone, offset: offset)
+            do {
+                if let near = id {
+                    try store.attachPhotos(stored, to: near)
+                } else if let place = photo.metadata.coordinate {
+                    id = try store.addRecord(
+                        milliseconds: taken, coordinate: place, altitude: photo.metadata.altitude, photos: stored)
+                    outcome.created = true
+                } else {
+                    store.discardUnattached(stored)
+                    outcome.skipped =
+                        "no record within \(Int(maxGap)) s of \(LocalTime.format(taken, zone: zone)) and no GPS position in it"
+                }
+            } catch {
+                store.discardUnattached(stored)
+                throw error
+            }
+            outcome.record = id
+            outcomes.append(outcome)
+        }
+        return outcomes
+    }
+
+    // MARK: notes
+
+    /// Which record a note goes on.
+    public enum RecordTarget: Sendable {
+        case id(Int64)
+        /// The record or stored point nearest `time` within `within` seconds (a point becomes a
+        /// record).
+        case nearest(time: Int64, within: Double)
+    }
+
+    /// The record a target names (a point near the time becomes a record now).
+    public func recordID(_ target: RecordTarget) throws -> Int64 {
+        switch target {
+        case .id(let id): return try record(id).id!
+        case .nearest(let time, let within):
+            guard let id = try store.nearestRecordID(to: time, within: Int64(within * 1000)) else {
+                throw DiaryError.noRecordNear(LocalTime.format(time, zone: zone), seconds: Int(within))
+            }
+            return id
+        }
+    }
+
+    /// Adds a note; empty text (only white space) is refused.
+    public func addNote(_ text: String, to id: Int64) throws -> (note: Note, record: LocationRecord) {
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw DiaryError.emptyNote }
+        let note = try store.addNote(to: id, text: text)
+        return (note, try record(id))
+    }
+
+    /// The note `id`, which must exist.
+    public func note(_ id: Int64) throws -> Note {
+        guard let note = try store.note(id) else { throw DiaryError.noNote(id, store: store.path) }
+        return note
+    }
+
+    /// Replaces a note's text; empty text is refused (delete the note instead).
+    public func editNote(_ id: Int64, text: String) throws {
+        _ = try note(id)
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw DiaryError.emptyNewText(note: id)
+        }
+        _ = try store.updateNote(id, text: text)
+    }
+
+    /// Deletes notes for good; nothing is deleted when one of them does not exist.
+    public func deleteNotes(_ ids: [Int64]) throws {
+        for id in ids { _ = try note(id) }
+        for id in ids { _ = try store.deleteNote(id) }
+    }
+
+    // MARK: fields
+
+    /// Sets fields on record `id`, replacing the same keys.
+    public func setFields(_ fields: [Field], on id: Int64) throws {
+        _ = try record(id)
+        try store.setFields(fields, on: id)
+    }
+
+    /// Removes fields from record `id`; nothing is removed when one of them is not there.
+    public func removeFields(_ keys: [String], from id: Int64) throws {
+        let existing = Set(try record(id).fields.map(\.key))
+        if let missing = keys.first(where: { !existing.contains($0) }) {
+            throw DiaryError.noField(record: id, key: missing)
+        }
+        for key in keys { _ = try store.removeField(key, from: id) }
+    }
+
+    /// `KEY=VALUE` as a field; a number stays a number.
+    public static func field(_ text: String) throws(DiaryError) -> Field {
+        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { throw .notAField(text) }
+        let key = String(text[..<eq]).trimmingCharacters(in: .whitespaces)
+        guard key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }) else {
+            throw .badFieldName(key)
+        }
+        return Field(key: key, value: FieldValue(parsing: String(text[text.index(after: eq)...])))
+    }
+
+    // MARK: listing
+
+    /// Which records to list and in what order.
+    public struct RecordQuery: Sendable {
+        /// `[from, to)`, ms since 1970 UTC.
+        public var from: Int64 = .min
+        public var to: Int64 = .max
+        /// Also every stored point without a record.
+        public var plainPoints = false
+        /// Fields that must all hold.
+        public var conditions: [Field] = []
+        /// Sort by this field (nil: by time): records with it first, by value (numbers as
+        /// numbers), the others after them in time order.
+        public var sortField: String?
+        public var reverse = false
+
+        public init() {}
+    }
+
+    public func records(_ query: RecordQuery) throws -> [LocationRecord] {
+        var list = try store.records(fromMilliseconds: query.from, toMilliseconds: query.to, plainPoints: query.plainPoints)
+        list = list.filter { r in
+            query.conditions.allSatisfy { w in r.fields.contains { $0.key == w.key && $0.value == w.value } }
+        }
+        if let key = query.sortField {
+            func value(_ r: LocationRecord) -> FieldValue? { r.fields.first { $0.key == key }?.value }
+            list = list.enumerated().sorted { a, b in
+                switch (value(a.element), value(b.element)) {
+                case (.number(let x)?, .number(let y)?): if x != y { return x < y }
+                case (.number?, .text?): return true
+                case (.text?, .number?): return false
+                case (.text(let x)?, .text(let y)?):
+                    if x != y { return x.localizedStandardCompare(y) == .orderedAscending }
+                case (.some, nil): return true
+                case (nil, .some): return false
+                case (nil, nil): break
+                }
+                return a.offset < b.offset
+            }.map(\.element)
+        }
+        if query.reverse { list.reverse() }
+        return list
+    }
+
+    // MARK: day summary
+
+    public func daySummary(_ day: CivilDate) throws -> String? { try store.daySummary(day) }
+
+    /// Sets the day's summary, trimmed; empty text removes it. Returns the text kept.
+    public func setDaySummary(_ day: CivilDate, text: String) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        try store.setDaySummary(day, text: trimmed)
+        return trimmed
+    }
+
+    // MARK: removal
+
+    /// What to remove for good.
+    public enum RemovalTarget: Sendable {
+        case records([Int64])
+        case ride(Int64)
+        /// A local day: everything recorded on it, and its summary.
+        case day(CivilDate)
+        /// Points and records in `[from, to)`.
+        case range(from: Int64, to: Int64)
+    }
+
+    /// Checks that what `target` names exists, before anyone is asked to confirm.
+    public func checkRemoval(_ target: RemovalTarget) throws {
+        switch target {
+        case .records(let ids): for id in ids { _ = try record(id) }
+        case .ride(let id):
+            if try store.rideRange(id) == nil { throw QueryError.noRide(id, store: store.path) }
+        case .range(let from, let to): if to <= from { throw DiaryError.emptyRange }
+        case .day: break
+        }
+    }
+
+    /// Removes for good (secure delete, photo files no longer used deleted).
+    public func remove(_ target: RemovalTarget) throws -> Removal {
+        try checkRemoval(target)
+        switch target {
+        case .records(let ids): return try store.remove(records: ids).removal
+        case .ride(let id): return try store.remove(ride: id) ?? Removal()
+        case .day(let day):
+            let (from, to) = LocalDay.range(day, in: zone)
+            return try store.remove(fromMilliseconds: from, toMilliseconds: to, days: [day])
+        case .range(let from, let to): return try store.remove(fromMilliseconds: from, toMilliseconds: to)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GPSCore
+import Reports
+import TrackStore
+
+/// Why a query finds nothing to work on.
+public enum QueryError: ServiceFailure, Equatable {
+    case noRide(Int64, store: String)
+    /// No rides in what was asked for (`name`: "2026-06-14", "ride 3"), with the zone of the days.
+    case noRides(String, zone: String)
+
+    public var kind: FailureKind { .missingInput }
+
+    public var description: String {
+        switch self {
+        case .noRide(let id, let store): return "There is no ride \(id) in \(store)."
+        case .noRides(let name, let zone): return "No rides stored on \(name) (\(zone))."
+        }
+    }
+}
+
+/// The stored rides a summary, an export or a page covers, with their points.
+public struct RideSelection {
+    /// Which rides.
+    public enum Scope: Sendable {
+        case ride(Int64)
+        case day(CivilDate)
+        /// Local days from `first` to `last`, both included; nil: without that bound.
+        case days(first: CivilDate?, last: CivilDate?)
+    }
+
+    public var rides: [(ride: StoredRide, points: [TrackPoint])]
+    /// `[from, to)` covered, ms since 1970 UTC.
+    public var from: Int64
+    public var to: Int64
+    /// A name for titles: "ride 3", "2026-06-14", "2026-06-01 to 2026-06-14".
+    public var name: String
+
+    /// Loads the rides; an unknown ride, or no rides on the days, fails.
+    public static func load(
+        _ scope: Scope, store: TrackStore, zone: TimeZone, devices: DeviceFilter = .all
+    ) throws -> RideSelection {
+        var from: Int64
+        var to: Int64
+        let name: String
+        var only: Int64?
+        switch scope {
+        case .ride(let id):
+            guard let range = try store.rideRange(id) else { throw QueryError.noRide(id, store: store.path) }
+            (from, to) = (range.start, range.end + 1)
+            name = "ride \(id)"
+            only = id
+        case .day(let day):
+            (from, to) = LocalDay.range(day, in: zone)
+            name = day.description
+        case .days(let first, let last):
+            from = first.map { LocalDay.start($0, in: zone) } ?? .min
+            to = last.map { LocalDay.start($0.adding(days: 1), in: zone) } ?? .max
+            name = "\(first?.description ?? "start") to \(last?.description ?? "end")"
+        }
+        var stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+        if let only { stored = stored.filter { $0.id == only } }
+        if stored.isEmpty { throw QueryError.noRides(name, zone: zone.identifier) }
+        let all = try store.pointsWithSegments(
+            fromMilliseconds: stored.map(\.startMilliseconds).min()!,
+            toMilliseconds: stored.map(\.endMilliseconds).max()! + 1, devices: devices)
+        var byRide: [Int64: [TrackPoint]] = [:]
+        for p in all { byRide[p.ride, default: []].append(TrackPoint(fix: p.fix, segment: p.segment)) }
+        if only == nil {
+            from = min(from, stored.map(\.startMilliseconds).min()!)
+            to = max(to, stored.map(\.endMilliseconds).max()! + 1)
+        }
+        return RideSelection(rides: stored.map { ($0, byRide[$0.id] ?? []) }, from: from, to: to, name: name)
+    }
+
+    /// Each ride's statistics and, for more than one ride, their total.
+    public func statistics(
+        _ options: StatisticsOptions = StatisticsOptions()
+    ) -> (rides: [(ride: StoredRide, statistics: RideStatistics)], total: RideStatistics?) {
+        let perRide = rides.map { r in (r.ride, RideStatistics.compute(r.points, drops: r.ride.drops, options: options)) }
+        return (perRide, perRide.count > 1 ? RideStatistics.total(perRide.map(\.1)) : nil)
+    }
+
+    /// The rides as segments and, with `records`, the records of the covered time with what they
+    /// carry, for the GPX, GeoJSON, KML and JSON writers.
+    public func export(store: TrackStore, records: Bool) throws -> TrackExport {
+        let rides = rides.map { ride, points in
+            TrackExport.Ride(id: ride.id, segments: DayReport.segments(points).map { $0.map(\.fix) })
+        }
+        let places = try (records ? store.records(fromMilliseconds: from, toMilliseconds: to) : []).map { r in
+            TrackExport.Place(
+                id: r.id!, milliseconds: r.milliseconds, coordinate: r.coordinate, altitude: r.altitude,
+                notes: r.notes.map(\.text), photos: r.photos.map { store.mediaDirectory + "/" + $0.file },
+                fields: r.fields.map { ($0.key, $0.value.description) })
+        }
+        return TrackExport(name: "Trailbook \(name)", rides: rides, places: places)
+    }
+}
