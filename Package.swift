@@ -37,10 +37,20 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // What is stored and the store protocol: every store (SQLite now, PostgreSQL next) conforms.
+        .target(
+            name: "TrackModel",
+            dependencies: [
+                "GPSCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // The contract any store must keep, as checks the stores' test targets run.
+        .target(name: "StoreContract", dependencies: ["TrackModel", "GPSCore"]),
         .target(
             name: "TrackStore",
             dependencies: [
-                "GPSCore", .product(name: "Crypto", package: "swift-crypto"),
+                "GPSCore", "TrackModel", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SystemPackage", package: "swift-system"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -52,7 +62,7 @@ let package = Package(
         .target(
             name: "TrailbookKit",
             dependencies: [
-                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "Reports", "Photos",
+                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackModel", "Reports", "Photos",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -82,7 +92,7 @@ let package = Package(
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "GPSCore", "TrailbookTestSupport"]),
         .testTarget(
             name: "TrackStoreTests",
-            dependencies: ["TrackStore", "GPSCore", "NMEA", "Pipeline", "TrailbookTestSupport"]
+            dependencies: ["TrackStore", "GPSCore", "NMEA", "Pipeline", "StoreContract", "TrailbookTestSupport"]
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSCore", "RideSimulator"]),
         .testTarget(

@@ -2,20 +2,6 @@ import Foundation
 import GPSCore
 internal import GRDB
 
-/// A stored ride.
-public struct StoredRide: Equatable, Sendable {
-    public var id: Int64
-    /// The name of the device that recorded it.
-    public var device: String
-    /// First and last point, ms since 1970 (UTC).
-    public var startMilliseconds: Int64
-    public var endMilliseconds: Int64
-    public var pointCount: Int
-    public var segmentCount: Int
-    /// Dropped fixes by reason.
-    public var drops: [String: Int]
-}
-
 extension TrackStore {
     /// Rides of `devices` that overlap `[from, to)` (ms since 1970, UTC), oldest first.
     public func rides(
@@ -103,9 +89,6 @@ extension TrackStore {
 }
 
 extension TrackStore {
-    /// A stored point with the ride and segment it belongs to and its device's name.
-    public typealias PlacedPoint = (fix: Fix, ride: Int64, segment: Int64, device: String)
-
     /// Points of `devices` in `[from, to)` with the stored ride and segment each belongs to, in
     /// time order (by device where two share a millisecond). A point belongs to the last segment
     /// of its device that starts at or before it; each device's segments are read once and
@@ -168,19 +151,6 @@ extension TrackStore {
                 .map { ($0["start_ms"], $0["end_ms"]) }
         }
     }
-}
-
-/// A file imported earlier.
-public struct StoredImport: Equatable, Sendable {
-    public var id: Int64
-    public var name: String
-    public var importedMilliseconds: Int64
-    /// Points it stored.
-    public var points: Int
-    /// The time range of those points (nil for imports made before Trailbook kept it, or for
-    /// a file that stored only waypoints).
-    public var startMilliseconds: Int64?
-    public var endMilliseconds: Int64?
 }
 
 extension TrackStore {

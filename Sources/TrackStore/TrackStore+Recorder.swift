@@ -2,32 +2,6 @@ import Foundation
 import GPSCore
 internal import GRDB
 
-/// What a running `record` writes about itself every second, in the `recorder` table (one row
-/// per device it records).
-public struct RecorderStatus: Equatable, Sendable {
-    public var pid: Int32
-    /// The receiver or gpsd it reads, for people.
-    public var source: String
-    public var startedMilliseconds: Int64
-    public var heartbeatMilliseconds: Int64
-    /// The time of the last fix with a position, and when it was seen (both ms since 1970, UTC).
-    public var lastFixMilliseconds: Int64?
-    public var lastFixSeenMilliseconds: Int64?
-    public var paused: Bool
-    /// The device's name (filled in when read back).
-    public var device: String?
-
-    public init(
-        pid: Int32, source: String, startedMilliseconds: Int64, heartbeatMilliseconds: Int64, paused: Bool
-    ) {
-        self.pid = pid
-        self.source = source
-        self.startedMilliseconds = startedMilliseconds
-        self.heartbeatMilliseconds = heartbeatMilliseconds
-        self.paused = paused
-    }
-}
-
 extension TrackStore {
     /// The pause switch of the local user: nil when collection is not paused, 0 when paused until
     /// resumed, else the time (ms since 1970, UTC) it is paused until.

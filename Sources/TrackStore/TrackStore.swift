@@ -1,5 +1,7 @@
 import Foundation
 internal import GRDB
+// The value types and the store protocol are the store's API: whoever imports the store sees them.
+@_exported import TrackModel
 
 /// The SQLite file that holds everything recorded, read and written through GRDB on the
 /// system SQLite.
@@ -113,3 +115,11 @@ public final class TrackStore: Sendable {
         try pool.read { db in try Schema.migrator().appliedIdentifiers(db).sorted() }
     }
 }
+
+extension TrackStore: TrackStoring {
+    public func makeWriter(device: DeviceID) -> any TrackWriting { TrackWriter(store: self, device: device) }
+
+    public func isBusy(_ error: any Error) -> Bool { Self.isBusy(error) }
+}
+
+extension TrackWriter: TrackWriting {}

@@ -12,30 +12,6 @@ internal import GRDBSQLite
 /// and those rides become one; segments do the same. The rides and segments that come out are
 /// the connected pieces of overlapping time ranges, whatever order the files came in.
 extension TrackWriter {
-    /// One stream of an imported file: its kept points in time order, with the stream's own ride
-    /// and segment numbers (from 1), and its drops per ride number and reason.
-    public struct ImportStream: Sendable {
-        public var points: [KeptPoint]
-        public var drops: [Int: [String: Int]]
-
-        public init(points: [KeptPoint], drops: [Int: [String: Int]]) {
-            self.points = points
-            self.drops = drops
-        }
-    }
-
-    /// What an import stored.
-    public struct ImportOutcome: Equatable, Sendable {
-        /// Points added (points whose millisecond was already stored are not counted).
-        public var points = 0
-        /// Records added for places (waypoints).
-        public var places = 0
-        /// Points of the earlier import of the same file that were removed first (`replacing`).
-        public var replacedPoints = 0
-        /// Another process imported the same file while this one read it: nothing was written.
-        public var importedMeanwhile = false
-    }
-
     /// Stores a file's streams and places in one transaction, and notes the file when it stored
     /// something (a file that stored nothing can be imported again). With `earlier`, what that
     /// import stored is removed first, in the same transaction (points the user attached a record

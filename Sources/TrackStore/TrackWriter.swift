@@ -11,6 +11,12 @@ internal import GRDBSQLite
 /// log stores nothing twice), and a new ride or segment whose first point falls inside a stored
 /// one's time range continues that stored ride or segment.
 public final class TrackWriter {
+    public typealias KeptPoint = TrackModel.KeptPoint
+    public typealias ImportedPlace = TrackModel.ImportedPlace
+    public typealias ImportedFile = TrackModel.ImportedFile
+    public typealias ImportStream = TrackModel.ImportStream
+    public typealias ImportOutcome = TrackModel.ImportOutcome
+
     public let store: TrackStore
     /// The device whose points this writer stores.
     public let device: DeviceID
@@ -19,98 +25,9 @@ public final class TrackWriter {
     /// Points written by this writer (duplicates not counted).
     public private(set) var stored = 0
 
-    /// A place from an imported file (a GPX waypoint): a manual record with notes and fields.
-    public struct ImportedPlace: Sendable {
-        public var milliseconds: Int64
-        public var coordinate: Coordinate
-        public var altitude: Double?
-        public var notes: [String]
-        public var fields: [Field]
-
-        public init(milliseconds: Int64, coordinate: Coordinate, altitude: Double?, notes: [String], fields: [Field]) {
-            self.milliseconds = milliseconds
-            self.coordinate = coordinate
-            self.altitude = altitude
-            self.notes = notes
-            self.fields = fields
-        }
-    }
-
     public init(store: TrackStore, device: DeviceID) {
         self.store = store
         self.device = device
-    }
-
-    /// One kept fix as it will be stored, with its run-local ride and segment numbers: the
-    /// scaled integers of its `point` row (see ``Schema``), 72 bytes against a ``Fix``'s 257,
-    /// because an import holds a whole file's points until its one short transaction.
-    public struct KeptPoint: Sendable {
-        /// Where the fix had no altitude, speed, track or HDOP.
-        static let unknown = Int64.min
-        /// UTC milliseconds: the row's key.
-        public let milliseconds: Int64
-        let lat: Int64
-        let lon: Int64
-        let alt: Int64
-        let speed: Int64
-        let track: Int64
-        let hdop: Int64
-        let modeSats: Int32
-        private let rideNumber: Int32
-        private let segmentNumber: Int32
-        public var ride: Int { Int(rideNumber) }
-        public var segment: Int { Int(segmentNumber) }
-
-        /// `fix` must have a date, a time and a position (the pipeline keeps only those).
-        public init(fix: Fix, ride: Int, segment: Int) {
-            let c = fix.coordinate!
-            func scaled(_ v: Double?) -> Int64 { v.map(StoredScale.hundredths) ?? Self.unknown }
-            milliseconds = fix.unixMilliseconds!
-            lat = StoredScale.degrees(c.latitude)
-            lon = StoredScale.degrees(c.longitude)
-            alt = scaled(fix.altitudeMSL)
-            speed = scaled(fix.speed)
-            track = scaled(fix.track)
-            hdop = scaled(fix.hdop)
-            let sats = fix.satellitesUsed.map { Swift.min(Swift.max($0, 0), 255) } ?? 0
-            modeSats = Int32(fix.mode.rawValue + 4 * sats)
-            rideNumber = Int32(clamping: ride)
-            segmentNumber = Int32(clamping: segment)
-        }
-
-        /// Binds the row's values to the eight parameters of `statement` (key, lat, lon, alt,
-        /// speed, track, hdop, mode_sats), the key for `device`, straight through SQLite's C API:
-        /// building a boxed argument array per point cost more than SQLite's insert itself.
-        func bind(to statement: OpaquePointer, device: DeviceID) {
-            func bind(_ index: Int32, _ value: Int64) {
-                if value == Self.unknown {
-                    sqlite3_bind_null(statement, index)
-                } else {
-                    sqlite3_bind_int64(statement, index, value)
-                }
-            }
-            bind(1, PointKey.key(device: device.rawValue, milliseconds: milliseconds))
-            bind(2, lat)
-            bind(3, lon)
-            bind(4, alt)
-            bind(5, speed)
-            bind(6, track)
-            bind(7, hdop)
-            bind(8, Int64(modeSats))
-        }
-    }
-
-    /// An imported file, noted in the same transaction as its points.
-    public struct ImportedFile: Sendable {
-        public var sha256: String
-        public var name: String
-        public var bytes: Int
-
-        public init(sha256: String, name: String, bytes: Int) {
-            self.sha256 = sha256
-            self.name = name
-            self.bytes = bytes
-        }
     }
 
     /// Stores `points` and adds `drops` (run-local ride → reason → count) in one transaction: a
@@ -240,5 +157,28 @@ public final class TrackWriter {
             added += 1
         }
         return added
+    }
+}
+
+extension KeptPoint {
+    /// Binds the row's values to the eight parameters of `statement` (key, lat, lon, alt,
+    /// speed, track, hdop, mode_sats), the key for `device`, straight through SQLite's C API:
+    /// building a boxed argument array per point cost more than SQLite's insert itself.
+    func bind(to statement: OpaquePointer, device: DeviceID) {
+        func bind(_ index: Int32, _ value: Int64) {
+            if value == Self.unknown {
+                sqlite3_bind_null(statement, index)
+            } else {
+                sqlite3_bind_int64(statement, index, value)
+            }
+        }
+        bind(1, PointKey.key(device: device.rawValue, milliseconds: milliseconds))
+        bind(2, lat)
+        bind(3, lon)
+        bind(4, alt)
+        bind(5, speed)
+        bind(6, track)
+        bind(7, hdop)
+        bind(8, Int64(modeSats))
     }
 }

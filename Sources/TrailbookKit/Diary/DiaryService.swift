@@ -1,15 +1,15 @@
 import Foundation
 import GPSCore
-import TrackStore
+import TrackModel
 
 /// The diary use cases: marking places, notes, photos, fields, the day's summary, listing and
 /// removing. Times are ms since 1970 UTC; `zone` is where local days and printed times are.
 public struct DiaryService {
-    public let store: TrackStore
+    public let store: any TrackStoring
     public let zone: TimeZone
 
     /// `zone`: where local days are, and how times in sentences are shown.
-    public init(store: TrackStore, zone: TimeZone = TimeZone(identifier: "UTC")!) {
+    public init(store: any TrackStoring, zone: TimeZone = TimeZone(identifier: "UTC")!) {
         self.store = store
         self.zone = zone
     }
@@ -117,7 +117,8 @@ public struct DiaryService {
                     try store.attachPhotos(stored, to: near)
                 } else if let place = photo.metadata.coordinate {
                     id = try store.addRecord(
-                        milliseconds: taken, coordinate: place, altitude: photo.metadata.altitude, photos: stored)
+                        milliseconds: taken, coordinate: place, altitude: photo.metadata.altitude, notes: [],
+                        fields: [], photos: stored)
                     outcome.created = true
                 } else {
                     store.discardUnattached(stored)
@@ -231,7 +232,8 @@ public struct DiaryService {
     }
 
     public func records(_ query: RecordQuery) throws -> [LocationRecord] {
-        var list = try store.records(fromMilliseconds: query.from, toMilliseconds: query.to, plainPoints: query.plainPoints)
+        var list = try store.records(
+            fromMilliseconds: query.from, toMilliseconds: query.to, plainPoints: query.plainPoints)
         list = list.filter { r in
             query.conditions.allSatisfy { w in r.fields.contains { $0.key == w.key && $0.value == w.value } }
         }
@@ -298,7 +300,7 @@ public struct DiaryService {
         case .day(let day):
             let (from, to) = LocalDay.range(day, in: zone)
             return try store.remove(fromMilliseconds: from, toMilliseconds: to, days: [day])
-        case .range(let from, let to): return try store.remove(fromMilliseconds: from, toMilliseconds: to)
+        case .range(let from, let to): return try store.remove(fromMilliseconds: from, toMilliseconds: to, days: [])
         }
     }
 }

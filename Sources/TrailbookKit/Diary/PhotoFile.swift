@@ -1,7 +1,7 @@
 import Foundation
 import GPSCore
 import Photos
-import TrackStore
+import TrackModel
 
 /// A photo to add: checked (exists, is a JPEG) and its EXIF read before anything is stored.
 public struct PhotoFile: Sendable {
@@ -107,7 +107,7 @@ public enum PhotoError: ServiceFailure, Equatable {
     }
 }
 
-extension TrackStore {
+extension TrackStoring {
     /// Copies the photos into the media folder; on failure removes what this call copied.
     func storePhotos(_ photos: [PhotoFile], zone: TimeZone, offset: Double = 0) throws(PhotoError) -> [Photo] {
         var stored: [Photo] = []

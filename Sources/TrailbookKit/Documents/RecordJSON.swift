@@ -1,6 +1,6 @@
 import Foundation
 import GPSCore
-import TrackStore
+import TrackModel
 
 /// A location record as JSON: stable keys, SI units, times in UTC and local (docs/COMMANDS.md).
 public struct RecordJSON: Encodable, Sendable {
@@ -57,7 +57,7 @@ public struct RecordJSON: Encodable, Sendable {
         }
     }
 
-    public init(_ r: LocationRecord, store: TrackStore, zone: TimeZone) {
+    public init(_ r: LocationRecord, store: any TrackStoring, zone: TimeZone) {
         let utc = LocalTime.utc
         id = r.id
         time = utc(r.milliseconds)

@@ -1,7 +1,7 @@
 import Foundation
 import GPSCore
 import Reports
-import TrackStore
+import TrackModel
 
 /// The documented JSON of `summary` (keys in snake case: `distance_m`, `moving_s`, ...).
 public struct SummaryJSON: Encodable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import TrackStore
+import TrackModel
 
 /// What importing one file did (the JSON of `import --json`, and the line printed for it).
 public struct ImportFileReport: Codable, Sendable {

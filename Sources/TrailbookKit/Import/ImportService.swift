@@ -2,7 +2,7 @@ import Foundation
 import GPSCore
 import Pipeline
 import Reports
-import TrackStore
+import TrackModel
 
 /// The import use case: files through the decoder and the collection rules into the store.
 ///
@@ -41,24 +41,26 @@ public struct ImportService {
 
     public let options: Options
     /// The store and the device the points are stored as; nil for a dry run.
-    private let writer: TrackWriter?
+    private let writer: (any TrackWriting)?
+    private let store: (any TrackStoring)?
     /// Rides and segments formed so far in this run.
     public private(set) var rides = 0
     public private(set) var segments = 0
 
     /// `store` nil: a dry run (nothing is stored, nothing is remembered).
-    public init(store: TrackStore?, device: String, options: Options) throws {
+    public init(store: (any TrackStoring)?, device: String, options: Options) throws {
         self.options = options
-        writer = try store.map { TrackWriter(store: $0, device: try $0.device(named: device)) }
+        self.store = store
+        writer = try store.map { $0.makeWriter(device: try $0.device(named: device)) }
     }
 
     /// Imports one file; `progress` receives the bytes read so far.
     public mutating func importFile(_ path: String, progress: (@Sendable (Int) -> Void)? = nil) throws -> FileResult {
         var report = ImportFileReport(file: path)
         let kind = try FileKind.sniff(path)
-        var imported: TrackWriter.ImportedFile?
+        var imported: ImportedFile?
         var earlier: StoredImport?
-        if let store = writer?.store {
+        if let store {
             let digest: String
             do {
                 digest = try ContentDigest.hexDigest(ofFile: path)
@@ -115,7 +117,7 @@ public struct ImportService {
         if let writer {
             let outcome = try writer.writeImport(runner.streams, places: places, file: imported, replacing: earlier)
             if outcome.importedMeanwhile, let digest = imported?.sha256,
-                let other = try writer.store.importedFile(sha256: digest)
+                let other = try store?.importedFile(sha256: digest)
             {
                 var skipped = ImportFileReport(file: path)
                 skipped.alreadyImported = .init(other)
@@ -135,7 +137,7 @@ public struct ImportService {
     /// A GPX waypoint as a record: its name as the field `name`, its description as a note, its
     /// link as the field `link`. A waypoint without a time takes the one ``Options/waypointTime``
     /// gives; without that it is not stored (nil).
-    func place(_ w: GPXReader.Waypoint, firstTrackTime: Int64?) -> TrackWriter.ImportedPlace? {
+    func place(_ w: GPXReader.Waypoint, firstTrackTime: Int64?) -> ImportedPlace? {
         guard let c = w.fix.coordinate else { return nil }
         var time = w.fix.unixMilliseconds
         if time == nil, let waypointTime = options.waypointTime {

@@ -1,6 +1,6 @@
 import GPSCore
 import Pipeline
-import TrackStore
+import TrackModel
 
 /// What a file reader hands over, in file order.
 enum StreamItem {
@@ -30,7 +30,7 @@ struct StreamRunner {
     let rideOffset: Int
     let segmentOffset: Int
 
-    private(set) var streams: [TrackWriter.ImportStream] = []
+    private(set) var streams: [ImportStream] = []
     private(set) var keptFixes: [(fix: Fix, ride: Int, segment: Int)] = []
     private(set) var fixesRead = 0
     private(set) var kept = 0
@@ -42,7 +42,7 @@ struct StreamRunner {
     private(set) var firstTime: Int64?
 
     private var pipeline: Pipeline?
-    private var points: [TrackWriter.KeptPoint] = []
+    private var points: [KeptPoint] = []
     private var latest: Int64?
 
     init(configuration: PipelineConfiguration, keepPoints: Bool, keepFixes: Bool, rideOffset: Int, segmentOffset: Int) {

@@ -1,7 +1,7 @@
 import Foundation
 import GPSCore
 import Reports
-import TrackStore
+import TrackModel
 
 /// Why a query finds nothing to work on.
 public enum QueryError: ServiceFailure, Equatable {
@@ -38,7 +38,7 @@ public struct RideSelection {
 
     /// Loads the rides; an unknown ride, or no rides on the days, fails.
     public static func load(
-        _ scope: Scope, store: TrackStore, zone: TimeZone, devices: DeviceFilter = .all
+        _ scope: Scope, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter = .all
     ) throws -> RideSelection {
         var from: Int64
         var to: Int64
@@ -77,13 +77,14 @@ public struct RideSelection {
     public func statistics(
         _ options: StatisticsOptions = StatisticsOptions()
     ) -> (rides: [(ride: StoredRide, statistics: RideStatistics)], total: RideStatistics?) {
-        let perRide = rides.map { r in (r.ride, RideStatistics.compute(r.points, drops: r.ride.drops, options: options)) }
+        let perRide = rides.map { r in (r.ride, RideStatistics.compute(r.points, drops: r.ride.drops, options: options))
+        }
         return (perRide, perRide.count > 1 ? RideStatistics.total(perRide.map(\.1)) : nil)
     }
 
     /// The rides as segments and, with `records`, the records of the covered time with what they
     /// carry, for the GPX, GeoJSON, KML and JSON writers.
-    public func export(store: TrackStore, records: Bool) throws -> TrackExport {
+    public func export(store: any TrackStoring, records: Bool) throws -> TrackExport {
         let rides = rides.map { ride, points in
             TrackExport.Ride(id: ride.id, segments: DayReport.segments(points).map { $0.map(\.fix) })
         }

@@ -1,11 +1,11 @@
 import Foundation
 import GPSCore
-import TrackStore
+import TrackModel
 
 /// The pause switch, kept in the store (so it also holds for a recorder started later).
 public enum PauseSwitch {
     /// Whether collection is paused at `now`, and until when (nil: until resumed).
-    public static func pause(in store: TrackStore, now: Int64) throws -> (paused: Bool, until: Int64?) {
+    public static func pause(in store: any TrackStoring, now: Int64) throws -> (paused: Bool, until: Int64?) {
         guard let until = try store.pausedUntil() else { return (false, nil) }
         if until == 0 { return (true, nil) }
         return (now < until, until)
@@ -15,9 +15,9 @@ public enum PauseSwitch {
 /// Pausing, resuming and the state of running recorders, as the diary commands and the server
 /// show them.
 public struct RecorderControl {
-    public let store: TrackStore
+    public let store: any TrackStoring
 
-    public init(store: TrackStore) { self.store = store }
+    public init(store: any TrackStoring) { self.store = store }
 
     /// Pauses collection until `until` (ms since 1970 UTC), or until resumed when nil.
     public func pause(until: Int64?) throws { try store.setPausedUntil(until ?? 0) }

@@ -4,7 +4,7 @@ import GPSDevices
 import Logging
 import Pipeline
 import ServiceLifecycle
-import TrackStore
+import TrackModel
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +18,7 @@ public struct RecordService: Service {
     let device: DeviceID
     let sourceName: String
     let configuration: PipelineConfiguration
-    let store: TrackStore
+    let store: any TrackStoring
     let commitInterval: Double
     let logger: Logger
 
@@ -26,7 +26,7 @@ public struct RecordService: Service {
     /// `commitInterval` seconds while fixes arrive; `sourceName` is shown by `status`.
     public init(
         source: any FixSource, device: DeviceID, sourceName: String, configuration: PipelineConfiguration,
-        store: TrackStore, commitInterval: Double, logger: Logger
+        store: any TrackStoring, commitInterval: Double, logger: Logger
     ) {
         self.source = source
         self.device = device
@@ -49,8 +49,8 @@ public struct RecordService: Service {
             paused: false)
         var lastControl = ContinuousClock.now - .seconds(10)
         var pipeline = Pipeline(configuration: configuration, logger: logger)
-        let writer = TrackWriter(store: store, device: device)
-        var pending: [TrackWriter.KeptPoint] = []
+        let writer = store.makeWriter(device: device)
+        var pending: [KeptPoint] = []
         var dropsCommitted = pipeline.drops
         var lastCommit = ContinuousClock.now
         var hadFix: Bool?
@@ -70,7 +70,7 @@ public struct RecordService: Service {
             guard !pending.isEmpty || !drops.isEmpty else { return }
             do {
                 try writer.write(pending, drops: drops)
-            } catch  where TrackStore.isBusy(error) {
+            } catch  where store.isBusy(error) {
                 if busySince == nil {
                     busySince = .now
                     logger.warning(
@@ -123,7 +123,7 @@ public struct RecordService: Service {
             status.heartbeatMilliseconds = now
             do {
                 try store.writeRecorderStatus(status, device: device)
-            } catch  where TrackStore.isBusy(error) {
+            } catch  where store.isBusy(error) {
                 // The heartbeat is written again next second.
             }
         }

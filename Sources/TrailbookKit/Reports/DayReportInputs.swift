@@ -1,7 +1,7 @@
 import Foundation
 import GPSCore
 import Reports
-import TrackStore
+import TrackModel
 
 /// What the day report shows, read from the store: the use case behind `report day`, the
 /// overlay's pages and (next) the server's day page.
@@ -10,7 +10,7 @@ public enum DayReportInputs {
     /// records with their notes, fields and photos (embedded as data URLs when `embedPhotos`,
     /// else linked), and the day's summary.
     public static func load(
-        _ day: CivilDate, store: TrackStore, zone: TimeZone, imperial: Bool, embedPhotos: Bool,
+        _ day: CivilDate, store: any TrackStoring, zone: TimeZone, imperial: Bool, embedPhotos: Bool,
         devices: DeviceFilter = .all
     ) throws -> DayReportInput {
         let (from, to) = LocalDay.range(day, in: zone)
@@ -50,7 +50,7 @@ public enum OverlayPages {
     /// page (`index.html`). Each day is read and computed once, for its page and the overlay.
     /// Returns the number of days with rides; with none, nothing is written and it fails.
     public static func render(
-        _ days: [CivilDate], title: (_ daysWithRides: Int) -> String, store: TrackStore, zone: TimeZone,
+        _ days: [CivilDate], title: (_ daysWithRides: Int) -> String, store: any TrackStoring, zone: TimeZone,
         style: ReportStyle,
         devices: DeviceFilter = .all, write: (_ name: String, _ html: String) throws -> Void
     ) throws -> Int {

@@ -38,6 +38,14 @@ public struct Note: Equatable, Sendable {
     public var text: String
     public var createdMilliseconds: Int64
     public var updatedMilliseconds: Int64
+
+    public init(id: Int64, recordID: Int64, text: String, createdMilliseconds: Int64, updatedMilliseconds: Int64) {
+        self.id = id
+        self.recordID = recordID
+        self.text = text
+        self.createdMilliseconds = createdMilliseconds
+        self.updatedMilliseconds = updatedMilliseconds
+    }
 }
 
 /// A photo file in the media folder.
@@ -50,6 +58,14 @@ public struct Photo: Equatable, Sendable {
     public var takenMilliseconds: Int64?
     /// The file name it was added under.
     public var name: String
+
+    public init(sha256: String, file: String, bytes: Int, takenMilliseconds: Int64?, name: String) {
+        self.sha256 = sha256
+        self.file = file
+        self.bytes = bytes
+        self.takenMilliseconds = takenMilliseconds
+        self.name = name
+    }
 }
 
 /// A structured value on a record; numbers stay numbers.

@@ -1,0 +1,256 @@
+import Foundation
+import GPSCore
+import TrackModel
+
+/// The contract every store keeps, as checks on a fresh, empty store: the SQLite store's tests
+/// run every case, and the PostgreSQL store's tests will run the same ones. A case throws
+/// ``Violation`` saying what the store did instead.
+public enum StoreContract {
+    /// One clause of the contract.
+    public struct Case: Sendable, CustomStringConvertible {
+        public let description: String
+        public let check: @Sendable (any TrackStoring) throws -> Void
+    }
+
+    /// A broken clause: what was expected and what the store did.
+    public struct Violation: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// 2026-06-14T06:30:00Z.
+    static let t0: Int64 = 1_781_418_600_000
+
+    public static let cases: [Case] = [
+        Case(description: "a device name gives one device, made on first use") { store in
+            let bike = try store.device(named: "bike")
+            try expect(try store.device(named: "bike") == bike, "the same name gave another device")
+            let phone = try store.device(named: "phone")
+            try expect(phone != bike, "two names gave one device")
+            try expect(try store.devices().map(\.name) == ["bike", "phone"], "devices() lists them in order")
+        },
+        Case(description: "a point keeps its values to the stored resolution") { store in
+            let writer = store.makeWriter(device: try store.device(named: "bike"))
+            var fix = makeFix(t0 + 123, latitude: 47.123_456_78, longitude: -8.765_432_12)
+            fix.altitudeMSL = 412.345
+            fix.speed = 5.678
+            fix.track = 359.994
+            fix.hdop = 0.87
+            fix.satellitesUsed = 11
+            try writer.write([KeptPoint(fix: fix, ride: 1, segment: 1)], drops: [:])
+            var bare = makeFix(t0 + 1000, latitude: -33.9, longitude: 151.2)
+            bare.mode = .twoD
+            try writer.write([KeptPoint(fix: bare, ride: 1, segment: 1)], drops: [:])
+            let back = try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+            try expect(back.count == 2, "2 points stored, \(back.count) read")
+            let p = back[0]
+            try expect(p.unixMilliseconds == t0 + 123, "time to the millisecond")
+            try expect(
+                abs(p.coordinate!.latitude - 47.123_456_8) < 1e-9 && abs(p.coordinate!.longitude + 8.765_432_1) < 1e-9,
+                "position to 1e-7 degrees: \(p.coordinate!)")
+            try expect(p.altitudeMSL == 412.35 && p.speed == 5.68 && p.track == 359.99, "hundredths")
+            try expect(p.hdop == 0.87 && p.satellitesUsed == 11 && p.mode == .threeD, "HDOP, satellites, mode")
+            let q = back[1]
+            try expect(q.altitudeMSL == nil && q.speed == nil && q.hdop == nil && q.mode == .twoD, "unknowns stay nil")
+        },
+        Case(description: "two devices at the same millisecond both keep their points") { store in
+            let fixes = (0..<30).map { makeFix(t0 + Int64($0) * 1000, latitude: 47 + Double($0) * 1e-4, longitude: 8) }
+            for name in ["bike", "phone"] {
+                let writer = store.makeWriter(device: try store.device(named: name))
+                try writer.write(fixes.map { KeptPoint(fix: $0, ride: 1, segment: 1) }, drops: [:])
+                try expect(writer.stored == 30, "\(name) stored \(writer.stored) of 30")
+            }
+            try expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all).count == 60, "60")
+            let phone = try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .named("phone"))
+            try expect(phone.count == 30, "the phone's 30")
+            let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+            try expect(rides.map(\.device).sorted() == ["bike", "phone"], "a ride per device")
+            let placed = try store.pointsWithSegments(fromMilliseconds: t0, toMilliseconds: t0 + 1, devices: .all)
+            try expect(Set(placed.map(\.device)) == ["bike", "phone"], "each point carries its device")
+            try expect(
+                try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .named("nobody")).isEmpty,
+                "an unknown device has no rides")
+        },
+        Case(description: "a writer skips milliseconds it has and continues rides across batches") { store in
+            let writer = store.makeWriter(device: try store.device(named: "bike"))
+            let first = (0..<10).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) }
+            try expect(try writer.write(first, drops: [1: ["accuracy": 2]]) == 10, "10 new points")
+            let second = (5..<20).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) }
+            try expect(try writer.write(second, drops: [1: ["accuracy": 1]]) == 10, "5 known, 10 new")
+            let third = (100..<105).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 2, segment: 2) }
+            try writer.write(third, drops: [:])
+            let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+            try expect(rides.map(\.pointCount) == [20, 5], "rides of 20 and 5 points: \(rides.map(\.pointCount))")
+            try expect(rides[0].drops == ["accuracy": 3], "drops add up: \(rides[0].drops)")
+            try expect(
+                rides[0].startMilliseconds == t0 && rides[0].endMilliseconds == t0 + 19_000, "the ride's range")
+            let range = try store.rideRange(rides[1].id)
+            try expect(range?.start == t0 + 100_000 && range?.end == t0 + 104_000, "rideRange")
+            try expect(try store.rideRange(rides[1].id + 1000) == nil, "no such ride")
+            try expect(try store.latestPoint()?.unixMilliseconds == t0 + 104_000, "the latest point")
+            try expect(try store.nearestPoint(to: t0 + 50_000, within: 10_000) == nil, "nothing within 10 s")
+            try expect(
+                try store.nearestPoint(to: t0 + 25_000, within: 10_000)?.unixMilliseconds == t0 + 19_000,
+                "the nearest point within 10 s")
+        },
+        Case(description: "an import merges with overlapping rides and is remembered by its bytes") { store in
+            let writer = store.makeWriter(device: try store.device(named: "import"))
+            func stream(_ range: Range<Int>) -> ImportStream {
+                ImportStream(
+                    points: range.map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) },
+                    drops: [:])
+            }
+            let file = ImportedFile(sha256: String(repeating: "a", count: 64), name: "b.gpx", bytes: 10)
+            let place = ImportedPlace(
+                milliseconds: t0, coordinate: Coordinate(latitude: 47, longitude: 8), altitude: nil, notes: ["Hut"],
+                fields: [Field(key: "kind", value: .text("hut"))])
+            // The later part first: order must not matter.
+            var outcome = try writer.writeImport([stream(20..<40)], places: [], file: nil, replacing: nil)
+            try expect(outcome.points == 20, "20 points")
+            outcome = try writer.writeImport([stream(0..<25)], places: [place], file: file, replacing: nil)
+            try expect(outcome.points == 20 && outcome.places == 1, "20 new points and a place: \(outcome)")
+            let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+            try expect(rides.count == 1 && rides[0].pointCount == 40, "one ride of 40: \(rides.map(\.pointCount))")
+            let known = try store.importedFile(sha256: file.sha256)
+            try expect(known?.name == "b.gpx" && known?.points == 20, "the file is remembered with its points")
+            let again = try writer.writeImport([stream(0..<25)], places: [], file: file, replacing: known)
+            try expect(again.replacedPoints == 20 && again.points == 20, "a reimport replaces: \(again)")
+            try expect(
+                try store.records(fromMilliseconds: .min, toMilliseconds: .max, plainPoints: false).first?.notes.map(
+                    \.text) == ["Hut"], "the place is a record with its note")
+        },
+        Case(description: "records carry notes, fields and photos") { store in
+            let id = try store.addRecord(
+                milliseconds: t0, coordinate: Coordinate(latitude: 47.5, longitude: 8.5), altitude: 400,
+                notes: ["One"], fields: [Field(key: "n", value: .number(2))], photos: [])
+            let record = try store.record(id)
+            try expect(record?.manual == true && record?.altitude == 400, "a manual record with its altitude")
+            try expect(record?.fields == [Field(key: "n", value: .number(2))], "a number stays a number")
+            let note = try store.addNote(to: id, text: "Two")
+            try expect(try store.note(note.id)?.text == "Two" && note.recordID == id, "the note")
+            try expect(try store.updateNote(note.id, text: "Zwei"), "update says it found the note")
+            try expect(try store.updateNote(note.id + 1000, text: "x") == false, "no such note")
+            try expect(try store.deleteNote(note.id)?.text == "Zwei", "delete returns the note")
+            try expect(try store.note(note.id) == nil, "deleted")
+            try store.setFields([Field(key: "n", value: .text("three")), Field(key: "m", value: .number(1))], on: id)
+            let fields = try store.record(id)?.fields ?? []
+            try expect(
+                fields.contains(Field(key: "n", value: .text("three"))) && fields.count == 2, "set replaces a key")
+            try expect(try store.removeField("m", from: id) && !(try store.removeField("m", from: id)), "remove once")
+            try expect(try store.record(id + 1000) == nil, "no such record")
+            let list = try store.records(fromMilliseconds: t0, toMilliseconds: t0 + 1, plainPoints: false)
+            try expect(list.map(\.id) == [id], "records in a range")
+        },
+        Case(description: "a note near a point makes the point a record") { store in
+            let writer = store.makeWriter(device: try store.device(named: "bike"))
+            try writer.write((0..<10).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) })
+            let id = try store.nearestRecordID(to: t0 + 3_400, within: 2_000)
+            let record = try id.flatMap { try store.record($0) }
+            try expect(
+                record?.milliseconds == t0 + 3_000 && record?.manual == false, "the point at 3 s: \(record as Any)")
+            try expect(try store.nearestRecordID(to: t0 + 60_000, within: 2_000) == nil, "nothing near")
+            try expect(
+                try store.records(fromMilliseconds: .min, toMilliseconds: .max, plainPoints: true).count == 10,
+                "nine plain points and the record")
+        },
+        Case(description: "a photo is stored once per content and discarded when unused") { store in
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID())").path
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            try Data("photo one".utf8).write(to: URL(fileURLWithPath: dir + "/a.jpg"))
+            try Data("photo one".utf8).write(to: URL(fileURLWithPath: dir + "/b.jpg"))
+            try Data("photo two".utf8).write(to: URL(fileURLWithPath: dir + "/c.jpg"))
+            let a = try store.storePhotoFile(dir + "/a.jpg", takenMilliseconds: t0)
+            let b = try store.storePhotoFile(dir + "/b.jpg", takenMilliseconds: nil)
+            try expect(a.sha256 == b.sha256 && a.file == b.file && a.bytes == 9, "one file for one content")
+            try expect(a.name == "a.jpg" && b.name == "b.jpg", "each keeps the name it was added under")
+            let id = try store.addRecord(
+                milliseconds: t0, coordinate: Coordinate(latitude: 1, longitude: 2), altitude: nil, notes: [],
+                fields: [], photos: [a])
+            let c = try store.storePhotoFile(dir + "/c.jpg", takenMilliseconds: nil)
+            store.discardUnattached([a, c])
+            try expect(
+                FileManager.default.fileExists(atPath: store.mediaDirectory + "/" + a.file), "a used photo stays")
+            try expect(
+                !FileManager.default.fileExists(atPath: store.mediaDirectory + "/" + c.file), "an unused one goes")
+            // One content is one photo: on another record it keeps the name it was first added under.
+            let other = try store.addRecord(
+                milliseconds: t0 + 1000, coordinate: Coordinate(latitude: 1, longitude: 2), altitude: nil, notes: [],
+                fields: [], photos: [])
+            try store.attachPhotos([b], to: other)
+            try store.attachPhotos([b], to: id)
+            try expect(try store.record(id)?.photos.map(\.sha256) == [a.sha256], "once per record")
+            try expect(try store.record(other)?.photos.map(\.name) == ["a.jpg"], "the first name stays")
+        },
+        Case(description: "a day's summary is set, replaced and removed by empty text") { store in
+            let day = CivilDate(year: 2026, month: 6, day: 14)!
+            try expect(try store.daySummary(day) == nil, "none at first")
+            try store.setDaySummary(day, text: "Loop")
+            try store.setDaySummary(day, text: "Long loop")
+            try expect(try store.daySummary(day) == "Long loop", "replaced")
+            try store.setDaySummary(day, text: "")
+            try expect(try store.daySummary(day) == nil, "removed")
+        },
+        Case(description: "removal takes what it names and counts it") { store in
+            let writer = store.makeWriter(device: try store.device(named: "bike"))
+            try writer.write((0..<10).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) })
+            try writer.write((50..<60).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 2, segment: 2) })
+            let manual = try store.addRecord(
+                milliseconds: t0 + 20_000, coordinate: Coordinate(latitude: 1, longitude: 2), altitude: nil,
+                notes: ["x", "y"], fields: [], photos: [])
+            let refused = try store.remove(records: [manual, manual + 1000])
+            try expect(
+                refused.missing == [manual + 1000] && refused.removal == Removal() && (try store.record(manual)) != nil,
+                "one missing id: nothing removed, the missing named")
+            let removal = try store.remove(records: [manual]).removal
+            try expect(removal.records == 1 && removal.notes == 2, "the record and its notes: \(removal)")
+            let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+            let byRide = try store.remove(ride: rides[1].id)
+            try expect(byRide?.points == 10 && byRide?.rides == 1, "the ride and its points: \(byRide as Any)")
+            try expect(try store.remove(ride: rides[1].id) == nil, "no such ride any more")
+            let byRange = try store.remove(fromMilliseconds: t0, toMilliseconds: t0 + 5_000, days: [])
+            try expect(byRange.points == 5, "five points in the range: \(byRange)")
+            try expect(
+                try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all).count == 5, "5 left")
+        },
+        Case(description: "the pause switch and recorder statuses") { store in
+            try expect(try store.pausedUntil() == nil, "not paused at first")
+            try store.setPausedUntil(0)
+            try expect(try store.pausedUntil() == 0, "paused until resumed")
+            try store.setPausedUntil(t0)
+            try expect(try store.pausedUntil() == t0, "paused until a time")
+            try store.setPausedUntil(nil)
+            try expect(try store.pausedUntil() == nil, "resumed")
+            let bike = try store.device(named: "bike")
+            let phone = try store.device(named: "phone")
+            var status = RecorderStatus(
+                pid: 42, source: "/dev/ttyUSB0", startedMilliseconds: t0, heartbeatMilliseconds: t0 + 1000,
+                paused: false)
+            try store.writeRecorderStatus(status, device: bike)
+            status.heartbeatMilliseconds = t0 + 2000
+            status.lastFixMilliseconds = t0 + 1500
+            status.lastFixSeenMilliseconds = t0 + 1600
+            try store.writeRecorderStatus(status, device: bike)
+            status.heartbeatMilliseconds = t0 + 5000
+            try store.writeRecorderStatus(status, device: phone)
+            let statuses = try store.recorderStatuses()
+            try expect(statuses.map(\.device) == ["phone", "bike"], "one per device, newest heartbeat first")
+            try expect(statuses[1].lastFixMilliseconds == t0 + 1500 && statuses[1].pid == 42, "the status as written")
+            try store.removeRecorderStatus(device: phone)
+            try expect(try store.recorderStatuses().map(\.device) == ["bike"], "removed")
+        },
+    ]
+
+    /// A 3D fix with 8 satellites at `ms`.
+    static func makeFix(_ ms: Int64, latitude: Double = 47.37, longitude: Double = 8.54) -> Fix {
+        var fix = Fix()
+        UTCTimestamp.set(ms, on: &fix)
+        fix.coordinate = Coordinate(latitude: latitude, longitude: longitude)
+        fix.mode = .threeD
+        fix.satellitesUsed = 8
+        return fix
+    }
+
+    static func expect(_ condition: Bool, _ what: @autoclosure () -> String) throws {
+        if !condition { throw Violation(description: what()) }
+    }
+}

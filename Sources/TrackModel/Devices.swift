@@ -1,0 +1,27 @@
+import Foundation
+import GPSCore
+
+/// A device's id in the store (a receiver, gpsd, a phone, the files imported under one name).
+public struct DeviceID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: Int64
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+    public static func < (a: DeviceID, b: DeviceID) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { String(rawValue) }
+}
+
+/// A device of the store's user.
+public struct StoredDevice: Equatable, Sendable {
+    public var id: DeviceID
+    public var name: String
+
+    public init(id: DeviceID, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// Which devices a query covers: all of the user's, or one by name.
+public enum DeviceFilter: Equatable, Sendable {
+    case all
+    case named(String)
+}

@@ -1,0 +1,108 @@
+import Foundation
+import GPSCore
+
+/// How a fix is stored: scaled integers (see the `point` table in ``Schema``). Latitude and
+/// longitude keep 1e-7 degrees (about 1 cm), altitude centimetres, speed cm/s, track and HDOP
+/// hundredths; the date and time are the row's key in milliseconds. Rows are written from
+/// ``KeptPoint``; records (`record` table) use the same scales.
+public enum StoredScale {
+    /// Degrees as the stored integer (1e-7 degrees).
+    public static func degrees(_ value: Double) -> Int64 { Int64((value * 1e7).rounded()) }
+    /// Metres, m/s, degrees of track or HDOP as the stored integer (hundredths).
+    public static func hundredths(_ value: Double) -> Int64 { Int64((value * 100).rounded()) }
+}
+
+/// A place from an imported file (a GPX waypoint): a manual record with notes and fields.
+public struct ImportedPlace: Sendable {
+    public var milliseconds: Int64
+    public var coordinate: Coordinate
+    public var altitude: Double?
+    public var notes: [String]
+    public var fields: [Field]
+
+    public init(milliseconds: Int64, coordinate: Coordinate, altitude: Double?, notes: [String], fields: [Field]) {
+        self.milliseconds = milliseconds
+        self.coordinate = coordinate
+        self.altitude = altitude
+        self.notes = notes
+        self.fields = fields
+    }
+}
+
+/// One kept fix as it will be stored, with its run-local ride and segment numbers: the
+/// scaled integers of its `point` row (see ``Schema``), 72 bytes against a ``Fix``'s 257,
+/// because an import holds a whole file's points until its one short transaction.
+public struct KeptPoint: Sendable {
+    /// Where the fix had no altitude, speed, track or HDOP.
+    public static let unknown = Int64.min
+    /// UTC milliseconds. The other values are the stored integers (``StoredScale``; nil
+    /// values are ``unknown``), mode + 4 × satellites in `modeSats`.
+    public let milliseconds: Int64
+    public let lat: Int64
+    public let lon: Int64
+    public let alt: Int64
+    public let speed: Int64
+    public let track: Int64
+    public let hdop: Int64
+    public let modeSats: Int32
+    private let rideNumber: Int32
+    private let segmentNumber: Int32
+    public var ride: Int { Int(rideNumber) }
+    public var segment: Int { Int(segmentNumber) }
+
+    /// `fix` must have a date, a time and a position (the pipeline keeps only those).
+    public init(fix: Fix, ride: Int, segment: Int) {
+        let c = fix.coordinate!
+        func scaled(_ v: Double?) -> Int64 { v.map(StoredScale.hundredths) ?? Self.unknown }
+        milliseconds = fix.unixMilliseconds!
+        lat = StoredScale.degrees(c.latitude)
+        lon = StoredScale.degrees(c.longitude)
+        alt = scaled(fix.altitudeMSL)
+        speed = scaled(fix.speed)
+        track = scaled(fix.track)
+        hdop = scaled(fix.hdop)
+        let sats = fix.satellitesUsed.map { Swift.min(Swift.max($0, 0), 255) } ?? 0
+        modeSats = Int32(fix.mode.rawValue + 4 * sats)
+        rideNumber = Int32(clamping: ride)
+        segmentNumber = Int32(clamping: segment)
+    }
+}
+
+/// An imported file, noted in the same transaction as its points.
+public struct ImportedFile: Sendable {
+    public var sha256: String
+    public var name: String
+    public var bytes: Int
+
+    public init(sha256: String, name: String, bytes: Int) {
+        self.sha256 = sha256
+        self.name = name
+        self.bytes = bytes
+    }
+}
+
+/// One stream of an imported file: its kept points in time order, with the stream's own ride
+/// and segment numbers (from 1), and its drops per ride number and reason.
+public struct ImportStream: Sendable {
+    public var points: [KeptPoint]
+    public var drops: [Int: [String: Int]]
+
+    public init(points: [KeptPoint], drops: [Int: [String: Int]]) {
+        self.points = points
+        self.drops = drops
+    }
+}
+
+/// What an import stored.
+public struct ImportOutcome: Equatable, Sendable {
+    /// Points added (points whose millisecond was already stored are not counted).
+    public var points = 0
+    /// Records added for places (waypoints).
+    public var places = 0
+    /// Points of the earlier import of the same file that were removed first (`replacing`).
+    public var replacedPoints = 0
+    /// Another process imported the same file while this one read it: nothing was written.
+    public var importedMeanwhile = false
+
+    public init() {}
+}

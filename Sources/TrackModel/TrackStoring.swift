@@ -1,0 +1,141 @@
+import Foundation
+import GPSCore
+
+/// The operations the application services use on a store: what every store (the SQLite one,
+/// the PostgreSQL one next) provides and what `StoreContract` checks. Times are ms since 1970,
+/// UTC; everything belongs to the store's user (`me` in a local store) and one of its devices.
+public protocol TrackStoring: AnyObject, Sendable {
+    /// Where the store is, for sentences.
+    var path: String { get }
+    /// The folder that holds the photo files.
+    var mediaDirectory: String { get }
+
+    // MARK: devices
+
+    /// The device `name`, created on first use; the same name gives the same id.
+    func device(named name: String) throws -> DeviceID
+    /// The user's devices, in the order they were made.
+    func devices() throws -> [StoredDevice]
+
+    // MARK: writing points
+
+    /// A writer that stores kept points as `device`'s, continuing its rides and segments.
+    func makeWriter(device: DeviceID) -> any TrackWriting
+    /// The earlier import of the file whose bytes have this SHA-256, if any.
+    func importedFile(sha256: String) throws -> StoredImport?
+    /// Writes may wait at most `seconds` for another writer, then fail with an error
+    /// ``isBusy(_:)`` recognises (for a recorder, which must keep reading its receiver).
+    func limitWriteWait(to seconds: TimeInterval) throws
+    /// Whether `error` is a write that gave up waiting for another writer.
+    func isBusy(_ error: any Error) -> Bool
+
+    // MARK: points and rides
+
+    /// The newest stored point of any device.
+    func latestPoint() throws -> Fix?
+    /// The stored point nearest `ms` within `within` ms, of any device.
+    func nearestPoint(to ms: Int64, within: Int64) throws -> Fix?
+    /// Points of `devices` in `[from, to)`, in time order.
+    func points(fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter) throws -> [Fix]
+    /// Points of `devices` in `[from, to)` with their stored ride, segment and device name.
+    func pointsWithSegments(fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter) throws
+        -> [PlacedPoint]
+    /// Rides of `devices` overlapping `[from, to)`, oldest first.
+    func rides(fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter) throws -> [StoredRide]
+    /// The first and last point's time of ride `id`; nil when there is no such ride.
+    func rideRange(_ id: Int64) throws -> (start: Int64, end: Int64)?
+
+    // MARK: records
+
+    /// Adds a manual record with what it carries, in one transaction; returns its id.
+    func addRecord(
+        milliseconds: Int64, coordinate: Coordinate, altitude: Double?, notes: [String], fields: [Field],
+        photos: [Photo]
+    ) throws -> Int64
+    /// The record or stored point nearest `ms` within `within` ms, as a record id (a point gets
+    /// its record now); nil when nothing is that near.
+    func nearestRecordID(to ms: Int64, within: Int64) throws -> Int64?
+    func record(_ id: Int64) throws -> LocationRecord?
+    /// Records in `[from, to)` in time order; with `plainPoints` every point without a record too.
+    func records(fromMilliseconds from: Int64, toMilliseconds to: Int64, plainPoints: Bool) throws
+        -> [LocationRecord]
+    func addNote(to record: Int64, text: String) throws -> Note
+    func note(_ id: Int64) throws -> Note?
+    /// Whether the note existed.
+    func updateNote(_ id: Int64, text: String) throws -> Bool
+    /// Deletes the note for good (its text overwritten); the note it was, or nil.
+    func deleteNote(_ id: Int64) throws -> Note?
+    /// Sets fields, replacing the same keys.
+    func setFields(_ fields: [Field], on record: Int64) throws
+    /// Whether the field was there.
+    func removeField(_ key: String, from record: Int64) throws -> Bool
+    /// Attaches photos; a content is one photo (the name it was first stored under), once per record.
+    func attachPhotos(_ photos: [Photo], to record: Int64) throws
+    /// Copies a photo into the media folder (once per content) and returns it, to attach.
+    func storePhotoFile(_ source: String, takenMilliseconds: Int64?) throws -> Photo
+    /// Deletes the files of `photos` that no record uses.
+    func discardUnattached(_ photos: [Photo])
+    func daySummary(_ day: CivilDate) throws -> String?
+    /// Sets the day's summary; empty text removes it.
+    func setDaySummary(_ day: CivilDate, text: String) throws
+
+    // MARK: removal, for good
+
+    /// Removes the records and what they carry (a point's record takes the point). When an id is
+    /// not there, nothing is removed and the missing ids are returned.
+    func remove(records ids: [Int64]) throws -> (removal: Removal, missing: [Int64])
+    /// Removes a ride with its points, segments and their records; nil when there is no such ride.
+    func remove(ride id: Int64) throws -> Removal?
+    /// Removes points and records in `[from, to)`, and the summaries of `days`.
+    func remove(fromMilliseconds from: Int64, toMilliseconds to: Int64, days: [CivilDate]) throws -> Removal
+
+    // MARK: the recorder
+
+    /// nil: not paused; 0: paused until resumed; else paused until that time.
+    func pausedUntil() throws -> Int64?
+    func setPausedUntil(_ until: Int64?) throws
+    func writeRecorderStatus(_ status: RecorderStatus, device: DeviceID) throws
+    func removeRecorderStatus(device: DeviceID) throws
+    /// Newest heartbeat first, with the device's name.
+    func recorderStatuses() throws -> [RecorderStatus]
+}
+
+/// Stores kept points for one device. The pipeline numbers rides and segments within a run
+/// (1, 2, ...); the writer makes the stored rides and segments and keeps their ranges and
+/// counts. A point whose millisecond the device already has is skipped.
+public protocol TrackWriting: AnyObject {
+    var device: DeviceID { get }
+    /// Points this writer stored.
+    var stored: Int { get }
+    /// Stores a batch and adds `drops` (run-local ride → reason → count) in one transaction,
+    /// continuing the rides and segments of earlier batches; returns the points added.
+    @discardableResult
+    func write(_ points: [KeptPoint], drops: [Int: [String: Int]]) throws -> Int
+    /// Stores a file's streams and places in one transaction; rides and segments that overlap
+    /// stored ones of the device in time merge with them. With `earlier`, what that import
+    /// stored is removed first. The file is noted when something was stored.
+    func writeImport(
+        _ streams: [ImportStream], places: [ImportedPlace], file: ImportedFile?, replacing earlier: StoredImport?
+    ) throws -> ImportOutcome
+}
+
+extension TrackStoring {
+    public func points(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [Fix] {
+        try points(fromMilliseconds: from, toMilliseconds: to, devices: .all)
+    }
+
+    public func rides() throws -> [StoredRide] {
+        try rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+    }
+
+    public func records(fromMilliseconds from: Int64 = .min, toMilliseconds to: Int64 = .max) throws
+        -> [LocationRecord]
+    {
+        try records(fromMilliseconds: from, toMilliseconds: to, plainPoints: false)
+    }
+}
+
+extension TrackWriting {
+    @discardableResult
+    public func write(_ points: [KeptPoint]) throws -> Int { try write(points, drops: [:]) }
+}

@@ -1,0 +1,14 @@
+import Foundation
+import StoreContract
+import Testing
+import TrackStore
+import TrailbookTestSupport
+
+/// The SQLite store keeps every clause of the store contract (the PostgreSQL store runs the same).
+@Suite struct StoreContractTests {
+    @Test(arguments: StoreContract.cases)
+    func sqliteStoreKeepsTheContract(_ clause: StoreContract.Case) throws {
+        let store = try TrackStore(path: try Samples.temporaryDirectory() + "/contract.sqlite")
+        try clause.check(store)
+    }
+}
