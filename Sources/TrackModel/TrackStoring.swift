@@ -14,7 +14,7 @@ public protocol TrackStoring: AnyObject, Sendable {
 
     /// The device `name`, created on first use; the same name gives the same id.
     func device(named name: String) throws -> DeviceID
-    /// The user's devices, in the order they were made.
+    /// The user's devices, by name.
     func devices() throws -> [StoredDevice]
 
     // MARK: writing points

@@ -13,38 +13,27 @@ extension TrackStore {
 
     static func device(_ db: Database, named name: String) throws -> DeviceID {
         let user = try localUserID(db)
-        if let id = try Int64.fetchOne(
-            db, sql: "SELECT id FROM device WHERE user_id = ? AND name = ?", arguments: [user, name])
-        {
+        if let id = try DeviceRow.filter(Column("user_id") == user && Column("name") == name).fetchOne(db)?.id {
             return DeviceID(rawValue: id)
         }
-        try db.execute(
-            sql: "INSERT INTO device (user_id, name, created_ms) VALUES (?, ?, ?)",
-            arguments: [user, name, UTCTimestamp.now()])
+        try DeviceRow(userId: user, name: name, createdMs: UTCTimestamp.now()).insert(db)
         return DeviceID(rawValue: db.lastInsertedRowID)
     }
 
     /// The local user's id, the user created when missing.
     static func localUserID(_ db: Database) throws -> Int64 {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE name = ?", arguments: [localUser]) {
-            return id
-        }
-        try db.execute(
-            sql: "INSERT INTO user (name, created_ms) VALUES (?, ?)", arguments: [localUser, UTCTimestamp.now()])
+        if let id = try UserRow.filter(Column("name") == localUser).fetchOne(db)?.id { return id }
+        try UserRow(name: localUser, createdMs: UTCTimestamp.now()).insert(db)
         return db.lastInsertedRowID
     }
 
     /// The local user's devices, by name.
     public func devices() throws -> [StoredDevice] {
         try pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT d.id, d.name FROM device d JOIN user u ON u.id = d.user_id
-                    WHERE u.name = ? ORDER BY d.name
-                    """,
-                arguments: [Self.localUser]
-            ).map { StoredDevice(id: DeviceID(rawValue: $0["id"]), name: $0["name"]) }
+            guard let user = try UserRow.filter(Column("name") == Self.localUser).fetchOne(db)?.id else { return [] }
+            return try DeviceRow.filter(Column("user_id") == user).order(Column("name")).fetchAll(db).map {
+                StoredDevice(id: DeviceID(rawValue: $0.id!), name: $0.name)
+            }
         }
     }
 
@@ -71,7 +60,7 @@ extension TrackStore {
     /// Names of devices by id.
     static func deviceNames(_ db: Database) throws -> [Int64: String] {
         var names: [Int64: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM device") { names[row["id"]] = row["name"] }
+        for device in try DeviceRow.fetchAll(db) { names[device.id!] = device.name }
         return names
     }
 }

@@ -56,13 +56,11 @@ extension TrackStore {
         photos: [Photo] = []
     ) throws -> Int64 {
         try pool.write { db in
-            try db.execute(
-                sql: "INSERT INTO record (t, lat, lon, alt, manual, created_ms) VALUES (?, ?, ?, ?, 1, ?)",
-                arguments: [
-                    milliseconds, StoredScale.degrees(coordinate.latitude), StoredScale.degrees(coordinate.longitude),
-                    altitude.map(StoredScale.hundredths),
-                    UTCTimestamp.now(),
-                ])
+            try RecordRow(
+                t: milliseconds, lat: StoredScale.degrees(coordinate.latitude),
+                lon: StoredScale.degrees(coordinate.longitude), alt: altitude.map(StoredScale.hundredths), manual: true,
+                createdMs: UTCTimestamp.now()
+            ).insert(db)
             let id = db.lastInsertedRowID
             for text in notes { _ = try Self.insertNote(db, id, text) }
             try Self.upsertFields(db, id, fields)
@@ -120,10 +118,8 @@ extension TrackStore {
     /// One record with everything attached, or nil.
     public func record(_ id: Int64) throws -> LocationRecord? {
         try pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM record WHERE id = ?", arguments: [id]) else {
-                return nil
-            }
-            return try Self.attachments(db, [Self.record(row)]).first
+            guard let row = try RecordRow.fetchOne(db, key: id) else { return nil }
+            return try Self.attachments(db, [row.record]).first
         }
     }
 
@@ -133,9 +129,9 @@ extension TrackStore {
         fromMilliseconds from: Int64 = .min, toMilliseconds to: Int64 = .max, plainPoints: Bool = false
     ) throws -> [LocationRecord] {
         try pool.read { db in
-            var list = try Row.fetchAll(
+            var list = try RecordRow.fetchAll(
                 db, sql: "SELECT * FROM record WHERE t >= ? AND t < ? ORDER BY t, id", arguments: [from, to]
-            ).map(Self.record)
+            ).map(\.record)
             list = try Self.attachments(db, list)
             if plainPoints {
                 var rows: [Row] = []
@@ -163,60 +159,33 @@ extension TrackStore {
         }
     }
 
-    static func record(_ row: Row) -> LocationRecord {
-        let lat: Int64 = row["lat"]
-        let lon: Int64 = row["lon"]
-        return LocationRecord(
-            id: row["id"], milliseconds: row["t"],
-            coordinate: Coordinate(latitude: Double(lat) / 1e7, longitude: Double(lon) / 1e7),
-            altitude: (row["alt"] as Int64?).map { Double($0) / 100 }, manual: (row["manual"] as Int) != 0)
-    }
-
     /// Fills in notes, photos and fields.
     static func attachments(_ db: Database, _ records: [LocationRecord]) throws -> [LocationRecord] {
         try records.map { r in
             var r = r
             guard let id = r.id else { return r }
-            r.notes = try Row.fetchAll(db, sql: "SELECT * FROM note WHERE record_id = ? ORDER BY id", arguments: [id])
-                .map(note)
-            r.photos = try Row.fetchAll(
+            r.notes = try NoteRow.filter(Column("record_id") == id).order(Column("id")).fetchAll(db).map(\.note)
+            r.photos = try PhotoRow.fetchAll(
                 db,
                 sql: """
                     SELECT p.* FROM photo p JOIN record_photo rp ON rp.sha256 = p.sha256
                     WHERE rp.record_id = ? ORDER BY p.taken_ms, p.name
                     """,
                 arguments: [id]
-            ).map { row in
-                Photo(
-                    sha256: row["sha256"], file: row["file"], bytes: row["bytes"], takenMilliseconds: row["taken_ms"],
-                    name: row["name"])
-            }
-            r.fields = try Row.fetchAll(
-                db, sql: "SELECT * FROM field WHERE record_id = ? ORDER BY key", arguments: [id]
-            ).map { row in
-                let number: Double? = row["number"]
-                return Field(key: row["key"], value: number.map(FieldValue.number) ?? .text(row["text"] ?? ""))
-            }
+            ).map(\.photo)
+            r.fields = try FieldRow.filter(Column("record_id") == id).order(Column("key")).fetchAll(db).map(\.field)
             return r
         }
     }
 
     // MARK: notes
 
-    static func note(_ row: Row) -> Note {
-        Note(
-            id: row["id"], recordID: row["record_id"], text: row["text"], createdMilliseconds: row["created_ms"],
-            updatedMilliseconds: row["updated_ms"])
-    }
-
     static func insertNote(_ db: Database, _ record: Int64, _ text: String) throws -> Note {
         let now = UTCTimestamp.now()
-        try db.execute(
-            sql: "INSERT INTO note (record_id, text, created_ms, updated_ms) VALUES (?, ?, ?, ?)",
-            arguments: [record, text, now, now])
-        return Note(
-            id: db.lastInsertedRowID, recordID: record, text: text, createdMilliseconds: now,
-            updatedMilliseconds: now)
+        var row = NoteRow(recordId: record, text: text, createdMs: now, updatedMs: now)
+        try row.insert(db)
+        row.id = db.lastInsertedRowID
+        return row.note
     }
 
     /// Adds a note to an existing record.
@@ -226,28 +195,26 @@ extension TrackStore {
 
     public func note(_ id: Int64) throws -> Note? {
         try pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM note WHERE id = ?", arguments: [id]).map(Self.note)
+            try NoteRow.fetchOne(db, key: id)?.note
         }
     }
 
     /// Replaces a note's text; false when there is no such note.
     public func updateNote(_ id: Int64, text: String) throws -> Bool {
         try pool.write { db in
-            try db.execute(
-                sql: "UPDATE note SET text = ?, updated_ms = ? WHERE id = ?",
-                arguments: [text, UTCTimestamp.now(), id])
-            return db.changesCount > 0
+            guard var row = try NoteRow.fetchOne(db, key: id) else { return false }
+            (row.text, row.updatedMs) = (text, UTCTimestamp.now())
+            try row.update(db)
+            return true
         }
     }
 
     /// Deletes a note for good; returns it, or nil when there is no such note.
     public func deleteNote(_ id: Int64) throws -> Note? {
         let note = try pool.write { db -> Note? in
-            guard
-                let note = try Row.fetchOne(db, sql: "SELECT * FROM note WHERE id = ?", arguments: [id]).map(Self.note)
-            else { return nil }
-            try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
-            return note
+            guard let row = try NoteRow.fetchOne(db, key: id) else { return nil }
+            try row.delete(db)
+            return row.note
         }
         if note != nil { try checkpoint() }
         return note
@@ -256,20 +223,7 @@ extension TrackStore {
     // MARK: fields
 
     static func upsertFields(_ db: Database, _ record: Int64, _ fields: [Field]) throws {
-        for f in fields {
-            var text: String?
-            var number: Double?
-            switch f.value {
-            case .text(let t): text = t
-            case .number(let n): number = n
-            }
-            try db.execute(
-                sql: """
-                    INSERT INTO field (record_id, key, text, number) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (record_id, key) DO UPDATE SET text = excluded.text, number = excluded.number
-                    """,
-                arguments: [record, f.key, text, number])
-        }
+        for f in fields { try FieldRow(record: record, f).insert(db, onConflict: .replace) }
     }
 
     /// Sets fields on a record (replacing values of the same keys).
@@ -280,8 +234,7 @@ extension TrackStore {
     /// Removes a field; false when the record has no such key.
     public func removeField(_ key: String, from record: Int64) throws -> Bool {
         let removed = try pool.write { db in
-            try db.execute(sql: "DELETE FROM field WHERE record_id = ? AND key = ?", arguments: [record, key])
-            return db.changesCount > 0
+            try FieldRow.deleteOne(db, key: ["record_id": record, "key": key])
         }
         if removed { try checkpoint() }
         return removed
@@ -291,12 +244,8 @@ extension TrackStore {
 
     static func insertPhotos(_ db: Database, _ record: Int64, _ photos: [Photo]) throws {
         for p in photos {
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO photo (sha256, file, bytes, taken_ms, name) VALUES (?, ?, ?, ?, ?)",
-                arguments: [p.sha256, p.file, p.bytes, p.takenMilliseconds, p.name])
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO record_photo (record_id, sha256) VALUES (?, ?)",
-                arguments: [record, p.sha256])
+            try PhotoRow(p).insert(db, onConflict: .ignore)
+            try RecordPhotoRow(recordId: record, sha256: p.sha256).insert(db, onConflict: .ignore)
         }
     }
 
@@ -309,7 +258,7 @@ extension TrackStore {
 
     public func daySummary(_ day: CivilDate) throws -> String? {
         try pool.read { db in
-            try String.fetchOne(db, sql: "SELECT text FROM day_summary WHERE day = ?", arguments: [day.description])
+            try DaySummaryRow.fetchOne(db, key: day.description)?.text
         }
     }
 
@@ -317,14 +266,10 @@ extension TrackStore {
     public func setDaySummary(_ day: CivilDate, text: String) throws {
         try pool.write { db in
             if text.isEmpty {
-                try db.execute(sql: "DELETE FROM day_summary WHERE day = ?", arguments: [day.description])
+                try DaySummaryRow.deleteOne(db, key: day.description)
             } else {
-                try db.execute(
-                    sql: """
-                        INSERT INTO day_summary (day, text, updated_ms) VALUES (?, ?, ?)
-                        ON CONFLICT (day) DO UPDATE SET text = excluded.text, updated_ms = excluded.updated_ms
-                        """,
-                    arguments: [day.description, text, UTCTimestamp.now()])
+                try DaySummaryRow(day: day.description, text: text, updatedMs: UTCTimestamp.now()).insert(
+                    db, onConflict: .replace)
             }
         }
         if text.isEmpty { try checkpoint() }

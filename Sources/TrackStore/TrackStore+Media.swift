@@ -1,7 +1,7 @@
 import Foundation
 import GPSCore
-import SystemPackage
 internal import GRDB
+import SystemPackage
 
 /// The media folder beside the store: photos copied in, named by their SHA-256 (the same photo
 /// added twice is one file), folder 0700 and files 0600 like the store.

@@ -147,8 +147,7 @@ extension TrackStore {
     /// The time range of a stored ride, or nil.
     public func rideRange(_ id: Int64) throws -> (start: Int64, end: Int64)? {
         try pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT start_ms, end_ms FROM ride WHERE id = ?", arguments: [id])
-                .map { ($0["start_ms"], $0["end_ms"]) }
+            try RideRow.fetchOne(db, key: id).map { ($0.startMs, $0.endMs) }
         }
     }
 }
@@ -157,14 +156,7 @@ extension TrackStore {
     /// The earlier import of the file whose bytes have this SHA-256, if any.
     public func importedFile(sha256: String) throws -> StoredImport? {
         try pool.read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT id, name, imported_ms, points, start_ms, end_ms FROM import WHERE sha256 = ?",
-                arguments: [sha256]
-            ).map {
-                StoredImport(
-                    id: $0["id"], name: $0["name"], importedMilliseconds: $0["imported_ms"], points: $0["points"],
-                    startMilliseconds: $0["start_ms"], endMilliseconds: $0["end_ms"])
-            }
+            try ImportRow.filter(Column("sha256") == sha256).fetchOne(db)?.stored
         }
     }
 }

@@ -26,16 +26,15 @@ extension TrackWriter {
             if let file {
                 if let earlier {
                     importID = earlier.id
-                } else if try Row.fetchOne(db, sql: "SELECT 1 FROM import WHERE sha256 = ?", arguments: [file.sha256])
-                    != nil
-                {
+                } else if try ImportRow.filter(Column("sha256") == file.sha256).fetchCount(db) > 0 {
                     // Checked again inside the write: writes are serialised, so this is race-free.
                     outcome.importedMeanwhile = true
                     return outcome
                 } else {
-                    try db.execute(
-                        sql: "INSERT INTO import (sha256, name, bytes, imported_ms, points) VALUES (?, ?, ?, ?, 0)",
-                        arguments: [file.sha256, file.name, file.bytes, UTCTimestamp.now()])
+                    try ImportRow(
+                        sha256: file.sha256, name: file.name, bytes: file.bytes, importedMs: UTCTimestamp.now(),
+                        points: 0
+                    ).insert(db)
                     importID = db.lastInsertedRowID
                 }
             }
@@ -167,12 +166,9 @@ extension TrackWriter {
             arguments: [d, start, end])
         guard let keep = rows.first else {
             if let ride {
-                try db.execute(
-                    sql: "INSERT INTO segment (device_id, ride_id, start_ms, end_ms) VALUES (?, ?, ?, ?)",
-                    arguments: [d, ride, start, end])
+                try SegmentRow(rideId: ride, deviceId: d, startMs: start, endMs: end, pointCount: 0).insert(db)
             } else {
-                try db.execute(
-                    sql: "INSERT INTO ride (device_id, start_ms, end_ms) VALUES (?, ?, ?)", arguments: [d, start, end])
+                try RideRow(deviceId: d, startMs: start, endMs: end, pointCount: 0).insert(db)
             }
             return db.lastInsertedRowID
         }

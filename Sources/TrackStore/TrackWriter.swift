@@ -81,9 +81,7 @@ public final class TrackWriter {
                 if let id = rideIDs[p.ride] {
                     rideID = id
                 } else {
-                    try db.execute(
-                        sql: "INSERT INTO ride (device_id, start_ms, end_ms) VALUES (?, ?, ?)",
-                        arguments: [device.rawValue, t, t])
+                    try RideRow(deviceId: device.rawValue, startMs: t, endMs: t, pointCount: 0).insert(db)
                     rideID = db.lastInsertedRowID
                     rideIDs[p.ride] = rideID
                 }
@@ -91,9 +89,8 @@ public final class TrackWriter {
                 if let id = segmentIDs[p.segment] {
                     segmentID = id
                 } else {
-                    try db.execute(
-                        sql: "INSERT INTO segment (device_id, ride_id, start_ms, end_ms) VALUES (?, ?, ?, ?)",
-                        arguments: [device.rawValue, rideID, t, t])
+                    try SegmentRow(rideId: rideID, deviceId: device.rawValue, startMs: t, endMs: t, pointCount: 0)
+                        .insert(db)
                     segmentID = db.lastInsertedRowID
                     segmentIDs[p.segment] = segmentID
                 }
