@@ -10,6 +10,10 @@ public struct DecodeStatistics: Equatable, Sendable {
     public var missingChecksum = 0
     /// Sentence types not decoded (proprietary, AIS, depth, ...), skipped by design.
     public var unknown = 0
+    /// Of the unknown ones, those with a well-formed address (a talker and a type, or a
+    /// proprietary `P...` one): NMEA Trailbook does not decode. The others (`$HOME/...` in a text
+    /// file) are not NMEA at all.
+    public var unsupported = 0
     /// Sentences with a valid checksum whose fields did not parse.
     public var malformed = 0
     /// Bytes outside any sentence: garbage, binary bursts, comments, abandoned sentences.
@@ -23,5 +27,5 @@ public struct DecodeStatistics: Equatable, Sendable {
 
     /// Whether the input held any NMEA at all: a sentence with a valid checksum, whether or not
     /// its type is one Trailbook decodes. False for empty input and for other kinds of files.
-    public var foundNMEA: Bool { decoded + unknown + malformed > 0 }
+    public var foundNMEA: Bool { decoded + unsupported + malformed > 0 }
 }

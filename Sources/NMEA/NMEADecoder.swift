@@ -62,7 +62,10 @@ public final class NMEADecoder {
                 switch error {
                 case .badChecksum: counts.badChecksum += 1
                 case .missingChecksum: counts.missingChecksum += 1
-                case .unsupported, .badAddress: counts.unknown += 1
+                case .unsupported:
+                    counts.unknown += 1
+                    counts.unsupported += 1
+                case .badAddress: counts.unknown += 1
                 case .tooFewFields, .badField: counts.malformed += 1
                 }
             }

@@ -128,12 +128,13 @@ public final class SentenceParser {
             bounds: UnsafeBufferPointer(bounds), count: fieldCount)
 
         let address = fields.range(0)
-        guard address.count == 5 else {
-            return .rejected(address.count >= 2 && address.count <= 8 ? .unsupported : .badAddress)
-        }
+        // An address is upper-case letters and digits: `$HOME/x` in a text file is not NMEA.
         for k in address {
             let c = bytes[k]
             guard (0x41...0x5A).contains(c) || ASCII.isDigit(c) else { return .rejected(.badAddress) }
+        }
+        guard address.count == 5 else {
+            return .rejected(address.count >= 2 && address.count <= 8 ? .unsupported : .badAddress)
         }
         let a = address.lowerBound
         if bytes[a] == 0x50 { return .rejected(.unsupported) }  // "P": proprietary

@@ -4,6 +4,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case cannotOpen(path: String, reason: String)
     /// The store was written by a newer Trailbook (it has migrations this build does not know).
     case newerSchema(path: String, unknown: [String])
+    /// There is no store at the path (and the caller only reads, so none is made).
+    case noStore(path: String)
     /// The file is not a Trailbook store (not SQLite, or another application's database).
     case notAStore(path: String, reason: String)
 
@@ -14,6 +16,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
         case .newerSchema(let path, let unknown):
             return "The store \(path) was written by a newer Trailbook (schema \(unknown.joined(separator: ", "))); "
                 + "upgrade Trailbook to read it."
+        case .noStore(let path): return "There is no store at \(path)."
         case .notAStore(let path, let reason):
             return "\(path) is not a Trailbook store (\(reason)); give the path of a Trailbook store."
         }

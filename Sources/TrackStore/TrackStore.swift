@@ -36,6 +36,13 @@ public final class TrackStore: Sendable {
         try self.init(path: path, migratingUpTo: nil)
     }
 
+    /// Opens and migrates the store at `path`, which must exist: for callers that only read, so a
+    /// mistyped path makes nothing.
+    public convenience init(existingAt path: String) throws(StoreError) {
+        guard FileManager.default.fileExists(atPath: path) else { throw .noStore(path: path) }
+        try self.init(path: path, migratingUpTo: nil)
+    }
+
     /// Opens the store, applying migrations up to and including `last` (all when nil): tests
     /// use it to make stores as earlier versions left them.
     init(path: String, migratingUpTo last: String?) throws(StoreError) {

@@ -5,25 +5,27 @@ import TrailbookKit
 
 /// `--day D` or `--from D --to D`: local dates in the configured time zone, as a UTC range.
 struct DayRangeOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("One local day.", valueName: "YYYY-MM-DD"))
+    @Option(help: ArgumentHelp("One local day (\(LocalDate.accepted)).", valueName: "date"))
     var day: String?
 
-    @Option(help: ArgumentHelp("First local day (with --to).", valueName: "YYYY-MM-DD"))
+    @Option(help: ArgumentHelp("First local day (with --to).", valueName: "date"))
     var from: String?
 
-    @Option(help: ArgumentHelp("Last local day, included (with --from).", valueName: "YYYY-MM-DD"))
+    @Option(help: ArgumentHelp("Last local day, included (with --from).", valueName: "date"))
     var to: String?
 
     func validate() throws {
+        // The forms are checked here; today and yesterday are read in the zone when used.
+        let utc = TimeZone(identifier: "UTC")!
         for (name, value) in [("--day", day), ("--from", from), ("--to", to)] {
-            if let value, CivilDate(iso: value) == nil {
-                throw ValidationError("\(name) takes a date as YYYY-MM-DD, for example 2026-06-14; got '\(value)'.")
-            }
+            if let value { try LocalDate.check(value, option: name) }
         }
         if day != nil && (from != nil || to != nil) {
             throw ValidationError("Give --day, or --from and --to, not both.")
         }
-        if let f = from.flatMap(CivilDate.init(iso:)), let t = to.flatMap(CivilDate.init(iso:)), t < f {
+        if let from, let to, let first = try? LocalDate.parse(from, zone: utc).get(),
+            let last = try? LocalDate.parse(to, zone: utc).get(), last < first
+        {
             throw ValidationError("--to must not be before --from.")
         }
     }
@@ -31,10 +33,17 @@ struct DayRangeOptions: ParsableArguments {
     /// Whether any day option was given.
     var isSet: Bool { day != nil || from != nil || to != nil }
 
+    /// The first and last day asked for (nil: open), in `zone`.
+    func days(in zone: TimeZone) -> (first: CivilDate?, last: CivilDate?) {
+        func date(_ text: String?) -> CivilDate? {
+            text.flatMap { try? LocalDate.parse($0, zone: zone).get() }
+        }
+        return (date(day ?? from), date(day ?? to))
+    }
+
     /// `[start, end)` in ms since 1970 UTC for the chosen local days (everything when none).
     func range(in zone: TimeZone) -> (Int64, Int64) {
-        let first = (day ?? from).flatMap(CivilDate.init(iso:))
-        let last = (day ?? to).flatMap(CivilDate.init(iso:))
+        let (first, last) = days(in: zone)
         return (
             first.map { LocalDay.start($0, in: zone) } ?? .min,
             last.map { LocalDay.start($0.adding(days: 1), in: zone) } ?? .max
@@ -42,9 +51,10 @@ struct DayRangeOptions: ParsableArguments {
     }
 
     /// The rides asked for: ride `ride`, else these days.
-    func scope(ride: Int64?) -> RideSelection.Scope {
+    func scope(ride: Int64?, zone: TimeZone) -> RideSelection.Scope {
         if let ride { return .ride(ride) }
-        if let day = day.flatMap(CivilDate.init(iso:)) { return .day(day) }
-        return .days(first: from.flatMap(CivilDate.init(iso:)), last: to.flatMap(CivilDate.init(iso:)))
+        let (first, last) = days(in: zone)
+        if day != nil, let first { return .day(first) }
+        return .days(first: first, last: last)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import GPSCore
 import NMEA
 import TrailbookKit
@@ -52,9 +53,8 @@ struct Decode: ParsableCommand {
     var stats = false
 
     func validate() throws {
-        if let date, CivilDate(iso: date) == nil {
-            throw ValidationError("--date takes a date as YYYY-MM-DD, for example 2026-06-14; got '\(date)'.")
-        }
+        // A UTC date: the receiver's clock is UTC.
+        if let date { try LocalDate.check(date, option: "--date") }
         if file == nil && isatty(STDIN_FILENO) != 0 {
             throw ValidationError("Give an NMEA log to decode, or - to read standard input.")
         }
@@ -62,7 +62,8 @@ struct Decode: ParsableCommand {
 
     func run() throws {
         let input = try InputFile(path: file ?? "-")
-        let decoder = NMEADecoder(fallbackDate: date.flatMap(CivilDate.init(iso:)))
+        let decoder = NMEADecoder(
+            fallbackDate: date.flatMap { try? LocalDate.parse($0, zone: TimeZone(identifier: "UTC")!).get() })
         var out = OutputBuffer()
         let csv = format == .csv
         // The header waits for the first row, so input that is not NMEA leaves stdout empty.
@@ -89,11 +90,13 @@ struct Decode: ParsableCommand {
                     + "\(s.unknown) unknown, \(s.malformed) malformed, \(s.skippedBytes) skipped bytes; "
                     + "\(s.epochs) epochs, \(s.fixes) fixes")
         }
-        if !s.foundNMEA && input.bytesRead > 0 {
+        if !s.foundNMEA {
             let found =
-                s.badChecksum > 0
-                ? "\(s.badChecksum) sentences with bad checksums and none that decoded"
-                : "\(input.bytesRead) bytes read"
+                input.bytesRead == 0
+                ? "it is empty"
+                : s.badChecksum > 0
+                    ? "\(counted(s.badChecksum, "sentence")) with bad checksums and none that decoded"
+                    : "\(input.bytesRead) bytes read"
             throw CommandFailure(
                 message: "No NMEA sentences found in \(input.displayName) (\(found)); "
                     + "give a log of NMEA 0183 text such as $GPGGA/$GPRMC lines.",

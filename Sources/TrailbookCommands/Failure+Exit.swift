@@ -1,3 +1,4 @@
+import Foundation
 import GPSDevices
 import TrackStore
 import TrailbookKit
@@ -40,6 +41,13 @@ extension StoreError {
                 code: denied ? .noPermission : .cannotCreate)
         case .notAStore: return CommandFailure(message: description + " (--store PATH)", code: .cannotCreate)
         case .newerSchema: return CommandFailure(message: description, code: .failure)
+        case .noStore(let path):
+            let fallback = StoreOptions.defaultPath
+            let hint =
+                fallback != path && FileManager.default.fileExists(atPath: fallback)
+                ? " The default store is \(fallback) (leave out --store to use it)."
+                : " Check --store, or record or import something first (trailbook import FILE)."
+            return CommandFailure(message: description + hint, code: .noInput)
         }
     }
 }

@@ -71,9 +71,8 @@ struct Import: ParsableCommand {
             throw ValidationError("--format csv prints what would be kept; use it with --dry-run.")
         }
         if reimport && dryRun { throw ValidationError("--reimport replaces stored points; it cannot be a dry run.") }
-        if let date, CivilDate(iso: date) == nil {
-            throw ValidationError("--date takes a date as YYYY-MM-DD, for example 2026-06-14; got '\(date)'.")
-        }
+        // A UTC date: the receiver's clock is UTC.
+        if let date { try LocalDate.check(date, option: "--date") }
         if let waypointTime, waypointTime != "first", UTCTimestamp.milliseconds(Substring(waypointTime)) == nil {
             throw ValidationError(
                 "--waypoint-time takes 'first' or an ISO 8601 time such as 2026-06-14T06:30:00Z; got '\(waypointTime)'."
@@ -101,12 +100,12 @@ struct Import: ParsableCommand {
         let config = try configOptions.load()
         var options = ImportService.Options(configuration: config.pipeline)
         options.reimport = reimport
-        options.date = date.flatMap(CivilDate.init(iso:))
+        options.date = date.flatMap { try? LocalDate.parse($0, zone: TimeZone(identifier: "UTC")!).get() }
         options.waypointTime = waypointTime.map {
             $0 == "first" ? .first : .at(UTCTimestamp.milliseconds(Substring($0))!)
         }
         options.keepFixes = format == .csv
-        let store = dryRun ? nil : try storeOptions.open()
+        let store = dryRun ? nil : try storeOptions.openOrCreate()
         var service = try ImportService(store: store, device: deviceName, options: options)
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }
@@ -135,9 +134,11 @@ struct Import: ParsableCommand {
         } else if format == nil {
             for f in perFile { print(f.line) }
             if let store {
-                print("\(report.rides) rides, \(report.segments) segments; store \(store.path)")
+                print("\(counted(report.rides, "ride")), \(counted(report.segments, "segment")); store \(store.path)")
             } else {
-                print("\(report.rides) rides, \(report.segments) segments (dry run: nothing stored)")
+                print(
+                    "\(counted(report.rides, "ride")), \(counted(report.segments, "segment")) (dry run: nothing stored)"
+                )
             }
         }
     }
@@ -153,16 +154,16 @@ extension ImportFileReport {
                     + "so --reimport cannot replace them; skipped (trailbook rm --from --to removes a time range)"
             }
             return
-                "\(file): already imported\(name), skipped (\(earlier.points) points stored \(earlier.importedAt); "
+                "\(file): already imported\(name), skipped (\(counted(earlier.points, "point")) stored \(earlier.importedAt); "
                 + "--reimport replaces them)"
         }
         let drops = dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let storedText =
             stored.map { ", \($0) stored" + ($0 < kept ? " (\(kept - $0) already in the store)" : "") } ?? ""
         var text =
-            "\(file): \(fixesRead) fixes read, \(kept) kept\(storedText), \(fixesRead - kept) dropped"
+            "\(file): \(counted(fixesRead, "fix", "fixes")) read, \(kept) kept\(storedText), \(fixesRead - kept) dropped"
             + (drops.isEmpty ? "" : " (\(drops))")
-        if let replaced { text += "; replaced \(replaced) points of the earlier import" }
+        if let replaced { text += "; replaced \(counted(replaced, "point")) of the earlier import" }
         if reordered == true { text += "; points put in time order" }
         if let waypoints, waypoints > 0 {
             var parts: [String] = []

@@ -16,7 +16,7 @@ struct Points: ParsableCommand {
     @OptionGroup var days: DayRangeOptions
     @OptionGroup var devices: DeviceOptions
     @OptionGroup var storeOptions: StoreOptions
-    @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var zoneOptions: ZoneOptions
 
     @Option(help: "csv or jsonl.")
     var format: Format = .csv
@@ -37,7 +37,7 @@ struct Points: ParsableCommand {
             }
             (from, to) = (range.start, range.end + 1)
         } else {
-            (from, to) = days.range(in: try configOptions.load().timeZone)
+            (from, to) = days.range(in: try zoneOptions.zone())
         }
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }

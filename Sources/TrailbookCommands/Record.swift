@@ -53,7 +53,7 @@ struct Record: AsyncParsableCommand {
         var logger = Logger(label: "trailbook.record") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = logLevel.level
         let config = try configOptions.load()
-        let store = try storeOptions.open()
+        let store = try storeOptions.openOrCreate()
         // The device row is written before writes stop waiting for other processes.
         let device = try store.device(
             named: deviceName ?? receiver.device.map(DeviceDiscovery.stableName(of:)) ?? "gpsd")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GPSCore
 import TrackStore
 
 /// `trailbook rides`: the stored rides.
@@ -11,7 +12,7 @@ struct Rides: ParsableCommand {
     @OptionGroup var days: DayRangeOptions
     @OptionGroup var devices: DeviceOptions
     @OptionGroup var storeOptions: StoreOptions
-    @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var zoneOptions: ZoneOptions
 
     @Flag(help: "Print one JSON document (keys in docs/COMMANDS.md).")
     var json = false
@@ -50,16 +51,16 @@ struct Rides: ParsableCommand {
             let minutes = Int(durationSeconds / 60)
             let drops = dropped.values.reduce(0, +)
             return "ride \(id)  \(start) → \(end)  \(minutes / 60)h\(String(format: "%02d", minutes % 60))m  "
-                + "\(points) points, \(segments) segments, \(drops) dropped"
+                + "\(counted(points, "point")), \(counted(segments, "segment")), \(drops) dropped"
         }
     }
 
     func run() throws {
-        let config = try configOptions.load()
+        let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
-        let (from, to) = days.range(in: config.timeZone)
+        let (from, to) = days.range(in: zone)
         let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: try devices.filter(store))
-        let reports = rides.map { RideReport($0, zone: config.timeZone) }
+        let reports = rides.map { RideReport($0, zone: zone) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -64,7 +64,7 @@ struct Simulate: ParsableCommand {
                 startDate: date, startTimeOfDay: timeOfDay, origin: Coordinate(latitude: lat, longitude: lon),
                 duration: duration, seed: seed))
         var corruptor = LineCorruptor(rate: corrupt / 100, seed: seed)
-        let sink = try OutputFile(path: output)
+        let sink = try OutputFile(path: output, suffix: "nmea")
         var out = OutputBuffer(fd: sink.fd)
         for epoch in simulator {
             for line in epoch.sentences {

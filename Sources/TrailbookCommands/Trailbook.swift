@@ -35,21 +35,41 @@ public struct Trailbook: AsyncParsableCommand {
     /// is filled in before parsing.
     static let optionalValues = ["--gpsd": "localhost:2947"]
 
-    static func withOptionalValues(_ arguments: [String]) -> [String] {
+    /// The arguments as the parser takes them: an option whose value is left out gets its
+    /// default, and a negative number after an option is its value (`--offset -30` becomes
+    /// `--offset=-30`; the parser would take `-30` for an option).
+    static func prepared(_ arguments: [String]) -> [String] {
         var result: [String] = []
-        for (i, a) in arguments.enumerated() {
-            result.append(a)
-            if let value = optionalValues[a], i + 1 == arguments.count || arguments[i + 1].hasPrefix("-") {
-                result.append(value)
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            let next: String? = i + 1 < arguments.count ? arguments[i + 1] : nil
+            if a == "--" {
+                result += arguments[i...]
+                break
             }
+            if let value = optionalValues[a], next == nil || next!.hasPrefix("-") {
+                result += [a, value]
+            } else if a.hasPrefix("--"), !a.contains("="), let next, isNegativeNumber(next) {
+                result.append(a + "=" + next)
+                i += 1
+            } else {
+                result.append(a)
+            }
+            i += 1
         }
         return result
+    }
+
+    /// `-30`, `-0.5`, `-1e3`.
+    static func isNegativeNumber(_ text: String) -> Bool {
+        text.count > 1 && text.hasPrefix("-") && Double(text) != nil && text.dropFirst().first!.isNumber
     }
 
     /// Parses the command line, runs the command, and exits with the documented code.
     public static func runAndExit() async -> Never {
         do {
-            var command = try parseAsRoot(withOptionalValues(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(prepared(Array(CommandLine.arguments.dropFirst())))
             if var asynchronous = command as? AsyncParsableCommand {
                 try await asynchronous.run()
             } else {

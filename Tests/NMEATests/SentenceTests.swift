@@ -135,6 +135,10 @@ import Testing
             ])
         #expect(outcomes(sentence("PGRME,15.0,M,45.0,M,25.0,M")) == [.rejected(.unsupported)])
         #expect(outcomes(sentence("SDDBT,7.7,f,2.3,M,1.3,F")) == [.rejected(.unsupported)])
+        // Shell variables in a text file are not NMEA of an unknown type, whatever their length.
+        #expect(outcomes(sentence("HOME/x")) == [.rejected(.badAddress)])
+        #expect(outcomes(sentence("S Samples/ride.nmea")) == [.rejected(.badAddress)])
+        #expect(outcomes(sentence("PUBX,00")) == [.rejected(.unsupported)])
         #expect(outcomes(sentence("GPGGA,123519,4807.038")) == [.rejected(.tooFewFields(needed: 7, got: 3))])
         #expect(
             outcomes(sentence("GPGGA,123519,4867.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")) == [
@@ -162,5 +166,15 @@ import Testing
         let bare = (1...3).map { "$GPGGA,00000\($0),0100.00,N,00100.00,E,1,05,1.0,10.0,M,,M,,\r\n" }.joined()
         let result = outcomes(bare)
         #expect(result.filter { if case .decoded = $0 { true } else { false } }.count == 3)
+    }
+}
+
+/// Text with `$` lines is not NMEA; a log of proprietary sentences is.
+@Suite struct FoundNMEATests {
+    @Test func shellVariablesAreNotNMEA() {
+        let text = "Set $TRAILBOOK_STORE or $HOME/x, run $S import.\n$XDG_DATA_HOME/trailbook\n"
+        #expect(decode(Array(text.utf8)).1.foundNMEA == false)
+        let proprietary = sentence("PUBX,00,081350.00") + sentence("PGRME,15.0,M,45.0,M,25.0,M")
+        #expect(decode(Array(proprietary.utf8)).1.foundNMEA)
     }
 }

@@ -75,7 +75,7 @@ import Testing
     @Test func badDateIsUsageError() throws {
         let result = try run(["decode", "--date", "14.06.2026", "Samples/edge/no-date.nmea"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--date takes a date as YYYY-MM-DD"))
+        #expect(result.stderr.contains("--date '14.06.2026' is not a date; give YYYY-MM-DD"))
     }
 
     @Test func directoryExits66() throws {

@@ -40,7 +40,7 @@ import TrailbookTestSupport
         #expect(throws: DiaryError.noRecentFix(seconds: 120)) {
             try diary.mark(.latest(maxAge: 120), now: last + 3_600_000)
         }
-        #expect(throws: DiaryError.noFixNear("2026-06-15 08:40:00", seconds: 60)) {
+        #expect(throws: DiaryError.noFixNear("2026-06-15 08:40:00 +02:00", seconds: 60)) {
             try diary.mark(.storedFix(time: inRide + 86_400_000, within: 60))
         }
         #expect(try store.records().count == 3, "a refused mark stores nothing")
@@ -63,7 +63,7 @@ import TrailbookTestSupport
         let (note, record) = try diary.addNote("Coffee stop", to: id)
         #expect(record.notes == [note] && !record.manual)
         #expect(throws: DiaryError.emptyNote) { try diary.addNote("  \n", to: id) }
-        #expect(throws: DiaryError.noRecordNear("2026-06-20 08:40:00", seconds: 120)) {
+        #expect(throws: DiaryError.noRecordNear("2026-06-20 08:40:00 +02:00", seconds: 120)) {
             try diary.recordID(.nearest(time: inRide + 6 * 86_400_000, within: 120))
         }
         #expect(throws: DiaryError.noRecord(999, store: store.path)) { try diary.recordID(.id(999)) }

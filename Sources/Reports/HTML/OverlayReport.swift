@@ -30,7 +30,7 @@ public enum OverlayReport {
         let projection = MapProjection(fitting: days.flatMap { $0.lines.joined() }, width: width, height: height)
         var svg =
             "<svg id=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
-            + "aria-label=\"Routes of \(days.count) days\"><rect class=\"mapbg\" width=\"100%\" height=\"100%\"/>\n"
+            + "aria-label=\"Routes of \(counted(days.count, "day"))\"><rect class=\"mapbg\" width=\"100%\" height=\"100%\"/>\n"
         for (i, day) in days.enumerated() {
             svg += "<g class=\"day\" id=\"day-\(HTML.escape(day.date))\" stroke=\"\(style.palette.colour(i))\">"
             for line in day.lines where line.count > 1 {
@@ -61,7 +61,7 @@ public enum OverlayReport {
             .day{transition:opacity .15s}.dim .day{opacity:.15}.dim .day.on{opacity:1}.dim .day.on .route{stroke-width:5}
             tr.pick{cursor:pointer}tr.pick.on{font-weight:700}</style></head>
             <body class="\(style.theme.rawValue)">
-            <header><h1>\(HTML.escape(title))</h1><div class="muted">\(days.count) days · \(style.distance(total))</div></header>
+            <header><h1>\(HTML.escape(title))</h1><div class="muted">\(counted(days.count, "day")) · \(style.distance(total))</div></header>
             <h2>Map</h2>
             \(svg)
             <h2>Days</h2>

@@ -47,19 +47,10 @@ struct Day: ParsableCommand {
 
     func run() throws {
         let zone = try zoneOptions.zone()
-        let day: CivilDate
-        if date == "today" {
-            day = LocalTime.today(in: zone)
-        } else {
-            guard let d = CivilDate(iso: date) else {
-                throw CommandFailure(
-                    message: "'\(date)' is not a date; give YYYY-MM-DD, for example 2026-06-14, or today.", code: .usage
-                )
-            }
-            day = d
-        }
-        let store = try storeOptions.open()
-        if summary != nil || edit {
+        let day = try LocalDate.require(date, option: "", zone: zone)
+        let writes = summary != nil || edit
+        let store = try writes ? storeOptions.openOrCreate() : storeOptions.open()
+        if writes {
             let diary = DiaryService(store: store, zone: zone)
             let text = try summary ?? TextInput.edit(try diary.daySummary(day) ?? "", what: "the summary")
             let trimmed = try diary.setDaySummary(day, text: text)

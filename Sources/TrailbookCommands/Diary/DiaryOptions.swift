@@ -23,12 +23,36 @@ struct ZoneOptions: ParsableArguments {
 }
 
 extension LocalTime {
-    /// Parses or fails with exit 64 naming the option and the accepted forms.
+    /// Parses or fails with exit 64 naming the option and what is wrong.
     static func require(_ text: String, option: String, zone: TimeZone) throws -> Int64 {
         guard let ms = parse(text, zone: zone) else {
-            throw CommandFailure(message: "\(option) '\(text)' is not a time; use \(accepted).", code: .usage)
+            throw CommandFailure(
+                message: "\(option) '\(text)' is not a time; \(problem(text, zone: zone)).", code: .usage)
         }
         return ms
+    }
+}
+
+extension LocalDate {
+    /// Parses or fails with exit 64 naming the option (empty for an argument) and what is wrong
+    /// ("February 2026 has no 30th").
+    static func require(_ text: String, option: String, zone: TimeZone) throws -> CivilDate {
+        switch parse(text, zone: zone) {
+        case .success(let date): return date
+        case .failure(let problem):
+            throw CommandFailure(
+                message: (option.isEmpty ? "" : option + " ") + "'\(text)' is not a date; \(problem).", code: .usage)
+        }
+    }
+
+    /// For `validate()`: the form only (today and yesterday are read in the zone later), failing
+    /// as a usage error with the same sentence.
+    static func check(_ text: String, option: String) throws {
+        do {
+            _ = try require(text, option: option, zone: TimeZone(identifier: "UTC")!)
+        } catch let failure as CommandFailure {
+            throw ValidationError(failure.message)
+        }
     }
 }
 
@@ -44,11 +68,33 @@ enum RecordReference {
     }
 }
 
+/// `KEY=VALUE` as typed: a bad one fails with exit 64 naming the option it came with.
+enum FieldArgument {
+    static func parse(_ text: String, option: String? = nil) throws -> Field {
+        do {
+            return try DiaryService.field(text)
+        } catch {
+            throw CommandFailure(message: (option.map { $0 + " " } ?? "") + error.description, code: .usage)
+        }
+    }
+}
+
 /// Text from `--text`, a file (`-` for standard input), standard input when it is piped, or
 /// `$VISUAL`/`$EDITOR` on a terminal.
 enum TextInput {
+    /// The text; from a file, a pipe or the editor without the one line end that ends the last
+    /// line (`echo text | trailbook note add 3` stores "text").
     static func read(text: String?, file: String?, initial: String = "", what: String) throws -> String {
         if let text { return text }
+        return withoutFinalLineEnd(try readInput(file: file, initial: initial, what: what))
+    }
+
+    static func withoutFinalLineEnd(_ text: String) -> String {
+        // "\r\n" is one Character in Swift: dropping the last Character removes either ending.
+        text.hasSuffix("\r\n") || text.hasSuffix("\n") ? String(text.dropLast()) : text
+    }
+
+    private static func readInput(file: String?, initial: String, what: String) throws -> String {
         if let file {
             if file == "-" { return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
             guard let data = FileManager.default.contents(atPath: file) else {
@@ -94,10 +140,10 @@ enum Confirmation {
         if yes { return }
         guard isatty(STDIN_FILENO) != 0 else {
             throw CommandFailure(
-                message: "\(question) This cannot be undone; pass --yes to confirm when not on a terminal.",
+                message: "\(question)\nThis cannot be undone; pass --yes to confirm when not on a terminal.",
                 code: .usage)
         }
-        FileHandle.standardError.write(Data("\(question) This cannot be undone. Remove? [y/N] ".utf8))
+        FileHandle.standardError.write(Data("\(question)\nThis cannot be undone. Remove? [y/N] ".utf8))
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
         guard answer == "y" || answer == "yes" else {
             throw CommandFailure(message: "Nothing removed.", code: .ok)

@@ -57,14 +57,16 @@ struct Mark: ParsableCommand {
             throw ValidationError("--lon must be between -180 and 180 degrees.")
         }
         if alt != nil && lat == nil { throw ValidationError("--alt goes with --lat and --lon.") }
+        if !(maxAge > 0) { throw ValidationError("--max-age must be a positive number of seconds.") }
+        if !(within > 0) { throw ValidationError("--within must be a positive number of seconds.") }
     }
 
     func run() throws {
         let zone = try zoneOptions.zone()
         let at = try self.at.map { try LocalTime.require($0, option: "--at", zone: zone) }
-        let fields = try field.map(DiaryService.field)
+        let fields = try field.map { try FieldArgument.parse($0, option: "--field") }
         let photos = try photo.map(PhotoFile.init)
-        let store = try storeOptions.open()
+        let store = try storeOptions.openOrCreate()
         let placement: DiaryService.Placement
         if let lat, let lon {
             placement = .given(Coordinate(latitude: lat, longitude: lon), altitude: alt, time: at)

@@ -51,6 +51,7 @@ struct NoteCommand: ParsableCommand {
 
         func validate() throws {
             if (record == nil) == (at == nil) { throw ValidationError("Give a record id or --at TIME (one of them).") }
+            if !(within > 0) { throw ValidationError("--within must be a positive number of seconds.") }
         }
 
         func run() throws {

@@ -28,7 +28,7 @@ struct Pause: ParsableCommand {
             }
             until = UTCTimestamp.milliseconds(of: Date().addingTimeInterval(seconds))
         }
-        try RecorderControl(store: try storeOptions.open()).pause(until: until == 0 ? nil : until)
+        try RecorderControl(store: try storeOptions.openOrCreate()).pause(until: until == 0 ? nil : until)
         print(
             until == 0
                 ? "Collection paused until trailbook resume."

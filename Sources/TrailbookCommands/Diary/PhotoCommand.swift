@@ -75,7 +75,7 @@ struct PhotoCommand: ParsableCommand {
             let zone = try zoneOptions.zone()
             let inputs = try PhotoFile.collect(paths).map(PhotoFile.init)
             if inputs.isEmpty { throw PhotoError.noneFound(paths) }
-            let store = try storeOptions.open()
+            let store = try storeOptions.openOrCreate()
             let outcomes = try DiaryService(store: store, zone: zone).geotag(inputs, offset: offset, maxGap: maxGap)
             if json {
                 try printJSON(["photos": outcomes])
@@ -93,7 +93,8 @@ struct PhotoCommand: ParsableCommand {
             if outcomes.contains(where: { $0.skipped != nil }) {
                 throw CommandFailure(
                     message:
-                        "Some photos found no record; give --offset if the camera clock was off, a wider --max-gap, "
+                        "Some photos found no record; give --time-zone if the camera clock was set to another zone, "
+                        + "--offset if it was off, a wider --max-gap, "
                         + "or attach them with trailbook photo add RECORD FILE.",
                     code: .dataError)
             }
@@ -120,7 +121,7 @@ struct FieldCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            let parsed = try fields.map(DiaryService.field)
+            let parsed = try fields.map { try FieldArgument.parse($0) }
             let id = try RecordReference.parse(record)
             let store = try storeOptions.open()
             try DiaryService(store: store).setFields(parsed, on: id)

@@ -39,7 +39,7 @@ struct Records: ParsableCommand {
 
     func run() throws {
         let zone = try zoneOptions.zone()
-        let wanted = try conditions.map(DiaryService.field)
+        let wanted = try conditions.map { try FieldArgument.parse($0, option: "--where") }
         let store = try storeOptions.open()
         var query = DiaryService.RecordQuery()
         (query.from, query.to) = days.range(in: zone)

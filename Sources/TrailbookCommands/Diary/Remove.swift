@@ -25,7 +25,7 @@ struct Remove: ParsableCommand {
     @Option(help: "A ride's id.")
     var ride: Int64?
 
-    @Option(help: ArgumentHelp("A local day.", valueName: "YYYY-MM-DD"))
+    @Option(help: ArgumentHelp("A local day (\(LocalDate.accepted)).", valueName: "date"))
     var day: String?
 
     @Option(help: ArgumentHelp("Start of a time range (\(LocalTime.accepted)).", valueName: "time"))
@@ -69,9 +69,7 @@ struct Remove: ParsableCommand {
         let target: DiaryService.RemovalTarget
         let what: String
         if let day {
-            guard let d = CivilDate(iso: day) else {
-                throw CommandFailure(message: "--day '\(day)' is not a date; give YYYY-MM-DD.", code: .usage)
-            }
+            let d = try LocalDate.require(day, option: "--day", zone: zone)
             target = .day(d)
             what = "Everything recorded on \(d) (\(zone.identifier))"
         } else if let from, let to {
@@ -87,11 +85,21 @@ struct Remove: ParsableCommand {
             target = .records(ids)
             what =
                 "Record" + (ids.count == 1 ? " " : "s ") + ids.map(String.init).joined(separator: ", ")
-                + " and what they carry"
+                + (ids.count == 1 ? " and what it carries" : " and what they carry")
         }
         let diary = DiaryService(store: try storeOptions.open(), zone: zone)
-        try diary.checkRemoval(target)
-        try Confirmation.require("\(what) will be removed for good.", yes: yes)
+        var question =
+            "\(what) will be removed for good:\n"
+            + (try diary.preview(target)).map { "  " + $0 }.joined(separator: "\n")
+        if case .records(let ids) = target {
+            let notes = try ids.flatMap { try diary.record($0).notes.map(\.id) }
+            if !notes.isEmpty {
+                question +=
+                    "\n(To remove only the note" + (notes.count == 1 ? ": " : "s: ") + "trailbook note rm "
+                    + notes.map(String.init).joined(separator: " ") + ".)"
+            }
+        }
+        try Confirmation.require(question, yes: yes)
         let removal = try diary.remove(target)
         let report = Report(
             points: removal.points, records: removal.records, notes: removal.notes, photos: removal.photos,
@@ -101,9 +109,12 @@ struct Remove: ParsableCommand {
             try printJSON(report)
         } else {
             print(
-                "Removed \(report.points) points, \(report.rides) rides, \(report.records) records, \(report.notes) notes, "
-                    + "\(report.photos) photo links (\(report.photoFilesDeleted) photo files deleted), \(report.fields) fields"
-                    + (day == nil ? "." : ", \(report.daySummaries) day summaries."))
+                "Removed \(counted(report.points, "point")), \(counted(report.rides, "ride")), "
+                    + "\(counted(report.records, "record")), \(counted(report.notes, "note")), "
+                    + "\(counted(report.photos, "photo link")) (\(counted(report.photoFilesDeleted, "photo file")) deleted), "
+                    + "\(counted(report.fields, "field"))"
+                    + (day == nil ? "." : ", \(counted(report.daySummaries, "day summary", "day summaries")).")
+            )
         }
     }
 }

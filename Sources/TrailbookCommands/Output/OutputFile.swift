@@ -14,12 +14,20 @@ final class OutputFile {
     private let temporaryPath: String?
     private var committed = false
 
-    init(path: String?) throws {
+    /// `suffix`: the file type, for the example name in the message when `path` is a folder.
+    init(path: String?, suffix: String? = nil) throws {
         guard let path, path != "-" else {
             fd = STDOUT_FILENO
             self.path = nil
             temporaryPath = nil
             return
+        }
+        var info = stat()
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            throw CommandFailure(
+                message:
+                    "-o \(path) is a folder; give a file name, for example -o \(path)/trailbook.\(suffix ?? "out").",
+                code: .cannotCreate)
         }
         let temp = path + ".part-\(getpid())"
         var fd: Int32

@@ -43,9 +43,9 @@ struct Export: ParsableCommand {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
         let selection = try RideSelection.load(
-            days.scope(ride: ride), store: store, zone: zone, devices: try devices.filter(store))
+            days.scope(ride: ride, zone: zone), store: store, zone: zone, devices: try devices.filter(store))
         let export = try selection.export(store: store, records: ride == nil)
-        let file = try OutputFile(path: output)
+        let file = try OutputFile(path: output, suffix: format.rawValue)
         var out = OutputBuffer(fd: file.fd)
         switch format {
         case .gpx: out.append(GPXWriter.write(export))

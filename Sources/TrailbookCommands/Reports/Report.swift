@@ -60,7 +60,7 @@ struct Report: ParsableCommand {
                 when complete.
                 """)
 
-        @Argument(help: ArgumentHelp("The local date.", valueName: "YYYY-MM-DD"))
+        @Argument(help: ArgumentHelp("The local date: \(LocalDate.accepted).", valueName: "date"))
         var date: String
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file.", valueName: "file"))
@@ -75,22 +75,20 @@ struct Report: ParsableCommand {
         @OptionGroup var zoneOptions: ZoneOptions
 
         func validate() throws {
-            guard CivilDate(iso: date) != nil else {
-                throw ValidationError("The date is YYYY-MM-DD, for example 2026-06-14; got '\(date)'.")
-            }
+            try LocalDate.check(date, option: "")
             guard photos == "embed" || photos == "link" else { throw ValidationError("--photos is embed or link.") }
         }
 
         func run() throws {
             let zone = try zoneOptions.zone()
+            let day = try LocalDate.require(date, option: "", zone: zone)
             let store = try storeOptions.open()
-            let day = CivilDate(iso: date)!
             let style = styleOptions.style
             let input = try DayReportInputs.load(
                 day, store: store, zone: zone, imperial: style.imperial, embedPhotos: photos == "embed",
                 devices: try devices.filter(store))
             let page = DayReport.render(input, style: style)
-            let path = output ?? "\(date).html"
+            let path = output ?? "\(day).html"
             try Report.write(page, to: path)
             print(path)
         }
@@ -105,10 +103,10 @@ struct Report: ParsableCommand {
                 drawn scale (Douglas-Peucker, half a pixel), so a year stays light.
                 """)
 
-        @Option(help: ArgumentHelp("First local day.", valueName: "YYYY-MM-DD"))
+        @Option(help: ArgumentHelp("First local day (\(LocalDate.accepted)).", valueName: "date"))
         var from: String?
 
-        @Option(help: ArgumentHelp("Last local day, included.", valueName: "YYYY-MM-DD"))
+        @Option(help: ArgumentHelp("Last local day, included.", valueName: "date"))
         var to: String?
 
         @Option(help: ArgumentHelp("Days, comma-separated.", valueName: "D,D,..."))
@@ -126,9 +124,10 @@ struct Report: ParsableCommand {
             if (days == nil) == (from == nil && to == nil) || (from == nil) != (to == nil) {
                 throw ValidationError("Give --from D --to D, or --days D,D,...")
             }
-            for d in [from, to].compactMap({ $0 }) + (days?.split(separator: ",").map(String.init) ?? [])
-            where CivilDate(iso: d) == nil {
-                throw ValidationError("'\(d)' is not a date; use YYYY-MM-DD.")
+            for (option, d) in [("--from", from), ("--to", to)]
+                + (days?.split(separator: ",").map { ("--days", String($0)) } ?? [])
+            {
+                if let d { try LocalDate.check(d, option: option) }
             }
         }
 
@@ -137,32 +136,43 @@ struct Report: ParsableCommand {
             let store = try storeOptions.open()
             var wanted: [CivilDate]
             if let days {
-                wanted = days.split(separator: ",").compactMap { CivilDate(iso: String($0)) }
+                wanted = try days.split(separator: ",").map {
+                    try LocalDate.require(String($0), option: "--days", zone: zone)
+                }
             } else {
                 wanted = []
-                var d = CivilDate(iso: from!)!
-                let last = CivilDate(iso: to!)!
+                var d = try LocalDate.require(from!, option: "--from", zone: zone)
+                let last = try LocalDate.require(to!, option: "--to", zone: zone)
+                guard d <= last else { throw CommandFailure(message: "--to must not be before --from.", code: .usage) }
                 while d <= last {
                     wanted.append(d)
                     d = d.adding(days: 1)
                 }
             }
-            if mkdir(output, 0o755) != 0 && errno != EEXIST {
+            let made = mkdir(output, 0o755) == 0
+            if !made && errno != EEXIST {
                 throw CommandFailure(
                     message: "Cannot create the folder \(output): \(String(cString: strerror(errno))).",
                     code: .cannotCreate)
             }
-            _ = try OverlayPages.render(
-                wanted, title: { count in days != nil ? "Trailbook: \(count) days" : "Trailbook \(from!) to \(to!)" },
-                store: store, zone: zone, style: styleOptions.style, devices: try devices.filter(store)
-            ) { name, html in try Report.write(html, to: output + "/" + name) }
+            let span = days == nil ? wanted.first.map { "Trailbook \($0) to \(wanted.last!)" } : nil
+            do {
+                _ = try OverlayPages.render(
+                    wanted, title: { count in span ?? "Trailbook: \(count) days" },
+                    store: store, zone: zone, style: styleOptions.style, devices: try devices.filter(store)
+                ) { name, html in try Report.write(html, to: output + "/" + name) }
+            } catch {
+                // Nothing was written: a folder this run made goes again.
+                if made { rmdir(output) }
+                throw error
+            }
             print(output + "/index.html")
         }
     }
 
     /// Writes `text` to `path` under a temporary name, renamed when complete.
     static func write(_ text: String, to path: String) throws {
-        let file = try OutputFile(path: path)
+        let file = try OutputFile(path: path, suffix: "html")
         var out = OutputBuffer(fd: file.fd)
         out.append(text)
         try out.flush()

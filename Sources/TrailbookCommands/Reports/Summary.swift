@@ -42,7 +42,7 @@ struct Summary: ParsableCommand {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
         let selection = try RideSelection.load(
-            days.scope(ride: ride), store: store, zone: zone, devices: try devices.filter(store))
+            days.scope(ride: ride, zone: zone), store: store, zone: zone, devices: try devices.filter(store))
         var options = StatisticsOptions()
         if units == .imperial { options.splitLength = 1609.344 }
         let statistics = selection.statistics(options)
@@ -57,7 +57,7 @@ struct Summary: ParsableCommand {
             print(u.lines(s).map { "  " + $0 }.joined(separator: "\n"))
         }
         if let total = statistics.total {
-            print("total of \(statistics.rides.count) rides")
+            print("total of \(counted(statistics.rides.count, "ride"))")
             print(u.lines(total, splits: false).map { "  " + $0 }.joined(separator: "\n"))
         }
     }
@@ -96,8 +96,9 @@ struct UnitFormatter {
         let hdop = q.hdopMin.map { String(format: "HDOP %.1f-%.1f", $0, q.hdopMax ?? $0) } ?? "no HDOP"
         let drops = q.drops.values.reduce(0, +)
         out.append(
-            "quality: \(s.points) points (\(modes)), \(hdop), \(q.segments) segments, \(q.gaps.count) gaps, "
-                + "\(drops) fixes dropped")
+            "quality: \(counted(s.points, "point")) (\(modes)), \(hdop), \(counted(q.segments, "segment")), "
+                + "\(counted(q.gaps.count, "gap")), "
+                + "\(counted(drops, "fix", "fixes")) dropped")
         if splits && !s.splits.isEmpty {
             let unit = units == .metric ? "km" : "mi"
             out.append(

@@ -122,8 +122,13 @@ public struct DiaryService {
                     outcome.created = true
                 } else {
                     store.discardUnattached(stored)
+                    let clock =
+                        photo.metadata.cameraClockMilliseconds != nil && photo.metadata.offsetMinutes == nil
+                        ? " (its camera clock read in \(zone.identifier)\(offset == 0 ? "" : ", shifted by \(offset) s"))"
+                        : ""
                     outcome.skipped =
-                        "no record within \(Int(maxGap)) s of \(LocalTime.format(taken, zone: zone)) and no GPS position in it"
+                        "no record within \(Int(maxGap)) s of \(LocalTime.format(taken, zone: zone))\(clock) "
+                        + "and no GPS position in it"
                 }
             } catch {
                 store.discardUnattached(stored)
@@ -288,6 +293,59 @@ public struct DiaryService {
             if try store.rideRange(id) == nil { throw QueryError.noRide(id, store: store.path) }
         case .range(let from, let to): if to <= from { throw DiaryError.emptyRange }
         case .day: break
+        }
+    }
+
+    /// What `target` would remove, one line per thing, for the question asked before removing.
+    public func preview(_ target: RemovalTarget) throws -> [String] {
+        try checkRemoval(target)
+        func carried(_ records: [LocationRecord]) -> String {
+            var totals: [(Int, String)] = []
+            totals.append((records.map { $0.notes.count }.reduce(0, +), "note"))
+            totals.append((records.map { $0.photos.count }.reduce(0, +), "photo"))
+            totals.append((records.map { $0.fields.count }.reduce(0, +), "field"))
+            let parts = totals.filter { $0.0 > 0 }.map { counted($0.0, $0.1) }
+            return parts.isEmpty ? "" : " with " + parts.joined(separator: ", ")
+        }
+        func rideNames(_ from: Int64, _ to: Int64) throws -> String {
+            let ids = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: .all).map(\.id)
+            return ids.isEmpty
+                ? "" : " of ride" + (ids.count == 1 ? " " : "s ") + ids.map(String.init).joined(separator: ", ")
+        }
+        switch target {
+        case .records(let ids):
+            return try ids.map { id in
+                let r = try record(id)
+                let time = LocalTime.format(r.milliseconds, zone: zone)
+                if r.manual { return "record \(id), marked at \(time)\(carried([r]))" }
+                return "record \(id)\(carried([r])): the stored point at \(time)"
+                    + "\(try rideNames(r.milliseconds, r.milliseconds + 1)), which leaves its ride"
+            }
+        case .ride(let id):
+            let range = try store.rideRange(id)!
+            let ride = try store.rides(fromMilliseconds: range.start, toMilliseconds: range.end + 1, devices: .all)
+                .first { $0.id == id }
+            let records = try store.records(fromMilliseconds: range.start, toMilliseconds: range.end + 1).filter {
+                !$0.manual
+            }
+            var lines = [
+                "ride \(id): \(counted(ride?.pointCount ?? 0, "point")) in \(counted(ride?.segmentCount ?? 0, "segment")), "
+                    + "\(LocalTime.format(range.start, zone: zone)) to \(LocalTime.format(range.end, zone: zone))"
+            ]
+            if !records.isEmpty { lines.append("\(counted(records.count, "record")) of its points\(carried(records))") }
+            return lines
+        case .day(let day):
+            let (from, to) = LocalDay.range(day, in: zone)
+            return try rangeLines(from, to, rideNames(from, to))
+                + (try store.daySummary(day) != nil ? ["the day's summary"] : [])
+        case .range(let from, let to):
+            return try rangeLines(from, to, rideNames(from, to))
+        }
+        func rangeLines(_ from: Int64, _ to: Int64, _ rides: String) throws -> [String] {
+            let points = try store.points(fromMilliseconds: from, toMilliseconds: to, devices: .all).count
+            let records = try store.records(fromMilliseconds: from, toMilliseconds: to)
+            return [counted(points, "point") + rides]
+                + (records.isEmpty ? [] : [counted(records.count, "record") + carried(records)])
         }
     }
 

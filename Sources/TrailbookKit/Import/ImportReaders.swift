@@ -29,7 +29,7 @@ enum ImportReaders {
             throw ImportError.nothingToImport(
                 path,
                 found: s.badChecksum > 0
-                    ? "\(s.badChecksum) sentences with bad checksums and none that decoded" : kind.found)
+                    ? "\(counted(s.badChecksum, "sentence")) with bad checksums and none that decoded" : kind.found)
         }
     }
 

@@ -1,3 +1,5 @@
+import GPSCore
+
 /// Why recording ended with points not stored.
 public enum RecordError: ServiceFailure, Equatable {
     /// Another process kept the store busy past the wait at the stop.
@@ -9,7 +11,7 @@ public enum RecordError: ServiceFailure, Equatable {
         switch self {
         case .storeStayedBusy(let path, let seconds, let points):
             return "The store \(path) stayed busy (another process was writing to it) for \(seconds) s after the "
-                + "stop; \(points) points were not stored."
+                + "stop; \(counted(points, "point")) " + (points == 1 ? "was" : "were") + " not stored."
         }
     }
 }

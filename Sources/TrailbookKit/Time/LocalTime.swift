@@ -2,17 +2,19 @@ import Foundation
 import GPSCore
 
 /// Times as people type and read them: ISO 8601 with a zone (`2026-06-14T06:31:05Z`,
-/// `...+02:00`), local `YYYY-MM-DD HH:MM[:SS]` (or with `T`), local `HH:MM[:SS]` (today), or
-/// `now`; local times are in the zone given.
+/// `...+02:00`), local `YYYY-MM-DD HH:MM[:SS]` (or with `T`), local `HH:MM[:SS]` (today), a
+/// date alone (``LocalDate``: its local midnight), or `now`; local times are in the zone given.
 public enum LocalTime {
     /// The accepted forms, for help texts and error sentences.
     public static let accepted =
-        "ISO 8601 (2026-06-14T08:31:05+02:00), local YYYY-MM-DD HH:MM[:SS], local HH:MM[:SS] for today, or now"
+        "ISO 8601 (2026-06-14T08:31:05+02:00), local YYYY-MM-DD HH:MM[:SS], local HH:MM[:SS] for today, "
+        + "a date (its midnight), or now"
 
     /// ms since 1970 UTC; nil when the text is none of the accepted forms.
     public static func parse(_ text: String, zone: TimeZone, now: Date = Date()) -> Int64? {
         let t = text.trimmingCharacters(in: .whitespaces)
         if t == "now" { return UTCTimestamp.milliseconds(of: now) }
+        if case .success(let day) = LocalDate.parse(t, zone: zone, now: now) { return LocalDay.start(day, in: zone) }
         let last = t.last
         if last == "Z" || last == "z" || t.dropFirst(10).contains("+") || t.dropFirst(11).contains("-") {
             return UTCTimestamp.milliseconds(Substring(t))
@@ -43,6 +45,17 @@ public enum LocalTime {
         return UTCTimestamp.milliseconds(of: instant)
     }
 
+    /// Why `text` is not a time, as a clause: the date in it that does not exist, or the forms.
+    public static func problem(_ text: String, zone: TimeZone) -> String {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if t.count >= 10, case .failure(let problem) = LocalDate.parse(String(t.prefix(10)), zone: zone),
+            problem != .notADate
+        {
+            return "\(problem)"
+        }
+        return "use \(accepted)"
+    }
+
     /// The local date of `now` in `zone`.
     public static func today(in zone: TimeZone, now: Date = Date()) -> CivilDate {
         var calendar = Calendar(identifier: .gregorian)
@@ -51,13 +64,24 @@ public enum LocalTime {
         return CivilDate(year: c.year!, month: c.month!, day: c.day!)!
     }
 
-    /// `2026-06-14 08:31:05` in `zone`.
+    /// `2026-06-14 08:31:05 +02:00` in `zone`, with the zone's offset at that moment (`UTC` when
+    /// it is zero), so a time is never read in the wrong zone.
     public static func format(_ ms: Int64, zone: TimeZone) -> String {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = zone
         f.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+        return f.string(from: date) + " " + offset(zone.secondsFromGMT(for: date))
+    }
+
+    /// `+02:00`, `-03:30`, or `UTC` for zero.
+    static func offset(_ seconds: Int) -> String {
+        if seconds == 0 { return "UTC" }
+        let minutes = abs(seconds) / 60
+        let hh = minutes / 60 < 10 ? "0\(minutes / 60)" : "\(minutes / 60)"
+        let mm = minutes % 60 < 10 ? "0\(minutes % 60)" : "\(minutes % 60)"
+        return (seconds < 0 ? "-" : "+") + hh + ":" + mm
     }
 
     /// ISO 8601 with the zone's offset: `2026-06-14T08:31:05+02:00`.
