@@ -4,8 +4,10 @@ import NMEA
 
 /// Simulates a bicycle ride at 1 Hz and writes it as the NMEA a USB receiver would send.
 ///
-/// The ride is deterministic for a seed: speed changes with the slope, stops at lights and
-/// a long café stop now and then, rolling hills, a wandering heading with turns, HDOP that
+/// The ride is deterministic for a seed, and rides of different seeds differ: the hills (their
+/// heights, lengths and phases), the rider's cruising speed, and the base altitude (from the
+/// seed and the starting place) all come from it. Speed changes with the slope, stops at lights
+/// and a long café stop now and then, a wandering heading with turns, HDOP that
 /// drifts and spikes in "urban canyons" (with 2D fixes when few satellites remain), fix loss
 /// in "tunnels", and a receiver that alternates between GPS-only (GP talker) and
 /// multi-constellation output (GN talker, GPS + GLONASS sky views every third second).
@@ -46,6 +48,7 @@ public struct RideSimulator: Sequence, IteratorProtocol {
     }
 
     private let configuration: Configuration
+    private let terrain: Terrain
     private var random: SeededGenerator
     private var second = 0
     private var position: Coordinate
@@ -65,14 +68,44 @@ public struct RideSimulator: Sequence, IteratorProtocol {
     public init(_ configuration: Configuration) {
         self.configuration = configuration
         random = SeededGenerator(seed: configuration.seed)
+        terrain = Terrain(seed: configuration.seed, origin: configuration.origin)
         position = configuration.origin
         heading = random.uniform(0...360)
     }
 
-    /// Altitude above mean sea level in metres at `d` metres along the ride: rolling hills.
-    public static func altitude(atDistance d: Double) -> Double {
-        180 + 45 * sin(d / 2500) + 20 * sin(d / 900 + 1.3) + 6 * sin(d / 230)
+    /// The hills and the rider of a seed: drawn from their own generator, so the stops, tunnels
+    /// and turns of a seed stay what they were.
+    struct Terrain {
+        var base: Double
+        var hills: [(height: Double, length: Double, phase: Double)]
+        var cruise: Double
+        var cruiseSwing: Double
+        var cruiseLength: Double
+
+        init(seed: UInt64, origin: Coordinate) {
+            var g = SeededGenerator(seed: seed ^ 0x5EED_7E44_A1B2_C3D4)
+            // The starting place moves the base altitude too: the same seed elsewhere is not the
+            // same hills at the same height.
+            let place = abs(sin(origin.latitude * 12.9898 + origin.longitude * 78.233) * 43758.5453)
+            base = 120 + 700 * (place - place.rounded(.down)) + g.uniform(0...200)
+            hills = [
+                (g.uniform(20...70), g.uniform(1800...3500), g.uniform(0...6.28)),
+                (g.uniform(8...30), g.uniform(600...1200), g.uniform(0...6.28)),
+                (g.uniform(2...8), g.uniform(180...320), g.uniform(0...6.28)),
+            ]
+            cruise = g.uniform(5.0...7.5)
+            cruiseSwing = g.uniform(0.8...2.0)
+            cruiseLength = g.uniform(1500...2600)
+        }
+
+        /// Altitude above mean sea level in metres at `d` metres along the ride.
+        func altitude(atDistance d: Double) -> Double {
+            hills.reduce(base) { $0 + $1.height * sin(d / $1.length + $1.phase) }
+        }
     }
+
+    /// Altitude above mean sea level in metres at `d` metres along this ride: rolling hills.
+    public func altitude(atDistance d: Double) -> Double { terrain.altitude(atDistance: d) }
 
     public mutating func next() -> Epoch? {
         guard second < configuration.duration else { return nil }
@@ -97,7 +130,7 @@ public struct RideSimulator: Sequence, IteratorProtocol {
             fix.coordinate = position
             fix.mode = used >= 5 ? .threeD : .twoD
             fix.quality = canyonLeft > 0 ? .gps : .dgps
-            fix.altitudeMSL = (Self.altitude(atDistance: distance) * 10).rounded() / 10
+            fix.altitudeMSL = (terrain.altitude(atDistance: distance) * 10).rounded() / 10
             fix.geoidSeparation = 47.3
             fix.speed = speed
             fix.track = speed > 0.3 ? heading : nil
@@ -111,7 +144,7 @@ public struct RideSimulator: Sequence, IteratorProtocol {
         }
         return Epoch(
             fix: fix, sentences: sentences(for: fix, multi: multi, gps: inViewGPS, glonass: inViewGLONASS),
-            trueDistance: distance, trueSpeed: speed, trueAltitude: Self.altitude(atDistance: distance))
+            trueDistance: distance, trueSpeed: speed, trueAltitude: terrain.altitude(atDistance: distance))
     }
 
     /// Advances the ride by one second.
@@ -139,8 +172,9 @@ public struct RideSimulator: Sequence, IteratorProtocol {
             nextCanyon = Int(random.uniform(900...1800))
         }
         // Speed follows a target that drops uphill and rises downhill.
-        let slope = (Self.altitude(atDistance: distance + 10) - Self.altitude(atDistance: distance)) / 10
-        let cruise: Double = 6.0 + 1.5 * sin(distance / 2000) - slope * 60
+        let slope = (terrain.altitude(atDistance: distance + 10) - terrain.altitude(atDistance: distance)) / 10
+        let cruise: Double =
+            terrain.cruise + terrain.cruiseSwing * sin(distance / terrain.cruiseLength) - slope * 60
         let target: Double = stopLeft > 0 ? 0 : Swift.min(14, Swift.max(1.5, cruise))
         let change = target - speed
         let jitter: Double = speed > 1 ? random.uniform(-0.15...0.15) : 0

@@ -184,3 +184,42 @@ func readsByteOrderMarksAndUTF16(chunk: Int) throws {
     let points = items.compactMap { if case .point(let f) = $0 { f } else { nil } }
     #expect(points.first?.speed == 5.25 && points.first?.track == 181.5)
 }
+
+/// Places are named by their name field or their note's first line; fields travel as GPX
+/// extensions and come back as fields.
+@Suite struct PlaceNameTests {
+    func place(notes: [String], fields: [(key: String, value: String)] = []) -> TrackExport.Place {
+        TrackExport.Place(
+            id: 8, milliseconds: 1_781_418_600_000, coordinate: Coordinate(latitude: 47, longitude: 8),
+            altitude: nil, notes: notes, photos: ["/media/ab.jpg"], fields: fields)
+    }
+
+    @Test func namesComeFromTheNameFieldOrTheNote() {
+        #expect(place(notes: ["Coffee by the lake\nthen home"]).name == "Coffee by the lake")
+        #expect(place(notes: ["x"], fields: [("name", "Bridge")]).name == "Bridge")
+        #expect(place(notes: []).name == "record 8")
+        #expect(place(notes: ["  \nsecond"]).name == "second", "the first line that is not blank")
+        let long = String(repeating: "a", count: 80)
+        #expect(place(notes: [long]).name.count == 60 && place(notes: [long]).name.hasSuffix("…"))
+    }
+
+    @Test func fieldsRoundTripThroughGPXExtensions() throws {
+        let export = TrackExport(
+            name: "t", rides: [], places: [place(notes: ["Heron"], fields: [("weather", "sunny"), ("n", "12.5")])])
+        let gpx = GPXWriter.write(export)
+        #expect(gpx.contains("<name>Heron</name>") && gpx.contains("<desc>Heron</desc>"))
+        #expect(gpx.contains("<trailbook:field key=\"n\">12.5</trailbook:field>"))
+        #expect(gpx.contains("<link href=\"/media/ab.jpg\">"))
+        var waypoints: [GPXReader.Waypoint] = []
+        let reader = GPXReader()
+        try Array(gpx.utf8).withUnsafeBytes { raw in
+            try reader.feed(raw) { if case .waypoint(let w) = $0 { waypoints.append(w) } }
+        }
+        try reader.finish { if case .waypoint(let w) = $0 { waypoints.append(w) } }
+        #expect(waypoints.count == 1)
+        #expect(waypoints.first?.fields == [.init(key: "weather", value: "sunny"), .init(key: "n", value: "12.5")])
+        #expect(waypoints.first?.name == "Heron" && waypoints.first?.link == "/media/ab.jpg")
+        #expect(GeoJSONWriter.write(export).contains("\"name\":\"Heron\""))
+        #expect(KMLWriter.write(export).contains("<name>Heron</name>"))
+    }
+}

@@ -77,3 +77,39 @@ func statisticsMeetTheirAccuracyTargetsOnSimulatedRides(seed: UInt64) {
     let (up, down) = RideStatistics.climbAndDescent(hill, hysteresis: 3)
     #expect(up == 10 && down == 10)
 }
+
+/// Splits count moving time (stops left out), keep the time with stops as `elapsed`, and the
+/// rest after the last full length is marked partial.
+@Test(arguments: [3 as UInt64, 7])
+func splitsCountMovingTimeAndMarkTheRest(seed: UInt64) {
+    let s = RideStatistics.compute(SimulatedRide(seconds: 3600, seed: seed).points)
+    #expect(abs(s.splits.map(\.time).reduce(0, +) - s.moving) < 1, "the splits' moving times add up to moving")
+    #expect(abs(s.splits.map(\.elapsed).reduce(0, +) - s.elapsed) < 1, "their elapsed times add up to elapsed")
+    #expect(s.splits.allSatisfy { $0.time <= $0.elapsed + 0.001 })
+    #expect(s.splits.dropLast().allSatisfy { !$0.isPartial && $0.distance == 1000 })
+    #expect(s.splits.last?.isPartial == true && s.splits.last!.distance < 1000)
+    // A ride with stops has splits whose stops are left out.
+    #expect(s.elapsed - s.moving < 30 || s.splits.contains { $0.elapsed - $0.time > 10 })
+}
+
+/// Different seeds ride different hills at different speeds; another place has other heights.
+@Test func simulatedRidesDifferBySeedAndPlace() {
+    let splits = [7 as UInt64, 12, 14].map { seed in
+        RideStatistics.compute(SimulatedRide(seconds: 2400, seed: seed).points).splits.prefix(6).map {
+            Int($0.time.rounded())
+        }
+    }
+    #expect(splits[0] != splits[1] && splits[1] != splits[2] && splits[0] != splits[2], "\(splits)")
+    func altitudes(_ seed: UInt64, _ origin: Coordinate) -> [Double] {
+        let sim = RideSimulator(
+            .init(
+                startDate: CivilDate(year: 2026, month: 6, day: 14)!, startTimeOfDay: 0, origin: origin,
+                duration: 10, seed: seed))
+        return stride(from: 0.0, through: 20_000, by: 1000).map { sim.altitude(atDistance: $0) }
+    }
+    let zurich = Coordinate(latitude: 47.3769, longitude: 8.5417)
+    let sion = Coordinate(latitude: 46.23, longitude: 7.36)
+    #expect(altitudes(7, zurich) != altitudes(12, zurich))
+    #expect(altitudes(7, zurich).first != altitudes(7, sion).first, "the place moves the base altitude")
+    #expect(altitudes(7, zurich) == altitudes(7, zurich), "deterministic")
+}

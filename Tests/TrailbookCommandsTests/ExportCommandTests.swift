@@ -58,7 +58,15 @@ import TrailbookTestSupport
                 as? [String: Any])?["records"] as? [[String: Any]])
         #expect(records.count == 1)
         let note = (records.first?["notes"] as? [[String: Any]])?.first?["text"] as? String
-        #expect(note == "<script>alert('x')</script> & \"quotes\"\n\nweather: sunny")
+        #expect(note == "<script>alert('x')</script> & \"quotes\"")
+        // The waypoint is named by its note's first line, and its fields come back as fields
+        // (GPX extensions), not as text and not as a "name" field.
+        #expect(
+            text.contains("<name>&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt; &amp; &quot;quotes&quot;</name>"))
+        #expect(text.contains("<trailbook:field key=\"weather\">sunny</trailbook:field>"))
+        #expect(!text.contains("<name>record "))
+        let fields = records.first?["fields"] as? [String: Any]
+        #expect(fields?.count == 1 && fields?["weather"] as? String == "sunny", "\(fields ?? [:])")
     }
 
     @Test func jsonTrackImportsBackToTheSamePoints() throws {

@@ -188,3 +188,20 @@ import TrailbookTestSupport
         #expect(!FileManager.default.fileExists(atPath: dir + "/ov"), "no empty folder left")
     }
 }
+
+/// 11. Splits are moving time; the rest after the last full kilometre is labelled as such.
+@Suite struct SplitLabelTests {
+    @Test func splitsAreMovingTimeAndTheRestIsLabelled() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        let text = try run(["summary", "1", "--store", store]).stdout
+        #expect(text.contains("splits (moving time): km 1 "), "\(text)")
+        #expect(text.range(of: #"last 0\.\d\d km \d:\d\d:\d\d"#, options: .regularExpression) != nil, "\(text)")
+        #expect(!text.contains("km 15 "), "no partial split labelled as a full one")
+        let json = try run(["summary", "1", "--store", store, "--json"]).stdout
+        #expect(json.contains("\"partial\" : true") && json.contains("\"elapsed_s\""))
+        let imperial = try run(["summary", "1", "--store", store, "--units", "imperial"]).stdout
+        #expect(imperial.range(of: #"last 0\.\d\d mi "#, options: .regularExpression) != nil, "\(imperial)")
+    }
+}

@@ -20,6 +20,13 @@ public final class GPXReader {
         /// `<desc>` and `<cmt>` joined by a blank line when both are present.
         public var text: String?
         public var link: String?
+        /// Trailbook's fields (`<extensions><trailbook:field key="...">`), in file order.
+        public var fields: [Field] = []
+
+        public struct Field: Equatable, Sendable {
+            public var key: String
+            public var value: String
+        }
     }
 
     /// What is wrong with the file, on which line.
@@ -40,6 +47,8 @@ public final class GPXReader {
     private var depth = 0
     private var pointDepth = 0
     private var waypoint = Waypoint(fix: Fix())
+    /// The key of the `<trailbook:field>` being read.
+    private var fieldKey: String?
     private var text = ""
 
     public init() {}
@@ -93,6 +102,8 @@ public final class GPXReader {
                 if current?.isWaypoint == true, depth == pointDepth + 1, waypoint.link == nil {
                     waypoint.link = attributes["href"]
                 }
+            case "field":
+                fieldKey = current?.isWaypoint == true && depth == pointDepth + 2 ? attributes["key"] : nil
             default: break
             }
         case .text(let value):
@@ -107,7 +118,7 @@ public final class GPXReader {
             // Speed and course may sit in an extension (Garmin's TrackPointExtension v2); every
             // other value is a child of the point itself.
             let child = depth == pointDepth + 1
-            guard child || depth == pointDepth || name == "speed" || name == "course" else { return }
+            guard child || depth == pointDepth || name == "speed" || name == "course" || name == "field" else { return }
             switch name {
             case "trkpt", "wpt":
                 if point.fix.mode == .unknown { point.fix.mode = point.fix.altitudeMSL == nil ? .twoD : .threeD }
@@ -142,6 +153,9 @@ public final class GPXReader {
                 default: break
                 }
             case "name": waypoint.name = value.isEmpty ? nil : value
+            case "field":
+                if let key = fieldKey, !key.isEmpty { waypoint.fields.append(.init(key: key, value: value)) }
+                fieldKey = nil
             case "desc", "cmt":
                 if !value.isEmpty {
                     waypoint.text = waypoint.text.map { $0 + "\n\n" + value } ?? value

@@ -1,19 +1,22 @@
 import GPSCore
 
-/// GPX 1.1 (valid against the TopoGrafix schema): a `wpt` per place with its notes and fields
-/// as the description and a `link` per photo, a `trk` per ride with a `trkseg` per segment.
-/// A place's field `name` is its `<name>` (else "record ID"). Speed (m/s) and course (degrees
-/// true) go in Garmin's TrackPointExtension v2, which GPX 1.1 has no element for and which
-/// Garmin, GPSBabel and most readers understand.
+/// GPX 1.1 (valid against the TopoGrafix schema): a `wpt` per place with its notes as the
+/// description, a `link` per photo and its fields as `<trailbook:field key="...">` extensions,
+/// a `trk` per ride with a `trkseg` per segment. A place's `<name>` is ``TrackExport/Place/name``
+/// (its field `name`, else its note's first line). Speed (m/s) and course (degrees true) go in
+/// Garmin's TrackPointExtension v2, which GPX 1.1 has no element for and which Garmin,
+/// GPSBabel and most readers understand.
 public enum GPXWriter {
     /// The namespace of Garmin's TrackPointExtension, version 2.
     public static let trackPointExtension = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
+    /// The namespace of Trailbook's fields on waypoints (an identifier; nothing is fetched).
+    public static let fieldsExtension = "https://trailbook.invalid/xmlschemas/fields/v1"
 
     public static func write(_ export: TrackExport, creator: String = "Trailbook") -> String {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="\(Exchange.xml(creator))" xmlns="http://www.topografix.com/GPX/1/1" \
-            xmlns:gpxtpx="\(trackPointExtension)" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            xmlns:gpxtpx="\(trackPointExtension)" xmlns:trailbook="\(fieldsExtension)" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
             xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
 
             """
@@ -32,13 +35,19 @@ public enum GPXWriter {
                 "  <wpt lat=\"\(Exchange.degrees(p.coordinate.latitude))\" lon=\"\(Exchange.degrees(p.coordinate.longitude))\">\n"
             if let alt = p.altitude { out += "    <ele>\(Exchange.metres(alt))</ele>\n" }
             out += "    <time>\(Exchange.time(p.milliseconds))</time>\n"
-            let name = p.fields.first { $0.key == "name" }?.value
-            var described = p
-            described.fields.removeAll { $0.key == "name" }
-            out += "    <name>\(name.map(Exchange.xml) ?? "record \(p.id)")</name>\n"
-            if !described.description.isEmpty { out += "    <desc>\(Exchange.xml(described.description))</desc>\n" }
+            out += "    <name>\(Exchange.xml(p.name))</name>\n"
+            if !p.notes.isEmpty { out += "    <desc>\(Exchange.xml(p.notes.joined(separator: "\n\n")))</desc>\n" }
             for photo in p.photos {
                 out += "    <link href=\"\(Exchange.xml(photo))\"><text>photo</text><type>image/jpeg</type></link>\n"
+            }
+            let fields = p.fields.filter { $0.key != "name" }
+            if !fields.isEmpty {
+                out += "    <extensions>\n"
+                for f in fields {
+                    out +=
+                        "      <trailbook:field key=\"\(Exchange.xml(f.key))\">\(Exchange.xml(f.value))</trailbook:field>\n"
+                }
+                out += "    </extensions>\n"
             }
             out += "  </wpt>\n"
         }

@@ -8,7 +8,8 @@ public enum GeoJSONWriter {
         var features: [String] = []
         for p in export.places {
             var props = [
-                "\"kind\":\"record\"", "\"id\":\(p.id)", "\"time\":\(Exchange.json(Exchange.time(p.milliseconds)))",
+                "\"kind\":\"record\"", "\"id\":\(p.id)", "\"name\":\(Exchange.json(p.name))",
+                "\"time\":\(Exchange.json(Exchange.time(p.milliseconds)))",
                 "\"notes\":[\(p.notes.map(Exchange.json).joined(separator: ","))]",
                 "\"photos\":[\(p.photos.map(Exchange.json).joined(separator: ","))]",
             ]
@@ -67,7 +68,7 @@ public enum KMLWriter {
 
             """
         for p in export.places {
-            out += "  <Placemark>\n    <name>record \(p.id)</name>\n"
+            out += "  <Placemark>\n    <name>\(Exchange.xml(p.name))</name>\n"
             out += "    <TimeStamp><when>\(Exchange.time(p.milliseconds))</when></TimeStamp>\n"
             if !p.description.isEmpty || !p.photos.isEmpty {
                 let photos = p.photos.map { "\n\($0)" }.joined()

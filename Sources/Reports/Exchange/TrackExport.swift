@@ -50,6 +50,22 @@ public struct TrackExport: Sendable {
             self.fields = fields
         }
 
+        /// What people call the place: its field `name`, else the first line of its first note
+        /// (up to 60 characters), else "record ID".
+        public var name: String {
+            if let name = fields.first(where: { $0.key == "name" })?.value, !name.isEmpty { return name }
+            if let text = notes.first.flatMap(Self.firstLine) {
+                return text.count > 60 ? String(text.prefix(59)) + "…" : text
+            }
+            return "record \(id)"
+        }
+
+        /// The first line of `text` that is not blank, trimmed.
+        public static func firstLine(_ text: String) -> String? {
+            text.split(whereSeparator: \.isNewline).lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { !$0.isEmpty }
+        }
+
         /// The notes and fields as one text.
         var description: String {
             (notes + (fields.isEmpty ? [] : [fields.map { "\($0.key): \($0.value)" }.joined(separator: "\n")]))

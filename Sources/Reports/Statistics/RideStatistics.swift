@@ -62,11 +62,24 @@ public struct RideStatistics: Equatable, Sendable {
     public struct Split: Equatable, Sendable {
         /// 1-based.
         public var index: Int
-        /// Metres in this split (the last one may be shorter).
+        /// Metres in this split (the last one may be shorter: ``isPartial``).
         public var distance: Double
-        /// Seconds from the split's start to its end.
+        /// Moving seconds from the split's start to its end (stops left out, as in ``moving``).
         public var time: Double
+        /// Seconds from the split's start to its end, stops included.
+        public var elapsed: Double
+        /// The rest after the last full split length.
+        public var isPartial: Bool
+        /// Moving speed over the split.
         public var speed: Double { time > 0 ? distance / time : 0 }
+
+        public init(index: Int, distance: Double, time: Double, elapsed: Double, isPartial: Bool = false) {
+            self.index = index
+            self.distance = distance
+            self.time = time
+            self.elapsed = elapsed
+            self.isPartial = isPartial
+        }
     }
 
     public struct Gap: Equatable, Sendable {
@@ -131,6 +144,8 @@ extension RideStatistics {
         // shorter than the minimum stop. Gaps count when the straight line implies moving.
         var stopped = 0.0
         var moving = 0.0
+        // Moving seconds up to each point (a short stop counts when the ride goes on), for splits.
+        var movingAt = [Double](repeating: 0, count: points.count)
         for i in 1..<points.count {
             let dt = Double(points[i].milliseconds - points[i - 1].milliseconds) / 1000
             let isMoving: Bool
@@ -147,6 +162,7 @@ extension RideStatistics {
             } else {
                 stopped += dt
             }
+            movingAt[i] = moving
         }
         if stopped > 0 && stopped < options.minimumStop { moving += stopped }
         s.moving = moving
@@ -172,7 +188,9 @@ extension RideStatistics {
         (s.south, s.north, s.west, s.east) = (lats.min(), lats.max(), lons.min(), lons.max())
 
         // Splits: the time at which each multiple of the split length is passed, interpolated.
+        // Each split's time is moving time, interpolated the same way; its elapsed time too.
         var splitStart = Double(first.milliseconds)
+        var splitMoving = 0.0
         var splitIndex = 1
         for i in 1..<points.count {
             while cumulative[i] >= Double(splitIndex) * options.splitLength {
@@ -180,15 +198,22 @@ extension RideStatistics {
                 let fraction = step[i] > 0 ? (target - cumulative[i - 1]) / step[i] : 1
                 let t0 = Double(points[i - 1].milliseconds)
                 let t = t0 + fraction * (Double(points[i].milliseconds) - t0)
-                s.splits.append(Split(index: splitIndex, distance: options.splitLength, time: (t - splitStart) / 1000))
+                let m = movingAt[i - 1] + fraction * (movingAt[i] - movingAt[i - 1])
+                s.splits.append(
+                    Split(
+                        index: splitIndex, distance: options.splitLength, time: m - splitMoving,
+                        elapsed: (t - splitStart) / 1000))
                 splitStart = t
+                splitMoving = m
                 splitIndex += 1
             }
         }
         let rest = s.distance - Double(splitIndex - 1) * options.splitLength
         if rest > 1 {
             s.splits.append(
-                Split(index: splitIndex, distance: rest, time: (Double(last.milliseconds) - splitStart) / 1000))
+                Split(
+                    index: splitIndex, distance: rest, time: moving - splitMoving,
+                    elapsed: (Double(last.milliseconds) - splitStart) / 1000, isPartial: true))
         }
 
         // Data quality.

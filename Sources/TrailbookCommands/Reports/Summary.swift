@@ -102,7 +102,12 @@ struct UnitFormatter {
         if splits && !s.splits.isEmpty {
             let unit = units == .metric ? "km" : "mi"
             out.append(
-                "splits: " + s.splits.map { "\(unit) \($0.index) \(Self.duration($0.time))" }.joined(separator: ", "))
+                "splits (moving time): "
+                    + s.splits.map { split in
+                        split.isPartial
+                            ? "last \(distance(split.distance)) \(Self.duration(split.time))"
+                            : "\(unit) \(split.index) \(Self.duration(split.time))"
+                    }.joined(separator: ", "))
         }
         return out
     }

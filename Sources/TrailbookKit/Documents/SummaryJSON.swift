@@ -31,7 +31,13 @@ public struct SummaryJSON: Encodable, Sendable {
         public struct Split: Encodable, Sendable {
             public var index: Int
             public var distanceM: Double
+            /// Moving time.
             public var timeS: Double
+            /// Stops included.
+            public var elapsedS: Double
+            /// The rest after the last full split.
+            public var partial: Bool
+            /// Moving speed.
             public var speedMps: Double
         }
 
@@ -72,7 +78,7 @@ public struct SummaryJSON: Encodable, Sendable {
             splits = s.splits.map {
                 Split(
                     index: $0.index, distanceM: r($0.distance, 10), timeS: r($0.time, 10),
-                    speedMps: r($0.speed, 1000))
+                    elapsedS: r($0.elapsed, 10), partial: $0.isPartial, speedMps: r($0.speed, 1000))
             }
             quality = Quality(
                 modes: s.quality.modes, hdopMin: s.quality.hdopMin, hdopMedian: s.quality.hdopMedian,

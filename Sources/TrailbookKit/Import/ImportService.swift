@@ -148,8 +148,17 @@ public struct ImportService {
         }
         guard let ms = time else { return nil }
         var fields: [Field] = []
-        if let name = w.name { fields.append(Field(key: "name", value: .text(name))) }
+        // A name that only repeats the first line of the note (as Trailbook's own export writes
+        // it) is not a field of its own.
+        let firstLine = w.text.flatMap(TrackExport.Place.firstLine)
+        if let name = w.name, name != firstLine, !(name.hasSuffix("…") && firstLine?.hasPrefix(name.dropLast()) == true)
+        {
+            fields.append(Field(key: "name", value: .text(name)))
+        }
         if let link = w.link { fields.append(Field(key: "link", value: .text(link))) }
+        for f in w.fields where !fields.contains(where: { $0.key == f.key }) {
+            fields.append(Field(key: f.key, value: FieldValue(parsing: f.value)))
+        }
         return .init(
             milliseconds: ms, coordinate: c, altitude: w.fix.altitudeMSL, notes: w.text.map { [$0] } ?? [],
             fields: fields)
