@@ -129,3 +129,47 @@ import TrailbookTestSupport
         #expect(try run(["report", "overlay", "-o", "/tmp/x"]).status == 64)
     }
 }
+
+/// The pages of the first hour (issue 23, items 12 and 15), rendered by headless Chromium.
+@Suite(.serialized) struct DayTotalsAndOverlayDaysTests {
+    @Test func dayTotalsWeekdaysSummariesAndDaysWithoutRides() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        #expect(
+            try run(["day", "2026-06-14", "--store", store, "--summary", "Loop <b>round</b> the lake"]).status == 0)
+        // A walk with a photo on the 16th: a record, no ride.
+        let walk = try run([
+            "mark", "--store", store, "--lat", "47.40", "--lon", "8.60", "--at", "2026-06-16T09:00:00Z", "--note",
+            "Heron",
+        ])
+        #expect(walk.status == 0, "\(walk.stderr)")
+        let out = dir + "/overlay"
+        let overlay = try run([
+            "report", "overlay", "--store", store, "--from", "2026-06-14", "--to", "2026-06-16", "-o", out,
+            "--time-zone", "UTC",
+        ])
+        #expect(overlay.status == 0, "\(overlay.stderr)")
+        let index = try Chromium.dom(of: out + "/index.html")
+        #expect(index.contains("Sun 2026-06-14") && index.contains("Tue 2026-06-16"), "weekday names")
+        #expect(index.contains("Loop &lt;b&gt;round&lt;/b&gt; the lake"), "the day's summary, escaped")
+        #expect(index.contains("no ride"), "the walk's day is listed")
+        #expect(index.contains("class=\"place\""), "and its place drawn")
+        #expect(!index.contains("A link to"), "no developer text")
+        #expect(FileManager.default.fileExists(atPath: out + "/2026-06-16.html"))
+        let day = try Chromium.dom(of: out + "/2026-06-14.html")
+        #expect(day.contains("href=\"index.html#2026-06-14\""), "a link back to the overlay")
+        #expect(
+            day.range(
+                of: #"class="totals">\d+\.\d\d km · moving \d:\d\d:\d\d · climb \d+ m<"#, options: .regularExpression)
+                != nil)
+        #expect(day.contains("Sun 2026-06-14"))
+        // A page made alone has the totals, not the link.
+        let alone = try run([
+            "report", "day", "2026-06-14", "--store", store, "--time-zone", "UTC", "-o", dir + "/a.html",
+        ])
+        #expect(alone.status == 0)
+        let page = try Chromium.dom(of: dir + "/a.html")
+        #expect(page.contains("class=\"totals\"") && !page.contains("all days"))
+    }
+}

@@ -114,14 +114,24 @@ public struct ReportStyle: Sendable {
         body.light .record{background:#fff;box-shadow:0 1px 3px rgba(0,0,0,.12)}
         body.dark .record{background:#1e232a}
         .note{white-space:pre-wrap}.photos img{max-width:100%;max-height:360px;margin:6px 6px 0 0;border-radius:6px}
+        .totals{font-size:1.15em;font-weight:600;margin:2px 0}nav{margin-bottom:8px}
         .num{display:inline-block;min-width:1.6em;text-align:center;border-radius:1em;color:#fff;background:#444;margin-right:6px}
         """
 }
 
 /// The self-contained HTML diary page for one day: nothing is loaded from anywhere.
 public enum DayReport {
-    public static func render(_ input: DayReportInput, style: ReportStyle = .init()) -> String {
+    /// `back`: the overlay page this day belongs to, linked at the top (nil for a page alone).
+    public static func render(_ input: DayReportInput, style: ReportStyle = .init(), back: String? = nil) -> String {
         let zone = input.timeZone
+        let stats = input.rides.map(\.statistics)
+        let totals =
+            input.rides.isEmpty
+            ? ""
+            : "<div class=\"totals\">\(style.distance(stats.map(\.distance).reduce(0, +))) · moving "
+                + "\(ReportStyle.duration(stats.map(\.moving).reduce(0, +))) · climb "
+                + "\(style.height(stats.map(\.climb).reduce(0, +)))</div>"
+        let nav = back.map { "<nav><a href=\"\(HTML.escape($0))\">← all days</a></nav>" } ?? ""
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
@@ -129,8 +139,9 @@ public enum DayReport {
             <title>Trailbook \(HTML.escape(input.date))</title>
             <style>\(ReportStyle.css)</style></head>
             <body class="\(style.theme.rawValue)">
-            <header><h1>\(HTML.escape(input.date))</h1><div class="muted">\(HTML.escape(zone.identifier)) · \
-            \(input.rides.count) ride\(input.rides.count == 1 ? "" : "s") · \(input.records.count) record\(input.records.count == 1 ? "" : "s")</div></header>
+            \(nav)<header><h1>\(HTML.escape(OverlayReport.weekday(input.date).map { $0 + " " } ?? ""))\(HTML.escape(input.date))</h1>\
+            \(totals)<div class="muted">\(HTML.escape(zone.identifier)) · \
+            \(counted(input.rides.count, "ride")) · \(counted(input.records.count, "record"))</div></header>
 
             """
         if let summary = input.summary { html += "<p class=\"summary\">\(HTML.escape(summary))</p>\n" }

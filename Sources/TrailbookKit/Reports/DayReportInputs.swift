@@ -58,15 +58,16 @@ public enum OverlayPages {
         for day in days {
             let input = try DayReportInputs.load(
                 day, store: store, zone: zone, imperial: style.imperial, embedPhotos: false, devices: devices)
-            guard !input.rides.isEmpty else { continue }
+            guard !input.rides.isEmpty || !input.records.isEmpty else { continue }
             let lines = input.rides.flatMap { DayReport.segments($0.points) }.map { $0.map { $0.fix.coordinate! } }
             let name = "\(day).html"
-            try write(name, DayReport.render(input, style: style))
+            try write(name, DayReport.render(input, style: style, back: "index.html#\(day)"))
             list.append(
                 .init(
                     date: day.description, lines: lines,
                     distance: input.rides.map(\.statistics.distance).reduce(0, +),
-                    moving: input.rides.map(\.statistics.moving).reduce(0, +), link: name))
+                    moving: input.rides.map(\.statistics.moving).reduce(0, +), link: name, summary: input.summary,
+                    places: input.records.map(\.coordinate)))
         }
         if list.isEmpty { throw QueryError.noRides("those days", zone: zone.identifier) }
         try write("index.html", OverlayReport.render(list, title: title(list.count), style: style))
