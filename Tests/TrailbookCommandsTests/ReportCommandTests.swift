@@ -172,4 +172,44 @@ import TrailbookTestSupport
         let page = try Chromium.dom(of: dir + "/a.html")
         #expect(page.contains("class=\"totals\"") && !page.contains("all days"))
     }
+
+    /// Item 13: one number for one thing, and markers that are no ride's colour.
+    @Test func pinsShowRecordIdsAndMarkersAreNoRidesColour() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        // Three records; only the third carries a note, so it is the only pin: it shows 3, not 1.
+        for minute in ["40", "42"] {
+            #expect(try run(["mark", "--store", store, "--at", "2026-06-14T06:\(minute):00Z"]).status == 0)
+        }
+        #expect(
+            try run(["mark", "--store", store, "--at", "2026-06-14T06:44:00Z", "--note", "Heron"]).status == 0)
+        for palette in ["default", "colorblind"] {
+            let page = dir + "/day-\(palette).html"
+            let r = try run([
+                "report", "day", "2026-06-14", "--store", store, "--time-zone", "UTC", "--palette", palette, "-o", page,
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            let dom = try Chromium.dom(of: page)
+            #expect(dom.contains("<title>record 3</title>") && dom.contains(">3</text>"), "the pin shows the id")
+            #expect(!dom.contains(">1</text>"), "no pin numbered apart from its record")
+            #expect(dom.contains("<span class=\"pinlabel\">3</span>"), "the list shows the same number")
+            #expect(!dom.contains("class=\"num\""), "no numbered circles for rides")
+            #expect(dom.contains("<span class=\"swatch\""), "rides are coloured swatches")
+            // The start and end markers' colours are none of the palettes' ride colours.
+            let rideColours = Set([
+                "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
+                "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#000000",
+            ])
+            for marker in ["start", "end"] {
+                let pattern = "class=\"\(marker)\"[^>]*fill=\"(#[0-9a-f]{6})\"[^>]*stroke=\"(#[0-9a-f]{6})\""
+                let regex = try NSRegularExpression(pattern: pattern)
+                let match = try #require(regex.firstMatch(in: dom, range: NSRange(dom.startIndex..., in: dom)))
+                for g in 1...2 {
+                    let colour = String(dom[Range(match.range(at: g), in: dom)!])
+                    #expect(!rideColours.contains(colour), "\(marker) uses \(colour)")
+                }
+            }
+        }
+    }
 }

@@ -107,7 +107,7 @@ public struct ReportStyle: Sendable {
         body.light .ink{fill:#1b1b1b;stroke:#1b1b1b}body.dark .ink{fill:#e6e6e6;stroke:#e6e6e6}.ink text{stroke:none}
         .route{fill:none;stroke-width:3.5;stroke-linejoin:round;stroke-linecap:round}
         .gap{fill:none;stroke-width:2;stroke-dasharray:6 5;opacity:.8}
-        .pin circle{stroke:#fff;stroke-width:1.5}.pin text{fill:#fff;font-size:11px;font-weight:700}
+        .pin rect{stroke:#fff;stroke-width:1.5}.pin text{fill:#fff;font-size:11px;font-weight:700}
         table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
         td,th{padding:4px 8px;text-align:left;border-bottom:1px solid rgba(128,128,128,.3)}
         .record{margin:18px 0;padding:12px 16px;border-radius:8px}
@@ -116,6 +116,8 @@ public struct ReportStyle: Sendable {
         .note{white-space:pre-wrap}.photos img{max-width:100%;max-height:360px;margin:6px 6px 0 0;border-radius:6px}
         .totals{font-size:1.15em;font-weight:600;margin:2px 0}nav{margin-bottom:8px}
         .num{display:inline-block;min-width:1.6em;text-align:center;border-radius:1em;color:#fff;background:#444;margin-right:6px}
+        .swatch{display:inline-block;width:1.4em;height:.35em;border-radius:.2em;vertical-align:middle;margin-right:6px}
+        .pinlabel{display:inline-block;min-width:1.5em;padding:0 .3em;text-align:center;border-radius:.3em;color:#fff;background:#333;margin-right:6px;font-weight:700}
         """
 }
 
@@ -151,12 +153,12 @@ public enum DayReport {
             html += "<h2>Elevation</h2>\n" + profile(input, style: style) + "\n"
         }
         html += "<h2>Timeline</h2>\n" + timeline(input, style: style) + "\n"
-        let pinned = pinNumbers(input)
+        let pinned = pinned(input)
         if !input.records.isEmpty {
             html += "<h2>Records</h2>\n"
             for r in input.records {
                 html += "<section class=\"record\" id=\"record-\(r.id)\"><div>"
-                if let n = pinned[r.id] { html += "<span class=\"num\">\(n)</span>" }
+                if pinned.contains(r.id) { html += "<span class=\"pinlabel\">\(r.id)</span>" }
                 html +=
                     "<strong>\(style.time(r.milliseconds, zone))</strong> <span class=\"muted\">record \(r.id) · "
                     + String(format: "%.5f, %.5f", r.coordinate.latitude, r.coordinate.longitude) + "</span></div>\n"
@@ -183,12 +185,15 @@ public enum DayReport {
             + "<footer class=\"muted\"><p>Made by Trailbook. Nothing on this page comes from the network.</p></footer>\n</body></html>\n"
     }
 
-    /// Pin numbers for the records that have a note or a photo, in time order.
-    static func pinNumbers(_ input: DayReportInput) -> [Int64: Int] {
-        var numbers: [Int64: Int] = [:]
-        for r in input.records where r.pinned { numbers[r.id] = numbers.count + 1 }
-        return numbers
+    /// The records that get a pin on the map (a note or a photo): the pin shows the record's id,
+    /// the number the records list and every command use for it.
+    static func pinned(_ input: DayReportInput) -> Set<Int64> {
+        Set(input.records.filter(\.pinned).map(\.id))
     }
+
+    /// The start and end markers: white with a dark edge, a colour no palette gives a ride.
+    static let markerFill = "#ffffff"
+    static let markerEdge = "#333333"
 
     /// The SVG map: rides per segment (simplified at the drawn scale), dashed lines across gaps,
     /// start and end markers, numbered pins, a scale bar.
@@ -216,19 +221,22 @@ public enum DayReport {
                 let a = projection.point(first.fix.coordinate!)
                 let b = projection.point(last.fix.coordinate!)
                 svg +=
-                    "<circle cx=\"\(HTML.number(a.x))\" cy=\"\(HTML.number(a.y))\" r=\"6\" fill=\"#2ca02c\" stroke=\"#fff\" stroke-width=\"2\"><title>start of ride \(ride.id)</title></circle>"
+                    "<circle class=\"start\" cx=\"\(HTML.number(a.x))\" cy=\"\(HTML.number(a.y))\" r=\"6\" fill=\"\(markerFill)\" stroke=\"\(markerEdge)\" stroke-width=\"3\"><title>start of ride \(ride.id)</title></circle>"
                 svg +=
-                    "<rect x=\"\(HTML.number(b.x - 5))\" y=\"\(HTML.number(b.y - 5))\" width=\"10\" height=\"10\" fill=\"#d62728\" stroke=\"#fff\" stroke-width=\"2\"><title>end of ride \(ride.id)</title></rect>"
+                    "<rect class=\"end\" x=\"\(HTML.number(b.x - 6))\" y=\"\(HTML.number(b.y - 6))\" width=\"12\" height=\"12\" fill=\"\(markerEdge)\" stroke=\"\(markerFill)\" stroke-width=\"2\"><title>end of ride \(ride.id)</title></rect>"
             }
             svg += "</g>\n"
         }
-        let numbers = pinNumbers(input)
-        for r in input.records {
-            guard let n = numbers[r.id] else { continue }
+        // Record pins: dark rounded squares with the record's id (rides are coloured lines with
+        // white start circles and dark end squares; no numbered circles).
+        for r in input.records where r.pinned {
             let p = projection.point(r.coordinate)
+            let w = 10.0 + 7 * Double(String(r.id).count)
             svg +=
-                "<g class=\"pin\"><a href=\"#record-\(r.id)\"><circle cx=\"\(HTML.number(p.x))\" cy=\"\(HTML.number(p.y))\" r=\"9\" fill=\"#333\"/>"
-                + "<text x=\"\(HTML.number(p.x))\" y=\"\(HTML.number(p.y + 4))\" text-anchor=\"middle\">\(n)</text></a></g>\n"
+                "<g class=\"pin\"><a href=\"#record-\(r.id)\"><rect x=\"\(HTML.number(p.x - w / 2))\" y=\"\(HTML.number(p.y - 9))\" "
+                + "width=\"\(HTML.number(w))\" height=\"18\" rx=\"4\" fill=\"#333\"/>"
+                + "<text x=\"\(HTML.number(p.x))\" y=\"\(HTML.number(p.y + 4))\" text-anchor=\"middle\">\(r.id)</text>"
+                + "<title>record \(r.id)</title></a></g>\n"
         }
         let bar = projection.scaleBar()
         let label =
@@ -273,7 +281,7 @@ public enum DayReport {
         for (i, r) in input.rides.enumerated() {
             let s = r.statistics
             html +=
-                "<tr><td><span class=\"num\" style=\"background:\(style.palette.colour(i))\">\(r.id)</span></td>"
+                "<tr><td class=\"nowrap\"><span class=\"swatch\" style=\"background:\(style.palette.colour(i))\"></span>ride \(r.id)</td>"
                 + "<td>\(style.time(s.start!, input.timeZone))–\(style.time(s.end!, input.timeZone))</td>"
                 + "<td>\(style.distance(s.distance))</td><td>\(ReportStyle.duration(s.moving))</td>"
                 + "<td>\(s.averageMovingSpeed.map(style.speed) ?? "–")</td><td>\(s.maxSpeed.map(style.speed) ?? "–")</td>"

@@ -71,7 +71,7 @@ public enum OverlayReport {
         var list = "<table><tr><th>day</th><th>distance</th><th>moving</th><th></th></tr>"
         for (i, day) in days.enumerated() {
             list +=
-                "<tr class=\"pick\" data-day=\"\(HTML.escape(day.date))\"><td><span class=\"num\" style=\"background:\(style.palette.colour(i))\">&nbsp;</span>"
+                "<tr class=\"pick\" data-day=\"\(HTML.escape(day.date))\"><td><span class=\"swatch\" style=\"background:\(style.palette.colour(i))\"></span>"
                 + "\(HTML.escape(weekday(day.date).map { $0 + " " } ?? ""))\(HTML.escape(day.date))"
                 + (day.summary.map { "<div class=\"muted daysummary\">\(HTML.escape($0))</div>" } ?? "") + "</td>"
                 + (day.lines.isEmpty
