@@ -24,17 +24,17 @@ public enum Chromium {
 
     /// The document of `html` (a file path) with `fragment` (`#...`) as Chromium holds it once the
     /// page's scripts have run: what the page made of itself, not the file's text.
-    public static func dom(of html: String, fragment: String = "") throws -> String {
+    public static func dom(of html: String, fragment: String = "", arguments extra: [String] = []) throws -> String {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
             .path
         defer { try? FileManager.default.removeItem(atPath: profile) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable())
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--dump-dom",
-            URL(fileURLWithPath: html).absoluteString + fragment,
-        ]
+        process.arguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--dump-dom",
+            ] + extra + [URL(fileURLWithPath: html).absoluteString + fragment]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -120,5 +120,76 @@ public enum Chromium {
             throw SupportError("Chromium wrote no readable net log at \(netlog).")
         }
         return Look(pixels: pixels, requests: requests)
+    }
+
+    /// How a page lays out at a viewport width.
+    public struct Layout: Decodable {
+        /// The viewport's width and the document's scroll width (wider: the page scrolls sideways).
+        public var viewport: Int
+        public var scrollWidth: Int
+        /// Visible elements whose right edge passes the viewport (tag.class "text...").
+        public var overflowing: [String]
+        /// The smallest rendered height of an SVG text, in CSS pixels (the graphics' labels).
+        public var smallestSVGText: Double?
+        /// The most lines the text of a `.nowrap` element takes (times, dates, numbers must not
+        /// wrap): its line boxes' distinct tops.
+        public var nowrapLines: Int
+        /// The text of those that wrap.
+        public var wrapped: [String]
+    }
+
+    /// A page beside `html` that shows it in a frame `width` CSS pixels wide: headless Chromium's
+    /// window is at least 500 pixels wide, a frame can be a phone's 390. `script` is added to the
+    /// framed copy's end. Remove both files when done (the second is the copy).
+    public static func framed(_ html: String, width: Int, height: Int = 1400, script: String = "") throws -> (
+        page: String, copy: String
+    ) {
+        let folder = (html as NSString).deletingLastPathComponent
+        let id = UUID().uuidString
+        let copy = folder + "/.framed-\(id).html"
+        let text = try String(contentsOfFile: html, encoding: .utf8)
+        try text.replacingOccurrences(of: "</body>", with: script + "</body>").write(
+            toFile: copy, atomically: true, encoding: .utf8)
+        let page = folder + "/.frame-\(id).html"
+        try """
+        <!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">
+        <iframe src="\((copy as NSString).lastPathComponent)" style="border:0;width:\(width)px;height:\(height)px"></iframe>
+        <script>addEventListener('message',function(e){var p=document.createElement('pre');p.id='layout-result';
+        p.textContent=e.data;document.body.appendChild(p)})</script></body></html>
+        """.write(toFile: page, atomically: true, encoding: .utf8)
+        return (page, copy)
+    }
+
+    /// Lays `html` (a file path) out at `width` CSS pixels (in a frame, see ``framed``) and
+    /// measures it with a script added to a copy of the page.
+    public static func layout(of html: String, width: Int) throws -> Layout {
+        let measure = """
+            <script>addEventListener('load',function(){var w=document.documentElement.clientWidth,bad=[],small=null,lines=1,wrapped=[];
+            document.querySelectorAll('body *').forEach(function(e){var r=e.getBoundingClientRect();
+            if(r.width===0&&r.height===0)return;if(e.closest('svg')&&e.tagName!=='svg')return;
+            if(r.right>w+1)bad.push(e.tagName.toLowerCase()+'.'+(e.getAttribute('class')||'')+' "'+(e.textContent||'').trim().slice(0,30)+'"')});
+            document.querySelectorAll('svg text').forEach(function(t){var h=t.getBoundingClientRect().height;
+            if(h>0&&(small===null||h<small))small=h});
+            document.querySelectorAll('.nowrap').forEach(function(e){var tops={},t,k=document.createTreeWalker(e,NodeFilter.SHOW_TEXT);
+            while((t=k.nextNode())){var g=document.createRange();g.selectNodeContents(t);
+            Array.prototype.forEach.call(g.getClientRects(),function(r){if(r.width>0)tops[Math.round(r.top)]=1})}
+            var n=Object.keys(tops).length;if(n>1)wrapped.push((e.textContent||'').trim().slice(0,40));lines=Math.max(lines,n)});
+            parent.postMessage(JSON.stringify({viewport:w,scrollWidth:document.documentElement.scrollWidth,
+            overflowing:bad,smallestSVGText:small,nowrapLines:lines,wrapped:wrapped}),'*')});</script>
+            """
+        let (page, copy) = try framed(html, width: width, script: measure)
+        defer {
+            try? FileManager.default.removeItem(atPath: page)
+            try? FileManager.default.removeItem(atPath: copy)
+        }
+        let dom = try self.dom(
+            of: page, arguments: ["--window-size=\(max(500, width + 20)),1400", "--virtual-time-budget=5000"])
+        guard let start = dom.range(of: "<pre id=\"layout-result\">"),
+            let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
+        else { throw SupportError("The measuring script did not report from \(html).") }
+        let json = String(dom[start.upperBound..<end.lowerBound])
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        return try JSONDecoder().decode(Layout.self, from: Data(json.utf8))
     }
 }

@@ -161,8 +161,8 @@ import TrailbookTestSupport
         #expect(day.contains("href=\"index.html#2026-06-14\""), "a link back to the overlay")
         #expect(
             day.range(
-                of: #"class="totals">\d+\.\d\d km · moving \d:\d\d:\d\d · climb \d+ m<"#, options: .regularExpression)
-                != nil)
+                of: #"class="totals"><span class="nowrap">\d+\.\d\d km</span> · <span class="nowrap">moving "#
+                    + #"\d:\d\d:\d\d</span> · <span class="nowrap">climb \d+ m<"#, options: .regularExpression) != nil)
         #expect(day.contains("Sun 2026-06-14"))
         // A page made alone has the totals, not the link.
         let alone = try run([
@@ -209,6 +209,54 @@ import TrailbookTestSupport
                     let colour = String(dom[Range(match.range(at: g), in: dom)!])
                     #expect(!rideColours.contains(colour), "\(marker) uses \(colour)")
                 }
+            }
+        }
+    }
+
+    /// Item 14: the pages read from phone to desktop width: nothing wider than the viewport, the
+    /// graphics' labels readable, times and dates on one line.
+    @Test func pagesFitFromPhoneToDesktopWidth() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        let next = try run(["simulate", "--duration", "900", "--seed", "12", "--start", "2026-06-14T09:00:00"])
+        try next.stdout.write(toFile: dir + "/next.nmea", atomically: true, encoding: .utf8)
+        #expect(try run(["import", "--store", store, dir + "/next.nmea"]).status == 0)
+        try TestPhotos.make(dir + "/p.jpg", taken: "2026:06:14 06:45:00", offset: "+00:00")
+        #expect(
+            try run([
+                "mark", "--store", store, "--at", "2026-06-14T06:45:00Z", "--note", "A long note about the heron",
+                "--photo", dir + "/p.jpg", "--field", "weather=sunny",
+            ]).status == 0)
+        let day = dir + "/day.html"
+        let made = try run([
+            "report", "day", "2026-06-14", "--store", store, "--time-zone", "America/Los_Angeles", "--time-format",
+            "12h", "--units", "imperial", "-o", day,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let overlay = try run([
+            "report", "overlay", "--store", store, "--from", "2026-06-13", "--to", "2026-06-14", "-o", dir + "/ov",
+            "--time-zone", "America/Los_Angeles",
+        ])
+        #expect(overlay.status == 0, "\(overlay.stderr)")
+        for page in [day, dir + "/ov/index.html"] {
+            for width in [390, 1280] {
+                let layout = try Chromium.layout(of: page, width: width)
+                // The frame is the width asked for; a vertical scroll bar may take its 15 px.
+                #expect(layout.viewport <= width && layout.viewport >= width - 20, "viewport \(layout.viewport)")
+                #expect(layout.overflowing.isEmpty, "\(page) at \(width) px: \(layout.overflowing)")
+                #expect(layout.scrollWidth <= layout.viewport, "\(page) at \(width) px scrolls sideways")
+                #expect(
+                    (layout.smallestSVGText ?? 99) >= 9, "\(page) at \(width) px: labels \(layout.smallestSVGText!) px")
+                #expect(layout.nowrapLines == 1, "\(page) at \(width) px: \(layout.wrapped) wrap")
+                let framed = try Chromium.framed(page, width: width)
+                let look = try Chromium.look(
+                    at: framed.page, png: page + "-\(width).png", colours: ["#d62728", "#1f77b4"],
+                    width: max(500, width + 20), height: 1400)
+                try? FileManager.default.removeItem(atPath: framed.page)
+                try? FileManager.default.removeItem(atPath: framed.copy)
+                #expect(look.requests.isEmpty, "\(look.requests)")
+                #expect((look.pixels["#d62728"] ?? 0) > 200, "the route is drawn at \(width) px: \(look.pixels)")
             }
         }
     }

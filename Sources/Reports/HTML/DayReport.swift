@@ -117,6 +117,13 @@ public struct ReportStyle: Sendable {
         .totals{font-size:1.15em;font-weight:600;margin:2px 0}nav{margin-bottom:8px}
         .num{display:inline-block;min-width:1.6em;text-align:center;border-radius:1em;color:#fff;background:#444;margin-right:6px}
         .swatch{display:inline-block;width:1.4em;height:.35em;border-radius:.2em;vertical-align:middle;margin-right:6px}
+        .nowrap{white-space:nowrap}
+        .axis{display:flex;justify-content:space-between;gap:8px;font-size:.85em;opacity:.75;margin-top:2px}
+        @media (max-width:600px){
+        body{padding:12px}table{font-size:.88em}td,th{padding:4px 4px}.wide{display:none}
+        #map .ink text{font-size:32px}.route{stroke-width:3;vector-effect:non-scaling-stroke}
+        .pin,.start,.end,.place{transform:scale(2.2);transform-box:fill-box;transform-origin:center}
+        .photos img{max-height:240px}}
         .pinlabel{display:inline-block;min-width:1.5em;padding:0 .3em;text-align:center;border-radius:.3em;color:#fff;background:#333;margin-right:6px;font-weight:700}
         """
 }
@@ -130,9 +137,9 @@ public enum DayReport {
         let totals =
             input.rides.isEmpty
             ? ""
-            : "<div class=\"totals\">\(style.distance(stats.map(\.distance).reduce(0, +))) · moving "
-                + "\(ReportStyle.duration(stats.map(\.moving).reduce(0, +))) · climb "
-                + "\(style.height(stats.map(\.climb).reduce(0, +)))</div>"
+            : "<div class=\"totals\"><span class=\"nowrap\">\(style.distance(stats.map(\.distance).reduce(0, +)))</span> · "
+                + "<span class=\"nowrap\">moving \(ReportStyle.duration(stats.map(\.moving).reduce(0, +)))</span> · "
+                + "<span class=\"nowrap\">climb \(style.height(stats.map(\.climb).reduce(0, +)))</span></div>"
         let nav = back.map { "<nav><a href=\"\(HTML.escape($0))\">← all days</a></nav>" } ?? ""
         var html = """
             <!DOCTYPE html>
@@ -141,7 +148,7 @@ public enum DayReport {
             <title>Trailbook \(HTML.escape(input.date))</title>
             <style>\(ReportStyle.css)</style></head>
             <body class="\(style.theme.rawValue)">
-            \(nav)<header><h1>\(HTML.escape(OverlayReport.weekday(input.date).map { $0 + " " } ?? ""))\(HTML.escape(input.date))</h1>\
+            \(nav)<header><h1 class="nowrap">\(HTML.escape(OverlayReport.weekday(input.date).map { $0 + " " } ?? ""))\(HTML.escape(input.date))</h1>\
             \(totals)<div class="muted">\(HTML.escape(zone.identifier)) · \
             \(counted(input.rides.count, "ride")) · \(counted(input.records.count, "record"))</div></header>
 
@@ -277,15 +284,18 @@ public enum DayReport {
 
     static func table(_ input: DayReportInput, style: ReportStyle) -> String {
         var html =
-            "<table><tr><th>ride</th><th>time</th><th>distance</th><th>moving</th><th>avg speed</th><th>max</th><th>climb</th><th>descent</th></tr>"
+            "<table><tr><th>ride</th><th>time</th><th>distance</th><th>moving</th><th class=\"wide\">avg speed</th>"
+            + "<th class=\"wide\">max</th><th>climb</th><th class=\"wide\">descent</th></tr>"
         for (i, r) in input.rides.enumerated() {
             let s = r.statistics
             html +=
                 "<tr><td class=\"nowrap\"><span class=\"swatch\" style=\"background:\(style.palette.colour(i))\"></span>ride \(r.id)</td>"
-                + "<td>\(style.time(s.start!, input.timeZone))–\(style.time(s.end!, input.timeZone))</td>"
-                + "<td>\(style.distance(s.distance))</td><td>\(ReportStyle.duration(s.moving))</td>"
-                + "<td>\(s.averageMovingSpeed.map(style.speed) ?? "–")</td><td>\(s.maxSpeed.map(style.speed) ?? "–")</td>"
-                + "<td>\(style.height(s.climb))</td><td>\(style.height(s.descent))</td></tr>"
+                + "<td><span class=\"nowrap\">\(style.time(s.start!, input.timeZone))</span>–"
+                + "<span class=\"nowrap\">\(style.time(s.end!, input.timeZone))</span></td>"
+                + "<td class=\"nowrap\">\(style.distance(s.distance))</td><td>\(ReportStyle.duration(s.moving))</td>"
+                + "<td class=\"wide nowrap\">\(s.averageMovingSpeed.map(style.speed) ?? "–")</td>"
+                + "<td class=\"wide nowrap\">\(s.maxSpeed.map(style.speed) ?? "–")</td>"
+                + "<td class=\"nowrap\">\(style.height(s.climb))</td><td class=\"wide nowrap\">\(style.height(s.descent))</td></tr>"
         }
         return html + "</table>"
     }
@@ -323,11 +333,10 @@ public enum DayReport {
             }
             svg += "<path class=\"route\" stroke=\"\(style.palette.colour(s.ride))\" d=\"\(path(screen))\"/>"
         }
-        svg +=
-            "<g class=\"ink\" font-size=\"11\" stroke=\"none\"><text x=\"4\" y=\"20\">\(style.height(maxA))</text>"
-            + "<text x=\"4\" y=\"\(Int(height - 8))\">\(style.height(minA))</text>"
-            + "<text x=\"\(Int(width - 90))\" y=\"\(Int(height - 4))\">\(style.distance(offset))</text></g>"
-        return svg + "</svg>"
+        // The labels are HTML under the graphic, so they keep their size at any width.
+        return svg + "</svg><div class=\"axis\"><span>lowest \(style.height(minA))</span>"
+            + "<span>highest \(style.height(maxA))</span>"
+            + "<span>\(style.distance(input.rides.map(\.statistics.distance).reduce(0, +)))</span></div>"
     }
 
     /// The day's span as a bar: rides coloured, the time between them as stops, records as ticks.
@@ -351,9 +360,7 @@ public enum DayReport {
             svg +=
                 "<line x1=\"\(HTML.number(x(r.milliseconds)))\" x2=\"\(HTML.number(x(r.milliseconds)))\" y1=\"16\" y2=\"46\" class=\"ink\" stroke-width=\"2\"><title>record \(r.id) \(style.time(r.milliseconds, input.timeZone))</title></line>"
         }
-        svg +=
-            "<g class=\"ink\" font-size=\"11\" stroke=\"none\"><text x=\"20\" y=\"62\">\(style.time(first, input.timeZone))</text>"
-            + "<text x=\"\(Int(width - 20))\" y=\"62\" text-anchor=\"end\">\(style.time(last, input.timeZone))</text></g>"
-        return svg + "</svg>"
+        return svg + "</svg><div class=\"axis\"><span class=\"nowrap\">\(style.time(first, input.timeZone))</span>"
+            + "<span class=\"nowrap\">\(style.time(last, input.timeZone))</span></div>"
     }
 }

@@ -72,11 +72,11 @@ public enum OverlayReport {
         for (i, day) in days.enumerated() {
             list +=
                 "<tr class=\"pick\" data-day=\"\(HTML.escape(day.date))\"><td><span class=\"swatch\" style=\"background:\(style.palette.colour(i))\"></span>"
-                + "\(HTML.escape(weekday(day.date).map { $0 + " " } ?? ""))\(HTML.escape(day.date))"
+                + "<span class=\"nowrap\">\(HTML.escape(weekday(day.date).map { $0 + " " } ?? ""))\(HTML.escape(day.date))</span>"
                 + (day.summary.map { "<div class=\"muted daysummary\">\(HTML.escape($0))</div>" } ?? "") + "</td>"
                 + (day.lines.isEmpty
                     ? "<td>no ride</td><td></td>"
-                    : "<td>\(style.distance(day.distance))</td><td>\(ReportStyle.duration(day.moving))</td>")
+                    : "<td class=\"nowrap\">\(style.distance(day.distance))</td><td>\(ReportStyle.duration(day.moving))</td>")
                 + "<td><a href=\"\(HTML.escape(day.link))\">day report</a></td></tr>"
         }
         list += "</table>"
