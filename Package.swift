@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .target(name: "GPSCore", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
@@ -68,9 +69,19 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The sharing server: the only target that sees Hummingbird.
+        .target(
+            name: "TrailbookServer",
+            dependencies: [
+                "TrailbookKit", "TrackModel", "GPSCore", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(
             name: "TrailbookCommands",
             dependencies: [
+                "TrailbookServer",
                 "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "RideSimulator", "Reports", "Photos",
                 "TrailbookKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

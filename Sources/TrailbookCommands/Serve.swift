@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TrailbookServer
+
+/// `trailbook serve`: the sharing server.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the sharing server (HTTP, for a TLS reverse proxy in front of it).",
+        discussion: """
+            Listens on --listen HOST:PORT (default 127.0.0.1:8750; port 0 picks a free one and logs it). \
+            GET /api/health answers 200 {"status":"ok"}. Logs a line at start and stop (info) and \
+            one per request (debug). SIGTERM or SIGINT stops it gracefully: requests in flight finish. \
+            Put it behind a TLS reverse proxy (README); --trust-proxy honours X-Forwarded-Proto from it.
+            """)
+
+    @Option(help: ArgumentHelp("Where to listen.", valueName: "host:port"))
+    var listen = "127.0.0.1:8750"
+
+    @Flag(help: "Honour X-Forwarded-Proto (only behind your own reverse proxy).")
+    var trustProxy = false
+
+    @Option(help: "Log detail on standard error: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: GlobalOptions.LogLevel = .info
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    func validate() throws {
+        guard Self.address(listen) != nil else {
+            throw ValidationError("--listen takes HOST:PORT with a port from 0 to 65535, e.g. 127.0.0.1:8750.")
+        }
+    }
+
+    /// `127.0.0.1:8750`, `[::1]:8750`, `localhost:0`.
+    static func address(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
+        else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "trailbook.serve") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = logLevel.level
+        let store = try storeOptions.openOrCreate()
+        let (host, port) = Self.address(listen)!
+        let server = SharingServer(
+            configuration: .init(host: host, port: port, trustProxy: trustProxy), store: store, logger: logger)
+        try await ServiceRunner.run(server, logger: logger)
+    }
+}
