@@ -11,14 +11,11 @@ struct Serve: AsyncParsableCommand {
             Listens on --listen HOST:PORT (default 127.0.0.1:8750; port 0 picks a free one and logs it). \
             GET /api/health answers 200 {"status":"ok"}. Logs a line at start and stop (info) and \
             one per request (debug). SIGTERM or SIGINT stops it gracefully: requests in flight finish. \
-            Put it behind a TLS reverse proxy (README); --trust-proxy honours X-Forwarded-Proto from it.
+            Put it behind a TLS reverse proxy (README).
             """)
 
     @Option(help: ArgumentHelp("Where to listen.", valueName: "host:port"))
     var listen = "127.0.0.1:8750"
-
-    @Flag(help: "Honour X-Forwarded-Proto (only behind your own reverse proxy).")
-    var trustProxy = false
 
     @Option(help: "Log detail on standard error: trace, debug, info, notice, warning, error or critical.")
     var logLevel: GlobalOptions.LogLevel = .info
@@ -47,7 +44,7 @@ struct Serve: AsyncParsableCommand {
         let store = try storeOptions.openOrCreate()
         let (host, port) = Self.address(listen)!
         let server = SharingServer(
-            configuration: .init(host: host, port: port, trustProxy: trustProxy), store: store, logger: logger)
+            configuration: .init(host: host, port: port), store: store, logger: logger)
         try await ServiceRunner.run(server, logger: logger)
     }
 }

@@ -11,13 +11,9 @@ public struct SharingServer: Service, CustomStringConvertible {
     public struct Configuration: Sendable {
         public var host: String
         public var port: Int
-        /// Honour `X-Forwarded-Proto` (behind a TLS reverse proxy).
-        public var trustProxy: Bool
-
-        public init(host: String = "127.0.0.1", port: Int = 8750, trustProxy: Bool = false) {
+        public init(host: String = "127.0.0.1", port: Int = 8750) {
             self.host = host
             self.port = port
-            self.trustProxy = trustProxy
         }
     }
 
