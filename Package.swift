@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     ],
     targets: [
         .target(name: "GPSCore", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
@@ -65,6 +66,8 @@ let package = Package(
             dependencies: [
                 "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackModel", "Reports", "Photos",
                 .product(name: "SystemPackage", package: "swift-system"),
+                // bcrypt only (a small C library): not the server framework.
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -238,6 +238,28 @@ public enum StoreContract {
             try store.removeRecorderStatus(device: phone)
             try expect(try store.recorderStatuses().map(\.device) == ["bike"], "removed")
         },
+        Case(description: "accounts and device tokens, by their hashes") { store in
+            try expect(try store.addAccount(name: "ana", passwordHash: "v1$a"), "a new account")
+            try expect(try store.addAccount(name: "ana", passwordHash: "v1$b") == false, "a name once")
+            try expect(try store.passwordHash(of: "ana") == "v1$a", "its hash")
+            try expect(
+                try store.setPasswordHash("v1$c", of: "ana") && store.passwordHash(of: "ana") == "v1$c", "changed")
+            try expect(try store.setPasswordHash("v1$c", of: "bob") == false, "no such account")
+            try expect(try store.accounts().contains { $0.name == "ana" && $0.hasPassword }, "listed")
+            let phone = try store.addDevice(named: "phone", account: "ana", tokenHash: "t1")
+            try expect(phone != nil, "a device with a token")
+            try expect(try store.addDevice(named: "phone", account: "ana", tokenHash: "t2") == nil, "a name once")
+            try expect(try store.addDevice(named: "phone", account: "bob", tokenHash: "t3") == nil, "no such account")
+            let found = try store.device(tokenHash: "t1")
+            try expect(found?.account == "ana" && found?.device == phone && found?.name == "phone", "found by token")
+            try expect(try store.devices(of: "ana")?.map(\.name) == ["phone"], "the account's devices")
+            try expect(try store.devices(of: "bob") == nil, "no such account")
+            try expect(try store.revokeDevice(named: "phone", account: "ana", at: t0), "revoked")
+            try expect(try store.device(tokenHash: "t1") == nil, "a revoked token finds nothing")
+            try expect(try store.revokeDevice(named: "phone", account: "ana", at: t0) == false, "revoked once")
+            try expect(try store.removeAccount("ana") && store.accounts().allSatisfy { $0.name != "ana" }, "removed")
+            try expect(try store.removeAccount("ana") == false, "removed once")
+        },
     ]
 
     /// A 3D fix with 8 satellites at `ms`.

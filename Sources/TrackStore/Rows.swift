@@ -20,6 +20,8 @@ struct UserRow: SnakeCaseRecord {
     var id: Int64?
     var name: String
     var createdMs: Int64
+    /// The password's versioned hash (nil: cannot log in, like the local `me`).
+    var passwordHash: String? = nil
 }
 
 /// `device`: a receiver, gpsd, a phone, or imports under one name, of a user.
@@ -29,6 +31,9 @@ struct DeviceRow: SnakeCaseRecord {
     var userId: Int64
     var name: String
     var createdMs: Int64
+    /// SHA-256 of the device's token (nil: no token, a receiver or imports).
+    var tokenHash: String? = nil
+    var revokedMs: Int64? = nil
 }
 
 /// `ride`: a device's ride, its time range and point count.

@@ -222,6 +222,17 @@ enum Schema {
             }
             try db.drop(table: "setting")
         }
+        migrator.registerMigration("v6-accounts") { db in
+            // Accounts for the sharing server: a user's password (a versioned hash, never the
+            // password), and a device's token (its SHA-256, never the token) and revocation.
+            try db.alter(table: "user") { t in t.add(column: "password_hash", .text) }
+            try db.alter(table: "device") { t in
+                t.add(column: "token_hash", .text)
+                t.add(column: "revoked_ms", .integer)
+            }
+            try db.execute(
+                sql: "CREATE UNIQUE INDEX device_by_token ON device(token_hash) WHERE token_hash IS NOT NULL")
+        }
         return migrator
     }
 }

@@ -47,7 +47,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         let store = try TrackStore(path: path)
         #expect(
             try store.appliedMigrations() == [
-                "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices",
+                "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices", "v6-accounts",
             ])
         #expect(try store.integrityCheck() == "ok")
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -58,7 +58,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         // Opening again migrates nothing new.
         #expect(
             try TrackStore(path: path).appliedMigrations() == [
-                "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices",
+                "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices", "v6-accounts",
             ])
     }
 
@@ -97,7 +97,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         let store = try TrackStore(path: path)
         #expect(
             try store.appliedMigrations() == [
-                "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices",
+                "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices", "v6-accounts",
             ])
         #expect(try store.rides().map(\.pointCount) == [100])
         #expect(try store.rides().map(\.device) == ["default"])

@@ -69,3 +69,42 @@ import TrailbookTestSupport
         #expect(r.status == 64 && r.stderr.contains("--listen takes HOST:PORT"))
     }
 }
+
+/// `trailbook user` and `trailbook device` end to end.
+@Suite struct AccountCommandTests {
+    @Test func usersAndDeviceTokens() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        let short = try run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data("short\n".utf8))
+        #expect(short.status == 65 && short.stderr.contains("at least 15 are needed"), "\(short.stderr)")
+        let named = try run(
+            ["user", "add", "ana", "--password-stdin", "--store", store], input: Data("ana rides to the lake\n".utf8))
+        #expect(named.status == 65 && named.stderr.contains("contains the account's name"))
+        let added = try run(
+            ["user", "add", "ana", "--password-stdin", "--store", store],
+            input: Data("correct horse battery staple\n".utf8))
+        #expect(added.status == 0, "\(added.stderr)")
+        let again = try run(
+            ["user", "add", "ana", "--password-stdin", "--store", store], input: Data("another long passphrase".utf8))
+        #expect(again.status == 65 && again.stderr.contains("already an account ana"))
+        #expect(try run(["user", "add", "bob", "--store", store]).status == 64, "no password on the command line")
+        let list = try run(["user", "list", "--store", store, "--json"])
+        #expect(list.stdout.contains("\"name\" : \"ana\"") && list.stdout.contains("\"password\" : true"))
+
+        let device = try run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
+        #expect(device.status == 0, "\(device.stderr)")
+        let token = try #require(
+            (try JSONSerialization.jsonObject(with: Data(device.stdout.utf8)) as? [String: String])?["token"])
+        #expect(token.count == 52)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: store))
+        #expect(bytes.range(of: Data(token.utf8)) == nil, "the token is not stored")
+        #expect(try run(["device", "add", "phone", "--user", "nobody", "--store", store]).status == 66)
+        #expect(try run(["device", "list", "--user", "ana", "--store", store]).stdout.contains("phone"))
+        #expect(try run(["device", "revoke", "phone", "--user", "ana", "--store", store]).status == 0)
+        let listed = try run(["device", "list", "--user", "ana", "--store", store])
+        #expect(listed.stdout.contains("revoked"), "\(listed.stdout)")
+        #expect(try run(["device", "revoke", "phone", "--user", "ana", "--store", store]).status == 66)
+        #expect(try run(["user", "rm", "ana", "--store", store, "--yes"]).status == 0)
+        #expect(try !run(["user", "list", "--store", store]).stdout.contains("ana"))
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import GPSCore
+import HummingbirdBcrypt
+import TrackModel
+
+/// Why an account or device request is refused.
+public enum AccountError: ServiceFailure, Equatable {
+    /// A password that breaks a rule; the rule as a clause.
+    case weakPassword(String)
+    case badName(String)
+    case accountExists(String)
+    case noAccount(String)
+    case deviceExists(String, account: String)
+    case noDevice(String, account: String)
+
+    public var kind: FailureKind {
+        switch self {
+        case .weakPassword, .badName: return .badData
+        case .accountExists, .deviceExists: return .badData
+        case .noAccount, .noDevice: return .missingInput
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .weakPassword(let rule): return "The password is refused: \(rule); choose another."
+        case .badName(let name):
+            return "'\(name)' cannot be a name: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit."
+        case .accountExists(let name): return "There is already an account \(name)."
+        case .noAccount(let name): return "There is no account \(name)."
+        case .deviceExists(let name, let account): return "\(account) already has a device \(name)."
+        case .noDevice(let name, let account): return "\(account) has no device \(name) with a live token."
+        }
+    }
+}
+
+/// Accounts and device tokens for the sharing server.
+///
+/// Passwords follow NIST SP 800-63B rev. 4: at least 15 characters, up to 256, any Unicode
+/// (compared after NFKC normalisation), no composition rules and no expiry, refused when they
+/// are on a short blocklist or contain the account's name or "trailbook". Stored as
+/// `v1$` + bcrypt (cost 12) of the hex SHA-256 of the normalised password: bcrypt reads only 72
+/// bytes, the pre-hash makes every character count; the prefix lets the scheme change later.
+/// Device tokens are 32 random bytes (base32, 52 characters), shown once and stored as SHA-256.
+public struct AccountService {
+    public let store: any AccountStoring
+
+    public init(store: any AccountStoring) { self.store = store }
+
+    public static let minimumPasswordLength = 15
+    public static let maximumPasswordLength = 256
+    /// Passwords seen in breaches and the obvious ones, compared without case.
+    static let blocklist: Set<String> = [
+        "123456789012345", "1234567890123456", "qwertyuiopasdfgh", "passwordpassword", "password1234567",
+        "iloveyouiloveyou", "aaaaaaaaaaaaaaa", "correcthorsebatterystaple", "letmeinletmein1",
+        "trustno1trustno1",
+    ]
+
+    /// Checks a name for an account or a device.
+    public static func checkName(_ name: String) throws(AccountError) {
+        guard (1...64).contains(name.count), let first = name.unicodeScalars.first,
+            CharacterSet.alphanumerics.contains(first),
+            name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0) })
+        else { throw .badName(name) }
+    }
+
+    /// The rule `password` breaks for `account`, if any.
+    public static func check(password: String, account: String) throws(AccountError) {
+        let p = password.precomposedStringWithCompatibilityMapping
+        if p.count < minimumPasswordLength {
+            throw .weakPassword("it has \(p.count) characters, at least \(minimumPasswordLength) are needed")
+        }
+        if p.count > maximumPasswordLength {
+            throw .weakPassword("it has \(p.count) characters, at most \(maximumPasswordLength) are taken")
+        }
+        let lower = p.lowercased()
+        if blocklist.contains(lower) || Set(lower).count == 1 {
+            throw .weakPassword("it is on the list of common passwords")
+        }
+        if lower.contains(account.lowercased()) { throw .weakPassword("it contains the account's name") }
+        if lower.contains("trailbook") { throw .weakPassword("it contains \"trailbook\"") }
+    }
+
+    /// The stored form of a password.
+    public static func hash(password: String) -> String {
+        "v1$" + Bcrypt.hash(preHash(password), cost: 12)
+    }
+
+    /// Whether `password` is the one `stored` was made from.
+    public static func verify(password: String, stored: String) -> Bool {
+        guard stored.hasPrefix("v1$") else { return false }
+        return Bcrypt.verify(preHash(password), hash: String(stored.dropFirst(3)))
+    }
+
+    static func preHash(_ password: String) -> String {
+        ContentDigest.hexDigest(of: Array(password.precomposedStringWithCompatibilityMapping.utf8))
+    }
+
+    public func accounts() throws -> [StoredAccount] { try store.accounts() }
+
+    public func addAccount(_ name: String, password: String) throws {
+        try Self.checkName(name)
+        try Self.check(password: password, account: name)
+        guard try store.addAccount(name: name, passwordHash: Self.hash(password: password)) else {
+            throw AccountError.accountExists(name)
+        }
+    }
+
+    public func changePassword(of name: String, to password: String) throws {
+        try Self.check(password: password, account: name)
+        guard try store.setPasswordHash(Self.hash(password: password), of: name) else {
+            throw AccountError.noAccount(name)
+        }
+    }
+
+    /// Whether `password` is `name`'s (false for an account without a password).
+    public func authenticate(_ name: String, password: String) throws -> Bool {
+        guard let stored = try store.passwordHash(of: name) else { return false }
+        return Self.verify(password: password, stored: stored)
+    }
+
+    public func removeAccount(_ name: String) throws {
+        guard try store.removeAccount(name) else { throw AccountError.noAccount(name) }
+    }
+
+    /// Adds a device to an account and returns its token, the only time it is seen.
+    public func addDevice(_ name: String, account: String) throws -> String {
+        try Self.checkName(name)
+        guard try store.devices(of: account) != nil else { throw AccountError.noAccount(account) }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        var generator = SystemRandomNumberGenerator()
+        for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255, using: &generator) }
+        let token = Self.base32(bytes)
+        guard try store.addDevice(named: name, account: account, tokenHash: Self.tokenHash(token)) != nil else {
+            throw AccountError.deviceExists(name, account: account)
+        }
+        return token
+    }
+
+    public func devices(of account: String) throws -> [AccountDevice] {
+        guard let devices = try store.devices(of: account) else { throw AccountError.noAccount(account) }
+        return devices
+    }
+
+    public func revokeDevice(_ name: String, account: String, now: Int64 = UTCTimestamp.now()) throws {
+        guard try store.revokeDevice(named: name, account: account, at: now) else {
+            throw AccountError.noDevice(name, account: account)
+        }
+    }
+
+    /// The account and device of a live token; nil for an unknown or revoked one.
+    public func device(token: String) throws -> (account: String, device: DeviceID, name: String)? {
+        try store.device(tokenHash: Self.tokenHash(token))
+    }
+
+    static func tokenHash(_ token: String) -> String { ContentDigest.hexDigest(of: Array(token.utf8)) }
+
+    /// Crockford's base32, lower case.
+    static func base32(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz")
+        var out = ""
+        var buffer = 0
+        var bits = 0
+        for b in bytes {
+            buffer = buffer << 8 | Int(b)
+            bits += 8
+            while bits >= 5 {
+                out.append(alphabet[(buffer >> (bits - 5)) & 31])
+                bits -= 5
+            }
+        }
+        if bits > 0 { out.append(alphabet[(buffer << (5 - bits)) & 31]) }
+        return out
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import GPSCore
+import Testing
+import TrackStore
+import TrailbookKit
+import TrailbookTestSupport
+
+/// Accounts and device tokens on a real store.
+@Suite struct AccountServiceTests {
+    func service() throws -> (AccountService, TrackStore) {
+        let store = try TrackStore(path: try Samples.temporaryDirectory() + "/s.sqlite")
+        return (AccountService(store: store), store)
+    }
+
+    @Test func passwordRulesFollowNIST() throws {
+        func refused(_ password: String, _ account: String = "ana") -> String? {
+            do {
+                try AccountService.check(password: password, account: account)
+                return nil
+            } catch { return "\(error)" }
+        }
+        #expect(refused("fourteen chars") != nil, "14 characters")
+        #expect(refused("fifteen chars!!") == nil, "15 characters, no composition rules")
+        #expect(refused("ａｂｃｄｅｆｇｈｉｊｋｌｍｎｏ") == nil, "full-width letters are 15 characters after NFKC")
+        #expect(refused("ＡＮＡ rides far away") != nil, "the name, found after NFKC and without case")
+        #expect(refused("my trailbook secret") != nil)
+        #expect(refused("passwordpassword") != nil && refused("aaaaaaaaaaaaaaaaaaaa") != nil, "common ones")
+        #expect(refused(String(repeating: "ab", count: 129)) != nil, "over 256")
+        #expect(refused("ünïcödé pässwörd ✓") == nil, "any Unicode")
+    }
+
+    @Test func hashesAreVersionedBcryptOfThePreHash() {
+        let stored = AccountService.hash(password: "a long enough passphrase")
+        #expect(stored.hasPrefix("v1$$2"), "v1 + bcrypt: \(stored)")
+        #expect(!stored.contains("passphrase"))
+        #expect(AccountService.verify(password: "a long enough passphrase", stored: stored))
+        #expect(!AccountService.verify(password: "a long enough passphrasE", stored: stored))
+        // Beyond bcrypt's 72 bytes every character still counts.
+        let long = String(repeating: "x", count: 100)
+        let longStored = AccountService.hash(password: long)
+        #expect(!AccountService.verify(password: long + "y", stored: longStored))
+        #expect(!AccountService.verify(password: "a long enough passphrase", stored: "$2b$12$unversioned"))
+    }
+
+    @Test func accountsDevicesAndTokens() throws {
+        let (accounts, store) = try service()
+        try accounts.addAccount("ana", password: "a long enough passphrase")
+        #expect(throws: AccountError.accountExists("ana")) {
+            try accounts.addAccount("ana", password: "another long passphrase")
+        }
+        #expect(throws: AccountError.badName("a b")) { try accounts.addAccount("a b", password: "whatever long one") }
+        #expect(try accounts.authenticate("ana", password: "a long enough passphrase"))
+        #expect(try !accounts.authenticate("ana", password: "wrong but long passphrase"))
+        #expect(try !accounts.authenticate("me", password: "anything at all here"), "the local account cannot log in")
+        try accounts.changePassword(of: "ana", to: "the new long passphrase")
+        #expect(try accounts.authenticate("ana", password: "the new long passphrase"))
+
+        let token = try accounts.addDevice("phone", account: "ana")
+        #expect(token.count == 52 && token.allSatisfy { $0.isLetter || $0.isNumber })
+        #expect(throws: AccountError.deviceExists("phone", account: "ana")) {
+            try accounts.addDevice("phone", account: "ana")
+        }
+        #expect(throws: AccountError.noAccount("bob")) { try accounts.addDevice("phone", account: "bob") }
+        let found = try #require(try accounts.device(token: token))
+        #expect(found.account == "ana" && found.name == "phone")
+        #expect(try accounts.device(token: token + "x") == nil)
+        // The token itself is nowhere in the store file.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: store.path))
+        #expect(bytes.range(of: Data(token.utf8)) == nil)
+
+        try accounts.revokeDevice("phone", account: "ana")
+        #expect(try accounts.device(token: token) == nil, "a revoked token authenticates nothing")
+        #expect(try accounts.devices(of: "ana").first?.revokedMilliseconds != nil)
+        #expect(throws: AccountError.noDevice("phone", account: "ana")) {
+            try accounts.revokeDevice("phone", account: "ana")
+        }
+
+        // Removing the account takes its devices' points with it.
+        let device = try #require(try accounts.devices(of: "ana").first?.id)
+        let writer = store.makeWriter(device: device)
+        var fix = Fix()
+        UTCTimestamp.set(1_781_418_600_000, on: &fix)
+        fix.coordinate = Coordinate(latitude: 47, longitude: 8)
+        fix.mode = .threeD
+        try writer.write([KeptPoint(fix: fix, ride: 1, segment: 1)])
+        #expect(writer.stored == 1)
+        // The local account's queries never show another account's points.
+        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).isEmpty)
+        try accounts.removeAccount("ana")
+        #expect(try accounts.accounts().map(\.name) == ["me"])
+        #expect(throws: AccountError.noAccount("ana")) { try accounts.removeAccount("ana") }
+    }
+}
