@@ -76,7 +76,8 @@ let package = Package(
         .target(
             name: "TrailbookServer",
             dependencies: [
-                "TrailbookKit", "TrackModel", "GPSCore", .product(name: "Hummingbird", package: "hummingbird"),
+                "TrailbookKit", "TrackModel", "GPSCore", "Pipeline",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

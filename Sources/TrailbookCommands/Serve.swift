@@ -21,6 +21,7 @@ struct Serve: AsyncParsableCommand {
     var logLevel: GlobalOptions.LogLevel = .info
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var configOptions: ConfigOptions
 
     func validate() throws {
         guard Self.address(listen) != nil else {
@@ -44,7 +45,8 @@ struct Serve: AsyncParsableCommand {
         let store = try storeOptions.openOrCreate()
         let (host, port) = Self.address(listen)!
         let server = SharingServer(
-            configuration: .init(host: host, port: port), store: store, logger: logger)
+            configuration: .init(host: host, port: port), store: store, rules: try configOptions.load().pipeline,
+            logger: logger)
         try await ServiceRunner.run(server, logger: logger)
     }
 }

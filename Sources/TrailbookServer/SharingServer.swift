@@ -1,8 +1,11 @@
 import Foundation
+import GPSCore
 import Hummingbird
 import Logging
+import Pipeline
 import ServiceLifecycle
 import TrackModel
+import TrailbookKit
 
 /// `trailbook serve`: the HTTP server the phone apps and browsers talk to. A swift-service-
 /// lifecycle service: the caller runs it under a ServiceGroup, whose SIGINT/SIGTERM stop it
@@ -20,19 +23,25 @@ public struct SharingServer: Service, CustomStringConvertible {
     let configuration: Configuration
     let store: any TrackStoring
     let logger: Logger
+    let ingest: PhoneIngest
     /// Called with the port once the server listens (the given one, or the one the system
     /// chose for port 0).
     let onListening: @Sendable (Int) async -> Void
 
+    /// `rules`: the collection rules the phones' points go through, as a receiver's do.
     public init(
-        configuration: Configuration, store: any TrackStoring, logger: Logger,
+        configuration: Configuration, store: any TrackStoring, rules: PipelineConfiguration, logger: Logger,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.store = store
         self.logger = logger
         self.onListening = onListening
+        ingest = PhoneIngest(store: store, configuration: rules, logger: logger)
     }
+
+    /// The largest body read (a day of an app's backlog fits easily).
+    static let maximumBody = 8 << 20
 
     public var description: String { "SharingServer(\(configuration.host):\(configuration.port))" }
 
@@ -41,9 +50,47 @@ public struct SharingServer: Service, CustomStringConvertible {
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
         router.get("/api/health") { _, _ -> Response in
-            Response(
-                status: .ok, headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(string: "{\"status\":\"ok\"}\n")))
+            Self.json("{\"status\":\"ok\"}\n")
+        }
+        let accounts = AccountService(store: store)
+        let ingest = self.ingest
+        /// Stores a device's points, or refuses them with the status that says why.
+        @Sendable func keep(_ read: () throws -> [Fix], device: DeviceID) async throws {
+            let fixes: [Fix]
+            do {
+                fixes = try read()
+            } catch let malformed as PhoneProtocols.Malformed {
+                throw HTTPError(.badRequest, message: malformed.description)
+            }
+            do {
+                _ = try await ingest.ingest(fixes, device: device)
+            } catch let refused as IngestError {
+                throw HTTPError(.unprocessableContent, message: refused.description)
+            }
+        }
+        // OsmAnd and Traccar Client: the token is `id`, the values in the query (or a form body).
+        @Sendable func osmand(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+            var query = Self.parameters(request.uri.query ?? "")
+            if request.method == .post {
+                let body = try await request.body.collect(upTo: Self.maximumBody)
+                for (k, v) in Self.parameters(String(buffer: body)) where query[k] == nil { query[k] = v }
+            }
+            guard let token = query["id"], let device = try accounts.device(token: token) else {
+                throw HTTPError(.unauthorized)
+            }
+            try await keep({ [try PhoneProtocols.osmand(query, now: UTCTimestamp.now())] }, device: device.device)
+            return Response(status: .ok)
+        }
+        router.get("/osmand", use: osmand)
+        router.post("/osmand", use: osmand)
+        // Overland: a bearer token and a GeoJSON batch; the reply must be exactly {"result":"ok"}.
+        router.post("/overland") { request, _ -> Response in
+            guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
+                let device = try accounts.device(token: String(header.dropFirst(7)))
+            else { throw HTTPError(.unauthorized) }
+            let body = try await request.body.collect(upTo: Self.maximumBody)
+            try await keep({ try PhoneProtocols.overland(Data(body.readableBytesView)) }, device: device.device)
+            return Self.json("{\"result\":\"ok\"}")
         }
         return router
     }
@@ -65,6 +112,27 @@ public struct SharingServer: Service, CustomStringConvertible {
         // graceful shutdown (no second set of signal handlers).
         try await app.run()
         logger.info("stopped")
+    }
+}
+
+extension SharingServer {
+    static func json(_ text: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// `a=1&b=x%20y` as a dictionary, percent- and plus-decoded; the first of repeated keys.
+    static func parameters(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ s: Substring) -> String {
+                String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s)
+            }
+            let key = decode(parts[0])
+            if result[key] == nil { result[key] = parts.count > 1 ? decode(parts[1]) : "" }
+        }
+        return result
     }
 }
 

@@ -108,3 +108,126 @@ import TrailbookTestSupport
         #expect(try !run(["user", "list", "--store", store]).stdout.contains("ana"))
     }
 }
+
+/// Phones posting to a running server in the apps' own shapes (issue 16, step 3).
+@Suite struct PhoneIngestionTests {
+    func request(
+        _ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]
+    ) async throws -> (Int, String) {
+        var r = URLRequest(url: url)
+        r.httpMethod = method
+        r.httpBody = body
+        for (k, v) in headers { r.setValue(v, forHTTPHeaderField: k) }
+        let (data, response) = try await URLSession.shared.data(for: r)
+        return ((response as! HTTPURLResponse).statusCode, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Points in the store per device name, read with Python's sqlite3 (the local queries show
+    /// the local account only).
+    func pointsByDevice(_ store: String) throws -> [String: Int] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = [
+            "-c",
+            "import sqlite3,sys;c=sqlite3.connect(sys.argv[1]);"
+                + "[print(n, k) for n, k in c.execute('select d.name, count(*) from point p join device d on d.id = (p.key >> 43) group by d.name')]",
+            store,
+        ]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        var result: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            result[String(parts[0])] = Int(parts[1])
+        }
+        return result
+    }
+
+    @Test func osmandAndOverlandPointsAreStoredOnce() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        #expect(
+            try run(
+                ["user", "add", "ana", "--password-stdin", "--store", store],
+                input: Data("correct horse battery staple".utf8)
+            ).status == 0)
+        func token(_ device: String) throws -> String {
+            let r = try run(["device", "add", device, "--user", "ana", "--store", store, "--json"])
+            return try #require(
+                (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])?["token"])
+        }
+        let phone = try token("phone")
+        let overlandToken = try token("overland")
+        let server = try ServeCommandTests.RunningServer(store: store)
+        let now = Int(Date().timeIntervalSince1970)
+
+        // Traccar Client / OsmAnd: a GET with the values in the query, seconds, knots.
+        for i in 0..<5 {
+            let url = URL(
+                string:
+                    "\(server.url!)/osmand?id=\(phone)&timestamp=\(now - 60 + i)&lat=47.3769&lon=\(8.5417 + Double(i) * 0.0001)"
+                    + "&speed=10.5&bearing=90.0&altitude=410.0&accuracy=5.0&batt=81.0")!
+            let (status, body) = try await request(url)
+            #expect(status == 200 && body.isEmpty, "\(status) \(body)")
+        }
+        // The same point again (a resend): stored once.
+        let again = URL(
+            string: "\(server.url!)/osmand?id=\(phone)&timestamp=\(now - 60)&lat=47.3769&lon=8.5417&altitude=410")!
+        #expect(try await request(again).0 == 200)
+        // A form POST as OsmAnd's "online tracking" can send it.
+        let form = Data("id=\(phone)&timestamp=\((now - 50) * 1000)&lat=47.377&lon=8.5425&altitude=411".utf8)
+        #expect(
+            try await request(
+                URL(string: "\(server.url!)/osmand")!, method: "POST", body: form,
+                headers: ["Content-Type": "application/x-www-form-urlencoded"]
+            ).0 == 200)
+
+        // Overland: a bearer token and a GeoJSON batch as the app sends it.
+        let iso = ISO8601DateFormatter()
+        let features = (0..<3).map { i in
+            """
+            {"type":"Feature","geometry":{"type":"Point","coordinates":[\(8.55 + Double(i) * 0.00005),47.38]},
+            "properties":{"timestamp":"\(iso.string(from: Date(timeIntervalSince1970: Double(now - 30 + i))))",
+            "altitude":420,"speed":4.2,"horizontal_accuracy":8,"vertical_accuracy":4,"motion":["cycling"],
+            "battery_state":"unplugged","battery_level":0.8,"wifi":""}}
+            """
+        }
+        let batch = Data("{\"locations\":[\(features.joined(separator: ","))],\"current\":null}".utf8)
+        let overlandURL = URL(string: "\(server.url!)/overland")!
+        let overland = try await request(
+            overlandURL, method: "POST", body: batch,
+            headers: ["Authorization": "Bearer \(overlandToken)", "Content-Type": "application/json"])
+        #expect(overland.0 == 200 && overland.1 == "{\"result\":\"ok\"}", "\(overland)")
+
+        // Refusals: an unknown token, a malformed value, a place not on Earth, a wrong body.
+        let stranger = URL(string: "\(server.url!)/osmand?id=nope&lat=47&lon=8")!
+        #expect(try await request(stranger).0 == 401)
+        let noToken = try await request(overlandURL, method: "POST", body: batch)
+        #expect(noToken.0 == 401)
+        let malformed = URL(string: "\(server.url!)/osmand?id=\(phone)&lat=north&lon=8")!
+        #expect(try await request(malformed).0 == 400)
+        let offEarth = URL(string: "\(server.url!)/osmand?id=\(phone)&lat=95&lon=8&timestamp=\(now)")!
+        #expect(try await request(offEarth).0 == 422)
+        let yearOff = URL(string: "\(server.url!)/osmand?id=\(phone)&lat=47&lon=8&timestamp=\(now - 400 * 86400)")!
+        #expect(try await request(yearOff).0 == 422)
+        let notJSON = try await request(
+            overlandURL, method: "POST", body: Data("nope".utf8), headers: ["Authorization": "Bearer \(overlandToken)"])
+        #expect(notJSON.0 == 400)
+        let huge = try await request(
+            overlandURL, method: "POST", body: Data(count: 9 << 20),
+            headers: ["Authorization": "Bearer \(overlandToken)"])
+        #expect(huge.0 == 413, "a body over 8 MB is refused")
+        // A revoked token is refused at once.
+        #expect(try run(["device", "revoke", "phone", "--user", "ana", "--store", store]).status == 0)
+        #expect(try await request(again).0 == 401)
+
+        let (exit, log) = server.stop()
+        #expect(exit == 0, "\(log)")
+        let counts = try pointsByDevice(store)
+        #expect(counts["phone"] == 6, "5 GET points and the form POST, the resend once: \(counts)")
+        #expect(counts["overland"] == 3, "\(counts)")
+    }
+}

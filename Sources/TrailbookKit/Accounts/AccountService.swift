@@ -25,7 +25,8 @@ public enum AccountError: ServiceFailure, Equatable {
         switch self {
         case .weakPassword(let rule): return "The password is refused: \(rule); choose another."
         case .badName(let name):
-            return "'\(name)' cannot be a name: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit."
+            return
+                "'\(name)' cannot be a name: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit."
         case .accountExists(let name): return "There is already an account \(name)."
         case .noAccount(let name): return "There is no account \(name)."
         case .deviceExists(let name, let account): return "\(account) already has a device \(name)."
@@ -42,7 +43,7 @@ public enum AccountError: ServiceFailure, Equatable {
 /// `v1$` + bcrypt (cost 12) of the hex SHA-256 of the normalised password: bcrypt reads only 72
 /// bytes, the pre-hash makes every character count; the prefix lets the scheme change later.
 /// Device tokens are 32 random bytes (base32, 52 characters), shown once and stored as SHA-256.
-public struct AccountService {
+public struct AccountService: Sendable {
     public let store: any AccountStoring
 
     public init(store: any AccountStoring) { self.store = store }
@@ -60,7 +61,9 @@ public struct AccountService {
     public static func checkName(_ name: String) throws(AccountError) {
         guard (1...64).contains(name.count), let first = name.unicodeScalars.first,
             CharacterSet.alphanumerics.contains(first),
-            name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0) })
+            name.unicodeScalars.allSatisfy({
+                CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)
+            })
         else { throw .badName(name) }
     }
 

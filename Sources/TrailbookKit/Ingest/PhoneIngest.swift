@@ -1,0 +1,76 @@
+import Foundation
+import GPSCore
+import Logging
+import Pipeline
+import TrackModel
+
+/// Why points sent by a phone are refused. Nothing of such a batch is stored.
+public enum IngestError: ServiceFailure, Equatable {
+    /// A point that cannot be a position at a time: the reason as a clause.
+    case badPoint(String)
+
+    public var kind: FailureKind { .badData }
+
+    public var description: String {
+        switch self {
+        case .badPoint(let reason): return "The point is refused: \(reason)."
+        }
+    }
+}
+
+/// Points from phones (OsmAnd, Overland, ...) through the same collection rules as a receiver's,
+/// into the store as their device's. Each device keeps its own pipeline while the server runs;
+/// a batch is stored (one transaction) before ``ingest(_:device:)`` returns, so a phone's reply
+/// means its points are safe. A point whose millisecond the device already has is ignored (a
+/// phone that resends).
+public actor PhoneIngest {
+    private let store: any TrackStoring
+    private let configuration: PipelineConfiguration
+    private let logger: Logger
+    private var pipelines: [DeviceID: Pipeline] = [:]
+    private var writers: [DeviceID: any TrackWriting] = [:]
+
+    public init(store: any TrackStoring, configuration: PipelineConfiguration, logger: Logger) {
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Checks a point: a finite position on Earth, a time within a year of `now`.
+    public static func check(_ fix: Fix, now: Int64 = UTCTimestamp.now()) throws(IngestError) {
+        guard let c = fix.coordinate, c.latitude.isFinite, c.longitude.isFinite else {
+            throw .badPoint("it has no finite latitude and longitude")
+        }
+        guard abs(c.latitude) <= 90, abs(c.longitude) <= 180 else {
+            throw .badPoint("latitude \(c.latitude), longitude \(c.longitude) is not a place on Earth")
+        }
+        guard let ms = fix.unixMilliseconds else { throw .badPoint("it has no time") }
+        guard abs(ms - now) <= 366 * 86_400_000 else {
+            throw .badPoint("its time \(LocalTime.utc(ms)) is more than a year from now")
+        }
+        for (name, value) in [("altitude", fix.altitudeMSL), ("speed", fix.speed), ("course", fix.track)] {
+            if let value, !value.isFinite { throw .badPoint("its \(name) is not a finite number") }
+        }
+    }
+
+    /// Stores a batch of `device`'s points (checked first: one bad point refuses the batch), in
+    /// time order, through the rules; returns how many were stored.
+    public func ingest(_ fixes: [Fix], device: DeviceID, now: Int64 = UTCTimestamp.now()) throws -> Int {
+        for f in fixes { try Self.check(f, now: now) }
+        var pipeline = pipelines[device] ?? Pipeline(configuration: configuration, logger: logger)
+        let writer = writers[device] ?? store.makeWriter(device: device)
+        var kept: [KeptPoint] = []
+        let before = pipeline.drops
+        for f in fixes.sorted(by: { $0.unixMilliseconds! < $1.unixMilliseconds! }) {
+            pipeline.process(f) { event in
+                if case .kept(let fix, let ride, let segment) = event {
+                    kept.append(KeptPoint(fix: fix, ride: ride, segment: segment))
+                }
+            }
+        }
+        let stored = try writer.write(kept, drops: DropCounts.added(since: before, to: pipeline.drops))
+        pipelines[device] = pipeline
+        writers[device] = writer
+        return stored
+    }
+}
