@@ -81,6 +81,54 @@ enum PhoneProtocols {
         }
     }
 
+    /// OwnTracks HTTP mode: one JSON message; a `location` (`lat`, `lon`, `tst` seconds, `acc`
+    /// metres, `alt`, `vel` km/h, `cog`) gives a fix, other types (`transition`, `waypoint`,
+    /// `lwt`, ...) none.
+    static func owntracks(_ body: Data) throws -> Fix? {
+        guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            throw Malformed(description: "the body is not a JSON object")
+        }
+        guard (doc["_type"] as? String) == "location" else { return nil }
+        func number(_ key: String) -> Double? { (doc[key] as? NSNumber)?.doubleValue }
+        guard let lat = number("lat"), let lon = number("lon"), let tst = number("tst") else {
+            throw Malformed(description: "a location needs lat, lon and tst")
+        }
+        var fix = Fix()
+        fix.coordinate = Coordinate(latitude: lat, longitude: lon)
+        UTCTimestamp.set(Int64((tst * 1000).rounded()), on: &fix)
+        fix.altitudeMSL = number("alt")
+        fix.speed = number("vel").flatMap { $0 >= 0 ? $0 / 3.6 : nil }
+        fix.track = number("cog").flatMap { $0 >= 0 ? $0 : nil }
+        if let acc = number("acc") { accurate(&fix, acc) }
+        fix.mode = fix.altitudeMSL == nil ? .twoD : .threeD
+        return fix
+    }
+
+    /// GPSLogger for Android, custom URL: `lat`, `lon`, `time` (ISO 8601) or `timestamp`
+    /// (seconds), `alt`, `acc`, `spd` (m/s), `dir`.
+    static func gpslogger(_ query: [String: String], now: Int64) throws -> Fix {
+        var mapped = query
+        mapped["timestamp"] = query["time"] ?? query["timestamp"]
+        mapped["altitude"] = query["alt"]
+        mapped["accuracy"] = query["acc"]
+        mapped["bearing"] = query["dir"]
+        mapped["speed"] = nil
+        var fix = try osmand(mapped, now: now)
+        if let text = query["spd"], !text.isEmpty {
+            guard let v = Double(text) else { throw Malformed(description: "spd=\(text.prefix(40)) is not a number") }
+            fix.speed = v
+        }
+        return fix
+    }
+
+    /// `Authorization: Basic USER:SECRET`.
+    static func basic(_ header: String?) -> (user: String, secret: String)? {
+        guard let header, header.hasPrefix("Basic "), let data = Data(base64Encoded: String(header.dropFirst(6))),
+            let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        else { return nil }
+        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+    }
+
     /// A phone's accuracy radius as the fix's error estimate (so `accuracy.max_error` applies).
     static func accurate(_ fix: inout Fix, _ metres: Double) {
         guard metres.isFinite, metres >= 0 else { return }

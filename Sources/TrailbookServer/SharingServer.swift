@@ -92,6 +92,35 @@ public struct SharingServer: Service, CustomStringConvertible {
             try await keep({ try PhoneProtocols.overland(Data(body.readableBytesView)) }, device: device.device)
             return Self.json("{\"result\":\"ok\"}")
         }
+        /// The device of a Basic `USER:DEVICE_TOKEN` header, when the token is USER's.
+        @Sendable func basicDevice(_ request: Request) throws -> DeviceID {
+            guard let (user, token) = PhoneProtocols.basic(request.headers[.authorization]),
+                let device = try accounts.device(token: token), device.account == user
+            else { throw HTTPError(.unauthorized) }
+            return device.device
+        }
+        // OwnTracks HTTP mode: the reply is an array of the cards and locations of the friends
+        // who share with this account (none until pairing exists).
+        router.post("/pub") { request, _ -> Response in
+            let device = try basicDevice(request)
+            let body = try await request.body.collect(upTo: Self.maximumBody)
+            try await keep(
+                { try PhoneProtocols.owntracks(Data(body.readableBytesView)).map { [$0] } ?? [] }, device: device)
+            return Self.json("[]")
+        }
+        // GPSLogger for Android, custom URL with Basic USER:TOKEN.
+        @Sendable func gpslogger(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+            let device = try basicDevice(request)
+            var query = Self.parameters(request.uri.query ?? "")
+            if request.method == .post {
+                let body = try await request.body.collect(upTo: Self.maximumBody)
+                for (k, v) in Self.parameters(String(buffer: body)) where query[k] == nil { query[k] = v }
+            }
+            try await keep({ [try PhoneProtocols.gpslogger(query, now: UTCTimestamp.now())] }, device: device)
+            return Response(status: .ok)
+        }
+        router.get("/gpslogger", use: gpslogger)
+        router.post("/gpslogger", use: gpslogger)
         return router
     }
 

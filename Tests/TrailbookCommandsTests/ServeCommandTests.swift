@@ -230,4 +230,55 @@ import TrailbookTestSupport
         #expect(counts["phone"] == 6, "5 GET points and the form POST, the resend once: \(counts)")
         #expect(counts["overland"] == 3, "\(counts)")
     }
+
+    @Test func owntracksAndGPSLoggerWithBasicAuth() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        for user in ["ana", "ben"] {
+            #expect(
+                try run(
+                    ["user", "add", user, "--password-stdin", "--store", store],
+                    input: Data("correct horse battery staple".utf8)
+                ).status == 0)
+        }
+        func token(_ device: String, _ user: String) throws -> String {
+            let r = try run(["device", "add", device, "--user", user, "--store", store, "--json"])
+            return try #require(
+                (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])?["token"])
+        }
+        let owntracks = try token("iphone", "ana")
+        let gpslogger = try token("android", "ana")
+        let bens = try token("phone", "ben")
+        func basic(_ user: String, _ secret: String) -> [String: String] {
+            ["Authorization": "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString()]
+        }
+        let server = try ServeCommandTests.RunningServer(store: store)
+        let now = Int(Date().timeIntervalSince1970)
+        let pub = URL(string: "\(server.url!)/pub")!
+        // OwnTracks: location messages (vel in km/h), and a transition that stores no point.
+        for i in 0..<3 {
+            let message = """
+                {"_type":"location","tid":"an","lat":47.3769,"lon":\(8.5417 + Double(i) * 0.0001),"tst":\(now - 60 + i * 5),
+                "acc":12,"alt":410,"vel":18,"cog":90,"batt":76,"conn":"m","t":"u"}
+                """
+            let r = try await request(pub, method: "POST", body: Data(message.utf8), headers: basic("ana", owntracks))
+            #expect(r.0 == 200 && r.1 == "[]", "the friends' cards and locations: none yet: \(r)")
+        }
+        let transition = Data(#"{"_type":"transition","event":"enter","tst":\#(now),"lat":47,"lon":8,"acc":10}"#.utf8)
+        #expect(try await request(pub, method: "POST", body: transition, headers: basic("ana", owntracks)).0 == 200)
+        // Another account's name with ana's token, and ben's token as ana: refused alike.
+        #expect(try await request(pub, method: "POST", body: transition, headers: basic("ben", owntracks)).0 == 401)
+        #expect(try await request(pub, method: "POST", body: transition, headers: basic("ana", bens)).0 == 401)
+        #expect(try await request(pub, method: "POST", body: transition).0 == 401)
+        // GPSLogger: a GET with its placeholders filled in, ISO time, m/s.
+        let iso = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(now - 20)))
+        let logger = URL(
+            string: "\(server.url!)/gpslogger?lat=47.38&lon=8.55&time=\(iso)&alt=420&acc=6&spd=4.5&dir=180&batt=55")!
+        #expect(try await request(logger, headers: basic("ana", gpslogger)).0 == 200)
+        #expect(try await request(logger, headers: basic("ana", "wrong")).0 == 401)
+        let (exit, log) = server.stop()
+        #expect(exit == 0, "\(log)")
+        let counts = try pointsByDevice(store)
+        #expect(counts["iphone"] == 3 && counts["android"] == 1 && counts["phone"] == nil, "\(counts)")
+    }
 }
