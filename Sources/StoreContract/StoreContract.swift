@@ -260,6 +260,53 @@ public enum StoreContract {
             try expect(try store.removeAccount("ana") && store.accounts().allSatisfy { $0.name != "ana" }, "removed")
             try expect(try store.removeAccount("ana") == false, "removed once")
         },
+        Case(description: "share codes are one use, failures are counted, grants are revocable") { store in
+            for name in ["ana", "ben", "cat"] { _ = try store.addAccount(name: name, passwordHash: "v1$x") }
+            try expect(
+                try store.addShareCode(
+                    owner: "ana", codeHash: "c1", scopes: ["live", "motion"], historyHours: 24,
+                    expiresMilliseconds: t0 + 60_000), "a code for ana")
+            try expect(
+                try store.addShareCode(
+                    owner: "nobody", codeHash: "c0", scopes: ["live"], historyHours: 0, expiresMilliseconds: t0)
+                    == false, "no code for a missing account")
+            func redeem(_ hash: String, _ viewer: String, at now: Int64 = t0) throws -> Redemption {
+                try store.redeemShareCode(codeHash: hash, viewer: viewer, now: now, maxFailures: 3, window: 60_000)
+            }
+            try expect(try redeem("c1", "ana") == .own, "one's own code grants nothing")
+            guard case .granted(let grant) = try redeem("c1", "ben") else {
+                throw Violation(description: "ben redeems ana's code")
+            }
+            try expect(
+                grant.owner == "ana" && grant.viewer == "ben" && grant.scopes == ["live", "motion"]
+                    && grant.historyHours == 24 && grant.createdMilliseconds == t0, "the grant as made: \(grant)")
+            try expect(try redeem("c1", "cat") == .unknown, "a code is used once")
+            _ = try store.addShareCode(
+                owner: "ana", codeHash: "c2", scopes: ["live"], historyHours: 0, expiresMilliseconds: t0 + 1000)
+            try expect(try redeem("c2", "cat", at: t0 + 1000) == .unknown, "an expired code is unknown")
+            _ = try store.addShareCode(
+                owner: "ana", codeHash: "c3", scopes: ["live"], historyHours: 0, expiresMilliseconds: t0 + 120_000)
+            try expect(try redeem("xx", "cat") == .unknown, "a third failure")
+            try expect(try redeem("c3", "cat") == .throttled, "three failures in the window: nothing checked")
+            guard case .granted = try redeem("c3", "cat", at: t0 + 61_001) else {
+                throw Violation(description: "after the window the code works again")
+            }
+            try expect(try store.grants(owner: "ana").map(\.viewer) == ["ben", "cat"], "ana's viewers")
+            try expect(try store.grants(viewer: "ben").map(\.owner) == ["ana"], "whom ben sees")
+            try expect(try store.revokeGrant(owner: "ana", viewer: "ben"), "revoked")
+            try expect(try store.revokeGrant(owner: "ana", viewer: "ben") == false, "revoked once")
+            try expect(try store.grants(viewer: "ben").isEmpty, "ben sees no one")
+            let phone = try store.addDevice(named: "phone", account: "ana", tokenHash: "t")!
+            let writer = store.makeWriter(device: phone)
+            try writer.write(
+                (0..<5).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) }, drops: [:])
+            let recent = try store.recentPoints(account: "ana", limit: 3)
+            try expect(
+                recent.count == 1 && recent[0].device == "phone"
+                    && recent[0].fixes.map(\.unixMilliseconds) == [t0 + 2000, t0 + 3000, t0 + 4000],
+                "the newest three, oldest first: \(recent.map { ($0.device, $0.fixes.count) })")
+            try expect(try store.recentPoints(account: "ben", limit: 3).isEmpty, "ben has no points")
+        },
     ]
 
     /// A 3D fix with 8 satellites at `ms`.

@@ -1,4 +1,5 @@
 import Foundation
+import GPSCore
 
 /// A person with an account on the store (the local `me` included).
 public struct StoredAccount: Equatable, Sendable {
@@ -54,4 +55,55 @@ public protocol AccountStoring: Sendable {
     func revokeDevice(named name: String, account: String, at milliseconds: Int64) throws -> Bool
     /// The account and device a token (its hash) belongs to, unless revoked.
     func device(tokenHash: String) throws -> (account: String, device: DeviceID, name: String)?
+}
+
+/// What a grant lets a viewer see of its owner.
+public struct Grant: Equatable, Sendable {
+    public var owner: String
+    public var viewer: String
+    /// `live`, `motion`, `history`.
+    public var scopes: [String]
+    public var historyHours: Int
+    public var createdMilliseconds: Int64
+
+    public init(owner: String, viewer: String, scopes: [String], historyHours: Int, createdMilliseconds: Int64) {
+        self.owner = owner
+        self.viewer = viewer
+        self.scopes = scopes
+        self.historyHours = historyHours
+        self.createdMilliseconds = createdMilliseconds
+    }
+}
+
+/// What redeeming a code did.
+public enum Redemption: Equatable, Sendable {
+    case granted(Grant)
+    /// No live code has that hash (wrong, expired or used).
+    case unknown
+    /// The viewer failed too often lately: nothing was checked.
+    case throttled
+    /// The code is the viewer's own.
+    case own
+}
+
+/// Pairing by one-time codes and the grants they make.
+public protocol SharingStoring: Sendable {
+    /// Stores a code's hash for `owner`; false when there is no such account.
+    func addShareCode(
+        owner: String, codeHash: String, scopes: [String], historyHours: Int, expiresMilliseconds: Int64
+    ) throws -> Bool
+    /// Redeems a code for `viewer` at `now`, once: a grant from its owner to the viewer (one
+    /// grant per pair: a new one replaces the old). A failure counts against the viewer: after
+    /// `maxFailures` in the last `window` ms nothing more is checked.
+    func redeemShareCode(codeHash: String, viewer: String, now: Int64, maxFailures: Int, window: Int64) throws
+        -> Redemption
+    /// Grants `owner` gave (who sees them), by viewer.
+    func grants(owner: String) throws -> [Grant]
+    /// Grants `viewer` holds (whom they see), by owner.
+    func grants(viewer: String) throws -> [Grant]
+    /// Ends a grant at once; false when there was none.
+    func revokeGrant(owner: String, viewer: String) throws -> Bool
+    /// The newest `limit` points of each of `account`'s devices that has any, oldest first, with
+    /// the device's name.
+    func recentPoints(account: String, limit: Int) throws -> [(device: String, fixes: [Fix])]
 }

@@ -205,3 +205,31 @@ struct RecorderRow: SnakeCaseRecord {
         return s
     }
 }
+
+/// `share_code`: a one-time pairing code's hash, what it grants, until when.
+struct ShareCodeRow: SnakeCaseRecord {
+    static let databaseTableName = "share_code"
+    var id: Int64?
+    var ownerId: Int64
+    var codeHash: String
+    var scopes: String
+    var historyHours: Int
+    var expiresMs: Int64
+}
+
+/// `grant`: an owner lets a viewer see them, within scopes.
+struct GrantRow: SnakeCaseRecord {
+    static let databaseTableName = "grant"
+    var ownerId: Int64
+    var viewerId: Int64
+    var scopes: String
+    var historyHours: Int
+    var createdMs: Int64
+}
+
+/// `redeem_failure`: a failed code redemption of an account.
+struct RedeemFailureRow: SnakeCaseRecord {
+    static let databaseTableName = "redeem_failure"
+    var userId: Int64
+    var atMs: Int64
+}

@@ -232,6 +232,28 @@ enum Schema {
             }
             try db.execute(
                 sql: "CREATE UNIQUE INDEX device_by_token ON device(token_hash) WHERE token_hash IS NOT NULL")
+            // One-time pairing codes (hashed) and the grants they make: who may see whom.
+            try db.create(table: "share_code") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("owner_id", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("code_hash", .text).notNull().unique()
+                t.column("scopes", .text).notNull()  // comma-separated: live, motion, history
+                t.column("history_hours", .integer).notNull()
+                t.column("expires_ms", .integer).notNull()
+            }
+            try db.create(table: "grant") { t in
+                t.column("owner_id", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("viewer_id", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("scopes", .text).notNull()
+                t.column("history_hours", .integer).notNull()
+                t.column("created_ms", .integer).notNull()
+                t.primaryKey(["owner_id", "viewer_id"])
+            }
+            // Failed code redemptions per account, for the limit on guessing.
+            try db.create(table: "redeem_failure") { t in
+                t.column("user_id", .integer).notNull().indexed().references("user", onDelete: .cascade)
+                t.column("at_ms", .integer).notNull()
+            }
         }
         return migrator
     }

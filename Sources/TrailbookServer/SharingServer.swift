@@ -93,20 +93,37 @@ public struct SharingServer: Service, CustomStringConvertible {
             return Self.json("{\"result\":\"ok\"}")
         }
         /// The device of a Basic `USER:DEVICE_TOKEN` header, when the token is USER's.
-        @Sendable func basicDevice(_ request: Request) throws -> DeviceID {
+        @Sendable func basicDevice(_ request: Request) throws -> DeviceID { try basicAccount(request).device }
+        @Sendable func basicAccount(_ request: Request) throws -> (account: String, device: DeviceID) {
             guard let (user, token) = PhoneProtocols.basic(request.headers[.authorization]),
                 let device = try accounts.device(token: token), device.account == user
             else { throw HTTPError(.unauthorized) }
-            return device.device
+            return (user, device.device)
         }
-        // OwnTracks HTTP mode: the reply is an array of the cards and locations of the friends
-        // who share with this account (none until pairing exists).
+        let sharing = SharingService(store: store)
+        // OwnTracks HTTP mode: the reply is an array of a card and the latest location of each
+        // friend who shares with this account (live), each with a `tid`.
         router.post("/pub") { request, _ -> Response in
-            let device = try basicDevice(request)
+            let (account, device) = try basicAccount(request)
             let body = try await request.body.collect(upTo: Self.maximumBody)
             try await keep(
                 { try PhoneProtocols.owntracks(Data(body.readableBytesView)).map { [$0] } ?? [] }, device: device)
-            return Self.json("[]")
+            var reply: [[String: Any]] = []
+            for f in try sharing.friends(of: account) {
+                let tid = String(f.user.prefix(2)).uppercased()
+                reply.append(["_type": "card", "tid": tid, "name": "\(f.user) (\(f.device))"])
+                var location: [String: Any] = [
+                    "_type": "location", "tid": tid, "lat": f.fix.coordinate!.latitude,
+                    "lon": f.fix.coordinate!.longitude, "tst": Int(f.fix.unixMilliseconds! / 1000),
+                    "topic": "owntracks/\(f.user)/\(f.device)",
+                ]
+                if let v = f.fix.speed { location["vel"] = Int((v * 3.6).rounded()) }
+                if let c = f.fix.track { location["cog"] = Int(c.rounded()) }
+                if let a = f.fix.altitudeMSL { location["alt"] = Int(a.rounded()) }
+                reply.append(location)
+            }
+            let data = try JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys])
+            return Self.json(String(decoding: data, as: UTF8.self))
         }
         // GPSLogger for Android, custom URL with Basic USER:TOKEN.
         @Sendable func gpslogger(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -121,6 +138,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         }
         router.get("/gpslogger", use: gpslogger)
         router.post("/gpslogger", use: gpslogger)
+        SharingAPI.add(to: router, store: store)
         return router
     }
 

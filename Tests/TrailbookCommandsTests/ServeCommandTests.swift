@@ -2,54 +2,48 @@ import Foundation
 import Testing
 import TrailbookTestSupport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `trailbook serve` as a process: it listens on loopback, answers, and stops on SIGTERM.
 @Suite struct ServeCommandTests {
     /// A running server on a free loopback port, its base URL, and its standard error so far.
     final class RunningServer {
         let process = Process()
-        let errors = Pipe()
+        /// Standard error goes to a file: a pipe nobody drains would fill and stop the server.
+        let log: String
         private(set) var url: URL!
 
         init(store: String) throws {
+            log = store + ".serve.log"
+            FileManager.default.createFile(atPath: log, contents: nil)
             process.executableURL = try trailbookBinary()
             process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", store, "--log-level", "debug"]
-            process.standardError = errors
+            process.standardError = FileHandle(forWritingAtPath: log)
             process.standardOutput = FileHandle.nullDevice
             try process.run()
             // The port the system chose is in the start line.
             var text = ""
             let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                let chunk = errors.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
+            while Date() < deadline && process.isRunning {
+                text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                 if let range = text.range(of: #"listening on (http://127\.0\.0\.1:\d+)"#, options: .regularExpression) {
                     let address = text[range].split(separator: " ").last!
                     url = URL(string: String(address))
                     return
                 }
+                Thread.sleep(forTimeInterval: 0.05)
             }
             process.terminate()
             throw RunError("trailbook serve did not say where it listens: \(text)")
         }
 
-        /// Stops it with SIGTERM; its exit status and the rest of its standard error.
+        /// Stops it with SIGTERM; its exit status and its standard error.
         func stop() -> (Int32, String) {
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
-            let rest = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            return (process.terminationStatus, rest)
+            return (process.terminationStatus, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
         }
     }
 
-    func get(_ url: URL) async throws -> (Int, String) {
-        let (data, response) = try await URLSession.shared.data(from: url)
-        return ((response as! HTTPURLResponse).statusCode, String(decoding: data, as: UTF8.self))
-    }
+    func get(_ url: URL) async throws -> (Int, String) { try await HTTP.request(url) }
 
     @Test func healthAnswersAndSigtermStopsGracefully() async throws {
         let dir = try Samples.temporaryDirectory()
@@ -113,14 +107,7 @@ import TrailbookTestSupport
 @Suite struct PhoneIngestionTests {
     func request(
         _ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]
-    ) async throws -> (Int, String) {
-        var r = URLRequest(url: url)
-        r.httpMethod = method
-        r.httpBody = body
-        for (k, v) in headers { r.setValue(v, forHTTPHeaderField: k) }
-        let (data, response) = try await URLSession.shared.data(for: r)
-        return ((response as! HTTPURLResponse).statusCode, String(decoding: data, as: UTF8.self))
-    }
+    ) async throws -> (Int, String) { try await HTTP.request(url, method: method, body: body, headers: headers) }
 
     /// Points in the store per device name, read with Python's sqlite3 (the local queries show
     /// the local account only).
@@ -280,5 +267,106 @@ import TrailbookTestSupport
         #expect(exit == 0, "\(log)")
         let counts = try pointsByDevice(store)
         #expect(counts["iphone"] == 3 && counts["android"] == 1 && counts["phone"] == nil, "\(counts)")
+    }
+
+    @Test func pairingByCodeShowsTheFriendUntilRevoked() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        let password = "correct horse battery staple"
+        for user in ["ana", "ben", "cat"] {
+            #expect(
+                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                    == 0)
+        }
+        func token(_ device: String, _ user: String) throws -> String {
+            let r = try run(["device", "add", device, "--user", user, "--store", store, "--json"])
+            return try #require(
+                (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])?["token"])
+        }
+        let anasPhone = try token("phone", "ana")
+        let bensPhone = try token("iphone", "ben")
+        func login(_ user: String, _ secret: String = "correct horse battery staple") -> [String: String] {
+            [
+                "Authorization": "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString(),
+                "Content-Type": "application/json",
+            ]
+        }
+        func object(_ text: String) -> [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
+        }
+        let server = try ServeCommandTests.RunningServer(store: store)
+        let base = server.url!
+        let now = Int(Date().timeIntervalSince1970)
+        // Ana rides: two points 5 s apart, 40 m apart (moving).
+        for (i, lon) in [8.5417, 8.5422].enumerated() {
+            let url = URL(
+                string:
+                    "\(base)/osmand?id=\(anasPhone)&timestamp=\(now - 10 + i * 5)&lat=47.3769&lon=\(lon)&altitude=410")!
+            #expect(try await request(url).0 == 200)
+        }
+        let friends = URL(string: "\(base)/api/friends")!
+        #expect(try await request(friends).0 == 401, "no credentials")
+        #expect(try await request(friends, headers: login("ben", "wrong password here")).0 == 401)
+        #expect(object(try await request(friends, headers: login("ben")).1)["friends"] as? [Any] != nil)
+        #expect((object(try await request(friends, headers: login("ben")).1)["friends"] as? [Any])?.isEmpty == true)
+
+        // Ana makes a code; Ben redeems it.
+        let codes = URL(string: "\(base)/api/share-codes")!
+        let made = try await request(
+            codes, method: "POST", body: Data(#"{"scopes":["live","motion"],"history_hours":24}"#.utf8),
+            headers: login("ana"))
+        #expect(made.0 == 201, "\(made)")
+        let code = try #require(object(made.1)["code"] as? String)
+        #expect(code.range(of: #"^[0-9A-Z]{4}-[0-9A-Z]{4}$"#, options: .regularExpression) != nil, "\(code)")
+        let redeem = URL(string: "\(base)/api/share-codes/redeem")!
+        #expect(
+            try await request(redeem, method: "POST", body: Data(#"{"code":"\#(code)"}"#.utf8), headers: login("ana")).0
+                == 422, "one's own code")
+        let redeemed = try await request(
+            redeem, method: "POST", body: Data(#"{"code":"\#(code.lowercased())"}"#.utf8), headers: login("ben"))
+        #expect(redeemed.0 == 200 && object(redeemed.1)["owner"] as? String == "ana", "\(redeemed)")
+        #expect(
+            try await request(redeem, method: "POST", body: Data(#"{"code":"\#(code)"}"#.utf8), headers: login("cat")).0
+                == 422, "a code is used once")
+
+        // Ben sees Ana, moving; Cat does not.
+        let seen = (object(try await request(friends, headers: login("ben")).1)["friends"] as? [[String: Any]]) ?? []
+        #expect(seen.count == 1 && seen.first?["user"] as? String == "ana" && seen.first?["moving"] as? Bool == true)
+        #expect((seen.first?["lon"] as? Double).map { abs($0 - 8.5422) < 1e-6 } == true, "\(seen)")
+        #expect((object(try await request(friends, headers: login("cat")).1)["friends"] as? [Any])?.isEmpty == true)
+        // Ben's OwnTracks gets Ana's card and location in the reply.
+        let pub = URL(string: "\(base)/pub")!
+        let message = Data(#"{"_type":"location","lat":47.1,"lon":8.1,"tst":\#(now),"tid":"be"}"#.utf8)
+        let reply = try await request(
+            pub, method: "POST", body: message,
+            headers: ["Authorization": "Basic " + Data("ben:\(bensPhone)".utf8).base64EncodedString()])
+        #expect(
+            reply.0 == 200 && reply.1.contains(#""_type":"card""#) && reply.1.contains(#""tid":"AN""#), "\(reply.1)")
+        // Ana sees who sees her, and revokes: Ben sees nothing at once.
+        let grants = try await request(URL(string: "\(base)/api/grants")!, headers: login("ana"))
+        #expect(grants.1.contains(#""viewer":"ben""#), "\(grants.1)")
+        let revoke = URL(string: "\(base)/api/grants/ben")!
+        #expect(try await request(revoke, method: "DELETE", headers: login("ana")).0 == 204)
+        #expect(try await request(revoke, method: "DELETE", headers: login("ana")).0 == 404)
+        #expect((object(try await request(friends, headers: login("ben")).1)["friends"] as? [Any])?.isEmpty == true)
+
+        // Guessing: Cat's used code was her first wrong one; four more make five, and then even
+        // a right code is refused for a while.
+        let fresh = try #require(
+            object(
+                try await request(codes, method: "POST", body: Data("{}".utf8), headers: login("ana")).1)["code"]
+                as? String)
+        for guess in ["AAAA-AAAA", "BBBB-BBBB", "CCCC-CCCC", "DDDD-DDDD"] {
+            #expect(
+                try await request(
+                    redeem, method: "POST", body: Data(#"{"code":"\#(guess)"}"#.utf8), headers: login("cat")
+                )
+                .0 == 422)
+        }
+        #expect(
+            try await request(redeem, method: "POST", body: Data(#"{"code":"\#(fresh)"}"#.utf8), headers: login("cat"))
+                .0 == 429)
+        let (exit, log) = server.stop()
+        #expect(exit == 0, "\(log)")
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import GPSCore
+internal import GRDB
+
+extension TrackStore: SharingStoring {
+    static func userID(_ db: Database, _ name: String) throws -> Int64? {
+        try UserRow.filter(Column("name") == name).fetchOne(db)?.id
+    }
+
+    public func addShareCode(
+        owner: String, codeHash: String, scopes: [String], historyHours: Int, expiresMilliseconds: Int64
+    ) throws -> Bool {
+        try pool.write { db in
+            guard let id = try Self.userID(db, owner) else { return false }
+            try ShareCodeRow(
+                ownerId: id, codeHash: codeHash, scopes: scopes.joined(separator: ","), historyHours: historyHours,
+                expiresMs: expiresMilliseconds
+            ).insert(db)
+            return true
+        }
+    }
+
+    public func redeemShareCode(codeHash: String, viewer: String, now: Int64, maxFailures: Int, window: Int64) throws
+        -> Redemption
+    {
+        try pool.write { db in
+            guard let viewerID = try Self.userID(db, viewer) else { return .unknown }
+            let failures = try RedeemFailureRow.filter(Column("user_id") == viewerID && Column("at_ms") > now - window)
+                .fetchCount(db)
+            if failures >= maxFailures { return .throttled }
+            guard let code = try ShareCodeRow.filter(Column("code_hash") == codeHash).fetchOne(db),
+                code.expiresMs > now
+            else {
+                try RedeemFailureRow(userId: viewerID, atMs: now).insert(db)
+                return .unknown
+            }
+            if code.ownerId == viewerID { return .own }
+            // One use: the code goes as it is redeemed.
+            try code.delete(db)
+            let grant = GrantRow(
+                ownerId: code.ownerId, viewerId: viewerID, scopes: code.scopes, historyHours: code.historyHours,
+                createdMs: now)
+            try grant.insert(db, onConflict: .replace)
+            return .granted(try Self.grant(db, grant)!)
+        }
+    }
+
+    static func grant(_ db: Database, _ row: GrantRow) throws -> Grant? {
+        guard let owner = try UserRow.fetchOne(db, key: row.ownerId),
+            let viewer = try UserRow.fetchOne(db, key: row.viewerId)
+        else { return nil }
+        return Grant(
+            owner: owner.name, viewer: viewer.name, scopes: row.scopes.split(separator: ",").map(String.init),
+            historyHours: row.historyHours, createdMilliseconds: row.createdMs)
+    }
+
+    public func grants(owner: String) throws -> [Grant] {
+        try pool.read { db in
+            guard let id = try Self.userID(db, owner) else { return [] }
+            return try GrantRow.filter(Column("owner_id") == id).fetchAll(db).compactMap { try Self.grant(db, $0) }
+                .sorted { $0.viewer < $1.viewer }
+        }
+    }
+
+    public func grants(viewer: String) throws -> [Grant] {
+        try pool.read { db in
+            guard let id = try Self.userID(db, viewer) else { return [] }
+            return try GrantRow.filter(Column("viewer_id") == id).fetchAll(db).compactMap { try Self.grant(db, $0) }
+                .sorted { $0.owner < $1.owner }
+        }
+    }
+
+    public func revokeGrant(owner: String, viewer: String) throws -> Bool {
+        try pool.write { db in
+            guard let o = try Self.userID(db, owner), let v = try Self.userID(db, viewer) else { return false }
+            return try GrantRow.deleteOne(db, key: ["owner_id": o, "viewer_id": v])
+        }
+    }
+
+    public func recentPoints(account: String, limit: Int) throws -> [(device: String, fixes: [Fix])] {
+        try pool.read { db in
+            guard let id = try Self.userID(db, account) else { return [] }
+            return try DeviceRow.filter(Column("user_id") == id).order(Column("name")).fetchAll(db).compactMap { d in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT ?",
+                    arguments: [d.id! << 43, (d.id! + 1) << 43, limit])
+                return rows.isEmpty ? nil : (d.name, rows.reversed().map(Fix.init(storedRow:)))
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import GPSCore
+import TrackModel
+
+/// Why a sharing request is refused.
+public enum SharingError: ServiceFailure, Equatable {
+    case badScopes(String)
+    /// A wrong, expired or used code (which of them is not said).
+    case unknownCode
+    case throttled
+    case ownCode
+    case noGrant(String)
+
+    public var kind: FailureKind {
+        switch self {
+        case .badScopes: return .badRequest
+        case .unknownCode, .ownCode, .throttled: return .badData
+        case .noGrant: return .missingInput
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .badScopes(let s): return "'\(s)' is not a scope; scopes are live, motion and history."
+        case .unknownCode: return "That code is not valid: it may be mistyped, used or expired; ask for a new one."
+        case .throttled: return "Too many wrong codes lately; wait a quarter of an hour."
+        case .ownCode: return "That code is your own; give it to the person who should see you."
+        case .noGrant(let user): return "\(user) cannot see you: there is no grant to revoke."
+        }
+    }
+}
+
+/// Pairing by one-time code, the grants it makes, and what a viewer sees of the owners who
+/// granted it: codes are 8 characters of Crockford base32 (40 bits) shown as XXXX-XXXX, valid
+/// 15 minutes, one use, stored hashed; a viewer gets 5 wrong codes per 15 minutes.
+public struct SharingService: Sendable {
+    public let store: any TrackStoring
+    public static let codeLifetime: Int64 = 15 * 60_000
+    public static let failureWindow: Int64 = 15 * 60_000
+    public static let maxFailures = 5
+    public static let scopes: Set<String> = ["live", "motion", "history"]
+
+    public init(store: any TrackStoring) { self.store = store }
+
+    /// A new code for `owner`; returns it (shown once) and when it expires.
+    public func createCode(owner: String, scopes: [String], historyHours: Int, now: Int64 = UTCTimestamp.now())
+        throws -> (code: String, expires: Int64)
+    {
+        if let bad = scopes.first(where: { !Self.scopes.contains($0) }) { throw SharingError.badScopes(bad) }
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<5).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let raw = AccountService.base32(bytes).uppercased()
+        let code = raw.prefix(4) + "-" + raw.dropFirst(4).prefix(4)
+        let expires = now + Self.codeLifetime
+        guard
+            try store.addShareCode(
+                owner: owner, codeHash: Self.hash(String(code)), scopes: scopes.isEmpty ? ["live"] : scopes,
+                historyHours: max(0, historyHours), expiresMilliseconds: expires)
+        else { throw AccountError.noAccount(owner) }
+        return (String(code), expires)
+    }
+
+    /// Redeems a code typed by `viewer` (case, spaces and the dash do not matter; I, L, O read
+    /// as 1, 1, 0 as Crockford says).
+    public func redeem(_ code: String, viewer: String, now: Int64 = UTCTimestamp.now()) throws -> Grant {
+        switch try store.redeemShareCode(
+            codeHash: Self.hash(code), viewer: viewer, now: now, maxFailures: Self.maxFailures,
+            window: Self.failureWindow)
+        {
+        case .granted(let grant): return grant
+        case .unknown: throw SharingError.unknownCode
+        case .throttled: throw SharingError.throttled
+        case .own: throw SharingError.ownCode
+        }
+    }
+
+    /// The code's canonical form, hashed.
+    static func hash(_ code: String) -> String {
+        var canonical = ""
+        for c in code.uppercased() where c != "-" && c != " " {
+            switch c {
+            case "I", "L": canonical.append("1")
+            case "O": canonical.append("0")
+            default: canonical.append(c)
+            }
+        }
+        return ContentDigest.hexDigest(of: Array(canonical.utf8))
+    }
+
+    public func grants(owner: String) throws -> [Grant] { try store.grants(owner: owner) }
+
+    public func revoke(owner: String, viewer: String) throws {
+        guard try store.revokeGrant(owner: owner, viewer: viewer) else { throw SharingError.noGrant(viewer) }
+    }
+
+    /// A friend's device as a viewer sees it.
+    public struct Friend: Sendable, Equatable {
+        public var user: String
+        public var device: String
+        public var fix: Fix
+        /// From the recent fixes, not one speed value; nil without the `motion` scope.
+        public var moving: Bool?
+        public var ageSeconds: Double
+    }
+
+    /// The newest position of each device of every owner who lets `viewer` see them live.
+    public func friends(of viewer: String, now: Int64 = UTCTimestamp.now()) throws -> [Friend] {
+        try store.grants(viewer: viewer).filter { $0.scopes.contains("live") }.flatMap { grant in
+            try store.recentPoints(account: grant.owner, limit: 10).map { device, fixes in
+                let last = fixes.last!
+                return Friend(
+                    user: grant.owner, device: device, fix: last,
+                    moving: grant.scopes.contains("motion") ? Self.moving(fixes) : nil,
+                    ageSeconds: Double(now - last.unixMilliseconds!) / 1000)
+            }
+        }
+    }
+
+    /// Moving: over the fixes of the last two minutes before the newest, more than 1 km/h
+    /// from the first to the last place, or a median speed over 1 m/s.
+    static func moving(_ fixes: [Fix]) -> Bool {
+        guard let last = fixes.last, let t = last.unixMilliseconds else { return false }
+        let recent = fixes.filter { t - $0.unixMilliseconds! <= 120_000 }
+        let speeds = recent.compactMap(\.speed).sorted()
+        if !speeds.isEmpty && speeds[speeds.count / 2] > 1 { return true }
+        guard let first = recent.first, let a = first.coordinate, let b = last.coordinate,
+            t > first.unixMilliseconds!
+        else { return false }
+        return Geodesy.haversineDistance(a, b) / (Double(t - first.unixMilliseconds!) / 1000) > 1 / 3.6
+    }
+}
