@@ -260,7 +260,7 @@ public enum StoreContract {
             try expect(try store.removeAccount("ana") && store.accounts().allSatisfy { $0.name != "ana" }, "removed")
             try expect(try store.removeAccount("ana") == false, "removed once")
         },
-        Case(description: "share codes are one use, failures are counted, grants are revocable") { store in
+        Case(description: "share codes are one use, failures are counted, grants pause, expire and end") { store in
             for name in ["ana", "ben", "cat"] { _ = try store.addAccount(name: name, passwordHash: "v1$x") }
             try expect(
                 try store.addShareCode(
@@ -306,6 +306,32 @@ public enum StoreContract {
                     && recent[0].fixes.map(\.unixMilliseconds) == [t0 + 2000, t0 + 3000, t0 + 4000],
                 "the newest three, oldest first: \(recent.map { ($0.device, $0.fixes.count) })")
             try expect(try store.recentPoints(account: "ben", limit: 3).isEmpty, "ben has no points")
+            try store.setDeviceState(phone, atMilliseconds: t0 + 4000, battery: 57, accuracy: 12.5)
+            let state = try store.recentPoints(account: "ana", limit: 1).first
+            try expect(state?.battery == 57 && state?.accuracy == 12.5, "the device's state: \(state as Any)")
+            try store.setDeviceState(phone, atMilliseconds: t0 + 5000, battery: nil, accuracy: 3)
+            try expect(try store.recentPoints(account: "ana", limit: 1).first?.battery == nil, "the newest state only")
+            let span = try store.points(account: "ana", fromMilliseconds: t0 + 1000, toMilliseconds: t0 + 3000)
+            try expect(
+                span.map(\.fix.unixMilliseconds) == [t0 + 1000, t0 + 2000] && span.allSatisfy { $0.device == "phone" },
+                "points of the account in [from, to): \(span.map(\.fix.unixMilliseconds))")
+            try expect(
+                try store.points(account: "ben", fromMilliseconds: .min, toMilliseconds: .max).isEmpty,
+                "none of another account's")
+            try expect(
+                try store.updateGrant(owner: "ana", viewer: "cat", paused: true, expiresMilliseconds: t0 + 9000),
+                "a grant paused")
+            let changed = try store.grants(owner: "ana").first
+            try expect(
+                changed?.paused == true && changed?.expiresMilliseconds == t0 + 9000
+                    && changed?.isActive(at: t0) == false, "paused until resumed, expiring: \(changed as Any)")
+            _ = try store.updateGrant(owner: "ana", viewer: "cat", paused: false, expiresMilliseconds: t0 + 9000)
+            let resumed = try store.grants(viewer: "cat").first
+            try expect(
+                resumed?.isActive(at: t0) == true && resumed?.isActive(at: t0 + 9000) == false, "resumed, then expired")
+            try expect(
+                try store.updateGrant(owner: "ana", viewer: "ben", paused: true, expiresMilliseconds: nil) == false,
+                "no grant to change")
         },
     ]
 

@@ -65,13 +65,43 @@ public struct Grant: Equatable, Sendable {
     public var scopes: [String]
     public var historyHours: Int
     public var createdMilliseconds: Int64
+    /// The viewer sees nothing while paused.
+    public var paused: Bool
+    /// The grant ends then (nil: when revoked).
+    public var expiresMilliseconds: Int64?
 
-    public init(owner: String, viewer: String, scopes: [String], historyHours: Int, createdMilliseconds: Int64) {
+    public init(
+        owner: String, viewer: String, scopes: [String], historyHours: Int, createdMilliseconds: Int64,
+        paused: Bool = false, expiresMilliseconds: Int64? = nil
+    ) {
         self.owner = owner
         self.viewer = viewer
         self.scopes = scopes
         self.historyHours = historyHours
         self.createdMilliseconds = createdMilliseconds
+        self.paused = paused
+        self.expiresMilliseconds = expiresMilliseconds
+    }
+
+    /// In force at `now`: not paused, not expired.
+    public func isActive(at now: Int64) -> Bool { !paused && (expiresMilliseconds.map { now < $0 } ?? true) }
+}
+
+/// A device's newest points and what it said of itself with them.
+public struct RecentDevice: Sendable {
+    public var device: String
+    /// Oldest first.
+    public var fixes: [Fix]
+    /// Percent, as the phone sent it.
+    public var battery: Double?
+    /// The accuracy radius of the newest point, metres.
+    public var accuracy: Double?
+
+    public init(device: String, fixes: [Fix], battery: Double? = nil, accuracy: Double? = nil) {
+        self.device = device
+        self.fixes = fixes
+        self.battery = battery
+        self.accuracy = accuracy
     }
 }
 
@@ -103,7 +133,22 @@ public protocol SharingStoring: Sendable {
     func grants(viewer: String) throws -> [Grant]
     /// Ends a grant at once; false when there was none.
     func revokeGrant(owner: String, viewer: String) throws -> Bool
-    /// The newest `limit` points of each of `account`'s devices that has any, oldest first, with
-    /// the device's name.
-    func recentPoints(account: String, limit: Int) throws -> [(device: String, fixes: [Fix])]
+    /// Pauses or resumes a grant and sets when it ends (nil: never); false when there is none.
+    func updateGrant(owner: String, viewer: String, paused: Bool, expiresMilliseconds: Int64?) throws -> Bool
+    /// The newest `limit` points of each of `account`'s devices that has any (of the device
+    /// named `device` alone, when given), oldest first, with the device's name and its last
+    /// state, by device name.
+    func recentPoints(account: String, device: String?, limit: Int) throws -> [RecentDevice]
+    /// The points of all of `account`'s devices in [from, to), in time order, with their
+    /// device's name.
+    func points(account: String, fromMilliseconds: Int64, toMilliseconds: Int64) throws -> [(device: String, fix: Fix)]
+    /// What a phone said of itself with its newest point.
+    func setDeviceState(_ device: DeviceID, atMilliseconds: Int64, battery: Double?, accuracy: Double?) throws
+}
+
+extension SharingStoring {
+    /// The newest `limit` points of each of `account`'s devices.
+    public func recentPoints(account: String, limit: Int) throws -> [RecentDevice] {
+        try recentPoints(account: account, device: nil, limit: limit)
+    }
 }

@@ -225,6 +225,17 @@ struct GrantRow: SnakeCaseRecord {
     var scopes: String
     var historyHours: Int
     var createdMs: Int64
+    var paused = false
+    var expiresMs: Int64?
+}
+
+/// `device_state`: what a phone said of itself with its newest point.
+struct DeviceStateRow: SnakeCaseRecord {
+    static let databaseTableName = "device_state"
+    var deviceId: Int64
+    var atMs: Int64
+    var battery: Double?
+    var accuracy: Double?
 }
 
 /// `redeem_failure`: a failed code redemption of an account.

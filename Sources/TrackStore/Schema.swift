@@ -247,7 +247,17 @@ enum Schema {
                 t.column("scopes", .text).notNull()
                 t.column("history_hours", .integer).notNull()
                 t.column("created_ms", .integer).notNull()
+                // Paused: the viewer sees nothing until resumed; expires_ms: the grant ends then.
+                t.column("paused", .boolean).notNull().defaults(to: false)
+                t.column("expires_ms", .integer)
                 t.primaryKey(["owner_id", "viewer_id"])
+            }
+            // What a phone said of itself with its newest point (battery, accuracy radius).
+            try db.create(table: "device_state") { t in
+                t.primaryKey("device_id", .integer).references("device", onDelete: .cascade)
+                t.column("at_ms", .integer).notNull()
+                t.column("battery", .double)  // percent
+                t.column("accuracy", .double)  // metres
             }
             // Failed code redemptions per account, for the limit on guessing.
             try db.create(table: "redeem_failure") { t in

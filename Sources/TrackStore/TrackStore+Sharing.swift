@@ -51,7 +51,8 @@ extension TrackStore: SharingStoring {
         else { return nil }
         return Grant(
             owner: owner.name, viewer: viewer.name, scopes: row.scopes.split(separator: ",").map(String.init),
-            historyHours: row.historyHours, createdMilliseconds: row.createdMs)
+            historyHours: row.historyHours, createdMilliseconds: row.createdMs, paused: row.paused,
+            expiresMilliseconds: row.expiresMs)
     }
 
     public func grants(owner: String) throws -> [Grant] {
@@ -77,16 +78,57 @@ extension TrackStore: SharingStoring {
         }
     }
 
-    public func recentPoints(account: String, limit: Int) throws -> [(device: String, fixes: [Fix])] {
+    public func updateGrant(owner: String, viewer: String, paused: Bool, expiresMilliseconds: Int64?) throws -> Bool {
+        try pool.write { db in
+            guard let o = try Self.userID(db, owner), let v = try Self.userID(db, viewer),
+                var row = try GrantRow.fetchOne(db, key: ["owner_id": o, "viewer_id": v])
+            else { return false }
+            row.paused = paused
+            row.expiresMs = expiresMilliseconds
+            try row.update(db)
+            return true
+        }
+    }
+
+    public func recentPoints(account: String, device: String?, limit: Int) throws -> [RecentDevice] {
         try pool.read { db in
             guard let id = try Self.userID(db, account) else { return [] }
-            return try DeviceRow.filter(Column("user_id") == id).order(Column("name")).fetchAll(db).compactMap { d in
+            var devices = DeviceRow.filter(Column("user_id") == id)
+            if let device { devices = devices.filter(Column("name") == device) }
+            return try devices.order(Column("name")).fetchAll(db).compactMap { d in
                 let rows = try Row.fetchAll(
                     db,
                     sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT ?",
-                    arguments: [d.id! << 43, (d.id! + 1) << 43, limit])
-                return rows.isEmpty ? nil : (d.name, rows.reversed().map(Fix.init(storedRow:)))
+                    arguments: Self.keyRange(d.id!, from: PointKey.earliest, to: PointKey.latest) + [limit])
+                guard !rows.isEmpty else { return nil }
+                let state = try DeviceStateRow.fetchOne(db, key: d.id!)
+                return RecentDevice(
+                    device: d.name, fixes: rows.reversed().map(Fix.init(storedRow:)), battery: state?.battery,
+                    accuracy: state?.accuracy)
             }
+        }
+    }
+
+    public func points(account: String, fromMilliseconds: Int64, toMilliseconds: Int64) throws -> [(
+        device: String, fix: Fix
+    )] {
+        try pool.read { db in
+            guard let id = try Self.userID(db, account) else { return [] }
+            var all: [(device: String, fix: Fix)] = []
+            for d in try DeviceRow.filter(Column("user_id") == id).fetchAll(db) {
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key",
+                    arguments: Self.keyRange(d.id!, from: fromMilliseconds, to: toMilliseconds))
+                while let row = try rows.next() { all.append((d.name, Fix(storedRow: row))) }
+            }
+            return all.sorted { ($0.fix.unixMilliseconds!, $0.device) < ($1.fix.unixMilliseconds!, $1.device) }
+        }
+    }
+
+    public func setDeviceState(_ device: DeviceID, atMilliseconds: Int64, battery: Double?, accuracy: Double?) throws {
+        try pool.write { db in
+            try DeviceStateRow(deviceId: device.rawValue, atMs: atMilliseconds, battery: battery, accuracy: accuracy)
+                .insert(db, onConflict: .replace)
         }
     }
 }

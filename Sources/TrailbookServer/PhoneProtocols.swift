@@ -47,15 +47,17 @@ enum PhoneProtocols {
     }
 
     /// Overland: `{"locations": [GeoJSON Feature with a Point and properties timestamp (ISO 8601),
-    /// altitude, speed (m/s), course, horizontal_accuracy]}`.
-    static func overland(_ body: Data) throws -> [Fix] {
+    /// altitude, speed (m/s), course, horizontal_accuracy, battery_level (0-1)]}`; the battery of
+    /// the newest location, in percent.
+    static func overland(_ body: Data) throws -> (fixes: [Fix], battery: Double?) {
         guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw Malformed(description: "the body is not a JSON object")
         }
         guard let locations = doc["locations"] as? [[String: Any]] else {
             throw Malformed(description: "the body has no \"locations\" array")
         }
-        return try locations.enumerated().map { i, feature in
+        var battery: (ms: Int64, percent: Double)?
+        let fixes = try locations.enumerated().map { i, feature in
             guard let geometry = feature["geometry"] as? [String: Any],
                 let position = geometry["coordinates"] as? [Any], position.count >= 2,
                 let lon = (position[0] as? NSNumber)?.doubleValue, let lat = (position[1] as? NSNumber)?.doubleValue
@@ -77,18 +79,22 @@ enum PhoneProtocols {
             fix.track = number("course")
             if let accuracy = number("horizontal_accuracy") { accurate(&fix, accuracy) }
             fix.mode = fix.altitudeMSL == nil ? .twoD : .threeD
+            if let level = number("battery_level"), level <= 1, ms >= battery?.ms ?? .min {
+                battery = (ms, (level * 1000).rounded() / 10)
+            }
             return fix
         }
+        return (fixes, battery?.percent)
     }
 
     /// OwnTracks HTTP mode: one JSON message; a `location` (`lat`, `lon`, `tst` seconds, `acc`
     /// metres, `alt`, `vel` km/h, `cog`) gives a fix, other types (`transition`, `waypoint`,
-    /// `lwt`, ...) none.
-    static func owntracks(_ body: Data) throws -> Fix? {
+    /// `lwt`, ...) none; `batt` is the battery in percent.
+    static func owntracks(_ body: Data) throws -> (fix: Fix?, battery: Double?) {
         guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw Malformed(description: "the body is not a JSON object")
         }
-        guard (doc["_type"] as? String) == "location" else { return nil }
+        guard (doc["_type"] as? String) == "location" else { return (nil, nil) }
         func number(_ key: String) -> Double? { (doc[key] as? NSNumber)?.doubleValue }
         guard let lat = number("lat"), let lon = number("lon"), let tst = number("tst") else {
             throw Malformed(description: "a location needs lat, lon and tst")
@@ -101,8 +107,17 @@ enum PhoneProtocols {
         fix.track = number("cog").flatMap { $0 >= 0 ? $0 : nil }
         if let acc = number("acc") { accurate(&fix, acc) }
         fix.mode = fix.altitudeMSL == nil ? .twoD : .threeD
-        return fix
+        return (fix, percent(number("batt")))
     }
+
+    /// A battery level in percent, when it is one.
+    static func percent(_ value: Double?) -> Double? {
+        guard let value, value.isFinite, value >= 0, value <= 100 else { return nil }
+        return value
+    }
+
+    /// `batt` of OsmAnd, Traccar Client and GPSLogger, in percent.
+    static func battery(_ query: [String: String]) -> Double? { percent(query["batt"].flatMap { Double($0) }) }
 
     /// GPSLogger for Android, custom URL: `lat`, `lon`, `time` (ISO 8601) or `timestamp`
     /// (seconds), `alt`, `acc`, `spd` (m/s), `dir`.

@@ -23,7 +23,7 @@ actor LoginThrottle {
 
 /// The JSON API of pairing, grants and friends; authenticated with Basic `USER:PASSWORD`.
 enum SharingAPI {
-    static func add(to router: Router<BasicRequestContext>, store: any TrackStoring) {
+    static func add(to router: Router<BasicRequestContext>, store: any TrackStoring, feed: LiveFeed) {
         let accounts = AccountService(store: store)
         let sharing = SharingService(store: store)
         let throttle = LoginThrottle()
@@ -70,14 +70,7 @@ enum SharingAPI {
         }
         router.get("/api/grants") { request, context -> Response in
             let owner = try await user(request, context)
-            return try Self.json([
-                "grants": try sharing.grants(owner: owner).map {
-                    [
-                        "viewer": $0.viewer, "scopes": $0.scopes, "history_hours": $0.historyHours,
-                        "created": LocalTime.utc($0.createdMilliseconds),
-                    ] as [String: Any]
-                }
-            ])
+            return try Self.json(["grants": try sharing.grants(owner: owner).map(Self.document)])
         }
         router.delete("/api/grants/:user") { request, context -> Response in
             let owner = try await user(request, context)
@@ -87,23 +80,118 @@ enum SharingAPI {
             } catch let error as SharingError {
                 throw Self.refused(error)
             }
+            // Their live streams end now; when they reconnect they see what they still may.
+            await feed.close(viewer: viewer)
             return Response(status: .noContent)
+        }
+        router.patch("/api/grants/:user") { request, context -> Response in
+            let owner = try await user(request, context)
+            let viewer = try context.parameters.require("user")
+            let doc = try await Self.body(request)
+            let paused = doc["paused"] as? Bool
+            var expires: Int64?? = nil
+            if doc.keys.contains("expires_at") {
+                if doc["expires_at"] is NSNull {
+                    expires = .some(nil)
+                } else if let text = doc["expires_at"] as? String, let ms = UTCTimestamp.milliseconds(Substring(text)) {
+                    expires = .some(ms)
+                } else {
+                    throw HTTPError(.badRequest, message: "expires_at is an ISO 8601 time or null.")
+                }
+            }
+            if doc["paused"] != nil && paused == nil {
+                throw HTTPError(.badRequest, message: "paused is true or false.")
+            }
+            do {
+                let grant = try sharing.update(owner: owner, viewer: viewer, paused: paused, expires: expires)
+                if !grant.isActive(at: UTCTimestamp.now()) { await feed.close(viewer: viewer) }
+                return try Self.json(Self.document(grant))
+            } catch let error as SharingError {
+                throw Self.refused(error)
+            }
         }
         router.get("/api/friends") { request, context -> Response in
             let viewer = try await user(request, context)
-            let friends = try sharing.friends(of: viewer).map { f -> [String: Any] in
-                var entry: [String: Any] = [
-                    "user": f.user, "device": f.device, "time": LocalTime.utc(f.fix.unixMilliseconds!),
-                    "lat": f.fix.coordinate!.latitude, "lon": f.fix.coordinate!.longitude,
-                    "age_s": (f.ageSeconds * 10).rounded() / 10,
-                ]
-                if let v = f.fix.speed { entry["speed"] = v }
-                if let c = f.fix.track { entry["course"] = c }
-                if let moving = f.moving { entry["moving"] = moving }
-                return entry
-            }
-            return try Self.json(["friends": friends])
+            return try Self.json(["friends": try sharing.friends(of: viewer).map(Self.document)])
         }
+        router.get("/api/friends/:user/track") { request, context -> Response in
+            let viewer = try await user(request, context)
+            let owner = try context.parameters.require("user")
+            let hoursText = request.uri.queryParameters.get("hours") ?? "24"
+            guard let hours = Double(hoursText), hours.isFinite, hours > 0 else {
+                throw HTTPError(.badRequest, message: "hours is a positive number (default 24).")
+            }
+            do {
+                let (from, points) = try sharing.track(of: owner, viewer: viewer, hours: hours)
+                return try Self.json([
+                    "user": owner, "from": LocalTime.utc(from),
+                    "points": points.map { p -> [String: Any] in
+                        var point: [String: Any] = [
+                            "device": p.device, "time": LocalTime.utc(p.fix.unixMilliseconds!),
+                            "lat": p.fix.coordinate!.latitude, "lon": p.fix.coordinate!.longitude,
+                        ]
+                        if let v = p.fix.altitudeMSL { point["alt"] = v }
+                        if let v = p.fix.speed { point["speed"] = v }
+                        if let v = p.fix.track { point["course"] = v }
+                        return point
+                    },
+                ])
+            } catch let error as SharingError {
+                throw Self.refused(error)
+            }
+        }
+        // Server-sent events: the friends' positions now, then one event per new position.
+        router.get("/api/live") { request, context -> Response in
+            let viewer = try await user(request, context)
+            let stream = await feed.subscribe(viewer: viewer)
+            let now = try sharing.friends(of: viewer)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+                    for friend in now { try await writer.write(ByteBuffer(string: try Self.event(friend))) }
+                    for await event in stream {
+                        switch event {
+                        case .position(let friend): try await writer.write(ByteBuffer(string: try Self.event(friend)))
+                        case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                        }
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+    }
+
+    /// A grant as the API shows it.
+    static func document(_ grant: Grant) -> [String: Any] {
+        var doc: [String: Any] = [
+            "viewer": grant.viewer, "scopes": grant.scopes, "history_hours": grant.historyHours,
+            "created": LocalTime.utc(grant.createdMilliseconds), "paused": grant.paused,
+        ]
+        doc["expires_at"] = grant.expiresMilliseconds.map { LocalTime.utc($0) } ?? NSNull()
+        return doc
+    }
+
+    /// A friend's device as the API shows it.
+    static func document(_ f: SharingService.Friend) -> [String: Any] {
+        var entry: [String: Any] = [
+            "user": f.user, "device": f.device, "time": LocalTime.utc(f.fix.unixMilliseconds!),
+            "lat": f.fix.coordinate!.latitude, "lon": f.fix.coordinate!.longitude,
+            "age_s": (f.ageSeconds * 10).rounded() / 10,
+        ]
+        if let v = f.fix.speed { entry["speed"] = v }
+        if let c = f.fix.track { entry["course"] = c }
+        if let moving = f.moving { entry["moving"] = moving }
+        if let a = f.accuracy { entry["accuracy"] = (a * 10).rounded() / 10 }
+        if let b = f.battery { entry["battery"] = b }
+        return entry
+    }
+
+    /// One server-sent event `position` carrying a friend's document.
+    static func event(_ f: SharingService.Friend) throws -> String {
+        let data = try JSONSerialization.data(
+            withJSONObject: document(f), options: [.sortedKeys, .withoutEscapingSlashes])
+        return "event: position\ndata: " + String(decoding: data, as: UTF8.self) + "\n\n"
     }
 
     static func body(_ request: Request) async throws -> [String: Any] {
@@ -121,7 +209,7 @@ enum SharingAPI {
     static func refused(_ error: SharingError) -> HTTPError {
         switch error {
         case .throttled: return HTTPError(.tooManyRequests, message: error.description)
-        case .noGrant: return HTTPError(.notFound, message: error.description)
+        case .noGrant, .noHistory: return HTTPError(.notFound, message: error.description)
         case .badScopes: return HTTPError(.badRequest, message: error.description)
         case .unknownCode, .ownCode: return HTTPError(.unprocessableContent, message: error.description)
         }

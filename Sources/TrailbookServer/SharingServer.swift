@@ -7,6 +7,9 @@ import ServiceLifecycle
 import TrackModel
 import TrailbookKit
 
+/// A phone's device: its account, id and name.
+typealias PhoneDevice = (account: String, device: DeviceID, name: String)
+
 /// `trailbook serve`: the HTTP server the phone apps and browsers talk to. A swift-service-
 /// lifecycle service: the caller runs it under a ServiceGroup, whose SIGINT/SIGTERM stop it
 /// gracefully (requests in flight finish).
@@ -24,6 +27,8 @@ public struct SharingServer: Service, CustomStringConvertible {
     let store: any TrackStoring
     let logger: Logger
     let ingest: PhoneIngest
+    /// Friends' new positions to the viewers' live streams.
+    let feed: LiveFeed
     /// Called with the port once the server listens (the given one, or the one the system
     /// chose for port 0).
     let onListening: @Sendable (Int) async -> Void
@@ -38,6 +43,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         self.logger = logger
         self.onListening = onListening
         ingest = PhoneIngest(store: store, configuration: rules, logger: logger)
+        feed = LiveFeed(store: store)
     }
 
     /// The largest body read (a day of an app's backlog fits easily).
@@ -54,19 +60,23 @@ public struct SharingServer: Service, CustomStringConvertible {
         }
         let accounts = AccountService(store: store)
         let ingest = self.ingest
-        /// Stores a device's points, or refuses them with the status that says why.
-        @Sendable func keep(_ read: () throws -> [Fix], device: DeviceID) async throws {
-            let fixes: [Fix]
+        let feed = self.feed
+        /// Stores a device's points, or refuses them with the status that says why; friends
+        /// watching live get the newest.
+        @Sendable func keep(_ read: () throws -> (fixes: [Fix], battery: Double?), device: PhoneDevice) async throws {
+            let report: (fixes: [Fix], battery: Double?)
             do {
-                fixes = try read()
+                report = try read()
             } catch let malformed as PhoneProtocols.Malformed {
                 throw HTTPError(.badRequest, message: malformed.description)
             }
+            let stored: Int
             do {
-                _ = try await ingest.ingest(fixes, device: device)
+                stored = try await ingest.ingest(report.fixes, device: device.device, battery: report.battery)
             } catch let refused as IngestError {
                 throw HTTPError(.unprocessableContent, message: refused.description)
             }
+            if stored > 0 { try await feed.published(owner: device.account, device: device.name) }
         }
         // OsmAnd and Traccar Client: the token is `id`, the values in the query (or a form body).
         @Sendable func osmand(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -78,7 +88,9 @@ public struct SharingServer: Service, CustomStringConvertible {
             guard let token = query["id"], let device = try accounts.device(token: token) else {
                 throw HTTPError(.unauthorized)
             }
-            try await keep({ [try PhoneProtocols.osmand(query, now: UTCTimestamp.now())] }, device: device.device)
+            try await keep(
+                { ([try PhoneProtocols.osmand(query, now: UTCTimestamp.now())], PhoneProtocols.battery(query)) },
+                device: device)
             return Response(status: .ok)
         }
         router.get("/osmand", use: osmand)
@@ -89,27 +101,29 @@ public struct SharingServer: Service, CustomStringConvertible {
                 let device = try accounts.device(token: String(header.dropFirst(7)))
             else { throw HTTPError(.unauthorized) }
             let body = try await request.body.collect(upTo: Self.maximumBody)
-            try await keep({ try PhoneProtocols.overland(Data(body.readableBytesView)) }, device: device.device)
+            try await keep({ try PhoneProtocols.overland(Data(body.readableBytesView)) }, device: device)
             return Self.json("{\"result\":\"ok\"}")
         }
         /// The device of a Basic `USER:DEVICE_TOKEN` header, when the token is USER's.
-        @Sendable func basicDevice(_ request: Request) throws -> DeviceID { try basicAccount(request).device }
-        @Sendable func basicAccount(_ request: Request) throws -> (account: String, device: DeviceID) {
+        @Sendable func basicDevice(_ request: Request) throws -> PhoneDevice {
             guard let (user, token) = PhoneProtocols.basic(request.headers[.authorization]),
                 let device = try accounts.device(token: token), device.account == user
             else { throw HTTPError(.unauthorized) }
-            return (user, device.device)
+            return device
         }
         let sharing = SharingService(store: store)
         // OwnTracks HTTP mode: the reply is an array of a card and the latest location of each
         // friend who shares with this account (live), each with a `tid`.
         router.post("/pub") { request, _ -> Response in
-            let (account, device) = try basicAccount(request)
+            let device = try basicDevice(request)
             let body = try await request.body.collect(upTo: Self.maximumBody)
             try await keep(
-                { try PhoneProtocols.owntracks(Data(body.readableBytesView)).map { [$0] } ?? [] }, device: device)
+                {
+                    let (fix, battery) = try PhoneProtocols.owntracks(Data(body.readableBytesView))
+                    return (fix.map { [$0] } ?? [], battery)
+                }, device: device)
             var reply: [[String: Any]] = []
-            for f in try sharing.friends(of: account) {
+            for f in try sharing.friends(of: device.account) {
                 let tid = String(f.user.prefix(2)).uppercased()
                 reply.append(["_type": "card", "tid": tid, "name": "\(f.user) (\(f.device))"])
                 var location: [String: Any] = [
@@ -120,6 +134,8 @@ public struct SharingServer: Service, CustomStringConvertible {
                 if let v = f.fix.speed { location["vel"] = Int((v * 3.6).rounded()) }
                 if let c = f.fix.track { location["cog"] = Int(c.rounded()) }
                 if let a = f.fix.altitudeMSL { location["alt"] = Int(a.rounded()) }
+                if let a = f.accuracy { location["acc"] = Int(a.rounded()) }
+                if let b = f.battery { location["batt"] = Int(b.rounded()) }
                 reply.append(location)
             }
             let data = try JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys])
@@ -133,12 +149,14 @@ public struct SharingServer: Service, CustomStringConvertible {
                 let body = try await request.body.collect(upTo: Self.maximumBody)
                 for (k, v) in Self.parameters(String(buffer: body)) where query[k] == nil { query[k] = v }
             }
-            try await keep({ [try PhoneProtocols.gpslogger(query, now: UTCTimestamp.now())] }, device: device)
+            try await keep(
+                { ([try PhoneProtocols.gpslogger(query, now: UTCTimestamp.now())], PhoneProtocols.battery(query)) },
+                device: device)
             return Response(status: .ok)
         }
         router.get("/gpslogger", use: gpslogger)
         router.post("/gpslogger", use: gpslogger)
-        SharingAPI.add(to: router, store: store)
+        SharingAPI.add(to: router, store: store, feed: feed)
         return router
     }
 
@@ -156,8 +174,14 @@ public struct SharingServer: Service, CustomStringConvertible {
             },
             logger: logger)
         // Under the caller's ServiceGroup: its SIGINT/SIGTERM reach the application as a
-        // graceful shutdown (no second set of signal handlers).
-        try await app.run()
+        // graceful shutdown (no second set of signal handlers). Live streams never end by
+        // themselves, so they are ended first, or the requests in flight would never finish.
+        let feed = self.feed
+        try await withGracefulShutdownHandler {
+            try await app.run()
+        } onGracefulShutdown: {
+            Task { await feed.closeAll() }
+        }
         logger.info("stopped")
     }
 }

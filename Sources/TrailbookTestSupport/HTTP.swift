@@ -50,3 +50,60 @@ public enum HTTP {
         return (status, text)
     }
 }
+
+extension HTTP {
+    /// A server-sent event stream read by `curl -N` into a file, for as long as the server keeps
+    /// it open.
+    public final class EventStream: @unchecked Sendable {
+        // Sound: the process and the path are set once in init; Process is thread-safe to query.
+        let process = Process()
+        let path: String
+
+        public init(_ url: URL, headers: [String: String] = [:]) throws {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("sse-\(UUID().uuidString)").path
+            FileManager.default.createFile(atPath: path, contents: nil)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            var arguments = ["-s", "-N"]
+            for (k, v) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(k): \(v)"] }
+            process.arguments = arguments + [url.absoluteString]
+            process.standardOutput = FileHandle(forWritingAtPath: path)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        /// What arrived so far.
+        public var text: String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+        /// The `data:` lines of the `event: NAME` events so far.
+        public func events(_ name: String) -> [String] {
+            text.components(separatedBy: "\n\n").compactMap { block -> String? in
+                let lines = block.split(separator: "\n")
+                guard lines.contains("event: \(name)") else { return nil }
+                return lines.first { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+            }
+        }
+
+        /// Whether the server ended the stream (curl exited).
+        public var ended: Bool { !process.isRunning }
+
+        /// Waits up to `seconds` for `condition`; whether it held.
+        public func wait(seconds: Double = 10, until condition: (EventStream) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if condition(self) { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return condition(self)
+        }
+
+        public func stop() {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+
+        deinit { stop() }
+    }
+}

@@ -54,8 +54,11 @@ public actor PhoneIngest {
     }
 
     /// Stores a batch of `device`'s points (checked first: one bad point refuses the batch), in
-    /// time order, through the rules; returns how many were stored.
-    public func ingest(_ fixes: [Fix], device: DeviceID, now: Int64 = UTCTimestamp.now()) throws -> Int {
+    /// time order, through the rules, and what the phone said of itself (`battery`, percent; the
+    /// newest point's accuracy radius); returns how many were stored.
+    public func ingest(_ fixes: [Fix], device: DeviceID, battery: Double? = nil, now: Int64 = UTCTimestamp.now())
+        throws -> Int
+    {
         for f in fixes { try Self.check(f, now: now) }
         var pipeline = pipelines[device] ?? Pipeline(configuration: configuration, logger: logger)
         let writer = writers[device] ?? store.makeWriter(device: device)
@@ -71,6 +74,10 @@ public actor PhoneIngest {
         let stored = try writer.write(kept, drops: DropCounts.added(since: before, to: pipeline.drops))
         pipelines[device] = pipeline
         writers[device] = writer
+        if let newest = fixes.max(by: { $0.unixMilliseconds! < $1.unixMilliseconds! }), stored > 0 || battery != nil {
+            try store.setDeviceState(
+                device, atMilliseconds: newest.unixMilliseconds!, battery: battery, accuracy: newest.horizontalError)
+        }
         return stored
     }
 }

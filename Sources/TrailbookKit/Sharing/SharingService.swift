@@ -10,12 +10,14 @@ public enum SharingError: ServiceFailure, Equatable {
     case throttled
     case ownCode
     case noGrant(String)
+    /// The viewer may not see that owner's history (no grant, paused, expired, or no `history`).
+    case noHistory(String)
 
     public var kind: FailureKind {
         switch self {
         case .badScopes: return .badRequest
         case .unknownCode, .ownCode, .throttled: return .badData
-        case .noGrant: return .missingInput
+        case .noGrant, .noHistory: return .missingInput
         }
     }
 
@@ -25,7 +27,9 @@ public enum SharingError: ServiceFailure, Equatable {
         case .unknownCode: return "That code is not valid: it may be mistyped, used or expired; ask for a new one."
         case .throttled: return "Too many wrong codes lately; wait a quarter of an hour."
         case .ownCode: return "That code is your own; give it to the person who should see you."
-        case .noGrant(let user): return "\(user) cannot see you: there is no grant to revoke."
+        case .noGrant(let user): return "\(user) cannot see you: there is no grant to change."
+        case .noHistory(let user):
+            return "You cannot see \(user)'s track: ask them for a code with the history scope."
         }
     }
 }
@@ -93,6 +97,27 @@ public struct SharingService: Sendable {
         guard try store.revokeGrant(owner: owner, viewer: viewer) else { throw SharingError.noGrant(viewer) }
     }
 
+    /// Pauses or resumes `viewer`'s grant, and sets or clears when it ends (`expires`: nil
+    /// leaves it, `.some(nil)` clears it); returns the grant as it is now.
+    public func update(owner: String, viewer: String, paused: Bool?, expires: Int64??) throws -> Grant {
+        guard let grant = try store.grants(owner: owner).first(where: { $0.viewer == viewer }) else {
+            throw SharingError.noGrant(viewer)
+        }
+        var changed = grant
+        if let paused { changed.paused = paused }
+        if let expires { changed.expiresMilliseconds = expires }
+        guard
+            try store.updateGrant(
+                owner: owner, viewer: viewer, paused: changed.paused, expiresMilliseconds: changed.expiresMilliseconds)
+        else { throw SharingError.noGrant(viewer) }
+        return changed
+    }
+
+    /// The grant `owner` gave `viewer`, when it is in force at `now`.
+    public func activeGrant(owner: String, viewer: String, now: Int64 = UTCTimestamp.now()) throws -> Grant? {
+        try store.grants(viewer: viewer).first { $0.owner == owner && $0.isActive(at: now) }
+    }
+
     /// A friend's device as a viewer sees it.
     public struct Friend: Sendable, Equatable {
         public var user: String
@@ -101,24 +126,50 @@ public struct SharingService: Sendable {
         /// From the recent fixes, not one speed value; nil without the `motion` scope.
         public var moving: Bool?
         public var ageSeconds: Double
+        /// Percent, as the phone sent it.
+        public var battery: Double?
+        /// Metres.
+        public var accuracy: Double?
     }
 
-    /// The newest position of each device of every owner who lets `viewer` see them live.
+    /// The newest position of each device of every owner who lets `viewer` see them live now.
     public func friends(of viewer: String, now: Int64 = UTCTimestamp.now()) throws -> [Friend] {
-        try store.grants(viewer: viewer).filter { $0.scopes.contains("live") }.flatMap { grant in
-            try store.recentPoints(account: grant.owner, limit: 10).map { device, fixes in
-                let last = fixes.last!
-                return Friend(
-                    user: grant.owner, device: device, fix: last,
-                    moving: grant.scopes.contains("motion") ? Self.moving(fixes) : nil,
-                    ageSeconds: Double(now - last.unixMilliseconds!) / 1000)
+        try store.grants(viewer: viewer).filter { $0.scopes.contains("live") && $0.isActive(at: now) }.flatMap {
+            grant in
+            try store.recentPoints(account: grant.owner, limit: Self.recentFixes).map {
+                Self.friend($0, as: grant, now: now)
             }
         }
     }
 
+    /// How many of a device's newest fixes tell whether it moves.
+    static let recentFixes = 10
+
+    /// A device's newest fixes as the grant's viewer sees them.
+    static func friend(_ recent: RecentDevice, as grant: Grant, now: Int64) -> Friend {
+        let last = recent.fixes.last!
+        return Friend(
+            user: grant.owner, device: recent.device, fix: last,
+            moving: grant.scopes.contains("motion") ? moving(recent.fixes) : nil,
+            ageSeconds: Double(now - last.unixMilliseconds!) / 1000, battery: recent.battery, accuracy: recent.accuracy)
+    }
+
+    /// `owner`'s points of the last `hours` (at most the grant's history hours), as `viewer`
+    /// may see them: needs a grant in force with the `history` scope.
+    public func track(of owner: String, viewer: String, hours: Double, now: Int64 = UTCTimestamp.now()) throws
+        -> (from: Int64, points: [(device: String, fix: Fix)])
+    {
+        guard let grant = try activeGrant(owner: owner, viewer: viewer, now: now), grant.scopes.contains("history"),
+            grant.historyHours > 0
+        else { throw SharingError.noHistory(owner) }
+        let from = now - Int64((min(max(hours, 0), Double(grant.historyHours)) * 3_600_000).rounded())
+        // Up to any time: a phone's clock may run a little ahead of the server's.
+        return (from, try store.points(account: owner, fromMilliseconds: from, toMilliseconds: .max))
+    }
+
     /// Moving: over the fixes of the last two minutes before the newest, more than 1 km/h
     /// from the first to the last place, or a median speed over 1 m/s.
-    static func moving(_ fixes: [Fix]) -> Bool {
+    public static func moving(_ fixes: [Fix]) -> Bool {
         guard let last = fixes.last, let t = last.unixMilliseconds else { return false }
         let recent = fixes.filter { t - $0.unixMilliseconds! <= 120_000 }
         let speeds = recent.compactMap(\.speed).sorted()

@@ -1,0 +1,95 @@
+import Foundation
+import GPSCore
+import TrackModel
+
+/// Friends' new positions as they are stored, to the viewers who may see them at that moment.
+/// A viewer subscribes (a live page, an event stream) and gets a stream of events; the grant is
+/// checked for every position, so a paused or revoked grant stops the positions at once, and
+/// ``close(viewer:)`` ends that viewer's streams (they reconnect and see what they may).
+public actor LiveFeed {
+    /// What a viewer's stream carries.
+    public enum Event: Sendable {
+        case position(SharingService.Friend)
+        /// Every ``heartbeatSeconds``: lets a server find out that a client has gone.
+        case heartbeat
+    }
+
+    public static let heartbeatSeconds: Double = 15
+
+    private let sharing: SharingService
+    private var subscribers: [UUID: (viewer: String, continuation: AsyncStream<Event>.Continuation)] = [:]
+    private var ticker: Task<Void, Never>?
+    private var closed = false
+
+    public init(store: any TrackStoring) { sharing = SharingService(store: store) }
+
+    /// A new stream for `viewer`; it ends when ``close(viewer:)`` or ``closeAll()`` is called,
+    /// or when the consumer stops listening.
+    public func subscribe(viewer: String) -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
+        if closed {
+            continuation.finish()
+            return stream
+        }
+        let id = UUID()
+        subscribers[id] = (viewer, continuation)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.remove(id) }
+        }
+        if ticker == nil {
+            ticker = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(Self.heartbeatSeconds))
+                    await self?.beat()
+                }
+            }
+        }
+        return stream
+    }
+
+    /// How many streams are open (for tests and the log).
+    public var count: Int { subscribers.count }
+
+    private func remove(_ id: UUID) { subscribers[id] = nil }
+
+    private func beat() {
+        for s in subscribers.values { s.continuation.yield(.heartbeat) }
+    }
+
+    /// `owner`'s `device` stored new points: each subscribed viewer whose grant is in force
+    /// with the `live` scope gets the device's newest position.
+    public func published(owner: String, device: String, now: Int64 = UTCTimestamp.now()) throws {
+        let viewers = Set(subscribers.values.map(\.viewer))
+        guard !viewers.isEmpty else { return }
+        let grants = try sharing.store.grants(owner: owner).filter {
+            viewers.contains($0.viewer) && $0.scopes.contains("live") && $0.isActive(at: now)
+        }
+        guard !grants.isEmpty,
+            let recent = try sharing.store.recentPoints(
+                account: owner, device: device, limit: SharingService.recentFixes
+            )
+            .first
+        else { return }
+        for grant in grants {
+            let friend = SharingService.friend(recent, as: grant, now: now)
+            for s in subscribers.values where s.viewer == grant.viewer { s.continuation.yield(.position(friend)) }
+        }
+    }
+
+    /// Ends `viewer`'s streams (after a revocation or a pause).
+    public func close(viewer: String) {
+        for (id, s) in subscribers where s.viewer == viewer {
+            s.continuation.finish()
+            subscribers[id] = nil
+        }
+    }
+
+    /// Ends every stream and refuses new ones (the server is stopping).
+    public func closeAll() {
+        closed = true
+        for s in subscribers.values { s.continuation.finish() }
+        subscribers = [:]
+        ticker?.cancel()
+        ticker = nil
+    }
+}

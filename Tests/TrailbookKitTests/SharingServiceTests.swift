@@ -1,0 +1,78 @@
+import Foundation
+import GPSCore
+import Testing
+import TrackStore
+import TrailbookKit
+import TrailbookTestSupport
+
+/// Pairing, grants, motion and the live feed on a real store, without a server.
+@Suite struct SharingServiceTests {
+    /// 2026-06-14T06:30:00Z.
+    let t0: Int64 = 1_781_418_600_000
+
+    func setUp() throws -> (SharingService, TrackStore, DeviceID) {
+        let store = try TrackStore(path: try Samples.temporaryDirectory() + "/s.sqlite")
+        for name in ["ana", "ben", "cat"] { _ = try store.addAccount(name: name, passwordHash: "v1$x") }
+        let phone = try #require(try store.addDevice(named: "phone", account: "ana", tokenHash: "t"))
+        return (SharingService(store: store), store, phone)
+    }
+
+    func fix(_ ms: Int64, lon: Double, speed: Double? = nil) -> Fix {
+        var f = Fix()
+        UTCTimestamp.set(ms, on: &f)
+        f.coordinate = Coordinate(latitude: 47.37, longitude: lon)
+        f.speed = speed
+        f.mode = .twoD
+        return f
+    }
+
+    @Test func codesAreCrockfordAndForgiveTyping() throws {
+        let (sharing, _, _) = try setUp()
+        let (code, expires) = try sharing.createCode(owner: "ana", scopes: ["live"], historyHours: 0, now: t0)
+        #expect(code.range(of: #"^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$"#, options: .regularExpression) != nil)
+        #expect(expires == t0 + 15 * 60_000)
+        // Typed in lower case, without the dash, with O for 0 and l for 1.
+        let typed = code.lowercased().replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "0", with: "o")
+            .replacingOccurrences(of: "1", with: "l")
+        #expect(try sharing.redeem(typed, viewer: "ben", now: t0 + 1000).owner == "ana")
+        #expect(throws: SharingError.badScopes("everything")) {
+            try sharing.createCode(owner: "ana", scopes: ["everything"], historyHours: 0)
+        }
+        #expect(throws: SharingError.unknownCode) { try sharing.redeem(code, viewer: "cat", now: t0 + 2000) }
+    }
+
+    @Test func movingComesFromTheRecentFixesNotOneSpeed() {
+        // Standing still with one noisy speed value: not moving.
+        let still = (0..<10).map { fix(t0 + Int64($0) * 5000, lon: 8.54, speed: $0 == 9 ? 6 : 0) }
+        #expect(!SharingService.moving(still))
+        // No speeds, but 100 m in 45 s: moving.
+        let walking = (0..<10).map { fix(t0 + Int64($0) * 5000, lon: 8.54 + Double($0) * 0.000_15) }
+        #expect(SharingService.moving(walking))
+    }
+
+    @Test func theFeedDeliversToViewersWithALiveGrantOnly() async throws {
+        let (sharing, store, phone) = try setUp()
+        let code = try sharing.createCode(owner: "ana", scopes: ["live"], historyHours: 0).code
+        _ = try sharing.redeem(code, viewer: "ben")
+        let feed = LiveFeed(store: store)
+        let bens = await feed.subscribe(viewer: "ben")
+        let cats = await feed.subscribe(viewer: "cat")
+        let now = UTCTimestamp.now()
+        try store.makeWriter(device: phone).write(
+            [KeptPoint(fix: fix(now, lon: 8.54), ride: 1, segment: 1)], drops: [:])
+        try await feed.published(owner: "ana", device: "phone")
+        await feed.close(viewer: "cat")
+        var seen: [SharingService.Friend] = []
+        var bensIterator = bens.makeAsyncIterator()
+        if case .position(let f) = await bensIterator.next() { seen.append(f) }
+        #expect(seen.map(\.user) == ["ana"] && seen.first?.moving == nil, "no motion scope, no motion: \(seen)")
+        var catsIterator = cats.makeAsyncIterator()
+        #expect(await catsIterator.next() == nil, "Cat's stream ended with nothing in it")
+        // Paused: nothing more reaches Ben.
+        _ = try sharing.update(owner: "ana", viewer: "ben", paused: true, expires: nil)
+        try await feed.published(owner: "ana", device: "phone")
+        await feed.closeAll()
+        #expect(await bensIterator.next() == nil, "nothing after the pause")
+        #expect(await feed.count == 0)
+    }
+}
