@@ -180,3 +180,9 @@ hyperfine --warmup 1 --runs 10 --export-json "$out/growth-queries.json" \
   -n "report day (1-day store)" "$bin report day $first --store $out/grow-1.sqlite --time-zone UTC -o $out/g1.html" \
   -n "report day (365-day store)" "$bin report day $first --store $grow --time-zone UTC -o $out/g365.html" > /dev/null
 python3 scripts/bench-plot.py "$out/growth.csv" "$out/growth-queries.json" docs/bench-growth.svg
+
+# The sharing server under load: 500 phones (OsmAnd protocol, a keep-alive connection each)
+# posting one point a second for 60 s on loopback, a viewer of all of them on /api/live.
+echo
+echo "Server: 500 devices posting at 1 Hz for 60 s to trailbook serve, one live viewer..."
+python3 scripts/serve-load.py "$bin" --devices 500 --seconds 60 --users 10 | tee "$out/serve-load.txt"

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Ingestion load on `trailbook serve`, on loopback, bounded in count and time.
+
+DEVICES phones (OsmAnd protocol, one keep-alive connection each) post one point per second
+for SECONDS seconds; a viewer who may see all of them listens on /api/live. Prints points/s,
+request latency p50/p99, the live-event delay p50/p99 (post sent -> event read), the server's
+peak RSS, and how many points the store holds against how many were sent (lost = sent - stored).
+
+usage: serve-load.py BINARY [--devices 500] [--seconds 60] [--users 10] [--json]
+"""
+
+import argparse
+import asyncio
+import base64
+import calendar
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+PASSWORD = "correct horse battery staple"
+
+
+def cli(binary, args, stdin=None):
+    r = subprocess.run([binary] + args, input=stdin, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"trailbook {' '.join(args)} failed ({r.returncode}): {r.stderr.strip()}")
+    return r.stdout
+
+
+async def http(host, port, method, path, headers=None, body=b""):
+    """One request on a new connection; returns (status, body)."""
+    reader, writer = await asyncio.open_connection(host, port)
+    head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n"
+    for k, v in (headers or {}).items():
+        head += f"{k}: {v}\r\n"
+    writer.write(head.encode() + b"\r\n" + body)
+    await writer.drain()
+    data = await reader.read()
+    writer.close()
+    status = int(data.split(b" ", 2)[1])
+    return status, data.split(b"\r\n\r\n", 1)[1]
+
+
+def basic(user):
+    return {"Authorization": "Basic " + base64.b64encode(f"{user}:{PASSWORD}".encode()).decode()}
+
+
+async def read_response(reader):
+    """Reads one HTTP/1.1 response with a Content-Length (or none) from a keep-alive connection."""
+    status_line = await reader.readline()
+    status = int(status_line.split(b" ", 2)[1])
+    length = 0
+    while True:
+        line = await reader.readline()
+        if line in (b"\r\n", b""):
+            break
+        name, _, value = line.decode().partition(":")
+        if name.lower() == "content-length":
+            length = int(value.strip())
+    if length:
+        await reader.readexactly(length)
+    return status
+
+
+async def device(host, port, token, index, start, seconds, sent, latencies, errors, base_ms):
+    reader, writer = await asyncio.open_connection(host, port)
+    lat = 47.0 + index * 0.001
+    for second in range(seconds):
+        due = start + second + (index % 1000) / 1000.0
+        delay = due - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        ms = base_ms + second * 1000
+        lon = 8.5 + second * 0.0001  # about 7.5 m/s
+        path = f"/osmand?id={token}&timestamp={ms}&lat={lat:.6f}&lon={lon:.6f}&speed=14.6&accuracy=5&batt=80"
+        t = time.monotonic()
+        sent[(index, ms)] = t
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        await writer.drain()
+        status = await read_response(reader)
+        latencies.append(time.monotonic() - t)
+        if status != 200:
+            errors.append(status)
+    writer.close()
+
+
+async def watch(host, port, names, sent, delays, stop):
+    reader, writer = await asyncio.open_connection(host, port)
+    head = f"GET /api/live HTTP/1.1\r\nHost: {host}\r\n"
+    for k, v in basic("watcher").items():
+        head += f"{k}: {v}\r\n"
+    writer.write(head.encode() + b"\r\n")
+    await writer.drain()
+    while not stop.is_set():
+        try:
+            line = await asyncio.wait_for(reader.readline(), 1)
+        except asyncio.TimeoutError:
+            continue
+        if not line:
+            break
+        if line.startswith(b"data: "):
+            now = time.monotonic()
+            doc = json.loads(line[6:])
+            t = doc["time"]  # "2026-06-14T06:30:00.000Z"
+            ms = calendar.timegm(time.strptime(t[:19], "%Y-%m-%dT%H:%M:%S")) * 1000 + int(t[20:23])
+            key = (names[doc["device"]], ms)
+            if key in sent:
+                delays.append(now - sent[key])
+    writer.close()
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def peak_rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("binary")
+    ap.add_argument("--devices", type=int, default=500)
+    ap.add_argument("--seconds", type=int, default=60)
+    ap.add_argument("--users", type=int, default=10)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    if not (1 <= a.devices <= 2000 and 1 <= a.seconds <= 600 and 1 <= a.users <= a.devices):
+        sys.exit("devices 1-2000, seconds 1-600, users 1-devices: the load stays bounded")
+    work = tempfile.mkdtemp(prefix="trailbook-load-")
+    store = os.path.join(work, "s.sqlite")
+    users = [f"rider{u}" for u in range(a.users)]
+    for u in users + ["watcher"]:
+        cli(a.binary, ["user", "add", u, "--password-stdin", "--store", store], stdin=PASSWORD)
+    tokens, names = [], {}
+    for i in range(a.devices):
+        name = f"phone{i}"
+        out = cli(a.binary, ["device", "add", name, "--user", users[i % a.users], "--store", store, "--json"])
+        tokens.append(json.loads(out)["token"])
+        names[name] = i
+    log = open(os.path.join(work, "serve.log"), "w")
+    server = subprocess.Popen([a.binary, "serve", "--listen", "127.0.0.1:0", "--store", store], stderr=log)
+    try:
+        port = None
+        for _ in range(600):
+            text = open(log.name).read()
+            m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", text)
+            if m:
+                port = int(m.group(1))
+                break
+            await asyncio.sleep(0.05)
+        if port is None:
+            sys.exit("trailbook serve did not start: " + open(log.name).read())
+        host = "127.0.0.1"
+        for u in users:
+            status, body = await http(host, port, "POST", "/api/share-codes", basic(u), b'{"scopes":["live"]}')
+            code = json.loads(body)["code"]
+            status, _ = await http(host, port, "POST", "/api/share-codes/redeem", basic("watcher"),
+                                   json.dumps({"code": code}).encode())
+            assert status == 200, status
+        sent, latencies, errors, delays = {}, [], [], []
+        stop = asyncio.Event()
+        watcher = asyncio.create_task(watch(host, port, names, sent, delays, stop))
+        await asyncio.sleep(0.5)
+        base_ms = (int(time.time()) - a.seconds - 5) * 1000
+        start = time.monotonic() + 0.5
+        began = time.monotonic()
+        await asyncio.gather(*[
+            device(host, port, tokens[i], i, start, a.seconds, sent, latencies, errors, base_ms)
+            for i in range(a.devices)])
+        wall = time.monotonic() - began
+        await asyncio.sleep(2)
+        stop.set()
+        await watcher
+        rss = peak_rss_mb(server.pid)
+    finally:
+        server.terminate()
+        server.wait(30)
+    stored = sqlite3.connect(store).execute("select count(*) from point").fetchone()[0]
+    result = {
+        "devices": a.devices, "seconds": a.seconds, "sent": len(sent), "stored": stored,
+        "lost": len(sent) - stored, "errors": len(errors), "wall_s": round(wall, 1),
+        "points_per_s": round(len(sent) / wall, 1),
+        "latency_ms_p50": round(percentile(latencies, 50) * 1000, 2),
+        "latency_ms_p99": round(percentile(latencies, 99) * 1000, 2),
+        "live_events": len(delays),
+        "live_delay_ms_p50": round(percentile(delays, 50) * 1000, 2),
+        "live_delay_ms_p99": round(percentile(delays, 99) * 1000, 2),
+        "server_peak_rss_mb": round(rss, 1),
+    }
+    if a.json:
+        print(json.dumps(result))
+    else:
+        for k, v in result.items():
+            print(f"{k:20} {v}")
+    subprocess.run(["rm", "-rf", work])
+    if result["lost"] or result["errors"]:
+        sys.exit(1)
+
+
+asyncio.run(main())
