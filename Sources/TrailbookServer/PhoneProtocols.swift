@@ -87,6 +87,57 @@ enum PhoneProtocols {
         return (fixes, battery?.percent)
     }
 
+    /// Traccar Client's JSON body (`POST /osmand`, `Content-Type: application/json`):
+    /// `{"device_id", "location": {"timestamp" (ISO 8601), "coords": {latitude, longitude,
+    /// accuracy, speed (m/s), heading, altitude}, "battery": {"level" (0-1)}}}`; `location` may
+    /// also be an array of such objects. Returns the fixes and the newest battery level.
+    static func traccarJSON(_ body: Data) throws -> (fixes: [Fix], battery: Double?) {
+        guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            throw Malformed(description: "the body is not a JSON object")
+        }
+        let locations: [[String: Any]]
+        if let one = doc["location"] as? [String: Any] {
+            locations = [one]
+        } else if let many = doc["location"] as? [[String: Any]] {
+            locations = many
+        } else {
+            throw Malformed(description: "the body has no \"location\" object")
+        }
+        var battery: (ms: Int64, percent: Double)?
+        let fixes = try locations.enumerated().map { i, location in
+            guard let coords = location["coords"] as? [String: Any],
+                let lat = (coords["latitude"] as? NSNumber)?.doubleValue,
+                let lon = (coords["longitude"] as? NSNumber)?.doubleValue
+            else { throw Malformed(description: "location \(i) has no coords.latitude and coords.longitude") }
+            guard let text = location["timestamp"] as? String, let ms = UTCTimestamp.milliseconds(Substring(text))
+            else { throw Malformed(description: "location \(i) has no ISO 8601 timestamp") }
+            func number(_ key: String) -> Double? {
+                guard let n = (coords[key] as? NSNumber)?.doubleValue, n >= 0 || key == "altitude" else { return nil }
+                return n
+            }
+            var fix = Fix()
+            fix.coordinate = Coordinate(latitude: lat, longitude: lon)
+            UTCTimestamp.set(ms, on: &fix)
+            fix.altitudeMSL = number("altitude")
+            fix.speed = number("speed")
+            fix.track = number("heading")
+            if let accuracy = number("accuracy") { accurate(&fix, accuracy) }
+            fix.mode = fix.altitudeMSL == nil ? .twoD : .threeD
+            if let level = ((location["battery"] as? [String: Any])?["level"] as? NSNumber)?.doubleValue,
+                level >= 0, level <= 1, ms >= battery?.ms ?? .min
+            {
+                battery = (ms, (level * 1000).rounded() / 10)
+            }
+            return fix
+        }
+        return (fixes, battery?.percent)
+    }
+
+    /// The `device_id` of a Traccar Client JSON body.
+    static func traccarDeviceID(_ body: Data) -> String? {
+        (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["device_id"] as? String
+    }
+
     /// OwnTracks HTTP mode: one JSON message; a `location` (`lat`, `lon`, `tst` seconds, `acc`
     /// metres, `alt`, `vel` km/h, `cog`) gives a fix, other types (`transition`, `waypoint`,
     /// `lwt`, ...) none; `batt` is the battery in percent.

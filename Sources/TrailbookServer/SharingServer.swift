@@ -80,6 +80,18 @@ public struct SharingServer: Service, CustomStringConvertible {
         }
         // OsmAnd and Traccar Client: the token is `id`, the values in the query (or a form body).
         @Sendable func osmand(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+            if request.method == .post, request.headers[.contentType]?.contains("json") == true {
+                // Traccar Client 9's JSON body: the token is `device_id` (or `id` in the query).
+                let body = Data(try await request.body.collect(upTo: Self.maximumBody).readableBytesView)
+                let parsed = Result { try PhoneProtocols.traccarJSON(body) }
+                // The token even when the location is malformed: 401 before 400, as elsewhere.
+                let token = PhoneProtocols.traccarDeviceID(body)
+                guard let token = token ?? Self.parameters(request.uri.query ?? "")["id"],
+                    let device = try accounts.device(token: token)
+                else { throw HTTPError(.unauthorized) }
+                try await keep({ try parsed.get() }, device: device)
+                return Response(status: .ok)
+            }
             var query = Self.parameters(request.uri.query ?? "")
             if request.method == .post {
                 let body = try await request.body.collect(upTo: Self.maximumBody)

@@ -172,8 +172,32 @@ import TrailbookTestSupport
                 headers: ["Content-Type": "application/x-www-form-urlencoded"]
             ).0 == 200)
 
-        // Overland: a bearer token and a GeoJSON batch as the app sends it.
+        // Traccar Client 9: a JSON body with the token as device_id, speed in m/s, battery 0-1.
         let iso = ISO8601DateFormatter()
+        let traccarToken = try token("traccar")
+        let traccar = Data(
+            """
+            {"location":{"timestamp":"\(iso.string(from: Date(timeIntervalSince1970: Double(now - 40))))",
+            "coords":{"latitude":47.3781,"longitude":8.5402,"accuracy":6.5,"speed":5.5,"heading":181.2,"altitude":409.8},
+            "is_moving":true,"odometer":1520.4,"event":"motionchange","battery":{"level":0.63,"is_charging":false},
+            "activity":{"type":"on_bicycle"},"extras":{}},"device_id":"\(traccarToken)"}
+            """.utf8)
+        let traccarURL = URL(string: "\(server.url!)/osmand")!
+        #expect(
+            try await request(traccarURL, method: "POST", body: traccar, headers: ["Content-Type": "application/json"])
+                .0 == 200)
+        #expect(
+            try await request(
+                traccarURL, method: "POST", body: Data(#"{"location":{},"device_id":"\#(traccarToken)"}"#.utf8),
+                headers: ["Content-Type": "application/json"]
+            ).0 == 400, "a location without coords")
+        #expect(
+            try await request(
+                traccarURL, method: "POST", body: Data(#"{"location":{},"device_id":"nope"}"#.utf8),
+                headers: ["Content-Type": "application/json"]
+            ).0 == 401)
+
+        // Overland: a bearer token and a GeoJSON batch as the app sends it.
         let features = (0..<3).map { i in
             """
             {"type":"Feature","geometry":{"type":"Point","coordinates":[\(8.55 + Double(i) * 0.00005),47.38]},
@@ -216,6 +240,7 @@ import TrailbookTestSupport
         let counts = try pointsByDevice(store)
         #expect(counts["phone"] == 6, "5 GET points and the form POST, the resend once: \(counts)")
         #expect(counts["overland"] == 3, "\(counts)")
+        #expect(counts["traccar"] == 1, "\(counts)")
     }
 
     @Test func owntracksAndGPSLoggerWithBasicAuth() async throws {
