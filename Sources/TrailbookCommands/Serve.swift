@@ -17,6 +17,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where to listen.", valueName: "host:port"))
     var listen = "127.0.0.1:8750"
 
+    @Flag(
+        help: """
+            Behind a reverse proxy that sets X-Forwarded-For (README): take the client's address from it             for the login limits. Without this flag the header is ignored.
+            """)
+    var trustProxy = false
+
     @Option(help: "Log detail on standard error: trace, debug, info, notice, warning, error or critical.")
     var logLevel: GlobalOptions.LogLevel = .info
 
@@ -45,7 +51,8 @@ struct Serve: AsyncParsableCommand {
         let store = try storeOptions.openOrCreate()
         let (host, port) = Self.address(listen)!
         let server = SharingServer(
-            configuration: .init(host: host, port: port), store: store, rules: try configOptions.load().pipeline,
+            configuration: .init(host: host, port: port, trustProxy: trustProxy), store: store,
+            rules: try configOptions.load().pipeline,
             logger: logger)
         try await ServiceRunner.run(server, logger: logger)
     }

@@ -4,35 +4,41 @@ import Hummingbird
 import TrackModel
 import TrailbookKit
 
-/// Failed logins per account: after ``limit`` in ``window`` the account's logins are refused
-/// (429) until the window has passed, whatever the password. (Per address comes with the
-/// request context that carries it.)
+/// Failed logins per account and per client address: after ``accountLimit`` failures of an
+/// account, or ``addressLimit`` from one address, in ``window`` seconds, those logins are refused
+/// (429) until the window has passed, whatever the password. An address gets more than an
+/// account: several people may share one (a household behind one router).
 actor LoginThrottle {
-    static let limit = 10
+    static let accountLimit = 10
+    static let addressLimit = 30
     static let window: Double = 15 * 60
     private var failures: [String: [Double]] = [:]
 
+    static func limit(_ key: String) -> Int { key.hasPrefix("address:") ? addressLimit : accountLimit }
+
     func allowed(_ keys: [String], now: Double = Date().timeIntervalSince1970) -> Bool {
-        keys.allSatisfy { key in (failures[key] ?? []).filter { now - $0 < Self.window }.count < Self.limit }
+        keys.allSatisfy { key in (failures[key] ?? []).filter { now - $0 < Self.window }.count < Self.limit(key) }
     }
 
     func failed(_ keys: [String], now: Double = Date().timeIntervalSince1970) {
         for key in keys { failures[key, default: []] = (failures[key] ?? []).filter { now - $0 < Self.window } + [now] }
+        // Keys whose failures have all aged out go, so the table does not grow for ever.
+        if failures.count > 10_000 { failures = failures.filter { $0.value.contains { now - $0 < Self.window } } }
     }
 }
 
 /// The JSON API of pairing, grants and friends; authenticated with Basic `USER:PASSWORD`.
 enum SharingAPI {
-    static func add(to router: Router<BasicRequestContext>, store: any TrackStoring, feed: LiveFeed) {
+    static func add(to router: Router<ServerContext>, store: any TrackStoring, feed: LiveFeed, trustProxy: Bool) {
         let accounts = AccountService(store: store)
         let sharing = SharingService(store: store)
         let throttle = LoginThrottle()
 
-        @Sendable func user(_ request: Request, _ context: BasicRequestContext) async throws -> String {
+        @Sendable func user(_ request: Request, _ context: ServerContext) async throws -> String {
             guard let (name, password) = PhoneProtocols.basic(request.headers[.authorization]) else {
                 throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"trailbook\""])
             }
-            let keys = ["user:" + name]
+            let keys = ["user:" + name, "address:" + context.client(request, trustProxy: trustProxy)]
             guard await throttle.allowed(keys) else {
                 throw HTTPError(.tooManyRequests, message: "Too many failed logins; wait a quarter of an hour.")
             }

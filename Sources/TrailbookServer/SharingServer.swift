@@ -17,9 +17,13 @@ public struct SharingServer: Service, CustomStringConvertible {
     public struct Configuration: Sendable {
         public var host: String
         public var port: Int
-        public init(host: String = "127.0.0.1", port: Int = 8750) {
+        /// Behind a reverse proxy that sets them: `X-Forwarded-For` gives the client's address
+        /// (for the login limits). Without it those headers are ignored.
+        public var trustProxy: Bool
+        public init(host: String = "127.0.0.1", port: Int = 8750, trustProxy: Bool = false) {
             self.host = host
             self.port = port
+            self.trustProxy = trustProxy
         }
     }
 
@@ -52,8 +56,8 @@ public struct SharingServer: Service, CustomStringConvertible {
     public var description: String { "SharingServer(\(configuration.host):\(configuration.port))" }
 
     /// The routes.
-    func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    func router() -> Router<ServerContext> {
+        let router = Router(context: ServerContext.self)
         router.add(middleware: RequestLogMiddleware())
         router.get("/api/health") { _, _ -> Response in
             Self.json("{\"status\":\"ok\"}\n")
@@ -79,7 +83,7 @@ public struct SharingServer: Service, CustomStringConvertible {
             if stored > 0 { try await feed.published(owner: device.account, device: device.name) }
         }
         // OsmAnd and Traccar Client: the token is `id`, the values in the query (or a form body).
-        @Sendable func osmand(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        @Sendable func osmand(_ request: Request, _ context: ServerContext) async throws -> Response {
             if request.method == .post, request.headers[.contentType]?.contains("json") == true {
                 // Traccar Client 9's JSON body: the token is `device_id` (or `id` in the query).
                 let body = Data(try await request.body.collect(upTo: Self.maximumBody).readableBytesView)
@@ -154,7 +158,7 @@ public struct SharingServer: Service, CustomStringConvertible {
             return Self.json(String(decoding: data, as: UTF8.self))
         }
         // GPSLogger for Android, custom URL with Basic USER:TOKEN.
-        @Sendable func gpslogger(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        @Sendable func gpslogger(_ request: Request, _ context: ServerContext) async throws -> Response {
             let device = try basicDevice(request)
             var query = Self.parameters(request.uri.query ?? "")
             if request.method == .post {
@@ -168,7 +172,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         }
         router.get("/gpslogger", use: gpslogger)
         router.post("/gpslogger", use: gpslogger)
-        SharingAPI.add(to: router, store: store, feed: feed)
+        SharingAPI.add(to: router, store: store, feed: feed, trustProxy: configuration.trustProxy)
         return router
     }
 

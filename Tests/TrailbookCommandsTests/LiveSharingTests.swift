@@ -115,4 +115,41 @@ import TrailbookTestSupport
         #expect(exit == 0, "\(log)")
         #expect(cats.wait { $0.ended })
     }
+
+    @Test func loginsAreLimitedPerAddressAndTheProxyIsTrustedOnlyWhenToldTo() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        #expect(
+            try run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                == 0)
+        func friends(_ base: URL, user: String, secret: String, from address: String) async throws -> Int {
+            try await HTTP.request(
+                URL(string: "\(base)/api/friends")!,
+                headers: [
+                    "Authorization": "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString(),
+                    "X-Forwarded-For": address,
+                ]
+            ).0
+        }
+        // Behind a trusted proxy: 30 failures from one client address (names that do not exist,
+        // as a guesser would try) shut that address out, not the others.
+        let proxied = try ServeCommandTests.RunningServer(store: store, arguments: ["--trust-proxy"])
+        for i in 0..<30 {
+            #expect(try await friends(proxied.url, user: "guess\(i)", secret: "wrong", from: "203.0.113.7") == 401)
+        }
+        #expect(try await friends(proxied.url, user: "ana", secret: password, from: "203.0.113.7") == 429)
+        #expect(try await friends(proxied.url, user: "ana", secret: password, from: "198.51.100.1") == 200)
+        // Only the address the proxy added (the last) counts; what the client put before it does not.
+        #expect(
+            try await friends(proxied.url, user: "ana", secret: password, from: "198.51.100.1, 203.0.113.7") == 429)
+        #expect(proxied.stop().0 == 0)
+
+        // Without --trust-proxy the header is ignored: the failures count against the peer.
+        let direct = try ServeCommandTests.RunningServer(store: store)
+        for i in 0..<30 {
+            #expect(try await friends(direct.url, user: "guess\(i)", secret: "wrong", from: "192.0.2.\(i)") == 401)
+        }
+        #expect(try await friends(direct.url, user: "ana", secret: password, from: "198.51.100.1") == 429)
+        #expect(direct.stop().0 == 0)
+    }
 }

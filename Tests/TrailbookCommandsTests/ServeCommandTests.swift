@@ -11,11 +11,11 @@ import TrailbookTestSupport
         let log: String
         private(set) var url: URL!
 
-        init(store: String) throws {
+        init(store: String, arguments extra: [String] = []) throws {
             log = store + ".serve.log"
             FileManager.default.createFile(atPath: log, contents: nil)
             process.executableURL = try trailbookBinary()
-            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", store, "--log-level", "debug"]
+            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", store, "--log-level", "debug"] + extra
             process.standardError = FileHandle(forWritingAtPath: log)
             process.standardOutput = FileHandle.nullDevice
             try process.run()

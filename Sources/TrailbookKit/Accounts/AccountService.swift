@@ -118,9 +118,16 @@ public struct AccountService: Sendable {
 
     /// Whether `password` is `name`'s (false for an account without a password).
     public func authenticate(_ name: String, password: String) throws -> Bool {
-        guard let stored = try store.passwordHash(of: name) else { return false }
+        guard let stored = try store.passwordHash(of: name) else {
+            // As slow as a wrong password, so the time does not tell which names exist.
+            _ = Self.verify(password: password, stored: Self.decoy)
+            return false
+        }
         return Self.verify(password: password, stored: stored)
     }
+
+    /// A hash no password is checked against in earnest (made once, on first use).
+    static let decoy = hash(password: "no account has this password, it only costs the time")
 
     public func removeAccount(_ name: String) throws {
         guard try store.removeAccount(name) else { throw AccountError.noAccount(name) }
