@@ -65,20 +65,10 @@ enum PhoneProtocols {
             let properties = feature["properties"] as? [String: Any] ?? [:]
             guard let text = properties["timestamp"] as? String, let ms = UTCTimestamp.milliseconds(Substring(text))
             else { throw Malformed(description: "location \(i) has no ISO 8601 timestamp") }
-            func number(_ key: String) -> Double? {
-                guard let n = (properties[key] as? NSNumber)?.doubleValue, n >= 0 || key == "altitude" else {
-                    return nil
-                }
-                return n
-            }
-            var fix = Fix()
-            fix.coordinate = Coordinate(latitude: lat, longitude: lon)
-            UTCTimestamp.set(ms, on: &fix)
-            fix.altitudeMSL = number("altitude")
-            fix.speed = number("speed")
-            fix.track = number("course")
-            if let accuracy = number("horizontal_accuracy") { accurate(&fix, accuracy) }
-            fix.mode = fix.altitudeMSL == nil ? .twoD : .threeD
+            func number(_ key: String) -> Double? { measure(properties, key) }
+            let fix = Self.fix(
+                lat: lat, lon: lon, ms: ms, altitude: number("altitude"), speed: number("speed"),
+                course: number("course"), accuracy: number("horizontal_accuracy"))
             if let level = number("battery_level"), level <= 1, ms >= battery?.ms ?? .min {
                 battery = (ms, (level * 1000).rounded() / 10)
             }
@@ -111,18 +101,10 @@ enum PhoneProtocols {
             else { throw Malformed(description: "location \(i) has no coords.latitude and coords.longitude") }
             guard let text = location["timestamp"] as? String, let ms = UTCTimestamp.milliseconds(Substring(text))
             else { throw Malformed(description: "location \(i) has no ISO 8601 timestamp") }
-            func number(_ key: String) -> Double? {
-                guard let n = (coords[key] as? NSNumber)?.doubleValue, n >= 0 || key == "altitude" else { return nil }
-                return n
-            }
-            var fix = Fix()
-            fix.coordinate = Coordinate(latitude: lat, longitude: lon)
-            UTCTimestamp.set(ms, on: &fix)
-            fix.altitudeMSL = number("altitude")
-            fix.speed = number("speed")
-            fix.track = number("heading")
-            if let accuracy = number("accuracy") { accurate(&fix, accuracy) }
-            fix.mode = fix.altitudeMSL == nil ? .twoD : .threeD
+            func number(_ key: String) -> Double? { measure(coords, key) }
+            let fix = Self.fix(
+                lat: lat, lon: lon, ms: ms, altitude: number("altitude"), speed: number("speed"),
+                course: number("heading"), accuracy: number("accuracy"))
             if let level = ((location["battery"] as? [String: Any])?["level"] as? NSNumber)?.doubleValue,
                 level >= 0, level <= 1, ms >= battery?.ms ?? .min
             {
@@ -150,14 +132,9 @@ enum PhoneProtocols {
         guard let lat = number("lat"), let lon = number("lon"), let tst = number("tst") else {
             throw Malformed(description: "a location needs lat, lon and tst")
         }
-        var fix = Fix()
-        fix.coordinate = Coordinate(latitude: lat, longitude: lon)
-        UTCTimestamp.set(Int64((tst * 1000).rounded()), on: &fix)
-        fix.altitudeMSL = number("alt")
-        fix.speed = number("vel").flatMap { $0 >= 0 ? $0 / 3.6 : nil }
-        fix.track = number("cog").flatMap { $0 >= 0 ? $0 : nil }
-        if let acc = number("acc") { accurate(&fix, acc) }
-        fix.mode = fix.altitudeMSL == nil ? .twoD : .threeD
+        let fix = Self.fix(
+            lat: lat, lon: lon, ms: Int64((tst * 1000).rounded()), altitude: number("alt"),
+            speed: measure(doc, "vel").map { $0 / 3.6 }, course: measure(doc, "cog"), accuracy: measure(doc, "acc"))
         return (fix, percent(number("batt")))
     }
 
@@ -193,6 +170,29 @@ enum PhoneProtocols {
             let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
         else { return nil }
         return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+    }
+
+    /// A number of a JSON object; speeds, courses, accuracies and levels below 0 mean unknown
+    /// (iOS sends -1), altitudes may be negative.
+    static func measure(_ object: [String: Any], _ key: String) -> Double? {
+        guard let n = (object[key] as? NSNumber)?.doubleValue, n >= 0 || key == "altitude" else { return nil }
+        return n
+    }
+
+    /// A fix from what a phone sent: position and time, and altitude, speed (m/s), course and
+    /// accuracy radius (metres) when known; 3D when it has an altitude.
+    static func fix(
+        lat: Double, lon: Double, ms: Int64, altitude: Double?, speed: Double?, course: Double?, accuracy: Double?
+    ) -> Fix {
+        var fix = Fix()
+        fix.coordinate = Coordinate(latitude: lat, longitude: lon)
+        UTCTimestamp.set(ms, on: &fix)
+        fix.altitudeMSL = altitude
+        fix.speed = speed
+        fix.track = course
+        if let accuracy { accurate(&fix, accuracy) }
+        fix.mode = altitude == nil ? .twoD : .threeD
+        return fix
     }
 
     /// A phone's accuracy radius as the fix's error estimate (so `accuracy.max_error` applies).
