@@ -27,26 +27,13 @@ actor LoginThrottle {
     }
 }
 
-/// The JSON API of pairing, grants and friends; authenticated with Basic `USER:PASSWORD`.
+/// The JSON API of pairing, grants and friends; authenticated with Basic `USER:PASSWORD` or a
+/// browser's session cookie (``Login``).
 enum SharingAPI {
-    static func add(to router: Router<ServerContext>, store: any TrackStoring, feed: LiveFeed, trustProxy: Bool) {
-        let accounts = AccountService(store: store)
+    static func add(to router: Router<ServerContext>, store: any TrackStoring, feed: LiveFeed, login: Login) {
         let sharing = SharingService(store: store)
-        let throttle = LoginThrottle()
-
         @Sendable func user(_ request: Request, _ context: ServerContext) async throws -> String {
-            guard let (name, password) = PhoneProtocols.basic(request.headers[.authorization]) else {
-                throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"trailbook\""])
-            }
-            let keys = ["user:" + name, "address:" + context.client(request, trustProxy: trustProxy)]
-            guard await throttle.allowed(keys) else {
-                throw HTTPError(.tooManyRequests, message: "Too many failed logins; wait a quarter of an hour.")
-            }
-            guard try accounts.authenticate(name, password: password) else {
-                await throttle.failed(keys)
-                throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"trailbook\""])
-            }
-            return name
+            try await login.user(request, context)
         }
         router.post("/api/share-codes") { request, context -> Response in
             let owner = try await user(request, context)

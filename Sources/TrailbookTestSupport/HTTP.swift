@@ -15,7 +15,22 @@ public enum HTTP {
         try await Task.detached { try send(url, method: method, body: body, headers: headers) }.value
     }
 
-    static func send(_ url: URL, method: String, body: Data?, headers: [String: String]) throws -> (Int, String) {
+    /// Sends one request; returns the status, the response's header lines and the body.
+    public static func exchange(
+        _ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]
+    ) async throws -> (status: Int, headers: [String], body: String) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("headers-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let (status, text) = try await Task.detached {
+            try send(url, method: method, body: body, headers: headers, extra: ["-D", file])
+        }.value
+        let lines = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").components(separatedBy: "\r\n")
+        return (status, lines.filter { !$0.isEmpty }, text)
+    }
+
+    static func send(_ url: URL, method: String, body: Data?, headers: [String: String], extra: [String] = []) throws
+        -> (Int, String)
+    {
         guard
             let curl = ["/usr/bin/curl", "/bin/curl"].first(where: { FileManager.default.isExecutableFile(atPath: $0) })
         else {
@@ -26,7 +41,7 @@ public enum HTTP {
         var arguments = ["-s", "-S", "--max-time", "30", "-X", method, "-w", "\n%{http_code}", "-o", "-"]
         for (k, v) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(k): \(v)"] }
         if body != nil { arguments += ["--data-binary", "@-"] }
-        p.arguments = arguments + [url.absoluteString]
+        p.arguments = arguments + extra + [url.absoluteString]
         let input = Pipe()
         let output = Pipe()
         let errors = Pipe()

@@ -1,0 +1,125 @@
+import Foundation
+import Hummingbird
+import TrackModel
+import TrailbookKit
+
+/// Signed-in browsers: a random session token in a cookie (its SHA-256 is what the server keeps)
+/// and the session's CSRF token, which every state-changing form and cookie-authenticated API
+/// call must carry. Kept in memory: a restart signs everyone out.
+actor WebSessions {
+    struct Session: Sendable {
+        let user: String
+        let csrf: String
+        let expires: Date
+    }
+
+    static let lifetime: TimeInterval = 14 * 86_400
+    private var sessions: [String: Session] = [:]
+
+    /// A new session for `user`: the cookie's token and the CSRF token.
+    func create(user: String, now: Date = Date()) -> (token: String, csrf: String) {
+        let token = Self.random()
+        let csrf = Self.random()
+        sessions[Self.key(token)] = Session(user: user, csrf: csrf, expires: now.addingTimeInterval(Self.lifetime))
+        if sessions.count > 10_000 { sessions = sessions.filter { $0.value.expires > now } }
+        return (token, csrf)
+    }
+
+    func session(_ token: String, now: Date = Date()) -> Session? {
+        guard let s = sessions[Self.key(token)], s.expires > now else { return nil }
+        return s
+    }
+
+    func end(_ token: String) { sessions[Self.key(token)] = nil }
+
+    /// Ends every session of `user` (their account was removed or its password changed elsewhere).
+    func end(user: String) { sessions = sessions.filter { $0.value.user != user } }
+
+    static func key(_ token: String) -> String { ContentDigest.hexDigest(of: Array(token.utf8)) }
+
+    /// 256 random bits, base64url.
+    static func random() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// Who a request is: Basic `USER:PASSWORD` or the session cookie, with the login limits.
+struct Login: Sendable {
+    static let sessionCookie = "trailbook_session"
+    static let loginCookie = "trailbook_login"
+
+    let accounts: AccountService
+    let throttle = LoginThrottle()
+    let sessions = WebSessions()
+    let trustProxy: Bool
+
+    /// Checks a password under the limits: 429 while the account or the address is shut out,
+    /// 401 (with `challenge`) for a wrong one.
+    func check(_ name: String, _ password: String, _ request: Request, _ context: ServerContext, challenge: Bool)
+        async throws
+    {
+        let keys = ["user:" + name, "address:" + context.client(request, trustProxy: trustProxy)]
+        guard await throttle.allowed(keys) else {
+            throw HTTPError(.tooManyRequests, message: "Too many failed logins; wait a quarter of an hour.")
+        }
+        guard try accounts.authenticate(name, password: password) else {
+            await throttle.failed(keys)
+            throw challenge
+                ? HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"trailbook\""])
+                : HTTPError(.unauthorized, message: "Wrong user name or password.")
+        }
+    }
+
+    /// The signed-in user's session, from the cookie.
+    func session(_ request: Request) async -> (token: String, session: WebSessions.Session)? {
+        guard let token = Self.cookies(request)[Self.sessionCookie], let s = await sessions.session(token) else {
+            return nil
+        }
+        return (token, s)
+    }
+
+    /// The user of an API request: Basic, or the session cookie — which, for anything but GET,
+    /// needs the session's CSRF token in `X-CSRF-Token` too (403 without it).
+    func user(_ request: Request, _ context: ServerContext) async throws -> String {
+        if let (name, password) = PhoneProtocols.basic(request.headers[.authorization]) {
+            try await check(name, password, request, context, challenge: true)
+            return name
+        }
+        if let (_, session) = await session(request) {
+            if request.method != .get && request.method != .head {
+                guard request.headers.first(where: { $0.name.canonicalName == "x-csrf-token" })?.value == session.csrf
+                else { throw HTTPError(.forbidden, message: "Send the page's CSRF token in X-CSRF-Token.") }
+            }
+            return session.user
+        }
+        throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"trailbook\""])
+    }
+
+    /// Whether the request reached the proxy over TLS (`X-Forwarded-Proto: https`, trusted only
+    /// with --trust-proxy): cookies are then marked Secure.
+    func overTLS(_ request: Request) -> Bool {
+        trustProxy
+            && request.headers.last(where: { $0.name.canonicalName == "x-forwarded-proto" })?.value.lowercased()
+                == "https"
+    }
+
+    /// A `Set-Cookie` value: HttpOnly, SameSite=Strict, Path=/, Secure over TLS.
+    func cookie(_ name: String, _ value: String, _ request: Request, maxAge: Int) -> String {
+        "\(name)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Strict" + (overTLS(request) ? "; Secure" : "")
+    }
+
+    static func cookies(_ request: Request) -> [String: String] {
+        var result: [String: String] = [:]
+        for field in request.headers where field.name.canonicalName == "cookie" {
+            for pair in field.value.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                result[parts[0].trimmingCharacters(in: .whitespaces)] = parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return result
+    }
+}

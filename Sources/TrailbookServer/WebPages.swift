@@ -1,0 +1,163 @@
+import Foundation
+import GPSCore
+import Hummingbird
+import Mustache
+import TrackModel
+import TrailbookKit
+
+/// The browser pages of `trailbook serve`: sign in, the friends list with a live map, making and
+/// redeeming codes, and who sees you. Every page is a Mustache template (`WebTemplates`), which
+/// escapes what it inserts; nothing a user typed is put into HTML by hand. Forms that change
+/// something carry the session's CSRF token; signing in carries a token from a cookie set with
+/// the form (double submit).
+enum WebPages {
+    static func add(to router: Router<ServerContext>, store: any TrackStoring, login: Login) {
+        let sharing = SharingService(store: store)
+        let library = WebTemplates.library
+
+        @Sendable func page(
+            _ template: String, _ values: [String: Any], cookies: [String] = [], status: HTTPResponse.Status = .ok
+        )
+            -> Response
+        {
+            let html = library.render(values, withTemplate: template) ?? ""
+            var headers: HTTPFields = [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                .contentSecurityPolicy:
+                    "default-src 'self'; style-src 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
+            ]
+            for c in cookies { headers.append(.init(name: .setCookie, value: c)) }
+            return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+        }
+        @Sendable func redirect(_ to: String, cookies: [String] = []) -> Response {
+            var headers: HTTPFields = [.location: to]
+            for c in cookies { headers.append(.init(name: .setCookie, value: c)) }
+            return Response(status: .seeOther, headers: headers)
+        }
+        @Sendable func loginPage(_ request: Request, message: String? = nil, status: HTTPResponse.Status = .ok)
+            -> Response
+        {
+            let token = WebSessions.random()
+            var values: [String: Any] = ["csrf": token]
+            if let message { values["message"] = message }
+            return page(
+                "login", values, cookies: [login.cookie(Login.loginCookie, token, request, maxAge: 3600)],
+                status: status)
+        }
+        /// The home page of a signed-in user; `code`: a code just made, shown once.
+        @Sendable func home(_ user: String, _ csrf: String, code: (String, Int64)? = nil, message: String? = nil) throws
+            -> Response
+        {
+            let friends = try sharing.friends(of: user).map { f -> [String: Any] in
+                var row: [String: Any] = [
+                    "user": f.user, "device": f.device, "time": LocalTime.utc(f.fix.unixMilliseconds!),
+                    "lat": f.fix.coordinate!.latitude, "lon": f.fix.coordinate!.longitude,
+                    "seen": Self.ago(f.ageSeconds),
+                ]
+                row["moving"] = f.moving.map { $0 ? "moving" : "still" } ?? ""
+                row["speed"] = f.fix.speed.map { String(format: "%.0f km/h", $0 * 3.6) } ?? ""
+                row["course"] = f.fix.track.map { String(format: "%.0f°", $0) } ?? ""
+                return row
+            }
+            let grants = try sharing.grants(owner: user).map { g -> [String: Any] in
+                [
+                    "viewer": g.viewer, "scopes": g.scopes.joined(separator: ", "),
+                    "state": g.paused ? "paused" : (g.isActive(at: UTCTimestamp.now()) ? "sees you" : "expired"),
+                ]
+            }
+            var values: [String: Any] = [
+                "user": user, "csrf": csrf, "friends": friends, "grants": grants, "hasFriends": !friends.isEmpty,
+                "hasGrants": !grants.isEmpty,
+            ]
+            if let (c, expires) = code { values["code"] = ["code": c, "expires": LocalTime.utc(expires)] }
+            if let message { values["message"] = message }
+            return page("home", values)
+        }
+        /// A signed-in form post: its fields, after the session and its CSRF token are checked.
+        @Sendable func form(_ request: Request) async throws -> (user: String, csrf: String, fields: [String: String]) {
+            guard let (_, session) = await login.session(request) else { throw HTTPError(.unauthorized) }
+            let body = try await request.body.collect(upTo: 64 << 10)
+            let fields = SharingServer.parameters(String(buffer: body))
+            guard fields["csrf"] == session.csrf else {
+                throw HTTPError(.forbidden, message: "The form is out of date; reload the page and try again.")
+            }
+            return (session.user, session.csrf, fields)
+        }
+
+        router.get("/") { request, _ -> Response in
+            guard let (_, session) = await login.session(request) else { return loginPage(request) }
+            return try home(session.user, session.csrf)
+        }
+        router.post("/login") { request, context -> Response in
+            let body = try await request.body.collect(upTo: 64 << 10)
+            let fields = SharingServer.parameters(String(buffer: body))
+            guard let token = Login.cookies(request)[Login.loginCookie], fields["csrf"] == token else {
+                return loginPage(request, message: "The form is out of date; try again.", status: .forbidden)
+            }
+            let name = fields["user"] ?? ""
+            do {
+                try await login.check(name, fields["password"] ?? "", request, context, challenge: false)
+            } catch let error as HTTPError where error.status == .unauthorized {
+                return loginPage(request, message: "Wrong user name or password.", status: .unauthorized)
+            } catch let error as HTTPError where error.status == .tooManyRequests {
+                return loginPage(
+                    request, message: "Too many failed logins; wait a quarter of an hour.", status: .tooManyRequests)
+            }
+            let (session, _) = await login.sessions.create(user: name)
+            return redirect(
+                "/",
+                cookies: [
+                    login.cookie(Login.sessionCookie, session, request, maxAge: Int(WebSessions.lifetime)),
+                    login.cookie(Login.loginCookie, "", request, maxAge: 0),
+                ])
+        }
+        router.post("/logout") { request, _ -> Response in
+            _ = try await form(request)
+            if let (token, _) = await login.session(request) { await login.sessions.end(token) }
+            return redirect("/", cookies: [login.cookie(Login.sessionCookie, "", request, maxAge: 0)])
+        }
+        router.post("/codes") { request, _ -> Response in
+            let (user, csrf, fields) = try await form(request)
+            let scopes = ["live"] + ["motion", "history"].filter { fields[$0] == "on" }
+            let hours = Int(fields["history_hours"] ?? "") ?? 24
+            let (code, expires) = try sharing.createCode(
+                owner: user, scopes: scopes, historyHours: scopes.contains("history") ? max(1, min(hours, 24 * 365)) : 0
+            )
+            return try home(user, csrf, code: (code, expires))
+        }
+        router.post("/redeem") { request, _ -> Response in
+            let (user, csrf, fields) = try await form(request)
+            do {
+                let grant = try sharing.redeem(fields["code"] ?? "", viewer: user)
+                return try home(user, csrf, message: "You now see \(grant.owner).")
+            } catch let error as SharingError {
+                return try home(user, csrf, message: error.description)
+            }
+        }
+        router.post("/revoke") { request, _ -> Response in
+            let (user, csrf, fields) = try await form(request)
+            let viewer = fields["viewer"] ?? ""
+            do {
+                try sharing.revoke(owner: user, viewer: viewer)
+                return try home(user, csrf, message: "\(viewer) no longer sees you.")
+            } catch let error as SharingError {
+                return try home(user, csrf, message: error.description)
+            }
+        }
+        router.get("/live.js") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                body: .init(byteBuffer: ByteBuffer(string: WebTemplates.script)))
+        }
+    }
+
+    /// "just now", "3 min ago", "2 h ago", "5 days ago".
+    static func ago(_ seconds: Double) -> String {
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3600: return "\(Int(seconds / 60)) min ago"
+        case ..<172_800: return "\(Int(seconds / 3600)) h ago"
+        default: return "\(Int(seconds / 86_400)) days ago"
+        }
+    }
+}

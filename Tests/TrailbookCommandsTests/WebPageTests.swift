@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// The server's web page: signing in with a cookie and CSRF tokens, the friends list and map as
+/// headless Chromium shows them, updated live, and what a user typed shown as text.
+@Suite struct WebPageTests {
+    let password = "correct horse battery staple"
+
+    /// `name=value` of a `Set-Cookie` header line for `name`, and the whole line.
+    func cookie(_ name: String, in headers: [String]) -> (value: String, line: String)? {
+        guard let line = headers.first(where: { $0.lowercased().hasPrefix("set-cookie: \(name)=") }) else { return nil }
+        let value = line.dropFirst("set-cookie: \(name)=".count).prefix { $0 != ";" }
+        return (String(value), line)
+    }
+
+    func csrf(in html: String) -> String? {
+        guard let r = html.range(of: #"name="csrf" value="[^"]+""#, options: .regularExpression) else { return nil }
+        return String(html[r].dropFirst(#"name="csrf" value=""#.count).dropLast())
+    }
+
+    func form(_ fields: [String: String]) -> Data {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return Data(
+            fields.sorted { $0.key < $1.key }.map {
+                "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed)!)"
+            }.joined(separator: "&").utf8)
+    }
+
+    /// python3 with `arguments`: exit status, standard output, standard error.
+    func python(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = arguments
+        let out = Pipe()
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("py-\(UUID().uuidString)").path
+        FileManager.default.createFile(atPath: errors, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: errors) }
+        p.standardOutput = out
+        p.standardError = FileHandle(forWritingAtPath: errors)
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, text, (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
+    }
+
+    @Test func signInSeeTheFriendLiveAndSignOut() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        for user in ["ana", "ben"] {
+            #expect(
+                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                    == 0)
+        }
+        let added = try run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
+        let token = try #require(
+            (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["token"])
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--trust-proxy"])
+        let base = server.url!
+        let now = Int(Date().timeIntervalSince1970)
+        let point = "\(base)/osmand?id=\(token)&lat=47.3769&speed=5&timestamp="
+        #expect(try await HTTP.request(URL(string: point + "\(now - 5)&lon=8.5417")!).0 == 200)
+        let basic = ["Authorization": "Basic " + Data("ana:\(password)".utf8).base64EncodedString()]
+        let made = try await HTTP.request(
+            URL(string: "\(base)/api/share-codes")!, method: "POST", body: Data(#"{"scopes":["live","motion"]}"#.utf8),
+            headers: basic)
+        let code = try #require(
+            (try JSONSerialization.jsonObject(with: Data(made.1.utf8)) as? [String: Any])?["code"] as? String)
+
+        // The login page sets a login token cookie and puts the same token in the form.
+        let loginPage = try await HTTP.exchange(base)
+        #expect(loginPage.status == 200 && loginPage.body.contains(#"action="/login""#))
+        let loginToken = try #require(cookie("trailbook_login", in: loginPage.headers)?.value)
+        #expect(csrf(in: loginPage.body) == loginToken)
+        let loginURL = URL(string: "\(base)/login")!
+        func signIn(_ fields: [String: String], cookie: String, headers: [String: String] = [:]) async throws -> (
+            status: Int, headers: [String], body: String
+        ) {
+            try await HTTP.exchange(
+                loginURL, method: "POST", body: form(fields),
+                headers: headers.merging(
+                    ["Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"],
+                    uniquingKeysWith: { a, _ in a }))
+        }
+        let forged = try await signIn(
+            ["csrf": "forged", "user": "ben", "password": password], cookie: "trailbook_login=\(loginToken)")
+        #expect(forged.status == 403, "a login form without the cookie's token")
+        let wrong = try await signIn(
+            ["csrf": loginToken, "user": "ben", "password": "not the password at all"],
+            cookie: "trailbook_login=\(loginToken)")
+        #expect(wrong.status == 401 && wrong.body.contains("Wrong user name or password."))
+        let signedIn = try await signIn(
+            ["csrf": loginToken, "user": "ben", "password": password], cookie: "trailbook_login=\(loginToken)",
+            headers: ["X-Forwarded-Proto": "https"])
+        #expect(signedIn.status == 303)
+        let session = try #require(cookie("trailbook_session", in: signedIn.headers))
+        #expect(
+            session.line.contains("HttpOnly") && session.line.contains("SameSite=Strict")
+                && session.line.contains("Secure"), "behind a trusted TLS proxy: \(session.line)")
+        let plain = try await signIn(
+            ["csrf": loginToken, "user": "ben", "password": password], cookie: "trailbook_login=\(loginToken)")
+        #expect(cookie("trailbook_session", in: plain.headers)?.line.contains("Secure") == false, "plain HTTP")
+        let jar = ["Cookie": "trailbook_session=\(session.value)"]
+
+        // Signed in: the home page, with the session's CSRF token in its forms.
+        let home = try await HTTP.request(base, headers: jar)
+        #expect(home.1.contains(#"<strong id="me">ben</strong>"#), "\(home.1.prefix(400))")
+        let token2 = try #require(csrf(in: home.1))
+        // Redeeming Ana's code through the page's form.
+        let formHeaders = jar.merging(["Content-Type": "application/x-www-form-urlencoded"]) { a, _ in a }
+        #expect(
+            try await HTTP.request(
+                URL(string: "\(base)/redeem")!, method: "POST", body: form(["code": code]), headers: formHeaders
+            ).0 == 403, "a form without the CSRF token")
+        let redeemed = try await HTTP.request(
+            URL(string: "\(base)/redeem")!, method: "POST", body: form(["csrf": token2, "code": code]),
+            headers: formHeaders)
+        #expect(redeemed.0 == 200 && redeemed.1.contains("You now see ana."), "\(redeemed.1.prefix(300))")
+        // What a user typed comes back as text.
+        let typed = try await HTTP.request(
+            URL(string: "\(base)/revoke")!, method: "POST",
+            body: form(["csrf": token2, "viewer": "<script>alert(1)</script>"]), headers: formHeaders)
+        #expect(typed.1.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && !typed.1.contains("<script>alert"))
+        // The JSON API takes the cookie; a change through it needs the CSRF token in a header.
+        #expect(try await HTTP.request(URL(string: "\(base)/api/friends")!, headers: jar).1.contains(#""user":"ana""#))
+        let codes = URL(string: "\(base)/api/share-codes")!
+        #expect(try await HTTP.request(codes, method: "POST", body: Data("{}".utf8), headers: jar).0 == 403)
+        #expect(
+            try await HTTP.request(
+                codes, method: "POST", body: Data("{}".utf8),
+                headers: jar.merging(["X-CSRF-Token": token2]) { a, _ in a }
+            ).0 == 201)
+
+        // Chromium shows Ana in the list and on the map, then follows her next point live.
+        let script = Samples.directory.deletingLastPathComponent().appendingPathComponent("scripts/browse.py").path
+        let png = dir + "/home.png"
+        let browse = try python(
+            [
+                script, base.absoluteString + "/", "--cookie", "trailbook_session=\(session.value)", "--width", "390",
+                ##"wait:document.querySelectorAll("#map circle").length == 1"##,
+                ##"eval:document.querySelector("#friends tbody tr").dataset.lon"##,
+                "run:curl -s -o /dev/null '\(point)\(now)&lon=8.5431'",
+                ##"wait:document.querySelector("#friends tbody tr").dataset.lon == "8.5431""##,
+                ##"eval:document.querySelector("#friends tbody").innerText"##,
+                "eval:document.documentElement.scrollWidth", "shot:\(png)",
+            ])
+        #expect(browse.status == 0, "\(browse.stderr)")
+        let lines = browse.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3 && lines[0] == #""8.5417""#, "\(lines)")
+        #expect(lines.count == 3 && lines[1].contains(#"ana\tphone\tjust now\tmoving"#), "\(lines)")
+        #expect(lines.count == 3 && lines[2] == "390", "the page fits a phone's width: \(lines)")
+        let blue = try python(
+            [
+                "-c",
+                "import sys;from PIL import Image;im=Image.open(sys.argv[1]).convert('RGB');"
+                    + "print(sum(1 for p in im.getdata() if abs(p[0]-0x1f)+abs(p[1]-0x6f)+abs(p[2]-0xeb)<40))",
+                png,
+            ])
+        #expect((Int(blue.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 50, "the dot: \(blue)")
+
+        // Signing out ends the session: the cookie no longer signs in.
+        let out = try await HTTP.exchange(
+            URL(string: "\(base)/logout")!, method: "POST", body: form(["csrf": token2]), headers: formHeaders)
+        #expect(out.status == 303 && cookie("trailbook_session", in: out.headers)?.value == "")
+        #expect(try await HTTP.request(base, headers: jar).1.contains(#"action="/login""#))
+        #expect(try await HTTP.request(URL(string: "\(base)/api/friends")!, headers: jar).0 == 401)
+        #expect(server.stop().0 == 0)
+    }
+}
