@@ -73,9 +73,14 @@ struct Login: Sendable {
         }
     }
 
-    /// The signed-in user's session, from the cookie.
+    /// The signed-in user's session, from the cookie; none once the account has been removed
+    /// (`trailbook user rm` runs in another process).
     func session(_ request: Request) async -> (token: String, session: WebSessions.Session)? {
         guard let token = Self.cookies(request)[Self.sessionCookie], let s = await sessions.session(token) else {
+            return nil
+        }
+        guard (try? accounts.store.passwordHash(of: s.user)) != nil else {
+            await sessions.end(token)
             return nil
         }
         return (token, s)

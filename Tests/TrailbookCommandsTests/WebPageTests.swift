@@ -159,6 +159,16 @@ import TrailbookTestSupport
             ])
         #expect((Int(blue.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 50, "the dot: \(blue)")
 
+        // Removing the account ends its sessions too (another process: the store says so).
+        let other = try await signIn(
+            ["csrf": loginToken, "user": "ana", "password": password], cookie: "trailbook_login=\(loginToken)")
+        let anas = [
+            "Cookie": "trailbook_session=\(try #require(cookie("trailbook_session", in: other.headers)?.value))"
+        ]
+        #expect(try await HTTP.request(URL(string: "\(base)/api/grants")!, headers: anas).0 == 200)
+        #expect(try run(["user", "rm", "ana", "--yes", "--store", store]).status == 0)
+        #expect(try await HTTP.request(URL(string: "\(base)/api/grants")!, headers: anas).0 == 401)
+
         // Signing out ends the session: the cookie no longer signs in.
         let out = try await HTTP.exchange(
             URL(string: "\(base)/logout")!, method: "POST", body: form(["csrf": token2]), headers: formHeaders)
