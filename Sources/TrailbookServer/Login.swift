@@ -32,9 +32,6 @@ actor WebSessions {
 
     func end(_ token: String) { sessions[Self.key(token)] = nil }
 
-    /// Ends every session of `user` (their account was removed or its password changed elsewhere).
-    func end(user: String) { sessions = sessions.filter { $0.value.user != user } }
-
     static func key(_ token: String) -> String { ContentDigest.hexDigest(of: Array(token.utf8)) }
 
     /// 256 random bits, base64url.
