@@ -309,8 +309,11 @@ public enum StoreContract {
             try store.setDeviceState(phone, atMilliseconds: t0 + 4000, battery: 57, accuracy: 12.5)
             let state = try store.recentPoints(account: "ana", limit: 1).first
             try expect(state?.battery == 57 && state?.accuracy == 12.5, "the device's state: \(state as Any)")
-            try store.setDeviceState(phone, atMilliseconds: t0 + 5000, battery: nil, accuracy: 3)
-            try expect(try store.recentPoints(account: "ana", limit: 1).first?.battery == nil, "the newest state only")
+            try store.setDeviceState(phone, atMilliseconds: t0 + 5000, battery: nil, accuracy: nil)
+            let later = try store.recentPoints(account: "ana", limit: 1).first
+            try expect(
+                later?.battery == 57 && later?.accuracy == nil,
+                "the last known battery stays, the accuracy is the newest point's: \(later as Any)")
             let span = try store.points(account: "ana", fromMilliseconds: t0 + 1000, toMilliseconds: t0 + 3000)
             try expect(
                 span.map(\.fix.unixMilliseconds) == [t0 + 1000, t0 + 2000] && span.allSatisfy { $0.device == "phone" },

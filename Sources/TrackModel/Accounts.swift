@@ -142,7 +142,8 @@ public protocol SharingStoring: Sendable {
     /// The points of all of `account`'s devices in [from, to), in time order, with their
     /// device's name.
     func points(account: String, fromMilliseconds: Int64, toMilliseconds: Int64) throws -> [(device: String, fix: Fix)]
-    /// What a phone said of itself with its newest point.
+    /// What a phone said of itself with its newest point: its accuracy, and its battery — a
+    /// nil battery keeps the last known level.
     func setDeviceState(_ device: DeviceID, atMilliseconds: Int64, battery: Double?, accuracy: Double?) throws
 }
 

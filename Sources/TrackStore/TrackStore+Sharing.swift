@@ -127,8 +127,13 @@ extension TrackStore: SharingStoring {
 
     public func setDeviceState(_ device: DeviceID, atMilliseconds: Int64, battery: Double?, accuracy: Double?) throws {
         try pool.write { db in
-            try DeviceStateRow(deviceId: device.rawValue, atMs: atMilliseconds, battery: battery, accuracy: accuracy)
-                .insert(db, onConflict: .replace)
+            // A point without a battery level does not make the last known one unknown.
+            try db.execute(
+                sql: """
+                    INSERT INTO device_state (device_id, at_ms, battery, accuracy) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (device_id) DO UPDATE SET at_ms = excluded.at_ms,
+                        battery = COALESCE(excluded.battery, battery), accuracy = excluded.accuracy
+                    """, arguments: [device.rawValue, atMilliseconds, battery, accuracy])
         }
     }
 }

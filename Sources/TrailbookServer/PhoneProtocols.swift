@@ -56,25 +56,21 @@ enum PhoneProtocols {
         guard let locations = doc["locations"] as? [[String: Any]] else {
             throw Malformed(description: "the body has no \"locations\" array")
         }
-        var battery: (ms: Int64, percent: Double)?
+        var battery = NewestBattery()
         let fixes = try locations.enumerated().map { i, feature in
             guard let geometry = feature["geometry"] as? [String: Any],
                 let position = geometry["coordinates"] as? [Any], position.count >= 2,
                 let lon = (position[0] as? NSNumber)?.doubleValue, let lat = (position[1] as? NSNumber)?.doubleValue
             else { throw Malformed(description: "location \(i) has no Point coordinates [lon, lat]") }
             let properties = feature["properties"] as? [String: Any] ?? [:]
-            guard let text = properties["timestamp"] as? String, let ms = UTCTimestamp.milliseconds(Substring(text))
-            else { throw Malformed(description: "location \(i) has no ISO 8601 timestamp") }
+            let ms = try time(properties, location: i)
             func number(_ key: String) -> Double? { measure(properties, key) }
-            let fix = Self.fix(
+            battery.note(level: number("battery_level"), at: ms)
+            return Self.fix(
                 lat: lat, lon: lon, ms: ms, altitude: number("altitude"), speed: number("speed"),
                 course: number("course"), accuracy: number("horizontal_accuracy"))
-            if let level = number("battery_level"), level <= 1, ms >= battery?.ms ?? .min {
-                battery = (ms, (level * 1000).rounded() / 10)
-            }
-            return fix
         }
-        return (fixes, battery?.percent)
+        return (fixes, battery.percent)
     }
 
     /// Traccar Client's JSON body (`POST /osmand`, `Content-Type: application/json`):
@@ -93,26 +89,20 @@ enum PhoneProtocols {
         } else {
             throw Malformed(description: "the body has no \"location\" object")
         }
-        var battery: (ms: Int64, percent: Double)?
+        var battery = NewestBattery()
         let fixes = try locations.enumerated().map { i, location in
             guard let coords = location["coords"] as? [String: Any],
                 let lat = (coords["latitude"] as? NSNumber)?.doubleValue,
                 let lon = (coords["longitude"] as? NSNumber)?.doubleValue
             else { throw Malformed(description: "location \(i) has no coords.latitude and coords.longitude") }
-            guard let text = location["timestamp"] as? String, let ms = UTCTimestamp.milliseconds(Substring(text))
-            else { throw Malformed(description: "location \(i) has no ISO 8601 timestamp") }
+            let ms = try time(location, location: i)
             func number(_ key: String) -> Double? { measure(coords, key) }
-            let fix = Self.fix(
+            battery.note(level: (location["battery"] as? [String: Any]).flatMap { measure($0, "level") }, at: ms)
+            return Self.fix(
                 lat: lat, lon: lon, ms: ms, altitude: number("altitude"), speed: number("speed"),
                 course: number("heading"), accuracy: number("accuracy"))
-            if let level = ((location["battery"] as? [String: Any])?["level"] as? NSNumber)?.doubleValue,
-                level >= 0, level <= 1, ms >= battery?.ms ?? .min
-            {
-                battery = (ms, (level * 1000).rounded() / 10)
-            }
-            return fix
         }
-        return (fixes, battery?.percent)
+        return (fixes, battery.percent)
     }
 
     /// The `device_id` of a Traccar Client JSON body.
@@ -170,6 +160,28 @@ enum PhoneProtocols {
             let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
         else { return nil }
         return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+    }
+
+    /// The battery level of a batch's newest location.
+    struct NewestBattery {
+        private var at = Int64.min
+        /// Percent, to a tenth.
+        private(set) var percent: Double?
+
+        /// A location's level (0-1) at `ms`, kept when it is the newest so far.
+        mutating func note(level: Double?, at ms: Int64) {
+            guard let level, level <= 1, ms >= at else { return }
+            at = ms
+            percent = (level * 1000).rounded() / 10
+        }
+    }
+
+    /// The ISO 8601 `timestamp` of the `location`-th location of a batch, in ms.
+    static func time(_ object: [String: Any], location i: Int) throws -> Int64 {
+        guard let text = object["timestamp"] as? String, let ms = UTCTimestamp.milliseconds(Substring(text)) else {
+            throw Malformed(description: "location \(i) has no ISO 8601 timestamp")
+        }
+        return ms
     }
 
     /// A number of a JSON object; speeds, courses, accuracies and levels below 0 mean unknown

@@ -241,6 +241,21 @@ import TrailbookTestSupport
         #expect(counts["phone"] == 6, "5 GET points and the form POST, the resend once: \(counts)")
         #expect(counts["overland"] == 3, "\(counts)")
         #expect(counts["traccar"] == 1, "\(counts)")
+        // The battery each app sent with its newest point, in percent.
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = [
+            "-c",
+            "import sqlite3,sys;c=sqlite3.connect(sys.argv[1]);"
+                + "[print(n, b) for n, b in c.execute('select d.name, s.battery from device_state s join device d on d.id = s.device_id order by 1')]",
+            store,
+        ]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let batteries = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(batteries == "overland 80.0\nphone 81.0\ntraccar 63.0\n", "\(batteries)")
     }
 
     @Test func owntracksAndGPSLoggerWithBasicAuth() async throws {
