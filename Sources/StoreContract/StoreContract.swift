@@ -336,6 +336,27 @@ public enum StoreContract {
                 try store.updateGrant(owner: "ana", viewer: "ben", paused: true, expiresMilliseconds: nil) == false,
                 "no grant to change")
         },
+        Case(description: "upload cursors: the points after one, per device and server, only forward") { store in
+            let bike = try store.device(named: "bike")
+            let phone = try store.device(named: "phone")
+            let points = (0..<25).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) }
+            try store.makeWriter(device: bike).write(points, drops: [:])
+            try store.makeWriter(device: phone).write(Array(points.prefix(3)), drops: [:])
+            try expect(try store.uploadCursor(device: bike, server: "a") == nil, "nothing sent yet")
+            try expect(try store.pointCount(device: bike, after: nil) == 25, "all 25 of the bike's to send")
+            let first = try store.points(device: bike, after: nil, limit: 10)
+            try expect(
+                first.map(\.unixMilliseconds) == (0..<10).map { t0 + Int64($0) * 1000 }, "the first 10, in order")
+            try store.setUploadCursor(device: bike, server: "a", milliseconds: t0 + 9000)
+            try expect(try store.uploadCursor(device: bike, server: "a") == t0 + 9000, "the cursor is kept")
+            try expect(try store.uploadCursor(device: bike, server: "b") == nil, "per server")
+            try expect(try store.uploadCursor(device: phone, server: "a") == nil, "per device")
+            try expect(try store.pointCount(device: bike, after: t0 + 9000) == 15, "15 after the cursor")
+            let next = try store.points(device: bike, after: t0 + 9000, limit: 100)
+            try expect(next.first?.unixMilliseconds == t0 + 10_000 && next.count == 15, "the 15 after it")
+            try store.setUploadCursor(device: bike, server: "a", milliseconds: t0)
+            try expect(try store.uploadCursor(device: bike, server: "a") == t0 + 9000, "a cursor never goes back")
+        },
     ]
 
     /// A 3D fix with 8 satellites at `ms`.

@@ -244,3 +244,11 @@ struct RedeemFailureRow: SnakeCaseRecord {
     var userId: Int64
     var atMs: Int64
 }
+
+/// `upload_cursor`: the newest point of a device a server acknowledged.
+struct UploadCursorRow: SnakeCaseRecord {
+    static let databaseTableName = "upload_cursor"
+    var deviceId: Int64
+    var server: String
+    var sentMs: Int64
+}

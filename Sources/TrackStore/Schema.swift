@@ -265,6 +265,15 @@ enum Schema {
                 t.column("at_ms", .integer).notNull()
             }
         }
+        migrator.registerMigration("v7-uploads") { db in
+            // Per device and server (`record --server`, `push`): the newest point it acknowledged.
+            try db.create(table: "upload_cursor") { t in
+                t.column("device_id", .integer).notNull().references("device", onDelete: .cascade)
+                t.column("server", .text).notNull()
+                t.column("sent_ms", .integer).notNull()
+                t.primaryKey(["device_id", "server"])
+            }
+        }
         return migrator
     }
 }

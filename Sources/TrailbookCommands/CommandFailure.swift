@@ -37,6 +37,7 @@ extension ExitStatus {
         case .missingInput: self = .noInput
         case .permission: self = .noPermission
         case .cannotWrite: self = .cannotCreate
+        case .unavailable: self = .unavailable
         case .other: self = .failure
         }
     }

@@ -11,13 +11,16 @@ struct DeviceOptions: ParsableArguments {
     func filter(_ store: TrackStore) throws -> DeviceFilter {
         guard let deviceName else { return .all }
         let devices = try store.devices().map(\.name)
-        guard devices.contains(deviceName) else {
-            let known = devices.isEmpty ? "it has none yet" : "it has " + devices.joined(separator: ", ")
-            throw CommandFailure(
-                message: "There is no device \(deviceName) in \(store.path) (\(known)); trailbook rides --json shows "
-                    + "each ride's device.",
-                code: .noInput)
-        }
+        guard devices.contains(deviceName) else { throw Self.unknown(deviceName, store: store, devices: devices) }
         return .named(deviceName)
+    }
+
+    /// Exit 66 for a device name `store` does not have, naming the `devices` it has.
+    static func unknown(_ name: String, store: TrackStore, devices: [String]) -> CommandFailure {
+        let known = devices.isEmpty ? "it has none yet" : "it has " + devices.joined(separator: ", ")
+        return CommandFailure(
+            message: "There is no device \(name) in \(store.path) (\(known)); trailbook rides --json shows "
+                + "each ride's device.",
+            code: .noInput)
     }
 }

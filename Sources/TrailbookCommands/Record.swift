@@ -21,6 +21,11 @@ struct Record: AsyncParsableCommand {
             within two seconds (a resume starts a new segment); trailbook status shows the \
             recorder. SIGTERM or SIGINT stores what is pending and exits 0. Logs state changes \
             (connected, disconnected, fix acquired, fix lost, paused, resumed) at info level.
+
+            With --server the kept points also go to a Trailbook server (or any Overland \
+            endpoint) as they are stored, store-and-forward: what cannot be sent (no network, \
+            the server down, an earlier run) is sent, in order, once the server answers; \
+            trailbook push sends what a stopped recorder left.
             """
     )
 
@@ -41,12 +46,14 @@ struct Record: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var uploadOptions: UploadOptions
 
     func validate() throws {
         if receiver.device == nil && receiver.gpsd == nil {
             throw ValidationError("Give one source: --device PATH or --gpsd [HOST[:PORT]].")
         }
         if !(commitInterval > 0) { throw ValidationError("--commit-interval must be a positive number of seconds.") }
+        _ = try uploadOptions.target()
     }
 
     func run() async throws {
@@ -55,8 +62,8 @@ struct Record: AsyncParsableCommand {
         let config = try configOptions.load()
         let store = try storeOptions.openOrCreate()
         // The device row is written before writes stop waiting for other processes.
-        let device = try store.device(
-            named: deviceName ?? receiver.device.map(DeviceDiscovery.stableName(of:)) ?? "gpsd")
+        let name = deviceName ?? receiver.device.map(DeviceDiscovery.stableName(of:)) ?? "gpsd"
+        let device = try store.device(named: name)
         try store.limitWriteWait(to: RecordService.writeWait)
         let source: any FixSource
         if let device = receiver.device {
@@ -70,6 +77,15 @@ struct Record: AsyncParsableCommand {
             source: source, device: device,
             sourceName: receiver.device ?? "gpsd \(receiver.gpsdAddress!.host):\(receiver.gpsdAddress!.port)",
             configuration: config.pipeline, store: store, commitInterval: commitInterval, logger: logger)
-        try await ServiceRunner.run(service, logger: logger)
+        guard let target = try uploadOptions.target() else {
+            return try await ServiceRunner.run(service, logger: logger)
+        }
+        var uploadLogger = logger
+        uploadLogger[metadataKey: "server"] = "\(target)"
+        let upload = UploadService(
+            upload: OverlandUpload(target: target, store: store), device: device, deviceName: name, logger: uploadLogger
+        )
+        // Stopped in reverse order: the recorder's last commit comes before the upload's last try.
+        try await ServiceRunner.run([upload, service], logger: logger)
     }
 }

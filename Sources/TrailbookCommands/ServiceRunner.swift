@@ -12,6 +12,12 @@ import ServiceLifecycle
 /// what it throws is rethrown, a device failure as its exit code.
 enum ServiceRunner {
     static func run(_ service: some Service, logger: Logger) async throws {
+        try await run([service], logger: logger)
+    }
+
+    /// Runs `services` together; a stop reaches them in reverse order, each finishing before
+    /// the one before it is told (a recorder's last commit before its uploader's last try).
+    static func run(_ services: [any Service], logger: Logger) async throws {
         // A parent process may have left both signals blocked; the group must receive them.
         var set = sigset_t()
         sigemptyset(&set)
@@ -20,11 +26,11 @@ enum ServiceRunner {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         let group = ServiceGroup(
             configuration: .init(
-                services: [
+                services: services.map {
                     .init(
-                        service: service, successTerminationBehavior: .gracefullyShutdownGroup,
+                        service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
                         failureTerminationBehavior: .gracefullyShutdownGroup)
-                ],
+                },
                 gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger))
         do {
             try await group.run()

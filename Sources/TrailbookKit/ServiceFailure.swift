@@ -11,6 +11,8 @@ public enum FailureKind: Sendable {
     case permission
     /// The store or an output cannot be written.
     case cannotWrite
+    /// A service it needs (a server) does not answer now; trying later may work.
+    case unavailable
     /// Another failure.
     case other
 }

@@ -65,6 +65,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         let accounts = AccountService(store: store)
         let ingest = self.ingest
         let feed = self.feed
+        let logger = self.logger
         /// Stores a device's points, or refuses them with the status that says why; friends
         /// watching live get the newest.
         @Sendable func keep(_ read: () throws -> (fixes: [Fix], battery: Double?), device: PhoneDevice) async throws {
@@ -80,6 +81,7 @@ public struct SharingServer: Service, CustomStringConvertible {
             } catch let refused as IngestError {
                 throw HTTPError(.unprocessableContent, message: refused.description)
             }
+            logger.debug("points of \(device.account)/\(device.name): \(report.fixes.count) received, \(stored) new")
             if stored > 0 { try await feed.published(owner: device.account, device: device.name) }
         }
         // OsmAnd and Traccar Client: the token is `id`, the values in the query (or a form body).

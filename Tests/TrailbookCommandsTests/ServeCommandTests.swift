@@ -11,11 +11,14 @@ import TrailbookTestSupport
         let log: String
         private(set) var url: URL!
 
-        init(store: String, arguments extra: [String] = []) throws {
-            log = store + ".serve.log"
+        /// `listen`: the address (port 0: one the system chooses); `log`: where its standard
+        /// error goes (default: beside the store).
+        init(store: String, arguments extra: [String] = [], listen: String = "127.0.0.1:0", log: String? = nil) throws {
+            self.log = log ?? store + ".serve.log"
+            let log = self.log
             FileManager.default.createFile(atPath: log, contents: nil)
             process.executableURL = try trailbookBinary()
-            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", store, "--log-level", "debug"] + extra
+            process.arguments = ["serve", "--listen", listen, "--store", store, "--log-level", "debug"] + extra
             process.standardError = FileHandle(forWritingAtPath: log)
             process.standardOutput = FileHandle.nullDevice
             try process.run()
@@ -141,11 +144,7 @@ import TrailbookTestSupport
                 ["user", "add", "ana", "--password-stdin", "--store", store],
                 input: Data("correct horse battery staple".utf8)
             ).status == 0)
-        func token(_ device: String) throws -> String {
-            let r = try run(["device", "add", device, "--user", "ana", "--store", store, "--json"])
-            return try #require(
-                (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])?["token"])
-        }
+        func token(_ device: String) throws -> String { try deviceToken(device, user: "ana", store: store) }
         let phone = try token("phone")
         let overlandToken = try token("overland")
         let server = try ServeCommandTests.RunningServer(store: store)
@@ -269,9 +268,7 @@ import TrailbookTestSupport
                 ).status == 0)
         }
         func token(_ device: String, _ user: String) throws -> String {
-            let r = try run(["device", "add", device, "--user", user, "--store", store, "--json"])
-            return try #require(
-                (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])?["token"])
+            try deviceToken(device, user: user, store: store)
         }
         let owntracks = try token("iphone", "ana")
         let gpslogger = try token("android", "ana")
@@ -319,9 +316,7 @@ import TrailbookTestSupport
                     == 0)
         }
         func token(_ device: String, _ user: String) throws -> String {
-            let r = try run(["device", "add", device, "--user", user, "--store", store, "--json"])
-            return try #require(
-                (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])?["token"])
+            try deviceToken(device, user: user, store: store)
         }
         let anasPhone = try token("phone", "ana")
         let bensPhone = try token("iphone", "ben")

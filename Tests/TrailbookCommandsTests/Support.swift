@@ -83,3 +83,10 @@ func run(
         status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
         stderr: String(decoding: e, as: UTF8.self))
 }
+
+/// A new device of `user` in the server store `store`, and the token `device add` printed for it.
+func deviceToken(_ device: String, user: String, store: String) throws -> String {
+    let r = try run(["device", "add", device, "--user", user, "--store", store, "--json"])
+    return try #require(
+        (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])?["token"], "\(r.stderr)")
+}

@@ -5,21 +5,32 @@ import Synchronization
     import Glibc
 #endif
 
-/// A one-line progress bar on standard error, for files of 4 MB or more and only when standard
-/// error is a terminal (never in pipes, logs or CI). Redrawn at most five times a second.
-/// Sendable: a replayed file reports its progress from the thread that reads it.
+/// A one-line progress bar on standard error, for files of 4 MB or more (or 2000 points or
+/// more) and only when standard error is a terminal (never in pipes, logs or CI). Redrawn at
+/// most five times a second. Sendable: a replayed file reports its progress from the thread
+/// that reads it.
 final class ProgressBar: Sendable {
     private let label: String
     private let total: Int
+    private let points: Bool
     private let enabled: Bool
     private let state = Mutex<(lastDraw: ContinuousClock.Instant, drawn: Bool)>((.now - .seconds(1), false))
 
     init(label: String, totalBytes: Int) {
         self.label = label
         total = totalBytes
+        points = false
         enabled = totalBytes >= 4 << 20 && isatty(STDERR_FILENO) != 0
     }
 
+    init(label: String, totalPoints: Int) {
+        self.label = label
+        total = totalPoints
+        points = true
+        enabled = totalPoints >= 2000 && isatty(STDERR_FILENO) != 0
+    }
+
+    /// Bytes or points done so far.
     func update(_ bytes: Int) {
         guard enabled else { return }
         let due = state.withLock { state in
@@ -32,9 +43,12 @@ final class ProgressBar: Sendable {
         let width = 30
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let text = String(
-            format: "\r%@ [%@] %3d%% %.1f/%.1f MB", label, bar, Int(fraction * 100), Double(bytes) / 1e6,
-            Double(total) / 1e6)
+        let text =
+            points
+            ? String(format: "\r%@ [%@] %3d%% %d/%d points", label, bar, Int(fraction * 100), bytes, total)
+            : String(
+                format: "\r%@ [%@] %3d%% %.1f/%.1f MB", label, bar, Int(fraction * 100), Double(bytes) / 1e6,
+                Double(total) / 1e6)
         printError(text, newline: false)
     }
 

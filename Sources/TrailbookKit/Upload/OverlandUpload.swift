@@ -1,0 +1,225 @@
+import Foundation
+import GPSCore
+import TrackModel
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Why points could not be sent to a server. None of them loses a point: what was not
+/// acknowledged stays in the store, to send later.
+public enum UploadError: ServiceFailure, Equatable {
+    /// The server address is not an http(s) URL.
+    case badServer(String)
+    /// The server did not answer (no network, down, a timeout): the reason.
+    case unreachable(server: String, reason: String)
+    /// The server refused the token (401, 403).
+    case refusedToken(server: String, status: Int)
+    /// The server refused a batch (400, 413, 422): its status, its words and the batch's first time.
+    case refusedPoints(server: String, status: Int, message: String, from: Int64)
+    /// An answer that is not an Overland acknowledgement: the status and the start of the body.
+    case badReply(server: String, status: Int, body: String)
+
+    public var kind: FailureKind {
+        switch self {
+        case .badServer: return .badRequest
+        case .unreachable: return .unavailable
+        case .refusedToken: return .permission
+        case .refusedPoints: return .badData
+        case .badReply: return .other
+        }
+    }
+
+    /// A failure that may pass by itself (a server that is down, restarting or overloaded).
+    public var isTransient: Bool {
+        switch self {
+        case .unreachable: return true
+        case .badReply(_, let status, _): return status == 408 || status == 429 || status >= 500
+        default: return false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .badServer(let text):
+            return
+                "\(text) is not a server address; give an http:// or https:// URL, e.g. https://trailbook.example.org."
+        case .unreachable(let server, let reason):
+            return
+                "The server \(server) does not answer (\(reason)); the points stay in the store and are sent when it does."
+        case .refusedToken(let server, let status):
+            return
+                "The server \(server) refused the token (HTTP \(status)); use a device token the server made (trailbook device add on the server)."
+        case .refusedPoints(let server, let status, let message, let from):
+            let why = message.isEmpty ? "" : ": \(message)"
+            return
+                "The server \(server) refused the points from \(LocalTime.utc(from)) on (HTTP \(status)\(why)); they stay in the store."
+        case .badReply(let server, let status, let body):
+            return
+                "The server \(server) answered HTTP \(status) \"\(body)\" instead of {\"result\":\"ok\"}; is the address an Overland endpoint?"
+        }
+    }
+}
+
+/// Where points go: a Trailbook server's `/overland`, or any server that takes Overland batches
+/// (Dawarich, ...), with a bearer token.
+public struct UploadTarget: Sendable, CustomStringConvertible {
+    /// The URL batches are posted to.
+    public let endpoint: URL
+    public let token: String?
+    /// The name the store keeps the upload cursor under: the endpoint without its query, and a
+    /// digest of what identifies the account (the query and the token), so another account on
+    /// the same server starts from the first point.
+    public let cursorName: String
+
+    /// `server`: a Trailbook server's base URL (`/overland` is added when it has no path) or a
+    /// full Overland endpoint URL.
+    public init(server: String, token: String?) throws(UploadError) {
+        guard var parts = URLComponents(string: server), let scheme = parts.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty
+        else { throw .badServer(server) }
+        if parts.path.isEmpty || parts.path == "/" { parts.path = "/overland" }
+        guard let endpoint = parts.url else { throw .badServer(server) }
+        self.endpoint = endpoint
+        self.token = token.flatMap { $0.isEmpty ? nil : $0 }
+        let account = ContentDigest.hexDigest(of: Array(((parts.query ?? "") + "\n" + (token ?? "")).utf8))
+        parts.query = nil
+        cursorName = (parts.string ?? server) + "#" + account.prefix(16)
+    }
+
+    /// The endpoint as shown in sentences: without its query, which may hold a key.
+    public var description: String {
+        var parts = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
+        parts?.query = nil
+        return parts?.string ?? endpoint.absoluteString
+    }
+}
+
+/// Sends a device's stored points to a server as Overland batches, store-and-forward: the store
+/// keeps, per device and server, the newest point the server acknowledged; each call sends what
+/// comes after it, oldest first, and moves it on after each acknowledged batch. A batch whose
+/// reply was lost is sent again; servers that ignore a point they have (Trailbook does) keep it
+/// once.
+public struct OverlandUpload: Sendable {
+    public let target: UploadTarget
+    let store: any TrackStoring
+    let batchSize: Int
+    let session: URLSession
+
+    public init(target: UploadTarget, store: any TrackStoring, batchSize: Int = 500, timeout: TimeInterval = 30) {
+        self.target = target
+        self.store = store
+        self.batchSize = batchSize
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.httpMaximumConnectionsPerHost = 1
+        session = URLSession(configuration: configuration)
+    }
+
+    /// How many points of `device` (from `from` on, when given) the server has not acknowledged.
+    public func pendingCount(device: DeviceID, from: Int64? = nil) throws -> Int {
+        try store.pointCount(device: device, after: try start(device: device, from: from))
+    }
+
+    /// Sends `device`'s points the server has not acknowledged (from `from` on, when given),
+    /// batch by batch; `progress` gets the running total after each batch. Returns how many
+    /// were sent.
+    @discardableResult
+    public func sendPending(
+        device: DeviceID, deviceName: String, from: Int64? = nil, progress: (Int) -> Void = { _ in }
+    ) async throws -> Int {
+        var sent = 0
+        while true {
+            let after = try start(device: device, from: from)
+            let batch = try store.points(device: device, after: after, limit: batchSize)
+            guard let last = batch.last?.unixMilliseconds else { return sent }
+            try await post(batch, deviceName: deviceName)
+            try store.setUploadCursor(device: device, server: target.cursorName, milliseconds: last)
+            sent += batch.count
+            progress(sent)
+        }
+    }
+
+    /// The time after which points are still to send: the cursor, or just before `from`.
+    private func start(device: DeviceID, from: Int64?) throws -> Int64? {
+        let cursor = try store.uploadCursor(device: device, server: target.cursorName)
+        guard let from else { return cursor }
+        return max(cursor ?? .min, from - 1)
+    }
+
+    /// Posts one batch; returns when the server acknowledged it.
+    func post(_ fixes: [Fix], deviceName: String) async throws(UploadError) {
+        var request = URLRequest(url: target.endpoint)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let token = target.token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        request.httpBody = Self.batch(fixes, deviceName: deviceName)
+        let server = target.description
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw .unreachable(server: server, reason: Self.reason(error))
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let text = String(decoding: data.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        switch status {
+        case 200..<300:
+            let reply = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            guard reply?["result"] as? String == "ok" else {
+                throw .badReply(server: server, status: status, body: text)
+            }
+        case 401, 403:
+            throw .refusedToken(server: server, status: status)
+        case 400, 413, 422:
+            throw .refusedPoints(
+                server: server, status: status, message: Self.message(data) ?? text,
+                from: fixes.first?.unixMilliseconds ?? 0)
+        default:
+            throw .badReply(server: server, status: status, body: text)
+        }
+    }
+
+    /// The sentence of an error body such as Hummingbird's `{"error": {"message": ...}}`.
+    static func message(_ data: Data) -> String? {
+        guard let doc = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        let error = doc["error"]
+        return (error as? [String: Any])?["message"] as? String ?? error as? String ?? doc["message"] as? String
+    }
+
+    /// A transport failure in a few words.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? URLError else { return "\(error)" }
+        switch error.code {
+        case .cannotConnectToHost: return "connection refused"
+        case .timedOut: return "timed out"
+        case .cannotFindHost, .dnsLookupFailed: return "unknown host"
+        case .notConnectedToInternet: return "no network"
+        case .networkConnectionLost: return "connection lost"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            return "TLS failed: \(error.localizedDescription)"
+        default: return error.localizedDescription
+        }
+    }
+
+    /// An Overland batch: `{"locations": [GeoJSON Point features]}` with the properties Overland
+    /// sends (timestamp ISO 8601, altitude m, speed m/s, course degrees, horizontal_accuracy m,
+    /// device_id).
+    static func batch(_ fixes: [Fix], deviceName: String) -> Data {
+        let locations: [[String: Any]] = fixes.compactMap { fix in
+            guard let c = fix.coordinate, let ms = fix.unixMilliseconds else { return nil }
+            var properties: [String: Any] = ["timestamp": LocalTime.utc(ms), "device_id": deviceName]
+            if let v = fix.altitudeMSL { properties["altitude"] = v }
+            if let v = fix.speed { properties["speed"] = v }
+            if let v = fix.track { properties["course"] = v }
+            if let v = fix.horizontalError { properties["horizontal_accuracy"] = (v * 10).rounded() / 10 }
+            return [
+                "type": "Feature", "geometry": ["type": "Point", "coordinates": [c.longitude, c.latitude]],
+                "properties": properties,
+            ]
+        }
+        return (try? JSONSerialization.data(withJSONObject: ["locations": locations])) ?? Data()
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+import TrackStore
+import TrailbookTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `record --server` and `trailbook push` against a running `trailbook serve`: store-and-forward,
+/// every point once.
+@Suite(.serialized) struct UploadTests {
+    /// A simulated ride that started `minutesAgo` minutes ago (a server takes no point more than
+    /// a year old), as NMEA epochs.
+    func recentRide(seconds: Int, minutesAgo: Int, in dir: String) throws -> [[UInt8]] {
+        let start = Date().addingTimeInterval(-Double(minutesAgo * 60))
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
+        let log = dir + "/ride.nmea"
+        let r = try run(["simulate", "--duration", "\(seconds)", "--start", formatter.string(from: start), "-o", log])
+        #expect(r.status == 0, "\(r.stderr)")
+        return Samples.epochs(of: Array(try Data(contentsOf: URL(fileURLWithPath: log))))
+    }
+
+    /// A server store with the account `ana` (password-less use: only her device token).
+    func serverStore(_ dir: String) throws -> (store: String, token: String) {
+        let store = dir + "/server.sqlite"
+        let added = try run(
+            ["user", "add", "ana", "--password-stdin", "--store", store],
+            input: Data("correct horse battery staple".utf8))
+        #expect(added.status == 0, "\(added.stderr)")
+        return (store, try deviceToken("bike", user: "ana", store: store))
+    }
+
+    /// What the server's logs say it was sent: points received and new, summed over requests.
+    func received(_ logs: [String]) -> (received: Int, new: Int) {
+        var total = (received: 0, new: 0)
+        for log in logs {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n") where line.contains("points of ana/bike:") {
+                let numbers = line.split(separator: ":").last!.split(separator: " ").compactMap { Int($0) }
+                total.received += numbers[0]
+                total.new += numbers[1]
+            }
+        }
+        return total
+    }
+
+    /// The times and positions of ana's points on the server.
+    func serverPoints(_ store: String) throws -> [String] {
+        try TrackStore(path: store).points(account: "ana", fromMilliseconds: .min, toMilliseconds: .max).map {
+            "\($0.fix.unixMilliseconds!) \($0.fix.coordinate!)"
+        }
+    }
+
+    /// The times and positions of a local store's points (of `device` alone, when given).
+    func localPoints(_ store: String, device: String? = nil) throws -> [String] {
+        try TrackStore(path: store).points(
+            fromMilliseconds: .min, toMilliseconds: .max, devices: device.map { .named($0) } ?? .all
+        ).map {
+            "\($0.unixMilliseconds!) \($0.coordinate!)"
+        }
+    }
+
+    /// Waits up to `seconds` for `condition`.
+    func waitFor(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        return try condition()
+    }
+
+    /// A recorder on a pseudo-terminal uploading to a server that is stopped for 10 s in the
+    /// middle of the ride: every point arrives, once, in order; the points recorded after a
+    /// second outage, when the recorder stopped before the server came back, are what `push`
+    /// sends, and nothing else.
+    @Test func recordServerStoppedMidRideEveryPointArrivesOnce() throws {
+        let dir = try Samples.temporaryDirectory()
+        let (serverStore, token) = try serverStore(dir)
+        let epochs = try recentRide(seconds: 330, minutesAgo: 30, in: dir)
+        let logs = (1...3).map { dir + "/serve\($0).log" }
+        var server = try ServeCommandTests.RunningServer(store: serverStore, log: logs[0])
+        let address = "127.0.0.1:\(server.url.port!)"
+
+        let local = dir + "/local.sqlite"
+        let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
+        let recordLog = dir + "/record.log"
+        FileManager.default.createFile(atPath: recordLog, contents: nil)
+        let record = Process()
+        record.executableURL = try trailbookBinary()
+        record.arguments = [
+            "record", "--device", pty.linkPath, "--store", local, "--device-name", "bike", "--server",
+            "http://\(address)", "--token", token, "--log-level", "info",
+        ]
+        record.standardOutput = FileHandle.nullDevice
+        record.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: recordLog))
+        try record.run()
+        func recordLogText() -> String { (try? String(contentsOfFile: recordLog, encoding: .utf8)) ?? "" }
+        Thread.sleep(forTimeInterval: 1)
+
+        // 300 epochs at 10 a second; the server is away from epoch 60 for 10 s (about 100 epochs).
+        let feeder = Feeder(pty, epochs: Array(epochs[0..<300]), rate: 10)
+        #expect(waitFor(seconds: 30) { feeder.sent >= 60 })
+        #expect(try waitFor(seconds: 10) { try serverPoints(serverStore).count > 10 }, "points arrive while it runs")
+        let (stopped, _) = server.stop()
+        #expect(stopped == 0)
+        Thread.sleep(forTimeInterval: 10)
+        let whileAway = feeder.sent
+        server = try ServeCommandTests.RunningServer(store: serverStore, listen: address, log: logs[1])
+        feeder.wait()
+        #expect(whileAway >= 140, "the ride went on while the server was away: \(whileAway) epochs sent")
+        let everyPointArrived = try waitFor(seconds: 40) {
+            let kept = try localPoints(local)
+            let arrived = try serverPoints(serverStore)
+            return kept.count >= 250 && arrived == kept
+        }
+        let counts = (server: try serverPoints(serverStore).count, local: try localPoints(local).count)
+        #expect(everyPointArrived, "\(counts)")
+        #expect(recordLogText().contains("does not answer (connection refused)"), "\(recordLogText())")
+        #expect(recordLogText().contains("the server answers again"), "\(recordLogText())")
+
+        // A second outage: the server stops, the ride goes on, the recorder stops before the
+        // server is back. Those points wait in the store, and push sends them.
+        let (stoppedAgain, _) = server.stop()
+        #expect(stoppedAgain == 0)
+        Feeder(pty, epochs: Array(epochs[300...]), rate: 10).wait()
+        Thread.sleep(forTimeInterval: 2.5)
+        kill(record.processIdentifier, SIGTERM)
+        record.waitUntilExit()
+        #expect(record.terminationReason == .exit && record.terminationStatus == 0, "\(recordLogText())")
+        #expect(recordLogText().contains("points wait to be sent"), "\(recordLogText())")
+        let kept = try localPoints(local)
+        let waiting = kept.count - (try serverPoints(serverStore)).count
+        #expect(waiting >= 20, "the last points wait: \(waiting)")
+
+        server = try ServeCommandTests.RunningServer(store: serverStore, listen: address, log: logs[2])
+        let push = try run(["push", "--server", "http://\(address)", "--token", token, "--store", local, "--json"])
+        #expect(push.status == 0, "\(push.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(push.stdout.utf8)) as? [String: Any]
+        #expect(report?["sent"] as? Int == waiting, "\(push.stdout)")
+        #expect(try serverPoints(serverStore) == kept)
+        let again = try run(["push", "--server", "http://\(address)", "--token", token, "--store", local])
+        #expect(again.status == 0 && again.stdout.contains("Nothing to send"), "\(again.stdout)")
+        _ = server.stop()
+
+        // Once: the server was sent each point one time, and each was new to it.
+        let sums = received(logs)
+        #expect(sums.received == kept.count && sums.new == kept.count, "\(sums), \(kept.count) points recorded")
+    }
+
+    /// `push` of an imported ride: a wrong token, a server that is down and a stranger's
+    /// store are refused with their exit codes and send nothing; the right one sends every
+    /// point, and a second push nothing.
+    @Test func pushSendsTheBacklogOnce() throws {
+        let dir = try Samples.temporaryDirectory()
+        let (serverStore, token) = try serverStore(dir)
+        let epochs = try recentRide(seconds: 1200, minutesAgo: 120, in: dir)
+        let local = dir + "/local.sqlite"
+        #expect(try run(["import", dir + "/ride.nmea", "--store", local, "--device-name", "bike"]).status == 0)
+        let server = try ServeCommandTests.RunningServer(store: serverStore)
+        let url = server.url.absoluteString
+        defer { _ = server.stop() }
+
+        let dry = try run(["push", "--server", url, "--token", token, "--store", local, "--dry-run"])
+        #expect(dry.status == 0 && dry.stdout.contains("\(epochs.count) points of bike would be sent"), "\(dry.stdout)")
+        let wrong = try run(["push", "--server", url, "--token", "not-a-token", "--store", local])
+        #expect(wrong.status == 77 && wrong.stderr.contains("refused the token (HTTP 401)"), "\(wrong.stderr)")
+        let down = try run(["push", "--server", "http://127.0.0.1:9", "--token", token, "--store", local])
+        #expect(down.status == 69 && down.stderr.contains("does not answer"), "\(down.stderr)")
+        let bad = try run(["push", "--server", "ftp://example.org", "--token", token, "--store", local])
+        #expect(bad.status == 64 && bad.stderr.contains("is not a server address"), "\(bad.stderr)")
+        #expect(try serverPoints(serverStore).isEmpty, "nothing arrived from the refused pushes")
+
+        // A second device with points: push asks which one.
+        let spare = dir + "/spare.nmea"
+        let old = ["--start", "2024-06-14T06:30:00"]
+        #expect(try run(["simulate", "--duration", "60", "--seed", "2", "-o", spare] + old).status == 0)
+        #expect(try run(["import", spare, "--store", local, "--device-name", "spare"]).status == 0)
+        let which = try run(["push", "--server", url, "--token", token, "--store", local])
+        #expect(which.status == 64 && which.stderr.contains("bike, spare"), "\(which.stderr)")
+
+        // The server takes no point more than a year old; --from skips them.
+        let tooOld = try run(["push", "--server", url, "--token", token, "--store", local, "--device-name", "spare"])
+        #expect(tooOld.status == 65 && tooOld.stderr.contains("refused the points from 2024-06-14"), "\(tooOld.stderr)")
+        let skipped = try run(
+            [
+                "push", "--server", url, "--token", token, "--store", local, "--device-name", "spare", "--from",
+                "2025-01-01",
+            ])
+        #expect(skipped.status == 0 && skipped.stdout.contains("Nothing to send"), "\(skipped.stdout)")
+
+        let push = try run(["push", "--server", url, "--token", token, "--store", local, "--device-name", "bike"])
+        #expect(push.status == 0 && push.stdout.contains("Sent \(epochs.count) points of bike"), "\(push.stdout)")
+        #expect(try serverPoints(serverStore) == (try localPoints(local, device: "bike")))
+        let again = try run(["push", "--server", url, "--token", token, "--store", local, "--device-name", "bike"])
+        #expect(again.status == 0 && again.stdout.contains("Nothing to send"), "\(again.stdout)")
+        let sums = received([server.log])
+        #expect(sums.received == epochs.count && sums.new == epochs.count, "\(sums)")
+    }
+}
