@@ -48,6 +48,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         #expect(
             try store.appliedMigrations() == [
                 "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices", "v6-accounts",
+                "v7-uploads",
             ])
         #expect(try store.integrityCheck() == "ok")
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -59,6 +60,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         #expect(
             try TrackStore(path: path).appliedMigrations() == [
                 "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices", "v6-accounts",
+                "v7-uploads",
             ])
     }
 
@@ -98,6 +100,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         #expect(
             try store.appliedMigrations() == [
                 "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices", "v6-accounts",
+                "v7-uploads",
             ])
         #expect(try store.rides().map(\.pointCount) == [100])
         #expect(try store.rides().map(\.device) == ["default"])
