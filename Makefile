@@ -9,6 +9,7 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PKGS_BUILD   := python3 pkg-config libgps-dev libsqlite3-dev zlib1g-dev
 PKGS_TEST    := gpsd gpsd-clients gpsbabel python3-pil libxml2-utils chromium time curl
 PKGS_BENCH   := gpsd-clients hyperfine gpsbabel time
+PKGS_FUZZ    := python3-venv
 
 .PHONY: all build release demo test conformance bench fuzz lint install deps-build deps-test deps-bench clean
 
@@ -94,8 +95,11 @@ bench: release deps-bench
 	bash scripts/bench.sh
 
 # libFuzzer targets (Sources/Fuzz), each for FUZZ_SECONDS (default 60); crashes in .build/fuzz/crashes.
+# Then schemathesis against a running server and its OpenAPI document (API_FUZZ_SECONDS per run).
 fuzz: deps-test
+	$(call apt_install,$(PKGS_FUZZ))
 	bash scripts/fuzz.sh
+	bash scripts/fuzz-api.sh
 
 # Installs the binary, the udev rules and the systemd unit (DESTDIR for staging, PREFIX for the binary).
 PREFIX  ?= /usr/local

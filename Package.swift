@@ -128,7 +128,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TrailbookCommandsTests",
-            dependencies: ["TrailbookCommands", "TrailbookTestSupport", "TrackStore"],
+            dependencies: [
+                "TrailbookCommands", "TrailbookTestSupport", "TrackStore", "TrailbookServer", "Pipeline",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             resources: [.copy("Golden")]
         ),
     ],

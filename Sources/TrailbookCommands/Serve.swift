@@ -11,7 +11,8 @@ struct Serve: AsyncParsableCommand {
             Listens on --listen HOST:PORT (default 127.0.0.1:8750; port 0 picks a free one and logs it). \
             GET /api/health answers 200 {"status":"ok"}. Logs a line at start and stop (info) and \
             one per request (debug). SIGTERM or SIGINT stops it gracefully: requests in flight finish. \
-            Put it behind a TLS reverse proxy (README).
+            Put it behind a TLS reverse proxy (README). The JSON API and the phone endpoints are \
+            described by the OpenAPI document at GET /api/openapi.json (--openapi prints it).
             """)
 
     @Option(help: ArgumentHelp("Where to listen.", valueName: "host:port"))
@@ -19,12 +20,15 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(
         help: """
-            Behind a reverse proxy that sets X-Forwarded-For (README): take the client's address from it             for the login limits. Without this flag the header is ignored.
+            Behind a reverse proxy that sets X-Forwarded-For (README): take the client's address from it for the login limits. Without this flag the header is ignored.
             """)
     var trustProxy = false
 
     @Option(help: "Log detail on standard error: trace, debug, info, notice, warning, error or critical.")
     var logLevel: GlobalOptions.LogLevel = .info
+
+    @Flag(help: "Print the OpenAPI document of the API (as GET /api/openapi.json serves it) and exit.")
+    var openapi = false
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var configOptions: ConfigOptions
@@ -46,6 +50,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if openapi { return print(SharingServer.openAPIDocument) }
         var logger = Logger(label: "trailbook.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = logLevel.level
         let store = try storeOptions.openOrCreate()

@@ -65,7 +65,9 @@ struct Login: Sendable {
         guard try accounts.authenticate(name, password: password) else {
             await throttle.failed(keys)
             throw challenge
-                ? HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"trailbook\""])
+                ? HTTPError(
+                    .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"trailbook\""],
+                    message: "Wrong user name or password.")
                 : HTTPError(.unauthorized, message: "Wrong user name or password.")
         }
     }
@@ -97,7 +99,9 @@ struct Login: Sendable {
             }
             return session.user
         }
-        throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"trailbook\""])
+        throw HTTPError(
+            .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"trailbook\""],
+            message: "Sign in: Basic USER:PASSWORD, or the session cookie of the web page.")
     }
 
     /// Whether the request reached the proxy over TLS (`X-Forwarded-Proto: https`, trusted only

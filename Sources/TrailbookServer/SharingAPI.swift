@@ -38,8 +38,14 @@ enum SharingAPI {
         router.post("/api/share-codes") { request, context -> Response in
             let owner = try await user(request, context)
             let doc = try await Self.body(request)
+            guard doc["scopes"] == nil || doc["scopes"] is [String] else {
+                throw HTTPError(.badRequest, message: "scopes is a list of live, motion and history.")
+            }
             let scopes = doc["scopes"] as? [String] ?? ["live"]
-            let hours = (doc["history_hours"] as? NSNumber)?.intValue ?? 0
+            let hoursValue = doc["history_hours"].map { $0 as? NSNumber }
+            guard let hours = hoursValue.map({ $0.flatMap(Self.wholeNumber) }) ?? 0, hours >= 0 else {
+                throw HTTPError(.badRequest, message: "history_hours is a whole number of hours, 0 or more.")
+            }
             do {
                 let (code, expires) = try sharing.createCode(owner: owner, scopes: scopes, historyHours: hours)
                 return try Self.json(["code": code, "expires_at": LocalTime.utc(expires)], status: .created)
@@ -81,7 +87,7 @@ enum SharingAPI {
             let owner = try await user(request, context)
             let viewer = try context.parameters.require("user")
             let doc = try await Self.body(request)
-            let paused = doc["paused"] as? Bool
+            let paused = isBoolean(doc["paused"]) ? doc["paused"] as? Bool : nil
             var expires: Int64?? = nil
             if doc.keys.contains("expires_at") {
                 if doc["expires_at"] is NSNull {
@@ -185,6 +191,19 @@ enum SharingAPI {
         let data = try JSONSerialization.data(
             withJSONObject: document(f), options: [.sortedKeys, .withoutEscapingSlashes])
         return "event: position\ndata: " + String(decoding: data, as: UTF8.self) + "\n\n"
+    }
+
+    /// Whether a JSON value is true or false (Foundation reads them as numbers, and 0 and 1 as
+    /// Bool; only the type code tells them apart).
+    static func isBoolean(_ value: Any?) -> Bool {
+        guard let n = value as? NSNumber else { return false }
+        return String(cString: n.objCType) == "c"
+    }
+
+    /// A JSON number that is a whole number (not true or false).
+    static func wholeNumber(_ n: NSNumber) -> Int? {
+        guard !isBoolean(n), let value = Int(exactly: n.doubleValue) else { return nil }
+        return value
     }
 
     static func body(_ request: Request) async throws -> [String: Any] {

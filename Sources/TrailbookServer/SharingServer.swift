@@ -50,17 +50,45 @@ public struct SharingServer: Service, CustomStringConvertible {
         feed = LiveFeed(store: store)
     }
 
+    /// A device token that is not known (wrong, revoked, or another account's): which part
+    /// was wrong is not said.
+    static let unknownDevice = HTTPError(.unauthorized, message: "Wrong or revoked device token.")
+
     /// The largest body read (a day of an app's backlog fits easily).
     static let maximumBody = 8 << 20
+
+    /// The OpenAPI document of the JSON API and the phone endpoints.
+    public static var openAPIDocument: String { OpenAPIDocument.json }
+
+    /// The routes, as `METHOD /path/{parameter}`: what the OpenAPI document must describe.
+    public var routes: [String] {
+        router(allowing: []).routes.map { route in
+            let path = route.path.description.split(separator: "/").map { part in
+                part.hasPrefix(":") ? "{\(part.dropFirst())}" : String(part)
+            }
+            return "\(route.method) /" + path.joined(separator: "/")
+        }
+    }
 
     public var description: String { "SharingServer(\(configuration.host):\(configuration.port))" }
 
     /// The routes.
     func router() -> Router<ServerContext> {
+        // The routes first, so that a known path asked with another method is 405, not 404.
+        let known = router(allowing: []).routes.map { ($0.method.rawValue, $0.path.description) }
+        return router(allowing: known)
+    }
+
+    /// The routes; `known` (method, path pattern) answers a path with the wrong method.
+    func router(allowing known: [(String, String)]) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: MethodNotAllowedMiddleware(routes: known))
         router.get("/api/health") { _, _ -> Response in
             Self.json("{\"status\":\"ok\"}\n")
+        }
+        router.get("/api/openapi.json") { _, _ -> Response in
+            Self.json(Self.openAPIDocument + "\n")
         }
         let accounts = AccountService(store: store)
         let ingest = self.ingest
@@ -94,7 +122,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                 let token = PhoneProtocols.traccarDeviceID(body)
                 guard let token = token ?? Self.parameters(request.uri.query ?? "")["id"],
                     let device = try accounts.device(token: token)
-                else { throw HTTPError(.unauthorized) }
+                else { throw Self.unknownDevice }
                 try await keep({ try parsed.get() }, device: device)
                 return Response(status: .ok)
             }
@@ -104,7 +132,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                 for (k, v) in Self.parameters(String(buffer: body)) where query[k] == nil { query[k] = v }
             }
             guard let token = query["id"], let device = try accounts.device(token: token) else {
-                throw HTTPError(.unauthorized)
+                throw Self.unknownDevice
             }
             try await keep(
                 { ([try PhoneProtocols.osmand(query, now: UTCTimestamp.now())], PhoneProtocols.battery(query)) },
@@ -117,7 +145,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         router.post("/overland") { request, _ -> Response in
             guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
                 let device = try accounts.device(token: String(header.dropFirst(7)))
-            else { throw HTTPError(.unauthorized) }
+            else { throw Self.unknownDevice }
             let body = try await request.body.collect(upTo: Self.maximumBody)
             try await keep({ try PhoneProtocols.overland(Data(body.readableBytesView)) }, device: device)
             return Self.json("{\"result\":\"ok\"}")
@@ -126,7 +154,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         @Sendable func basicDevice(_ request: Request) throws -> PhoneDevice {
             guard let (user, token) = PhoneProtocols.basic(request.headers[.authorization]),
                 let device = try accounts.device(token: token), device.account == user
-            else { throw HTTPError(.unauthorized) }
+            else { throw Self.unknownDevice }
             return device
         }
         let sharing = SharingService(store: store)
@@ -224,6 +252,39 @@ extension SharingServer {
             if result[key] == nil { result[key] = parts.count > 1 ? decode(parts[1]) : "" }
         }
         return result
+    }
+}
+
+/// A path the server has, asked with a method it does not take: 405 with `Allow`, not 404.
+struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Method and path pattern (`/api/grants/:user`) of each route.
+    let routes: [(method: String, path: [Substring])]
+
+    init(routes: [(String, String)]) {
+        self.routes = routes.map { ($0.0, $0.1.split(separator: "/")) }
+    }
+
+    /// The methods the routes whose pattern matches `path` take.
+    func methods(for path: String) -> [String] {
+        let parts = path.split(separator: "/")
+        return routes.filter { route in
+            route.path.count == parts.count
+                && zip(route.path, parts).allSatisfy { pattern, part in pattern.hasPrefix(":") || pattern == part }
+        }.map(\.method)
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let allowed = methods(for: request.uri.path)
+            guard !allowed.isEmpty, !allowed.contains(request.method.rawValue) else { throw error }
+            throw HTTPError(
+                .methodNotAllowed, headers: [.allow: allowed.joined(separator: ", ")],
+                message: "\(request.uri.path) takes \(allowed.joined(separator: ", ")).")
+        }
     }
 }
 

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// HTTP requests from tests, made by curl(1). FoundationNetworking's URLSession on Linux waits
 /// for ever on a 401 that carries `WWW-Authenticate` when the request already sent credentials,
 /// which is exactly what a login test provokes; curl reports it and returns.
@@ -113,7 +117,8 @@ extension HTTP {
 
         public func stop() {
             if process.isRunning {
-                process.terminate()
+                // SIGKILL: a SIGTERM may be blocked in the tests' process, and so in curl.
+                kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
             }
             try? FileManager.default.removeItem(atPath: path)
