@@ -8,8 +8,12 @@ import GPSCore
 public enum StoredScale {
     /// Degrees as the stored integer (1e-7 degrees).
     public static func degrees(_ value: Double) -> Int64 { Int64((value * 1e7).rounded()) }
-    /// Metres, m/s, degrees of track or HDOP as the stored integer (hundredths).
-    public static func hundredths(_ value: Double) -> Int64 { Int64((value * 100).rounded()) }
+    /// Metres, m/s, degrees of track or HDOP as the stored integer (hundredths); a value no
+    /// integer can hold (not finite, beyond ±9e16) is stored as unknown rather than trapping.
+    public static func hundredths(_ value: Double) -> Int64 {
+        guard value.isFinite, abs(value) < 9e16 else { return KeptPoint.unknown }
+        return Int64((value * 100).rounded())
+    }
 }
 
 /// A place from an imported file (a GPX waypoint): a manual record with notes and fields.

@@ -27,6 +27,9 @@ enum PhoneProtocols {
         let time: Int64
         if let text = query["timestamp"], !text.isEmpty {
             if let seconds = Double(text) {
+                guard seconds.isFinite, abs(seconds) < 1e15 else {
+                    throw Malformed(description: "timestamp=\(text.prefix(40)) is not a time")
+                }
                 // Traccar sends seconds; some clients milliseconds.
                 time = seconds > 1e11 ? Int64(seconds) : Int64((seconds * 1000).rounded())
             } else if let ms = UTCTimestamp.milliseconds(Substring(text)) {
@@ -122,6 +125,7 @@ enum PhoneProtocols {
         guard let lat = number("lat"), let lon = number("lon"), let tst = number("tst") else {
             throw Malformed(description: "a location needs lat, lon and tst")
         }
+        guard tst.isFinite, abs(tst) < 1e12 else { throw Malformed(description: "tst \(tst) is not a time") }
         let fix = Self.fix(
             lat: lat, lon: lon, ms: Int64((tst * 1000).rounded()), altitude: number("alt"),
             speed: measure(doc, "vel").map { $0 / 3.6 }, course: measure(doc, "cog"), accuracy: measure(doc, "acc"))

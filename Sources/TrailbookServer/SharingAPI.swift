@@ -43,8 +43,12 @@ enum SharingAPI {
             }
             let scopes = doc["scopes"] as? [String] ?? ["live"]
             let hoursValue = doc["history_hours"].map { $0 as? NSNumber }
-            guard let hours = hoursValue.map({ $0.flatMap(Self.wholeNumber) }) ?? 0, hours >= 0 else {
-                throw HTTPError(.badRequest, message: "history_hours is a whole number of hours, 0 or more.")
+            guard let hours = hoursValue.map({ $0.flatMap(Self.wholeNumber) }) ?? 0,
+                (0...SharingService.longestHistory).contains(hours)
+            else {
+                throw HTTPError(
+                    .badRequest,
+                    message: "history_hours is a whole number of hours from 0 to \(SharingService.longestHistory).")
             }
             do {
                 let (code, expires) = try sharing.createCode(owner: owner, scopes: scopes, historyHours: hours)

@@ -111,6 +111,22 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         #expect(try store.importedFile(sha256: String(repeating: "0", count: 64)) == nil)
     }
 
+    /// A value no stored integer holds (a speed of 1e300 m/s from a hostile client) is stored as
+    /// unknown; converting it used to trap.
+    @Test func valuesNoIntegerHoldsAreStoredAsUnknown() throws {
+        let store = try TrackStore(path: try newStorePath())
+        var fix = Fix()
+        UTCTimestamp.set(1_781_418_600_000, on: &fix)
+        fix.coordinate = Coordinate(latitude: 47, longitude: 8)
+        fix.speed = 1e300
+        fix.altitudeMSL = -.infinity
+        fix.track = 12.5
+        try store.makeWriter(device: try store.device(named: "bike")).write(
+            [KeptPoint(fix: fix, ride: 1, segment: 1)], drops: [:])
+        let back = try #require(try store.points(fromMilliseconds: .min, toMilliseconds: .max).first)
+        #expect(back.speed == nil && back.altitudeMSL == nil && back.track == 12.5)
+    }
+
     @Test func sha256MatchesKnownDigests() throws {
         #expect(
             ContentDigest.hexDigest(of: []) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")

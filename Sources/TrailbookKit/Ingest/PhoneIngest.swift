@@ -48,8 +48,18 @@ public actor PhoneIngest {
         guard abs(ms - now) <= 366 * 86_400_000 else {
             throw .badPoint("its time \(LocalTime.utc(ms)) is more than a year from now")
         }
-        for (name, value) in [("altitude", fix.altitudeMSL), ("speed", fix.speed), ("course", fix.track)] {
-            if let value, !value.isFinite { throw .badPoint("its \(name) is not a finite number") }
+        // Finite and within what a place on or over the Earth can have (a value out of these
+        // bounds is no measurement, and could not be stored).
+        let bounds: [(String, Double?, ClosedRange<Double>)] = [
+            ("altitude", fix.altitudeMSL, -20_000...200_000), ("speed", fix.speed, 0...10_000),
+            ("course", fix.track, 0...360), ("accuracy", fix.horizontalError, 0...10_000_000),
+        ]
+        for (name, value, range) in bounds {
+            guard let value else { continue }
+            if !value.isFinite { throw .badPoint("its \(name) is not a finite number") }
+            if !range.contains(value) {
+                throw .badPoint("its \(name) \(value) is outside \(range.lowerBound)...\(range.upperBound)")
+            }
         }
     }
 

@@ -43,6 +43,8 @@ public struct SharingService: Sendable {
     public static let failureWindow: Int64 = 15 * 60_000
     public static let maxFailures = 5
     public static let scopes: Set<String> = ["live", "motion", "history"]
+    /// The most hours of history a code can give (a leap year).
+    public static let longestHistory = 8784
 
     public init(store: any TrackStoring) { self.store = store }
 
@@ -59,7 +61,7 @@ public struct SharingService: Sendable {
         guard
             try store.addShareCode(
                 owner: owner, codeHash: Self.hash(String(code)), scopes: scopes.isEmpty ? ["live"] : scopes,
-                historyHours: max(0, historyHours), expiresMilliseconds: expires)
+                historyHours: min(max(0, historyHours), Self.longestHistory), expiresMilliseconds: expires)
         else { throw AccountError.noAccount(owner) }
         return (String(code), expires)
     }
