@@ -59,7 +59,9 @@ let package = Package(
             ]
         ),
         .target(name: "RideSimulator", dependencies: ["GPSCore", "NMEA"]),
-        .target(name: "Reports", dependencies: ["GPSCore"]),
+        // The template layer every HTML page goes through (escapes by default).
+        .target(name: "PageTemplates", dependencies: [.product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "Reports", dependencies: ["GPSCore", "PageTemplates"]),
         .target(name: "Photos", dependencies: ["GPSCore"]),
         // The use cases as services any front end calls (the command line now, the server next).
         .target(
@@ -78,8 +80,7 @@ let package = Package(
             name: "TrailbookServer",
             dependencies: [
                 "TrailbookKit", "TrackModel", "GPSCore", "Pipeline",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Mustache", package: "swift-mustache"),
+                "PageTemplates", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -6,7 +6,7 @@
 # runs mostly see 401). Each run gets API_FUZZ_SECONDS (default 60). Exits 1 on any failure.
 #
 # Left out: positive_data_acceptance (a well-formed code that does not exist is refused with 422,
-# by design). Wrong passwords from the ignored_auth check trip the login limit, after which the
+# by design), and for the apps' endpoints negative_data_rejection (below). Wrong passwords from the ignored_auth check trip the login limit, after which the
 # API answers 429 (documented) for the rest of the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,17 +43,22 @@ code=$(curl -s -u "ana:$password" -X POST -d '{"scopes":["live","motion","histor
 curl -s -u "ben:$password" -X POST -d "{\"code\":\"$code\"}" "$url/api/share-codes/redeem" >/dev/null
 
 status=0
-run() {  # run NAME PATH-REGEX ST-OPTIONS...
-  local name=$1 paths=$2
-  shift 2
+run() {  # run NAME PATH-REGEX EXCLUDED-CHECKS ST-OPTIONS...
+  local name=$1 paths=$2 excluded=$3
+  shift 3
   echo "== schemathesis: $name ($paths, ${seconds}s)"
   "$venv/bin/st" run "$url/api/openapi.json" --include-path-regex "$paths" --checks all \
-    --exclude-checks positive_data_acceptance --max-time "$seconds" --workers 2 --no-color \
+    --exclude-checks "$excluded" --max-time "$seconds" --workers 2 --no-color \
     --report junit --report-junit-path "$work/$name.xml" "$@" > "$work/$name.log" 2>&1 || status=1
   tail -n 25 "$work/$name.log"
 }
-run api '^/api/' --auth "ben:$password"
-run overland '^/overland$' -H "Authorization: Bearer $token"
-run phones '^/(pub|gpslogger|osmand)$' --auth "ana:$token"
+run api '^/api/' positive_data_acceptance --auth "ben:$password"
+run overland '^/overland$' positive_data_acceptance -H "Authorization: Bearer $token"
+# The apps' own endpoints take what the apps send and ignore what they do not read (OwnTracks'
+# other message types and fields, GPSLogger's other parameters): no refusal is expected for
+# those. The coverage phase is left out here: schemathesis 4.32 fails inside itself on these
+# operations (a KeyError in its coverage walk), which is not the server's.
+run phones '^/(pub|gpslogger|osmand)$' positive_data_acceptance,negative_data_rejection \
+  --phases examples,fuzzing --auth "ana:$token"
 echo "Logs and JUnit reports: $work/"
 exit $status

@@ -1,7 +1,7 @@
 import Foundation
 import GPSCore
 import Hummingbird
-import Mustache
+import PageTemplates
 import TrackModel
 import TrailbookKit
 
@@ -13,14 +13,14 @@ import TrailbookKit
 enum WebPages {
     static func add(to router: Router<ServerContext>, store: any TrackStoring, login: Login) {
         let sharing = SharingService(store: store)
-        let library = WebTemplates.library
+        let templates = WebTemplates.pages
 
         @Sendable func page(
             _ template: String, _ values: [String: Any], cookies: [String] = [], status: HTTPResponse.Status = .ok
         )
             -> Response
         {
-            let html = library.render(values, withTemplate: template) ?? ""
+            let html = templates.render(template, values)
             var headers: HTTPFields = [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                 .contentSecurityPolicy:

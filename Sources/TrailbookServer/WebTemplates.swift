@@ -1,16 +1,9 @@
-import Mustache
+import PageTemplates
 
-/// The Mustache templates of the server's pages and the page script. `{{name}}` escapes HTML;
-/// no template uses the unescaped forms.
+/// The Mustache templates of the server's pages (through ``PageTemplates``, which escapes what
+/// they insert) and the page script.
 enum WebTemplates {
-    static let library: MustacheLibrary = {
-        var library = MustacheLibrary()
-        for (name, text) in [("head", head), ("login", login), ("home", home)] {
-            // The templates are part of the program: one that does not parse is a programming error.
-            try! library.register(MustacheTemplate(string: text), named: name)
-        }
-        return library
-    }()
+    static let pages = PageTemplates([(name: "head", text: head), ("login", login), ("home", home)])
 
     static let head = """
         <!doctype html>

@@ -36,7 +36,7 @@ import TrailbookTestSupport
             ])
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOfFile: html, encoding: .utf8)
-        #expect(text.contains("&lt;script&gt;document.title=&apos;pwned&apos;&lt;/script&gt;"))
+        #expect(text.contains("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;"))
         #expect(!text.contains("<script>"), "a day report has no script at all")
         #expect(text.contains("Loop &lt;b&gt;round&lt;/b&gt; the lake"))
         #expect(text.contains("data:image/jpeg;base64,"), "--photos embed")

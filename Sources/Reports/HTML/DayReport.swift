@@ -128,68 +128,47 @@ public struct ReportStyle: Sendable {
         """
 }
 
-/// The self-contained HTML diary page for one day: nothing is loaded from anywhere.
+/// The self-contained HTML diary page for one day: nothing is loaded from anywhere. Rendered
+/// through ``ReportTemplates`` (Mustache, escaping by default): the functions here only work out
+/// the values the templates show.
 public enum DayReport {
     /// `back`: the overlay page this day belongs to, linked at the top (nil for a page alone).
     public static func render(_ input: DayReportInput, style: ReportStyle = .init(), back: String? = nil) -> String {
         let zone = input.timeZone
         let stats = input.rides.map(\.statistics)
-        let totals =
-            input.rides.isEmpty
-            ? ""
-            : "<div class=\"totals\"><span class=\"nowrap\">\(style.distance(stats.map(\.distance).reduce(0, +)))</span> · "
-                + "<span class=\"nowrap\">moving \(ReportStyle.duration(stats.map(\.moving).reduce(0, +)))</span> · "
-                + "<span class=\"nowrap\">climb \(style.height(stats.map(\.climb).reduce(0, +)))</span></div>"
-        let nav = back.map { "<nav><a href=\"\(HTML.escape($0))\">← all days</a></nav>" } ?? ""
-        var html = """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Trailbook \(HTML.escape(input.date))</title>
-            <style>\(ReportStyle.css)</style></head>
-            <body class="\(style.theme.rawValue)">
-            \(nav)<header><h1 class="nowrap">\(HTML.escape(OverlayReport.weekday(input.date).map { $0 + " " } ?? ""))\(HTML.escape(input.date))</h1>\
-            \(totals)<div class="muted">\(HTML.escape(zone.identifier)) · \
-            \(counted(input.rides.count, "ride")) · \(counted(input.records.count, "record"))</div></header>
-
-            """
-        if let summary = input.summary { html += "<p class=\"summary\">\(HTML.escape(summary))</p>\n" }
-        html += "<h2>Map</h2>\n" + map(input, style: style) + "\n"
+        var page: [String: Any] = [
+            "title": "Trailbook \(input.date)", "theme": style.theme.rawValue, "date": input.date,
+            "weekday": OverlayReport.weekday(input.date).map { $0 + " " } ?? "", "zone": zone.identifier,
+            "rideCount": counted(input.rides.count, "ride"), "recordCount": counted(input.records.count, "record"),
+            "map": map(input, style: style), "hasRides": !input.rides.isEmpty, "rides": rideRows(input, style: style),
+            "profile": profile(input, style: style), "timeline": timeline(input, style: style),
+            "hasRecords": !input.records.isEmpty, "records": records(input, style: style),
+        ]
+        if let back { page["back"] = back }
+        if let summary = input.summary { page["summary"] = summary }
         if !input.rides.isEmpty {
-            html += "<h2>Rides</h2>\n" + table(input, style: style) + "\n"
-            html += "<h2>Elevation</h2>\n" + profile(input, style: style) + "\n"
+            page["totals"] = [
+                "distance": style.distance(stats.map(\.distance).reduce(0, +)),
+                "moving": ReportStyle.duration(stats.map(\.moving).reduce(0, +)),
+                "climb": style.height(stats.map(\.climb).reduce(0, +)),
+            ]
         }
-        html += "<h2>Timeline</h2>\n" + timeline(input, style: style) + "\n"
+        return ReportTemplates.pages.render("day", page)
+    }
+
+    /// The records as the list shows them: time, place, notes, fields, photos; a pin label for
+    /// those on the map.
+    static func records(_ input: DayReportInput, style: ReportStyle) -> [[String: Any]] {
         let pinned = pinned(input)
-        if !input.records.isEmpty {
-            html += "<h2>Records</h2>\n"
-            for r in input.records {
-                html += "<section class=\"record\" id=\"record-\(r.id)\"><div>"
-                if pinned.contains(r.id) { html += "<span class=\"pinlabel\">\(r.id)</span>" }
-                html +=
-                    "<strong>\(style.time(r.milliseconds, zone))</strong> <span class=\"muted\">record \(r.id) · "
-                    + String(format: "%.5f, %.5f", r.coordinate.latitude, r.coordinate.longitude) + "</span></div>\n"
-                for note in r.notes { html += "<p class=\"note\">\(HTML.escape(note))</p>\n" }
-                if !r.fields.isEmpty {
-                    html += "<table>"
-                    for f in r.fields {
-                        html += "<tr><th>\(HTML.escape(f.key))</th><td>\(HTML.escape(f.value))</td></tr>"
-                    }
-                    html += "</table>\n"
-                }
-                if !r.photos.isEmpty {
-                    html += "<div class=\"photos\">"
-                    for p in r.photos {
-                        html +=
-                            "<a href=\"\(HTML.escape(p.source))\"><img src=\"\(HTML.escape(p.source))\" alt=\"\(HTML.escape(p.name))\"></a>"
-                    }
-                    html += "</div>\n"
-                }
-                html += "</section>\n"
-            }
+        return input.records.map { r in
+            [
+                "id": r.id, "pinned": pinned.contains(r.id), "time": style.time(r.milliseconds, input.timeZone),
+                "position": String(format: "%.5f, %.5f", r.coordinate.latitude, r.coordinate.longitude),
+                "notes": r.notes, "hasFields": !r.fields.isEmpty,
+                "fields": r.fields.map { ["key": $0.key, "value": $0.value] }, "hasPhotos": !r.photos.isEmpty,
+                "photos": r.photos.map { ["name": $0.name, "source": $0.source] },
+            ]
         }
-        return html
-            + "<footer class=\"muted\"><p>Made by Trailbook. Nothing on this page comes from the network.</p></footer>\n</body></html>\n"
     }
 
     /// The records that get a pin on the map (a note or a photo): the pin shows the record's id,
@@ -204,46 +183,46 @@ public enum DayReport {
 
     /// The SVG map: rides per segment (simplified at the drawn scale), dashed lines across gaps,
     /// start and end markers, numbered pins, a scale bar.
-    static func map(_ input: DayReportInput, style: ReportStyle, width: Double = 960, height: Double = 600) -> String {
+    static func map(_ input: DayReportInput, style: ReportStyle, width: Double = 960, height: Double = 600)
+        -> [String: Any]
+    {
         let coordinates = input.rides.flatMap { $0.points.map { $0.fix.coordinate! } } + input.records.map(\.coordinate)
         let projection = MapProjection(fitting: coordinates, width: width, height: height)
-        var svg =
-            "<svg id=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
-            + "aria-label=\"Map of the day's routes\"><rect class=\"mapbg\" width=\"100%\" height=\"100%\"/>\n"
-        for (i, ride) in input.rides.enumerated() {
-            let colour = style.palette.colour(i)
-            svg += "<g class=\"ride\" data-ride=\"\(ride.id)\">"
+        let rides: [[String: Any]] = input.rides.enumerated().map { i, ride in
+            var parts: [[String: Any]] = []
             var previousEnd: (x: Double, y: Double)?
             for segment in segments(ride.points) {
                 let screen = segment.map { projection.point($0.fix.coordinate!) }
+                var part: [String: Any] = ["d": path(screen)]
                 if let end = previousEnd, let start = screen.first {
-                    svg +=
-                        "<line class=\"gap\" stroke=\"\(colour)\" x1=\"\(HTML.number(end.x))\" y1=\"\(HTML.number(end.y))\" "
-                        + "x2=\"\(HTML.number(start.x))\" y2=\"\(HTML.number(start.y))\"/>"
+                    part["gap"] = [
+                        "x1": HTML.number(end.x), "y1": HTML.number(end.y), "x2": HTML.number(start.x),
+                        "y2": HTML.number(start.y),
+                    ]
                 }
-                svg += "<path class=\"route\" stroke=\"\(colour)\" d=\"\(path(screen))\"/>"
+                parts.append(part)
                 previousEnd = screen.last
             }
+            var entry: [String: Any] = ["id": ride.id, "colour": style.palette.colour(i), "parts": parts]
             if let first = ride.points.first, let last = ride.points.last {
                 let a = projection.point(first.fix.coordinate!)
                 let b = projection.point(last.fix.coordinate!)
-                svg +=
-                    "<circle class=\"start\" cx=\"\(HTML.number(a.x))\" cy=\"\(HTML.number(a.y))\" r=\"6\" fill=\"\(markerFill)\" stroke=\"\(markerEdge)\" stroke-width=\"3\"><title>start of ride \(ride.id)</title></circle>"
-                svg +=
-                    "<rect class=\"end\" x=\"\(HTML.number(b.x - 6))\" y=\"\(HTML.number(b.y - 6))\" width=\"12\" height=\"12\" fill=\"\(markerEdge)\" stroke=\"\(markerFill)\" stroke-width=\"2\"><title>end of ride \(ride.id)</title></rect>"
+                entry["ends"] = [
+                    "ax": HTML.number(a.x), "ay": HTML.number(a.y), "bx": HTML.number(b.x - 6),
+                    "by": HTML.number(b.y - 6),
+                ]
             }
-            svg += "</g>\n"
+            return entry
         }
         // Record pins: dark rounded squares with the record's id (rides are coloured lines with
         // white start circles and dark end squares; no numbered circles).
-        for r in input.records where r.pinned {
+        let pins: [[String: Any]] = input.records.filter(\.pinned).map { r in
             let p = projection.point(r.coordinate)
             let w = 10.0 + 7 * Double(String(r.id).count)
-            svg +=
-                "<g class=\"pin\"><a href=\"#record-\(r.id)\"><rect x=\"\(HTML.number(p.x - w / 2))\" y=\"\(HTML.number(p.y - 9))\" "
-                + "width=\"\(HTML.number(w))\" height=\"18\" rx=\"4\" fill=\"#333\"/>"
-                + "<text x=\"\(HTML.number(p.x))\" y=\"\(HTML.number(p.y + 4))\" text-anchor=\"middle\">\(r.id)</text>"
-                + "<title>record \(r.id)</title></a></g>\n"
+            return [
+                "id": r.id, "x": HTML.number(p.x - w / 2), "y": HTML.number(p.y - 9), "w": HTML.number(w),
+                "tx": HTML.number(p.x), "ty": HTML.number(p.y + 4),
+            ]
         }
         let bar = projection.scaleBar()
         let label =
@@ -251,10 +230,11 @@ public enum DayReport {
             ? String(format: "%.0f ft", bar.metres / 0.3048)
             : (bar.metres >= 1000 ? "\(Int(bar.metres / 1000)) km" : "\(Int(bar.metres)) m")
         let y = height - 18
-        svg +=
-            "<g class=\"ink\"><rect x=\"20\" y=\"\(HTML.number(y))\" width=\"\(HTML.number(bar.pixels))\" height=\"4\"/>"
-            + "<text x=\"20\" y=\"\(HTML.number(y - 6))\" font-size=\"12\" stroke=\"none\">\(label)</text></g>\n"
-        return svg + "</svg>"
+        return [
+            "width": Int(width), "height": Int(height), "rides": rides, "pins": pins, "markerFill": markerFill,
+            "markerEdge": markerEdge,
+            "bar": ["y": HTML.number(y), "ty": HTML.number(y - 6), "width": HTML.number(bar.pixels), "label": label],
+        ]
     }
 
     /// Points split where the segment changes.
@@ -282,27 +262,22 @@ public enum DayReport {
         return d
     }
 
-    static func table(_ input: DayReportInput, style: ReportStyle) -> String {
-        var html =
-            "<table><tr><th>ride</th><th>time</th><th>distance</th><th>moving</th><th class=\"wide\">avg speed</th>"
-            + "<th class=\"wide\">max</th><th>climb</th><th class=\"wide\">descent</th></tr>"
-        for (i, r) in input.rides.enumerated() {
+    static func rideRows(_ input: DayReportInput, style: ReportStyle) -> [[String: Any]] {
+        input.rides.enumerated().map { i, r in
             let s = r.statistics
-            html +=
-                "<tr><td class=\"nowrap\"><span class=\"swatch\" style=\"background:\(style.palette.colour(i))\"></span>ride \(r.id)</td>"
-                + "<td><span class=\"nowrap\">\(style.time(s.start!, input.timeZone))</span>–"
-                + "<span class=\"nowrap\">\(style.time(s.end!, input.timeZone))</span></td>"
-                + "<td class=\"nowrap\">\(style.distance(s.distance))</td><td>\(ReportStyle.duration(s.moving))</td>"
-                + "<td class=\"wide nowrap\">\(s.averageMovingSpeed.map(style.speed) ?? "–")</td>"
-                + "<td class=\"wide nowrap\">\(s.maxSpeed.map(style.speed) ?? "–")</td>"
-                + "<td class=\"nowrap\">\(style.height(s.climb))</td><td class=\"wide nowrap\">\(style.height(s.descent))</td></tr>"
+            return [
+                "id": r.id, "colour": style.palette.colour(i), "start": style.time(s.start!, input.timeZone),
+                "end": style.time(s.end!, input.timeZone), "distance": style.distance(s.distance),
+                "moving": ReportStyle.duration(s.moving), "average": s.averageMovingSpeed.map(style.speed) ?? "–",
+                "max": s.maxSpeed.map(style.speed) ?? "–", "climb": style.height(s.climb),
+                "descent": style.height(s.descent),
+            ]
         }
-        return html + "</table>"
     }
 
     /// Altitude over distance, rides one after another.
     static func profile(_ input: DayReportInput, style: ReportStyle, width: Double = 960, height: Double = 180)
-        -> String
+        -> [String: Any]
     {
         var series: [(ride: Int, points: [(Double, Double)])] = []
         var offset = 0.0
@@ -320,47 +295,44 @@ public enum DayReport {
             offset = d
         }
         let all = series.flatMap(\.points)
-        guard let minA = all.map(\.1).min(), let maxA = all.map(\.1).max(), offset > 0 else {
-            return "<p class=\"muted\">No altitudes recorded.</p>"
-        }
+        guard let minA = all.map(\.1).min(), let maxA = all.map(\.1).max(), offset > 0 else { return ["none": true] }
         let span = max(maxA - minA, 10)
-        var svg =
-            "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"Elevation profile\">"
-            + "<rect class=\"mapbg\" width=\"100%\" height=\"100%\"/>"
-        for s in series where !s.points.isEmpty {
+        let paths: [[String: Any]] = series.filter { !$0.points.isEmpty }.map { s in
             let screen = s.points.map {
                 (x: 40 + $0.0 / offset * (width - 60), y: height - 20 - ($0.1 - minA) / span * (height - 40))
             }
-            svg += "<path class=\"route\" stroke=\"\(style.palette.colour(s.ride))\" d=\"\(path(screen))\"/>"
+            return ["colour": style.palette.colour(s.ride), "d": path(screen)]
         }
         // The labels are HTML under the graphic, so they keep their size at any width.
-        return svg + "</svg><div class=\"axis\"><span>lowest \(style.height(minA))</span>"
-            + "<span>highest \(style.height(maxA))</span>"
-            + "<span>\(style.distance(input.rides.map(\.statistics.distance).reduce(0, +)))</span></div>"
+        return [
+            "none": false, "width": Int(width), "height": Int(height), "paths": paths, "lowest": style.height(minA),
+            "highest": style.height(maxA),
+            "distance": style.distance(input.rides.map(\.statistics.distance).reduce(0, +)),
+        ]
     }
 
     /// The day's span as a bar: rides coloured, the time between them as stops, records as ticks.
-    static func timeline(_ input: DayReportInput, style: ReportStyle, width: Double = 960) -> String {
+    static func timeline(_ input: DayReportInput, style: ReportStyle, width: Double = 960) -> [String: Any] {
         let times =
             input.rides.flatMap { [$0.statistics.start!, $0.statistics.end!] } + input.records.map(\.milliseconds)
-        guard let first = times.min(), let last = times.max() else { return "<p class=\"muted\">Nothing recorded.</p>" }
+        guard let first = times.min(), let last = times.max() else { return ["empty": true] }
         let span = Double(max(last - first, 60_000))
         func x(_ ms: Int64) -> Double { 20 + Double(ms - first) / span * (width - 40) }
-        var svg =
-            "<svg viewBox=\"0 0 \(Int(width)) 70\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"Timeline\">"
-            + "<rect class=\"mapbg\" width=\"100%\" height=\"100%\"/><rect x=\"20\" y=\"24\" width=\"\(Int(width - 40))\" height=\"14\" fill=\"#999\" opacity=\".25\"><title>stopped</title></rect>"
-        for (i, r) in input.rides.enumerated() {
+        let zone = input.timeZone
+        let bars: [[String: Any]] = input.rides.enumerated().map { i, r in
             let a = x(r.statistics.start!)
             let b = max(a + 2, x(r.statistics.end!))
-            svg +=
-                "<rect x=\"\(HTML.number(a))\" y=\"24\" width=\"\(HTML.number(b - a))\" height=\"14\" fill=\"\(style.palette.colour(i))\">"
-                + "<title>ride \(r.id) \(style.time(r.statistics.start!, input.timeZone))–\(style.time(r.statistics.end!, input.timeZone))</title></rect>"
+            return [
+                "x": HTML.number(a), "w": HTML.number(b - a), "colour": style.palette.colour(i), "id": r.id,
+                "start": style.time(r.statistics.start!, zone), "end": style.time(r.statistics.end!, zone),
+            ]
         }
-        for r in input.records {
-            svg +=
-                "<line x1=\"\(HTML.number(x(r.milliseconds)))\" x2=\"\(HTML.number(x(r.milliseconds)))\" y1=\"16\" y2=\"46\" class=\"ink\" stroke-width=\"2\"><title>record \(r.id) \(style.time(r.milliseconds, input.timeZone))</title></line>"
+        let ticks: [[String: Any]] = input.records.map { r in
+            ["x": HTML.number(x(r.milliseconds)), "id": r.id, "time": style.time(r.milliseconds, zone)]
         }
-        return svg + "</svg><div class=\"axis\"><span class=\"nowrap\">\(style.time(first, input.timeZone))</span>"
-            + "<span class=\"nowrap\">\(style.time(last, input.timeZone))</span></div>"
+        return [
+            "empty": false, "width": Int(width), "stopped": Int(width - 40), "bars": bars, "ticks": ticks,
+            "first": style.time(first, zone), "last": style.time(last, zone),
+        ]
     }
 }

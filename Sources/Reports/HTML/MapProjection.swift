@@ -93,10 +93,8 @@ public enum Simplify {
 }
 
 /// Text for HTML: escaped for element content and attribute values.
-public enum HTML {
-    /// The same escaping as XML text and attributes (`&apos;` is HTML5 too).
-    public static func escape(_ text: String) -> String { Exchange.xml(text) }
-
+/// Numbers as the pages' SVG coordinates: one decimal.
+enum HTML {
     static func number(_ v: Double) -> String { String(format: "%.1f", v) }
 }
 

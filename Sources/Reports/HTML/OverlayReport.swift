@@ -47,70 +47,38 @@ public enum OverlayReport {
         let height = 640.0
         let projection = MapProjection(
             fitting: days.flatMap { $0.lines.joined() + $0.places }, width: width, height: height)
-        var svg =
-            "<svg id=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
-            + "aria-label=\"Routes of \(counted(days.count, "day"))\"><rect class=\"mapbg\" width=\"100%\" height=\"100%\"/>\n"
-        for (i, day) in days.enumerated() {
-            svg += "<g class=\"day\" id=\"day-\(HTML.escape(day.date))\" stroke=\"\(style.palette.colour(i))\">"
-            for line in day.lines where line.count > 1 {
-                svg += "<path class=\"route\" d=\"\(DayReport.path(line.map(projection.point)))\"/>"
-            }
-            for place in day.places {
-                let p = projection.point(place)
-                svg +=
-                    "<circle class=\"place\" cx=\"\(HTML.number(p.x))\" cy=\"\(HTML.number(p.y))\" r=\"4\" "
-                    + "fill=\"\(style.palette.colour(i))\"/>"
-            }
-            svg += "</g>\n"
+        let drawn: [[String: Any]] = days.enumerated().map { i, day in
+            [
+                "date": day.date, "colour": style.palette.colour(i),
+                "paths": day.lines.filter { $0.count > 1 }.map { DayReport.path($0.map(projection.point)) },
+                "places": day.places.map { place -> [String: Any] in
+                    let p = projection.point(place)
+                    return ["x": HTML.number(p.x), "y": HTML.number(p.y)]
+                },
+            ]
         }
         let bar = projection.scaleBar()
-        let label = bar.metres >= 1000 ? "\(Int(bar.metres / 1000)) km" : "\(Int(bar.metres)) m"
-        svg +=
-            "<g class=\"ink\"><rect x=\"20\" y=\"\(Int(height - 18))\" width=\"\(HTML.number(bar.pixels))\" height=\"4\"/>"
-            + "<text x=\"20\" y=\"\(Int(height - 24))\" font-size=\"12\" stroke=\"none\">\(label)</text></g></svg>"
-        var list = "<table><tr><th>day</th><th>distance</th><th>moving</th><th></th></tr>"
-        for (i, day) in days.enumerated() {
-            list +=
-                "<tr class=\"pick\" data-day=\"\(HTML.escape(day.date))\"><td><span class=\"swatch\" style=\"background:\(style.palette.colour(i))\"></span>"
-                + "<span class=\"nowrap\">\(HTML.escape(weekday(day.date).map { $0 + " " } ?? ""))\(HTML.escape(day.date))</span>"
-                + (day.summary.map { "<div class=\"muted daysummary\">\(HTML.escape($0))</div>" } ?? "") + "</td>"
-                + (day.lines.isEmpty
-                    ? "<td>no ride</td><td></td>"
-                    : "<td class=\"nowrap\">\(style.distance(day.distance))</td><td>\(ReportStyle.duration(day.moving))</td>")
-                + "<td><a href=\"\(HTML.escape(day.link))\">day report</a></td></tr>"
+        let rows: [[String: Any]] = days.enumerated().map { i, day in
+            var row: [String: Any] = [
+                "date": day.date, "colour": style.palette.colour(i),
+                "weekday": weekday(day.date).map { $0 + " " } ?? "",
+                "ride": !day.lines.isEmpty, "distance": style.distance(day.distance),
+                "moving": ReportStyle.duration(day.moving), "link": day.link,
+            ]
+            if let summary = day.summary { row["summary"] = summary }
+            return row
         }
-        list += "</table>"
-        let total = days.map(\.distance).reduce(0, +)
-        return """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(HTML.escape(title))</title>
-            <style>\(ReportStyle.css)
-            .day{transition:opacity .15s}.dim .day{opacity:.15}.dim .day.on{opacity:1}.dim .day.on .route{stroke-width:5}
-            tr.pick{cursor:pointer}tr.pick.on{font-weight:700}</style></head>
-            <body class="\(style.theme.rawValue)">
-            <header><h1>\(HTML.escape(title))</h1><div class="muted">\(counted(days.count, "day")) · \(style.distance(total))</div></header>
-            <h2>Map</h2>
-            \(svg)
-            <h2>Days</h2>
-            <p class="muted">Select a day to highlight its route; select it again to show all.</p>
-            \(list)
-            <script>
-            (function(){var map=document.getElementById('map'),rows=document.querySelectorAll('tr.pick');
-            function show(d){document.querySelectorAll('.on').forEach(function(n){n.classList.remove('on')});
-            var g=d?document.getElementById('day-'+d):null;if(!g){map.classList.remove('dim');return}
-            map.classList.add('dim');g.classList.add('on');
-            rows.forEach(function(r){if(r.getAttribute('data-day')===d)r.classList.add('on')})}
-            rows.forEach(function(row){row.addEventListener('click',function(e){
-            if(e.target.tagName==='A')return;var d=row.getAttribute('data-day');
-            location.hash=location.hash==='#'+d?'':d})});
-            window.addEventListener('hashchange',function(){show(location.hash.slice(1))});
-            show(location.hash.slice(1))})();
-            </script>
-            <footer class="muted"><p>Made by Trailbook. Nothing on this page comes from the network.</p></footer>
-            </body></html>
-
-            """
+        let page: [String: Any] = [
+            "title": title, "theme": style.theme.rawValue, "overlay": true, "dayCount": counted(days.count, "day"),
+            "total": style.distance(days.map(\.distance).reduce(0, +)), "rows": rows,
+            "map": [
+                "width": Int(width), "height": Int(height), "days": drawn,
+                "bar": [
+                    "y": "\(Int(height - 18))", "ty": "\(Int(height - 24))", "width": HTML.number(bar.pixels),
+                    "label": bar.metres >= 1000 ? "\(Int(bar.metres / 1000)) km" : "\(Int(bar.metres)) m",
+                ],
+            ],
+        ]
+        return ReportTemplates.pages.render("overlay", page)
     }
 }

@@ -1,0 +1,121 @@
+import PageTemplates
+
+/// The reports' pages as Mustache templates (``PageTemplates``: what they insert is escaped).
+/// The values come from ``DayReport`` and ``OverlayReport``.
+enum ReportTemplates {
+    static let pages = PageTemplates([
+        (name: "report-head", text: head), ("day", day), ("day-map", dayMap), ("profile", profile),
+        ("timeline", timeline), ("overlay", overlay),
+    ])
+
+    static let head = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{title}}</title>
+        <style>\(ReportStyle.css){{#overlay}}
+        .day{transition:opacity .15s}.dim .day{opacity:.15}.dim .day.on{opacity:1}.dim .day.on .route{stroke-width:5}
+        tr.pick{cursor:pointer}tr.pick.on{font-weight:700}{{/overlay}}</style></head>
+        <body class="{{theme}}">
+
+        """
+
+    static let footer = """
+        <footer class="muted"><p>Made by Trailbook. Nothing on this page comes from the network.</p></footer>
+        </body></html>
+
+        """
+
+    static let day = """
+        {{> report-head}}
+        {{#back}}<nav><a href="{{.}}">← all days</a></nav>{{/back}}<header><h1 class="nowrap">{{weekday}}{{date}}</h1>\
+        {{#totals}}<div class="totals"><span class="nowrap">{{distance}}</span> · <span class="nowrap">moving {{moving}}</span> · \
+        <span class="nowrap">climb {{climb}}</span></div>{{/totals}}<div class="muted">{{zone}} · {{rideCount}} · {{recordCount}}</div></header>
+
+        {{#summary}}<p class="summary">{{.}}</p>
+        {{/summary}}<h2>Map</h2>
+        {{#map}}{{> day-map}}{{/map}}
+        {{#hasRides}}<h2>Rides</h2>
+        <table><tr><th>ride</th><th>time</th><th>distance</th><th>moving</th><th class="wide">avg speed</th>\
+        <th class="wide">max</th><th>climb</th><th class="wide">descent</th></tr>\
+        {{#rides}}<tr><td class="nowrap"><span class="swatch" style="background:{{colour}}"></span>ride {{id}}</td>\
+        <td><span class="nowrap">{{start}}</span>–<span class="nowrap">{{end}}</span></td>\
+        <td class="nowrap">{{distance}}</td><td>{{moving}}</td><td class="wide nowrap">{{average}}</td>\
+        <td class="wide nowrap">{{max}}</td><td class="nowrap">{{climb}}</td><td class="wide nowrap">{{descent}}</td></tr>{{/rides}}</table>
+        <h2>Elevation</h2>
+        {{#profile}}{{> profile}}{{/profile}}
+        {{/hasRides}}<h2>Timeline</h2>
+        {{#timeline}}{{> timeline}}{{/timeline}}
+        {{#hasRecords}}<h2>Records</h2>
+        {{#records}}<section class="record" id="record-{{id}}"><div>{{#pinned}}<span class="pinlabel">{{id}}</span>{{/pinned}}\
+        <strong>{{time}}</strong> <span class="muted">record {{id}} · {{position}}</span></div>
+        {{#notes}}<p class="note">{{.}}</p>
+        {{/notes}}{{#hasFields}}<table>{{#fields}}<tr><th>{{key}}</th><td>{{value}}</td></tr>{{/fields}}</table>
+        {{/hasFields}}{{#hasPhotos}}<div class="photos">{{#photos}}<a href="{{source}}"><img src="{{source}}" alt="{{name}}"></a>{{/photos}}</div>
+        {{/hasPhotos}}</section>
+        {{/records}}{{/hasRecords}}\(footer)
+        """
+
+    static let dayMap = """
+        <svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" role="img" \
+        aria-label="Map of the day’s routes"><rect class="mapbg" width="100%" height="100%"/>
+        {{#rides}}<g class="ride" data-ride="{{id}}">{{#parts}}{{#gap}}<line class="gap" stroke="{{colour}}" \
+        x1="{{x1}}" y1="{{y1}}" x2="{{x2}}" y2="{{y2}}"/>{{/gap}}<path class="route" stroke="{{colour}}" d="{{d}}"/>{{/parts}}\
+        {{#ends}}<circle class="start" cx="{{ax}}" cy="{{ay}}" r="6" fill="{{markerFill}}" stroke="{{markerEdge}}" \
+        stroke-width="3"><title>start of ride {{id}}</title></circle><rect class="end" x="{{bx}}" y="{{by}}" width="12" \
+        height="12" fill="{{markerEdge}}" stroke="{{markerFill}}" stroke-width="2"><title>end of ride {{id}}</title></rect>{{/ends}}</g>
+        {{/rides}}{{#pins}}<g class="pin"><a href="#record-{{id}}"><rect x="{{x}}" y="{{y}}" width="{{w}}" height="18" \
+        rx="4" fill="#333"/><text x="{{tx}}" y="{{ty}}" text-anchor="middle">{{id}}</text><title>record {{id}}</title></a></g>
+        {{/pins}}{{#bar}}<g class="ink"><rect x="20" y="{{y}}" width="{{width}}" height="4"/><text x="20" y="{{ty}}" \
+        font-size="12" stroke="none">{{label}}</text></g>{{/bar}}
+        </svg>
+        """
+
+    static let profile = """
+        {{#none}}<p class="muted">No altitudes recorded.</p>{{/none}}{{^none}}<svg viewBox="0 0 {{width}} {{height}}" \
+        xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Elevation profile"><rect class="mapbg" width="100%" \
+        height="100%"/>{{#paths}}<path class="route" stroke="{{colour}}" d="{{d}}"/>{{/paths}}</svg><div class="axis">\
+        <span>lowest {{lowest}}</span><span>highest {{highest}}</span><span>{{distance}}</span></div>{{/none}}
+        """
+
+    static let timeline = """
+        {{#empty}}<p class="muted">Nothing recorded.</p>{{/empty}}{{^empty}}<svg viewBox="0 0 {{width}} 70" \
+        xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Timeline"><rect class="mapbg" width="100%" height="100%"/>\
+        <rect x="20" y="24" width="{{stopped}}" height="14" fill="#999" opacity=".25"><title>stopped</title></rect>\
+        {{#bars}}<rect x="{{x}}" y="24" width="{{w}}" height="14" fill="{{colour}}"><title>ride {{id}} {{start}}–{{end}}</title></rect>{{/bars}}\
+        {{#ticks}}<line x1="{{x}}" x2="{{x}}" y1="16" y2="46" class="ink" stroke-width="2"><title>record {{id}} {{time}}</title></line>{{/ticks}}\
+        </svg><div class="axis"><span class="nowrap">{{first}}</span><span class="nowrap">{{last}}</span></div>{{/empty}}
+        """
+
+    static let overlay = """
+        {{> report-head}}
+        <header><h1>{{title}}</h1><div class="muted">{{dayCount}} · {{total}}</div></header>
+        <h2>Map</h2>
+        {{#map}}<svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" role="img" \
+        aria-label="Routes of {{dayCount}}"><rect class="mapbg" width="100%" height="100%"/>
+        {{#days}}<g class="day" id="day-{{date}}" stroke="{{colour}}">{{#paths}}<path class="route" d="{{.}}"/>{{/paths}}\
+        {{#places}}<circle class="place" cx="{{x}}" cy="{{y}}" r="4" fill="{{colour}}"/>{{/places}}</g>
+        {{/days}}{{#bar}}<g class="ink"><rect x="20" y="{{y}}" width="{{width}}" height="4"/><text x="20" y="{{ty}}" \
+        font-size="12" stroke="none">{{label}}</text></g>{{/bar}}</svg>{{/map}}
+        <h2>Days</h2>
+        <p class="muted">Select a day to highlight its route; select it again to show all.</p>
+        <table><tr><th>day</th><th>distance</th><th>moving</th><th></th></tr>\
+        {{#rows}}<tr class="pick" data-day="{{date}}"><td><span class="swatch" style="background:{{colour}}"></span>\
+        <span class="nowrap">{{weekday}}{{date}}</span>{{#summary}}<div class="muted daysummary">{{.}}</div>{{/summary}}</td>\
+        {{#ride}}<td class="nowrap">{{distance}}</td><td>{{moving}}</td>{{/ride}}{{^ride}}<td>no ride</td><td></td>{{/ride}}\
+        <td><a href="{{link}}">day report</a></td></tr>{{/rows}}</table>
+        <script>
+        (function(){var map=document.getElementById('map'),rows=document.querySelectorAll('tr.pick');
+        function show(d){document.querySelectorAll('.on').forEach(function(n){n.classList.remove('on')});
+        var g=d?document.getElementById('day-'+d):null;if(!g){map.classList.remove('dim');return}
+        map.classList.add('dim');g.classList.add('on');
+        rows.forEach(function(r){if(r.getAttribute('data-day')===d)r.classList.add('on')})}
+        rows.forEach(function(row){row.addEventListener('click',function(e){
+        if(e.target.tagName==='A')return;var d=row.getAttribute('data-day');
+        location.hash=location.hash==='#'+d?'':d})});
+        window.addEventListener('hashchange',function(){show(location.hash.slice(1))});
+        show(location.hash.slice(1))})();
+        </script>
+        \(footer)
+        """
+}
