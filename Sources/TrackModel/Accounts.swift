@@ -48,6 +48,10 @@ public protocol AccountStoring: Sendable {
     /// Adds a device with a token (its hash) to an account; nil when the account does not exist
     /// or already has a device of that name.
     func addDevice(named name: String, account: String, tokenHash: String) throws -> DeviceID?
+    /// Keeps a message of `device` that is not a position.
+    func addDeviceMessage(_ device: DeviceID, type: String, receivedMilliseconds: Int64, body: String) throws
+    /// The messages of `account`'s devices, oldest first.
+    func deviceMessages(account: String) throws -> [DeviceMessage]
     /// The account's devices, by name; nil when there is no such account.
     func devices(of account: String) throws -> [AccountDevice]?
     /// Revokes a device's token at `milliseconds`; false when there is no such device with a
@@ -102,6 +106,25 @@ public struct RecentDevice: Sendable {
         self.fixes = fixes
         self.battery = battery
         self.accuracy = accuracy
+    }
+}
+
+/// A message a phone app sent that is not a position (OwnTracks' `transition`, `waypoint`,
+/// `waypoints`, `lwt`), kept as it came.
+public struct DeviceMessage: Equatable, Sendable {
+    public var device: String
+    /// When the server received it (ms since 1970).
+    public var receivedMilliseconds: Int64
+    /// The app's message type, e.g. `transition`.
+    public var type: String
+    /// The message, as the app sent it (JSON).
+    public var body: String
+
+    public init(device: String, receivedMilliseconds: Int64, type: String, body: String) {
+        self.device = device
+        self.receivedMilliseconds = receivedMilliseconds
+        self.type = type
+        self.body = body
     }
 }
 

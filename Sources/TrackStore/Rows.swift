@@ -252,3 +252,13 @@ struct UploadCursorRow: SnakeCaseRecord {
     var server: String
     var sentMs: Int64
 }
+
+/// `device_message`: a message of a phone app that is not a position.
+struct DeviceMessageRow: SnakeCaseRecord {
+    static let databaseTableName = "device_message"
+    var id: Int64?
+    var deviceId: Int64
+    var receivedMs: Int64
+    var type: String
+    var body: String
+}

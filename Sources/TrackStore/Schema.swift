@@ -274,6 +274,16 @@ enum Schema {
                 t.primaryKey(["device_id", "server"])
             }
         }
+        migrator.registerMigration("v8-device-messages") { db in
+            // What phone apps sent that is not a position (OwnTracks transitions, waypoints, lwt).
+            try db.create(table: "device_message") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("device_id", .integer).notNull().indexed().references("device", onDelete: .cascade)
+                t.column("received_ms", .integer).notNull()
+                t.column("type", .text).notNull()
+                t.column("body", .text).notNull()  // as the app sent it (JSON)
+            }
+        }
         return migrator
     }
 }

@@ -136,4 +136,24 @@ extension TrackStore: SharingStoring {
                     """, arguments: [device.rawValue, atMilliseconds, battery, accuracy])
         }
     }
+
+    public func addDeviceMessage(_ device: DeviceID, type: String, receivedMilliseconds: Int64, body: String) throws {
+        try pool.write { db in
+            try DeviceMessageRow(deviceId: device.rawValue, receivedMs: receivedMilliseconds, type: type, body: body)
+                .insert(db)
+        }
+    }
+
+    public func deviceMessages(account: String) throws -> [DeviceMessage] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT d.name, m.received_ms, m.type, m.body FROM device_message m
+                    JOIN device d ON d.id = m.device_id JOIN user u ON u.id = d.user_id
+                    WHERE u.name = ? ORDER BY m.received_ms, m.id
+                    """, arguments: [account]
+            ).map { DeviceMessage(device: $0[0], receivedMilliseconds: $0[1], type: $0[2], body: $0[3]) }
+        }
+    }
 }

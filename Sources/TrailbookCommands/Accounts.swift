@@ -125,7 +125,7 @@ struct DeviceCommand: ParsableCommand {
             A device's token is printed once, when it is added: give it to the phone app. Only its \
             SHA-256 is stored. trailbook devices (with an s) lists the receivers plugged in here.
             """,
-        subcommands: [Add.self, List.self, Revoke.self])
+        subcommands: [Add.self, List.self, Revoke.self, Messages.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a device to an account and print its token.")
@@ -178,6 +178,40 @@ struct DeviceCommand: ParsableCommand {
                     d.revokedMilliseconds.map { "revoked \(LocalTime.format($0, zone: zone))" }
                     ?? (d.hasToken ? "token live" : "no token (records or imports here)")
                 print("\(d.name)  created \(LocalTime.format(d.createdMilliseconds, zone: zone))  \(state)")
+            }
+        }
+    }
+
+    struct Messages: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "List what an account's phone apps sent that is not a position (OwnTracks transitions, waypoints, lwt)."
+        )
+        @Option(help: "The account.") var user: String
+        @Flag(help: "Print {\"messages\": [{\"device\", \"received\", \"type\", \"message\"}]} as JSON.") var json =
+            false
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var zoneOptions: ZoneOptions
+
+        func run() throws {
+            let zone = try zoneOptions.zone()
+            let messages = try AccountService(store: try storeOptions.open()).messages(of: user)
+            if json {
+                let entries: [[String: Any]] = messages.map {
+                    [
+                        "device": $0.device, "received": LocalTime.utc($0.receivedMilliseconds), "type": $0.type,
+                        "message": (try? JSONSerialization.jsonObject(with: Data($0.body.utf8))) ?? $0.body,
+                    ]
+                }
+                let data = try JSONSerialization.data(
+                    withJSONObject: ["messages": entries],
+                    options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+                print(String(decoding: data, as: UTF8.self))
+                return
+            }
+            if messages.isEmpty { print("\(user)'s devices sent no transitions, waypoints or lwt messages.") }
+            for m in messages {
+                print("\(LocalTime.format(m.receivedMilliseconds, zone: zone))  \(m.device)  \(m.type)  \(m.body)")
             }
         }
     }

@@ -132,6 +132,18 @@ enum PhoneProtocols {
         return (fix, percent(number("batt")))
     }
 
+    /// The OwnTracks message types that are kept as they come (not positions).
+    static let owntracksKept: Set<String> = ["transition", "waypoint", "waypoints", "lwt"]
+
+    /// The `_type` of an OwnTracks message that is kept as it came; nil for a location or
+    /// another type.
+    static func owntracksKeptType(_ body: Data) -> String? {
+        guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let type = doc["_type"] as? String, owntracksKept.contains(type)
+        else { return nil }
+        return type
+    }
+
     /// A battery level in percent, when it is one.
     static func percent(_ value: Double?) -> Double? {
         guard let value, value.isFinite, value >= 0, value <= 100 else { return nil }

@@ -163,11 +163,18 @@ public struct SharingServer: Service, CustomStringConvertible {
         router.post("/pub") { request, _ -> Response in
             let device = try basicDevice(request)
             let body = try await request.body.collect(upTo: Self.maximumBody)
+            let data = Data(body.readableBytesView)
             try await keep(
                 {
-                    let (fix, battery) = try PhoneProtocols.owntracks(Data(body.readableBytesView))
+                    let (fix, battery) = try PhoneProtocols.owntracks(data)
                     return (fix.map { [$0] } ?? [], battery)
                 }, device: device)
+            // Transitions, waypoints and the last will are kept as they came.
+            if let type = PhoneProtocols.owntracksKeptType(data) {
+                try store.addDeviceMessage(
+                    device.device, type: type, receivedMilliseconds: UTCTimestamp.now(),
+                    body: String(decoding: data, as: UTF8.self))
+            }
             var reply: [[String: Any]] = []
             for f in try sharing.friends(of: device.account) {
                 let tid = String(f.user.prefix(2)).uppercased()
@@ -184,8 +191,8 @@ public struct SharingServer: Service, CustomStringConvertible {
                 if let b = f.battery { location["batt"] = Int(b.rounded()) }
                 reply.append(location)
             }
-            let data = try JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys])
-            return Self.json(String(decoding: data, as: UTF8.self))
+            let answer = try JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys])
+            return Self.json(String(decoding: answer, as: UTF8.self))
         }
         // GPSLogger for Android, custom URL with Basic USER:TOKEN.
         @Sendable func gpslogger(_ request: Request, _ context: ServerContext) async throws -> Response {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrackStore
 import TrailbookTestSupport
 
 /// `trailbook serve` as a process: it listens on loopback, answers, and stops on SIGTERM.
@@ -312,6 +313,14 @@ import TrailbookTestSupport
         #expect(try await request(pub, method: "POST", body: transition, headers: basic("ben", owntracks)).0 == 401)
         #expect(try await request(pub, method: "POST", body: transition, headers: basic("ana", bens)).0 == 401)
         #expect(try await request(pub, method: "POST", body: transition).0 == 401)
+        let waypoint = Data(#"{"_type":"waypoint","desc":"<Home>","lat":47.1,"lon":8.1,"rad":50,"tst":\#(now)}"#.utf8)
+        #expect(try await request(pub, method: "POST", body: waypoint, headers: basic("ana", owntracks)).0 == 200)
+        let kept = try TrackStore(path: store).deviceMessages(account: "ana")
+        #expect(kept.map(\.type) == ["transition", "waypoint"], "transition and waypoint kept: \(kept)")
+        #expect(kept.last?.body.contains("\"desc\":\"<Home>\"") == true && kept.allSatisfy { $0.device == "iphone" })
+        let listed = try run(["device", "messages", "--user", "ana", "--store", store, "--json"])
+        #expect(
+            listed.status == 0 && listed.stdout.contains("\"desc\" : \"<Home>\""), "\(listed.stdout) \(listed.stderr)")
         // GPSLogger: a GET with its placeholders filled in, ISO time, m/s.
         let iso = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(now - 20)))
         let logger = URL(

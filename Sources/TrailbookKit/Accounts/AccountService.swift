@@ -152,6 +152,12 @@ public struct AccountService: Sendable {
         return devices
     }
 
+    /// What the account's phone apps sent that is not a position, oldest first.
+    public func messages(of account: String) throws -> [DeviceMessage] {
+        guard try store.devices(of: account) != nil else { throw AccountError.noAccount(account) }
+        return try store.deviceMessages(account: account)
+    }
+
     public func revokeDevice(_ name: String, account: String, now: Int64 = UTCTimestamp.now()) throws {
         guard try store.revokeDevice(named: name, account: account, at: now) else {
             throw AccountError.noDevice(name, account: account)
