@@ -21,7 +21,30 @@ public struct PageTemplates: Sendable {
     }
 
     /// The template `name` filled from `context` (dictionaries, arrays, strings, numbers, Bools).
+    /// Control characters in its strings (an escape sequence pasted into a note) are left out:
+    /// HTML has no place for them.
     public func render(_ name: String, _ context: Any) -> String {
-        library.render(context, withTemplate: name) ?? ""
+        library.render(Self.clean(context), withTemplate: name) ?? ""
+    }
+
+    /// `value` with the control characters of its strings removed (tab, line feed and carriage
+    /// return stay), through dictionaries and arrays.
+    static func clean(_ value: Any) -> Any {
+        switch value {
+        case let text as String:
+            guard text.unicodeScalars.contains(where: isControl) else { return text }
+            var out = String.UnicodeScalarView()
+            out.append(contentsOf: text.unicodeScalars.filter { !isControl($0) })
+            return String(out)
+        case let strings as [String]: return strings.map { clean($0) }
+        case let dictionary as [String: Any]: return dictionary.mapValues(clean)
+        case let array as [Any]: return array.map(clean)
+        default: return value
+        }
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r")
+            || (0x7F...0x9F).contains(scalar.value)
     }
 }

@@ -167,6 +167,9 @@ import TrailbookTestSupport
         #expect(dry.status == 0 && dry.stdout.contains("\(epochs.count) points of bike would be sent"), "\(dry.stdout)")
         let wrong = try run(["push", "--server", url, "--token", "not-a-token", "--store", local])
         #expect(wrong.status == 77 && wrong.stderr.contains("refused the token (HTTP 401)"), "\(wrong.stderr)")
+        // A 401 with a Basic challenge (a path behind a login): refused, not waited on for ever.
+        let challenged = try run(["push", "--server", url + "/api/share-codes", "--token", token, "--store", local])
+        #expect(challenged.status == 77 && challenged.stderr.contains("refused the token"), "\(challenged.stderr)")
         let down = try run(["push", "--server", "http://127.0.0.1:9", "--token", token, "--store", local])
         #expect(down.status == 69 && down.stderr.contains("does not answer"), "\(down.stderr)")
         let bad = try run(["push", "--server", "ftp://example.org", "--token", token, "--store", local])

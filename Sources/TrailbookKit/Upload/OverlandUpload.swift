@@ -1,5 +1,6 @@
 import Foundation
 import GPSCore
+import Synchronization
 import TrackModel
 
 #if canImport(FoundationNetworking)
@@ -105,6 +106,7 @@ public struct OverlandUpload: Sendable {
     let store: any TrackStoring
     let batchSize: Int
     let session: URLSession
+    let challenges = Challenges()
 
     public init(target: UploadTarget, store: any TrackStoring, batchSize: Int = 500, timeout: TimeInterval = 30) {
         self.target = target
@@ -113,7 +115,25 @@ public struct OverlandUpload: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = 1
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
+    }
+
+    /// Answers an authentication challenge (a 401 with `WWW-Authenticate`) by giving up, and
+    /// remembers it: without it, FoundationNetworking on Linux waits for ever on such an answer
+    /// (seen with Swift 6.3's; a delegate given to one request is not asked), and with it the
+    /// request ends as cancelled. One per session, whose requests go one at a time.
+    final class Challenges: NSObject, URLSessionTaskDelegate, Sendable {
+        private let seen = Mutex(false)
+        var happened: Bool { seen.withLock { $0 } }
+        func reset() { seen.withLock { $0 = false } }
+
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            seen.withLock { $0 = true }
+            completionHandler(.cancelAuthenticationChallenge, nil)
+        }
     }
 
     /// How many points of `device` (from `from` on, when given) the server has not acknowledged.
@@ -157,9 +177,11 @@ public struct OverlandUpload: Sendable {
         let server = target.description
         let data: Data
         let response: URLResponse
+        challenges.reset()
         do {
             (data, response) = try await session.data(for: request)
         } catch {
+            if challenges.happened { throw .refusedToken(server: server, status: 401) }
             throw .unreachable(server: server, reason: Self.reason(error))
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
