@@ -10,6 +10,7 @@
 # API answers 429 (documented) for the rest of the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
 seconds=${API_FUZZ_SECONDS:-60}
 work=.build/fuzz/api
 venv=.build/fuzz/venv
@@ -47,9 +48,10 @@ run() {  # run NAME PATH-REGEX EXCLUDED-CHECKS ST-OPTIONS...
   local name=$1 paths=$2 excluded=$3
   shift 3
   echo "== schemathesis: $name ($paths, ${seconds}s)"
-  "$venv/bin/st" run "$url/api/openapi.json" --include-path-regex "$paths" --checks all \
+  # Run from the work folder: schemathesis keeps its cache (.schemathesis/) where it runs.
+  (cd "$work" && "$root/$venv/bin/st" run "$url/api/openapi.json" --include-path-regex "$paths" --checks all \
     --exclude-checks "$excluded" --max-time "$seconds" --workers 2 --no-color \
-    --report junit --report-junit-path "$work/$name.xml" "$@" > "$work/$name.log" 2>&1 || status=1
+    --report junit --report-junit-path "$name.xml" "$@" > "$name.log" 2>&1) || status=1
   tail -n 25 "$work/$name.log"
 }
 run api '^/api/' positive_data_acceptance --auth "ben:$password"
