@@ -71,6 +71,12 @@ func commandFailure(_ failure: any ServiceFailure) -> CommandFailure {
         switch failure {
         case .noRide, .noRides: hint = " (trailbook rides lists what is stored.)"
         }
+    case let failure as UploadError:
+        switch failure {
+        case .severalDevices: hint = " (--device-name NAME)"
+        case .noDevice: hint = " (trailbook rides --json shows each ride's device.)"
+        default: break
+        }
     case let failure as PhotoError:
         switch failure {
         case .noneFound: hint = " (Give .jpg files or folders holding them.)"

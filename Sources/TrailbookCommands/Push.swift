@@ -72,8 +72,7 @@ struct Push: AsyncParsableCommand {
         let store = try storeOptions.open()
         let from = try from.map { try LocalTime.require($0, option: "--from", zone: try zoneOptions.zone()) }
         let upload = OverlandUpload(target: target, store: store)
-        let device = try chooseDevice(store, upload: upload, from: from)
-        guard let device else {
+        guard let device = try upload.device(named: deviceName, from: from) else {
             return output(Report(server: "\(target)", device: nil, sent: 0, waiting: 0, dryRun: dryRun))
         }
         let waiting = try upload.pendingCount(device: device.id, from: from)
@@ -94,25 +93,6 @@ struct Push: AsyncParsableCommand {
             throw error
         }
         output(Report(server: "\(target)", device: device.name, sent: sent, waiting: 0, dryRun: false))
-    }
-
-    /// The device to send: --device-name, else the one with points to send (nil: none has).
-    private func chooseDevice(_ store: TrackStore, upload: OverlandUpload, from: Int64?) throws -> StoredDevice? {
-        let devices = try store.devices()
-        if let deviceName {
-            guard let device = devices.first(where: { $0.name == deviceName }) else {
-                throw DeviceOptions.unknown(deviceName, store: store, devices: devices.map(\.name))
-            }
-            return device
-        }
-        let pending = try devices.filter { try upload.pendingCount(device: $0.id, from: from) > 0 }
-        if pending.count > 1 {
-            throw CommandFailure(
-                message: "Several devices have points to send (\(pending.map(\.name).joined(separator: ", "))); "
-                    + "name one with --device-name, each with its own device token on the server.",
-                code: .usage)
-        }
-        return pending.first
     }
 
     private func output(_ report: Report) {

@@ -20,6 +20,10 @@ public enum UploadError: ServiceFailure, Equatable {
     case refusedPoints(server: String, status: Int, message: String, from: Int64)
     /// An answer that is not an Overland acknowledgement: the status and the start of the body.
     case badReply(server: String, status: Int, body: String)
+    /// No device of that name: the name, the store, the names it has.
+    case noDevice(String, store: String, known: [String])
+    /// Several devices have points to send and none was named.
+    case severalDevices([String])
 
     public var kind: FailureKind {
         switch self {
@@ -28,6 +32,8 @@ public enum UploadError: ServiceFailure, Equatable {
         case .refusedToken: return .permission
         case .refusedPoints: return .badData
         case .badReply: return .other
+        case .noDevice: return .missingInput
+        case .severalDevices: return .badRequest
         }
     }
 
@@ -58,6 +64,12 @@ public enum UploadError: ServiceFailure, Equatable {
         case .badReply(let server, let status, let body):
             return
                 "The server \(server) answered HTTP \(status) \"\(body)\" instead of {\"result\":\"ok\"}; is the address an Overland endpoint?"
+        case .noDevice(let name, let store, let known):
+            let has = known.isEmpty ? "it has none yet" : "it has " + known.joined(separator: ", ")
+            return "There is no device \(name) in \(store) (\(has))."
+        case .severalDevices(let names):
+            return
+                "Several devices have points to send (\(names.joined(separator: ", "))); name one, each with its own device token on the server."
         }
     }
 }
@@ -134,6 +146,20 @@ public struct OverlandUpload: Sendable {
             seen.withLock { $0 = true }
             completionHandler(.cancelAuthenticationChallenge, nil)
         }
+    }
+
+    /// The device to send: the one named, else the one with points to send (nil: none has).
+    public func device(named name: String?, from: Int64? = nil) throws -> StoredDevice? {
+        let devices = try store.devices()
+        if let name {
+            guard let device = devices.first(where: { $0.name == name }) else {
+                throw UploadError.noDevice(name, store: store.path, known: devices.map(\.name))
+            }
+            return device
+        }
+        let pending = try devices.filter { try pendingCount(device: $0.id, from: from) > 0 }
+        if pending.count > 1 { throw UploadError.severalDevices(pending.map(\.name)) }
+        return pending.first
     }
 
     /// How many points of `device` (from `from` on, when given) the server has not acknowledged.
