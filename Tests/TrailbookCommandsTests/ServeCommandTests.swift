@@ -113,22 +113,27 @@ import TrailbookTestSupport
         _ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]
     ) async throws -> (Int, String) { try await HTTP.request(url, method: method, body: body, headers: headers) }
 
-    /// Points in the store per device name, read with Python's sqlite3 (the local queries show
-    /// the local account only).
-    func pointsByDevice(_ store: String) throws -> [String: Int] {
+    /// Rows of `query` on the store, one line each (values joined by spaces), read with Python's
+    /// sqlite3: the local queries show the local account only.
+    func sqlite(_ store: String, _ query: String) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         p.arguments = [
-            "-c",
-            "import sqlite3,sys;c=sqlite3.connect(sys.argv[1]);"
-                + "[print(n, k) for n, k in c.execute('select d.name, count(*) from point p join device d on d.id = (p.key >> 43) group by d.name')]",
-            store,
+            "-c", "import sqlite3,sys;[print(*row) for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])]",
+            store, query,
         ]
         let out = Pipe()
         p.standardOutput = out
         try p.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
+        return text
+    }
+
+    /// Points in the store per device name.
+    func pointsByDevice(_ store: String) throws -> [String: Int] {
+        let text = try sqlite(
+            store, "select d.name, count(*) from point p join device d on d.id = (p.key >> 43) group by d.name")
         var result: [String: Int] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ")
@@ -260,19 +265,9 @@ import TrailbookTestSupport
         #expect(counts["overland"] == 3, "\(counts)")
         #expect(counts["traccar"] == 1, "\(counts)")
         // The battery each app sent with its newest point, in percent.
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [
-            "-c",
-            "import sqlite3,sys;c=sqlite3.connect(sys.argv[1]);"
-                + "[print(n, b) for n, b in c.execute('select d.name, s.battery from device_state s join device d on d.id = s.device_id order by 1')]",
+        let batteries = try sqlite(
             store,
-        ]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let batteries = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+            "select d.name, s.battery from device_state s join device d on d.id = s.device_id order by 1")
         #expect(batteries == "overland 80.0\nphone 81.0\ntraccar 63.0\n", "\(batteries)")
     }
 
