@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(name: "GPSCore", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
@@ -58,6 +59,14 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // The PostgreSQL store: the only target that sees PostgresNIO.
+        .target(
+            name: "StorePostgres",
+            dependencies: [
+                "GPSCore", "TrackModel", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "RideSimulator", dependencies: ["GPSCore", "NMEA"]),
         // The template layer every HTML page goes through (escapes by default).
         .target(name: "PageTemplates", dependencies: [.product(name: "Mustache", package: "swift-mustache")]),
@@ -89,7 +98,8 @@ let package = Package(
             name: "TrailbookCommands",
             dependencies: [
                 "TrailbookServer",
-                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "RideSimulator", "Reports", "Photos",
+                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "StorePostgres", "RideSimulator", "Reports",
+                "Photos",
                 "TrailbookKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -111,6 +121,10 @@ let package = Package(
         .testTarget(
             name: "TrackStoreTests",
             dependencies: ["TrackStore", "GPSCore", "NMEA", "Pipeline", "StoreContract", "TrailbookTestSupport"]
+        ),
+        .testTarget(
+            name: "StorePostgresTests",
+            dependencies: ["StorePostgres", "TrackStore", "StoreContract", "GPSCore", "TrailbookTestSupport"]
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSCore", "RideSimulator"]),
         .testTarget(

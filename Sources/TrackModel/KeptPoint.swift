@@ -110,3 +110,34 @@ public struct ImportOutcome: Equatable, Sendable {
 
     public init() {}
 }
+
+/// A stream's ride as an import stores it: its run-local number, its time range and the ranges
+/// of its segments (ms, inclusive). Every store merges these with the rides and segments it has.
+public struct RideExtent: Sendable {
+    public var number: Int
+    public var start: Int64
+    public var end: Int64
+    public var segments: [(start: Int64, end: Int64)]
+
+    /// The rides and segments of `points` (in time order), with their full time ranges.
+    public static func extents(of points: [KeptPoint]) -> [RideExtent] {
+        var rides: [RideExtent] = []
+        var lastSegment = -1
+        for p in points {
+            let t = p.milliseconds
+            if rides.last?.number != p.ride {
+                rides.append(RideExtent(number: p.ride, start: t, end: t, segments: []))
+                lastSegment = -1
+            }
+            rides[rides.count - 1].end = Swift.max(rides[rides.count - 1].end, t)
+            rides[rides.count - 1].start = Swift.min(rides[rides.count - 1].start, t)
+            if p.segment != lastSegment {
+                rides[rides.count - 1].segments.append((t, t))
+                lastSegment = p.segment
+            }
+            let s = rides[rides.count - 1].segments.count - 1
+            rides[rides.count - 1].segments[s].end = Swift.max(rides[rides.count - 1].segments[s].end, t)
+        }
+        return rides
+    }
+}

@@ -12,47 +12,13 @@ extension TrackStore {
     }
 
     /// Copies the file at `source` into the media folder (unless that content is there already)
-    /// and returns the photo to attach. The copy is written to a temporary name and renamed, so a
-    /// half-copied file never carries a final name.
+    /// and returns the photo to attach (``MediaFolder``).
     public func storePhotoFile(_ source: String, takenMilliseconds: Int64?) throws -> Photo {
-        let sha = try ContentDigest.hexDigest(ofFile: source)
-        let ext = (source as NSString).pathExtension.lowercased() == "jpeg" ? "jpeg" : "jpg"
-        let relative = "\(sha.prefix(2))/\(sha).\(ext)"
-        let folder = mediaDirectory + "/" + sha.prefix(2)
-        for dir in [mediaDirectory, folder] where mkdir(dir, 0o700) != 0 && errno != EEXIST {
-            throw StoreError.cannotOpen(path: dir, reason: String(cString: strerror(errno)))
+        do {
+            return try MediaFolder(path: mediaDirectory).store(source, takenMilliseconds: takenMilliseconds)
+        } catch let failure as MediaFolder.CannotWrite {
+            throw StoreError.cannotOpen(path: failure.path, reason: failure.reason)
         }
-        let target = mediaDirectory + "/" + relative
-        let size = ((try? FileManager.default.attributesOfItem(atPath: source))?[.size] as? NSNumber)?.intValue ?? 0
-        if !FileManager.default.fileExists(atPath: target) {
-            let temporary = target + ".part-\(getpid())"
-            let input = try Posix.open(source, O_RDONLY)
-            defer { Posix.close(input) }
-            unlink(temporary)
-            let output = try Posix.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
-            do {
-                defer { Posix.close(output) }
-                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-                defer { buffer.deallocate() }
-                while true {
-                    let n = try Posix.read(input, into: buffer)
-                    if n <= 0 { break }
-                    try Posix.write(output, UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                }
-                guard fsync(output) == 0 else { throw Errno(rawValue: errno) }
-            } catch {
-                unlink(temporary)
-                throw error
-            }
-            guard rename(temporary, target) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary)
-                throw StoreError.cannotOpen(path: target, reason: reason)
-            }
-        }
-        return Photo(
-            sha256: sha, file: relative, bytes: size, takenMilliseconds: takenMilliseconds,
-            name: (source as NSString).lastPathComponent)
     }
 
     /// Deletes the media files of `photos` that no stored photo row refers to: the copies of a

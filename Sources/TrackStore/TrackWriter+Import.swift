@@ -70,7 +70,7 @@ extension TrackWriter {
                     let t = p.milliseconds
                     range = range.map { (Swift.min($0.start, t), Swift.max($0.end, t)) } ?? (t, t)
                 }
-                for ride in Self.extents(of: stream.points) {
+                for ride in RideExtent.extents(of: stream.points) {
                     let rideID = try Self.claim(db, device: device, start: ride.start, end: ride.end)
                     touchedRides.insert(rideID)
                     for segment in ride.segments {
@@ -108,36 +108,6 @@ extension TrackWriter {
             }
             return outcome
         }
-    }
-
-    /// A stream's rides: number, time range, and the ranges of their segments (ms, inclusive).
-    struct RideExtent {
-        var number: Int
-        var start: Int64
-        var end: Int64
-        var segments: [(start: Int64, end: Int64)]
-    }
-
-    /// The rides and segments of `points` (in time order), with their full time ranges.
-    static func extents(of points: [KeptPoint]) -> [RideExtent] {
-        var rides: [RideExtent] = []
-        var lastSegment = -1
-        for p in points {
-            let t = p.milliseconds
-            if rides.last?.number != p.ride {
-                rides.append(RideExtent(number: p.ride, start: t, end: t, segments: []))
-                lastSegment = -1
-            }
-            rides[rides.count - 1].end = Swift.max(rides[rides.count - 1].end, t)
-            rides[rides.count - 1].start = Swift.min(rides[rides.count - 1].start, t)
-            if p.segment != lastSegment {
-                rides[rides.count - 1].segments.append((t, t))
-                lastSegment = p.segment
-            }
-            let s = rides[rides.count - 1].segments.count - 1
-            rides[rides.count - 1].segments[s].end = Swift.max(rides[rides.count - 1].segments[s].end, t)
-        }
-        return rides
     }
 
     /// The id of the ride (or, with `ride`, the segment of that ride) that covers `[start, end]`: the stored rows whose ranges

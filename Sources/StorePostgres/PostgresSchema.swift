@@ -1,0 +1,286 @@
+import Foundation
+import PostgresNIO
+
+/// The PostgreSQL store's schema as numbered migrations, each a list of statements run in one
+/// transaction. A migration is frozen once it has landed: changes come as new migrations.
+///
+/// The tables are those of the SQLite store (same names and columns, so `store copy` maps them
+/// one to one), except: `account` for SQLite's `user` and `share_grant` for `grant` (reserved
+/// words here); positions in `position`, keyed by (device, time) and partitioned by month on
+/// the time; `latest_position`, each device's newest position, written in the same transaction.
+enum PostgresSchema {
+    struct Migration {
+        var name: String
+        var statements: [String]
+    }
+
+    /// The advisory lock a process holds while it migrates: a second process waits for it.
+    static let migrationLock: Int64 = 0x7472_6169_6c62_0001
+
+    static let migrations: [Migration] = [
+        Migration(
+            name: "p1-initial",
+            statements: [
+                """
+                CREATE TABLE account (
+                    id bigserial PRIMARY KEY,
+                    name text NOT NULL UNIQUE,
+                    created_ms bigint NOT NULL,
+                    password_hash text
+                )
+                """,
+                """
+                CREATE TABLE device (
+                    id bigserial PRIMARY KEY,
+                    user_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    name text NOT NULL,
+                    created_ms bigint NOT NULL,
+                    token_hash text,
+                    revoked_ms bigint,
+                    UNIQUE (user_id, name)
+                )
+                """,
+                "CREATE UNIQUE INDEX device_by_token ON device (token_hash) WHERE token_hash IS NOT NULL",
+                """
+                CREATE TABLE ride (
+                    id bigserial PRIMARY KEY,
+                    device_id bigint NOT NULL REFERENCES device ON DELETE CASCADE,
+                    start_ms bigint NOT NULL,
+                    end_ms bigint NOT NULL,
+                    point_count integer NOT NULL DEFAULT 0,
+                    CHECK (end_ms >= start_ms)
+                )
+                """,
+                "CREATE INDEX ride_on_device_start ON ride (device_id, start_ms)",
+                """
+                CREATE TABLE segment (
+                    id bigserial PRIMARY KEY,
+                    ride_id bigint NOT NULL REFERENCES ride ON DELETE CASCADE,
+                    device_id bigint NOT NULL REFERENCES device ON DELETE CASCADE,
+                    start_ms bigint NOT NULL,
+                    end_ms bigint NOT NULL,
+                    point_count integer NOT NULL DEFAULT 0,
+                    CHECK (end_ms >= start_ms)
+                )
+                """,
+                "CREATE INDEX segment_on_device_start ON segment (device_id, start_ms)",
+                "CREATE INDEX segment_on_ride ON segment (ride_id)",
+                """
+                CREATE TABLE drop_count (
+                    ride_id bigint NOT NULL REFERENCES ride ON DELETE CASCADE,
+                    reason text NOT NULL,
+                    count integer NOT NULL,
+                    PRIMARY KEY (ride_id, reason)
+                )
+                """,
+                """
+                CREATE TABLE import (
+                    id bigserial PRIMARY KEY,
+                    sha256 text NOT NULL UNIQUE,
+                    name text NOT NULL,
+                    bytes bigint NOT NULL,
+                    imported_ms bigint NOT NULL,
+                    points integer NOT NULL,
+                    start_ms bigint,
+                    end_ms bigint
+                )
+                """,
+                // Positions: ms since 1970 UTC; 1e-7 degrees; centimetres, cm/s, hundredths of a
+                // degree and of HDOP; mode + 4 × satellites. The key (device, time) is a B-tree
+                // read forwards for a device's day and backwards for its latest positions. No
+                // foreign key: a device's rows go with it explicitly, and ingestion saves a lookup.
+                """
+                CREATE TABLE position (
+                    device_id bigint NOT NULL,
+                    t bigint NOT NULL,
+                    lat integer NOT NULL,
+                    lon integer NOT NULL,
+                    alt bigint,
+                    speed bigint,
+                    track bigint,
+                    hdop bigint,
+                    mode_sats integer NOT NULL,
+                    import_id bigint,
+                    PRIMARY KEY (device_id, t)
+                ) PARTITION BY RANGE (t)
+                """,
+                """
+                CREATE TABLE latest_position (
+                    device_id bigint PRIMARY KEY REFERENCES device ON DELETE CASCADE,
+                    t bigint NOT NULL,
+                    lat integer NOT NULL,
+                    lon integer NOT NULL,
+                    alt bigint,
+                    speed bigint,
+                    track bigint,
+                    hdop bigint,
+                    mode_sats integer NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE record (
+                    id bigserial PRIMARY KEY,
+                    t bigint NOT NULL,
+                    lat integer NOT NULL,
+                    lon integer NOT NULL,
+                    alt bigint,
+                    manual boolean NOT NULL,
+                    created_ms bigint NOT NULL,
+                    device_id bigint REFERENCES device ON DELETE CASCADE
+                )
+                """,
+                "CREATE INDEX record_on_t ON record (t)",
+                "CREATE UNIQUE INDEX record_of_point ON record (device_id, t) WHERE NOT manual",
+                """
+                CREATE TABLE note (
+                    id bigserial PRIMARY KEY,
+                    record_id bigint NOT NULL REFERENCES record ON DELETE CASCADE,
+                    text text NOT NULL,
+                    created_ms bigint NOT NULL,
+                    updated_ms bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX note_on_record ON note (record_id)",
+                """
+                CREATE TABLE photo (
+                    sha256 text PRIMARY KEY,
+                    file text NOT NULL,
+                    bytes bigint NOT NULL,
+                    taken_ms bigint,
+                    name text NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE record_photo (
+                    record_id bigint NOT NULL REFERENCES record ON DELETE CASCADE,
+                    sha256 text NOT NULL REFERENCES photo,
+                    PRIMARY KEY (record_id, sha256)
+                )
+                """,
+                "CREATE INDEX record_photo_on_sha256 ON record_photo (sha256)",
+                """
+                CREATE TABLE field (
+                    record_id bigint NOT NULL REFERENCES record ON DELETE CASCADE,
+                    key text NOT NULL,
+                    text text,
+                    number double precision,
+                    PRIMARY KEY (record_id, key)
+                )
+                """,
+                "CREATE TABLE day_summary (day text PRIMARY KEY, text text NOT NULL, updated_ms bigint NOT NULL)",
+                """
+                CREATE TABLE pause_switch (
+                    user_id bigint PRIMARY KEY REFERENCES account ON DELETE CASCADE,
+                    paused_until_ms bigint NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE recorder (
+                    device_id bigint PRIMARY KEY REFERENCES device ON DELETE CASCADE,
+                    pid integer NOT NULL,
+                    source text NOT NULL,
+                    started_ms bigint NOT NULL,
+                    heartbeat_ms bigint NOT NULL,
+                    last_fix_ms bigint,
+                    last_fix_seen_ms bigint,
+                    paused boolean NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE share_code (
+                    id bigserial PRIMARY KEY,
+                    owner_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    code_hash text NOT NULL UNIQUE,
+                    scopes text NOT NULL,
+                    history_hours integer NOT NULL,
+                    expires_ms bigint NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE share_grant (
+                    owner_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    viewer_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    scopes text NOT NULL,
+                    history_hours integer NOT NULL,
+                    created_ms bigint NOT NULL,
+                    paused boolean NOT NULL DEFAULT false,
+                    expires_ms bigint,
+                    PRIMARY KEY (owner_id, viewer_id)
+                )
+                """,
+                "CREATE INDEX share_grant_on_viewer ON share_grant (viewer_id)",
+                """
+                CREATE TABLE device_state (
+                    device_id bigint PRIMARY KEY REFERENCES device ON DELETE CASCADE,
+                    at_ms bigint NOT NULL,
+                    battery double precision,
+                    accuracy double precision
+                )
+                """,
+                """
+                CREATE TABLE redeem_failure (
+                    user_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    at_ms bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX redeem_failure_on_user ON redeem_failure (user_id, at_ms)",
+                """
+                CREATE TABLE upload_cursor (
+                    device_id bigint NOT NULL REFERENCES device ON DELETE CASCADE,
+                    server text NOT NULL,
+                    sent_ms bigint NOT NULL,
+                    PRIMARY KEY (device_id, server)
+                )
+                """,
+                """
+                CREATE TABLE device_message (
+                    id bigserial PRIMARY KEY,
+                    device_id bigint NOT NULL REFERENCES device ON DELETE CASCADE,
+                    received_ms bigint NOT NULL,
+                    type text NOT NULL,
+                    body text NOT NULL
+                )
+                """,
+                "CREATE INDEX device_message_on_device ON device_message (device_id)",
+            ])
+    ]
+
+    /// Applies the migrations this database lacks, holding the migration lock (a second process
+    /// opening the store waits for the first). Refuses a store with migrations this build does
+    /// not know, and a database that holds another application's tables.
+    static func migrate(_ session: Session, location: String, create: Bool) throws {
+        try session.execute("SELECT pg_advisory_lock(\(migrationLock))")
+        defer { _ = try? session.execute("SELECT pg_advisory_unlock(\(migrationLock))") }
+        let hasTable =
+            try session.value(
+                "SELECT to_regclass('trailbook_migration') IS NOT NULL", as: Bool.self) ?? false
+        if !hasTable {
+            let tables = try session.values(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename",
+                as: String.self)
+            if !tables.isEmpty {
+                throw PostgresStoreError.notAStore(
+                    location: location, reason: "it has tables \(tables.prefix(3).joined(separator: ", "))")
+            }
+            guard create else { throw PostgresStoreError.noStore(location: location) }
+            try session.execute(
+                "CREATE TABLE trailbook_migration (name text PRIMARY KEY, applied_ms bigint NOT NULL)")
+        }
+        let applied = Set(try session.values("SELECT name FROM trailbook_migration", as: String.self))
+        let unknown = applied.subtracting(migrations.map(\.name))
+        if !unknown.isEmpty { throw PostgresStoreError.newerSchema(location: location, unknown: unknown.sorted()) }
+        for migration in migrations where !applied.contains(migration.name) {
+            try session.execute("BEGIN")
+            do {
+                for statement in migration.statements { try session.execute(PostgresQuery(unsafeSQL: statement)) }
+                let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+                try session.execute(
+                    "INSERT INTO trailbook_migration (name, applied_ms) VALUES (\(migration.name), \(now))")
+                try session.execute("COMMIT")
+            } catch {
+                _ = try? session.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,346 @@
+import Foundation
+import GPSCore
+import PostgresNIO
+import TrackModel
+
+extension PostgresStore {
+    // MARK: records
+
+    public func addRecord(
+        milliseconds: Int64, coordinate: Coordinate, altitude: Double?, notes: [String], fields: [Field],
+        photos: [Photo]
+    ) throws -> Int64 {
+        try write { session in
+            let id = try Self.insertRecord(
+                session, t: milliseconds, lat: StoredScale.degrees(coordinate.latitude),
+                lon: StoredScale.degrees(coordinate.longitude), alt: altitude.map(StoredScale.hundredths))
+            for text in notes { _ = try Self.insertNote(session, id, text) }
+            try Self.upsertFields(session, id, fields)
+            try Self.insertPhotos(session, id, photos)
+            return id
+        }
+    }
+
+    static func insertRecord(_ session: Session, t: Int64, lat: Int64, lon: Int64, alt: Int64?) throws -> Int64 {
+        try session.value(
+            """
+            INSERT INTO record (t, lat, lon, alt, manual, created_ms)
+            VALUES (\(t), \(lat), \(lon), \(alt), true, \(UTCTimestamp.now())) RETURNING id
+            """, as: Int64.self)!
+    }
+
+    /// Adds `places` as manual records; the same place (time and position) is stored once.
+    static func insertPlaces(_ session: Session, _ places: [ImportedPlace]) throws -> Int {
+        var added = 0
+        for place in places {
+            let lat = StoredScale.degrees(place.coordinate.latitude)
+            let lon = StoredScale.degrees(place.coordinate.longitude)
+            guard
+                try session.query(
+                    "SELECT 1 FROM record WHERE manual AND t = \(place.milliseconds) AND lat = \(lat) AND lon = \(lon)"
+                ).isEmpty
+            else { continue }
+            let id = try insertRecord(
+                session, t: place.milliseconds, lat: lat, lon: lon, alt: place.altitude.map(StoredScale.hundredths))
+            for text in place.notes { _ = try insertNote(session, id, text) }
+            try upsertFields(session, id, place.fields)
+            added += 1
+        }
+        return added
+    }
+
+    /// The id of the record at `ms`: one there (manual or not), else a new one for the stored
+    /// point at exactly `ms` (of `device`, else of the first device that has one).
+    static func recordID(_ session: Session, at ms: Int64, device: Int64?) throws -> Int64? {
+        if let id = try session.value("SELECT id FROM record WHERE t = \(ms) ORDER BY manual LIMIT 1", as: Int64.self) {
+            return id
+        }
+        let devices = try device.map { [$0] } ?? deviceIDs(session, .all)
+        return try session.value(
+            """
+            INSERT INTO record (t, lat, lon, alt, manual, created_ms, device_id)
+            SELECT t, lat, lon, alt, false, \(UTCTimestamp.now()), device_id FROM position
+            WHERE device_id = ANY(\(devices)) AND t = \(ms) ORDER BY array_position(\(devices), device_id) LIMIT 1
+            RETURNING id
+            """, as: Int64.self)
+    }
+
+    public func nearestRecordID(to ms: Int64, within: Int64) throws -> Int64? {
+        try write { session in
+            let record = try session.query("SELECT id, t FROM record ORDER BY abs(t - \(ms)), id LIMIT 1").first
+            let point = try Self.nearestPoint(session, ms, within)
+            let recordDistance = try record.map { abs(try $0.get("t", as: Int64.self) - ms) } ?? .max
+            let pointDistance = point.map { abs($0.fix.unixMilliseconds! - ms) } ?? .max
+            if let record, recordDistance <= within && recordDistance <= pointDistance { return try record.get("id") }
+            guard let point else { return nil }
+            return try Self.recordID(session, at: point.fix.unixMilliseconds!, device: point.device)
+        }
+    }
+
+    public func record(_ id: Int64) throws -> LocationRecord? {
+        try read { session in
+            guard let row = try session.query("SELECT * FROM record WHERE id = \(id)").first else { return nil }
+            return try Self.attachments(session, [try Self.locationRecord(row)]).first
+        }
+    }
+
+    public func records(fromMilliseconds from: Int64, toMilliseconds to: Int64, plainPoints: Bool) throws
+        -> [LocationRecord]
+    {
+        try read { session in
+            var list = try session.query("SELECT * FROM record WHERE t >= \(from) AND t < \(to) ORDER BY t, id")
+                .map(Self.locationRecord)
+            list = try Self.attachments(session, list)
+            if plainPoints {
+                let ids = try Self.deviceIDs(session, .all)
+                let points = try session.query(
+                    """
+                    SELECT \(unescaped: Self.positionColumns) FROM position p
+                    WHERE p.device_id = ANY(\(ids)) AND p.t >= \(from) AND p.t < \(to)
+                      AND NOT EXISTS (SELECT 1 FROM record r WHERE r.device_id = p.device_id AND r.t = p.t AND NOT r.manual)
+                    ORDER BY p.t, p.device_id
+                    """
+                ).map { row -> LocationRecord in
+                    let fix = try Self.fix(row)
+                    return LocationRecord(
+                        id: nil, milliseconds: fix.unixMilliseconds!, coordinate: fix.coordinate!,
+                        altitude: fix.altitudeMSL, manual: false)
+                }
+                list = (list + points).sorted { ($0.milliseconds, $0.id ?? 0) < ($1.milliseconds, $1.id ?? 0) }
+            }
+            return list
+        }
+    }
+
+    static func locationRecord(_ row: PostgresRandomAccessRow) throws -> LocationRecord {
+        let lat = try row.get("lat", as: Int64.self)
+        let lon = try row.get("lon", as: Int64.self)
+        return LocationRecord(
+            id: try row.get("id"), milliseconds: try row.get("t"),
+            coordinate: Coordinate(latitude: Double(lat) / 1e7, longitude: Double(lon) / 1e7),
+            altitude: try row.optional("alt", as: Int64.self).map { Double($0) / 100 }, manual: try row.get("manual"))
+    }
+
+    /// Fills in notes, photos and fields.
+    static func attachments(_ session: Session, _ records: [LocationRecord]) throws -> [LocationRecord] {
+        let ids = records.compactMap(\.id)
+        guard !ids.isEmpty else { return records }
+        var notes: [Int64: [Note]] = [:]
+        for row in try session.query("SELECT * FROM note WHERE record_id = ANY(\(ids)) ORDER BY id") {
+            let note = try Self.note(row)
+            notes[note.recordID, default: []].append(note)
+        }
+        var photos: [Int64: [Photo]] = [:]
+        for row in try session.query(
+            """
+            SELECT rp.record_id, p.* FROM photo p JOIN record_photo rp ON rp.sha256 = p.sha256
+            WHERE rp.record_id = ANY(\(ids)) ORDER BY p.taken_ms NULLS FIRST, p.name
+            """)
+        {
+            photos[try row.get("record_id"), default: []].append(try Self.photo(row))
+        }
+        var fields: [Int64: [Field]] = [:]
+        for row in try session.query("SELECT * FROM field WHERE record_id = ANY(\(ids)) ORDER BY key COLLATE \"C\"") {
+            let number = try row.optional("number", as: Double.self)
+            let text = try row.optional("text", as: String.self) ?? ""
+            let value = number.map(FieldValue.number) ?? .text(text)
+            fields[try row.get("record_id"), default: []].append(Field(key: try row.get("key"), value: value))
+        }
+        return records.map { r in
+            var r = r
+            guard let id = r.id else { return r }
+            r.notes = notes[id] ?? []
+            r.photos = photos[id] ?? []
+            r.fields = fields[id] ?? []
+            return r
+        }
+    }
+
+    static func photo(_ row: PostgresRandomAccessRow) throws -> Photo {
+        Photo(
+            sha256: try row.get("sha256"), file: try row.get("file"), bytes: try row.get("bytes"),
+            takenMilliseconds: try row.optional("taken_ms"), name: try row.get("name"))
+    }
+
+    // MARK: notes
+
+    static func note(_ row: PostgresRandomAccessRow) throws -> Note {
+        Note(
+            id: try row.get("id"), recordID: try row.get("record_id"), text: try row.get("text"),
+            createdMilliseconds: try row.get("created_ms"), updatedMilliseconds: try row.get("updated_ms"))
+    }
+
+    static func insertNote(_ session: Session, _ record: Int64, _ text: String) throws -> Note {
+        let now = UTCTimestamp.now()
+        let row = try session.query(
+            """
+            INSERT INTO note (record_id, text, created_ms, updated_ms) VALUES (\(record), \(text), \(now), \(now))
+            RETURNING *
+            """)
+        return try note(row[0])
+    }
+
+    public func addNote(to record: Int64, text: String) throws -> Note {
+        try write { session in try Self.insertNote(session, record, text) }
+    }
+
+    public func note(_ id: Int64) throws -> Note? {
+        try read { session in try session.query("SELECT * FROM note WHERE id = \(id)").first.map(Self.note) }
+    }
+
+    public func updateNote(_ id: Int64, text: String) throws -> Bool {
+        try write { session in
+            try session.execute("UPDATE note SET text = \(text), updated_ms = \(UTCTimestamp.now()) WHERE id = \(id)")
+                > 0
+        }
+    }
+
+    public func deleteNote(_ id: Int64) throws -> Note? {
+        try write { session in try session.query("DELETE FROM note WHERE id = \(id) RETURNING *").first.map(Self.note) }
+    }
+
+    // MARK: fields
+
+    static func upsertFields(_ session: Session, _ record: Int64, _ fields: [Field]) throws {
+        for f in fields {
+            var text: String?
+            var number: Double?
+            switch f.value {
+            case .text(let t): text = t
+            case .number(let n): number = n
+            }
+            try session.execute(
+                """
+                INSERT INTO field (record_id, key, text, number) VALUES (\(record), \(f.key), \(text), \(number))
+                ON CONFLICT (record_id, key) DO UPDATE SET text = excluded.text, number = excluded.number
+                """)
+        }
+    }
+
+    public func setFields(_ fields: [Field], on record: Int64) throws {
+        try write { session in try Self.upsertFields(session, record, fields) }
+    }
+
+    public func removeField(_ key: String, from record: Int64) throws -> Bool {
+        try write { session in
+            try session.execute("DELETE FROM field WHERE record_id = \(record) AND key = \(key)") > 0
+        }
+    }
+
+    // MARK: photos
+
+    static func insertPhotos(_ session: Session, _ record: Int64, _ photos: [Photo]) throws {
+        for p in photos {
+            try session.execute(
+                """
+                INSERT INTO photo (sha256, file, bytes, taken_ms, name)
+                VALUES (\(p.sha256), \(p.file), \(Int64(p.bytes)), \(p.takenMilliseconds), \(p.name))
+                ON CONFLICT (sha256) DO NOTHING
+                """)
+            try session.execute(
+                "INSERT INTO record_photo (record_id, sha256) VALUES (\(record), \(p.sha256)) ON CONFLICT DO NOTHING")
+        }
+    }
+
+    public func attachPhotos(_ photos: [Photo], to record: Int64) throws {
+        try write { session in try Self.insertPhotos(session, record, photos) }
+    }
+
+    public func storePhotoFile(_ source: String, takenMilliseconds: Int64?) throws -> Photo {
+        try MediaFolder(path: mediaDirectory).store(source, takenMilliseconds: takenMilliseconds)
+    }
+
+    public func discardUnattached(_ photos: [Photo]) {
+        for photo in photos {
+            let known = try? read { session in
+                try !session.query("SELECT 1 FROM photo WHERE sha256 = \(photo.sha256)").isEmpty
+            }
+            if known == false { unlink(mediaDirectory + "/" + photo.file) }
+        }
+    }
+
+    // MARK: day summaries
+
+    public func daySummary(_ day: CivilDate) throws -> String? {
+        try read { session in
+            try session.value("SELECT text FROM day_summary WHERE day = \(day.description)", as: String.self)
+        }
+    }
+
+    public func setDaySummary(_ day: CivilDate, text: String) throws {
+        try write { session in
+            if text.isEmpty {
+                try session.execute("DELETE FROM day_summary WHERE day = \(day.description)")
+            } else {
+                try session.execute(
+                    """
+                    INSERT INTO day_summary (day, text, updated_ms) VALUES (\(day.description), \(text), \(UTCTimestamp.now()))
+                    ON CONFLICT (day) DO UPDATE SET text = excluded.text, updated_ms = excluded.updated_ms
+                    """)
+            }
+        }
+    }
+
+    // MARK: the recorder
+
+    public func pausedUntil() throws -> Int64? {
+        try read { session in
+            try session.value(
+                """
+                SELECT s.paused_until_ms FROM pause_switch s JOIN account a ON a.id = s.user_id
+                WHERE a.name = \(Self.localUser)
+                """, as: Int64.self)
+        }
+    }
+
+    public func setPausedUntil(_ until: Int64?) throws {
+        try write { session in
+            let user = try Self.localUserID(session)
+            if let until {
+                try session.execute(
+                    """
+                    INSERT INTO pause_switch (user_id, paused_until_ms) VALUES (\(user), \(until))
+                    ON CONFLICT (user_id) DO UPDATE SET paused_until_ms = excluded.paused_until_ms
+                    """)
+            } else {
+                try session.execute("DELETE FROM pause_switch WHERE user_id = \(user)")
+            }
+        }
+    }
+
+    public func writeRecorderStatus(_ s: RecorderStatus, device: DeviceID) throws {
+        try write { session in
+            try session.execute(
+                """
+                INSERT INTO recorder (device_id, pid, source, started_ms, heartbeat_ms, last_fix_ms, last_fix_seen_ms, paused)
+                VALUES (\(device.rawValue), \(s.pid), \(s.source), \(s.startedMilliseconds), \(s.heartbeatMilliseconds),
+                        \(s.lastFixMilliseconds), \(s.lastFixSeenMilliseconds), \(s.paused))
+                ON CONFLICT (device_id) DO UPDATE SET pid = excluded.pid, source = excluded.source,
+                    started_ms = excluded.started_ms, heartbeat_ms = excluded.heartbeat_ms,
+                    last_fix_ms = excluded.last_fix_ms, last_fix_seen_ms = excluded.last_fix_seen_ms,
+                    paused = excluded.paused
+                """)
+        }
+    }
+
+    public func removeRecorderStatus(device: DeviceID) throws {
+        try write { session in try session.execute("DELETE FROM recorder WHERE device_id = \(device.rawValue)") }
+    }
+
+    public func recorderStatuses() throws -> [RecorderStatus] {
+        try read { session in
+            try session.query(
+                "SELECT r.*, d.name FROM recorder r JOIN device d ON d.id = r.device_id ORDER BY r.heartbeat_ms DESC"
+            ).map { row in
+                var s = RecorderStatus(
+                    pid: try row.get("pid"), source: try row.get("source"),
+                    startedMilliseconds: try row.get("started_ms"), heartbeatMilliseconds: try row.get("heartbeat_ms"),
+                    paused: try row.get("paused"))
+                s.lastFixMilliseconds = try row.optional("last_fix_ms")
+                s.lastFixSeenMilliseconds = try row.optional("last_fix_seen_ms")
+                s.device = try row.get("name")
+                return s
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import GPSCore
+import PostgresNIO
+import TrackModel
+
+extension PostgresStore: SharingStoring {
+    static func userID(_ session: Session, _ name: String) throws -> Int64? {
+        try session.value("SELECT id FROM account WHERE name = \(name)", as: Int64.self)
+    }
+
+    public func addShareCode(
+        owner: String, codeHash: String, scopes: [String], historyHours: Int, expiresMilliseconds: Int64
+    ) throws -> Bool {
+        try write { session in
+            guard let id = try Self.userID(session, owner) else { return false }
+            try session.execute(
+                """
+                INSERT INTO share_code (owner_id, code_hash, scopes, history_hours, expires_ms)
+                VALUES (\(id), \(codeHash), \(scopes.joined(separator: ",")), \(historyHours), \(expiresMilliseconds))
+                """)
+            return true
+        }
+    }
+
+    public func redeemShareCode(codeHash: String, viewer: String, now: Int64, maxFailures: Int, window: Int64) throws
+        -> Redemption
+    {
+        try write { session in
+            guard let viewerID = try Self.userID(session, viewer) else { return .unknown }
+            // One redemption of an account at a time, across processes: the failure count holds.
+            try session.execute("SELECT id FROM account WHERE id = \(viewerID) FOR UPDATE")
+            let failures =
+                try session.value(
+                    "SELECT count(*) FROM redeem_failure WHERE user_id = \(viewerID) AND at_ms > \(now - window)",
+                    as: Int.self) ?? 0
+            if failures >= maxFailures { return .throttled }
+            guard
+                let code = try session.query(
+                    "SELECT * FROM share_code WHERE code_hash = \(codeHash) AND expires_ms > \(now) FOR UPDATE"
+                ).first
+            else {
+                try session.execute("INSERT INTO redeem_failure (user_id, at_ms) VALUES (\(viewerID), \(now))")
+                return .unknown
+            }
+            let owner = try code.get("owner_id", as: Int64.self)
+            if owner == viewerID { return .own }
+            // One use: the code goes as it is redeemed.
+            try session.execute("DELETE FROM share_code WHERE id = \(try code.get("id", as: Int64.self))")
+            try session.execute(
+                """
+                INSERT INTO share_grant (owner_id, viewer_id, scopes, history_hours, created_ms)
+                VALUES (\(owner), \(viewerID), \(try code.get("scopes", as: String.self)),
+                        \(try code.get("history_hours", as: Int.self)), \(now))
+                ON CONFLICT (owner_id, viewer_id) DO UPDATE SET scopes = excluded.scopes,
+                    history_hours = excluded.history_hours, created_ms = excluded.created_ms, paused = false,
+                    expires_ms = NULL
+                """)
+            return .granted(try Self.grants(session, ownerID: owner, viewerID: viewerID)[0])
+        }
+    }
+
+    /// The grants of an owner, of a viewer, or between the two, by owner then viewer.
+    static func grants(_ session: Session, ownerID: Int64?, viewerID: Int64?) throws -> [Grant] {
+        let query: PostgresQuery = """
+            SELECT o.name AS owner, v.name AS viewer, g.scopes, g.history_hours, g.created_ms, g.paused, g.expires_ms
+            FROM share_grant g JOIN account o ON o.id = g.owner_id JOIN account v ON v.id = g.viewer_id
+            WHERE (\(ownerID)::bigint IS NULL OR g.owner_id = \(ownerID)::bigint)
+              AND (\(viewerID)::bigint IS NULL OR g.viewer_id = \(viewerID)::bigint)
+            """
+        return try session.query(query).map { row in
+            Grant(
+                owner: try row.get("owner"), viewer: try row.get("viewer"),
+                scopes: try row.get("scopes", as: String.self).split(separator: ",").map(String.init),
+                historyHours: try row.get("history_hours"), createdMilliseconds: try row.get("created_ms"),
+                paused: try row.get("paused"), expiresMilliseconds: try row.optional("expires_ms"))
+        }.sorted { ($0.owner, $0.viewer) < ($1.owner, $1.viewer) }
+    }
+
+    public func grants(owner: String) throws -> [Grant] {
+        try read { session in
+            guard let id = try Self.userID(session, owner) else { return [] }
+            return try Self.grants(session, ownerID: id, viewerID: nil)
+        }
+    }
+
+    public func grants(viewer: String) throws -> [Grant] {
+        try read { session in
+            guard let id = try Self.userID(session, viewer) else { return [] }
+            return try Self.grants(session, ownerID: nil, viewerID: id)
+        }
+    }
+
+    public func revokeGrant(owner: String, viewer: String) throws -> Bool {
+        try write { session in
+            try session.execute(
+                """
+                DELETE FROM share_grant g USING account o, account v
+                WHERE o.id = g.owner_id AND v.id = g.viewer_id AND o.name = \(owner) AND v.name = \(viewer)
+                """) > 0
+        }
+    }
+
+    public func updateGrant(owner: String, viewer: String, paused: Bool, expiresMilliseconds: Int64?) throws -> Bool {
+        try write { session in
+            try session.execute(
+                """
+                UPDATE share_grant g SET paused = \(paused), expires_ms = \(expiresMilliseconds)
+                FROM account o, account v
+                WHERE o.id = g.owner_id AND v.id = g.viewer_id AND o.name = \(owner) AND v.name = \(viewer)
+                """) > 0
+        }
+    }
+
+    public func recentPoints(account: String, device: String?, limit: Int) throws -> [RecentDevice] {
+        try read { session in
+            guard let id = try Self.userID(session, account) else { return [] }
+            let devices = try session.query(
+                """
+                SELECT d.id, d.name, s.battery, s.accuracy FROM device d LEFT JOIN device_state s ON s.device_id = d.id
+                WHERE d.user_id = \(id) AND (\(device)::text IS NULL OR d.name = \(device)::text)
+                ORDER BY d.name COLLATE "C"
+                """)
+            return try devices.compactMap { d in
+                let rows = try session.query(
+                    """
+                    SELECT \(unescaped: Self.positionColumns) FROM position WHERE device_id = \(try d.get("id", as: Int64.self))
+                    ORDER BY t DESC LIMIT \(limit)
+                    """)
+                guard !rows.isEmpty else { return nil }
+                return RecentDevice(
+                    device: try d.get("name"), fixes: try rows.reversed().map(Self.fix),
+                    battery: try d.optional("battery"), accuracy: try d.optional("accuracy"))
+            }
+        }
+    }
+
+    public func points(account: String, fromMilliseconds: Int64, toMilliseconds: Int64) throws -> [(
+        device: String, fix: Fix
+    )] {
+        try read { session in
+            try session.query(
+                """
+                SELECT d.name, \(unescaped: Self.positionColumns) FROM position p
+                JOIN device d ON d.id = p.device_id JOIN account a ON a.id = d.user_id
+                WHERE a.name = \(account) AND p.t >= \(fromMilliseconds) AND p.t < \(toMilliseconds)
+                ORDER BY p.t, d.name COLLATE "C"
+                """
+            ).map { (try $0.get("name"), try Self.fix($0)) }
+        }
+    }
+
+    public func setDeviceState(_ device: DeviceID, atMilliseconds: Int64, battery: Double?, accuracy: Double?) throws {
+        try write { session in
+            // A point without a battery level does not make the last known one unknown.
+            try session.execute(
+                """
+                INSERT INTO device_state (device_id, at_ms, battery, accuracy)
+                VALUES (\(device.rawValue), \(atMilliseconds), \(battery), \(accuracy))
+                ON CONFLICT (device_id) DO UPDATE SET at_ms = excluded.at_ms,
+                    battery = coalesce(excluded.battery, device_state.battery), accuracy = excluded.accuracy
+                """)
+        }
+    }
+}

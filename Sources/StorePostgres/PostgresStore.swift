@@ -1,0 +1,169 @@
+import Foundation
+import GPSCore
+import Logging
+import PostgresNIO
+@_exported import TrackModel
+
+/// The track store in a PostgreSQL database: the same protocol and contract as the SQLite store,
+/// for servers that outgrow one file (several `serve` processes on one database).
+///
+/// Migrations run by whoever opens the database first, under an advisory lock the others wait
+/// for; a store with migrations this build does not know was written by a newer Trailbook and is
+/// refused. Writes of one device are serialised by an advisory lock on the device (the rides and
+/// segments a batch continues are read and written in the same transaction); writes of different
+/// devices run side by side.
+public final class PostgresStore: TrackStoring, @unchecked Sendable {
+    /// The URL without its password.
+    public let path: String
+    public let location: PostgresLocation
+    public let mediaDirectory: String
+    let pool: ConnectionPool
+    /// The months (`year * 12 + month - 1`) that have a partition of `position`.
+    private let months = NSLock()
+    nonisolated(unsafe) private var knownMonths: Set<Int> = []
+    /// `lock_timeout` of write transactions, ms (0: wait as long as it takes).
+    nonisolated(unsafe) private var writeWait: Int = 10_000
+
+    /// The local store's one user.
+    public static let localUser = "me"
+    /// The channel a committed batch of positions is announced on, with its device id.
+    public static let positionChannel = "trailbook_position"
+
+    /// Opens the store at `url`. With `create`, an empty database becomes a store (migrated);
+    /// without, a database with no store is ``PostgresStoreError/noStore(location:)``.
+    /// `mediaDirectory`: where photo files are kept (the database holds their references).
+    public init(url: String, mediaDirectory: String, create: Bool = true, maximumConnections: Int = 16) throws {
+        location = try PostgresLocation.parse(url).get()
+        path = location.description
+        self.mediaDirectory = mediaDirectory
+        pool = ConnectionPool(configuration: location.configuration, maximum: maximumConnections)
+        do {
+            try pool.withConnection { session in
+                try PostgresSchema.migrate(session, location: path, create: create)
+            }
+            try ensurePartitionsAhead()
+        } catch {
+            pool.close()
+            throw PostgresStoreError.from(error, location: location)
+        }
+    }
+
+    deinit { pool.close() }
+
+    /// Runs `body` on a connection, turning a lost connection into ``PostgresStoreError``.
+    func read<T>(_ body: (Session) throws -> T) throws -> T {
+        do {
+            return try pool.withConnection(body)
+        } catch {
+            throw PostgresStoreError.from(error, location: location)
+        }
+    }
+
+    /// Runs `body` in a write transaction (waiting at most the write wait for locks).
+    @discardableResult
+    func write<T>(_ body: (Session) throws -> T) throws -> T {
+        do {
+            return try pool.transaction { session in
+                try session.execute(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(writeWait)"))
+                return try body(session)
+            }
+        } catch {
+            throw PostgresStoreError.from(error, location: location)
+        }
+    }
+
+    public func limitWriteWait(to seconds: TimeInterval) throws {
+        writeWait = max(1, Int((seconds * 1000).rounded()))
+    }
+
+    /// Whether `error` is a write that gave up waiting for a lock (lock_not_available).
+    public func isBusy(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "55P03"
+    }
+
+    /// Closes the connections; the store cannot be used after.
+    public func close() { pool.close() }
+
+    /// Names of the migrations applied, oldest first.
+    public func appliedMigrations() throws -> [String] {
+        try read { try $0.values("SELECT name FROM trailbook_migration ORDER BY applied_ms, name", as: String.self) }
+    }
+
+    // MARK: partitions
+
+    /// The month partitions of `position` for the current month and the two after it, made
+    /// ahead of time so that ingestion rarely makes one.
+    public func ensurePartitionsAhead(now: Int64 = UTCTimestamp.now()) throws {
+        let month = Self.month(of: now)
+        try ensurePartitions([month, month + 1, month + 2])
+    }
+
+    /// Makes the partitions of the months that lack one, each in a short transaction of its own
+    /// under an advisory lock (two processes do not make the same one).
+    func ensurePartitions(_ wanted: Set<Int>) throws {
+        let missing = months.withLock { wanted.subtracting(knownMonths) }
+        guard !missing.isEmpty else { return }
+        try write { session in
+            try session.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock + 1))")
+            let existing = Set(
+                try session.values(
+                    """
+                    SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                    WHERE i.inhparent = 'position'::regclass
+                    """, as: String.self))
+            for month in missing.sorted() where !existing.contains(Self.partitionName(month)) {
+                try session.execute(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            CREATE TABLE \(Self.partitionName(month)) PARTITION OF position
+                            FOR VALUES FROM (\(Self.start(ofMonth: month))) TO (\(Self.start(ofMonth: month + 1)))
+                            """))
+            }
+        }
+        months.withLock { knownMonths.formUnion(missing) }
+    }
+
+    /// `year * 12 + month - 1` of a time (ms since 1970, UTC).
+    static func month(of ms: Int64) -> Int {
+        let days = Int(ms >= 0 ? ms / 86_400_000 : (ms - 86_399_999) / 86_400_000)
+        let date = CivilDate(daysSinceEpoch: days)
+        return date.year * 12 + date.month - 1
+    }
+
+    /// The first millisecond of a month.
+    static func start(ofMonth month: Int) -> Int64 {
+        let year = month >= 0 ? month / 12 : (month - 11) / 12
+        return Int64(CivilDate(year: year, month: month - year * 12 + 1, day: 1)!.daysSinceEpoch) * 86_400_000
+    }
+
+    static func partitionName(_ month: Int) -> String {
+        let year = month >= 0 ? month / 12 : (month - 11) / 12
+        return String(format: "position_y%04dm%02d", year, month - year * 12 + 1)
+    }
+}
+
+extension PostgresStore {
+    /// The columns of a position as ``fix(_:)`` reads them.
+    static let positionColumns = "t, lat, lon, alt, speed, track, hdop, mode_sats"
+
+    /// A fix read back from a position row.
+    static func fix(_ row: PostgresRandomAccessRow) throws -> Fix {
+        var fix = Fix()
+        UTCTimestamp.set(try row.get("t", as: Int64.self), on: &fix)
+        let lat = try row.get("lat", as: Int64.self)
+        let lon = try row.get("lon", as: Int64.self)
+        fix.coordinate = Coordinate(latitude: Double(lat) / 1e7, longitude: Double(lon) / 1e7)
+        fix.altitudeMSL = try row.optional("alt", as: Int64.self).map { Double($0) / 100 }
+        fix.speed = try row.optional("speed", as: Int64.self).map { Double($0) / 100 }
+        fix.track = try row.optional("track", as: Int64.self).map { Double($0) / 100 }
+        fix.hdop = try row.optional("hdop", as: Int64.self).map { Double($0) / 100 }
+        let modeSats = try row.get("mode_sats", as: Int.self)
+        fix.mode = FixMode(rawValue: modeSats % 4) ?? .unknown
+        fix.satellitesUsed = modeSats / 4 == 0 ? nil : modeSats / 4
+        return fix
+    }
+
+    /// The earliest and latest time stored (ms), as the SQLite store's keys hold them.
+    static let earliest: Int64 = -(1 << 42)
+    static let latest: Int64 = (1 << 42) - 1
+}

@@ -1,0 +1,184 @@
+import Foundation
+import GPSCore
+import PostgresNIO
+import TrackModel
+
+/// Writes a device's kept points into the PostgreSQL store, as the SQLite store's writer does:
+/// run-local ride and segment numbers become stored rides and segments made by their first
+/// stored point, a millisecond the device has is skipped, and a point inside a stored ride's or
+/// segment's range continues it. Each batch is one transaction, under the device's advisory
+/// lock; its points go in as arrays (one statement per 20,000), its newest becomes the device's
+/// latest position, and the commit is announced on ``PostgresStore/positionChannel``.
+final class PostgresWriter: TrackWriting {
+    let store: PostgresStore
+    let device: DeviceID
+    private var rideIDs: [Int: Int64] = [:]
+    private var segmentIDs: [Int: Int64] = [:]
+    private(set) var stored = 0
+
+    init(store: PostgresStore, device: DeviceID) {
+        self.store = store
+        self.device = device
+    }
+
+    @discardableResult
+    func write(_ points: [KeptPoint], drops: [Int: [String: Int]]) throws -> Int {
+        let points = points.filter {
+            $0.milliseconds >= PostgresStore.earliest && $0.milliseconds <= PostgresStore.latest
+        }
+        try store.ensurePartitions(Set(points.map { PostgresStore.month(of: $0.milliseconds) }))
+        var rideIDs = self.rideIDs
+        var segmentIDs = self.segmentIDs
+        let d = device.rawValue
+        let added = try store.write { session -> Int in
+            try Self.lock(session, device: device)
+            var fresh = try Self.insert(session, device: device, points, importID: nil)
+            var added = 0
+            var rideExtent: [Int64: (start: Int64, end: Int64, count: Int)] = [:]
+            var segmentExtent: [Int64: (end: Int64, count: Int)] = [:]
+            for p in points {
+                let t = p.milliseconds
+                guard fresh.remove(t) != nil else { continue }  // this millisecond was stored before
+                added += 1
+                if rideIDs[p.ride] == nil,
+                    let id = try session.value(
+                        "SELECT id FROM ride WHERE device_id = \(d) AND start_ms <= \(t) AND end_ms >= \(t) LIMIT 1",
+                        as: Int64.self)
+                {
+                    rideIDs[p.ride] = id
+                }
+                if segmentIDs[p.segment] == nil,
+                    let id = try session.value(
+                        "SELECT id FROM segment WHERE device_id = \(d) AND start_ms <= \(t) AND end_ms >= \(t) LIMIT 1",
+                        as: Int64.self)
+                {
+                    segmentIDs[p.segment] = id
+                }
+                let rideID: Int64
+                if let id = rideIDs[p.ride] {
+                    rideID = id
+                } else {
+                    rideID = try session.value(
+                        """
+                        INSERT INTO ride (device_id, start_ms, end_ms, point_count) VALUES (\(d), \(t), \(t), 0)
+                        RETURNING id
+                        """, as: Int64.self)!
+                    rideIDs[p.ride] = rideID
+                }
+                let segmentID: Int64
+                if let id = segmentIDs[p.segment] {
+                    segmentID = id
+                } else {
+                    segmentID = try session.value(
+                        """
+                        INSERT INTO segment (ride_id, device_id, start_ms, end_ms, point_count)
+                        VALUES (\(rideID), \(d), \(t), \(t), 0) RETURNING id
+                        """, as: Int64.self)!
+                    segmentIDs[p.segment] = segmentID
+                }
+                let r = rideExtent[rideID] ?? (t, t, 0)
+                rideExtent[rideID] = (Swift.min(r.start, t), Swift.max(r.end, t), r.count + 1)
+                let g = segmentExtent[segmentID] ?? (t, 0)
+                segmentExtent[segmentID] = (Swift.max(g.end, t), g.count + 1)
+            }
+            for (id, e) in segmentExtent {
+                try session.execute(
+                    """
+                    UPDATE segment SET end_ms = greatest(end_ms, \(e.end)), point_count = point_count + \(e.count)
+                    WHERE id = \(id)
+                    """)
+            }
+            for (id, e) in rideExtent {
+                try session.execute(
+                    """
+                    UPDATE ride SET start_ms = least(start_ms, \(e.start)), end_ms = greatest(end_ms, \(e.end)),
+                        point_count = point_count + \(e.count)
+                    WHERE id = \(id)
+                    """)
+            }
+            for (ride, reasons) in drops {
+                guard let rideID = rideIDs[ride] else { continue }
+                for (reason, count) in reasons {
+                    try Self.addDrops(session, ride: rideID, reason: reason, count: count)
+                }
+            }
+            if added > 0 { try Self.announce(session, device: device) }
+            return added
+        }
+        self.rideIDs = rideIDs
+        self.segmentIDs = segmentIDs
+        stored += added
+        return added
+    }
+
+    /// Waits for (and holds to the end of the transaction) the device's write lock.
+    static func lock(_ session: Session, device: DeviceID) throws {
+        try session.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock + 16 + device.rawValue))")
+    }
+
+    /// Inserts the points that are new for the device; returns the times stored.
+    static func insert(_ session: Session, device: DeviceID, _ points: [KeptPoint], importID: Int64?) throws
+        -> Set<Int64>
+    {
+        var fresh = Set<Int64>()
+        var start = 0
+        while start < points.count {
+            let chunk = points[start..<Swift.min(start + 20_000, points.count)]
+            start = chunk.endIndex
+            let unknown = KeptPoint.unknown
+            let times = try session.values(
+                """
+                INSERT INTO position (device_id, t, lat, lon, alt, speed, track, hdop, mode_sats, import_id)
+                SELECT \(device.rawValue), u.t, u.lat, u.lon, nullif(u.alt, \(unknown)), nullif(u.speed, \(unknown)),
+                       nullif(u.track, \(unknown)), nullif(u.hdop, \(unknown)), u.mode_sats, \(importID)
+                FROM unnest(\(chunk.map(\.milliseconds))::bigint[], \(chunk.map(\.lat))::bigint[],
+                            \(chunk.map(\.lon))::bigint[], \(chunk.map(\.alt))::bigint[], \(chunk.map(\.speed))::bigint[],
+                            \(chunk.map(\.track))::bigint[], \(chunk.map(\.hdop))::bigint[],
+                            \(chunk.map { Int64($0.modeSats) })::bigint[])
+                     AS u(t, lat, lon, alt, speed, track, hdop, mode_sats)
+                ON CONFLICT DO NOTHING RETURNING t
+                """, as: Int64.self)
+            fresh.formUnion(times)
+        }
+        return fresh
+    }
+
+    static func addDrops(_ session: Session, ride: Int64, reason: String, count: Int) throws {
+        try session.execute(
+            """
+            INSERT INTO drop_count (ride_id, reason, count) VALUES (\(ride), \(reason), \(count))
+            ON CONFLICT (ride_id, reason) DO UPDATE SET count = drop_count.count + excluded.count
+            """)
+    }
+
+    /// Sets the device's latest position from its stored positions (none left: no row), and
+    /// announces the change to the listening servers when the transaction commits.
+    static func announce(_ session: Session, device: DeviceID) throws {
+        try refreshLatest(session, devices: [device.rawValue])
+        try session.execute("SELECT pg_notify(\(PostgresStore.positionChannel), \(String(device.rawValue)))")
+    }
+
+    /// Sets the latest position of `devices` from what is stored.
+    static func refreshLatest(_ session: Session, devices: [Int64]) throws {
+        let columns = PostgresStore.positionColumns
+        try session.execute(
+            """
+            INSERT INTO latest_position (device_id, \(unescaped: columns))
+            SELECT d.id, p.* FROM unnest(\(devices)::bigint[]) AS d(id)
+            CROSS JOIN LATERAL (SELECT \(unescaped: columns) FROM position
+                                WHERE device_id = d.id ORDER BY t DESC LIMIT 1) p
+            ON CONFLICT (device_id) DO UPDATE SET t = excluded.t, lat = excluded.lat, lon = excluded.lon,
+                alt = excluded.alt, speed = excluded.speed, track = excluded.track, hdop = excluded.hdop,
+                mode_sats = excluded.mode_sats
+            """)
+        try session.execute(
+            """
+            DELETE FROM latest_position l WHERE l.device_id = ANY(\(devices))
+            AND NOT EXISTS (SELECT 1 FROM position p WHERE p.device_id = l.device_id)
+            """)
+    }
+}
+
+extension PostgresStore {
+    public func makeWriter(device: DeviceID) -> any TrackWriting { PostgresWriter(store: self, device: device) }
+}
