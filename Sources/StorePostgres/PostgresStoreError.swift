@@ -55,7 +55,7 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
         if let error = error as? PostgresStoreError { return error }
         guard let psql = error as? PSQLError else {
             if ConnectionPool.isConnectionFailure(error) || error is IOError {
-                return PostgresStoreError.unreachable(location: location.description, reason: "\(error)")
+                return PostgresStoreError.unreachable(location: location.description, reason: reason("\(error)", error))
             }
             return error
         }
@@ -69,11 +69,22 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
             return PostgresStoreError.refused(location: location.description, reason: "\(psql.code)")
         default:
             if ConnectionPool.isConnectionFailure(psql) {
-                let underlying = psql.underlying.map { "\($0)" } ?? message
                 return PostgresStoreError.unreachable(
-                    location: location.description, reason: underlying.isEmpty ? "\(psql.code)" : underlying)
+                    location: location.description, reason: reason(psql.underlying.map { "\($0)" } ?? message, psql))
             }
             return error
         }
+    }
+
+    /// The system's words for a connection failure, from the long description NIO gives.
+    static func reason(_ text: String, _ error: any Error) -> String {
+        for known in [
+            "Connection refused", "Connection reset", "timed out", "No route to host", "Network is unreachable",
+            "Name or service not known", "No such file or directory",
+        ] where text.localizedCaseInsensitiveContains(known) {
+            return known.lowercased()
+        }
+        if let psql = error as? PSQLError { return psql.serverInfo?[.message] ?? "\(psql.code)" }
+        return text
     }
 }

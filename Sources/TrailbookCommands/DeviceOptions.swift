@@ -8,7 +8,7 @@ struct DeviceOptions: ParsableArguments {
     var deviceName: String?
 
     /// The filter; a device the store does not have is exit 66, naming the ones it has.
-    func filter(_ store: TrackStore) throws -> DeviceFilter {
+    func filter(_ store: any TrackStoring) throws -> DeviceFilter {
         guard let deviceName else { return .all }
         let devices = try store.devices().map(\.name)
         guard devices.contains(deviceName) else { throw Self.unknown(deviceName, store: store, devices: devices) }
@@ -16,7 +16,7 @@ struct DeviceOptions: ParsableArguments {
     }
 
     /// Exit 66 for a device name `store` does not have, naming the `devices` it has.
-    static func unknown(_ name: String, store: TrackStore, devices: [String]) -> CommandFailure {
+    static func unknown(_ name: String, store: any TrackStoring, devices: [String]) -> CommandFailure {
         let known = devices.isEmpty ? "it has none yet" : "it has " + devices.joined(separator: ", ")
         return CommandFailure(
             message: "There is no device \(name) in \(store.path) (\(known)); trailbook rides --json shows "

@@ -1,5 +1,6 @@
 import Foundation
 import GPSDevices
+import StorePostgres
 import TrackStore
 import TrailbookKit
 
@@ -48,6 +49,21 @@ extension StoreError {
                 ? " The default store is \(fallback) (leave out --store to use it)."
                 : " Check --store, or record or import something first (trailbook import FILE)."
             return CommandFailure(message: description + hint, code: .noInput)
+        }
+    }
+}
+
+extension PostgresStoreError {
+    /// The failure as the command reports it: the server away or the database missing 69, the
+    /// login refused 77, a URL that cannot be used 64.
+    var commandFailure: CommandFailure {
+        switch self {
+        case .badURL: return CommandFailure(message: description, code: .usage)
+        case .unreachable, .noDatabase, .closed: return CommandFailure(message: description, code: .unavailable)
+        case .refused: return CommandFailure(message: description, code: .noPermission)
+        case .noStore: return CommandFailure(message: description + " (--store URL)", code: .noInput)
+        case .notAStore: return CommandFailure(message: description + " (--store URL)", code: .cannotCreate)
+        case .newerSchema: return CommandFailure(message: description, code: .failure)
         }
     }
 }

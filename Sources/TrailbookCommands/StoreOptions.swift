@@ -1,13 +1,15 @@
 import ArgumentParser
 import Foundation
+import StorePostgres
 import TrackStore
 
 /// `--store`: where the track store lives.
 struct StoreOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The store file. Default: $TRAILBOOK_STORE, else $XDG_DATA_HOME/trailbook/trailbook.sqlite (~/.local/share/...).",
-            valueName: "path"))
+            "The store: a file, or a postgresql://USER@HOST:PORT/DATABASE URL. Default: $TRAILBOOK_STORE, else "
+                + "$XDG_DATA_HOME/trailbook/trailbook.sqlite (~/.local/share/...).",
+            valueName: "path|url"))
     var store: String?
 
     /// The path by the documented precedence.
@@ -23,21 +25,41 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store, which must exist (commands that read never make one: a mistyped path
     /// is exit 66, not an empty store); failures become the documented exit codes.
-    func open() throws -> TrackStore {
-        do {
-            return try TrackStore(existingAt: path)
-        } catch {
-            throw error.commandFailure
-        }
+    func open() throws -> any TrackStoring {
+        try open(create: false)
     }
 
     /// Opens the store, making it (and its folder) when there is none: for commands that store
     /// what they are given (import, record, mark, pause, photo import, a day's summary).
-    func openOrCreate() throws -> TrackStore {
+    func openOrCreate() throws -> any TrackStoring {
+        try open(create: true)
+    }
+
+    private func open(create: Bool) throws -> any TrackStoring {
         do {
-            return try TrackStore(path: path)
-        } catch {
+            return try Self.open(path, create: create)
+        } catch let error as PostgresStoreError {
+            throw error.commandFailure
+        } catch let error as StoreError {
             throw error.commandFailure
         }
+    }
+
+    /// The store at `path` (a file or a PostgreSQL URL).
+    static func open(_ path: String, create: Bool) throws -> any TrackStoring {
+        if PostgresLocation.isURL(path) {
+            return try PostgresStore(url: path, mediaDirectory: mediaDirectory(for: path), create: create)
+        }
+        return create ? try TrackStore(path: path) : try TrackStore(existingAt: path)
+    }
+
+    /// Where the photo files of a PostgreSQL store are kept: $TRAILBOOK_MEDIA, else
+    /// $XDG_DATA_HOME/trailbook/DATABASE-media (a file store keeps them beside its file).
+    static func mediaDirectory(for url: String) -> String {
+        let env = ProcessInfo.processInfo.environment
+        if let p = env["TRAILBOOK_MEDIA"], !p.isEmpty { return p }
+        let base = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
+        let database = (try? PostgresLocation.parse(url).get())?.database ?? "postgresql"
+        return base + "/trailbook/" + database + "-media"
     }
 }

@@ -5,7 +5,7 @@ import TrailbookKit
 
 enum RecordText {
     /// `record 5  2026-06-14 08:31:05  47.37690 8.54170  manual` then notes, photos, fields indented.
-    static func lines(_ r: LocationRecord, zone: TimeZone, store: TrackStore) -> [String] {
+    static func lines(_ r: LocationRecord, zone: TimeZone, store: any TrackStoring) -> [String] {
         let id = r.id.map { "record \($0)" } ?? "point"
         let place = String(format: "%.6f %.6f", r.coordinate.latitude, r.coordinate.longitude)
         var lines = [

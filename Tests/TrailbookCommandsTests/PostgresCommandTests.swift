@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// Every command on a `postgresql://` store: the same inputs into a SQLite file and into a
+/// database of the test cluster give the same answers; a server away, a refused login and a
+/// URL that cannot be used end with their sentence and exit code.
+@Suite struct PostgresCommandTests {
+    @Test func everyCommandAnswersTheSameOnPostgreSQLAsOnSQLite() throws {
+        let cluster = try PostgresCluster.shared()
+        let folder = try Samples.temporaryDirectory()
+        let second = folder + "/second.nmea"
+        let simulated = try run([
+            "simulate", "--duration", "900", "--seed", "4", "--start", "2026-06-14T09:00:00", "-o", second,
+        ])
+        try #require(simulated.status == 0, "\(simulated.stderr)")
+        let stores = [folder + "/store.sqlite", try cluster.newDatabase()]
+        let zone = ["--time-zone", "Europe/Zurich"]
+        var answers: [[String]] = []
+        for store in stores {
+            let environment = ["TRAILBOOK_MEDIA": folder + "/media-\(answers.count)"]
+            func trailbook(_ arguments: [String]) throws -> String {
+                let result = try run(arguments + ["--store", store], environment: environment)
+                #expect(result.status == 0, "\(arguments) on \(store): \(result.stderr)")
+                return Self.comparable(result.stdout, store: store)
+            }
+            _ = try trailbook(["import", "Samples/ride.nmea", second])
+            _ = try trailbook(["note", "add", "--at", "2026-06-14 08:45", "--text", "Coffee by the lake."] + zone)
+            _ = try trailbook(
+                ["mark", "--lat", "47.3", "--lon", "8.5", "--at", "2026-06-14 12:00", "--note", "Lunch"] + zone)
+            _ = try trailbook(["day", "2026-06-14", "--summary", "Two rides."])
+            answers.append([
+                try trailbook(["rides", "--json"] + zone),
+                try trailbook(["points", "--day", "2026-06-14"] + zone),
+                try trailbook(["records", "--json", "--day", "2026-06-14"] + zone),
+                try trailbook(["day", "2026-06-14", "--json"] + zone),
+                try trailbook(["summary", "--day", "2026-06-14"] + zone),
+                try trailbook(["export", "--day", "2026-06-14", "--format", "gpx"] + zone),
+            ])
+            let page = folder + "/day-\(answers.count).html"
+            _ = try trailbook(["report", "day", "2026-06-14", "-o", page] + zone)
+            answers[answers.count - 1].append(
+                Self.comparable(try String(contentsOfFile: page, encoding: .utf8), store: store))
+        }
+        #expect(answers[0][1].split(separator: "\n").count == 1762 + 901, "every point, with the header")
+        for (sqlite, postgres) in zip(answers[0], answers[1]) {
+            #expect(sqlite == postgres, "the PostgreSQL store answered otherwise: \(postgres.prefix(300))")
+        }
+        // Removal works there too, and leaves the stores alike.
+        for store in stores {
+            let removed = try run(["rm", "--ride", "1", "--yes", "--store", store])
+            #expect(removed.status == 0, "\(removed.stderr)")
+        }
+        let left = try stores.map { try run(["rides", "--json", "--store", $0]).stdout }
+        #expect(left[0] == left[1])
+    }
+
+    /// `text` without what differs by nature: the store's name, and when a note was written.
+    static func comparable(_ text: String, store: String) -> String {
+        text.replacingOccurrences(of: store, with: "STORE").replacingOccurrences(
+            of: #""(created|updated)" : "[^"]*""#, with: "\"$1\" : \"TIME\"", options: .regularExpression)
+    }
+
+    @Test func aServerAwayARefusedLoginAndABadURLSaySoWithTheirExitCodes() throws {
+        let cluster = try PostgresCluster.shared()
+        let away = try run(["rides", "--store", "postgresql://trailbook@127.0.0.1:1/trailbook"])
+        #expect(away.status == 69)
+        #expect(away.stderr.contains("does not answer") && away.stderr.contains("127.0.0.1:1"), "\(away.stderr)")
+        let stranger = try run(["rides", "--store", "postgresql://nobody-here@127.0.0.1:\(cluster.port)/postgres"])
+        #expect(stranger.status == 77)
+        #expect(stranger.stderr.contains("refused the login"), "\(stranger.stderr)")
+        let noDatabase = try run(["rides", "--store", cluster.url(database: "no_such_database")])
+        #expect(noDatabase.status == 69)
+        #expect(noDatabase.stderr.contains("does not exist"), "\(noDatabase.stderr)")
+        let bad = try run(["rides", "--store", "postgresql://127.0.0.1:\(cluster.port)"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("names no database"), "\(bad.stderr)")
+        // A read on an empty database makes nothing: exit 66, and the database stays empty.
+        let empty = try cluster.newDatabase()
+        let read = try run(["rides", "--store", empty])
+        #expect(read.status == 66)
+        #expect(read.stderr.contains("There is no Trailbook store"), "\(read.stderr)")
+        let name = String(empty.split(separator: "/").last!)
+        #expect(try cluster.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: name) == "0\n")
+        // Another application's database is not taken over.
+        try cluster.psql("CREATE TABLE orders (id int)", database: name)
+        let foreign = try run(["import", "Samples/ride.nmea", "--store", empty])
+        #expect(foreign.status == 73)
+        #expect(foreign.stderr.contains("is not a Trailbook store (it has tables orders)"), "\(foreign.stderr)")
+    }
+}
