@@ -372,6 +372,38 @@ public enum StoreContract {
             try store.setUploadCursor(device: bike, server: "a", milliseconds: t0)
             try expect(try store.uploadCursor(device: bike, server: "a") == t0 + 9000, "a cursor never goes back")
         },
+        Case(description: "sessions end, expire and go with their account; failed logins count per key in a window") {
+            store in
+            try expect(try store.addAccount(name: "ana", passwordHash: "v1$x"), "ana added")
+            try expect(
+                try store.addSession(
+                    tokenHash: "s1", account: "nobody", csrf: "c", expiresMilliseconds: t0 + 10, now: t0)
+                    == false, "no session for an unknown account")
+            try expect(
+                try store.addSession(
+                    tokenHash: "s1", account: "ana", csrf: "c1", expiresMilliseconds: t0 + 100, now: t0),
+                "a session")
+            _ = try store.addSession(
+                tokenHash: "s2", account: "ana", csrf: "c2", expiresMilliseconds: t0 + 100, now: t0)
+            let found = try store.session(tokenHash: "s1", now: t0 + 50)
+            try expect(
+                found?.account == "ana" && found?.csrf == "c1", "the session's account and CSRF token: \(found as Any)")
+            try expect(try store.session(tokenHash: "s1", now: t0 + 100) == nil, "expired at its time")
+            try expect(try store.session(tokenHash: "zz", now: t0) == nil, "an unknown token")
+            try store.endSession(tokenHash: "s1")
+            try expect(try store.session(tokenHash: "s1", now: t0) == nil, "ended")
+            try expect(try store.removeAccount("ana"), "ana removed")
+            try expect(try store.session(tokenHash: "s2", now: t0) == nil, "gone with the account")
+            let keys = ["user:ana", "address:10.0.0.1"]
+            try store.addLoginFailure(keys: keys, at: t0, window: 1000)
+            try store.addLoginFailure(keys: keys, at: t0 + 10, window: 1000)
+            try store.addLoginFailure(keys: ["address:10.0.0.1"], at: t0 + 20, window: 1000)
+            let counts = try store.loginFailures(keys: keys + ["user:ben"], since: t0 - 1000)
+            try expect(counts == ["user:ana": 2, "address:10.0.0.1": 3], "per key: \(counts)")
+            try expect(
+                try store.loginFailures(keys: keys, since: t0 + 5) == ["user:ana": 1, "address:10.0.0.1": 2],
+                "only those after the start of the window")
+        },
     ]
 
     /// A 3D fix with 8 satellites at `ms`.

@@ -242,7 +242,24 @@ enum PostgresSchema {
                 )
                 """,
                 "CREATE INDEX device_message_on_device ON device_message (device_id)",
-            ])
+            ]),
+        Migration(
+            name: "p2-sessions",
+            statements: [
+                """
+                CREATE TABLE web_session (
+                    token_hash text PRIMARY KEY,
+                    user_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    csrf text NOT NULL,
+                    expires_ms bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX web_session_on_user ON web_session (user_id)",
+                "CREATE INDEX web_session_on_expiry ON web_session (expires_ms)",
+                "CREATE TABLE login_failure (key text NOT NULL, at_ms bigint NOT NULL)",
+                "CREATE INDEX login_failure_on_key ON login_failure (key, at_ms)",
+                "CREATE INDEX login_failure_on_time ON login_failure (at_ms)",
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

@@ -176,3 +176,22 @@ extension SharingStoring {
         try recentPoints(account: account, device: nil, limit: limit)
     }
 }
+
+/// Signed-in browsers and failed logins, kept in the store so that every server process on it
+/// sees the same (several `serve` processes on one PostgreSQL database), and a restart signs
+/// nobody out. A session is known by its token's SHA-256, never the token.
+public protocol SessionStoring: Sendable {
+    /// Starts a session of `account` (false when there is no such account); sessions past their
+    /// time are forgotten meanwhile.
+    func addSession(tokenHash: String, account: String, csrf: String, expiresMilliseconds: Int64, now: Int64) throws
+        -> Bool
+    /// The account and CSRF token of a session in force at `now`; nil when unknown or expired
+    /// (and once its account is removed).
+    func session(tokenHash: String, now: Int64) throws -> (account: String, csrf: String)?
+    func endSession(tokenHash: String) throws
+    /// Counts one failed login against each key (an account, a client address); failures
+    /// older than `window` ms are forgotten meanwhile.
+    func addLoginFailure(keys: [String], at: Int64, window: Int64) throws
+    /// How many failed logins each key has since `since` (keys without any are left out).
+    func loginFailures(keys: [String], since: Int64) throws -> [String: Int]
+}

@@ -284,6 +284,22 @@ enum Schema {
                 t.column("body", .text).notNull()  // as the app sent it (JSON)
             }
         }
+        migrator.registerMigration("v9-sessions") { db in
+            // Signed-in browsers (by the SHA-256 of the cookie's token) and failed logins, in the
+            // store so that a restart signs nobody out.
+            try db.create(table: "web_session", options: [.withoutRowID]) { t in
+                t.primaryKey("token_hash", .text)
+                t.column("user_id", .integer).notNull().indexed().references("user", onDelete: .cascade)
+                t.column("csrf", .text).notNull()
+                t.column("expires_ms", .integer).notNull()
+            }
+            try db.create(table: "login_failure") { t in
+                t.column("key", .text).notNull()  // user:NAME or address:IP
+                t.column("at_ms", .integer).notNull()
+            }
+            try db.create(index: "login_failure_on_key", on: "login_failure", columns: ["key", "at_ms"])
+            try db.create(index: "login_failure_on_time", on: "login_failure", columns: ["at_ms"])
+        }
         return migrator
     }
 }

@@ -1,36 +1,36 @@
 import Foundation
+import GPSCore
 import Hummingbird
 import TrackModel
 import TrailbookKit
 
-/// Signed-in browsers: a random session token in a cookie (its SHA-256 is what the server keeps)
+/// Signed-in browsers: a random session token in a cookie (its SHA-256 is what the store keeps)
 /// and the session's CSRF token, which every state-changing form and cookie-authenticated API
-/// call must carry. Kept in memory: a restart signs everyone out.
-actor WebSessions {
+/// call must carry. Kept in the store: every server process on it knows the session, and a
+/// restart signs nobody out.
+struct WebSessions: Sendable {
     struct Session: Sendable {
         let user: String
         let csrf: String
-        let expires: Date
     }
 
-    static let lifetime: TimeInterval = 14 * 86_400
-    private var sessions: [String: Session] = [:]
+    static let lifetime: Int64 = 14 * 86_400_000
+    let store: any SessionStoring
 
     /// A new session for `user`: the cookie's token and the CSRF token.
-    func create(user: String, now: Date = Date()) -> (token: String, csrf: String) {
+    func create(user: String, now: Int64 = UTCTimestamp.now()) throws -> (token: String, csrf: String) {
         let token = Self.random()
         let csrf = Self.random()
-        sessions[Self.key(token)] = Session(user: user, csrf: csrf, expires: now.addingTimeInterval(Self.lifetime))
-        if sessions.count > 10_000 { sessions = sessions.filter { $0.value.expires > now } }
+        _ = try store.addSession(
+            tokenHash: Self.key(token), account: user, csrf: csrf, expiresMilliseconds: now + Self.lifetime, now: now)
         return (token, csrf)
     }
 
-    func session(_ token: String, now: Date = Date()) -> Session? {
-        guard let s = sessions[Self.key(token)], s.expires > now else { return nil }
-        return s
+    func session(_ token: String, now: Int64 = UTCTimestamp.now()) throws -> Session? {
+        try store.session(tokenHash: Self.key(token), now: now).map { Session(user: $0.account, csrf: $0.csrf) }
     }
 
-    func end(_ token: String) { sessions[Self.key(token)] = nil }
+    func end(_ token: String) throws { try store.endSession(tokenHash: Self.key(token)) }
 
     static func key(_ token: String) -> String { ContentDigest.hexDigest(of: Array(token.utf8)) }
 
@@ -49,9 +49,16 @@ struct Login: Sendable {
     static let loginCookie = "trailbook_login"
 
     let accounts: AccountService
-    let throttle = LoginThrottle()
-    let sessions = WebSessions()
+    let throttle: LoginThrottle
+    let sessions: WebSessions
     let trustProxy: Bool
+
+    init(accounts: AccountService, sessions store: any SessionStoring, trustProxy: Bool) {
+        self.accounts = accounts
+        self.trustProxy = trustProxy
+        throttle = LoginThrottle(store: store)
+        sessions = WebSessions(store: store)
+    }
 
     /// Checks a password under the limits: 429 while the account or the address is shut out,
     /// 401 (with `challenge`) for a wrong one.
@@ -59,11 +66,11 @@ struct Login: Sendable {
         async throws
     {
         let keys = ["user:" + name, "address:" + context.client(request, trustProxy: trustProxy)]
-        guard await throttle.allowed(keys) else {
+        guard try throttle.allowed(keys) else {
             throw HTTPError(.tooManyRequests, message: "Too many failed logins; wait a quarter of an hour.")
         }
         guard try accounts.authenticate(name, password: password) else {
-            await throttle.failed(keys)
+            try throttle.failed(keys)
             throw challenge
                 ? HTTPError(
                     .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"trailbook\""],
@@ -75,11 +82,8 @@ struct Login: Sendable {
     /// The signed-in user's session, from the cookie; none once the account has been removed
     /// (`trailbook user rm` runs in another process).
     func session(_ request: Request) async -> (token: String, session: WebSessions.Session)? {
-        guard let token = Self.cookies(request)[Self.sessionCookie], let s = await sessions.session(token) else {
-            return nil
-        }
-        guard (try? accounts.store.passwordHash(of: s.user)) != nil else {
-            await sessions.end(token)
+        // A session goes with its account (`trailbook user rm` runs in another process).
+        guard let token = Self.cookies(request)[Self.sessionCookie], let s = try? sessions.session(token) else {
             return nil
         }
         return (token, s)

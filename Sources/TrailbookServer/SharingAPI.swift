@@ -8,22 +8,22 @@ import TrailbookKit
 /// account, or ``addressLimit`` from one address, in ``window`` seconds, those logins are refused
 /// (429) until the window has passed, whatever the password. An address gets more than an
 /// account: several people may share one (a household behind one router).
-actor LoginThrottle {
+struct LoginThrottle: Sendable {
     static let accountLimit = 10
     static let addressLimit = 30
-    static let window: Double = 15 * 60
-    private var failures: [String: [Double]] = [:]
+    static let window: Int64 = 15 * 60_000
+    /// The failures are kept in the store: every server process on it counts the same ones.
+    let store: any SessionStoring
 
     static func limit(_ key: String) -> Int { key.hasPrefix("address:") ? addressLimit : accountLimit }
 
-    func allowed(_ keys: [String], now: Double = Date().timeIntervalSince1970) -> Bool {
-        keys.allSatisfy { key in (failures[key] ?? []).filter { now - $0 < Self.window }.count < Self.limit(key) }
+    func allowed(_ keys: [String], now: Int64 = UTCTimestamp.now()) throws -> Bool {
+        let counts = try store.loginFailures(keys: keys, since: now - Self.window)
+        return keys.allSatisfy { (counts[$0] ?? 0) < Self.limit($0) }
     }
 
-    func failed(_ keys: [String], now: Double = Date().timeIntervalSince1970) {
-        for key in keys { failures[key, default: []] = (failures[key] ?? []).filter { now - $0 < Self.window } + [now] }
-        // Keys whose failures have all aged out go, so the table does not grow for ever.
-        if failures.count > 10_000 { failures = failures.filter { $0.value.contains { now - $0 < Self.window } } }
+    func failed(_ keys: [String], now: Int64 = UTCTimestamp.now()) throws {
+        try store.addLoginFailure(keys: keys, at: now, window: Self.window)
     }
 }
 

@@ -209,7 +209,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         }
         router.get("/gpslogger", use: gpslogger)
         router.post("/gpslogger", use: gpslogger)
-        let login = Login(accounts: accounts, trustProxy: configuration.trustProxy)
+        let login = Login(accounts: accounts, sessions: store, trustProxy: configuration.trustProxy)
         SharingAPI.add(to: router, store: store, feed: feed, login: login)
         WebPages.add(to: router, store: store, login: login)
         return router

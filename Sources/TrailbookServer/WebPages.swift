@@ -103,17 +103,17 @@ enum WebPages {
                 return loginPage(
                     request, message: "Too many failed logins; wait a quarter of an hour.", status: .tooManyRequests)
             }
-            let (session, _) = await login.sessions.create(user: name)
+            let (session, _) = try login.sessions.create(user: name)
             return redirect(
                 "/",
                 cookies: [
-                    login.cookie(Login.sessionCookie, session, request, maxAge: Int(WebSessions.lifetime)),
+                    login.cookie(Login.sessionCookie, session, request, maxAge: Int(WebSessions.lifetime / 1000)),
                     login.cookie(Login.loginCookie, "", request, maxAge: 0),
                 ])
         }
         router.post("/logout") { request, _ -> Response in
             _ = try await form(request)
-            if let (token, _) = await login.session(request) { await login.sessions.end(token) }
+            if let (token, _) = await login.session(request) { try login.sessions.end(token) }
             return redirect("/", cookies: [login.cookie(Login.sessionCookie, "", request, maxAge: 0)])
         }
         router.post("/codes") { request, _ -> Response in

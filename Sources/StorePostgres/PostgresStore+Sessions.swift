@@ -1,0 +1,59 @@
+import Foundation
+import GPSCore
+import PostgresNIO
+import TrackModel
+
+extension PostgresStore: SessionStoring {
+    public func addSession(tokenHash: String, account: String, csrf: String, expiresMilliseconds: Int64, now: Int64)
+        throws -> Bool
+    {
+        try write { session in
+            guard let user = try Self.userID(session, account) else { return false }
+            try session.execute("DELETE FROM web_session WHERE expires_ms <= \(now)")
+            try session.execute(
+                """
+                INSERT INTO web_session (token_hash, user_id, csrf, expires_ms)
+                VALUES (\(tokenHash), \(user), \(csrf), \(expiresMilliseconds))
+                ON CONFLICT (token_hash) DO UPDATE SET user_id = excluded.user_id, csrf = excluded.csrf,
+                    expires_ms = excluded.expires_ms
+                """)
+            return true
+        }
+    }
+
+    public func session(tokenHash: String, now: Int64) throws -> (account: String, csrf: String)? {
+        try read { session in
+            try session.query(
+                """
+                SELECT a.name, s.csrf FROM web_session s JOIN account a ON a.id = s.user_id
+                WHERE s.token_hash = \(tokenHash) AND s.expires_ms > \(now)
+                """
+            ).first.map { (try $0.get("name"), try $0.get("csrf")) }
+        }
+    }
+
+    public func endSession(tokenHash: String) throws {
+        try write { session in try session.execute("DELETE FROM web_session WHERE token_hash = \(tokenHash)") }
+    }
+
+    public func addLoginFailure(keys: [String], at: Int64, window: Int64) throws {
+        try write { session in
+            try session.execute("DELETE FROM login_failure WHERE at_ms <= \(at - window)")
+            try session.execute("INSERT INTO login_failure (key, at_ms) SELECT k, \(at) FROM unnest(\(keys)::text[]) k")
+        }
+    }
+
+    public func loginFailures(keys: [String], since: Int64) throws -> [String: Int] {
+        try read { session in
+            var counts: [String: Int] = [:]
+            for row in try session.query(
+                """
+                SELECT key, count(*) AS n FROM login_failure WHERE key = ANY(\(keys)) AND at_ms > \(since) GROUP BY key
+                """)
+            {
+                counts[try row.get("key")] = try row.get("n")
+            }
+            return counts
+        }
+    }
+}
