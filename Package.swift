@@ -144,7 +144,8 @@ let package = Package(
         .testTarget(
             name: "TrailbookCommandsTests",
             dependencies: [
-                "TrailbookCommands", "TrailbookTestSupport", "TrackStore", "TrailbookServer", "Pipeline",
+                "TrailbookCommands", "TrailbookTestSupport", "TrackStore", "StorePostgres", "TrailbookServer",
+                "Pipeline",
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Golden")]

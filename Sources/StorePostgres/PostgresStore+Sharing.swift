@@ -92,22 +92,37 @@ extension PostgresStore: SharingStoring {
 
     public func revokeGrant(owner: String, viewer: String) throws -> Bool {
         try write { session in
-            try session.execute(
-                """
-                DELETE FROM share_grant g USING account o, account v
-                WHERE o.id = g.owner_id AND v.id = g.viewer_id AND o.name = \(owner) AND v.name = \(viewer)
-                """) > 0
+            let changed =
+                try session.execute(
+                    """
+                    DELETE FROM share_grant g USING account o, account v
+                    WHERE o.id = g.owner_id AND v.id = g.viewer_id AND o.name = \(owner) AND v.name = \(viewer)
+                    """) > 0
+            if changed { try announceGrant(session, viewer: viewer) }
+            return changed
         }
+    }
+
+    /// Tells the other server processes that a grant of `viewer` changed (on commit).
+    func announceGrant(_ session: Session, viewer: String) throws {
+        try session.execute(
+            """
+            SELECT pg_notify(\(Self.channel),
+                json_build_object('kind', 'grant', 'from', \(instance)::text, 'viewer', \(viewer)::text)::text)
+            """)
     }
 
     public func updateGrant(owner: String, viewer: String, paused: Bool, expiresMilliseconds: Int64?) throws -> Bool {
         try write { session in
-            try session.execute(
-                """
-                UPDATE share_grant g SET paused = \(paused), expires_ms = \(expiresMilliseconds)
-                FROM account o, account v
-                WHERE o.id = g.owner_id AND v.id = g.viewer_id AND o.name = \(owner) AND v.name = \(viewer)
-                """) > 0
+            let changed =
+                try session.execute(
+                    """
+                    UPDATE share_grant g SET paused = \(paused), expires_ms = \(expiresMilliseconds)
+                    FROM account o, account v
+                    WHERE o.id = g.owner_id AND v.id = g.viewer_id AND o.name = \(owner) AND v.name = \(viewer)
+                    """) > 0
+            if changed { try announceGrant(session, viewer: viewer) }
+            return changed
         }
     }
 

@@ -26,8 +26,11 @@ public final class PostgresStore: TrackStoring, @unchecked Sendable {
 
     /// The local store's one user.
     public static let localUser = "me"
-    /// The channel a committed batch of positions is announced on, with its device id.
-    public static let positionChannel = "trailbook_position"
+    /// The channel changes are announced on (``announcements()``): a JSON object with `kind`
+    /// (`positions`, `grant`), `from` (the announcing store's ``instance``) and the names.
+    public static let channel = "trailbook_change"
+    /// This store's id in its announcements, so that it does not hear its own.
+    public let instance = String(UUID().uuidString.prefix(8))
 
     /// Opens the store at `url`. With `create`, an empty database becomes a store (migrated);
     /// without, a database with no store is ``PostgresStoreError/noStore(location:)``.

@@ -79,7 +79,9 @@ extension PostgresWriter {
                         """)
                 }
             }
-            if outcome.points > 0 || outcome.replacedPoints > 0 { try Self.announce(session, device: device) }
+            if outcome.points > 0 || outcome.replacedPoints > 0 {
+                try Self.announce(session, device: device, store: store)
+            }
             return outcome
         }
     }

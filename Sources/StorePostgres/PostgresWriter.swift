@@ -102,7 +102,7 @@ final class PostgresWriter: TrackWriting {
                     try Self.addDrops(session, ride: rideID, reason: reason, count: count)
                 }
             }
-            if added > 0 { try Self.announce(session, device: device) }
+            if added > 0 { try Self.announce(session, device: device, store: store) }
             return added
         }
         self.rideIDs = rideIDs
@@ -152,10 +152,17 @@ final class PostgresWriter: TrackWriting {
     }
 
     /// Sets the device's latest position from its stored positions (none left: no row), and
-    /// announces the change to the listening servers when the transaction commits.
-    static func announce(_ session: Session, device: DeviceID) throws {
+    /// announces the change to the listening servers when the transaction commits
+    /// (``PostgresStore/announcements()``).
+    static func announce(_ session: Session, device: DeviceID, store: PostgresStore) throws {
         try refreshLatest(session, devices: [device.rawValue])
-        try session.execute("SELECT pg_notify(\(PostgresStore.positionChannel), \(String(device.rawValue)))")
+        try session.execute(
+            """
+            SELECT pg_notify(\(PostgresStore.channel),
+                json_build_object('kind', 'positions', 'from', \(store.instance)::text, 'account', a.name,
+                                  'device', d.name)::text)
+            FROM device d JOIN account a ON a.id = d.user_id WHERE d.id = \(device.rawValue)
+            """)
     }
 
     /// Sets the latest position of `devices` from what is stored.

@@ -139,3 +139,19 @@ extension TrackWriting {
     @discardableResult
     public func write(_ points: [KeptPoint]) throws -> Int { try write(points, drops: [:]) }
 }
+
+/// A change another process committed to a store that several processes share.
+public enum StoreAnnouncement: Sendable, Equatable {
+    /// New (or removed) positions of an account's device.
+    case positions(account: String, device: String)
+    /// A grant of which `viewer` is the viewer changed (paused, expiring, revoked).
+    case grant(viewer: String)
+}
+
+/// A store several processes share (PostgreSQL) announces what each of them commits, so that a
+/// server process can tell its live viewers what another process stored.
+public protocol AnnouncingStore: Sendable {
+    /// What other processes commit from now on, for as long as the stream is consumed; after the
+    /// database went away it listens again once it is back (changes meanwhile are not replayed).
+    func announcements() -> AsyncStream<StoreAnnouncement>
+}

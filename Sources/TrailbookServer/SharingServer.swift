@@ -232,9 +232,28 @@ public struct SharingServer: Service, CustomStringConvertible {
         // graceful shutdown (no second set of signal handlers). Live streams never end by
         // themselves, so they are ended first, or the requests in flight would never finish.
         let feed = self.feed
+        // Positions and grant changes other server processes on the same database commit reach
+        // this one's live viewers too (PostgreSQL's LISTEN/NOTIFY).
+        let relay = (store as? any AnnouncingStore).map { announcing in
+            Task {
+                for await announcement in announcing.announcements() {
+                    switch announcement {
+                    case .positions(let account, let device):
+                        do {
+                            try await feed.published(owner: account, device: device)
+                        } catch {
+                            logger.warning("cannot read the positions of \(account)/\(device): \(error)")
+                        }
+                    case .grant(let viewer): await feed.close(viewer: viewer)
+                    }
+                }
+            }
+        }
+        defer { relay?.cancel() }
         try await withGracefulShutdownHandler {
             try await app.run()
         } onGracefulShutdown: {
+            relay?.cancel()
             Task { await feed.closeAll() }
         }
         logger.info("stopped")

@@ -151,11 +151,13 @@ public final class PostgresCluster: Sendable {
         return url(database: name)
     }
 
-    /// Runs SQL with psql on `database` and returns what it printed (unaligned, tuples only).
-    public func psql(_ sql: String, database: String) throws -> String {
+    /// Runs SQL with psql on `database` and returns what it printed (unaligned, tuples only,
+    /// values joined by `separator`).
+    public func psql(_ sql: String, database: String, separator: String = "|") throws -> String {
         try run(
             "/usr/bin/psql",
             [
+                "-F", separator,
                 "-X", "-q", "-A", "-t", "-h", "127.0.0.1", "-p", String(port), "-U", "trailbook", "-d", database, "-c",
                 sql,
             ])

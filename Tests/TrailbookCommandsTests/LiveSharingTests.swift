@@ -15,9 +15,10 @@ import TrailbookTestSupport
         (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
     }
 
-    @Test func liveEventsFollowTheGrantAndStrangersSeeNothing() async throws {
-        let dir = try Samples.temporaryDirectory()
-        let store = dir + "/s.sqlite"
+    @Test(arguments: StoreKind.allCases) func liveEventsFollowTheGrantAndStrangersSeeNothing(_ kind: StoreKind)
+        async throws
+    {
+        let (store, _) = try newStore(kind)
         for user in ["ana", "ben", "cat"] {
             #expect(
                 try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status

@@ -83,7 +83,7 @@ import TrailbookTestSupport
         let name = String(empty.split(separator: "/").last!)
         #expect(try cluster.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: name) == "0\n")
         // Another application's database is not taken over.
-        try cluster.psql("CREATE TABLE orders (id int)", database: name)
+        _ = try cluster.psql("CREATE TABLE orders (id int)", database: name)
         let foreign = try run(["import", "Samples/ride.nmea", "--store", empty])
         #expect(foreign.status == 73)
         #expect(foreign.stderr.contains("is not a Trailbook store (it has tables orders)"), "\(foreign.stderr)")

@@ -15,7 +15,8 @@ import TrailbookTestSupport
         /// `listen`: the address (port 0: one the system chooses); `log`: where its standard
         /// error goes (default: beside the store).
         init(store: String, arguments extra: [String] = [], listen: String = "127.0.0.1:0", log: String? = nil) throws {
-            self.log = log ?? store + ".serve.log"
+            let beside = store.hasPrefix("postgresql://") ? try Samples.temporaryDirectory() + "/db" : store
+            self.log = log ?? beside + ".serve.log"
             let log = self.log
             FileManager.default.createFile(atPath: log, contents: nil)
             process.executableURL = try trailbookBinary()
@@ -113,27 +114,13 @@ import TrailbookTestSupport
         _ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]
     ) async throws -> (Int, String) { try await HTTP.request(url, method: method, body: body, headers: headers) }
 
-    /// Rows of `query` on the store, one line each (values joined by spaces), read with Python's
-    /// sqlite3: the local queries show the local account only.
-    func sqlite(_ store: String, _ query: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [
-            "-c", "import sqlite3,sys;[print(*row) for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])]",
-            store, query,
-        ]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return text
-    }
-
     /// Points in the store per device name.
     func pointsByDevice(_ store: String) throws -> [String: Int] {
-        let text = try sqlite(
-            store, "select d.name, count(*) from point p join device d on d.id = (p.key >> 43) group by d.name")
+        let text = try storeRows(
+            store,
+            store.hasPrefix("postgresql://")
+                ? "select d.name, count(*) from position p join device d on d.id = p.device_id group by d.name"
+                : "select d.name, count(*) from point p join device d on d.id = (p.key >> 43) group by d.name")
         var result: [String: Int] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ")
@@ -142,9 +129,8 @@ import TrailbookTestSupport
         return result
     }
 
-    @Test func osmandAndOverlandPointsAreStoredOnce() async throws {
-        let dir = try Samples.temporaryDirectory()
-        let store = dir + "/s.sqlite"
+    @Test(arguments: StoreKind.allCases) func osmandAndOverlandPointsAreStoredOnce(_ kind: StoreKind) async throws {
+        let (store, _) = try newStore(kind)
         #expect(
             try run(
                 ["user", "add", "ana", "--password-stdin", "--store", store],
@@ -265,15 +251,15 @@ import TrailbookTestSupport
         #expect(counts["overland"] == 3, "\(counts)")
         #expect(counts["traccar"] == 1, "\(counts)")
         // The battery each app sent with its newest point, in percent.
-        let batteries = try sqlite(
+        let batteries = try storeRows(
             store,
-            "select d.name, s.battery from device_state s join device d on d.id = s.device_id order by 1")
-        #expect(batteries == "overland 80.0\nphone 81.0\ntraccar 63.0\n", "\(batteries)")
+            "select d.name, cast(s.battery as integer) from device_state s join device d on d.id = s.device_id order by 1"
+        )
+        #expect(batteries == "overland 80\nphone 81\ntraccar 63\n", "\(batteries)")
     }
 
-    @Test func owntracksAndGPSLoggerWithBasicAuth() async throws {
-        let dir = try Samples.temporaryDirectory()
-        let store = dir + "/s.sqlite"
+    @Test(arguments: StoreKind.allCases) func owntracksAndGPSLoggerWithBasicAuth(_ kind: StoreKind) async throws {
+        let (store, _) = try newStore(kind)
         for user in ["ana", "ben"] {
             #expect(
                 try run(
@@ -310,7 +296,7 @@ import TrailbookTestSupport
         #expect(try await request(pub, method: "POST", body: transition).0 == 401)
         let waypoint = Data(#"{"_type":"waypoint","desc":"<Home>","lat":47.1,"lon":8.1,"rad":50,"tst":\#(now)}"#.utf8)
         #expect(try await request(pub, method: "POST", body: waypoint, headers: basic("ana", owntracks)).0 == 200)
-        let kept = try TrackStore(path: store).deviceMessages(account: "ana")
+        let kept = try openStore(store).deviceMessages(account: "ana")
         #expect(kept.map(\.type) == ["transition", "waypoint"], "transition and waypoint kept: \(kept)")
         #expect(kept.last?.body.contains("\"desc\":\"<Home>\"") == true && kept.allSatisfy { $0.device == "iphone" })
         let listed = try run(["device", "messages", "--user", "ana", "--store", store, "--json"])
@@ -328,9 +314,8 @@ import TrailbookTestSupport
         #expect(counts["iphone"] == 3 && counts["android"] == 1 && counts["phone"] == nil, "\(counts)")
     }
 
-    @Test func pairingByCodeShowsTheFriendUntilRevoked() async throws {
-        let dir = try Samples.temporaryDirectory()
-        let store = dir + "/s.sqlite"
+    @Test(arguments: StoreKind.allCases) func pairingByCodeShowsTheFriendUntilRevoked(_ kind: StoreKind) async throws {
+        let (store, _) = try newStore(kind)
         let password = "correct horse battery staple"
         for user in ["ana", "ben", "cat"] {
             #expect(

@@ -1,5 +1,7 @@
 import Foundation
+import StorePostgres
 import Testing
+import TrackStore
 import TrailbookTestSupport
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -89,4 +91,49 @@ func deviceToken(_ device: String, user: String, store: String) throws -> String
     let r = try run(["device", "add", device, "--user", user, "--store", store, "--json"])
     return try #require(
         (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])?["token"], "\(r.stderr)")
+}
+
+/// The two stores the server's end-to-end tests run on.
+enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite, postgresql
+    var description: String { rawValue }
+}
+
+/// A new, empty store of `kind` (a file in a new folder, or a new database of the test
+/// cluster) and a folder for what goes beside it (logs).
+func newStore(_ kind: StoreKind) throws -> (store: String, folder: String) {
+    let folder = try Samples.temporaryDirectory()
+    switch kind {
+    case .sqlite: return (folder + "/s.sqlite", folder)
+    case .postgresql: return (try PostgresCluster.shared().newDatabase(), folder)
+    }
+}
+
+/// Rows of `query` on a store, one line each, values joined by spaces: with Python's sqlite3 for
+/// a file, psql for a database of the test cluster.
+func storeRows(_ store: String, _ query: String) throws -> String {
+    if store.hasPrefix("postgresql://") {
+        let database = String(store.split(separator: "/").last!)
+        return try PostgresCluster.shared().psql(query, database: database, separator: " ")
+    }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    p.arguments = [
+        "-c", "import sqlite3,sys;[print(*row) for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])]",
+        store, query,
+    ]
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return text
+}
+
+/// The store at `store` (a file or a database URL), opened in the test's own process.
+func openStore(_ store: String) throws -> any TrackStoring {
+    if store.hasPrefix("postgresql://") {
+        return try PostgresStore(url: store, mediaDirectory: try Samples.temporaryDirectory(), create: false)
+    }
+    return try TrackStore(existingAt: store)
 }
