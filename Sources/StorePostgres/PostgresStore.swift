@@ -84,6 +84,11 @@ public final class PostgresStore: TrackStoring, @unchecked Sendable {
         (error as? PSQLError)?.serverInfo?[.sqlState] == "55P03"
     }
 
+    /// Whether `error` is the database server not answering (stopped, restarting, unreachable).
+    public func isUnavailable(_ error: any Error) -> Bool {
+        (error as? PostgresStoreError)?.isUnavailable ?? ConnectionPool.isConnectionFailure(error)
+    }
+
     /// Closes the connections; the store cannot be used after.
     public func close() { pool.close() }
 

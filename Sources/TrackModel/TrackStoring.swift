@@ -28,6 +28,9 @@ public protocol TrackStoring: AccountStoring, SharingStoring, SessionStoring, Up
     func limitWriteWait(to seconds: TimeInterval) throws
     /// Whether `error` is a write that gave up waiting for another writer.
     func isBusy(_ error: any Error) -> Bool
+    /// Whether `error` means the store is away for now (a database server that does not answer):
+    /// the same request can succeed later.
+    func isUnavailable(_ error: any Error) -> Bool
 
     // MARK: points and rides
 

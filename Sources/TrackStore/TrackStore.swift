@@ -127,6 +127,9 @@ extension TrackStore: TrackStoring {
     public func makeWriter(device: DeviceID) -> any TrackWriting { TrackWriter(store: self, device: device) }
 
     public func isBusy(_ error: any Error) -> Bool { Self.isBusy(error) }
+
+    /// A file is never away (a full or broken disk is not something to wait for).
+    public func isUnavailable(_ error: any Error) -> Bool { false }
 }
 
 extension TrackWriter: TrackWriting {}

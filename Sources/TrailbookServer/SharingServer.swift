@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import Pipeline
 import ServiceLifecycle
+import Synchronization
 import TrackModel
 import TrailbookKit
 
@@ -33,6 +34,9 @@ public struct SharingServer: Service, CustomStringConvertible {
     let ingest: PhoneIngest
     /// Friends' new positions to the viewers' live streams.
     let feed: LiveFeed
+    /// Whether the store is away, so that an outage is logged once when it starts and once when
+    /// it ends.
+    let outage = StoreOutage()
     /// Called with the port once the server listens (the given one, or the one the system
     /// chose for port 0).
     let onListening: @Sendable (Int) async -> Void
@@ -83,9 +87,14 @@ public struct SharingServer: Service, CustomStringConvertible {
     func router(allowing known: [(String, String)]) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: StoreOutageMiddleware(store: store, outage: outage))
         router.add(middleware: MethodNotAllowedMiddleware(routes: known))
+        // Healthy when the store answers (a load balancer takes a process whose database is away
+        // out of rotation: 503).
+        let store = self.store
         router.get("/api/health") { _, _ -> Response in
-            Self.json("{\"status\":\"ok\"}\n")
+            _ = try store.pausedUntil()
+            return Self.json("{\"status\":\"ok\"}\n")
         }
         router.get("/api/openapi.json") { _, _ -> Response in
             Self.json(Self.openAPIDocument + "\n")
@@ -315,6 +324,48 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 /// One line per request at debug level: method, path, status.
+/// The store's state as the requests find it: away (the database does not answer) or not.
+final class StoreOutage: Sendable {
+    private let down = Mutex(false)
+
+    /// Records what a request found; returns whether that is a change.
+    func found(away: Bool) -> Bool {
+        down.withLock { down in
+            defer { down = away }
+            return down != away
+        }
+    }
+}
+
+/// A request the store could not serve because the database is away (or busy past the wait)
+/// is answered 503 with Retry-After, which the phone apps take as "send it again later"; nothing
+/// of it was acknowledged, so nothing is lost. The outage is logged once as it starts and once
+/// as it ends.
+struct StoreOutageMiddleware<Context: RequestContext>: RouterMiddleware {
+    let store: any TrackStoring
+    let outage: StoreOutage
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            let response = try await next(request, context)
+            // Only answers that needed the store say it is back (not the OpenAPI document).
+            if response.status.code < 300, request.uri.path != "/api/openapi.json", outage.found(away: false) {
+                context.logger.info("the store answers again")
+            }
+            return response
+        } catch let error where store.isUnavailable(error) || store.isBusy(error) {
+            if outage.found(away: true) {
+                context.logger.error("the store does not answer; requests get 503 until it does: \(error)")
+            }
+            throw HTTPError(
+                .serviceUnavailable, headers: [.retryAfter: "5"],
+                message: "The store does not answer for now; send it again later.")
+        }
+    }
+}
+
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response

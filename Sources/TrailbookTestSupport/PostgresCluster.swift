@@ -14,6 +14,8 @@ public final class PostgresCluster: Sendable {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var started: PostgresCluster?
+    /// Clusters of single tests (``ownCluster()``), removed at exit too.
+    nonisolated(unsafe) private static var own: [PostgresCluster] = []
     nonisolated(unsafe) private static var failure: (any Error)?
     private static let databases = Locked(0)
 
@@ -39,6 +41,19 @@ public final class PostgresCluster: Sendable {
         defer { lock.unlock() }
         started?.remove()
         started = nil
+        for cluster in own { cluster.remove() }
+        own = []
+    }
+
+    /// A cluster of the caller's own, for a test that stops and starts it (the shared one
+    /// serves tests running at the same time); removed when the process exits.
+    public static func ownCluster() throws -> PostgresCluster {
+        _ = try? shared()  // registers the removal at exit
+        let cluster = try PostgresCluster()
+        lock.lock()
+        own.append(cluster)
+        lock.unlock()
+        return cluster
     }
 
     /// The folder of `initdb`, `pg_ctl` and `postgres` (Debian keeps them per major version).

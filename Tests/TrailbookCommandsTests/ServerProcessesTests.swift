@@ -21,7 +21,8 @@ import TrailbookTestSupport
     @Test func twoServersOnOneDatabaseShareLivePositionsSessionsAndLoginLimits() async throws {
         let (store, _) = try newStore(.postgresql)
         for user in ["ana", "ben"] {
-            let added = try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8))
+            let added = try run(
+                ["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8))
             try #require(added.status == 0, "\(added.stderr)")
         }
         let token = try deviceToken("phone", user: "ana", store: store)

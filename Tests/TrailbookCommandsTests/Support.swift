@@ -112,16 +112,17 @@ func newStore(_ kind: StoreKind) throws -> (store: String, folder: String) {
 /// Rows of `query` on a store, one line each, values joined by spaces: with Python's sqlite3 for
 /// a file, psql for a database of the test cluster.
 func storeRows(_ store: String, _ query: String) throws -> String {
-    if store.hasPrefix("postgresql://") {
-        let database = String(store.split(separator: "/").last!)
-        return try PostgresCluster.shared().psql(query, database: database, separator: " ")
-    }
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    p.arguments = [
-        "-c", "import sqlite3,sys;[print(*row) for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])]",
-        store, query,
-    ]
+    if store.hasPrefix("postgresql://") {
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        p.arguments = ["-X", "-q", "-A", "-t", "-F", " ", "-d", store, "-c", query]
+    } else {
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = [
+            "-c", "import sqlite3,sys;[print(*row) for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])]",
+            store, query,
+        ]
+    }
     let out = Pipe()
     p.standardOutput = out
     try p.run()
