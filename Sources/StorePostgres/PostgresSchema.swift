@@ -260,6 +260,11 @@ enum PostgresSchema {
                 "CREATE INDEX login_failure_on_key ON login_failure (key, at_ms)",
                 "CREATE INDEX login_failure_on_time ON login_failure (at_ms)",
             ]),
+        Migration(
+            name: "p3-store-copy",
+            statements: [
+                "CREATE TABLE store_copy (source text PRIMARY KEY, started_ms bigint NOT NULL, finished_ms bigint)"
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

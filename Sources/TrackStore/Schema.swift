@@ -300,6 +300,15 @@ enum Schema {
             try db.create(index: "login_failure_on_key", on: "login_failure", columns: ["key", "at_ms"])
             try db.create(index: "login_failure_on_time", on: "login_failure", columns: ["at_ms"])
         }
+        migrator.registerMigration("v10-store-copy") { db in
+            // `trailbook store copy` into this store: from where, and whether it finished (an
+            // unfinished copy continues when run again).
+            try db.create(table: "store_copy", options: [.withoutRowID]) { t in
+                t.primaryKey("source", .text)
+                t.column("started_ms", .integer).notNull()
+                t.column("finished_ms", .integer)
+            }
+        }
         return migrator
     }
 }

@@ -25,7 +25,7 @@ public struct Trailbook: AsyncParsableCommand {
             Decode.self, Watch.self, Devices.self, Record.self, Import.self, Rides.self, Points.self, Mark.self,
             NoteCommand.self, PhotoCommand.self, FieldCommand.self, Records.self, Day.self, Remove.self, Pause.self,
             Resume.self, Status.self, Summary.self, Report.self, Export.self, Config.self, Simulate.self, Serve.self,
-            UserCommand.self, Push.self,
+            UserCommand.self, Push.self, StoreCommand.self,
             DeviceCommand.self,
         ]
     )

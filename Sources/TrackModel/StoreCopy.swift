@@ -1,0 +1,123 @@
+import Foundation
+
+/// What `trailbook store copy` moves from one store to another, table by table with every id
+/// kept (ride, record and note ids are what users type). Each store maps these tables onto its
+/// own (SQLite's `user`, `grant` and `point`; PostgreSQL's `account`, `share_grant` and
+/// `position`). Left out: what only lasts minutes (failed logins, recorder heartbeats) and what a
+/// store derives (PostgreSQL's latest positions).
+public enum StoreCopy {
+    public enum Kind: Sendable { case int, double, text, bool }
+
+    public struct Column: Sendable {
+        public let name: String
+        public let kind: Kind
+    }
+
+    /// A table in copy order (what a row refers to comes first); rows go in `key` order, so an
+    /// interrupted copy continues after the destination's last key.
+    public struct Table: Sendable, CustomStringConvertible {
+        public let name: String
+        public let columns: [Column]
+        /// The columns of the key, a prefix of `columns`.
+        public let keyCount: Int
+        public var description: String { name }
+        public var key: ArraySlice<Column> { columns.prefix(keyCount) }
+    }
+
+    /// A value as both stores hold it (booleans as 0 and 1).
+    public enum Value: Sendable, Equatable {
+        case null
+        case int(Int64)
+        case double(Double)
+        case text(String)
+    }
+
+    static func table(_ name: String, key: Int = 1, _ columns: [(String, Kind)]) -> Table {
+        Table(name: name, columns: columns.map { Column(name: $0.0, kind: $0.1) }, keyCount: key)
+    }
+
+    public static let tables: [Table] = [
+        table(
+            "account", [("id", .int), ("name", .text), ("created_ms", .int), ("password_hash", .text)]),
+        table(
+            "device",
+            [
+                ("id", .int), ("user_id", .int), ("name", .text), ("created_ms", .int), ("token_hash", .text),
+                ("revoked_ms", .int),
+            ]),
+        table(
+            "import",
+            [
+                ("id", .int), ("sha256", .text), ("name", .text), ("bytes", .int), ("imported_ms", .int),
+                ("points", .int), ("start_ms", .int), ("end_ms", .int),
+            ]),
+        table(
+            "ride", [("id", .int), ("device_id", .int), ("start_ms", .int), ("end_ms", .int), ("point_count", .int)]),
+        table(
+            "segment",
+            [
+                ("id", .int), ("ride_id", .int), ("device_id", .int), ("start_ms", .int), ("end_ms", .int),
+                ("point_count", .int),
+            ]),
+        table("drop_count", key: 2, [("ride_id", .int), ("reason", .text), ("count", .int)]),
+        table(
+            "position", key: 2,
+            [
+                ("device_id", .int), ("t", .int), ("lat", .int), ("lon", .int), ("alt", .int), ("speed", .int),
+                ("track", .int), ("hdop", .int), ("mode_sats", .int), ("import_id", .int),
+            ]),
+        table(
+            "record",
+            [
+                ("id", .int), ("t", .int), ("lat", .int), ("lon", .int), ("alt", .int), ("manual", .bool),
+                ("created_ms", .int), ("device_id", .int),
+            ]),
+        table(
+            "note", [("id", .int), ("record_id", .int), ("text", .text), ("created_ms", .int), ("updated_ms", .int)]),
+        table("photo", [("sha256", .text), ("file", .text), ("bytes", .int), ("taken_ms", .int), ("name", .text)]),
+        table("record_photo", key: 2, [("record_id", .int), ("sha256", .text)]),
+        table("field", key: 2, [("record_id", .int), ("key", .text), ("text", .text), ("number", .double)]),
+        table("day_summary", [("day", .text), ("text", .text), ("updated_ms", .int)]),
+        table("pause_switch", [("user_id", .int), ("paused_until_ms", .int)]),
+        table(
+            "share_code",
+            [
+                ("id", .int), ("owner_id", .int), ("code_hash", .text), ("scopes", .text), ("history_hours", .int),
+                ("expires_ms", .int),
+            ]),
+        table(
+            "share_grant", key: 2,
+            [
+                ("owner_id", .int), ("viewer_id", .int), ("scopes", .text), ("history_hours", .int),
+                ("created_ms", .int), ("paused", .bool), ("expires_ms", .int),
+            ]),
+        table("device_state", [("device_id", .int), ("at_ms", .int), ("battery", .double), ("accuracy", .double)]),
+        table("upload_cursor", key: 2, [("device_id", .int), ("server", .text), ("sent_ms", .int)]),
+        table(
+            "device_message",
+            [("id", .int), ("device_id", .int), ("received_ms", .int), ("type", .text), ("body", .text)]),
+        table("web_session", [("token_hash", .text), ("user_id", .int), ("csrf", .text), ("expires_ms", .int)]),
+    ]
+}
+
+/// A store's side of `trailbook store copy`: its tables as ``StoreCopy`` names them.
+public protocol StoreCopying: TrackStoring {
+    /// How many rows `table` has.
+    func copyCount(_ table: StoreCopy.Table) throws -> Int
+    /// Up to `limit` rows of `table` after the key `after` (from the first when nil), in key
+    /// order, with the table's columns in its order.
+    func copyRows(_ table: StoreCopy.Table, after: [StoreCopy.Value]?, limit: Int) throws -> [[StoreCopy.Value]]
+    /// The key of the last row in key order; nil when the table is empty.
+    func copyLastKey(_ table: StoreCopy.Table) throws -> [StoreCopy.Value]?
+    /// Inserts rows in one transaction; a row whose key is there already is left as it is.
+    func copyInsert(_ table: StoreCopy.Table, rows: [[StoreCopy.Value]]) throws
+    /// After the rows: what the store derives from them (id sequences, latest positions).
+    func copyFinish() throws
+    /// Whether the store holds nothing a copy would overwrite (no devices, records, day
+    /// summaries); if so, the accounts a new store makes by itself (the local `me`) go, so that
+    /// the source's ids fit. False, and nothing changed, when it holds something.
+    func copyEmptyDestination() throws -> Bool
+    /// The copy this store is the destination of: its source and whether it finished.
+    func copyMarker() throws -> (source: String, finished: Bool)?
+    func setCopyMarker(source: String, finished: Bool) throws
+}

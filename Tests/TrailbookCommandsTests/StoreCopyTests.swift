@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// `trailbook store copy`: a store moved from SQLite into PostgreSQL and back answers the same,
+/// ids and all; an interrupted copy continues; a destination in use is refused.
+@Suite struct StoreCopyTests {
+    let password = "correct horse battery staple"
+
+    @Test func sqliteToPostgreSQLAndBackAnswersTheSame() throws {
+        let folder = try Samples.temporaryDirectory()
+        let sqlite = folder + "/first.sqlite"
+        let second = folder + "/second.nmea"
+        #expect(
+            try run(["simulate", "--duration", "600", "--seed", "3", "--start", "2026-06-14T10:00:00", "-o", second])
+                .status == 0)
+        func ok(_ arguments: [String], input: Data? = nil, media: String? = nil) throws -> String {
+            let result = try run(arguments, input: input, environment: media.map { ["TRAILBOOK_MEDIA": $0] } ?? [:])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        let zone = ["--time-zone", "Europe/Zurich"]
+        _ = try ok(["import", "--store", sqlite, "Samples/ride.nmea", second])
+        let photo = folder + "/lake.jpg"
+        try TestPhotos.make(photo, taken: "2026:06:14 08:40:00", offset: "+02:00")
+        _ = try ok(
+            [
+                "mark", "--store", sqlite, "--at", "2026-06-14 08:40", "--note", "The lake", "--field", "mood=calm",
+                "--photo", photo,
+            ] + zone)
+        _ = try ok(["day", "2026-06-14", "--store", sqlite, "--summary", "A good day."])
+        for user in ["ana", "ben"] {
+            _ = try ok(["user", "add", user, "--password-stdin", "--store", sqlite], input: Data(password.utf8))
+        }
+        _ = try deviceToken("phone", user: "ana", store: sqlite)
+        let local = try openStore(sqlite)
+        #expect(
+            try local.addShareCode(
+                owner: "ana", codeHash: "h", scopes: ["live"], historyHours: 0, expiresMilliseconds: .max))
+        #expect(try local.redeemShareCode(codeHash: "h", viewer: "ben", now: 0, maxFailures: 5, window: 1) != .unknown)
+
+        let database = try PostgresCluster.shared().newDatabase()
+        let back = folder + "/back.sqlite"
+        let there = try ok(["store", "copy", sqlite, database, "--json"], media: folder + "/pg-media")
+        let copied = try #require(try JSONSerialization.jsonObject(with: Data(there.utf8)) as? [String: Any])
+        let tables = try #require(copied["tables"] as? [String: Int])
+        #expect(tables["position"] == 1762 + 600 && tables["share_grant"] == 1 && tables["photo"] == 1, "\(tables)")
+        #expect(copied["photo_files"] as? Int == 1, "the photo file went into the database's media folder")
+        _ = try ok(["store", "copy", database, back], media: folder + "/pg-media")
+
+        let stores = [sqlite, database, back]
+        // The same answers, but for where each store keeps its photo files.
+        func answers(_ arguments: [String]) throws -> [String] {
+            try stores.map {
+                try ok(arguments + ["--store", $0], media: folder + "/pg-media").replacingOccurrences(
+                    of: #""path" : "[^"]*/([0-9a-f]{2}/[0-9a-f]{64}\.jpg)""#, with: "\"path\" : \"MEDIA/$1\"",
+                    options: .regularExpression)
+            }
+        }
+        for question in [
+            ["rides", "--json"], ["points", "--day", "2026-06-14"] + zone,
+            ["records", "--json", "--day", "2026-06-14"] + zone,
+            ["day", "2026-06-14", "--json"] + zone, ["user", "list", "--json"],
+            ["device", "list", "--user", "ana", "--json"],
+        ] {
+            let all = try answers(question)
+            #expect(all[0] == all[1] && all[1] == all[2], "\(question) answered otherwise after the copies")
+        }
+        for store in stores {
+            #expect(try openStore(store).grants(owner: "ana").map(\.viewer) == ["ben"], "the grant in \(store)")
+        }
+        #expect(
+            FileManager.default.fileExists(atPath: folder + "/back-media"), "the photo file came back beside the file")
+        // New rows after a copy get new ids (the sequences went past the copied ones).
+        for store in [database, back] {
+            let marked = try ok(
+                ["mark", "--store", store, "--lat", "47", "--lon", "8", "--at", "2026-06-15 09:00", "--json"] + zone,
+                media: folder + "/pg-media")
+            let record = try JSONSerialization.jsonObject(with: Data(marked.utf8)) as? [String: Any]
+            #expect(record?["id"] as? Int == 2, "the record after the copied one: \(marked)")
+        }
+    }
+
+    @Test func anInterruptedCopyContinuesWhereItStopped() throws {
+        let folder = try Samples.temporaryDirectory()
+        let log = folder + "/day.nmea"
+        let source = folder + "/day.sqlite"
+        #expect(
+            try run(["simulate", "--duration", "43200", "--seed", "8", "--start", "2026-06-20T06:00:00", "-o", log])
+                .status == 0)
+        #expect(try run(["import", "--store", source, log]).status == 0)
+        let database = try PostgresCluster.shared().newDatabase()
+        // Killed while the points are going over.
+        let copy = Process()
+        copy.executableURL = try trailbookBinary()
+        copy.arguments = ["store", "copy", source, database]
+        copy.standardOutput = FileHandle.nullDevice
+        copy.standardError = FileHandle.nullDevice
+        try copy.run()
+        var partial = 0
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline && copy.isRunning {
+            partial =
+                Int(
+                    try storeRows(database, "SELECT count(*) FROM position").trimmingCharacters(
+                        in: .whitespacesAndNewlines)) ?? 0
+            if partial > 0 { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        kill(copy.processIdentifier, SIGKILL)
+        copy.waitUntilExit()
+        let total = Int(
+            try storeRows(source, "SELECT count(*) FROM point").trimmingCharacters(in: .whitespacesAndNewlines))!
+        #expect(partial > 0 && partial < total, "killed part of the way: \(partial) of \(total)")
+        // Run again: it continues, and the stores answer alike.
+        let again = try run(["store", "copy", source, database])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("Continued the copy"), "\(again.stdout)")
+        #expect(
+            try run(["rides", "--json", "--store", source]).stdout
+                == run(["rides", "--json", "--store", database]).stdout)
+        // Into a store that holds something else: refused, and nothing written.
+        let other = folder + "/other.sqlite"
+        #expect(try run(["import", "--store", other, "Samples/ride.nmea"]).status == 0)
+        let refused = try run(["store", "copy", database, other])
+        #expect(refused.status == 73 && refused.stderr.contains("already holds"), "\(refused.stderr)")
+        let same = try run(["store", "copy", source, source])
+        #expect(same.status == 64 && same.stderr.contains("the same store"), "\(same.stderr)")
+        let missing = try run(["store", "copy", folder + "/none.sqlite", folder + "/new.sqlite"])
+        #expect(missing.status == 66, "\(missing.stderr)")
+    }
+}
