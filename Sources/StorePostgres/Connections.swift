@@ -94,9 +94,13 @@ final class ConnectionPool: @unchecked Sendable {
         let id = nextID
         condition.unlock()
         do {
-            return try PostgresConnection.connect(
+            let connection = try PostgresConnection.connect(
                 on: group.next(), configuration: configuration, id: id, logger: logger
             ).wait()
+            // A commit is acknowledged (to a phone, by a 200) only once it is on disk, whatever
+            // the server's default: its WAL is flushed before COMMIT returns.
+            _ = try connection.query("SET synchronous_commit = on", logger: logger).wait()
+            return connection
         } catch {
             condition.withLock {
                 open -= 1

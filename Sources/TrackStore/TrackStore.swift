@@ -117,9 +117,11 @@ public final class TrackStore: Sendable {
         close(fd)
     }
 
-    /// Names of the migrations applied, oldest first.
+    /// Names of the migrations applied, in the order they apply.
     public func appliedMigrations() throws -> [String] {
-        try pool.read { db in try Schema.migrator().appliedIdentifiers(db).sorted() }
+        let migrator = Schema.migrator()
+        let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
+        return migrator.migrations.filter(applied.contains)
     }
 }
 

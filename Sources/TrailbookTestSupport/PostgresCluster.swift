@@ -11,6 +11,9 @@ public final class PostgresCluster: Sendable {
     public let directory: String
     let binaries: String
     let runAs: String?
+    /// Whether a commit is on disk before it returns (PostgreSQL's defaults). The shared cluster
+    /// trades that for speed; a test that crashes the server needs it.
+    let durable: Bool
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var started: PostgresCluster?
@@ -49,7 +52,7 @@ public final class PostgresCluster: Sendable {
     /// serves tests running at the same time); removed when the process exits.
     public static func ownCluster() throws -> PostgresCluster {
         _ = try? shared()  // registers the removal at exit
-        let cluster = try PostgresCluster()
+        let cluster = try PostgresCluster(durable: true)
         lock.lock()
         own.append(cluster)
         lock.unlock()
@@ -69,7 +72,8 @@ public final class PostgresCluster: Sendable {
                 + "or `apt-get install postgresql`.")
     }
 
-    init() throws {
+    init(durable: Bool = false) throws {
+        self.durable = durable
         binaries = try Self.findBinaries()
         runAs = getuid() == 0 ? "nobody" : nil
         var template = Array("/tmp/trailbook-pg-XXXXXX".utf8CString)
@@ -128,8 +132,8 @@ public final class PostgresCluster: Sendable {
     /// Starts the server (again, after ``stop()``), waiting until it accepts connections.
     public func start() throws {
         let options =
-            "-p \(port) -c listen_addresses=127.0.0.1 -k \(directory) -c fsync=off -c synchronous_commit=off "
-            + "-c full_page_writes=off -c max_connections=300"
+            "-p \(port) -c listen_addresses=127.0.0.1 -k \(directory) -c max_connections=300"
+            + (durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off")
         try run(
             "\(binaries)/pg_ctl",
             ["-D", directory + "/data", "-l", directory + "/server.log", "-o", options, "-w", "start"],
