@@ -19,6 +19,14 @@ public enum HTTP {
         try await Task.detached { try send(url, method: method, body: body, headers: headers) }.value
     }
 
+    /// ``request(_:method:body:headers:)`` on the calling thread, for a loop that must keep its
+    /// pace while other tests keep Swift's cooperative threads busy.
+    public static func requestBlocking(
+        _ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]
+    ) throws -> (Int, String) {
+        try send(url, method: method, body: body, headers: headers)
+    }
+
     /// Sends one request; returns the status, the response's header lines and the body.
     public static func exchange(
         _ url: URL, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]
