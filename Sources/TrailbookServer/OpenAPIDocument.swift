@@ -14,7 +14,7 @@ enum OpenAPIDocument {
             "/api/health": {
               "get": {
                 "operationId": "health",
-                "summary": "Whether the server runs.",
+                "summary": "Whether the server runs and its store answers.",
                 "security": [],
                 "responses": {
                   "200": {
@@ -34,6 +34,9 @@ enum OpenAPIDocument {
                         }
                       }
                     }
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               }
@@ -101,6 +104,9 @@ enum OpenAPIDocument {
                   },
                   "429": {
                     "$ref": "#/components/responses/TooMany"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               }
@@ -161,6 +167,9 @@ enum OpenAPIDocument {
                   },
                   "422": {
                     "$ref": "#/components/responses/Refused"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               }
@@ -204,6 +213,9 @@ enum OpenAPIDocument {
                   },
                   "429": {
                     "$ref": "#/components/responses/TooMany"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               }
@@ -266,6 +278,9 @@ enum OpenAPIDocument {
                   },
                   "404": {
                     "$ref": "#/components/responses/NotFound"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               },
@@ -295,6 +310,9 @@ enum OpenAPIDocument {
                   },
                   "404": {
                     "$ref": "#/components/responses/NotFound"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               }
@@ -338,6 +356,9 @@ enum OpenAPIDocument {
                   },
                   "429": {
                     "$ref": "#/components/responses/TooMany"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               }
@@ -396,6 +417,9 @@ enum OpenAPIDocument {
                   },
                   "404": {
                     "$ref": "#/components/responses/NotFound"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               }
@@ -428,6 +452,9 @@ enum OpenAPIDocument {
                   },
                   "429": {
                     "$ref": "#/components/responses/TooMany"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               }
@@ -482,6 +509,9 @@ enum OpenAPIDocument {
                   },
                   "422": {
                     "$ref": "#/components/responses/Refused"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               },
@@ -552,6 +582,9 @@ enum OpenAPIDocument {
                   },
                   "422": {
                     "$ref": "#/components/responses/Refused"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               }
@@ -606,6 +639,9 @@ enum OpenAPIDocument {
                   },
                   "422": {
                     "$ref": "#/components/responses/Refused"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               }
@@ -669,6 +705,9 @@ enum OpenAPIDocument {
                   },
                   "422": {
                     "$ref": "#/components/responses/Refused"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               }
@@ -723,6 +762,9 @@ enum OpenAPIDocument {
                   },
                   "422": {
                     "$ref": "#/components/responses/Refused"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               },
@@ -788,6 +830,9 @@ enum OpenAPIDocument {
                   },
                   "422": {
                     "$ref": "#/components/responses/Refused"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 }
               }
@@ -1008,6 +1053,24 @@ enum OpenAPIDocument {
               },
               "Forbidden": {
                 "description": "Signed in with the session cookie but without the page's X-CSRF-Token (requests other than GET).",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "Unavailable": {
+                "description": "The store does not answer for now (its database is away or busy); send the request again later, after Retry-After seconds. Nothing of it was kept.",
+                "headers": {
+                  "Retry-After": {
+                    "description": "Seconds to wait.",
+                    "schema": {
+                      "type": "integer"
+                    }
+                  }
+                },
                 "content": {
                   "application/json": {
                     "schema": {
