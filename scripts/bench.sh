@@ -186,3 +186,4 @@ python3 scripts/bench-plot.py "$out/growth.csv" "$out/growth-queries.json" docs/
 echo
 echo "Server: 500 devices posting at 1 Hz for 60 s to trailbook serve, one live viewer..."
 python3 scripts/serve-load.py "$bin" --devices 500 --seconds 60 --users 10 | tee "$out/serve-load.txt"
+bash scripts/bench-postgres.sh

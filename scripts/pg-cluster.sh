@@ -14,13 +14,14 @@ as_server() { if [ "$(id -u)" = 0 ]; then runuser -u nobody -- "$@"; else "$@"; 
 case $command in
 start)
     port=${3:-54329}
+    mkdir -p "$dir"
+    dir=$(cd "$dir" && pwd)   # the server runs in its data folder: the socket folder must be absolute
     if [ ! -d "$dir/data" ]; then
-        mkdir -p "$dir"
-        [ "$(id -u)" = 0 ] && chown nobody "$dir"
+        if [ "$(id -u)" = 0 ]; then chown nobody "$dir"; fi
         as_server "$bin/initdb" -D "$dir/data" -U trailbook --auth=trust -E UTF8 --no-sync >/dev/null
     fi
     as_server "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-        -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c max_connections=300" start >/dev/null
+        -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c max_connections=300 -c max_wal_size=4GB" start >/dev/null
     psql -X -q -h 127.0.0.1 -p "$port" -U trailbook -d postgres -tAc \
         "SELECT 1 FROM pg_database WHERE datname = 'trailbook'" | grep -q 1 ||
         psql -X -q -h 127.0.0.1 -p "$port" -U trailbook -d postgres -c "CREATE DATABASE trailbook"

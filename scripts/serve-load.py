@@ -6,7 +6,12 @@ for SECONDS seconds; a viewer who may see all of them listens on /api/live. Prin
 request latency p50/p99, the live-event delay p50/p99 (post sent -> event read), the server's
 peak RSS, and how many points the store holds against how many were sent (lost = sent - stored).
 
-usage: serve-load.py BINARY [--devices 500] [--seconds 60] [--users 10] [--json]
+With --store postgresql://... the store is that (empty) database, and --processes N starts N
+`serve` processes on it: the phones are spread over them and the viewer listens on the first,
+so the live events of the others' phones come through the database (LISTEN/NOTIFY).
+
+usage: serve-load.py BINARY [--devices 500] [--seconds 60] [--users 10] [--store URL]
+                     [--processes 1] [--json]
 """
 
 import argparse
@@ -135,12 +140,16 @@ async def main():
     ap.add_argument("--devices", type=int, default=500)
     ap.add_argument("--seconds", type=int, default=60)
     ap.add_argument("--users", type=int, default=10)
+    ap.add_argument("--store", help="a postgresql:// URL of an empty database (default: a new SQLite file)")
+    ap.add_argument("--processes", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if not (1 <= a.devices <= 2000 and 1 <= a.seconds <= 600 and 1 <= a.users <= a.devices):
         sys.exit("devices 1-2000, seconds 1-600, users 1-devices: the load stays bounded")
+    if not 1 <= a.processes <= 8 or (a.processes > 1 and not a.store):
+        sys.exit("processes 1-8, more than one only on a PostgreSQL store (--store postgresql://...)")
     work = tempfile.mkdtemp(prefix="trailbook-load-")
-    store = os.path.join(work, "s.sqlite")
+    store = a.store or os.path.join(work, "s.sqlite")
     users = [f"rider{u}" for u in range(a.users)]
     for u in users + ["watcher"]:
         cli(a.binary, ["user", "add", u, "--password-stdin", "--store", store], stdin=PASSWORD)
@@ -150,19 +159,24 @@ async def main():
         out = cli(a.binary, ["device", "add", name, "--user", users[i % a.users], "--store", store, "--json"])
         tokens.append(json.loads(out)["token"])
         names[name] = i
-    log = open(os.path.join(work, "serve.log"), "w")
-    server = subprocess.Popen([a.binary, "serve", "--listen", "127.0.0.1:0", "--store", store], stderr=log)
+    servers, ports, logs = [], [], []
+    for n in range(a.processes):
+        log = open(os.path.join(work, f"serve-{n}.log"), "w")
+        logs.append(log.name)
+        servers.append(subprocess.Popen([a.binary, "serve", "--listen", "127.0.0.1:0", "--store", store], stderr=log))
     try:
-        port = None
-        for _ in range(600):
-            text = open(log.name).read()
-            m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", text)
-            if m:
-                port = int(m.group(1))
-                break
-            await asyncio.sleep(0.05)
-        if port is None:
-            sys.exit("trailbook serve did not start: " + open(log.name).read())
+        for name in logs:
+            port = None
+            for _ in range(600):
+                m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", open(name).read())
+                if m:
+                    port = int(m.group(1))
+                    break
+                await asyncio.sleep(0.05)
+            if port is None:
+                sys.exit("trailbook serve did not start: " + open(name).read())
+            ports.append(port)
+        port = ports[0]
         host = "127.0.0.1"
         for u in users:
             status, body = await http(host, port, "POST", "/api/share-codes", basic(u), b'{"scopes":["live"]}')
@@ -178,18 +192,25 @@ async def main():
         start = time.monotonic() + 0.5
         began = time.monotonic()
         await asyncio.gather(*[
-            device(host, port, tokens[i], i, start, a.seconds, sent, latencies, errors, base_ms)
+            device(host, ports[i % len(ports)], tokens[i], i, start, a.seconds, sent, latencies, errors, base_ms)
             for i in range(a.devices)])
         wall = time.monotonic() - began
         await asyncio.sleep(2)
         stop.set()
         await watcher
-        rss = peak_rss_mb(server.pid)
+        rss = max(peak_rss_mb(server.pid) for server in servers)
     finally:
-        server.terminate()
-        server.wait(30)
-    stored = sqlite3.connect(store).execute("select count(*) from point").fetchone()[0]
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(30)
+    if store.startswith("postgres"):
+        stored = int(subprocess.run(["psql", "-X", "-A", "-t", "-d", store, "-c", "select count(*) from position"],
+                                    capture_output=True, text=True, check=True).stdout)
+    else:
+        stored = sqlite3.connect(store).execute("select count(*) from point").fetchone()[0]
     result = {
+        "store": "postgresql" if store.startswith("postgres") else "sqlite", "processes": a.processes,
         "devices": a.devices, "seconds": a.seconds, "sent": len(sent), "stored": stored,
         "lost": len(sent) - stored, "errors": len(errors), "wall_s": round(wall, 1),
         "points_per_s": round(len(sent) / wall, 1),
@@ -198,7 +219,7 @@ async def main():
         "live_events": len(delays),
         "live_delay_ms_p50": round(percentile(delays, 50) * 1000, 2),
         "live_delay_ms_p99": round(percentile(delays, 99) * 1000, 2),
-        "server_peak_rss_mb": round(rss, 1),
+        "server_peak_rss_mb": round(rss, 1),  # the largest of the processes
     }
     if a.json:
         print(json.dumps(result))

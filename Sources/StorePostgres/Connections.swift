@@ -100,6 +100,7 @@ final class ConnectionPool: @unchecked Sendable {
             // A commit is acknowledged (to a phone, by a 200) only once it is on disk, whatever
             // the server's default: its WAL is flushed before COMMIT returns.
             _ = try connection.query("SET synchronous_commit = on", logger: logger).wait()
+            _ = try connection.query("SET lock_timeout = 10000", logger: logger).wait()
             return connection
         } catch {
             condition.withLock {

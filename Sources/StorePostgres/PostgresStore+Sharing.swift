@@ -165,7 +165,8 @@ extension PostgresStore: SharingStoring {
     }
 
     public func setDeviceState(_ device: DeviceID, atMilliseconds: Int64, battery: Double?, accuracy: Double?) throws {
-        try write { session in
+        // One statement: its own transaction.
+        try read { session in
             // A point without a battery level does not make the last known one unknown.
             try session.execute(
                 """

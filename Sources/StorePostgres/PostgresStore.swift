@@ -22,7 +22,8 @@ public final class PostgresStore: TrackStoring, @unchecked Sendable {
     private let months = NSLock()
     nonisolated(unsafe) private var knownMonths: Set<Int> = []
     /// `lock_timeout` of write transactions, ms (0: wait as long as it takes).
-    nonisolated(unsafe) private var writeWait: Int = 10_000
+    nonisolated(unsafe) private var writeWait: Int = defaultWriteWait
+    static let defaultWriteWait = 10_000
 
     /// The local store's one user.
     public static let localUser = "me"
@@ -66,8 +67,12 @@ public final class PostgresStore: TrackStoring, @unchecked Sendable {
     @discardableResult
     func write<T>(_ body: (Session) throws -> T) throws -> T {
         do {
+            let wait = writeWait
             return try pool.transaction { session in
-                try session.execute(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(writeWait)"))
+                // Connections wait 10 s by default (set when they connect); a recorder asks for less.
+                if wait != Self.defaultWriteWait {
+                    try session.execute(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(wait)"))
+                }
                 return try body(session)
             }
         } catch {

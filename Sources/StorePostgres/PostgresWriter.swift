@@ -81,21 +81,7 @@ final class PostgresWriter: TrackWriting {
                 let g = segmentExtent[segmentID] ?? (t, 0)
                 segmentExtent[segmentID] = (Swift.max(g.end, t), g.count + 1)
             }
-            for (id, e) in segmentExtent {
-                try session.execute(
-                    """
-                    UPDATE segment SET end_ms = greatest(end_ms, \(e.end)), point_count = point_count + \(e.count)
-                    WHERE id = \(id)
-                    """)
-            }
-            for (id, e) in rideExtent {
-                try session.execute(
-                    """
-                    UPDATE ride SET start_ms = least(start_ms, \(e.start)), end_ms = greatest(end_ms, \(e.end)),
-                        point_count = point_count + \(e.count)
-                    WHERE id = \(id)
-                    """)
-            }
+            try Self.extend(session, segments: segmentExtent, rides: rideExtent)
             for (ride, reasons) in drops {
                 guard let rideID = rideIDs[ride] else { continue }
                 for (reason, count) in reasons {
@@ -109,6 +95,29 @@ final class PostgresWriter: TrackWriting {
         self.segmentIDs = segmentIDs
         stored += added
         return added
+    }
+
+    /// Adds a batch's ranges and counts to its segments and rides, in one statement.
+    static func extend(
+        _ session: Session, segments: [Int64: (end: Int64, count: Int)],
+        rides: [Int64: (start: Int64, end: Int64, count: Int)]
+    ) throws {
+        guard !segments.isEmpty || !rides.isEmpty else { return }
+        let s = segments.sorted { $0.key < $1.key }
+        let r = rides.sorted { $0.key < $1.key }
+        try session.execute(
+            """
+            WITH s AS (
+                UPDATE segment SET end_ms = greatest(end_ms, u.e), point_count = point_count + u.n
+                FROM unnest(\(s.map(\.key))::bigint[], \(s.map(\.value.end))::bigint[],
+                            \(s.map { Int64($0.value.count) })::bigint[]) AS u(id, e, n)
+                WHERE segment.id = u.id RETURNING 1
+            )
+            UPDATE ride SET start_ms = least(start_ms, u.a), end_ms = greatest(end_ms, u.e), point_count = point_count + u.n
+            FROM unnest(\(r.map(\.key))::bigint[], \(r.map(\.value.start))::bigint[], \(r.map(\.value.end))::bigint[],
+                        \(r.map { Int64($0.value.count) })::bigint[]) AS u(id, a, e, n)
+            WHERE ride.id = u.id AND (SELECT count(*) FROM s) >= 0
+            """)
     }
 
     /// Waits for (and holds to the end of the transaction) the device's write lock.
@@ -155,13 +164,29 @@ final class PostgresWriter: TrackWriting {
     /// announces the change to the listening servers when the transaction commits
     /// (``PostgresStore/announcements()``).
     static func announce(_ session: Session, device: DeviceID, store: PostgresStore) throws {
-        try refreshLatest(session, devices: [device.rawValue])
+        let columns = PostgresStore.positionColumns
         try session.execute(
             """
+            WITH newest AS (
+                SELECT \(unescaped: columns) FROM position WHERE device_id = \(device.rawValue) ORDER BY t DESC LIMIT 1
+            ),
+            kept AS (
+                INSERT INTO latest_position (device_id, \(unescaped: columns))
+                SELECT \(device.rawValue), * FROM newest
+                ON CONFLICT (device_id) DO UPDATE SET t = excluded.t, lat = excluded.lat, lon = excluded.lon,
+                    alt = excluded.alt, speed = excluded.speed, track = excluded.track, hdop = excluded.hdop,
+                    mode_sats = excluded.mode_sats
+                RETURNING device_id
+            ),
+            emptied AS (
+                DELETE FROM latest_position WHERE device_id = \(device.rawValue) AND NOT EXISTS (SELECT 1 FROM newest)
+                RETURNING device_id
+            )
             SELECT pg_notify(\(PostgresStore.channel),
                 json_build_object('kind', 'positions', 'from', \(store.instance)::text, 'account', a.name,
                                   'device', d.name)::text)
-            FROM device d JOIN account a ON a.id = d.user_id WHERE d.id = \(device.rawValue)
+            FROM device d JOIN account a ON a.id = d.user_id
+            WHERE d.id = \(device.rawValue) AND (SELECT count(*) FROM kept) + (SELECT count(*) FROM emptied) >= 0
             """)
     }
 

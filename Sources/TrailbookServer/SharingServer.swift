@@ -2,6 +2,7 @@ import Foundation
 import GPSCore
 import Hummingbird
 import Logging
+import NIOPosix
 import Pipeline
 import ServiceLifecycle
 import Synchronization
@@ -34,6 +35,9 @@ public struct SharingServer: Service, CustomStringConvertible {
     let ingest: PhoneIngest
     /// Friends' new positions to the viewers' live streams.
     let feed: LiveFeed
+    /// Threads for the store's blocking writes: a phone's batch waits for its commit there, not
+    /// on one of Swift's few cooperative threads, so many devices' commits overlap.
+    let threads = NIOThreadPool(numberOfThreads: 16)
     /// Whether the store is away, so that an outage is logged once when it starts and once when
     /// it ends.
     let outage = StoreOutage()
@@ -101,6 +105,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         }
         let accounts = AccountService(store: store)
         let ingest = self.ingest
+        let threads = self.threads
         let feed = self.feed
         let logger = self.logger
         /// Stores a device's points, or refuses them with the status that says why; friends
@@ -114,7 +119,9 @@ public struct SharingServer: Service, CustomStringConvertible {
             }
             let stored: Int
             do {
-                stored = try await ingest.ingest(report.fixes, device: device.device, battery: report.battery)
+                stored = try await threads.runIfActive {
+                    try ingest.ingest(report.fixes, device: device.device, battery: report.battery)
+                }
             } catch let refused as IngestError {
                 throw HTTPError(.unprocessableContent, message: refused.description)
             }
@@ -259,6 +266,8 @@ public struct SharingServer: Service, CustomStringConvertible {
             }
         }
         defer { relay?.cancel() }
+        threads.start()
+        defer { threads.shutdownGracefully { _ in } }
         try await withGracefulShutdownHandler {
             try await app.run()
         } onGracefulShutdown: {

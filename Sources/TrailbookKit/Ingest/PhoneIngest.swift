@@ -2,6 +2,7 @@ import Foundation
 import GPSCore
 import Logging
 import Pipeline
+import Synchronization
 import TrackModel
 
 /// Why points sent by a phone are refused. Nothing of such a batch is stored.
@@ -20,15 +21,30 @@ public enum IngestError: ServiceFailure, Equatable {
 
 /// Points from phones (OsmAnd, Overland, ...) through the same collection rules as a receiver's,
 /// into the store as their device's. Each device keeps its own pipeline while the server runs;
-/// a batch is stored (one transaction) before ``ingest(_:device:)`` returns, so a phone's reply
-/// means its points are safe. A point whose millisecond the device already has is ignored (a
-/// phone that resends).
-public actor PhoneIngest {
+/// a batch is stored (one transaction) before ``ingest(_:device:battery:now:)`` returns, so a
+/// phone's reply means its points are safe. A point whose millisecond the device already has is
+/// ignored (a phone that resends).
+///
+/// Synchronous and safe from any thread: a device's batches go one after the other (its lane's
+/// lock), different devices' side by side — a server runs them on threads of its own, so that a
+/// database's commits overlap instead of queueing behind one another.
+public final class PhoneIngest: Sendable {
     private let store: any TrackStoring
     private let configuration: PipelineConfiguration
     private let logger: Logger
-    private var pipelines: [DeviceID: Pipeline] = [:]
-    private var writers: [DeviceID: any TrackWriting] = [:]
+    private let lanes = Mutex<[DeviceID: Lane]>([:])
+
+    /// A device's pipeline and writer, used by one batch at a time.
+    final class Lane: @unchecked Sendable {
+        let lock = NSLock()
+        var pipeline: Pipeline
+        let writer: any TrackWriting
+
+        init(pipeline: Pipeline, writer: any TrackWriting) {
+            self.pipeline = pipeline
+            self.writer = writer
+        }
+    }
 
     public init(store: any TrackStoring, configuration: PipelineConfiguration, logger: Logger) {
         self.store = store
@@ -36,7 +52,6 @@ public actor PhoneIngest {
         self.logger = logger
     }
 
-    /// Checks a point: a finite position on Earth, a time within a year of `now`.
     public static func check(_ fix: Fix, now: Int64 = UTCTimestamp.now()) throws(IngestError) {
         guard let c = fix.coordinate, c.latitude.isFinite, c.longitude.isFinite else {
             throw .badPoint("it has no finite latitude and longitude")
@@ -70,8 +85,18 @@ public actor PhoneIngest {
         throws -> Int
     {
         for f in fixes { try Self.check(f, now: now) }
-        var pipeline = pipelines[device] ?? Pipeline(configuration: configuration, logger: logger)
-        let writer = writers[device] ?? store.makeWriter(device: device)
+        let lane = lanes.withLock { lanes in
+            if let lane = lanes[device] { return lane }
+            let lane = Lane(
+                pipeline: Pipeline(configuration: configuration, logger: logger), writer: store.makeWriter(device: device))
+            lanes[device] = lane
+            return lane
+        }
+        lane.lock.lock()
+        defer { lane.lock.unlock() }
+        // The pipeline moves on only once the batch is stored: a batch refused by the store
+        // (the database away) goes through it again when the phone sends it again.
+        var pipeline = lane.pipeline
         var kept: [KeptPoint] = []
         let before = pipeline.drops
         for f in fixes.sorted(by: { $0.unixMilliseconds! < $1.unixMilliseconds! }) {
@@ -81,9 +106,8 @@ public actor PhoneIngest {
                 }
             }
         }
-        let stored = try writer.write(kept, drops: DropCounts.added(since: before, to: pipeline.drops))
-        pipelines[device] = pipeline
-        writers[device] = writer
+        let stored = try lane.writer.write(kept, drops: DropCounts.added(since: before, to: pipeline.drops))
+        lane.pipeline = pipeline
         if let newest = fixes.max(by: { $0.unixMilliseconds! < $1.unixMilliseconds! }), stored > 0 || battery != nil {
             try store.setDeviceState(
                 device, atMilliseconds: newest.unixMilliseconds!, battery: battery, accuracy: newest.horizontalError)

@@ -57,9 +57,10 @@ public actor LiveFeed {
     }
 
     /// `owner`'s `device` stored new points: each subscribed viewer whose grant is in force
-    /// with the `live` scope gets the device's newest position.
-    public func published(owner: String, device: String, now: Int64 = UTCTimestamp.now()) throws {
-        let viewers = Set(subscribers.values.map(\.viewer))
+    /// with the `live` scope gets the device's newest position. The store is read outside the
+    /// feed's isolation, so that one device's reads do not hold up another's.
+    public nonisolated func published(owner: String, device: String, now: Int64 = UTCTimestamp.now()) async throws {
+        let viewers = await self.viewers()
         guard !viewers.isEmpty else { return }
         let grants = try sharing.store.grants(owner: owner).filter {
             viewers.contains($0.viewer) && $0.scopes.contains("live") && $0.isActive(at: now)
@@ -70,9 +71,14 @@ public actor LiveFeed {
             )
             .first
         else { return }
-        for grant in grants {
-            let friend = SharingService.friend(recent, as: grant, now: now)
-            for s in subscribers.values where s.viewer == grant.viewer { s.continuation.yield(.position(friend)) }
+        await deliver(grants.map { (SharingService.friend(recent, as: $0, now: now), $0.viewer) })
+    }
+
+    private func viewers() -> Set<String> { Set(subscribers.values.map(\.viewer)) }
+
+    private func deliver(_ positions: [(friend: SharingService.Friend, viewer: String)]) {
+        for (friend, viewer) in positions {
+            for s in subscribers.values where s.viewer == viewer { s.continuation.yield(.position(friend)) }
         }
     }
 

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The PostgreSQL store under load (the last part of `make bench`; runs alone too):
+#  1. the server's ingestion load (500 phones at 1 Hz for 60 s, a live viewer) with 1, 2 and 4
+#     `serve` processes on one database: points/s, p99, live delay, lost;
+#  2. a table growing to PG_GROWTH million points (default 1,10,100): a device's day and the
+#     latest positions, timed at each size.
+# A throwaway cluster in bench-out/pg on 127.0.0.1:54330 (as nobody when root), removed at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=bench-out
+bin=.build/release/trailbook
+cluster="$out/pg"
+rm -rf "$cluster"
+url=$(scripts/pg-cluster.sh start "$cluster" 54330)
+trap 'scripts/pg-cluster.sh stop "$cluster" || true; rm -rf "$cluster"' EXIT
+base=${url%/*}
+for n in 1 2 4; do
+  psql -X -q -d "$base/postgres" -c "DROP DATABASE IF EXISTS load$n" -c "CREATE DATABASE load$n"
+  echo
+  echo "Server on PostgreSQL, $n process(es): 500 devices posting at 1 Hz for 60 s, one live viewer..."
+  python3 scripts/serve-load.py "$bin" --devices 500 --seconds 60 --users 10 --store "$base/load$n" --processes "$n" \
+    | tee "$out/serve-load-pg-$n.txt"
+done
+echo
+echo "A PostgreSQL store growing to ${PG_GROWTH:-1,10,100} million points (1000 devices):"
+psql -X -q -d "$base/postgres" -c "DROP DATABASE IF EXISTS growth" -c "CREATE DATABASE growth"
+python3 scripts/bench-pg-growth.py "$bin" "$base/growth" --steps "${PG_GROWTH:-1,10,100}" | tee "$out/pg-growth.csv"
