@@ -27,7 +27,7 @@ final class ConnectionPool: @unchecked Sendable {
     init(configuration: PostgresConnection.Configuration, maximum: Int = 16) {
         self.configuration = configuration
         self.maximum = maximum
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         logger = Logger(label: "trailbook.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     }
 

@@ -60,12 +60,13 @@ extension PostgresStore: SharingStoring {
     }
 
     /// The grants of an owner, of a viewer, or between the two, by owner then viewer.
-    static func grants(_ session: Session, ownerID: Int64?, viewerID: Int64?) throws -> [Grant] {
+    static func grants(_ session: Session, ownerID: Int64?, viewerID: Int64?, owner: String? = nil) throws -> [Grant] {
         let query: PostgresQuery = """
             SELECT o.name AS owner, v.name AS viewer, g.scopes, g.history_hours, g.created_ms, g.paused, g.expires_ms
             FROM share_grant g JOIN account o ON o.id = g.owner_id JOIN account v ON v.id = g.viewer_id
             WHERE (\(ownerID)::bigint IS NULL OR g.owner_id = \(ownerID)::bigint)
               AND (\(viewerID)::bigint IS NULL OR g.viewer_id = \(viewerID)::bigint)
+              AND (\(owner)::text IS NULL OR o.name = \(owner)::text)
             """
         return try session.query(query).map { row in
             Grant(
@@ -77,10 +78,7 @@ extension PostgresStore: SharingStoring {
     }
 
     public func grants(owner: String) throws -> [Grant] {
-        try read { session in
-            guard let id = try Self.userID(session, owner) else { return [] }
-            return try Self.grants(session, ownerID: id, viewerID: nil)
-        }
+        try read { session in try Self.grants(session, ownerID: nil, viewerID: nil, owner: owner) }
     }
 
     public func grants(viewer: String) throws -> [Grant] {
@@ -126,26 +124,30 @@ extension PostgresStore: SharingStoring {
         }
     }
 
+    /// One query: the devices, their state and their newest points (the index read backwards).
     public func recentPoints(account: String, device: String?, limit: Int) throws -> [RecentDevice] {
         try read { session in
-            guard let id = try Self.userID(session, account) else { return [] }
-            let devices = try session.query(
+            let rows = try session.query(
                 """
-                SELECT d.id, d.name, s.battery, s.accuracy FROM device d LEFT JOIN device_state s ON s.device_id = d.id
-                WHERE d.user_id = \(id) AND (\(device)::text IS NULL OR d.name = \(device)::text)
-                ORDER BY d.name COLLATE "C"
+                SELECT d.name AS device, s.battery, s.accuracy, \(unescaped: Self.positionColumns)
+                FROM device d JOIN account a ON a.id = d.user_id LEFT JOIN device_state s ON s.device_id = d.id
+                CROSS JOIN LATERAL (SELECT \(unescaped: Self.positionColumns) FROM position
+                                    WHERE device_id = d.id ORDER BY t DESC LIMIT \(limit)) p
+                WHERE a.name = \(account) AND (\(device)::text IS NULL OR d.name = \(device)::text)
+                ORDER BY d.name COLLATE "C", p.t
                 """)
-            return try devices.compactMap { d in
-                let rows = try session.query(
-                    """
-                    SELECT \(unescaped: Self.positionColumns) FROM position WHERE device_id = \(try d.get("id", as: Int64.self))
-                    ORDER BY t DESC LIMIT \(limit)
-                    """)
-                guard !rows.isEmpty else { return nil }
-                return RecentDevice(
-                    device: try d.get("name"), fixes: try rows.reversed().map(Self.fix),
-                    battery: try d.optional("battery"), accuracy: try d.optional("accuracy"))
+            var result: [RecentDevice] = []
+            for row in rows {
+                let name = try row.get("device", as: String.self)
+                if result.last?.device != name {
+                    result.append(
+                        RecentDevice(
+                            device: name, fixes: [], battery: try row.optional("battery"),
+                            accuracy: try row.optional("accuracy")))
+                }
+                result[result.count - 1].fixes.append(try Self.fix(row))
             }
+            return result
         }
     }
 

@@ -108,6 +108,20 @@ public struct SharingServer: Service, CustomStringConvertible {
         let threads = self.threads
         let feed = self.feed
         let logger = self.logger
+        /// Tells the live viewers of `owner` of the device's newest position; the store is read on
+        /// the thread pool.
+        @Sendable func publish(owner: String, device: String) async throws {
+            let viewers = await feed.viewers()
+            guard !viewers.isEmpty else { return }
+            let positions = try await threads.runIfActive {
+                try feed.positions(owner: owner, device: device, viewers: viewers)
+            }
+            await feed.deliver(positions)
+        }
+        /// The device of a token, looked up on the thread pool.
+        @Sendable func device(token: String) async throws -> PhoneDevice? {
+            try await threads.runIfActive { try accounts.device(token: token) }
+        }
         /// Stores a device's points, or refuses them with the status that says why; friends
         /// watching live get the newest.
         @Sendable func keep(_ read: () throws -> (fixes: [Fix], battery: Double?), device: PhoneDevice) async throws {
@@ -126,7 +140,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                 throw HTTPError(.unprocessableContent, message: refused.description)
             }
             logger.debug("points of \(device.account)/\(device.name): \(report.fixes.count) received, \(stored) new")
-            if stored > 0 { try await feed.published(owner: device.account, device: device.name) }
+            if stored > 0 { try await publish(owner: device.account, device: device.name) }
         }
         // OsmAnd and Traccar Client: the token is `id`, the values in the query (or a form body).
         @Sendable func osmand(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -137,7 +151,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                 // The token even when the location is malformed: 401 before 400, as elsewhere.
                 let token = PhoneProtocols.traccarDeviceID(body)
                 guard let token = token ?? Self.parameters(request.uri.query ?? "")["id"],
-                    let device = try accounts.device(token: token)
+                    let device = try await device(token: token)
                 else { throw Self.unknownDevice }
                 try await keep({ try parsed.get() }, device: device)
                 return Response(status: .ok)
@@ -147,7 +161,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                 let body = try await request.body.collect(upTo: Self.maximumBody)
                 for (k, v) in Self.parameters(String(buffer: body)) where query[k] == nil { query[k] = v }
             }
-            guard let token = query["id"], let device = try accounts.device(token: token) else {
+            guard let token = query["id"], let device = try await device(token: token) else {
                 throw Self.unknownDevice
             }
             try await keep(
@@ -160,16 +174,16 @@ public struct SharingServer: Service, CustomStringConvertible {
         // Overland: a bearer token and a GeoJSON batch; the reply must be exactly {"result":"ok"}.
         router.post("/overland") { request, _ -> Response in
             guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-                let device = try accounts.device(token: String(header.dropFirst(7)))
+                let device = try await device(token: String(header.dropFirst(7)))
             else { throw Self.unknownDevice }
             let body = try await request.body.collect(upTo: Self.maximumBody)
             try await keep({ try PhoneProtocols.overland(Data(body.readableBytesView)) }, device: device)
             return Self.json("{\"result\":\"ok\"}")
         }
         /// The device of a Basic `USER:DEVICE_TOKEN` header, when the token is USER's.
-        @Sendable func basicDevice(_ request: Request) throws -> PhoneDevice {
+        @Sendable func basicDevice(_ request: Request) async throws -> PhoneDevice {
             guard let (user, token) = PhoneProtocols.basic(request.headers[.authorization]),
-                let device = try accounts.device(token: token), device.account == user
+                let device = try await device(token: token), device.account == user
             else { throw Self.unknownDevice }
             return device
         }
@@ -177,7 +191,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         // OwnTracks HTTP mode: the reply is an array of a card and the latest location of each
         // friend who shares with this account (live), each with a `tid`.
         router.post("/pub") { request, _ -> Response in
-            let device = try basicDevice(request)
+            let device = try await basicDevice(request)
             let body = try await request.body.collect(upTo: Self.maximumBody)
             let data = Data(body.readableBytesView)
             try await keep(
@@ -212,7 +226,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         }
         // GPSLogger for Android, custom URL with Basic USER:TOKEN.
         @Sendable func gpslogger(_ request: Request, _ context: ServerContext) async throws -> Response {
-            let device = try basicDevice(request)
+            let device = try await basicDevice(request)
             var query = Self.parameters(request.uri.query ?? "")
             if request.method == .post {
                 let body = try await request.body.collect(upTo: Self.maximumBody)

@@ -88,7 +88,8 @@ public final class PhoneIngest: Sendable {
         let lane = lanes.withLock { lanes in
             if let lane = lanes[device] { return lane }
             let lane = Lane(
-                pipeline: Pipeline(configuration: configuration, logger: logger), writer: store.makeWriter(device: device))
+                pipeline: Pipeline(configuration: configuration, logger: logger),
+                writer: store.makeWriter(device: device))
             lanes[device] = lane
             return lane
         }

@@ -58,10 +58,23 @@ public actor LiveFeed {
 
     /// `owner`'s `device` stored new points: each subscribed viewer whose grant is in force
     /// with the `live` scope gets the device's newest position. The store is read outside the
-    /// feed's isolation, so that one device's reads do not hold up another's.
+    /// feed's isolation (``positions(owner:device:viewers:now:)``; a server reads it on threads of
+    /// its own), so that one device's reads do not hold up another's.
     public nonisolated func published(owner: String, device: String, now: Int64 = UTCTimestamp.now()) async throws {
         let viewers = await self.viewers()
         guard !viewers.isEmpty else { return }
+        await deliver(try positions(owner: owner, device: device, viewers: viewers, now: now))
+    }
+
+    /// Who is watching now.
+    public func viewers() -> Set<String> { Set(subscribers.values.map(\.viewer)) }
+
+    /// What each of `viewers` may see of `owner`'s `device` now (read from the store; blocks).
+    public nonisolated func positions(
+        owner: String, device: String, viewers: Set<String>, now: Int64 = UTCTimestamp.now()
+    )
+        throws -> [(friend: SharingService.Friend, viewer: String)]
+    {
         let grants = try sharing.store.grants(owner: owner).filter {
             viewers.contains($0.viewer) && $0.scopes.contains("live") && $0.isActive(at: now)
         }
@@ -70,13 +83,12 @@ public actor LiveFeed {
                 account: owner, device: device, limit: SharingService.recentFixes
             )
             .first
-        else { return }
-        await deliver(grants.map { (SharingService.friend(recent, as: $0, now: now), $0.viewer) })
+        else { return [] }
+        return grants.map { (SharingService.friend(recent, as: $0, now: now), $0.viewer) }
     }
 
-    private func viewers() -> Set<String> { Set(subscribers.values.map(\.viewer)) }
-
-    private func deliver(_ positions: [(friend: SharingService.Friend, viewer: String)]) {
+    /// Hands positions to the viewers' streams.
+    public func deliver(_ positions: [(friend: SharingService.Friend, viewer: String)]) {
         for (friend, viewer) in positions {
             for s in subscribers.values where s.viewer == viewer { s.continuation.yield(.position(friend)) }
         }
