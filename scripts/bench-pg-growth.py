@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """A PostgreSQL store growing to many points: do a device's day and the latest positions stay flat?
 
-Fills the `position` table of an empty Trailbook database in steps (1000 devices, a point every
+Fills the `position` table of an empty Trailbook database in steps (500 devices, a point every
 60 s each, later times appended as ingestion appends them; generated inside the server with
 generate_series), and after each step times, 30 runs each, median and p95:
-  - day:      one device's points of one day, the query `points --day --device-name` runs;
-  - latest:   the newest point of each of the 1000 devices from `position` (the index read
+  - day:      one device's points of its newest full day (1440 points at every size), the query
+              `points --day --device-name` runs;
+  - latest:   the newest point of each of the 500 devices from `position` (the index read
               backwards, as /api/friends reads recent points);
   - live:     the `latest_position` table the live view reads (refreshed as ingestion does);
   - cli day:  `trailbook points --day D --device-name phone500` end to end (process start included).
@@ -22,7 +23,7 @@ import subprocess
 import sys
 import time
 
-DEVICES = 1000
+DEVICES = 500
 START_MS = 1767225600000  # 2026-01-01T00:00:00Z
 SPACING_MS = 60_000
 
@@ -110,6 +111,7 @@ def main():
         # The newest day of the middle device.
         device = first_device + DEVICES // 2
         day_start = START_MS + ((target // DEVICES) * SPACING_MS // 86_400_000 - 1) * 86_400_000
+        assert day_start >= START_MS, "every device has a full day at every size"
         day = timed(a.url, f"""SELECT t, lat, lon, alt, speed, track, hdop, mode_sats FROM position
             WHERE device_id = ANY(ARRAY[{device}]::bigint[]) AND t >= {day_start} AND t < {day_start + 86_400_000}
             ORDER BY t, device_id""")

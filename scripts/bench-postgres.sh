@@ -22,6 +22,6 @@ for n in 1 2 4; do
     | tee "$out/serve-load-pg-$n.txt"
 done
 echo
-echo "A PostgreSQL store growing to ${PG_GROWTH:-1,10,100} million points (1000 devices):"
+echo "A PostgreSQL store growing to ${PG_GROWTH:-1,10,100} million points (500 devices):"
 psql -X -q -d "$base/postgres" -c "DROP DATABASE IF EXISTS growth" -c "CREATE DATABASE growth"
 python3 scripts/bench-pg-growth.py "$bin" "$base/growth" --steps "${PG_GROWTH:-1,10,100}" | tee "$out/pg-growth.csv"
