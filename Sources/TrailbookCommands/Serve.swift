@@ -9,10 +9,16 @@ struct Serve: AsyncParsableCommand {
         abstract: "Run the sharing server (HTTP, for a TLS reverse proxy in front of it).",
         discussion: """
             Listens on --listen HOST:PORT (default 127.0.0.1:8750; port 0 picks a free one and logs it). \
-            GET /api/health answers 200 {"status":"ok"}. Logs a line at start and stop (info) and \
-            one per request (debug). SIGTERM or SIGINT stops it gracefully: requests in flight finish. \
-            Put it behind a TLS reverse proxy (README). The JSON API and the phone endpoints are \
-            described by the OpenAPI document at GET /api/openapi.json (--openapi prints it).
+            GET /api/health answers 200 {"status":"ok"} (503 while the store does not answer). Logs a \
+            line at start and stop (info) and one per request (debug). SIGTERM or SIGINT stops it \
+            gracefully: requests in flight finish. Put it behind a TLS reverse proxy (README). The \
+            JSON API and the phone endpoints are described by the OpenAPI document at \
+            GET /api/openapi.json (--openapi prints it).
+
+            With --store postgresql://USER@HOST:PORT/DATABASE, several serve processes can share one \
+            database: live positions, pauses, sessions and login limits reach every process. While \
+            the database is away, requests that need it get 503 with Retry-After (the phone apps \
+            send again); the outage is logged once as it starts and once as it ends.
             """)
 
     @Option(help: ArgumentHelp("Where to listen.", valueName: "host:port"))
