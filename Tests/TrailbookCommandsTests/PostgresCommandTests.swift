@@ -82,6 +82,16 @@ import TrailbookTestSupport
         #expect(read.stderr.contains("There is no Trailbook store"), "\(read.stderr)")
         let name = String(empty.split(separator: "/").last!)
         #expect(try cluster.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: name) == "0\n")
+        // A store from a newer Trailbook is refused, as with SQLite.
+        let newer = try cluster.newDatabase()
+        #expect(try run(["import", "Samples/ride.nmea", "--store", newer]).status == 0)
+        _ = try cluster.psql(
+            "INSERT INTO trailbook_migration VALUES ('p99-future', 0)",
+            database: String(newer.split(separator: "/").last!))
+        let refusedNewer = try run(["rides", "--store", newer])
+        #expect(refusedNewer.status == 1, "\(refusedNewer.stderr)")
+        #expect(
+            refusedNewer.stderr.contains("written by a newer Trailbook (schema p99-future)"), "\(refusedNewer.stderr)")
         // Another application's database is not taken over.
         _ = try cluster.psql("CREATE TABLE orders (id int)", database: name)
         let foreign = try run(["import", "Samples/ride.nmea", "--store", empty])
