@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "GPSCore", "NMEA", "GPSDevices", "TrailbookTestSupport",
+                "Pipeline", "GPSCore", "NMEA", "GPSDevices", "RideSimulator", "TrailbookTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

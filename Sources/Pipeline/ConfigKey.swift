@@ -10,7 +10,7 @@ struct ConfigKey: Sendable {
     let render: @Sendable (TrailbookConfig) -> String
     let apply: @Sendable (ConfigValue, inout TrailbookConfig) throws(ConfigProblem) -> Void
 
-    static let sections = ["collection", "accuracy", "jumps", "segments", "active_hours", "time"]
+    static let sections = ["collection", "accuracy", "jumps", "segments", "active_hours", "time", "events"]
 
     static let all: [ConfigKey] = [
         number("collection", "interval", "seconds, 0 or more (0 keeps every fix)", min: 0, \.interval),
@@ -106,6 +106,18 @@ struct ConfigKey: Sendable {
                     )
                 }
             }),
+        number("events", "stop_after", "seconds above 0", min: 0, exclusive: true, \.events.stopAfter),
+        number("events", "stop_radius", "metres above 0", min: 0, exclusive: true, \.events.stopRadius),
+        number("events", "move_after", "seconds above 0", min: 0, exclusive: true, \.events.moveAfter),
+        number("events", "hysteresis", "metres, 0 or more", min: 0, \.events.hysteresis),
+        number("events", "depart_after", "seconds above 0", min: 0, exclusive: true, \.events.departAfter),
+        number("events", "arrive_after", "seconds above 0", min: 0, exclusive: true, \.events.arriveAfter),
+        number("events", "fix_lost_after", "seconds above 0", min: 0, exclusive: true, \.events.fixLostAfter),
+        number(
+            "events", "range_error", "metres per unit of HDOP, above 0", min: 0, exclusive: true, \.events.rangeError),
+        number("events", "unknown_accuracy", "metres above 0", min: 0, exclusive: true, \.events.unknownAccuracy),
+        number("events", "battery_low", "percent, 0 or more", min: 0, \.events.batteryLow),
+        number("events", "offline_after", "seconds above 0", min: 0, exclusive: true, \.events.offlineAfter),
     ]
 
     static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]

@@ -35,6 +35,9 @@ public struct PipelineConfiguration: Equatable, Sendable {
     /// How far a fix may wander and still count as not moving, metres.
     public var stopRadius: Double = 25
 
+    /// The event detector's thresholds (`[events]`).
+    public var events = EventRules()
+
     public init() {}
 
     /// `ride`: every second, strict accuracy.

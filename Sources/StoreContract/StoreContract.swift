@@ -404,6 +404,53 @@ public enum StoreContract {
                 try store.loginFailures(keys: keys, since: t0 + 5) == ["user:ana": 1, "address:10.0.0.1": 2],
                 "only those after the start of the window")
         },
+        Case(description: "places are the account's, by name; events are kept once, read back in time order") {
+            store in
+            let home = Place(name: "home", center: Coordinate(latitude: 47.37, longitude: 8.54), radius: 120)
+            try expect(try store.addPlace(home, account: nil), "home added")
+            try expect(try store.addPlace(home, account: nil) == false, "a second home refused")
+            let ring = [(47.0, 8.0), (47.0, 8.01), (47.01, 8.01), (47.01, 8.0)].map {
+                Coordinate(latitude: $0.0, longitude: $0.1)
+            }
+            let park = Place(name: "park", polygon: ring)!
+            try expect(try store.addPlace(park, account: nil), "the park added")
+            let places = try store.places(account: nil)
+            try expect(places.map(\.name) == ["home", "park"], "by name: \(places.map(\.name))")
+            try expect(places[0] == home, "the circle as it was: \(places[0])")
+            try expect(
+                places[1].polygon?.count == 4 && abs(places[1].radius - park.radius) < 1e-6, "the polygon's corners")
+            try expect(try store.addAccount(name: "ana", passwordHash: "v1$x"), "ana added")
+            var moved = home
+            moved.radius = 50
+            moved.source = "owntracks"
+            try expect(try store.savePlace(home, account: "ana"), "ana's home saved")
+            try expect(try store.savePlace(moved, account: "ana"), "ana's home replaced")
+            try expect(try store.savePlace(moved, account: "nobody") == false, "no such account")
+            try expect(try store.places(account: "ana") == [moved], "ana's own home, replaced")
+            try expect(try store.places(account: nil).first?.radius == 120, "mine unchanged")
+            try expect(try store.removePlace(named: "park", account: nil), "the park removed")
+            try expect(try store.removePlace(named: "park", account: nil) == false, "and gone")
+
+            let bike = try store.device(named: "bike")
+            let events = [
+                TrailEvent(
+                    milliseconds: t0 + 60_000, type: .placeArrive, place: "home",
+                    coordinate: Coordinate(latitude: 47.37, longitude: 8.54), details: ["accuracy_m": 4.5]),
+                TrailEvent(milliseconds: t0, type: .motionStopped, details: ["accuracy_m": 3]),
+                TrailEvent(milliseconds: t0 + 60_000, type: .placeDepart, place: "work", text: "a note"),
+            ]
+            try expect(try store.addEvents(events, device: bike) == 3, "3 events new")
+            try expect(try store.addEvents(events, device: bike) == 0, "the same events again add nothing")
+            let back = try store.events(fromMilliseconds: .min, toMilliseconds: .max, types: nil, account: nil)
+            try expect(back.map(\.event) == [events[1], events[0], events[2]], "in time order: \(back.map(\.event))")
+            try expect(back.allSatisfy { $0.device == "bike" }, "the device's name")
+            let arrivals = try store.events(
+                fromMilliseconds: t0 + 1, toMilliseconds: t0 + 60_001, types: [.placeArrive], account: nil)
+            try expect(arrivals.map(\.event) == [events[0]], "by time and type")
+            try expect(
+                try store.events(fromMilliseconds: .min, toMilliseconds: .max, types: nil, account: "ana").isEmpty,
+                "not ana's")
+        },
     ]
 
     /// A 3D fix with 8 satellites at `ms`.

@@ -265,6 +265,39 @@ enum PostgresSchema {
             statements: [
                 "CREATE TABLE store_copy (source text PRIMARY KEY, started_ms bigint NOT NULL, finished_ms bigint)"
             ]),
+        Migration(
+            name: "p4-places-events",
+            statements: [
+                """
+                CREATE TABLE place (
+                    id bigserial PRIMARY KEY,
+                    user_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    name text NOT NULL,
+                    lat double precision NOT NULL,
+                    lon double precision NOT NULL,
+                    radius_m double precision NOT NULL,
+                    polygon text,
+                    source text NOT NULL,
+                    created_ms bigint NOT NULL,
+                    UNIQUE (user_id, name)
+                )
+                """,
+                """
+                CREATE TABLE event (
+                    id bigserial PRIMARY KEY,
+                    device_id bigint NOT NULL REFERENCES device ON DELETE CASCADE,
+                    t bigint NOT NULL,
+                    type text NOT NULL,
+                    place text NOT NULL DEFAULT '',
+                    lat double precision,
+                    lon double precision,
+                    text text,
+                    details text NOT NULL DEFAULT '{}',
+                    UNIQUE (device_id, t, type, place)
+                )
+                """,
+                "CREATE INDEX event_on_time ON event (t)",
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

@@ -9,7 +9,8 @@ import TrackModel
 extension PostgresStore: StoreCopying {
     /// The tables whose `id` comes from a sequence.
     static let sequenced = [
-        "account", "device", "import", "ride", "segment", "record", "note", "share_code", "device_message",
+        "account", "device", "import", "ride", "segment", "record", "note", "share_code", "device_message", "place",
+        "event",
     ]
 
     static func ordered(_ column: StoreCopy.Column) -> String {

@@ -68,8 +68,10 @@ extension PostgresWriter {
             }
             try Self.recount(session, device: device, segments: touchedSegments, rides: touchedRides)
             outcome.places = try PostgresStore.insertPlaces(session, places)
+            outcome.events = try PostgresStore.insertEvents(
+                session, streams.flatMap(\.events), device: device.rawValue)
             if let importID {
-                if outcome.points == 0 && outcome.places == 0 {
+                if outcome.points == 0 && outcome.places == 0 && outcome.events == 0 {
                     try session.execute("DELETE FROM import WHERE id = \(importID)")
                 } else {
                     try session.execute(

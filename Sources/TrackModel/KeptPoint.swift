@@ -90,10 +90,13 @@ public struct ImportedFile: Sendable {
 public struct ImportStream: Sendable {
     public var points: [KeptPoint]
     public var drops: [Int: [String: Int]]
+    /// The events the detector found in the stream (stored in the same transaction).
+    public var events: [TrailEvent]
 
-    public init(points: [KeptPoint], drops: [Int: [String: Int]]) {
+    public init(points: [KeptPoint], drops: [Int: [String: Int]], events: [TrailEvent] = []) {
         self.points = points
         self.drops = drops
+        self.events = events
     }
 }
 
@@ -103,6 +106,8 @@ public struct ImportOutcome: Equatable, Sendable {
     public var points = 0
     /// Records added for places (waypoints).
     public var places = 0
+    /// Events added (those already stored are not counted).
+    public var events = 0
     /// Points of the earlier import of the same file that were removed first (`replacing`).
     public var replacedPoints = 0
     /// Another process imported the same file while this one read it: nothing was written.

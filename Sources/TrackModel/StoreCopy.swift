@@ -97,6 +97,18 @@ public enum StoreCopy {
             "device_message",
             [("id", .int), ("device_id", .int), ("received_ms", .int), ("type", .text), ("body", .text)]),
         table("web_session", [("token_hash", .text), ("user_id", .int), ("csrf", .text), ("expires_ms", .int)]),
+        table(
+            "place",
+            [
+                ("id", .int), ("user_id", .int), ("name", .text), ("lat", .double), ("lon", .double),
+                ("radius_m", .double), ("polygon", .text), ("source", .text), ("created_ms", .int),
+            ]),
+        table(
+            "event",
+            [
+                ("id", .int), ("device_id", .int), ("t", .int), ("type", .text), ("place", .text), ("lat", .double),
+                ("lon", .double), ("text", .text), ("details", .text),
+            ]),
     ]
 }
 

@@ -309,6 +309,36 @@ enum Schema {
                 t.column("finished_ms", .integer)
             }
         }
+        migrator.registerMigration("v11-places-events") { db in
+            // Named areas of an account (a circle, or a polygon as GeoJSON positions).
+            try db.create(table: "place") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("name", .text).notNull()
+                t.column("lat", .double).notNull()
+                t.column("lon", .double).notNull()
+                t.column("radius_m", .double).notNull()
+                t.column("polygon", .text)
+                t.column("source", .text).notNull()
+                t.column("created_ms", .integer).notNull()
+                t.uniqueKey(["user_id", "name"])
+            }
+            // What the detector (and the cues, tasks, server) found; one per device, time, type
+            // and place, so a log imported again adds nothing.
+            try db.create(table: "event") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("device_id", .integer).notNull().references("device", onDelete: .cascade)
+                t.column("t", .integer).notNull()
+                t.column("type", .text).notNull()
+                t.column("place", .text).notNull().defaults(to: "")
+                t.column("lat", .double)
+                t.column("lon", .double)
+                t.column("text", .text)
+                t.column("details", .text).notNull().defaults(to: "{}")
+                t.uniqueKey(["device_id", "t", "type", "place"])
+            }
+            try db.create(index: "event_on_time", on: "event", columns: ["t"])
+        }
         return migrator
     }
 }

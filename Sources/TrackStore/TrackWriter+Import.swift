@@ -94,8 +94,9 @@ extension TrackWriter {
             }
             try Self.recount(db, device: device, segments: touchedSegments, rides: touchedRides)
             outcome.places = try Self.insertPlaces(db, places)
+            outcome.events = try TrackStore.insertEvents(db, streams.flatMap(\.events), device: self.device.rawValue)
             if let importID {
-                if outcome.points == 0 && outcome.places == 0 {
+                if outcome.points == 0 && outcome.places == 0 && outcome.events == 0 {
                     try db.execute(sql: "DELETE FROM import WHERE id = ?", arguments: [importID])
                 } else {
                     try db.execute(

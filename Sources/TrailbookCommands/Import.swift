@@ -3,6 +3,7 @@ import Foundation
 import GPSCore
 import NMEA
 import Reports
+import TrackModel
 import TrackStore
 import TrailbookKit
 
@@ -63,10 +64,15 @@ struct Import: ParsableCommand {
     @Flag(help: "Print the counts as JSON (keys in docs/COMMANDS.md).")
     var json = false
 
+    @Flag(
+        help: "Also print the events found (arrivals, departures, stops, ...; with --dry-run nothing is stored).")
+    var events = false
+
     @OptionGroup var configOptions: ConfigOptions
 
     func validate() throws {
         if json && format != nil { throw ValidationError("Choose --format csv or --json, not both.") }
+        if events && format != nil { throw ValidationError("Choose --format csv or --events, not both.") }
         if format != nil && !dryRun {
             throw ValidationError("--format csv prints what would be kept; use it with --dry-run.")
         }
@@ -80,7 +86,7 @@ struct Import: ParsableCommand {
         }
     }
 
-    struct Report: Codable {
+    struct Report: Encodable {
         var files: [ImportFileReport]
         var fixesRead: Int
         var kept: Int
@@ -89,9 +95,10 @@ struct Import: ParsableCommand {
         var segments: Int
         var stored: Int?
         var store: String?
+        var events: [EventJSON]?
 
         enum CodingKeys: String, CodingKey {
-            case files, kept, dropped, rides, segments, stored, store
+            case files, kept, dropped, rides, segments, stored, store, events
             case fixesRead = "fixes_read"
         }
     }
@@ -106,10 +113,13 @@ struct Import: ParsableCommand {
         }
         options.keepFixes = format == .csv
         let store = dryRun ? nil : try storeOptions.openOrCreate()
+        // A dry run looks for the places of the store when there is one, and changes nothing.
+        options.places = try (store ?? storeOptions.openIfItExists())?.places(account: nil) ?? []
         var service = try ImportService(store: store, device: deviceName, options: options)
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }
         var perFile: [ImportFileReport] = []
+        var found: [TrailEvent] = []
         for path in files {
             let bar = ProgressBar(label: path, totalBytes: ImportService.fileSize(path))
             defer { bar.finish() }
@@ -119,6 +129,7 @@ struct Import: ParsableCommand {
                 try out.flushIfFull()
             }
             perFile.append(result.report)
+            found += result.events
         }
         try out.flush()
         var total: [String: Int] = [:]
@@ -126,13 +137,20 @@ struct Import: ParsableCommand {
         let report = Report(
             files: perFile, fixesRead: perFile.map(\.fixesRead).reduce(0, +), kept: perFile.map(\.kept).reduce(0, +),
             dropped: total, rides: service.rides, segments: service.segments,
-            stored: store == nil ? nil : perFile.compactMap(\.stored).reduce(0, +), store: store?.path)
+            stored: store == nil ? nil : perFile.compactMap(\.stored).reduce(0, +), store: store?.path,
+            events: events ? found.map { EventJSON($0, device: deviceName) } : nil)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else if format == nil {
             for f in perFile { print(f.line) }
+            if events {
+                let zone = config.timeZone
+                for e in found {
+                    print("  " + Events.line(StoredEvent(id: 0, device: deviceName, event: e), zone: zone))
+                }
+            }
             if let store {
                 print("\(counted(report.rides, "ride")), \(counted(report.segments, "segment")); store \(store.path)")
             } else {
@@ -175,6 +193,10 @@ extension ImportFileReport {
             text += "; \(waypoints) waypoints" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
         }
         if let routesSkipped, routesSkipped > 0 { text += "; \(routesSkipped) routes skipped (no times)" }
+        if let events, events > 0 {
+            text += "; \(counted(events, "event"))"
+            if let new = eventsStored, new < events { text += " (\(new) new)" }
+        }
         return text
     }
 }

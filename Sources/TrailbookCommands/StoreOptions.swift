@@ -35,6 +35,13 @@ struct StoreOptions: ParsableArguments {
         try open(create: true)
     }
 
+    /// Opens the store when there is one (for a dry run that reads the places); nil when the
+    /// file is not there.
+    func openIfItExists() throws -> (any TrackStoring)? {
+        if !PostgresLocation.isURL(path), !FileManager.default.fileExists(atPath: path) { return nil }
+        return try open(create: false)
+    }
+
     private func open(create: Bool) throws -> any TrackStoring {
         do {
             return try Self.open(path, create: create)

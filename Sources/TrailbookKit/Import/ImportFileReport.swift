@@ -26,6 +26,9 @@ public struct ImportFileReport: Codable, Sendable {
     public var recordsAlreadyStored: Int?
     public var waypointsWithoutTime: Int?
     public var routesSkipped: Int?
+    /// Events found in the file, and those of them stored (not there already).
+    public var events: Int?
+    public var eventsStored: Int?
 
     public struct Earlier: Codable, Sendable {
         public var name: String
@@ -53,6 +56,8 @@ public struct ImportFileReport: Codable, Sendable {
         case recordsAlreadyStored = "records_already_stored"
         case waypointsWithoutTime = "waypoints_without_time"
         case routesSkipped = "routes_skipped"
+        case events
+        case eventsStored = "events_stored"
     }
 
 }

@@ -29,6 +29,8 @@ public struct ImportService {
         /// Keep every kept fix with its ride and segment, numbered through the run (for a dry
         /// run's CSV).
         public var keepFixes = false
+        /// The places events are detected at (the store's, or none).
+        public var places: [Place] = []
 
         public init(configuration: PipelineConfiguration) { self.configuration = configuration }
     }
@@ -37,6 +39,8 @@ public struct ImportService {
     public struct FileResult {
         public var report: ImportFileReport
         public var keptFixes: [(fix: Fix, ride: Int, segment: Int)] = []
+        /// The events found in the file (stored with its points, or only shown by a dry run).
+        public var events: [TrailEvent] = []
     }
 
     public let options: Options
@@ -85,7 +89,7 @@ public struct ImportService {
         func newRunner() -> StreamRunner {
             StreamRunner(
                 configuration: options.configuration, keepPoints: writer != nil, keepFixes: options.keepFixes,
-                rideOffset: rideOffset, segmentOffset: segmentOffset)
+                rideOffset: rideOffset, segmentOffset: segmentOffset, places: options.places)
         }
         var extras = ImportReaders.GPXExtras()
         func read(_ item: (StreamItem) throws -> Void) throws {
@@ -108,6 +112,7 @@ public struct ImportService {
             report.reordered = true
         }
         (report.fixesRead, report.kept, report.dropped) = (runner.fixesRead, runner.kept, runner.dropped)
+        report.events = runner.events.count
         if kind == .gpx {
             report.routesSkipped = extras.routes
             report.waypoints = extras.waypoints.count
@@ -124,6 +129,7 @@ public struct ImportService {
                 return FileResult(report: skipped)
             }
             report.stored = outcome.points
+            report.eventsStored = outcome.events
             if earlier != nil { report.replaced = outcome.replacedPoints }
             if report.waypoints != nil {
                 report.records = outcome.places
@@ -131,7 +137,7 @@ public struct ImportService {
             }
         }
         (rides, segments) = (rides + runner.rides, segments + runner.segments)
-        return FileResult(report: report, keptFixes: runner.keptFixes)
+        return FileResult(report: report, keptFixes: runner.keptFixes, events: runner.events)
     }
 
     /// A GPX waypoint as a record: its name as the field `name`, its description as a note, its

@@ -29,6 +29,8 @@ struct StreamRunner {
     /// Rides and segments of the files before this one, so numbers run through the whole run.
     let rideOffset: Int
     let segmentOffset: Int
+    /// The places events are detected at; each stream gets a detector of its own.
+    let places: [Place]
 
     private(set) var streams: [ImportStream] = []
     private(set) var keptFixes: [(fix: Fix, ride: Int, segment: Int)] = []
@@ -40,13 +42,21 @@ struct StreamRunner {
     private(set) var segments = 0
     /// The earliest time of a fix in the file.
     private(set) var firstTime: Int64?
+    /// The events found in the streams ended so far and the current one.
+    private(set) var events: [TrailEvent] = []
 
     private var pipeline: Pipeline?
+    private var detector: EventDetector?
+    private var streamEvents: [TrailEvent] = []
     private var points: [KeptPoint] = []
     private var latest: Int64?
 
-    init(configuration: PipelineConfiguration, keepPoints: Bool, keepFixes: Bool, rideOffset: Int, segmentOffset: Int) {
+    init(
+        configuration: PipelineConfiguration, keepPoints: Bool, keepFixes: Bool, rideOffset: Int, segmentOffset: Int,
+        places: [Place]
+    ) {
         self.configuration = configuration
+        self.places = places
         self.keepPoints = keepPoints
         self.keepFixes = keepFixes
         self.rideOffset = rideOffset
@@ -71,6 +81,11 @@ struct StreamRunner {
             firstTime = Swift.min(firstTime ?? t, t)
         }
         fixesRead += 1
+        var watching = detector.take() ?? EventDetector(rules: configuration.events, places: places)
+        let found = watching.observe(fix)
+        detector = watching
+        streamEvents += found
+        events += found
         // Taken out while it runs: its decisions are recorded into self.
         var running = pipeline.take() ?? Pipeline(configuration: configuration)
         running.process(fix) { record($0) }
@@ -85,12 +100,14 @@ struct StreamRunner {
         for (ride, counts) in finished.drops {
             for (reason, n) in counts.byReason { drops[ride, default: [:]][reason.rawValue] = n }
         }
-        streams.append(.init(points: points, drops: drops))
+        streams.append(.init(points: points, drops: drops, events: streamEvents))
         rides += finished.rides
         segments += finished.segments
         points = []
         latest = nil
         pipeline = nil
+        detector = nil
+        streamEvents = []
     }
 
     private mutating func record(_ event: PipelineEvent) {

@@ -51,6 +51,11 @@ public struct RecordService: Service {
         var pipeline = Pipeline(configuration: configuration, logger: logger)
         let writer = store.makeWriter(device: device)
         var pending: [KeptPoint] = []
+        // Events: the same detector as import, on every fix the receiver gives while not paused
+        // (before the collection rules); the places are read again every half minute.
+        var detector = EventDetector(rules: configuration.events, places: try store.places(account: nil))
+        var pendingEvents: [TrailEvent] = []
+        var placesRead = ContinuousClock.now
         var dropsCommitted = pipeline.drops
         var lastCommit = ContinuousClock.now
         var hadFix: Bool?
@@ -67,9 +72,13 @@ public struct RecordService: Service {
         func commit() throws {
             let drops = DropCounts.added(since: dropsCommitted, to: pipeline.drops)
             lastCommit = .now
-            guard !pending.isEmpty || !drops.isEmpty else { return }
+            guard !pending.isEmpty || !drops.isEmpty || !pendingEvents.isEmpty else { return }
             do {
                 try writer.write(pending, drops: drops)
+                pending.removeAll(keepingCapacity: true)
+                dropsCommitted = pipeline.drops
+                try store.addEvents(pendingEvents, device: device)
+                pendingEvents.removeAll()
             } catch  where store.isBusy(error) {
                 if busySince == nil {
                     busySince = .now
@@ -87,8 +96,6 @@ public struct RecordService: Service {
                         "points": "\(pending.count)", "seconds": "\((ContinuousClock.now - since).components.seconds)",
                     ])
             }
-            pending.removeAll(keepingCapacity: true)
-            dropsCommitted = pipeline.drops
         }
         /// The last commit, when stopping: waits for a busy store up to ``finalWait``.
         func finalCommit() async throws {
@@ -121,6 +128,11 @@ public struct RecordService: Service {
                 status.paused = paused
             }
             status.heartbeatMilliseconds = now
+            if ContinuousClock.now - placesRead >= .seconds(30) {
+                placesRead = .now
+                let places = try store.places(account: nil)
+                if places != detector.places { detector.setPlaces(places) }
+            }
             do {
                 try store.writeRecorderStatus(status, device: device)
             } catch  where store.isBusy(error) {
@@ -140,10 +152,12 @@ public struct RecordService: Service {
                 if ContinuousClock.now - lastCommit >= interval { try commit() }
             case .event(.connected(let what)):
                 logger.info("connected", metadata: ["source": "\(what)"])
+                pendingEvents.append(detector.connected(at: UTCTimestamp.now()))
             case .event(.disconnected(let why)):
                 logger.info("disconnected; the segment ends here", metadata: ["reason": "\(why)"])
                 pipeline.sourceDisconnected()
                 hadFix = nil
+                pendingEvents.append(detector.disconnected(at: UTCTimestamp.now()))
                 try commit()
             case .event(.fix(let fix)):
                 if fix.hasPosition != hadFix {
@@ -156,6 +170,10 @@ public struct RecordService: Service {
                 }
                 try control()
                 if status.paused { continue }
+                for event in detector.observe(fix) {
+                    logger.info("event", metadata: ["type": "\(event.type.rawValue)", "place": "\(event.place ?? "")"])
+                    pendingEvents.append(event)
+                }
                 pipeline.process(fix, keep)
                 if ContinuousClock.now - lastCommit >= interval { try commit() }
             case .ended(let failure):

@@ -1,0 +1,121 @@
+import Foundation
+import GPSCore
+import PostgresNIO
+import TrackModel
+
+extension PostgresStore: EventStoring {
+    /// The account's id (the local user, made when missing, for nil); nil when there is no such account.
+    static func accountID(_ session: Session, _ account: String?) throws -> Int64? {
+        guard let account else { return try localUserID(session) }
+        return try userID(session, account)
+    }
+
+    public func places(account: String?) throws -> [Place] {
+        try read { session in
+            try session.query(
+                """
+                SELECT p.name, p.lat, p.lon, p.radius_m, p.polygon, p.source FROM place p
+                JOIN account a ON a.id = p.user_id WHERE a.name = \(account ?? Self.localUser) ORDER BY p.name
+                """
+            ).map {
+                EventColumns.place(
+                    name: try $0.get("name"), latitude: try $0.get("lat"), longitude: try $0.get("lon"),
+                    radius: try $0.get("radius_m"), polygon: try $0.get("polygon"), source: try $0.get("source"))
+            }
+        }
+    }
+
+    public func addPlace(_ place: Place, account: String?) throws -> Bool {
+        try write { session in
+            guard let user = try Self.accountID(session, account) else { return false }
+            return try Self.insertPlace(session, place, user: user, replacing: false) > 0
+        }
+    }
+
+    public func savePlace(_ place: Place, account: String) throws -> Bool {
+        try write { session in
+            guard let user = try Self.userID(session, account) else { return false }
+            _ = try Self.insertPlace(session, place, user: user, replacing: true)
+            return true
+        }
+    }
+
+    private static func insertPlace(_ session: Session, _ place: Place, user: Int64, replacing: Bool) throws -> Int {
+        let polygon = EventColumns.polygon(place.polygon)
+        let now = UTCTimestamp.now()
+        let insert: PostgresQuery = """
+            INSERT INTO place (user_id, name, lat, lon, radius_m, polygon, source, created_ms)
+            VALUES (\(user), \(place.name), \(place.center.latitude), \(place.center.longitude), \(place.radius),
+                \(polygon), \(place.source), \(now))
+            """
+        let conflict =
+            replacing
+            ? """
+             ON CONFLICT (user_id, name) DO UPDATE SET lat = excluded.lat, lon = excluded.lon,
+                radius_m = excluded.radius_m, polygon = excluded.polygon, source = excluded.source
+            """ : " ON CONFLICT (user_id, name) DO NOTHING"
+        return try session.execute(PostgresQuery(unsafeSQL: insert.sql + conflict, binds: insert.binds))
+    }
+
+    public func removePlace(named name: String, account: String?) throws -> Bool {
+        try write { session in
+            try session.execute(
+                """
+                DELETE FROM place WHERE name = \(name)
+                AND user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                """) > 0
+        }
+    }
+
+    public func addEvents(_ events: [TrailEvent], device: DeviceID) throws -> Int {
+        guard !events.isEmpty else { return 0 }
+        return try write { session in try Self.insertEvents(session, events, device: device.rawValue) }
+    }
+
+    /// All of them in one statement (arrays unnested).
+    static func insertEvents(_ session: Session, _ events: [TrailEvent], device: Int64) throws -> Int {
+        guard !events.isEmpty else { return 0 }
+        let times = events.map(\.milliseconds)
+        let types = events.map(\.type.rawValue)
+        let places = events.map { $0.place ?? "" }
+        // Arrays hold no NULLs here: NaN stands for no position, a flag for no text.
+        let lats = events.map { $0.coordinate?.latitude ?? .nan }
+        let lons = events.map { $0.coordinate?.longitude ?? .nan }
+        let texts = events.map { $0.text ?? "" }
+        let hasText = events.map { $0.text != nil }
+        let details = events.map { EventColumns.details($0.details) }
+        return try session.execute(
+            """
+            INSERT INTO event (device_id, t, type, place, lat, lon, text, details)
+            SELECT \(device), u.t, u.type, u.place, nullif(u.lat, 'NaN'), nullif(u.lon, 'NaN'),
+                   CASE WHEN u.has_text THEN u.text END, u.details
+            FROM unnest(\(times)::bigint[], \(types)::text[], \(places)::text[], \(lats)::double precision[],
+                        \(lons)::double precision[], \(texts)::text[], \(hasText)::boolean[], \(details)::text[])
+                 AS u(t, type, place, lat, lon, text, has_text, details)
+            ON CONFLICT (device_id, t, type, place) DO NOTHING
+            """)
+    }
+
+    public func events(
+        fromMilliseconds from: Int64, toMilliseconds to: Int64, types: Set<TrailEventType>?, account: String?
+    ) throws -> [StoredEvent] {
+        try read { session in
+            try session.query(
+                """
+                SELECT e.id, e.t, e.type, e.place, e.lat, e.lon, e.text, e.details, d.name AS device_name
+                FROM event e JOIN device d ON d.id = e.device_id JOIN account a ON a.id = d.user_id
+                WHERE a.name = \(account ?? Self.localUser) AND e.t >= \(from) AND e.t < \(to) ORDER BY e.t, e.id
+                """
+            ).compactMap { row -> StoredEvent? in
+                guard
+                    let event = EventColumns.event(
+                        milliseconds: try row.get("t"), type: try row.get("type"), place: try row.get("place"),
+                        latitude: try row.get("lat"), longitude: try row.get("lon"), text: try row.get("text"),
+                        details: try row.get("details")),
+                    types?.contains(event.type) ?? true
+                else { return nil }
+                return StoredEvent(id: try row.get("id"), device: try row.get("device_name"), event: event)
+            }
+        }
+    }
+}

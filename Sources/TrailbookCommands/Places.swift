@@ -1,0 +1,190 @@
+import ArgumentParser
+import Foundation
+import GPSCore
+import TrackModel
+import TrailbookKit
+
+/// `trailbook place add|list|rm`: the named areas events are detected at.
+struct PlaceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "place",
+        abstract: "Manage places: the areas whose arrivals and departures become events.",
+        discussion: """
+            A place is a circle (a centre and a radius in metres) or a polygon read from a GeoJSON \
+            file. record, import and serve detect place.arrive and place.depart at them (docs/EVENTS.md).
+            """,
+        subcommands: [Add.self, List.self, Remove.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a place: --lat and --lon, --here (the newest stored point), or --geojson FILE.")
+        @Argument(help: "The place's name, e.g. home.") var name: String
+        @Option(help: "Latitude of the centre, degrees (WGS-84).") var lat: Double?
+        @Option(help: "Longitude of the centre, degrees.") var lon: Double?
+        @Flag(help: "Centre it on the newest stored point.") var here = false
+        @Option(help: ArgumentHelp("A GeoJSON Polygon (or Feature with one) as the area.", valueName: "file"))
+        var geojson: String?
+        @Option(help: "Radius in metres (1 to 100000) of a circle.") var radius = PlaceService.defaultRadius
+        @Flag(help: "Print the place as JSON.") var json = false
+        @OptionGroup var storeOptions: StoreOptions
+
+        func validate() throws {
+            let ways = [lat != nil || lon != nil, here, geojson != nil].filter { $0 }.count
+            if ways != 1 { throw ValidationError("Give --lat and --lon, or --here, or --geojson FILE (one of them).") }
+            if (lat == nil) != (lon == nil) { throw ValidationError("Give both --lat and --lon.") }
+        }
+
+        func run() throws {
+            let service = PlaceService(store: try storeOptions.open())
+            var note = ""
+            let place: Place
+            if let lat, let lon {
+                place = try service.add(name: name, at: Coordinate(latitude: lat, longitude: lon), radius: radius)
+            } else if let geojson {
+                place = try service.addPolygon(name: name, file: geojson)
+            } else {
+                let added = try service.addHere(name: name, radius: radius)
+                place = added.place
+                note = " (the point of \(LocalTime.utc(added.at)))"
+            }
+            if json { return try printJSON(PlaceJSON(place)) }
+            print("Added \(PlaceJSON.describe(place))\(note).")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the places.")
+        @Flag(help: "Print {\"places\": [{\"name\", \"lat\", \"lon\", \"radius_m\", \"polygon\", \"source\"}]}.")
+        var json = false
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() throws {
+            let places = try PlaceService(store: try storeOptions.open()).list()
+            if json { return try printJSON(["places": places.map(PlaceJSON.init)]) }
+            if places.isEmpty { print("No places yet; trailbook place add NAME --here adds one.") }
+            for place in places { print(PlaceJSON.describe(place)) }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Remove a place (its events stay, with its name).")
+        @Argument(help: "The place's name.") var name: String
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() throws {
+            try PlaceService(store: try storeOptions.open()).remove(name: name)
+            print("Removed the place \(name).")
+        }
+    }
+}
+
+/// A place in `--json` output.
+struct PlaceJSON: Encodable {
+    var name: String
+    var lat: Double
+    var lon: Double
+    var radiusMetres: Double
+    /// [[lon, lat], ...] for a polygon.
+    var polygon: [[Double]]?
+    var source: String
+
+    init(_ p: Place) {
+        name = p.name
+        lat = p.center.latitude
+        lon = p.center.longitude
+        radiusMetres = (p.radius * 10).rounded() / 10
+        polygon = p.polygon?.map { [$0.longitude, $0.latitude] }
+        source = p.source
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, lat, lon, polygon, source
+        case radiusMetres = "radius_m"
+    }
+
+    static func describe(_ p: Place) -> String {
+        let at = String(format: "%.6f, %.6f", p.center.latitude, p.center.longitude)
+        let shape =
+            p.polygon.map { "a polygon of \($0.count) corners around \(at)" }
+            ?? "\(Int(p.radius.rounded())) m around \(at)"
+        return "\(p.name): \(shape)" + (p.source == "cli" ? "" : " (from \(p.source))")
+    }
+}
+
+/// `trailbook events`: what the detector found, in time order.
+struct Events: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List events (arrivals, departures, stops, lost fixes, ...) of a day or a time range.",
+        discussion: """
+            Without --day, --from or --to: today. Types: \
+            \(TrailEventType.allCases.map(\.rawValue).joined(separator: ", ")). docs/EVENTS.md has the rules.
+            """)
+
+    @Option(help: ArgumentHelp("One local day (\(LocalDate.accepted)).", valueName: "date")) var day: String?
+    @Option(help: ArgumentHelp("From this time (\(LocalTime.accepted)).", valueName: "time")) var from: String?
+    @Option(help: ArgumentHelp("Up to this time, not included.", valueName: "time")) var to: String?
+    @Option(
+        name: .customLong("type"),
+        help: ArgumentHelp("Only these types (repeat, or comma-separated).", valueName: "type"))
+    var types: [String] = []
+    @Flag(
+        help:
+            "Print {\"events\": [{\"id\", \"time\", \"type\", \"device\", \"place\", \"lat\", \"lon\", \"text\", \"details\"}]}."
+    )
+    var json = false
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var zoneOptions: ZoneOptions
+
+    func validate() throws {
+        if day != nil && (from != nil || to != nil) {
+            throw ValidationError("Give --day, or --from and --to, not both.")
+        }
+        for name in types.flatMap({ $0.split(separator: ",") }) where TrailEventType(rawValue: String(name)) == nil {
+            throw ValidationError(
+                "'\(name)' is not an event type; use \(TrailEventType.allCases.map(\.rawValue).joined(separator: ", "))."
+            )
+        }
+    }
+
+    func run() throws {
+        let zone = try zoneOptions.zone()
+        var range: (Int64, Int64)
+        if day != nil || (from == nil && to == nil) {
+            let date =
+                try day.map { text in
+                    switch LocalDate.parse(text, zone: zone) {
+                    case .success(let d): return d
+                    case .failure(let problem):
+                        throw CommandFailure(message: "--day '\(text)' is not a day; \(problem).", code: .usage)
+                    }
+                } ?? LocalTime.today(in: zone)
+            range = LocalDay.range(date, in: zone)
+        } else {
+            range = (
+                try from.map { try LocalTime.require($0, option: "--from", zone: zone) } ?? .min,
+                try to.map { try LocalTime.require($0, option: "--to", zone: zone) } ?? .max
+            )
+        }
+        let wanted = types.flatMap { $0.split(separator: ",") }.compactMap { TrailEventType(rawValue: String($0)) }
+        let events = try storeOptions.open().events(
+            fromMilliseconds: range.0, toMilliseconds: range.1, types: wanted.isEmpty ? nil : Set(wanted),
+            account: nil)
+        if json { return try printJSON(["events": events.map(EventJSON.init)]) }
+        if events.isEmpty { print("No events in that time.") }
+        for stored in events { print(Self.line(stored, zone: zone)) }
+    }
+
+    static func line(_ stored: StoredEvent, zone: TimeZone) -> String {
+        let e = stored.event
+        var parts = [LocalTime.format(e.milliseconds, zone: zone), e.type.rawValue]
+        if let place = e.place { parts.append(place) }
+        if let text = e.text { parts.append("\"\(text)\"") }
+        parts.append("(\(stored.device))")
+        let details = e.details.keys.sorted().map { "\($0) \(Self.number(e.details[$0]!))" }
+        if !details.isEmpty { parts.append(details.joined(separator: ", ")) }
+        return parts.joined(separator: "  ")
+    }
+
+    static func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
+}
