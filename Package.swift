@@ -148,7 +148,7 @@ let package = Package(
             name: "TrailbookCommandsTests",
             dependencies: [
                 "TrailbookCommands", "TrailbookTestSupport", "TrackStore", "StorePostgres", "TrailbookServer",
-                "Pipeline",
+                "Pipeline", "GPSCore", "RideSimulator",
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Golden")]

@@ -97,10 +97,16 @@ final class ConnectionPool: @unchecked Sendable {
             let connection = try PostgresConnection.connect(
                 on: group.next(), configuration: configuration, id: id, logger: logger
             ).wait()
-            // A commit is acknowledged (to a phone, by a 200) only once it is on disk, whatever
-            // the server's default: its WAL is flushed before COMMIT returns.
-            _ = try connection.query("SET synchronous_commit = on", logger: logger).wait()
-            _ = try connection.query("SET lock_timeout = 10000", logger: logger).wait()
+            do {
+                // A commit is acknowledged (to a phone, by a 200) only once it is on disk, whatever
+                // the server's default: its WAL is flushed before COMMIT returns.
+                _ = try connection.query("SET synchronous_commit = on", logger: logger).wait()
+                _ = try connection.query("SET lock_timeout = 10000", logger: logger).wait()
+            } catch {
+                // Not left open behind the pool's back.
+                try? connection.close().wait()
+                throw error
+            }
             return connection
         } catch {
             condition.withLock {

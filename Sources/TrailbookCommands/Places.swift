@@ -35,7 +35,7 @@ struct PlaceCommand: ParsableCommand {
         }
 
         func run() throws {
-            let service = PlaceService(store: try storeOptions.open())
+            let service = PlaceService(store: try storeOptions.openOrCreate())
             var note = ""
             let place: Place
             if let lat, let lon {
@@ -128,6 +128,8 @@ struct Events: ParsableCommand {
         name: .customLong("type"),
         help: ArgumentHelp("Only these types (repeat, or comma-separated).", valueName: "type"))
     var types: [String] = []
+    @Option(help: "The events of this account's devices (a server's phones); default: this store's own.")
+    var user: String?
     @Flag(
         help:
             "Print {\"events\": [{\"id\", \"time\", \"type\", \"device\", \"place\", \"lat\", \"lon\", \"text\", \"details\"}]}."
@@ -169,7 +171,7 @@ struct Events: ParsableCommand {
         let wanted = types.flatMap { $0.split(separator: ",") }.compactMap { TrailEventType(rawValue: String($0)) }
         let events = try storeOptions.open().events(
             fromMilliseconds: range.0, toMilliseconds: range.1, types: wanted.isEmpty ? nil : Set(wanted),
-            account: nil)
+            account: user)
         if json { return try printJSON(["events": events.map(EventJSON.init)]) }
         if events.isEmpty { print("No events in that time.") }
         for stored in events { print(Self.line(stored, zone: zone)) }

@@ -1479,7 +1479,7 @@ enum OpenAPIDocument {
                 "properties": {
                   "_type": {
                     "type": "string",
-                    "description": "location stores a point; transition, waypoint, waypoints and lwt are kept as sent; other types are accepted and ignored."
+                    "description": "location stores a point; transition, waypoint, waypoints and lwt are kept as sent (the regions of waypoint and waypoints also become places of the account); other types are accepted and ignored."
                   },
                   "lat": {
                     "type": "number"

@@ -144,6 +144,31 @@ enum PhoneProtocols {
         return type
     }
 
+    /// The regions of an OwnTracks `waypoint` message (or each of a `waypoints` message's list) as
+    /// places: `desc` the name, `lat`/`lon` the centre, `rad` the radius in metres (100 when
+    /// missing or 0); entries without a name or a position on Earth are passed over.
+    static func owntracksPlaces(_ body: Data) -> [Place] {
+        guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [] }
+        let entries: [[String: Any]]
+        switch doc["_type"] as? String {
+        case "waypoint": entries = [doc]
+        case "waypoints": entries = doc["waypoints"] as? [[String: Any]] ?? []
+        default: return []
+        }
+        return entries.compactMap { entry in
+            guard let name = (entry["desc"] as? String)?.trimmingCharacters(in: .whitespaces),
+                (1...64).contains(name.count),
+                let lat = (entry["lat"] as? NSNumber)?.doubleValue, let lon = (entry["lon"] as? NSNumber)?.doubleValue
+            else { return nil }
+            let center = Coordinate(latitude: lat, longitude: lon)
+            guard center.isPlausible else { return nil }
+            let radius = (entry["rad"] as? NSNumber)?.doubleValue ?? 0
+            return Place(
+                name: name, center: center, radius: radius.isFinite && radius >= 1 ? min(radius, 100_000) : 100,
+                source: "owntracks")
+        }
+    }
+
     /// A battery level in percent, when it is one.
     static func percent(_ value: Double?) -> Double? {
         guard let value, value.isFinite, value >= 0, value <= 100 else { return nil }

@@ -134,7 +134,8 @@ public struct SharingServer: Service, CustomStringConvertible {
             let stored: Int
             do {
                 stored = try await threads.runIfActive {
-                    try ingest.ingest(report.fixes, device: device.device, battery: report.battery)
+                    try ingest.ingest(
+                        report.fixes, device: device.device, account: device.account, battery: report.battery)
                 }
             } catch let refused as IngestError {
                 throw HTTPError(.unprocessableContent, message: refused.description)
@@ -199,11 +200,17 @@ public struct SharingServer: Service, CustomStringConvertible {
                     let (fix, battery) = try PhoneProtocols.owntracks(data)
                     return (fix.map { [$0] } ?? [], battery)
                 }, device: device)
-            // Transitions, waypoints and the last will are kept as they came.
+            // Transitions, waypoints and the last will are kept as they came; waypoints (the
+            // phone's regions) also become places of the account.
             if let type = PhoneProtocols.owntracksKeptType(data) {
-                try store.addDeviceMessage(
-                    device.device, type: type, receivedMilliseconds: UTCTimestamp.now(),
-                    body: String(decoding: data, as: UTF8.self))
+                try await threads.runIfActive {
+                    try store.addDeviceMessage(
+                        device.device, type: type, receivedMilliseconds: UTCTimestamp.now(),
+                        body: String(decoding: data, as: UTF8.self))
+                    let places = PhoneProtocols.owntracksPlaces(data)
+                    for place in places { try store.savePlace(place, account: device.account) }
+                    if !places.isEmpty { ingest.placesChanged() }
+                }
             }
             var reply: [[String: Any]] = []
             for f in try sharing.friends(of: device.account) {
@@ -280,12 +287,28 @@ public struct SharingServer: Service, CustomStringConvertible {
             }
         }
         defer { relay?.cancel() }
+        // Phones gone silent: device.offline, checked every 30 s (more often for a shorter rule).
+        let ingest = self.ingest
+        let threads = self.threads
+        let every = max(0.25, min(30, ingest.offlineAfter / 4))
+        let silence = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(Int(every * 1000)))
+                do {
+                    try await threads.runIfActive { try ingest.findSilent() }
+                } catch {
+                    logger.debug("cannot note silent devices now: \(error)")
+                }
+            }
+        }
+        defer { silence.cancel() }
         threads.start()
         defer { threads.shutdownGracefully { _ in } }
         try await withGracefulShutdownHandler {
             try await app.run()
         } onGracefulShutdown: {
             relay?.cancel()
+            silence.cancel()
             Task { await feed.closeAll() }
         }
         logger.info("stopped")

@@ -42,8 +42,10 @@ struct StreamRunner {
     private(set) var segments = 0
     /// The earliest time of a fix in the file.
     private(set) var firstTime: Int64?
-    /// The events found in the streams ended so far and the current one.
-    private(set) var events: [TrailEvent] = []
+    /// The events found in the streams ended so far and the current one, in time order (a
+    /// stop is found after it began: its event goes back to that time).
+    var events: [TrailEvent] { found.sorted { $0.milliseconds < $1.milliseconds } }
+    private var found: [TrailEvent] = []
 
     private var pipeline: Pipeline?
     private var detector: EventDetector?
@@ -85,7 +87,7 @@ struct StreamRunner {
         let found = watching.observe(fix)
         detector = watching
         streamEvents += found
-        events += found
+        self.found += found
         // Taken out while it runs: its decisions are recorded into self.
         var running = pipeline.take() ?? Pipeline(configuration: configuration)
         running.process(fix) { record($0) }
@@ -100,7 +102,8 @@ struct StreamRunner {
         for (ride, counts) in finished.drops {
             for (reason, n) in counts.byReason { drops[ride, default: [:]][reason.rawValue] = n }
         }
-        streams.append(.init(points: points, drops: drops, events: streamEvents))
+        streams.append(
+            .init(points: points, drops: drops, events: streamEvents.sorted { $0.milliseconds < $1.milliseconds }))
         rides += finished.rides
         segments += finished.segments
         points = []

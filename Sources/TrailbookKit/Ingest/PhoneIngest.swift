@@ -34,15 +34,23 @@ public final class PhoneIngest: Sendable {
     private let logger: Logger
     private let lanes = Mutex<[DeviceID: Lane]>([:])
 
-    /// A device's pipeline and writer, used by one batch at a time.
+    /// A device's pipeline, writer and event detector, used by one batch at a time.
     final class Lane: @unchecked Sendable {
         let lock = NSLock()
         var pipeline: Pipeline
         let writer: any TrackWriting
+        var detector: EventDetector
+        /// When the account's places were last read (wall clock, ms; they are read again after 30 s).
+        var placesRead: Int64?
+        /// When the device last sent something (wall clock, ms), and whether it was found silent since.
+        var lastSeen: Int64
+        var offline = false
 
-        init(pipeline: Pipeline, writer: any TrackWriting) {
+        init(pipeline: Pipeline, writer: any TrackWriting, detector: EventDetector, now: Int64) {
             self.pipeline = pipeline
             self.writer = writer
+            self.detector = detector
+            lastSeen = now
         }
     }
 
@@ -80,16 +88,20 @@ public final class PhoneIngest: Sendable {
 
     /// Stores a batch of `device`'s points (checked first: one bad point refuses the batch), in
     /// time order, through the rules, and what the phone said of itself (`battery`, percent; the
-    /// newest point's accuracy radius); returns how many were stored.
-    public func ingest(_ fixes: [Fix], device: DeviceID, battery: Double? = nil, now: Int64 = UTCTimestamp.now())
-        throws -> Int
-    {
+    /// newest point's accuracy radius); returns how many were stored. The points also go through
+    /// the event detector with the places of `account` (the store's own user when nil); its
+    /// events are stored after the points.
+    public func ingest(
+        _ fixes: [Fix], device: DeviceID, account: String? = nil, battery: Double? = nil,
+        now: Int64 = UTCTimestamp.now()
+    ) throws -> Int {
         for f in fixes { try Self.check(f, now: now) }
         let lane = lanes.withLock { lanes in
             if let lane = lanes[device] { return lane }
             let lane = Lane(
                 pipeline: Pipeline(configuration: configuration, logger: logger),
-                writer: store.makeWriter(device: device))
+                writer: store.makeWriter(device: device),
+                detector: EventDetector(rules: configuration.events, places: []), now: now)
             lanes[device] = lane
             return lane
         }
@@ -109,10 +121,62 @@ public final class PhoneIngest: Sendable {
         }
         let stored = try lane.writer.write(kept, drops: DropCounts.added(since: before, to: pipeline.drops))
         lane.pipeline = pipeline
+        // Events: like the pipeline, the detector moves on only once they are stored (a resent
+        // batch's points are earlier than what it saw, and pass; an event stored twice is kept once).
+        var detector = lane.detector
+        let readPlaces = lane.placesRead.map { now - $0 >= 30_000 } ?? true
+        if readPlaces {
+            let places = try store.places(account: account)
+            if places != detector.places { detector.setPlaces(places) }
+        }
+        var events = fixes.sorted(by: { $0.unixMilliseconds! < $1.unixMilliseconds! }).flatMap { detector.observe($0) }
+        if let battery, let newest = fixes.compactMap(\.unixMilliseconds).max() {
+            events += detector.observe(battery: battery, at: newest)
+        }
+        if lane.offline { events.append(detector.connected(at: now)) }
+        try store.addEvents(events, device: device)
+        if readPlaces { lane.placesRead = now }
+        lane.detector = detector
+        lane.offline = false
+        lane.lastSeen = now
         if let newest = fixes.max(by: { $0.unixMilliseconds! < $1.unixMilliseconds! }), stored > 0 || battery != nil {
             try store.setDeviceState(
                 device, atMilliseconds: newest.unixMilliseconds!, battery: battery, accuracy: newest.horizontalError)
         }
         return stored
+    }
+
+    /// Notes `device.offline` for each device that sent nothing for the rule's time since it last
+    /// did (devices that sent something since the server started; once until it sends again,
+    /// which is `device.connected`). Returns how many it found.
+    /// Places changed (a phone sent its regions): every device reads its account's places again
+    /// with its next batch (otherwise they are read again after 30 s).
+    public func placesChanged() {
+        for lane in lanes.withLock({ Array($0.values) }) {
+            lane.lock.lock()
+            lane.placesRead = nil
+            lane.lock.unlock()
+        }
+    }
+
+    /// Seconds of silence after which a device is offline.
+    public var offlineAfter: Double { configuration.events.offlineAfter }
+
+    @discardableResult
+    public func findSilent(now: Int64 = UTCTimestamp.now()) throws -> Int {
+        let silence = Int64(configuration.events.offlineAfter * 1000)
+        let all = lanes.withLock { Array($0) }
+        var found = 0
+        for (device, lane) in all {
+            lane.lock.lock()
+            defer { lane.lock.unlock() }
+            guard !lane.offline, now - lane.lastSeen >= silence else { continue }
+            var event = lane.detector.disconnected(at: lane.lastSeen + silence)
+            event.type = .deviceOffline
+            try store.addEvents([event], device: device)
+            lane.offline = true
+            found += 1
+        }
+        return found
     }
 }

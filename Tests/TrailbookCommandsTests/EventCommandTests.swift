@@ -1,0 +1,165 @@
+import Foundation
+import GPSCore
+import RideSimulator
+import Testing
+import TrailbookTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Places, `events`, and the events `import` and `record` find in the same log.
+@Suite(.serialized) struct EventCommandTests {
+    static let home = Coordinate(latitude: 47.3700, longitude: 8.5400)
+    static let work = Geodesy.destination(from: home, bearing: 90, distance: 1000)
+    /// Where the device stays at work: near the edge of its 100 m circle, with 30 m of multipath.
+    static let desk = Geodesy.destination(from: work, bearing: 0, distance: 85)
+
+    /// A short day: at home, to work, a stay with noise at the edge, the fix lost, home again.
+    static let day: [DaySimulator.Epoch] = DaySimulator.run(
+        from: home, date: CivilDate(year: 2026, month: 6, day: 3)!, startTimeOfDay: 7 * 3_600_000,
+        legs: [
+            .stay(seconds: 200, noise: 8), .travel(to: desk, speed: 8), .stay(seconds: 400, noise: 30),
+            .noFix(seconds: 45), .travel(to: home, speed: 8), .stay(seconds: 200, noise: 8),
+        ], seed: 7)
+
+    /// A folder with the day's log and a store that knows home and work.
+    func prepared() throws -> (dir: String, log: String, store: String) {
+        let dir = try Samples.temporaryDirectory()
+        let log = dir + "/day.nmea"
+        try Data(Self.day.flatMap { $0.sentences.joined().utf8 }).write(to: URL(fileURLWithPath: log))
+        let store = dir + "/store.sqlite"
+        for (name, c) in [("home", Self.home), ("work", Self.work)] {
+            let r = try run([
+                "place", "add", name, "--lat", "\(c.latitude)", "--lon", "\(c.longitude)", "--store", store,
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        return (dir, log, store)
+    }
+
+    /// `events --json` of the day: [type place] per event, in order.
+    func events(_ store: String, types: [String] = [], range: [String] = ["--day", "2026-06-03"]) throws
+        -> [[String: Any]]
+    {
+        let r = try run(
+            ["events"] + range + ["--time-zone", "UTC", "--json", "--store", store]
+                + types.flatMap { ["--type", $0] })
+        #expect(r.status == 0, "\(r.stderr)")
+        let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        return doc?["events"] as? [[String: Any]] ?? []
+    }
+
+    static func summary(_ events: [[String: Any]]) -> [String] {
+        events.map { e in
+            [e["time"] as? String ?? "?", e["type"] as? String ?? "?", e["place"] as? String].compactMap { $0 }
+                .joined(separator: " ")
+        }
+    }
+
+    @Test func placesAreAddedListedAndRemoved() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/store.sqlite"
+        #expect(
+            try run(["place", "add", "home", "--lat", "47.37", "--lon", "8.54", "--radius", "150", "--store", store])
+                .status == 0)
+        let twice = try run(["place", "add", "home", "--lat", "47", "--lon", "8", "--store", store])
+        #expect(twice.status == 64 && twice.stderr.contains("already a place named home"), "\(twice.stderr)")
+        let radius = try run(["place", "add", "far", "--lat", "47", "--lon", "8", "--radius", "0", "--store", store])
+        #expect(radius.status == 64 && radius.stderr.contains("radius"), "\(radius.stderr)")
+        let both = try run(["place", "add", "x", "--here", "--lat", "47", "--lon", "8", "--store", store])
+        #expect(both.status == 64, "\(both.stderr)")
+        let nowhere = try run(["place", "add", "here", "--here", "--store", store])
+        #expect(nowhere.status == 66 && nowhere.stderr.contains("no stored point"), "\(nowhere.stderr)")
+        // A polygon from GeoJSON (a Feature, as geojson.io saves one).
+        let park = dir + "/park.geojson"
+        try Data(
+            #"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[8.55,47.37],[8.56,47.37],[8.56,47.38],[8.55,47.38],[8.55,47.37]]]}}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: park))
+        let added = try run(["place", "add", "park", "--geojson", park, "--store", store])
+        #expect(added.status == 0 && added.stdout.contains("a polygon of 4 corners"), "\(added.stdout)\(added.stderr)")
+        let line = dir + "/line.geojson"
+        try Data(#"{"type":"LineString","coordinates":[[8.55,47.37],[8.56,47.37]]}"#.utf8).write(
+            to: URL(fileURLWithPath: line))
+        let notPolygon = try run(["place", "add", "path", "--geojson", line, "--store", store])
+        #expect(notPolygon.status == 65 && notPolygon.stderr.contains("not a GeoJSON polygon"), "\(notPolygon.stderr)")
+
+        let list = try run(["place", "list", "--json", "--store", store])
+        let places =
+            (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["places"]
+            as? [[String: Any]] ?? []
+        #expect(places.map { $0["name"] as? String } == ["home", "park"])
+        #expect(places.first?["radius_m"] as? Double == 150)
+        #expect((places.last?["polygon"] as? [Any])?.count == 4)
+        #expect(try run(["place", "rm", "park", "--store", store]).status == 0)
+        let gone = try run(["place", "rm", "park", "--store", store])
+        #expect(gone.status == 66 && gone.stderr.contains("no place named park"), "\(gone.stderr)")
+        #expect(try run(["place", "list", "--store", store]).stdout.contains("home: 150 m around 47.370000, 8.540000"))
+    }
+
+    @Test func importFindsTheEventsOnceAndADryRunStoresNone() throws {
+        let (_, log, store) = try prepared()
+        let dry = try run(["import", "--dry-run", "--events", "--json", "--store", store, log])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let shown =
+            (try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])?["events"]
+            as? [[String: Any]] ?? []
+        let places = Self.summary(shown).filter { $0.contains("place.") }.map {
+            $0.split(separator: " ").dropFirst().joined(separator: " ")
+        }
+        #expect(places == ["place.depart home", "place.arrive work", "place.depart work", "place.arrive home"])
+        #expect(
+            Self.summary(shown).contains { $0.contains("fix.lost") }
+                && Self.summary(shown).contains { $0.contains("fix.regained") })
+        #expect(try events(store).isEmpty, "a dry run stores no events")
+
+        let first = try run(["import", "--store", store, log])
+        #expect(first.status == 0 && first.stdout.contains("\(shown.count) events"), "\(first.stdout)\(first.stderr)")
+        let stored = try events(store)
+        #expect(Self.summary(stored) == Self.summary(shown))
+        let again = try run(["import", "--reimport", "--store", store, log])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(Self.summary(try events(store)) == Self.summary(shown), "imported again: the same events, once")
+        let arrivals = try events(store, types: ["place.arrive"])
+        #expect(arrivals.map { $0["place"] as? String } == ["work", "home"])
+        let text = try run(["events", "--day", "2026-06-03", "--time-zone", "UTC", "--store", store])
+        #expect(
+            text.stdout.contains("2026-06-03 07:0") && text.stdout.contains("place.depart  home  (import)"),
+            "\(text.stdout)")
+        let badType = try run(["events", "--type", "place.arrival", "--store", store])
+        #expect(badType.status == 64 && badType.stderr.contains("not an event type"), "\(badType.stderr)")
+    }
+
+    @Test func aLiveRecorderFindsTheEventsImportFinds() throws {
+        let (dir, log, store) = try prepared()
+        #expect(try run(["import", "--store", store, "--device-name", "bike", log]).status == 0)
+        let recorded = dir + "/recorded.sqlite"
+        for (name, c) in [("home", Self.home), ("work", Self.work)] {
+            _ = try run([
+                "place", "add", name, "--lat", "\(c.latitude)", "--lon", "\(c.longitude)", "--store", recorded,
+            ])
+        }
+        let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
+        let record = Process()
+        record.executableURL = try trailbookBinary()
+        record.arguments = ["record", "--device", pty.linkPath, "--store", recorded, "--log-level", "warning"]
+        record.standardOutput = FileHandle.nullDevice
+        record.standardError = FileHandle.nullDevice
+        try record.run()
+        Thread.sleep(forTimeInterval: 1)  // the recorder opens the port before the receiver speaks
+        Feeder(pty, epochs: Self.day.map { Array($0.sentences.joined().utf8) }, rate: 250).wait()
+        Thread.sleep(forTimeInterval: 2.5)
+        kill(record.processIdentifier, SIGTERM)
+        record.waitUntilExit()
+        #expect(record.terminationStatus == 0)
+        // The receiver's connection is noted at the wall clock's time (today), the rest at the fixes' times.
+        let connected = try events(
+            recorded, types: ["device.connected"], range: ["--from", "2026-06-04", "--to", "2100-01-01"])
+        #expect(connected.count == 1, "the recorder notes the receiver: \(connected)")
+        let live = try events(recorded)
+        let fromLive = Self.summary(live.filter { !($0["type"] as? String ?? "").hasPrefix("device.") })
+        #expect(fromLive == Self.summary(try events(store)), "live: \(fromLive)")
+        #expect(fromLive.count >= 8, "\(fromLive)")
+    }
+}

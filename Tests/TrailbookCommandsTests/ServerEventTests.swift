@@ -1,0 +1,96 @@
+import Foundation
+import GPSCore
+import RideSimulator
+import Testing
+import TrailbookTestSupport
+
+/// Events from phones on the server: OwnTracks regions become places, the detector runs on
+/// what phones post, a silent phone goes offline and comes back.
+@Suite struct ServerEventTests {
+    static let home = Coordinate(latitude: 47.3700, longitude: 8.5400)
+
+    @Test(arguments: StoreKind.allCases) func phonesHaveEventsAtTheirRegions(_ kind: StoreKind) async throws {
+        let (store, folder) = try newStore(kind)
+        #expect(
+            try run(
+                ["user", "add", "ana", "--password-stdin", "--store", store],
+                input: Data("correct horse battery staple".utf8)
+            ).status == 0)
+        let token = try deviceToken("phone", user: "ana", store: store)
+        let config = folder + "/config.toml"
+        try "[events]\noffline_after = 5\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        defer { _ = server.stop() }
+        let basic = "Basic " + Data("ana:\(token)".utf8).base64EncodedString()
+
+        // The phone's region, as OwnTracks sends it: a place of ana's.
+        let now = Date()
+        let waypoint =
+            #"{"_type":"waypoint","desc":"home","lat":47.37,"lon":8.54,"rad":80,"tst":\#(Int(now.timeIntervalSince1970))}"#
+        let (status, _) = try await HTTP.request(
+            URL(string: "\(server.url!)/pub")!, method: "POST", body: Data(waypoint.utf8),
+            headers: ["Authorization": basic, "Content-Type": "application/json"])
+        #expect(status == 200)
+        #expect(
+            try storeRows(store, "select name, cast(radius_m as integer), source from place") == "home 80 owntracks\n")
+
+        // Home, then away: Overland batches of the last half hour.
+        let start = now.addingTimeInterval(-1800)
+        let seconds = Int(start.timeIntervalSince1970)
+        let date = CivilDate(daysSinceEpoch: seconds / 86_400)
+        let away = Geodesy.destination(from: Self.home, bearing: 45, distance: 1000)
+        let epochs = DaySimulator.run(
+            from: Self.home, date: date, startTimeOfDay: (seconds % 86_400) * 1000,
+            legs: [.stay(seconds: 200, noise: 8), .travel(to: away, speed: 8), .stay(seconds: 200, noise: 8)], seed: 3)
+        let iso = ISO8601DateFormatter()
+        for (i, batch) in stride(from: 0, to: epochs.count, by: 200).map({
+            Array(epochs[$0..<min($0 + 200, epochs.count)])
+        })
+        .enumerated() {
+            let features = batch.map { e -> String in
+                let c = e.fix.coordinate!
+                let t = iso.string(from: Date(timeIntervalSince1970: Double(e.fix.unixMilliseconds!) / 1000))
+                return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(c.longitude),\#(c.latitude)]},"#
+                    + #""properties":{"timestamp":"\#(t)","horizontal_accuracy":\#(e.fix.horizontalError!),"#
+                    + #""battery_level":\#(i == 0 ? 0.5 : 0.15)}}"#
+            }
+            let body = #"{"locations":["# + features.joined(separator: ",") + "]}"
+            let (status, reply) = try await HTTP.request(
+                URL(string: "\(server.url!)/overland")!, method: "POST", body: Data(body.utf8),
+                headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"])
+            #expect(status == 200 && reply == #"{"result":"ok"}"#, "\(status) \(reply)")
+        }
+        func events() throws -> [String] {
+            let r = try run([
+                "events", "--user", "ana", "--from", "2000-01-01", "--to", "2100-01-01", "--json", "--store", store,
+            ])
+            let list =
+                (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["events"]
+                as? [[String: Any]] ?? []
+            return list.map {
+                [$0["type"] as? String, $0["place"] as? String].compactMap { $0 }.joined(separator: " ")
+            }
+        }
+        // Silent for 5 s: offline (checked every 1.25 s). (A slow machine may already have seen
+        // the phone offline between batches: device events are checked apart from the others.)
+        var seen: [String] = []
+        for _ in 0..<240 where seen.last != "device.offline" {
+            try await Task.sleep(for: .milliseconds(250))
+            seen = try events()
+        }
+        #expect(
+            seen.filter { !$0.hasPrefix("device.") } == [
+                "motion.moving", "place.depart home", "motion.stopped", "battery.low",
+            ], "\(seen)")
+        #expect(seen.last == "device.offline", "\(seen)")
+        // It posts again: connected.
+        let point = URL(
+            string:
+                "\(server.url!)/osmand?id=\(token)&timestamp=\(Int(Date().timeIntervalSince1970))&lat=47.38&lon=8.55")!
+        #expect(try await HTTP.request(point).0 == 200)
+        #expect(try events().last == "device.connected")
+        #expect(
+            try run(["events", "--from", "2000-01-01", "--store", store]).stdout.contains("No events"),
+            "not the store's own")
+    }
+}
