@@ -83,7 +83,8 @@ public enum EventColumns {
             text: text, details: Self.details(details))
     }
 
-    private static func number(_ x: Double) -> String {
+    /// A number as JSON and the event lines write it: whole numbers without a fraction.
+    public static func number(_ x: Double) -> String {
         guard x.isFinite else { return "null" }
         return x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x)
     }

@@ -148,7 +148,7 @@ struct Import: ParsableCommand {
             if events {
                 let zone = config.timeZone
                 for e in found {
-                    print("  " + Events.line(StoredEvent(id: 0, device: deviceName, event: e), zone: zone))
+                    print("  " + EventService.line(StoredEvent(id: 0, device: deviceName, event: e), zone: zone))
                 }
             }
             if let store {

@@ -79,39 +79,6 @@ struct PlaceCommand: ParsableCommand {
     }
 }
 
-/// A place in `--json` output.
-struct PlaceJSON: Encodable {
-    var name: String
-    var lat: Double
-    var lon: Double
-    var radiusMetres: Double
-    /// [[lon, lat], ...] for a polygon.
-    var polygon: [[Double]]?
-    var source: String
-
-    init(_ p: Place) {
-        name = p.name
-        lat = p.center.latitude
-        lon = p.center.longitude
-        radiusMetres = (p.radius * 10).rounded() / 10
-        polygon = p.polygon?.map { [$0.longitude, $0.latitude] }
-        source = p.source
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case name, lat, lon, polygon, source
-        case radiusMetres = "radius_m"
-    }
-
-    static func describe(_ p: Place) -> String {
-        let at = String(format: "%.6f, %.6f", p.center.latitude, p.center.longitude)
-        let shape =
-            p.polygon.map { "a polygon of \($0.count) corners around \(at)" }
-            ?? "\(Int(p.radius.rounded())) m around \(at)"
-        return "\(p.name): \(shape)" + (p.source == "cli" ? "" : " (from \(p.source))")
-    }
-}
-
 /// `trailbook events`: what the detector found, in time order.
 struct Events: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -142,51 +109,30 @@ struct Events: ParsableCommand {
         if day != nil && (from != nil || to != nil) {
             throw ValidationError("Give --day, or --from and --to, not both.")
         }
-        for name in types.flatMap({ $0.split(separator: ",") }) where TrailEventType(rawValue: String(name)) == nil {
-            throw ValidationError(
-                "'\(name)' is not an event type; use \(TrailEventType.allCases.map(\.rawValue).joined(separator: ", "))."
-            )
+        do {
+            _ = try EventService.types(types)
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 
     func run() throws {
         let zone = try zoneOptions.zone()
-        var range: (Int64, Int64)
-        if day != nil || (from == nil && to == nil) {
-            let date =
-                try day.map { text in
-                    switch LocalDate.parse(text, zone: zone) {
-                    case .success(let d): return d
-                    case .failure(let problem):
-                        throw CommandFailure(message: "--day '\(text)' is not a day; \(problem).", code: .usage)
-                    }
-                } ?? LocalTime.today(in: zone)
-            range = LocalDay.range(date, in: zone)
-        } else {
+        let range: (Int64, Int64)
+        if from != nil || to != nil {
             range = (
                 try from.map { try LocalTime.require($0, option: "--from", zone: zone) } ?? .min,
                 try to.map { try LocalTime.require($0, option: "--to", zone: zone) } ?? .max
             )
+        } else {
+            range = LocalDay.range(
+                try day.map { try LocalDate.require($0, option: "--day", zone: zone) } ?? LocalTime.today(in: zone),
+                in: zone)
         }
-        let wanted = types.flatMap { $0.split(separator: ",") }.compactMap { TrailEventType(rawValue: String($0)) }
-        let events = try storeOptions.open().events(
-            fromMilliseconds: range.0, toMilliseconds: range.1, types: wanted.isEmpty ? nil : Set(wanted),
-            account: user)
+        let events = try EventService(store: try storeOptions.open()).events(
+            fromMilliseconds: range.0, toMilliseconds: range.1, types: try EventService.types(types), account: user)
         if json { return try printJSON(["events": events.map(EventJSON.init)]) }
         if events.isEmpty { print("No events in that time.") }
-        for stored in events { print(Self.line(stored, zone: zone)) }
+        for stored in events { print(EventService.line(stored, zone: zone)) }
     }
-
-    static func line(_ stored: StoredEvent, zone: TimeZone) -> String {
-        let e = stored.event
-        var parts = [LocalTime.format(e.milliseconds, zone: zone), e.type.rawValue]
-        if let place = e.place { parts.append(place) }
-        if let text = e.text { parts.append("\"\(text)\"") }
-        parts.append("(\(stored.device))")
-        let details = e.details.keys.sorted().map { "\($0) \(Self.number(e.details[$0]!))" }
-        if !details.isEmpty { parts.append(details.joined(separator: ", ")) }
-        return parts.joined(separator: "  ")
-    }
-
-    static func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
 }

@@ -127,6 +127,8 @@ import TrailbookTestSupport
         #expect(
             text.stdout.contains("2026-06-03 07:0") && text.stdout.contains("place.depart  home  (import)"),
             "\(text.stdout)")
+        let stranger = try run(["events", "--user", "nobody", "--store", store])
+        #expect(stranger.status == 66 && stranger.stderr.contains("There is no account nobody"), "\(stranger.stderr)")
         let badType = try run(["events", "--type", "place.arrival", "--store", store])
         #expect(badType.status == 64 && badType.stderr.contains("not an event type"), "\(badType.stderr)")
     }

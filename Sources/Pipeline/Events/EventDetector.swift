@@ -126,6 +126,11 @@ public struct EventDetector: Sendable {
         TrailEvent(milliseconds: ms, type: .deviceDisconnected, coordinate: lastPosition?.point)
     }
 
+    /// A phone that went silent (the server decides when).
+    public func offline(at ms: Int64) -> TrailEvent {
+        TrailEvent(milliseconds: ms, type: .deviceOffline, coordinate: lastPosition?.point)
+    }
+
     // MARK: motion
 
     private mutating func moved(_ seen: Seen) -> [TrailEvent] {

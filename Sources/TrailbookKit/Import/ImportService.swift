@@ -112,7 +112,7 @@ public struct ImportService {
             report.reordered = true
         }
         (report.fixesRead, report.kept, report.dropped) = (runner.fixesRead, runner.kept, runner.dropped)
-        report.events = runner.events.count
+        report.events = runner.eventCount
         if kind == .gpx {
             report.routesSkipped = extras.routes
             report.waypoints = extras.waypoints.count

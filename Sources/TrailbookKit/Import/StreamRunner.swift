@@ -46,6 +46,8 @@ struct StreamRunner {
     /// stop is found after it began: its event goes back to that time).
     var events: [TrailEvent] { found.sorted { $0.milliseconds < $1.milliseconds } }
     private var found: [TrailEvent] = []
+    /// How many events were found.
+    var eventCount: Int { found.count }
 
     private var pipeline: Pipeline?
     private var detector: EventDetector?

@@ -171,9 +171,7 @@ public final class PhoneIngest: Sendable {
             lane.lock.lock()
             defer { lane.lock.unlock() }
             guard !lane.offline, now - lane.lastSeen >= silence else { continue }
-            var event = lane.detector.disconnected(at: lane.lastSeen + silence)
-            event.type = .deviceOffline
-            try store.addEvents([event], device: device)
+            try store.addEvents([lane.detector.offline(at: lane.lastSeen + silence)], device: device)
             lane.offline = true
             found += 1
         }
