@@ -10,7 +10,7 @@ struct ConfigKey: Sendable {
     let render: @Sendable (TrailbookConfig) -> String
     let apply: @Sendable (ConfigValue, inout TrailbookConfig) throws(ConfigProblem) -> Void
 
-    static let sections = ["collection", "accuracy", "jumps", "segments", "active_hours", "time", "events"]
+    static let sections = ["collection", "accuracy", "jumps", "segments", "active_hours", "time", "events", "alerts"]
 
     static let all: [ConfigKey] = [
         number("collection", "interval", "seconds, 0 or more (0 keeps every fix)", min: 0, \.interval),
@@ -118,6 +118,9 @@ struct ConfigKey: Sendable {
         number("events", "unknown_accuracy", "metres above 0", min: 0, exclusive: true, \.events.unknownAccuracy),
         number("events", "battery_low", "percent, 0 or more", min: 0, \.events.batteryLow),
         number("events", "offline_after", "seconds above 0", min: 0, exclusive: true, \.events.offlineAfter),
+        number("alerts", "retry_max", "seconds above 0", min: 0, exclusive: true, \.alerts.retryMax),
+        number("alerts", "give_up_after", "seconds above 0", min: 0, exclusive: true, \.alerts.giveUpAfter),
+        number("alerts", "timeout", "seconds above 0", min: 0, exclusive: true, \.alerts.timeout),
     ]
 
     static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]

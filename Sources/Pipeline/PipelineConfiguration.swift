@@ -37,6 +37,8 @@ public struct PipelineConfiguration: Equatable, Sendable {
 
     /// The event detector's thresholds (`[events]`).
     public var events = EventRules()
+    /// How alerts are delivered (`[alerts]`).
+    public var alerts = AlertSettings()
 
     public init() {}
 

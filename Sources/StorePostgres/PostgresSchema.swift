@@ -298,6 +298,74 @@ enum PostgresSchema {
                 """,
                 "CREATE INDEX event_on_time ON event (t)",
             ]),
+        Migration(
+            name: "p5-cues-tasks-alerts",
+            statements: [
+                "ALTER TABLE event ADD COLUMN user_id bigint REFERENCES account ON DELETE CASCADE",
+                "UPDATE event e SET user_id = d.user_id FROM device d WHERE d.id = e.device_id",
+                "ALTER TABLE event ALTER COLUMN user_id SET NOT NULL",
+                "ALTER TABLE event ADD COLUMN tag text NOT NULL DEFAULT ''",
+                "ALTER TABLE event DROP CONSTRAINT event_device_id_t_type_place_key",
+                "ALTER TABLE event ADD CONSTRAINT event_once UNIQUE (user_id, device_id, t, type, place, tag)",
+                "CREATE INDEX event_on_user ON event (user_id, t)",
+                """
+                CREATE TABLE cue (
+                    id bigserial PRIMARY KEY,
+                    user_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    text text NOT NULL,
+                    place text NOT NULL,
+                    moment text NOT NULL,
+                    once boolean NOT NULL,
+                    fired_ms bigint,
+                    created_ms bigint NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE task (
+                    id bigserial PRIMARY KEY,
+                    user_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    text text NOT NULL,
+                    due_ms bigint,
+                    rule text NOT NULL,
+                    time_zone text NOT NULL,
+                    fired_ms bigint,
+                    done_ms bigint,
+                    created_ms bigint NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE alert (
+                    id bigserial PRIMARY KEY,
+                    user_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    types text NOT NULL,
+                    place text,
+                    device text,
+                    quiet text,
+                    cooldown_s double precision NOT NULL,
+                    channel text NOT NULL,
+                    target text NOT NULL,
+                    secret text,
+                    last_ms bigint,
+                    created_ms bigint NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE outbox (
+                    id bigserial PRIMARY KEY,
+                    alert_id bigint NOT NULL REFERENCES alert ON DELETE CASCADE,
+                    key text NOT NULL,
+                    payload text NOT NULL,
+                    created_ms bigint NOT NULL,
+                    next_ms bigint NOT NULL,
+                    attempts bigint NOT NULL DEFAULT 0,
+                    last_error text,
+                    delivered_ms bigint,
+                    dropped text,
+                    UNIQUE (alert_id, key)
+                )
+                """,
+                "CREATE INDEX outbox_due ON outbox (next_ms) WHERE delivered_ms IS NULL AND dropped IS NULL",
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

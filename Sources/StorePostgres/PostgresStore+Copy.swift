@@ -10,7 +10,7 @@ extension PostgresStore: StoreCopying {
     /// The tables whose `id` comes from a sequence.
     static let sequenced = [
         "account", "device", "import", "ride", "segment", "record", "note", "share_code", "device_message", "place",
-        "event",
+        "event", "cue", "task", "alert", "outbox",
     ]
 
     static func ordered(_ column: StoreCopy.Column) -> String {

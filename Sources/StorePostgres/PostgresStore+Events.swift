@@ -67,14 +67,29 @@ extension PostgresStore: EventStoring {
         }
     }
 
-    public func addEvents(_ events: [TrailEvent], device: DeviceID) throws -> Int {
+    public func addEvents(_ events: [TrailEvent], device: DeviceID, viewer: String?) throws -> Int {
         guard !events.isEmpty else { return 0 }
-        return try write { session in try Self.insertEvents(session, events, device: device.rawValue) }
+        return try write { session in
+            var user: Int64? = nil
+            if let viewer {
+                guard let id = try Self.userID(session, viewer) else { return 0 }
+                user = id
+            }
+            return try Self.insertEvents(session, events, device: device.rawValue, user: user)
+        }
     }
 
-    /// All of them in one statement (arrays unnested).
-    static func insertEvents(_ session: Session, _ events: [TrailEvent], device: Int64) throws -> Int {
+    /// All of them in one statement (arrays unnested), in the list of `user` (the device's
+    /// account when nil).
+    static func insertEvents(_ session: Session, _ events: [TrailEvent], device: Int64, user: Int64? = nil) throws
+        -> Int
+    {
         guard !events.isEmpty else { return 0 }
+        guard
+            let owner = try user
+                ?? session.value("SELECT user_id FROM device WHERE id = \(device)", as: Int64.self)
+        else { return 0 }
+        let tags = events.map(EventColumns.tag)
         let times = events.map(\.milliseconds)
         let types = events.map(\.type.rawValue)
         let places = events.map { $0.place ?? "" }
@@ -86,13 +101,14 @@ extension PostgresStore: EventStoring {
         let details = events.map { EventColumns.details($0.details) }
         return try session.execute(
             """
-            INSERT INTO event (device_id, t, type, place, lat, lon, text, details)
-            SELECT \(device), u.t, u.type, u.place, nullif(u.lat, 'NaN'), nullif(u.lon, 'NaN'),
+            INSERT INTO event (user_id, device_id, t, type, place, tag, lat, lon, text, details)
+            SELECT \(owner), \(device), u.t, u.type, u.place, u.tag, nullif(u.lat, 'NaN'), nullif(u.lon, 'NaN'),
                    CASE WHEN u.has_text THEN u.text END, u.details
-            FROM unnest(\(times)::bigint[], \(types)::text[], \(places)::text[], \(lats)::double precision[],
-                        \(lons)::double precision[], \(texts)::text[], \(hasText)::boolean[], \(details)::text[])
-                 AS u(t, type, place, lat, lon, text, has_text, details)
-            ON CONFLICT (device_id, t, type, place) DO NOTHING
+            FROM unnest(\(times)::bigint[], \(types)::text[], \(places)::text[], \(tags)::text[],
+                        \(lats)::double precision[], \(lons)::double precision[], \(texts)::text[],
+                        \(hasText)::boolean[], \(details)::text[])
+                 AS u(t, type, place, tag, lat, lon, text, has_text, details)
+            ON CONFLICT (user_id, device_id, t, type, place, tag) DO NOTHING
             """)
     }
 
@@ -103,7 +119,7 @@ extension PostgresStore: EventStoring {
             try session.query(
                 """
                 SELECT e.id, e.t, e.type, e.place, e.lat, e.lon, e.text, e.details, d.name AS device_name
-                FROM event e JOIN device d ON d.id = e.device_id JOIN account a ON a.id = d.user_id
+                FROM event e JOIN device d ON d.id = e.device_id JOIN account a ON a.id = e.user_id
                 WHERE a.name = \(account ?? Self.localUser) AND e.t >= \(from) AND e.t < \(to) ORDER BY e.t, e.id
                 """
             ).compactMap { row -> StoredEvent? in

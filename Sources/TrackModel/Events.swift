@@ -26,13 +26,22 @@ public protocol EventStoring: Sendable {
     func savePlace(_ place: Place, account: String) throws -> Bool
     /// Whether the place was there.
     func removePlace(named name: String, account: String?) throws -> Bool
-    /// Stores `device`'s events; one that is there already (same time, type and place) is left
-    /// as it is, so a log imported again adds nothing. Returns how many were new.
+    /// Stores `device`'s events, in the list of its account, or of `viewer` when given (a
+    /// friend's arrival); one that is there already (same time, type, place and tag) is left as
+    /// it is, so a log imported again adds nothing. Returns how many were new.
     @discardableResult
-    func addEvents(_ events: [TrailEvent], device: DeviceID) throws -> Int
+    func addEvents(_ events: [TrailEvent], device: DeviceID, viewer: String?) throws -> Int
     /// The account's events in `[from, to)`, in time order (then type), of `types` when given.
     func events(fromMilliseconds from: Int64, toMilliseconds to: Int64, types: Set<TrailEventType>?, account: String?)
         throws -> [StoredEvent]
+}
+
+extension EventStoring {
+    /// Stores `device`'s events in its account's list.
+    @discardableResult
+    public func addEvents(_ events: [TrailEvent], device: DeviceID) throws -> Int {
+        try addEvents(events, device: device, viewer: nil)
+    }
 }
 
 /// How places and events are kept in a row: a polygon as GeoJSON positions, details as a
@@ -81,6 +90,12 @@ public enum EventColumns {
         return TrailEvent(
             milliseconds: milliseconds, type: type, place: place.isEmpty ? nil : place, coordinate: coordinate,
             text: text, details: Self.details(details))
+    }
+
+    /// What tells apart two events of one device, time, type and place: the cue's id for cues.
+    public static func tag(_ event: TrailEvent) -> String {
+        guard event.type == .cue, let id = event.details["cue"] else { return "" }
+        return "cue \(number(id))"
     }
 
     /// A number as JSON and the event lines write it: whole numbers without a fraction.

@@ -106,8 +106,34 @@ public enum StoreCopy {
         table(
             "event",
             [
-                ("id", .int), ("device_id", .int), ("t", .int), ("type", .text), ("place", .text), ("lat", .double),
-                ("lon", .double), ("text", .text), ("details", .text),
+                ("id", .int), ("user_id", .int), ("device_id", .int), ("t", .int), ("type", .text), ("place", .text),
+                ("tag", .text), ("lat", .double), ("lon", .double), ("text", .text), ("details", .text),
+            ]),
+        table(
+            "cue",
+            [
+                ("id", .int), ("user_id", .int), ("text", .text), ("place", .text), ("moment", .text), ("once", .bool),
+                ("fired_ms", .int), ("created_ms", .int),
+            ]),
+        table(
+            "task",
+            [
+                ("id", .int), ("user_id", .int), ("text", .text), ("due_ms", .int), ("rule", .text),
+                ("time_zone", .text), ("fired_ms", .int), ("done_ms", .int), ("created_ms", .int),
+            ]),
+        table(
+            "alert",
+            [
+                ("id", .int), ("user_id", .int), ("types", .text), ("place", .text), ("device", .text),
+                ("quiet", .text), ("cooldown_s", .double), ("channel", .text), ("target", .text), ("secret", .text),
+                ("last_ms", .int), ("created_ms", .int),
+            ]),
+        table(
+            "outbox",
+            [
+                ("id", .int), ("alert_id", .int), ("key", .text), ("payload", .text), ("created_ms", .int),
+                ("next_ms", .int), ("attempts", .int), ("last_error", .text), ("delivered_ms", .int),
+                ("dropped", .text),
             ]),
     ]
 }

@@ -4,7 +4,8 @@ import GPSCore
 /// The operations the application services use on a store: what every store (the SQLite one,
 /// the PostgreSQL one next) provides and what `StoreContract` checks. Times are ms since 1970,
 /// UTC; everything belongs to the store's user (`me` in a local store) and one of its devices.
-public protocol TrackStoring: AccountStoring, SharingStoring, SessionStoring, UploadStoring, EventStoring, AnyObject,
+public protocol TrackStoring: AccountStoring, SharingStoring, SessionStoring, UploadStoring, EventStoring, AlertStoring,
+    AnyObject,
     Sendable
 {
     /// Where the store is, for sentences.

@@ -339,6 +339,81 @@ enum Schema {
             }
             try db.create(index: "event_on_time", on: "event", columns: ["t"])
         }
+        migrator.registerMigration("v12-cues-tasks-alerts") { db in
+            // Events get the account whose list they are in (a friend's arrival is in the
+            // viewer's) and a tag that tells two cues at one place and moment apart.
+            try db.execute(
+                sql: """
+                    CREATE TABLE event_new (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                        device_id INTEGER NOT NULL REFERENCES device(id) ON DELETE CASCADE,
+                        t INTEGER NOT NULL, type TEXT NOT NULL, place TEXT NOT NULL DEFAULT '',
+                        tag TEXT NOT NULL DEFAULT '', lat DOUBLE, lon DOUBLE, text TEXT,
+                        details TEXT NOT NULL DEFAULT '{}',
+                        UNIQUE (user_id, device_id, t, type, place, tag));
+                    INSERT INTO event_new (id, user_id, device_id, t, type, place, lat, lon, text, details)
+                        SELECT e.id, d.user_id, e.device_id, e.t, e.type, e.place, e.lat, e.lon, e.text, e.details
+                        FROM event e JOIN device d ON d.id = e.device_id;
+                    DROP TABLE event;
+                    ALTER TABLE event_new RENAME TO event;
+                    CREATE INDEX event_on_time ON event (t);
+                    CREATE INDEX event_on_user ON event (user_id, t);
+                    """)
+            // Reminders at a place, tasks due at a time, and alerts with their outbox.
+            try db.create(table: "cue") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("text", .text).notNull()
+                t.column("place", .text).notNull()
+                t.column("moment", .text).notNull()
+                t.column("once", .boolean).notNull()
+                t.column("fired_ms", .integer)
+                t.column("created_ms", .integer).notNull()
+            }
+            try db.create(table: "task") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("text", .text).notNull()
+                t.column("due_ms", .integer)
+                t.column("rule", .text).notNull()
+                t.column("time_zone", .text).notNull()
+                t.column("fired_ms", .integer)
+                t.column("done_ms", .integer)
+                t.column("created_ms", .integer).notNull()
+            }
+            try db.create(table: "alert") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("types", .text).notNull()
+                t.column("place", .text)
+                t.column("device", .text)
+                t.column("quiet", .text)
+                t.column("cooldown_s", .double).notNull()
+                t.column("channel", .text).notNull()
+                t.column("target", .text).notNull()
+                t.column("secret", .text)
+                t.column("last_ms", .integer)
+                t.column("created_ms", .integer).notNull()
+            }
+            // One row per (alert, event): delivered once, retried until delivered or dropped.
+            try db.create(table: "outbox") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("alert_id", .integer).notNull().references("alert", onDelete: .cascade)
+                t.column("key", .text).notNull()
+                t.column("payload", .text).notNull()
+                t.column("created_ms", .integer).notNull()
+                t.column("next_ms", .integer).notNull()
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("last_error", .text)
+                t.column("delivered_ms", .integer)
+                t.column("dropped", .text)
+                t.uniqueKey(["alert_id", "key"])
+            }
+            try db.create(
+                index: "outbox_due", on: "outbox", columns: ["next_ms"],
+                condition: Column("delivered_ms") == nil && Column("dropped") == nil)
+        }
         return migrator
     }
 }

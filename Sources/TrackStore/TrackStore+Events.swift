@@ -67,22 +67,36 @@ extension TrackStore: EventStoring {
         }
     }
 
-    public func addEvents(_ events: [TrailEvent], device: DeviceID) throws -> Int {
+    public func addEvents(_ events: [TrailEvent], device: DeviceID, viewer: String?) throws -> Int {
         guard !events.isEmpty else { return 0 }
-        return try pool.write { db in try Self.insertEvents(db, events, device: device.rawValue) }
+        return try pool.write { db in
+            var user: Int64? = nil
+            if let viewer {
+                guard let id = try Self.userID(db, viewer) else { return 0 }
+                user = id
+            }
+            return try Self.insertEvents(db, events, device: device.rawValue, user: user)
+        }
     }
 
-    static func insertEvents(_ db: Database, _ events: [TrailEvent], device: Int64) throws -> Int {
+    /// Inserts events of `device` in the list of `user` (the device's account when nil).
+    static func insertEvents(_ db: Database, _ events: [TrailEvent], device: Int64, user: Int64? = nil) throws -> Int {
+        guard !events.isEmpty else { return 0 }
+        guard
+            let owner = try user
+                ?? Int64.fetchOne(db, sql: "SELECT user_id FROM device WHERE id = ?", arguments: [device])
+        else { return 0 }
         var added = 0
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO event (device_id, t, type, place, lat, lon, text, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (device_id, t, type, place) DO NOTHING
+                INSERT INTO event (user_id, device_id, t, type, place, tag, lat, lon, text, details)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (user_id, device_id, t, type, place, tag) DO NOTHING
                 """)
         for e in events {
             try statement.execute(arguments: [
-                device, e.milliseconds, e.type.rawValue, e.place ?? "", e.coordinate?.latitude, e.coordinate?.longitude,
-                e.text, EventColumns.details(e.details),
+                owner, device, e.milliseconds, e.type.rawValue, e.place ?? "", EventColumns.tag(e),
+                e.coordinate?.latitude, e.coordinate?.longitude, e.text, EventColumns.details(e.details),
             ])
             added += db.changesCount
         }
@@ -97,7 +111,7 @@ extension TrackStore: EventStoring {
                 db,
                 sql: """
                     SELECT e.*, d.name AS device_name FROM event e JOIN device d ON d.id = e.device_id
-                    JOIN user u ON u.id = d.user_id WHERE u.name = ? AND e.t >= ? AND e.t < ?
+                    JOIN user u ON u.id = e.user_id WHERE u.name = ? AND e.t >= ? AND e.t < ?
                     ORDER BY e.t, e.id
                     """, arguments: [account ?? Self.localUser, from, to]
             ).compactMap { row -> StoredEvent? in

@@ -114,7 +114,9 @@ struct Import: ParsableCommand {
         options.keepFixes = format == .csv
         let store = dryRun ? nil : try storeOptions.openOrCreate()
         // A dry run looks for the places of the store when there is one, and changes nothing.
-        options.places = try (store ?? storeOptions.openIfItExists())?.places(account: nil) ?? []
+        let existing = try store ?? storeOptions.openIfItExists()
+        options.places = try existing?.places(account: nil) ?? []
+        options.cues = try existing?.cues(account: nil) ?? []
         var service = try ImportService(store: store, device: deviceName, options: options)
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }

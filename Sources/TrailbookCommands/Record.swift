@@ -76,9 +76,14 @@ struct Record: AsyncParsableCommand {
         let service = RecordService(
             source: source, device: device,
             sourceName: receiver.device ?? "gpsd \(receiver.gpsdAddress!.host):\(receiver.gpsdAddress!.port)",
-            configuration: config.pipeline, store: store, commitInterval: commitInterval, logger: logger)
+            configuration: config.pipeline, store: store, commitInterval: commitInterval, logger: logger,
+            deviceName: name)
+        // Alerts go out and tasks fall due while the recorder runs; it stops last.
+        let notifier = NotifierService(
+            notifier: Notifier(store: store, settings: config.pipeline.alerts, logger: logger),
+            tasks: (TaskService(store: store), EventOutlet(store: store, account: nil, alerting: true), device, name))
         guard let target = try uploadOptions.target() else {
-            return try await ServiceRunner.run(service, logger: logger)
+            return try await ServiceRunner.run([notifier, service], logger: logger)
         }
         var uploadLogger = logger
         uploadLogger[metadataKey: "server"] = "\(target)"
@@ -86,6 +91,6 @@ struct Record: AsyncParsableCommand {
             upload: OverlandUpload(target: target, store: store), device: device, deviceName: name, logger: uploadLogger
         )
         // Stopped in reverse order: the recorder's last commit comes before the upload's last try.
-        try await ServiceRunner.run([upload, service], logger: logger)
+        try await ServiceRunner.run([notifier, upload, service], logger: logger)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TrailbookKit
 import TrailbookServer
 
 /// `trailbook serve`: the sharing server.
@@ -61,10 +62,13 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = logLevel.level
         let store = try storeOptions.openOrCreate()
         let (host, port) = Self.address(listen)!
+        let rules = try configOptions.load().pipeline
         let server = SharingServer(
-            configuration: .init(host: host, port: port, trustProxy: trustProxy), store: store,
-            rules: try configOptions.load().pipeline,
+            configuration: .init(host: host, port: port, trustProxy: trustProxy), store: store, rules: rules,
             logger: logger)
-        try await ServiceRunner.run(server, logger: logger)
+        // The accounts' alerts go out while the server runs; it stops after the server.
+        let notifier = NotifierService(
+            notifier: Notifier(store: store, settings: rules.alerts, logger: logger), tasks: nil)
+        try await ServiceRunner.run([notifier, server], logger: logger)
     }
 }

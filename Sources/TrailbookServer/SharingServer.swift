@@ -135,7 +135,8 @@ public struct SharingServer: Service, CustomStringConvertible {
             do {
                 stored = try await threads.runIfActive {
                     try ingest.ingest(
-                        report.fixes, device: device.device, account: device.account, battery: report.battery)
+                        report.fixes, device: device.device, deviceName: device.name, account: device.account,
+                        battery: report.battery)
                 }
             } catch let refused as IngestError {
                 throw HTTPError(.unprocessableContent, message: refused.description)
@@ -295,7 +296,7 @@ public struct SharingServer: Service, CustomStringConvertible {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Int(every * 1000)))
                 do {
-                    try await threads.runIfActive { try ingest.findSilent() }
+                    _ = try await threads.runIfActive { try ingest.findSilent() }
                 } catch {
                     logger.debug("cannot note silent devices now: \(error)")
                 }

@@ -42,3 +42,21 @@ public struct EventRules: Equatable, Sendable {
     /// How far past an edge a fix of this accuracy must be to count as outside, metres.
     func margin(accuracy: Double) -> Double { Swift.max(hysteresis, 2 * accuracy) }
 }
+
+/// How alerts are delivered (`[alerts]` in the config), with their units.
+public struct AlertSettings: Equatable, Sendable {
+    /// The longest wait between two tries of a delivery whose receiver failed, seconds (the
+    /// wait doubles from 1 s up to this).
+    public var retryMax: Double = 300
+    /// A delivery not made this long after its event was put in the outbox is dropped, seconds.
+    public var giveUpAfter: Double = 86_400
+    /// How long one try waits for the receiver, seconds.
+    public var timeout: Double = 10
+
+    public init() {}
+
+    /// The wait before try number `attempts + 1` after `attempts` failed ones, seconds.
+    public func retryDelay(afterAttempts attempts: Int) -> Double {
+        Swift.min(retryMax, Double(1 << Swift.min(Swift.max(attempts - 1, 0), 20)))
+    }
+}

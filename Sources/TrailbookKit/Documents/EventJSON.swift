@@ -2,7 +2,7 @@ import GPSCore
 import TrackModel
 
 /// An event as `events --json`, the webhook and the other alert channels send it.
-public struct EventJSON: Encodable, Equatable, Sendable {
+public struct EventJSON: Codable, Equatable, Sendable {
     public var id: Int64?
     /// UTC, ISO 8601 with milliseconds.
     public var time: String

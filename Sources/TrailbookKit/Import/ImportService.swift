@@ -31,6 +31,9 @@ public struct ImportService {
         public var keepFixes = false
         /// The places events are detected at (the store's, or none).
         public var places: [Place] = []
+        /// The cues their place events fire (a once cue fires once per run; an import does
+        /// not use it up).
+        public var cues: [Cue] = []
 
         public init(configuration: PipelineConfiguration) { self.configuration = configuration }
     }
@@ -89,7 +92,8 @@ public struct ImportService {
         func newRunner() -> StreamRunner {
             StreamRunner(
                 configuration: options.configuration, keepPoints: writer != nil, keepFixes: options.keepFixes,
-                rideOffset: rideOffset, segmentOffset: segmentOffset, places: options.places)
+                rideOffset: rideOffset, segmentOffset: segmentOffset, places: options.places,
+                cues: options.cues)
         }
         var extras = ImportReaders.GPXExtras()
         func read(_ item: (StreamItem) throws -> Void) throws {

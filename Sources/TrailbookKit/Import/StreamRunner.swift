@@ -31,6 +31,9 @@ struct StreamRunner {
     let segmentOffset: Int
     /// The places events are detected at; each stream gets a detector of its own.
     let places: [Place]
+    /// The cues the place events fire, and the once cues that fired in this file.
+    let cues: [Cue]
+    private var spentCues = Set<Int64>()
 
     private(set) var streams: [ImportStream] = []
     private(set) var keptFixes: [(fix: Fix, ride: Int, segment: Int)] = []
@@ -57,10 +60,11 @@ struct StreamRunner {
 
     init(
         configuration: PipelineConfiguration, keepPoints: Bool, keepFixes: Bool, rideOffset: Int, segmentOffset: Int,
-        places: [Place]
+        places: [Place], cues: [Cue] = []
     ) {
         self.configuration = configuration
         self.places = places
+        self.cues = cues
         self.keepPoints = keepPoints
         self.keepFixes = keepFixes
         self.rideOffset = rideOffset
@@ -86,8 +90,13 @@ struct StreamRunner {
         }
         fixesRead += 1
         var watching = detector.take() ?? EventDetector(rules: configuration.events, places: places)
-        let found = watching.observe(fix)
+        var found = watching.observe(fix)
         detector = watching
+        if !found.isEmpty && !cues.isEmpty {
+            let fired = CueService.fire(cues.filter { !($0.once && spentCues.contains($0.id)) }, for: found)
+            for (cue, _) in fired where cue.once { spentCues.insert(cue.id) }
+            found += fired.map(\.event)
+        }
         streamEvents += found
         self.found += found
         // Taken out while it runs: its decisions are recorded into self.

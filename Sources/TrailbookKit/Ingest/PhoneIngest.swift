@@ -40,16 +40,24 @@ public final class PhoneIngest: Sendable {
         var pipeline: Pipeline
         let writer: any TrackWriting
         var detector: EventDetector
+        /// Where its events go (with the cues they fire, and into its account's alerts).
+        let outlet: EventOutlet
+        let name: String
         /// When the account's places were last read (wall clock, ms; they are read again after 30 s).
         var placesRead: Int64?
         /// When the device last sent something (wall clock, ms), and whether it was found silent since.
         var lastSeen: Int64
         var offline = false
 
-        init(pipeline: Pipeline, writer: any TrackWriting, detector: EventDetector, now: Int64) {
+        init(
+            pipeline: Pipeline, writer: any TrackWriting, detector: EventDetector, outlet: EventOutlet, name: String,
+            now: Int64
+        ) {
             self.pipeline = pipeline
             self.writer = writer
             self.detector = detector
+            self.outlet = outlet
+            self.name = name
             lastSeen = now
         }
     }
@@ -90,9 +98,10 @@ public final class PhoneIngest: Sendable {
     /// time order, through the rules, and what the phone said of itself (`battery`, percent; the
     /// newest point's accuracy radius); returns how many were stored. The points also go through
     /// the event detector with the places of `account` (the store's own user when nil); its
-    /// events are stored after the points.
+    /// events (named as `deviceName`'s) are stored after the points, with the cues they fire,
+    /// and the account's alerts they match go to the outbox.
     public func ingest(
-        _ fixes: [Fix], device: DeviceID, account: String? = nil, battery: Double? = nil,
+        _ fixes: [Fix], device: DeviceID, deviceName: String? = nil, account: String? = nil, battery: Double? = nil,
         now: Int64 = UTCTimestamp.now()
     ) throws -> Int {
         for f in fixes { try Self.check(f, now: now) }
@@ -101,7 +110,9 @@ public final class PhoneIngest: Sendable {
             let lane = Lane(
                 pipeline: Pipeline(configuration: configuration, logger: logger),
                 writer: store.makeWriter(device: device),
-                detector: EventDetector(rules: configuration.events, places: []), now: now)
+                detector: EventDetector(rules: configuration.events, places: []),
+                outlet: EventOutlet(store: store, account: account, alerting: true),
+                name: deviceName ?? "device \(device.rawValue)", now: now)
             lanes[device] = lane
             return lane
         }
@@ -134,7 +145,7 @@ public final class PhoneIngest: Sendable {
             events += detector.observe(battery: battery, at: newest)
         }
         if lane.offline { events.append(detector.connected(at: now)) }
-        try store.addEvents(events, device: device)
+        try lane.outlet.take(events, device: device, deviceName: lane.name)
         if readPlaces { lane.placesRead = now }
         lane.detector = detector
         lane.offline = false
@@ -171,7 +182,8 @@ public final class PhoneIngest: Sendable {
             lane.lock.lock()
             defer { lane.lock.unlock() }
             guard !lane.offline, now - lane.lastSeen >= silence else { continue }
-            try store.addEvents([lane.detector.offline(at: lane.lastSeen + silence)], device: device)
+            try lane.outlet.take(
+                [lane.detector.offline(at: lane.lastSeen + silence)], device: device, deviceName: lane.name)
             lane.offline = true
             found += 1
         }

@@ -21,13 +21,16 @@ public struct RecordService: Service {
     let store: any TrackStoring
     let commitInterval: Double
     let logger: Logger
+    /// The device's name, as alerts name it.
+    let deviceName: String
 
     /// Records `source` as `device` into `store` under `configuration`, committing at least every
     /// `commitInterval` seconds while fixes arrive; `sourceName` is shown by `status`.
     public init(
         source: any FixSource, device: DeviceID, sourceName: String, configuration: PipelineConfiguration,
-        store: any TrackStoring, commitInterval: Double, logger: Logger
+        store: any TrackStoring, commitInterval: Double, logger: Logger, deviceName: String? = nil
     ) {
+        self.deviceName = deviceName ?? sourceName
         self.source = source
         self.device = device
         self.sourceName = sourceName
@@ -55,6 +58,8 @@ public struct RecordService: Service {
         // (before the collection rules); the places are read again every half minute.
         var detector = EventDetector(rules: configuration.events, places: try store.places(account: nil))
         var pendingEvents: [TrailEvent] = []
+        // Stored with the cues they fire; the alerts they match go to the outbox.
+        let outlet = EventOutlet(store: store, account: nil, alerting: true)
         var placesRead = ContinuousClock.now
         var dropsCommitted = pipeline.drops
         var lastCommit = ContinuousClock.now
@@ -77,7 +82,7 @@ public struct RecordService: Service {
                 try writer.write(pending, drops: drops)
                 pending.removeAll(keepingCapacity: true)
                 dropsCommitted = pipeline.drops
-                try store.addEvents(pendingEvents, device: device)
+                try outlet.take(pendingEvents, device: device, deviceName: deviceName)
                 pendingEvents.removeAll()
             } catch  where store.isBusy(error) {
                 if busySince == nil {
