@@ -450,6 +450,81 @@ public enum StoreContract {
             try expect(
                 try store.events(fromMilliseconds: .min, toMilliseconds: .max, types: nil, account: "ana").isEmpty,
                 "not ana's")
+            // A friend's arrival is in the viewer's list, on the friend's device; two cues at one
+            // place and moment are two events.
+            let anasPhone = try store.addDevice(named: "phone", account: "ana", tokenHash: "contract-events-ana")!
+            let cues = [1.0, 2.0].map {
+                TrailEvent(milliseconds: t0, type: .cue, place: "home", text: "cue \($0)", details: ["cue": $0])
+            }
+            try expect(try store.addEvents(cues, device: anasPhone) == 2, "two cues at one moment")
+            let friend = TrailEvent(milliseconds: t0, type: .friendArrive, place: "home", text: "ana")
+            try expect(try store.addEvents([friend], device: anasPhone, viewer: "me") == 1, "the friend event, mine")
+            try expect(try store.addEvents([friend], device: anasPhone, viewer: "me") == 0, "once")
+            try expect(try store.addEvents([friend], device: anasPhone, viewer: "nobody") == 0, "no such viewer")
+            let mine = try store.events(fromMilliseconds: t0, toMilliseconds: t0 + 1, types: nil, account: nil)
+            try expect(mine.map(\.event) == [events[1], friend] && mine[1].device == "phone", "\(mine.map(\.event))")
+            let anas = try store.events(fromMilliseconds: t0, toMilliseconds: t0 + 1, types: nil, account: "ana")
+            try expect(anas.map(\.event.type) == [.cue, .cue], "ana's: her cues only")
+        },
+        Case(description: "cues, tasks and alerts are the account's; the outbox delivers each event once per alert") {
+            store in
+            let t0: Int64 = 1_780_000_000_000
+            var cue = Cue(text: "bread", place: "home", moment: .depart, once: true)
+            cue.id = try store.addCue(cue, account: nil) ?? -1
+            try expect(try store.addCue(cue, account: "nobody") == nil, "no such account")
+            try store.markCueFired(cue.id, atMilliseconds: t0)
+            cue.firedMilliseconds = t0
+            let cues = try store.cues(account: nil)
+            try expect(cues == [cue], "the cue, fired: \(cues)")
+            var task = ScheduledTask(text: "cat", dueMilliseconds: t0, rule: "daily", timeZone: "Europe/Zurich")
+            task.id = try store.addTask(task, account: nil) ?? -1
+            try expect(try store.advanceTask(task.id, from: t0, to: t0 + 86_400_000), "advanced")
+            try expect(try store.advanceTask(task.id, from: t0, to: t0 + 86_400_000) == false, "once")
+            try expect(try store.completeTask(task.id, account: "nobody", atMilliseconds: t0) == false, "not theirs")
+            try expect(try store.completeTask(task.id, account: nil, atMilliseconds: t0 + 5), "done")
+            task.dueMilliseconds = t0 + 86_400_000
+            task.firedMilliseconds = t0
+            task.doneMilliseconds = t0 + 5
+            let tasks = try store.tasks(account: nil)
+            try expect(tasks == [task], "\(tasks)")
+            try expect(try store.advanceTask(task.id, from: t0 + 86_400_000, to: nil) == false, "done: no more")
+
+            let hook = AlertChannel.webhook(URL(string: "http://127.0.0.1:9/h")!, secret: "s")
+            var alert = Alert(
+                types: [.placeArrive, .cue], place: "home", quiet: "22:00-07:00", cooldown: 60, channel: hook)
+            alert.id = try store.addAlert(alert, account: nil) ?? -1
+            let mqtt = Alert(types: [.batteryLow], channel: .mqtt(host: "broker", port: 1884, topic: "a/b"))
+            let second = try store.addAlert(mqtt, account: nil) ?? -1
+            try expect(try store.alerts(account: nil).map(\.channel) == [hook, mqtt.channel], "both channels")
+            let first = try store.alerts(account: nil)[0]
+            try expect(first == alert, "as added: \(first)")
+            let offer = [
+                NewDelivery(alert: alert.id, key: "bike|1|place.arrive|home", payload: "{}", eventMilliseconds: t0),
+                NewDelivery(alert: second, key: "bike|2|battery.low|", payload: "{}", eventMilliseconds: t0 + 9),
+            ]
+            try expect(try store.enqueue(offer, nowMilliseconds: t0) == 2, "two deliveries")
+            try expect(try store.enqueue(offer, nowMilliseconds: t0 + 1) == 0, "offered again: none")
+            try expect(try store.alerts(account: nil)[0].lastMilliseconds == t0, "the alert's last event")
+            let claimed = try store.claimDeliveries(nowMilliseconds: t0, lease: 60_000, limit: 10)
+            try expect(claimed.map(\.alert) == [alert.id, second], "both due")
+            try expect(
+                try store.claimDeliveries(nowMilliseconds: t0 + 1, lease: 60_000, limit: 10).isEmpty,
+                "held by the lease")
+            try store.settleDelivery(claimed[0].id, .delivered(atMilliseconds: t0 + 2))
+            try store.settleDelivery(claimed[1].id, .retry(atMilliseconds: t0 + 5_000, error: "down"))
+            let retried = try store.claimDeliveries(nowMilliseconds: t0 + 5_000, lease: 60_000, limit: 10)
+            try expect(retried.map(\.id) == [claimed[1].id] && retried[0].attempts == 1, "the failed one again")
+            try store.settleDelivery(retried[0].id, .dropped(reason: "a day passed"))
+            let counts = try store.alerts(account: nil).map(\.counts)
+            try expect(
+                counts == [DeliveryCounts(delivered: 1), DeliveryCounts(dropped: 1)], "counts: \(counts)")
+            try expect(try store.removeScheduled(.alert, id: second, account: "nobody") == false, "not theirs")
+            try expect(try store.removeScheduled(.alert, id: second, account: nil), "removed with its deliveries")
+            try expect(try store.removeScheduled(.cue, id: cue.id, account: nil), "cue removed")
+            try expect(try store.removeScheduled(.task, id: task.id, account: nil), "task removed")
+            try expect(
+                try store.cues(account: nil).isEmpty && store.tasks(account: nil).isEmpty
+                    && store.alerts(account: nil).count == 1, "what is left")
         },
     ]
 

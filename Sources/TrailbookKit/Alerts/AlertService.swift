@@ -119,10 +119,11 @@ public struct Notifier: Sendable {
     let sender: AlertSender
     let logger: Logger
 
-    public init(store: any TrackStoring, settings: AlertSettings, logger: Logger) {
+    /// `sender` defaults to one with the settings' timeout and the process's environment.
+    public init(store: any TrackStoring, settings: AlertSettings, logger: Logger, sender: AlertSender? = nil) {
         self.store = store
         self.settings = settings
-        sender = AlertSender(timeout: settings.timeout)
+        self.sender = sender ?? AlertSender(timeout: settings.timeout)
         self.logger = logger
     }
 
