@@ -1104,7 +1104,8 @@ enum OpenAPIDocument {
                 "enum": [
                   "live",
                   "motion",
-                  "history"
+                  "history",
+                  "events"
                 ]
               },
               "ShareCodeRequest": {

@@ -39,7 +39,7 @@ enum SharingAPI {
             let owner = try await user(request, context)
             let doc = try await Self.body(request)
             guard doc["scopes"] == nil || doc["scopes"] is [String] else {
-                throw HTTPError(.badRequest, message: "scopes is a list of live, motion and history.")
+                throw HTTPError(.badRequest, message: "scopes is a list of live, motion, history and events.")
             }
             let scopes = doc["scopes"] as? [String] ?? ["live"]
             let hoursValue = doc["history_hours"].map { $0 as? NSNumber }

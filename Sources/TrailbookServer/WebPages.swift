@@ -118,7 +118,7 @@ enum WebPages {
         }
         router.post("/codes") { request, _ -> Response in
             let (user, csrf, fields) = try await form(request)
-            let scopes = ["live"] + ["motion", "history"].filter { fields[$0] == "on" }
+            let scopes = ["live"] + ["motion", "history", "events"].filter { fields[$0] == "on" }
             let hours = Int(fields["history_hours"] ?? "") ?? 24
             let (code, expires) = try sharing.createCode(
                 owner: user, scopes: scopes, historyHours: scopes.contains("history") ? max(1, min(hours, 24 * 365)) : 0

@@ -60,6 +60,7 @@ enum WebTemplates {
         <p class="code" id="code">{{code}}</p>{{/code}}
         <form method="post" action="/codes"><input type="hidden" name="csrf" value="{{csrf}}">
         <label><input type="checkbox" name="motion" checked> whether I am moving</label>
+        <label><input type="checkbox" name="events"> when I arrive at and leave my places</label>
         <label><input type="checkbox" name="history"> my track of the last <input name="history_hours" value="24" size="3"> hours</label>
         <button>Make a code</button></form>
         <form method="post" action="/redeem"><input type="hidden" name="csrf" value="{{csrf}}">

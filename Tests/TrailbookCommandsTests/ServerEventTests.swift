@@ -42,35 +42,8 @@ import TrailbookTestSupport
         let epochs = DaySimulator.run(
             from: Self.home, date: date, startTimeOfDay: (seconds % 86_400) * 1000,
             legs: [.stay(seconds: 200, noise: 8), .travel(to: away, speed: 8), .stay(seconds: 200, noise: 8)], seed: 3)
-        let iso = ISO8601DateFormatter()
-        for (i, batch) in stride(from: 0, to: epochs.count, by: 200).map({
-            Array(epochs[$0..<min($0 + 200, epochs.count)])
-        })
-        .enumerated() {
-            let features = batch.map { e -> String in
-                let c = e.fix.coordinate!
-                let t = iso.string(from: Date(timeIntervalSince1970: Double(e.fix.unixMilliseconds!) / 1000))
-                return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(c.longitude),\#(c.latitude)]},"#
-                    + #""properties":{"timestamp":"\#(t)","horizontal_accuracy":\#(e.fix.horizontalError!),"#
-                    + #""battery_level":\#(i == 0 ? 0.5 : 0.15)}}"#
-            }
-            let body = #"{"locations":["# + features.joined(separator: ",") + "]}"
-            let (status, reply) = try await HTTP.request(
-                URL(string: "\(server.url!)/overland")!, method: "POST", body: Data(body.utf8),
-                headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"])
-            #expect(status == 200 && reply == #"{"result":"ok"}"#, "\(status) \(reply)")
-        }
-        func events() throws -> [String] {
-            let r = try run([
-                "events", "--user", "ana", "--from", "2000-01-01", "--to", "2100-01-01", "--json", "--store", store,
-            ])
-            let list =
-                (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["events"]
-                as? [[String: Any]] ?? []
-            return list.map {
-                [$0["type"] as? String, $0["place"] as? String].compactMap { $0 }.joined(separator: " ")
-            }
-        }
+        try await Self.postOverland(epochs, token: token, server: server) { i in i == 0 ? 0.5 : 0.15 }
+        func events() throws -> [String] { try Self.events(of: "ana", store: store) }
         // Silent for 5 s: offline (checked every 1.25 s). (A slow machine may already have seen
         // the phone offline between batches: device events are checked apart from the others.)
         var seen: [String] = []
@@ -94,5 +67,114 @@ import TrailbookTestSupport
         #expect(
             try run(["events", "--from", "2000-01-01", "--store", store]).stdout.contains("No events"),
             "not the store's own")
+    }
+
+    /// Posts `epochs` as Overland batches of 200 points, each with the battery level `battery(i)`.
+    static func postOverland(
+        _ epochs: [DaySimulator.Epoch], token: String, server: ServeCommandTests.RunningServer,
+        battery: (Int) -> Double = { _ in 0.9 }
+    ) async throws {
+        let iso = ISO8601DateFormatter()
+        for (i, batch) in stride(from: 0, to: epochs.count, by: 200).map({
+            Array(epochs[$0..<min($0 + 200, epochs.count)])
+        })
+        .enumerated() {
+            let features = batch.map { e -> String in
+                let c = e.fix.coordinate!
+                let t = iso.string(from: Date(timeIntervalSince1970: Double(e.fix.unixMilliseconds!) / 1000))
+                return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(c.longitude),\#(c.latitude)]},"#
+                    + #""properties":{"timestamp":"\#(t)","horizontal_accuracy":\#(e.fix.horizontalError!),"#
+                    + #""battery_level":\#(battery(i))}}"#
+            }
+            let body = #"{"locations":["# + features.joined(separator: ",") + "]}"
+            let (status, reply) = try await HTTP.request(
+                URL(string: "\(server.url!)/overland")!, method: "POST", body: Data(body.utf8),
+                headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"])
+            #expect(status == 200 && reply == #"{"result":"ok"}"#, "\(status) \(reply)")
+        }
+    }
+
+    /// The account's events as "type place text" lines.
+    static func events(of user: String, store: String) throws -> [String] {
+        let r = try run([
+            "events", "--user", user, "--from", "2000-01-01", "--to", "2100-01-01", "--json", "--store", store,
+        ])
+        let list =
+            (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["events"]
+            as? [[String: Any]] ?? []
+        return list.map {
+            [$0["type"] as? String, $0["place"] as? String, $0["text"] as? String].compactMap { $0 }.joined(
+                separator: " ")
+        }
+    }
+
+    @Test func friendsWithTheEventsScopeHearOfArrivalsAndTheirAlertsSendThem() async throws {
+        let (store, folder) = try newStore(.sqlite)
+        let password = "correct horse battery staple"
+        for user in ["ana", "ben", "cat"] {
+            #expect(
+                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                    == 0)
+        }
+        let token = try deviceToken("phone", user: "ana", store: store)
+        let hook = try HookReceiver(secret: "bens secret", directory: folder)
+        try hook.start()
+        defer { hook.stop() }
+        let added = try run([
+            "alert", "add", "--user", "ben", "--on", "friend.arrive,friend.depart", "--webhook",
+            "http://127.0.0.1:\(hook.port)/ben", "--secret", "bens secret", "--store", store,
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        let server = try ServeCommandTests.RunningServer(store: store)
+        defer { _ = server.stop() }
+        func api(_ path: String, _ body: String, as user: String) async throws -> (Int, String) {
+            try await HTTP.request(
+                URL(string: "\(server.url!)\(path)")!, method: "POST", body: Data(body.utf8),
+                headers: ["Authorization": "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()])
+        }
+        // Ana shares her events with Ben, only her position with Cat.
+        for (viewer, scopes) in [("ben", #"["live","events"]"#), ("cat", #"["live"]"#)] {
+            let reply = try await api("/api/share-codes", #"{"scopes":\#(scopes)}"#, as: "ana")
+            let code = try #require(
+                (try JSONSerialization.jsonObject(with: Data(reply.1.utf8)) as? [String: Any])?["code"] as? String)
+            #expect(try await api("/api/share-codes/redeem", #"{"code":"\#(code)"}"#, as: viewer).0 == 200)
+        }
+        // Her home, as her phone's region.
+        let now = Date()
+        let waypoint =
+            #"{"_type":"waypoint","desc":"home","lat":47.37,"lon":8.54,"rad":80,"tst":\#(Int(now.timeIntervalSince1970))}"#
+        let basic = "Basic " + Data("ana:\(token)".utf8).base64EncodedString()
+        #expect(
+            try await HTTP.request(
+                URL(string: "\(server.url!)/pub")!, method: "POST", body: Data(waypoint.utf8),
+                headers: ["Authorization": basic, "Content-Type": "application/json"]
+            ).0 == 200)
+        // Out and back home in the last half hour.
+        let seconds = Int(now.timeIntervalSince1970) - 1800
+        let away = Geodesy.destination(from: Self.home, bearing: 45, distance: 1000)
+        let epochs = DaySimulator.run(
+            from: Self.home, date: CivilDate(daysSinceEpoch: seconds / 86_400),
+            startTimeOfDay: (seconds % 86_400) * 1000,
+            legs: [
+                .stay(seconds: 200, noise: 8), .travel(to: away, speed: 8), .stay(seconds: 100, noise: 8),
+                .travel(to: Self.home, speed: 8), .stay(seconds: 400, noise: 8),
+            ], seed: 5)
+        try await Self.postOverland(epochs, token: token, server: server)
+        // The server's notifier sends Ben's alerts within a few seconds.
+        for _ in 0..<80 where hook.requests().count < 2 { try await Task.sleep(for: .milliseconds(250)) }
+        let bens = try Self.events(of: "ben", store: store)
+        #expect(bens == ["friend.depart home ana", "friend.arrive home ana"], "\(bens)")
+        #expect(try Self.events(of: "cat", store: store).isEmpty, "cat's grant has no events scope")
+        #expect(try Self.events(of: "ana", store: store).contains("place.arrive home"))
+        let sent = hook.requests()
+        #expect(sent.count == 2, "\(sent)")
+        #expect(sent.allSatisfy { $0["verified"] as? Bool == true && $0["path"] as? String == "/ben" })
+        let titles = sent.compactMap {
+            (try? JSONSerialization.jsonObject(with: Data(($0["body"] as? String ?? "").utf8)) as? [String: Any])?[
+                "title"] as? String
+        }
+        #expect(titles == ["ana left home", "ana arrived at home"], "\(titles)")
+        let listed = try run(["alert", "list", "--user", "ben", "--store", store])
+        #expect(listed.stdout.contains("2 delivered, 0 waiting, 0 dropped"), "\(listed.stdout)")
     }
 }

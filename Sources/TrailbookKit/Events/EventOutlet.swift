@@ -21,7 +21,9 @@ public struct EventOutlet: Sendable {
     }
 
     /// Stores `events` of `device` (named `deviceName`) with the cues they fire; returns them
-    /// all (the cues after their place events).
+    /// all (the cues after their place events). Friends whose active grant has the `events`
+    /// scope get `friend.arrive` / `friend.depart` for the place events, in their own lists
+    /// (with the position when the grant has `live` too), and their alerts take those.
     @discardableResult
     public func take(_ events: [TrailEvent], device: DeviceID, deviceName: String) throws -> [TrailEvent] {
         guard !events.isEmpty else { return [] }
@@ -30,14 +32,29 @@ public struct EventOutlet: Sendable {
         let all = events + fired.map(\.event)
         try store.addEvents(all, device: device)
         for (cue, event) in fired where cue.once { try store.markCueFired(cue.id, atMilliseconds: event.milliseconds) }
-        if alerting {
-            let alerts = try store.alerts(account: account)
-            if !alerts.isEmpty {
-                let deliveries = matcher.deliveries(
-                    for: all, device: deviceName, account: account ?? "me", alerts: alerts)
-                try store.enqueue(deliveries, nowMilliseconds: UTCTimestamp.now())
+        try alert(all, account: account, deviceName: deviceName)
+        let placeEvents = events.filter { $0.type == .placeArrive || $0.type == .placeDepart }
+        guard !placeEvents.isEmpty, let owner = account else { return all }
+        let now = UTCTimestamp.now()
+        for grant in try store.grants(owner: owner) where grant.scopes.contains("events") && grant.isActive(at: now) {
+            let told = placeEvents.map { e in
+                TrailEvent(
+                    milliseconds: e.milliseconds, type: e.type == .placeArrive ? .friendArrive : .friendDepart,
+                    place: e.place, coordinate: grant.scopes.contains("live") ? e.coordinate : nil, text: owner,
+                    details: e.details)
             }
+            try store.addEvents(told, device: device, viewer: grant.viewer)
+            try alert(told, account: grant.viewer, deviceName: deviceName)
         }
         return all
+    }
+
+    /// Puts what `account`'s alerts take of `events` in the outbox (when alerting).
+    private func alert(_ events: [TrailEvent], account: String?, deviceName: String) throws {
+        guard alerting else { return }
+        let alerts = try store.alerts(account: account)
+        guard !alerts.isEmpty else { return }
+        let deliveries = matcher.deliveries(for: events, device: deviceName, account: account ?? "me", alerts: alerts)
+        try store.enqueue(deliveries, nowMilliseconds: UTCTimestamp.now())
     }
 }

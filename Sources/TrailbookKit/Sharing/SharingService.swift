@@ -42,7 +42,7 @@ public struct SharingService: Sendable {
     public static let codeLifetime: Int64 = 15 * 60_000
     public static let failureWindow: Int64 = 15 * 60_000
     public static let maxFailures = 5
-    public static let scopes: Set<String> = ["live", "motion", "history"]
+    public static let scopes: Set<String> = ["live", "motion", "history", "events"]
     /// The most hours of history a code can give (a leap year).
     public static let longestHistory = 8784
 
