@@ -164,4 +164,66 @@ import TrailbookTestSupport
         #expect(fromLive == Self.summary(try events(store)), "live: \(fromLive)")
         #expect(fromLive.count >= 8, "\(fromLive)")
     }
+
+    @Test func aRecorderSendsTheAlertsOfItsEventsCuesAndTasks() throws {
+        let (dir, _, _) = try prepared()
+        let store = dir + "/alerting.sqlite"
+        for (name, c) in [("home", Self.home), ("work", Self.work)] {
+            _ = try run(["place", "add", name, "--lat", "\(c.latitude)", "--lon", "\(c.longitude)", "--store", store])
+        }
+        let hook = try HookReceiver(secret: "x", directory: dir)
+        try hook.start()
+        defer { hook.stop() }
+        let setup = [
+            ["cue", "add", "buy bread", "--depart", "home", "--once"],
+            [
+                "alert", "add", "--on", "place.arrive,cue,task.due", "--webhook", "http://127.0.0.1:\(hook.port)/r",
+                "--secret", "x",
+            ],
+            ["task", "add", "stretch", "--at", LocalTimeText.inSeconds(4)],
+        ]
+        for arguments in setup {
+            let r = try run(arguments + ["--store", store])
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+        }
+        let pty = try PseudoTerminal(linkPath: dir + "/ttyAlerts")
+        let record = Process()
+        record.executableURL = try trailbookBinary()
+        record.arguments = [
+            "record", "--device", pty.linkPath, "--store", store, "--log-level", "warning", "--device-name", "bike",
+        ]
+        record.standardOutput = FileHandle.nullDevice
+        record.standardError = FileHandle.nullDevice
+        try record.run()
+        Thread.sleep(forTimeInterval: 1)
+        Feeder(pty, epochs: Self.day.map { Array($0.sentences.joined().utf8) }, rate: 250).wait()
+        // The notifier sends within a second or two of each commit.
+        let deadline = Date().addingTimeInterval(20)
+        while hook.requests().count < 4 && Date() < deadline { Thread.sleep(forTimeInterval: 0.25) }
+        kill(record.processIdentifier, SIGTERM)
+        record.waitUntilExit()
+        #expect(record.terminationStatus == 0)
+        let titles = hook.requests().compactMap { request -> String? in
+            #expect(request["verified"] as? Bool == true)
+            let body = try? JSONSerialization.jsonObject(with: Data((request["body"] as? String ?? "").utf8))
+            return (body as? [String: Any])?["title"] as? String
+        }
+        #expect(
+            Set(titles) == [
+                "Reminder: buy bread", "bike arrived at work", "bike arrived at home", "Task due: stretch",
+            ],
+            "\(titles)")
+        #expect(titles.count == 4, "each once: \(titles)")
+        let tasks = try run(["task", "list", "--json", "--store", store])
+        #expect(tasks.stdout.contains("last_fired"), "\(tasks.stdout)")
+    }
+}
+
+/// Times as `task add --at` takes them.
+enum LocalTimeText {
+    /// ISO 8601 UTC, `seconds` from now.
+    static func inSeconds(_ seconds: Double) -> String {
+        let f = ISO8601DateFormatter()
+        return f.string(from: Date().addingTimeInterval(seconds))
+    }
 }
