@@ -83,6 +83,9 @@ extension PostgresStore {
     {
         removal.points += try session.execute(
             "DELETE FROM position WHERE device_id = ANY(\(devices)) AND t >= \(from) AND t < \(to)")
+        // The events found in those positions go with them.
+        removal.events += try session.execute(
+            "DELETE FROM event WHERE device_id = ANY(\(devices)) AND t >= \(from) AND t < \(to)")
         try shrinkSegmentsAndRides(session, from: from, to: to, into: &removal)
         try PostgresWriter.refreshLatest(session, devices: devices)
     }

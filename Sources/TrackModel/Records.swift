@@ -113,6 +113,8 @@ public struct Removal: Equatable, Sendable {
     public var fields = 0
     public var rides = 0
     public var daySummaries = 0
+    /// Events of the removed time (arrivals, stops, ...).
+    public var events = 0
     /// Photo files no longer referenced, deleted from the media folder.
     public var photoFilesDeleted = 0
 

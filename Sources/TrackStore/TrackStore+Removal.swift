@@ -114,6 +114,10 @@ extension TrackStore {
             try db.execute(
                 sql: "DELETE FROM point WHERE key >= ? AND key < ?", arguments: keyRange(device, from: from, to: to))
             removal.points += db.changesCount
+            // The events found in those points go with them.
+            try db.execute(
+                sql: "DELETE FROM event WHERE device_id = ? AND t >= ? AND t < ?", arguments: [device, from, to])
+            removal.events += db.changesCount
         }
         try shrinkSegmentsAndRides(db, from: from, to: to, into: &removal)
     }

@@ -131,6 +131,11 @@ import TrailbookTestSupport
         #expect(stranger.status == 66 && stranger.stderr.contains("There is no account nobody"), "\(stranger.stderr)")
         let badType = try run(["events", "--type", "place.arrival", "--store", store])
         #expect(badType.status == 64 && badType.stderr.contains("not an event type"), "\(badType.stderr)")
+        // Removing the day removes its events too.
+        let removed = try run(["rm", "--day", "2026-06-03", "--time-zone", "UTC", "--yes", "--json", "--store", store])
+        let counts = try JSONSerialization.jsonObject(with: Data(removed.stdout.utf8)) as? [String: Any]
+        #expect(counts?["events"] as? Int == shown.count, "\(removed.stdout)\(removed.stderr)")
+        #expect(try events(store).isEmpty)
     }
 
     @Test func aLiveRecorderFindsTheEventsImportFinds() throws {

@@ -55,9 +55,10 @@ struct Remove: ParsableCommand {
         var points, records, notes, photos, fields, rides: Int
         var daySummaries: Int
         var photoFilesDeleted: Int
+        var events: Int
 
         enum CodingKeys: String, CodingKey {
-            case points, records, notes, photos, fields, rides
+            case points, records, notes, photos, fields, rides, events
             case daySummaries = "day_summaries"
             case photoFilesDeleted = "photo_files_deleted"
         }
@@ -104,7 +105,7 @@ struct Remove: ParsableCommand {
         let report = Report(
             points: removal.points, records: removal.records, notes: removal.notes, photos: removal.photos,
             fields: removal.fields, rides: removal.rides, daySummaries: removal.daySummaries,
-            photoFilesDeleted: removal.photoFilesDeleted)
+            photoFilesDeleted: removal.photoFilesDeleted, events: removal.events)
         if json {
             try printJSON(report)
         } else {
@@ -112,7 +113,7 @@ struct Remove: ParsableCommand {
                 "Removed \(counted(report.points, "point")), \(counted(report.rides, "ride")), "
                     + "\(counted(report.records, "record")), \(counted(report.notes, "note")), "
                     + "\(counted(report.photos, "photo link")) (\(counted(report.photoFilesDeleted, "photo file")) deleted), "
-                    + "\(counted(report.fields, "field"))"
+                    + "\(counted(report.fields, "field")), \(counted(report.events, "event"))"
                     + (day == nil ? "." : ", \(counted(report.daySummaries, "day summary", "day summaries")).")
             )
         }
