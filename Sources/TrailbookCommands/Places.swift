@@ -136,3 +136,37 @@ struct Events: ParsableCommand {
         for stored in events { print(EventService.line(stored, zone: zone)) }
     }
 }
+
+/// `trailbook timeline D`: the day as one list in time order.
+struct Timeline: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a day as one timeline: rides, visits, stops, events, cues, tasks and records.",
+        discussion: """
+            Visits run from a place.arrive to its place.depart; stops from motion.stopped to \
+            motion.moving (a stop within a visit is that visit); one still open at midnight runs to \
+            the day's end. report day draws the same timeline.
+            """)
+
+    @Argument(help: ArgumentHelp("The local date: \(LocalDate.accepted).", valueName: "date")) var date: String
+    @Flag(
+        help: """
+            Print {"date", "time_zone", "entries": [{"kind", "start", "end", "title", "detail", "type", "device", \
+            "place", "ride", "record"}]}.
+            """)
+    var json = false
+    @OptionGroup var devices: DeviceOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var zoneOptions: ZoneOptions
+
+    func validate() throws { try LocalDate.check(date, option: "") }
+
+    func run() throws {
+        let zone = try zoneOptions.zone()
+        let day = try LocalDate.require(date, option: "", zone: zone)
+        let store = try storeOptions.open()
+        let entries = try DayTimeline.load(day, store: store, zone: zone, devices: try devices.filter(store))
+        if json { return try printJSON(TimelineJSON(date: day.description, zone: zone, entries: entries)) }
+        if entries.isEmpty { print("Nothing on \(day) (\(zone.identifier)).") }
+        for entry in entries { print(TimelineJSON.line(entry, zone: zone)) }
+    }
+}

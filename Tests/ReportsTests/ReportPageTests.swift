@@ -25,7 +25,9 @@ import Testing
         #expect(page.contains("alt=\"\(escaped)\""))
         #expect(page.contains("src=\"photo &quot;1&quot;.jpg\""))
         #expect(page.contains("href=\"index.html#&quot;&gt;&lt;x\""))
-        #expect(page.components(separatedBy: "&lt;script&gt;").count == 6, "summary, note, field key and value, alt")
+        #expect(
+            page.components(separatedBy: "&lt;script&gt;").count == 7,
+            "summary, note, field key and value, alt, the note in the timeline")
     }
 
     @Test func overlayEscapesTitlesAndSummaries() {

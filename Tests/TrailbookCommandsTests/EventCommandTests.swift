@@ -224,6 +224,64 @@ import TrailbookTestSupport
     }
 }
 
+extension EventCommandTests {
+    @Test func theTimelineOfADayInTheCommandAndTheReport() throws {
+        let (dir, log, store) = try prepared()
+        #expect(try run(["import", "--store", store, "--device-name", "bike", log]).status == 0)
+        let marked = try run([
+            "mark", "--at", "2026-06-03T07:20:00Z", "--lat", "47.37", "--lon", "8.55", "--note", "Coffee\nand more",
+            "--store", store,
+        ])
+        #expect(marked.status == 0, "\(marked.stderr)")
+        let r = try run(["timeline", "2026-06-03", "--time-zone", "UTC", "--json", "--store", store])
+        #expect(r.status == 0, "\(r.stderr)")
+        let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        let entries = doc?["entries"] as? [[String: Any]] ?? []
+        let summary = entries.map { e in
+            [e["kind"] as? String, e["title"] as? String].compactMap { $0 }.joined(separator: " ")
+        }
+        // Home (from the day's start: the log begins there), the ride to work, the visit at work
+        // with the lost fix in it, the record, home again until the day's end.
+        let visits = summary.filter { $0.hasPrefix("visit") }
+        #expect(visits == ["visit home", "visit work", "visit home"], "\(summary)")
+        #expect(summary.contains("event bike lost its fix") && summary.contains("record record 1"), "\(summary)")
+        #expect(summary.contains { $0.hasPrefix("ride ") }, "\(summary)")
+        let starts = entries.compactMap { $0["start"] as? String }
+        #expect(starts == starts.sorted(), "in time order")
+        #expect(entries.first?["start"] as? String == "2026-06-03T00:00:00.000Z", "home since the day began")
+        #expect(
+            entries.last(where: { $0["kind"] as? String == "visit" })?["end"] as? String == "2026-06-03T23:59:59.999Z",
+            "home until it ended")
+        #expect(entries.first(where: { $0["kind"] as? String == "record" })?["detail"] as? String == "Coffee")
+        let text = try run(["timeline", "2026-06-03", "--time-zone", "UTC", "--store", store])
+        #expect(
+            text.stdout.contains("⌂ visit   work") && text.stdout.contains("✚ record  record 1  · Coffee"),
+            "\(text.stdout)")
+
+        // The day report draws it: lanes with icons and labels, or a list.
+        let lanes = dir + "/lanes.html"
+        let list = dir + "/list.html"
+        #expect(
+            try run([
+                "report", "day", "2026-06-03", "--time-zone", "UTC", "-o", lanes, "--palette", "colorblind", "--store",
+                store,
+            ]).status == 0)
+        #expect(
+            try run([
+                "report", "day", "2026-06-03", "--time-zone", "UTC", "-o", list, "--view", "list", "--store", store,
+            ])
+            .status == 0)
+        let page = try String(contentsOfFile: lanes, encoding: .utf8)
+        #expect(page.contains("<div id=\"timeline\"") && page.contains("⌂ work</div>") && page.contains("#0072b2"))
+        #expect(page.contains("title=\"event: bike lost its fix"), "each moment says what it is")
+        let rows = try String(contentsOfFile: list, encoding: .utf8)
+        #expect(!rows.contains("<div id=\"timeline\"") && rows.contains("<table class=\"timeline\">"))
+        #expect(rows.contains("<a href=\"#record-1\">record 1</a>") && rows.contains("⌂ visit"), "\(rows.count)")
+        let bad = try run(["report", "day", "2026-06-03", "--view", "bars", "--store", store])
+        #expect(bad.status == 64 && bad.stderr.contains("--view is timeline or list"))
+    }
+}
+
 /// Times as `task add --at` takes them.
 enum LocalTimeText {
     /// ISO 8601 UTC, `seconds` from now.

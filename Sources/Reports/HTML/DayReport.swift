@@ -45,13 +45,20 @@ public struct DayReportInput: Sendable {
     public var summary: String?
     public var rides: [Ride]
     public var records: [Record]
+    /// The day in time order: rides, visits, stops, events, cues, tasks, records. When empty,
+    /// the page makes one of the rides and records.
+    public var timeline: [TimelineEntry]
 
-    public init(date: String, timeZone: TimeZone, summary: String?, rides: [Ride], records: [Record]) {
+    public init(
+        date: String, timeZone: TimeZone, summary: String?, rides: [Ride], records: [Record],
+        timeline: [TimelineEntry] = []
+    ) {
         self.date = date
         self.timeZone = timeZone
         self.summary = summary
         self.rides = rides
         self.records = records
+        self.timeline = timeline
     }
 }
 
@@ -67,6 +74,8 @@ public struct ReportStyle: Sendable {
     public var palette: Palette = .default
     public var timeFormat: TimeFormat = .h24
     public var imperial = false
+    /// The timeline as lanes on a time axis, or as a list.
+    public var view: TimelineView = .timeline
 
     public init() {}
 
@@ -118,6 +127,11 @@ public struct ReportStyle: Sendable {
         .num{display:inline-block;min-width:1.6em;text-align:center;border-radius:1em;color:#fff;background:#444;margin-right:6px}
         .swatch{display:inline-block;width:1.4em;height:.35em;border-radius:.2em;vertical-align:middle;margin-right:6px}
         .nowrap{white-space:nowrap}
+        .lanes{border-radius:6px;padding:4px 0}body.light .lanes{background:#eef1f4}body.dark .lanes{background:#232830}
+        .lane{position:relative;height:26px;margin:2px 8px}.lane .span{position:absolute;top:1px;height:24px;\
+        overflow:hidden;white-space:nowrap;font-size:12px;line-height:24px;padding-left:3px;box-sizing:border-box;\
+        color:#111;border-radius:3px}.lane .moment{position:absolute;top:2px;transform:translateX(-50%);font-size:16px;\
+        line-height:22px;cursor:default}
         .axis{display:flex;justify-content:space-between;gap:8px;font-size:.85em;opacity:.75;margin-top:2px}
         @media (max-width:600px){
         body{padding:12px}table{font-size:.88em}td,th{padding:4px 4px}.wide{display:none}
@@ -141,7 +155,8 @@ public enum DayReport {
             "weekday": OverlayReport.weekday(input.date).map { $0 + " " } ?? "", "zone": zone.identifier,
             "rideCount": counted(input.rides.count, "ride"), "recordCount": counted(input.records.count, "record"),
             "map": map(input, style: style), "hasRides": !input.rides.isEmpty, "rides": rideRows(input, style: style),
-            "profile": profile(input, style: style), "timeline": timeline(input, style: style),
+            "profile": profile(input, style: style),
+            "timeline": timelineSection(withRidesAndRecords(input), style: style),
             "hasRecords": !input.records.isEmpty, "records": records(input, style: style),
         ]
         if let back { page["back"] = back }
@@ -311,28 +326,21 @@ public enum DayReport {
         ]
     }
 
-    /// The day's span as a bar: rides coloured, the time between them as stops, records as ticks.
-    static func timeline(_ input: DayReportInput, style: ReportStyle, width: Double = 960) -> [String: Any] {
-        let times =
-            input.rides.flatMap { [$0.statistics.start!, $0.statistics.end!] } + input.records.map(\.milliseconds)
-        guard let first = times.min(), let last = times.max() else { return ["empty": true] }
-        let span = Double(max(last - first, 60_000))
-        func x(_ ms: Int64) -> Double { 20 + Double(ms - first) / span * (width - 40) }
-        let zone = input.timeZone
-        let bars: [[String: Any]] = input.rides.enumerated().map { i, r in
-            let a = x(r.statistics.start!)
-            let b = max(a + 2, x(r.statistics.end!))
-            return [
-                "x": HTML.number(a), "w": HTML.number(b - a), "colour": style.palette.colour(i), "id": r.id,
-                "start": style.time(r.statistics.start!, zone), "end": style.time(r.statistics.end!, zone),
-            ]
-        }
-        let ticks: [[String: Any]] = input.records.map { r in
-            ["x": HTML.number(x(r.milliseconds)), "id": r.id, "time": style.time(r.milliseconds, zone)]
-        }
-        return [
-            "empty": false, "width": Int(width), "stopped": Int(width - 40), "bars": bars, "ticks": ticks,
-            "first": style.time(first, zone), "last": style.time(last, zone),
-        ]
+    /// The input with a timeline: its own, or one of its rides and records when it has none.
+    static func withRidesAndRecords(_ input: DayReportInput) -> DayReportInput {
+        guard input.timeline.isEmpty else { return input }
+        var copy = input
+        copy.timeline = TimelineEntry.ordered(
+            input.rides.compactMap { r in
+                r.statistics.start.map {
+                    TimelineEntry(kind: .ride, start: $0, end: r.statistics.end, title: "ride \(r.id)", ride: r.id)
+                }
+            }
+                + input.records.map {
+                    TimelineEntry(
+                        kind: .record, start: $0.milliseconds, title: "record \($0.id)", detail: $0.notes.first,
+                        record: $0.id)
+                })
+        return copy
     }
 }

@@ -79,12 +79,17 @@ enum ReportTemplates {
         """
 
     static let timeline = """
-        {{#empty}}<p class="muted">Nothing recorded.</p>{{/empty}}{{^empty}}<svg viewBox="0 0 {{width}} 70" \
-        xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Timeline"><rect class="mapbg" width="100%" height="100%"/>\
-        <rect x="20" y="24" width="{{stopped}}" height="14" fill="#999" opacity=".25"><title>stopped</title></rect>\
-        {{#bars}}<rect x="{{x}}" y="24" width="{{w}}" height="14" fill="{{colour}}"><title>ride {{id}} {{start}}–{{end}}</title></rect>{{/bars}}\
-        {{#ticks}}<line x1="{{x}}" x2="{{x}}" y1="16" y2="46" class="ink" stroke-width="2"><title>record {{id}} {{time}}</title></line>{{/ticks}}\
-        </svg><div class="axis"><span class="nowrap">{{first}}</span><span class="nowrap">{{last}}</span></div>{{/empty}}
+        {{#empty}}<p class="muted">Nothing recorded.</p>{{/empty}}{{^empty}}{{#lanes}}<div id="timeline" \
+        class="lanes" role="img" aria-label="Timeline of the day">{{#lane}}<div class="lane">\
+        {{#spans}}<div class="span k-{{kind}}" style="left:{{x}}%;width:{{w}}%;background:{{colour}}" \
+        title="{{tip}}">{{label}}</div>{{/spans}}{{#moments}}<span class="moment k-{{kind}}" style="left:{{x}}%" \
+        title="{{tip}}">{{icon}}</span>{{/moments}}</div>{{/lane}}</div><div class="axis"><span class="nowrap">{{first}}</span>\
+        <span class="nowrap">{{last}}</span></div>
+        <p class="muted legend">{{#legend}}<span class="nowrap">{{icon}} {{kind}}</span> {{/legend}}</p>
+        {{/lanes}}{{^lanes}}<table class="timeline"><tr><th>time</th><th>what</th><th></th></tr>\
+        {{#rows}}<tr class="k-{{kind}}"><td class="nowrap">{{time}}</td><td class="nowrap">{{icon}} {{kind}}</td>\
+        <td>{{#link}}<a href="{{.}}">{{/link}}{{title}}{{#link}}</a>{{/link}}{{#detail}} <span class="muted">· {{.}}</span>{{/detail}}</td></tr>{{/rows}}\
+        </table>{{/lanes}}{{/empty}}
         """
 
     static let overlay = """

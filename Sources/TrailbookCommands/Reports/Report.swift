@@ -25,6 +25,9 @@ struct Report: ParsableCommand {
         @Option(help: "metric or imperial.")
         var units: String = "metric"
 
+        @Option(help: "The day's timeline: timeline (lanes on a time axis) or list.")
+        var view: String = "timeline"
+
         func validate() throws {
             guard ReportStyle.Theme(rawValue: theme) != nil else { throw ValidationError("--theme is light or dark.") }
             guard Palette(rawValue: palette) != nil else {
@@ -36,6 +39,7 @@ struct Report: ParsableCommand {
             guard units == "metric" || units == "imperial" else {
                 throw ValidationError("--units is metric or imperial.")
             }
+            guard TimelineView(rawValue: view) != nil else { throw ValidationError("--view is timeline or list.") }
         }
 
         var style: ReportStyle {
@@ -44,6 +48,7 @@ struct Report: ParsableCommand {
             s.palette = Palette(rawValue: palette) ?? .default
             s.timeFormat = ReportStyle.TimeFormat(rawValue: timeFormat) ?? .h24
             s.imperial = units == "imperial"
+            s.view = TimelineView(rawValue: view) ?? .timeline
             return s
         }
     }

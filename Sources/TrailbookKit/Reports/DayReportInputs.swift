@@ -39,7 +39,8 @@ public enum DayReportInputs {
                 fields: r.fields.map { ($0.key, $0.value.description) })
         }
         return DayReportInput(
-            date: day.description, timeZone: zone, summary: try store.daySummary(day), rides: rides, records: records)
+            date: day.description, timeZone: zone, summary: try store.daySummary(day), rides: rides, records: records,
+            timeline: try DayTimeline.load(day, store: store, zone: zone, devices: devices))
     }
 }
 

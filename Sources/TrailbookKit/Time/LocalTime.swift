@@ -75,6 +75,15 @@ public enum LocalTime {
         return f.string(from: date) + " " + offset(zone.secondsFromGMT(for: date))
     }
 
+    /// `08:31` in `zone`.
+    public static func clock(_ ms: Int64, zone: TimeZone) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = zone
+        f.dateFormat = "HH:mm"
+        return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+
     /// `+02:00`, `-03:30`, or `UTC` for zero.
     static func offset(_ seconds: Int) -> String {
         if seconds == 0 { return "UTC" }

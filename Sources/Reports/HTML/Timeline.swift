@@ -1,0 +1,140 @@
+import Foundation
+
+/// One thing of a day's timeline: a ride, a visit to a place, a stop elsewhere, an event, a
+/// cue, a task or a diary record. Entries with an end are spans; the others are moments.
+public struct TimelineEntry: Equatable, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case ride, visit, stop, event, cue, task, record
+
+        /// The symbol that marks it beside its label (never the colour alone).
+        public var icon: String {
+            switch self {
+            case .ride: return "▶"
+            case .visit: return "⌂"
+            case .stop: return "■"
+            case .event: return "●"
+            case .cue: return "✎"
+            case .task: return "☑"
+            case .record: return "✚"
+            }
+        }
+    }
+
+    public var kind: Kind
+    /// ms since 1970 UTC.
+    public var start: Int64
+    public var end: Int64?
+    /// "ride 3", "home", "stopped", "bike lost its fix", "buy bread", "record 5".
+    public var title: String
+    /// A few more words: a ride's distance, how long a visit lasted, a record's note.
+    public var detail: String?
+    /// The event type, for events, cues and tasks.
+    public var type: String?
+    public var device: String?
+    public var place: String?
+    public var ride: Int64?
+    public var record: Int64?
+    /// A span already under way when the day began (its start is the day's start), or still
+    /// under way when it ended (its end is the day's end).
+    public var openStart = false
+    public var openEnd = false
+
+    public init(
+        kind: Kind, start: Int64, end: Int64? = nil, title: String, detail: String? = nil, type: String? = nil,
+        device: String? = nil, place: String? = nil, ride: Int64? = nil, record: Int64? = nil
+    ) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.title = title
+        self.detail = detail
+        self.type = type
+        self.device = device
+        self.place = place
+        self.ride = ride
+        self.record = record
+    }
+
+    /// In time order, spans before moments at the same time.
+    public static func ordered(_ entries: [TimelineEntry]) -> [TimelineEntry] {
+        entries.enumerated().sorted {
+            ($0.element.start, $0.element.end == nil ? 1 : 0, $0.offset)
+                < ($1.element.start, $1.element.end == nil ? 1 : 0, $1.offset)
+        }.map(\.element)
+    }
+}
+
+/// How the day report shows the timeline: lanes on a time axis, or a list.
+public enum TimelineView: String, Sendable, CaseIterable {
+    case timeline, list
+}
+
+extension DayReport {
+    /// The timeline as the template draws it: three lanes (rides; visits and stops; events,
+    /// cues, tasks and records) with an icon and a label on each entry, and the same entries as
+    /// a list, for `--view list` (and under the lanes, for reading).
+    static func timelineSection(_ input: DayReportInput, style: ReportStyle, width: Double = 960) -> [String: Any] {
+        let entries = input.timeline
+        let zone = input.timeZone
+        // The axis runs over what happened: a visit under way at midnight does not stretch it
+        // to the whole day (it is drawn from the axis's edge).
+        let times = entries.flatMap { e in
+            (e.openStart ? [] : [e.start]) + (e.end.map { e.openEnd ? [] : [$0] } ?? [])
+        }
+        let all = entries.flatMap { [$0.start] + ($0.end.map { [$0] } ?? []) }
+        guard var first = (times.isEmpty ? all : times).min(), var last = (times.isEmpty ? all : times).max() else {
+            return ["empty": true]
+        }
+        let margin = max((last - first) / 20, 60_000)
+        if entries.contains(where: \.openStart) { first -= margin }
+        if entries.contains(where: \.openEnd) { last += margin }
+        let span = Double(max(last - first, 60_000))
+        func x(_ ms: Int64) -> Double { 20 + Double(min(max(ms, first), last) - first) / span * (width - 40) }
+        var rideIndex: [Int64: Int] = [:]
+        for (i, r) in input.rides.enumerated() { rideIndex[r.id] = i }
+        // Lanes of HTML boxes placed in percent of the width, so labels keep their size on a phone.
+        func percent(_ v: Double) -> String { HTML.number(v / width * 100) }
+        func lane(_ kinds: Set<TimelineEntry.Kind>) -> [String: Any] {
+            let spans: [[String: Any]] = entries.filter { kinds.contains($0.kind) && $0.end != nil }.map { e in
+                let a = x(e.start)
+                let colour =
+                    e.kind == .ride
+                    ? style.palette.colour(rideIndex[e.ride ?? -1] ?? 0) : e.kind == .visit ? "#8a8a8a" : "#b8b8b8"
+                return [
+                    "x": percent(a), "w": percent(max(2, x(e.end!) - a)), "colour": colour, "kind": e.kind.rawValue,
+                    "tip": tip(e, style: style, zone: zone),
+                    "label": (e.openStart ? "… " : "") + "\(e.kind.icon) \(e.title)",
+                ]
+            }
+            let moments: [[String: Any]] = entries.filter { kinds.contains($0.kind) && $0.end == nil }.map { e in
+                [
+                    "x": percent(x(e.start)), "icon": e.kind.icon, "kind": e.kind.rawValue,
+                    "tip": tip(e, style: style, zone: zone),
+                ]
+            }
+            return ["spans": spans, "moments": moments]
+        }
+        let rows: [[String: Any]] = entries.map { e in
+            var time = style.time(e.start, zone)
+            if let end = e.end { time += "–" + style.time(end, zone) }
+            // Only what there is: an empty value would still open its section.
+            var row: [String: Any] = ["time": time, "icon": e.kind.icon, "kind": e.kind.rawValue, "title": e.title]
+            if let detail = e.detail, !detail.isEmpty { row["detail"] = detail }
+            if let record = e.record { row["link"] = "#record-\(record)" }
+            return row
+        }
+        return [
+            "empty": false, "lanes": style.view == .timeline,
+            "lane": [lane([.ride]), lane([.visit, .stop]), lane([.event, .cue, .task, .record])], "rows": rows,
+            "first": style.time(first, zone), "last": style.time(last, zone),
+            "legend": TimelineEntry.Kind.allCases.map { ["icon": $0.icon, "kind": $0.rawValue] },
+        ]
+    }
+
+    static func tip(_ e: TimelineEntry, style: ReportStyle, zone: TimeZone) -> String {
+        var text = "\(e.kind.rawValue): \(e.title) \(style.time(e.start, zone))"
+        if let end = e.end { text += "–" + style.time(end, zone) }
+        if let detail = e.detail { text += " · \(detail)" }
+        return text
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Reports
+
+/// A day's timeline as `trailbook timeline --json` prints it.
+public struct TimelineJSON: Encodable, Sendable {
+    public struct Entry: Encodable, Sendable {
+        public var kind: String
+        /// UTC, ISO 8601 with milliseconds.
+        public var start: String
+        public var end: String?
+        public var title: String
+        public var detail: String?
+        public var type: String?
+        public var device: String?
+        public var place: String?
+        public var ride: Int64?
+        public var record: Int64?
+    }
+
+    public var date: String
+    public var timeZone: String
+    public var entries: [Entry]
+
+    enum CodingKeys: String, CodingKey {
+        case date
+        case timeZone = "time_zone"
+        case entries
+    }
+
+    public init(date: String, zone: TimeZone, entries: [TimelineEntry]) {
+        self.date = date
+        timeZone = zone.identifier
+        self.entries = entries.map {
+            Entry(
+                kind: $0.kind.rawValue, start: LocalTime.utc($0.start), end: $0.end.map(LocalTime.utc), title: $0.title,
+                detail: $0.detail, type: $0.type, device: $0.device, place: $0.place, ride: $0.ride, record: $0.record)
+        }
+    }
+
+    /// One line per entry: local time (a span: start–end), the icon and kind, the title, the detail.
+    public static func line(_ e: TimelineEntry, zone: TimeZone) -> String {
+        var time = LocalTime.clock(e.start, zone: zone)
+        time += e.end.map { "–" + LocalTime.clock($0, zone: zone) } ?? "      "
+        var line =
+            "\(time)  \(e.kind.icon) \(e.kind.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(e.title)"
+        if let detail = e.detail, !detail.isEmpty { line += "  · \(detail)" }
+        if let device = e.device, e.kind != .record { line += "  (\(device))" }
+        return line
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GPSCore
+import Reports
+import TrackModel
+
+/// A day as one timeline (`trailbook timeline`, the day report): rides, visits to places (an
+/// arrival to its departure), stops elsewhere (a stop to the next start), the other events,
+/// cues, tasks and diary records, in time order.
+public enum DayTimeline {
+    public static func load(
+        _ day: CivilDate, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter = .all
+    ) throws -> [TimelineEntry] {
+        let (from, to) = LocalDay.range(day, in: zone)
+        var entries = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices).map { r in
+            TimelineEntry(
+                kind: .ride, start: r.startMilliseconds, end: r.endMilliseconds, title: "ride \(r.id)",
+                detail: "\(r.pointCount) points", device: r.device, ride: r.id)
+        }
+        var events = try store.events(fromMilliseconds: from, toMilliseconds: to, types: nil, account: nil)
+        if case .named(let name) = devices { events = events.filter { $0.device == name } }
+        entries += spans(events, from: from, to: to, zone: zone)
+        for stored in events {
+            let e = stored.event
+            switch e.type {
+            case .placeArrive, .placeDepart, .motionMoving, .motionStopped: continue
+            case .cue:
+                entries.append(
+                    TimelineEntry(
+                        kind: .cue, start: e.milliseconds, title: e.text ?? "", detail: e.place.map { "at \($0)" },
+                        type: e.type.rawValue, device: stored.device, place: e.place))
+            case .taskDue:
+                entries.append(
+                    TimelineEntry(
+                        kind: .task, start: e.milliseconds, title: e.text ?? "", type: e.type.rawValue,
+                        device: stored.device))
+            default:
+                entries.append(
+                    TimelineEntry(
+                        kind: .event, start: e.milliseconds,
+                        title: AlertMessage.title(e, device: stored.device), type: e.type.rawValue,
+                        device: stored.device, place: e.place))
+            }
+        }
+        entries += try store.records(fromMilliseconds: from, toMilliseconds: to).compactMap { r in
+            guard let id = r.id else { return nil }
+            let note = r.notes.first.map { $0.text.split(separator: "\n").first.map(String.init) ?? "" }
+            return TimelineEntry(kind: .record, start: r.milliseconds, title: "record \(id)", detail: note, record: id)
+        }
+        return TimelineEntry.ordered(entries)
+    }
+
+    /// Visits (arrive → depart at a place) and stops (stopped → moving, not within a visit),
+    /// per device; one open at the day's edge runs from its start or to its end.
+    static func spans(_ events: [StoredEvent], from: Int64, to: Int64, zone: TimeZone) -> [TimelineEntry] {
+        var visits: [TimelineEntry] = []
+        var stops: [TimelineEntry] = []
+        var arrived: [String: Int64] = [:]
+        var stopped: [String: Int64] = [:]
+        func visit(_ device: String, _ place: String, _ a: Int64, _ b: Int64) {
+            var v = TimelineEntry(
+                kind: .visit, start: a, end: b, title: place, detail: minutes(b - a), device: device, place: place)
+            v.openStart = a == from
+            v.openEnd = b == to - 1
+            visits.append(v)
+        }
+        for stored in events {
+            let e = stored.event
+            let key = stored.device + "\u{1F}" + (e.place ?? "")
+            switch e.type {
+            case .placeArrive: arrived[key] = e.milliseconds
+            case .placeDepart:
+                visit(stored.device, e.place ?? "", arrived.removeValue(forKey: key) ?? from, e.milliseconds)
+            case .motionStopped: stopped[stored.device] = e.milliseconds
+            case .motionMoving:
+                let a = stopped.removeValue(forKey: stored.device) ?? from
+                var s = TimelineEntry(
+                    kind: .stop, start: a, end: e.milliseconds, title: "stopped", detail: minutes(e.milliseconds - a),
+                    device: stored.device)
+                s.openStart = a == from
+                stops.append(s)
+            default: continue
+            }
+        }
+        for (key, a) in arrived {
+            let parts = key.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+            visit(parts[0], parts[1], a, to - 1)
+        }
+        for (device, a) in stopped {
+            var s = TimelineEntry(
+                kind: .stop, start: a, end: to - 1, title: "stopped", detail: minutes(to - 1 - a), device: device)
+            s.openEnd = true
+            stops.append(s)
+        }
+        // A stop within a visit is that visit.
+        let kept = stops.filter { s in
+            !visits.contains { v in v.device == s.device && v.start <= s.start + 60_000 && s.start < v.end! }
+        }
+        return visits + kept
+    }
+
+    static func minutes(_ ms: Int64) -> String {
+        let m = Int((Double(ms) / 60_000).rounded())
+        return m < 60 ? "\(m) min" : "\(m / 60) h \(m % 60) min"
+    }
+}
