@@ -96,11 +96,20 @@ struct Import: ParsableCommand {
         var stored: Int?
         var store: String?
         var events: [EventJSON]?
+        /// With --events: the alerts each event would have sent live.
+        var alerts: [WouldAlert]?
 
         enum CodingKeys: String, CodingKey {
-            case files, kept, dropped, rides, segments, stored, store, events
+            case files, kept, dropped, rides, segments, stored, store, events, alerts
             case fixesRead = "fixes_read"
         }
+    }
+
+    struct WouldAlert: Encodable {
+        var time: String
+        var type: String
+        var alert: Int64
+        var channel: String
     }
 
     func run() throws {
@@ -136,11 +145,27 @@ struct Import: ParsableCommand {
         try out.flush()
         var total: [String: Int] = [:]
         for f in perFile { total.merge(f.dropped, uniquingKeysWith: +) }
-        let report = Report(
+        var report = Report(
             files: perFile, fixesRead: perFile.map(\.fixesRead).reduce(0, +), kept: perFile.map(\.kept).reduce(0, +),
             dropped: total, rides: service.rides, segments: service.segments,
             stored: store == nil ? nil : perFile.compactMap(\.stored).reduce(0, +), store: store?.path,
             events: events ? found.map { EventJSON($0, device: deviceName) } : nil)
+        // Which alerts the events would have sent live (import itself sends none).
+        let zone = config.timeZone
+        let wouldSend =
+            try existing.map {
+                events ? try AlertService(store: $0).wouldSend(found, device: deviceName, zone: zone) : []
+            }
+            ?? []
+        if events {
+            report.alerts = zip(found, wouldSend).flatMap { e, alerts in
+                alerts.map {
+                    WouldAlert(
+                        time: LocalTime.utc(e.milliseconds), type: e.type.rawValue, alert: $0.id,
+                        channel: $0.channel.kind)
+                }
+            }
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -148,9 +173,11 @@ struct Import: ParsableCommand {
         } else if format == nil {
             for f in perFile { print(f.line) }
             if events {
-                let zone = config.timeZone
-                for e in found {
+                for (i, e) in found.enumerated() {
                     print("  " + EventService.line(StoredEvent(id: 0, device: deviceName, event: e), zone: zone))
+                    for alert in i < wouldSend.count ? wouldSend[i] : [] {
+                        print("    → alert \(alert.id) (\(alert.channel.kind)) would send it live")
+                    }
                 }
             }
             if let store {

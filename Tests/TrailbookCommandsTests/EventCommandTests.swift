@@ -171,7 +171,7 @@ import TrailbookTestSupport
     }
 
     @Test func aRecorderSendsTheAlertsOfItsEventsCuesAndTasks() throws {
-        let (dir, _, _) = try prepared()
+        let (dir, log, _) = try prepared()
         let store = dir + "/alerting.sqlite"
         for (name, c) in [("home", Self.home), ("work", Self.work)] {
             _ = try run(["place", "add", name, "--lat", "\(c.latitude)", "--lon", "\(c.longitude)", "--store", store])
@@ -191,6 +191,18 @@ import TrailbookTestSupport
             let r = try run(arguments + ["--store", store])
             #expect(r.status == 0, "\(arguments): \(r.stderr)")
         }
+        // A replay shows which alerts the log's events would have sent live, and sends none.
+        let dry = try run(["import", "--dry-run", "--events", "--json", "--store", store, log])
+        let would =
+            (try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])?["alerts"]
+            as? [[String: Any]] ?? []
+        #expect(
+            would.map { "\($0["type"] ?? "") \($0["alert"] ?? "") \($0["channel"] ?? "")" } == [
+                "cue 1 webhook", "place.arrive 1 webhook", "place.arrive 1 webhook",
+            ], "leaving home (the cue), arriving at work, at home: \(dry.stdout)")
+        let dryText = try run(["import", "--dry-run", "--events", "--store", store, log])
+        #expect(dryText.stdout.contains("→ alert 1 (webhook) would send it live"), "\(dryText.stdout)")
+        #expect(hook.requests().isEmpty)
         let pty = try PseudoTerminal(linkPath: dir + "/ttyAlerts")
         let record = Process()
         record.executableURL = try trailbookBinary()

@@ -70,6 +70,26 @@ public struct AlertService: Sendable {
 
     public func list() throws -> [Alert] { try store.alerts(account: account) }
 
+    /// What the alerts would have sent for `events` of `device` had they happened live (a
+    /// replay: the cooldowns start afresh): for each event, the alerts that take it.
+    public func wouldSend(_ events: [TrailEvent], device: String, zone: TimeZone) throws -> [[Alert]] {
+        let alerts = try list().map { alert -> Alert in
+            var fresh = alert
+            fresh.lastMilliseconds = nil
+            return fresh
+        }
+        let byID = Dictionary(uniqueKeysWithValues: alerts.map { ($0.id, $0) })
+        var byKey: [String: [Alert]] = [:]
+        for d in AlertMatcher(zone: zone).deliveries(
+            for: events, device: device, account: account ?? "me", alerts: alerts)
+        {
+            byKey[d.key, default: []].append(byID[d.alert]!)
+        }
+        return events.map {
+            byKey[AlertMessage(event: $0, device: device, account: account ?? "me", alert: 0, zone: zone).key] ?? []
+        }
+    }
+
     public func remove(_ id: Int64) throws {
         guard try store.removeScheduled(.alert, id: id, account: account) else {
             throw ScheduleError.missing(.alert, id)
