@@ -48,7 +48,8 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         #expect(
             try store.appliedMigrations() == [
                 "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices", "v6-accounts",
-                "v7-uploads", "v8-device-messages", "v9-sessions", "v10-store-copy", "v11-places-events", "v12-cues-tasks-alerts",
+                "v7-uploads", "v8-device-messages", "v9-sessions", "v10-store-copy", "v11-places-events",
+                "v12-cues-tasks-alerts",
             ])
         #expect(try store.integrityCheck() == "ok")
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -60,7 +61,8 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         #expect(
             try TrackStore(path: path).appliedMigrations() == [
                 "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices", "v6-accounts",
-                "v7-uploads", "v8-device-messages", "v9-sessions", "v10-store-copy", "v11-places-events", "v12-cues-tasks-alerts",
+                "v7-uploads", "v8-device-messages", "v9-sessions", "v10-store-copy", "v11-places-events",
+                "v12-cues-tasks-alerts",
             ])
     }
 
@@ -100,7 +102,8 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         #expect(
             try store.appliedMigrations() == [
                 "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices", "v6-accounts",
-                "v7-uploads", "v8-device-messages", "v9-sessions", "v10-store-copy", "v11-places-events", "v12-cues-tasks-alerts",
+                "v7-uploads", "v8-device-messages", "v9-sessions", "v10-store-copy", "v11-places-events",
+                "v12-cues-tasks-alerts",
             ])
         #expect(try store.rides().map(\.pointCount) == [100])
         #expect(try store.rides().map(\.device) == ["default"])
