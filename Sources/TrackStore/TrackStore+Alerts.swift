@@ -147,7 +147,16 @@ extension TrackStore: AlertStoring {
     }
 
     public func claimDeliveries(nowMilliseconds now: Int64, lease: Int64, limit: Int) throws -> [Delivery] {
-        try pool.write { db in
+        // Asked every second by a running recorder: a read when nothing is due, no write.
+        let due = try pool.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM outbox WHERE delivered_ms IS NULL AND dropped IS NULL AND next_ms <= ?)
+                    """, arguments: [now]) ?? false
+        }
+        guard due else { return [] }
+        return try pool.write { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """

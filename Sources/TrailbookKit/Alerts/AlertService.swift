@@ -147,13 +147,21 @@ public struct Notifier: Sendable {
         self.logger = logger
     }
 
-    /// Sends what is due; returns how many were delivered.
+    /// Sends what is due; returns how many were delivered. With `until`, what is not tried by
+    /// then is left for the next run (due at once), so a stopping process does not linger.
     @discardableResult
-    public func deliverDue(now: Int64 = UTCTimestamp.now()) async throws -> Int {
+    public func deliverDue(now: Int64 = UTCTimestamp.now(), until: ContinuousClock.Instant? = nil) async throws -> Int {
         let lease = Int64((settings.timeout + 30) * 1000)
         let due = try store.claimDeliveries(nowMilliseconds: now, lease: lease, limit: 20)
         var delivered = 0
-        for d in due {
+        for (i, d) in due.enumerated() {
+            if let until, ContinuousClock.now >= until {
+                for left in due[i...] {
+                    try store.settleDelivery(
+                        left.id, .retry(atMilliseconds: now, error: "not tried: the process stopped"))
+                }
+                break
+            }
             let meta: Logger.Metadata = ["alert": "\(d.alert)", "channel": "\(d.channel.kind)", "event": "\(d.key)"]
             guard let message = try? JSONDecoder().decode(AlertMessage.self, from: Data(d.payload.utf8)) else {
                 try store.settleDelivery(d.id, .dropped(reason: "its message is unreadable"))
@@ -207,7 +215,8 @@ public struct NotifierService: Service {
             await round()
             try? await Task.sleep(for: every)
         }
-        try? await notifier.deliverDue()
+        // One last round for what the last commit put in the outbox, a few seconds at most.
+        try? await notifier.deliverDue(until: .now + .seconds(3))
     }
 
     private func round() async {
