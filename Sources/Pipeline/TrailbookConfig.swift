@@ -19,6 +19,8 @@ public struct TrailbookConfig: Sendable {
     public var windows: [ActiveHours.Window] = [] { didSet { updateActiveHours() } }
     /// Weekdays the windows start on, 1 = Monday; empty = every day.
     public var weekdays: Set<Int> = [] { didSet { updateActiveHours() } }
+    /// Record kinds (`[kinds.NAME]`), by name.
+    public var kinds: [String: RecordKind] = [:]
 
     public init() {}
 
@@ -69,12 +71,21 @@ public struct TrailbookConfig: Sendable {
             }
             try config.applyPreset(name, file: file, line: locate.line(nil, "preset"))
         }
-        for key in table.keys where key != "preset" {
+        if let kinds = table["kinds"] {
+            guard let kinds = kinds.table else {
+                throw ConfigError(
+                    file: file, line: locate.line(nil, "kinds"), key: "kinds",
+                    problem: "must be sections [kinds.NAME], one per kind of record.")
+            }
+            config.kinds = try KindParser(file: file, locate: locate).kinds(kinds)
+        }
+        for key in table.keys where key != "preset" && key != "kinds" {
             guard let section = ConfigKey.sections.first(where: { $0 == key }) else {
                 throw ConfigError(
                     file: file, line: locate.line(nil, key), key: key,
                     problem: "unknown setting; the sections are "
-                        + ConfigKey.sections.map { "[\($0)]" }.joined(separator: ", ") + " and the key preset.")
+                        + ConfigKey.sections.map { "[\($0)]" }.joined(separator: ", ")
+                        + ", [kinds.NAME] and the key preset.")
             }
             guard let sub = table[key]?.table else {
                 throw ConfigError(
@@ -123,7 +134,110 @@ public struct TrailbookConfig: Sendable {
                 lines.append("\(spec.name) = \(spec.render(self))  # \(spec.unit); from \(origin)")
             }
         }
+        for kind in kinds.values.sorted(by: { $0.name < $1.name }) {
+            lines.append("")
+            lines.append("[kinds.\(kind.name)]")
+            for f in kind.fields { lines.append("\(f.name) = \(KindParser.render(f))") }
+        }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// Reads `[kinds.NAME]` sections: each key a field, its value an inline table with `type`
+/// (text, number, mass, length, temperature, choice, bool, date-time) and, as the type allows,
+/// `required`, `values`, `min`, `max`, `unit`.
+struct KindParser {
+    let file: String
+    let locate: KeyLocator
+
+    static let keys = ["type", "required", "values", "min", "max", "unit"]
+
+    func kinds(_ table: TOMLTable) throws(ConfigError) -> [String: RecordKind] {
+        var kinds: [String: RecordKind] = [:]
+        for name in table.keys {
+            guard Self.isName(name), let fields = table[name]?.table else {
+                throw ConfigError(
+                    file: file, line: locate.line("kinds", name) ?? locate.line(nil, "kinds.\(name)"),
+                    key: "kinds.\(name)",
+                    problem: "a kind is a section [kinds.NAME] (letters, digits, _ and -) whose keys are its fields.")
+            }
+            var list: [KindField] = []
+            for key in fields.keys {
+                list.append(try field(key, fields[key]!, kind: name))
+            }
+            kinds[name] = RecordKind(name: name, fields: list)
+        }
+        return kinds
+    }
+
+    static func isName(_ s: String) -> Bool {
+        !s.isEmpty && s.count <= 64 && s.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+    }
+
+    func field(_ key: String, _ value: TOMLValueConvertible, kind: String) throws(ConfigError) -> KindField {
+        let at = locate.line("kinds.\(kind)", key)
+        func fail(_ problem: String) -> ConfigError {
+            ConfigError(file: file, line: at, key: "kinds.\(kind).\(key)", problem: problem)
+        }
+        let types = KindField.FieldType.allCases.map(\.rawValue).joined(separator: ", ")
+        guard Self.isName(key) || key.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }), key != "kind"
+        else { throw fail("not a field name (letters, digits, _, - and .; not \"kind\").") }
+        guard let spec = value.table else {
+            throw fail("must be an inline table such as { type = \"text\" }; types: \(types).")
+        }
+        if let unknown = spec.keys.first(where: { !Self.keys.contains($0) }) {
+            throw fail("unknown rule \"\(unknown)\"; a field takes \(Self.keys.joined(separator: ", ")).")
+        }
+        guard let typeName = spec["type"]?.string, let type = KindField.FieldType(rawValue: typeName) else {
+            throw fail("needs type = one of \(types).")
+        }
+        var f = KindField(name: key, type: type)
+        if let required = spec["required"] {
+            guard let b = required.bool else { throw fail("required must be true or false.") }
+            f.required = b
+        }
+        if let values = spec["values"] {
+            guard type == .choice else { throw fail("values go with type = \"choice\".") }
+            guard let list = values.array?.compactMap(\.string), list.count == values.array?.count, !list.isEmpty
+            else { throw fail("values must be a list of strings.") }
+            f.values = list
+        } else if type == .choice {
+            throw fail("a choice needs values = [\"...\", ...].")
+        }
+        if let unit = spec["unit"] {
+            guard type == .number, let u = unit.string, !u.isEmpty else {
+                throw fail("unit goes with type = \"number\" and is a string such as \"hPa\".")
+            }
+            f.unit = u
+        }
+        for bound in ["min", "max"] {
+            guard let b = spec[bound] else { continue }
+            guard [.number, .mass, .length, .temperature].contains(type) else {
+                throw fail("\(bound) goes with number, mass, length and temperature.")
+            }
+            let text = b.string ?? b.double.map { String($0) } ?? b.int.map { String($0) }
+            guard let text, let q = Quantity(text) else {
+                throw fail("\(bound) must be a number with its unit, e.g. \"0 kg\".")
+            }
+            if let d = type.dimension, q.dimension != d {
+                throw fail("\(bound) \"\(text)\" is not a \(d.rawValue); use a unit such as \(d.si).")
+            }
+            if type == .number, !q.unit.isEmpty, q.unit != f.unit {
+                throw fail("\(bound) \"\(text)\" is not in the field's unit.")
+            }
+            if bound == "min" { f.min = q } else { f.max = q }
+        }
+        return f
+    }
+
+    static func render(_ f: KindField) -> String {
+        var parts = ["type = \"\(f.type.rawValue)\""]
+        if !f.values.isEmpty { parts.append("values = [" + f.values.map { "\"\($0)\"" }.joined(separator: ", ") + "]") }
+        if f.required { parts.append("required = true") }
+        if let min = f.min { parts.append("min = \"\(KindField.show(min))\"") }
+        if let max = f.max { parts.append("max = \"\(KindField.show(max))\"") }
+        if let unit = f.unit { parts.append("unit = \"\(unit)\"") }
+        return "{ " + parts.joined(separator: ", ") + " }"
     }
 }
 

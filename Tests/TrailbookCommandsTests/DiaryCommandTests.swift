@@ -250,4 +250,58 @@ import TrailbookTestSupport
         #expect(ride["points"] as? Int == 1762 && ride["rides"] as? Int == 1)
         #expect(try run(["rm", "--store", other, "--ride", "1", "--yes"]).status == 66)
     }
+
+    @Test func recordKindsAreCheckedAndSortedInSI() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/kinds.sqlite"
+        let config = dir + "/kinds.toml"
+        try """
+        [kinds.catch]
+        species = { type = "choice", values = ["pike", "perch", "trout", "carp"], required = true }
+        weight  = { type = "mass", min = "0 kg", max = "100 kg" }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        func mark(_ fields: [String], at time: String = "2026-06-01T06:00:00Z") throws -> RunResult {
+            try run(
+                [
+                    "mark", "--kind", "catch", "--config", config, "--store", store, "--lat", "47", "--lon", "8",
+                    "--at", time,
+                ]
+                    + fields.flatMap { ["--field", $0] })
+        }
+        #expect(try mark(["species=pike", "weight=5.5lb"]).status == 0)
+        #expect(try mark(["species=perch", "weight=3kg"], at: "2026-06-01T07:00:00Z").status == 0)
+        #expect(try mark(["species=carp", "weight=2000 g"], at: "2026-06-01T08:00:00Z").status == 0)
+        for (fields, words) in [
+            (["weight=2kg"], "Field species is required for a catch"),
+            (["species=salmon"], "\"salmon\" is not one of pike, perch, trout, carp"),
+            (["species=pike", "weight=120kg"], "above the maximum 100 kg"),
+            (["species=pike", "weight=30cm"], "\"cm\" is not a unit of mass"),
+        ] {
+            let r = try mark(fields)
+            #expect(
+                r.status == 65 && r.stderr.contains(words) && r.stderr.contains("Nothing was stored"), "\(r.stderr)")
+        }
+        let unknown = try run([
+            "mark", "--kind", "fish", "--config", config, "--store", store, "--lat", "47", "--lon", "8",
+        ])
+        #expect(unknown.status == 64 && unknown.stderr.contains("no record kind fish"), "\(unknown.stderr)")
+        // Three stored, none of the refused ones; by weight in SI: 2000 g, 5.5 lb (2.49 kg), 3 kg.
+        let listed = try run([
+            "records", "--kind", "catch", "--sort", "weight", "--config", config, "--store", store, "--json",
+        ])
+        let records =
+            (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])?["records"]
+            as? [[String: Any]] ?? []
+        #expect(
+            records.map { ($0["fields"] as? [String: Any])?["weight"] as? String } == ["2000 g", "5.5lb", "3kg"],
+            "\(listed.stdout)\(listed.stderr)")
+        #expect(records.allSatisfy { ($0["fields"] as? [String: Any])?["kind"] as? String == "catch" })
+        let bySpecies = try run([
+            "records", "--kind", "catch", "--sort", "species", "--reverse", "--config", config, "--store", store,
+        ])
+        let order = bySpecies.stdout.split(separator: "\n").filter { $0.contains("species=") }.map {
+            $0.contains("species=pike") ? "pike" : $0.contains("species=perch") ? "perch" : "carp"
+        }
+        #expect(order == ["pike", "perch", "carp"], "\(bySpecies.stdout)")
+    }
 }

@@ -58,7 +58,9 @@ struct Day: ParsableCommand {
             return
         }
         let (from, to) = LocalDay.range(day, in: zone)
-        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: .all).map { Rides.RideReport($0, zone: zone) }
+        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: .all).map {
+            Rides.RideReport($0, zone: zone)
+        }
         let records = try store.records(fromMilliseconds: from, toMilliseconds: to)
         let text = try store.daySummary(day)
         if json {

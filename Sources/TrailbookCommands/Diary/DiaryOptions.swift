@@ -20,6 +20,15 @@ struct ZoneOptions: ParsableArguments {
         if let timeZone { arguments += ["--time-zone", timeZone] }
         return try ConfigOptions.parse(arguments).load().timeZone
     }
+
+    /// The record kind `name` of the config file.
+    func kind(_ name: String) throws -> RecordKind {
+        var arguments: [String] = []
+        if let config { arguments += ["--config", config] }
+        let kinds = try ConfigOptions.parse(arguments).load().kinds
+        guard let kind = kinds[name] else { throw DiaryError.noKind(name, known: kinds.keys.sorted()) }
+        return kind
+    }
 }
 
 extension LocalTime {

@@ -36,6 +36,12 @@ struct Mark: ParsableCommand {
     @Option(help: ArgumentHelp("A field to set (repeat for more); numbers stay numbers.", valueName: "key=value"))
     var field: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "A record kind declared in the config ([kinds.NAME]): its fields are checked, nothing is stored when one does not fit.",
+            valueName: "name"))
+    var kind: String?
+
     @Option(help: ArgumentHelp("Without --at: how old the latest fix may be.", valueName: "seconds"))
     var maxAge: Double = 120
 
@@ -63,6 +69,7 @@ struct Mark: ParsableCommand {
 
     func run() throws {
         let zone = try zoneOptions.zone()
+        let kind = try kind.map { try zoneOptions.kind($0) }
         let at = try self.at.map { try LocalTime.require($0, option: "--at", zone: zone) }
         let fields = try field.map { try FieldArgument.parse($0, option: "--field") }
         let photos = try photo.map(PhotoFile.init)
@@ -76,7 +83,7 @@ struct Mark: ParsableCommand {
             placement = .latest(maxAge: maxAge)
         }
         let diary = DiaryService(store: store, zone: zone)
-        let record = try diary.mark(placement, note: note, fields: fields, photos: photos)
+        let record = try diary.mark(placement, note: note, fields: fields, photos: photos, kind: kind)
         if json {
             try printJSON(RecordJSON(record, store: store, zone: zone))
         } else {

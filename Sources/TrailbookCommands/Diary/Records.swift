@@ -20,6 +20,12 @@ struct Records: ParsableCommand {
     @Option(help: ArgumentHelp("time, or a field name.", valueName: "time|field"))
     var sort = "time"
 
+    @Option(
+        help: ArgumentHelp(
+            "Only records of this kind ([kinds.NAME] in the config); --sort by its fields sorts quantities in SI.",
+            valueName: "name"))
+    var kind: String?
+
     @Flag(help: "Reverse the order.")
     var reverse = false
 
@@ -47,6 +53,7 @@ struct Records: ParsableCommand {
         query.conditions = wanted
         query.sortField = sort == "time" ? nil : sort
         query.reverse = reverse
+        query.kind = try kind.map { try zoneOptions.kind($0) }
         let list = try DiaryService(store: store, zone: zone).records(query)
         if json {
             try printJSON(["records": list.map { RecordJSON($0, store: store, zone: zone) }])

@@ -18,22 +18,33 @@ public enum DiaryError: ServiceFailure, Equatable {
     case badFieldName(String)
     /// A time range whose end is not after its start.
     case emptyRange
+    /// No record kind of that name in the config.
+    case noKind(String, known: [String])
+    /// The fields do not fit their kind: the sentence says which field and rule.
+    case badRecord(String)
 
     public var kind: FailureKind {
         switch self {
         case .noRecord, .noNote, .noField: return .missingInput
         case .noFixNear, .noRecentFix, .noRecordNear, .emptyNote, .emptyNewText: return .badData
-        case .notAField, .badFieldName, .emptyRange: return .badRequest
+        case .notAField, .badFieldName, .emptyRange, .noKind: return .badRequest
+        case .badRecord: return .badData
         }
     }
 
     public var description: String {
         switch self {
         case .noRecord(let id, let store): return "There is no record \(id) in \(store)."
+        case .noKind(let name, let known):
+            return known.isEmpty
+                ? "There is no record kind \(name): declare it as [kinds.\(name)] in the config file (docs/CONFIG.md)."
+                : "There is no record kind \(name); the config declares \(known.joined(separator: ", "))."
+        case .badRecord(let sentence): return sentence + " Nothing was stored."
         case .noNote(let id, let store): return "There is no note \(id) in \(store)."
         case .noField(let record, let key): return "Record \(record) has no field \(key); nothing removed."
         case .noFixNear(let time, let seconds):
-            return "No stored fix lies within \(seconds) s of \(time); give the place, or allow a wider distance in time."
+            return
+                "No stored fix lies within \(seconds) s of \(time); give the place, or allow a wider distance in time."
         case .noRecentFix(let seconds):
             return "There is no recent fix (none stored in the last \(seconds) s); give the place, or a past time."
         case .noRecordNear(let time, let seconds):

@@ -1,5 +1,6 @@
 import Foundation
 import GPSCore
+import Pipeline
 import TrackModel
 
 /// The diary use cases: marking places, notes, photos, fields, the day's summary, listing and
@@ -30,8 +31,17 @@ public struct DiaryService {
     /// record cannot be stored.
     public func mark(
         _ placement: Placement, note: String? = nil, fields: [Field] = [], photos: [PhotoFile] = [],
-        now: Int64 = UTCTimestamp.now()
+        kind: RecordKind? = nil, now: Int64 = UTCTimestamp.now()
     ) throws -> LocationRecord {
+        var fields = fields
+        if let kind {
+            // Checked before anything is read or copied: a record that does not fit is not stored.
+            if let problem = kind.problem(fields.map { ($0.key, $0.value.description) }) {
+                throw DiaryError.badRecord(problem)
+            }
+            fields.removeAll { $0.key == "kind" }
+            fields.insert(Field(key: "kind", value: .text(kind.name)), at: 0)
+        }
         let time: Int64
         let coordinate: Coordinate
         let altitude: Double?
@@ -231,6 +241,9 @@ public struct DiaryService {
         /// Sort by this field (nil: by time): records with it first, by value (numbers as
         /// numbers), the others after them in time order.
         public var sortField: String?
+        /// Only records of this kind (its `kind` field); a sort field of the kind sorts by its
+        /// value in SI (5.5lb after 2 kg).
+        public var kind: RecordKind?
         public var reverse = false
 
         public init() {}
@@ -242,8 +255,16 @@ public struct DiaryService {
         list = list.filter { r in
             query.conditions.allSatisfy { w in r.fields.contains { $0.key == w.key && $0.value == w.value } }
         }
+        if let kind = query.kind {
+            list = list.filter { r in r.fields.contains { $0.key == "kind" && $0.value == .text(kind.name) } }
+        }
         if let key = query.sortField {
-            func value(_ r: LocationRecord) -> FieldValue? { r.fields.first { $0.key == key }?.value }
+            let typed = query.kind?.field(key)
+            func value(_ r: LocationRecord) -> FieldValue? {
+                guard let v = r.fields.first(where: { $0.key == key })?.value else { return nil }
+                if let typed, let si = typed.sortValue(v.description) { return .number(si) }
+                return v
+            }
             list = list.enumerated().sorted { a, b in
                 switch (value(a.element), value(b.element)) {
                 case (.number(let x)?, .number(let y)?): if x != y { return x < y }
