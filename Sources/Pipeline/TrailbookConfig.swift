@@ -12,6 +12,7 @@ public struct TrailbookConfig: Sendable {
     private mutating func updateActiveHours() {
         pipeline.activeHours =
             windows.isEmpty ? nil : ActiveHours(windows: windows, weekdays: weekdays, timeZone: timeZone)
+        pipeline.alerts.zone = timeZone
     }
     /// Where each "section.key" value came from: "file" or "command line"; absent = preset.
     public private(set) var origins: [String: String] = [:]

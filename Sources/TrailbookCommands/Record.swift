@@ -81,7 +81,11 @@ struct Record: AsyncParsableCommand {
         // Alerts go out and tasks fall due while the recorder runs; it stops last.
         let notifier = NotifierService(
             notifier: Notifier(store: store, settings: config.pipeline.alerts, logger: logger),
-            tasks: (TaskService(store: store), EventOutlet(store: store, account: nil, alerting: true), device, name))
+            tasks: (
+                TaskService(store: store),
+                EventOutlet(store: store, account: nil, alerting: true, zone: config.timeZone),
+                device, name
+            ))
         guard let target = try uploadOptions.target() else {
             return try await ServiceRunner.run([notifier, service], logger: logger)
         }

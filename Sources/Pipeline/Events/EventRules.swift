@@ -1,3 +1,5 @@
+import Foundation
+
 /// The thresholds of the event detector (`[events]` in the config), with their units.
 public struct EventRules: Equatable, Sendable {
     /// A device that stays within ``stopRadius`` (or twice its fixes' accuracy, if larger) this
@@ -52,6 +54,8 @@ public struct AlertSettings: Equatable, Sendable {
     public var giveUpAfter: Double = 86_400
     /// How long one try waits for the receiver, seconds.
     public var timeout: Double = 10
+    /// The zone of quiet hours and of the times in messages: the config's `time.zone`.
+    public var zone = TimeZone.current
 
     public init() {}
 

@@ -111,7 +111,7 @@ public final class PhoneIngest: Sendable {
                 pipeline: Pipeline(configuration: configuration, logger: logger),
                 writer: store.makeWriter(device: device),
                 detector: EventDetector(rules: configuration.events, places: []),
-                outlet: EventOutlet(store: store, account: account, alerting: true),
+                outlet: EventOutlet(store: store, account: account, alerting: true, zone: configuration.alerts.zone),
                 name: deviceName ?? "device \(device.rawValue)", now: now)
             lanes[device] = lane
             return lane

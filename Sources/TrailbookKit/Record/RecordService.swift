@@ -59,7 +59,7 @@ public struct RecordService: Service {
         var detector = EventDetector(rules: configuration.events, places: try store.places(account: nil))
         var pendingEvents: [TrailEvent] = []
         // Stored with the cues they fire; the alerts they match go to the outbox.
-        let outlet = EventOutlet(store: store, account: nil, alerting: true)
+        let outlet = EventOutlet(store: store, account: nil, alerting: true, zone: configuration.alerts.zone)
         var placesRead = ContinuousClock.now
         var dropsCommitted = pipeline.drops
         var lastCommit = ContinuousClock.now
