@@ -70,6 +70,8 @@ let package = Package(
             ]
         ),
         .target(name: "RideSimulator", dependencies: ["GPSCore", "NMEA"]),
+        // Sun, Moon and solunar periods computed offline (Meeus, NOAA): no dependencies.
+        .target(name: "Conditions"),
         // The template layer every HTML page goes through (escapes by default).
         .target(name: "PageTemplates", dependencies: [.product(name: "Mustache", package: "swift-mustache")]),
         .target(name: "Reports", dependencies: ["GPSCore", "PageTemplates"]),
@@ -119,6 +121,7 @@ let package = Package(
                 "TrailbookKit", "TrackStore", "Pipeline", "GPSCore", "RideSimulator", "Reports", "TrailbookTestSupport",
             ]
         ),
+        .testTarget(name: "ConditionsTests", dependencies: ["Conditions"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "GPSCore", "RideSimulator"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "GPSCore", "TrailbookTestSupport"]),
         .testTarget(
