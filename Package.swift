@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "TrailbookKit",
             dependencies: [
-                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackModel", "Reports", "Photos",
+                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackModel", "Reports", "Photos", "Conditions",
                 .product(name: "SystemPackage", package: "swift-system"),
                 // bcrypt only (a small C library): not the server framework.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

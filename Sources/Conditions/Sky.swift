@@ -95,11 +95,9 @@ public struct SkyConditions: Sendable, Equatable {
     /// The day's periods in time order.
     public let solunar: [SolunarPeriod]
 
-    /// The period `at` falls in, major before minor; `nil` outside both.
-    public var solunarNow: SolunarPeriod.Kind? {
-        let inside = solunar.filter { $0.start <= at && at < $0.end }.map(\.kind)
-        return inside.contains(.major) ? .major : inside.first
-    }
+    /// The period `at` falls in, major before minor (also one centred on the day before or
+    /// after); `nil` outside both.
+    public let solunarNow: SolunarPeriod.Kind?
 }
 
 /// The Sun or the Moon.
@@ -125,7 +123,7 @@ public enum Sky {
         let moon = moonConditions(at: date, latitude: latitude, longitude: longitude, day: day)
         return SkyConditions(
             at: date, latitude: latitude, longitude: longitude, day: day, sun: sun, moon: moon,
-            solunar: solunarPeriods(moon))
+            solunar: solunarPeriods(moon), solunarNow: solunarKind(at: date, latitude: latitude, longitude: longitude))
     }
 
     /// Every rise and set of `body` in `interval`, in time order (the Sun's upper limb at the
@@ -266,6 +264,20 @@ public enum Sky {
             new -= offset / synodicRate * 86_400
         }
         return (seconds - new) / 86_400
+    }
+
+    /// The solunar period `date` falls in, whatever day its centre is on: major when the Moon
+    /// transits within an hour of it, else minor when it rises or sets within half an hour.
+    public static func solunarKind(at date: Date, latitude: Double, longitude: Double) -> SolunarPeriod.Kind? {
+        let t = date.timeIntervalSince1970
+        let transits = CrossingSearch.find(from: t - 3600, to: t + 3600, levels: [0]) {
+            Angle.sin(moonPosition($0, latitude: latitude, longitude: longitude).horizontal.hourAngle)
+        }[0]
+        if !transits.isEmpty { return .major }
+        let horizon = CrossingSearch.find(from: t - 1800, to: t + 1800, levels: [0]) {
+            moonAboveHorizon($0, latitude: latitude, longitude: longitude)
+        }[0]
+        return horizon.isEmpty ? nil : .minor
     }
 
     static func solunarPeriods(_ moon: MoonConditions) -> [SolunarPeriod] {

@@ -118,7 +118,7 @@ public enum StoreContract {
                 try store.records(fromMilliseconds: .min, toMilliseconds: .max, plainPoints: false).first?.notes.map(
                     \.text) == ["Hut"], "the place is a record with its note")
         },
-        Case(description: "records carry notes, fields and photos") { store in
+        Case(description: "records carry notes, fields, photos and conditions") { store in
             let id = try store.addRecord(
                 milliseconds: t0, coordinate: Coordinate(latitude: 47.5, longitude: 8.5), altitude: 400,
                 notes: ["One"], fields: [Field(key: "n", value: .number(2))], photos: [])
@@ -139,6 +139,16 @@ public enum StoreContract {
             try expect(try store.record(id + 1000) == nil, "no such record")
             let list = try store.records(fromMilliseconds: t0, toMilliseconds: t0 + 1, plainPoints: false)
             try expect(list.map(\.id) == [id], "records in a range")
+            let pressure = ConditionValue(key: "weather.pressure_hpa", value: .number(1013.2), source: .device)
+            try store.setConditions(
+                [ConditionValue(key: "sun.phase", value: .text("dawn"), source: .computed), pressure], on: id)
+            try store.setConditions(
+                [ConditionValue(key: "weather.pressure_hpa", value: .number(1009.5), source: .imported)], on: id)
+            try expect(
+                try store.record(id)?.conditions == [
+                    ConditionValue(key: "sun.phase", value: .text("dawn"), source: .computed),
+                    ConditionValue(key: "weather.pressure_hpa", value: .number(1009.5), source: .imported),
+                ], "conditions in key order, a key replaced with its source")
         },
         Case(description: "a note near a point makes the point a record") { store in
             let writer = store.makeWriter(device: try store.device(named: "bike"))

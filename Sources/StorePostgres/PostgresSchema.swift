@@ -366,6 +366,20 @@ enum PostgresSchema {
                 """,
                 "CREATE INDEX outbox_due ON outbox (next_ms) WHERE delivered_ms IS NULL AND dropped IS NULL",
             ]),
+        Migration(
+            name: "p6-record-conditions",
+            statements: [
+                """
+                CREATE TABLE record_condition (
+                    record_id bigint NOT NULL REFERENCES record ON DELETE CASCADE,
+                    key text NOT NULL,
+                    text text,
+                    number double precision,
+                    source text NOT NULL,
+                    PRIMARY KEY (record_id, key)
+                )
+                """
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

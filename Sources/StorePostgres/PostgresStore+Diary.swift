@@ -146,12 +146,24 @@ extension PostgresStore {
             let value = number.map(FieldValue.number) ?? .text(text)
             fields[try row.get("record_id"), default: []].append(Field(key: try row.get("key"), value: value))
         }
+        var conditions: [Int64: [ConditionValue]] = [:]
+        for row in try session.query(
+            "SELECT * FROM record_condition WHERE record_id = ANY(\(ids)) ORDER BY key COLLATE \"C\"")
+        {
+            let number = try row.optional("number", as: Double.self)
+            let text = try row.optional("text", as: String.self) ?? ""
+            let value = number.map(FieldValue.number) ?? .text(text)
+            let source = ConditionValue.Source(rawValue: try row.get("source", as: String.self)) ?? .user
+            conditions[try row.get("record_id"), default: []].append(
+                ConditionValue(key: try row.get("key"), value: value, source: source))
+        }
         return records.map { r in
             var r = r
             guard let id = r.id else { return r }
             r.notes = notes[id] ?? []
             r.photos = photos[id] ?? []
             r.fields = fields[id] ?? []
+            r.conditions = conditions[id] ?? []
             return r
         }
     }
@@ -219,6 +231,26 @@ extension PostgresStore {
 
     public func setFields(_ fields: [Field], on record: Int64) throws {
         try write { session in try Self.upsertFields(session, record, fields) }
+    }
+
+    public func setConditions(_ values: [ConditionValue], on record: Int64) throws {
+        try write { session in
+            for value in values {
+                var text: String?
+                var number: Double?
+                switch value.value {
+                case .text(let t): text = t
+                case .number(let n): number = n
+                }
+                try session.execute(
+                    """
+                    INSERT INTO record_condition (record_id, key, text, number, source)
+                    VALUES (\(record), \(value.key), \(text), \(number), \(value.source.rawValue))
+                    ON CONFLICT (record_id, key) DO UPDATE
+                    SET text = excluded.text, number = excluded.number, source = excluded.source
+                    """)
+            }
+        }
     }
 
     public func removeField(_ key: String, from record: Int64) throws -> Bool {

@@ -17,6 +17,8 @@ public struct LocationRecord: Equatable, Sendable {
     public var photos: [Photo] = []
     /// By key, in key order.
     public var fields: [Field] = []
+    /// The snapshot of the moment's conditions (sun, moon, weather…), by key in key order.
+    public var conditions: [ConditionValue] = []
 
     public init(
         id: Int64?, milliseconds: Int64, coordinate: Coordinate, altitude: Double?, manual: Bool
@@ -101,6 +103,31 @@ public struct Field: Equatable, Sendable {
     public init(key: String, value: FieldValue) {
         self.key = key
         self.value = value
+    }
+}
+
+/// One value of a record's conditions (`sun.phase`, `moon.illumination`, `weather.pressure_hpa`)
+/// and where it came from.
+public struct ConditionValue: Equatable, Sendable {
+    public enum Source: String, Sendable, CaseIterable {
+        /// Computed from time and place (sun, moon, solunar, tide).
+        case computed
+        /// Sent by the receiver or phone with the position (OwnTracks `p`).
+        case device
+        /// From an imported file (a weather station's export).
+        case imported
+        /// Typed by the user.
+        case user
+    }
+
+    public var key: String
+    public var value: FieldValue
+    public var source: Source
+
+    public init(key: String, value: FieldValue, source: Source) {
+        self.key = key
+        self.value = value
+        self.source = source
     }
 }
 

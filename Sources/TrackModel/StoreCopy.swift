@@ -77,6 +77,9 @@ public enum StoreCopy {
         table("photo", [("sha256", .text), ("file", .text), ("bytes", .int), ("taken_ms", .int), ("name", .text)]),
         table("record_photo", key: 2, [("record_id", .int), ("sha256", .text)]),
         table("field", key: 2, [("record_id", .int), ("key", .text), ("text", .text), ("number", .double)]),
+        table(
+            "record_condition", key: 2,
+            [("record_id", .int), ("key", .text), ("text", .text), ("number", .double), ("source", .text)]),
         table("day_summary", [("day", .text), ("text", .text), ("updated_ms", .int)]),
         table("pause_switch", [("user_id", .int), ("paused_until_ms", .int)]),
         table(

@@ -75,6 +75,8 @@ public protocol TrackStoring: AccountStoring, SharingStoring, SessionStoring, Up
     func setFields(_ fields: [Field], on record: Int64) throws
     /// Whether the field was there.
     func removeField(_ key: String, from record: Int64) throws -> Bool
+    /// Sets condition values, replacing the same keys (whatever their source).
+    func setConditions(_ values: [ConditionValue], on record: Int64) throws
     /// Attaches photos; a content is one photo (the name it was first stored under), once per record.
     func attachPhotos(_ photos: [Photo], to record: Int64) throws
     /// Copies a photo into the media folder (once per content) and returns it, to attach.

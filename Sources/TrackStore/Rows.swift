@@ -161,6 +161,30 @@ struct FieldRow: SnakeCaseRecord {
     var field: Field { Field(key: key, value: number.map(FieldValue.number) ?? .text(text ?? "")) }
 }
 
+/// `record_condition`: one value of a record's conditions, with its source.
+struct ConditionRow: SnakeCaseRecord {
+    static let databaseTableName = "record_condition"
+    var recordId: Int64
+    var key: String
+    var text: String?
+    var number: Double?
+    var source: String
+
+    init(record: Int64, _ value: ConditionValue) {
+        (recordId, key, source) = (record, value.key, value.source.rawValue)
+        switch value.value {
+        case .text(let t): text = t
+        case .number(let n): number = n
+        }
+    }
+
+    var condition: ConditionValue {
+        ConditionValue(
+            key: key, value: number.map(FieldValue.number) ?? .text(text ?? ""),
+            source: ConditionValue.Source(rawValue: source) ?? .user)
+    }
+}
+
 /// `day_summary`: the text of a local day.
 struct DaySummaryRow: SnakeCaseRecord {
     static let databaseTableName = "day_summary"

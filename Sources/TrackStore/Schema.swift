@@ -414,6 +414,17 @@ enum Schema {
                 index: "outbox_due", on: "outbox", columns: ["next_ms"],
                 condition: Column("delivered_ms") == nil && Column("dropped") == nil)
         }
+        // The conditions of a record's moment, each value with its source.
+        migrator.registerMigration("v13-record-conditions") { db in
+            try db.create(table: "record_condition", options: [.withoutRowID]) { t in
+                t.column("record_id", .integer).notNull().references("record", onDelete: .cascade)
+                t.column("key", .text).notNull()
+                t.column("text", .text)
+                t.column("number", .double)
+                t.column("source", .text).notNull()
+                t.primaryKey(["record_id", "key"])
+            }
+        }
         return migrator
     }
 }

@@ -174,6 +174,8 @@ extension TrackStore {
                 arguments: [id]
             ).map(\.photo)
             r.fields = try FieldRow.filter(Column("record_id") == id).order(Column("key")).fetchAll(db).map(\.field)
+            r.conditions = try ConditionRow.filter(Column("record_id") == id).order(Column("key")).fetchAll(db)
+                .map(\.condition)
             return r
         }
     }
@@ -229,6 +231,13 @@ extension TrackStore {
     /// Sets fields on a record (replacing values of the same keys).
     public func setFields(_ fields: [Field], on record: Int64) throws {
         try pool.write { db in try Self.upsertFields(db, record, fields) }
+    }
+
+    /// Sets condition values on a record (replacing values of the same keys).
+    public func setConditions(_ values: [ConditionValue], on record: Int64) throws {
+        try pool.write { db in
+            for value in values { try ConditionRow(record: record, value).insert(db, onConflict: .replace) }
+        }
     }
 
     /// Removes a field; false when the record has no such key.

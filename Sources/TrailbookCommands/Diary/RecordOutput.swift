@@ -18,6 +18,7 @@ enum RecordText {
         }
         for p in r.photos { lines.append("  photo \(p.name): \(store.mediaDirectory)/\(p.file)") }
         if !r.fields.isEmpty { lines.append("  " + r.fields.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")) }
+        if let words = ConditionsWords.line(r.conditions) { lines.append("  " + words) }
         return lines
     }
 }

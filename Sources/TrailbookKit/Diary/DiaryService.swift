@@ -69,7 +69,16 @@ public struct DiaryService {
             store.discardUnattached(stored)
             throw error
         }
+        try captureConditions(id)
         return try store.record(id)!
+    }
+
+    /// Stores the computed conditions of record `id`'s moment and place, unless it has them.
+    func captureConditions(_ id: Int64) throws {
+        guard let record = try store.record(id), !record.conditions.contains(where: { $0.source == .computed })
+        else { return }
+        try store.setConditions(
+            ConditionsService(zone: zone).snapshot(at: record.milliseconds, coordinate: record.coordinate), on: id)
     }
 
     /// The record `id`, which must exist.
@@ -125,11 +134,13 @@ public struct DiaryService {
             do {
                 if let near = id {
                     try store.attachPhotos(stored, to: near)
+                    try captureConditions(near)
                 } else if let place = photo.metadata.coordinate {
                     id = try store.addRecord(
                         milliseconds: taken, coordinate: place, altitude: photo.metadata.altitude, notes: [],
                         fields: [], photos: stored)
                     outcome.created = true
+                    try captureConditions(id!)
                 } else {
                     store.discardUnattached(stored)
                     let clock =
@@ -163,11 +174,14 @@ public struct DiaryService {
     /// The record a target names (a point near the time becomes a record now).
     public func recordID(_ target: RecordTarget) throws -> Int64 {
         switch target {
-        case .id(let id): return try record(id).id!
+        case .id(let id):
+            try captureConditions(try record(id).id!)
+            return id
         case .nearest(let time, let within):
             guard let id = try store.nearestRecordID(to: time, within: Int64(within * 1000)) else {
                 throw DiaryError.noRecordNear(LocalTime.format(time, zone: zone), seconds: Int(within))
             }
+            try captureConditions(id)
             return id
         }
     }

@@ -14,9 +14,10 @@ public struct RecordJSON: Encodable, Sendable {
     public var notes: [NoteJSON]
     public var photos: [PhotoJSON]
     public var fields: FieldsJSON
+    public var conditions: ConditionsObject
 
     enum CodingKeys: String, CodingKey {
-        case id, time, lat, lon, alt, manual, notes, photos, fields
+        case id, time, lat, lon, alt, manual, notes, photos, fields, conditions
         case localTime = "local_time"
     }
 
@@ -57,6 +58,23 @@ public struct RecordJSON: Encodable, Sendable {
         }
     }
 
+    /// Conditions as one object: `{"sun.phase": {"value": "dawn", "source": "computed"}, ...}`.
+    public struct ConditionsObject: Encodable, Sendable {
+        public var values: [ConditionValue]
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: FieldsJSON.Key.self)
+            for v in values {
+                var item = c.nestedContainer(keyedBy: FieldsJSON.Key.self, forKey: FieldsJSON.Key(stringValue: v.key))
+                switch v.value {
+                case .number(let n): try item.encode(n, forKey: FieldsJSON.Key(stringValue: "value"))
+                case .text(let t): try item.encode(t, forKey: FieldsJSON.Key(stringValue: "value"))
+                }
+                try item.encode(v.source.rawValue, forKey: FieldsJSON.Key(stringValue: "source"))
+            }
+        }
+    }
+
     public init(_ r: LocationRecord, store: any TrackStoring, zone: TimeZone) {
         let utc = LocalTime.utc
         id = r.id
@@ -76,5 +94,6 @@ public struct RecordJSON: Encodable, Sendable {
                 taken: $0.takenMilliseconds.map(utc))
         }
         fields = FieldsJSON(fields: r.fields)
+        conditions = ConditionsObject(values: r.conditions)
     }
 }

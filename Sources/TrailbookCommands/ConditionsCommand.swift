@@ -1,0 +1,85 @@
+import ArgumentParser
+import Conditions
+import Foundation
+import GPSCore
+import TrailbookKit
+
+/// `trailbook conditions`: the Sun, the Moon and the solunar periods at a moment and place.
+struct ConditionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conditions",
+        abstract: "Show the sun, the moon and the solunar periods at a time and place, computed offline.",
+        discussion: """
+            Sun: elevation (apparent, with refraction) and azimuth, rise, set, civil and nautical \
+            dawn and dusk, solar noon, and the day phase (night, dawn, day, dusk). Moon: elevation, \
+            azimuth, illuminated fraction, phase name and angle, age, rise, set, and its transits \
+            overhead and underfoot. Solunar periods by the traditional rule. Rise, set and the \
+            periods are those of the local day in the time zone (--time-zone, else the config's \
+            time.zone). Algorithms and accuracy: docs/CONDITIONS.md.
+            """)
+
+    @Option(help: ArgumentHelp("The moment: \(LocalTime.accepted).", valueName: "time"))
+    var at = "now"
+    @Option(help: "Latitude, degrees (north positive).") var lat: Double
+    @Option(help: "Longitude, degrees (east positive).") var lon: Double
+    @Flag(help: "Print JSON: at, lat, lon, zone, day, sun{...}, moon{...}, solunar{rule, now, major, minor}.")
+    var json = false
+    @OptionGroup var zoneOptions: ZoneOptions
+
+    func validate() throws {
+        if let problem = ConditionsService.problem(latitude: lat, longitude: lon) {
+            throw ValidationError("The place is not on Earth: \(problem).")
+        }
+    }
+
+    func run() throws {
+        let zone = try zoneOptions.zone()
+        let ms = try LocalTime.require(at, option: "--at", zone: zone)
+        let service = ConditionsService(zone: zone)
+        let sky = service.sky(at: ms, coordinate: Coordinate(latitude: lat, longitude: lon))
+        let day = service.localDay(of: ms).date
+        if json { return try printJSON(ConditionsJSON(sky, zone: zone, day: day)) }
+        for line in ConditionsText.lines(sky, zone: zone, day: day) { print(line) }
+    }
+}
+
+/// The conditions as lines for a terminal, local times in the zone.
+enum ConditionsText {
+    static func lines(_ sky: SkyConditions, zone: TimeZone, day: CivilDate) -> [String] {
+        func clock(_ date: Date?) -> String {
+            date.map { LocalTime.clock(Int64($0.timeIntervalSince1970.rounded()) * 1000, zone: zone) } ?? "—"
+        }
+        func degrees(_ value: Double) -> String { String(format: "%.1f°", value) }
+        let ns = sky.latitude >= 0 ? "N" : "S"
+        let ew = sky.longitude >= 0 ? "E" : "W"
+        let sun = sky.sun
+        let moon = sky.moon
+        var lines = [
+            "Conditions at \(LocalTime.format(Int64(sky.at.timeIntervalSince1970 * 1000), zone: zone)), "
+                + String(format: "%.4f° %@ %.4f° %@", abs(sky.latitude), ns, abs(sky.longitude), ew)
+                + " (local day \(day), \(zone.identifier))",
+            "Sun   \(sun.phase.rawValue): elevation \(degrees(sun.elevation)), azimuth \(degrees(sun.azimuth))",
+        ]
+        if let up = sun.upAllDay {
+            lines.append("      " + (up ? "up all day (midnight sun)" : "below the horizon all day (polar night)"))
+        }
+        lines.append(
+            "      nautical dawn \(clock(sun.nauticalDawn)), civil dawn \(clock(sun.civilDawn)), "
+                + "rise \(clock(sun.rise)), noon \(clock(sun.noon)), set \(clock(sun.set)), "
+                + "civil dusk \(clock(sun.civilDusk)), nautical dusk \(clock(sun.nauticalDusk))")
+        lines.append(
+            "Moon  \(moon.phaseName.rawValue), \(Int((moon.illumination * 100).rounded())) % lit, "
+                + String(format: "%.1f days old", moon.age)
+                + ": elevation \(degrees(moon.elevation)), azimuth \(degrees(moon.azimuth))")
+        lines.append(
+            "      rise \(clock(moon.rise)), set \(clock(moon.set)), overhead \(clock(moon.upperTransit)), "
+                + "underfoot \(clock(moon.lowerTransit))")
+        let periods = sky.solunar.map {
+            "\($0.kind.rawValue) \(clock($0.start))–\(clock($0.end)) (\($0.cause.rawValue))"
+        }
+        lines.append(
+            "Solunar (traditional rule; now: \(sky.solunarNow?.rawValue ?? "none")): "
+                + (periods.isEmpty ? "none this day" : periods.joined(separator: ", ")))
+        return lines
+    }
+}

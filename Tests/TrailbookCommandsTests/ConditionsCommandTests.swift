@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+@Suite struct ConditionsCommandTests {
+    func json(_ arguments: [String]) throws -> [String: Any] {
+        let r = try run(arguments)
+        #expect(r.status == 0, "\(r.stderr)")
+        return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+    }
+
+    @Test func conditionsPrintsTheSunMoonAndSolunarPeriodsOfTheLocalDay() throws {
+        let doc = try json([
+            "conditions", "--at", "2026-06-14T08:31:05+02:00", "--lat", "47.3769", "--lon", "8.5417", "--time-zone",
+            "Europe/Zurich", "--json",
+        ])
+        #expect(doc["at"] as? String == "2026-06-14T06:31:05Z" && doc["day"] as? String == "2026-06-14")
+        let sun = try #require(doc["sun"] as? [String: Any])
+        let moon = try #require(doc["moon"] as? [String: Any])
+        let solunar = try #require(doc["solunar"] as? [String: Any])
+        // Zurich, 14 June: sunrise 05:28 and sunset 21:23 local (published almanacs: 05:29, 21:24).
+        #expect(sun["rise"] as? String == "2026-06-14T03:28:36Z")
+        #expect((sun["set"] as? String)?.hasPrefix("2026-06-14T19:23") == true)
+        #expect(
+            sun["phase"] as? String == "day" && (sun["elevation_deg"] as? Double).map { $0 > 27 && $0 < 28.5 } == true)
+        #expect(sun.keys.contains("up_all_day") && sun["up_all_day"] is NSNull)
+        // New moon on 15 June 2026 at 02:54 UTC.
+        #expect(moon["phase_name"] as? String == "new moon")
+        #expect((moon["illumination"] as? Double).map { $0 < 0.03 } == true)
+        #expect((moon["age_days"] as? Double).map { $0 > 28 && $0 < 29.5 } == true)
+        for key in ["rise", "set", "upper_transit", "lower_transit", "azimuth_deg", "elevation_deg"] {
+            #expect(moon[key] != nil, "moon.\(key)")
+        }
+        let major = try #require(solunar["major"] as? [[String: String]])
+        let minor = try #require(solunar["minor"] as? [[String: String]])
+        #expect(major.count == 2 && minor.count == 2)
+        #expect((solunar["rule"] as? String)?.contains("traditional") == true)
+        // A major period is the two hours around the moon overhead.
+        let overhead = try #require(major.first { $0["cause"] == "moon overhead" })
+        let start = try Date(overhead["start"]!, strategy: .iso8601)
+        let end = try Date(overhead["end"]!, strategy: .iso8601)
+        #expect(end.timeIntervalSince(start) == 7200)
+        #expect(overhead["start"] == "2026-06-14T09:41:29Z" || overhead["start"] == "2026-06-14T09:41:28Z")
+    }
+
+    @Test func aPolarNightHasNoSunriseAndSaysSo() throws {
+        let doc = try json([
+            "conditions", "--at", "2026-01-10T12:00:00Z", "--lat", "78.22", "--lon", "15.65", "--time-zone", "UTC",
+            "--json",
+        ])
+        let sun = try #require(doc["sun"] as? [String: Any])
+        #expect(sun["rise"] is NSNull && sun["set"] is NSNull && sun["up_all_day"] as? Bool == false)
+        let text = try run([
+            "conditions", "--at", "2026-01-10T12:00:00Z", "--lat", "78.22", "--lon", "15.65", "--time-zone", "UTC",
+        ])
+        #expect(text.status == 0 && text.stdout.contains("below the horizon all day (polar night)"), "\(text.stdout)")
+        #expect(text.stdout.contains("rise —"))
+    }
+
+    @Test func aPlaceOffTheEarthIsAUsageError() throws {
+        let r = try run(["conditions", "--lat", "91", "--lon", "8"])
+        #expect(r.status == 64 && r.stderr.contains("latitude 91.0 is outside -90 to 90 degrees"), "\(r.stderr)")
+        let t = try run(["conditions", "--at", "yesterday noonish", "--lat", "47", "--lon", "8"])
+        #expect(t.status == 64 && t.stderr.contains("--at"), "\(t.stderr)")
+    }
+
+    @Test func aRecordKeepsTheConditionsOfItsMoment() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/conditions.sqlite"
+        // Civil twilight in Zurich on 14 June: 04:48 to 05:28 local.
+        let mark = try run([
+            "mark", "--store", store, "--lat", "47.3769", "--lon", "8.5417", "--at", "2026-06-14T05:10:00+02:00",
+            "--note", "heron", "--time-zone", "Europe/Zurich",
+        ])
+        #expect(mark.status == 0, "\(mark.stderr)")
+        let doc = try json(["records", "--store", store, "--json"])
+        let record = try #require((doc["records"] as? [[String: Any]])?.first)
+        let conditions = try #require(record["conditions"] as? [String: [String: Any]])
+        #expect(conditions["sun.phase"]?["value"] as? String == "dawn")
+        #expect(conditions["sun.phase"]?["source"] as? String == "computed")
+        #expect(conditions["moon.phase_name"]?["value"] as? String == "new moon")
+        #expect(conditions["solunar.period"] != nil && conditions["moon.illumination"] != nil)
+        let text = try run(["records", "--store", store, "--time-zone", "Europe/Zurich"])
+        #expect(text.stdout.contains("dawn (sun "), "\(text.stdout)")
+        #expect(text.stdout.contains("new moon 2 % lit") || text.stdout.contains("new moon 1 % lit"), "\(text.stdout)")
+    }
+}
