@@ -84,4 +84,68 @@ import TrailbookTestSupport
         #expect(text.stdout.contains("dawn (sun "), "\(text.stdout)")
         #expect(text.stdout.contains("new moon 2 % lit") || text.stdout.contains("new moon 1 % lit"), "\(text.stdout)")
     }
+
+    @Test func weatherImportInterpolatesToRecordsAndRefusesABadLineWhole() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/weather.sqlite"
+        for time in ["06:00", "07:30", "11:00"] {
+            let r = try run([
+                "mark", "--store", store, "--lat", "47.37", "--lon", "8.54", "--at", "2026-06-14T\(time):00Z", "--note",
+                time,
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let csv = dir + "/station.csv"
+        try """
+        time,temperature_c,pressure_hpa,wind_speed_ms,wind_dir_deg,cloud_pct
+        2026-06-14T03:00:00Z,11.0,1015.0,2.0,350,20
+        2026-06-14T06:00:00Z,13.0,1013.0,3.0,10,40
+        2026-06-14T09:00:00Z,17.0,1013.5,5.0,200,80
+        2026-06-14T15:00:00Z,19.0,1016.0,4.0,225,10
+
+        """.write(toFile: csv, atomically: true, encoding: .utf8)
+        // A bad number: exit 65 naming file, line and column, and nothing written.
+        let bad = dir + "/bad.csv"
+        try "time,pressure_hpa\n2026-06-14T03:00:00Z,1015\n2026-06-14T06:00:00Z,10l3\n".write(
+            toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try run(["weather", "import", bad, "--store", store])
+        #expect(
+            refused.status == 65 && refused.stderr.contains("bad.csv:3: pressure_hpa '10l3' is not a number"),
+            "\(refused.stderr)")
+        let doc = try json(["weather", "import", csv, "--store", store, "--json"])
+        #expect(doc["readings"] as? Int == 4)
+        let records = try #require(doc["records"] as? [[String: Any]])
+        // 11:00 lies between readings 6 h apart: no interpolation across that gap.
+        #expect(records.compactMap { $0["id"] as? Int } == [1, 2])
+        let stored = try json(["records", "--store", store, "--json"])
+        let list = try #require(stored["records"] as? [[String: Any]])
+        func condition(_ index: Int, _ key: String) -> Any? {
+            ((list[index]["conditions"] as? [String: [String: Any]])?[key])?["value"]
+        }
+        #expect(condition(0, "weather.pressure_hpa") as? Double == 1013)
+        #expect(condition(0, "weather.pressure_trend") as? String == "falling")  // 1015 → 1013 in 3 h
+        #expect(condition(1, "weather.temperature_c") as? Double == 15)  // halfway 13 → 17
+        #expect(condition(1, "weather.pressure_trend") as? String == "steady")  // 1014 → 1013.25
+        #expect(condition(0, "weather.wind_octant") as? String == "N")
+        #expect(
+            ((list[0]["conditions"] as? [String: [String: Any]])?["weather.pressure_hpa"])?["source"] as? String
+                == "imported")
+        #expect(condition(2, "weather.pressure_hpa") == nil)
+        // Still computed values beside them.
+        #expect(condition(0, "sun.phase") as? String == "day")
+    }
+
+    @Test func aConditionTypedWithMarkIsTheUsers() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/user.sqlite"
+        let r = try run([
+            "mark", "--store", store, "--lat", "47.37", "--lon", "8.54", "--at", "2026-06-14T06:00:00Z", "--condition",
+            "weather.pressure_hpa=1009.5",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let doc = try json(["records", "--store", store, "--json"])
+        let conditions = (doc["records"] as? [[String: Any]])?.first?["conditions"] as? [String: [String: Any]]
+        #expect(conditions?["weather.pressure_hpa"]?["value"] as? Double == 1009.5)
+        #expect(conditions?["weather.pressure_hpa"]?["source"] as? String == "user")
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GPSCore
+import TrackModel
 import TrackStore
 import TrailbookKit
 
@@ -35,6 +36,11 @@ struct Mark: ParsableCommand {
 
     @Option(help: ArgumentHelp("A field to set (repeat for more); numbers stay numbers.", valueName: "key=value"))
     var field: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "A condition you observed, e.g. weather.pressure_hpa=1009 (repeat for more; stored with source user).",
+            valueName: "key=value"))
+    var condition: [String] = []
 
     @Option(
         help: ArgumentHelp(
@@ -72,6 +78,9 @@ struct Mark: ParsableCommand {
         let kind = try kind.map { try zoneOptions.kind($0) }
         let at = try self.at.map { try LocalTime.require($0, option: "--at", zone: zone) }
         let fields = try field.map { try FieldArgument.parse($0, option: "--field") }
+        let observed = try condition.map { try FieldArgument.parse($0, option: "--condition") }.map {
+            ConditionValue(key: $0.key, value: $0.value, source: .user)
+        }
         let photos = try photo.map(PhotoFile.init)
         let store = try storeOptions.openOrCreate()
         let placement: DiaryService.Placement
@@ -83,7 +92,8 @@ struct Mark: ParsableCommand {
             placement = .latest(maxAge: maxAge)
         }
         let diary = DiaryService(store: store, zone: zone)
-        let record = try diary.mark(placement, note: note, fields: fields, photos: photos, kind: kind)
+        let record = try diary.mark(
+            placement, note: note, fields: fields, photos: photos, kind: kind, conditions: observed)
         if json {
             try printJSON(RecordJSON(record, store: store, zone: zone))
         } else {

@@ -31,7 +31,7 @@ public struct DiaryService {
     /// record cannot be stored.
     public func mark(
         _ placement: Placement, note: String? = nil, fields: [Field] = [], photos: [PhotoFile] = [],
-        kind: RecordKind? = nil, now: Int64 = UTCTimestamp.now()
+        kind: RecordKind? = nil, conditions: [ConditionValue] = [], now: Int64 = UTCTimestamp.now()
     ) throws -> LocationRecord {
         var fields = fields
         if let kind {
@@ -70,6 +70,8 @@ public struct DiaryService {
             throw error
         }
         try captureConditions(id)
+        // What the user observed wins over what was computed for the same key.
+        if !conditions.isEmpty { try store.setConditions(conditions, on: id) }
         return try store.record(id)!
     }
 

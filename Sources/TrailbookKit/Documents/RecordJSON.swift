@@ -62,6 +62,8 @@ public struct RecordJSON: Encodable, Sendable {
     public struct ConditionsObject: Encodable, Sendable {
         public var values: [ConditionValue]
 
+        public init(values: [ConditionValue]) { self.values = values }
+
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: FieldsJSON.Key.self)
             for v in values {
