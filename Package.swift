@@ -118,7 +118,8 @@ let package = Package(
         .testTarget(
             name: "TrailbookKitTests",
             dependencies: [
-                "TrailbookKit", "TrackStore", "Pipeline", "GPSCore", "RideSimulator", "Reports", "TrailbookTestSupport",
+                "TrailbookKit", "Conditions", "TrackStore", "Pipeline", "GPSCore", "RideSimulator", "Reports",
+                "TrailbookTestSupport",
             ]
         ),
         .testTarget(name: "ConditionsTests", dependencies: ["Conditions"], resources: [.copy("Fixtures")]),

@@ -157,6 +157,17 @@ public enum Sky {
         return Horizontal(sun.equatorial, latitude: latitude, longitude: longitude, siderealTime: siderealTime(time))
     }
 
+    static func dayPhase(_ sun: Horizontal) -> DayPhase {
+        if sun.altitude >= sunriseAltitude { return .day }
+        if sun.altitude < -6 { return .night }
+        return sun.hourAngle < 0 ? .dawn : .dusk
+    }
+
+    /// The day phase at `date` alone (one solar position, no search for the day's events).
+    public static func dayPhase(at date: Date, latitude: Double, longitude: Double) -> DayPhase {
+        dayPhase(sunPosition(date.timeIntervalSince1970, latitude: latitude, longitude: longitude))
+    }
+
     public static func sunConditions(at date: Date, latitude: Double, longitude: Double, day: DateInterval)
         -> SunConditions
     {
@@ -172,14 +183,7 @@ public enum Sky {
         func first(_ crossings: [Crossing], upward: Bool) -> Date? {
             crossings.first { $0.upward == upward }.map { Date(timeIntervalSince1970: $0.time) }
         }
-        let phase: DayPhase
-        if now.altitude >= sunriseAltitude {
-            phase = .day
-        } else if now.altitude < -6 {
-            phase = .night
-        } else {
-            phase = now.hourAngle < 0 ? .dawn : .dusk
-        }
+        let phase = dayPhase(now)
         var upAllDay: Bool?
         if levels[0].isEmpty {
             let middle = sunPosition((start + end) / 2, latitude: latitude, longitude: longitude)
@@ -278,6 +282,50 @@ public enum Sky {
             moonAboveHorizon($0, latitude: latitude, longitude: longitude)
         }[0]
         return horizon.isEmpty ? nil : .minor
+    }
+
+    /// The Moon's phase name at `date` (the same everywhere on Earth).
+    public static func moonPhaseName(at date: Date) -> MoonPhaseName {
+        let time = AstroTime(date)
+        return MoonPhaseName(phaseAngle: Angle.wrap360(Moon(time).longitude - Sun(time).longitude))
+    }
+
+    /// Every solunar period that overlaps `interval` (their centres are searched an hour beyond
+    /// it), in time order: one search for a whole outing or week instead of one per moment.
+    public static func solunarPeriods(latitude: Double, longitude: Double, overlapping interval: DateInterval)
+        -> [SolunarPeriod]
+    {
+        let start = interval.start.timeIntervalSince1970 - 3600
+        let end = interval.end.timeIntervalSince1970 + 3600
+        let transits = CrossingSearch.find(from: start, to: end, levels: [0]) {
+            Angle.sin(moonPosition($0, latitude: latitude, longitude: longitude).horizontal.hourAngle)
+        }[0]
+        let horizon = CrossingSearch.find(from: start, to: end, levels: [0]) {
+            moonAboveHorizon($0, latitude: latitude, longitude: longitude)
+        }[0]
+        var periods: [SolunarPeriod] = []
+        for crossing in transits {
+            periods.append(
+                SolunarPeriod(
+                    kind: .major, cause: crossing.upward ? .moonOverhead : .moonUnderfoot,
+                    start: Date(timeIntervalSince1970: crossing.time - 3600),
+                    end: Date(timeIntervalSince1970: crossing.time + 3600)))
+        }
+        for crossing in horizon {
+            periods.append(
+                SolunarPeriod(
+                    kind: .minor, cause: crossing.upward ? .moonrise : .moonset,
+                    start: Date(timeIntervalSince1970: crossing.time - 1800),
+                    end: Date(timeIntervalSince1970: crossing.time + 1800)))
+        }
+        return periods.filter { $0.end > interval.start && $0.start < interval.end }.sorted { $0.start < $1.start }
+    }
+
+    /// The kind of period `date` falls in among `periods`: major before minor, nil for none.
+    public static func solunarKind(at date: Date, in periods: [SolunarPeriod]) -> SolunarPeriod.Kind? {
+        let holding = periods.filter { $0.start <= date && date <= $0.end }
+        if holding.contains(where: { $0.kind == .major }) { return .major }
+        return holding.isEmpty ? nil : .minor
     }
 
     static func solunarPeriods(_ moon: MoonConditions) -> [SolunarPeriod] {

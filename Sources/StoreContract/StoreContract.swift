@@ -118,7 +118,7 @@ public enum StoreContract {
                 try store.records(fromMilliseconds: .min, toMilliseconds: .max, plainPoints: false).first?.notes.map(
                     \.text) == ["Hut"], "the place is a record with its note")
         },
-        Case(description: "records carry notes, fields, photos and conditions") { store in
+        Case(description: "records carry notes, fields, photos and conditions; weather readings are kept") { store in
             let id = try store.addRecord(
                 milliseconds: t0, coordinate: Coordinate(latitude: 47.5, longitude: 8.5), altitude: 400,
                 notes: ["One"], fields: [Field(key: "n", value: .number(2))], photos: [])
@@ -149,6 +149,22 @@ public enum StoreContract {
                     ConditionValue(key: "sun.phase", value: .text("dawn"), source: .computed),
                     ConditionValue(key: "weather.pressure_hpa", value: .number(1009.5), source: .imported),
                 ], "conditions in key order, a key replaced with its source")
+            let readings = [
+                WeatherReading(milliseconds: t0, temperature: 12.5, pressure: 1013.2),
+                WeatherReading(milliseconds: t0 + 3_600_000, pressure: 1011.0, windSpeed: 3.5, windDirection: 270),
+            ]
+            try expect(try store.addWeatherReadings(readings) == 2, "two readings are new")
+            var replaced = readings[1]
+            replaced.cloud = 75
+            try expect(try store.addWeatherReadings([replaced]) == 0, "the same time replaces a reading")
+            try expect(
+                try store.weatherReadings(fromMilliseconds: t0, toMilliseconds: t0 + 3_600_001) == [
+                    readings[0], replaced,
+                ],
+                "readings in time order, as stored")
+            try expect(
+                try store.weatherReadings(fromMilliseconds: t0 + 1, toMilliseconds: t0 + 3_600_000).isEmpty,
+                "the range is half-open")
         },
         Case(description: "a note near a point makes the point a record") { store in
             let writer = store.makeWriter(device: try store.device(named: "bike"))

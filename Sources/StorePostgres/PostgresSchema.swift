@@ -380,6 +380,20 @@ enum PostgresSchema {
                 )
                 """
             ]),
+        Migration(
+            name: "p7-weather-readings",
+            statements: [
+                """
+                CREATE TABLE weather_reading (
+                    t bigint PRIMARY KEY,
+                    temperature_c double precision,
+                    pressure_hpa double precision,
+                    wind_speed_ms double precision,
+                    wind_dir_deg double precision,
+                    cloud_pct double precision
+                )
+                """
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

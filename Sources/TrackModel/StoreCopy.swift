@@ -80,6 +80,12 @@ public enum StoreCopy {
         table(
             "record_condition", key: 2,
             [("record_id", .int), ("key", .text), ("text", .text), ("number", .double), ("source", .text)]),
+        table(
+            "weather_reading",
+            [
+                ("t", .int), ("temperature_c", .double), ("pressure_hpa", .double), ("wind_speed_ms", .double),
+                ("wind_dir_deg", .double), ("cloud_pct", .double),
+            ]),
         table("day_summary", [("day", .text), ("text", .text), ("updated_ms", .int)]),
         table("pause_switch", [("user_id", .int), ("paused_until_ms", .int)]),
         table(

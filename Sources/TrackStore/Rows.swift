@@ -185,6 +185,28 @@ struct ConditionRow: SnakeCaseRecord {
     }
 }
 
+/// `weather_reading`: one reading of a weather station.
+struct WeatherRow: SnakeCaseRecord {
+    static let databaseTableName = "weather_reading"
+    var t: Int64
+    var temperatureC: Double?
+    var pressureHpa: Double?
+    var windSpeedMs: Double?
+    var windDirDeg: Double?
+    var cloudPct: Double?
+
+    init(_ r: WeatherReading) {
+        (t, temperatureC, pressureHpa) = (r.milliseconds, r.temperature, r.pressure)
+        (windSpeedMs, windDirDeg, cloudPct) = (r.windSpeed, r.windDirection, r.cloud)
+    }
+
+    var reading: WeatherReading {
+        WeatherReading(
+            milliseconds: t, temperature: temperatureC, pressure: pressureHpa, windSpeed: windSpeedMs,
+            windDirection: windDirDeg, cloud: cloudPct)
+    }
+}
+
 /// `day_summary`: the text of a local day.
 struct DaySummaryRow: SnakeCaseRecord {
     static let databaseTableName = "day_summary"

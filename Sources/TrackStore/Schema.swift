@@ -425,6 +425,17 @@ enum Schema {
                 t.primaryKey(["record_id", "key"])
             }
         }
+        // A weather station's readings, so records added after an import get them too.
+        migrator.registerMigration("v14-weather-readings") { db in
+            try db.create(table: "weather_reading") { t in
+                t.primaryKey("t", .integer)
+                t.column("temperature_c", .double)
+                t.column("pressure_hpa", .double)
+                t.column("wind_speed_ms", .double)
+                t.column("wind_dir_deg", .double)
+                t.column("cloud_pct", .double)
+            }
+        }
         return migrator
     }
 }

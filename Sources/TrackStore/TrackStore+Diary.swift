@@ -240,6 +240,23 @@ extension TrackStore {
         }
     }
 
+    public func addWeatherReadings(_ readings: [WeatherReading]) throws -> Int {
+        try pool.write { db in
+            var added = 0
+            for r in readings {
+                if try !WeatherRow.exists(db, key: r.milliseconds) { added += 1 }
+                try WeatherRow(r).insert(db, onConflict: .replace)
+            }
+            return added
+        }
+    }
+
+    public func weatherReadings(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [WeatherReading] {
+        try pool.read { db in
+            try WeatherRow.filter(Column("t") >= from && Column("t") < to).order(Column("t")).fetchAll(db)
+        }.map(\.reading)
+    }
+
     /// Removes a field; false when the record has no such key.
     public func removeField(_ key: String, from record: Int64) throws -> Bool {
         let removed = try pool.write { db in

@@ -17,12 +17,17 @@ struct WeatherCommand: ParsableCommand {
                 wind_speed_ms, wind_dir_deg (where the wind comes from), cloud_pct. Values are interpolated \
                 linearly to each record's time between readings at most 3 h apart; the pressure trend is the \
                 change over the 3 hours before (rising or falling beyond 1 hPa, else steady). The values are \
-                stored with source "imported" (docs/CONDITIONS.md). A bad line is exit 65 with file and line; \
+                stored with source "imported" (docs/CONDITIONS.md). The readings are kept in the store: a \
+                record marked later within them gets them too, and suggest bins the time out there by them. \
+                Importing a file again replaces readings at the same times. A bad line is exit 65 with file and line; \
                 nothing is written then.
                 """)
         @Argument(help: "The CSV file.") var file: String
         @Flag(help: "Show what each record would get; write nothing.") var dryRun = false
-        @Flag(help: "Print {\"readings\", \"from\", \"to\", \"dry_run\", \"records\": [{\"id\", \"conditions\"}]}.")
+        @Flag(
+            help:
+                "Print {\"readings\", \"new_readings\", \"from\", \"to\", \"dry_run\", \"records\": [{\"id\", \"conditions\"}]}."
+        )
         var json = false
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
@@ -33,6 +38,7 @@ struct WeatherCommand: ParsableCommand {
                 let conditions: RecordJSON.ConditionsObject
             }
             let readings: Int
+            let newReadings: Int
             let from: String
             let to: String
             let dryRun: Bool
@@ -46,14 +52,16 @@ struct WeatherCommand: ParsableCommand {
                 return try printJSON(
                     snakeCase: true,
                     Output(
-                        readings: outcome.readings, from: LocalTime.utc(outcome.first), to: LocalTime.utc(outcome.last),
+                        readings: outcome.readings, newReadings: outcome.newReadings,
+                        from: LocalTime.utc(outcome.first), to: LocalTime.utc(outcome.last),
                         dryRun: dryRun,
                         records: outcome.records.map { .init(id: $0.id, conditions: .init(values: $0.values)) }))
             }
             let zone = service.zone
             print(
                 "Read \(outcome.readings) readings from \(LocalTime.format(outcome.first, zone: zone)) "
-                    + "to \(LocalTime.format(outcome.last, zone: zone)).")
+                    + "to \(LocalTime.format(outcome.last, zone: zone))"
+                    + (dryRun ? "." : "; \(outcome.newReadings) new to the store."))
             for (id, values) in outcome.records {
                 print("record \(id): \(ConditionsWords.line(values) ?? "")")
             }

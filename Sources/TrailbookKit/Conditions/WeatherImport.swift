@@ -35,16 +35,6 @@ public enum WeatherImportError: ServiceFailure, Equatable {
     }
 }
 
-/// One reading of a weather station or service.
-public struct WeatherReading: Equatable, Sendable {
-    public var milliseconds: Int64
-    public var temperature: Double?
-    public var pressure: Double?
-    public var windSpeed: Double?
-    public var windDirection: Double?
-    public var cloud: Double?
-}
-
 /// Reads a weather export (CSV: a time column and any of temperature, pressure, wind speed and
 /// direction, cloud) and gives every record in its span the interpolated values (source
 /// `imported`) and the pressure trend over the 3 hours before it.
@@ -168,6 +158,8 @@ public struct WeatherImportService {
 
     public struct Outcome: Sendable {
         public var readings: Int
+        /// Readings the store did not have yet (0 with a dry run).
+        public var newReadings = 0
         public var first: Int64
         public var last: Int64
         /// Record id and the values it got.
@@ -188,6 +180,7 @@ public struct WeatherImportService {
             outcome.records.append((id, values))
         }
         if !dryRun {
+            outcome.newReadings = try store.addWeatherReadings(readings)
             for (id, values) in outcome.records { try store.setConditions(values, on: id) }
         }
         return outcome

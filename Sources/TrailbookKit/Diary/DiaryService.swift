@@ -79,8 +79,13 @@ public struct DiaryService {
     func captureConditions(_ id: Int64) throws {
         guard let record = try store.record(id), !record.conditions.contains(where: { $0.source == .computed })
         else { return }
+        let ms = record.milliseconds
+        let readings = try store.weatherReadings(
+            fromMilliseconds: ms - 2 * WeatherImportService.maximumGap,
+            toMilliseconds: ms + WeatherImportService.maximumGap + 1)
         try store.setConditions(
-            ConditionsService(zone: zone).snapshot(at: record.milliseconds, coordinate: record.coordinate), on: id)
+            ConditionsService(zone: zone).snapshot(at: ms, coordinate: record.coordinate)
+                + WeatherImportService.conditions(readings, at: ms), on: id)
     }
 
     /// The record `id`, which must exist.

@@ -1,0 +1,155 @@
+import Conditions
+import Foundation
+import GPSCore
+import Pipeline
+import RideSimulator
+import Testing
+import TrackModel
+import TrackStore
+import TrailbookKit
+import TrailbookTestSupport
+
+/// `suggest` on a planted season: outings on a lake, catches logged with their kind, the
+/// conditions captured as `mark` captures them.
+@Suite struct SuggestServiceTests {
+    static let lake = Coordinate(latitude: 47.2, longitude: 8.6)
+    static let zone = TimeZone(identifier: "Europe/Zurich")!
+    /// 2026-04-01T00:00:00Z and the number of days of the season.
+    static let seasonStart: Int64 = 1_775_001_600_000
+    static let seasonDays = 180
+    let catchKind = RecordKind(
+        name: "catch",
+        fields: [
+            {
+                var f = KindField(name: "species", type: .choice)
+                f.values = ["pike", "perch"]
+                return f
+            }(), KindField(name: "weight", type: .mass),
+        ])
+
+    struct Outing {
+        let start: Int64
+        let end: Int64
+        /// Civil dawn to sunrise that morning, when the outing holds it.
+        let dawn: (Int64, Int64)?
+    }
+
+    /// Every other day an outing of 3 h: on even ones from an hour before civil dawn, on the
+    /// others from a random hour of the day. One point a minute.
+    func season(_ store: TrackStore, random: inout SeededGenerator) throws -> [Outing] {
+        var outings: [Outing] = []
+        var points: [KeptPoint] = []
+        for day in stride(from: 0, to: Self.seasonDays, by: 2) {
+            let midnight = Self.seasonStart + Int64(day) * 86_400_000
+            let utcDay = DateInterval(
+                start: Date(timeIntervalSince1970: Double(midnight) / 1000), duration: 86_400)
+            let sun = Sky.sunConditions(
+                at: utcDay.start, latitude: Self.lake.latitude, longitude: Self.lake.longitude, day: utcDay)
+            let dawnStart = Int64(sun.civilDawn!.timeIntervalSince1970 * 1000)
+            let sunrise = Int64(sun.rise!.timeIntervalSince1970 * 1000)
+            let start =
+                day % 4 == 0
+                ? dawnStart - 3_600_000
+                : midnight + Int64(random.uniform(6...17) * 3_600_000)
+            let end = start + 3 * 3_600_000
+            outings.append(
+                Outing(start: start, end: end, dawn: start < dawnStart && end > sunrise ? (dawnStart, sunrise) : nil))
+            for minute in 0...180 {
+                var fix = Fix()
+                UTCTimestamp.set(start + Int64(minute) * 60_000, on: &fix)
+                fix.coordinate = Coordinate(
+                    latitude: Self.lake.latitude + 0.001 * sin(Double(minute) / 20),
+                    longitude: Self.lake.longitude + 0.001 * cos(Double(minute) / 20))
+                fix.mode = .threeD
+                points.append(KeptPoint(fix: fix, ride: outings.count, segment: outings.count))
+            }
+        }
+        let writer = store.makeWriter(device: try store.device(named: "default"))
+        _ = try writer.write(points, drops: [:])
+        return outings
+    }
+
+    /// Poisson-distributed count with `mean` (Knuth's method; means here are small).
+    func poisson(_ mean: Double, _ random: inout SeededGenerator) -> Int {
+        let limit = exp(-mean)
+        var product = random.uniform(0...1)
+        var count = 0
+        while product > limit {
+            count += 1
+            product *= random.uniform(0...1)
+        }
+        return count
+    }
+
+    func mark(_ diary: DiaryService, at ms: Int64, weight: Double) throws {
+        _ = try diary.mark(
+            .given(Self.lake, altitude: nil, time: ms),
+            fields: [Field(key: "species", value: .text("pike")), Field(key: "weight", value: .text("\(weight)kg"))],
+            kind: catchKind)
+    }
+
+    /// Catches at 0.3 an hour, anywhere in the outings; with `planted`, three more (heavier) in
+    /// each dawn that falls in the last quarter moon.
+    func catches(planted: Bool, seed: UInt64) throws -> (SuggestService, [Outing]) {
+        let store = try TrackStore(path: try Samples.temporaryDirectory() + "/s.sqlite")
+        var random = SeededGenerator(seed: seed)
+        let outings = try season(store, random: &random)
+        let diary = DiaryService(store: store, zone: Self.zone)
+        for outing in outings {
+            for _ in 0..<poisson(0.3 * 3, &random) {
+                let at = outing.start + Int64(random.uniform(0...1) * Double(outing.end - outing.start))
+                try mark(diary, at: at, weight: random.uniform(0.5...3))
+            }
+            guard planted, let (from, to) = outing.dawn,
+                Sky.moonPhaseName(at: Date(timeIntervalSince1970: Double(from + to) / 2000)) == .lastQuarter
+            else { continue }
+            for _ in 0..<3 {
+                try mark(
+                    diary, at: from + Int64(random.uniform(0...1) * Double(to - from)), weight: random.uniform(3...6))
+            }
+        }
+        return (SuggestService(store: store, zone: Self.zone), outings)
+    }
+
+    /// 2026-10-01T00:00Z: the last quarter of 2 October is in the coming week.
+    static let october: Int64 = seasonStart + 183 * 86_400_000
+
+    @Test func dawnInTheLastQuarterLeadsAPlantedSeason() throws {
+        let (service, outings) = try catches(planted: true, seed: 7)
+        let report = try service.suggest(kind: catchKind, now: Self.october)
+        #expect(report.counted == report.records, "every catch lies in an outing")
+        #expect(abs(report.hours - Double(outings.count) * 3) < 0.01, "\(report.hours) h out there")
+        let top = report.suggestions.prefix(2).map { "\($0.condition) \($0.bin)" }
+        #expect(Set(top) == ["day_phase dawn", "moon_phase last quarter"], "\(report.suggestions)")
+        for s in report.suggestions {
+            #expect(s.count >= SuggestService.minimumCount && s.lift > 1)
+        }
+        // The coming week's windows are dawns in the last quarter, at the lake.
+        #expect(!report.windows.isEmpty)
+        for w in report.windows {
+            let middle = Date(timeIntervalSince1970: Double(w.start + w.end) / 2000)
+            #expect(Sky.dayPhase(at: middle, latitude: Self.lake.latitude, longitude: Self.lake.longitude) == .dawn)
+            #expect(Sky.moonPhaseName(at: middle) == .lastQuarter)
+            #expect(w.why.count == 2 && w.end - w.start <= 3_600_000, "\(w)")
+        }
+        // The heaviest quarter are mostly the planted dawn fish: dawn leads, and only they count.
+        let heavy = try service.suggest(kind: catchKind, best: "weight", now: Self.october)
+        #expect(heavy.suggestions.first.map { "\($0.condition) \($0.bin)" } == "day_phase dawn", "\(heavy.suggestions)")
+        #expect(heavy.counted == report.records / 4)
+        #expect(throws: SuggestError.notAField("size", kind: "catch", fields: ["species", "weight"])) {
+            try service.suggest(kind: catchKind, best: "size", now: Self.october)
+        }
+    }
+
+    @Test func randomCatchesGiveNoSuggestion() throws {
+        for seed: UInt64 in [1, 2, 3] {
+            let report = try catches(planted: false, seed: seed).0.suggest(kind: catchKind, now: Self.october)
+            #expect(report.records > 30)
+            #expect(report.suggestions.isEmpty, "seed \(seed): \(report.suggestions)")
+            #expect(report.windows.isEmpty)
+            #expect(report.notes.contains { $0.hasPrefix("no bin has at least 5 records") }, "\(report.notes)")
+            // The table itself is all there: every day phase and moon phase has time.
+            #expect(Set(report.bins.filter { $0.condition == "moon_phase" }.map(\.bin)).count == 8)
+        }
+    }
+}
