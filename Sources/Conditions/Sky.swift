@@ -273,15 +273,8 @@ public enum Sky {
     /// The solunar period `date` falls in, whatever day its centre is on: major when the Moon
     /// transits within an hour of it, else minor when it rises or sets within half an hour.
     public static func solunarKind(at date: Date, latitude: Double, longitude: Double) -> SolunarPeriod.Kind? {
-        let t = date.timeIntervalSince1970
-        let transits = CrossingSearch.find(from: t - 3600, to: t + 3600, levels: [0]) {
-            Angle.sin(moonPosition($0, latitude: latitude, longitude: longitude).horizontal.hourAngle)
-        }[0]
-        if !transits.isEmpty { return .major }
-        let horizon = CrossingSearch.find(from: t - 1800, to: t + 1800, levels: [0]) {
-            moonAboveHorizon($0, latitude: latitude, longitude: longitude)
-        }[0]
-        return horizon.isEmpty ? nil : .minor
+        let instant = DateInterval(start: date, duration: 0)
+        return solunarKind(at: date, in: solunarPeriods(latitude: latitude, longitude: longitude, overlapping: instant))
     }
 
     /// The Moon's phase name at `date` (the same everywhere on Earth).
@@ -303,21 +296,15 @@ public enum Sky {
         let horizon = CrossingSearch.find(from: start, to: end, levels: [0]) {
             moonAboveHorizon($0, latitude: latitude, longitude: longitude)
         }[0]
-        var periods: [SolunarPeriod] = []
-        for crossing in transits {
-            periods.append(
-                SolunarPeriod(
-                    kind: .major, cause: crossing.upward ? .moonOverhead : .moonUnderfoot,
-                    start: Date(timeIntervalSince1970: crossing.time - 3600),
-                    end: Date(timeIntervalSince1970: crossing.time + 3600)))
+        func period(_ crossing: Crossing, _ kind: SolunarPeriod.Kind, _ cause: SolunarPeriod.Cause) -> SolunarPeriod {
+            let half: TimeInterval = kind == .major ? 3600 : 1800
+            return SolunarPeriod(
+                kind: kind, cause: cause, start: Date(timeIntervalSince1970: crossing.time - half),
+                end: Date(timeIntervalSince1970: crossing.time + half))
         }
-        for crossing in horizon {
-            periods.append(
-                SolunarPeriod(
-                    kind: .minor, cause: crossing.upward ? .moonrise : .moonset,
-                    start: Date(timeIntervalSince1970: crossing.time - 1800),
-                    end: Date(timeIntervalSince1970: crossing.time + 1800)))
-        }
+        let periods =
+            transits.map { period($0, .major, $0.upward ? .moonOverhead : .moonUnderfoot) }
+            + horizon.map { period($0, .minor, $0.upward ? .moonrise : .moonset) }
         return periods.filter { $0.end > interval.start && $0.start < interval.end }.sorted { $0.start < $1.start }
     }
 

@@ -133,6 +133,61 @@ import TrailbookTestSupport
         #expect(condition(2, "weather.pressure_hpa") == nil)
         // Still computed values beside them.
         #expect(condition(0, "sun.phase") as? String == "day")
+        // The readings are kept: a record marked later within them gets them, and a second import
+        // of the same file adds none.
+        #expect(doc["new_readings"] as? Int == 4)
+        #expect(try json(["weather", "import", csv, "--store", store, "--json"])["new_readings"] as? Int == 0)
+        let later = try run([
+            "mark", "--store", store, "--lat", "47.37", "--lon", "8.54", "--at", "2026-06-14T07:30:00Z", "--note", "x",
+        ])
+        #expect(later.status == 0, "\(later.stderr)")
+        let again = try #require(try json(["records", "--store", store, "--json"])["records"] as? [[String: Any]])
+        let added = try #require(again.first { ($0["notes"] as? [[String: Any]])?.first?["text"] as? String == "x" })
+        let pressure = (added["conditions"] as? [String: [String: Any]])?["weather.pressure_hpa"]
+        #expect(pressure?["value"] as? Double == 1013.3 && pressure?["source"] as? String == "imported", "\(added)")
+    }
+
+    @Test func suggestAnswersWithItsTableAndNeverFromAFewRecords() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/suggest.sqlite"
+        let config = dir + "/config.toml"
+        try """
+        [time]
+        zone = "Europe/Zurich"
+        [kinds.catch]
+        species = { type = "choice", values = ["pike", "perch"], required = true }
+        weight = { type = "mass" }
+
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let base = ["--store", store, "--config", config]
+        #expect(try run(["import", "Samples/ride.nmea"] + base).status == 0)
+        let none = try run(["suggest", "--kind", "catch"] + base)
+        #expect(none.status == 66 && none.stderr.contains("no records of the kind catch"), "\(none.stderr)")
+        // Six catches in the half hour of the sample ride (06:30 to 07:00 UTC).
+        for (i, minute) in [32, 36, 41, 45, 50, 55].enumerated() {
+            let r = try run(
+                [
+                    "mark", "--at", "2026-06-14T06:\(minute):00Z", "--kind", "catch", "--field",
+                    "species=\(i % 2 == 0 ? "pike" : "perch")", "--field", "weight=\(i + 1)kg",
+                ] + base)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let doc = try json(["suggest", "--kind", "catch", "--json", "--from", "2026-06-15T00:00:00Z"] + base)
+        #expect(doc["counted"] as? Int == 6 && doc["records"] as? Int == 6)
+        #expect((doc["hours"] as? Double).map { $0 > 0.45 && $0 <= 0.5 } == true, "\(doc["hours"] as Any)")
+        // One half hour in the same bins: everything has lift 1, nothing is suggested, no windows.
+        #expect((doc["suggestions"] as? [Any])?.isEmpty == true && (doc["windows"] as? [Any])?.isEmpty == true)
+        let notes = try #require(doc["notes"] as? [String])
+        #expect(notes.contains { $0.hasPrefix("no bin has at least 5 records") }, "\(notes)")
+        let bins = try #require(doc["bins"] as? [[String: Any]])
+        let day = try #require(bins.first { $0["condition"] as? String == "day_phase" })
+        #expect(day["bin"] as? String == "day" && day["count"] as? Int == 6 && day["lift"] as? Double == 1)
+        #expect(doc["rule"] as? String != nil && doc.keys.contains("best") && doc["best"] is NSNull)
+        let text = try run(["suggest", "--kind", "catch"] + base)
+        #expect(text.status == 0 && text.stdout.contains("No condition passes the sample rule."), "\(text.stdout)")
+        let unknown = try run(["suggest", "--kind", "catch", "--best", "size"] + base)
+        #expect(unknown.status == 64 && unknown.stderr.contains("has no field size"), "\(unknown.stderr)")
+        #expect(try run(["suggest", "--kind", "bird"] + base).status == 64)
     }
 
     @Test func aConditionTypedWithMarkIsTheUsers() throws {
