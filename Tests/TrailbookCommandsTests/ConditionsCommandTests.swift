@@ -188,6 +188,13 @@ import TrailbookTestSupport
         let unknown = try run(["suggest", "--kind", "catch", "--best", "size"] + base)
         #expect(unknown.status == 64 && unknown.stderr.contains("has no field size"), "\(unknown.stderr)")
         #expect(try run(["suggest", "--kind", "bird"] + base).status == 64)
+        // The day report shows the (empty) table for the kind of the day's records.
+        let page = dir + "/day.html"
+        let report = try run(["report", "day", "2026-06-14", "-o", page] + base)
+        #expect(report.status == 0, "\(report.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("<h3>catch <span class=\"muted\">· 6 records over 0.5 h out there</span></h3>"))
+        #expect(html.contains("No condition passes the sample rule"))
     }
 
     @Test func aConditionTypedWithMarkIsTheUsers() throws {

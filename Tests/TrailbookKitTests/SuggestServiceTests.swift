@@ -2,6 +2,7 @@ import Conditions
 import Foundation
 import GPSCore
 import Pipeline
+import Reports
 import RideSimulator
 import Testing
 import TrackModel
@@ -139,6 +140,29 @@ import TrailbookTestSupport
         #expect(throws: SuggestError.notAField("size", kind: "catch", fields: ["species", "weight"])) {
             try service.suggest(kind: catchKind, best: "size", now: Self.october)
         }
+
+        // The day report of a day with a catch and the overlay show the table and the windows,
+        // and the table fits a phone's width.
+        let store = service.store
+        let first = try #require(try store.records(fromMilliseconds: .min, toMilliseconds: .max).first)
+        let day = LocalTime.today(in: Self.zone, now: Date(timeIntervalSince1970: Double(first.milliseconds) / 1000))
+        let tables = SuggestTables(store: store, zone: Self.zone, kinds: ["catch": catchKind], now: Self.october)
+        let input = try DayReportInputs.load(
+            day, store: store, zone: Self.zone, imperial: false, embedPhotos: false, suggest: tables)
+        #expect(input.suggestions.first?.rows.first.map { "\($0.condition) \($0.bin)" } == "day_phase dawn")
+        let html = DayReport.render(input)
+        #expect(html.contains("What goes with your records") && html.contains(">last quarter</td><td>33</td>"))
+        #expect(html.contains("Sat 2026-10-03 07:00–07:30: day phase dawn (lift 3.0), moon phase last quarter"))
+        var pages: [String: String] = [:]
+        _ = try OverlayPages.render(
+            [day, day.adding(days: 2)], title: { _ in "season" }, store: store, zone: Self.zone, style: .init(),
+            suggest: tables
+        ) { name, page in pages[name] = page }
+        #expect(pages["index.html"]?.contains(">dawn</td><td>27</td>") == true)
+        let file = try Samples.temporaryDirectory() + "/day.html"
+        try html.write(toFile: file, atomically: true, encoding: .utf8)
+        let layout = try Chromium.layout(of: file, width: 390)
+        #expect(layout.overflowing.isEmpty && layout.scrollWidth <= layout.viewport, "\(layout.overflowing)")
     }
 
     @Test func randomCatchesGiveNoSuggestion() throws {

@@ -48,6 +48,8 @@ public struct DayReportInput: Sendable {
     /// The day in time order: rides, visits, stops, events, cues, tasks, records. When empty,
     /// the page makes one of the rides and records.
     public var timeline: [TimelineEntry]
+    /// What `suggest` found for the kinds of the day's records.
+    public var suggestions: [SuggestionTable] = []
 
     public init(
         date: String, timeZone: TimeZone, summary: String?, rides: [Ride], records: [Record],
@@ -161,6 +163,7 @@ public enum DayReport {
         ]
         if let back { page["back"] = back }
         if let summary = input.summary { page["summary"] = summary }
+        if let suggest = SuggestionTable.section(input.suggestions) { page["suggest"] = suggest }
         if !input.rides.isEmpty {
             page["totals"] = [
                 "distance": style.distance(stats.map(\.distance).reduce(0, +)),

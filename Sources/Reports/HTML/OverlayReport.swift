@@ -42,7 +42,9 @@ public enum OverlayReport {
         return names[((d.daysSinceEpoch % 7) + 7) % 7]
     }
 
-    public static func render(_ days: [Day], title: String, style: ReportStyle = .init()) -> String {
+    public static func render(
+        _ days: [Day], title: String, style: ReportStyle = .init(), suggestions: [SuggestionTable] = []
+    ) -> String {
         let width = 960.0
         let height = 640.0
         let projection = MapProjection(
@@ -68,7 +70,7 @@ public enum OverlayReport {
             if let summary = day.summary { row["summary"] = summary }
             return row
         }
-        let page: [String: Any] = [
+        var page: [String: Any] = [
             "title": title, "theme": style.theme.rawValue, "overlay": true, "dayCount": counted(days.count, "day"),
             "total": style.distance(days.map(\.distance).reduce(0, +)), "rows": rows,
             "map": [
@@ -79,6 +81,7 @@ public enum OverlayReport {
                 ],
             ],
         ]
+        if let suggest = SuggestionTable.section(suggestions) { page["suggest"] = suggest }
         return ReportTemplates.pages.render("overlay", page)
     }
 }

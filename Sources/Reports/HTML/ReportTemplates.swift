@@ -5,7 +5,7 @@ import PageTemplates
 enum ReportTemplates {
     static let pages = PageTemplates([
         (name: "report-head", text: head), ("day", day), ("day-map", dayMap), ("profile", profile),
-        ("timeline", timeline), ("overlay", overlay),
+        ("timeline", timeline), ("overlay", overlay), ("suggestions", suggestions),
     ])
 
     static let head = """
@@ -53,7 +53,19 @@ enum ReportTemplates {
         {{/notes}}{{#hasFields}}<table>{{#fields}}<tr><th>{{key}}</th><td>{{value}}</td></tr>{{/fields}}</table>
         {{/hasFields}}{{#hasPhotos}}<div class="photos">{{#photos}}<a href="{{source}}"><img src="{{source}}" alt="{{name}}"></a>{{/photos}}</div>
         {{/hasPhotos}}</section>
-        {{/records}}{{/hasRecords}}\(footer)
+        {{/records}}{{/hasRecords}}{{#suggest}}{{> suggestions}}{{/suggest}}\(footer)
+        """
+
+    /// What `suggest` found for each record kind: a small table and the coming windows.
+    static let suggestions = """
+        <h2>What goes with your records</h2>
+        {{#tables}}<h3>{{kind}} <span class="muted">· {{basis}}</span></h3>
+        {{#hasRows}}<table class="suggest"><tr><th>condition</th><th>bin</th><th>records</th><th>lift</th></tr>\
+        {{#rows}}<tr><td>{{condition}}</td><td class="nowrap">{{bin}}</td><td>{{count}}</td><td>{{lift}}</td></tr>{{/rows}}</table>
+        {{/hasRows}}{{^hasRows}}<p class="muted">No condition passes the sample rule (at least 5 records, more than chance).</p>
+        {{/hasRows}}{{#hasWindows}}<p>Coming windows:</p><ul>{{#windows}}<li>{{.}}</li>{{/windows}}</ul>
+        {{/hasWindows}}{{/tables}}<p class="muted">Lift: the records per hour out there in the bin over all of them; \
+        an association in your own records, not a cause (docs/CONDITIONS.md).</p>
         """
 
     static let dayMap = """
@@ -109,6 +121,7 @@ enum ReportTemplates {
         <span class="nowrap">{{weekday}}{{date}}</span>{{#summary}}<div class="muted daysummary">{{.}}</div>{{/summary}}</td>\
         {{#ride}}<td class="nowrap">{{distance}}</td><td>{{moving}}</td>{{/ride}}{{^ride}}<td>no ride</td><td></td>{{/ride}}\
         <td><a href="{{link}}">day report</a></td></tr>{{/rows}}</table>
+        {{#suggest}}{{> suggestions}}{{/suggest}}
         <script>
         (function(){var map=document.getElementById('map'),rows=document.querySelectorAll('tr.pick');
         function show(d){document.querySelectorAll('.on').forEach(function(n){n.classList.remove('on')});

@@ -21,11 +21,16 @@ struct ZoneOptions: ParsableArguments {
         return try ConfigOptions.parse(arguments).load().timeZone
     }
 
-    /// The record kind `name` of the config file.
-    func kind(_ name: String) throws -> RecordKind {
+    /// The record kinds of the config file.
+    func kinds() throws -> [String: RecordKind] {
         var arguments: [String] = []
         if let config { arguments += ["--config", config] }
-        let kinds = try ConfigOptions.parse(arguments).load().kinds
+        return try ConfigOptions.parse(arguments).load().kinds
+    }
+
+    /// The record kind `name` of the config file.
+    func kind(_ name: String) throws -> RecordKind {
+        let kinds = try kinds()
         guard let kind = kinds[name] else { throw DiaryError.noKind(name, known: kinds.keys.sorted()) }
         return kind
     }

@@ -89,9 +89,11 @@ struct Report: ParsableCommand {
             let day = try LocalDate.require(date, option: "", zone: zone)
             let store = try storeOptions.open()
             let style = styleOptions.style
+            let suggest = SuggestTables(
+                store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now())
             let input = try DayReportInputs.load(
                 day, store: store, zone: zone, imperial: style.imperial, embedPhotos: photos == "embed",
-                devices: try devices.filter(store))
+                devices: try devices.filter(store), suggest: suggest)
             let page = DayReport.render(input, style: style)
             let path = output ?? "\(day).html"
             try Report.write(page, to: path)
@@ -164,7 +166,9 @@ struct Report: ParsableCommand {
             do {
                 _ = try OverlayPages.render(
                     wanted, title: { count in span ?? "Trailbook: \(count) days" },
-                    store: store, zone: zone, style: styleOptions.style, devices: try devices.filter(store)
+                    store: store, zone: zone, style: styleOptions.style, devices: try devices.filter(store),
+                    suggest: SuggestTables(
+                        store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now())
                 ) { name, html in try Report.write(html, to: output + "/" + name) }
             } catch {
                 // Nothing was written: a folder this run made goes again.

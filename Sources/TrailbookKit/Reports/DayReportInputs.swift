@@ -8,10 +8,10 @@ import TrackModel
 public enum DayReportInputs {
     /// The rides of `day` in `zone` with their statistics (splits per mile when `imperial`), the
     /// records with their notes, fields and photos (embedded as data URLs when `embedPhotos`,
-    /// else linked), and the day's summary.
+    /// else linked), and the day's summary; with `suggest`, what goes with the kinds of its records.
     public static func load(
         _ day: CivilDate, store: any TrackStoring, zone: TimeZone, imperial: Bool, embedPhotos: Bool,
-        devices: DeviceFilter = .all
+        devices: DeviceFilter = .all, suggest: SuggestTables? = nil
     ) throws -> DayReportInput {
         let (from, to) = LocalDay.range(day, in: zone)
         let stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
@@ -26,7 +26,8 @@ public enum DayReportInputs {
             return .init(
                 id: r.id, points: points, statistics: RideStatistics.compute(points, drops: r.drops, options: options))
         }
-        let records = try store.records(fromMilliseconds: from, toMilliseconds: to).map { r in
+        let storedRecords = try store.records(fromMilliseconds: from, toMilliseconds: to)
+        let records = storedRecords.map { r in
             DayReportInput.Record(
                 id: r.id!, milliseconds: r.milliseconds, coordinate: r.coordinate, notes: r.notes.map(\.text),
                 photos: r.photos.map { p in
@@ -38,9 +39,11 @@ public enum DayReportInputs {
                 },
                 fields: r.fields.map { ($0.key, $0.value.description) })
         }
-        return DayReportInput(
+        var input = DayReportInput(
             date: day.description, timeZone: zone, summary: try store.daySummary(day), rides: rides, records: records,
             timeline: try DayTimeline.load(day, store: store, zone: zone, devices: devices))
+        input.suggestions = try suggest?.tables(for: SuggestTables.kindNames(storedRecords)) ?? []
+        return input
     }
 }
 
@@ -53,12 +56,16 @@ public enum OverlayPages {
     public static func render(
         _ days: [CivilDate], title: (_ daysWithRides: Int) -> String, store: any TrackStoring, zone: TimeZone,
         style: ReportStyle,
-        devices: DeviceFilter = .all, write: (_ name: String, _ html: String) throws -> Void
+        devices: DeviceFilter = .all, suggest: SuggestTables? = nil,
+        write: (_ name: String, _ html: String) throws -> Void
     ) throws -> Int {
         var list: [OverlayReport.Day] = []
+        var kinds: Set<String> = []
         for day in days {
             let input = try DayReportInputs.load(
-                day, store: store, zone: zone, imperial: style.imperial, embedPhotos: false, devices: devices)
+                day, store: store, zone: zone, imperial: style.imperial, embedPhotos: false, devices: devices,
+                suggest: suggest)
+            kinds.formUnion(input.suggestions.map(\.kind))
             guard !input.rides.isEmpty || !input.records.isEmpty else { continue }
             let lines = input.rides.flatMap { DayReport.segments($0.points) }.map { $0.map { $0.fix.coordinate! } }
             let name = "\(day).html"
@@ -71,7 +78,10 @@ public enum OverlayPages {
                     places: input.records.map(\.coordinate)))
         }
         if list.isEmpty { throw QueryError.noRides("those days", zone: zone.identifier) }
-        try write("index.html", OverlayReport.render(list, title: title(list.count), style: style))
+        try write(
+            "index.html",
+            OverlayReport.render(
+                list, title: title(list.count), style: style, suggestions: try suggest?.tables(for: kinds) ?? []))
         return list.count
     }
 }

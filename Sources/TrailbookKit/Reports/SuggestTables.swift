@@ -1,0 +1,52 @@
+import Foundation
+import Pipeline
+import Reports
+import TrackModel
+
+/// The `suggest` tables the reports show, one per record kind declared in the config, each
+/// computed once however many pages show it.
+public final class SuggestTables {
+    let service: SuggestService
+    let kinds: [String: RecordKind]
+    let now: Int64
+    private var made: [String: SuggestionTable] = [:]
+    /// Rows and windows a report shows at most.
+    static let rows = 5
+    static let windows = 3
+
+    public init(store: any TrackStoring, zone: TimeZone, kinds: [String: RecordKind], now: Int64) {
+        service = SuggestService(store: store, zone: zone)
+        self.kinds = kinds
+        self.now = now
+    }
+
+    /// The kind names of `records` (their `kind` field).
+    public static func kindNames(_ records: [LocationRecord]) -> Set<String> {
+        Set(records.compactMap { r in r.fields.first { $0.key == "kind" }.map(\.value.description) })
+    }
+
+    /// The tables of the declared kinds among `names`, by name.
+    public func tables(for names: Set<String>) throws -> [SuggestionTable] {
+        try names.sorted().compactMap { name in
+            guard let kind = kinds[name] else { return nil }
+            if let table = made[name] { return table }
+            let report = try service.suggest(kind: kind, now: now)
+            let zone = service.zone
+            let table = SuggestionTable(
+                kind: name,
+                basis: "\(report.counted) records over " + String(format: "%.1f h out there", report.hours),
+                rows: report.suggestions.prefix(Self.rows).map {
+                    .init(condition: $0.condition, bin: $0.bin, count: $0.count, lift: $0.lift)
+                },
+                windows: report.windows.prefix(Self.windows).map { w in
+                    let date = LocalTime.today(in: zone, now: Date(timeIntervalSince1970: Double(w.start) / 1000))
+                    let weekday = OverlayReport.weekday(date.description).map { $0 + " " } ?? ""
+                    return
+                        "\(weekday)\(date) \(LocalTime.clock(w.start, zone: zone))–\(LocalTime.clock(w.end, zone: zone)): "
+                        + w.why.map { $0.replacingOccurrences(of: "_", with: " ") }.joined(separator: ", ")
+                })
+            made[name] = table
+            return table
+        }
+    }
+}
