@@ -29,6 +29,9 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .target(name: "CPosix"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CTCD", providers: [.apt(["libtcd-dev"])]),
+        // Tide predictions from harmonic constants (XTide's .tcd databases, read with libtcd).
+        .target(name: "Tides", dependencies: ["CTCD"]),
         .target(
             name: "GPSDevices",
             dependencies: [
@@ -80,7 +83,7 @@ let package = Package(
         .target(
             name: "TrailbookKit",
             dependencies: [
-                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackModel", "Reports", "Photos", "Conditions",
+                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackModel", "Reports", "Photos", "Conditions", "Tides",
                 .product(name: "SystemPackage", package: "swift-system"),
                 // bcrypt only (a small C library): not the server framework.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -123,6 +126,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ConditionsTests", dependencies: ["Conditions"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TidesTests", dependencies: ["Tides"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "GPSCore", "RideSimulator"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "GPSCore", "TrailbookTestSupport"]),
         .testTarget(
