@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(
             name: "TrailbookKitTests",
             dependencies: [
-                "TrailbookKit", "Conditions", "TrackStore", "Pipeline", "GPSCore", "RideSimulator", "Reports",
+                "TrailbookKit", "Conditions", "Tides", "TrackStore", "Pipeline", "GPSCore", "RideSimulator", "Reports",
                 "TrailbookTestSupport",
             ]
         ),

@@ -10,7 +10,9 @@ struct ConfigKey: Sendable {
     let render: @Sendable (TrailbookConfig) -> String
     let apply: @Sendable (ConfigValue, inout TrailbookConfig) throws(ConfigProblem) -> Void
 
-    static let sections = ["collection", "accuracy", "jumps", "segments", "active_hours", "time", "events", "alerts"]
+    static let sections = [
+        "collection", "accuracy", "jumps", "segments", "active_hours", "time", "events", "alerts", "tide",
+    ]
 
     static let all: [ConfigKey] = [
         number("collection", "interval", "seconds, 0 or more (0 keeps every fix)", min: 0, \.interval),
@@ -121,7 +123,24 @@ struct ConfigKey: Sendable {
         number("alerts", "retry_max", "seconds above 0", min: 0, exclusive: true, \.alerts.retryMax),
         number("alerts", "give_up_after", "seconds above 0", min: 0, exclusive: true, \.alerts.giveUpAfter),
         number("alerts", "timeout", "seconds above 0", min: 0, exclusive: true, \.alerts.timeout),
+        text(
+            "tide", "station",
+            "a tide station's name or id (trailbook tide stations --near LAT,LON), or \"\" for no tide",
+            \.tideStation),
+        text("tide", "file", "a harmonic constants file (.tcd), or \"\" for Debian's xtide-data", \.tideFile),
     ]
+
+    /// A text key; "" leaves it unset.
+    static func text(
+        _ section: String, _ name: String, _ unit: String, _ path: WritableKeyPath<TrailbookConfig, String?> & Sendable
+    ) -> ConfigKey {
+        ConfigKey(
+            section: section, name: name, unit: unit, render: { c in "\"\(c[keyPath: path] ?? "")\"" },
+            apply: { v, c throws(ConfigProblem) in
+                guard let text = v.string else { throw ConfigProblem(text: "must be a string (\"\" for none).") }
+                c[keyPath: path] = text.isEmpty ? nil : text
+            })
+    }
 
     static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 

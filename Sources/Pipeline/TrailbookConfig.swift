@@ -22,6 +22,10 @@ public struct TrailbookConfig: Sendable {
     public var weekdays: Set<Int> = [] { didSet { updateActiveHours() } }
     /// Record kinds (`[kinds.NAME]`), by name.
     public var kinds: [String: RecordKind] = [:]
+    /// The tide station whose predictions records get (`tide.station`); nil: no tide.
+    public var tideStation: String?
+    /// The harmonic constants file (`tide.file`); nil: Debian's xtide-data.
+    public var tideFile: String?
 
     public init() {}
 

@@ -76,6 +76,9 @@ public struct TideMoment: Sendable, Equatable {
 public enum TidePrediction {
     /// High and low water count as `high`/`low` within this many seconds of their time.
     public static let slackWindow: Double = 3600
+    /// How far to look for the turns around a moment: a mixed tide can go 15 hours and more
+    /// from a high to the next low when the day's second pair fades.
+    public static let reach: Double = 26 * 3600
 
     static func yearStart(_ year: Int) -> Date {
         var calendar = Calendar(identifier: .gregorian)
@@ -102,32 +105,52 @@ public enum TidePrediction {
         return level
     }
 
-    /// High and low waters of the harmonic constants in `interval` (minute steps, refined to the
-    /// second by a parabola through the three samples around each turn).
+    /// High and low waters of the harmonic constants in `interval`: found in 10-minute steps,
+    /// then placed to the second by a parabola through the minute samples around each turn.
     static func harmonicExtremes(_ station: TideStation, in interval: DateInterval) -> [TideExtreme] {
-        let step = 60.0
-        var extremes: [TideExtreme] = []
-        var t = interval.start.timeIntervalSince1970 - step
+        let coarse = 600.0
+        let start = interval.start.timeIntervalSince1970
+        let end = interval.end.timeIntervalSince1970
         func level(_ s: Double) -> Double? { harmonicLevel(station, at: Date(timeIntervalSince1970: s)) }
-        guard var a = level(t), var b = level(t + step) else { return [] }
-        while t + 2 * step <= interval.end.timeIntervalSince1970 + step {
-            guard let c = level(t + 2 * step) else { break }
-            if (b > a && b >= c) || (b < a && b <= c) {
-                let denominator = a - 2 * b + c
-                let shift = denominator == 0 ? 0 : 0.5 * (a - c) / denominator
-                let time = t + step + shift * step
-                let height = b - 0.25 * (a - c) * shift
-                if time >= interval.start.timeIntervalSince1970 && time < interval.end.timeIntervalSince1970 {
+        var extremes: [TideExtreme] = []
+        var t = start - coarse
+        guard var a = level(t), var b = level(t + coarse) else { return [] }
+        while t + coarse <= end + coarse {
+            guard let c = level(t + 2 * coarse) else { break }
+            if (b > a && b >= c) || (b < a && b <= c), let turn = refine(around: t + coarse, high: b > a, level) {
+                if turn.time >= start && turn.time < end,
+                    extremes.last.map({ turn.time - $0.time.timeIntervalSince1970 > 60 }) ?? true
+                {
                     extremes.append(
                         TideExtreme(
-                            time: Date(timeIntervalSince1970: time), height: height * station.metresPerUnit, high: b > a
-                        ))
+                            time: Date(timeIntervalSince1970: turn.time), height: turn.level * station.metresPerUnit,
+                            high: b > a))
                 }
             }
             (a, b) = (b, c)
-            t += step
+            t += coarse
         }
         return extremes
+    }
+
+    /// The turn near `centre` (within 10 minutes either side): the best minute sample, then a
+    /// parabola through it and its neighbours.
+    static func refine(around centre: Double, high: Bool, _ level: (Double) -> Double?) -> (
+        time: Double, level: Double
+    )? {
+        let minute = 60.0
+        var samples: [(Double, Double)] = []
+        for i in -11...11 {
+            guard let v = level(centre + Double(i) * minute) else { return nil }
+            samples.append((centre + Double(i) * minute, v))
+        }
+        let inner = 1..<(samples.count - 1)
+        guard let best = inner.max(by: { high ? samples[$0].1 < samples[$1].1 : samples[$0].1 > samples[$1].1 })
+        else { return nil }
+        let (a, b, c) = (samples[best - 1].1, samples[best].1, samples[best + 1].1)
+        let denominator = a - 2 * b + c
+        let shift = denominator == 0 ? 0 : 0.5 * (a - c) / denominator
+        return (samples[best].0 + shift * minute, b - 0.25 * (a - c) * shift)
     }
 
     /// High and low waters in `interval`, heights in metres above the datum; a subordinate
@@ -152,7 +175,7 @@ public enum TidePrediction {
     /// sum at the turns, and is what tide tables do for subordinate stations); `high` and `low`
     /// within an hour of the turn. Nil when no turns are found around it (outside the years read).
     public static func moment(_ station: TideStation, at date: Date) -> TideMoment? {
-        let around = DateInterval(start: date.addingTimeInterval(-14 * 3600), end: date.addingTimeInterval(14 * 3600))
+        let around = DateInterval(start: date.addingTimeInterval(-reach), end: date.addingTimeInterval(reach))
         let turns = extremes(station, in: around)
         let previous = turns.last { $0.time <= date }
         let next = turns.first { $0.time > date }
@@ -165,14 +188,20 @@ public enum TidePrediction {
             height =
                 previous.height + (next.height - previous.height) * (1 - cos(.pi * fraction)) / 2
         }
-        let state: TideState
-        if date.timeIntervalSince(previous.time) <= slackWindow {
-            state = previous.high ? .high : .low
-        } else if next.time.timeIntervalSince(date) <= slackWindow {
-            state = next.high ? .high : .low
-        } else {
-            state = next.high ? .rising : .falling
-        }
-        return TideMoment(height: height, state: state, previous: previous, next: next)
+        return TideMoment(
+            height: height, state: state(previous: previous, next: next, at: date), previous: previous, next: next)
+    }
+
+    static func state(previous: TideExtreme, next: TideExtreme, at date: Date) -> TideState {
+        if date.timeIntervalSince(previous.time) <= slackWindow { return previous.high ? .high : .low }
+        if next.time.timeIntervalSince(date) <= slackWindow { return next.high ? .high : .low }
+        return next.high ? .rising : .falling
+    }
+
+    /// The state at `date` from high and low waters found once for a longer span (in time
+    /// order); nil when they do not surround it.
+    public static func state(at date: Date, turns: [TideExtreme]) -> TideState? {
+        guard let after = turns.firstIndex(where: { $0.time > date }), after > 0 else { return nil }
+        return state(previous: turns[after - 1], next: turns[after], at: date)
     }
 }

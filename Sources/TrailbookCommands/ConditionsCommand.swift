@@ -15,7 +15,9 @@ struct ConditionsCommand: ParsableCommand {
             azimuth, illuminated fraction, phase name and angle, age, rise, set, and its transits \
             overhead and underfoot. Solunar periods by the traditional rule. Rise, set and the \
             periods are those of the local day in the time zone (--time-zone, else the config's \
-            time.zone). Algorithms and accuracy: docs/CONDITIONS.md.
+            time.zone). With a tide station in the config (tide.station), the tide there: height, \
+            state and the day's high and low waters (not for navigation). Algorithms and accuracy: \
+            docs/CONDITIONS.md.
             """)
 
     @Option(help: ArgumentHelp("The moment: \(LocalTime.accepted).", valueName: "time"))
@@ -35,20 +37,34 @@ struct ConditionsCommand: ParsableCommand {
     func run() throws {
         let zone = try zoneOptions.zone()
         let ms = try LocalTime.require(at, option: "--at", zone: zone)
-        let service = ConditionsService(zone: zone)
+        let service = ConditionsService(zone: zone, tide: try zoneOptions.tide())
         let sky = service.sky(at: ms, coordinate: Coordinate(latitude: lat, longitude: lon))
         let day = service.localDay(of: ms).date
-        if json { return try printJSON(ConditionsJSON(sky, zone: zone, day: day)) }
+        let water = service.tide(at: ms).map { (station: service.tide!, moment: $0.moment, day: $0.day) }
+        if json { return try printJSON(ConditionsJSON(sky, zone: zone, day: day, tide: water)) }
         for line in ConditionsText.lines(sky, zone: zone, day: day) { print(line) }
+        if let water {
+            let turns = water.day.map {
+                "\($0.high ? "high" : "low") \(ConditionsText.clock($0.time, zone: zone)) "
+                    + String(format: "%.2f m", $0.height)
+            }
+            print(
+                "Tide  \(water.moment.state.rawValue), "
+                    + String(format: "%.2f m above %@", water.moment.height, water.station.datum)
+                    + " at \(water.station.name) (not for navigation)")
+            print("      " + (turns.isEmpty ? "no high or low water this day" : turns.joined(separator: ", ")))
+        }
     }
 }
 
 /// The conditions as lines for a terminal, local times in the zone.
 enum ConditionsText {
+    static func clock(_ date: Date?, zone: TimeZone) -> String {
+        date.map { LocalTime.clock(Int64($0.timeIntervalSince1970.rounded()) * 1000, zone: zone) } ?? "—"
+    }
+
     static func lines(_ sky: SkyConditions, zone: TimeZone, day: CivilDate) -> [String] {
-        func clock(_ date: Date?) -> String {
-            date.map { LocalTime.clock(Int64($0.timeIntervalSince1970.rounded()) * 1000, zone: zone) } ?? "—"
-        }
+        func clock(_ date: Date?) -> String { Self.clock(date, zone: zone) }
         func degrees(_ value: Double) -> String { String(format: "%.1f°", value) }
         let ns = sky.latitude >= 0 ? "N" : "S"
         let ew = sky.longitude >= 0 ? "E" : "W"

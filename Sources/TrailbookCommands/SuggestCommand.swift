@@ -41,7 +41,7 @@ struct SuggestCommand: ParsableCommand {
     func run() throws {
         let zone = try zoneOptions.zone()
         let start = try LocalTime.require(from, option: "--from", zone: zone)
-        let service = SuggestService(store: try storeOptions.open(), zone: zone)
+        let service = SuggestService(store: try storeOptions.open(), zone: zone, tide: try zoneOptions.tide())
         let report = try service.suggest(kind: try zoneOptions.kind(kind), best: best, now: start, days: days)
         if json { return try printJSON(SuggestJSON(report)) }
         for line in SuggestText.lines(report, zone: zone) { print(line) }

@@ -27,7 +27,7 @@ public struct Trailbook: AsyncParsableCommand {
             Resume.self, Status.self, Summary.self, Report.self, Export.self, Config.self, Simulate.self, Serve.self,
             UserCommand.self, Push.self, StoreCommand.self,
             DeviceCommand.self, PlaceCommand.self, Events.self, Timeline.self, CueCommand.self, TaskCommand.self,
-            AlertCommand.self, ConditionsCommand.self, WeatherCommand.self, SuggestCommand.self,
+            AlertCommand.self, ConditionsCommand.self, WeatherCommand.self, SuggestCommand.self, TideCommand.self,
         ]
     )
 

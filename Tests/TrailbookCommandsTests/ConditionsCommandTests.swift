@@ -211,3 +211,64 @@ import TrailbookTestSupport
         #expect(conditions?["weather.pressure_hpa"]?["source"] as? String == "user")
     }
 }
+
+@Suite struct TideCommandTests {
+    func config(_ station: String) throws -> (dir: String, path: String) {
+        let dir = try Samples.temporaryDirectory()
+        let path = dir + "/config.toml"
+        try """
+        [time]
+        zone = "America/Los_Angeles"
+        [tide]
+        station = "\(station)"
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return (dir, path)
+    }
+
+    @Test func aConfiguredStationGivesConditionsAndRecordsTheTide() throws {
+        let (dir, path) = try config("9449880")
+        // NOAA's table: high water 8.89 ft (2.71 m) at 07:47 PST on 1 January 2025 at Friday Harbor.
+        let r = try run([
+            "conditions", "--at", "2025-01-01 07:47", "--lat", "48.55", "--lon", "-123.01", "--config", path, "--json",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        let tide = try #require(doc?["tide"] as? [String: Any])
+        #expect(tide["state"] as? String == "high" && (tide["station"] as? String)?.hasPrefix("Friday Harbor") == true)
+        #expect((tide["height_m"] as? Double).map { abs($0 - 2.71) < 0.02 } == true, "\(tide)")
+        #expect((tide["note"] as? String)?.contains("not for navigation") == true)
+        let turns = try #require(tide["turns"] as? [[String: Any]])
+        #expect(turns.map { $0["type"] as? String } == ["high", "low", "high", "low"], "\(turns)")
+        let text = try run(["conditions", "--at", "2025-01-01 09:47", "--lat", "48.55", "--lon", "-123.01", "--config", path])
+        #expect(text.stdout.contains("Tide  falling") && text.stdout.contains("not for navigation"), "\(text.stdout)")
+        // Without a station, tide is null.
+        let none = try run(["conditions", "--at", "2025-01-01 07:47", "--lat", "48.55", "--lon", "-123.01", "--json"])
+        #expect(none.stdout.contains("\"tide\" : null"))
+        // A record marked there gets the tide of its moment, computed.
+        let store = dir + "/tide.sqlite"
+        let mark = try run([
+            "mark", "--store", store, "--config", path, "--lat", "48.55", "--lon", "-123.01", "--at", "2025-01-01 12:33",
+            "--note", "slack",
+        ])
+        #expect(mark.status == 0, "\(mark.stderr)")
+        let records = try run(["records", "--store", store, "--json"])
+        let record = ((try JSONSerialization.jsonObject(with: Data(records.stdout.utf8)) as? [String: Any])?["records"]
+            as? [[String: Any]])?.first
+        let conditions = record?["conditions"] as? [String: [String: Any]]
+        #expect(conditions?["tide.state"]?["value"] as? String == "low", "\(conditions as Any)")
+        #expect(conditions?["tide.state"]?["source"] as? String == "computed")
+        #expect((conditions?["tide.height_m"]?["value"] as? Double).map { abs($0 - 2.27) < 0.03 } == true)
+    }
+
+    @Test func aBadStationIsAConfigErrorAndStationsAreListed() throws {
+        let (_, path) = try config("Atlantis Harbor")
+        let r = try run(["conditions", "--lat", "48.55", "--lon", "-123.01", "--config", path])
+        #expect(r.status == 78 && r.stderr.contains("tide.station in the config: no tide station \"Atlantis Harbor\""))
+        let list = try run(["tide", "stations", "--near", "48.55,-123.01", "--limit", "3", "--json"])
+        let stations = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["stations"]
+            as? [[String: Any]]
+        #expect(stations?.count == 3 && stations?.first?["id"] as? String == "9449880", "\(list.stdout)")
+        #expect(try run(["tide", "stations", "--near", "north"]).status == 64)
+    }
+}

@@ -5,6 +5,7 @@ import Pipeline
 import Reports
 import RideSimulator
 import Testing
+import Tides
 import TrackModel
 import TrackStore
 import TrailbookKit
@@ -37,7 +38,7 @@ import TrailbookTestSupport
 
     /// Every other day an outing of 3 h: on even ones from an hour before civil dawn, on the
     /// others from a random hour of the day. One point a minute.
-    func season(_ store: TrackStore, random: inout SeededGenerator) throws -> [Outing] {
+    func season(_ store: TrackStore, random: inout SeededGenerator, at place: Coordinate = lake) throws -> [Outing] {
         var outings: [Outing] = []
         var points: [KeptPoint] = []
         for day in stride(from: 0, to: Self.seasonDays, by: 2) {
@@ -45,7 +46,7 @@ import TrailbookTestSupport
             let utcDay = DateInterval(
                 start: Date(timeIntervalSince1970: Double(midnight) / 1000), duration: 86_400)
             let sun = Sky.sunConditions(
-                at: utcDay.start, latitude: Self.lake.latitude, longitude: Self.lake.longitude, day: utcDay)
+                at: utcDay.start, latitude: place.latitude, longitude: place.longitude, day: utcDay)
             let dawnStart = Int64(sun.civilDawn!.timeIntervalSince1970 * 1000)
             let sunrise = Int64(sun.rise!.timeIntervalSince1970 * 1000)
             let start =
@@ -59,8 +60,8 @@ import TrailbookTestSupport
                 var fix = Fix()
                 UTCTimestamp.set(start + Int64(minute) * 60_000, on: &fix)
                 fix.coordinate = Coordinate(
-                    latitude: Self.lake.latitude + 0.001 * sin(Double(minute) / 20),
-                    longitude: Self.lake.longitude + 0.001 * cos(Double(minute) / 20))
+                    latitude: place.latitude + 0.001 * sin(Double(minute) / 20),
+                    longitude: place.longitude + 0.001 * cos(Double(minute) / 20))
                 fix.mode = .threeD
                 points.append(KeptPoint(fix: fix, ride: outings.count, segment: outings.count))
             }
@@ -82,9 +83,9 @@ import TrailbookTestSupport
         return count
     }
 
-    func mark(_ diary: DiaryService, at ms: Int64, weight: Double) throws {
+    func mark(_ diary: DiaryService, at ms: Int64, weight: Double, place: Coordinate = lake) throws {
         _ = try diary.mark(
-            .given(Self.lake, altitude: nil, time: ms),
+            .given(place, altitude: nil, time: ms),
             fields: [Field(key: "species", value: .text("pike")), Field(key: "weight", value: .text("\(weight)kg"))],
             kind: catchKind)
     }
@@ -174,6 +175,45 @@ import TrailbookTestSupport
             #expect(report.notes.contains { $0.hasPrefix("no bin has at least 5 records") }, "\(report.notes)")
             // The table itself is all there: every day phase and moon phase has time.
             #expect(Set(report.bins.filter { $0.condition == "moon_phase" }.map(\.bin)).count == 8)
+        }
+    }
+
+    @Test func aRisingTidePlantedAtAHarbourLeadsAndComesAgain() throws {
+        let harbour = Coordinate(latitude: 48.546, longitude: -123.013)
+        let station = try TideDatabase.station("9449880")
+        let store = try TrackStore(path: try Samples.temporaryDirectory() + "/t.sqlite")
+        var random = SeededGenerator(seed: 11)
+        let outings = try season(store, random: &random, at: harbour)
+        let zone = TimeZone(identifier: "America/Los_Angeles")!
+        let diary = DiaryService(store: store, zone: zone, tide: station)
+        func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
+        func state(_ ms: Int64) -> TideState? { TidePrediction.moment(station, at: date(ms))?.state }
+        for outing in outings {
+            let turns = TidePrediction.extremes(
+                station,
+                in: DateInterval(
+                    start: date(outing.start) - TidePrediction.reach, end: date(outing.end) + TidePrediction.reach))
+            func anywhere() -> Int64 { outing.start + Int64(random.uniform(0...1) * Double(outing.end - outing.start)) }
+            for _ in 0..<poisson(0.9, &random) { try mark(diary, at: anywhere(), weight: 1, place: harbour) }
+            // Two more while the tide rises, when it does during the outing.
+            var planted = 0
+            for _ in 0..<40 where planted < 2 {
+                let at = anywhere()
+                if TidePrediction.state(at: date(at), turns: turns) == .rising {
+                    try mark(diary, at: at, weight: 2, place: harbour)
+                    planted += 1
+                }
+            }
+        }
+        let report = try SuggestService(store: store, zone: zone, tide: station).suggest(
+            kind: catchKind, now: Self.october)
+        #expect(report.suggestions.first.map { "\($0.condition) \($0.bin)" } == "tide rising", "\(report.suggestions)")
+        let tideHours = report.bins.filter { $0.condition == "tide" }.map(\.hours).reduce(0, +)
+        #expect(abs(tideHours - report.hours) < 0.01, "every minute out there has a tide state")
+        #expect(!report.notes.contains { $0.contains("tide") }, "\(report.notes)")
+        #expect(!report.windows.isEmpty)
+        for w in report.windows {
+            #expect(state((w.start + w.end) / 2) == .rising && w.why.contains { $0.hasPrefix("tide rising") }, "\(w)")
         }
     }
 }

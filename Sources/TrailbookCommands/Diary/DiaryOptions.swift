@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GPSCore
 import Pipeline
+import Tides
 import TrackStore
 import TrailbookKit
 
@@ -19,6 +20,19 @@ struct ZoneOptions: ParsableArguments {
         if let config { arguments += ["--config", config] }
         if let timeZone { arguments += ["--time-zone", timeZone] }
         return try ConfigOptions.parse(arguments).load().timeZone
+    }
+
+    /// The tide station of the config (tide.station, from tide.file or xtide-data); nil without one.
+    func tide() throws -> TideStation? {
+        var arguments: [String] = []
+        if let config { arguments += ["--config", config] }
+        let loaded = try ConfigOptions.parse(arguments).load()
+        guard let name = loaded.tideStation else { return nil }
+        do {
+            return try TideDatabase.station(name, path: loaded.tideFile ?? TideDatabase.defaultPath)
+        } catch let error as TideError {
+            throw CommandFailure(message: "tide.station in the config: \(error).", code: .config)
+        }
     }
 
     /// The record kinds of the config file.

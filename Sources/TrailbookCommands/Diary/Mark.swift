@@ -91,7 +91,7 @@ struct Mark: ParsableCommand {
         } else {
             placement = .latest(maxAge: maxAge)
         }
-        let diary = DiaryService(store: store, zone: zone)
+        let diary = DiaryService(store: store, zone: zone, tide: try zoneOptions.tide())
         let record = try diary.mark(
             placement, note: note, fields: fields, photos: photos, kind: kind, conditions: observed)
         if json {

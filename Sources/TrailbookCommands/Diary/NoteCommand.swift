@@ -60,7 +60,7 @@ struct NoteCommand: ParsableCommand {
             let target: DiaryService.RecordTarget =
                 try record.map { .id(try RecordReference.parse($0)) } ?? .nearest(time: at!, within: within)
             let store = try storeOptions.open()
-            let diary = DiaryService(store: store, zone: zone)
+            let diary = DiaryService(store: store, zone: zone, tide: try zoneOptions.tide())
             let id = try diary.recordID(target)
             let text = try TextInput.read(text: textOptions.text, file: textOptions.file, what: "the note")
             let (note, record) = try diary.addNote(text, to: id)

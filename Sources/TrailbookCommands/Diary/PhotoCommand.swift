@@ -76,7 +76,8 @@ struct PhotoCommand: ParsableCommand {
             let inputs = try PhotoFile.collect(paths).map(PhotoFile.init)
             if inputs.isEmpty { throw PhotoError.noneFound(paths) }
             let store = try storeOptions.openOrCreate()
-            let outcomes = try DiaryService(store: store, zone: zone).geotag(inputs, offset: offset, maxGap: maxGap)
+            let outcomes = try DiaryService(store: store, zone: zone, tide: try zoneOptions.tide()).geotag(
+                inputs, offset: offset, maxGap: maxGap)
             if json {
                 try printJSON(["photos": outcomes])
             } else {

@@ -90,7 +90,8 @@ struct Report: ParsableCommand {
             let store = try storeOptions.open()
             let style = styleOptions.style
             let suggest = SuggestTables(
-                store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now())
+                store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now(),
+                tide: try zoneOptions.tide())
             let input = try DayReportInputs.load(
                 day, store: store, zone: zone, imperial: style.imperial, embedPhotos: photos == "embed",
                 devices: try devices.filter(store), suggest: suggest)
@@ -168,7 +169,8 @@ struct Report: ParsableCommand {
                     wanted, title: { count in span ?? "Trailbook: \(count) days" },
                     store: store, zone: zone, style: styleOptions.style, devices: try devices.filter(store),
                     suggest: SuggestTables(
-                        store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now())
+                        store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now(),
+                tide: try zoneOptions.tide())
                 ) { name, html in try Report.write(html, to: output + "/" + name) }
             } catch {
                 // Nothing was written: a folder this run made goes again.

@@ -1,13 +1,28 @@
 import Conditions
 import Foundation
 import GPSCore
+import Tides
 import TrackModel
 
-/// The sky at a moment and place, with the events of the local day in a time zone.
+/// The sky at a moment and place, with the events of the local day in a time zone; and the
+/// tide at the configured station.
 public struct ConditionsService: Sendable {
     public let zone: TimeZone
+    /// The station whose tide records get; nil: no tide.
+    public let tide: TideStation?
 
-    public init(zone: TimeZone) { self.zone = zone }
+    public init(zone: TimeZone, tide: TideStation? = nil) {
+        self.zone = zone
+        self.tide = tide
+    }
+
+    /// The tide at `ms` at the station, with the high and low waters of the local day.
+    public func tide(at ms: Int64) -> (moment: TideMoment, day: [TideExtreme])? {
+        guard let tide else { return nil }
+        let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+        guard let moment = TidePrediction.moment(tide, at: date) else { return nil }
+        return (moment, TidePrediction.extremes(tide, in: localDay(of: ms).interval))
+    }
 
     /// The local day holding `ms` in the zone, as an interval.
     public func localDay(of ms: Int64) -> (date: CivilDate, interval: DateInterval) {
@@ -37,6 +52,13 @@ public struct ConditionsService: Sendable {
         func text(_ key: String, _ value: String) -> ConditionValue {
             ConditionValue(key: key, value: .text(value), source: .computed)
         }
+        var tideValues: [ConditionValue] = []
+        if let (moment, _) = tide(at: ms), let station = tide {
+            tideValues = [
+                number("tide.height_m", moment.height), text("tide.state", moment.state.rawValue),
+                text("tide.station", station.name),
+            ]
+        }
         return [
             number("moon.age_days", sky.moon.age),
             number("moon.elevation_deg", sky.moon.elevation),
@@ -47,7 +69,7 @@ public struct ConditionsService: Sendable {
             number("sun.azimuth_deg", sky.sun.azimuth),
             number("sun.elevation_deg", sky.sun.elevation),
             text("sun.phase", sky.sun.phase.rawValue),
-        ]
+        ] + tideValues
     }
 
     /// What a coordinate typed by a person must be, as a sentence; nil when it is fine.

@@ -2,6 +2,7 @@ import Conditions
 import Foundation
 import GPSCore
 import Pipeline
+import Tides
 import TrackModel
 
 /// Why `suggest` could not answer, as one sentence.
@@ -79,6 +80,8 @@ public struct SuggestReport: Equatable, Sendable {
 public struct SuggestService {
     public let store: any TrackStoring
     public let zone: TimeZone
+    /// The configured tide station: tide is binned, and computed ahead, only with one.
+    public let tide: TideStation?
 
     /// A bin passes with at least this many records...
     public static let minimumCount = 5
@@ -97,9 +100,19 @@ public struct SuggestService {
     public static let conditions = ["day_phase", "moon_phase", "solunar", "tide", "pressure", "wind", "place"]
     static let computable: Set<String> = ["day_phase", "moon_phase", "solunar", "tide"]
 
-    public init(store: any TrackStoring, zone: TimeZone) {
+    public init(store: any TrackStoring, zone: TimeZone, tide: TideStation? = nil) {
         self.store = store
         self.zone = zone
+        self.tide = tide
+    }
+
+    /// High and low waters around `from`–`to` (enough to tell the state anywhere in it).
+    func turns(_ from: Int64, _ to: Int64) -> [TideExtreme] {
+        guard let tide else { return [] }
+        return TidePrediction.extremes(
+            tide,
+            in: DateInterval(
+                start: Self.date(from) - TidePrediction.reach, end: Self.date(to) + TidePrediction.reach))
     }
 
     /// The report for `kind`; with `best`, only the records in the top quarter by that field
@@ -169,6 +182,7 @@ public struct SuggestService {
                 overlapping: DateInterval(
                     start: Self.date(ride.startMilliseconds),
                     end: Self.date(max(ride.endMilliseconds, ride.startMilliseconds + 1))))
+            let tideTurns = turns(ride.startMilliseconds, ride.endMilliseconds)
             var slotBins: (slot: Int64, bins: [String: String])?
             for (a, b) in zip(list, list.dropFirst()) where a.segment == b.segment {
                 let from = a.fix.unixMilliseconds!
@@ -178,6 +192,9 @@ public struct SuggestService {
                 if slotBins?.slot != slot {
                     var bins = Self.computed(at: from, a.fix.coordinate!, solunar: periods)
                     bins["place"] = Self.place(of: a.fix.coordinate!, in: places)
+                    if let state = TidePrediction.state(at: Self.date(from), turns: tideTurns) {
+                        bins["tide"] = state.rawValue
+                    }
                     for (key, value) in Self.weatherBins(WeatherImportService.conditions(weather, at: from)) {
                         bins[key] = value
                         weatherCovered = true
@@ -232,7 +249,7 @@ public struct SuggestService {
                 "no weather readings cover the time out there: pressure and wind are not binned (import a station's readings with weather import)"
             )
         }
-        if hours["tide"] == nil {
+        if tide == nil {
             notes.append("no tide station is configured: tide is not binned")
         }
         if !table.isEmpty, passing.isEmpty {
@@ -245,7 +262,9 @@ public struct SuggestService {
         let (at, placeName) = Self.windowPlace(counted.isEmpty ? all : counted, places: places)
         let leaders = Dictionary(grouping: passing.filter { Self.computable.contains($0.condition) }, by: \.condition)
             .compactMapValues { $0.max { $0.lift < $1.lift } }
-        let windows = Self.windows(best: Array(leaders.values), at: at, from: now, days: days)
+        let windows = Self.windows(
+            best: Array(leaders.values), at: at, from: now, days: days, tide: turns(now, now + Int64(days) * 86_400_000)
+        )
         return SuggestReport(
             kind: kind.name, best: best, counted: counted.count, records: recordCount,
             hours: totalHours, rate: rate, suggestions: passing, bins: table, windows: windows, windowsAt: at,
@@ -354,7 +373,9 @@ public struct SuggestService {
     }
 
     /// Stretches of the `days` after `now` where the most of `best` hold at once (at least one).
-    static func windows(best: [Suggestion], at c: Coordinate?, from now: Int64, days: Int) -> [SuggestWindow] {
+    static func windows(best: [Suggestion], at c: Coordinate?, from now: Int64, days: Int, tide: [TideExtreme])
+        -> [SuggestWindow]
+    {
         guard let c, !best.isEmpty, days > 0 else { return [] }
         let end = now + Int64(days) * 86_400_000
         let periods = Sky.solunarPeriods(
@@ -362,7 +383,8 @@ public struct SuggestService {
         var steps: [(ms: Int64, held: [Suggestion])] = []
         var t = now
         while t < end {
-            let bins = computed(at: t, c, solunar: periods)
+            var bins = computed(at: t, c, solunar: periods)
+            bins["tide"] = TidePrediction.state(at: date(t), turns: tide)?.rawValue
             steps.append((t, best.filter { bins[$0.condition] == $0.bin }))
             t += slot
         }

@@ -1,6 +1,7 @@
 import Foundation
 import GPSCore
 import Pipeline
+import Tides
 import TrackModel
 
 /// The diary use cases: marking places, notes, photos, fields, the day's summary, listing and
@@ -8,11 +9,14 @@ import TrackModel
 public struct DiaryService {
     public let store: any TrackStoring
     public let zone: TimeZone
+    /// The tide station whose predictions new records get (nil: no tide).
+    public let tide: TideStation?
 
     /// `zone`: where local days are, and how times in sentences are shown.
-    public init(store: any TrackStoring, zone: TimeZone = TimeZone(identifier: "UTC")!) {
+    public init(store: any TrackStoring, zone: TimeZone = TimeZone(identifier: "UTC")!, tide: TideStation? = nil) {
         self.store = store
         self.zone = zone
+        self.tide = tide
     }
 
     // MARK: marking
@@ -84,7 +88,7 @@ public struct DiaryService {
             fromMilliseconds: ms - 2 * WeatherImportService.maximumGap,
             toMilliseconds: ms + WeatherImportService.maximumGap + 1)
         try store.setConditions(
-            ConditionsService(zone: zone).snapshot(at: ms, coordinate: record.coordinate)
+            ConditionsService(zone: zone, tide: tide).snapshot(at: ms, coordinate: record.coordinate)
                 + WeatherImportService.conditions(readings, at: ms), on: id)
     }
 

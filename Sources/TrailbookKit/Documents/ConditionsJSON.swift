@@ -1,6 +1,7 @@
 import Conditions
 import Foundation
 import GPSCore
+import Tides
 
 /// `trailbook conditions --json`: every time ISO 8601 UTC to the second, `null` where an event
 /// does not happen that local day.
@@ -9,14 +10,23 @@ public struct ConditionsJSON: Encodable, Sendable {
         "traditional solunar rule (J. A. Knight, 1926): major periods are the 2 h around the moon overhead and "
         + "underfoot, minor periods the 1 h around moonrise and moonset; a folk rule, not a measurement"
 
+    public static let tideNote =
+        "predicted from harmonic constants (XTide's data, NOAA's and others' stations); not for navigation"
+
     let sky: SkyConditions
     let zone: TimeZone
     let day: CivilDate
+    let tide: (station: TideStation, moment: TideMoment, day: [TideExtreme])?
 
-    public init(_ sky: SkyConditions, zone: TimeZone, day: CivilDate) {
+    /// `tide`: the configured station's water at the moment and the day's turns (`null` without one).
+    public init(
+        _ sky: SkyConditions, zone: TimeZone, day: CivilDate,
+        tide: (station: TideStation, moment: TideMoment, day: [TideExtreme])? = nil
+    ) {
         self.sky = sky
         self.zone = zone
         self.day = day
+        self.tide = tide
     }
 
     /// `2026-06-14T04:31:05Z`, rounded to the second.
@@ -26,7 +36,9 @@ public struct ConditionsJSON: Encodable, Sendable {
     }
 
     enum Keys: String, CodingKey {
-        case at, lat, lon, zone, day, source, sun, moon, solunar
+        case at, lat, lon, zone, day, source, sun, moon, solunar, tide
+        case station, id, datum, note, state, previous, next, turns, time, type
+        case heightM = "height_m"
         case elevationDeg = "elevation_deg"
         case azimuthDeg = "azimuth_deg"
         case rise, set, noon, phase
@@ -93,6 +105,33 @@ public struct ConditionsJSON: Encodable, Sendable {
                 try item.encode(Self.utc(period.end), forKey: .end)
                 try item.encode(period.cause.rawValue, forKey: .cause)
             }
+        }
+
+        guard let tide else { return try c.encodeNil(forKey: .tide) }
+        var water = c.nestedContainer(keyedBy: Keys.self, forKey: .tide)
+        try water.encode(tide.station.name, forKey: .station)
+        try water.encode(tide.station.id, forKey: .id)
+        try water.encode(tide.station.datum, forKey: .datum)
+        try water.encode(Self.tideNote, forKey: .note)
+        try water.encode(round(tide.moment.height, 100), forKey: .heightM)
+        try water.encode(tide.moment.state.rawValue, forKey: .state)
+        func turn(_ e: TideExtreme, in container: inout KeyedEncodingContainer<Keys>) throws {
+            try container.encode(Self.utc(e.time), forKey: .time)
+            try container.encode(round(e.height, 100), forKey: .heightM)
+            try container.encode(e.high ? "high" : "low", forKey: .type)
+        }
+        for (key, e) in [(Keys.previous, tide.moment.previous), (.next, tide.moment.next)] {
+            guard let e else {
+                try water.encodeNil(forKey: key)
+                continue
+            }
+            var item = water.nestedContainer(keyedBy: Keys.self, forKey: key)
+            try turn(e, in: &item)
+        }
+        var turns = water.nestedUnkeyedContainer(forKey: .turns)
+        for e in tide.day {
+            var item = turns.nestedContainer(keyedBy: Keys.self)
+            try turn(e, in: &item)
         }
     }
 }

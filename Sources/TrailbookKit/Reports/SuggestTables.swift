@@ -1,6 +1,7 @@
 import Foundation
 import Pipeline
 import Reports
+import Tides
 import TrackModel
 
 /// The `suggest` tables the reports show, one per record kind declared in the config, each
@@ -14,8 +15,10 @@ public final class SuggestTables {
     static let rows = 5
     static let windows = 3
 
-    public init(store: any TrackStoring, zone: TimeZone, kinds: [String: RecordKind], now: Int64) {
-        service = SuggestService(store: store, zone: zone)
+    public init(
+        store: any TrackStoring, zone: TimeZone, kinds: [String: RecordKind], now: Int64, tide: TideStation? = nil
+    ) {
+        service = SuggestService(store: store, zone: zone, tide: tide)
         self.kinds = kinds
         self.now = now
     }
