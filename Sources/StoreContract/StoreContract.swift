@@ -165,6 +165,12 @@ public enum StoreContract {
             try expect(
                 try store.weatherReadings(fromMilliseconds: t0 + 1, toMilliseconds: t0 + 3_600_000).isEmpty,
                 "the range is half-open")
+            let phone = try store.device(named: "phone")
+            let measured = WeatherReading(milliseconds: t0, pressure: 1002.5, device: phone)
+            try expect(try store.addWeatherReadings([measured]) == 1, "a device's reading beside a station's")
+            try expect(
+                try store.weatherReadings(fromMilliseconds: t0, toMilliseconds: t0 + 1) == [readings[0], measured],
+                "the station's first, then the device's")
         },
         Case(description: "a note near a point makes the point a record") { store in
             let writer = store.makeWriter(device: try store.device(named: "bike"))

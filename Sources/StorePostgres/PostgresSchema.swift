@@ -385,12 +385,14 @@ enum PostgresSchema {
             statements: [
                 """
                 CREATE TABLE weather_reading (
-                    t bigint PRIMARY KEY,
+                    t bigint NOT NULL,
+                    device_id bigint NOT NULL DEFAULT 0,
                     temperature_c double precision,
                     pressure_hpa double precision,
                     wind_speed_ms double precision,
                     wind_dir_deg double precision,
-                    cloud_pct double precision
+                    cloud_pct double precision,
+                    PRIMARY KEY (t, device_id)
                 )
                 """
             ]),

@@ -260,9 +260,11 @@ extension PostgresStore {
                 // xmax = 0 only on a freshly inserted row.
                 let fresh = try session.value(
                     """
-                    INSERT INTO weather_reading (t, temperature_c, pressure_hpa, wind_speed_ms, wind_dir_deg, cloud_pct)
-                    VALUES (\(r.milliseconds), \(r.temperature), \(r.pressure), \(r.windSpeed), \(r.windDirection), \(r.cloud))
-                    ON CONFLICT (t) DO UPDATE SET temperature_c = excluded.temperature_c,
+                    INSERT INTO weather_reading
+                        (t, device_id, temperature_c, pressure_hpa, wind_speed_ms, wind_dir_deg, cloud_pct)
+                    VALUES (\(r.milliseconds), \(r.device?.rawValue ?? 0), \(r.temperature), \(r.pressure),
+                        \(r.windSpeed), \(r.windDirection), \(r.cloud))
+                    ON CONFLICT (t, device_id) DO UPDATE SET temperature_c = excluded.temperature_c,
                         pressure_hpa = excluded.pressure_hpa, wind_speed_ms = excluded.wind_speed_ms,
                         wind_dir_deg = excluded.wind_dir_deg, cloud_pct = excluded.cloud_pct
                     RETURNING (xmax = 0)
@@ -275,13 +277,17 @@ extension PostgresStore {
 
     public func weatherReadings(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [WeatherReading] {
         try read { session in
-            try session.query("SELECT * FROM weather_reading WHERE t >= \(from) AND t < \(to) ORDER BY t").map { row in
-                WeatherReading(
+            try session.query(
+                "SELECT * FROM weather_reading WHERE t >= \(from) AND t < \(to) ORDER BY t, device_id"
+            ).map { row in
+                let device: Int64 = try row.get("device_id")
+                return WeatherReading(
                     milliseconds: try row.get("t"), temperature: try row.optional("temperature_c", as: Double.self),
                     pressure: try row.optional("pressure_hpa", as: Double.self),
                     windSpeed: try row.optional("wind_speed_ms", as: Double.self),
                     windDirection: try row.optional("wind_dir_deg", as: Double.self),
-                    cloud: try row.optional("cloud_pct", as: Double.self))
+                    cloud: try row.optional("cloud_pct", as: Double.self),
+                    device: device == 0 ? nil : DeviceID(rawValue: device))
             }
         }
     }

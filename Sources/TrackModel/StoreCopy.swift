@@ -81,9 +81,10 @@ public enum StoreCopy {
             "record_condition", key: 2,
             [("record_id", .int), ("key", .text), ("text", .text), ("number", .double), ("source", .text)]),
         table(
-            "weather_reading",
+            "weather_reading", key: 2,
             [
-                ("t", .int), ("temperature_c", .double), ("pressure_hpa", .double), ("wind_speed_ms", .double),
+                ("t", .int), ("device_id", .int), ("temperature_c", .double), ("pressure_hpa", .double),
+                ("wind_speed_ms", .double),
                 ("wind_dir_deg", .double), ("cloud_pct", .double),
             ]),
         table("day_summary", [("day", .text), ("text", .text), ("updated_ms", .int)]),

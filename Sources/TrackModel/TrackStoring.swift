@@ -77,7 +77,8 @@ public protocol TrackStoring: AccountStoring, SharingStoring, SessionStoring, Up
     func removeField(_ key: String, from record: Int64) throws -> Bool
     /// Sets condition values, replacing the same keys (whatever their source).
     func setConditions(_ values: [ConditionValue], on record: Int64) throws
-    /// Stores weather readings, replacing one at the same millisecond; how many were new.
+    /// Stores weather readings, replacing one of the same source (station or device) at the same
+    /// millisecond; how many were new.
     func addWeatherReadings(_ readings: [WeatherReading]) throws -> Int
     /// The weather readings in `[from, to)`, in time order.
     func weatherReadings(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [WeatherReading]

@@ -1,7 +1,10 @@
-/// One reading of a weather station or service, as stored: what it does not give is nil.
+/// One reading of a weather station or service, or of a device's own sensor (a phone's
+/// barometer), as stored: what it does not give is nil.
 public struct WeatherReading: Equatable, Sendable {
     /// UTC milliseconds.
     public var milliseconds: Int64
+    /// The device that measured it; nil for a station's or a service's reading (imported).
+    public var device: DeviceID?
     /// Air temperature, °C.
     public var temperature: Double?
     /// Air pressure at the station, hPa.
@@ -15,9 +18,10 @@ public struct WeatherReading: Equatable, Sendable {
 
     public init(
         milliseconds: Int64, temperature: Double? = nil, pressure: Double? = nil, windSpeed: Double? = nil,
-        windDirection: Double? = nil, cloud: Double? = nil
+        windDirection: Double? = nil, cloud: Double? = nil, device: DeviceID? = nil
     ) {
         self.milliseconds = milliseconds
+        self.device = device
         self.temperature = temperature
         self.pressure = pressure
         self.windSpeed = windSpeed

@@ -189,6 +189,7 @@ struct ConditionRow: SnakeCaseRecord {
 struct WeatherRow: SnakeCaseRecord {
     static let databaseTableName = "weather_reading"
     var t: Int64
+    var deviceId: Int64
     var temperatureC: Double?
     var pressureHpa: Double?
     var windSpeedMs: Double?
@@ -196,14 +197,14 @@ struct WeatherRow: SnakeCaseRecord {
     var cloudPct: Double?
 
     init(_ r: WeatherReading) {
-        (t, temperatureC, pressureHpa) = (r.milliseconds, r.temperature, r.pressure)
+        (t, deviceId, temperatureC, pressureHpa) = (r.milliseconds, r.device?.rawValue ?? 0, r.temperature, r.pressure)
         (windSpeedMs, windDirDeg, cloudPct) = (r.windSpeed, r.windDirection, r.cloud)
     }
 
     var reading: WeatherReading {
         WeatherReading(
             milliseconds: t, temperature: temperatureC, pressure: pressureHpa, windSpeed: windSpeedMs,
-            windDirection: windDirDeg, cloud: cloudPct)
+            windDirection: windDirDeg, cloud: cloudPct, device: deviceId == 0 ? nil : DeviceID(rawValue: deviceId))
     }
 }
 

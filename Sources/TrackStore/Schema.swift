@@ -427,8 +427,11 @@ enum Schema {
         }
         // A weather station's readings, so records added after an import get them too.
         migrator.registerMigration("v14-weather-readings") { db in
-            try db.create(table: "weather_reading") { t in
-                t.primaryKey("t", .integer)
+            try db.create(table: "weather_reading", options: [.withoutRowID]) { t in
+                t.column("t", .integer).notNull()
+                // 0: a station's or a service's (imported); else the device that measured it.
+                t.column("device_id", .integer).notNull().defaults(to: 0)
+                t.primaryKey(["t", "device_id"])
                 t.column("temperature_c", .double)
                 t.column("pressure_hpa", .double)
                 t.column("wind_speed_ms", .double)

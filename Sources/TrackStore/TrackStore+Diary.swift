@@ -244,7 +244,9 @@ extension TrackStore {
         try pool.write { db in
             var added = 0
             for r in readings {
-                if try !WeatherRow.exists(db, key: r.milliseconds) { added += 1 }
+                if try !WeatherRow.exists(db, key: ["t": r.milliseconds, "device_id": r.device?.rawValue ?? 0]) {
+                    added += 1
+                }
                 try WeatherRow(r).insert(db, onConflict: .replace)
             }
             return added
@@ -253,7 +255,8 @@ extension TrackStore {
 
     public func weatherReadings(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [WeatherReading] {
         try pool.read { db in
-            try WeatherRow.filter(Column("t") >= from && Column("t") < to).order(Column("t")).fetchAll(db)
+            try WeatherRow.filter(Column("t") >= from && Column("t") < to).order(Column("t"), Column("device_id"))
+                .fetchAll(db)
         }.map(\.reading)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GPSCore
+import TrackModel
 
 /// What the phone apps send, read into fixes. Units as each app defines them.
 enum PhoneProtocols {
@@ -115,12 +116,13 @@ enum PhoneProtocols {
 
     /// OwnTracks HTTP mode: one JSON message; a `location` (`lat`, `lon`, `tst` seconds, `acc`
     /// metres, `alt`, `vel` km/h, `cog`) gives a fix, other types (`transition`, `waypoint`,
-    /// `lwt`, ...) none; `batt` is the battery in percent.
-    static func owntracks(_ body: Data) throws -> (fix: Fix?, battery: Double?) {
+    /// `lwt`, ...) none; `batt` is the battery in percent, `p` the phone's barometric pressure in
+    /// kPa (a reading in hPa at `tst`, when it is a plausible air pressure, 30 to 110 kPa).
+    static func owntracks(_ body: Data) throws -> (fix: Fix?, battery: Double?, pressure: WeatherReading?) {
         guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw Malformed(description: "the body is not a JSON object")
         }
-        guard (doc["_type"] as? String) == "location" else { return (nil, nil) }
+        guard (doc["_type"] as? String) == "location" else { return (nil, nil, nil) }
         func number(_ key: String) -> Double? { (doc[key] as? NSNumber)?.doubleValue }
         guard let lat = number("lat"), let lon = number("lon"), let tst = number("tst") else {
             throw Malformed(description: "a location needs lat, lon and tst")
@@ -129,7 +131,11 @@ enum PhoneProtocols {
         let fix = Self.fix(
             lat: lat, lon: lon, ms: Int64((tst * 1000).rounded()), altitude: number("alt"),
             speed: measure(doc, "vel").map { $0 / 3.6 }, course: measure(doc, "cog"), accuracy: measure(doc, "acc"))
-        return (fix, percent(number("batt")))
+        let pressure = number("p").flatMap { kPa -> WeatherReading? in
+            guard kPa.isFinite, (30...110).contains(kPa) else { return nil }
+            return WeatherReading(milliseconds: Int64((tst * 1000).rounded()), pressure: kPa * 10)
+        }
+        return (fix, percent(number("batt")), pressure)
     }
 
     /// The OwnTracks message types that are kept as they come (not positions).

@@ -124,7 +124,9 @@ public struct SharingServer: Service, CustomStringConvertible {
         }
         /// Stores a device's points, or refuses them with the status that says why; friends
         /// watching live get the newest.
-        @Sendable func keep(_ read: () throws -> (fixes: [Fix], battery: Double?), device: PhoneDevice) async throws {
+        @Sendable func keep(
+            _ read: () throws -> (fixes: [Fix], battery: Double?), readings: [WeatherReading] = [], device: PhoneDevice
+        ) async throws {
             let report: (fixes: [Fix], battery: Double?)
             do {
                 report = try read()
@@ -136,7 +138,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                 stored = try await threads.runIfActive {
                     try ingest.ingest(
                         report.fixes, device: device.device, deviceName: device.name, account: device.account,
-                        battery: report.battery)
+                        battery: report.battery, readings: readings)
                 }
             } catch let refused as IngestError {
                 throw HTTPError(.unprocessableContent, message: refused.description)
@@ -196,11 +198,15 @@ public struct SharingServer: Service, CustomStringConvertible {
             let device = try await basicDevice(request)
             let body = try await request.body.collect(upTo: Self.maximumBody)
             let data = Data(body.readableBytesView)
+            let message: (fix: Fix?, battery: Double?, pressure: WeatherReading?)
+            do {
+                message = try PhoneProtocols.owntracks(data)
+            } catch let malformed as PhoneProtocols.Malformed {
+                throw HTTPError(.badRequest, message: malformed.description)
+            }
             try await keep(
-                {
-                    let (fix, battery) = try PhoneProtocols.owntracks(data)
-                    return (fix.map { [$0] } ?? [], battery)
-                }, device: device)
+                { (message.fix.map { [$0] } ?? [], message.battery) }, readings: message.pressure.map { [$0] } ?? [],
+                device: device)
             // Transitions, waypoints and the last will are kept as they came; waypoints (the
             // phone's regions) also become places of the account.
             if let type = PhoneProtocols.owntracksKeptType(data) {

@@ -283,7 +283,7 @@ import TrailbookTestSupport
         for i in 0..<3 {
             let message = """
                 {"_type":"location","tid":"an","lat":47.3769,"lon":\(8.5417 + Double(i) * 0.0001),"tst":\(now - 60 + i * 5),
-                "acc":12,"alt":410,"vel":18,"cog":90,"batt":76,"conn":"m","t":"u"}
+                "acc":12,"alt":410,"vel":18,"cog":90,"batt":76,"conn":"m","t":"u","p":\(101.3 + Double(i) * 0.01)}
                 """
             let r = try await request(pub, method: "POST", body: Data(message.utf8), headers: basic("ana", owntracks))
             #expect(r.0 == 200 && r.1 == "[]", "the friends' cards and locations: none yet: \(r)")
@@ -312,6 +312,10 @@ import TrailbookTestSupport
         #expect(exit == 0, "\(log)")
         let counts = try pointsByDevice(store)
         #expect(counts["iphone"] == 3 && counts["android"] == 1 && counts["phone"] == nil, "\(counts)")
+        // The phone's barometer (`p`, kPa) is kept as the device's own readings, in hPa.
+        let readings = try openStore(store).weatherReadings(fromMilliseconds: .min, toMilliseconds: .max)
+        #expect(readings.map { $0.pressure.map { ($0 * 10).rounded() / 10 } } == [1013, 1013.1, 1013.2], "\(readings)")
+        #expect(readings.allSatisfy { $0.device != nil && $0.temperature == nil })
     }
 
     @Test(arguments: StoreKind.allCases) func pairingByCodeShowsTheFriendUntilRevoked(_ kind: StoreKind) async throws {

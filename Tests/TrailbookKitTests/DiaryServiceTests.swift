@@ -1,6 +1,7 @@
 import Foundation
 import GPSCore
 import Testing
+import TrackModel
 import TrackStore
 import TrailbookKit
 import TrailbookTestSupport
@@ -178,5 +179,27 @@ import TrailbookTestSupport
         let overview = try control.overview(now: now)
         #expect(overview.running.isEmpty)
         #expect(overview.lastStoredPoint == (try store.latestPoint()?.unixMilliseconds))
+    }
+
+    @Test func aRecordTakesItsOwnDevicesBarometerOverTheStations() throws {
+        let (store, _) = try storeWithRide()
+        let bike = try store.device(named: "bike")
+        let stranger = DeviceID(rawValue: bike.rawValue + 100)
+        _ = try store.addWeatherReadings([
+            WeatherReading(milliseconds: inRide - 3_600_000, temperature: 15, pressure: 1015),
+            WeatherReading(milliseconds: inRide + 3_600_000, temperature: 17, pressure: 1013),
+            WeatherReading(milliseconds: inRide - 600_000, pressure: 960.4, device: bike),
+            WeatherReading(milliseconds: inRide + 600_000, pressure: 960.0, device: bike),
+            WeatherReading(milliseconds: inRide, pressure: 900, device: stranger),
+        ])
+        let record = try DiaryService(store: store, zone: zone).mark(.storedFix(time: inRide, within: 60))
+        func value(_ key: String) -> ConditionValue? { record.conditions.first { $0.key == key } }
+        // The device's own pressure (at the spot), the station's temperature; never another's.
+        #expect(
+            value("weather.pressure_hpa")
+                == ConditionValue(key: "weather.pressure_hpa", value: .number(960.2), source: .device))
+        #expect(
+            value("weather.temperature_c")
+                == ConditionValue(key: "weather.temperature_c", value: .number(16), source: .imported))
     }
 }

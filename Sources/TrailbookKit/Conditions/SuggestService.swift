@@ -174,6 +174,7 @@ public struct SuggestService {
         var weatherCovered = false
         var weather = try store.weatherReadings(fromMilliseconds: .min, toMilliseconds: .max)
         weather.sort { $0.milliseconds < $1.milliseconds }
+        let ownDevices = Set(try store.devices().map(\.id))
         for ride in effortRides {
             let list = points[ride.id] ?? []
             guard let first = list.first?.fix.coordinate else { continue }
@@ -195,7 +196,8 @@ public struct SuggestService {
                     if let state = TidePrediction.state(at: Self.date(from), turns: tideTurns) {
                         bins["tide"] = state.rawValue
                     }
-                    for (key, value) in Self.weatherBins(WeatherImportService.conditions(weather, at: from)) {
+                    let here = WeatherImportService.conditions(weather, at: from, devices: ownDevices)
+                    for (key, value) in Self.weatherBins(here) {
                         bins[key] = value
                         weatherCovered = true
                     }

@@ -118,10 +118,25 @@ public struct WeatherImportService {
         return a[keyPath: key]! + f * (b[keyPath: key]! - a[keyPath: key]!)
     }
 
+    /// The conditions stored readings give a moment: a station's (source `imported`), overridden
+    /// key by key by those measured by `devices` (source `device`, e.g. a phone's barometer);
+    /// other devices' readings are not used.
+    public static func conditions(_ readings: [WeatherReading], at ms: Int64, devices: Set<DeviceID>)
+        -> [ConditionValue]
+    {
+        let station = conditions(readings.filter { $0.device == nil }, at: ms)
+        let measured = conditions(
+            readings.filter { $0.device.map(devices.contains) ?? false }, at: ms, source: .device)
+        let keys = Set(measured.map(\.key))
+        return station.filter { !keys.contains($0.key) } + measured
+    }
+
     /// The conditions the readings give a moment (empty outside them).
-    public static func conditions(_ readings: [WeatherReading], at ms: Int64) -> [ConditionValue] {
+    public static func conditions(
+        _ readings: [WeatherReading], at ms: Int64, source: ConditionValue.Source = .imported
+    ) -> [ConditionValue] {
         func value(_ key: String, _ number: Double?, _ places: Double = 10) -> ConditionValue? {
-            number.map { ConditionValue(key: key, value: .number(($0 * places).rounded() / places), source: .imported) }
+            number.map { ConditionValue(key: key, value: .number(($0 * places).rounded() / places), source: source) }
         }
         var values: [ConditionValue?] = [
             value("weather.temperature_c", interpolate(readings, \.temperature, at: ms)),
@@ -134,7 +149,7 @@ public struct WeatherImportService {
                 let change = pressure - before
                 values.append(value("weather.pressure_change_3h_hpa", change))
                 let trend = change > steadyWithin ? "rising" : (change < -steadyWithin ? "falling" : "steady")
-                values.append(ConditionValue(key: "weather.pressure_trend", value: .text(trend), source: .imported))
+                values.append(ConditionValue(key: "weather.pressure_trend", value: .text(trend), source: source))
             }
         }
         // Directions are not averaged across north: the nearer reading's, within the gap.
@@ -144,7 +159,7 @@ public struct WeatherImportService {
         {
             values.append(value("weather.wind_dir_deg", degrees, 1))
             values.append(
-                ConditionValue(key: "weather.wind_octant", value: .text(octant(degrees)), source: .imported))
+                ConditionValue(key: "weather.wind_octant", value: .text(octant(degrees)), source: source))
         }
         return values.compactMap { $0 }
     }

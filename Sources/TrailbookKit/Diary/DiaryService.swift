@@ -89,7 +89,8 @@ public struct DiaryService {
             toMilliseconds: ms + WeatherImportService.maximumGap + 1)
         try store.setConditions(
             ConditionsService(zone: zone, tide: tide).snapshot(at: ms, coordinate: record.coordinate)
-                + WeatherImportService.conditions(readings, at: ms), on: id)
+                + WeatherImportService.conditions(readings, at: ms, devices: Set(try store.devices().map(\.id))), on: id
+        )
     }
 
     /// The record `id`, which must exist.

@@ -96,13 +96,13 @@ public final class PhoneIngest: Sendable {
 
     /// Stores a batch of `device`'s points (checked first: one bad point refuses the batch), in
     /// time order, through the rules, and what the phone said of itself (`battery`, percent; the
-    /// newest point's accuracy radius); returns how many were stored. The points also go through
+    /// newest point's accuracy radius, `readings` its sensors gave); returns how many were stored. The points also go through
     /// the event detector with the places of `account` (the store's own user when nil); its
     /// events (named as `deviceName`'s) are stored after the points, with the cues they fire,
     /// and the account's alerts they match go to the outbox.
     public func ingest(
         _ fixes: [Fix], device: DeviceID, deviceName: String? = nil, account: String? = nil, battery: Double? = nil,
-        now: Int64 = UTCTimestamp.now()
+        readings: [WeatherReading] = [], now: Int64 = UTCTimestamp.now()
     ) throws -> Int {
         for f in fixes { try Self.check(f, now: now) }
         let lane = lanes.withLock { lanes in
@@ -131,6 +131,15 @@ public final class PhoneIngest: Sendable {
             }
         }
         let stored = try lane.writer.write(kept, drops: DropCounts.added(since: before, to: pipeline.drops))
+        // What the phone measured (its barometer), as the device's own weather readings.
+        if !readings.isEmpty {
+            _ = try store.addWeatherReadings(
+                readings.map { r in
+                    var r = r
+                    r.device = device
+                    return r
+                })
+        }
         lane.pipeline = pipeline
         // Events: like the pipeline, the detector moves on only once they are stored (a resent
         // batch's points are earlier than what it saw, and pass; an event stored twice is kept once).
