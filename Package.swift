@@ -84,7 +84,7 @@ let package = Package(
             name: "TrailbookKit",
             dependencies: [
                 "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackModel", "Reports", "Photos", "Conditions", "Tides",
-                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "SystemPackage", package: "swift-system"), .product(name: "GRDB", package: "GRDB.swift"),
                 // bcrypt only (a small C library): not the server framework.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),

@@ -11,7 +11,7 @@ struct ConfigKey: Sendable {
     let apply: @Sendable (ConfigValue, inout TrailbookConfig) throws(ConfigProblem) -> Void
 
     static let sections = [
-        "collection", "accuracy", "jumps", "segments", "active_hours", "time", "events", "alerts", "tide",
+        "collection", "accuracy", "jumps", "segments", "active_hours", "time", "events", "alerts", "tide", "maps",
     ]
 
     static let all: [ConfigKey] = [
@@ -128,6 +128,20 @@ struct ConfigKey: Sendable {
             "a tide station's name or id (trailbook tide stations --near LAT,LON), or \"\" for no tide",
             \.tideStation),
         text("tide", "file", "a harmonic constants file (.tcd), or \"\" for Debian's xtide-data", \.tideFile),
+        text(
+            "maps", "tiles",
+            "a tile URL template with {z}, {x}, {y} (and {s}), or mbtiles:FILE; \"\" for the plain map",
+            \.mapTiles),
+        text("maps", "attribution", "text shown on the map, as the tile provider asks", \.mapAttribution),
+        ConfigKey(
+            section: "maps", name: "cache_mb", unit: "megabytes, 1 or more",
+            render: { c in String(c.mapCacheMegabytes) },
+            apply: { v, c throws(ConfigProblem) in
+                guard let n = v.int, n >= 1 else {
+                    throw ConfigProblem(text: "must be a whole number of megabytes, 1 or more.")
+                }
+                c.mapCacheMegabytes = n
+            }),
     ]
 
     /// A text key; "" leaves it unset.

@@ -26,6 +26,12 @@ public struct TrailbookConfig: Sendable {
     public var tideStation: String?
     /// The harmonic constants file (`tide.file`); nil: Debian's xtide-data.
     public var tideFile: String?
+    /// The reports' base map (`maps.tiles`): a tile URL template or `mbtiles:FILE`; nil: plain.
+    public var mapTiles: String?
+    /// Shown on the map (`maps.attribution`).
+    public var mapAttribution: String?
+    /// The bound of the tile cache (`maps.cache_mb`).
+    public var mapCacheMegabytes = 256
 
     public init() {}
 

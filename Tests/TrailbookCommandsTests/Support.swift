@@ -54,7 +54,7 @@ func run(
     ).path
     let isolation = [
         "TRAILBOOK_STORE": sandbox + "/store.sqlite", "XDG_CONFIG_HOME": sandbox + "/config",
-        "XDG_DATA_HOME": sandbox + "/data",
+        "XDG_DATA_HOME": sandbox + "/data", "XDG_CACHE_HOME": sandbox + "/cache",
     ]
     process.environment = ProcessInfo.processInfo.environment.merging(isolation) { $1 }.merging(environment) { $1 }
     process.currentDirectoryURL = packageRoot

@@ -78,6 +78,8 @@ public struct ReportStyle: Sendable {
     public var imperial = false
     /// The timeline as lanes on a time axis, or as a list.
     public var view: TimelineView = .timeline
+    /// The base map under the routes; nil: the plain map.
+    public var tiles: (any TileFetching)?
 
     public init() {}
 
@@ -115,6 +117,8 @@ public struct ReportStyle: Sendable {
         .muted{opacity:.7}.summary{white-space:pre-wrap;font-size:1.05em}
         svg{display:block;width:100%;height:auto;border-radius:8px}
         body.light .mapbg{fill:#eef1f4}body.dark .mapbg{fill:#232830}body.dark a{color:#8ab4f8}
+        body.dark .tile{filter:invert(1) hue-rotate(180deg) brightness(.85) contrast(.9)}
+        .attribution{font-size:.8em;opacity:.75;text-align:right;margin-top:2px}
         body.light .ink{fill:#1b1b1b;stroke:#1b1b1b}body.dark .ink{fill:#e6e6e6;stroke:#e6e6e6}.ink text{stroke:none}
         .route{fill:none;stroke-width:3.5;stroke-linejoin:round;stroke-linecap:round}
         .gap{fill:none;stroke-width:2;stroke-dasharray:6 5;opacity:.8}
@@ -164,6 +168,7 @@ public enum DayReport {
         if let back { page["back"] = back }
         if let summary = input.summary { page["summary"] = summary }
         if let suggest = SuggestionTable.section(input.suggestions) { page["suggest"] = suggest }
+        if let tiles = style.tiles, !tiles.attribution.isEmpty { page["attribution"] = tiles.attribution }
         if !input.rides.isEmpty {
             page["totals"] = [
                 "distance": style.distance(stats.map(\.distance).reduce(0, +)),
@@ -250,7 +255,7 @@ public enum DayReport {
         let y = height - 18
         return [
             "width": Int(width), "height": Int(height), "rides": rides, "pins": pins, "markerFill": markerFill,
-            "markerEdge": markerEdge,
+            "markerEdge": markerEdge, "tiles": MapTiles.layer(projection, fetcher: style.tiles),
             "bar": ["y": HTML.number(y), "ty": HTML.number(y - 6), "width": HTML.number(bar.pixels), "label": label],
         ]
     }

@@ -75,6 +75,7 @@ public enum OverlayReport {
             "total": style.distance(days.map(\.distance).reduce(0, +)), "rows": rows,
             "map": [
                 "width": Int(width), "height": Int(height), "days": drawn,
+                "tiles": MapTiles.layer(projection, fetcher: style.tiles),
                 "bar": [
                     "y": "\(Int(height - 18))", "ty": "\(Int(height - 24))", "width": HTML.number(bar.pixels),
                     "label": bar.metres >= 1000 ? "\(Int(bar.metres / 1000)) km" : "\(Int(bar.metres)) m",
@@ -82,6 +83,7 @@ public enum OverlayReport {
             ],
         ]
         if let suggest = SuggestionTable.section(suggestions) { page["suggest"] = suggest }
+        if let tiles = style.tiles, !tiles.attribution.isEmpty { page["attribution"] = tiles.attribution }
         return ReportTemplates.pages.render("overlay", page)
     }
 }

@@ -34,7 +34,7 @@ enum ReportTemplates {
 
         {{#summary}}<p class="summary">{{.}}</p>
         {{/summary}}<h2>Map</h2>
-        {{#map}}{{> day-map}}{{/map}}
+        {{#map}}{{> day-map}}{{/map}}{{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
         {{#hasRides}}<h2>Rides</h2>
         <table><tr><th>ride</th><th>time</th><th>distance</th><th>moving</th><th class="wide">avg speed</th>\
         <th class="wide">max</th><th>climb</th><th class="wide">descent</th></tr>\
@@ -71,6 +71,8 @@ enum ReportTemplates {
     static let dayMap = """
         <svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" role="img" \
         aria-label="Map of the day’s routes"><rect class="mapbg" width="100%" height="100%"/>
+        {{#tiles}}<image class="tile" data-tile="{{key}}" href="{{href}}" x="{{x}}" y="{{y}}" width="{{size}}" \
+        height="{{size}}" preserveAspectRatio="none"/>{{/tiles}}
         {{#rides}}<g class="ride" data-ride="{{id}}">{{#parts}}{{#gap}}<line class="gap" stroke="{{colour}}" \
         x1="{{x1}}" y1="{{y1}}" x2="{{x2}}" y2="{{y2}}"/>{{/gap}}<path class="route" stroke="{{colour}}" d="{{d}}"/>{{/parts}}\
         {{#ends}}<circle class="start" cx="{{ax}}" cy="{{ay}}" r="6" fill="{{markerFill}}" stroke="{{markerEdge}}" \
@@ -110,10 +112,13 @@ enum ReportTemplates {
         <h2>Map</h2>
         {{#map}}<svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" role="img" \
         aria-label="Routes of {{dayCount}}"><rect class="mapbg" width="100%" height="100%"/>
+        {{#tiles}}<image class="tile" data-tile="{{key}}" href="{{href}}" x="{{x}}" y="{{y}}" width="{{size}}" \
+        height="{{size}}" preserveAspectRatio="none"/>{{/tiles}}
         {{#days}}<g class="day" id="day-{{date}}" stroke="{{colour}}">{{#paths}}<path class="route" d="{{.}}"/>{{/paths}}\
         {{#places}}<circle class="place" cx="{{x}}" cy="{{y}}" r="4" fill="{{colour}}"/>{{/places}}</g>
         {{/days}}{{#bar}}<g class="ink"><rect x="20" y="{{y}}" width="{{width}}" height="4"/><text x="20" y="{{ty}}" \
-        font-size="12" stroke="none">{{label}}</text></g>{{/bar}}</svg>{{/map}}
+        font-size="12" stroke="none">{{label}}</text></g>{{/bar}}</svg>{{/map}}\
+        {{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
         <h2>Days</h2>
         <p class="muted">Select a day to highlight its route; select it again to show all.</p>
         <table><tr><th>day</th><th>distance</th><th>moving</th><th></th></tr>\

@@ -22,6 +22,14 @@ struct ZoneOptions: ParsableArguments {
         return try ConfigOptions.parse(arguments).load().timeZone
     }
 
+    /// The config file's settings (with --time-zone applied).
+    func loaded() throws -> TrailbookConfig {
+        var arguments: [String] = []
+        if let config { arguments += ["--config", config] }
+        if let timeZone { arguments += ["--time-zone", timeZone] }
+        return try ConfigOptions.parse(arguments).load()
+    }
+
     /// The tide station of the config (tide.station, from tide.file or xtide-data); nil without one.
     func tide() throws -> TideStation? {
         var arguments: [String] = []

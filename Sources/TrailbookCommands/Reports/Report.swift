@@ -28,6 +28,43 @@ struct Report: ParsableCommand {
         @Option(help: "The day's timeline: timeline (lanes on a time axis) or list.")
         var view: String = "timeline"
 
+        @Option(
+            help: ArgumentHelp(
+                "Base map: a tile URL template (https://tile.example/{z}/{x}/{y}.png, {s} for a/b/c) or mbtiles:FILE; "
+                    + "the tiles are fetched now, cached, and embedded (default: maps.tiles, else a plain map).",
+                valueName: "source"))
+        var tiles: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Shown on the map, as the tile provider asks (default: maps.attribution).", valueName: "text"))
+        var attribution: String?
+
+        /// The base map of the page: from the options, else the config; nil for the plain map.
+        func fetcher(_ zoneOptions: ZoneOptions) throws -> TileFetcher? {
+            let config = try zoneOptions.loaded()
+            guard let text = tiles ?? config.mapTiles else { return nil }
+            do {
+                return try TileFetcher(
+                    source: TileSource(text), attribution: attribution ?? config.mapAttribution ?? "",
+                    cacheMegabytes: config.mapCacheMegabytes)
+            } catch let error as TileSourceError {
+                throw CommandFailure(
+                    message: "--tiles: \(error).",
+                    code: error.kind == .missingInput ? .noInput : .usage)
+            }
+        }
+
+        /// One warning line for the tiles that could not be had (their squares are blank).
+        static func warn(_ fetcher: TileFetcher?) {
+            guard let fetcher, let first = fetcher.failures.first else { return }
+            let count = fetcher.failures.count
+            FileHandle.standardError.write(
+                Data(
+                    "trailbook: warning: \(count) map tile\(count == 1 ? "" : "s") could not be had (\(first)); their squares are blank.\n"
+                        .utf8))
+        }
+
         func validate() throws {
             guard ReportStyle.Theme(rawValue: theme) != nil else { throw ValidationError("--theme is light or dark.") }
             guard Palette(rawValue: palette) != nil else {
@@ -88,7 +125,9 @@ struct Report: ParsableCommand {
             let zone = try zoneOptions.zone()
             let day = try LocalDate.require(date, option: "", zone: zone)
             let store = try storeOptions.open()
-            let style = styleOptions.style
+            var style = styleOptions.style
+            let fetcher = try styleOptions.fetcher(zoneOptions)
+            style.tiles = fetcher
             let suggest = SuggestTables(
                 store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now(),
                 tide: try zoneOptions.tide())
@@ -96,6 +135,7 @@ struct Report: ParsableCommand {
                 day, store: store, zone: zone, imperial: style.imperial, embedPhotos: photos == "embed",
                 devices: try devices.filter(store), suggest: suggest)
             let page = DayReport.render(input, style: style)
+            StyleOptions.warn(fetcher)
             let path = output ?? "\(day).html"
             try Report.write(page, to: path)
             print(path)
@@ -164,13 +204,17 @@ struct Report: ParsableCommand {
                     code: .cannotCreate)
             }
             let span = days == nil ? wanted.first.map { "Trailbook \($0) to \(wanted.last!)" } : nil
+            var style = styleOptions.style
+            let fetcher = try styleOptions.fetcher(zoneOptions)
+            style.tiles = fetcher
+            defer { StyleOptions.warn(fetcher) }
             do {
                 _ = try OverlayPages.render(
                     wanted, title: { count in span ?? "Trailbook: \(count) days" },
-                    store: store, zone: zone, style: styleOptions.style, devices: try devices.filter(store),
+                    store: store, zone: zone, style: style, devices: try devices.filter(store),
                     suggest: SuggestTables(
                         store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now(),
-                tide: try zoneOptions.tide())
+                        tide: try zoneOptions.tide())
                 ) { name, html in try Report.write(html, to: output + "/" + name) }
             } catch {
                 // Nothing was written: a folder this run made goes again.

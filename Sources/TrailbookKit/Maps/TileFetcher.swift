@@ -1,0 +1,320 @@
+import Crypto
+import Foundation
+import GRDB
+import Reports
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Why a tile source cannot be used, as one sentence.
+public enum TileSourceError: ServiceFailure, Equatable {
+    case badTemplate(String)
+    case noMBTiles(String, reason: String)
+
+    public var kind: FailureKind {
+        switch self {
+        case .badTemplate: .badRequest
+        case .noMBTiles: .missingInput
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .badTemplate(let text):
+            "\"\(text)\" is not a tile source: give an http(s) URL with {z}, {x} and {y} (and {s} for a, b, c), or mbtiles:FILE"
+        case .noMBTiles(let path, let reason):
+            "cannot read the MBTiles file \(path) (\(reason)): give an SQLite file with a tiles table"
+        }
+    }
+}
+
+/// Where tiles come from: a tile server's URL template, or an MBTiles file (offline).
+public enum TileSource: Sendable, Equatable {
+    case url(String)
+    case mbtiles(String)
+
+    public init(_ text: String) throws {
+        if text.hasPrefix("mbtiles:") {
+            let path = String(text.dropFirst("mbtiles:".count))
+            guard !path.isEmpty else { throw TileSourceError.badTemplate(text) }
+            self = .mbtiles(path)
+            return
+        }
+        guard
+            let scheme = URL(
+                string: text.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))?.scheme,
+            ["http", "https"].contains(scheme.lowercased()),
+            ["{z}", "{x}", "{y}"].allSatisfy(text.contains)
+        else { throw TileSourceError.badTemplate(text) }
+        self = .url(text)
+    }
+
+    /// The URL of one tile; `{s}` takes a, b or c by the tile, so a map spreads over them.
+    func url(_ key: TileKey) -> URL? {
+        guard case .url(let template) = self else { return nil }
+        let subdomain = ["a", "b", "c"][(key.x + key.y) % 3]
+        return URL(
+            string: template.replacingOccurrences(of: "{z}", with: "\(key.z)")
+                .replacingOccurrences(of: "{x}", with: "\(key.x)").replacingOccurrences(of: "{y}", with: "\(key.y)")
+                .replacingOccurrences(of: "{s}", with: subdomain))
+    }
+}
+
+/// Gets a report's tiles: from an MBTiles file, or from a tile server through a disk cache that
+/// keeps each tile as long as the server's `Cache-Control: max-age` or `Expires` says (a week
+/// when it says nothing), asks again with the tile's `ETag` after that, sends a real
+/// User-Agent, uses at most two connections and never more than ``maximumPerMap`` tiles for a map.
+/// A tile it cannot get is left out (blank) and counted in ``failures``.
+public final class TileFetcher: TileFetching, @unchecked Sendable {
+    public let source: TileSource
+    public let attribution: String
+    let cache: String
+    let cacheLimit: Int
+    let timeout: Double
+    public static let userAgent = "Trailbook/1.0 (self-hosted GPS diary; +https://github.com/trailbook)"
+    /// A page shows at most this many tiles: a bound on what one report asks of a server.
+    public static let maximumPerMap = 120
+    /// How long a tile is kept when the server does not say (seconds).
+    static let defaultLifetime: Double = 7 * 86_400
+
+    private let lock = NSLock()
+    private var failed: [String] = []
+    private var requested = 0
+
+    /// `cache`: the folder (default `$XDG_CACHE_HOME/trailbook/tiles`); `cacheMegabytes`: its bound.
+    public init(
+        source: TileSource, attribution: String, cache: String? = nil, cacheMegabytes: Int = 256, timeout: Double = 10,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
+        self.source = source
+        self.attribution = attribution
+        let base =
+            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
+        self.cache = cache ?? base + "/trailbook/tiles"
+        cacheLimit = cacheMegabytes * 1_048_576
+        self.timeout = timeout
+        if case .mbtiles(let path) = source {
+            do {
+                _ = try Self.openMBTiles(path)
+            } catch let error as TileSourceError {
+                throw error
+            } catch { throw TileSourceError.noMBTiles(path, reason: "\(error)") }
+        }
+    }
+
+    /// Tiles that could not be had, with why, one entry per tile (for the report's warning).
+    public var failures: [String] { lock.withLock { failed } }
+    /// Requests sent to the tile server (cache hits and MBTiles reads are not requests).
+    public var requests: Int { lock.withLock { requested } }
+
+    public func images(_ keys: [TileKey]) -> [TileKey: TileImage] {
+        let wanted = Array(keys.prefix(Self.maximumPerMap))
+        switch source {
+        case .mbtiles(let path): return mbtiles(path, wanted)
+        case .url: return fetch(wanted)
+        }
+    }
+
+    // MARK: MBTiles
+
+    static func openMBTiles(_ path: String) throws -> DatabaseQueue {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw TileSourceError.noMBTiles(path, reason: "no such file")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM tiles") }
+        return queue
+    }
+
+    private func mbtiles(_ path: String, _ keys: [TileKey]) -> [TileKey: TileImage] {
+        var found: [TileKey: TileImage] = [:]
+        do {
+            let queue = try Self.openMBTiles(path)
+            try queue.read { db in
+                for key in keys {
+                    // MBTiles numbers rows from the south (TMS).
+                    let row = (1 << key.z) - 1 - key.y
+                    let data = try Data.fetchOne(
+                        db,
+                        sql: "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                        arguments: [key.z, key.x, row])
+                    if let data, let mime = TileImage.mime(of: data) {
+                        found[key] = TileImage(data: data, mime: mime)
+                    } else {
+                        note("\(key): not in \(path)")
+                    }
+                }
+            }
+        } catch {
+            for key in keys where found[key] == nil { note("\(key): \(error)") }
+        }
+        return found
+    }
+
+    private func note(_ failure: String) { lock.withLock { failed.append(failure) } }
+
+    // MARK: a tile server, through the cache
+
+    struct Meta: Codable {
+        var expires: Double
+        var etag: String?
+        var lastModified: String?
+    }
+
+    func folder() -> String {
+        guard case .url(let template) = source else { return cache }
+        let digest = SHA256.hash(data: Data(template.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return cache + "/" + digest
+    }
+
+    private func fetch(_ keys: [TileKey]) -> [TileKey: TileImage] {
+        let folder = folder()
+        var found: [TileKey: TileImage] = [:]
+        var queue: [(TileKey, Meta?, Data?)] = []
+        let now = Date().timeIntervalSince1970
+        for key in keys {
+            let file = "\(folder)/\(key.z)/\(key.x)/\(key.y)"
+            let data = FileManager.default.contents(atPath: file)
+            let meta = FileManager.default.contents(atPath: file + ".json").flatMap {
+                try? JSONDecoder().decode(Meta.self, from: $0)
+            }
+            if let data, let meta, meta.expires > now, let mime = TileImage.mime(of: data) {
+                found[key] = TileImage(data: data, mime: mime)
+                // Used now: the cache's bound drops the tiles used longest ago first.
+                try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file)
+            } else {
+                queue.append((key, meta, data))
+            }
+        }
+        guard !queue.isEmpty else { return found }
+        let work = WorkList(queue)
+        // Two workers: at most two connections to the server.
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            while let (key, meta, stale) = work.next() {
+                if let image = get(key, meta: meta, stale: stale, folder: folder) { work.found(key, image) }
+            }
+        }
+        prune()
+        return found.merging(work.results) { $1 }
+    }
+
+    /// The tiles still to ask for, handed out one at a time, and what came back.
+    final class WorkList: @unchecked Sendable {
+        private let lock = NSLock()
+        private let items: [(TileKey, Meta?, Data?)]
+        private var index = 0
+        private var images: [TileKey: TileImage] = [:]
+
+        init(_ items: [(TileKey, Meta?, Data?)]) { self.items = items }
+
+        func next() -> (TileKey, Meta?, Data?)? {
+            lock.withLock {
+                defer { index += 1 }
+                return index < items.count ? items[index] : nil
+            }
+        }
+
+        func found(_ key: TileKey, _ image: TileImage) { lock.withLock { images[key] = image } }
+
+        var results: [TileKey: TileImage] { lock.withLock { images } }
+    }
+
+    /// One tile from the server (a 304 keeps the cached bytes), stored in the cache.
+    private func get(_ key: TileKey, meta: Meta?, stale: Data?, folder: String) -> TileImage? {
+        guard let url = source.url(key) else { return nil }
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.setValue(Self.userAgent, forHTTPHeaderField: "User-Agent")
+        if stale != nil, let etag = meta?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if stale != nil, let modified = meta?.lastModified {
+            request.setValue(modified, forHTTPHeaderField: "If-Modified-Since")
+        }
+        lock.withLock { requested += 1 }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var answer: (Data?, URLResponse?, (any Error)?)
+        let task = URLSession.shared.dataTask(with: request) { data, response, error in
+            answer = (data, response, error)
+            done.signal()
+        }
+        task.resume()
+        if done.wait(timeout: .now() + timeout + 1) == .timedOut {
+            task.cancel()
+            note("\(key): no answer from \(url.host ?? "the server") in \(Int(timeout)) s")
+            return nil
+        }
+        let (data, response, error) = answer
+        guard let http = response as? HTTPURLResponse else {
+            note("\(key): \(error.map { "\($0.localizedDescription)" } ?? "no response")")
+            return nil
+        }
+        var bytes = data ?? Data()
+        if http.statusCode == 304, let stale {
+            bytes = stale
+        } else if http.statusCode != 200 {
+            note("\(key): HTTP \(http.statusCode)")
+            return nil
+        }
+        guard let mime = TileImage.mime(of: bytes) else {
+            note("\(key): not an image")
+            return nil
+        }
+        let file = "\(folder)/\(key.z)/\(key.x)/\(key.y)"
+        let headers = http.allHeaderFields
+        func header(_ name: String) -> String? {
+            headers.first { ($0.key as? String)?.lowercased() == name.lowercased() }?.value as? String
+        }
+        let meta = Meta(
+            expires: Self.expiry(cacheControl: header("Cache-Control"), expires: header("Expires")),
+            etag: header("ETag") ?? meta?.etag, lastModified: header("Last-Modified") ?? meta?.lastModified)
+        try? FileManager.default.createDirectory(
+            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try? bytes.write(to: URL(fileURLWithPath: file), options: .atomic)
+        try? JSONEncoder().encode(meta).write(to: URL(fileURLWithPath: file + ".json"), options: .atomic)
+        return TileImage(data: bytes, mime: mime)
+    }
+
+    /// When a tile fetched now goes stale: `max-age` first, then `Expires`, else a week;
+    /// `no-cache` and `no-store`: at once (asked again, with its ETag, next time).
+    static func expiry(cacheControl: String?, expires: String?, now: Double = Date().timeIntervalSince1970) -> Double {
+        if let control = cacheControl?.lowercased() {
+            if control.contains("no-store") || control.contains("no-cache") { return now }
+            if let range = control.range(of: #"max-age=\d+"#, options: .regularExpression),
+                let seconds = Double(control[range].dropFirst("max-age=".count))
+            {
+                return now + seconds
+            }
+        }
+        if let expires {
+            let format = DateFormatter()
+            format.locale = Locale(identifier: "en_US_POSIX")
+            format.timeZone = TimeZone(identifier: "GMT")
+            format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+            if let date = format.date(from: expires) { return date.timeIntervalSince1970 }
+        }
+        return now + defaultLifetime
+    }
+
+    /// Keeps the cache under its bound: the tiles used longest ago go first.
+    func prune() {
+        guard let walker = FileManager.default.enumerator(atPath: cache) else { return }
+        var files: [(path: String, size: Int, used: Date)] = []
+        var total = 0
+        while let name = walker.nextObject() as? String {
+            let path = cache + "/" + name
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                attributes[.type] as? FileAttributeType == .typeRegular
+            else { continue }
+            let size = (attributes[.size] as? Int) ?? 0
+            total += size
+            files.append((path, size, (attributes[.modificationDate] as? Date) ?? .distantPast))
+        }
+        guard total > cacheLimit else { return }
+        for file in files.sorted(by: { $0.used < $1.used }) where total > cacheLimit {
+            try? FileManager.default.removeItem(atPath: file.path)
+            total -= file.size
+        }
+    }
+}

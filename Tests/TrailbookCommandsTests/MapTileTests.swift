@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// Base map tiles in the reports: fetched at report time from a tile server the test runs on
+/// 127.0.0.1 (or an MBTiles file the test writes), cached, and embedded, so the page still loads
+/// nothing when it is opened.
+@Suite(.serialized) struct MapTileTests {
+    /// A store holding the sample ride (14 June 2026, Zurich).
+    func store() throws -> (dir: String, store: String) {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/tiles.sqlite"
+        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        return (dir, store)
+    }
+
+    func tiles(in html: String) -> [String] {
+        html.components(separatedBy: "data-tile=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    }
+
+    @Test func tilesAreFetchedOnceCachedAndEmbedded() throws {
+        let (dir, store) = try store()
+        let server = try TileServer(directory: dir)
+        try server.start()
+        defer { server.stop() }
+        let cache = ["XDG_CACHE_HOME": dir + "/cache"]
+        let page = dir + "/day.html"
+        let first = try run(
+            [
+                "report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", page, "--tiles",
+                server.template, "--attribution", "© Test Tiles <contributors>",
+            ], environment: cache)
+        #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let embedded = tiles(in: html)
+        let asked = server.requests()
+        // Every tile the map shows was asked for once, with Trailbook's User-Agent, and is in the page.
+        #expect(embedded.count >= 4 && Set(embedded).count == embedded.count, "\(embedded)")
+        #expect(Set(asked.map(\.path)) == Set(embedded.map { "/\($0).png" }) && asked.count == embedded.count)
+        #expect(asked.allSatisfy { $0.agent.hasPrefix("Trailbook/") }, "\(asked.map(\.agent))")
+        #expect(html.contains("href=\"data:image/png;base64,"))
+        #expect(html.contains("<div class=\"attribution\">© Test Tiles &lt;contributors&gt;</div>"))
+        // The zoom is the one whose tiles show at most 256 px: about 14 for a ride across a town.
+        let zoom = Int(embedded[0].prefix { $0 != "/" }) ?? 0
+        #expect((13...16).contains(zoom), "zoom \(zoom)")
+
+        // A second report of the same day: all from the cache, not one request.
+        let second = dir + "/again.html"
+        let again = try run(
+            [
+                "report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", second,
+                "--tiles", server.template,
+            ], environment: cache)
+        #expect(again.status == 0)
+        #expect(server.requests().count == asked.count, "the cache answered")
+        #expect(tiles(in: try String(contentsOfFile: second, encoding: .utf8)) == embedded)
+
+        // The page opened from disk makes no request, and the tiles' colour shows, phone and desktop.
+        for width in [360, 1280] {
+            let framed = try Chromium.framed(page, width: width)
+            defer {
+                try? FileManager.default.removeItem(atPath: framed.page)
+                try? FileManager.default.removeItem(atPath: framed.copy)
+            }
+            let look = try Chromium.look(
+                at: framed.page, png: page + "-\(width).png", colours: [TileServer.colour], width: max(500, width + 20),
+                height: 1400)
+            #expect(look.requests.isEmpty, "\(look.requests)")
+            #expect((look.pixels[TileServer.colour] ?? 0) > 5000, "tiles drawn at \(width) px: \(look.pixels)")
+        }
+
+        // An MBTiles file holding those tiles gives the same map with no server at all.
+        let mbtiles = dir + "/town.mbtiles"
+        try TileServer.makeMBTiles(mbtiles, tiles: embedded)
+        server.stop()
+        let offline = dir + "/offline.html"
+        let fromFile = try run([
+            "report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", offline, "--tiles",
+            "mbtiles:" + mbtiles,
+        ])
+        #expect(fromFile.status == 0 && fromFile.stderr.isEmpty, "\(fromFile.stderr)")
+        #expect(tiles(in: try String(contentsOfFile: offline, encoding: .utf8)) == embedded)
+    }
+
+    @Test func aServerThatIsDownLeavesBlankSquaresAndTheReport() throws {
+        let (dir, store) = try store()
+        let server = try TileServer(directory: dir)  // never started: nothing listens on its port
+        let page = dir + "/day.html"
+        let r = try run([
+            "report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", page, "--tiles",
+            server.template,
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.hasPrefix("trailbook: warning: ") && r.stderr.contains("their squares are blank"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(tiles(in: html).isEmpty && html.contains("class=\"route\""))
+        // The overlay too.
+        let overlay = try run([
+            "report", "overlay", "--days", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o",
+            dir + "/ov", "--tiles", server.template,
+        ])
+        #expect(overlay.status == 0 && overlay.stderr.contains("their squares are blank"), "\(overlay.stderr)")
+    }
+
+    @Test func badSourcesAreRefusedInOneSentence() throws {
+        let (dir, store) = try store()
+        let base = ["report", "day", "2026-06-14", "--store", store, "-o", dir + "/x.html"]
+        let template = try run(base + ["--tiles", "https://tile.example/{z}/{x}.png"])
+        #expect(template.status == 64 && template.stderr.contains("is not a tile source"), "\(template.stderr)")
+        let missing = try run(base + ["--tiles", "mbtiles:" + dir + "/none.mbtiles"])
+        #expect(missing.status == 66 && missing.stderr.contains("cannot read the MBTiles file"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x.html"))
+        // The config's [maps] keys are the defaults of the options.
+        let config = dir + "/config.toml"
+        try "[maps]\ntiles = \"ftp://x/{z}/{x}/{y}\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        #expect(try run(base + ["--config", config]).status == 64)
+    }
+}
