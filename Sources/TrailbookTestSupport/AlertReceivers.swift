@@ -51,30 +51,10 @@ public final class HookReceiver: @unchecked Sendable {
 
     /// Starts listening (again) on its port; returns once it does.
     public func start() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", Self.script, String(port), secret, log]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        process = p
-        // The first line is the port: it listens from then on.
-        _ = out.fileHandleForReading.availableData
-        let deadline = Date().addingTimeInterval(10)
-        while !GPSFake.canConnect(port: port) {
-            guard Date() < deadline else { throw SupportError("The test receiver did not start on port \(port).") }
-            usleep(20_000)
-        }
+        process = try PythonServer.start(Self.script, [String(port), secret, log], port: port, name: "test receiver")
     }
 
-    /// Stops it (SIGKILL: the test process may hold SIGTERM blocked, and children inherit that).
-    public func stop() {
-        guard let p = process else { return }
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
-        process = nil
-    }
+    public func stop() { PythonServer.stop(&process) }
 
     /// The requests it took, in order.
     public func requests() -> [[String: Any]] {
@@ -85,6 +65,35 @@ public final class HookReceiver: @unchecked Sendable {
     }
 
     deinit { stop() }
+}
+
+/// A Python script that listens on `port` on 127.0.0.1 and prints its port once it does.
+enum PythonServer {
+    static func start(_ script: String, _ arguments: [String], port: Int, name: String) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script] + arguments
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // The first line is the port: it listens from then on.
+        _ = out.fileHandleForReading.availableData
+        let deadline = Date().addingTimeInterval(10)
+        while !GPSFake.canConnect(port: port) {
+            guard Date() < deadline else { throw SupportError("The \(name) did not start on port \(port).") }
+            usleep(20_000)
+        }
+        return p
+    }
+
+    /// Stops it (SIGKILL: the test process may hold SIGTERM blocked, and children inherit that).
+    static func stop(_ process: inout Process?) {
+        guard let p = process else { return }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        process = nil
+    }
 }
 
 /// Debian's mosquitto on a free loopback port (anonymous, no persistence), and

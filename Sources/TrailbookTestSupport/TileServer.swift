@@ -63,28 +63,10 @@ public final class TileServer: @unchecked Sendable {
     public var template: String { "http://127.0.0.1:\(port)/{z}/{x}/{y}.png" }
 
     public func start() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", Self.script, String(port), log]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        process = p
-        _ = out.fileHandleForReading.availableData
-        let deadline = Date().addingTimeInterval(10)
-        while !GPSFake.canConnect(port: port) {
-            guard Date() < deadline else { throw SupportError("The test tile server did not start on port \(port).") }
-            usleep(20_000)
-        }
+        process = try PythonServer.start(Self.script, [String(port), log], port: port, name: "test tile server")
     }
 
-    public func stop() {
-        guard let p = process else { return }
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
-        process = nil
-    }
+    public func stop() { PythonServer.stop(&process) }
 
     /// The requests it took, in order: path and User-Agent.
     public func requests() -> [(path: String, agent: String)] {
