@@ -177,7 +177,13 @@ public enum Chromium {
             parent.postMessage(JSON.stringify({viewport:w,scrollWidth:document.documentElement.scrollWidth,
             overflowing:bad,smallestSVGText:small,nowrapLines:lines,wrapped:wrapped}),'*')});</script>
             """
-        let (page, copy) = try framed(html, width: width, script: measure)
+        return try JSONDecoder().decode(Layout.self, from: Data(try probe(html, width: width, script: measure).utf8))
+    }
+
+    /// Opens `html` (a file path) in a frame `width` pixels wide with `script` added to a copy of
+    /// it, and returns what the script posts to its parent (`parent.postMessage(text, '*')`).
+    public static func probe(_ html: String, width: Int, script: String) throws -> String {
+        let (page, copy) = try framed(html, width: width, script: script)
         defer {
             try? FileManager.default.removeItem(atPath: page)
             try? FileManager.default.removeItem(atPath: copy)
@@ -186,10 +192,9 @@ public enum Chromium {
             of: page, arguments: ["--window-size=\(max(500, width + 20)),1400", "--virtual-time-budget=5000"])
         guard let start = dom.range(of: "<pre id=\"layout-result\">"),
             let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
-        else { throw SupportError("The measuring script did not report from \(html).") }
-        let json = String(dom[start.upperBound..<end.lowerBound])
+        else { throw SupportError("The script added to \(html) did not report.") }
+        return String(dom[start.upperBound..<end.lowerBound])
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
             .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-        return try JSONDecoder().decode(Layout.self, from: Data(json.utf8))
     }
 }

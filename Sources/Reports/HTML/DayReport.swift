@@ -133,6 +133,14 @@ public struct ReportStyle: Sendable {
         .num{display:inline-block;min-width:1.6em;text-align:center;border-radius:1em;color:#fff;background:#444;margin-right:6px}
         .swatch{display:inline-block;width:1.4em;height:.35em;border-radius:.2em;vertical-align:middle;margin-right:6px}
         .nowrap{white-space:nowrap}
+        .mapwrap{position:relative}#map{touch-action:none;cursor:grab}#map:focus{outline:2px solid #1f77b4}
+        #map .route{vector-effect:non-scaling-stroke}
+        .mapctl{position:absolute;top:8px;right:8px;display:flex;flex-direction:column;gap:4px}
+        .mapctl button{width:34px;height:34px;font-size:20px;line-height:1;border-radius:6px;border:1px solid rgba(128,128,128,.5);cursor:pointer}
+        body.light .mapctl button{background:#fff;color:#1b1b1b}body.dark .mapctl button{background:#2a3038;color:#e6e6e6}
+        .maptip{display:none;position:absolute;z-index:2;padding:4px 8px;border-radius:6px;font-size:13px;white-space:nowrap;pointer-events:none;box-shadow:0 1px 4px rgba(0,0,0,.3)}
+        body.light .maptip{background:#fff;color:#1b1b1b}body.dark .maptip{background:#2a3038;color:#e6e6e6}
+        .hovermark{fill:#fff;stroke:#1b1b1b;stroke-width:3;vector-effect:non-scaling-stroke;pointer-events:none}
         .lanes{border-radius:6px;padding:4px 0}body.light .lanes{background:#eef1f4}body.dark .lanes{background:#232830}
         .lane{position:relative;height:26px;margin:2px 8px}.lane .span{position:absolute;top:1px;height:24px;\
         overflow:hidden;white-space:nowrap;font-size:12px;line-height:24px;padding-left:3px;box-sizing:border-box;\
@@ -256,8 +264,70 @@ public enum DayReport {
         return [
             "width": Int(width), "height": Int(height), "rides": rides, "pins": pins, "markerFill": markerFill,
             "markerEdge": markerEdge, "tiles": MapTiles.layer(projection, fetcher: style.tiles),
+            "trackData": trackData(input, style: style, projection: projection),
             "bar": ["y": HTML.number(y), "ty": HTML.number(y - 6), "width": HTML.number(bar.pixels), "label": label],
         ]
+    }
+
+    /// The points the map's pointer finds (at most ``hoverPoints``, evenly spread): map x, y;
+    /// profile x, y (null without an altitude); local time, speed, elevation, ride. As JSON, for
+    /// an attribute (the template escapes it).
+    static func trackData(_ input: DayReportInput, style: ReportStyle, projection: MapProjection) -> String {
+        let profile = profileScale(input)
+        let total = input.rides.map(\.points.count).reduce(0, +)
+        let step = max(1, (total + hoverPoints - 1) / hoverPoints)
+        var rows: [String] = []
+        var offset = 0.0
+        var n = 0
+        func text(_ s: String) -> String {
+            let data = try? JSONSerialization.data(withJSONObject: [s], options: [])
+            return data.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\""
+        }
+        for ride in input.rides {
+            var d = offset
+            var previous: Coordinate?
+            for p in ride.points {
+                let c = p.fix.coordinate!
+                if let prev = previous { d += Geodesy.haversineDistance(prev, c) }
+                previous = c
+                defer { n += 1 }
+                guard n % step == 0, let ms = p.fix.unixMilliseconds else { continue }
+                let m = projection.point(c)
+                var px = "null"
+                var py = "null"
+                if let alt = p.fix.altitudeMSL, let s = profile {
+                    px = HTML.number(40 + d / s.length * (960 - 60))
+                    py = HTML.number(180 - 20 - (alt - s.lowest) / s.span * (180 - 40))
+                }
+                let speed = p.fix.speed.map { style.speed($0) } ?? "speed unknown"
+                let elevation = p.fix.altitudeMSL.map { style.height($0) } ?? ""
+                rows.append(
+                    "[\(HTML.number(m.x)),\(HTML.number(m.y)),\(px),\(py),\(text(style.time(ms, input.timeZone))),"
+                        + "\(text(speed)),\(text(elevation)),\(ride.id)]")
+            }
+            offset = d
+        }
+        return "{\"points\":[" + rows.joined(separator: ",") + "]}"
+    }
+
+    /// At most this many track points are findable under the pointer.
+    static let hoverPoints = 1500
+
+    /// The elevation profile's scale: the day's length (m), lowest altitude and span shown.
+    static func profileScale(_ input: DayReportInput) -> (length: Double, lowest: Double, span: Double)? {
+        var length = 0.0
+        var altitudes: [Double] = []
+        for ride in input.rides {
+            var previous: Coordinate?
+            for p in ride.points {
+                let c = p.fix.coordinate!
+                if let prev = previous { length += Geodesy.haversineDistance(prev, c) }
+                previous = c
+                if let alt = p.fix.altitudeMSL { altitudes.append(alt) }
+            }
+        }
+        guard let low = altitudes.min(), let high = altitudes.max(), length > 0 else { return nil }
+        return (length, low, max(high - low, 10))
     }
 
     /// Points split where the segment changes.

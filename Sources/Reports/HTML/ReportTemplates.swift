@@ -53,7 +53,7 @@ enum ReportTemplates {
         {{/notes}}{{#hasFields}}<table>{{#fields}}<tr><th>{{key}}</th><td>{{value}}</td></tr>{{/fields}}</table>
         {{/hasFields}}{{#hasPhotos}}<div class="photos">{{#photos}}<a href="{{source}}"><img src="{{source}}" alt="{{name}}"></a>{{/photos}}</div>
         {{/hasPhotos}}</section>
-        {{/records}}{{/hasRecords}}{{#suggest}}{{> suggestions}}{{/suggest}}\(footer)
+        {{/records}}{{/hasRecords}}{{#suggest}}{{> suggestions}}{{/suggest}}<script>\(MapScript.js)</script>\(footer)
         """
 
     /// What `suggest` found for each record kind: a small table and the coming windows.
@@ -68,9 +68,18 @@ enum ReportTemplates {
         an association in your own records, not a cause (docs/CONDITIONS.md).</p>
         """
 
+    /// Pan and zoom buttons and the hover tip, over a map.
+    static let mapControls = """
+        <div class="mapctl"><button type="button" data-map="in" aria-label="Zoom in">+</button>\
+        <button type="button" data-map="out" aria-label="Zoom out">−</button>\
+        <button type="button" data-map="fit" aria-label="Fit to the routes">⤢</button></div>\
+        <div id="maptip" class="maptip" role="status"></div>
+        """
+
     static let dayMap = """
-        <svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" role="img" \
-        aria-label="Map of the day’s routes"><rect class="mapbg" width="100%" height="100%"/>
+        <div class="mapwrap"><svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" role="img" \
+        tabindex="0" aria-label="Map of the day’s routes (drag to pan; wheel, pinch, + and − to zoom; 0 to fit)">\
+        <rect class="mapbg" width="100%" height="100%"/>
         {{#tiles}}<image class="tile" data-tile="{{key}}" href="{{href}}" x="{{x}}" y="{{y}}" width="{{size}}" \
         height="{{size}}" preserveAspectRatio="none"/>{{/tiles}}
         {{#rides}}<g class="ride" data-ride="{{id}}">{{#parts}}{{#gap}}<line class="gap" stroke="{{colour}}" \
@@ -82,13 +91,15 @@ enum ReportTemplates {
         rx="4" fill="#333"/><text x="{{tx}}" y="{{ty}}" text-anchor="middle">{{id}}</text><title>record {{id}}</title></a></g>
         {{/pins}}{{#bar}}<g class="ink"><rect x="20" y="{{y}}" width="{{width}}" height="4"/><text x="20" y="{{ty}}" \
         font-size="12" stroke="none">{{label}}</text></g>{{/bar}}
-        </svg>
+        <circle id="hover" class="hovermark" r="7" visibility="hidden"/></svg>\(mapControls)</div>
+        <div id="track-data" hidden data-points="{{trackData}}"></div>
         """
 
     static let profile = """
         {{#none}}<p class="muted">No altitudes recorded.</p>{{/none}}{{^none}}<svg viewBox="0 0 {{width}} {{height}}" \
         xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Elevation profile"><rect class="mapbg" width="100%" \
-        height="100%"/>{{#paths}}<path class="route" stroke="{{colour}}" d="{{d}}"/>{{/paths}}</svg><div class="axis">\
+        height="100%"/>{{#paths}}<path class="route" stroke="{{colour}}" d="{{d}}"/>{{/paths}}\
+        <circle id="phover" class="hovermark" r="5" visibility="hidden"/></svg><div class="axis">\
         <span>lowest {{lowest}}</span><span>highest {{highest}}</span><span>{{distance}}</span></div>{{/none}}
         """
 
@@ -110,14 +121,15 @@ enum ReportTemplates {
         {{> report-head}}
         <header><h1>{{title}}</h1><div class="muted">{{dayCount}} · {{total}}</div></header>
         <h2>Map</h2>
-        {{#map}}<svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" role="img" \
-        aria-label="Routes of {{dayCount}}"><rect class="mapbg" width="100%" height="100%"/>
+        {{#map}}<div class="mapwrap"><svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" \
+        role="img" tabindex="0" aria-label="Routes of {{dayCount}} (drag to pan; wheel, pinch, + and − to zoom; 0 to fit)">\
+        <rect class="mapbg" width="100%" height="100%"/>
         {{#tiles}}<image class="tile" data-tile="{{key}}" href="{{href}}" x="{{x}}" y="{{y}}" width="{{size}}" \
         height="{{size}}" preserveAspectRatio="none"/>{{/tiles}}
         {{#days}}<g class="day" id="day-{{date}}" stroke="{{colour}}">{{#paths}}<path class="route" d="{{.}}"/>{{/paths}}\
         {{#places}}<circle class="place" cx="{{x}}" cy="{{y}}" r="4" fill="{{colour}}"/>{{/places}}</g>
         {{/days}}{{#bar}}<g class="ink"><rect x="20" y="{{y}}" width="{{width}}" height="4"/><text x="20" y="{{ty}}" \
-        font-size="12" stroke="none">{{label}}</text></g>{{/bar}}</svg>{{/map}}\
+        font-size="12" stroke="none">{{label}}</text></g>{{/bar}}</svg>\(mapControls)</div>{{/map}}\
         {{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
         <h2>Days</h2>
         <p class="muted">Select a day to highlight its route; select it again to show all.</p>
@@ -138,6 +150,7 @@ enum ReportTemplates {
         location.hash=location.hash==='#'+d?'':d})});
         window.addEventListener('hashchange',function(){show(location.hash.slice(1))});
         show(location.hash.slice(1))})();
+        \(MapScript.js)
         </script>
         \(footer)
         """

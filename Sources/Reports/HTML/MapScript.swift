@@ -1,0 +1,59 @@
+/// The maps' few lines of script (inline; nothing loaded): pan by dragging, zoom with the wheel,
+/// a pinch, the +/− buttons or the keyboard (+, −, arrows, 0 to fit), all by changing the SVG's
+/// viewBox, so routes stay sharp; and on the day map, the nearest track point under the pointer
+/// (or a tap) shown with its time, speed, elevation and ride, marked on the map and the profile.
+/// It goes into the templates as it is: it must hold no `{{` (a Mustache tag).
+enum MapScript {
+    static let js = """
+        (function(){
+        var svg=document.getElementById('map');if(!svg)return;
+        var box=svg.viewBox.baseVal,W=box.width,H=box.height,v={x:0,y:0,w:W,h:H};
+        function set(){svg.setAttribute('viewBox',v.x+' '+v.y+' '+v.w+' '+v.h);
+        svg.style.setProperty('--zoom',W/v.w)}
+        function at(cx,cy){var m=svg.getScreenCTM();if(!m)return{x:v.x+v.w/2,y:v.y+v.h/2};
+        var p=svg.createSVGPoint();p.x=cx;p.y=cy;return p.matrixTransform(m.inverse())}
+        function zoom(f,cx,cy){var w=Math.max(W/32,Math.min(W,v.w/f)),k=w/v.w,
+        c=cx===undefined?{x:v.x+v.w/2,y:v.y+v.h/2}:at(cx,cy);
+        v.x=c.x-(c.x-v.x)*k;v.y=c.y-(c.y-v.y)*k;v.w=w;v.h=H*w/W;clamp();set()}
+        function clamp(){v.x=Math.max(-v.w/2,Math.min(W-v.w/2,v.x));v.y=Math.max(-v.h/2,Math.min(H-v.h/2,v.y))}
+        function fit(){v={x:0,y:0,w:W,h:H};set()}
+        function pan(dx,dy){v.x+=dx;v.y+=dy;clamp();set()}
+        svg.addEventListener('wheel',function(e){e.preventDefault();zoom(e.deltaY<0?1.25:0.8,e.clientX,e.clientY)},{passive:false});
+        var down={},moved=false,pinch=0;
+        svg.addEventListener('pointerdown',function(e){down[e.pointerId]={x:e.clientX,y:e.clientY};moved=false;
+        var ids=Object.keys(down);if(ids.length===2){var a=down[ids[0]],b=down[ids[1]];pinch=Math.hypot(a.x-b.x,a.y-b.y)}});
+        svg.addEventListener('pointermove',function(e){var d=down[e.pointerId];
+        if(!d){hover(e.clientX,e.clientY);return}
+        var ids=Object.keys(down);
+        if(ids.length===2){d.x=e.clientX;d.y=e.clientY;var a=down[ids[0]],b=down[ids[1]],
+        n=Math.hypot(a.x-b.x,a.y-b.y);if(pinch>0)zoom(n/pinch,(a.x+b.x)/2,(a.y+b.y)/2);pinch=n;moved=true;return}
+        var p=at(d.x,d.y),q=at(e.clientX,e.clientY);
+        if(Math.abs(e.clientX-d.x)+Math.abs(e.clientY-d.y)>3){moved=true;svg.setPointerCapture&&svg.setPointerCapture(e.pointerId)}
+        if(moved){pan(p.x-q.x,p.y-q.y);d.x=e.clientX;d.y=e.clientY}});
+        function up(e){var d=down[e.pointerId];delete down[e.pointerId];pinch=0;
+        if(d&&!moved)hover(e.clientX,e.clientY)}
+        svg.addEventListener('pointerup',up);svg.addEventListener('pointercancel',up);
+        svg.addEventListener('keydown',function(e){var s=v.w/10,k=e.key;
+        if(k==='+'||k==='=')zoom(1.25);else if(k==='-'||k==='_')zoom(0.8);else if(k==='0')fit();
+        else if(k==='ArrowLeft')pan(-s,0);else if(k==='ArrowRight')pan(s,0);
+        else if(k==='ArrowUp')pan(0,-s);else if(k==='ArrowDown')pan(0,s);else return;e.preventDefault()});
+        document.querySelectorAll('[data-map]').forEach(function(b){b.addEventListener('click',function(){
+        var a=b.getAttribute('data-map');if(a==='in')zoom(1.25);else if(a==='out')zoom(0.8);else fit()})});
+        var data=document.getElementById('track-data'),tip=document.getElementById('maptip');
+        var pts=data?JSON.parse(data.getAttribute('data-points')).points:[];
+        var mark=document.getElementById('hover'),pmark=document.getElementById('phover');
+        function hover(cx,cy){if(!pts.length||!tip)return;var p=at(cx,cy),best=null,bd=Infinity;
+        for(var i=0;i<pts.length;i++){var dx=pts[i][0]-p.x,dy=pts[i][1]-p.y,d=dx*dx+dy*dy;if(d<bd){bd=d;best=pts[i]}}
+        var px=Math.sqrt(bd)*svg.getBoundingClientRect().width/v.w;
+        if(!best||px>16){tip.style.display='none';if(mark)mark.setAttribute('visibility','hidden');
+        if(pmark)pmark.setAttribute('visibility','hidden');return}
+        tip.textContent='ride '+best[7]+' \\u00b7 '+best[4]+' \\u00b7 '+best[5]+(best[6]?' \\u00b7 '+best[6]:'');
+        tip.style.display='block';var r=svg.getBoundingClientRect(),o=svg.parentNode.getBoundingClientRect();
+        tip.style.left=Math.min(cx-o.left+12,o.width-tip.offsetWidth-4)+'px';tip.style.top=(cy-o.top+12)+'px';
+        if(mark){mark.setAttribute('cx',best[0]);mark.setAttribute('cy',best[1]);mark.setAttribute('visibility','visible')}
+        if(pmark){if(best[2]===null)pmark.setAttribute('visibility','hidden');else{pmark.setAttribute('cx',best[2]);
+        pmark.setAttribute('cy',best[3]);pmark.setAttribute('visibility','visible')}}}
+        svg.addEventListener('pointerleave',function(){if(tip)tip.style.display='none'});
+        set()})();
+        """
+}
