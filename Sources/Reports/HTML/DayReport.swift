@@ -84,11 +84,16 @@ public struct ReportStyle: Sendable {
     public init() {}
 
     func time(_ ms: Int64, _ zone: TimeZone) -> String {
+        clock(zone).string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+
+    /// The formatter of ``time(_:_:)``, for many times in one zone.
+    func clock(_ zone: TimeZone) -> DateFormatter {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = zone
         f.dateFormat = timeFormat == .h24 ? "HH:mm" : "h:mm a"
-        return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        return f
     }
 
     func distance(_ m: Double) -> String {
@@ -276,6 +281,7 @@ public enum DayReport {
         let profile = profileScale(input)
         let total = input.rides.map(\.points.count).reduce(0, +)
         let step = max(1, (total + hoverPoints - 1) / hoverPoints)
+        let clock = style.clock(input.timeZone)
         var rows: [String] = []
         var offset = 0.0
         var n = 0
@@ -302,7 +308,7 @@ public enum DayReport {
                 let speed = p.fix.speed.map { style.speed($0) } ?? "speed unknown"
                 let elevation = p.fix.altitudeMSL.map { style.height($0) } ?? ""
                 rows.append(
-                    "[\(HTML.number(m.x)),\(HTML.number(m.y)),\(px),\(py),\(text(style.time(ms, input.timeZone))),"
+                    "[\(HTML.number(m.x)),\(HTML.number(m.y)),\(px),\(py),\(text(clock.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)))),"
                         + "\(text(speed)),\(text(elevation)),\(ride.id)]")
             }
             offset = d
