@@ -216,4 +216,22 @@ import TrailbookTestSupport
             #expect(state((w.start + w.end) / 2) == .rising && w.why.contains { $0.hasPrefix("tide rising") }, "\(w)")
         }
     }
+
+    @Test func keptWeatherReadingsBinTheTimeOutThere() throws {
+        let (service, _) = try catches(planted: false, seed: 5)
+        // A station's hourly readings over the season: pressure swinging ±8 hPa over four days.
+        let readings = (0..<(Self.seasonDays * 24 + 24)).map { h -> WeatherReading in
+            let ms = Self.seasonStart + Int64(h) * 3_600_000
+            return WeatherReading(
+                milliseconds: ms, pressure: 1013 + 8 * sin(Double(h) / 96 * 2 * .pi), windSpeed: 3,
+                windDirection: Double((h * 37) % 360))
+        }
+        _ = try service.store.addWeatherReadings(readings)
+        let report = try service.suggest(kind: catchKind, now: Self.october)
+        let pressure = report.bins.filter { $0.condition == "pressure" }
+        #expect(Set(pressure.map(\.bin)) == ["falling", "steady", "rising"], "\(pressure)")
+        #expect(abs(pressure.map(\.hours).reduce(0, +) - report.hours) < 0.01, "every slot has a trend")
+        #expect(abs(report.bins.filter { $0.condition == "wind" }.map(\.hours).reduce(0, +) - report.hours) < 0.01)
+        #expect(!report.notes.contains { $0.contains("weather") }, "\(report.notes)")
+    }
 }

@@ -172,8 +172,7 @@ public struct SuggestService {
         // Bin the recorded time, slot by slot.
         var hours: [String: [String: Double]] = [:]
         var weatherCovered = false
-        var weather = try store.weatherReadings(fromMilliseconds: .min, toMilliseconds: .max)
-        weather.sort { $0.milliseconds < $1.milliseconds }
+        let weather = try store.weatherReadings(fromMilliseconds: .min, toMilliseconds: .max)
         let ownDevices = Set(try store.devices().map(\.id))
         for ride in effortRides {
             let list = points[ride.id] ?? []
@@ -184,6 +183,11 @@ public struct SuggestService {
                     start: Self.date(ride.startMilliseconds),
                     end: Self.date(max(ride.endMilliseconds, ride.startMilliseconds + 1))))
             let tideTurns = turns(ride.startMilliseconds, ride.endMilliseconds)
+            // The readings that can matter for this ride (interpolation and the 3-hour trend).
+            let reach = WeatherImportService.maximumGap
+            let nearby = weather.filter {
+                $0.milliseconds >= ride.startMilliseconds - 2 * reach && $0.milliseconds <= ride.endMilliseconds + reach
+            }
             var slotBins: (slot: Int64, bins: [String: String])?
             for (a, b) in zip(list, list.dropFirst()) where a.segment == b.segment {
                 let from = a.fix.unixMilliseconds!
@@ -196,7 +200,7 @@ public struct SuggestService {
                     if let state = TidePrediction.state(at: Self.date(from), turns: tideTurns) {
                         bins["tide"] = state.rawValue
                     }
-                    let here = WeatherImportService.conditions(weather, at: from, devices: ownDevices)
+                    let here = WeatherImportService.conditions(nearby, at: from, devices: ownDevices)
                     for (key, value) in Self.weatherBins(here) {
                         bins[key] = value
                         weatherCovered = true
