@@ -62,10 +62,21 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = logLevel.level
         let store = try storeOptions.openOrCreate()
         let (host, port) = Self.address(listen)!
-        let rules = try configOptions.load().pipeline
+        let config = try configOptions.load()
+        let rules = config.pipeline
+        var tiles: TileFetcher?
+        if let source = config.mapTiles {
+            do {
+                tiles = try TileFetcher(
+                    source: TileSource(source), attribution: config.mapAttribution ?? "",
+                    cacheMegabytes: config.mapCacheMegabytes)
+            } catch let error as TileSourceError {
+                throw CommandFailure(message: "maps.tiles in the config: \(error).", code: .config)
+            }
+        }
         let server = SharingServer(
             configuration: .init(host: host, port: port, trustProxy: trustProxy), store: store, rules: rules,
-            logger: logger)
+            logger: logger, tiles: tiles)
         // The accounts' alerts go out while the server runs; it stops after the server.
         let notifier = NotifierService(
             notifier: Notifier(store: store, settings: rules.alerts, logger: logger), tasks: nil)

@@ -45,12 +45,17 @@ public struct SharingServer: Service, CustomStringConvertible {
     /// chose for port 0).
     let onListening: @Sendable (Int) async -> Void
 
-    /// `rules`: the collection rules the phones' points go through, as a receiver's do.
+    /// The live map's base map (served to signed-in pages at `/tiles/{z}/{x}/{y}`); nil: plain.
+    let tiles: TileFetcher?
+
+    /// `rules`: the collection rules the phones' points go through, as a receiver's do; `tiles`:
+    /// the live map's base map.
     public init(
         configuration: Configuration, store: any TrackStoring, rules: PipelineConfiguration, logger: Logger,
-        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+        tiles: TileFetcher? = nil, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         self.configuration = configuration
+        self.tiles = tiles
         self.store = store
         self.logger = logger
         self.onListening = onListening
@@ -255,7 +260,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         router.post("/gpslogger", use: gpslogger)
         let login = Login(accounts: accounts, sessions: store, trustProxy: configuration.trustProxy)
         SharingAPI.add(to: router, store: store, feed: feed, login: login)
-        WebPages.add(to: router, store: store, login: login)
+        WebPages.add(to: router, store: store, login: login, tiles: tiles, threads: threads)
         return router
     }
 

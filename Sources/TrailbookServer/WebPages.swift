@@ -1,7 +1,9 @@
 import Foundation
 import GPSCore
 import Hummingbird
+import NIOPosix
 import PageTemplates
+import Reports
 import TrackModel
 import TrailbookKit
 
@@ -11,7 +13,10 @@ import TrailbookKit
 /// something carry the session's CSRF token; signing in carries a token from a cookie set with
 /// the form (double submit).
 enum WebPages {
-    static func add(to router: Router<ServerContext>, store: any TrackStoring, login: Login) {
+    static func add(
+        to router: Router<ServerContext>, store: any TrackStoring, login: Login, tiles: TileFetcher?,
+        threads: NIOThreadPool
+    ) {
         let sharing = SharingService(store: store)
         let templates = WebTemplates.pages
 
@@ -69,6 +74,10 @@ enum WebPages {
                 "user": user, "csrf": csrf, "friends": friends, "grants": grants, "hasFriends": !friends.isEmpty,
                 "hasGrants": !grants.isEmpty,
             ]
+            if let tiles {
+                values["tiles"] = true
+                if !tiles.attribution.isEmpty { values["attribution"] = tiles.attribution }
+            }
             if let (c, expires) = code { values["code"] = ["code": c, "expires": LocalTime.utc(expires)] }
             if let message { values["message"] = message }
             return page("home", values)
@@ -143,6 +152,23 @@ enum WebPages {
             } catch let error as SharingError {
                 return try home(user, csrf, message: error.description)
             }
+        }
+        // The live map's tiles, for signed-in pages: from the server's cache or MBTiles file, so a
+        // browser never asks a tile server itself (and never tells it where friends are).
+        router.get("/tiles/:z/:x/:y") { request, context -> Response in
+            guard await login.session(request) != nil else { throw HTTPError(.unauthorized) }
+            guard let tiles, let z = context.parameters.get("z", as: Int.self), (0...19).contains(z),
+                let x = context.parameters.get("x", as: Int.self), let y = context.parameters.get("y", as: Int.self),
+                (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y)
+            else { throw HTTPError(.notFound) }
+            let key = TileKey(z: z, x: x, y: y)
+            guard let image = try await threads.runIfActive({ tiles.images([key])[key] }) else {
+                throw HTTPError(.notFound)
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: image.mime, .cacheControl: "private, max-age=86400"],
+                body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
         }
         router.get("/live.js") { _, _ -> Response in
             Response(

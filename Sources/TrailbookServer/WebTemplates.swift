@@ -17,6 +17,7 @@ enum WebTemplates {
         th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #ddd; white-space: nowrap; }
         #map { display: block; width: 100%; height: 320px; background: #eef2ee; border: 1px solid #ccc; box-sizing: border-box; }
         .scroll { overflow-x: auto; }
+        .attribution { font-size: .8em; opacity: .75; text-align: right; }
         @media (max-width: 600px) { #map { height: 240px; } th, td { padding: 4px 3px; } }
         .message { background: #fff4c2; padding: 6px 10px; }
         .code { font: 700 28px/1.2 ui-monospace, monospace; letter-spacing: 2px; }
@@ -46,7 +47,8 @@ enum WebTemplates {
         Signed in as <strong id="me">{{user}}</strong> <button>Sign out</button></form></header>
         {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
         <section><h2>Friends</h2>
-        <svg id="map" role="img" aria-label="Where your friends are"></svg>
+        <svg id="map" role="img" aria-label="Where your friends are"{{#tiles}} data-tiles="/tiles/"{{/tiles}}></svg>
+        {{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
         <div class="scroll"><table id="friends"><thead><tr><th>Who</th><th>Device</th><th>Last seen</th><th>Motion</th><th>Speed</th><th>Heading</th></tr></thead>
         <tbody>
         {{#friends}}<tr data-user="{{user}}" data-device="{{device}}" data-lat="{{lat}}" data-lon="{{lon}}" data-time="{{time}}">
@@ -86,20 +88,39 @@ enum WebTemplates {
         const ns = "http://www.w3.org/2000/svg";
         function key(u, d) { return u + "\\u0000" + d; }
         function rows() { return Array.from(body.querySelectorAll("tr")); }
+        // Web Mercator in world units (0 to 1 across), as the tiles are cut.
+        function mx(lon) { return (lon + 180) / 360; }
+        function my(lat) { const r = lat * Math.PI / 180; return (1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2; }
         function draw() {
           while (svg.firstChild) svg.removeChild(svg.firstChild);
           const points = rows().map(r => ({ lat: +r.dataset.lat, lon: +r.dataset.lon, name: r.dataset.user }));
           const W = svg.clientWidth, H = svg.clientHeight;
           svg.setAttribute("viewBox", "0 0 " + W + " " + H);
           if (!points.length) return;
-          let [s, n, w, e] = [90, -90, 180, -180];
-          for (const p of points) { s = Math.min(s, p.lat); n = Math.max(n, p.lat); w = Math.min(w, p.lon); e = Math.max(e, p.lon); }
-          const k = Math.cos((s + n) / 2 * Math.PI / 180);
-          // Degrees per pixel, with a margin; at least ~50 m across so one friend is not a blur.
-          const span = Math.max((e - w) * k / (W * 0.85), (n - s) / (H * 0.85), 0.0005 / H);
-          const cx = (w + e) / 2, cy = (s + n) / 2;
+          let [x0, x1, y0, y1] = [1, 0, 1, 0];
           for (const p of points) {
-            const x = W / 2 + (p.lon - cx) * k / span, y = H / 2 - (p.lat - cy) / span;
+            x0 = Math.min(x0, mx(p.lon)); x1 = Math.max(x1, mx(p.lon)); y0 = Math.min(y0, my(p.lat)); y1 = Math.max(y1, my(p.lat));
+          }
+          // Pixels per world unit, with a margin; at most zoom 17's, so one friend is not a blur.
+          const scale = Math.min(W * 0.85 / Math.max(x1 - x0, 1e-12), H * 0.85 / Math.max(y1 - y0, 1e-12), 256 * 131072);
+          const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+          const X = x => W / 2 + (x - cx) * scale, Y = y => H / 2 + (y - cy) * scale;
+          if (svg.dataset.tiles) {
+            // The tiles of the zoom drawn at most 256 px, from this server (never a tile server).
+            const z = Math.max(0, Math.min(19, Math.ceil(Math.log2(scale / 256)))), n = 1 << z, size = scale / n;
+            const c0 = Math.max(0, Math.floor((cx - W / 2 / scale) * n)), c1 = Math.min(n - 1, Math.floor((cx + W / 2 / scale) * n));
+            const r0 = Math.max(0, Math.floor((cy - H / 2 / scale) * n)), r1 = Math.min(n - 1, Math.floor((cy + H / 2 / scale) * n));
+            for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) {
+              const tile = document.createElementNS(ns, "image");
+              tile.setAttribute("href", svg.dataset.tiles + z + "/" + c + "/" + r);
+              tile.setAttribute("x", X(c / n) - 0.25); tile.setAttribute("y", Y(r / n) - 0.25);
+              tile.setAttribute("width", size + 0.5); tile.setAttribute("height", size + 0.5);
+              tile.setAttribute("class", "tile");
+              svg.appendChild(tile);
+            }
+          }
+          for (const p of points) {
+            const x = X(mx(p.lon)), y = Y(my(p.lat));
             const dot = document.createElementNS(ns, "circle");
             dot.setAttribute("cx", x); dot.setAttribute("cy", y); dot.setAttribute("r", 7);
             dot.setAttribute("fill", "#1f6feb"); dot.setAttribute("stroke", "#fff"); dot.setAttribute("stroke-width", 2);

@@ -27,6 +27,7 @@ import TrailbookTestSupport
     /// The web page's routes: HTML, not part of the JSON API.
     static let webPages: Set<String> = [
         "GET /", "POST /login", "POST /logout", "POST /codes", "POST /redeem", "POST /revoke", "GET /live.js",
+        "GET /tiles/{z}/{x}/{y}",
     ]
 
     @Test func theServedDocumentIsTheOneInDocs() async throws {

@@ -177,4 +177,36 @@ import TrailbookTestSupport
         #expect(try await HTTP.request(URL(string: "\(base)/api/friends")!, headers: jar).0 == 401)
         #expect(server.stop().0 == 0)
     }
+
+    @Test func theLiveMapGetsItsTilesFromTheServerOnly() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        #expect(
+            try run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                == 0)
+        let mbtiles = dir + "/town.mbtiles"
+        try TileServer.makeMBTiles(mbtiles, tiles: ["15/17158/11473", "15/17159/11473"])
+        let config = dir + "/config.toml"
+        try "[maps]\ntiles = \"mbtiles:\(mbtiles)\"\nattribution = \"© Test <Tiles>\"\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        defer { _ = server.stop() }
+        let base = server.url!
+        let tile = URL(string: "\(base)/tiles/15/17158/11473")!
+        #expect(try await HTTP.request(tile).0 == 401, "tiles are for signed-in pages")
+        let loginPage = try await HTTP.exchange(base)
+        let loginToken = try #require(cookie("trailbook_login", in: loginPage.headers)?.value)
+        let signedIn = try await HTTP.exchange(
+            URL(string: "\(base)/login")!, method: "POST",
+            body: form(["csrf": loginToken, "user": "ana", "password": password]),
+            headers: ["Cookie": "trailbook_login=\(loginToken)", "Content-Type": "application/x-www-form-urlencoded"])
+        let session = try #require(cookie("trailbook_session", in: signedIn.headers)?.value)
+        let jar = ["Cookie": "trailbook_session=\(session)"]
+        let home = try await HTTP.request(base, headers: jar)
+        #expect(home.1.contains(#"data-tiles="/tiles/""#) && home.1.contains("© Test &lt;Tiles&gt;"), "\(home.1)")
+        let got = try await HTTP.exchange(tile, headers: jar)
+        #expect(got.status == 200 && got.headers.contains { $0.lowercased().hasPrefix("content-type: image/png") })
+        #expect(try await HTTP.request(URL(string: "\(base)/tiles/15/1/1")!, headers: jar).0 == 404, "not in the file")
+        #expect(try await HTTP.request(URL(string: "\(base)/tiles/3/8/0")!, headers: jar).0 == 404, "not a tile")
+    }
 }
