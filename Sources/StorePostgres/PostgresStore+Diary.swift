@@ -141,18 +141,16 @@ extension PostgresStore {
         }
         var fields: [Int64: [Field]] = [:]
         for row in try session.query("SELECT * FROM field WHERE record_id = ANY(\(ids)) ORDER BY key COLLATE \"C\"") {
-            let number = try row.optional("number", as: Double.self)
-            let text = try row.optional("text", as: String.self) ?? ""
-            let value = number.map(FieldValue.number) ?? .text(text)
+            let value = FieldValue(
+                text: try row.optional("text", as: String.self), number: try row.optional("number", as: Double.self))
             fields[try row.get("record_id"), default: []].append(Field(key: try row.get("key"), value: value))
         }
         var conditions: [Int64: [ConditionValue]] = [:]
         for row in try session.query(
             "SELECT * FROM record_condition WHERE record_id = ANY(\(ids)) ORDER BY key COLLATE \"C\"")
         {
-            let number = try row.optional("number", as: Double.self)
-            let text = try row.optional("text", as: String.self) ?? ""
-            let value = number.map(FieldValue.number) ?? .text(text)
+            let value = FieldValue(
+                text: try row.optional("text", as: String.self), number: try row.optional("number", as: Double.self))
             let source = ConditionValue.Source(rawValue: try row.get("source", as: String.self)) ?? .user
             conditions[try row.get("record_id"), default: []].append(
                 ConditionValue(key: try row.get("key"), value: value, source: source))
@@ -215,12 +213,7 @@ extension PostgresStore {
 
     static func upsertFields(_ session: Session, _ record: Int64, _ fields: [Field]) throws {
         for f in fields {
-            var text: String?
-            var number: Double?
-            switch f.value {
-            case .text(let t): text = t
-            case .number(let n): number = n
-            }
+            let (text, number) = f.value.columns
             try session.execute(
                 """
                 INSERT INTO field (record_id, key, text, number) VALUES (\(record), \(f.key), \(text), \(number))
@@ -236,12 +229,7 @@ extension PostgresStore {
     public func setConditions(_ values: [ConditionValue], on record: Int64) throws {
         try write { session in
             for value in values {
-                var text: String?
-                var number: Double?
-                switch value.value {
-                case .text(let t): text = t
-                case .number(let n): number = n
-                }
+                let (text, number) = value.value.columns
                 try session.execute(
                     """
                     INSERT INTO record_condition (record_id, key, text, number, source)

@@ -94,6 +94,19 @@ public enum FieldValue: Equatable, Sendable, CustomStringConvertible {
             return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
         }
     }
+
+    /// As a store keeps it: a `text` and a `number` column, one of them set.
+    public var columns: (text: String?, number: Double?) {
+        switch self {
+        case .text(let t): return (t, nil)
+        case .number(let n): return (nil, n)
+        }
+    }
+
+    /// From a store's `text` and `number` columns: the number when there is one.
+    public init(text: String?, number: Double?) {
+        self = number.map(FieldValue.number) ?? .text(text ?? "")
+    }
 }
 
 public struct Field: Equatable, Sendable {

@@ -152,13 +152,10 @@ struct FieldRow: SnakeCaseRecord {
 
     init(record: Int64, _ field: Field) {
         (recordId, key) = (record, field.key)
-        switch field.value {
-        case .text(let t): text = t
-        case .number(let n): number = n
-        }
+        (text, number) = field.value.columns
     }
 
-    var field: Field { Field(key: key, value: number.map(FieldValue.number) ?? .text(text ?? "")) }
+    var field: Field { Field(key: key, value: FieldValue(text: text, number: number)) }
 }
 
 /// `record_condition`: one value of a record's conditions, with its source.
@@ -172,15 +169,12 @@ struct ConditionRow: SnakeCaseRecord {
 
     init(record: Int64, _ value: ConditionValue) {
         (recordId, key, source) = (record, value.key, value.source.rawValue)
-        switch value.value {
-        case .text(let t): text = t
-        case .number(let n): number = n
-        }
+        (text, number) = value.value.columns
     }
 
     var condition: ConditionValue {
         ConditionValue(
-            key: key, value: number.map(FieldValue.number) ?? .text(text ?? ""),
+            key: key, value: FieldValue(text: text, number: number),
             source: ConditionValue.Source(rawValue: source) ?? .user)
     }
 }
