@@ -16,7 +16,9 @@ import Testing
         let input = DayReportInput(
             date: "2026-06-14", timeZone: TimeZone(identifier: "UTC")!, summary: hostile, rides: [], records: [record])
         let page = DayReport.render(input, back: "index.html#\"><x")
-        #expect(!page.contains("<script>"), "no script on a day page")
+        // One script, the map's own (from the program, no user text); the hostile one is text.
+        #expect(page.components(separatedBy: "<script>").count == 2, "only the map's script")
+        #expect(page.contains("<script>\(MapScript.js)</script>"))
         // The value's braces stay text: "{{title}}" is not the page's title.
         let escaped = "{{title}} &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &quot; &amp; {{{theme}}}"
         #expect(page.contains("<p class=\"note\">\(escaped)</p>"), "\(page)")
