@@ -142,6 +142,15 @@ struct ConfigKey: Sendable {
                 }
                 c.mapCacheMegabytes = n
             }),
+        ConfigKey(
+            section: "maps", name: "levels", unit: "zoom levels, 0 to 4",
+            render: { c in String(c.mapLevels) },
+            apply: { v, c throws(ConfigProblem) in
+                guard let n = v.int, (0...4).contains(n) else {
+                    throw ConfigProblem(text: "must be a whole number of zoom levels from 0 to 4.")
+                }
+                c.mapLevels = n
+            }),
     ]
 
     /// A text key; "" leaves it unset.

@@ -32,6 +32,8 @@ public struct TrailbookConfig: Sendable {
     public var mapAttribution: String?
     /// The bound of the tile cache (`maps.cache_mb`).
     public var mapCacheMegabytes = 256
+    /// Deeper zoom levels of tiles a report carries along its routes (`maps.levels`).
+    public var mapLevels = 2
 
     public init() {}
 

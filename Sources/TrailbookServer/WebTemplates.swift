@@ -15,7 +15,12 @@ enum WebTemplates {
         header { display: flex; justify-content: space-between; align-items: center; gap: 8px; flex-wrap: wrap; }
         table { border-collapse: collapse; width: 100%; }
         th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #ddd; white-space: nowrap; }
-        #map { display: block; width: 100%; height: 320px; background: #eef2ee; border: 1px solid #ccc; box-sizing: border-box; }
+        .mapwrap { position: relative; }
+        #map { display: block; width: 100%; height: 320px; background: #eef2ee; border: 1px solid #ccc; box-sizing: border-box; touch-action: none; cursor: grab; }
+        #map:focus { outline: 2px solid #1f6feb; }
+        .mapctl { position: absolute; top: 8px; right: 8px; display: flex; flex-direction: column; gap: 4px; }
+        .mapctl button { width: 34px; height: 34px; font-size: 20px; line-height: 1; border-radius: 6px; border: 1px solid #bbb; background: #fff; cursor: pointer; }
+        .maptip { display: none; position: absolute; z-index: 2; padding: 4px 8px; border-radius: 6px; font-size: 13px; white-space: nowrap; pointer-events: none; background: #fff; box-shadow: 0 1px 4px rgba(0,0,0,.3); }
         .scroll { overflow-x: auto; }
         .attribution { font-size: .8em; opacity: .75; text-align: right; }
         @media (max-width: 600px) { #map { height: 240px; } th, td { padding: 4px 3px; } }
@@ -47,7 +52,12 @@ enum WebTemplates {
         Signed in as <strong id="me">{{user}}</strong> <button>Sign out</button></form></header>
         {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
         <section><h2>Friends</h2>
-        <svg id="map" role="img" aria-label="Where your friends are"{{#tiles}} data-tiles="/tiles/"{{/tiles}}></svg>
+        <div class="mapwrap"><svg id="map" role="img" tabindex="0" aria-label="Where your friends are (drag to pan; wheel, \
+        pinch, + and − to zoom; 0 to fit and follow)"{{#tiles}} data-tiles="/tiles/"{{/tiles}}></svg>\
+        <div class="mapctl"><button type="button" data-map="in" aria-label="Zoom in">+</button>\
+        <button type="button" data-map="out" aria-label="Zoom out">−</button>\
+        <button type="button" data-map="fit" aria-label="Fit to your friends and follow them">⤢</button></div>\
+        <div id="maptip" class="maptip" role="status"></div></div>
         {{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
         <div class="scroll"><table id="friends"><thead><tr><th>Who</th><th>Device</th><th>Last seen</th><th>Motion</th><th>Speed</th><th>Heading</th></tr></thead>
         <tbody>
@@ -80,57 +90,150 @@ enum WebTemplates {
         """
 
     /// The home page's script: draws the friends on the map and keeps rows and map up to date
-    /// from `/api/live`. Text goes in with textContent, never as HTML.
+    /// from `/api/live`. Text goes in with textContent, never as HTML. The map follows the friends
+    /// (fits them at every position) until the reader pans or zooms it (drag, wheel, pinch, + and
+    /// − buttons or keys, arrows); ⤢ or 0 fits and follows again. Pointing at a friend's dot (or
+    /// tapping it) shows who, which device, when, motion and speed. With tiles, the zoom's tiles
+    /// come from this server.
     static let script = """
         "use strict";
         const svg = document.getElementById("map");
         const body = document.querySelector("#friends tbody");
+        const tip = document.getElementById("maptip");
         const ns = "http://www.w3.org/2000/svg";
+        // Pixels per world unit (the world is 1 across): zoom 0's and zoom 19's.
+        const MIN = 256, MAX = 256 * 524288;
+        let view = null, follow = true, dots = [];
         function key(u, d) { return u + "\\u0000" + d; }
         function rows() { return Array.from(body.querySelectorAll("tr")); }
         // Web Mercator in world units (0 to 1 across), as the tiles are cut.
         function mx(lon) { return (lon + 180) / 360; }
         function my(lat) { const r = lat * Math.PI / 180; return (1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2; }
+        function size() { return { W: svg.clientWidth || 1, H: svg.clientHeight || 1 }; }
+        function friends() {
+          return rows().filter(r => r.dataset.lat !== undefined && r.dataset.lat !== "").map(r => ({
+            x: mx(+r.dataset.lon), y: my(+r.dataset.lat), row: r }));
+        }
+        // The view that shows every friend, with a margin; at most zoom 17's, so one friend is not a blur.
+        function fitted(points) {
+          const { W, H } = size();
+          let [x0, x1, y0, y1] = [1, 0, 1, 0];
+          for (const p of points) { x0 = Math.min(x0, p.x); x1 = Math.max(x1, p.x); y0 = Math.min(y0, p.y); y1 = Math.max(y1, p.y); }
+          const scale = Math.min(W * 0.85 / Math.max(x1 - x0, 1e-12), H * 0.85 / Math.max(y1 - y0, 1e-12), 256 * 131072);
+          return { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, scale: Math.max(MIN, scale) };
+        }
         function draw() {
           while (svg.firstChild) svg.removeChild(svg.firstChild);
-          const points = rows().map(r => ({ lat: +r.dataset.lat, lon: +r.dataset.lon, name: r.dataset.user }));
-          const W = svg.clientWidth, H = svg.clientHeight;
+          const { W, H } = size();
           svg.setAttribute("viewBox", "0 0 " + W + " " + H);
-          if (!points.length) return;
-          let [x0, x1, y0, y1] = [1, 0, 1, 0];
-          for (const p of points) {
-            x0 = Math.min(x0, mx(p.lon)); x1 = Math.max(x1, mx(p.lon)); y0 = Math.min(y0, my(p.lat)); y1 = Math.max(y1, my(p.lat));
-          }
-          // Pixels per world unit, with a margin; at most zoom 17's, so one friend is not a blur.
-          const scale = Math.min(W * 0.85 / Math.max(x1 - x0, 1e-12), H * 0.85 / Math.max(y1 - y0, 1e-12), 256 * 131072);
-          const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+          const points = friends();
+          if (follow || !view) view = points.length ? fitted(points) : null;
+          svg.dataset.follow = follow;
+          if (!view) return;
+          const { cx, cy, scale } = view;
           const X = x => W / 2 + (x - cx) * scale, Y = y => H / 2 + (y - cy) * scale;
+          // The tiles of the zoom drawn at most 256 px, from this server (never a tile server).
+          const z = Math.max(0, Math.min(19, Math.ceil(Math.log2(scale / 256) - 1e-9))), n = 1 << z, s = scale / n;
+          svg.dataset.zoom = z;
           if (svg.dataset.tiles) {
-            // The tiles of the zoom drawn at most 256 px, from this server (never a tile server).
-            const z = Math.max(0, Math.min(19, Math.ceil(Math.log2(scale / 256)))), n = 1 << z, size = scale / n;
             const c0 = Math.max(0, Math.floor((cx - W / 2 / scale) * n)), c1 = Math.min(n - 1, Math.floor((cx + W / 2 / scale) * n));
             const r0 = Math.max(0, Math.floor((cy - H / 2 / scale) * n)), r1 = Math.min(n - 1, Math.floor((cy + H / 2 / scale) * n));
             for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) {
               const tile = document.createElementNS(ns, "image");
               tile.setAttribute("href", svg.dataset.tiles + z + "/" + c + "/" + r);
               tile.setAttribute("x", X(c / n) - 0.25); tile.setAttribute("y", Y(r / n) - 0.25);
-              tile.setAttribute("width", size + 0.5); tile.setAttribute("height", size + 0.5);
+              tile.setAttribute("width", s + 0.5); tile.setAttribute("height", s + 0.5);
               tile.setAttribute("class", "tile");
               svg.appendChild(tile);
             }
           }
+          dots = [];
           for (const p of points) {
-            const x = X(mx(p.lon)), y = Y(my(p.lat));
+            const x = X(p.x), y = Y(p.y);
             const dot = document.createElementNS(ns, "circle");
             dot.setAttribute("cx", x); dot.setAttribute("cy", y); dot.setAttribute("r", 7);
             dot.setAttribute("fill", "#1f6feb"); dot.setAttribute("stroke", "#fff"); dot.setAttribute("stroke-width", 2);
             dot.setAttribute("class", "friend");
             const label = document.createElementNS(ns, "text");
             label.setAttribute("x", x + 10); label.setAttribute("y", y + 5); label.setAttribute("font-size", 14);
-            label.textContent = p.name;
+            label.textContent = p.row.dataset.user;
             svg.appendChild(dot); svg.appendChild(label);
+            dots.push({ x, y, row: p.row });
           }
         }
+        // The map's own moves: the reader has taken it over, so it stops following.
+        function local(cx, cy) { const b = svg.getBoundingClientRect(); return { px: cx - b.left, py: cy - b.top }; }
+        function zoom(f, clientX, clientY) {
+          if (!view) return;
+          const { W, H } = size();
+          const { px, py } = clientX === undefined ? { px: W / 2, py: H / 2 } : local(clientX, clientY);
+          const wx = view.cx + (px - W / 2) / view.scale, wy = view.cy + (py - H / 2) / view.scale;
+          const scale = Math.max(MIN, Math.min(MAX, view.scale * f));
+          view = { cx: wx - (px - W / 2) / scale, cy: wy - (py - H / 2) / scale, scale };
+          follow = false; draw();
+        }
+        function pan(dx, dy) {
+          if (!view) return;
+          view.cx = Math.max(0, Math.min(1, view.cx + dx / view.scale));
+          view.cy = Math.max(0, Math.min(1, view.cy + dy / view.scale));
+          follow = false; draw();
+        }
+        function fit() { follow = true; draw(); }
+        function when(t) {
+          const d = new Date(t);
+          if (isNaN(d)) return "";
+          const two = v => (v < 10 ? "0" : "") + v;
+          return two(d.getHours()) + ":" + two(d.getMinutes());
+        }
+        function hover(clientX, clientY) {
+          const { px, py } = local(clientX, clientY);
+          let best = null, bd = 16 * 16;
+          for (const d of dots) { const e = (d.x - px) ** 2 + (d.y - py) ** 2; if (e <= bd) { bd = e; best = d; } }
+          if (!best) { tip.style.display = "none"; return; }
+          const r = best.row, cells = r.querySelectorAll("td");
+          const parts = [r.dataset.user, r.dataset.device, when(r.dataset.time)];
+          for (const i of [3, 4]) if (cells[i] && cells[i].textContent) parts.push(cells[i].textContent);
+          tip.textContent = parts.filter(Boolean).join(" \\u00b7 ");
+          tip.style.display = "block";
+          const w = svg.clientWidth;
+          tip.style.left = Math.max(0, Math.min(px + 12, w - tip.offsetWidth - 4)) + "px";
+          tip.style.top = (py + 12) + "px";
+        }
+        svg.addEventListener("wheel", e => { e.preventDefault(); zoom(e.deltaY < 0 ? 1.25 : 0.8, e.clientX, e.clientY); }, { passive: false });
+        const down = new Map();
+        let moved = false, pinch = 0;
+        svg.addEventListener("pointerdown", e => {
+          down.set(e.pointerId, { x: e.clientX, y: e.clientY }); moved = false;
+          if (down.size === 2) { const [a, b] = [...down.values()]; pinch = Math.hypot(a.x - b.x, a.y - b.y); }
+        });
+        svg.addEventListener("pointermove", e => {
+          const d = down.get(e.pointerId);
+          if (!d) { hover(e.clientX, e.clientY); return; }
+          if (down.size === 2) {
+            d.x = e.clientX; d.y = e.clientY;
+            const [a, b] = [...down.values()], n = Math.hypot(a.x - b.x, a.y - b.y);
+            if (pinch > 0) zoom(n / pinch, (a.x + b.x) / 2, (a.y + b.y) / 2);
+            pinch = n; moved = true; return;
+          }
+          if (Math.abs(e.clientX - d.x) + Math.abs(e.clientY - d.y) > 3 && !moved) {
+            moved = true; if (svg.setPointerCapture) svg.setPointerCapture(e.pointerId);
+          }
+          if (moved) { pan(d.x - e.clientX, d.y - e.clientY); d.x = e.clientX; d.y = e.clientY; }
+        });
+        function up(e) { const d = down.get(e.pointerId); down.delete(e.pointerId); pinch = 0; if (d && !moved) hover(e.clientX, e.clientY); }
+        svg.addEventListener("pointerup", up); svg.addEventListener("pointercancel", up);
+        svg.addEventListener("pointerleave", () => { tip.style.display = "none"; });
+        svg.addEventListener("keydown", e => {
+          const s = svg.clientWidth / 10, k = e.key;
+          if (k === "+" || k === "=") zoom(1.25); else if (k === "-" || k === "_") zoom(0.8); else if (k === "0") fit();
+          else if (k === "ArrowLeft") pan(-s, 0); else if (k === "ArrowRight") pan(s, 0);
+          else if (k === "ArrowUp") pan(0, -s); else if (k === "ArrowDown") pan(0, s); else return;
+          e.preventDefault();
+        });
+        document.querySelectorAll("[data-map]").forEach(b => b.addEventListener("click", () => {
+          const a = b.dataset.map; if (a === "in") zoom(1.25); else if (a === "out") zoom(0.8); else fit();
+        }));
+        addEventListener("resize", draw);
         function show(f) {
           let row = rows().find(r => key(r.dataset.user, r.dataset.device) === key(f.user, f.device));
           if (!row) {

@@ -80,7 +80,16 @@ import TrailbookTestSupport
             document.querySelector('tr.pick').click();
             setTimeout(function(){out.dim=svg.classList.contains('dim');
             out.on=document.querySelectorAll('.day.on').length;
-            parent.postMessage(JSON.stringify(out),'*')},50)});</script>
+            document.querySelector('[data-map=fit]').click();location.hash='';
+            // Pointing at the second day's route shows that day; a tap highlights it.
+            var route=document.querySelector('#day-2026-06-15 path'),p=route.getPointAtLength(route.getTotalLength()/2),
+            m=svg.getScreenCTM(),x=m.a*p.x+m.c*p.y+m.e,y=m.b*p.x+m.d*p.y+m.f;
+            svg.dispatchEvent(new PointerEvent('pointermove',{clientX:x,clientY:y,bubbles:true,pointerType:'mouse'}));
+            var tip=document.getElementById('maptip');out.tip=tip.textContent;out.shown=getComputedStyle(tip).display;
+            svg.dispatchEvent(new PointerEvent('pointerdown',{pointerId:7,clientX:x,clientY:y,bubbles:true,pointerType:'touch'}));
+            svg.dispatchEvent(new PointerEvent('pointerup',{pointerId:7,clientX:x,clientY:y,bubbles:true,pointerType:'touch'}));
+            setTimeout(function(){out.tapped=Array.prototype.map.call(document.querySelectorAll('.day.on'),function(g){return g.id});
+            parent.postMessage(JSON.stringify(out),'*')},50)},50)});</script>
             """
         let text = try Chromium.probe(folder + "/index.html", width: 1280, script: script)
         let result = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -89,5 +98,9 @@ import TrailbookTestSupport
         let zoomed = ((result["zoomedIn"] as? String) ?? "").split(separator: " ").compactMap { Double($0) }
         #expect(zoomed.count == 4 && zip(zoomed, [96, 64, 768, 512]).allSatisfy { abs($0 - $1) < 0.5 }, "\(result)")
         #expect(result["dim"] as? Bool == true && result["on"] as? Int == 1, "\(result)")
+        let tip = (result["tip"] as? String) ?? ""
+        #expect(tip.hasPrefix("Mon 2026-06-15 · ") && tip.contains(" km · moving 0:"), "\(result)")
+        #expect(result["shown"] as? String == "block", "\(result)")
+        #expect(result["tapped"] as? [String] == ["day-2026-06-15"], "\(result)")
     }
 }

@@ -43,6 +43,28 @@ import TrailbookTestSupport
         // The zoom is the one whose tiles show at most 256 px: about 14 for a ride across a town.
         let zoom = Int(embedded[0].prefix { $0 != "/" }) ?? 0
         #expect((13...16).contains(zoom), "zoom \(zoom)")
+        // Two deeper levels along the route (maps.levels' default), each in its own group: fewer
+        // tiles than would cover the whole map at that zoom, 200 at most together, and each
+        // under a tile of the level above (the route's tiles and, on the first, their neighbours).
+        let byZoom = Dictionary(grouping: embedded) { Int($0.prefix { $0 != "/" }) ?? 0 }
+        #expect(Set(byZoom.keys) == [zoom, zoom + 1, zoom + 2], "\(byZoom.keys.sorted())")
+        let counts = [zoom, zoom + 1, zoom + 2].map { byZoom[$0]?.count ?? 0 }
+        #expect(counts[1] > 0 && counts[2] > 0, "\(counts)")
+        #expect(counts[1] < 4 * counts[0] && counts[2] < 16 * counts[0], "along the route only: \(counts)")
+        #expect(counts[1] + counts[2] <= 200, "\(counts)")
+        for level in 1...2 {
+            let above = Set(byZoom[zoom + level - 1] ?? [])
+            for key in byZoom[zoom + level] ?? [] {
+                let n = key.split(separator: "/").compactMap { Int($0) }
+                #expect(above.contains("\(n[0] - 1)/\(n[1] / 2)/\(n[2] / 2)"), "\(key) lies under the level above")
+            }
+        }
+        for level in 0...2 {
+            let group =
+                html.components(separatedBy: "<g class=\"tiles\" data-level=\"\(level)\">").dropFirst().first ?? ""
+            let first = tiles(in: String(group)).first ?? ""
+            #expect(first.hasPrefix("\(zoom + level)/"), "level \(level) holds zoom \(zoom + level): \(first)")
+        }
 
         // A second report of the same day: all from the cache, not one request.
         let second = dir + "/again.html"
@@ -68,6 +90,34 @@ import TrailbookTestSupport
             #expect(look.requests.isEmpty, "\(look.requests)")
             #expect((look.pixels[TileServer.colour] ?? 0) > 5000, "tiles drawn at \(width) px: \(look.pixels)")
         }
+
+        // Zoomed in 2.4 times, the page shows the first deeper level (not the second); fitted, neither.
+        let levels = """
+            <script>addEventListener('load',function(){var svg=document.getElementById('map'),out={};
+            function shown(){return [0,1,2].map(function(k){var g=svg.querySelector('g.tiles[data-level="'+k+'"]');
+            return g?getComputedStyle(g).display:'missing'})}
+            out.start=shown();for(var i=0;i<4;i++)svg.dispatchEvent(new KeyboardEvent('keydown',{key:'+',bubbles:true}));
+            out.zoomed=shown();document.querySelector('[data-map=fit]').click();out.fit=shown();
+            parent.postMessage(JSON.stringify(out),'*')});</script>
+            """
+        let shown = try #require(
+            try JSONSerialization.jsonObject(with: Data(try Chromium.probe(page, width: 1280, script: levels).utf8))
+                as? [String: [String]])
+        #expect(shown["start"] == ["inline", "none", "none"], "\(shown)")
+        #expect(shown["zoomed"] == ["inline", "inline", "none"], "\(shown)")
+        #expect(shown["fit"] == ["inline", "none", "none"], "\(shown)")
+
+        // --tile-levels 0: only the zoom the map is drawn at.
+        let flat = dir + "/flat.html"
+        #expect(
+            try run(
+                [
+                    "report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", flat,
+                    "--tiles", server.template, "--tile-levels", "0",
+                ], environment: cache
+            ).status == 0)
+        #expect(tiles(in: try String(contentsOfFile: flat, encoding: .utf8)) == byZoom[zoom])
+        #expect(server.requests().count == asked.count, "the cache answered")
 
         // An MBTiles file holding those tiles gives the same map with no server at all.
         let mbtiles = dir + "/town.mbtiles"

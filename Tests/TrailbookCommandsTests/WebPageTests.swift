@@ -209,4 +209,112 @@ import TrailbookTestSupport
         #expect(try await HTTP.request(URL(string: "\(base)/tiles/15/1/1")!, headers: jar).0 == 404, "not in the file")
         #expect(try await HTTP.request(URL(string: "\(base)/tiles/3/8/0")!, headers: jar).0 == 404, "not a tile")
     }
+
+    /// The live map pans and zooms: it fits (and follows) the friends until the reader zooms; a
+    /// new position then moves the dot, not the view; the tiles of the new zoom come from the
+    /// server; pointing at a dot says who and when; ⤢ fits and follows again.
+    @Test func theLiveMapZoomsStopsFollowingAndTellsWhoIsThere() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        for user in ["ana", "ben"] {
+            #expect(
+                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                    == 0)
+        }
+        let added = try run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
+        let token = try #require(
+            (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["token"])
+        // Tiles of zoom 15 to 17 around the friend, in an MBTiles file the server answers from.
+        func tile(_ z: Int, _ lat: Double, _ lon: Double) -> (x: Int, y: Int) {
+            let n = Double(1 << z)
+            let r = lat * .pi / 180
+            return (Int((lon + 180) / 360 * n), Int((1 - log(tan(r) + 1 / cos(r)) / .pi) / 2 * n))
+        }
+        var keys: [String] = []
+        for z in 15...17 {
+            let t = tile(z, 47.3769, 8.5417)
+            for dx in -3...3 { for dy in -2...2 { keys.append("\(z)/\(t.x + dx)/\(t.y + dy)") } }
+        }
+        let mbtiles = dir + "/town.mbtiles"
+        try TileServer.makeMBTiles(mbtiles, tiles: keys)
+        let config = dir + "/config.toml"
+        try "[maps]\ntiles = \"mbtiles:\(mbtiles)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        defer { _ = server.stop() }
+        let base = server.url!
+        let now = Int(Date().timeIntervalSince1970)
+        let point = "\(base)/osmand?id=\(token)&lat=47.3769&speed=5&timestamp="
+        #expect(try await HTTP.request(URL(string: point + "\(now - 5)&lon=8.5417")!).0 == 200)
+        func basic(_ user: String) -> [String: String] {
+            ["Authorization": "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()]
+        }
+        let made = try await HTTP.request(
+            URL(string: "\(base)/api/share-codes")!, method: "POST", body: Data(#"{"scopes":["live","motion"]}"#.utf8),
+            headers: basic("ana"))
+        let code = try #require(
+            (try JSONSerialization.jsonObject(with: Data(made.1.utf8)) as? [String: Any])?["code"] as? String)
+        #expect(
+            try await HTTP.request(
+                URL(string: "\(base)/api/share-codes/redeem")!, method: "POST",
+                body: Data(#"{"code":"\#(code)"}"#.utf8),
+                headers: basic("ben")
+            ).0 == 200)
+        let loginPage = try await HTTP.exchange(base)
+        let loginToken = try #require(cookie("trailbook_login", in: loginPage.headers)?.value)
+        let signedIn = try await HTTP.exchange(
+            URL(string: "\(base)/login")!, method: "POST",
+            body: form(["csrf": loginToken, "user": "ben", "password": password]),
+            headers: ["Cookie": "trailbook_login=\(loginToken)", "Content-Type": "application/x-www-form-urlencoded"])
+        let session = try #require(cookie("trailbook_session", in: signedIn.headers)?.value)
+
+        let script = Samples.directory.deletingLastPathComponent().appendingPathComponent("scripts/browse.py").path
+        let state =
+            ##"eval:(()=>{const m=document.getElementById('map');return [m.dataset.zoom,m.dataset.follow,m.querySelector('image.tile').getAttribute('href').split('/')[2]]})()"##
+        let png = dir + "/zoomed.png"
+        let browse = try python(
+            [
+                script, base.absoluteString + "/", "--cookie", "trailbook_session=\(session)", "--width", "390",
+                ##"wait:document.querySelectorAll("#map circle").length == 1"##,
+                state,
+                // Four − keys: a quarter of the scale each, so one zoom level out; the reader has the map now.
+                ##"eval:(()=>{const m=document.getElementById('map');for(let i=0;i<4;i++)m.dispatchEvent(new KeyboardEvent('keydown',{key:'-',bubbles:true}));return m.dataset.zoom})()"##,
+                ##"wait:performance.getEntriesByType('resource').some(e=>e.name.includes('/tiles/16/'))"##,
+                "run:curl -s -o /dev/null '\(point)\(now)&lon=8.5431'",
+                ##"wait:document.querySelector("#friends tbody tr").dataset.lon == "8.5431""##,
+                state,
+                // Pointing at the dot shows who is there.
+                ##"eval:(()=>{const m=document.getElementById('map'),d=m.querySelector('circle').getBoundingClientRect();m.dispatchEvent(new PointerEvent('pointermove',{clientX:d.left+d.width/2,clientY:d.top+d.height/2,bubbles:true,pointerType:'mouse'}));const t=document.getElementById('maptip');return [t.textContent,getComputedStyle(t).display]})()"##,
+                "shot:\(png)",
+                ##"eval:(()=>{document.querySelector('[data-map=fit]').click();const m=document.getElementById('map');return [m.dataset.zoom,m.dataset.follow]})()"##,
+                "eval:document.documentElement.scrollWidth",
+            ])
+        #expect(browse.status == 0, "\(browse.stderr)")
+        let lines = browse.stdout.split(separator: "\n").map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed)) as Any
+        }
+        #expect(lines.count == 6, "\(browse.stdout)")
+        guard lines.count == 6 else { return }
+        // Following one friend: zoom 17's tiles; four steps out: 16, not following.
+        #expect(lines[0] as? [String] == ["17", "true", "17"], "\(lines[0])")
+        #expect(lines[1] as? String == "16", "\(lines[1])")
+        // Ana moved: the dot moved, the view stayed where the reader put it.
+        #expect(lines[2] as? [String] == ["16", "false", "16"], "\(lines[2])")
+        // OsmAnd's speed is in knots: 5 kn is 9 km/h.
+        let tip = (lines[3] as? [String]) ?? []
+        #expect(
+            tip.first?.hasPrefix("ana · phone · ") == true && tip.first?.hasSuffix(" · moving · 9 km/h") == true,
+            "\(tip)")
+        #expect(tip.last == "block", "\(tip)")
+        #expect(lines[4] as? [String] == ["17", "true"], "fit follows again: \(lines[4])")
+        #expect(lines[5] as? Int == 390, "the page fits a phone's width: \(lines[5])")
+        // The server's tiles are drawn (the test tiles' colour fills the zoomed map).
+        let green = try python(
+            [
+                "-c",
+                "import sys;from PIL import Image;im=Image.open(sys.argv[1]).convert('RGB');"
+                    + "print(sum(1 for p in im.getdata() if abs(p[0]-0x2e)+abs(p[1]-0x8b)+abs(p[2]-0x57)<30))",
+                png,
+            ])
+        #expect((Int(green.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 20000, "tiles: \(green)")
+    }
 }

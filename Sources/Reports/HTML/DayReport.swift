@@ -80,6 +80,9 @@ public struct ReportStyle: Sendable {
     public var view: TimelineView = .timeline
     /// The base map under the routes; nil: the plain map.
     public var tiles: (any TileFetching)?
+    /// How many deeper zoom levels of tiles the page carries along the routes (0: only the
+    /// zoom the map is drawn at), for a reader who zooms in (`maps.levels`, `--tile-levels`).
+    public var tileLevels = 2
 
     public init() {}
 
@@ -123,6 +126,7 @@ public struct ReportStyle: Sendable {
         svg{display:block;width:100%;height:auto;border-radius:8px}
         body.light .mapbg{fill:#eef1f4}body.dark .mapbg{fill:#232830}body.dark a{color:#8ab4f8}
         body.dark .tile{filter:invert(1) hue-rotate(180deg) brightness(.85) contrast(.9)}
+        .tiles{display:none}.tiles[data-level="0"]{display:inline}
         .attribution{font-size:.8em;opacity:.75;text-align:right;margin-top:2px}
         body.light .ink{fill:#1b1b1b;stroke:#1b1b1b}body.dark .ink{fill:#e6e6e6;stroke:#e6e6e6}.ink text{stroke:none}
         .route{fill:none;stroke-width:3.5;stroke-linejoin:round;stroke-linecap:round}
@@ -224,11 +228,13 @@ public enum DayReport {
     {
         let coordinates = input.rides.flatMap { $0.points.map { $0.fix.coordinate! } } + input.records.map(\.coordinate)
         let projection = MapProjection(fitting: coordinates, width: width, height: height)
+        var lines: [[(x: Double, y: Double)]] = input.records.map { [projection.point($0.coordinate)] }
         let rides: [[String: Any]] = input.rides.enumerated().map { i, ride in
             var parts: [[String: Any]] = []
             var previousEnd: (x: Double, y: Double)?
             for segment in segments(ride.points) {
                 let screen = segment.map { projection.point($0.fix.coordinate!) }
+                lines.append(screen)
                 var part: [String: Any] = ["d": path(screen)]
                 if let end = previousEnd, let start = screen.first {
                     part["gap"] = [
@@ -268,15 +274,16 @@ public enum DayReport {
         let y = height - 18
         return [
             "width": Int(width), "height": Int(height), "rides": rides, "pins": pins, "markerFill": markerFill,
-            "markerEdge": markerEdge, "tiles": MapTiles.layer(projection, fetcher: style.tiles),
+            "markerEdge": markerEdge,
+            "tileLevels": MapTiles.layers(projection, along: lines, fetcher: style.tiles, levels: style.tileLevels),
             "trackData": trackData(input, style: style, projection: projection),
             "bar": ["y": HTML.number(y), "ty": HTML.number(y - 6), "width": HTML.number(bar.pixels), "label": label],
         ]
     }
 
     /// The points the map's pointer finds (at most ``hoverPoints``, evenly spread): map x, y;
-    /// profile x, y (null without an altitude); local time, speed, elevation, ride. As JSON, for
-    /// an attribute (the template escapes it).
+    /// profile x, y (null without an altitude); the tip (ride, local time, speed, elevation). As
+    /// JSON, for an attribute (the template escapes it).
     static func trackData(_ input: DayReportInput, style: ReportStyle, projection: MapProjection) -> String {
         let profile = profileScale(input)
         let total = input.rides.map(\.points.count).reduce(0, +)
@@ -285,10 +292,6 @@ public enum DayReport {
         var rows: [String] = []
         var offset = 0.0
         var n = 0
-        func text(_ s: String) -> String {
-            let data = try? JSONSerialization.data(withJSONObject: [s], options: [])
-            return data.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\""
-        }
         for ride in input.rides {
             var d = offset
             var previous: Coordinate?
@@ -305,11 +308,12 @@ public enum DayReport {
                     px = HTML.number(40 + d / s.length * (960 - 60))
                     py = HTML.number(180 - 20 - (alt - s.lowest) / s.span * (180 - 40))
                 }
-                let speed = p.fix.speed.map { style.speed($0) } ?? "speed unknown"
-                let elevation = p.fix.altitudeMSL.map { style.height($0) } ?? ""
+                let time = clock.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+                let tip =
+                    ["ride \(ride.id)", time, p.fix.speed.map { style.speed($0) } ?? "speed unknown"]
+                    + (p.fix.altitudeMSL.map { [style.height($0)] } ?? [])
                 rows.append(
-                    "[\(HTML.number(m.x)),\(HTML.number(m.y)),\(px),\(py),\(text(clock.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)))),"
-                        + "\(text(speed)),\(text(elevation)),\(ride.id)]")
+                    "[\(HTML.number(m.x)),\(HTML.number(m.y)),\(px),\(py),\(HTML.json(tip.joined(separator: " · ")))]")
             }
             offset = d
         }

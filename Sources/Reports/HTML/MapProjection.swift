@@ -96,6 +96,13 @@ public enum Simplify {
 /// Numbers as the pages' SVG coordinates: one decimal.
 enum HTML {
     static func number(_ v: Double) -> String { String(format: "%.1f", v) }
+    /// A JSON string literal of `s`, quotes included.
+    static func json(_ s: String) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: [s], options: [])
+        return data.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\""
+    }
+    /// With more decimals, for what a zoomed-in page magnifies.
+    static func number(_ v: Double, decimals: Int) -> String { String(format: "%.\(decimals)f", v) }
 }
 
 /// Ride colours: a default palette and Okabe-Ito's colour-blind-safe one.

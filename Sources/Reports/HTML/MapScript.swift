@@ -1,15 +1,20 @@
 /// The maps' few lines of script (inline; nothing loaded): pan by dragging, zoom with the wheel,
 /// a pinch, the +/− buttons or the keyboard (+, −, arrows, 0 to fit), all by changing the SVG's
-/// viewBox, so routes stay sharp; and on the day map, the nearest track point under the pointer
-/// (or a tap) shown with its time, speed, elevation and ride, marked on the map and the profile.
+/// viewBox, so routes stay sharp; the base map's deeper levels shown once the view is zoomed in
+/// far enough for them; and the nearest track point under the pointer (or a tap) shown with its
+/// tip, marked on the map and on the profile (the day map: ride, time, speed, elevation; the
+/// overlay: the day, and a tap highlights it).
 /// It goes into the templates as it is: it must hold no `{{` (a Mustache tag).
 enum MapScript {
     static let js = """
         (function(){
         var svg=document.getElementById('map');if(!svg)return;
         var box=svg.viewBox.baseVal,W=box.width,H=box.height,v={x:0,y:0,w:W,h:H};
+        var levels=svg.querySelectorAll('g.tiles');
         function set(){svg.setAttribute('viewBox',v.x+' '+v.y+' '+v.w+' '+v.h);
-        svg.style.setProperty('--zoom',W/v.w)}
+        svg.style.setProperty('--zoom',W/v.w);
+        for(var i=0;i<levels.length;i++){var k=+levels[i].getAttribute('data-level');
+        levels[i].style.display=k===0||W/v.w*1.5>=Math.pow(2,k)?'inline':'none'}}
         function at(cx,cy){var m=svg.getScreenCTM();if(!m)return{x:v.x+v.w/2,y:v.y+v.h/2};
         var p=svg.createSVGPoint();p.x=cx;p.y=cy;return p.matrixTransform(m.inverse())}
         function zoom(f,cx,cy){var w=Math.max(W/32,Math.min(W,v.w/f)),k=w/v.w,
@@ -31,7 +36,8 @@ enum MapScript {
         if(Math.abs(e.clientX-d.x)+Math.abs(e.clientY-d.y)>3){moved=true;svg.setPointerCapture&&svg.setPointerCapture(e.pointerId)}
         if(moved){pan(p.x-q.x,p.y-q.y);d.x=e.clientX;d.y=e.clientY}});
         function up(e){var d=down[e.pointerId];delete down[e.pointerId];pinch=0;
-        if(d&&!moved)hover(e.clientX,e.clientY)}
+        if(d&&!moved){var b=hover(e.clientX,e.clientY);if(b&&days){var day=days[b[4]];
+        location.hash=location.hash==='#'+day?'':day}}}
         svg.addEventListener('pointerup',up);svg.addEventListener('pointercancel',up);
         svg.addEventListener('keydown',function(e){var s=v.w/10,k=e.key;
         if(k==='+'||k==='=')zoom(1.25);else if(k==='-'||k==='_')zoom(0.8);else if(k==='0')fit();
@@ -40,19 +46,19 @@ enum MapScript {
         document.querySelectorAll('[data-map]').forEach(function(b){b.addEventListener('click',function(){
         var a=b.getAttribute('data-map');if(a==='in')zoom(1.25);else if(a==='out')zoom(0.8);else fit()})});
         var data=document.getElementById('track-data'),tip=document.getElementById('maptip');
-        var pts=data?JSON.parse(data.getAttribute('data-points')).points:[];
+        var info=data?JSON.parse(data.getAttribute('data-points')):{},pts=info.points||[],tips=info.tips||[],days=info.days;
         var mark=document.getElementById('hover'),pmark=document.getElementById('phover');
-        function hover(cx,cy){if(!pts.length||!tip)return;var p=at(cx,cy),best=null,bd=Infinity;
+        function hover(cx,cy){if(!pts.length||!tip)return null;var p=at(cx,cy),best=null,bd=Infinity;
         for(var i=0;i<pts.length;i++){var dx=pts[i][0]-p.x,dy=pts[i][1]-p.y,d=dx*dx+dy*dy;if(d<bd){bd=d;best=pts[i]}}
         var px=Math.sqrt(bd)*svg.getBoundingClientRect().width/v.w;
         if(!best||px>16){tip.style.display='none';if(mark)mark.setAttribute('visibility','hidden');
-        if(pmark)pmark.setAttribute('visibility','hidden');return}
-        tip.textContent='ride '+best[7]+' \\u00b7 '+best[4]+' \\u00b7 '+best[5]+(best[6]?' \\u00b7 '+best[6]:'');
+        if(pmark)pmark.setAttribute('visibility','hidden');return null}
+        tip.textContent=typeof best[4]==='number'?tips[best[4]]:best[4];
         tip.style.display='block';var r=svg.getBoundingClientRect(),o=svg.parentNode.getBoundingClientRect();
         tip.style.left=Math.min(cx-o.left+12,o.width-tip.offsetWidth-4)+'px';tip.style.top=(cy-o.top+12)+'px';
         if(mark){mark.setAttribute('cx',best[0]);mark.setAttribute('cy',best[1]);mark.setAttribute('visibility','visible')}
         if(pmark){if(best[2]===null)pmark.setAttribute('visibility','hidden');else{pmark.setAttribute('cx',best[2]);
-        pmark.setAttribute('cy',best[3]);pmark.setAttribute('visibility','visible')}}}
+        pmark.setAttribute('cy',best[3]);pmark.setAttribute('visibility','visible')}}return best}
         svg.addEventListener('pointerleave',function(){if(tip)tip.style.display='none'});
         set()})();
         """

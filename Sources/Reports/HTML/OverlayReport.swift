@@ -42,6 +42,30 @@ public enum OverlayReport {
         return names[((d.daysSinceEpoch % 7) + 7) % 7]
     }
 
+    /// The points the map's pointer finds (at most ``DayReport/hoverPoints``, evenly spread):
+    /// map x, y, no profile, and the index of the day, whose tip (weekday, date, distance,
+    /// moving time) and date come once in `tips` and `days`. As JSON, for an attribute.
+    static func pointerData(_ days: [Day], screen: [[[(x: Double, y: Double)]]], style: ReportStyle) -> String {
+        let total = screen.map { $0.map(\.count).reduce(0, +) }.reduce(0, +)
+        let step = max(1, (total + DayReport.hoverPoints - 1) / DayReport.hoverPoints)
+        var rows: [String] = []
+        var n = 0
+        for (i, lines) in screen.enumerated() {
+            for p in lines.joined() {
+                defer { n += 1 }
+                if n % step == 0 { rows.append("[\(HTML.number(p.x)),\(HTML.number(p.y)),null,null,\(i)]") }
+            }
+        }
+        let tips = days.map { day in
+            HTML.json(
+                (weekday(day.date).map { $0 + " " } ?? "") + day.date + " · " + style.distance(day.distance)
+                    + " · moving "
+                    + ReportStyle.duration(day.moving))
+        }
+        return "{\"points\":[" + rows.joined(separator: ",") + "],\"tips\":[" + tips.joined(separator: ",")
+            + "],\"days\":[" + days.map { HTML.json($0.date) }.joined(separator: ",") + "]}"
+    }
+
     public static func render(
         _ days: [Day], title: String, style: ReportStyle = .init(), suggestions: [SuggestionTable] = []
     ) -> String {
@@ -49,10 +73,11 @@ public enum OverlayReport {
         let height = 640.0
         let projection = MapProjection(
             fitting: days.flatMap { $0.lines.joined() + $0.places }, width: width, height: height)
+        let screen = days.map { day in day.lines.map { $0.map(projection.point) } }
         let drawn: [[String: Any]] = days.enumerated().map { i, day in
             [
                 "date": day.date, "colour": style.palette.colour(i),
-                "paths": day.lines.filter { $0.count > 1 }.map { DayReport.path($0.map(projection.point)) },
+                "paths": screen[i].filter { $0.count > 1 }.map { DayReport.path($0) },
                 "places": day.places.map { place -> [String: Any] in
                     let p = projection.point(place)
                     return ["x": HTML.number(p.x), "y": HTML.number(p.y)]
@@ -75,7 +100,11 @@ public enum OverlayReport {
             "total": style.distance(days.map(\.distance).reduce(0, +)), "rows": rows,
             "map": [
                 "width": Int(width), "height": Int(height), "days": drawn,
-                "tiles": MapTiles.layer(projection, fetcher: style.tiles),
+                "tileLevels": MapTiles.layers(
+                    projection,
+                    along: screen.flatMap { $0 } + days.flatMap { $0.places.map { [projection.point($0)] } },
+                    fetcher: style.tiles, levels: style.tileLevels),
+                "trackData": pointerData(days, screen: screen, style: style),
                 "bar": [
                     "y": "\(Int(height - 18))", "ty": "\(Int(height - 24))", "width": HTML.number(bar.pixels),
                     "label": bar.metres >= 1000 ? "\(Int(bar.metres / 1000)) km" : "\(Int(bar.metres)) m",

@@ -5,7 +5,7 @@ import PageTemplates
 enum ReportTemplates {
     static let pages = PageTemplates([
         (name: "report-head", text: head), ("day", day), ("day-map", dayMap), ("profile", profile),
-        ("timeline", timeline), ("overlay", overlay), ("suggestions", suggestions),
+        ("timeline", timeline), ("overlay", overlay), ("suggestions", suggestions), ("tiles", tiles),
     ])
 
     static let head = """
@@ -68,6 +68,13 @@ enum ReportTemplates {
         an association in your own records, not a cause (docs/CONDITIONS.md).</p>
         """
 
+    /// The base map's levels: level 0 covers the map; deeper ones, along the routes, are shown by
+    /// the map's script once the page is zoomed in far enough for them.
+    static let tiles = """
+        {{#tileLevels}}<g class="tiles" data-level="{{level}}">{{#tiles}}<image class="tile" data-tile="{{key}}" \
+        href="{{href}}" x="{{x}}" y="{{y}}" width="{{size}}" height="{{size}}" preserveAspectRatio="none"/>{{/tiles}}</g>{{/tileLevels}}
+        """
+
     /// Pan and zoom buttons and the hover tip, over a map.
     static let mapControls = """
         <div class="mapctl"><button type="button" data-map="in" aria-label="Zoom in">+</button>\
@@ -80,8 +87,7 @@ enum ReportTemplates {
         <div class="mapwrap"><svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" role="img" \
         tabindex="0" aria-label="Map of the day’s routes (drag to pan; wheel, pinch, + and − to zoom; 0 to fit)">\
         <rect class="mapbg" width="100%" height="100%"/>
-        {{#tiles}}<image class="tile" data-tile="{{key}}" href="{{href}}" x="{{x}}" y="{{y}}" width="{{size}}" \
-        height="{{size}}" preserveAspectRatio="none"/>{{/tiles}}
+        {{> tiles}}
         {{#rides}}<g class="ride" data-ride="{{id}}">{{#parts}}{{#gap}}<line class="gap" stroke="{{colour}}" \
         x1="{{x1}}" y1="{{y1}}" x2="{{x2}}" y2="{{y2}}"/>{{/gap}}<path class="route" stroke="{{colour}}" d="{{d}}"/>{{/parts}}\
         {{#ends}}<circle class="start" cx="{{ax}}" cy="{{ay}}" r="6" fill="{{markerFill}}" stroke="{{markerEdge}}" \
@@ -124,12 +130,13 @@ enum ReportTemplates {
         {{#map}}<div class="mapwrap"><svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" \
         role="img" tabindex="0" aria-label="Routes of {{dayCount}} (drag to pan; wheel, pinch, + and − to zoom; 0 to fit)">\
         <rect class="mapbg" width="100%" height="100%"/>
-        {{#tiles}}<image class="tile" data-tile="{{key}}" href="{{href}}" x="{{x}}" y="{{y}}" width="{{size}}" \
-        height="{{size}}" preserveAspectRatio="none"/>{{/tiles}}
+        {{> tiles}}
         {{#days}}<g class="day" id="day-{{date}}" stroke="{{colour}}">{{#paths}}<path class="route" d="{{.}}"/>{{/paths}}\
         {{#places}}<circle class="place" cx="{{x}}" cy="{{y}}" r="4" fill="{{colour}}"/>{{/places}}</g>
         {{/days}}{{#bar}}<g class="ink"><rect x="20" y="{{y}}" width="{{width}}" height="4"/><text x="20" y="{{ty}}" \
-        font-size="12" stroke="none">{{label}}</text></g>{{/bar}}</svg>\(mapControls)</div>{{/map}}\
+        font-size="12" stroke="none">{{label}}</text></g>{{/bar}}<circle id="hover" class="hovermark" r="7" \
+        visibility="hidden"/></svg>\(mapControls)</div>
+        <div id="track-data" hidden data-points="{{trackData}}"></div>{{/map}}\
         {{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
         <h2>Days</h2>
         <p class="muted">Select a day to highlight its route; select it again to show all.</p>

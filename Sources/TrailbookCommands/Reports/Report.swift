@@ -40,14 +40,24 @@ struct Report: ParsableCommand {
                 "Shown on the map, as the tile provider asks (default: maps.attribution).", valueName: "text"))
         var attribution: String?
 
-        /// The base map of the page: from the options, else the config; nil for the plain map.
-        func fetcher(_ zoneOptions: ZoneOptions) throws -> TileFetcher? {
+        @Option(
+            help: ArgumentHelp(
+                "Deeper zoom levels of tiles the page carries along the routes, for zooming in: 0 to 4 "
+                    + "(default: maps.levels, else 2).", valueName: "n"))
+        var tileLevels: Int?
+
+        /// The base map of the page (`style.tiles`, `style.tileLevels`): from the options, else the
+        /// config; the fetcher, for its warning, or nil for the plain map.
+        func baseMap(_ style: inout ReportStyle, _ zoneOptions: ZoneOptions) throws -> TileFetcher? {
             let config = try zoneOptions.loaded()
+            style.tileLevels = tileLevels ?? config.mapLevels
             guard let text = tiles ?? config.mapTiles else { return nil }
             do {
-                return try TileFetcher(
+                let fetcher = try TileFetcher(
                     source: TileSource(text), attribution: attribution ?? config.mapAttribution ?? "",
                     cacheMegabytes: config.mapCacheMegabytes)
+                style.tiles = fetcher
+                return fetcher
             } catch let error as TileSourceError {
                 throw CommandFailure(
                     message: "--tiles: \(error).",
@@ -77,6 +87,9 @@ struct Report: ParsableCommand {
                 throw ValidationError("--units is metric or imperial.")
             }
             guard TimelineView(rawValue: view) != nil else { throw ValidationError("--view is timeline or list.") }
+            if let tileLevels, !(0...4).contains(tileLevels) {
+                throw ValidationError("--tile-levels is a whole number from 0 to 4.")
+            }
         }
 
         var style: ReportStyle {
@@ -96,7 +109,10 @@ struct Report: ParsableCommand {
             abstract: "One self-contained HTML page for a day: map, rides, elevation, timeline, records.",
             discussion: """
                 The page loads nothing from the network: no web fonts, no map tiles, no scripts from \
-                elsewhere; the map is SVG drawn from the points (Web Mercator). --photos embed puts \
+                elsewhere; the map is SVG drawn from the points (Web Mercator), over a base map whose \
+                tiles --tiles fetches now and embeds (the zoom drawn, and --tile-levels deeper ones \
+                along the routes). It pans, zooms and shows a track point's time, speed and \
+                elevation under the pointer. --photos embed puts \
                 the photos in the page (data: URIs, a bigger file); link points at the files in the \
                 media folder. Written to -o FILE (default DATE.html) under a temporary name and renamed \
                 when complete.
@@ -126,8 +142,7 @@ struct Report: ParsableCommand {
             let day = try LocalDate.require(date, option: "", zone: zone)
             let store = try storeOptions.open()
             var style = styleOptions.style
-            let fetcher = try styleOptions.fetcher(zoneOptions)
-            style.tiles = fetcher
+            let fetcher = try styleOptions.baseMap(&style, zoneOptions)
             let suggest = SuggestTables(
                 store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now(),
                 tide: try zoneOptions.tide())
@@ -205,8 +220,7 @@ struct Report: ParsableCommand {
             }
             let span = days == nil ? wanted.first.map { "Trailbook \($0) to \(wanted.last!)" } : nil
             var style = styleOptions.style
-            let fetcher = try styleOptions.fetcher(zoneOptions)
-            style.tiles = fetcher
+            let fetcher = try styleOptions.baseMap(&style, zoneOptions)
             defer { StyleOptions.warn(fetcher) }
             do {
                 _ = try OverlayPages.render(

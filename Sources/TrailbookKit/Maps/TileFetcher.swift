@@ -73,8 +73,9 @@ public final class TileFetcher: TileFetching, @unchecked Sendable {
     let cacheLimit: Int
     let timeout: Double
     public static let userAgent = "Trailbook/1.0 (self-hosted GPS diary; +https://github.com/trailbook)"
-    /// A page shows at most this many tiles: a bound on what one report asks of a server.
-    public static let maximumPerMap = 120
+    /// A map shows at most this many tiles (120 covering it, 200 deeper along its routes): a
+    /// bound on what one report asks of a server.
+    public static let maximumPerMap = 320
     /// How long a tile is kept when the server does not say (seconds).
     static let defaultLifetime: Double = 7 * 86_400
 
