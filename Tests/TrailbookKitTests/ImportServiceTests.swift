@@ -54,6 +54,34 @@ import TrailbookTestSupport
         #expect(results[0].filter { $0.hasPrefix("import ") }.count == 2)
     }
 
+    /// A log read on its own thread (``FixHandoff``): a long one whose second hour comes first
+    /// is read again and sorted, while the reader is far ahead and waiting, and gives the same
+    /// store as the log in order; every fix arrives, in order.
+    @Test func aLongLogOutOfOrderIsReadAgainWhileItsReaderWaits() throws {
+        let dir = try Samples.temporaryDirectory()
+        let day = CivilDate(year: 2026, month: 6, day: 14)!
+        let early = try log(dir, "early.nmea", day: day, start: 25_200_000, seconds: 10_000, seed: 3)
+        let late = try log(dir, "late.nmea", day: day, start: 36_000_000, seconds: 1_200, seed: 4)
+        func joined(_ name: String, _ parts: [String]) throws -> String {
+            let path = dir + "/" + name
+            try parts.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined().write(
+                toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        var results: [[String]] = []
+        for (path, reordered) in [
+            (try joined("in-order.nmea", [early, late]), false), (try joined("late-first.nmea", [late, early]), true),
+        ] {
+            let store = try newStore()
+            var service = try ImportService(store: store, device: "import", options: .init(configuration: .ride))
+            let report = try service.importFile(path).report
+            #expect((report.reordered ?? false) == reordered, "\(path)")
+            #expect(report.fixesRead >= 11_000 && report.stored == report.kept && report.kept > 10_000, "\(report)")
+            results.append(try contents(store))
+        }
+        #expect(results[0] == results[1])
+    }
+
     @Test func aKnownFileIsSkippedAndReimportReplacesIt() throws {
         let dir = try Samples.temporaryDirectory()
         let a = try log(

@@ -13,18 +13,38 @@ enum ImportReaders {
     }
 
     /// Reads an NMEA log (plain or gzip) through the replay source, dating epochs that have no
-    /// date in the log with `date`.
+    /// date in the log with `date`. The log is read and decoded on a thread of its own while
+    /// `item` takes the fixes on this one (the collection rules, the segmenter): two cores share
+    /// an import, and the fixes arrive in the same order as from one (``FixHandoff``).
     static func nmea(
         _ path: String, kind: FileKind, date: CivilDate?, progress: (@Sendable (Int) -> Void)?,
         _ item: (StreamItem) throws -> Void
     ) throws {
-        var source = ReplaySource(path: path, fallbackDate: date)
-        source.progress = progress
-        try source.run(shouldStop: { false }) { event in
-            guard case .fix(let f) = event else { return }
-            try item(.fix(f))
+        let handoff = FixHandoff()
+        let reader = Thread {
+            var source = ReplaySource(path: path, fallbackDate: date)
+            source.progress = progress
+            do {
+                try source.run(shouldStop: { handoff.cancelled }) { event in
+                    if case .fix(let f) = event { handoff.put(f) }
+                }
+                handoff.finish(source.statistics, nil)
+            } catch {
+                handoff.finish(nil, error)
+            }
         }
-        let s = source.statistics
+        reader.stackSize = 1 << 20
+        reader.start()
+        let s: DecodeStatistics
+        do {
+            while let batch = handoff.take() {
+                for f in batch { try item(.fix(f)) }
+            }
+            s = try handoff.outcome()
+        } catch {
+            handoff.cancel()
+            throw error
+        }
         if !s.foundNMEA {
             throw ImportError.nothingToImport(
                 path,
@@ -82,6 +102,85 @@ enum ImportReaders {
         for (i, fixes) in segments.enumerated() {
             if i > 0 { try item(.segment) }
             for f in fixes { try item(.fix(f)) }
+        }
+    }
+}
+
+/// Fixes handed from a reading thread to the thread that takes them, in batches, in order: the
+/// reader waits while ``depth`` batches are unread (so memory stays bounded), the taker while
+/// none is ready. The reader ends with its statistics or its error; the taker cancels when it
+/// stops early, and the reader's `shouldStop` sees that.
+final class FixHandoff: @unchecked Sendable {
+    /// Fixes a batch.
+    static let batch = 1024
+    /// Batches waiting at most.
+    static let depth = 8
+
+    private let condition = NSCondition()
+    private var ready: [[Fix]] = []
+    private var filling: [Fix] = []
+    private var ended = false
+    private var statistics: DecodeStatistics?
+    private var failure: (any Error)?
+    private var stopped = false
+
+    init() { filling.reserveCapacity(Self.batch) }
+
+    /// Whether the taker has stopped (read by the reader only).
+    var cancelled: Bool { condition.withLock { stopped } }
+
+    /// Adds a fix (the reader): a full batch goes to the taker, waiting while too many are unread.
+    func put(_ fix: Fix) {
+        filling.append(fix)
+        guard filling.count == Self.batch else { return }
+        let full = filling
+        filling = []
+        filling.reserveCapacity(Self.batch)
+        condition.withLock {
+            while ready.count >= Self.depth && !stopped { condition.wait() }
+            ready.append(full)
+            condition.broadcast()
+        }
+    }
+
+    /// Ends the reading with its statistics, or the error that ended it.
+    func finish(_ statistics: DecodeStatistics?, _ failure: (any Error)?) {
+        let last = filling
+        filling = []
+        condition.withLock {
+            if !last.isEmpty { ready.append(last) }
+            self.statistics = statistics
+            self.failure = failure
+            ended = true
+            condition.broadcast()
+        }
+    }
+
+    /// The next batch in order; nil once the reader has ended and every batch was taken.
+    func take() -> [Fix]? {
+        condition.withLock {
+            while ready.isEmpty && !ended { condition.wait() }
+            guard !ready.isEmpty else { return nil }
+            condition.broadcast()
+            return ready.removeFirst()
+        }
+    }
+
+    /// After ``take()`` returned nil: the reader's statistics, or its error.
+    func outcome() throws -> DecodeStatistics {
+        try condition.withLock {
+            if let failure { throw failure }
+            return statistics ?? DecodeStatistics()
+        }
+    }
+
+    /// Stops the reader (the taker failed) and waits until it has ended.
+    func cancel() {
+        condition.withLock {
+            stopped = true
+            ready.removeAll()
+            condition.broadcast()
+            while !ended { condition.wait() }
         }
     }
 }
