@@ -13,44 +13,12 @@ enum ImportReaders {
     }
 
     /// Reads an NMEA log (plain or gzip) through the replay source, dating epochs that have no
-    /// date in the log with `date`. The log is read and decoded on a thread of its own while
-    /// `item` takes the fixes on this one (the collection rules, the segmenter): two cores share
-    /// an import, and the fixes arrive in the same order as from one (``FixHandoff``).
+    /// date in the log with `date`.
     static func nmea(
         _ path: String, kind: FileKind, date: CivilDate?, progress: (@Sendable (Int) -> Void)?,
         _ item: (StreamItem) throws -> Void
     ) throws {
-        let handoff = FixHandoff()
-        let reader = Thread {
-            var source = ReplaySource(path: path, fallbackDate: date)
-            source.progress = progress
-            do {
-                try source.run(shouldStop: { handoff.cancelled }) { event in
-                    if case .fix(let f) = event { handoff.put(f) }
-                }
-                handoff.finish(source.statistics, nil)
-            } catch {
-                handoff.finish(nil, error)
-            }
-        }
-        reader.stackSize = 1 << 20
-        reader.start()
-        let s: DecodeStatistics
-        do {
-            while let batch = handoff.take() {
-                for f in batch { try item(.fix(f)) }
-            }
-            s = try handoff.outcome()
-        } catch {
-            handoff.cancel()
-            throw error
-        }
-        if !s.foundNMEA {
-            throw ImportError.nothingToImport(
-                path,
-                found: s.badChecksum > 0
-                    ? "\(counted(s.badChecksum, "sentence")) with bad checksums and none that decoded" : kind.found)
-        }
+        try NMEAReading(path, date: date, progress: progress).take(kind: kind, item)
     }
 
     /// Reads a GPX file (plain or gzip, UTF-8 or UTF-16): each track is a stream, each track
@@ -102,6 +70,53 @@ enum ImportReaders {
         for (i, fixes) in segments.enumerated() {
             if i > 0 { try item(.segment) }
             for f in fixes { try item(.fix(f)) }
+        }
+    }
+}
+
+/// An NMEA log (plain or gzip) read through the replay source on a thread of its own, from
+/// when it is made, while ``take(kind:_:)`` hands its fixes to `item` on the caller's thread (the
+/// collection rules, the segmenter): two cores share an import, and the fixes arrive in the same
+/// order as from one (``FixHandoff``). Dropped untaken, it stops the thread.
+final class NMEAReading {
+    private let path: String
+    private let handoff = FixHandoff()
+
+    /// Starts reading `path`, dating epochs that have no date in the log with `date`.
+    init(_ path: String, date: CivilDate?, progress: (@Sendable (Int) -> Void)?) {
+        self.path = path
+        let handoff = handoff
+        let reader = Thread {
+            var source = ReplaySource(path: path, fallbackDate: date)
+            source.progress = progress
+            do {
+                try source.run(shouldStop: { handoff.cancelled }) { event in
+                    if case .fix(let f) = event { handoff.put(f) }
+                }
+                handoff.finish(source.statistics, nil)
+            } catch {
+                handoff.finish(nil, error)
+            }
+        }
+        reader.stackSize = 1 << 20
+        reader.start()
+    }
+
+    deinit { handoff.cancel() }
+
+    /// Hands every fix to `item`, in order; then the reader's error if it failed, or
+    /// ``ImportError/nothingToImport(_:found:)`` when the file held no NMEA (`kind` says what
+    /// it looked like).
+    func take(kind: FileKind, _ item: (StreamItem) throws -> Void) throws {
+        while let batch = handoff.take() {
+            for f in batch { try item(.fix(f)) }
+        }
+        let s = try handoff.outcome()
+        if !s.foundNMEA {
+            throw ImportError.nothingToImport(
+                path,
+                found: s.badChecksum > 0
+                    ? "\(counted(s.badChecksum, "sentence")) with bad checksums and none that decoded" : kind.found)
         }
     }
 }
@@ -174,7 +189,7 @@ final class FixHandoff: @unchecked Sendable {
         }
     }
 
-    /// Stops the reader (the taker failed) and waits until it has ended.
+    /// Stops the reader (the taker stopped or failed) and waits until it has ended.
     func cancel() {
         condition.withLock {
             stopped = true

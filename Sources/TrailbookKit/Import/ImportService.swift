@@ -67,6 +67,9 @@ public struct ImportService {
         let kind = try FileKind.sniff(path)
         var imported: ImportedFile?
         var earlier: StoredImport?
+        // A log starts decoding at once, on a thread of its own, while the file's digest is
+        // computed here (the store may already hold it: then the reading is dropped, and stops).
+        var reading = kind == .nmeaOrText ? NMEAReading(path, date: options.date, progress: progress) : nil
         if let store {
             let digest: String
             do {
@@ -100,7 +103,13 @@ public struct ImportService {
             switch kind {
             case .gpx: extras = try ImportReaders.gpx(path, progress: progress, item)
             case .jsonTrack: try ImportReaders.jsonTrack(path, item)
-            default: try ImportReaders.nmea(path, kind: kind, date: options.date, progress: progress, item)
+            default:
+                if let started = reading {
+                    reading = nil
+                    try started.take(kind: kind, item)
+                } else {
+                    try ImportReaders.nmea(path, kind: kind, date: options.date, progress: progress, item)
+                }
             }
         }
         // Read as it comes; a stream out of time order makes a second reading that sorts it.
