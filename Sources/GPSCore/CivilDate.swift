@@ -20,6 +20,13 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.day = day
     }
 
+    /// A date known to exist (taken apart from a valid one earlier).
+    public init(unchecked year: Int, _ month: Int, _ day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
     /// The date `days` days after 1970-01-01 (negative: before).
     public init(daysSinceEpoch days: Int) {
         // Civil-from-days over 400-year eras of 146,097 days, with years starting in March

@@ -22,6 +22,9 @@ public struct ReplaySource: FixSource {
     public var requireNMEA = false
     /// Called after each read with the bytes read so far (for progress displays).
     public var progress: (@Sendable (Int) -> Void)?
+    /// Whether a large file is framed and checked on a worker thread per core (not with
+    /// ``realtime``: a fix would wait for its block). See ``NMEADecoder``.
+    public var parallel = false
 
     public init(path: String, realtime: Bool = false, speed: Double = 1, fallbackDate: CivilDate? = nil) {
         precondition(speed > 0, "speed must be positive")
@@ -40,7 +43,9 @@ public struct ReplaySource: FixSource {
         }
         defer { Posix.close(fd) }
         try handle(.connected("replay of \(path)"))
-        let decoder = NMEADecoder(fallbackDate: fallbackDate)
+        var info = stat()
+        let size = !realtime && parallel && fstat(fd, &info) == 0 ? Int(info.st_size) : 0
+        let decoder = NMEADecoder(fallbackDate: fallbackDate, workers: NMEADecoder.workers(forFileOf: size))
         var firstTime: Double?
         let start = Posix.monotonicSeconds()
         let pacedSpeed = speed

@@ -37,24 +37,37 @@ public struct Fields {
 
     /// An unsigned decimal integer, nil when empty.
     public func integer(_ i: Int) throws(NMEAError) -> Int? {
+        try integerSlot(i).present
+    }
+
+    /// An unsigned decimal integer of at most nine digits, -1 when empty.
+    @inline(__always)
+    func integerSlot(_ i: Int) throws(NMEAError) -> Int32 {
         let r = range(i)
-        if r.isEmpty { return nil }
+        if r.isEmpty { return -1 }
         guard r.count <= 9 else { throw .badField(i) }
-        var v = 0
+        var v: Int32 = 0
         for k in r {
             let d = bytes[k] &- ASCII.zero
             guard d < 10 else { throw .badField(i) }
-            v = v * 10 + Int(d)
+            v = v &* 10 &+ Int32(d)
         }
         return v
     }
 
     /// A decimal number (optional sign, digits, optional fraction) as mantissa and scale:
     /// value = mantissa / 10^scale. Exact, so degree/minute splits lose nothing. At most 18
-    /// digits in all.
+    /// digits in all. Nil when empty.
     func fixedPoint(_ i: Int) throws(NMEAError) -> (mantissa: Int64, scale: Int)? {
+        let v = try fixedPointSlot(i)
+        return v.scale < 0 ? nil : v
+    }
+
+    /// ``fixedPoint(_:)`` with scale -1 when empty.
+    @inline(__always)
+    func fixedPointSlot(_ i: Int) throws(NMEAError) -> (mantissa: Int64, scale: Int) {
         let r = range(i)
-        if r.isEmpty { return nil }
+        if r.isEmpty { return (0, -1) }
         var k = r.lowerBound
         let end = r.upperBound
         let negative = bytes[k] == ASCII.minus
@@ -86,22 +99,42 @@ public struct Fields {
 
     /// A decimal number, nil when empty.
     public func decimal(_ i: Int) throws(NMEAError) -> Double? {
-        guard let (m, s) = try fixedPoint(i) else { return nil }
+        try decimalSlot(i).present
+    }
+
+    /// A decimal number, NaN when empty.
+    @inline(__always)
+    func decimalSlot(_ i: Int) throws(NMEAError) -> Double {
+        let (m, s) = try fixedPointSlot(i)
+        if s < 0 { return .nan }
         return Double(m) / Double(Fields.powerOfTen(s))
     }
 
     /// A non-negative decimal number, nil when empty.
     public func unsignedDecimal(_ i: Int) throws(NMEAError) -> Double? {
-        guard let v = try decimal(i) else { return nil }
-        guard v >= 0 else { throw .badField(i) }
+        try unsignedDecimalSlot(i).present
+    }
+
+    /// A non-negative decimal number, NaN when empty.
+    @inline(__always)
+    func unsignedDecimalSlot(_ i: Int) throws(NMEAError) -> Double {
+        let v = try decimalSlot(i)
+        guard !(v < 0) else { throw .badField(i) }
         return v
     }
 
     /// Latitude or longitude in `(d)ddmm.mmmm` form at field `i`, with the hemisphere letter
     /// at field `i + 1`; decimal degrees, negative south/west. Nil when either is empty.
     public func angle(_ i: Int, positive: UInt8, negative: UInt8, maxDegrees: Int64) throws(NMEAError) -> Double? {
-        guard let (m, s) = try fixedPoint(i) else { return nil }
-        guard let hemisphere = try character(i + 1) else { return nil }
+        try angleSlot(i, positive: positive, negative: negative, maxDegrees: maxDegrees).present
+    }
+
+    /// ``angle(_:positive:negative:maxDegrees:)``, NaN when either field is empty.
+    @inline(__always)
+    func angleSlot(_ i: Int, positive: UInt8, negative: UInt8, maxDegrees: Int64) throws(NMEAError) -> Double {
+        let (m, s) = try fixedPointSlot(i)
+        if s < 0 { return .nan }
+        guard let hemisphere = try character(i + 1) else { return .nan }
         guard hemisphere == positive || hemisphere == negative else { throw .badField(i + 1) }
         guard m >= 0 else { throw .badField(i) }
         // Degrees and two digits of minutes before the point: fewer digits is not ddmm.mmmm
@@ -120,18 +153,36 @@ public struct Fields {
 
     /// Latitude at field `i` (hemisphere at `i + 1`).
     public func latitude(_ i: Int) throws(NMEAError) -> Double? {
-        try angle(i, positive: 0x4E, negative: 0x53, maxDegrees: 90)  // N, S
+        try latitudeSlot(i).present
     }
 
     /// Longitude at field `i` (hemisphere at `i + 1`).
     public func longitude(_ i: Int) throws(NMEAError) -> Double? {
-        try angle(i, positive: 0x45, negative: 0x57, maxDegrees: 180)  // E, W
+        try longitudeSlot(i).present
+    }
+
+    /// Latitude at field `i`, NaN when empty.
+    @inline(__always)
+    func latitudeSlot(_ i: Int) throws(NMEAError) -> Double {
+        try angleSlot(i, positive: 0x4E, negative: 0x53, maxDegrees: 90)  // N, S
+    }
+
+    /// Longitude at field `i`, NaN when empty.
+    @inline(__always)
+    func longitudeSlot(_ i: Int) throws(NMEAError) -> Double {
+        try angleSlot(i, positive: 0x45, negative: 0x57, maxDegrees: 180)  // E, W
     }
 
     /// UTC time of day `hhmmss[.sss]` in milliseconds since midnight, nil when empty.
     public func timeOfDay(_ i: Int) throws(NMEAError) -> Int? {
+        try timeSlot(i).present
+    }
+
+    /// ``timeOfDay(_:)``, -1 when empty.
+    @inline(__always)
+    func timeSlot(_ i: Int) throws(NMEAError) -> Int32 {
         let r = range(i)
-        if r.isEmpty { return nil }
+        if r.isEmpty { return -1 }
         guard r.count >= 6 else { throw .badField(i) }
         @inline(__always) func pair(_ at: Int) throws(NMEAError) -> Int {
             let a = bytes[at] &- ASCII.zero
@@ -162,7 +213,7 @@ public struct Fields {
                 millis = Int((Int64(fraction) * 1000 * 2 + scale) / (2 * scale))
             }
         }
-        return ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis
+        return Int32(((hours * 60 + minutes) * 60 + seconds) * 1000 + millis)
     }
 
     /// Free text of field `i` (for TXT), nil when empty.

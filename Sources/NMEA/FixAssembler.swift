@@ -42,34 +42,27 @@ public struct FixAssembler {
 
     public init() {}
 
-    /// Adds one sentence; returns the previous epoch's fix when this sentence starts a new epoch.
-    public mutating func add(_ sentence: Sentence) -> Fix? {
-        var finished: Fix?
-        add(sentence) { finished = $0 }
-        return finished
-    }
-
     /// Adds one sentence; when it starts a new epoch, `finished` first receives the previous
-    /// epoch's fix. The decoder's path: most sentences end no epoch, and returning an optional
-    /// fix for each of them cost two copies of it per sentence.
-    public mutating func add(_ sentence: Sentence, finished: (Fix) throws -> Void) rethrows {
-        if let t = sentence.timeOfDay, let open = epoch.timeOfDay, t != open {
-            let done = epoch.fix()
-            if done == nil, let date = epoch.date { dateWithoutPosition = (date, open) }
-            epoch = Epoch()
-            if let done { try finished(done) }
+    /// epoch's fix. Most sentences end no epoch, so nothing is returned for them.
+    mutating func add(_ r: SentenceRecord, finished: (Fix) throws -> Void) rethrows {
+        let t = r.timeOfDay
+        if t >= 0 {
+            if let open = epoch.timeOfDay, Int(t) != open {
+                let done = epoch.fix()
+                if done == nil, let date = epoch.date { dateWithoutPosition = (date, open) }
+                epoch = Epoch()
+                if let done { try finished(done) }
+            }
+            if epoch.timeOfDay == nil { epoch.timeOfDay = Int(t) }
         }
-        if let t = sentence.timeOfDay, epoch.timeOfDay == nil {
-            epoch.timeOfDay = t
-        }
-        let kind = SentenceOrder.kind(of: sentence.body)
-        if SentenceOrder.isTimed(kind) {
+        let kind = Int(r.kind.rawValue)
+        if r.kind.isTimed {
             epoch.lastTimedKind = kind
         } else if !order.accept(kind, after: epoch.lastTimedKind) {
             misplaced += 1
             return
         }
-        epoch.merge(sentence.body, talker: sentence.talker)
+        epoch.merge(r)
     }
 
     /// Ends the stream; returns the open epoch's fix, if it has a position sentence.
@@ -81,49 +74,17 @@ public struct FixAssembler {
     }
 }
 
-extension Sentence {
-    /// The UTC time of day this sentence carries, if it is a timed sentence.
-    public var timeOfDay: Int? {
-        switch body {
-        case .gga(let s): return s.timeOfDay
-        case .rmc(let s): return s.timeOfDay
-        case .gll(let s): return s.timeOfDay
-        case .gns(let s): return s.timeOfDay
-        case .gst(let s): return s.timeOfDay
-        case .zda(let s): return s.timeOfDay
-        case .vtg, .gsa, .gsv, .txt: return nil
-        }
-    }
-}
-
-/// What one epoch has gathered so far.
 /// Which timed sentence each untimed sentence type follows, learned by majority vote.
 private struct SentenceOrder {
     static let kinds = 12
     /// Votes needed before an untimed sentence out of place is dropped.
     static let quorum = 4
-    /// votes[untimed kind * kinds + preceding kind]; kind 0 is "no timed sentence yet".
+    /// votes[untimed kind * kinds + preceding kind] (kinds are ``SentenceKind`` raw values); kind
+    /// 0 is "no timed sentence yet".
     private var votes = [Int32](repeating: 0, count: kinds * kinds)
     /// Per untimed kind: the preceding kind with the most votes, and the votes cast.
     private var best = [Int](repeating: 0, count: kinds)
     private var total = [Int32](repeating: 0, count: kinds)
-
-    static func kind(of body: Sentence.Body) -> Int {
-        switch body {
-        case .gga: 1
-        case .rmc: 2
-        case .gll: 3
-        case .gns: 4
-        case .gst: 5
-        case .zda: 6
-        case .vtg: 7
-        case .gsa: 8
-        case .gsv: 9
-        case .txt: 10
-        }
-    }
-
-    static func isTimed(_ kind: Int) -> Bool { kind >= 1 && kind <= 6 }
 
     /// Records where `kind` arrived and says whether that is a usual place for it: the most
     /// frequent one, or one seen at least a quarter as often (receivers that alternate).
@@ -166,74 +127,78 @@ private struct Epoch {
     var longitudeError: Double?
     var altitudeError: Double?
 
-    mutating func offerPosition(_ lat: Double?, _ lon: Double?, valid: Bool, rank: Int) {
+    /// Offers the position of a position sentence (latitude and longitude NaN when absent).
+    mutating func offerPosition(_ lat: Double, _ lon: Double, valid: Bool, rank: Int) {
         sawPositionSentence = true
-        guard valid, let lat, let lon, rank > positionRank else { return }
+        guard valid, !lat.isNaN, !lon.isNaN, rank > positionRank else { return }
         let c = Coordinate(latitude: lat, longitude: lon)
         guard c.isPlausible else { return }
         coordinate = c
         positionRank = rank
     }
 
-    mutating func merge(_ body: Sentence.Body, talker: Talker) {
-        switch body {
-        case .gga(let s):
-            let q = s.quality.flatMap(FixQuality.init(rawValue:))
+    /// Merges one sentence; which slot of `r` holds what is for its type to say (``GGA``, ...).
+    mutating func merge(_ r: SentenceRecord) {
+        switch r.kind {
+        case .gga:
+            let q = r.code < 0 ? nil : FixQuality(rawValue: Int(r.code))
             let valid = q?.isMeasured ?? false
-            offerPosition(s.latitude, s.longitude, valid: valid, rank: 4)
+            offerPosition(r.latitude, r.longitude, valid: valid, rank: 4)
             if valid {
                 quality = q
-                altitude = s.altitude ?? altitude
-                geoidSeparation = s.geoidSeparation ?? geoidSeparation
+                altitude = r.b.present ?? altitude
+                geoidSeparation = r.c.present ?? geoidSeparation
             }
-            ggaHDOP = s.hdop ?? ggaHDOP
-            ggaSatellites = s.satellitesUsed ?? ggaSatellites
-        case .gns(let s):
-            offerPosition(s.latitude, s.longitude, valid: s.valid, rank: 3)
-            if s.valid {
-                if altitude == nil { altitude = s.altitude }
-                if geoidSeparation == nil { geoidSeparation = s.geoidSeparation }
+            ggaHDOP = r.a.present ?? ggaHDOP
+            ggaSatellites = r.count.present ?? ggaSatellites
+        case .gns:
+            offerPosition(r.latitude, r.longitude, valid: r.valid, rank: 3)
+            if r.valid {
+                if altitude == nil { altitude = r.b.present }
+                if geoidSeparation == nil { geoidSeparation = r.c.present }
             }
-            if ggaHDOP == nil { ggaHDOP = s.hdop }
-            if ggaSatellites == nil { ggaSatellites = s.satellitesUsed }
-        case .rmc(let s):
-            let valid = s.statusValid && Self.modeIndicatorValid(s.modeIndicator)
-            offerPosition(s.latitude, s.longitude, valid: valid, rank: 2)
-            if s.date != nil { date = s.date }
+            if ggaHDOP == nil { ggaHDOP = r.a.present }
+            if ggaSatellites == nil { ggaSatellites = r.count.present }
+        case .rmc:
+            let valid = r.valid && Self.modeIndicatorValid(r.indicator)
+            offerPosition(r.latitude, r.longitude, valid: valid, rank: 2)
+            if let d = r.date { date = d }
             if valid {
-                rmcSpeed = s.speed ?? rmcSpeed
-                rmcTrack = s.track ?? rmcTrack
+                rmcSpeed = r.a.present ?? rmcSpeed
+                rmcTrack = r.b.present ?? rmcTrack
             }
-        case .gll(let s):
+        case .gll:
             offerPosition(
-                s.latitude, s.longitude, valid: s.statusValid && Self.modeIndicatorValid(s.modeIndicator), rank: 1)
-        case .vtg(let s):
-            if Self.modeIndicatorValid(s.modeIndicator) {
-                vtgSpeed = s.speed ?? vtgSpeed
-                vtgTrack = s.track ?? vtgTrack
+                r.latitude, r.longitude, valid: r.valid && Self.modeIndicatorValid(r.indicator), rank: 1)
+        case .vtg:
+            if Self.modeIndicatorValid(r.indicator) {
+                vtgSpeed = r.a.present ?? vtgSpeed
+                vtgTrack = r.b.present ?? vtgTrack
             }
-        case .gsa(let s):
+        case .gsa:
             sawGSA = true
-            if let m = s.mode { gsaMode = max(gsaMode ?? 0, m) }
-            for k in 0..<s.satelliteCount { gsaSatellites.insert(Int(s.satelliteLanes[k]), system: s.systemID ?? 0) }
-            gsaHDOP = s.hdop ?? gsaHDOP
-            vdop = s.vdop ?? vdop
-            pdop = s.pdop ?? pdop
-        case .gsv(let s):
-            if s.number == 1, let n = s.satellitesInView { inView.set(n, for: talker) }
-        case .gst(let s):
-            latitudeError = s.latitudeError ?? latitudeError
-            longitudeError = s.longitudeError ?? longitudeError
-            altitudeError = s.altitudeError ?? altitudeError
-        case .zda(let s):
-            if s.date != nil { date = s.date }
+            if r.code >= 0 { gsaMode = max(gsaMode ?? 0, Int(r.code)) }
+            let system = r.count < 0 ? 0 : Int(r.count)
+            for k in 0..<Int(r.satelliteCount) { gsaSatellites.insert(Int(r.satellite(k)), system: system) }
+            gsaHDOP = r.b.present ?? gsaHDOP
+            vdop = r.c.present ?? vdop
+            pdop = r.a.present ?? pdop
+        case .gsv:
+            if r.count == 1, r.count2 >= 0 { inView.set(Int(r.count2), for: r.talker) }
+        case .gst:
+            latitudeError = r.a.present ?? latitudeError
+            longitudeError = r.b.present ?? longitudeError
+            altitudeError = r.c.present ?? altitudeError
+        case .zda:
+            if let d = r.date { date = d }
         case .txt:
             break
         }
     }
 
-    /// NMEA 2.3 mode indicators: N (not valid), M (manual input) and S (simulator) are no fix.
-    static func modeIndicatorValid(_ c: UInt8?) -> Bool {
+    /// NMEA 2.3 mode indicators: N (not valid), M (manual input) and S (simulator) are no fix;
+    /// 0 is none given.
+    static func modeIndicatorValid(_ c: UInt8) -> Bool {
         switch c {
         case 0x4E, 0x4D, 0x53: return false  // N M S
         default: return true

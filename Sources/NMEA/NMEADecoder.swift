@@ -1,7 +1,18 @@
 import GPSCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Bytes in, dated fixes out: framer, sentence parser, fix assembler and date resolver
 /// in one streaming unit. Feed chunks of any size; the output does not depend on them.
+///
+/// With `workers`, framing and checking run on that many threads of their own, a block of
+/// input at a time (``CheckingPool``), while the caller's thread admits the sentences in order,
+/// assembles the epochs and receives the fixes: the same fixes and counts as on one thread,
+/// but each fix only once its block has been checked, so this is for files, not live sources.
 public final class NMEADecoder {
     private var framer = NMEAFramer()
     private let parser = SentenceParser()
@@ -9,25 +20,73 @@ public final class NMEADecoder {
     private var resolver: DateResolver
     private var counts = DecodeStatistics()
 
+    private let pool: CheckingPool?
+    private let blockSize: Int
+    /// The block being filled, then those handed to the pool, oldest first.
+    private var filling: CheckingPool.Block?
+    private var submitted: [CheckingPool.Block] = []
+    private var spare: [CheckingPool.Block] = []
+    /// Bytes skipped by the framers of blocks already admitted.
+    private var blockSkippedBytes = 0
+
+    /// Blocks handed to the pool and not yet admitted, at most (memory stays bounded).
+    static let blocksInFlight = 6
+
     /// - Parameters:
     ///   - fallbackDate: the UTC date of the first epoch, used only when the log never carries
     ///     a date of its own.
     ///   - holdLimit: how many fixes may wait for the stream's first date before the fallback
     ///     date is used: unlimited for files (back-fill), a few for live sources.
-    public init(fallbackDate: CivilDate? = nil, holdLimit: Int = .max) {
+    ///   - workers: threads that frame and check blocks of input; 0 decodes on the caller's
+    ///     thread alone.
+    ///   - blockSize: bytes of input per block for the workers (a block grows to the next line end).
+    public init(fallbackDate: CivilDate? = nil, holdLimit: Int = .max, workers: Int = 0, blockSize: Int = 1 << 19) {
+        precondition(blockSize > 0, "blockSize must be positive")
         resolver = DateResolver(fallbackDate: fallbackDate, holdLimit: holdLimit)
+        self.blockSize = blockSize
+        if workers > 0 {
+            let pool = CheckingPool(workers: workers)
+            self.pool = pool.isRunning ? pool : nil
+        } else {
+            pool = nil
+        }
+    }
+
+    deinit { pool?.stop() }
+
+    /// Threads worth giving ``init(fallbackDate:holdLimit:workers:blockSize:)`` for a file of
+    /// `size` bytes: one per core when the machine has several and the file is large enough
+    /// (`threshold` bytes) to repay starting them, else 0.
+    public static func workers(forFileOf size: Int, threshold: Int = 4 << 20) -> Int {
+        let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        guard size >= threshold, cores > 1 else { return 0 }
+        return min(Int(cores), 8)
     }
 
     /// Counts so far.
     public var statistics: DecodeStatistics {
         var s = counts
-        s.skippedBytes = framer.skippedBytes
+        s.skippedBytes = framer.skippedBytes + blockSkippedBytes
         return s
     }
 
     /// Decodes `chunk`; `emit` receives each completed, dated fix in order.
     public func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (Fix) throws -> Void) rethrows {
-        try framer.feed(chunk) { candidate in try handle(candidate, emit) }
+        guard let pool else {
+            return try framer.feed(chunk) { candidate in try handle(candidate, emit) }
+        }
+        var offset = 0
+        while offset < chunk.count {
+            let block = filling ?? newBlock(capacity: blockSize)
+            filling = block
+            let n = min(chunk.count - offset, block.bytes.count - block.count)
+            UnsafeMutableRawPointer(block.bytes.baseAddress! + block.count)
+                .copyMemory(from: chunk.baseAddress! + offset, byteCount: n)
+            block.count += n
+            offset += n
+            if block.count == block.bytes.count { try cut(block, pool, emit) }
+        }
+        try admitChecked(pool, waiting: false, emit)
     }
 
     /// Reports the open epoch now instead of when the next one starts: a live source calls this
@@ -38,6 +97,13 @@ public final class NMEADecoder {
 
     /// Ends the stream: flushes the open epoch and any fixes waiting for a date.
     public func finish(_ emit: (Fix) throws -> Void) rethrows {
+        if let pool {
+            let last = filling ?? newBlock(capacity: 1)
+            filling = nil
+            last.isLast = true
+            try submit(last, pool, emit)
+            try admitChecked(pool, waiting: true, emit)
+        }
         try framer.finish { candidate in try handle(candidate, emit) }
         if let last = assembler.finish() { try deliver(last, emit) }
         if let dated = assembler.takeDate() {
@@ -46,15 +112,83 @@ public final class NMEADecoder {
         try resolver.finish { try count($0, emit) }
     }
 
+    /// A full block: what follows its last line end moves to a new block, and the rest goes to
+    /// the pool. A block without a line end grows instead.
+    private func cut(_ block: CheckingPool.Block, _ pool: CheckingPool, _ emit: (Fix) throws -> Void) rethrows {
+        let bytes = block.bytes
+        var end = block.count
+        while end > 0 && bytes[end - 1] != ASCII.lf && bytes[end - 1] != ASCII.cr { end -= 1 }
+        let rest = block.count - end
+        let next = newBlock(capacity: end == 0 ? block.bytes.count * 2 : max(blockSize, rest + 1))
+        next.count = rest
+        UnsafeMutableRawPointer(next.bytes.baseAddress!).copyMemory(from: bytes.baseAddress! + end, byteCount: rest)
+        filling = next
+        if end == 0 {
+            // Its bytes moved whole to the larger block.
+            if block.bytes.count == blockSize { spare.append(block) }
+            return
+        }
+        block.count = end
+        try submit(block, pool, emit)
+    }
+
+    /// Hands `block` to the pool, first admitting the oldest while too many are in flight.
+    private func submit(_ block: CheckingPool.Block, _ pool: CheckingPool, _ emit: (Fix) throws -> Void) rethrows {
+        while submitted.count >= Self.blocksInFlight { try admitOldest(pool, emit) }
+        block.done = false
+        submitted.append(block)
+        pool.submit(block)
+    }
+
+    /// Admits checked blocks in order: those already checked, or (`waiting`) all of them.
+    private func admitChecked(_ pool: CheckingPool, waiting: Bool, _ emit: (Fix) throws -> Void) rethrows {
+        while let oldest = submitted.first, waiting || pool.isDone(oldest) { try admitOldest(pool, emit) }
+    }
+
+    /// Waits for the oldest block in flight and admits its candidates in order.
+    private func admitOldest(_ pool: CheckingPool, _ emit: (Fix) throws -> Void) rethrows {
+        let block = submitted.removeFirst()
+        pool.wait(for: block)
+        var next = 0
+        for checked in block.checked {
+            counts.sentences += 1
+            if case .unchecked = checked {
+                let bytes = block.unchecked[next]
+                next += 1
+                try bytes.withUnsafeBufferPointer { candidate in
+                    try parser.admit(checked, candidate) { try take($0, emit) }
+                }
+            } else {
+                try parser.admit(checked, UnsafeBufferPointer(start: nil, count: 0)) { try take($0, emit) }
+            }
+        }
+        blockSkippedBytes += block.skippedBytes
+        block.checked.removeAll(keepingCapacity: true)
+        block.unchecked = []
+        block.count = 0
+        block.isLast = false
+        if block.bytes.count == blockSize { spare.append(block) }
+    }
+
+    private func newBlock(capacity: Int) -> CheckingPool.Block {
+        if capacity == blockSize, let reused = spare.popLast() { return reused }
+        return CheckingPool.Block(capacity: capacity)
+    }
+
     private func handle(_ candidate: UnsafeBufferPointer<UInt8>, _ emit: (Fix) throws -> Void) rethrows {
         counts.sentences += 1
-        try parser.parse(candidate) { outcome in
+        try parser.admit(parser.check(candidate), candidate) { try take($0, emit) }
+    }
+
+    /// Counts one candidate's outcome and passes a decoded sentence to the assembler.
+    @inline(__always)
+    private func take(_ outcome: SentenceParser.RecordOutcome, _ emit: (Fix) throws -> Void) rethrows {
             switch outcome {
             case .held:
                 break
-            case .decoded(let sentence):
+            case .decoded(let record):
                 counts.decoded += 1
-                try assembler.add(sentence) { try deliver($0, emit) }
+                try assembler.add(record) { try deliver($0, emit) }
                 if let dated = assembler.takeDate() {
                     try resolver.observe(dated.date, at: dated.timeOfDay) { try count($0, emit) }
                 }
@@ -69,7 +203,6 @@ public final class NMEADecoder {
                 case .tooFewFields, .badField: counts.malformed += 1
                 }
             }
-        }
     }
 
     private func deliver(_ fix: Fix, _ emit: (Fix) throws -> Void) rethrows {

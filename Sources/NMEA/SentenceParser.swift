@@ -26,6 +26,8 @@ public final class SentenceParser {
     private var checksumMode = ChecksumMode.undecided
     private var heldBack: [[UInt8]] = []
     private var fieldCount = 0
+    /// The fields of the sentence decoded last (for the text of a TXT).
+    private var lastDecoded: Fields?
 
     private enum ChecksumMode { case undecided, required, absent }
 
@@ -38,44 +40,115 @@ public final class SentenceParser {
     /// Checks and decodes one candidate from ``NMEAFramer``. `emit` receives the outcome of this
     /// candidate and, when the checksum policy releases them, of earlier held ones first.
     public func parse(_ candidate: UnsafeBufferPointer<UInt8>, _ emit: (Outcome) throws -> Void) rethrows {
-        var end = candidate.count
-        while end > 1 && candidate[end - 1] == ASCII.space { end -= 1 }
+        try admit(check(candidate), candidate) { outcome in
+            switch outcome {
+            case .decoded(let r): try emit(.decoded(sentence(r)))
+            case .rejected(let error): try emit(.rejected(error))
+            case .held: try emit(.held)
+            }
+        }
+    }
+
+    /// What the decoder's own path receives: ``Outcome`` with the sentence as a ``SentenceRecord``.
+    enum RecordOutcome {
+        case decoded(SentenceRecord)
+        case rejected(NMEAError)
+        case held
+    }
+
+    /// What one candidate is before the stream's checksum policy applies: the part of
+    /// ``parse(_:_:)`` that depends on the candidate alone, so candidates can be checked on
+    /// several threads and admitted in order on one (``admit(_:_:_:)``).
+    enum Checked {
+        /// Its checksum matched and it decoded to this.
+        case decoded(SentenceRecord)
+        /// Its checksum matched but it did not decode.
+        case rejected(NMEAError)
+        /// Its checksum did not match, or `*` was followed by fewer than two digits.
+        case badChecksum
+        /// It has no checksum: what becomes of it depends on the stream (``admit(_:_:_:)``).
+        case unchecked
+    }
+
+    /// Checks the checksum of `candidate` and, when it matches, decodes it. Uses no state of the
+    /// stream, only this parser's scratch space.
+    func check(_ candidate: UnsafeBufferPointer<UInt8>) -> Checked {
+        let end = Self.trimmedEnd(candidate)
         // "*HH" at the end: the body stops before it.
         let hasChecksum = end >= 4 && candidate[end - 3] == ASCII.star
-        let bodyEnd = hasChecksum ? end - 3 : end
+        guard hasChecksum else {
+            if end >= 2 && (candidate[end - 1] == ASCII.star || candidate[end - 2] == ASCII.star) {
+                return .badChecksum  // "*" followed by fewer than two digits
+            }
+            return .unchecked
+        }
+        let bodyEnd = end - 3
         // One pass: checksum and field boundaries together.
         let sum = split(candidate, bodyEnd: bodyEnd)
-        if hasChecksum {
-            guard let hi = ASCII.hexValue(candidate[end - 2]), let lo = ASCII.hexValue(candidate[end - 1]),
-                sum == hi << 4 | lo
-            else { return try emit(.rejected(.badChecksum)) }
-            if checksumMode != .required {
-                checksumMode = .required
-                heldBack.removeAll()
-            }
-            return try emit(decode(candidate, bodyEnd: bodyEnd))
+        guard let hi = ASCII.hexValue(candidate[end - 2]), let lo = ASCII.hexValue(candidate[end - 1]),
+            sum == hi << 4 | lo
+        else { return .badChecksum }
+        switch decode(candidate, bodyEnd: bodyEnd) {
+        case .decoded(let r): return .decoded(r)
+        case .rejected(let error): return .rejected(error)
+        case .held: return .unchecked  // decode never holds
         }
-        if end >= 2 && (candidate[end - 1] == ASCII.star || candidate[end - 2] == ASCII.star) {
-            return try emit(.rejected(.badChecksum))  // "*" followed by fewer than two digits
-        }
-        switch checksumMode {
-        case .required:
-            return try emit(.rejected(.missingChecksum))
-        case .undecided:
-            heldBack.append(Array(candidate[0..<end]))
-            guard heldBack.count >= Self.checksumlessProbation else { return try emit(.held) }
-            checksumMode = .absent
-            let held = heldBack
-            heldBack = []
-            for h in held {
-                try h.withUnsafeBufferPointer { p in
-                    _ = split(p, bodyEnd: p.count)
-                    try emit(decode(p, bodyEnd: p.count))
+    }
+
+    /// Applies the stream's checksum policy to a candidate ``check(_:)`` has seen (`candidate`
+    /// is read only when it is ``Checked/unchecked``), in the stream's order.
+    @inline(__always)
+    func admit(
+        _ checked: Checked, _ candidate: UnsafeBufferPointer<UInt8>, _ emit: (RecordOutcome) throws -> Void
+    ) rethrows {
+        switch checked {
+        case .decoded(let r):
+            requireChecksums()
+            try emit(.decoded(r))
+        case .rejected(let error):
+            requireChecksums()
+            try emit(.rejected(error))
+        case .badChecksum:
+            try emit(.rejected(.badChecksum))
+        case .unchecked:
+            let end = Self.trimmedEnd(candidate)
+            switch checksumMode {
+            case .required:
+                try emit(.rejected(.missingChecksum))
+            case .undecided:
+                heldBack.append(Array(candidate[0..<end]))
+                guard heldBack.count >= Self.checksumlessProbation else { return try emit(.held) }
+                checksumMode = .absent
+                let held = heldBack
+                heldBack = []
+                for h in held {
+                    try h.withUnsafeBufferPointer { p in
+                        _ = split(p, bodyEnd: p.count)
+                        try emit(decode(p, bodyEnd: p.count))
+                    }
                 }
+            case .absent:
+                _ = split(candidate, bodyEnd: end)
+                try emit(decode(candidate, bodyEnd: end))
             }
-        case .absent:
-            try emit(decode(candidate, bodyEnd: bodyEnd))
         }
+    }
+
+    /// A sentence with a valid checksum arrived: from now on every sentence needs one.
+    @inline(__always)
+    private func requireChecksums() {
+        if checksumMode != .required {
+            checksumMode = .required
+            heldBack.removeAll()
+        }
+    }
+
+    /// The end of `candidate` without trailing spaces (the first byte is kept).
+    @inline(__always)
+    private static func trimmedEnd(_ candidate: UnsafeBufferPointer<UInt8>) -> Int {
+        var end = candidate.count
+        while end > 1 && candidate[end - 1] == ASCII.space { end -= 1 }
+        return end
     }
 
     /// Records field boundaries of `bytes[1..<bodyEnd]` in `bounds` and returns the XOR of those bytes.
@@ -122,10 +195,11 @@ public final class SentenceParser {
     }
 
     /// Runs the decoder for the type of the sentence whose fields ``split(_:bodyEnd:)`` found.
-    private func decode(_ bytes: UnsafeBufferPointer<UInt8>, bodyEnd: Int) -> Outcome {
+    private func decode(_ bytes: UnsafeBufferPointer<UInt8>, bodyEnd: Int) -> RecordOutcome {
         let fields = Fields(
             bytes: UnsafeBufferPointer(start: bytes.baseAddress, count: bodyEnd),
             bounds: UnsafeBufferPointer(bounds), count: fieldCount)
+        lastDecoded = fields
 
         let address = fields.range(0)
         // An address is upper-case letters and digits: `$HOME/x` in a text file is not NMEA.
@@ -140,25 +214,59 @@ public final class SentenceParser {
         if bytes[a] == 0x50 { return .rejected(.unsupported) }  // "P": proprietary
         let talker = Talker(bytes[a], bytes[a + 1])
         let type = UInt32(bytes[a + 2]) << 16 | UInt32(bytes[a + 3]) << 8 | UInt32(bytes[a + 4])
+        let kind: SentenceKind
+        let minimum: Int
+        switch type {
+        case Code.gga: (kind, minimum) = (.gga, GGA.minimumFields)
+        case Code.rmc: (kind, minimum) = (.rmc, RMC.minimumFields)
+        case Code.gll: (kind, minimum) = (.gll, GLL.minimumFields)
+        case Code.gns: (kind, minimum) = (.gns, GNS.minimumFields)
+        case Code.vtg: (kind, minimum) = (.vtg, VTG.minimumFields)
+        case Code.gsa: (kind, minimum) = (.gsa, GSA.minimumFields)
+        case Code.gsv: (kind, minimum) = (.gsv, GSV.minimumFields)
+        case Code.gst: (kind, minimum) = (.gst, GST.minimumFields)
+        case Code.zda: (kind, minimum) = (.zda, ZDA.minimumFields)
+        case Code.txt: (kind, minimum) = (.txt, TXT.minimumFields)
+        default: return .rejected(.unsupported)
+        }
+        guard fields.count >= minimum else { return .rejected(.tooFewFields(needed: minimum, got: fields.count)) }
+        var r = SentenceRecord(kind: kind, talker: talker)
         do throws(NMEAError) {
-            let body: Sentence.Body
-            switch type {
-            case Code.gga: body = .gga(try Self.checked(GGA.minimumFields, fields, GGA.decode))
-            case Code.rmc: body = .rmc(try Self.checked(RMC.minimumFields, fields, RMC.decode))
-            case Code.gll: body = .gll(try Self.checked(GLL.minimumFields, fields, GLL.decode))
-            case Code.gns: body = .gns(try Self.checked(GNS.minimumFields, fields, GNS.decode))
-            case Code.vtg: body = .vtg(try Self.checked(VTG.minimumFields, fields, VTG.decode))
-            case Code.gsa: body = .gsa(try Self.checked(GSA.minimumFields, fields, GSA.decode))
-            case Code.gsv: body = .gsv(try Self.checked(GSV.minimumFields, fields, GSV.decode))
-            case Code.gst: body = .gst(try Self.checked(GST.minimumFields, fields, GST.decode))
-            case Code.zda: body = .zda(try Self.checked(ZDA.minimumFields, fields, ZDA.decode))
-            case Code.txt: body = .txt(try Self.checked(TXT.minimumFields, fields, TXT.decode))
-            default: return .rejected(.unsupported)
+            switch kind {
+            case .gga: try GGA.decode(fields, into: &r)
+            case .rmc: try RMC.decode(fields, into: &r)
+            case .gll: try GLL.decode(fields, into: &r)
+            case .gns: try GNS.decode(fields, into: &r)
+            case .vtg: try VTG.decode(fields, into: &r)
+            case .gsa: try GSA.decode(fields, into: &r)
+            case .gsv: try GSV.decode(fields, into: &r)
+            case .gst: try GST.decode(fields, into: &r)
+            case .zda: try ZDA.decode(fields, into: &r)
+            case .txt: try TXT.decode(fields, into: &r)
             }
-            return .decoded(Sentence(talker: talker, body: body))
         } catch {
             return .rejected(error)
         }
+        return .decoded(r)
+    }
+
+    /// The public form of a record this parser has just decoded (a TXT's text is read from the
+    /// sentence's bytes, still in ``lastDecoded``).
+    private func sentence(_ r: SentenceRecord) -> Sentence {
+        let body: Sentence.Body
+        switch r.kind {
+        case .gga: body = .gga(GGA(r))
+        case .rmc: body = .rmc(RMC(r))
+        case .gll: body = .gll(GLL(r))
+        case .gns: body = .gns(GNS(r))
+        case .vtg: body = .vtg(VTG(r))
+        case .gsa: body = .gsa(GSA(r))
+        case .gsv: body = .gsv(GSV(r))
+        case .gst: body = .gst(GST(r))
+        case .zda: body = .zda(ZDA(r))
+        case .txt: body = .txt(TXT(kind: r.code.present, text: lastDecoded?.text(4) ?? ""))
+        }
+        return Sentence(talker: r.talker, body: body)
     }
 
     /// Sentence types as three ASCII bytes packed big-endian into a `UInt32`.
@@ -175,11 +283,4 @@ public final class SentenceParser {
         static let txt: UInt32 = 0x54_5854
     }
 
-    @inline(__always)
-    private static func checked<T>(
-        _ minimum: Int, _ fields: Fields, _ decode: (Fields) throws(NMEAError) -> T
-    ) throws(NMEAError) -> T {
-        guard fields.count >= minimum else { throw .tooFewFields(needed: minimum, got: fields.count) }
-        return try decode(fields)
-    }
 }

@@ -32,7 +32,8 @@ struct UserCommand: ParsableCommand {
         subcommands: [Add.self, List.self, Passwd.self, Remove.self])
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add an account.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add an account.")
         @Argument(help: "The account's name (letters, digits, '.', '_', '-').") var name: String
         @Flag(help: "Read the password from standard input.") var passwordStdin = false
         @OptionGroup var storeOptions: StoreOptions
@@ -49,7 +50,8 @@ struct UserCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the accounts.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the accounts.")
         @Flag(help: "Print one JSON document.") var json = false
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
@@ -80,7 +82,8 @@ struct UserCommand: ParsableCommand {
     }
 
     struct Passwd: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set an account's password.")
+        static let configuration = CommandConfiguration(
+            commandName: "passwd", abstract: "Set an account's password.")
         @Argument(help: "The account's name.") var name: String
         @Flag(help: "Read the password from standard input.") var passwordStdin = false
         @OptionGroup var storeOptions: StoreOptions
@@ -128,7 +131,8 @@ struct DeviceCommand: ParsableCommand {
         subcommands: [Add.self, List.self, Revoke.self, Messages.self])
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a device to an account and print its token.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a device to an account and print its token.")
         @Argument(help: "The device's name, e.g. phone.") var name: String
         @Option(help: "The account it belongs to.") var user: String
         @Flag(help: "Print {\"user\", \"device\", \"token\"} as JSON.") var json = false
@@ -146,7 +150,8 @@ struct DeviceCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List an account's devices.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List an account's devices.")
         @Option(help: "The account.") var user: String
         @Flag(help: "Print one JSON document.") var json = false
         @OptionGroup var storeOptions: StoreOptions
@@ -184,6 +189,7 @@ struct DeviceCommand: ParsableCommand {
 
     struct Messages: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "messages",
             abstract:
                 "List what an account's phone apps sent that is not a position (OwnTracks transitions, waypoints, lwt)."
         )
@@ -218,6 +224,7 @@ struct DeviceCommand: ParsableCommand {
 
     struct Revoke: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "revoke",
             abstract: "Revoke a device's token at once (its points stay).")
         @Argument(help: "The device's name.") var name: String
         @Option(help: "The account it belongs to.") var user: String

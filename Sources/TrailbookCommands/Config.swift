@@ -5,6 +5,7 @@ import Pipeline
 /// `trailbook config show|check`.
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "config",
         abstract: "Show the effective configuration, or check a config file.",
         discussion: "Every key, its unit and default: docs/CONFIG.md.",
         subcommands: [Show.self, Check.self]
@@ -12,6 +13,7 @@ struct Config: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print the effective configuration as TOML, each key with its unit and where its value came from."
         )
 
@@ -24,6 +26,7 @@ struct Config: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Check a config file; exit 0 when it is usable, 78 with the file, line and key when not.")
 
         @Argument(help: "The config file to check.")

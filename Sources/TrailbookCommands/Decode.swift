@@ -13,6 +13,7 @@ import TrailbookKit
 /// `trailbook decode`: NMEA in, one row per epoch out, nothing stored.
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "decode",
         abstract: "Decode an NMEA 0183 log into one row per epoch, without storing it.",
         discussion: """
             Reads FILE (or standard input for -) in any state a serial line leaves it: \
@@ -62,8 +63,10 @@ struct Decode: ParsableCommand {
 
     func run() throws {
         let input = try InputFile(path: file ?? "-")
+        // A large file is framed and checked on every core while this thread assembles and prints.
         let decoder = NMEADecoder(
-            fallbackDate: date.flatMap { try? LocalDate.parse($0, zone: TimeZone(identifier: "UTC")!).get() })
+            fallbackDate: date.flatMap { try? LocalDate.parse($0, zone: TimeZone(identifier: "UTC")!).get() },
+            workers: NMEADecoder.workers(forFileOf: input.size ?? 0))
         var out = OutputBuffer()
         let csv = format == .csv
         // The header waits for the first row, so input that is not NMEA leaves stdout empty.

@@ -6,6 +6,7 @@ import GPSDevices
 /// and what gpsd has.
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "devices",
         abstract: "List GPS receivers, whether you may open them, and what gpsd has.",
         discussion: """
             Lists /dev/ttyUSB* and /dev/ttyACM* with their stable /dev/serial/by-id names, USB \

@@ -10,6 +10,7 @@ import TrailbookKit
 /// `trailbook import FILE...`: files through the decoder and the collection rules into the store.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract:
             "Import NMEA logs, GPX files and JSON tracks into the store through the collection rules (--dry-run: store nothing).",
         discussion: """

@@ -17,6 +17,7 @@ struct PlaceCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a place: --lat and --lon, --here (the newest stored point), or --geojson FILE.")
         @Argument(help: "The place's name, e.g. home.") var name: String
         @Option(help: "Latitude of the centre, degrees (WGS-84).") var lat: Double?
@@ -53,7 +54,8 @@ struct PlaceCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the places.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the places.")
         @Flag(help: "Print {\"places\": [{\"name\", \"lat\", \"lon\", \"radius_m\", \"polygon\", \"source\"}]}.")
         var json = false
         @OptionGroup var storeOptions: StoreOptions
@@ -82,6 +84,7 @@ struct PlaceCommand: ParsableCommand {
 /// `trailbook events`: what the detector found, in time order.
 struct Events: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "events",
         abstract: "List events (arrivals, departures, stops, lost fixes, ...) of a day or a time range.",
         discussion: """
             Without --day, --from or --to: today. Types: \
@@ -140,6 +143,7 @@ struct Events: ParsableCommand {
 /// `trailbook timeline D`: the day as one list in time order.
 struct Timeline: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "timeline",
         abstract: "Show a day as one timeline: rides, visits, stops, events, cues, tasks and records.",
         discussion: """
             Visits run from a place.arrive to its place.depart; stops from motion.stopped to \

@@ -5,6 +5,7 @@ import TrackStore
 /// `trailbook points`: the stored points of a ride or a day.
 struct Points: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "points",
         abstract: "Print stored points of a ride or of local days, as CSV or JSON Lines.",
         discussion: "Columns: those of trailbook decode, then ride and segment (stored ids).")
 

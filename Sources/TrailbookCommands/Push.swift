@@ -7,6 +7,7 @@ import TrailbookKit
 /// `trailbook push`: sends the stored points a server has not acknowledged.
 struct Push: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "push",
         abstract: "Send the stored points a server does not have yet (what record --server could not send).",
         discussion: """
             Sends one device's points, oldest first, in batches of 500 Overland locations, to a \

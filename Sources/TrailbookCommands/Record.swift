@@ -11,6 +11,7 @@ import TrailbookKit
 /// `trailbook record`: the long-running logger, source → pipeline → store.
 struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Record fixes from a receiver or gpsd into the store until stopped.",
         discussion: """
             Reads --device (NMEA over serial, --baud auto by default) or --gpsd [HOST[:PORT]], runs \

@@ -17,7 +17,8 @@ struct CueCommand: ParsableCommand {
         subcommands: [Add.self, List.self, Remove.self])
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a cue: --arrive PLACE or --depart PLACE.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a cue: --arrive PLACE or --depart PLACE.")
         @Argument(help: "What to be reminded of, e.g. \"buy bread\".") var text: String
         @Option(help: ArgumentHelp("Fire when arriving at this place.", valueName: "place")) var arrive: String?
         @Option(help: ArgumentHelp("Fire when leaving this place.", valueName: "place")) var depart: String?
@@ -40,7 +41,8 @@ struct CueCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the cues.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the cues.")
         @Flag(help: "Print {\"cues\": [{\"id\", \"text\", \"place\", \"on\", \"once\", \"fired\"}]}.") var json = false
         @OptionGroup var storeOptions: StoreOptions
 
@@ -77,7 +79,8 @@ struct TaskCommand: ParsableCommand {
         subcommands: [Add.self, List.self, Done.self, Remove.self])
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a task due at --at.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a task due at --at.")
         @Argument(help: "What is due, e.g. \"water the plants\".") var text: String
         @Option(help: ArgumentHelp("When (\(LocalTime.accepted)).", valueName: "time")) var at: String
         @Option(
@@ -100,7 +103,8 @@ struct TaskCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the tasks.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the tasks.")
         @Flag(
             help:
                 "Print {\"tasks\": [{\"id\", \"text\", \"due\", \"repeat\", \"time_zone\", \"last_fired\", \"done\"}]}."
@@ -119,7 +123,8 @@ struct TaskCommand: ParsableCommand {
     }
 
     struct Done: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a task done: it fires no more.")
+        static let configuration = CommandConfiguration(
+            commandName: "done", abstract: "Mark a task done: it fires no more.")
         @Argument(help: "The task's id (task list shows it).") var id: Int64
         @OptionGroup var storeOptions: StoreOptions
 
@@ -156,7 +161,8 @@ struct AlertCommand: AsyncParsableCommand {
         subcommands: [Add.self, List.self, Remove.self, Test.self])
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add an alert with one channel.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add an alert with one channel.")
         @Option(
             help: ArgumentHelp(
                 "The event types it takes (comma-separated or repeated): "
@@ -204,7 +210,8 @@ struct AlertCommand: AsyncParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the alerts and their deliveries.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the alerts and their deliveries.")
         @Option(help: "The alerts of this account; default: this store's own.") var user: String?
         @Flag(
             help: """
@@ -237,6 +244,7 @@ struct AlertCommand: AsyncParsableCommand {
 
     struct Test: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "test",
             abstract: "Send a test message to an alert's channel now (not through the outbox).",
             discussion: "Exit 0 when the receiver took it, 69 when it did not (the sentence says why).")
         @Argument(help: "The alert's id.") var id: Int64

@@ -6,6 +6,7 @@ import TrackStore
 /// `trailbook rides`: the stored rides.
 struct Rides: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rides",
         abstract: "List stored rides: start, end, points, segments, dropped fixes.",
         discussion: "Days are local dates in the configured time zone (time.zone, --time-zone).")
 

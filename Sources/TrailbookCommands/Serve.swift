@@ -7,6 +7,7 @@ import TrailbookServer
 /// `trailbook serve`: the sharing server.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Run the sharing server (HTTP, for a TLS reverse proxy in front of it).",
         discussion: """
             Listens on --listen HOST:PORT (default 127.0.0.1:8750; port 0 picks a free one and logs it). \

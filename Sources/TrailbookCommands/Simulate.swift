@@ -5,6 +5,7 @@ import RideSimulator
 /// `trailbook simulate`: writes a realistic simulated ride as NMEA, for demos, tests and benchmarks.
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "simulate",
         abstract: "Write a simulated bicycle ride as NMEA 0183, as a USB receiver would send it.",
         discussion: """
             The ride is the same for the same --seed: speed that follows the hills, stops at \

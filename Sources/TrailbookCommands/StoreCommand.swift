@@ -13,6 +13,7 @@ struct StoreCommand: ParsableCommand {
     /// `trailbook store copy SOURCE DEST`.
     struct Copy: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "copy",
             abstract: "Copy a whole store into a new one: a file into a PostgreSQL database, or back.",
             discussion: """
                 SOURCE and DEST are store files or postgresql://USER@HOST:PORT/DATABASE URLs. \

@@ -12,6 +12,7 @@ struct TideCommand: ParsableCommand {
 
     struct Stations: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stations",
             abstract: "List the water-level stations of the harmonic constants (nearest first with --near).",
             discussion: """
                 The stations come from Debian's xtide-data (NOAA's and other agencies' constants, as \

@@ -12,6 +12,7 @@ import ServiceLifecycle
 /// `trailbook watch`: prints fixes as they arrive, like cgps or gpspipe.
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Print fixes live from a receiver, gpsd or a replayed log.",
         discussion: """
             Sources: --device PATH reads NMEA from a serial receiver (raw 8N1; --baud auto probes \

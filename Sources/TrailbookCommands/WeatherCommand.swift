@@ -10,6 +10,7 @@ struct WeatherCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Read a weather CSV and give every record in its span the readings at its time.",
             discussion: """
                 The CSV has a header line with a time column (time, date, timestamp or datetime: ISO 8601, or \

@@ -2,6 +2,8 @@
 ///
 /// `$--GGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,h.h,a.a,M,g.g,M,d.d,rrrr*hh`
 public struct GGA: Equatable, Sendable {
+    public init() {}
+
     /// Field 1: UTC time of day, milliseconds.
     public var timeOfDay: Int?
     /// Fields 2-3: latitude, decimal degrees, negative south.
@@ -21,17 +23,28 @@ public struct GGA: Equatable, Sendable {
 
     static let minimumFields = 7
 
-    static func decode(_ f: Fields) throws(NMEAError) -> GGA {
-        var s = GGA()
-        s.timeOfDay = try f.timeOfDay(1)
-        s.latitude = try f.latitude(2)
-        s.longitude = try f.longitude(4)
-        s.quality = try f.integer(6)
-        if let q = s.quality, q > 9 { throw .badField(6) }
-        s.satellitesUsed = try f.integer(7)
-        s.hdop = try f.unsignedDecimal(8)
-        s.altitude = try f.decimal(9)
-        s.geoidSeparation = try f.decimal(11)
-        return s
+    /// Fills `r`: quality in `code`, satellites in `count`, hdop, altitude and geoid
+    /// separation in `a`, `b`, `c`.
+    static func decode(_ f: Fields, into r: inout SentenceRecord) throws(NMEAError) {
+        r.timeOfDay = try f.timeSlot(1)
+        r.latitude = try f.latitudeSlot(2)
+        r.longitude = try f.longitudeSlot(4)
+        r.code = try f.integerSlot(6)
+        if r.code > 9 { throw .badField(6) }
+        r.count = try f.integerSlot(7)
+        r.a = try f.unsignedDecimalSlot(8)
+        r.b = try f.decimalSlot(9)
+        r.c = try f.decimalSlot(11)
+    }
+
+    init(_ r: SentenceRecord) {
+        timeOfDay = r.time
+        latitude = r.latitude.present
+        longitude = r.longitude.present
+        quality = r.code.present
+        satellitesUsed = r.count.present
+        hdop = r.a.present
+        altitude = r.b.present
+        geoidSeparation = r.c.present
     }
 }

@@ -15,17 +15,24 @@ public struct GLL: Equatable, Sendable {
 
     static let minimumFields = 5
 
-    static func decode(_ f: Fields) throws(NMEAError) -> GLL {
-        var s = GLL()
-        s.latitude = try f.latitude(1)
-        s.longitude = try f.longitude(3)
-        s.timeOfDay = try f.timeOfDay(5)
+    /// Fills `r`: status in `valid`, the mode indicator in `indicator`.
+    static func decode(_ f: Fields, into r: inout SentenceRecord) throws(NMEAError) {
+        r.latitude = try f.latitudeSlot(1)
+        r.longitude = try f.longitudeSlot(3)
+        r.timeOfDay = try f.timeSlot(5)
         switch try f.character(6) {
-        case 0x41, nil: s.statusValid = true
-        case 0x56: s.statusValid = false
+        case 0x41, nil: r.valid = true
+        case 0x56: r.valid = false
         default: throw .badField(6)
         }
-        s.modeIndicator = try f.character(7)
-        return s
+        r.indicator = try f.character(7) ?? 0
+    }
+
+    init(_ r: SentenceRecord) {
+        latitude = r.latitude.present
+        longitude = r.longitude.present
+        timeOfDay = r.time
+        statusValid = r.valid
+        modeIndicator = r.indicator == 0 ? nil : r.indicator
     }
 }

@@ -21,22 +21,32 @@ public struct GNS: Equatable, Sendable {
 
     static let minimumFields = 7
 
-    static func decode(_ f: Fields) throws(NMEAError) -> GNS {
-        var s = GNS()
-        s.timeOfDay = try f.timeOfDay(1)
-        s.latitude = try f.latitude(2)
-        s.longitude = try f.longitude(4)
+    /// Fills `r` as GGA does (without a quality), "a fix" in `valid`.
+    static func decode(_ f: Fields, into r: inout SentenceRecord) throws(NMEAError) {
+        r.timeOfDay = try f.timeSlot(1)
+        r.latitude = try f.latitudeSlot(2)
+        r.longitude = try f.longitudeSlot(4)
         for c in f.characters(6) {
             switch c {
-            case 0x41, 0x44, 0x50, 0x52, 0x46, 0x45: s.valid = true  // A D P R F E
+            case 0x41, 0x44, 0x50, 0x52, 0x46, 0x45: r.valid = true  // A D P R F E
             case 0x4E, 0x4D, 0x53: break  // N M S
             default: throw .badField(6)
             }
         }
-        s.satellitesUsed = try f.integer(7)
-        s.hdop = try f.unsignedDecimal(8)
-        s.altitude = try f.decimal(9)
-        s.geoidSeparation = try f.decimal(10)
-        return s
+        r.count = try f.integerSlot(7)
+        r.a = try f.unsignedDecimalSlot(8)
+        r.b = try f.decimalSlot(9)
+        r.c = try f.decimalSlot(10)
+    }
+
+    init(_ r: SentenceRecord) {
+        timeOfDay = r.time
+        latitude = r.latitude.present
+        longitude = r.longitude.present
+        valid = r.valid
+        satellitesUsed = r.count.present
+        hdop = r.a.present
+        altitude = r.b.present
+        geoidSeparation = r.c.present
     }
 }

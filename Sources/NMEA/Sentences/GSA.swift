@@ -2,6 +2,8 @@
 ///
 /// `$--GSA,a,x,xx,xx,xx,xx,xx,xx,xx,xx,xx,xx,xx,xx,p.p,h.h,v.v,s*hh`
 public struct GSA: Equatable, Sendable {
+    public init() {}
+
     /// Field 2: 1 = no fix, 2 = 2D, 3 = 3D.
     public var mode: Int?
     /// Fields 3-14: IDs of the satellites used in the solution (first `satelliteCount` lanes).
@@ -22,21 +24,34 @@ public struct GSA: Equatable, Sendable {
 
     static let minimumFields = 18
 
-    static func decode(_ f: Fields) throws(NMEAError) -> GSA {
-        var s = GSA()
-        s.mode = try f.integer(2)
-        if let m = s.mode, !(1...3).contains(m) { throw .badField(2) }
+    /// Fills `r`: mode in `code`, the satellites in `satellites`, pdop, hdop and vdop in `a`,
+    /// `b`, `c`, the system ID in `count`.
+    static func decode(_ f: Fields, into r: inout SentenceRecord) throws(NMEAError) {
+        r.code = try f.integerSlot(2)
+        if r.code >= 0 && !(1...3).contains(r.code) { throw .badField(2) }
+        var n = 0
         for i in 3...14 {
-            if let id = try f.integer(i) {
+            let id = try f.integerSlot(i)
+            if id >= 0 {
                 guard id < 65_536 else { throw .badField(i) }
-                s.satelliteLanes[s.satelliteCount] = UInt16(id)
-                s.satelliteCount += 1
+                r.setSatellite(n, UInt16(id))
+                n += 1
             }
         }
-        s.pdop = try f.unsignedDecimal(15)
-        s.hdop = try f.unsignedDecimal(16)
-        s.vdop = try f.unsignedDecimal(17)
-        s.systemID = try? f.integer(18)
-        return s
+        r.satelliteCount = UInt8(n)
+        r.a = try f.unsignedDecimalSlot(15)
+        r.b = try f.unsignedDecimalSlot(16)
+        r.c = try f.unsignedDecimalSlot(17)
+        r.count = (try? f.integerSlot(18)) ?? -1
+    }
+
+    init(_ r: SentenceRecord) {
+        mode = r.code.present
+        satelliteCount = Int(r.satelliteCount)
+        for k in 0..<satelliteCount { satelliteLanes[k] = r.satellite(k) }
+        pdop = r.a.present
+        hdop = r.b.present
+        vdop = r.c.present
+        systemID = r.count.present
     }
 }

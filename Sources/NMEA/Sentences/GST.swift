@@ -13,12 +13,18 @@ public struct GST: Equatable, Sendable {
 
     static let minimumFields = 9
 
-    static func decode(_ f: Fields) throws(NMEAError) -> GST {
-        var s = GST()
-        s.timeOfDay = try f.timeOfDay(1)
-        s.latitudeError = try f.unsignedDecimal(6)
-        s.longitudeError = try f.unsignedDecimal(7)
-        s.altitudeError = try f.unsignedDecimal(8)
-        return s
+    /// Fills `r`: the three error estimates in `a`, `b`, `c`.
+    static func decode(_ f: Fields, into r: inout SentenceRecord) throws(NMEAError) {
+        r.timeOfDay = try f.timeSlot(1)
+        r.a = try f.unsignedDecimalSlot(6)
+        r.b = try f.unsignedDecimalSlot(7)
+        r.c = try f.unsignedDecimalSlot(8)
+    }
+
+    init(_ r: SentenceRecord) {
+        timeOfDay = r.time
+        latitudeError = r.a.present
+        longitudeError = r.b.present
+        altitudeError = r.c.present
     }
 }

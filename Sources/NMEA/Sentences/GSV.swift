@@ -11,9 +11,21 @@ public struct GSV: Equatable, Sendable {
 
     static let minimumFields = 4
 
-    static func decode(_ f: Fields) throws(NMEAError) -> GSV {
-        guard let total = try f.integer(1), total >= 1 else { throw .badField(1) }
-        guard let number = try f.integer(2), number >= 1, number <= total else { throw .badField(2) }
-        return GSV(total: total, number: number, satellitesInView: try f.integer(3))
+    /// Fills `r`: total in `code`, number in `count`, satellites in view in `count2` (the
+    /// per-satellite fields are not read).
+    static func decode(_ f: Fields, into r: inout SentenceRecord) throws(NMEAError) {
+        let total = try f.integerSlot(1)
+        guard total >= 1 else { throw .badField(1) }
+        let number = try f.integerSlot(2)
+        guard number >= 1, number <= total else { throw .badField(2) }
+        r.code = total
+        r.count = number
+        r.count2 = try f.integerSlot(3)
+    }
+
+    init(_ r: SentenceRecord) {
+        total = Int(r.code)
+        number = Int(r.count)
+        satellitesInView = r.count2.present
     }
 }

@@ -23,20 +23,31 @@ public struct RMC: Equatable, Sendable {
 
     static let minimumFields = 10
 
-    static func decode(_ f: Fields) throws(NMEAError) -> RMC {
-        var s = RMC()
-        s.timeOfDay = try f.timeOfDay(1)
+    /// Fills `r`: status in `valid`, speed and track in `a`, `b`, the mode indicator in `indicator`.
+    static func decode(_ f: Fields, into r: inout SentenceRecord) throws(NMEAError) {
+        r.timeOfDay = try f.timeSlot(1)
         switch try f.character(2) {
-        case 0x41: s.statusValid = true  // A
-        case 0x56, nil: s.statusValid = false  // V
+        case 0x41: r.valid = true  // A
+        case 0x56, nil: r.valid = false  // V
         default: throw .badField(2)
         }
-        s.latitude = try f.latitude(3)
-        s.longitude = try f.longitude(5)
-        if let knots = try f.unsignedDecimal(7) { s.speed = knots * Units.metresPerSecondPerKnot }
-        s.track = try f.decimal(8)
-        s.date = try f.dateDDMMYY(9)
-        s.modeIndicator = try f.character(12)
-        return s
+        r.latitude = try f.latitudeSlot(3)
+        r.longitude = try f.longitudeSlot(5)
+        let knots = try f.unsignedDecimalSlot(7)
+        if !knots.isNaN { r.a = knots * Units.metresPerSecondPerKnot }
+        r.b = try f.decimalSlot(8)
+        if let date = try f.dateDDMMYY(9) { r.setDate(date) }
+        r.indicator = try f.character(12) ?? 0
+    }
+
+    init(_ r: SentenceRecord) {
+        timeOfDay = r.time
+        statusValid = r.valid
+        latitude = r.latitude.present
+        longitude = r.longitude.present
+        speed = r.a.present
+        track = r.b.present
+        date = r.date
+        modeIndicator = r.indicator == 0 ? nil : r.indicator
     }
 }

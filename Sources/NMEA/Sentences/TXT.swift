@@ -9,7 +9,8 @@ public struct TXT: Equatable, Sendable {
 
     static let minimumFields = 5
 
-    static func decode(_ f: Fields) throws(NMEAError) -> TXT {
-        TXT(kind: try f.integer(3), text: f.text(4) ?? "")
+    /// Fills `r`: the message type in `code` (the text is read only for ``SentenceParser/parse(_:_:)``).
+    static func decode(_ f: Fields, into r: inout SentenceRecord) throws(NMEAError) {
+        r.code = try f.integerSlot(3)
     }
 }

@@ -12,20 +12,25 @@ public struct VTG: Equatable, Sendable {
 
     static let minimumFields = 5
 
-    static func decode(_ f: Fields) throws(NMEAError) -> VTG {
-        var s = VTG()
-        s.track = try f.decimal(1)
+    /// Fills `r`: speed and track in `a`, `b`, the mode indicator in `indicator`.
+    static func decode(_ f: Fields, into r: inout SentenceRecord) throws(NMEAError) {
+        r.b = try f.decimalSlot(1)
         let unitLetters = (try? f.character(2)) == 0x54 || f.count >= 9  // "T"
         if unitLetters {
             if let knots = try f.unsignedDecimal(5) {
-                s.speed = knots * Units.metresPerSecondPerKnot
+                r.a = knots * Units.metresPerSecondPerKnot
             } else if let kmh = try f.unsignedDecimal(7) {
-                s.speed = kmh / 3.6
+                r.a = kmh / 3.6
             }
-            s.modeIndicator = try f.character(9)
+            r.indicator = try f.character(9) ?? 0
         } else if let knots = try f.unsignedDecimal(3) {
-            s.speed = knots * Units.metresPerSecondPerKnot
+            r.a = knots * Units.metresPerSecondPerKnot
         }
-        return s
+    }
+
+    init(_ r: SentenceRecord) {
+        track = r.b.present
+        speed = r.a.present
+        modeIndicator = r.indicator == 0 ? nil : r.indicator
     }
 }

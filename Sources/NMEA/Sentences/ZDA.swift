@@ -11,17 +11,21 @@ public struct ZDA: Equatable, Sendable {
 
     static let minimumFields = 5
 
-    static func decode(_ f: Fields) throws(NMEAError) -> ZDA {
-        var s = ZDA()
-        s.timeOfDay = try f.timeOfDay(1)
+    /// Fills `r`: the date.
+    static func decode(_ f: Fields, into r: inout SentenceRecord) throws(NMEAError) {
+        r.timeOfDay = try f.timeSlot(1)
         let day = try f.integer(2)
         let month = try f.integer(3)
         let year = try f.integer(4)
         if let day, let month, let year {
             guard f.range(4).count == 4 else { throw .badField(4) }
             guard let d = CivilDate(year: year, month: month, day: day) else { throw .badField(2) }
-            s.date = d
+            r.setDate(d)
         }
-        return s
+    }
+
+    init(_ r: SentenceRecord) {
+        timeOfDay = r.time
+        date = r.date
     }
 }

@@ -7,6 +7,7 @@ import TrailbookKit
 /// `trailbook day D`: a day's rides, records and summary; `--summary`/`--edit` set the summary.
 struct Day: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "day",
         abstract: "Show a day (rides, records, notes, photos, summary) or set its summary.",
         discussion: """
             D is a local date (YYYY-MM-DD) in the configured time zone, or today. --summary TEXT sets \

@@ -8,6 +8,7 @@ import TrailbookKit
 /// `trailbook mark`: add a location record by hand.
 struct Mark: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "mark",
         abstract: "Add a location record: here and now, or at a time and place, with a note, photos and fields.",
         discussion: """
             Without --lat/--lon the record takes the position of the stored fix at --at: by default \

@@ -25,6 +25,7 @@ struct NoteCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a note to a record (by id, or the one nearest --at).",
             discussion: """
                 The text comes from --text, --file, standard input when it is piped, or else \
@@ -74,6 +75,7 @@ struct NoteCommand: ParsableCommand {
 
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Replace a note's text (from --text, --file, piped input, or the editor with the old text).")
 
         @Argument(help: "The note's id.")

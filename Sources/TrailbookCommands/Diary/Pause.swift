@@ -6,6 +6,7 @@ import TrailbookKit
 
 struct Pause: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "pause",
         abstract: "Pause collection: a running trailbook record stops storing fixes within two seconds.",
         discussion:
             "Until trailbook resume, or for --for DURATION (90s, 15m, 2h, 1h30m, 1d). The pause lives in the store, so it also holds for a recorder started later."
@@ -38,6 +39,7 @@ struct Pause: ParsableCommand {
 
 struct Resume: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "resume",
         abstract: "Resume collection after trailbook pause (a running recorder starts a new segment).")
 
     @OptionGroup var storeOptions: StoreOptions
@@ -50,6 +52,7 @@ struct Resume: ParsableCommand {
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Show whether a recorder is running, paused, its device, the last fix and its age.")
 
     @Flag(help: "Print one JSON document.")

@@ -14,6 +14,7 @@ struct PhotoCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Attach photos to a record.",
             discussion: """
                 Each photo is copied into the media folder next to the store (trailbook-media/), named \
@@ -41,6 +42,7 @@ struct PhotoCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Attach photos to the records at the times they were taken (from EXIF).",
             discussion: """
                 For each JPEG (folders are searched, recursively, for *.jpg/*.jpeg): the time it was \
@@ -111,7 +113,8 @@ struct FieldCommand: ParsableCommand {
         subcommands: [Set.self, Remove.self])
 
     struct Set: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set fields on a record (replacing the same keys).")
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Set fields on a record (replacing the same keys).")
 
         @Argument(help: "The record's id.")
         var record: String

@@ -6,6 +6,7 @@ import TrailbookKit
 /// `trailbook records`: location records with their notes, photos and fields.
 struct Records: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "records",
         abstract: "List location records with their notes, photos and fields.",
         discussion: """
             Lists the records that carry something: manual ones (trailbook mark) and stored points \

@@ -8,6 +8,7 @@ import TrailbookKit
 /// `trailbook export`: rides and records as GPX, GeoJSON, KML, CSV or the JSON track format.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Export rides (and the day's records) as GPX 1.1, GeoJSON, KML, CSV or JSON.",
         discussion: """
             gpx: GPX 1.1, a trk per ride with a trkseg per segment, a wpt per record named by its name \

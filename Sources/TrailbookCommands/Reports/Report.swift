@@ -8,6 +8,7 @@ import TrailbookKit
 /// `trailbook report day|overlay`: self-contained HTML pages.
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "report",
         abstract: "Write HTML reports: a day's diary page, or many days' routes on one map.",
         subcommands: [DayPage.self, Overlay.self])
 
@@ -159,6 +160,7 @@ struct Report: ParsableCommand {
 
     struct Overlay: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "overlay",
             abstract: "Routes of many days on one map, a colour per day, with a day report for each.",
             discussion: """
                 Writes DIR/index.html (the map and the list of days; selecting a day highlights its \

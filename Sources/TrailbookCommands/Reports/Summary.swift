@@ -8,6 +8,7 @@ import TrailbookKit
 /// `trailbook summary`: distance, time, speed, climb, splits and data quality of rides.
 struct Summary: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "summary",
         abstract: "Ride statistics: distance, elapsed and moving time, speeds, climb, splits, data quality.",
         discussion: """
             For one ride (RIDE), or each ride of local days (--day, --from/--to) and their total. \

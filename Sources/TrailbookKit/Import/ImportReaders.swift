@@ -89,6 +89,7 @@ final class NMEAReading {
         let reader = Thread {
             var source = ReplaySource(path: path, fallbackDate: date)
             source.progress = progress
+            source.parallel = true
             do {
                 try source.run(shouldStop: { handoff.cancelled }) { event in
                     if case .fix(let f) = event { handoff.put(f) }

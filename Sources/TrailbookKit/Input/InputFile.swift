@@ -17,6 +17,8 @@ public final class InputFile {
     private let buffer: UnsafeMutableRawBufferPointer
     /// Bytes read so far.
     public private(set) var bytesRead = 0
+    /// The size in bytes of a regular file; nil for standard input, pipes and devices.
+    public let size: Int?
     /// Set when the input turned out to be gzip-compressed.
     private var gzip: GzipStream?
 
@@ -30,6 +32,7 @@ public final class InputFile {
             fd = STDIN_FILENO
             ownsDescriptor = false
             displayName = "standard input"
+            size = nil
         } else {
             let fd: Int32
             do {
@@ -43,6 +46,7 @@ public final class InputFile {
                 throw InputError.isDirectory(path)
             }
             self.fd = fd
+            size = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
             ownsDescriptor = true
             displayName = path
         }
