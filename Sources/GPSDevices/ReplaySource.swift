@@ -61,6 +61,21 @@ public struct ReplaySource: FixSource {
             }
             try handle(.fix(fix))
         }
+        // A large file checked by workers is mapped and given whole (no copy).
+        let mapping = decoder.isParallel ? Posix.map(fd, size: size) : nil
+        defer { mapping.map(Posix.unmap) }
+        if let mapping, !GzipStream.isGzip(mapping) {
+            do {
+                try decoder.feed(mapping, emit)
+                progress?(size)
+                try decoder.finish(emit)
+            } catch is Stop {
+                // stopped by the caller
+            }
+            statistics = decoder.statistics
+            if requireNMEA && !statistics.foundNMEA && statistics.skippedBytes > 0 { throw DeviceError.notNMEA(path) }
+            return
+        }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
         defer { buffer.deallocate() }
         var bytesRead = 0

@@ -17,8 +17,12 @@
 final class CheckingPool: @unchecked Sendable {
     /// Input bytes of one block, and what its candidates checked to.
     final class Block: @unchecked Sendable {
+        /// The block's own storage (it is filled by copying input into it).
         let bytes: UnsafeMutableRawBufferPointer
         var count = 0
+        /// Input checked in place instead of ``bytes`` (the caller keeps it alive until the block
+        /// has been admitted).
+        var borrowed: UnsafeRawBufferPointer?
         /// The last block of the stream: its framer is finished (a last line without a line end).
         var isLast = false
         /// One entry per candidate, in order.
@@ -141,7 +145,7 @@ final class CheckingPool: @unchecked Sendable {
             if case .unchecked = c { unchecked.append(Array(candidate)) }
             checked.append(c)
         }
-        let input = UnsafeRawBufferPointer(rebasing: block.bytes[0..<block.count])
+        let input = block.borrowed ?? UnsafeRawBufferPointer(rebasing: block.bytes[0..<block.count])
         framer.feed(input, take)
         if block.isLast { framer.finish(take) }
         block.checked = checked

@@ -54,6 +54,9 @@ public final class NMEADecoder {
 
     deinit { pool?.stop() }
 
+    /// Whether worker threads check the input (then a large chunk is best given whole).
+    public var isParallel: Bool { pool != nil }
+
     /// Threads worth giving ``init(fallbackDate:holdLimit:workers:blockSize:)`` for a file of
     /// `size` bytes: one per core when the machine has several and the file is large enough
     /// (`threshold` bytes) to repay starting them, else 0.
@@ -71,11 +74,17 @@ public final class NMEADecoder {
     }
 
     /// Decodes `chunk`; `emit` receives each completed, dated fix in order.
+    ///
+    /// With workers, a chunk of several blocks (a whole mapped file, say) is checked in place
+    /// rather than copied; the call then returns once all of it has been admitted.
     public func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (Fix) throws -> Void) rethrows {
         guard let pool else {
             return try framer.feed(chunk) { candidate in try handle(candidate, emit) }
         }
         var offset = 0
+        if chunk.count >= 2 * blockSize {
+            offset = try feedInPlace(chunk, pool, emit)
+        }
         while offset < chunk.count {
             let block = filling ?? newBlock(capacity: blockSize)
             filling = block
@@ -110,6 +119,51 @@ public final class NMEADecoder {
             try resolver.observe(dated.date, at: dated.timeOfDay) { try count($0, emit) }
         }
         try resolver.finish { try count($0, emit) }
+    }
+
+    /// Checks the whole lines of `chunk` in place, in blocks of about ``blockSize`` that end after
+    /// a line end (the first one completes the line the filling block holds), and admits them
+    /// all; returns where the bytes after the last line end begin (to be copied as usual).
+    private func feedInPlace(_ chunk: UnsafeRawBufferPointer, _ pool: CheckingPool, _ emit: (Fix) throws -> Void)
+        rethrows -> Int
+    {
+        @inline(__always) func isLineEnd(_ b: UInt8) -> Bool { b == ASCII.lf || b == ASCII.cr }
+        // When `emit` throws half-way, the workers must be done with the chunk before it goes.
+        defer {
+            for block in submitted { pool.wait(for: block) }
+            submitted.removeAll()
+        }
+        var start = 0
+        if let open = filling, open.count > 0 {
+            // Complete the open block's last line from the chunk, copying only that much.
+            var end = 0
+            while end < chunk.count && !isLineEnd(chunk[end]) { end += 1 }
+            guard end < chunk.count else { return 0 }
+            let line = end + 1
+            let block = newBlock(capacity: open.count + line)
+            UnsafeMutableRawPointer(block.bytes.baseAddress!).copyMemory(
+                from: open.bytes.baseAddress!, byteCount: open.count)
+            UnsafeMutableRawPointer(block.bytes.baseAddress! + open.count).copyMemory(
+                from: chunk.baseAddress!, byteCount: line)
+            block.count = open.count + line
+            open.count = 0
+            if open.bytes.count == blockSize { spare.append(open) }
+            filling = nil
+            try submit(block, pool, emit)
+            start = line
+        }
+        while chunk.count - start > blockSize {
+            var end = start + blockSize
+            while end < chunk.count && !isLineEnd(chunk[end - 1]) { end += 1 }
+            guard isLineEnd(chunk[end - 1]) else { break }
+            let block = newBlock(capacity: 1)
+            block.borrowed = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
+            try submit(block, pool, emit)
+            start = end
+        }
+        // Blocks that borrow the chunk are done before it goes.
+        try admitChecked(pool, waiting: true, emit)
+        return start
     }
 
     /// A full block: what follows its last line end moves to a new block, and the rest goes to
@@ -167,6 +221,7 @@ public final class NMEADecoder {
         block.unchecked = []
         block.count = 0
         block.isLast = false
+        block.borrowed = nil
         if block.bytes.count == blockSize { spare.append(block) }
     }
 

@@ -81,7 +81,7 @@ struct Decode: ParsableCommand {
             if csv { out.appendCSVRow(fix) } else { out.appendJSONLine(fix) }
             try out.flushIfFull()
         }
-        try input.forEachChunk { chunk in try decoder.feed(chunk, emit) }
+        try input.forEachChunk(whole: decoder.isParallel) { chunk in try decoder.feed(chunk, emit) }
         try decoder.finish(emit)
 
         let s = decoder.statistics

@@ -58,8 +58,18 @@ public final class InputFile {
         if ownsDescriptor { Posix.close(fd) }
     }
 
-    /// Calls `body` with each chunk until the end of the file.
-    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    /// Calls `body` with each chunk until the end of the file. With `whole`, a regular file
+    /// that is not compressed comes as one chunk, mapped into memory instead of read (for a
+    /// reader that takes large chunks without copying them, ``NMEADecoder`` with workers).
+    public func forEachChunk(whole: Bool = false, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        if whole, bytesRead == 0, let size, let mapping = Posix.map(fd, size: size) {
+            defer { Posix.unmap(mapping) }
+            if !GzipStream.isGzip(mapping) {
+                bytesRead = size
+                try body(mapping)
+                return
+            }
+        }
         while true {
             let n: Int
             do {
