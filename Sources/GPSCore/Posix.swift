@@ -46,20 +46,6 @@ public enum Posix {
         }
     }
 
-    /// Maps `size` bytes of the file open as `fd` read-only into memory, read sequentially;
-    /// nil when the file cannot be mapped (the caller reads it instead). Give it back with
-    /// ``unmap(_:)``.
-    public static func map(_ fd: Int32, size: Int) -> UnsafeRawBufferPointer? {
-        guard size > 0, let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else { return nil }
-        _ = madvise(p, size, MADV_SEQUENTIAL)
-        return UnsafeRawBufferPointer(start: p, count: size)
-    }
-
-    /// Gives back a mapping made by ``map(_:size:)``.
-    public static func unmap(_ mapping: UnsafeRawBufferPointer) {
-        if let base = mapping.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), mapping.count) }
-    }
-
     /// Writes everything, retrying short writes.
     public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
         _ = try call { try FileDescriptor(rawValue: fd).writeAll(bytes) }

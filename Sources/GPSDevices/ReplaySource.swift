@@ -61,13 +61,15 @@ public struct ReplaySource: FixSource {
             }
             try handle(.fix(fix))
         }
-        // A large file checked by workers is mapped and given whole (no copy).
-        let mapping = decoder.isParallel ? Posix.map(fd, size: size) : nil
-        defer { mapping.map(Posix.unmap) }
-        if let mapping, !GzipStream.isGzip(mapping) {
+        // A large file checked by workers is mapped and given in windows (no copy).
+        if decoder.isParallel, let mapping = MappedFile(fd: fd, size: size), !GzipStream.isGzip(mapping.bytes) {
             do {
-                try decoder.feed(mapping, emit)
-                progress?(size)
+                var done = 0
+                try mapping.forEachWindow { window in
+                    try decoder.feed(window, emit)
+                    done += window.count
+                    progress?(done)
+                }
                 try decoder.finish(emit)
             } catch is Stop {
                 // stopped by the caller

@@ -111,6 +111,26 @@ final class CheckingPool: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
+    /// Waits until `block` has been checked, meanwhile checking blocks no worker has taken yet
+    /// with `parser` (the caller's thread works instead of idling: with one worker fewer than
+    /// cores, every core stays busy).
+    func help(until block: Block, _ parser: SentenceParser) {
+        pthread_mutex_lock(mutex)
+        while !block.done {
+            if !waiting.isEmpty {
+                let next = waiting.removeFirst()
+                pthread_mutex_unlock(mutex)
+                Self.check(next, parser)
+                pthread_mutex_lock(mutex)
+                next.done = true
+                pthread_cond_broadcast(condition)
+            } else {
+                pthread_cond_wait(condition, mutex)
+            }
+        }
+        pthread_mutex_unlock(mutex)
+    }
+
     private func work() {
         let parser = SentenceParser()
         while true {

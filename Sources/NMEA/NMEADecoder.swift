@@ -21,6 +21,8 @@ public final class NMEADecoder {
     private var counts = DecodeStatistics()
 
     private let pool: CheckingPool?
+    /// Checks blocks on the caller's thread while it would otherwise wait (``CheckingPool/help(until:_:)``).
+    private let helper = SentenceParser()
     private let blockSize: Int
     /// The block being filled, then those handed to the pool, oldest first.
     private var filling: CheckingPool.Block?
@@ -28,9 +30,15 @@ public final class NMEADecoder {
     private var spare: [CheckingPool.Block] = []
     /// Bytes skipped by the framers of blocks already admitted.
     private var blockSkippedBytes = 0
+    /// A block grew past ``longestBlock`` without a line end: until the next one, the input goes
+    /// through this thread's framer (blocks start only after a line end).
+    private var untilLineEnd = false
 
     /// Blocks handed to the pool and not yet admitted, at most (memory stays bounded).
     static let blocksInFlight = 6
+    /// Bytes a block without a line end may grow to before the input goes through the caller's
+    /// framer instead (memory stays bounded on a file that is one long line).
+    private var longestBlock: Int { max(2 * blockSize, 1 << 20) }
 
     /// - Parameters:
     ///   - fallbackDate: the UTC date of the first epoch, used only when the log never carries
@@ -58,12 +66,14 @@ public final class NMEADecoder {
     public var isParallel: Bool { pool != nil }
 
     /// Threads worth giving ``init(fallbackDate:holdLimit:workers:blockSize:)`` for a file of
-    /// `size` bytes: one per core when the machine has several and the file is large enough
-    /// (`threshold` bytes) to repay starting them, else 0.
+    /// `size` bytes: one per core but the caller's (which checks blocks too while it would wait)
+    /// when the machine has several and the file is large enough (`threshold` bytes) to repay
+    /// starting them, else 0.
     public static func workers(forFileOf size: Int, threshold: Int = 4 << 20) -> Int {
         let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
         guard size >= threshold, cores > 1 else { return 0 }
-        return min(Int(cores), 8)
+        if let forced = getenv("TRAILBOOK_DECODE_WORKERS").flatMap({ Int(atoi($0)) }), forced >= 0 { return forced }
+        return min(Int(cores) - 1, 7)
     }
 
     /// Counts so far.
@@ -82,10 +92,22 @@ public final class NMEADecoder {
             return try framer.feed(chunk) { candidate in try handle(candidate, emit) }
         }
         var offset = 0
-        if chunk.count >= 2 * blockSize {
+        if chunk.count >= 2 * blockSize && !untilLineEnd {
             offset = try feedInPlace(chunk, pool, emit)
         }
         while offset < chunk.count {
+            if untilLineEnd {
+                // A stretch without line ends, on this thread up to and including the next one.
+                var end = offset
+                while end < chunk.count && chunk[end] != ASCII.lf && chunk[end] != ASCII.cr { end += 1 }
+                if end < chunk.count {
+                    end += 1
+                    untilLineEnd = false
+                }
+                try framer.feed(UnsafeRawBufferPointer(rebasing: chunk[offset..<end])) { try handle($0, emit) }
+                offset = end
+                continue
+            }
             let block = filling ?? newBlock(capacity: blockSize)
             filling = block
             let n = min(chunk.count - offset, block.bytes.count - block.count)
@@ -156,7 +178,8 @@ public final class NMEADecoder {
             var end = start + blockSize
             while end < chunk.count && !isLineEnd(chunk[end - 1]) { end += 1 }
             guard isLineEnd(chunk[end - 1]) else { break }
-            let block = newBlock(capacity: 1)
+            // A spare block's arrays keep their capacity: no fresh pages for every block.
+            let block = spare.popLast() ?? newBlock(capacity: blockSize)
             block.borrowed = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
             try submit(block, pool, emit)
             start = end
@@ -180,6 +203,14 @@ public final class NMEADecoder {
         if end == 0 {
             // Its bytes moved whole to the larger block.
             if block.bytes.count == blockSize { spare.append(block) }
+            if next.bytes.count > longestBlock {
+                // Too long without a line end: what came before is admitted, then this thread
+                // frames the rest of the line (its framer is at the start of a line, as a block's).
+                try admitChecked(pool, waiting: true, emit)
+                filling = nil
+                untilLineEnd = true
+                try framer.feed(UnsafeRawBufferPointer(rebasing: next.bytes[0..<next.count])) { try handle($0, emit) }
+            }
             return
         }
         block.count = end
@@ -202,7 +233,7 @@ public final class NMEADecoder {
     /// Waits for the oldest block in flight and admits its candidates in order.
     private func admitOldest(_ pool: CheckingPool, _ emit: (Fix) throws -> Void) rethrows {
         let block = submitted.removeFirst()
-        pool.wait(for: block)
+        pool.help(until: block, helper)
         var next = 0
         for checked in block.checked {
             counts.sentences += 1

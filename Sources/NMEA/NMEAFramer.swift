@@ -28,6 +28,13 @@ public struct NMEAFramer: ~Copyable {
     /// 1 for bytes that continue a sentence (printable ASCII except `$` and `!`), else 0.
     private let ordinary: UnsafeMutableBufferPointer<UInt8>
     private var length = 0
+    /// The candidate's first byte (`$` or `!`).
+    private var first: UInt8 = 0
+    /// Whether the candidate lies whole in the chunk being fed, from ``inPlaceStart``: it is then
+    /// emitted from there, uncopied. It moves into the buffer when the chunk ends before it does
+    /// or a dropped NUL splits it.
+    private var inPlace = false
+    private var inPlaceStart = 0
 
     /// Bytes that belonged to no candidate: garbage, binary data, comments, abandoned
     /// sentences (line ends and NULs not included).
@@ -60,7 +67,7 @@ public struct NMEAFramer: ~Copyable {
             switch state {
             case .idle:
                 if b == ASCII.dollar || b == ASCII.bang {
-                    start(b)
+                    start(b, at: i - 1)
                 } else if b == ASCII.cr || b == ASCII.lf {
                     atLineStart = true
                 } else if b == ASCII.hash && atLineStart {
@@ -98,27 +105,40 @@ public struct NMEAFramer: ~Copyable {
                         abandon()
                         continue
                     }
-                    UnsafeMutableRawPointer(buffer.baseAddress! + length)
-                        .copyMemory(from: chunk.baseAddress! + runStart, byteCount: run)
+                    if !inPlace {
+                        UnsafeMutableRawPointer(buffer.baseAddress! + length)
+                            .copyMemory(from: chunk.baseAddress! + runStart, byteCount: run)
+                    }
                     length += run
                     continue
                 }
                 if b == ASCII.dollar || b == ASCII.bang {
-                    if length == 1 && b == ASCII.dollar && buffer[0] == ASCII.dollar {
-                        continue  // "$$": a doubled start marker
+                    if length == 1 && b == ASCII.dollar && first == ASCII.dollar {
+                        inPlaceStart = runStart  // "$$": a doubled start marker; the second one starts it
+                        continue
                     }
-                    try emitCandidate(emit)
-                    start(b)
+                    try emitCandidate(chunk, emit)
+                    start(b, at: runStart)
                 } else if b == ASCII.cr || b == ASCII.lf {
-                    try emitCandidate(emit)
+                    try emitCandidate(chunk, emit)
                     state = .idle
                     atLineStart = true
                 } else if b != ASCII.nul {
                     abandon()
                     skippedBytes += 1
+                } else if inPlace {
+                    moveToBuffer(chunk)  // the NUL is dropped: what follows is not next to what came before
                 }
             }
         }
+        if state == .sentence && inPlace { moveToBuffer(chunk) }
+    }
+
+    /// Copies the in-place candidate into the buffer (the chunk is about to go, or is split).
+    private mutating func moveToBuffer(_ chunk: UnsafeRawBufferPointer) {
+        UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
+            from: chunk.baseAddress! + inPlaceStart, byteCount: length)
+        inPlace = false
     }
 
     /// Whether any byte of `w` may be below 0x20, above 0x7E, `$` or `!` (never false when one is).
@@ -138,34 +158,45 @@ public struct NMEAFramer: ~Copyable {
     /// Ends the stream: a last candidate without a line end is emitted too.
     public mutating func finish(_ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
         if state == .sentence {
-            try emitCandidate(emit)
+            try emitCandidate(UnsafeRawBufferPointer(start: nil, count: 0), emit)  // never in place here
         }
         state = .idle
         atLineStart = true
     }
 
-    private mutating func start(_ b: UInt8) {
+    /// Starts a candidate with `b`, found at `index` of the chunk being fed.
+    private mutating func start(_ b: UInt8, at index: Int) {
         state = .sentence
         atLineStart = false
         buffer[0] = b
+        first = b
         length = 1
+        inPlace = true
+        inPlaceStart = index
     }
 
     private mutating func abandon() {
         skippedBytes += length
         abandoned += 1
         length = 0
+        inPlace = false
         state = .idle
         atLineStart = false
     }
 
-    private mutating func emitCandidate(_ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+    private mutating func emitCandidate(
+        _ chunk: UnsafeRawBufferPointer, _ emit: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
         let n = length
         length = 0
-        if n > 1 {
-            try emit(UnsafeBufferPointer(rebasing: buffer[0..<n]))
-        } else {
+        defer { inPlace = false }
+        if n <= 1 {
             skippedBytes += n
+        } else if inPlace {
+            try emit(
+                UnsafeBufferPointer(start: chunk.baseAddress!.assumingMemoryBound(to: UInt8.self) + inPlaceStart, count: n))
+        } else {
+            try emit(UnsafeBufferPointer(rebasing: buffer[0..<n]))
         }
     }
 }

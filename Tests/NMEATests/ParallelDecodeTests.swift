@@ -90,6 +90,22 @@ import Testing
         }
     }
 
+    /// Three megabytes of sentences run together without a line end between two rides: the
+    /// block stops growing at 1 MB and the rest of the line goes through the caller's framer,
+    /// then blocks resume after the line end; whole or in chunks, as on one thread.
+    @Test func aLongLineWithoutLineEnds() {
+        let ride = Self.damagedRide(seed: 4)
+        let unit = Array("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,".utf8)
+        var bytes = ride
+        while bytes.count < ride.count + 3 << 20 { bytes += unit }
+        bytes += Array("\r\n".utf8) + ride
+        let (reference, referenceStats) = decode(bytes)
+        for (workers, chunkSize) in [(1, bytes.count), (2, 1 << 20), (2, 4093)] {
+            let (fixes, stats) = Self.decodeInBlocks(bytes, workers: workers, blockSize: 1 << 16, chunkSize: chunkSize)
+            #expect(fixes == reference && stats == referenceStats, "workers \(workers), chunks of \(chunkSize)")
+        }
+    }
+
     /// A decoder dropped before its stream ends stops its workers (nothing hangs, nothing leaks
     /// a thread that keeps running).
     @Test func aDecoderDroppedHalfWayStops() {

@@ -59,16 +59,17 @@ public final class InputFile {
     }
 
     /// Calls `body` with each chunk until the end of the file. With `whole`, a regular file
-    /// that is not compressed comes as one chunk, mapped into memory instead of read (for a
-    /// reader that takes large chunks without copying them, ``NMEADecoder`` with workers).
+    /// that is not compressed is mapped into memory instead of read, and comes in chunks of 8 MB
+    /// (for a reader that takes large chunks without copying them, ``NMEADecoder`` with workers).
     public func forEachChunk(whole: Bool = false, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        if whole, bytesRead == 0, let size, let mapping = Posix.map(fd, size: size) {
-            defer { Posix.unmap(mapping) }
-            if !GzipStream.isGzip(mapping) {
-                bytesRead = size
-                try body(mapping)
-                return
+        if whole, bytesRead == 0, let size, let mapping = MappedFile(fd: fd, size: size),
+            !GzipStream.isGzip(mapping.bytes)
+        {
+            try mapping.forEachWindow { window in
+                bytesRead += window.count
+                try body(window)
             }
+            return
         }
         while true {
             let n: Int
