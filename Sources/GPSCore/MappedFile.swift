@@ -23,7 +23,7 @@ public final class MappedFile {
 
     /// Calls `body` with consecutive windows of `window` bytes (the last one shorter); after
     /// each, its pages leave this process (they stay in the page cache).
-    public func forEachWindow(_ window: Int = 8 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    public func forEachWindow(_ window: Int = 2 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         let step = max(pageSize, window / pageSize * pageSize)
         var start = 0

@@ -48,7 +48,7 @@ public final class NMEADecoder {
     ///   - workers: threads that frame and check blocks of input; 0 decodes on the caller's
     ///     thread alone.
     ///   - blockSize: bytes of input per block for the workers (a block grows to the next line end).
-    public init(fallbackDate: CivilDate? = nil, holdLimit: Int = .max, workers: Int = 0, blockSize: Int = 1 << 19) {
+    public init(fallbackDate: CivilDate? = nil, holdLimit: Int = .max, workers: Int = 0, blockSize: Int = 1 << 17) {
         precondition(blockSize > 0, "blockSize must be positive")
         resolver = DateResolver(fallbackDate: fallbackDate, holdLimit: holdLimit)
         self.blockSize = blockSize
@@ -151,16 +151,22 @@ public final class NMEADecoder {
     {
         @inline(__always) func isLineEnd(_ b: UInt8) -> Bool { b == ASCII.lf || b == ASCII.cr }
         // When `emit` throws half-way, the workers must be done with the chunk before it goes.
+        var admitted = false
         defer {
-            for block in submitted { pool.wait(for: block) }
-            submitted.removeAll()
+            if !admitted {
+                for block in submitted { pool.wait(for: block) }
+                submitted.removeAll()
+            }
         }
         var start = 0
         if let open = filling, open.count > 0 {
             // Complete the open block's last line from the chunk, copying only that much.
             var end = 0
             while end < chunk.count && !isLineEnd(chunk[end]) { end += 1 }
-            guard end < chunk.count else { return 0 }
+            guard end < chunk.count else {
+                admitted = true  // nothing borrowed
+                return 0
+            }
             let line = end + 1
             let block = newBlock(capacity: open.count + line)
             UnsafeMutableRawPointer(block.bytes.baseAddress!).copyMemory(
@@ -179,13 +185,14 @@ public final class NMEADecoder {
             while end < chunk.count && !isLineEnd(chunk[end - 1]) { end += 1 }
             guard isLineEnd(chunk[end - 1]) else { break }
             // A spare block's arrays keep their capacity: no fresh pages for every block.
-            let block = spare.popLast() ?? newBlock(capacity: blockSize)
+            let block = newBlock(capacity: blockSize)
             block.borrowed = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
             try submit(block, pool, emit)
             start = end
         }
         // Blocks that borrow the chunk are done before it goes.
         try admitChecked(pool, waiting: true, emit)
+        admitted = true
         return start
     }
 
@@ -256,9 +263,13 @@ public final class NMEADecoder {
         if block.bytes.count == blockSize { spare.append(block) }
     }
 
+    /// An empty block: a spare one when it has the capacity (its arrays keep theirs), else a new one.
     private func newBlock(capacity: Int) -> CheckingPool.Block {
-        if capacity == blockSize, let reused = spare.popLast() { return reused }
-        return CheckingPool.Block(capacity: capacity)
+        guard capacity == blockSize, let reused = spare.popLast() else { return CheckingPool.Block(capacity: capacity) }
+        reused.count = 0
+        reused.isLast = false
+        reused.borrowed = nil
+        return reused
     }
 
     private func handle(_ candidate: UnsafeBufferPointer<UInt8>, _ emit: (Fix) throws -> Void) rethrows {

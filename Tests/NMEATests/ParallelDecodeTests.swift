@@ -102,7 +102,9 @@ import Testing
         let (reference, referenceStats) = decode(bytes)
         for (workers, chunkSize) in [(1, bytes.count), (2, 1 << 20), (2, 4093)] {
             let (fixes, stats) = Self.decodeInBlocks(bytes, workers: workers, blockSize: 1 << 16, chunkSize: chunkSize)
-            #expect(fixes == reference && stats == referenceStats, "workers \(workers), chunks of \(chunkSize)")
+            #expect(
+                fixes == reference && stats == referenceStats,
+                "workers \(workers), chunks of \(chunkSize): \(stats) against \(referenceStats)")
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GPSCore
 import Pipeline
 import Reports
+import SystemPackage
 import TrackModel
 
 /// The import use case: files through the decoder and the collection rules into the store.
@@ -67,13 +68,19 @@ public struct ImportService {
         let kind = try FileKind.sniff(path)
         var imported: ImportedFile?
         var earlier: StoredImport?
-        // A log starts decoding at once, on a thread of its own, while the file's digest is
-        // computed here (the store may already hold it: then the reading is dropped, and stops).
+        // A log starts decoding at once, on a thread of its own, and the file's digest is computed
+        // on another while the rules take the fixes here. Once the digest is known the store is
+        // asked whether it holds these bytes already: then the reading is dropped, and stops.
         var reading = kind == .nmeaOrText ? NMEAReading(path, date: options.date, progress: progress) : nil
-        if let store {
+        let digesting = store.map { _ in FileDigesting(path) }
+        var decided = store == nil
+        /// Takes the digest: nil to go on, or the result of a file that is not imported again.
+        func decide(_ digested: Result<String, Errno>) throws -> FileResult? {
+            decided = true
+            guard let store else { return nil }
             let digest: String
             do {
-                digest = try ContentDigest.hexDigest(ofFile: path)
+                digest = try digested.get()
             } catch {
                 throw InputError.cannotOpen(path, error)
             }
@@ -90,6 +97,16 @@ public struct ImportService {
                 }
             }
             imported = .init(sha256: digest, name: path, bytes: Self.fileSize(path))
+            return nil
+        }
+        /// Stops the reading of a file the store holds already.
+        struct Known: Error { let result: FileResult }
+        var taken = 0
+        /// Looks for the digest every 4,096 items read.
+        func checkDigest() throws {
+            taken &+= 1
+            guard !decided, taken & 4095 == 0, let digested = digesting?.ready else { return }
+            if let known = try decide(digested) { throw Known(result: known) }
         }
         let (rideOffset, segmentOffset) = (rides, segments)
         func newRunner() -> StreamRunner {
@@ -115,15 +132,26 @@ public struct ImportService {
         // Read as it comes; a stream out of time order makes a second reading that sorts it.
         var runner = newRunner()
         do {
-            try read { try runner.take($0) }
-            try runner.endStream()
-        } catch is StreamRunner.OutOfOrder {
-            var collector = StreamCollector()
-            try read { collector.take($0) }
-            runner = newRunner()
-            try collector.replay(into: &runner)
-            report.reordered = true
+            do {
+                try read {
+                    try checkDigest()
+                    try runner.take($0)
+                }
+                try runner.endStream()
+            } catch is StreamRunner.OutOfOrder {
+                var collector = StreamCollector()
+                try read {
+                    try checkDigest()
+                    collector.take($0)
+                }
+                runner = newRunner()
+                try collector.replay(into: &runner)
+                report.reordered = true
+            }
+        } catch let known as Known {
+            return known.result
         }
+        if !decided, let digesting, let known = try decide(digesting.wait()) { return known }
         (report.fixesRead, report.kept, report.dropped) = (runner.fixesRead, runner.kept, runner.dropped)
         report.events = runner.eventCount
         if kind == .gpx {

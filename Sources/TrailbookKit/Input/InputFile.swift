@@ -59,7 +59,7 @@ public final class InputFile {
     }
 
     /// Calls `body` with each chunk until the end of the file. With `whole`, a regular file
-    /// that is not compressed is mapped into memory instead of read, and comes in chunks of 8 MB
+    /// that is not compressed is mapped into memory instead of read, and comes in chunks of 2 MB
     /// (for a reader that takes large chunks without copying them, ``NMEADecoder`` with workers).
     public func forEachChunk(whole: Bool = false, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         if whole, bytesRead == 0, let size, let mapping = MappedFile(fd: fd, size: size),
