@@ -20,34 +20,28 @@ extension OutputBuffer {
     /// The digit count comes from the bit length and one comparison, and the digits two at a
     /// time from the right out of a table of the hundred pairs "00" to "99" (this runs for every
     /// number of every CSV row).
+    @inline(__always)
     mutating func append(unsigned value: UInt64, minDigits: Int) {
         let digits = Self.decimalDigitCount(value)
-        let n = digits > minDigits ? digits : minDigits
+        append(digitsOf: value, count: digits > minDigits ? digits : minDigits)
+    }
+
+    /// Appends exactly `n` digits of `value` (zero-padded; `value` below 10^n, n at most 20).
+    @inline(__always)
+    mutating func append(digitsOf value: UInt64, count n: Int) {
         reserve(n)
+        let pairs = Self.digitPairs.utf8Start
         var v = value
         var k = n
-        Self.digitPairs.withUTF8Buffer { pairs in
-            while v >= 100 {
-                let pair = Int(truncatingIfNeeded: v % 100) &* 2
-                v /= 100
-                k -= 2
-                storageAppendAt(offset: k, pairs[pair])
-                storageAppendAt(offset: k + 1, pairs[pair &+ 1])
-            }
-            if v >= 10 {
-                let pair = Int(truncatingIfNeeded: v) &* 2
-                k -= 2
-                storageAppendAt(offset: k, pairs[pair])
-                storageAppendAt(offset: k + 1, pairs[pair &+ 1])
-            } else {
-                k -= 1
-                storageAppendAt(offset: k, UInt8(truncatingIfNeeded: v) &+ 0x30)
-            }
+        while k >= 2 {
+            let q = v / 100
+            let pair = Int(truncatingIfNeeded: v &- q &* 100) &* 2
+            v = q
+            k -= 2
+            storageAppendAt(offset: k, pairs[pair])
+            storageAppendAt(offset: k + 1, pairs[pair &+ 1])
         }
-        while k > 0 {
-            k -= 1
-            storageAppendAt(offset: k, 0x30)
-        }
+        if k == 1 { storageAppendAt(offset: 0, UInt8(truncatingIfNeeded: v) &+ 0x30) }
         advance(n)
     }
 
@@ -88,10 +82,11 @@ extension OutputBuffer {
         }
         if whole < 0 { append(0x2D) }
         let magnitude = whole.magnitude
-        append(unsigned: magnitude / unit, minDigits: 1)
+        let integral = magnitude / unit
+        append(unsigned: integral, minDigits: 1)
         if decimals > 0 {
             append(0x2E)
-            append(unsigned: magnitude % unit, minDigits: decimals)
+            append(digitsOf: magnitude &- integral &* unit, count: decimals)
         }
     }
 
@@ -155,13 +150,7 @@ extension OutputBuffer {
     /// Appends the two digits of `v` (0...99) from the table of pairs.
     @inline(__always)
     mutating func appendPair(_ v: Int) {
-        reserve(2)
-        let pair = v &* 2
-        Self.digitPairs.withUTF8Buffer { pairs in
-            storageAppendAt(offset: 0, pairs[pair])
-            storageAppendAt(offset: 1, pairs[pair &+ 1])
-        }
-        advance(2)
+        append(digitsOf: UInt64(truncatingIfNeeded: v), count: 2)
     }
 }
 
