@@ -1,3 +1,4 @@
+import Foundation
 import GPSCore
 import Testing
 
@@ -46,4 +47,45 @@ import Testing
                 == "2026-06-04T23:05:07.089Z")
         #expect(formatted { $0.append(date: nil, timeOfDay: 86_400_500) } == "23:59:60.500")
     }
+
+    /// Rounding without the libm call gives what `(value × 10^d).rounded()` gave (half away from
+    /// zero; a value that rounds to zero has no minus sign), over a million values of every size.
+    @Test func roundingMatchesTheLibraryRounding() {
+        func reference(_ value: Double, _ decimals: Int) -> String {
+            var unit: UInt64 = 1
+            for _ in 0..<decimals { unit *= 10 }
+            var scaled = (value * Double(unit)).rounded()
+            var sign = ""
+            if scaled < 0 {
+                sign = "-"
+                scaled = -scaled
+            }
+            let whole = UInt64(scaled)
+            let fraction = String(whole % unit)
+            return sign + String(whole / unit)
+                + (decimals > 0 ? "." + String(repeating: "0", count: decimals - fraction.count) + fraction : "")
+        }
+        var generator = SystemRandomNumberGenerator()
+        var checked = 0
+        for decimals in 0...9 {
+            for _ in 0..<100_000 {
+                let magnitude = Double.random(in: -12...9, using: &generator)
+                var value = Double.random(in: -1...1, using: &generator) * Double.pow10(magnitude)
+                if checked % 7 == 0 { value = (value * 1000).rounded() / 1000 + 0.0005 }  // ties
+                checked += 1
+                let ours = formatted { $0.append(value, decimals: decimals) }
+                if ours != reference(value, decimals) {
+                    Issue.record("\(value) with \(decimals) decimals: \(ours), not \(reference(value, decimals))")
+                    return
+                }
+            }
+        }
+        #expect(checked == 1_000_000)
+        #expect(formatted { $0.append(-0.0003, decimals: 3) } == "0.000")
+        #expect(formatted { $0.append(-0.0005, decimals: 3) } == "-0.001")
+    }
+}
+
+extension Double {
+    fileprivate static func pow10(_ x: Double) -> Double { Foundation.pow(10, x) }
 }
