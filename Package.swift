@@ -26,7 +26,7 @@ let package = Package(
     targets: [
         .target(name: "GPSCore", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // The decoder's state lives in classes whose every access the runtime would otherwise
-        // check for exclusivity (7% of `decode`'s time); its tests run with the checks on.
+        // check for exclusivity (5.5% of `decode`'s profile); debug builds and tests keep the checks.
         .target(
             name: "NMEA", dependencies: ["GPSCore"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
