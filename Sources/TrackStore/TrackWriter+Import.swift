@@ -48,8 +48,17 @@ extension TrackWriter {
             var touchedSegments = Set<Int64>()
             for stream in streams {
                 var addedPerRide: [Int: Int] = [:]
+                let added = try Self.insertIntoEmptyRange(db, stream.points, device: device, importID: importID)
+                if let added {
+                    // Every point with a key went in: each of their rides stored some.
+                    outcome.points += added.points
+                    if let r = added.range {
+                        for p in stream.points where PointKey.holds(p.milliseconds) { addedPerRide[p.ride] = 1 }
+                        range = range.map { (Swift.min($0.start, r.start), Swift.max($0.end, r.end)) } ?? r
+                    }
+                }
                 let statement = insert.sqliteStatement
-                for p in stream.points {
+                for p in stream.points where added == nil {
                     guard PointKey.holds(p.milliseconds) else { continue }  // before 1830 or after 2109: no key
                     sqlite3_reset(statement)
                     p.bind(to: statement, device: device)
@@ -169,6 +178,65 @@ extension TrackWriter {
 
     /// Sets the point counts of `segments` from the points in their ranges, and the ranges and
     /// counts of `rides` from their segments (rows merged away in between are skipped).
+    /// Stores `points` (a stream's, in time order) with one statement for every 128 of them, when
+    /// the store holds no point of the writer's device in their time range: then every point
+    /// with a key goes in (a second point at the same millisecond is ignored, as the row-by-row
+    /// insert ignores it), and what went in is known without asking row by row. Returns how many
+    /// were stored and their first and last time, or nil when the range is not empty (the
+    /// caller then inserts row by row).
+    static func insertIntoEmptyRange(_ db: Database, _ points: [KeptPoint], device: DeviceID, importID: Int64?)
+        throws -> (points: Int, range: (start: Int64, end: Int64)?)?
+    {
+        var first = Int64.max
+        var last = Int64.min
+        var keyed = 0
+        for p in points where PointKey.holds(p.milliseconds) {
+            first = Swift.min(first, p.milliseconds)
+            last = Swift.max(last, p.milliseconds)
+            keyed += 1
+        }
+        guard keyed > 0 else { return (0, nil) }
+        let keys = TrackStore.keyRange(device.rawValue, from: first, to: last + 1)
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM point WHERE key >= ? AND key < ?)", arguments: keys) == false
+        else { return nil }
+        let perStatement = 128
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        func statement(rows: Int) throws -> Statement {
+            try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats, import_id) VALUES "
+                    + Array(repeating: row, count: rows).joined(separator: ", "))
+        }
+        var stored = 0
+        var done = 0
+        var next = points.startIndex
+        while done < keyed {
+            let rows = Swift.min(perStatement, keyed - done)
+            let insert = try statement(rows: rows)
+            let s = insert.sqliteStatement
+            sqlite3_reset(s)
+            for k in 0..<rows {
+                while !PointKey.holds(points[next].milliseconds) { next += 1 }
+                let offset = Int32(k * 9)
+                points[next].bind(to: s, device: device, offset: offset)
+                next += 1
+                if let importID {
+                    sqlite3_bind_int64(s, offset + 9, importID)
+                } else {
+                    sqlite3_bind_null(s, offset + 9)
+                }
+            }
+            let code = sqlite3_step(s)
+            guard code == SQLITE_DONE else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                    sql: insert.sql)
+            }
+            stored += Int(sqlite3_changes(db.sqliteConnection))
+            done += rows
+        }
+        return (stored, (first, last))
+    }
+
     static func recount(_ db: Database, device: DeviceID, segments: Set<Int64>, rides: Set<Int64>) throws {
         // A key is `base + ms` (see PointKey).
         let base = PointKey.key(device: device.rawValue, milliseconds: 0)

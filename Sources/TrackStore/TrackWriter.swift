@@ -161,8 +161,10 @@ extension KeptPoint {
     /// Binds the row's values to the eight parameters of `statement` (key, lat, lon, alt,
     /// speed, track, hdop, mode_sats), the key for `device`, straight through SQLite's C API:
     /// building a boxed argument array per point cost more than SQLite's insert itself.
-    func bind(to statement: OpaquePointer, device: DeviceID) {
+    /// With `offset`, parameters `offset + 1` to `offset + 8` (a row of a multi-row insert).
+    func bind(to statement: OpaquePointer, device: DeviceID, offset: Int32 = 0) {
         func bind(_ index: Int32, _ value: Int64) {
+            let index = index + offset
             if value == Self.unknown {
                 sqlite3_bind_null(statement, index)
             } else {
