@@ -52,6 +52,8 @@ print(f"for reference, gpsbabel without TZ in the environment: {notz*1000:.0f} m
 PY
 "$bin" import --store "$out/bench.sqlite" "$log" > /dev/null 2>&1 || true
 echo "store: $(stat -c %s "$out/bench.sqlite") bytes after import (before VACUUM)"
+# What a phone's point costs the server from HTTP body to commit, on the same store code.
+python3 scripts/bench-point-cost.py "$bin" --points 2000
 # BENCH_QUICK=1: decode and import only (the two ratios), a minute instead of a quarter hour.
 if [ "${BENCH_QUICK:-0}" = 1 ]; then exit 0; fi
 
