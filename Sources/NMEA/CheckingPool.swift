@@ -118,12 +118,7 @@ final class CheckingPool: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         while !block.done {
             if !waiting.isEmpty {
-                let next = waiting.removeFirst()
-                pthread_mutex_unlock(mutex)
-                Self.check(next, parser)
-                pthread_mutex_lock(mutex)
-                next.done = true
-                pthread_cond_broadcast(condition)
+                checkNextWaiting(parser)
             } else {
                 pthread_cond_wait(condition, mutex)
             }
@@ -140,16 +135,20 @@ final class CheckingPool: @unchecked Sendable {
                 pthread_mutex_unlock(mutex)
                 return
             }
-            let block = waiting.removeFirst()
-            pthread_mutex_unlock(mutex)
-
-            Self.check(block, parser)
-
-            pthread_mutex_lock(mutex)
-            block.done = true
-            pthread_cond_broadcast(condition)
+            checkNextWaiting(parser)
             pthread_mutex_unlock(mutex)
         }
+    }
+
+    /// Takes the first waiting block and checks it, the mutex (held on entry and on return)
+    /// released meanwhile; then marks it done and wakes whoever waits for it.
+    private func checkNextWaiting(_ parser: SentenceParser) {
+        let block = waiting.removeFirst()
+        pthread_mutex_unlock(mutex)
+        Self.check(block, parser)
+        pthread_mutex_lock(mutex)
+        block.done = true
+        pthread_cond_broadcast(condition)
     }
 
     /// Frames and checks every candidate of `block`.

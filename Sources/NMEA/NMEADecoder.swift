@@ -280,26 +280,26 @@ public final class NMEADecoder {
     /// Counts one candidate's outcome and passes a decoded sentence to the assembler.
     @inline(__always)
     private func take(_ outcome: SentenceParser.RecordOutcome, _ emit: (Fix) throws -> Void) rethrows {
-            switch outcome {
-            case .held:
-                break
-            case .decoded(let record):
-                counts.decoded += 1
-                try assembler.add(record) { try deliver($0, emit) }
-                if let dated = assembler.takeDate() {
-                    try resolver.observe(dated.date, at: dated.timeOfDay) { try count($0, emit) }
-                }
-            case .rejected(let error):
-                switch error {
-                case .badChecksum: counts.badChecksum += 1
-                case .missingChecksum: counts.missingChecksum += 1
-                case .unsupported:
-                    counts.unknown += 1
-                    counts.unsupported += 1
-                case .badAddress: counts.unknown += 1
-                case .tooFewFields, .badField: counts.malformed += 1
-                }
+        switch outcome {
+        case .held:
+            break
+        case .decoded(let record):
+            counts.decoded += 1
+            try assembler.add(record) { try deliver($0, emit) }
+            if let dated = assembler.takeDate() {
+                try resolver.observe(dated.date, at: dated.timeOfDay) { try count($0, emit) }
             }
+        case .rejected(let error):
+            switch error {
+            case .badChecksum: counts.badChecksum += 1
+            case .missingChecksum: counts.missingChecksum += 1
+            case .unsupported:
+                counts.unknown += 1
+                counts.unsupported += 1
+            case .badAddress: counts.unknown += 1
+            case .tooFewFields, .badField: counts.malformed += 1
+            }
+        }
     }
 
     private func deliver(_ fix: Fix, _ emit: (Fix) throws -> Void) rethrows {

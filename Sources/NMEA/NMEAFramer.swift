@@ -194,7 +194,8 @@ public struct NMEAFramer: ~Copyable {
             skippedBytes += n
         } else if inPlace {
             try emit(
-                UnsafeBufferPointer(start: chunk.baseAddress!.assumingMemoryBound(to: UInt8.self) + inPlaceStart, count: n))
+                UnsafeBufferPointer(
+                    start: chunk.baseAddress!.assumingMemoryBound(to: UInt8.self) + inPlaceStart, count: n))
         } else {
             try emit(UnsafeBufferPointer(rebasing: buffer[0..<n]))
         }

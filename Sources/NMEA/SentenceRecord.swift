@@ -3,7 +3,8 @@ import GPSCore
 /// The sentence types the decoder knows, in the order ``FixAssembler`` counts them; timed
 /// types first.
 enum SentenceKind: UInt8 {
-    case gga = 1, rmc, gll, gns, gst, zda, vtg, gsa, gsv, txt
+    case gga = 1
+    case rmc, gll, gns, gst, zda, vtg, gsa, gsv, txt
 
     /// Whether sentences of this type carry a time of day (and so open or continue an epoch).
     var isTimed: Bool { rawValue <= SentenceKind.zda.rawValue }

@@ -197,13 +197,16 @@ extension TrackWriter {
         }
         guard keyed > 0 else { return (0, nil) }
         let keys = TrackStore.keyRange(device.rawValue, from: first, to: last + 1)
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM point WHERE key >= ? AND key < ?)", arguments: keys) == false
+        guard
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM point WHERE key >= ? AND key < ?)", arguments: keys) == false
         else { return nil }
         let perStatement = 128
         let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?)"
         func statement(rows: Int) throws -> Statement {
             try db.cachedStatement(
-                sql: "INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats, import_id) VALUES "
+                sql:
+                    "INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats, import_id) VALUES "
                     + Array(repeating: row, count: rows).joined(separator: ", "))
         }
         var stored = 0
@@ -228,7 +231,8 @@ extension TrackWriter {
             let code = sqlite3_step(s)
             guard code == SQLITE_DONE else {
                 throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                    resultCode: ResultCode(rawValue: code),
+                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
                     sql: insert.sql)
             }
             stored += Int(sqlite3_changes(db.sqliteConnection))

@@ -59,7 +59,8 @@ struct TideCommand: ParsableCommand {
                 list = try TideStations.list(
                     near: near.flatMap(parsedNear), limit: limit, path: file ?? TideDatabase.defaultPath)
             } catch let error as TideError {
-                throw CommandFailure(message: "\(error)".prefix(1).uppercased() + "\(error)".dropFirst() + ".", code: .noInput)
+                throw CommandFailure(
+                    message: "\(error)".prefix(1).uppercased() + "\(error)".dropFirst() + ".", code: .noInput)
             }
             if json {
                 return try printJSON(

@@ -14,18 +14,7 @@ import Testing
     static func decodeInBlocks(_ bytes: [UInt8], workers: Int, blockSize: Int, chunkSize: Int) -> (
         [Fix], DecodeStatistics
     ) {
-        let decoder = NMEADecoder(workers: workers, blockSize: blockSize)
-        var fixes: [Fix] = []
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let end = min(raw.count, offset + chunkSize)
-                decoder.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<end])) { fixes.append($0) }
-                offset = end
-            }
-        }
-        decoder.finish { fixes.append($0) }
-        return (fixes, decoder.statistics)
+        decode(bytes, chunkSize: chunkSize, workers: workers, blockSize: blockSize)
     }
 
     /// A 40-minute ride across midnight with 5% of its lines damaged, with a comment, a binary
@@ -51,7 +40,8 @@ import Testing
         #expect(reference.count > 2000)
         #expect(referenceStats.badChecksum > 0 && referenceStats.skippedBytes > 0)
         for (workers, blockSize, chunkSize) in [(1, 64, 7), (2, 64, 4096), (2, 1000, 333), (3, 4096, 65536)] {
-            let (fixes, stats) = Self.decodeInBlocks(bytes, workers: workers, blockSize: blockSize, chunkSize: chunkSize)
+            let (fixes, stats) = Self.decodeInBlocks(
+                bytes, workers: workers, blockSize: blockSize, chunkSize: chunkSize)
             #expect(fixes == reference, "workers \(workers), blocks of \(blockSize), chunks of \(chunkSize)")
             #expect(stats == referenceStats, "workers \(workers), blocks of \(blockSize), chunks of \(chunkSize)")
         }
@@ -75,12 +65,15 @@ import Testing
     /// a line end, growing when there is none.
     @Test func lineEndsOfEveryKind() {
         let text =
-            sentence("GPGGA,000001,4722.614,N,00832.502,E,1,05,1.0,10.0,M,,M,,").replacingOccurrences(of: "\r\n", with: "\r")
-            + sentence("GPRMC,000001,A,4722.614,N,00832.502,E,1.0,90.0,140626,,").replacingOccurrences(of: "\r\n", with: "\n")
+            sentence("GPGGA,000001,4722.614,N,00832.502,E,1,05,1.0,10.0,M,,M,,").replacingOccurrences(
+                of: "\r\n", with: "\r")
+            + sentence("GPRMC,000001,A,4722.614,N,00832.502,E,1.0,90.0,140626,,").replacingOccurrences(
+                of: "\r\n", with: "\n")
             + sentence("GPGGA,000002,4722.615,N,00832.502,E,1,05,1.0,10.0,M,,M,,").replacingOccurrences(
                 of: "\r\n", with: "\r\r\n")
             + String(repeating: "x", count: 500)
-            + sentence("GPGGA,000003,4722.616,N,00832.502,E,1,05,1.0,10.0,M,,M,,").dropLast(1)  // "\r\n" is one Character
+            // The last line has no line end ("\r\n" is one Character).
+            + sentence("GPGGA,000003,4722.616,N,00832.502,E,1,05,1.0,10.0,M,,M,,").dropLast(1)
         let bytes = Array(text.utf8)
         let (reference, referenceStats) = decode(bytes)
         #expect(reference.count == 3)

@@ -17,9 +17,12 @@ func sentence(_ body: String) -> String {
     return "$" + body + "*" + String(format: "%02X", sum) + "\r\n"
 }
 
-/// Decodes `bytes` fed in chunks of `chunkSize` (0: whole), returning fixes and statistics.
-func decode(_ bytes: [UInt8], chunkSize: Int = 0, fallbackDate: CivilDate? = nil) -> ([Fix], DecodeStatistics) {
-    let decoder = NMEADecoder(fallbackDate: fallbackDate)
+/// Decodes `bytes` fed in chunks of `chunkSize` (0: whole), returning fixes and statistics; with
+/// `workers`, blocks of `blockSize` are checked on that many threads (``NMEADecoder``).
+func decode(
+    _ bytes: [UInt8], chunkSize: Int = 0, fallbackDate: CivilDate? = nil, workers: Int = 0, blockSize: Int = 1 << 17
+) -> ([Fix], DecodeStatistics) {
+    let decoder = NMEADecoder(fallbackDate: fallbackDate, workers: workers, blockSize: blockSize)
     var fixes: [Fix] = []
     let step = chunkSize == 0 ? max(1, bytes.count) : chunkSize
     bytes.withUnsafeBytes { raw in
