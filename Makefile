@@ -74,7 +74,7 @@ demo: release
 	@mkdir -p .build/demo-reports
 	@.build/release/trailbook report day 2026-06-14 --store .build/demo-store.sqlite --time-zone Europe/Zurich -o .build/demo-reports/2026-06-14.html
 	@echo "   ...and with a base map: made-up grid tiles from an MBTiles file (no internet needed):"
-	@python3 Samples/make-demo-tiles.py .build/demo-tiles.mbtiles 47.30 8.45 47.45 8.65 11 16
+	@python3 Samples/make-demo-tiles.py .build/demo-tiles.mbtiles 47.30 8.45 47.45 8.65 11 17
 	@.build/release/trailbook report day 2026-06-14 --store .build/demo-store.sqlite --time-zone Europe/Zurich --tiles mbtiles:.build/demo-tiles.mbtiles --attribution "Trailbook demo grid (not a real map)" -o .build/demo-reports/2026-06-14-map.html
 	@echo "   For a real map: --tiles 'https://tile.example.org/{z}/{x}/{y}.png' --attribution '...' (your tile provider's URL and"
 	@echo "   credit; mind its usage policy), or maps.tiles and maps.attribution in the config (docs/CONFIG.md)."
