@@ -61,55 +61,53 @@ public struct ReplaySource: FixSource {
             }
             try handle(.fix(fix))
         }
-        // A large file checked by workers is mapped and given in windows (no copy).
-        if decoder.isParallel, let mapping = MappedFile(fd: fd, size: size), !GzipStream.isGzip(mapping.bytes) {
-            do {
-                var done = 0
-                try mapping.forEachWindow { window in
-                    try decoder.feed(window, emit)
-                    done += window.count
-                    progress?(done)
-                }
-                try decoder.finish(emit)
-            } catch is Stop {
-                // stopped by the caller
-            }
-            statistics = decoder.statistics
-            if requireNMEA && !statistics.foundNMEA && statistics.skippedBytes > 0 { throw DeviceError.notNMEA(path) }
-            return
-        }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
-        defer { buffer.deallocate() }
-        var bytesRead = 0
-        var gzip: GzipStream?
         do {
-            while true {
-                let n: Int
-                do {
-                    n = try Posix.read(fd, into: buffer)
-                } catch {
-                    throw DeviceError.unreadableFile(path, error)
-                }
-                if n == 0 { break }
-                if n > 0 {
-                    let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-                    if bytesRead == 0 && GzipStream.isGzip(chunk) { gzip = try corruptIfFailing { try GzipStream() } }
-                    if let gzip {
-                        try corruptIfFailing { try gzip.feed(chunk) { try decoder.feed($0, emit) } }
-                    } else {
-                        try decoder.feed(chunk, emit)
-                    }
-                    bytesRead += n
-                    progress?(bytesRead)
-                }
-            }
-            try corruptIfFailing { try gzip?.finish() }
+            try read(fd, size: size, into: decoder, emit)
             try decoder.finish(emit)
         } catch is Stop {
             // stopped by the caller
         }
         statistics = decoder.statistics
         if requireNMEA && !statistics.foundNMEA && statistics.skippedBytes > 0 { throw DeviceError.notNMEA(path) }
+    }
+
+    /// Feeds the whole file to `decoder`: mapped and in windows when workers check it (no copy),
+    /// else read in chunks, gzip decompressed.
+    private func read(_ fd: Int32, size: Int, into decoder: NMEADecoder, _ emit: (Fix) throws -> Void) throws {
+        if decoder.isParallel, let mapping = MappedFile(fd: fd, size: size), !GzipStream.isGzip(mapping.bytes) {
+            var done = 0
+            try mapping.forEachWindow { window in
+                try decoder.feed(window, emit)
+                done += window.count
+                progress?(done)
+            }
+            return
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        defer { buffer.deallocate() }
+        var bytesRead = 0
+        var gzip: GzipStream?
+        while true {
+            let n: Int
+            do {
+                n = try Posix.read(fd, into: buffer)
+            } catch {
+                throw DeviceError.unreadableFile(path, error)
+            }
+            if n == 0 { break }
+            if n > 0 {
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+                if bytesRead == 0 && GzipStream.isGzip(chunk) { gzip = try corruptIfFailing { try GzipStream() } }
+                if let gzip {
+                    try corruptIfFailing { try gzip.feed(chunk) { try decoder.feed($0, emit) } }
+                } else {
+                    try decoder.feed(chunk, emit)
+                }
+                bytesRead += n
+                progress?(bytesRead)
+            }
+        }
+        try corruptIfFailing { try gzip?.finish() }
     }
 
     /// Runs `body`, turning a gzip failure into ``DeviceError/corruptFile(_:reason:)``.

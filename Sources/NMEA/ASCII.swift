@@ -18,6 +18,10 @@ enum ASCII {
 
     static func isDigit(_ b: UInt8) -> Bool { b &- zero < 10 }
 
+    /// CR or LF: after either, the framer is idle at the start of a line.
+    @inline(__always)
+    static func isLineEnd(_ b: UInt8) -> Bool { b == lf || b == cr }
+
     /// Value of a hexadecimal digit (either case), or nil.
     static func hexValue(_ b: UInt8) -> UInt8? {
         switch b {

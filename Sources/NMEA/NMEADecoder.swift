@@ -99,7 +99,7 @@ public final class NMEADecoder {
             if untilLineEnd {
                 // A stretch without line ends, on this thread up to and including the next one.
                 var end = offset
-                while end < chunk.count && chunk[end] != ASCII.lf && chunk[end] != ASCII.cr { end += 1 }
+                while end < chunk.count && !ASCII.isLineEnd(chunk[end]) { end += 1 }
                 if end < chunk.count {
                     end += 1
                     untilLineEnd = false
@@ -149,7 +149,6 @@ public final class NMEADecoder {
     private func feedInPlace(_ chunk: UnsafeRawBufferPointer, _ pool: CheckingPool, _ emit: (Fix) throws -> Void)
         rethrows -> Int
     {
-        @inline(__always) func isLineEnd(_ b: UInt8) -> Bool { b == ASCII.lf || b == ASCII.cr }
         // When `emit` throws half-way, the workers must be done with the chunk before it goes.
         var admitted = false
         defer {
@@ -162,7 +161,7 @@ public final class NMEADecoder {
         if let open = filling, open.count > 0 {
             // Complete the open block's last line from the chunk, copying only that much.
             var end = 0
-            while end < chunk.count && !isLineEnd(chunk[end]) { end += 1 }
+            while end < chunk.count && !ASCII.isLineEnd(chunk[end]) { end += 1 }
             guard end < chunk.count else {
                 admitted = true  // nothing borrowed
                 return 0
@@ -182,8 +181,8 @@ public final class NMEADecoder {
         }
         while chunk.count - start > blockSize {
             var end = start + blockSize
-            while end < chunk.count && !isLineEnd(chunk[end - 1]) { end += 1 }
-            guard isLineEnd(chunk[end - 1]) else { break }
+            while end < chunk.count && !ASCII.isLineEnd(chunk[end - 1]) { end += 1 }
+            guard ASCII.isLineEnd(chunk[end - 1]) else { break }
             // A spare block's arrays keep their capacity: no fresh pages for every block.
             let block = newBlock(capacity: blockSize)
             block.borrowed = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
@@ -201,7 +200,7 @@ public final class NMEADecoder {
     private func cut(_ block: CheckingPool.Block, _ pool: CheckingPool, _ emit: (Fix) throws -> Void) rethrows {
         let bytes = block.bytes
         var end = block.count
-        while end > 0 && bytes[end - 1] != ASCII.lf && bytes[end - 1] != ASCII.cr { end -= 1 }
+        while end > 0 && !ASCII.isLineEnd(bytes[end - 1]) { end -= 1 }
         let rest = block.count - end
         let next = newBlock(capacity: end == 0 ? block.bytes.count * 2 : max(blockSize, rest + 1))
         next.count = rest
@@ -257,9 +256,6 @@ public final class NMEADecoder {
         blockSkippedBytes += block.skippedBytes
         block.checked.removeAll(keepingCapacity: true)
         block.unchecked = []
-        block.count = 0
-        block.isLast = false
-        block.borrowed = nil
         if block.bytes.count == blockSize { spare.append(block) }
     }
 

@@ -53,12 +53,16 @@ extension TrackWriter {
                     // Every point with a key went in: each of their rides stored some.
                     outcome.points += added.points
                     if let r = added.range {
-                        for p in stream.points where PointKey.holds(p.milliseconds) { addedPerRide[p.ride] = 1 }
+                        var ride = -1  // a stream's rides follow each other
+                        for p in stream.points where p.ride != ride && PointKey.holds(p.milliseconds) {
+                            ride = p.ride
+                            addedPerRide[ride] = 1
+                        }
                         range = range.map { (Swift.min($0.start, r.start), Swift.max($0.end, r.end)) } ?? r
                     }
                 }
                 let statement = insert.sqliteStatement
-                for p in stream.points where added == nil {
+                for p in added == nil ? stream.points[...] : [] {
                     guard PointKey.holds(p.milliseconds) else { continue }  // before 1830 or after 2109: no key
                     sqlite3_reset(statement)
                     p.bind(to: statement, device: device)
@@ -176,8 +180,6 @@ extension TrackWriter {
         return id
     }
 
-    /// Sets the point counts of `segments` from the points in their ranges, and the ranges and
-    /// counts of `rides` from their segments (rows merged away in between are skipped).
     /// Stores `points` (a stream's, in time order) with one statement for every 128 of them, when
     /// the store holds no point of the writer's device in their time range: then every point
     /// with a key goes in (a second point at the same millisecond is ignored, as the row-by-row
@@ -241,6 +243,8 @@ extension TrackWriter {
         return (stored, (first, last))
     }
 
+    /// Sets the point counts of `segments` from the points in their ranges, and the ranges and
+    /// counts of `rides` from their segments (rows merged away in between are skipped).
     static func recount(_ db: Database, device: DeviceID, segments: Set<Int64>, rides: Set<Int64>) throws {
         // A key is `base + ms` (see PointKey).
         let base = PointKey.key(device: device.rawValue, milliseconds: 0)
