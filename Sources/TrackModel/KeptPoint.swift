@@ -88,13 +88,22 @@ public struct ImportedFile: Sendable {
 /// One stream of an imported file: its kept points in time order, with the stream's own ride
 /// and segment numbers (from 1), and its drops per ride number and reason.
 public struct ImportStream: Sendable {
+    /// The points still to store: all of them, or none when they went to an ``ImportWriting``
+    /// as they were kept.
     public var points: [KeptPoint]
+    /// The stream's rides and segments, from all its points.
+    public var extents: [RideExtent]
     public var drops: [Int: [String: Int]]
     /// The events the detector found in the stream (stored in the same transaction).
     public var events: [TrailEvent]
 
-    public init(points: [KeptPoint], drops: [Int: [String: Int]], events: [TrailEvent] = []) {
+    /// A stream with its points (`extents` nil: from them) or the extents of points added to an
+    /// ``ImportWriting`` already.
+    public init(
+        points: [KeptPoint], extents: [RideExtent]? = nil, drops: [Int: [String: Int]], events: [TrailEvent] = []
+    ) {
         self.points = points
+        self.extents = extents ?? RideExtent.extents(of: points)
         self.drops = drops
         self.events = events
     }
@@ -126,23 +135,34 @@ public struct RideExtent: Sendable {
 
     /// The rides and segments of `points` (in time order), with their full time ranges.
     public static func extents(of points: [KeptPoint]) -> [RideExtent] {
-        var rides: [RideExtent] = []
-        var lastSegment = -1
-        for p in points {
+        var builder = Builder()
+        for p in points { builder.add(p) }
+        return builder.rides
+    }
+
+    /// The extents of a stream's points taken one at a time (in time order), so the points
+    /// need not be kept.
+    public struct Builder: Sendable {
+        public private(set) var rides: [RideExtent] = []
+        private var lastSegment = -1
+
+        public init() {}
+
+        public mutating func add(_ p: KeptPoint) {
             let t = p.milliseconds
             if rides.last?.number != p.ride {
                 rides.append(RideExtent(number: p.ride, start: t, end: t, segments: []))
                 lastSegment = -1
             }
-            rides[rides.count - 1].end = Swift.max(rides[rides.count - 1].end, t)
-            rides[rides.count - 1].start = Swift.min(rides[rides.count - 1].start, t)
+            let r = rides.count - 1
+            rides[r].end = Swift.max(rides[r].end, t)
+            rides[r].start = Swift.min(rides[r].start, t)
             if p.segment != lastSegment {
-                rides[rides.count - 1].segments.append((t, t))
+                rides[r].segments.append((t, t))
                 lastSegment = p.segment
             }
-            let s = rides[rides.count - 1].segments.count - 1
-            rides[rides.count - 1].segments[s].end = Swift.max(rides[rides.count - 1].segments[s].end, t)
+            let s = rides[r].segments.count - 1
+            rides[r].segments[s].end = Swift.max(rides[r].segments[s].end, t)
         }
-        return rides
     }
 }

@@ -130,6 +130,51 @@ public protocol TrackWriting: AnyObject {
     func writeImport(
         _ streams: [ImportStream], places: [ImportedPlace], file: ImportedFile?, replacing earlier: StoredImport?
     ) throws -> ImportOutcome
+    /// Begins the import of a file that is still being read: what ``writeImport(_:places:file:replacing:)``
+    /// stores, with the points added as they are kept. A store that cannot write meanwhile
+    /// (the default) holds them until ``ImportWriting/finish(_:places:)``.
+    func beginImport(file: ImportedFile?, replacing earlier: StoredImport?) throws -> any ImportWriting
+}
+
+/// A file's import written while the file is read: kept points go in as they come, and the
+/// whole file is one transaction that ``finish(_:places:)`` commits and ``cancel()`` rolls back.
+public protocol ImportWriting: AnyObject {
+    /// Adds points kept in stream `stream` (0, 1, ..., each stream's points in the order kept).
+    func add(_ points: [KeptPoint], stream: Int) throws
+    /// Stores the streams' points that were not added, what the streams formed besides (rides
+    /// and segments from their extents, drops, events) and `places`, and commits.
+    func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome
+    /// Rolls back: nothing of the file is stored. Does nothing once finished.
+    func cancel()
+}
+
+/// The import of a store that writes nothing before the file has been read whole: it holds the
+/// points added until ``finish(_:places:)``.
+final class DeferredImport: ImportWriting {
+    private let writer: any TrackWriting
+    private let file: ImportedFile?
+    private let earlier: StoredImport?
+    private var added: [Int: [KeptPoint]] = [:]
+
+    init(writer: any TrackWriting, file: ImportedFile?, earlier: StoredImport?) {
+        (self.writer, self.file, self.earlier) = (writer, file, earlier)
+    }
+
+    func add(_ points: [KeptPoint], stream: Int) { added[stream, default: []] += points }
+
+    func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome {
+        var whole = streams
+        for i in whole.indices { whole[i].points = (added[i] ?? []) + whole[i].points }
+        return try writer.writeImport(whole, places: places, file: file, replacing: earlier)
+    }
+
+    func cancel() {}
+}
+
+extension TrackWriting {
+    public func beginImport(file: ImportedFile?, replacing earlier: StoredImport?) throws -> any ImportWriting {
+        DeferredImport(writer: self, file: file, earlier: earlier)
+    }
 }
 
 extension TrackStoring {

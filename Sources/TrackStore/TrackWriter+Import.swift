@@ -20,108 +20,16 @@ extension TrackWriter {
         _ streams: [ImportStream], places: [ImportedPlace], file: ImportedFile?, replacing earlier: StoredImport? = nil
     ) throws -> ImportOutcome {
         try store.pool.write { db -> ImportOutcome in
-            var outcome = ImportOutcome()
-            if let earlier { outcome.replacedPoints = try Self.deletePoints(db, of: earlier) }
-            var importID: Int64?
-            if let file {
-                if let earlier {
-                    importID = earlier.id
-                } else if try ImportRow.filter(Column("sha256") == file.sha256).fetchCount(db) > 0 {
-                    // Checked again inside the write: writes are serialised, so this is race-free.
-                    outcome.importedMeanwhile = true
-                    return outcome
-                } else {
-                    try ImportRow(
-                        sha256: file.sha256, name: file.name, bytes: file.bytes, importedMs: UTCTimestamp.now(),
-                        points: 0
-                    ).insert(db)
-                    importID = db.lastInsertedRowID
-                }
-            }
-            let insert = try db.makeStatement(
-                sql: """
-                    INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats, import_id)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-            var range: (start: Int64, end: Int64)?
-            var touchedRides = Set<Int64>()
-            var touchedSegments = Set<Int64>()
-            for stream in streams {
-                var addedPerRide: [Int: Int] = [:]
-                let added = try Self.insertIntoEmptyRange(db, stream.points, device: device, importID: importID)
-                if let added {
-                    // Every point with a key went in: each of their rides stored some.
-                    outcome.points += added.points
-                    if let r = added.range {
-                        var ride = -1  // a stream's rides follow each other
-                        for p in stream.points where p.ride != ride && PointKey.holds(p.milliseconds) {
-                            ride = p.ride
-                            addedPerRide[ride] = 1
-                        }
-                        range = range.map { (Swift.min($0.start, r.start), Swift.max($0.end, r.end)) } ?? r
-                    }
-                }
-                let statement = insert.sqliteStatement
-                for p in added == nil ? stream.points[...] : [] {
-                    guard PointKey.holds(p.milliseconds) else { continue }  // before 1830 or after 2109: no key
-                    sqlite3_reset(statement)
-                    p.bind(to: statement, device: device)
-                    if let importID {
-                        sqlite3_bind_int64(statement, 9, importID)
-                    } else {
-                        sqlite3_bind_null(statement, 9)
-                    }
-                    let code = sqlite3_step(statement)
-                    guard code == SQLITE_DONE else {
-                        throw DatabaseError(
-                            resultCode: ResultCode(rawValue: code),
-                            message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: insert.sql)
-                    }
-                    guard sqlite3_changes(db.sqliteConnection) > 0 else { continue }
-                    outcome.points += 1
-                    addedPerRide[p.ride, default: 0] += 1
-                    let t = p.milliseconds
-                    range = range.map { (Swift.min($0.start, t), Swift.max($0.end, t)) } ?? (t, t)
-                }
-                for ride in RideExtent.extents(of: stream.points) {
-                    let rideID = try Self.claim(db, device: device, start: ride.start, end: ride.end)
-                    touchedRides.insert(rideID)
-                    for segment in ride.segments {
-                        let segmentID = try Self.claim(
-                            db, device: device, segmentOf: rideID, start: segment.start, end: segment.end)
-                        try db.execute(
-                            sql: "UPDATE segment SET ride_id = ? WHERE id = ?", arguments: [rideID, segmentID])
-                        touchedSegments.insert(segmentID)
-                    }
-                    // Drops count once: with the stream that stored points of the ride.
-                    guard addedPerRide[ride.number, default: 0] > 0 else { continue }
-                    for (reason, count) in stream.drops[ride.number] ?? [:] {
-                        try db.execute(
-                            sql: """
-                                INSERT INTO drop_count (ride_id, reason, count) VALUES (?, ?, ?)
-                                ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
-                                """,
-                            arguments: [rideID, reason, count])
-                    }
-                }
-            }
-            try Self.recount(db, device: device, segments: touchedSegments, rides: touchedRides)
-            outcome.places = try Self.insertPlaces(db, places)
-            outcome.events = try TrackStore.insertEvents(db, streams.flatMap(\.events), device: self.device.rawValue)
-            if let importID {
-                if outcome.points == 0 && outcome.places == 0 && outcome.events == 0 {
-                    try db.execute(sql: "DELETE FROM import WHERE id = ?", arguments: [importID])
-                } else {
-                    try db.execute(
-                        sql:
-                            "UPDATE import SET points = ?, start_ms = ?, end_ms = ?, imported_ms = ?, name = ? WHERE id = ?",
-                        arguments: [
-                            outcome.points, range?.start, range?.end, UTCTimestamp.now(), file?.name, importID,
-                        ])
-                }
-            }
-            return outcome
+            var transaction = try ImportTransaction(db, device: device, file: file, replacing: earlier)
+            guard !transaction.outcome.importedMeanwhile else { return transaction.outcome }
+            return try transaction.finish(streams, places: places)
         }
+    }
+
+    /// Begins the import of a file still being read: a thread of its own holds the write
+    /// transaction from now on and stores the points as they are added.
+    public func beginImport(file: ImportedFile?, replacing earlier: StoredImport?) -> any ImportWriting {
+        ConcurrentImport(store: store, device: device, file: file, earlier: earlier)
     }
 
     /// The id of the ride (or, with `ride`, the segment of that ride) that covers `[start, end]`: the stored rows whose ranges
@@ -186,7 +94,9 @@ extension TrackWriter {
     /// insert ignores it), and what went in is known without asking row by row. Returns how many
     /// were stored and their first and last time, or nil when the range is not empty (the
     /// caller then inserts row by row).
-    static func insertIntoEmptyRange(_ db: Database, _ points: [KeptPoint], device: DeviceID, importID: Int64?)
+    static func insertIntoEmptyRange(
+        _ db: Database, _ points: ArraySlice<KeptPoint>, device: DeviceID, importID: Int64?
+    )
         throws -> (points: Int, range: (start: Int64, end: Int64)?)?
     {
         var first = Int64.max
@@ -205,11 +115,14 @@ extension TrackWriter {
         else { return nil }
         let perStatement = 128
         let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        func sql(rows: Int) -> String {
+            "INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats, import_id) VALUES "
+                + Array(repeating: row, count: rows).joined(separator: ", ")
+        }
+        // The full statement is made once; only the last, shorter one has a text of its own.
+        let full = try db.cachedStatement(sql: sql(rows: perStatement))
         func statement(rows: Int) throws -> Statement {
-            try db.cachedStatement(
-                sql:
-                    "INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats, import_id) VALUES "
-                    + Array(repeating: row, count: rows).joined(separator: ", "))
+            rows == perStatement ? full : try db.cachedStatement(sql: sql(rows: rows))
         }
         var stored = 0
         var done = 0

@@ -17,8 +17,9 @@ struct Import: ParsableCommand {
             Each file is its own stream (each GPX track too), put in time order before the rules \
             run, so the files may come in any order and the store ends up the same; points \
             earlier than what is stored are stored too. A ride that overlaps a stored ride in \
-            time joins it. Each file is stored in one transaction once it has been read whole, so \
-            a file that fails stores nothing; points already stored are skipped. A file that \
+            time joins it. Each file is one transaction: its points are stored while it is read \
+            and commit once it has been read whole, so a file that fails stores nothing; points \
+            already stored are skipped. A file that \
             stored something is remembered (by its SHA-256) and skipped when given again; \
             --reimport replaces what it stored, with the current rules. A file that stored nothing \
             can simply be imported again. Without --format or --json, prints a summary per file: \
@@ -122,6 +123,13 @@ struct Import: ParsableCommand {
             $0 == "first" ? .first : .at(UTCTimestamp.milliseconds(Substring($0))!)
         }
         options.keepFixes = format == .csv
+        // The first file starts reading (and digesting) before the store is opened, so opening
+        // and migrating the store overlap it.
+        func start(_ path: String) throws -> (ProgressBar, ImportService.StartedFile) {
+            let bar = ProgressBar(label: path, totalBytes: ImportService.fileSize(path))
+            return (bar, try ImportService.start(path, options: options, digest: !dryRun) { bar.update($0) })
+        }
+        var first = try files.first.map(start)
         let store = dryRun ? nil : try storeOptions.openOrCreate()
         // A dry run looks for the places of the store when there is one, and changes nothing.
         let existing = try store ?? storeOptions.openIfItExists()
@@ -133,9 +141,10 @@ struct Import: ParsableCommand {
         var perFile: [ImportFileReport] = []
         var found: [TrailEvent] = []
         for path in files {
-            let bar = ProgressBar(label: path, totalBytes: ImportService.fileSize(path))
+            let (bar, started) = try first ?? start(path)
+            first = nil
             defer { bar.finish() }
-            let result = try service.importFile(path) { bar.update($0) }
+            let result = try service.importFile(started)
             for row in result.keptFixes {
                 out.appendCSVRow(row.fix, extra: [row.ride, row.segment])
                 try out.flushIfFull()

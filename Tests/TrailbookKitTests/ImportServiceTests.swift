@@ -82,6 +82,53 @@ import TrailbookTestSupport
         #expect(results[0] == results[1])
     }
 
+    /// The points of a log are stored while it is read (a batch every 4,096 fixes once the file
+    /// is known to be new): when the log turns out of order after 10,000 fixes, what was stored
+    /// goes and the sorted log is stored whole, every kept point counted once.
+    @Test func pointsStoredWhileReadingGoWhenTheLogTurnsOutOfOrder() throws {
+        let dir = try Samples.temporaryDirectory()
+        let day = CivilDate(year: 2026, month: 6, day: 14)!
+        let late = try log(dir, "late.nmea", day: day, start: 36_000_000, seconds: 10_000, seed: 5)
+        let early = try log(dir, "early.nmea", day: day, start: 25_200_000, seconds: 1_200, seed: 6)
+        var results: [[String]] = []
+        for (name, parts) in [("in-order.nmea", [early, late]), ("early-last.nmea", [late, early])] {
+            let path = dir + "/" + name
+            try parts.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined().write(
+                toFile: path, atomically: true, encoding: .utf8)
+            let store = try newStore()
+            var service = try ImportService(store: store, device: "import", options: .init(configuration: .ride))
+            let report = try service.importFile(path).report
+            #expect((report.reordered ?? false) == (name == "early-last.nmea"))
+            #expect(report.kept > 10_000 && report.stored == report.kept, "\(report)")
+            #expect(try store.importedFile(sha256: ContentDigest.hexDigest(ofFile: path))?.points == report.kept)
+            results.append(try contents(store))
+        }
+        #expect(results[0] == results[1])
+    }
+
+    /// A long log whose gzip data ends early fails after thousands of its points were stored
+    /// while it was read: they are rolled back with the rest, and the file is not noted.
+    @Test func aLogThatFailsHalfWayStoresNothing() throws {
+        let dir = try Samples.temporaryDirectory()
+        let path = try log(
+            dir, "long.nmea", day: CivilDate(year: 2026, month: 6, day: 14)!, start: 25_200_000, seconds: 20_000, seed: 7)
+        let packed = dir + "/long.nmea.gz"
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        gzip.arguments = ["-c", "gzip -c '\(path)' > '\(packed)' && truncate -s $(( $(stat -c %s '\(packed)') * 4 / 5 )) '\(packed)'"]
+        try gzip.run()
+        gzip.waitUntilExit()
+        #expect(gzip.terminationStatus == 0)
+        let store = try newStore()
+        var service = try ImportService(store: store, device: "import", options: .init(configuration: .ride))
+        #expect(throws: (any Error).self) { try service.importFile(packed) }
+        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).isEmpty)
+        #expect(try store.rides().isEmpty)
+        #expect(try store.importedFile(sha256: ContentDigest.hexDigest(ofFile: packed)) == nil)
+        // The store is free for the next import.
+        #expect(try service.importFile(path).report.stored ?? 0 > 15_000)
+    }
+
     @Test func aKnownFileIsSkippedAndReimportReplacesIt() throws {
         let dir = try Samples.temporaryDirectory()
         let a = try log(

@@ -62,18 +62,57 @@ public struct ImportService {
         writer = try store.map { $0.makeWriter(device: try $0.device(named: device)) }
     }
 
+    /// A file whose reading has begun: a log decodes on a thread of its own from when it is
+    /// started, and the file's digest is computed on another (for a store). Starting the first
+    /// file before the store is opened lets opening and migrating the store overlap them.
+    public final class StartedFile {
+        let path: String
+        let kind: FileKind
+        let progress: (@Sendable (Int) -> Void)?
+        fileprivate var reading: NMEAReading?
+        let digesting: FileDigesting?
+
+        fileprivate init(_ path: String, date: CivilDate?, digest: Bool, progress: (@Sendable (Int) -> Void)?) throws {
+            self.path = path
+            self.progress = progress
+            kind = try FileKind.sniff(path)
+            reading = kind == .nmeaOrText ? NMEAReading(path, date: date, progress: progress) : nil
+            digesting = digest ? FileDigesting(path) : nil
+        }
+    }
+
+    /// Starts reading `path` for an import with `options`, into a store when `digest` (its
+    /// digest says whether the store holds it already) or for a dry run; `progress` receives the
+    /// bytes read so far.
+    public static func start(
+        _ path: String, options: Options, digest: Bool, progress: (@Sendable (Int) -> Void)? = nil
+    ) throws -> StartedFile {
+        try StartedFile(path, date: options.date, digest: digest, progress: progress)
+    }
+
     /// Imports one file; `progress` receives the bytes read so far.
     public mutating func importFile(_ path: String, progress: (@Sendable (Int) -> Void)? = nil) throws -> FileResult {
+        try importFile(Self.start(path, options: options, digest: store != nil, progress: progress))
+    }
+
+    /// Imports a file started with ``start(_:options:digest:progress:)`` (with `digest` true
+    /// exactly when this service has a store).
+    public mutating func importFile(_ started: StartedFile) throws -> FileResult {
+        let (path, kind, progress) = (started.path, started.kind, started.progress)
+        precondition((started.digesting != nil) == (store != nil), "started for a store, imported without (or back)")
         var report = ImportFileReport(file: path)
-        let kind = try FileKind.sniff(path)
         var imported: ImportedFile?
         var earlier: StoredImport?
-        // A log starts decoding at once, on a thread of its own, and the file's digest is computed
-        // on another while the rules take the fixes here. Once the digest is known the store is
-        // asked whether it holds these bytes already: then the reading is dropped, and stops.
-        var reading = kind == .nmeaOrText ? NMEAReading(path, date: options.date, progress: progress) : nil
-        let digesting = store.map { _ in FileDigesting(path) }
+        // Once the digest is known the store is asked whether it holds these bytes already: then
+        // the reading is dropped, and stops.
+        var reading = started.reading
+        started.reading = nil
+        let digesting = started.digesting
         var decided = store == nil
+        // Once the file is known to be new, its points are stored as they are kept, in one
+        // transaction that commits when the file has been read whole (and rolls back if it fails).
+        var writing: (any ImportWriting)?
+        defer { writing?.cancel() }
         /// Takes the digest: nil to go on, or the result of a file that is not imported again.
         func decide(_ digested: Result<String, Errno>) throws -> FileResult? {
             decided = true
@@ -97,15 +136,21 @@ public struct ImportService {
                 }
             }
             imported = .init(sha256: digest, name: path, bytes: Self.fileSize(path))
+            writing = try writer?.beginImport(file: imported, replacing: earlier)
             return nil
         }
         /// Stops the reading of a file the store holds already.
         struct Known: Error { let result: FileResult }
         var taken = 0
-        /// Looks for the digest every 4,096 items read.
-        func checkDigest() throws {
+        /// Every 4,096 items read: looks for the digest, and hands the points kept meanwhile to
+        /// the store.
+        func checkDigest(_ runner: inout StreamRunner) throws {
             taken &+= 1
-            guard !decided, taken & 4095 == 0, let digested = digesting?.ready else { return }
+            guard taken & 4095 == 0 else { return }
+            if let writing {
+                try runner.handOver(atLeast: 4096) { try writing.add($0, stream: $1) }
+            }
+            guard !decided, let digested = digesting?.ready else { return }
             if let known = try decide(digested) { throw Known(result: known) }
         }
         let (rideOffset, segmentOffset) = (rides, segments)
@@ -134,14 +179,18 @@ public struct ImportService {
         do {
             do {
                 try read {
-                    try checkDigest()
+                    try checkDigest(&runner)
                     try runner.take($0)
                 }
                 try runner.endStream()
             } catch is StreamRunner.OutOfOrder {
+                // What was stored of the first reading goes; the sorted one is stored whole.
+                writing?.cancel()
+                writing = nil
                 var collector = StreamCollector()
+                var none = newRunner()
                 try read {
-                    try checkDigest()
+                    try checkDigest(&none)
                     collector.take($0)
                 }
                 runner = newRunner()
@@ -161,7 +210,9 @@ public struct ImportService {
         let places = extras.waypoints.compactMap { place($0, firstTrackTime: runner.firstTime) }
         report.waypointsWithoutTime = extras.waypoints.isEmpty ? nil : extras.waypoints.count - places.count
         if let writer {
-            let outcome = try writer.writeImport(runner.streams, places: places, file: imported, replacing: earlier)
+            let writing = try writing ?? writer.beginImport(file: imported, replacing: earlier)
+            try runner.handOver(atLeast: 0) { try writing.add($0, stream: $1) }
+            let outcome = try writing.finish(runner.streams, places: places)
             if outcome.importedMeanwhile, let digest = imported?.sha256,
                 let other = try store?.importedFile(sha256: digest)
             {

@@ -52,6 +52,11 @@ struct StreamRunner {
     /// How many events were found.
     var eventCount: Int { found.count }
 
+    /// The streams whose points were all handed over (``handOver(atLeast:_:)``).
+    private var handedStreams = 0
+    /// The rides and segments of the current stream's points, those handed over included.
+    private var extents = RideExtent.Builder()
+
     private var pipeline: Pipeline?
     private var detector: EventDetector?
     private var streamEvents: [TrailEvent] = []
@@ -114,7 +119,10 @@ struct StreamRunner {
             for (reason, n) in counts.byReason { drops[ride, default: [:]][reason.rawValue] = n }
         }
         streams.append(
-            .init(points: points, drops: drops, events: streamEvents.sorted { $0.milliseconds < $1.milliseconds }))
+            .init(
+                points: points, extents: extents.rides, drops: drops,
+                events: streamEvents.sorted { $0.milliseconds < $1.milliseconds }))
+        extents = RideExtent.Builder()
         rides += finished.rides
         segments += finished.segments
         points = []
@@ -124,11 +132,33 @@ struct StreamRunner {
         streamEvents = []
     }
 
+    /// Hands the points kept since the last call to `body` with the index of their stream, for
+    /// a writer that stores them while the file is read, and lets go of them (the streams keep
+    /// their extents): those of streams that ended, and those of the current stream when there
+    /// are at least `minimum`.
+    mutating func handOver(atLeast minimum: Int, _ body: ([KeptPoint], Int) throws -> Void) rethrows {
+        while handedStreams < streams.count {
+            let ended = streams[handedStreams].points
+            streams[handedStreams].points = []
+            if !ended.isEmpty { try body(ended, handedStreams) }
+            handedStreams += 1
+        }
+        guard points.count >= Swift.max(minimum, 1) else { return }
+        let current = points
+        points = []
+        points.reserveCapacity(current.count)
+        try body(current, handedStreams)
+    }
+
     private mutating func record(_ event: PipelineEvent) {
         switch event {
         case .kept(let fix, let ride, let segment):
             kept += 1
-            if keepPoints { points.append(.init(fix: fix, ride: ride, segment: segment)) }
+            if keepPoints {
+                let point = KeptPoint(fix: fix, ride: ride, segment: segment)
+                points.append(point)
+                extents.add(point)
+            }
             if keepFixes {
                 keptFixes.append((fix, rideOffset + rides + ride, segmentOffset + segments + segment))
             }

@@ -1,0 +1,232 @@
+import Foundation
+import GPSCore
+internal import GRDB
+internal import GRDBSQLite
+
+/// One file's import inside its write transaction: the earlier import it replaces removed and
+/// the file noted first, then its points a batch at a time, then what its streams formed
+/// besides (rides, segments, drops, events), its places, and the file's counts.
+struct ImportTransaction {
+    let db: Database
+    let device: DeviceID
+    let file: ImportedFile?
+    private(set) var outcome = ImportOutcome()
+    private var importID: Int64?
+    /// The first and last time of the points stored.
+    private var range: (start: Int64, end: Int64)?
+    /// Per stream: how many points each of its rides stored.
+    private var added: [[Int: Int]] = []
+    private let insert: Statement
+
+    /// Begins: removes what `earlier` stored and notes the file. When another process noted the
+    /// same file meanwhile, ``outcome`` says so and nothing is to be written.
+    init(_ db: Database, device: DeviceID, file: ImportedFile?, replacing earlier: StoredImport?) throws {
+        (self.db, self.device, self.file) = (db, device, file)
+        insert = try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats, import_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        if let earlier { outcome.replacedPoints = try TrackWriter.deletePoints(db, of: earlier) }
+        guard let file else { return }
+        if let earlier {
+            importID = earlier.id
+        } else if try ImportRow.filter(Column("sha256") == file.sha256).fetchCount(db) > 0 {
+            // Checked again inside the write: writes are serialised, so this is race-free.
+            outcome.importedMeanwhile = true
+        } else {
+            try ImportRow(
+                sha256: file.sha256, name: file.name, bytes: file.bytes, importedMs: UTCTimestamp.now(), points: 0
+            ).insert(db)
+            importID = db.lastInsertedRowID
+        }
+    }
+
+    /// Stores points of stream `stream` (a point whose millisecond the device has is skipped):
+    /// with one statement per 128 of them when the store has no point of the device in their
+    /// time range, else row by row.
+    mutating func insert(_ points: ArraySlice<KeptPoint>, stream: Int) throws {
+        while added.count <= stream { added.append([:]) }
+        if let stored = try TrackWriter.insertIntoEmptyRange(db, points, device: device, importID: importID) {
+            // Every point with a key went in: each of their rides stored some.
+            outcome.points += stored.points
+            guard let r = stored.range else { return }
+            var ride = -1  // a stream's rides follow each other
+            for p in points where p.ride != ride && PointKey.holds(p.milliseconds) {
+                ride = p.ride
+                added[stream][ride, default: 0] += 1
+            }
+            extend(r.start, r.end)
+            return
+        }
+        let statement = insert.sqliteStatement
+        for p in points {
+            guard PointKey.holds(p.milliseconds) else { continue }  // before 1830 or after 2109: no key
+            sqlite3_reset(statement)
+            p.bind(to: statement, device: device)
+            if let importID {
+                sqlite3_bind_int64(statement, 9, importID)
+            } else {
+                sqlite3_bind_null(statement, 9)
+            }
+            let code = sqlite3_step(statement)
+            guard code == SQLITE_DONE else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code),
+                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: insert.sql)
+            }
+            guard sqlite3_changes(db.sqliteConnection) > 0 else { continue }
+            outcome.points += 1
+            added[stream][p.ride, default: 0] += 1
+            extend(p.milliseconds, p.milliseconds)
+        }
+    }
+
+    private mutating func extend(_ start: Int64, _ end: Int64) {
+        range = range.map { (Swift.min($0.start, start), Swift.max($0.end, end)) } ?? (start, end)
+    }
+
+    /// Stores the streams' rides and segments (merged with the stored ones they overlap), their
+    /// drops (once: with the stream that stored points of the ride), their events and `places`,
+    /// and the file's counts (or forgets the file when it stored nothing). The streams' points
+    /// not inserted yet go in first.
+    mutating func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome {
+        for (i, stream) in streams.enumerated() where !stream.points.isEmpty {
+            try insert(stream.points[...], stream: i)
+        }
+        var touchedRides = Set<Int64>()
+        var touchedSegments = Set<Int64>()
+        for (i, stream) in streams.enumerated() {
+            let addedPerRide = i < added.count ? added[i] : [:]
+            for ride in stream.extents {
+                let rideID = try TrackWriter.claim(db, device: device, start: ride.start, end: ride.end)
+                touchedRides.insert(rideID)
+                for segment in ride.segments {
+                    let segmentID = try TrackWriter.claim(
+                        db, device: device, segmentOf: rideID, start: segment.start, end: segment.end)
+                    try db.execute(sql: "UPDATE segment SET ride_id = ? WHERE id = ?", arguments: [rideID, segmentID])
+                    touchedSegments.insert(segmentID)
+                }
+                guard addedPerRide[ride.number, default: 0] > 0 else { continue }
+                for (reason, count) in stream.drops[ride.number] ?? [:] {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO drop_count (ride_id, reason, count) VALUES (?, ?, ?)
+                            ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
+                            """,
+                        arguments: [rideID, reason, count])
+                }
+            }
+        }
+        try TrackWriter.recount(db, device: device, segments: touchedSegments, rides: touchedRides)
+        outcome.places = try TrackWriter.insertPlaces(db, places)
+        outcome.events = try TrackStore.insertEvents(db, streams.flatMap(\.events), device: device.rawValue)
+        if let importID {
+            if outcome.points == 0 && outcome.places == 0 && outcome.events == 0 {
+                try db.execute(sql: "DELETE FROM import WHERE id = ?", arguments: [importID])
+            } else {
+                try db.execute(
+                    sql: "UPDATE import SET points = ?, start_ms = ?, end_ms = ?, imported_ms = ?, name = ? WHERE id = ?",
+                    arguments: [outcome.points, range?.start, range?.end, UTCTimestamp.now(), file?.name, importID])
+            }
+        }
+        return outcome
+    }
+}
+
+/// An import written on a thread of its own while its file is read: the thread holds the write
+/// transaction (other writers wait, readers do not) and inserts each batch of points as it is
+/// added; ``finish(_:places:)`` hands it the rest and waits for the commit, ``cancel()`` makes it
+/// roll back. A failure is thrown by the next call. ``add(_:stream:)`` waits while
+/// ``depth`` batches are not stored yet, so what waits in memory stays bounded.
+final class ConcurrentImport: ImportWriting, @unchecked Sendable {
+    private enum Work {
+        case points([KeptPoint], stream: Int)
+        case finish([ImportStream], [ImportedPlace])
+        case cancel
+    }
+
+    private struct Cancelled: Error {}
+
+    /// Batches of points waiting at most.
+    static let depth = 4
+
+    private let condition = NSCondition()
+    private var work: [Work] = []
+    private var result: Result<ImportOutcome, any Error>?
+
+    init(store: TrackStore, device: DeviceID, file: ImportedFile?, earlier: StoredImport?) {
+        let thread = Thread { [self] in
+            let outcome = Result {
+                try store.pool.write { db -> ImportOutcome in
+                    var transaction = try ImportTransaction(db, device: device, file: file, replacing: earlier)
+                    while true {
+                        switch next() {
+                        case .points(let points, let stream):
+                            guard !transaction.outcome.importedMeanwhile else { continue }
+                            try transaction.insert(points[...], stream: stream)
+                        case .finish(let streams, let places):
+                            guard !transaction.outcome.importedMeanwhile else { return transaction.outcome }
+                            return try transaction.finish(streams, places: places)
+                        case .cancel:
+                            throw Cancelled()
+                        }
+                    }
+                }
+            }
+            condition.withLock {
+                result = outcome
+                work.removeAll()
+                condition.broadcast()
+            }
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// The next work (the writing thread), waiting for it.
+    private func next() -> Work {
+        condition.withLock {
+            while work.isEmpty { condition.wait() }
+            condition.broadcast()
+            return work.removeFirst()
+        }
+    }
+
+    private func post(_ item: Work) {
+        condition.withLock {
+            work.append(item)
+            condition.broadcast()
+        }
+    }
+
+    func add(_ points: [KeptPoint], stream: Int) throws {
+        try condition.withLock {
+            while result == nil && work.count >= Self.depth { condition.wait() }
+            if case .failure(let error) = result { throw error }
+            guard result == nil else { return }
+            work.append(.points(points, stream: stream))
+            condition.broadcast()
+        }
+    }
+
+    func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome {
+        post(.finish(streams, places))
+        return try wait().get()
+    }
+
+    func cancel() {
+        condition.withLock {
+            work = [.cancel]  // the batches still waiting are not stored first
+            condition.broadcast()
+        }
+        _ = wait()
+    }
+
+    private func wait() -> Result<ImportOutcome, any Error> {
+        condition.withLock {
+            while result == nil { condition.wait() }
+            return result!
+        }
+    }
+}
