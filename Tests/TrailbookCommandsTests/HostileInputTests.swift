@@ -76,8 +76,9 @@ import TrailbookTestSupport
         #expect(manyMB < 200, "peak RSS \(manyMB) MB")
     }
 
-    /// An import holds a file's points until its one short transaction, as the few integers of
-    /// their rows (not as decoded fixes): a log twelve times as long costs a few MB more.
+    /// An import stores a file's points while it reads it and keeps only the time ranges of its
+    /// rides and segments (not the points, not decoded fixes): a log twelve times as long costs a
+    /// few MB more (the file's pages, SQLite's page cache).
     @Test func importMemoryPerPointIsSmall() throws {
         let dir = try Samples.temporaryDirectory()
         var peaks: [Double] = []
@@ -89,7 +90,8 @@ import TrailbookTestSupport
             #expect(result.stdout.contains("\(hours * 3600) fixes read"), "\(result.stdout)")
             peaks.append(mb)
         }
-        // About 39,600 more points kept: measured ~110 bytes each (a list of fixes: ~550).
+        // About 39,600 more points kept: measured ~165 bytes each (a dry run alone: ~100; the
+        // points held until the commit: ~230; a list of fixes: ~550).
         let bytesPerPoint = (peaks[1] - peaks[0]) * 1_048_576 / 39_600
         #expect(bytesPerPoint < 250, "peak RSS \(peaks[0]) MB for 1 h, \(peaks[1]) MB for 12 h")
     }
