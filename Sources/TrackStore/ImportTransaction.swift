@@ -126,7 +126,8 @@ struct ImportTransaction {
                 try db.execute(sql: "DELETE FROM import WHERE id = ?", arguments: [importID])
             } else {
                 try db.execute(
-                    sql: "UPDATE import SET points = ?, start_ms = ?, end_ms = ?, imported_ms = ?, name = ? WHERE id = ?",
+                    sql:
+                        "UPDATE import SET points = ?, start_ms = ?, end_ms = ?, imported_ms = ?, name = ? WHERE id = ?",
                     arguments: [outcome.points, range?.start, range?.end, UTCTimestamp.now(), file?.name, importID])
             }
         }

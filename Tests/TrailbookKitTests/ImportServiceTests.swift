@@ -111,11 +111,14 @@ import TrailbookTestSupport
     @Test func aLogThatFailsHalfWayStoresNothing() throws {
         let dir = try Samples.temporaryDirectory()
         let path = try log(
-            dir, "long.nmea", day: CivilDate(year: 2026, month: 6, day: 14)!, start: 25_200_000, seconds: 20_000, seed: 7)
+            dir, "long.nmea", day: CivilDate(year: 2026, month: 6, day: 14)!, start: 25_200_000, seconds: 20_000,
+            seed: 7)
         let packed = dir + "/long.nmea.gz"
         let gzip = Process()
         gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
-        gzip.arguments = ["-c", "gzip -c '\(path)' > '\(packed)' && truncate -s $(( $(stat -c %s '\(packed)') * 4 / 5 )) '\(packed)'"]
+        gzip.arguments = [
+            "-c", "gzip -c '\(path)' > '\(packed)' && truncate -s $(( $(stat -c %s '\(packed)') * 4 / 5 )) '\(packed)'",
+        ]
         try gzip.run()
         gzip.waitUntilExit()
         #expect(gzip.terminationStatus == 0)
