@@ -32,6 +32,8 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .target(name: "CPosix"),
+        // libcurl through dlopen, so only the commands that send HTTP requests load it.
+        .target(name: "CHTTP"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CTCD", providers: [.apt(["libtcd-dev"])]),
         // Tide predictions from harmonic constants (XTide's .tcd databases, read with libtcd).
@@ -88,7 +90,8 @@ let package = Package(
             name: "TrailbookKit",
             dependencies: [
                 "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackModel", "Reports", "Photos", "Conditions", "Tides",
-                .product(name: "SystemPackage", package: "swift-system"), .product(name: "GRDB", package: "GRDB.swift"),
+                "CHTTP", .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 // bcrypt only (a small C library): not the server framework.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),

@@ -132,6 +132,22 @@ import TrailbookTestSupport
         #expect(tiles(in: try String(contentsOfFile: offline, encoding: .utf8)) == embedded)
     }
 
+    /// libcurl is loaded only by what sends HTTP requests (``HTTPExchange``): linking it (e.g.
+    /// by importing FoundationNetworking) would load it and its ~35 libraries at every start of
+    /// every command, ~7 ms.
+    @Test func theBinaryDoesNotLoadLibcurlAtStart() throws {
+        let ldd = Process()
+        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        ldd.arguments = [try trailbookBinary().path]
+        let out = Pipe()
+        ldd.standardOutput = out
+        try ldd.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ldd.waitUntilExit()
+        #expect(text.contains("libsqlite3"), "\(text)")
+        #expect(!text.contains("libcurl"), "\(text)")
+    }
+
     @Test func aServerThatIsDownLeavesBlankSquaresAndTheReport() throws {
         let (dir, store) = try store()
         let server = try TileServer(directory: dir)  // never started: nothing listens on its port

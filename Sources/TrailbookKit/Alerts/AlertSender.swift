@@ -2,10 +2,6 @@ import Crypto
 import Foundation
 import TrackModel
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Why a delivery did not reach its receiver, in a few words (logged, kept with the delivery).
 public struct AlertSendError: Error, CustomStringConvertible, Equatable, Sendable {
     public let description: String
@@ -19,16 +15,10 @@ public struct AlertSender: Sendable {
     let timeout: Double
     /// The `notify-send` to run (`$TRAILBOOK_NOTIFY_SEND` when set).
     let notifySend: String
-    let session: URLSession
-    let challenges = OverlandUpload.Challenges()
 
     public init(timeout: Double, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.timeout = timeout
         notifySend = environment["TRAILBOOK_NOTIFY_SEND"] ?? "notify-send"
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
     }
 
     /// The value of `X-Trailbook-Signature` for `body` signed with `secret`.
@@ -87,20 +77,19 @@ public struct AlertSender: Sendable {
     }
 
     func post(_ url: URL, body: Data, headers: [String: String]) async throws(AlertSendError) {
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.httpBody = body
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let data: Data
-        let response: URLResponse
+        let exchange = HTTPExchange(
+            "POST", url, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, body: body,
+            timeout: timeout)
+        let answer: HTTPExchange.Answer
         do {
-            (data, response) = try await session.data(for: request)
+            answer = try await exchange.send()
         } catch {
-            throw AlertSendError("\(url.host ?? url.absoluteString) did not answer: \(OverlandUpload.reason(error))")
+            throw AlertSendError("\(url.host ?? url.absoluteString) did not answer: \(error)")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let status = answer.status
         guard (200..<300).contains(status) else {
-            let text = String(decoding: data.prefix(120), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(decoding: answer.body.prefix(120), as: UTF8.self).trimmingCharacters(
+                in: .whitespacesAndNewlines)
             throw AlertSendError(
                 "\(url.host ?? url.absoluteString) answered \(status)\(text.isEmpty ? "" : ": \(text)")")
         }

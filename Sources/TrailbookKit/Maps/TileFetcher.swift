@@ -3,10 +3,6 @@ import Foundation
 import GRDB
 import Reports
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Why a tile source cannot be used, as one sentence.
 public enum TileSourceError: ServiceFailure, Equatable {
     case badTemplate(String)
@@ -227,35 +223,26 @@ public final class TileFetcher: TileFetching, @unchecked Sendable {
     /// One tile from the server (a 304 keeps the cached bytes), stored in the cache.
     private func get(_ key: TileKey, meta: Meta?, stale: Data?, folder: String) -> TileImage? {
         guard let url = source.url(key) else { return nil }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.setValue(Self.userAgent, forHTTPHeaderField: "User-Agent")
-        if stale != nil, let etag = meta?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if stale != nil, let modified = meta?.lastModified {
-            request.setValue(modified, forHTTPHeaderField: "If-Modified-Since")
-        }
+        var headers = [("User-Agent", Self.userAgent)]
+        if stale != nil, let etag = meta?.etag { headers.append(("If-None-Match", etag)) }
+        if stale != nil, let modified = meta?.lastModified { headers.append(("If-Modified-Since", modified)) }
         lock.withLock { requested += 1 }
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var answer: (Data?, URLResponse?, (any Error)?)
-        let task = URLSession.shared.dataTask(with: request) { data, response, error in
-            answer = (data, response, error)
-            done.signal()
-        }
-        task.resume()
-        if done.wait(timeout: .now() + timeout + 1) == .timedOut {
-            task.cancel()
-            note("\(key): no answer from \(url.host ?? "the server") in \(Int(timeout)) s")
+        let http: HTTPExchange.Answer
+        do {
+            http = try HTTPExchange("GET", url, headers: headers, timeout: timeout).send()
+        } catch {
+            if error.description == "timed out" {
+                note("\(key): no answer from \(url.host ?? "the server") in \(Int(timeout)) s")
+            } else {
+                note("\(key): \(error)")
+            }
             return nil
         }
-        let (data, response, error) = answer
-        guard let http = response as? HTTPURLResponse else {
-            note("\(key): \(error.map { "\($0.localizedDescription)" } ?? "no response")")
-            return nil
-        }
-        var bytes = data ?? Data()
-        if http.statusCode == 304, let stale {
+        var bytes = http.body
+        if http.status == 304, let stale {
             bytes = stale
-        } else if http.statusCode != 200 {
-            note("\(key): HTTP \(http.statusCode)")
+        } else if http.status != 200 {
+            note("\(key): HTTP \(http.status)")
             return nil
         }
         guard let mime = TileImage.mime(of: bytes) else {
@@ -263,10 +250,7 @@ public final class TileFetcher: TileFetching, @unchecked Sendable {
             return nil
         }
         let file = "\(folder)/\(key.z)/\(key.x)/\(key.y)"
-        let headers = http.allHeaderFields
-        func header(_ name: String) -> String? {
-            headers.first { ($0.key as? String)?.lowercased() == name.lowercased() }?.value as? String
-        }
+        func header(_ name: String) -> String? { http.header(name) }
         let meta = Meta(
             expires: Self.expiry(cacheControl: header("Cache-Control"), expires: header("Expires")),
             etag: header("ETag") ?? meta?.etag, lastModified: header("Last-Modified") ?? meta?.lastModified)

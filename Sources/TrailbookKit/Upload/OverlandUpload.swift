@@ -3,10 +3,6 @@ import GPSCore
 import Synchronization
 import TrackModel
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Why points could not be sent to a server. None of them loses a point: what was not
 /// acknowledged stays in the store, to send later.
 public enum UploadError: ServiceFailure, Equatable {
@@ -117,35 +113,13 @@ public struct OverlandUpload: Sendable {
     public let target: UploadTarget
     let store: any TrackStoring
     let batchSize: Int
-    let session: URLSession
-    let challenges = Challenges()
+    let timeout: TimeInterval
 
     public init(target: UploadTarget, store: any TrackStoring, batchSize: Int = 500, timeout: TimeInterval = 30) {
         self.target = target
         self.store = store
         self.batchSize = batchSize
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.httpMaximumConnectionsPerHost = 1
-        session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
-    }
-
-    /// Answers an authentication challenge (a 401 with `WWW-Authenticate`) by giving up, and
-    /// remembers it: without it, FoundationNetworking on Linux waits for ever on such an answer
-    /// (seen with Swift 6.3's; a delegate given to one request is not asked), and with it the
-    /// request ends as cancelled. One per session, whose requests go one at a time.
-    final class Challenges: NSObject, URLSessionTaskDelegate, Sendable {
-        private let seen = Mutex(false)
-        var happened: Bool { seen.withLock { $0 } }
-        func reset() { seen.withLock { $0 = false } }
-
-        func urlSession(
-            _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-        ) {
-            seen.withLock { $0 = true }
-            completionHandler(.cancelAuthenticationChallenge, nil)
-        }
+        self.timeout = timeout
     }
 
     /// The device to send: the one named, else the one with points to send (nil: none has).
@@ -195,22 +169,19 @@ public struct OverlandUpload: Sendable {
 
     /// Posts one batch; returns when the server acknowledged it.
     func post(_ fixes: [Fix], deviceName: String) async throws(UploadError) {
-        var request = URLRequest(url: target.endpoint)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let token = target.token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        request.httpBody = Self.batch(fixes, deviceName: deviceName)
+        var headers = [("Content-Type", "application/json")]
+        if let token = target.token { headers.append(("Authorization", "Bearer \(token)")) }
+        let exchange = HTTPExchange(
+            "POST", target.endpoint, headers: headers, body: Self.batch(fixes, deviceName: deviceName), timeout: timeout
+        )
         let server = target.description
-        let data: Data
-        let response: URLResponse
-        challenges.reset()
+        let answer: HTTPExchange.Answer
         do {
-            (data, response) = try await session.data(for: request)
+            answer = try await exchange.send()
         } catch {
-            if challenges.happened { throw .refusedToken(server: server, status: 401) }
-            throw .unreachable(server: server, reason: Self.reason(error))
+            throw .unreachable(server: server, reason: error.description)
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let (status, data) = (answer.status, answer.body)
         let text = String(decoding: data.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         switch status {
         case 200..<300:
@@ -234,22 +205,6 @@ public struct OverlandUpload: Sendable {
         guard let doc = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
         let error = doc["error"]
         return (error as? [String: Any])?["message"] as? String ?? error as? String ?? doc["message"] as? String
-    }
-
-    /// A transport failure in a few words.
-    static func reason(_ error: any Error) -> String {
-        guard let error = error as? URLError else { return "\(error)" }
-        switch error.code {
-        case .cannotConnectToHost: return "connection refused"
-        case .timedOut: return "timed out"
-        case .cannotFindHost, .dnsLookupFailed: return "unknown host"
-        case .notConnectedToInternet: return "no network"
-        case .networkConnectionLost: return "connection lost"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
-            return "TLS failed: \(error.localizedDescription)"
-        default: return error.localizedDescription
-        }
     }
 
     /// An Overland batch: `{"locations": [GeoJSON Point features]}` with the properties Overland
