@@ -127,18 +127,13 @@ public struct AlertSender: Sendable {
 /// Blocking work (a socket, a child process) on a thread of its own, so that it does not hold
 /// one of Swift's few cooperative threads while it waits.
 enum Blocking {
-    static func run(_ body: @escaping @Sendable () throws(AlertSendError) -> Void) async throws(AlertSendError) {
-        let result: Result<Void, AlertSendError> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                do throws(AlertSendError) {
-                    try body()
-                    continuation.resume(returning: .success(()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
+    static func run<Value: Sendable, Failure: Error>(
+        _ body: @escaping @Sendable () throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        let result: Result<Value, Failure> = await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: Result(catching: body)) }
             thread.start()
         }
-        try result.get()
+        return try result.get()
     }
 }

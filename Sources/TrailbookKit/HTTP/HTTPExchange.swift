@@ -35,6 +35,8 @@ public struct HTTPExchange: Sendable {
 
     /// Why no answer came, in a few words ("connection refused", "timed out", ...).
     public struct Failure: Error, CustomStringConvertible, Sendable {
+        public enum Kind: Sendable { case refused, timedOut, unknownHost, tls, lost, other }
+        public let kind: Kind
         public let description: String
     }
 
@@ -58,12 +60,12 @@ public struct HTTPExchange: Sendable {
         guard answer.failure == 0 else {
             let message = withUnsafeBytes(of: answer.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             switch answer.failure_kind {
-            case 1: throw Failure(description: "connection refused")
-            case 2: throw Failure(description: "timed out")
-            case 3: throw Failure(description: "unknown host")
-            case 4: throw Failure(description: "TLS failed: \(message)")
-            case 5: throw Failure(description: "connection lost")
-            default: throw Failure(description: message)
+            case 1: throw Failure(kind: .refused, description: "connection refused")
+            case 2: throw Failure(kind: .timedOut, description: "timed out")
+            case 3: throw Failure(kind: .unknownHost, description: "unknown host")
+            case 4: throw Failure(kind: .tls, description: "TLS failed: \(message)")
+            case 5: throw Failure(kind: .lost, description: "connection lost")
+            default: throw Failure(kind: .other, description: message)
             }
         }
         let body = answer.body.map { Data(bytes: $0, count: answer.body_length) } ?? Data()
@@ -87,12 +89,6 @@ public struct HTTPExchange: Sendable {
     /// Sends the request on a thread of its own and resumes with the answer.
     public func send() async throws(Failure) -> Answer {
         let exchange = self
-        let result: Result<Answer, Failure> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: Result { () throws(Failure) -> Answer in try exchange.send() })
-            }
-            thread.start()
-        }
-        return try result.get()
+        return try await Blocking.run { () throws(Failure) -> Answer in try exchange.send() }
     }
 }

@@ -231,7 +231,7 @@ public final class TileFetcher: TileFetching, @unchecked Sendable {
         do {
             http = try HTTPExchange("GET", url, headers: headers, timeout: timeout).send()
         } catch {
-            if error.description == "timed out" {
+            if error.kind == .timedOut {
                 note("\(key): no answer from \(url.host ?? "the server") in \(Int(timeout)) s")
             } else {
                 note("\(key): \(error)")
