@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GPSCore
-import NMEA
 import TrailbookKit
 
 #if canImport(Glibc)
@@ -31,15 +30,11 @@ struct Decode: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case csv, jsonl
-    }
-
     @Argument(help: "The NMEA log to read; - for standard input.")
     var file: String?
 
     @Option(help: "Output format: csv or jsonl (one JSON object per epoch).")
-    var format: Format = .csv
+    var format: DecodeService.Format = .csv
 
     @Option(
         help: ArgumentHelp(
@@ -62,50 +57,11 @@ struct Decode: ParsableCommand {
     }
 
     func run() throws {
-        let input = try InputFile(path: file ?? "-")
-        // A large file is framed and checked on every core while this thread assembles and prints.
-        let decoder = NMEADecoder(
+        try DecodeService.decode(
+            try InputFile(path: file ?? "-"), format: format,
             fallbackDate: date.flatMap { try? LocalDate.parse($0, zone: TimeZone(identifier: "UTC")!).get() },
-            workers: NMEADecoder.workers(forFileOf: input.size ?? 0))
-        var out = OutputBuffer()
-        let csv = format == .csv
-        // The header waits for the first row, so input that is not NMEA leaves stdout empty.
-        var started = false
-        // A local function, not a closure value: its captured state is then checked for
-        // exclusive access at compile time instead of on every row.
-        func emit(_ fix: Fix) throws {
-            if !started {
-                started = true
-                if csv { out.appendCSVHeader() }
-            }
-            if csv { out.appendCSVRow(fix) } else { out.appendJSONLine(fix) }
-            try out.flushIfFull()
-        }
-        try input.forEachChunk(whole: decoder.isParallel) { chunk in try decoder.feed(chunk, emit) }
-        try decoder.finish(emit)
-
-        let s = decoder.statistics
-        // The counts come first: when nothing decoded they say why.
-        if stats {
-            printError(
-                "trailbook decode: \(s.sentences) sentences read, \(s.decoded) decoded, "
-                    + "\(s.badChecksum) bad checksum, \(s.missingChecksum) missing checksum, "
-                    + "\(s.unknown) unknown, \(s.malformed) malformed, \(s.skippedBytes) skipped bytes; "
-                    + "\(s.epochs) epochs, \(s.fixes) fixes")
-        }
-        if !s.foundNMEA {
-            let found =
-                input.bytesRead == 0
-                ? "it is empty"
-                : s.badChecksum > 0
-                    ? "\(counted(s.badChecksum, "sentence")) with bad checksums and none that decoded"
-                    : "\(input.bytesRead) bytes read"
-            throw CommandFailure(
-                message: "No NMEA sentences found in \(input.displayName) (\(found)); "
-                    + "give a log of NMEA 0183 text such as $GPGGA/$GPRMC lines.",
-                code: .dataError)
-        }
-        if !started && csv { out.appendCSVHeader() }
-        try out.flush()
+            statistics: stats)
     }
 }
+
+extension DecodeService.Format: ExpressibleByArgument {}

@@ -93,6 +93,8 @@ func commandFailure(_ failure: any ServiceFailure) -> CommandFailure {
         case .noDevice: hint = " (trailbook rides --json shows each ride's device.)"
         default: break
         }
+    case let failure as OutputError:
+        if case .isAFolder = failure { hint = " (-o names the file.)" }
     case let failure as PhotoError:
         switch failure {
         case .noneFound: hint = " (Give .jpg files or folders holding them.)"

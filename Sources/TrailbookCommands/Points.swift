@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrackStore
+import TrailbookKit
 
 /// `trailbook points`: the stored points of a ride or a day.
 struct Points: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GPSCore
 import RideSimulator
+import TrailbookKit
 
 /// `trailbook simulate`: writes a realistic simulated ride as NMEA, for demos, tests and benchmarks.
 struct Simulate: ParsableCommand {

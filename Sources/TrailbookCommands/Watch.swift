@@ -4,6 +4,7 @@ import GPSDevices
 import Logging
 import NMEA
 import ServiceLifecycle
+import TrailbookKit
 
 #if canImport(Glibc)
     import Glibc
@@ -29,8 +30,6 @@ struct Watch: AsyncParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, csv, jsonl }
-
     @OptionGroup var global: GlobalOptions
 
     @OptionGroup var receiver: ReceiverOptions
@@ -45,7 +44,7 @@ struct Watch: AsyncParsableCommand {
     var speed = 1.0
 
     @Option(help: "Output: text (a live line on a terminal), csv or jsonl.")
-    var format: Format = .text
+    var format: FixFormat = .text
 
     @Option(help: "Stop after this many fixes.")
     var count: Int?
@@ -98,35 +97,4 @@ struct Watch: AsyncParsableCommand {
 
 }
 
-/// `watch` as a service: prints the source's events until the count or the duration is reached,
-/// the source ends, or a graceful shutdown (SIGINT, SIGTERM) comes.
-struct WatchService: Service {
-    let source: any FixSource
-    let format: Watch.Format
-    let live: Bool
-    let count: Int?
-    let duration: Duration?
-
-    func run() async throws {
-        var printer = FixPrinter(format: format, live: live)
-        let deadline = duration.map { ContinuousClock.now + $0 }
-        var fixes = 0
-        // Ticks only matter for --duration: a fifth of a second is close enough to it.
-        loop: for await input in SourceStream.inputs(of: source, tick: .milliseconds(200)).cancelOnGracefulShutdown() {
-            if let deadline, ContinuousClock.now >= deadline { break }
-            switch input {
-            case .tick: continue
-            case .event(.fix(let fix)):
-                fixes += 1
-                try printer.print(fix)
-                if let count, fixes >= count { break loop }
-            case .event(.connected(let what)): try printer.note("connected: \(what)")
-            case .event(.disconnected(let why)): try printer.note("disconnected: \(why)")
-            case .ended(let failure):
-                if let failure { throw failure }
-                break loop
-            }
-        }
-        try printer.finish()
-    }
-}
+extension FixFormat: ExpressibleByArgument {}

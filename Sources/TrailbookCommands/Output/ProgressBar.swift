@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TrailbookKit
 
 #if canImport(Glibc)
     import Glibc

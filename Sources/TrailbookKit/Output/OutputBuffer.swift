@@ -7,17 +7,16 @@ import GPSCore
 #endif
 
 /// Bytes collected in memory and written to a file descriptor in large blocks.
-///
-struct OutputBuffer: ~Copyable {
-    let fd: Int32
+public struct OutputBuffer: ~Copyable {
+    public let fd: Int32
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
-    private(set) var count = 0
-    static let flushThreshold = 1 << 16
+    public private(set) var count = 0
+    public static let flushThreshold = 1 << 16
 
     /// - Parameter capacity: bytes reserved up front (it grows when needed); small for short
     ///   formatted pieces, large for streamed output.
-    init(fd: Int32 = STDOUT_FILENO, capacity: Int = OutputBuffer.flushThreshold * 2) {
+    public init(fd: Int32 = STDOUT_FILENO, capacity: Int = OutputBuffer.flushThreshold * 2) {
         self.fd = fd
         self.capacity = capacity
         storage = .allocate(capacity: capacity)
@@ -27,7 +26,7 @@ struct OutputBuffer: ~Copyable {
 
     /// Makes room for at least `n` more bytes (grows if a single item is huge).
     @inline(__always)
-    mutating func reserve(_ n: Int) {
+    public mutating func reserve(_ n: Int) {
         if count + n > capacity { grow(n) }
     }
 
@@ -42,29 +41,29 @@ struct OutputBuffer: ~Copyable {
 
     /// Writes `b` at `offset` bytes past the end without counting it (see ``advance(_:)``).
     @inline(__always)
-    mutating func storageAppendAt(offset: Int, _ b: UInt8) { storage[count + offset] = b }
+    public mutating func storageAppendAt(offset: Int, _ b: UInt8) { storage[count + offset] = b }
 
     /// Counts `n` bytes written with ``storageAppendAt(offset:_:)``.
     @inline(__always)
-    mutating func advance(_ n: Int) { count += n }
+    public mutating func advance(_ n: Int) { count += n }
 
     @inline(__always)
-    mutating func append(_ b: UInt8) {
+    public mutating func append(_ b: UInt8) {
         if count == capacity { reserve(1) }
         storage[count] = b
         count += 1
     }
 
-    mutating func append(_ s: StaticString) {
+    public mutating func append(_ s: StaticString) {
         append(bytes: UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
-    mutating func append(_ s: String) {
+    public mutating func append(_ s: String) {
         var s = s
         s.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    mutating func append(bytes: UnsafeRawBufferPointer) {
+    public mutating func append(bytes: UnsafeRawBufferPointer) {
         reserve(bytes.count)
         if let base = bytes.baseAddress {
             UnsafeMutableRawPointer(storage + count).copyMemory(from: base, byteCount: bytes.count)
@@ -73,19 +72,19 @@ struct OutputBuffer: ~Copyable {
     }
 
     /// What has been collected, as text (for short formatted pieces).
-    var text: String { String(decoding: UnsafeBufferPointer(start: storage, count: count), as: UTF8.self) }
+    public var text: String { String(decoding: UnsafeBufferPointer(start: storage, count: count), as: UTF8.self) }
 
     /// Writes out when enough has collected.
-    mutating func flushIfFull() throws {
+    public mutating func flushIfFull() throws {
         if count >= Self.flushThreshold { try flush() }
     }
 
     /// Writes everything collected so far.
-    mutating func flush() throws {
+    public mutating func flush() throws {
         do {
             try Posix.write(fd, UnsafeRawBufferPointer(start: storage, count: count))
         } catch {
-            throw CommandFailure(message: "Writing the output failed: \(error).", code: .cannotCreate)
+            throw OutputError.writeFailed(reason: "\(error)")
         }
         count = 0
     }

@@ -7,14 +7,14 @@ import GPSCore
 /// Prints live fixes: CSV or JSON Lines (the decode columns), or text — one line per fix,
 /// or on a terminal a single line rewritten in place.
 struct FixPrinter: ~Copyable {
-    let format: Watch.Format
+    let format: FixFormat
     /// Standard output is a terminal: text mode rewrites one line.
     let live: Bool
     private var out = OutputBuffer()
     private var headerDone = false
     private var lineOpen = false
 
-    init(format: Watch.Format, live: Bool) {
+    init(format: FixFormat, live: Bool) {
         self.format = format
         self.live = live
     }

@@ -6,7 +6,7 @@ import GPSCore
 /// the whole row.
 extension OutputBuffer {
     /// Appends a decimal integer.
-    mutating func append(int value: Int) {
+    public mutating func append(int value: Int) {
         if value < 0 {
             append(0x2D)
             append(unsigned: value.magnitude.toUInt64, minDigits: 1)
@@ -64,7 +64,7 @@ extension OutputBuffer {
     /// Appends `value` rounded to `decimals` (0...9) decimal places, half away from zero,
     /// without exponent ("-12.500").
     @inline(__always)
-    mutating func append(_ value: Double, decimals: Int) {
+    public mutating func append(_ value: Double, decimals: Int) {
         guard value.isFinite else { return }
         let unit = Self.powerOfTen(decimals)
         let x = value * Double(unit)

@@ -6,7 +6,7 @@
 
 /// Writes one line to standard error (messages, statistics, progress), unbuffered; with
 /// `newline: false` the text is written as it is (progress redraws).
-func printError(_ line: String, newline: Bool = true) {
+public func printError(_ line: String, newline: Bool = true) {
     var text = line
     if newline && !text.hasSuffix("\n") { text += "\n" }
     text.withCString { p in _ = write(STDERR_FILENO, p, strlen(p)) }

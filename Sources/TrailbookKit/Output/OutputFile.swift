@@ -8,14 +8,14 @@ import GPSCore
 
 /// Standard output, or a file written under a temporary name and renamed into place on
 /// ``commit()``, so a failed run never leaves a half-written file behind.
-final class OutputFile {
-    let fd: Int32
+public final class OutputFile {
+    public let fd: Int32
     private let path: String?
     private let temporaryPath: String?
     private var committed = false
 
     /// `suffix`: the file type, for the example name in the message when `path` is a folder.
-    init(path: String?, suffix: String? = nil) throws {
+    public init(path: String?, suffix: String? = nil) throws {
         guard let path, path != "-" else {
             fd = STDOUT_FILENO
             self.path = nil
@@ -24,10 +24,7 @@ final class OutputFile {
         }
         var info = stat()
         if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            throw CommandFailure(
-                message:
-                    "-o \(path) is a folder; give a file name, for example -o \(path)/trailbook.\(suffix ?? "out").",
-                code: .cannotCreate)
+            throw OutputError.isAFolder(path: path, suffix: suffix ?? "out")
         }
         let temp = path + ".part-\(getpid())"
         var fd: Int32
@@ -39,9 +36,7 @@ final class OutputFile {
         } while fd < 0 && errno == EINTR
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw CommandFailure(
-                message: "Cannot create \(path): \(reason); check that its folder exists and is writable.",
-                code: .cannotCreate)
+            throw OutputError.cannotCreate(path: path, reason: reason)
         }
         self.fd = fd
         self.path = path
@@ -49,11 +44,11 @@ final class OutputFile {
     }
 
     /// Makes the file visible under its real name.
-    func commit() throws {
+    public func commit() throws {
         guard let path, let temporaryPath else { return }
         guard fsync(fd) == 0, rename(temporaryPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
-            throw CommandFailure(message: "Cannot write \(path): \(reason).", code: .cannotCreate)
+            throw OutputError.cannotFinish(path: path, reason: reason)
         }
         committed = true
     }

@@ -2,7 +2,7 @@ import Foundation
 import GPSCore
 import Testing
 
-@testable import TrailbookCommands
+@testable import TrailbookKit
 
 /// The hand-written number formatting behind every CSV and JSON row, against Swift's own.
 @Suite struct OutputNumberTests {

@@ -34,7 +34,7 @@ enum FixColumn: CaseIterable {
 
 extension OutputBuffer {
     /// Writes the CSV header line, with `extra` column names after the fix columns.
-    mutating func appendCSVHeader(extra: [StaticString] = []) {
+    public mutating func appendCSVHeader(extra: [StaticString] = []) {
         for c in FixColumn.allCases {
             if c != .time { append(0x2C) }
             append(c.name)
@@ -47,7 +47,7 @@ extension OutputBuffer {
     }
 
     /// Writes one fix as a CSV row, with `extra` integer columns; unknown values are empty fields.
-    mutating func appendCSVRow(_ fix: Fix, extra: [Int] = []) {
+    public mutating func appendCSVRow(_ fix: Fix, extra: [Int] = []) {
         for c in FixColumn.allCases {
             if c != .time { append(0x2C) }
             appendValue(c, of: fix, json: false)
@@ -60,7 +60,9 @@ extension OutputBuffer {
     }
 
     /// Writes one fix as a JSON object on one line, with `extra` integer keys; unknown values are `null`.
-    mutating func appendJSONLine(_ fix: Fix, extra: [(StaticString, Int)] = [], text: [(StaticString, String)] = []) {
+    public mutating func appendJSONLine(
+        _ fix: Fix, extra: [(StaticString, Int)] = [], text: [(StaticString, String)] = []
+    ) {
         append(0x7B)
         for c in FixColumn.allCases {
             if c != .time { append(0x2C) }
