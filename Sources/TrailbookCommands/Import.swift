@@ -88,32 +88,6 @@ struct Import: ParsableCommand {
         }
     }
 
-    struct Report: Encodable {
-        var files: [ImportFileReport]
-        var fixesRead: Int
-        var kept: Int
-        var dropped: [String: Int]
-        var rides: Int
-        var segments: Int
-        var stored: Int?
-        var store: String?
-        var events: [EventJSON]?
-        /// With --events: the alerts each event would have sent live.
-        var alerts: [WouldAlert]?
-
-        enum CodingKeys: String, CodingKey {
-            case files, kept, dropped, rides, segments, stored, store, events, alerts
-            case fixesRead = "fixes_read"
-        }
-    }
-
-    struct WouldAlert: Encodable {
-        var time: String
-        var type: String
-        var alert: Int64
-        var channel: String
-    }
-
     func run() throws {
         let config = try configOptions.load()
         var options = ImportService.Options(configuration: config.pipeline)
@@ -123,81 +97,43 @@ struct Import: ParsableCommand {
             $0 == "first" ? .first : .at(UTCTimestamp.milliseconds(Substring($0))!)
         }
         options.keepFixes = format == .csv
-        // The first file starts reading (and digesting) before the store is opened, so opening
-        // and migrating the store overlap it.
-        func start(_ path: String) throws -> (ProgressBar, ImportService.StartedFile) {
-            let bar = ProgressBar(label: path, totalBytes: ImportService.fileSize(path))
-            return (bar, try ImportService.start(path, options: options, digest: !dryRun) { bar.update($0) })
-        }
-        var first = try files.first.map(start)
-        let store = dryRun ? nil : try storeOptions.openOrCreate()
-        // A dry run looks for the places of the store when there is one, and changes nothing.
-        let existing = try store ?? storeOptions.openIfItExists()
-        options.places = try existing?.places(account: nil) ?? []
-        options.cues = try existing?.cues(account: nil) ?? []
-        var service = try ImportService(store: store, device: deviceName, options: options)
+        var job = ImportJob(files: files, device: deviceName, options: options)
+        job.dryRun = dryRun
+        job.events = events
+        job.zone = config.timeZone
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }
-        var perFile: [ImportFileReport] = []
-        var found: [TrailEvent] = []
-        for path in files {
-            let (bar, started) = try first ?? start(path)
-            first = nil
-            defer { bar.finish() }
-            let result = try service.importFile(started)
-            for row in result.keptFixes {
-                out.appendCSVRow(row.fix, extra: [row.ride, row.segment])
-                try out.flushIfFull()
-            }
-            perFile.append(result.report)
-            found += result.events
+        func row(_ fix: Fix, _ ride: Int, _ segment: Int) throws {
+            out.appendCSVRow(fix, extra: [ride, segment])
+            try out.flushIfFull()
         }
+        let summary = try job.run(store: storeOptions.openOrCreate, existing: storeOptions.openIfItExists, keptRow: row)
         try out.flush()
-        var total: [String: Int] = [:]
-        for f in perFile { total.merge(f.dropped, uniquingKeysWith: +) }
-        var report = Report(
-            files: perFile, fixesRead: perFile.map(\.fixesRead).reduce(0, +), kept: perFile.map(\.kept).reduce(0, +),
-            dropped: total, rides: service.rides, segments: service.segments,
-            stored: store == nil ? nil : perFile.compactMap(\.stored).reduce(0, +), store: store?.path,
-            events: events ? found.map { EventJSON($0, device: deviceName) } : nil)
-        // Which alerts the events would have sent live (import itself sends none).
-        let zone = config.timeZone
-        let wouldSend =
-            try existing.map {
-                events ? try AlertService(store: $0).wouldSend(found, device: deviceName, zone: zone) : []
-            }
-            ?? []
-        if events {
-            report.alerts = zip(found, wouldSend).flatMap { e, alerts in
-                alerts.map {
-                    WouldAlert(
-                        time: LocalTime.utc(e.milliseconds), type: e.type.rawValue, alert: $0.id,
-                        channel: $0.channel.kind)
-                }
-            }
-        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
         } else if format == nil {
-            for f in perFile { print(f.line) }
-            if events {
-                for (i, e) in found.enumerated() {
-                    print("  " + EventService.line(StoredEvent(id: 0, device: deviceName, event: e), zone: zone))
-                    for alert in i < wouldSend.count ? wouldSend[i] : [] {
-                        print("    → alert \(alert.id) (\(alert.channel.kind)) would send it live")
-                    }
+            for line in summary.lines(device: deviceName, zone: config.timeZone) { print(line) }
+        }
+    }
+}
+
+extension ImportSummary {
+    /// The text `import` prints: a line per file, the events (with --events) and the totals.
+    func lines(device: String, zone: TimeZone) -> [String] {
+        var lines = files.map(\.line)
+        if events != nil {
+            for (i, e) in found.enumerated() {
+                lines.append("  " + EventService.line(StoredEvent(id: 0, device: device, event: e), zone: zone))
+                for alert in i < wouldSend.count ? wouldSend[i] : [] {
+                    lines.append("    → alert \(alert.id) (\(alert.channel.kind)) would send it live")
                 }
             }
-            if let store {
-                print("\(counted(report.rides, "ride")), \(counted(report.segments, "segment")); store \(store.path)")
-            } else {
-                print(
-                    "\(counted(report.rides, "ride")), \(counted(report.segments, "segment")) (dry run: nothing stored)"
-                )
-            }
         }
+        let totals = "\(counted(rides, "ride")), \(counted(segments, "segment"))"
+        lines.append(store.map { totals + "; store \($0)" } ?? totals + " (dry run: nothing stored)")
+        return lines
     }
 }
 

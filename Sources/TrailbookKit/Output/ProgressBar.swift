@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import TrailbookKit
 
 #if canImport(Glibc)
     import Glibc
@@ -10,21 +9,21 @@ import TrailbookKit
 /// more) and only when standard error is a terminal (never in pipes, logs or CI). Redrawn at
 /// most five times a second. Sendable: a replayed file reports its progress from the thread
 /// that reads it.
-final class ProgressBar: Sendable {
+public final class ProgressBar: Sendable {
     private let label: String
     private let total: Int
     private let points: Bool
     private let enabled: Bool
     private let state = Mutex<(lastDraw: ContinuousClock.Instant, drawn: Bool)>((.now - .seconds(1), false))
 
-    init(label: String, totalBytes: Int) {
+    public init(label: String, totalBytes: Int) {
         self.label = label
         total = totalBytes
         points = false
         enabled = totalBytes >= 4 << 20 && isatty(STDERR_FILENO) != 0
     }
 
-    init(label: String, totalPoints: Int) {
+    public init(label: String, totalPoints: Int) {
         self.label = label
         total = totalPoints
         points = true
@@ -32,7 +31,7 @@ final class ProgressBar: Sendable {
     }
 
     /// Bytes or points done so far.
-    func update(_ bytes: Int) {
+    public func update(_ bytes: Int) {
         guard enabled else { return }
         let due = state.withLock { state in
             guard ContinuousClock.now - state.lastDraw >= .milliseconds(200) else { return false }
@@ -53,7 +52,7 @@ final class ProgressBar: Sendable {
         printError(text, newline: false)
     }
 
-    func finish() {
+    public func finish() {
         guard state.withLock({ $0.drawn }) else { return }
         printError("\r\u{1B}[K", newline: false)
     }

@@ -1,0 +1,79 @@
+import Foundation
+import GPSCore
+import TrackModel
+
+/// `import` of several files into one store (or none, for a dry run): each file through
+/// ``ImportService`` with a progress bar, then the totals and, when asked, the events found
+/// and the alerts each would have sent live (an import itself sends none).
+public struct ImportJob {
+    public var files: [String]
+    /// The device the points are stored as.
+    public var device: String
+    public var options: ImportService.Options
+    /// Store nothing: no digest, no store opened for writing.
+    public var dryRun = false
+    /// Report the events found and the alerts they would have sent.
+    public var events = false
+    /// The zone of the alerts' quiet hours.
+    public var zone: TimeZone = .current
+
+    public init(files: [String], device: String, options: ImportService.Options) {
+        self.files = files
+        self.device = device
+        self.options = options
+    }
+
+    /// Imports the files in order.
+    ///
+    /// - Parameters:
+    ///   - store: opens the store to write (not called for a dry run). It is called once the first
+    ///     file has started reading, so opening and migrating the store overlap that.
+    ///   - existing: the store a dry run looks in for places, cues and alerts, if there is one.
+    ///   - keptRow: with `options.keepFixes`, each kept fix with its ride and segment, in order.
+    public func run(
+        store: () throws -> any TrackStoring, existing: () throws -> (any TrackStoring)?,
+        keptRow: (Fix, Int, Int) throws -> Void = { _, _, _ in }
+    ) throws -> ImportSummary {
+        var options = options
+        let dryRun = dryRun
+        func start(_ path: String) throws -> (ProgressBar, ImportService.StartedFile) {
+            let bar = ProgressBar(label: path, totalBytes: ImportService.fileSize(path))
+            return (bar, try ImportService.start(path, options: options, digest: !dryRun) { bar.update($0) })
+        }
+        var first = try files.first.map(start)
+        let target = dryRun ? nil : try store()
+        let lookIn = try target ?? existing()
+        options.places = try lookIn?.places(account: nil) ?? []
+        options.cues = try lookIn?.cues(account: nil) ?? []
+        var service = try ImportService(store: target, device: device, options: options)
+        var perFile: [ImportFileReport] = []
+        var found: [TrailEvent] = []
+        for path in files {
+            let (bar, started) = try first ?? start(path)
+            first = nil
+            defer { bar.finish() }
+            let result = try service.importFile(started)
+            for row in result.keptFixes { try keptRow(row.fix, row.ride, row.segment) }
+            perFile.append(result.report)
+            found += result.events
+        }
+        var dropped: [String: Int] = [:]
+        for f in perFile { dropped.merge(f.dropped, uniquingKeysWith: +) }
+        var summary = ImportSummary(
+            files: perFile, fixesRead: perFile.map(\.fixesRead).reduce(0, +), kept: perFile.map(\.kept).reduce(0, +),
+            dropped: dropped, rides: service.rides, segments: service.segments,
+            stored: target == nil ? nil : perFile.compactMap(\.stored).reduce(0, +), store: target?.path,
+            events: events ? found.map { EventJSON($0, device: device) } : nil)
+        summary.found = found
+        guard events else { return summary }
+        summary.wouldSend =
+            try lookIn.map { try AlertService(store: $0).wouldSend(found, device: device, zone: zone) } ?? []
+        summary.alerts = zip(found, summary.wouldSend).flatMap { e, alerts in
+            alerts.map {
+                ImportSummary.WouldAlert(
+                    time: LocalTime.utc(e.milliseconds), type: e.type.rawValue, alert: $0.id, channel: $0.channel.kind)
+            }
+        }
+        return summary
+    }
+}
