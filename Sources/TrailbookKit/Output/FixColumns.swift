@@ -47,11 +47,49 @@ extension OutputBuffer {
     }
 
     /// Writes one fix as a CSV row, with `extra` integer columns; unknown values are empty fields.
+    ///
+    /// The columns of ``FixColumn`` written one after the other, each with its decimals as a
+    /// constant (this runs for every row of `decode`: the rounding and digit loops then divide
+    /// by constants); `appendJSONLine` goes through the table, and `DecodeGoldenTests` and
+    /// `OutputNumberTests` hold the two to the same text.
     public mutating func appendCSVRow(_ fix: Fix, extra: [Int] = []) {
-        for c in FixColumn.allCases {
-            if c != .time { append(0x2C) }
-            appendValue(c, of: fix, json: false)
+        if let t = fix.timeOfDay { append(date: fix.date, timeOfDay: t) }
+        append(0x2C)
+        append(int: fix.mode.rawValue)
+        append(0x2C)
+        if let c = fix.coordinate {
+            append(c.latitude, decimals: 9)
+            append(0x2C)
+            append(c.longitude, decimals: 9)
+        } else {
+            append(0x2C)
         }
+        append(0x2C)
+        if let v = fix.altitudeMSL { append(v, decimals: 3) }
+        append(0x2C)
+        if let v = fix.speed { append(v, decimals: 3) }
+        append(0x2C)
+        if let v = fix.track { append(v, decimals: 3) }
+        append(0x2C)
+        if let q = fix.quality { append(int: q.rawValue) }
+        append(0x2C)
+        if let v = fix.hdop { append(v, decimals: 2) }
+        append(0x2C)
+        if let v = fix.vdop { append(v, decimals: 2) }
+        append(0x2C)
+        if let v = fix.pdop { append(v, decimals: 2) }
+        append(0x2C)
+        if let n = fix.satellitesUsed { append(int: n) }
+        append(0x2C)
+        if let n = fix.satellitesInView { append(int: n) }
+        append(0x2C)
+        if let v = fix.geoidSeparation { append(v, decimals: 3) }
+        append(0x2C)
+        if let v = fix.latitudeError { append(v, decimals: 3) }
+        append(0x2C)
+        if let v = fix.longitudeError { append(v, decimals: 3) }
+        append(0x2C)
+        if let v = fix.altitudeError { append(v, decimals: 3) }
         for value in extra {
             append(0x2C)
             append(int: value)
