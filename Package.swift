@@ -138,7 +138,10 @@ let package = Package(
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "GPSCore", "TrailbookTestSupport"]),
         .testTarget(
             name: "TrackStoreTests",
-            dependencies: ["TrackStore", "GPSCore", "NMEA", "Pipeline", "StoreContract", "TrailbookTestSupport"]
+            dependencies: [
+                "TrackStore", "GPSCore", "NMEA", "Pipeline", "StoreContract", "TrailbookTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "StorePostgresTests",

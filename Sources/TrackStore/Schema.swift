@@ -441,4 +441,31 @@ enum Schema {
         }
         return migrator
     }
+
+    /// Makes a new, empty store's schema in one transaction from ``SchemaSnapshot`` instead of
+    /// running each migration (whose table rebuilds re-read the whole schema every time: 67 M
+    /// instructions, ~12 ms, against ~1 M), and records the snapshot's migrations as applied;
+    /// later ones run as usual. A file that has any table is left alone.
+    static func createIfEmpty(_ pool: DatabasePool) throws {
+        guard !SchemaSnapshot.migrations.isEmpty else { return }
+        try pool.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0 else { return .commit }
+                for statement in SchemaSnapshot.statements { try db.execute(sql: statement) }
+                // What the migrations leave in the tables: the AUTOINCREMENT counters (first, so
+                // the row below updates its table's instead of adding one) and the local store's
+                // one user (v5-users-devices).
+                for (table, seq) in SchemaSnapshot.sequences {
+                    try db.execute(
+                        sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", arguments: [table, seq])
+                }
+                let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+                try db.execute(sql: "INSERT INTO user (id, name, created_ms) VALUES (1, 'me', ?)", arguments: [now])
+                for identifier in SchemaSnapshot.migrations {
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [identifier])
+                }
+                return .commit
+            }
+        }
+    }
 }

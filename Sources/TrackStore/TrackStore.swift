@@ -57,6 +57,7 @@ public final class TrackStore: Sendable {
         pool = try Self.openPool(path, configuration)
         let migrator = Schema.migrator()
         do {
+            if last == nil { try Schema.createIfEmpty(pool) }
             let unknown = try pool.read { db in
                 try migrator.appliedIdentifiers(db).subtracting(Set(migrator.migrations))
             }
