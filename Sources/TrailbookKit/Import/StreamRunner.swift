@@ -94,9 +94,9 @@ struct StreamRunner {
             firstTime = Swift.min(firstTime ?? t, t)
         }
         fixesRead += 1
-        var watching = detector.take() ?? EventDetector(rules: configuration.events, places: places)
-        var found = watching.observe(fix)
-        detector = watching
+        // Observed in place: taking the detector out and back copied it at every fix.
+        if detector == nil { detector = EventDetector(rules: configuration.events, places: places) }
+        var found = detector!.observe(fix)
         if !found.isEmpty && !cues.isEmpty {
             let fired = CueService.fire(cues.filter { !($0.once && spentCues.contains($0.id)) }, for: found)
             for (cue, _) in fired where cue.once { spentCues.insert(cue.id) }
