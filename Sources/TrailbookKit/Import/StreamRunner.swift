@@ -36,10 +36,10 @@ struct StreamRunner {
     private var spentCues = Set<Int64>()
 
     private(set) var streams: [ImportStream] = []
-    private(set) var keptFixes: [(fix: Fix, ride: Int, segment: Int)] = []
+    var keptFixes: [(fix: Fix, ride: Int, segment: Int)] { decisions.keptFixes }
     private(set) var fixesRead = 0
-    private(set) var kept = 0
-    private(set) var dropped: [String: Int] = [:]
+    var kept: Int { decisions.kept }
+    var dropped: [String: Int] { decisions.dropped }
     /// Rides and segments formed in this file.
     private(set) var rides = 0
     private(set) var segments = 0
@@ -54,13 +54,41 @@ struct StreamRunner {
 
     /// The streams whose points were all handed over (``handOver(atLeast:_:)``).
     private var handedStreams = 0
-    /// The rides and segments of the current stream's points, those handed over included.
-    private var extents = RideExtent.Builder()
+    /// What the rules decided. Apart from the pipeline, so that the pipeline decides in place
+    /// while they are recorded (taking the pipeline out of `self` and back copied it per fix).
+    private struct Decisions {
+        var kept = 0
+        var dropped: [String: Int] = [:]
+        /// The current stream's kept points not handed over yet.
+        var points: [KeptPoint] = []
+        /// The rides and segments of the current stream's points, those handed over included.
+        var extents = RideExtent.Builder()
+        var keptFixes: [(fix: Fix, ride: Int, segment: Int)] = []
+
+        /// Records one decision; `rideBase` and `segmentBase` number rides and segments through
+        /// the run (for `keepFixes`).
+        mutating func record(
+            _ event: PipelineEvent, keepPoints: Bool, keepFixes: Bool, rideBase: Int, segmentBase: Int
+        ) {
+            switch event {
+            case .kept(let fix, let ride, let segment):
+                kept += 1
+                if keepPoints {
+                    let point = KeptPoint(fix: fix, ride: ride, segment: segment)
+                    points.append(point)
+                    extents.add(point)
+                }
+                if keepFixes { keptFixes.append((fix, rideBase + ride, segmentBase + segment)) }
+            case .dropped(_, let reason):
+                dropped[reason.rawValue, default: 0] += 1
+            }
+        }
+    }
+    private var decisions = Decisions()
 
     private var pipeline: Pipeline?
     private var detector: EventDetector?
     private var streamEvents: [TrailEvent] = []
-    private var points: [KeptPoint] = []
     private var latest: Int64?
 
     init(
@@ -104,28 +132,42 @@ struct StreamRunner {
         }
         streamEvents += found
         self.found += found
-        // Taken out while it runs: its decisions are recorded into self.
-        var running = pipeline.take() ?? Pipeline(configuration: configuration)
-        running.process(fix) { record($0) }
-        pipeline = running
+        if pipeline == nil { pipeline = Pipeline(configuration: configuration) }
+        try decide { pipeline, record in pipeline.process(fix, record) }
+    }
+
+    /// Runs `body` on the current stream's pipeline in place, with a function that records its
+    /// decisions (moved out of `self` meanwhile: a few words, not the pipeline).
+    private mutating func decide(
+        _ body: (inout Pipeline, (PipelineEvent) -> Void) throws -> Void
+    ) rethrows {
+        var taken = Decisions()
+        swap(&taken, &decisions)
+        defer { swap(&taken, &decisions) }
+        let (keepPoints, keepFixes) = (self.keepPoints, self.keepFixes)
+        let (rideBase, segmentBase) = (rideOffset + rides, segmentOffset + segments)
+        try body(&pipeline!) {
+            taken.record($0, keepPoints: keepPoints, keepFixes: keepFixes, rideBase: rideBase, segmentBase: segmentBase)
+        }
     }
 
     /// Ends the current stream (its held fixes are decided now); the next fix starts a new one.
     mutating func endStream() throws {
-        guard var finished = pipeline else { return }
-        finished.finish { record($0) }
+        guard pipeline != nil else { return }
+        decide { pipeline, record in pipeline.finish(record) }
+        let finished = pipeline!
         var drops: [Int: [String: Int]] = [:]
         for (ride, counts) in finished.drops {
             for (reason, n) in counts.byReason { drops[ride, default: [:]][reason.rawValue] = n }
         }
         streams.append(
             .init(
-                points: points, extents: extents.rides, drops: drops,
+                points: decisions.points, extents: decisions.extents.rides, drops: drops,
                 events: streamEvents.sorted { $0.milliseconds < $1.milliseconds }))
-        extents = RideExtent.Builder()
+        decisions.extents = RideExtent.Builder()
         rides += finished.rides
         segments += finished.segments
-        points = []
+        decisions.points = []
         latest = nil
         pipeline = nil
         detector = nil
@@ -143,28 +185,11 @@ struct StreamRunner {
             if !ended.isEmpty { try body(ended, handedStreams) }
             handedStreams += 1
         }
-        guard points.count >= Swift.max(minimum, 1) else { return }
-        let current = points
-        points = []
-        points.reserveCapacity(current.count)
+        guard decisions.points.count >= Swift.max(minimum, 1) else { return }
+        let current = decisions.points
+        decisions.points = []
+        decisions.points.reserveCapacity(current.count)
         try body(current, handedStreams)
-    }
-
-    private mutating func record(_ event: PipelineEvent) {
-        switch event {
-        case .kept(let fix, let ride, let segment):
-            kept += 1
-            if keepPoints {
-                let point = KeptPoint(fix: fix, ride: ride, segment: segment)
-                points.append(point)
-                extents.add(point)
-            }
-            if keepFixes {
-                keptFixes.append((fix, rideOffset + rides + ride, segmentOffset + segments + segment))
-            }
-        case .dropped(_, let reason):
-            dropped[reason.rawValue, default: 0] += 1
-        }
     }
 }
 
