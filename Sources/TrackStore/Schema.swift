@@ -448,9 +448,13 @@ enum Schema {
     /// later ones run as usual. A file that has any table is left alone.
     static func createIfEmpty(_ pool: DatabasePool) throws {
         guard !SchemaSnapshot.migrations.isEmpty else { return }
+        // Read first, without a lock: opening a store that exists must not wait for a writer.
+        let count = "SELECT count(*) FROM sqlite_master"
+        guard try pool.read({ db in try Int.fetchOne(db, sql: count) }) == 0 else { return }
         try pool.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
-                guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0 else { return .commit }
+                // Again inside the write: another process may have made the schema meanwhile.
+                guard try Int.fetchOne(db, sql: count) == 0 else { return .commit }
                 for statement in SchemaSnapshot.statements { try db.execute(sql: statement) }
                 // What the migrations leave in the tables: the AUTOINCREMENT counters (first, so
                 // the row below updates its table's instead of adding one) and the local store's

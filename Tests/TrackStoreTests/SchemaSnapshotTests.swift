@@ -122,6 +122,22 @@ import TrailbookTestSupport
             """)
     }
 
+    /// Opening a store that is in use takes no write lock: it opens while another connection
+    /// holds one (before the emptiness check read first, it waited out the busy timeout and
+    /// failed). In use: a store nobody has open has no write-ahead log, and GRDB writes one.
+    @Test func openingAStoreInUseDoesNotWaitForAWriter() throws {
+        let path = try Samples.temporaryDirectory() + "/store.sqlite"
+        let first = try TrackStore(path: path)
+        defer { withExtendedLifetime(first) {} }
+        var holding = Configuration()
+        holding.allowsUnsafeTransactions = true  // the write lock stays held between the two calls
+        let other = try DatabaseQueue(path: path, configuration: holding)
+        try other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        let reader = try TrackStore(existingAt: path)
+        #expect(try reader.appliedMigrations() == Schema.migrator().migrations)
+        try other.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+    }
+
     /// A file that already has tables is never touched by the snapshot (its CREATE statements
     /// would fail there): the migrations decide.
     @Test func aStoreWithTablesIsMigratedNotSnapshotted() throws {
