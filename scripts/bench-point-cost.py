@@ -4,7 +4,9 @@
 Starts `trailbook serve` on 127.0.0.1 with a new SQLite store, one account and one device, and
 posts POINTS OsmAnd points one after the other on one keep-alive connection (each reply comes
 once the point is stored); prints the mean, p50 and p99 time per point and the server's CPU per
-point. Usage: bench-point-cost.py BINARY [--points N]
+point; then the same with every tenth point sent five points late (older than the device's
+newest, as a phone's backlog comes), and how many points of each run the store lacks after.
+Usage: bench-point-cost.py BINARY [--points N]
 """
 import argparse
 import http.client
@@ -12,6 +14,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -39,7 +42,6 @@ def main():
     work = tempfile.mkdtemp(prefix="trailbook-point-cost-")
     store = os.path.join(work, "store.sqlite")
     cli(a.binary, ["user", "add", "ana", "--password-stdin", "--store", store], stdin="a long enough password\n")
-    token = json.loads(cli(a.binary, ["device", "add", "phone", "--user", "ana", "--store", store, "--json"]))["token"]
     log = open(os.path.join(work, "serve.log"), "w")
     server = subprocess.Popen([a.binary, "serve", "--listen", "127.0.0.1:0", "--store", store], stderr=log)
     try:
@@ -54,27 +56,57 @@ def main():
             sys.exit("trailbook serve did not start: " + open(log.name).read())
         conn = http.client.HTTPConnection("127.0.0.1", port)
         base = 1_781_420_000_000
-        times = []
-        cpu_before = None
-        for i in range(a.points + 50):
-            if i == 50:
-                cpu_before = cpu_seconds(server.pid)  # after a warm-up of 50 points
-            lat, lon = 47.37 + i * 1e-5, 8.54 + i * 1e-5
-            path = f"/osmand?id={token}&timestamp={base + i * 1000}&lat={lat:.6f}&lon={lon:.6f}&speed=5&accuracy=5"
-            t = time.perf_counter()
-            conn.request("POST", path)
-            r = conn.getresponse()
-            r.read()
-            if r.status != 200:
-                sys.exit(f"point {i} refused: {r.status}")
-            if i >= 50:
-                times.append(time.perf_counter() - t)
-        cpu = cpu_seconds(server.pid) - cpu_before
-        times.sort()
-        ms = [x * 1000 for x in times]
-        print(f"point cost (SQLite, one device, {a.points} points in a row, each reply after its commit): "
-              f"mean {statistics.mean(ms):.2f} ms, p50 {ms[len(ms) // 2]:.2f} ms, p99 {ms[int(len(ms) * 0.99)]:.2f} ms; "
-              f"server CPU {cpu * 1000 / a.points:.2f} ms a point")
+        n = a.points + 50
+        # In time order, then with every tenth point held back and sent five points later
+        # (older than the device's newest: a phone's backlog), each on a device of its own.
+        runs = [("in order", list(range(n)))]
+        late = []
+        held = []
+        for i in range(n):
+            if i >= 50 and i % 10 == 5:
+                held.append((i + 5, i))
+            else:
+                late.append(i)
+            while held and held[0][0] <= i:
+                late.append(held.pop(0)[1])
+        late += [i for _, i in held]
+        runs.append(("10% late", late))
+        results = []
+        for name, order in runs:
+            device = "phone-" + name.replace(" ", "-").replace("%", "")
+            token = json.loads(cli(a.binary, ["device", "add", device, "--user", "ana", "--store", store, "--json"]))["token"]
+            times = []
+            cpu_before = None
+            for k, i in enumerate(order):
+                if k == 50:
+                    cpu_before = cpu_seconds(server.pid)  # after a warm-up of 50 points
+                lat, lon = 47.37 + i * 1e-5, 8.54 + i * 1e-5
+                path = f"/osmand?id={token}&timestamp={(base + i * 1000) // 1000}&lat={lat:.6f}&lon={lon:.6f}&speed=5&accuracy=5"
+                t = time.perf_counter()
+                conn.request("POST", path)
+                r = conn.getresponse()
+                r.read()
+                if r.status != 200:
+                    sys.exit(f"point {i} refused: {r.status}")
+                if k >= 50:
+                    times.append(time.perf_counter() - t)
+            cpu = cpu_seconds(server.pid) - cpu_before
+            times.sort()
+            ms = [x * 1000 for x in times]
+            late_count = sum(1 for k in range(1, len(order)) if order[k] < max(order[:k]))
+            results.append((name, device, statistics.mean(ms), ms, cpu, late_count))
+        server.terminate()
+        server.wait()
+        counts = dict(sqlite3.connect(store).execute(
+            "select d.name, count(*) from point p join device d on d.id = (p.key >> 43) group by d.name").fetchall())
+        for name, device, mean, ms, cpu, late_count in results:
+            lost = n - counts.get(device, 0)
+            print(f"point cost (SQLite, one device, {a.points} points in a row, {name}: {late_count} older than the "
+                  f"device's newest; each reply after its commit): mean {mean:.2f} ms ({1000 / mean:.0f} points/s), "
+                  f"p50 {ms[len(ms) // 2]:.2f} ms, p99 {ms[int(len(ms) * 0.99)]:.2f} ms; "
+                  f"server CPU {cpu * 1000 / a.points:.2f} ms a point; {lost} of {n} lost")
+        ratio = results[0][2] / results[1][2]
+        print(f"late points: {ratio * 100:.0f}% of the in-order points/s (target >= 90%)")
     finally:
         server.terminate()
         server.wait()

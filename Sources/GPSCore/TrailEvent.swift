@@ -10,6 +10,8 @@ public enum TrailEventType: String, CaseIterable, Codable, Sendable {
     case deviceDisconnected = "device.disconnected"
     case deviceOffline = "device.offline"
     case batteryLow = "battery.low"
+    /// The phone's user raised an alarm (Traccar Client's SOS button); `text` is its kind.
+    case deviceAlarm = "device.alarm"
     case friendArrive = "friend.arrive"
     case friendDepart = "friend.depart"
     case cue = "cue"

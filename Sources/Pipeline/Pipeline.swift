@@ -53,6 +53,17 @@ public struct Pipeline {
     /// The source lost its device: the next kept fix starts a new segment.
     public mutating func sourceDisconnected() { segmenter.breakSegment() }
 
+    /// Why the checks that need no other fix (validity but the time order, active hours,
+    /// accuracy) drop `fix`; nil when it passes them. A phone's late point (older than what the
+    /// stream has seen) is judged by these alone: the jump, interval and distance rules compare a
+    /// fix with the one before it in the live stream.
+    public func reasonToDropAlone(_ fix: Fix) -> DropReason? {
+        for filter in gate {
+            if let reason = filter.reasonToDrop(fix, after: nil) { return reason }
+        }
+        return nil
+    }
+
     /// Decides `fix`; `emit` receives the decisions made now (possibly about earlier held fixes).
     public mutating func process(_ fix: Fix, _ emit: (PipelineEvent) throws -> Void) rethrows {
         let latest = jumps.latestHeld ?? lastKept

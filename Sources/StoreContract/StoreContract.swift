@@ -558,6 +558,73 @@ public enum StoreContract {
                 try store.cues(account: nil).isEmpty && store.tasks(account: nil).isEmpty
                     && store.alerts(account: nil).count == 1, "what is left")
         },
+        Case(description: "points placed in any order, resent, give the segments and rides of the whole set") { store in
+            let rule = PointPlacement(segmentGapSeconds: 30, rideGapSeconds: 600)
+            // 300 times with gaps inside a segment (5 s), between segments (2 min), between rides (20 min).
+            var times: [Int64] = []
+            var t = t0
+            for i in 0..<300 {
+                t += i % 97 == 96 ? 1_200_000 : i % 41 == 40 ? 120_000 : 5_000
+                times.append(t)
+            }
+            func points(_ ts: some Sequence<Int64>) -> [KeptPoint] {
+                ts.map { KeptPoint(fix: makeFix($0, latitude: 47 + Double($0 - t0) * 1e-9), ride: 0, segment: 0) }
+            }
+            let ordered = store.makeWriter(device: try store.device(named: "ordered"))
+            for batch in stride(from: 0, to: times.count, by: 15) {
+                try ordered.place(points(times[batch..<min(batch + 15, times.count)]), drops: [:], rule: rule)
+            }
+            // Batches of 15 in a shuffled order (a fixed one), each sent twice, the second after the next.
+            var order = Array(stride(from: 0, to: times.count, by: 15))
+            var seed: UInt64 = 42
+            for i in order.indices.reversed() {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                order.swapAt(i, Int(seed >> 33) % (i + 1))
+            }
+            let shuffled = store.makeWriter(device: try store.device(named: "shuffled"))
+            var stored = 0
+            for (k, batch) in order.enumerated() {
+                let batchTimes = Array(times[batch..<min(batch + 15, times.count)]).reversed()
+                stored += try shuffled.place(points(batchTimes), drops: [:], rule: rule)
+                if k > 0 {
+                    let previous = order[k - 1]
+                    stored += try shuffled.place(
+                        points(times[previous..<min(previous + 15, times.count)]), drops: [:], rule: rule)
+                }
+            }
+            try expect(stored == 300 && ordered.stored == 300, "each point once: \(stored), \(ordered.stored)")
+            // The runs the gaps give: a new segment after more than 30 s, a new ride after more than 600 s.
+            func runs(_ limit: Int64) -> [[Int64]] {
+                var out: [[Int64]] = []
+                for t in times {
+                    if let last = out.last?.last, t - last <= limit {
+                        out[out.count - 1].append(t)
+                    } else {
+                        out.append([t])
+                    }
+                }
+                return out
+            }
+            for name in ["ordered", "shuffled"] {
+                let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .named(name))
+                let expectedRides = runs(600_000)
+                try expect(
+                    rides.map { [$0.startMilliseconds, $0.endMilliseconds, Int64($0.pointCount)] }
+                        == expectedRides.map { [$0.first!, $0.last!, Int64($0.count)] },
+                    "\(name): rides \(rides.map { ($0.startMilliseconds - t0, $0.pointCount) })")
+                try expect(
+                    rides.map(\.segmentCount)
+                        == expectedRides.map { ride in runs(30_000).filter { ride.contains($0[0]) }.count },
+                    "\(name): segments per ride \(rides.map(\.segmentCount))")
+                let placed = try store.pointsWithSegments(
+                    fromMilliseconds: .min, toMilliseconds: .max, devices: .named(name))
+                var bySegment: [Int64: [Int64]] = [:]
+                for p in placed { bySegment[p.segment, default: []].append(p.fix.unixMilliseconds!) }
+                let segments = bySegment.values.map { $0.sorted() }.sorted { $0[0] < $1[0] }
+                try expect(
+                    segments == runs(30_000), "\(name): \(segments.count) segments, \(runs(30_000).count) expected")
+            }
+        },
     ]
 
     /// A 3D fix with 8 satellites at `ms`.

@@ -176,6 +176,7 @@ extension PostgresStore: SharingStoring {
                 VALUES (\(device.rawValue), \(atMilliseconds), \(battery), \(accuracy))
                 ON CONFLICT (device_id) DO UPDATE SET at_ms = excluded.at_ms,
                     battery = coalesce(excluded.battery, device_state.battery), accuracy = excluded.accuracy
+                WHERE excluded.at_ms > device_state.at_ms
                 """)
         }
     }

@@ -14,7 +14,7 @@ final class PostgresWriter: TrackWriting {
     let device: DeviceID
     private var rideIDs: [Int: Int64] = [:]
     private var segmentIDs: [Int: Int64] = [:]
-    private(set) var stored = 0
+    var stored = 0
 
     init(store: PostgresStore, device: DeviceID) {
         self.store = store

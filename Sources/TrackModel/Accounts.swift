@@ -166,7 +166,8 @@ public protocol SharingStoring: Sendable {
     /// device's name.
     func points(account: String, fromMilliseconds: Int64, toMilliseconds: Int64) throws -> [(device: String, fix: Fix)]
     /// What a phone said of itself with its newest point: its accuracy, and its battery — a
-    /// nil battery keeps the last known level.
+    /// nil battery keeps the last known level. Only moves forward: a state at or before the
+    /// stored one's time (a resent or late batch) changes nothing.
     func setDeviceState(_ device: DeviceID, atMilliseconds: Int64, battery: Double?, accuracy: Double?) throws
 }
 

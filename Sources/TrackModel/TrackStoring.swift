@@ -124,6 +124,12 @@ public protocol TrackWriting: AnyObject {
     /// continuing the rides and segments of earlier batches; returns the points added.
     @discardableResult
     func write(_ points: [KeptPoint], drops: [Int: [String: Int]]) throws -> Int
+    /// Stores points of any time (a phone's batch, late points included) in one transaction,
+    /// each in the segment and ride ``PointPlacement`` gives it among the device's stored ones;
+    /// a millisecond the device has is skipped. `drops` (reason → count) go to the ride of the
+    /// newest point placed (else the device's latest ride). Returns the points added.
+    @discardableResult
+    func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement) throws -> Int
     /// Stores a file's streams and places in one transaction; rides and segments that overlap
     /// stored ones of the device in time merge with them. With `earlier`, what that import
     /// stored is removed first. The file is noted when something was stored.

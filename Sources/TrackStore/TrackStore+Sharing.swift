@@ -133,6 +133,7 @@ extension TrackStore: SharingStoring {
                     INSERT INTO device_state (device_id, at_ms, battery, accuracy) VALUES (?, ?, ?, ?)
                     ON CONFLICT (device_id) DO UPDATE SET at_ms = excluded.at_ms,
                         battery = COALESCE(excluded.battery, battery), accuracy = excluded.accuracy
+                    WHERE excluded.at_ms > device_state.at_ms
                     """, arguments: [device.rawValue, atMilliseconds, battery, accuracy])
         }
     }

@@ -23,7 +23,7 @@ public final class TrackWriter {
     private var rideIDs: [Int: Int64] = [:]
     private var segmentIDs: [Int: Int64] = [:]
     /// Points written by this writer (duplicates not counted).
-    public private(set) var stored = 0
+    public internal(set) var stored = 0
 
     public init(store: TrackStore, device: DeviceID) {
         self.store = store

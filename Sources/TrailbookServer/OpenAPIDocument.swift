@@ -495,6 +495,12 @@ enum OpenAPIDocument {
                   },
                   {
                     "$ref": "#/components/parameters/batt"
+                  },
+                  {
+                    "$ref": "#/components/parameters/hdop"
+                  },
+                  {
+                    "$ref": "#/components/parameters/alarm"
                   }
                 ],
                 "responses": {
@@ -561,6 +567,12 @@ enum OpenAPIDocument {
                           },
                           "batt": {
                             "type": "string"
+                          },
+                          "hdop": {
+                            "type": "string"
+                          },
+                          "alarm": {
+                            "type": "string"
                           }
                         }
                       }
@@ -592,7 +604,7 @@ enum OpenAPIDocument {
             "/overland": {
               "post": {
                 "operationId": "overland",
-                "summary": "Overland: a batch of GeoJSON points; the bearer token is the device token. Also what `trailbook record --server` and `trailbook push` send.",
+                "summary": "Overland: a batch of GeoJSON points; the bearer token is the device token. Also what `trailbook record --server` and `trailbook push` send. A feature that is no position (a trip summary, a tracking-stats entry, an unreadable or impossible one) is kept as the device's message and never refuses the batch.",
                 "security": [
                   {
                     "bearerAuth": []
@@ -636,9 +648,6 @@ enum OpenAPIDocument {
                   },
                   "413": {
                     "$ref": "#/components/responses/TooLarge"
-                  },
-                  "422": {
-                    "$ref": "#/components/responses/Refused"
                   },
                   "503": {
                     "$ref": "#/components/responses/Unavailable"
@@ -907,7 +916,7 @@ enum OpenAPIDocument {
                 "schema": {
                   "type": "number"
                 },
-                "description": "Knots."
+                "description": "Knots (Traccar Client), or m/s when the timestamp is in milliseconds or `hdop` comes without `accuracy` (OsmAnd)."
               },
               "bearing": {
                 "name": "bearing",
@@ -940,6 +949,22 @@ enum OpenAPIDocument {
                   "type": "number"
                 },
                 "description": "Battery, percent."
+              },
+              "hdop": {
+                "name": "hdop",
+                "in": "query",
+                "schema": {
+                  "type": "number"
+                },
+                "description": "OsmAnd's `{3}`: the accuracy radius in metres (read when `accuracy` is absent)."
+              },
+              "alarm": {
+                "name": "alarm",
+                "in": "query",
+                "schema": {
+                  "type": "string"
+                },
+                "description": "Traccar Client's alarm (`sos`): a `device.alarm` event every alert of the account sends at once."
               },
               "time": {
                 "name": "time",

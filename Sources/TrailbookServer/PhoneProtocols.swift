@@ -1,6 +1,7 @@
 import Foundation
 import GPSCore
 import TrackModel
+import TrailbookKit
 
 /// What the phone apps send, read into fixes. Units as each app defines them.
 enum PhoneProtocols {
@@ -9,9 +10,15 @@ enum PhoneProtocols {
         let description: String
     }
 
-    /// OsmAnd / Traccar Client: `id`, `lat`, `lon`, `timestamp` (seconds, milliseconds or ISO
-    /// 8601), `speed` (knots), `bearing`, `altitude`, `accuracy` (metres), `batt`. A missing
-    /// time is now.
+    /// OsmAnd and Traccar Client's query (or form) requests: `id`, `lat`, `lon`, `timestamp`,
+    /// `speed`, `bearing`, `altitude`, `accuracy` (metres), `batt`; a missing time is now.
+    ///
+    /// The two apps give time and speed in different units, and are told apart by the time:
+    /// OsmAnd's online tracking fills `{2}` with milliseconds (`System.currentTimeMillis()`) and
+    /// `{5}` with `Location.getSpeed()` in m/s, and its default URL sends the accuracy radius as
+    /// `hdop={3}` (metres); Traccar Client sends seconds and knots. So a timestamp in milliseconds
+    /// (or an `hdop` without `accuracy`) means m/s; seconds mean knots. ISO 8601 times are read as
+    /// Traccar's (knots).
     static func osmand(_ query: [String: String], now: Int64) throws -> Fix {
         func number(_ key: String) throws -> Double? {
             guard let text = query[key], !text.isEmpty else { return nil }
@@ -26,13 +33,19 @@ enum PhoneProtocols {
         var fix = Fix()
         fix.coordinate = Coordinate(latitude: lat, longitude: lon)
         let time: Int64
+        var metresPerSecond = query["hdop"] != nil && query["accuracy"] == nil
         if let text = query["timestamp"], !text.isEmpty {
             if let seconds = Double(text) {
                 guard seconds.isFinite, abs(seconds) < 1e15 else {
                     throw Malformed(description: "timestamp=\(text.prefix(40)) is not a time")
                 }
-                // Traccar sends seconds; some clients milliseconds.
-                time = seconds > 1e11 ? Int64(seconds) : Int64((seconds * 1000).rounded())
+                // Traccar Client sends seconds; OsmAnd milliseconds.
+                if seconds > 1e11 {
+                    time = Int64(seconds)
+                    metresPerSecond = true
+                } else {
+                    time = Int64((seconds * 1000).rounded())
+                }
             } else if let ms = UTCTimestamp.milliseconds(Substring(text)) {
                 time = ms
             } else {
@@ -42,46 +55,103 @@ enum PhoneProtocols {
             time = now
         }
         UTCTimestamp.set(time, on: &fix)
-        fix.speed = try number("speed").map { $0 * 1852 / 3600 }  // knots
+        fix.speed = try number("speed").map { metresPerSecond ? $0 : $0 * 1852 / 3600 }
         fix.track = try number("bearing")
         fix.altitudeMSL = try number("altitude")
-        if let accuracy = try number("accuracy") { accurate(&fix, accuracy) }
+        if let accuracy = try number("accuracy") ?? number("hdop") { accurate(&fix, accuracy) }
         fix.mode = fix.altitudeMSL == nil ? .twoD : .threeD
         return fix
+    }
+
+    /// The alarm of a Traccar Client request (`alarm=sos`, its SOS button), at the fix's time and place.
+    static func alarm(_ kind: String?, at fix: Fix?) -> [PhoneAlarm] {
+        guard let kind = kind?.trimmingCharacters(in: .whitespaces), !kind.isEmpty, kind.count <= 40,
+            let ms = fix?.unixMilliseconds
+        else { return [] }
+        return [PhoneAlarm(kind: kind, milliseconds: ms, coordinate: fix?.coordinate)]
+    }
+
+    /// What a phone's request holds: the fixes, the newest battery level (percent), alarms its
+    /// user raised, and the entries that are no position (kept as the device's messages, with
+    /// their type and body).
+    struct Report {
+        var fixes: [Fix] = []
+        var battery: Double?
+        var alarms: [PhoneAlarm] = []
+        var kept: [(type: String, body: String)] = []
     }
 
     /// Overland: `{"locations": [GeoJSON Feature with a Point and properties timestamp (ISO 8601),
     /// altitude, speed (m/s), course, horizontal_accuracy, battery_level (0-1)]}`; the battery of
     /// the newest location, in percent.
-    static func overland(_ body: Data) throws -> (fixes: [Fix], battery: Double?) {
+    ///
+    /// A feature that is no position is kept as a message (type `overland.trip` for the summary
+    /// Overland adds after a trip, `properties.type` "trip"; `overland.stats` for a tracking-stats
+    /// entry, `properties.action`, with or without geometry; `overland.unreadable` with the
+    /// reason otherwise): Overland resends a refused batch forever, so one entry must not stop
+    /// the rest (GLManager.m in aaronpk/Overland-iOS, `logAction:` and `writeTripToDB:`).
+    static func overland(_ body: Data) throws -> Report {
         guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw Malformed(description: "the body is not a JSON object")
         }
-        guard let locations = doc["locations"] as? [[String: Any]] else {
+        guard let locations = doc["locations"] as? [Any] else {
             throw Malformed(description: "the body has no \"locations\" array")
         }
         var battery = NewestBattery()
-        let fixes = try locations.enumerated().map { i, feature in
+        var report = Report()
+        for (i, element) in locations.enumerated() {
+            func keep(_ type: String, reason: String? = nil) {
+                var entry: [String: Any] = ["feature": element]
+                if let reason { entry["reason"] = reason }
+                let text = (try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])) ?? Data()
+                report.kept.append((type, String(decoding: text, as: UTF8.self)))
+            }
+            guard let feature = element as? [String: Any] else {
+                keep("overland.unreadable", reason: "location \(i) is not a JSON object")
+                continue
+            }
+            let properties = feature["properties"] as? [String: Any] ?? [:]
+            if (properties["type"] as? String) == "trip" {
+                keep("overland.trip")
+                continue
+            }
+            if properties["action"] != nil {
+                keep("overland.stats")
+                continue
+            }
             guard let geometry = feature["geometry"] as? [String: Any],
                 let position = geometry["coordinates"] as? [Any], position.count >= 2,
                 let lon = (position[0] as? NSNumber)?.doubleValue, let lat = (position[1] as? NSNumber)?.doubleValue
-            else { throw Malformed(description: "location \(i) has no Point coordinates [lon, lat]") }
-            let properties = feature["properties"] as? [String: Any] ?? [:]
-            let ms = try time(properties, location: i)
+            else {
+                keep("overland.unreadable", reason: "location \(i) has no Point coordinates [lon, lat]")
+                continue
+            }
+            guard let ms = try? time(properties, location: i) else {
+                keep("overland.unreadable", reason: "location \(i) has no ISO 8601 timestamp")
+                continue
+            }
             func number(_ key: String) -> Double? { measure(properties, key) }
-            battery.note(level: number("battery_level"), at: ms)
-            return Self.fix(
+            let fix = Self.fix(
                 lat: lat, lon: lon, ms: ms, altitude: number("altitude"), speed: number("speed"),
                 course: number("course"), accuracy: number("horizontal_accuracy"))
+            do {
+                try PhoneIngest.check(fix)
+            } catch {
+                keep("overland.unreadable", reason: error.description)
+                continue
+            }
+            battery.note(level: number("battery_level"), at: ms)
+            report.fixes.append(fix)
         }
-        return (fixes, battery.percent)
+        report.battery = battery.percent
+        return report
     }
 
     /// Traccar Client's JSON body (`POST /osmand`, `Content-Type: application/json`):
     /// `{"device_id", "location": {"timestamp" (ISO 8601), "coords": {latitude, longitude,
     /// accuracy, speed (m/s), heading, altitude}, "battery": {"level" (0-1)}}}`; `location` may
     /// also be an array of such objects. Returns the fixes and the newest battery level.
-    static func traccarJSON(_ body: Data) throws -> (fixes: [Fix], battery: Double?) {
+    static func traccarJSON(_ body: Data) throws -> Report {
         guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw Malformed(description: "the body is not a JSON object")
         }
@@ -94,6 +164,7 @@ enum PhoneProtocols {
             throw Malformed(description: "the body has no \"location\" object")
         }
         var battery = NewestBattery()
+        var alarms: [PhoneAlarm] = []
         let fixes = try locations.enumerated().map { i, location in
             guard let coords = location["coords"] as? [String: Any],
                 let lat = (coords["latitude"] as? NSNumber)?.doubleValue,
@@ -102,11 +173,16 @@ enum PhoneProtocols {
             let ms = try time(location, location: i)
             func number(_ key: String) -> Double? { measure(coords, key) }
             battery.note(level: (location["battery"] as? [String: Any]).flatMap { measure($0, "level") }, at: ms)
-            return Self.fix(
+            let fix = Self.fix(
                 lat: lat, lon: lon, ms: ms, altitude: number("altitude"), speed: number("speed"),
                 course: number("heading"), accuracy: number("accuracy"))
+            // The SOS button's `extras: {alarm: sos}`: the plugin merges extras into the location
+            // (its template's own `extras` may hold them too).
+            let kind = location["alarm"] as? String ?? (location["extras"] as? [String: Any])?["alarm"] as? String
+            alarms += alarm(kind, at: fix)
+            return fix
         }
-        return (fixes, battery.percent)
+        return Report(fixes: fixes, battery: battery.percent, alarms: alarms)
     }
 
     /// The `device_id` of a Traccar Client JSON body.
@@ -184,18 +260,23 @@ enum PhoneProtocols {
     /// `batt` of OsmAnd, Traccar Client and GPSLogger, in percent.
     static func battery(_ query: [String: String]) -> Double? { percent(query["batt"].flatMap { Double($0) }) }
 
-    /// GPSLogger for Android, custom URL: `lat`, `lon`, `time` (ISO 8601) or `timestamp`
-    /// (seconds), `alt`, `acc`, `spd` (m/s), `dir`.
+    /// GPSLogger for Android, custom URL: `lat`, `lon` (or `longitude`), `time` (ISO 8601) or
+    /// `timestamp` (seconds), `alt`, `acc`, `spd` or `s` (m/s), `dir`. The app's default template
+    /// is `lat=%LAT&longitude=%LON&time=%TIME&s=%SPD` (PreferenceHelper.java in mendhak/gpslogger).
     static func gpslogger(_ query: [String: String], now: Int64) throws -> Fix {
         var mapped = query
+        mapped["lon"] = query["lon"] ?? query["longitude"]
+        mapped["hdop"] = nil
         mapped["timestamp"] = query["time"] ?? query["timestamp"]
         mapped["altitude"] = query["alt"]
         mapped["accuracy"] = query["acc"]
         mapped["bearing"] = query["dir"]
         mapped["speed"] = nil
         var fix = try osmand(mapped, now: now)
-        if let text = query["spd"], !text.isEmpty {
-            guard let v = Double(text) else { throw Malformed(description: "spd=\(text.prefix(40)) is not a number") }
+        if let key = ["spd", "s"].first(where: { query[$0]?.isEmpty == false }), let text = query[key] {
+            guard let v = Double(text) else {
+                throw Malformed(description: "\(key)=\(text.prefix(40)) is not a number")
+            }
             fix.speed = v
         }
         return fix

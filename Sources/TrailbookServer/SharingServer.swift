@@ -127,12 +127,12 @@ public struct SharingServer: Service, CustomStringConvertible {
         @Sendable func device(token: String) async throws -> PhoneDevice? {
             try await threads.runIfActive { try accounts.device(token: token) }
         }
-        /// Stores a device's points, or refuses them with the status that says why; friends
-        /// watching live get the newest.
+        /// Stores a device's points (and keeps what is no position as its messages), or refuses
+        /// them with the status that says why; friends watching live get the newest.
         @Sendable func keep(
-            _ read: () throws -> (fixes: [Fix], battery: Double?), readings: [WeatherReading] = [], device: PhoneDevice
+            _ read: () throws -> PhoneProtocols.Report, readings: [WeatherReading] = [], device: PhoneDevice
         ) async throws {
-            let report: (fixes: [Fix], battery: Double?)
+            let report: PhoneProtocols.Report
             do {
                 report = try read()
             } catch let malformed as PhoneProtocols.Malformed {
@@ -141,15 +141,26 @@ public struct SharingServer: Service, CustomStringConvertible {
             let stored: Int
             do {
                 stored = try await threads.runIfActive {
-                    try ingest.ingest(
+                    let received = UTCTimestamp.now()
+                    for entry in report.kept {
+                        try store.addDeviceMessage(
+                            device.device, type: entry.type, receivedMilliseconds: received, body: entry.body)
+                    }
+                    return try ingest.ingest(
                         report.fixes, device: device.device, deviceName: device.name, account: device.account,
-                        battery: report.battery, readings: readings)
+                        battery: report.battery, readings: readings, alarms: report.alarms)
                 }
             } catch let refused as IngestError {
                 throw HTTPError(.unprocessableContent, message: refused.description)
             }
             logger.debug("points of \(device.account)/\(device.name): \(report.fixes.count) received, \(stored) new")
             if stored > 0 { try await publish(owner: device.account, device: device.name) }
+        }
+        /// One fix of a query request, with the alarm it raises (`alarm=sos`) and the battery.
+        @Sendable func single(_ fix: Fix, _ query: [String: String]) -> PhoneProtocols.Report {
+            PhoneProtocols.Report(
+                fixes: [fix], battery: PhoneProtocols.battery(query),
+                alarms: PhoneProtocols.alarm(query["alarm"], at: fix))
         }
         // OsmAnd and Traccar Client: the token is `id`, the values in the query (or a form body).
         @Sendable func osmand(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -173,9 +184,7 @@ public struct SharingServer: Service, CustomStringConvertible {
             guard let token = query["id"], let device = try await device(token: token) else {
                 throw Self.unknownDevice
             }
-            try await keep(
-                { ([try PhoneProtocols.osmand(query, now: UTCTimestamp.now())], PhoneProtocols.battery(query)) },
-                device: device)
+            try await keep({ single(try PhoneProtocols.osmand(query, now: UTCTimestamp.now()), query) }, device: device)
             return Response(status: .ok)
         }
         router.get("/osmand", use: osmand)
@@ -210,8 +219,8 @@ public struct SharingServer: Service, CustomStringConvertible {
                 throw HTTPError(.badRequest, message: malformed.description)
             }
             try await keep(
-                { (message.fix.map { [$0] } ?? [], message.battery) }, readings: message.pressure.map { [$0] } ?? [],
-                device: device)
+                { PhoneProtocols.Report(fixes: message.fix.map { [$0] } ?? [], battery: message.battery) },
+                readings: message.pressure.map { [$0] } ?? [], device: device)
             // Transitions, waypoints and the last will are kept as they came; waypoints (the
             // phone's regions) also become places of the account.
             if let type = PhoneProtocols.owntracksKeptType(data) {
@@ -252,8 +261,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                 for (k, v) in Self.parameters(String(buffer: body)) where query[k] == nil { query[k] = v }
             }
             try await keep(
-                { ([try PhoneProtocols.gpslogger(query, now: UTCTimestamp.now())], PhoneProtocols.battery(query)) },
-                device: device)
+                { single(try PhoneProtocols.gpslogger(query, now: UTCTimestamp.now()), query) }, device: device)
             return Response(status: .ok)
         }
         router.get("/gpslogger", use: gpslogger)

@@ -46,6 +46,7 @@ public struct AlertMessage: Codable, Equatable, Sendable {
         case .batteryLow:
             let level = e.details["battery_pct"].map { " (\(EventColumns.number($0)) %)" } ?? ""
             return "\(device)'s battery is low\(level)"
+        case .deviceAlarm: return "SOS from \(device)" + (e.text.map { $0 == "sos" ? "" : " (\($0))" } ?? "")
         case .friendArrive: return "\(e.text ?? device) arrived at \(place)"
         case .friendDepart: return "\(e.text ?? device) left \(place)"
         case .cue: return "Reminder: \(e.text ?? "")"
@@ -75,7 +76,7 @@ public struct AlertMatcher: Sendable {
         var out: [NewDelivery] = []
         for event in events.sorted(by: { $0.milliseconds < $1.milliseconds }) {
             for alert in alerts where takes(alert, event, device: device) {
-                if let previous = last[alert.id] ?? nil, alert.cooldown > 0,
+                if event.type != .deviceAlarm, let previous = last[alert.id] ?? nil, alert.cooldown > 0,
                     event.milliseconds >= previous, Double(event.milliseconds - previous) < alert.cooldown * 1000
                 {
                     continue
@@ -91,7 +92,11 @@ public struct AlertMatcher: Sendable {
         return out
     }
 
+    /// Whether `alert` sends `event`: its types, place, device and quiet hours allow it. A
+    /// phone's alarm (`device.alarm`, an SOS) goes out on every alert of the account at once,
+    /// whatever they filter.
     func takes(_ alert: Alert, _ event: TrailEvent, device: String) -> Bool {
+        if event.type == .deviceAlarm { return true }
         guard alert.types.contains(event.type) else { return false }
         if let place = alert.place, place != event.place { return false }
         if let name = alert.device, name != device { return false }

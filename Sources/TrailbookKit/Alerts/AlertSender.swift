@@ -46,7 +46,7 @@ public struct AlertSender: Sendable {
                 notifySend,
                 [
                     "--app-name=Trailbook",
-                    "--urgency=\(Self.priority(message.event.type) == "high" ? "critical" : "normal")",
+                    "--urgency=\(Self.priority(message.event.type) == "default" ? "normal" : "critical")",
                     message.title, message.message,
                 ])
         case .mqtt(let host, let port, let topic):
@@ -59,7 +59,8 @@ public struct AlertSender: Sendable {
 
     /// ntfy's priority (and the desktop's urgency): high for what may need someone to act.
     static func priority(_ type: String) -> String {
-        ["battery.low", "device.offline", "fix.lost", "task.due", "cue"].contains(type) ? "high" : "default"
+        if type == "device.alarm" { return "urgent" }
+        return ["battery.low", "device.offline", "fix.lost", "task.due", "cue"].contains(type) ? "high" : "default"
     }
 
     /// ntfy's tags: an emoji short code (ntfy shows it as the icon) and the event type.
@@ -68,6 +69,7 @@ public struct AlertSender: Sendable {
         switch type {
         case "place.arrive", "place.depart", "friend.arrive", "friend.depart": emoji = "round_pushpin"
         case "battery.low": emoji = "battery"
+        case "device.alarm": emoji = "rotating_light"
         case "device.offline", "device.disconnected", "fix.lost": emoji = "warning"
         case "cue": emoji = "bell"
         case "task.due": emoji = "calendar"

@@ -5,6 +5,19 @@ import Pipeline
 import Synchronization
 import TrackModel
 
+/// An alarm a phone's user raised (Traccar Client's SOS button): its kind (`sos`), when and where.
+public struct PhoneAlarm: Equatable, Sendable {
+    public var kind: String
+    public var milliseconds: Int64
+    public var coordinate: Coordinate?
+
+    public init(kind: String, milliseconds: Int64, coordinate: Coordinate?) {
+        self.kind = kind
+        self.milliseconds = milliseconds
+        self.coordinate = coordinate
+    }
+}
+
 /// Why points sent by a phone are refused. Nothing of such a batch is stored.
 public enum IngestError: ServiceFailure, Equatable {
     /// A point that cannot be a position at a time: the reason as a clause.
@@ -21,9 +34,10 @@ public enum IngestError: ServiceFailure, Equatable {
 
 /// Points from phones (OsmAnd, Overland, ...) through the same collection rules as a receiver's,
 /// into the store as their device's. Each device keeps its own pipeline while the server runs;
-/// a batch is stored (one transaction) before ``ingest(_:device:battery:now:)`` returns, so a
-/// phone's reply means its points are safe. A point whose millisecond the device already has is
-/// ignored (a phone that resends).
+/// a batch is stored (one transaction) before ``ingest(_:device:deviceName:account:battery:readings:alarms:now:)``
+/// returns, so a phone's reply means its points are safe. Points may come in any order: a late
+/// one is stored in its place, and one whose millisecond the device already has is ignored (a
+/// phone that resends).
 ///
 /// Synchronous and safe from any thread: a device's batches go one after the other (its lane's
 /// lock), different devices' side by side — a server runs them on threads of its own, so that a
@@ -33,6 +47,8 @@ public final class PhoneIngest: Sendable {
     private let configuration: PipelineConfiguration
     private let logger: Logger
     private let lanes = Mutex<[DeviceID: Lane]>([:])
+    /// Where a point of any time goes among the stored ones (the rules' segment and ride gaps).
+    private let placement: PointPlacement
 
     /// A device's pipeline, writer and event detector, used by one batch at a time.
     final class Lane: @unchecked Sendable {
@@ -47,6 +63,8 @@ public final class PhoneIngest: Sendable {
         var placesRead: Int64?
         /// When the device last sent something (wall clock, ms), and whether it was found silent since.
         var lastSeen: Int64
+        /// The newest point time (ms) the device sent while the server runs: older points are late.
+        var seen: Int64?
         var offline = false
 
         init(
@@ -66,6 +84,7 @@ public final class PhoneIngest: Sendable {
         self.store = store
         self.configuration = configuration
         self.logger = logger
+        placement = PointPlacement(segmentGapSeconds: configuration.segmentGap, rideGapSeconds: configuration.rideGap)
     }
 
     public static func check(_ fix: Fix, now: Int64 = UTCTimestamp.now()) throws(IngestError) {
@@ -94,15 +113,20 @@ public final class PhoneIngest: Sendable {
         }
     }
 
-    /// Stores a batch of `device`'s points (checked first: one bad point refuses the batch), in
-    /// time order, through the rules, and what the phone said of itself (`battery`, percent; the
-    /// newest point's accuracy radius, `readings` its sensors gave); returns how many were stored. The points also go through
-    /// the event detector with the places of `account` (the store's own user when nil); its
-    /// events (named as `deviceName`'s) are stored after the points, with the cues they fire,
-    /// and the account's alerts they match go to the outbox.
+    /// Stores a batch of `device`'s points (checked first: one bad point refuses the batch) and
+    /// what the phone said of itself (`battery`, percent; the newest point's accuracy radius;
+    /// `readings` its sensors gave; `alarms` its user raised); returns how many points were stored.
+    ///
+    /// Points newer than any the device sent go through the collection rules in time order;
+    /// older ones (a backlog sent late, a resend) through the rules that need no neighbour. Every
+    /// kept point goes where it belongs in time (``PointPlacement``), once per millisecond. The
+    /// battery and accuracy move the device's state on only when the batch holds a newer point.
+    /// The points also go through the event detector with the places of `account` (the store's
+    /// own user when nil); its events (named as `deviceName`'s) are stored after the points, with
+    /// the cues they fire, and the account's alerts they match go to the outbox.
     public func ingest(
         _ fixes: [Fix], device: DeviceID, deviceName: String? = nil, account: String? = nil, battery: Double? = nil,
-        readings: [WeatherReading] = [], now: Int64 = UTCTimestamp.now()
+        readings: [WeatherReading] = [], alarms: [PhoneAlarm] = [], now: Int64 = UTCTimestamp.now()
     ) throws -> Int {
         for f in fixes { try Self.check(f, now: now) }
         let lane = lanes.withLock { lanes in
@@ -121,16 +145,31 @@ public final class PhoneIngest: Sendable {
         // The pipeline moves on only once the batch is stored: a batch refused by the store
         // (the database away) goes through it again when the phone sends it again.
         var pipeline = lane.pipeline
+        var seen = lane.seen
         var kept: [KeptPoint] = []
-        let before = pipeline.drops
-        for f in fixes.sorted(by: { $0.unixMilliseconds! < $1.unixMilliseconds! }) {
+        var drops: [String: Int] = [:]
+        let sorted = fixes.sorted { $0.unixMilliseconds! < $1.unixMilliseconds! }
+        for f in sorted {
+            let t = f.unixMilliseconds!
+            if let seen, t <= seen {
+                // A late point (a backlog sent after newer points, a resend): the rules that need
+                // no neighbour, then its place among the stored points.
+                if let reason = pipeline.reasonToDropAlone(f) {
+                    drops[reason.rawValue, default: 0] += 1
+                } else {
+                    kept.append(KeptPoint(fix: f, ride: 0, segment: 0))
+                }
+                continue
+            }
+            seen = t
             pipeline.process(f) { event in
-                if case .kept(let fix, let ride, let segment) = event {
-                    kept.append(KeptPoint(fix: fix, ride: ride, segment: segment))
+                switch event {
+                case .kept(let fix, _, _): kept.append(KeptPoint(fix: fix, ride: 0, segment: 0))
+                case .dropped(_, let reason): drops[reason.rawValue, default: 0] += 1
                 }
             }
         }
-        let stored = try lane.writer.write(kept, drops: DropCounts.added(since: before, to: pipeline.drops))
+        let stored = try lane.writer.place(kept, drops: drops, rule: placement)
         // What the phone measured (its barometer), as the device's own weather readings.
         if !readings.isEmpty {
             _ = try store.addWeatherReadings(
@@ -141,6 +180,10 @@ public final class PhoneIngest: Sendable {
                 })
         }
         lane.pipeline = pipeline
+        // Whether the batch holds a point newer than any the device sent before: only then does
+        // what it says of the phone (battery, accuracy) move the device's state on.
+        let advances = (sorted.last?.unixMilliseconds).map { $0 > (lane.seen ?? .min) } ?? false
+        lane.seen = seen
         // Events: like the pipeline, the detector moves on only once they are stored (a resent
         // batch's points are earlier than what it saw, and pass; an event stored twice is kept once).
         var detector = lane.detector
@@ -149,17 +192,20 @@ public final class PhoneIngest: Sendable {
             let places = try store.places(account: account)
             if places != detector.places { detector.setPlaces(places) }
         }
-        var events = fixes.sorted(by: { $0.unixMilliseconds! < $1.unixMilliseconds! }).flatMap { detector.observe($0) }
-        if let battery, let newest = fixes.compactMap(\.unixMilliseconds).max() {
+        var events = sorted.flatMap { detector.observe($0) }
+        if let battery, advances, let newest = sorted.last?.unixMilliseconds {
             events += detector.observe(battery: battery, at: newest)
         }
         if lane.offline { events.append(detector.connected(at: now)) }
+        events += alarms.map {
+            TrailEvent(milliseconds: $0.milliseconds, type: .deviceAlarm, coordinate: $0.coordinate, text: $0.kind)
+        }
         try lane.outlet.take(events, device: device, deviceName: lane.name)
         if readPlaces { lane.placesRead = now }
         lane.detector = detector
         lane.offline = false
         lane.lastSeen = now
-        if let newest = fixes.max(by: { $0.unixMilliseconds! < $1.unixMilliseconds! }), stored > 0 || battery != nil {
+        if advances, let newest = sorted.last, stored > 0 || battery != nil {
             try store.setDeviceState(
                 device, atMilliseconds: newest.unixMilliseconds!, battery: battery, accuracy: newest.horizontalError)
         }

@@ -1,0 +1,119 @@
+import Foundation
+import PostgresNIO
+import TrackModel
+
+/// Points of any time placed by ``PointPlacement``, as the SQLite store places them.
+extension PostgresWriter {
+    func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement) throws -> Int {
+        let points = points.filter {
+            $0.milliseconds >= PostgresStore.earliest && $0.milliseconds <= PostgresStore.latest
+        }.sorted { $0.milliseconds < $1.milliseconds }
+        try store.ensurePartitions(Set(points.map { PostgresStore.month(of: $0.milliseconds) }))
+        let d = device.rawValue
+        let added = try store.write { session -> Int in
+            try Self.lock(session, device: device)
+            let fresh = try Self.insert(session, device: device, points, importID: nil)
+            func span(_ query: PostgresQuery) throws -> PointPlacement.Span? {
+                try session.query(query).first.map {
+                    PointPlacement.Span(
+                        segment: try $0.get("id"), ride: try $0.get("ride_id"), start: try $0.get("start_ms"),
+                        end: try $0.get("end_ms"))
+                }
+            }
+            var segmentCounts: [Int64: Int] = [:]
+            var rideCounts: [Int64: Int] = [:]
+            var newest: (t: Int64, ride: Int64)?
+            var added = 0
+            for p in points where fresh.contains(p.milliseconds) {
+                let t = p.milliseconds
+                added += 1
+                let before = try span(
+                    """
+                    SELECT id, ride_id, start_ms, end_ms FROM segment WHERE device_id = \(d) AND start_ms <= \(t)
+                    ORDER BY start_ms DESC LIMIT 1
+                    """)
+                let after = try span(
+                    """
+                    SELECT id, ride_id, start_ms, end_ms FROM segment WHERE device_id = \(d) AND start_ms > \(t)
+                    ORDER BY start_ms LIMIT 1
+                    """)
+                let plan = rule.plan(at: t, before: before, after: after)
+                let ride: Int64
+                if let id = plan.ride {
+                    ride = id
+                } else {
+                    ride = try session.value(
+                        "INSERT INTO ride (device_id, start_ms, end_ms, point_count) VALUES (\(d), \(t), \(t), 0) RETURNING id",
+                        as: Int64.self)!
+                }
+                if let absorbed = plan.absorbedRide {
+                    try session.execute("UPDATE segment SET ride_id = \(ride) WHERE ride_id = \(absorbed)")
+                    try session.execute(
+                        """
+                        INSERT INTO drop_count (ride_id, reason, count)
+                        SELECT \(ride), reason, count FROM drop_count WHERE ride_id = \(absorbed)
+                        ON CONFLICT (ride_id, reason) DO UPDATE SET count = drop_count.count + excluded.count
+                        """)
+                    try session.execute(
+                        """
+                        UPDATE ride SET start_ms = least(ride.start_ms, o.start_ms), end_ms = greatest(ride.end_ms, o.end_ms),
+                            point_count = ride.point_count + o.point_count
+                        FROM (SELECT start_ms, end_ms, point_count FROM ride WHERE id = \(absorbed)) AS o
+                        WHERE ride.id = \(ride)
+                        """)
+                    try session.execute("DELETE FROM ride WHERE id = \(absorbed)")
+                    rideCounts[ride, default: 0] += rideCounts.removeValue(forKey: absorbed) ?? 0
+                    if newest?.ride == absorbed { newest?.ride = ride }
+                }
+                let segment: Int64
+                if let id = plan.segment {
+                    segment = id
+                } else {
+                    segment = try session.value(
+                        """
+                        INSERT INTO segment (ride_id, device_id, start_ms, end_ms, point_count)
+                        VALUES (\(ride), \(d), \(t), \(t), 0) RETURNING id
+                        """, as: Int64.self)!
+                }
+                if let absorbed = plan.absorbedSegment {
+                    try session.execute(
+                        """
+                        UPDATE segment SET start_ms = least(segment.start_ms, o.start_ms),
+                            end_ms = greatest(segment.end_ms, o.end_ms), point_count = segment.point_count + o.point_count
+                        FROM (SELECT start_ms, end_ms, point_count FROM segment WHERE id = \(absorbed)) AS o
+                        WHERE segment.id = \(segment)
+                        """)
+                    try session.execute("DELETE FROM segment WHERE id = \(absorbed)")
+                    segmentCounts[segment, default: 0] += segmentCounts.removeValue(forKey: absorbed) ?? 0
+                }
+                try session.execute(
+                    """
+                    UPDATE segment SET ride_id = \(ride), start_ms = least(start_ms, \(t)), end_ms = greatest(end_ms, \(t))
+                    WHERE id = \(segment)
+                    """)
+                try session.execute(
+                    "UPDATE ride SET start_ms = least(start_ms, \(t)), end_ms = greatest(end_ms, \(t)) WHERE id = \(ride)"
+                )
+                segmentCounts[segment, default: 0] += 1
+                rideCounts[ride, default: 0] += 1
+                if t >= (newest?.t ?? .min) { newest = (t, ride) }
+            }
+            let segments = segmentCounts.mapValues { (end: Int64.min, count: $0) }
+            let rides = rideCounts.mapValues { (start: Int64.max, end: Int64.min, count: $0) }
+            try Self.extend(session, segments: segments, rides: rides)
+            let dropRide =
+                try newest?.ride
+                ?? session.value(
+                    "SELECT id FROM ride WHERE device_id = \(d) ORDER BY end_ms DESC LIMIT 1", as: Int64.self)
+            if let dropRide {
+                for (reason, count) in drops where count > 0 {
+                    try Self.addDrops(session, ride: dropRide, reason: reason, count: count)
+                }
+            }
+            if added > 0 { try Self.announce(session, device: device, store: store) }
+            return added
+        }
+        stored += added
+        return added
+    }
+}

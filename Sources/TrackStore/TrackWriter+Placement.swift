@@ -1,0 +1,129 @@
+import Foundation
+import GPSCore
+internal import GRDB
+internal import GRDBSQLite
+
+/// Points of any time, each placed among the device's stored segments and rides by
+/// ``PointPlacement`` (the phones' path: a late point goes where it belongs, once).
+extension TrackWriter {
+    /// Stores `points` (any order, any time) in one transaction, each in the segment and ride
+    /// its neighbours in time give it; a millisecond the device has is skipped. `drops` (reason →
+    /// count) go to the ride of the newest point placed, or the device's latest ride. Returns
+    /// the points added.
+    public func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement) throws -> Int {
+        let d = device.rawValue
+        let added = try store.pool.write { db -> Int in
+            let insert = try db.cachedStatement(
+                sql:
+                    "INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            )
+            func span(_ sql: String, _ t: Int64) throws -> PointPlacement.Span? {
+                try Row.fetchOne(db, sql: sql, arguments: [d, t]).map {
+                    PointPlacement.Span(segment: $0[0], ride: $0[1], start: $0[2], end: $0[3])
+                }
+            }
+            // Counts are added once at the end; ranges at once, as the next point's neighbours depend on them.
+            var segmentCounts: [Int64: Int] = [:]
+            var rideCounts: [Int64: Int] = [:]
+            var newest: (t: Int64, ride: Int64)?
+            var added = 0
+            for p in points.sorted(by: { $0.milliseconds < $1.milliseconds }) where PointKey.holds(p.milliseconds) {
+                let t = p.milliseconds
+                let statement = insert.sqliteStatement
+                sqlite3_reset(statement)
+                p.bind(to: statement, device: device)
+                let code = sqlite3_step(statement)
+                guard code == SQLITE_DONE else {
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code),
+                        message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: insert.sql)
+                }
+                guard sqlite3_changes(db.sqliteConnection) > 0 else { continue }  // this millisecond is stored
+                added += 1
+                let before = try span(
+                    "SELECT id, ride_id, start_ms, end_ms FROM segment WHERE device_id = ? AND start_ms <= ? ORDER BY start_ms DESC LIMIT 1",
+                    t)
+                let after = try span(
+                    "SELECT id, ride_id, start_ms, end_ms FROM segment WHERE device_id = ? AND start_ms > ? ORDER BY start_ms LIMIT 1",
+                    t)
+                let plan = rule.plan(at: t, before: before, after: after)
+                let ride: Int64
+                if let id = plan.ride {
+                    ride = id
+                } else {
+                    try RideRow(deviceId: d, startMs: t, endMs: t, pointCount: 0).insert(db)
+                    ride = db.lastInsertedRowID
+                }
+                if let absorbed = plan.absorbedRide {
+                    try db.execute(
+                        sql: "UPDATE segment SET ride_id = ? WHERE ride_id = ?", arguments: [ride, absorbed])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO drop_count (ride_id, reason, count)
+                            SELECT ?, reason, count FROM drop_count WHERE ride_id = ? AND true
+                            ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
+                            """, arguments: [ride, absorbed])
+                    try db.execute(
+                        sql: """
+                            UPDATE ride SET start_ms = min(ride.start_ms, o.start_ms), end_ms = max(ride.end_ms, o.end_ms),
+                                point_count = ride.point_count + o.point_count
+                            FROM (SELECT start_ms, end_ms, point_count FROM ride WHERE id = ?) AS o WHERE ride.id = ?
+                            """, arguments: [absorbed, ride])
+                    try db.execute(sql: "DELETE FROM ride WHERE id = ?", arguments: [absorbed])
+                    rideCounts[ride, default: 0] += rideCounts.removeValue(forKey: absorbed) ?? 0
+                    if newest?.ride == absorbed { newest?.ride = ride }
+                }
+                let segment: Int64
+                if let id = plan.segment {
+                    segment = id
+                } else {
+                    try SegmentRow(rideId: ride, deviceId: d, startMs: t, endMs: t, pointCount: 0).insert(db)
+                    segment = db.lastInsertedRowID
+                }
+                if let absorbed = plan.absorbedSegment {
+                    try db.execute(
+                        sql: """
+                            UPDATE segment SET start_ms = min(segment.start_ms, o.start_ms),
+                                end_ms = max(segment.end_ms, o.end_ms), point_count = segment.point_count + o.point_count
+                            FROM (SELECT start_ms, end_ms, point_count FROM segment WHERE id = ?) AS o WHERE segment.id = ?
+                            """, arguments: [absorbed, segment])
+                    try db.execute(sql: "DELETE FROM segment WHERE id = ?", arguments: [absorbed])
+                    segmentCounts[segment, default: 0] += segmentCounts.removeValue(forKey: absorbed) ?? 0
+                }
+                try db.execute(
+                    sql:
+                        "UPDATE segment SET ride_id = ?, start_ms = min(start_ms, ?), end_ms = max(end_ms, ?) WHERE id = ?",
+                    arguments: [ride, t, t, segment])
+                try db.execute(
+                    sql: "UPDATE ride SET start_ms = min(start_ms, ?), end_ms = max(end_ms, ?) WHERE id = ?",
+                    arguments: [t, t, ride])
+                segmentCounts[segment, default: 0] += 1
+                rideCounts[ride, default: 0] += 1
+                if t >= (newest?.t ?? .min) { newest = (t, ride) }
+            }
+            for (id, n) in segmentCounts {
+                try db.execute(
+                    sql: "UPDATE segment SET point_count = point_count + ? WHERE id = ?", arguments: [n, id])
+            }
+            for (id, n) in rideCounts {
+                try db.execute(sql: "UPDATE ride SET point_count = point_count + ? WHERE id = ?", arguments: [n, id])
+            }
+            let dropRide =
+                try newest?.ride
+                ?? Int64.fetchOne(
+                    db, sql: "SELECT id FROM ride WHERE device_id = ? ORDER BY end_ms DESC LIMIT 1", arguments: [d])
+            if let dropRide {
+                for (reason, count) in drops where count > 0 {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO drop_count (ride_id, reason, count) VALUES (?, ?, ?)
+                            ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
+                            """, arguments: [dropRide, reason, count])
+                }
+            }
+            return added
+        }
+        stored += added
+        return added
+    }
+}
