@@ -56,6 +56,12 @@ extension PostgresStore {
                 SELECT d.id FROM device d JOIN account a ON a.id = d.user_id
                 WHERE a.name = \(localUser) AND d.name = \(name)
                 """, as: Int64.self)
+        case .account(let account, let name):
+            return try session.values(
+                """
+                SELECT d.id FROM device d JOIN account a ON a.id = d.user_id
+                WHERE a.name = \(account) AND (\(name)::text IS NULL OR d.name = \(name)) ORDER BY d.id
+                """, as: Int64.self)
         }
     }
 

@@ -20,8 +20,10 @@ public struct StoredDevice: Equatable, Sendable {
     }
 }
 
-/// Which devices a query covers: all of the user's, or one by name.
+/// Which devices a query covers: all of the store's own user's, or one by name; or those of
+/// another account of the store (a server's user), all or one by name.
 public enum DeviceFilter: Equatable, Sendable {
     case all
     case named(String)
+    case account(String, device: String?)
 }

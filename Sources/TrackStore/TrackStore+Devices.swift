@@ -49,6 +49,14 @@ extension TrackStore {
                 db,
                 sql: "SELECT d.id FROM device d JOIN user u ON u.id = d.user_id WHERE u.name = ? AND d.name = ?",
                 arguments: [localUser, name])
+        case .account(let account, let name):
+            return try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT d.id FROM device d JOIN user u ON u.id = d.user_id WHERE u.name = ? AND (? IS NULL OR d.name = ?)
+                    ORDER BY d.id
+                    """,
+                arguments: [account, name, name])
         }
     }
 

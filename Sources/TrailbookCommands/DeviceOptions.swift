@@ -7,8 +7,25 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only this device's rides and points (default: every device).", valueName: "name"))
     var deviceName: String?
 
-    /// The filter; a device the store does not have is exit 66, naming the ones it has.
-    func filter(_ store: any TrackStoring) throws -> DeviceFilter {
+    /// The filter, of the store's own user or of `account`; an account or a device the store
+    /// does not have is exit 66, naming the ones it has.
+    func filter(_ store: any TrackStoring, account: String? = nil) throws -> DeviceFilter {
+        if let account {
+            guard let devices = try store.devices(of: account)?.map(\.name) else {
+                let known = try store.accounts().map(\.name)
+                throw CommandFailure(
+                    message: "There is no account \(account) in \(store.path) ("
+                        + (known.isEmpty
+                            ? "it has none; trailbook user add NAME makes one"
+                            : "it has " + known.joined(separator: ", "))
+                        + ").",
+                    code: .noInput)
+            }
+            if let deviceName, !devices.contains(deviceName) {
+                throw Self.unknown(deviceName, store: store, devices: devices)
+            }
+            return .account(account, device: deviceName)
+        }
         guard let deviceName else { return .all }
         let devices = try store.devices().map(\.name)
         guard devices.contains(deviceName) else { throw Self.unknown(deviceName, store: store, devices: devices) }

@@ -17,6 +17,11 @@ struct Points: ParsableCommand {
 
     @OptionGroup var days: DayRangeOptions
     @OptionGroup var devices: DeviceOptions
+    @Option(
+        help:
+            "The points and rides of this account (a server's user, whose phones post to trailbook serve); default: this store's own."
+    )
+    var user: String?
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
@@ -29,7 +34,7 @@ struct Points: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.open()
-        let filter = try devices.filter(store)
+        let filter = try devices.filter(store, account: user)
         let from: Int64
         let to: Int64
         if let ride {

@@ -12,6 +12,11 @@ struct Rides: ParsableCommand {
 
     @OptionGroup var days: DayRangeOptions
     @OptionGroup var devices: DeviceOptions
+    @Option(
+        help:
+            "The points and rides of this account (a server's user, whose phones post to trailbook serve); default: this store's own."
+    )
+    var user: String?
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
@@ -60,7 +65,8 @@ struct Rides: ParsableCommand {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
         let (from, to) = days.range(in: zone)
-        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: try devices.filter(store))
+        let rides = try store.rides(
+            fromMilliseconds: from, toMilliseconds: to, devices: try devices.filter(store, account: user))
         let reports = rides.map { RideReport($0, zone: zone) }
         if json {
             let encoder = JSONEncoder()

@@ -633,6 +633,14 @@ enum OpenAPIDocument {
                           "properties": {
                             "result": {
                               "const": "ok"
+                            },
+                            "unreadable": {
+                              "type": "integer",
+                              "description": "Features that are no storable position (kept as the device's messages `overland.unreadable`); absent when none."
+                            },
+                            "reason": {
+                              "type": "string",
+                              "description": "Why the first of them could not be stored."
                             }
                           },
                           "additionalProperties": false

@@ -78,7 +78,7 @@ enum PhoneProtocols {
         var fixes: [Fix] = []
         var battery: Double?
         var alarms: [PhoneAlarm] = []
-        var kept: [(type: String, body: String)] = []
+        var kept: [(type: String, body: String, reason: String?)] = []
     }
 
     /// Overland: `{"locations": [GeoJSON Feature with a Point and properties timestamp (ISO 8601),
@@ -104,7 +104,7 @@ enum PhoneProtocols {
                 var entry: [String: Any] = ["feature": element]
                 if let reason { entry["reason"] = reason }
                 let text = (try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])) ?? Data()
-                report.kept.append((type, String(decoding: text, as: UTF8.self)))
+                report.kept.append((type, String(decoding: text, as: UTF8.self), reason))
             }
             guard let feature = element as? [String: Any] else {
                 keep("overland.unreadable", reason: "location \(i) is not a JSON object")

@@ -195,8 +195,21 @@ public struct SharingServer: Service, CustomStringConvertible {
                 let device = try await device(token: String(header.dropFirst(7)))
             else { throw Self.unknownDevice }
             let body = try await request.body.collect(upTo: Self.maximumBody)
-            try await keep({ try PhoneProtocols.overland(Data(body.readableBytesView)) }, device: device)
-            return Self.json("{\"result\":\"ok\"}")
+            let report: PhoneProtocols.Report
+            do {
+                report = try PhoneProtocols.overland(Data(body.readableBytesView))
+            } catch let malformed as PhoneProtocols.Malformed {
+                throw HTTPError(.badRequest, message: malformed.description)
+            }
+            try await keep({ report }, device: device)
+            // Still ok (Overland resends anything else for ever), with what could not be stored:
+            // `trailbook push` reads it and stops there.
+            let unreadable = report.kept.compactMap(\.reason)
+            guard let first = unreadable.first else { return Self.json("{\"result\":\"ok\"}") }
+            let answer = try JSONSerialization.data(
+                withJSONObject: ["result": "ok", "unreadable": unreadable.count, "reason": first] as [String: Any],
+                options: [.sortedKeys])
+            return Self.json(String(decoding: answer, as: UTF8.self))
         }
         /// The device of a Basic `USER:DEVICE_TOKEN` header, when the token is USER's.
         @Sendable func basicDevice(_ request: Request) async throws -> PhoneDevice {

@@ -194,6 +194,23 @@ import TrailbookTestSupport
             #expect(state.count == 2 && close(state[1], f.accuracy, 0.05), "\(f.name): accuracy \(state)")
             #expect(state.count == 2 && close(state[0], f.battery, 0.05), "\(f.name): battery \(state)")
         }
+        // The account reads its own points and rides from the command line.
+        let listed = try run([
+            "points", "--user", "ana", "--device-name", "osmand", "--day", "2026-11-25", "--time-zone", "UTC",
+            "--format", "jsonl", "--store", store,
+        ])
+        #expect(listed.status == 0 && listed.stdout.split(separator: "\n").count == 1, "\(listed)")
+        #expect(
+            listed.stdout.contains("47.376887") && listed.stdout.contains("\"device\":\"osmand\""), "\(listed.stdout)")
+        let all = try run(["points", "--user", "ana", "--day", "2026-11-25", "--time-zone", "UTC", "--store", store])
+        #expect(
+            all.stdout.split(separator: "\n").count == 1 + fixtures.count + 1, "a header, a point per fixture, the SOS")
+        let rides = try run(["rides", "--user", "ana", "--json", "--store", store])
+        #expect(rides.status == 0 && rides.stdout.contains("\"traccar-sos\""), "\(rides)")
+        let mine = try run(["points", "--device-name", "osmand", "--day", "2026-11-25", "--store", store])
+        #expect(mine.status == 66, "the store's own account has no such device: \(mine)")
+        let nobody = try run(["points", "--user", "nobody", "--day", "2026-11-25", "--store", store])
+        #expect(nobody.status == 66 && nobody.stderr.contains("There is no account nobody"), "\(nobody)")
         // Overland's stats entry and trip summary are kept as the device's messages, not points.
         let messages = try opened.deviceMessages(account: "ana").filter { $0.device == "overland" }.map(\.type)
         #expect(messages.sorted() == ["overland.stats", "overland.trip"], "\(messages)")

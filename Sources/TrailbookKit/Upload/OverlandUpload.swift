@@ -189,6 +189,12 @@ public struct OverlandUpload: Sendable {
             guard reply?["result"] as? String == "ok" else {
                 throw .badReply(server: server, status: status, body: text)
             }
+            // Trailbook's server takes the batch but says which points it could not store.
+            if let unreadable = reply?["unreadable"] as? Int, unreadable > 0 {
+                throw .refusedPoints(
+                    server: server, status: status, message: reply?["reason"] as? String ?? "",
+                    from: fixes.first?.unixMilliseconds ?? 0)
+            }
         case 401, 403:
             throw .refusedToken(server: server, status: status)
         case 400, 413, 422:
