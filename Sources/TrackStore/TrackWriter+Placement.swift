@@ -1,7 +1,6 @@
 import Foundation
 import GPSCore
 internal import GRDB
-internal import GRDBSQLite
 
 /// Points of any time, each placed among the device's stored segments and rides by
 /// ``PointPlacement`` (the phones' path: a late point goes where it belongs, once).
@@ -29,16 +28,7 @@ extension TrackWriter {
             var added = 0
             for p in points.sorted(by: { $0.milliseconds < $1.milliseconds }) where PointKey.holds(p.milliseconds) {
                 let t = p.milliseconds
-                let statement = insert.sqliteStatement
-                sqlite3_reset(statement)
-                p.bind(to: statement, device: device)
-                let code = sqlite3_step(statement)
-                guard code == SQLITE_DONE else {
-                    throw DatabaseError(
-                        resultCode: ResultCode(rawValue: code),
-                        message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: insert.sql)
-                }
-                guard sqlite3_changes(db.sqliteConnection) > 0 else { continue }  // this millisecond is stored
+                guard try Self.insert(p, with: insert, device: device, db) else { continue }  // this millisecond is stored
                 added += 1
                 let before = try span(
                     "SELECT id, ride_id, start_ms, end_ms FROM segment WHERE device_id = ? AND start_ms <= ? ORDER BY start_ms DESC LIMIT 1",

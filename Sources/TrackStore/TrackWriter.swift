@@ -47,17 +47,8 @@ public final class TrackWriter {
             var segmentExtent: [Int64: (end: Int64, count: Int)] = [:]
             for p in points {
                 let t = p.milliseconds
-                let statement = insert.sqliteStatement
                 guard PointKey.holds(t) else { continue }  // before 1830 or after 2109: no key
-                sqlite3_reset(statement)
-                p.bind(to: statement, device: device)
-                let code = sqlite3_step(statement)
-                guard code == SQLITE_DONE else {
-                    throw DatabaseError(
-                        resultCode: ResultCode(rawValue: code),
-                        message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: insert.sql)
-                }
-                guard sqlite3_changes(db.sqliteConnection) > 0 else { continue }  // this millisecond is already stored
+                guard try Self.insert(p, with: insert, device: device, db) else { continue }  // this millisecond is stored
                 added += 1
                 // Rides and segments are created by their first stored point, so a log imported
                 // twice leaves no empty ones behind.
@@ -129,6 +120,21 @@ public final class TrackWriter {
         self.segmentIDs = segmentIDs
         stored += added
         return added
+    }
+
+    /// Inserts one point with `insert` (the `INSERT OR IGNORE INTO point` of eight parameters);
+    /// returns whether it went in (false: the device has that millisecond).
+    static func insert(_ p: KeptPoint, with insert: Statement, device: DeviceID, _ db: Database) throws -> Bool {
+        let statement = insert.sqliteStatement
+        sqlite3_reset(statement)
+        p.bind(to: statement, device: device)
+        let code = sqlite3_step(statement)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                sql: insert.sql)
+        }
+        return sqlite3_changes(db.sqliteConnection) > 0
     }
 
     /// Adds `places` as manual records; the same place (same time and position) is stored once.
