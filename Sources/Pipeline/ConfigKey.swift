@@ -120,6 +120,7 @@ struct ConfigKey: Sendable {
         number("events", "unknown_accuracy", "metres above 0", min: 0, exclusive: true, \.events.unknownAccuracy),
         number("events", "battery_low", "percent, 0 or more", min: 0, \.events.batteryLow),
         number("events", "offline_after", "seconds above 0", min: 0, exclusive: true, \.events.offlineAfter),
+        number("events", "moving_within", "seconds above 0", min: 0, exclusive: true, \.events.movingWithin),
         number("alerts", "retry_max", "seconds above 0", min: 0, exclusive: true, \.alerts.retryMax),
         number("alerts", "give_up_after", "seconds above 0", min: 0, exclusive: true, \.alerts.giveUpAfter),
         number("alerts", "timeout", "seconds above 0", min: 0, exclusive: true, \.alerts.timeout),

@@ -16,7 +16,7 @@ public struct PointPlacement: Equatable, Sendable {
     /// Neighbours farther apart than this are in different rides (at least ``segmentGap``), ms.
     public var rideGap: Int64
 
-    /// Gaps in seconds, as the collection rules give them (`segment.gap`, `ride.gap`).
+    /// Gaps in seconds, as the collection rules give them (`segments.gap`, `segments.ride_gap`).
     public init(segmentGapSeconds: Double, rideGapSeconds: Double) {
         segmentGap = Int64((segmentGapSeconds * 1000).rounded())
         rideGap = Swift.max(segmentGap, Int64((rideGapSeconds * 1000).rounded()))

@@ -30,7 +30,10 @@ struct LoginThrottle: Sendable {
 /// The JSON API of pairing, grants and friends; authenticated with Basic `USER:PASSWORD` or a
 /// browser's session cookie (``Login``).
 enum SharingAPI {
-    static func add(to router: Router<ServerContext>, store: any TrackStoring, feed: LiveFeed, login: Login) {
+    static func add(
+        to router: Router<ServerContext>, store: any TrackStoring, feed: LiveFeed, login: Login,
+        movingWithin: Double = 120
+    ) {
         let sharing = SharingService(store: store)
         @Sendable func user(_ request: Request, _ context: ServerContext) async throws -> String {
             try await login.user(request, context)
@@ -115,7 +118,9 @@ enum SharingAPI {
         }
         router.get("/api/friends") { request, context -> Response in
             let viewer = try await user(request, context)
-            return try Self.json(["friends": try sharing.friends(of: viewer).map(Self.document)])
+            return try Self.json([
+                "friends": try sharing.friends(of: viewer, movingWithin: movingWithin).map(Self.document)
+            ])
         }
         router.get("/api/friends/:user/track") { request, context -> Response in
             let viewer = try await user(request, context)
@@ -147,7 +152,7 @@ enum SharingAPI {
         router.get("/api/live") { request, context -> Response in
             let viewer = try await user(request, context)
             let stream = await feed.subscribe(viewer: viewer)
-            let now = try sharing.friends(of: viewer)
+            let now = try sharing.friends(of: viewer, movingWithin: movingWithin)
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],

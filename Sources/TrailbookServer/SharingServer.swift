@@ -247,7 +247,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                 }
             }
             var reply: [[String: Any]] = []
-            for f in try sharing.friends(of: device.account) {
+            for f in try sharing.friends(of: device.account, movingWithin: ingest.rules.movingWithin) {
                 let tid = String(f.user.prefix(2)).uppercased()
                 reply.append(["_type": "card", "tid": tid, "name": "\(f.user) (\(f.device))"])
                 var location: [String: Any] = [
@@ -280,8 +280,11 @@ public struct SharingServer: Service, CustomStringConvertible {
         router.get("/gpslogger", use: gpslogger)
         router.post("/gpslogger", use: gpslogger)
         let login = Login(accounts: accounts, sessions: store, trustProxy: configuration.trustProxy)
-        SharingAPI.add(to: router, store: store, feed: feed, login: login)
-        WebPages.add(to: router, store: store, login: login, tiles: tiles, threads: threads)
+        SharingAPI.add(
+            to: router, store: store, feed: feed, login: login, movingWithin: ingest.rules.movingWithin)
+        WebPages.add(
+            to: router, store: store, login: login, tiles: tiles, threads: threads, rules: ingest.rules,
+            zone: ingest.zone)
         return router
     }
 

@@ -3,6 +3,7 @@ import GPSCore
 import Hummingbird
 import NIOPosix
 import PageTemplates
+import Pipeline
 import Reports
 import TrackModel
 import TrailbookKit
@@ -15,7 +16,7 @@ import TrailbookKit
 enum WebPages {
     static func add(
         to router: Router<ServerContext>, store: any TrackStoring, login: Login, tiles: TileFetcher?,
-        threads: NIOThreadPool
+        threads: NIOThreadPool, rules: EventRules = EventRules(), zone: TimeZone = .current
     ) {
         let sharing = SharingService(store: store)
         let templates = WebTemplates.pages
@@ -53,13 +54,18 @@ enum WebPages {
         @Sendable func home(_ user: String, _ csrf: String, code: (String, Int64)? = nil, message: String? = nil) throws
             -> Response
         {
-            let friends = try sharing.friends(of: user).map { f -> [String: Any] in
+            let friends = try sharing.friends(of: user, movingWithin: rules.movingWithin).map { f -> [String: Any] in
                 var row: [String: Any] = [
                     "user": f.user, "device": f.device, "time": LocalTime.utc(f.fix.unixMilliseconds!),
                     "lat": f.fix.coordinate!.latitude, "lon": f.fix.coordinate!.longitude,
-                    "seen": Self.ago(f.ageSeconds),
+                    "seen": Self.ago(f.ageSeconds), "offline": f.ageSeconds > rules.offlineAfter,
                 ]
-                row["moving"] = f.moving.map { $0 ? "moving" : "still" } ?? ""
+                row["motion"] = f.moving.map { $0 ? "moving" : "still" } ?? ""
+                if f.moving != nil, f.ageSeconds > rules.movingWithin {
+                    row["moving"] = "silent since " + Self.clock(f.fix.unixMilliseconds!, zone: zone)
+                } else {
+                    row["moving"] = row["motion"]
+                }
                 row["speed"] = f.fix.speed.map { String(format: "%.0f km/h", $0 * 3.6) } ?? ""
                 row["course"] = f.fix.track.map { String(format: "%.0f°", $0) } ?? ""
                 return row
@@ -71,6 +77,7 @@ enum WebPages {
                 ]
             }
             var values: [String: Any] = [
+                "movingWithin": Int(rules.movingWithin), "offlineAfter": Int(rules.offlineAfter),
                 "user": user, "csrf": csrf, "friends": friends, "grants": grants, "hasFriends": !friends.isEmpty,
                 "hasGrants": !grants.isEmpty,
             ]
@@ -177,13 +184,21 @@ enum WebPages {
         }
     }
 
-    /// "just now", "3 min ago", "2 h ago", "5 days ago".
+    /// "12 s ago", "3 min ago", "2 h ago", "5 days ago" (a time a little ahead: "0 s ago").
     static func ago(_ seconds: Double) -> String {
-        switch seconds {
-        case ..<60: return "just now"
+        switch max(0, seconds) {
+        case ..<60: return "\(Int(max(0, seconds))) s ago"
         case ..<3600: return "\(Int(seconds / 60)) min ago"
         case ..<172_800: return "\(Int(seconds / 3600)) h ago"
         default: return "\(Int(seconds / 86_400)) days ago"
         }
+    }
+
+    /// `ms` as HH:MM in `zone`.
+    static func clock(_ ms: Int64, zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 }

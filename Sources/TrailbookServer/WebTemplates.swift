@@ -22,6 +22,7 @@ enum WebTemplates {
         .mapctl button { width: 34px; height: 34px; font-size: 20px; line-height: 1; border-radius: 6px; border: 1px solid #bbb; background: #fff; cursor: pointer; }
         .maptip { display: none; position: absolute; z-index: 2; padding: 4px 8px; border-radius: 6px; font-size: 13px; white-space: nowrap; pointer-events: none; background: #fff; box-shadow: 0 1px 4px rgba(0,0,0,.3); }
         .scroll { overflow-x: auto; }
+        tr.offline td { color: #8a8a8a; }
         .attribution { font-size: .8em; opacity: .75; text-align: right; }
         @media (max-width: 600px) { #map { height: 240px; } th, td { padding: 4px 3px; } }
         .message { background: #fff4c2; padding: 6px 10px; }
@@ -59,9 +60,10 @@ enum WebTemplates {
         <button type="button" data-map="fit" aria-label="Fit to your friends and follow them">⤢</button></div>\
         <div id="maptip" class="maptip" role="status"></div></div>
         {{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
-        <div class="scroll"><table id="friends"><thead><tr><th>Who</th><th>Device</th><th>Last seen</th><th>Motion</th><th>Speed</th><th>Heading</th></tr></thead>
+        <div class="scroll"><table id="friends" data-moving-within="{{movingWithin}}" data-offline-after="{{offlineAfter}}"><thead><tr><th>Who</th><th>Device</th><th>Last seen</th><th>Motion</th><th>Speed</th><th>Heading</th></tr></thead>
         <tbody>
-        {{#friends}}<tr data-user="{{user}}" data-device="{{device}}" data-lat="{{lat}}" data-lon="{{lon}}" data-time="{{time}}">
+        {{#friends}}<tr data-user="{{user}}" data-device="{{device}}" data-lat="{{lat}}" data-lon="{{lon}}" data-time="{{time}}" \
+        data-motion="{{motion}}"{{#offline}} class="offline"{{/offline}}>
         <td>{{user}}</td><td>{{device}}</td><td>{{seen}}</td><td>{{moving}}</td><td>{{speed}}</td><td>{{course}}</td></tr>
         {{/friends}}
         </tbody></table></div>
@@ -90,7 +92,10 @@ enum WebTemplates {
         """
 
     /// The home page's script: draws the friends on the map and keeps rows and map up to date
-    /// from `/api/live`. Text goes in with textContent, never as HTML. The map follows the friends
+    /// from `/api/live`; every 5 s it writes each friend's real age ("12 s ago", "5 min ago"),
+    /// "silent since HH:MM" instead of the motion once the newest fix is older than
+    /// `events.moving_within`, and greys a friend silent for longer than `events.offline_after`.
+    /// Text goes in with textContent, never as HTML. The map follows the friends
     /// (fits them at every position) until the reader pans or zooms it (drag, wheel, pinch, + and
     /// − buttons or keys, arrows); ⤢ or 0 fits and follows again. Pointing at a friend's dot (or
     /// tapping it) shows who, which device, when, motion and speed. With tiles, the zoom's tiles
@@ -152,11 +157,14 @@ enum WebTemplates {
             const x = X(p.x), y = Y(p.y);
             const dot = document.createElementNS(ns, "circle");
             dot.setAttribute("cx", x); dot.setAttribute("cy", y); dot.setAttribute("r", 7);
-            dot.setAttribute("fill", "#1f6feb"); dot.setAttribute("stroke", "#fff"); dot.setAttribute("stroke-width", 2);
-            dot.setAttribute("class", "friend");
+            const grey = p.row.classList.contains("offline");
+            dot.setAttribute("fill", grey ? "#9a9a9a" : "#1f6feb"); dot.setAttribute("stroke", "#fff"); dot.setAttribute("stroke-width", 2);
+            dot.setAttribute("class", grey ? "friend offline" : "friend");
             const label = document.createElementNS(ns, "text");
             label.setAttribute("x", x + 10); label.setAttribute("y", y + 5); label.setAttribute("font-size", 14);
-            label.textContent = p.row.dataset.user;
+            label.textContent = p.row.dataset.user + " \\u00b7 " + p.row.dataset.device;
+            // Near the right edge the name goes on the dot's left, so it is not cut off.
+            if (x > W * 0.6) { label.setAttribute("x", x - 10); label.setAttribute("text-anchor", "end"); }
             svg.appendChild(dot); svg.appendChild(label);
             dots.push({ x, y, row: p.row });
           }
@@ -234,6 +242,35 @@ enum WebTemplates {
           const a = b.dataset.map; if (a === "in") zoom(1.25); else if (a === "out") zoom(0.8); else fit();
         }));
         addEventListener("resize", draw);
+        // The age of each friend's newest fix, its motion while that is recent, grey once silent.
+        const table = document.getElementById("friends");
+        const within = +table.dataset.movingWithin || 120, offline = +table.dataset.offlineAfter || 600;
+        function ago(s) {
+          s = Math.max(0, s);
+          if (s < 60) return Math.floor(s) + " s ago";
+          if (s < 3600) return Math.floor(s / 60) + " min ago";
+          if (s < 172800) return Math.floor(s / 3600) + " h ago";
+          return Math.floor(s / 86400) + " days ago";
+        }
+        function age(row) {
+          const t = Date.parse(row.dataset.time);
+          return isNaN(t) ? null : (Date.now() - t) / 1000;
+        }
+        function refresh() {
+          let greyed = false;
+          for (const row of rows()) {
+            const s = age(row), cells = row.querySelectorAll("td");
+            if (s === null || cells.length < 4) continue;
+            cells[2].textContent = ago(s);
+            const motion = row.dataset.motion || "";
+            cells[3].textContent = motion === "" ? "" : s > within ? "silent since " + when(row.dataset.time) : motion;
+            const was = row.classList.contains("offline");
+            row.classList.toggle("offline", s > offline);
+            if (was !== row.classList.contains("offline")) greyed = true;
+          }
+          if (greyed) draw();
+        }
+        setInterval(refresh, 5000);
         function show(f) {
           let row = rows().find(r => key(r.dataset.user, r.dataset.device) === key(f.user, f.device));
           if (!row) {
@@ -245,13 +282,15 @@ enum WebTemplates {
           }
           row.dataset.user = f.user; row.dataset.device = f.device;
           row.dataset.lat = f.lat; row.dataset.lon = f.lon; row.dataset.time = f.time;
+          row.dataset.motion = f.moving === undefined ? "" : (f.moving ? "moving" : "still");
           const cells = row.querySelectorAll("td");
-          cells[0].textContent = f.user; cells[1].textContent = f.device; cells[2].textContent = "just now";
-          cells[3].textContent = f.moving === undefined ? "" : (f.moving ? "moving" : "still");
+          cells[0].textContent = f.user; cells[1].textContent = f.device;
           cells[4].textContent = f.speed === undefined ? "" : Math.round(f.speed * 3.6) + " km/h";
           cells[5].textContent = f.course === undefined ? "" : Math.round(f.course) + "°";
+          refresh();
           draw();
         }
+        refresh();
         draw();
         const live = new EventSource("/api/live");
         live.addEventListener("position", e => show(JSON.parse(e.data)));

@@ -148,7 +148,9 @@ import TrailbookTestSupport
         #expect(browse.status == 0, "\(browse.stderr)")
         let lines = browse.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3 && lines[0] == #""8.5417""#, "\(lines)")
-        #expect(lines.count == 3 && lines[1].contains(#"ana\tphone\tjust now\tmoving"#), "\(lines)")
+        #expect(
+            lines.count == 3 && lines[1].contains(#"ana\tphone\t"#) && lines[1].contains(#" s ago\tmoving"#), "\(lines)"
+        )
         #expect(lines.count == 3 && lines[2] == "390", "the page fits a phone's width: \(lines)")
         let blue = try python(
             [
@@ -316,5 +318,99 @@ import TrailbookTestSupport
                 png,
             ])
         #expect((Int(green.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 20000, "tiles: \(green)")
+    }
+
+    /// The live page tells the truth: the real age of each friend's newest fix, refreshed without
+    /// a reload; "silent since" instead of "moving" once it is older than events.moving_within;
+    /// grey once silent past events.offline_after; each of a person's devices named (issue 37).
+    @Test func theLivePageTellsTheRealAgeAndWhichDevice() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        for user in ["ana", "ben"] {
+            #expect(
+                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                    == 0)
+        }
+        var tokens: [String: String] = [:]
+        for device in ["phone", "bike"] {
+            let added = try run(["device", "add", device, "--user", "ana", "--store", store, "--json"])
+            tokens[device] = try #require(
+                (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["token"])
+        }
+        let config = dir + "/config.toml"
+        try "[events]\noffline_after = 200\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        defer { _ = server.stop() }
+        let base = server.url!
+        let now = Int(Date().timeIntervalSince1970)
+        // The phone's last point is 5 minutes old (it was moving then); the bike's 40 s.
+        for (device, age, lon) in [("phone", 300, 8.5417), ("bike", 40, 8.5450)] {
+            let url = "\(base)/osmand?id=\(tokens[device]!)&lat=47.3769&lon=\(lon)&speed=5&timestamp=\(now - age)"
+            #expect(try await HTTP.request(URL(string: url)!).0 == 200)
+        }
+        let basic = { (user: String) in
+            ["Authorization": "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()]
+        }
+        let made = try await HTTP.request(
+            URL(string: "\(base)/api/share-codes")!, method: "POST", body: Data(#"{"scopes":["live","motion"]}"#.utf8),
+            headers: basic("ana"))
+        let code = try #require(
+            (try JSONSerialization.jsonObject(with: Data(made.1.utf8)) as? [String: Any])?["code"] as? String)
+        let redeemed = try await HTTP.request(
+            URL(string: "\(base)/api/share-codes/redeem")!, method: "POST", body: Data(#"{"code":"\#(code)"}"#.utf8),
+            headers: basic("ben"))
+        #expect(redeemed.0 == 200)
+        let loginPage = try await HTTP.exchange(base)
+        let loginToken = try #require(cookie("trailbook_login", in: loginPage.headers)?.value)
+        let signedIn = try await HTTP.exchange(
+            URL(string: "\(base)/login")!, method: "POST",
+            body: form(["csrf": loginToken, "user": "ben", "password": password]),
+            headers: ["Cookie": "trailbook_login=\(loginToken)", "Content-Type": "application/x-www-form-urlencoded"])
+        let session = try #require(cookie("trailbook_session", in: signedIn.headers)?.value)
+
+        let script = Samples.directory.deletingLastPathComponent().appendingPathComponent("scripts/browse.py").path
+        let table =
+            ##"eval:Array.from(document.querySelectorAll('#friends tbody tr')).map(r=>{const c=r.querySelectorAll('td');return [c[1].textContent,c[2].textContent,c[3].textContent,r.className]}).sort()"##
+        let browse = try python(
+            [
+                script, base.absoluteString + "/", "--cookie", "trailbook_session=\(session)", "--width", "390",
+                ##"wait:document.querySelectorAll("#map circle").length == 2"##,
+                table,
+                ##"eval:Array.from(document.querySelectorAll('#map text')).map(t=>t.textContent).sort()"##,
+                ##"eval:Array.from(document.querySelectorAll('#map circle')).map(c=>c.getAttribute('fill')).sort()"##,
+                // The bike posts now; then, with no reload, its age moves on by itself.
+                "run:curl -s -o /dev/null '\(base)/osmand?id=\(tokens["bike"]!)&lat=47.3769&lon=8.546&speed=5&timestamp=\(now)'",
+                ##"wait:document.querySelector('#friends tr[data-device=bike]').dataset.lon == '8.546'"##,
+                ##"eval:(window.first = document.querySelector('#friends tr[data-device=bike] td:nth-child(3)').textContent)"##,
+                ##"wait:document.querySelector('#friends tr[data-device=bike] td:nth-child(3)').textContent != window.first"##,
+                table, "shot:\(dir)/live.png",
+            ])
+        #expect(browse.status == 0, "\(browse.stderr)")
+        let lines: [Any] = browse.stdout.split(separator: "\n").map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed)) ?? NSNull()
+        }
+        #expect(lines.count == 5, "\(browse.stdout)")
+        guard lines.count == 5 else { return }
+        let before = lines[0] as? [[String]] ?? []
+        #expect(before.count == 2, "\(before)")
+        guard before.count == 2 else { return }
+        // bike: 40-odd seconds old, moving; phone: 5 min old, silent since its time, greyed.
+        #expect(before[0][0] == "bike" && before[0][2] == "moving" && before[0][3] == "", "\(before)")
+        #expect(
+            before[0][1].range(of: #"^(4\d|5\d) s ago$|^1 min ago$"#, options: .regularExpression) != nil,
+            "the bike's real age: \(before)")
+        #expect(
+            before[1][0] == "phone" && before[1][1] == "5 min ago" && before[1][2].hasPrefix("silent since "),
+            "\(before)")
+        #expect(before[1][3] == "offline", "\(before)")
+        #expect(lines[1] as? [String] == ["ana · bike", "ana · phone"], "\(lines[1])")
+        #expect(lines[2] as? [String] == ["#1f6feb", "#9a9a9a"], "the silent phone's dot is grey: \(lines[2])")
+        let first = lines[3] as? String ?? ""
+        #expect(first.range(of: #"^\d s ago$"#, options: .regularExpression) != nil, "just posted: \(first)")
+        let after = lines[4] as? [[String]] ?? []
+        #expect(
+            after.first?[1] != first
+                && after.first?[1].range(of: #"^([1-9]|[1-5]\d) s ago$"#, options: .regularExpression) != nil
+                && after.first?[2] == "moving", "the age moved on by itself: \(first), then \(after)")
     }
 }

@@ -31,6 +31,9 @@ public struct EventRules: Equatable, Sendable {
     public var batteryLow: Double = 20
     /// A phone silent this long is `device.offline` (server), seconds.
     public var offlineAfter: Double = 600
+    /// The live map calls a friend moving only from fixes of this many seconds before now; a
+    /// friend whose newest fix is older is "still" no more but "silent since" its time, seconds.
+    public var movingWithin: Double = 120
 
     public init() {}
 

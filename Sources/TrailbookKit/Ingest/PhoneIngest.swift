@@ -227,6 +227,10 @@ public final class PhoneIngest: Sendable {
 
     /// Seconds of silence after which a device is offline.
     public var offlineAfter: Double { configuration.events.offlineAfter }
+    /// The event rules (offline, moving), as the live page shows them.
+    public var rules: EventRules { configuration.events }
+    /// The zone of times in messages and pages (`time.zone`).
+    public var zone: TimeZone { configuration.alerts.zone }
 
     @discardableResult
     public func findSilent(now: Int64 = UTCTimestamp.now()) throws -> Int {

@@ -134,12 +134,15 @@ public struct SharingService: Sendable {
         public var accuracy: Double?
     }
 
-    /// The newest position of each device of every owner who lets `viewer` see them live now.
-    public func friends(of viewer: String, now: Int64 = UTCTimestamp.now()) throws -> [Friend] {
+    /// The newest position of each device of every owner who lets `viewer` see them live now;
+    /// moving only from fixes of the last `movingWithin` seconds (`events.moving_within`).
+    public func friends(of viewer: String, now: Int64 = UTCTimestamp.now(), movingWithin: Double = 120) throws
+        -> [Friend]
+    {
         try store.grants(viewer: viewer).filter { $0.scopes.contains("live") && $0.isActive(at: now) }.flatMap {
             grant in
             try store.recentPoints(account: grant.owner, limit: Self.recentFixes).map {
-                Self.friend($0, as: grant, now: now)
+                Self.friend($0, as: grant, now: now, movingWithin: movingWithin)
             }
         }
     }
@@ -147,13 +150,15 @@ public struct SharingService: Sendable {
     /// How many of a device's newest fixes tell whether it moves.
     static let recentFixes = 10
 
-    /// A device's newest fixes as the grant's viewer sees them.
-    static func friend(_ recent: RecentDevice, as grant: Grant, now: Int64) -> Friend {
+    /// A device's newest fixes as the grant's viewer sees them: not moving when the newest is
+    /// older than `movingWithin` seconds (a phone that died on the way is not on the move).
+    static func friend(_ recent: RecentDevice, as grant: Grant, now: Int64, movingWithin: Double = 120) -> Friend {
         let last = recent.fixes.last!
+        let age = Double(now - last.unixMilliseconds!) / 1000
         return Friend(
             user: grant.owner, device: recent.device, fix: last,
-            moving: grant.scopes.contains("motion") ? moving(recent.fixes) : nil,
-            ageSeconds: Double(now - last.unixMilliseconds!) / 1000, battery: recent.battery, accuracy: recent.accuracy)
+            moving: grant.scopes.contains("motion") ? age <= movingWithin && moving(recent.fixes) : nil,
+            ageSeconds: age, battery: recent.battery, accuracy: recent.accuracy)
     }
 
     /// `owner`'s points of the last `hours` (at most the grant's history hours), as `viewer`
