@@ -27,6 +27,11 @@ struct PlaceCommand: ParsableCommand {
         var geojson: String?
         @Option(help: "Radius in metres (1 to 100000) of a circle.") var radius = PlaceService.defaultRadius
         @Flag(help: "Print the place as JSON.") var json = false
+        @Option(
+            help:
+                "The places of this account (a server's user: its phones get arrivals and departures there); default: this store's own."
+        )
+        var user: String?
         @OptionGroup var storeOptions: StoreOptions
 
         func validate() throws {
@@ -36,7 +41,7 @@ struct PlaceCommand: ParsableCommand {
         }
 
         func run() throws {
-            let service = PlaceService(store: try storeOptions.openOrCreate())
+            let service = PlaceService(store: try storeOptions.openOrCreate(), account: user)
             var note = ""
             let place: Place
             if let lat, let lon {
@@ -58,10 +63,15 @@ struct PlaceCommand: ParsableCommand {
             commandName: "list", abstract: "List the places.")
         @Flag(help: "Print {\"places\": [{\"name\", \"lat\", \"lon\", \"radius_m\", \"polygon\", \"source\"}]}.")
         var json = false
+        @Option(
+            help:
+                "The places of this account (a server's user: its phones get arrivals and departures there); default: this store's own."
+        )
+        var user: String?
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            let places = try PlaceService(store: try storeOptions.open()).list()
+            let places = try PlaceService(store: try storeOptions.open(), account: user).list()
             if json { return try printJSON(["places": places.map(PlaceJSON.init)]) }
             if places.isEmpty { print("No places yet; trailbook place add NAME --here adds one.") }
             for place in places { print(PlaceJSON.describe(place)) }
@@ -72,10 +82,15 @@ struct PlaceCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm", abstract: "Remove a place (its events stay, with its name).")
         @Argument(help: "The place's name.") var name: String
+        @Option(
+            help:
+                "The places of this account (a server's user: its phones get arrivals and departures there); default: this store's own."
+        )
+        var user: String?
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            try PlaceService(store: try storeOptions.open()).remove(name: name)
+            try PlaceService(store: try storeOptions.open(), account: user).remove(name: name)
             print("Removed the place \(name).")
         }
     }

@@ -69,6 +69,42 @@ import TrailbookTestSupport
             "not the store's own")
     }
 
+    /// A place made on the command line for an account gives every app of it arrivals and
+    /// departures (not only OwnTracks, whose regions come by themselves).
+    @Test func aPlaceAddedForAnAccountGivesItsPhonesEvents() async throws {
+        let (store, _) = try newStore(.sqlite)
+        #expect(
+            try run(
+                ["user", "add", "ana", "--password-stdin", "--store", store],
+                input: Data("correct horse battery staple".utf8)
+            ).status == 0)
+        let token = try deviceToken("overland", user: "ana", store: store)
+        let added = try run([
+            "place", "add", "home", "--user", "ana", "--lat", "47.37", "--lon", "8.54", "--radius", "80", "--store",
+            store,
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        let nobody = try run(["place", "add", "x", "--user", "nobody", "--lat", "1", "--lon", "1", "--store", store])
+        #expect(nobody.status == 66 && nobody.stderr.contains("There is no account nobody"), "\(nobody)")
+        let listed = try run(["place", "list", "--user", "ana", "--json", "--store", store])
+        #expect(listed.stdout.contains("\"home\""), "\(listed)")
+        #expect(try run(["place", "list", "--store", store]).stdout.contains("No places"), "not the store's own")
+        let server = try ServeCommandTests.RunningServer(store: store)
+        defer { _ = server.stop() }
+        let seconds = Int(Date().timeIntervalSince1970) - 1800
+        let away = Geodesy.destination(from: Self.home, bearing: 45, distance: 1000)
+        let epochs = DaySimulator.run(
+            from: Self.home, date: CivilDate(daysSinceEpoch: seconds / 86_400),
+            startTimeOfDay: (seconds % 86_400) * 1000,
+            legs: [
+                .stay(seconds: 200, noise: 8), .travel(to: away, speed: 8), .stay(seconds: 100, noise: 8),
+                .travel(to: Self.home, speed: 8), .stay(seconds: 400, noise: 8),
+            ], seed: 5)
+        try await Self.postOverland(epochs, token: token, server: server)
+        let events = try Self.events(of: "ana", store: store).filter { $0.hasPrefix("place.") }
+        #expect(events == ["place.depart home", "place.arrive home"], "\(events)")
+    }
+
     /// Posts `epochs` as Overland batches of 200 points, each with the battery level `battery(i)`.
     static func postOverland(
         _ epochs: [DaySimulator.Epoch], token: String, server: ServeCommandTests.RunningServer,

@@ -12,11 +12,12 @@ public enum PlaceError: ServiceFailure, Equatable {
     case nowhere
     case unreadable(String)
     case notAPolygon(String, why: String)
+    case noAccount(String)
 
     public var kind: FailureKind {
         switch self {
         case .badName, .exists, .badCoordinate, .badRadius: return .badRequest
-        case .missing, .nowhere, .unreadable: return .missingInput
+        case .missing, .nowhere, .unreadable, .noAccount: return .missingInput
         case .notAPolygon: return .badData
         }
     }
@@ -31,17 +32,29 @@ public enum PlaceError: ServiceFailure, Equatable {
         case .badRadius(let r): return "A radius of \(r) m will not do; give 1 to 100000 metres."
         case .nowhere: return "There is no stored point to take as here; record or import first, or give the position."
         case .unreadable(let path): return "Cannot read \(path); check the path."
+        case .noAccount(let name): return "There is no account \(name); trailbook user list shows them."
         case .notAPolygon(let path, let why):
             return "\(path) is not a GeoJSON polygon (\(why)); give a Polygon or a Feature with one."
         }
     }
 }
 
-/// Places of the store's own user (`place add|list|rm`) or of an account (OwnTracks waypoints).
+/// Places of the store's own user (`place add|list|rm`) or of an account (`--user`, OwnTracks
+/// waypoints): every phone of that account gets arrivals and departures at them.
 public struct PlaceService: Sendable {
     public let store: any TrackStoring
+    /// The account whose places these are; nil: the store's own user.
+    public let account: String?
 
-    public init(store: any TrackStoring) { self.store = store }
+    public init(store: any TrackStoring, account: String? = nil) {
+        self.store = store
+        self.account = account
+    }
+
+    /// Refuses an account the store does not have.
+    private func checkAccount() throws {
+        if let account, try store.devices(of: account) == nil { throw PlaceError.noAccount(account) }
+    }
 
     /// The radius a place gets when none is given, metres.
     public static let defaultRadius = 100.0
@@ -54,7 +67,13 @@ public struct PlaceService: Sendable {
 
     /// A place around the newest stored point; also returns that point's time.
     public func addHere(name: String, radius: Double) throws -> (place: Place, at: Int64) {
-        guard let latest = try store.latestPoint(), let c = latest.coordinate, let t = latest.unixMilliseconds else {
+        try checkAccount()
+        let newest =
+            try account.map { account in
+                try store.recentPoints(account: account, limit: 1).compactMap(\.fixes.last)
+                    .max { $0.unixMilliseconds! < $1.unixMilliseconds! }
+            } ?? store.latestPoint()
+        guard let latest = newest, let c = latest.coordinate, let t = latest.unixMilliseconds else {
             throw PlaceError.nowhere
         }
         return (try add(name: name, at: c, radius: radius), t)
@@ -74,14 +93,19 @@ public struct PlaceService: Sendable {
         return try add(place)
     }
 
-    public func list() throws -> [Place] { try store.places(account: nil) }
+    public func list() throws -> [Place] {
+        try checkAccount()
+        return try store.places(account: account)
+    }
 
     public func remove(name: String) throws {
-        guard try store.removePlace(named: name, account: nil) else { throw PlaceError.missing(name) }
+        try checkAccount()
+        guard try store.removePlace(named: name, account: account) else { throw PlaceError.missing(name) }
     }
 
     private func add(_ place: Place) throws -> Place {
-        guard try store.addPlace(place, account: nil) else { throw PlaceError.exists(place.name) }
+        try checkAccount()
+        guard try store.addPlace(place, account: account) else { throw PlaceError.exists(place.name) }
         return place
     }
 
