@@ -124,6 +124,7 @@ struct ConfigKey: Sendable {
         number("alerts", "retry_max", "seconds above 0", min: 0, exclusive: true, \.alerts.retryMax),
         number("alerts", "give_up_after", "seconds above 0", min: 0, exclusive: true, \.alerts.giveUpAfter),
         number("alerts", "timeout", "seconds above 0", min: 0, exclusive: true, \.alerts.timeout),
+        number("alerts", "max_delay", "seconds above 0", min: 0, exclusive: true, \.alerts.maxDelay),
         text(
             "tide", "station",
             "a tide station's name or id (trailbook tide stations --near LAT,LON), or \"\" for no tide",

@@ -550,6 +550,18 @@ public enum StoreContract {
             let counts = try store.alerts(account: nil).map(\.counts)
             try expect(
                 counts == [DeliveryCounts(delivered: 1), DeliveryCounts(dropped: 1)], "counts: \(counts)")
+            // One that came too late goes in dropped, never claimed; the log lists all, newest first.
+            let late = NewDelivery(
+                alert: alert.id, key: "bike|3|place.depart|home", payload: "{}", eventMilliseconds: t0, dropped: "late")
+            try expect(try store.enqueue([late], nowMilliseconds: t0 + 6_000) == 1, "the late one")
+            try expect(
+                try store.claimDeliveries(nowMilliseconds: t0 + 7_000, lease: 60_000, limit: 10).isEmpty, "not sent")
+            let log = try store.deliveries(account: nil, limit: 10)
+            try expect(
+                log.map(\.dropped) == ["late", "a day passed", nil] && log[2].deliveredMilliseconds == t0 + 2
+                    && log[1].attempts == 1 && log[1].lastError == "down",
+                "the log: \(log)")
+            try expect(try store.deliveries(account: "nobody", limit: 10).isEmpty, "another account's: none")
             try expect(try store.removeScheduled(.alert, id: second, account: "nobody") == false, "not theirs")
             try expect(try store.removeScheduled(.alert, id: second, account: nil), "removed with its deliveries")
             try expect(try store.removeScheduled(.cue, id: cue.id, account: nil), "cue removed")

@@ -144,8 +144,8 @@ extension PostgresStore: AlertStoring {
             for d in deliveries {
                 added += try session.execute(
                     """
-                    INSERT INTO outbox (alert_id, key, payload, created_ms, next_ms)
-                    VALUES (\(d.alert), \(d.key), \(d.payload), \(now), \(now))
+                    INSERT INTO outbox (alert_id, key, payload, created_ms, next_ms, dropped)
+                    VALUES (\(d.alert), \(d.key), \(d.payload), \(now), \(now), \(d.dropped))
                     ON CONFLICT (alert_id, key) DO NOTHING
                     """)
                 try session.execute(
@@ -154,6 +154,24 @@ extension PostgresStore: AlertStoring {
                     """)
             }
             return added
+        }
+    }
+
+    public func deliveries(account: String?, limit: Int) throws -> [StoredDelivery] {
+        try read { session in
+            try session.query(
+                """
+                SELECT o.* FROM outbox o JOIN alert a ON a.id = o.alert_id JOIN account u ON u.id = a.user_id
+                WHERE u.name = \(account ?? Self.localUser) ORDER BY o.id DESC LIMIT \(limit)
+                """
+            ).map {
+                StoredDelivery(
+                    id: try $0.get("id"), alert: try $0.get("alert_id"), payload: try $0.get("payload"),
+                    createdMilliseconds: try $0.get("created_ms"),
+                    attempts: Int(try $0.get("attempts", as: Int64.self)),
+                    lastError: try $0.optional("last_error"), deliveredMilliseconds: try $0.optional("delivered_ms"),
+                    dropped: try $0.optional("dropped"))
+            }
         }
     }
 

@@ -161,12 +161,43 @@ public struct NewDelivery: Equatable, Sendable {
     public var key: String
     public var payload: String
     public var eventMilliseconds: Int64
+    /// Why it is not sent, when it goes into the outbox as dropped at once (an event that
+    /// arrived later than `alerts.max_delay`): it is listed, not sent.
+    public var dropped: String?
 
-    public init(alert: Int64, key: String, payload: String, eventMilliseconds: Int64) {
+    public init(alert: Int64, key: String, payload: String, eventMilliseconds: Int64, dropped: String? = nil) {
         self.alert = alert
         self.key = key
         self.payload = payload
         self.eventMilliseconds = eventMilliseconds
+        self.dropped = dropped
+    }
+}
+
+/// A delivery of the outbox as `alert log` lists it.
+public struct StoredDelivery: Equatable, Sendable {
+    public var id: Int64
+    public var alert: Int64
+    /// The message as sent (JSON with `title`, `message` and the `event`).
+    public var payload: String
+    public var createdMilliseconds: Int64
+    public var attempts: Int
+    public var lastError: String?
+    public var deliveredMilliseconds: Int64?
+    public var dropped: String?
+
+    public init(
+        id: Int64, alert: Int64, payload: String, createdMilliseconds: Int64, attempts: Int, lastError: String?,
+        deliveredMilliseconds: Int64?, dropped: String?
+    ) {
+        self.id = id
+        self.alert = alert
+        self.payload = payload
+        self.createdMilliseconds = createdMilliseconds
+        self.attempts = attempts
+        self.lastError = lastError
+        self.deliveredMilliseconds = deliveredMilliseconds
+        self.dropped = dropped
     }
 }
 
@@ -237,6 +268,8 @@ public protocol AlertStoring: Sendable {
     /// another process does not send it too.
     func claimDeliveries(nowMilliseconds: Int64, lease: Int64, limit: Int) throws -> [Delivery]
     func settleDelivery(_ id: Int64, _ outcome: DeliveryOutcome) throws
+    /// The newest `limit` deliveries of the account's alerts, newest first.
+    func deliveries(account: String?, limit: Int) throws -> [StoredDelivery]
 }
 
 /// How alerts are kept in a row, the same in both stores.

@@ -134,9 +134,9 @@ extension TrackStore: AlertStoring {
             for d in deliveries {
                 try db.execute(
                     sql: """
-                        INSERT INTO outbox (alert_id, key, payload, created_ms, next_ms) VALUES (?, ?, ?, ?, ?)
+                        INSERT INTO outbox (alert_id, key, payload, created_ms, next_ms, dropped) VALUES (?, ?, ?, ?, ?, ?)
                         ON CONFLICT (alert_id, key) DO NOTHING
-                        """, arguments: [d.alert, d.key, d.payload, now, now])
+                        """, arguments: [d.alert, d.key, d.payload, now, now, d.dropped])
                 added += db.changesCount
                 try db.execute(
                     sql: "UPDATE alert SET last_ms = max(coalesce(last_ms, ?), ?) WHERE id = ?",
@@ -181,6 +181,23 @@ extension TrackStore: AlertStoring {
                         createdMilliseconds: row["created_ms"], attempts: row["attempts"]))
             }
             return claimed
+        }
+    }
+
+    public func deliveries(account: String?, limit: Int) throws -> [StoredDelivery] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT o.* FROM outbox o JOIN alert a ON a.id = o.alert_id JOIN user u ON u.id = a.user_id
+                    WHERE u.name = ? ORDER BY o.id DESC LIMIT ?
+                    """, arguments: [account ?? Self.localUser, limit]
+            ).map {
+                StoredDelivery(
+                    id: $0["id"], alert: $0["alert_id"], payload: $0["payload"], createdMilliseconds: $0["created_ms"],
+                    attempts: $0["attempts"], lastError: $0["last_error"], deliveredMilliseconds: $0["delivered_ms"],
+                    dropped: $0["dropped"])
+            }
         }
     }
 

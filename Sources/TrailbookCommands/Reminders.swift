@@ -158,7 +158,7 @@ struct AlertCommand: AsyncParsableCommand {
             once per alert; one not delivered within [alerts] give_up_after is dropped with a logged \
             reason. docs/EVENTS.md has the payloads.
             """,
-        subcommands: [Add.self, List.self, Remove.self, Test.self])
+        subcommands: [Add.self, List.self, Log.self, Remove.self, Test.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -226,6 +226,34 @@ struct AlertCommand: AsyncParsableCommand {
             if json { return try printJSON(["alerts": alerts.map(AlertJSON.init)]) }
             if alerts.isEmpty { print("No alerts yet; trailbook alert add --on TYPE --desktop adds one.") }
             for alert in alerts { print(AlertJSON.describe(alert)) }
+        }
+    }
+
+    struct Log: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "log",
+            abstract: "List the alerts' deliveries, newest first: delivered, waiting, or dropped with why.",
+            discussion: "An event that reached the store later than alerts.max_delay is listed as \"late, not sent\".")
+        @Option(help: "The deliveries of this account's alerts; default: this store's own.") var user: String?
+        @Option(help: "How many, newest first.") var limit = 50
+        @Flag(
+            help: """
+                Print {"deliveries": [{"id", "alert", "title", "event_time", "queued", "state", "delivered", \
+                "attempts", "reason"}]}.
+                """)
+        var json = false
+        @OptionGroup var storeOptions: StoreOptions
+
+        func validate() throws {
+            if limit < 1 { throw ValidationError("--limit takes 1 or more.") }
+        }
+
+        func run() throws {
+            let deliveries = try AlertService(store: try storeOptions.open(), account: user).log(limit: limit)
+                .map(DeliveryJSON.init)
+            if json { return try printJSON(["deliveries": deliveries]) }
+            if deliveries.isEmpty { print("No deliveries yet.") }
+            for d in deliveries { print(d.line) }
         }
     }
 

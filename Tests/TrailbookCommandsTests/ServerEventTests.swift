@@ -72,7 +72,7 @@ import TrailbookTestSupport
     /// A place made on the command line for an account gives every app of it arrivals and
     /// departures (not only OwnTracks, whose regions come by themselves).
     @Test func aPlaceAddedForAnAccountGivesItsPhonesEvents() async throws {
-        let (store, _) = try newStore(.sqlite)
+        let (store, folder) = try newStore(.sqlite)
         #expect(
             try run(
                 ["user", "add", "ana", "--password-stdin", "--store", store],
@@ -89,6 +89,15 @@ import TrailbookTestSupport
         let listed = try run(["place", "list", "--user", "ana", "--json", "--store", store])
         #expect(listed.stdout.contains("\"home\""), "\(listed)")
         #expect(try run(["place", "list", "--store", store]).stdout.contains("No places"), "not the store's own")
+        // An alert on her arrivals and departures: a trip sent 25 minutes late is stored, not sent.
+        let hook = try HookReceiver(secret: "s", directory: folder)
+        try hook.start()
+        defer { hook.stop() }
+        let alert = try run([
+            "alert", "add", "--user", "ana", "--on", "place.arrive,place.depart", "--webhook",
+            "http://127.0.0.1:\(hook.port)/ana", "--secret", "s", "--store", store,
+        ])
+        #expect(alert.status == 0, "\(alert.stderr)")
         let server = try ServeCommandTests.RunningServer(store: store)
         defer { _ = server.stop() }
         let seconds = Int(Date().timeIntervalSince1970) - 1800
@@ -103,6 +112,15 @@ import TrailbookTestSupport
         try await Self.postOverland(epochs, token: token, server: server)
         let events = try Self.events(of: "ana", store: store).filter { $0.hasPrefix("place.") }
         #expect(events == ["place.depart home", "place.arrive home"], "\(events)")
+        let log = try run(["alert", "log", "--user", "ana", "--store", store])
+        let lines = log.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.contains("late, not sent") }, "\(log.stdout)")
+        #expect(lines.last?.contains("overland left home") == true, "\(log.stdout)")
+        let json = try run(["alert", "log", "--user", "ana", "--json", "--store", store])
+        #expect(json.stdout.contains("\"state\" : \"dropped\""), "\(json.stdout)")
+        try await Task.sleep(for: .seconds(2))
+        #expect(hook.requests().isEmpty, "nothing sent: \(hook.requests())")
+        #expect(try run(["alert", "log", "--store", store]).stdout.contains("No deliveries"), "not the store's own")
     }
 
     /// Posts `epochs` as Overland batches of 200 points, each with the battery level `battery(i)`.
@@ -185,8 +203,8 @@ import TrailbookTestSupport
                 URL(string: "\(server.url!)/pub")!, method: "POST", body: Data(waypoint.utf8),
                 headers: ["Authorization": basic, "Content-Type": "application/json"]
             ).0 == 200)
-        // Out and back home in the last half hour.
-        let seconds = Int(now.timeIntervalSince1970) - 1800
+        // Out and back home in the last quarter of an hour (alerts.max_delay: older events are not sent).
+        let seconds = Int(now.timeIntervalSince1970) - 1000
         let away = Geodesy.destination(from: Self.home, bearing: 45, distance: 1000)
         let epochs = DaySimulator.run(
             from: Self.home, date: CivilDate(daysSinceEpoch: seconds / 86_400),

@@ -57,6 +57,10 @@ public struct AlertSettings: Equatable, Sendable {
     public var giveUpAfter: Double = 86_400
     /// How long one try waits for the receiver, seconds.
     public var timeout: Double = 10
+    /// An event of a phone (`serve`) that reaches the store later than this after it happened
+    /// (a backlog, a late point) is not sent: its deliveries are listed by `alert log` as "late, not sent",
+    /// seconds. A phone's alarm (`device.alarm`) is sent however late.
+    public var maxDelay: Double = 900
     /// The zone of quiet hours and of the times in messages: the config's `time.zone`.
     public var zone = TimeZone.current
 

@@ -70,6 +70,9 @@ public struct AlertService: Sendable {
 
     public func list() throws -> [Alert] { try store.alerts(account: account) }
 
+    /// The newest `limit` deliveries of the account's alerts, newest first.
+    public func log(limit: Int) throws -> [StoredDelivery] { try store.deliveries(account: account, limit: limit) }
+
     /// What the alerts would have sent for `events` of `device` had they happened live (a
     /// replay: the cooldowns start afresh): for each event, the alerts that take it.
     public func wouldSend(_ events: [TrailEvent], device: String, zone: TimeZone) throws -> [[Alert]] {

@@ -12,12 +12,18 @@ public struct EventOutlet: Sendable {
     let account: String?
     let alerting: Bool
     let matcher: AlertMatcher
+    /// Events older than this when they arrive are not sent, ms (`alerts.max_delay`, for the
+    /// phones of `serve`); nil: no limit (a receiver's events are as old as its fixes).
+    let maxDelay: Int64?
 
-    public init(store: any TrackStoring, account: String?, alerting: Bool, zone: TimeZone = .current) {
+    public init(
+        store: any TrackStoring, account: String?, alerting: Bool, zone: TimeZone = .current, maxDelay: Double? = nil
+    ) {
         self.store = store
         self.account = account
         self.alerting = alerting
         matcher = AlertMatcher(zone: zone)
+        self.maxDelay = maxDelay.map { Int64(($0 * 1000).rounded()) }
     }
 
     /// Stores `events` of `device` (named `deviceName`) with the cues they fire; returns them
@@ -54,7 +60,20 @@ public struct EventOutlet: Sendable {
         guard alerting else { return }
         let alerts = try store.alerts(account: account)
         guard !alerts.isEmpty else { return }
+        let now = UTCTimestamp.now()
         let deliveries = matcher.deliveries(for: events, device: deviceName, account: account ?? "me", alerts: alerts)
-        try store.enqueue(deliveries, nowMilliseconds: UTCTimestamp.now())
+            .map { d -> NewDelivery in
+                // Too late to be news (a backlog): listed, not sent; an alarm goes out however late.
+                let late = now - d.eventMilliseconds
+                guard let maxDelay, late > maxDelay, !d.key.contains("|\(TrailEventType.deviceAlarm.rawValue)|") else {
+                    return d
+                }
+                var d = d
+                d.dropped =
+                    "late, not sent: the event reached the store \(late / 60_000) min after it happened "
+                    + "(alerts.max_delay \(maxDelay / 1000) s)"
+                return d
+            }
+        try store.enqueue(deliveries, nowMilliseconds: now)
     }
 }

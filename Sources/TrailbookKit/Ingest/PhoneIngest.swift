@@ -135,7 +135,9 @@ public final class PhoneIngest: Sendable {
                 pipeline: Pipeline(configuration: configuration, logger: logger),
                 writer: store.makeWriter(device: device),
                 detector: EventDetector(rules: configuration.events, places: []),
-                outlet: EventOutlet(store: store, account: account, alerting: true, zone: configuration.alerts.zone),
+                outlet: EventOutlet(
+                    store: store, account: account, alerting: true, zone: configuration.alerts.zone,
+                    maxDelay: configuration.alerts.maxDelay),
                 name: deviceName ?? "device \(device.rawValue)", now: now)
             lanes[device] = lane
             return lane
