@@ -150,6 +150,7 @@ public final class PhoneIngest: Sendable {
         var seen = lane.seen
         var kept: [KeptPoint] = []
         var drops: [String: Int] = [:]
+        var late: ClosedRange<Int64>?
         let sorted = fixes.sorted { $0.unixMilliseconds! < $1.unixMilliseconds! }
         for f in sorted {
             let t = f.unixMilliseconds!
@@ -160,6 +161,7 @@ public final class PhoneIngest: Sendable {
                     drops[reason.rawValue, default: 0] += 1
                 } else {
                     kept.append(KeptPoint(fix: f, ride: 0, segment: 0))
+                    late = late.map { min($0.lowerBound, t)...max($0.upperBound, t) } ?? t...t
                 }
                 continue
             }
@@ -195,6 +197,10 @@ public final class PhoneIngest: Sendable {
             if places != detector.places { detector.setPlaces(places) }
         }
         var events = sorted.flatMap { detector.observe($0) }
+        if let late, stored > 0 {
+            events += try lateEvents(
+                in: late, device: device, deviceName: lane.name, account: account, places: detector.places)
+        }
         if let battery, advances, let newest = sorted.last?.unixMilliseconds {
             events += detector.observe(battery: battery, at: newest)
         }
@@ -212,6 +218,36 @@ public final class PhoneIngest: Sendable {
                 device, atMilliseconds: newest.unixMilliseconds!, battery: battery, accuracy: newest.horizontalError)
         }
         return stored
+    }
+
+    /// How far around late points their events are looked for again, ms: the longest time a rule
+    /// watches (arriving, stopping, leaving, losing the fix), and a minute more; the detector
+    /// settles on the stored points before them and confirms on those after.
+    var lateWindow: Int64 {
+        let r = configuration.events
+        return Int64((max(r.arriveAfter, r.stopAfter, r.departAfter, r.moveAfter, r.fixLostAfter) + 60) * 1000)
+    }
+
+    /// The events late points show (a backlog that came after newer points): a detector of its
+    /// own runs over the device's stored points around them (`lateWindow` each side; it starts
+    /// knowing nothing, so the first stop or place it sees is not announced), and what it finds
+    /// is kept, but for a type at a place the device already has an event of in that stretch
+    /// (the live detector, or an earlier late batch, found it). Late points can complete what
+    /// stored ones began (a stay before them, a departure after), so the whole stretch counts.
+    func lateEvents(
+        in range: ClosedRange<Int64>, device: DeviceID, deviceName: String, account: String?, places: [Place]
+    ) throws -> [TrailEvent] {
+        let from = range.lowerBound - lateWindow
+        let to = range.upperBound + lateWindow + 1
+        let fixes = try store.points(
+            fromMilliseconds: from, toMilliseconds: to,
+            devices: account.map { .account($0, device: deviceName) } ?? .named(deviceName))
+        var fresh = EventDetector(rules: configuration.events, places: places)
+        let found = fixes.flatMap { fresh.observe($0) }
+        guard !found.isEmpty else { return [] }
+        let known = try store.events(fromMilliseconds: from, toMilliseconds: to, types: nil, account: account)
+            .filter { $0.device == deviceName }.map { "\($0.event.type.rawValue)|\($0.event.place ?? "")" }
+        return found.filter { !known.contains("\($0.type.rawValue)|\($0.place ?? "")") }
     }
 
     /// Notes `device.offline` for each device that sent nothing for the rule's time since it last
