@@ -207,6 +207,16 @@ import TrailbookTestSupport
             all.stdout.split(separator: "\n").count == 1 + fixtures.count + 1, "a header, a point per fixture, the SOS")
         let rides = try run(["rides", "--user", "ana", "--json", "--store", store])
         #expect(rides.status == 0 && rides.stdout.contains("\"traccar-sos\""), "\(rides)")
+        let summary = try run([
+            "summary", "--user", "ana", "--device-name", "traccar-10", "--day", "2026-11-25", "--time-zone", "UTC",
+            "--json", "--store", store,
+        ])
+        #expect(summary.status == 0 && summary.stdout.contains("\"rides\""), "\(summary)")
+        let gpx = try run([
+            "export", "--user", "ana", "--day", "2026-11-25", "--time-zone", "UTC", "--format", "gpx", "--store", store,
+        ])
+        #expect(
+            gpx.status == 0 && gpx.stdout.components(separatedBy: "<trkpt").count - 1 == fixtures.count + 1, "\(gpx)")
         let mine = try run(["points", "--device-name", "osmand", "--day", "2026-11-25", "--store", store])
         #expect(mine.status == 66, "the store's own account has no such device: \(mine)")
         let nobody = try run(["points", "--user", "nobody", "--day", "2026-11-25", "--store", store])

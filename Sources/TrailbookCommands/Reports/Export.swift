@@ -34,6 +34,11 @@ struct Export: ParsableCommand {
     var output: String?
 
     @OptionGroup var devices: DeviceOptions
+    @Option(
+        help:
+            "The rides of this account (a server's user, whose phones post to trailbook serve); default: this store's own."
+    )
+    var user: String?
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
@@ -45,8 +50,10 @@ struct Export: ParsableCommand {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
         let selection = try RideSelection.load(
-            days.scope(ride: ride, zone: zone), store: store, zone: zone, devices: try devices.filter(store))
-        let export = try selection.export(store: store, records: ride == nil)
+            days.scope(ride: ride, zone: zone), store: store, zone: zone,
+            devices: try devices.filter(store, account: user))
+        // An account's records come with its own diary (not yet): its export is its track.
+        let export = try selection.export(store: store, records: ride == nil && user == nil)
         let file = try OutputFile(path: output, suffix: format.rawValue)
         var out = OutputBuffer(fd: file.fd)
         switch format {

@@ -32,6 +32,11 @@ struct Summary: ParsableCommand {
     var json = false
 
     @OptionGroup var devices: DeviceOptions
+    @Option(
+        help:
+            "The rides of this account (a server's user, whose phones post to trailbook serve); default: this store's own."
+    )
+    var user: String?
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
@@ -43,7 +48,8 @@ struct Summary: ParsableCommand {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
         let selection = try RideSelection.load(
-            days.scope(ride: ride, zone: zone), store: store, zone: zone, devices: try devices.filter(store))
+            days.scope(ride: ride, zone: zone), store: store, zone: zone,
+            devices: try devices.filter(store, account: user))
         var options = StatisticsOptions()
         if units == .imperial { options.splitLength = 1609.344 }
         let statistics = selection.statistics(options)
