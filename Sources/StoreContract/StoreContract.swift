@@ -597,7 +597,8 @@ public enum StoreContract {
             var stored = 0
             for (k, batch) in order.enumerated() {
                 let batchTimes = Array(times[batch..<min(batch + 15, times.count)]).reversed()
-                stored += try shuffled.place(points(batchTimes), drops: [:], rule: rule)
+                // One point twice in the batch, as a phone's queue can hold it.
+                stored += try shuffled.place(points(batchTimes + [batchTimes.first!]), drops: [:], rule: rule)
                 if k > 0 {
                     let previous = order[k - 1]
                     stored += try shuffled.place(

@@ -12,7 +12,7 @@ extension PostgresWriter {
         let d = device.rawValue
         let added = try store.write { session -> Int in
             try Self.lock(session, device: device)
-            let fresh = try Self.insert(session, device: device, points, importID: nil)
+            var fresh = try Self.insert(session, device: device, points, importID: nil)
             func span(_ query: PostgresQuery) throws -> PointPlacement.Span? {
                 try session.query(query).first.map {
                     PointPlacement.Span(
@@ -24,8 +24,9 @@ extension PostgresWriter {
             var rideCounts: [Int64: Int] = [:]
             var newest: (t: Int64, ride: Int64)?
             var added = 0
-            for p in points where fresh.contains(p.milliseconds) {
+            for p in points {
                 let t = p.milliseconds
+                guard fresh.remove(t) != nil else { continue }  // stored before, or twice in the batch
                 added += 1
                 let before = try span(
                     """
