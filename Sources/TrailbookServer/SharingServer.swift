@@ -60,7 +60,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         self.logger = logger
         self.onListening = onListening
         ingest = PhoneIngest(store: store, configuration: rules, logger: logger)
-        feed = LiveFeed(store: store)
+        feed = LiveFeed(store: store, movingWithin: rules.events.movingWithin)
     }
 
     /// A device token that is not known (wrong, revoked, or another account's): which part

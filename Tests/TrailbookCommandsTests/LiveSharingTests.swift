@@ -36,7 +36,8 @@ import TrailbookTestSupport
         }
         var now = Int(Date().timeIntervalSince1970)
         func post(lon: Double, battery: Int) async throws {
-            now += 5
+            // Now, and later than the one before: the motion is told from the last two minutes' fixes.
+            now = max(now + 5, Int(Date().timeIntervalSince1970))
             let url = URL(
                 string:
                     "\(base)/osmand?id=\(token)&timestamp=\(now)&lat=47.3769&lon=\(lon)&speed=9&accuracy=8&batt=\(battery)"

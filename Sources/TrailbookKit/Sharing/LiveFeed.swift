@@ -17,11 +17,16 @@ public actor LiveFeed {
     public static let heartbeatSeconds: Double = 15
 
     private let sharing: SharingService
+    /// Motion only from fixes this recent, seconds (`events.moving_within`).
+    private let movingWithin: Double
     private var subscribers: [UUID: (viewer: String, continuation: AsyncStream<Event>.Continuation)] = [:]
     private var ticker: Task<Void, Never>?
     private var closed = false
 
-    public init(store: any TrackStoring) { sharing = SharingService(store: store) }
+    public init(store: any TrackStoring, movingWithin: Double = 120) {
+        sharing = SharingService(store: store)
+        self.movingWithin = movingWithin
+    }
 
     /// A new stream for `viewer`; it ends when ``close(viewer:)`` or ``closeAll()`` is called,
     /// or when the consumer stops listening.
@@ -84,7 +89,7 @@ public actor LiveFeed {
             )
             .first
         else { return [] }
-        return grants.map { (SharingService.friend(recent, as: $0, now: now), $0.viewer) }
+        return grants.map { (SharingService.friend(recent, as: $0, now: now, movingWithin: movingWithin), $0.viewer) }
     }
 
     /// Hands positions to the viewers' streams.
