@@ -62,7 +62,7 @@ enum WebPages {
                 ]
                 row["motion"] = f.moving.map { $0 ? "moving" : "still" } ?? ""
                 if f.moving != nil, f.ageSeconds > rules.movingWithin {
-                    row["moving"] = "silent since " + Self.clock(f.fix.unixMilliseconds!, zone: zone)
+                    row["moving"] = "silent since " + LocalTime.clock(f.fix.unixMilliseconds!, zone: zone)
                 } else {
                     row["moving"] = row["motion"]
                 }
@@ -192,13 +192,5 @@ enum WebPages {
         case ..<172_800: return "\(Int(seconds / 3600)) h ago"
         default: return "\(Int(seconds / 86_400)) days ago"
         }
-    }
-
-    /// `ms` as HH:MM in `zone`.
-    static func clock(_ ms: Int64, zone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: Double(ms) / 1000))
-        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 }

@@ -101,14 +101,7 @@ import TrailbookTestSupport
         let server = try ServeCommandTests.RunningServer(store: store)
         defer { _ = server.stop() }
         let seconds = Int(Date().timeIntervalSince1970) - 1800
-        let away = Geodesy.destination(from: Self.home, bearing: 45, distance: 1000)
-        let epochs = DaySimulator.run(
-            from: Self.home, date: CivilDate(daysSinceEpoch: seconds / 86_400),
-            startTimeOfDay: (seconds % 86_400) * 1000,
-            legs: [
-                .stay(seconds: 200, noise: 8), .travel(to: away, speed: 8), .stay(seconds: 100, noise: 8),
-                .travel(to: Self.home, speed: 8), .stay(seconds: 400, noise: 8),
-            ], seed: 5)
+        let epochs = Self.outAndBack(from: seconds)
         try await Self.postOverland(epochs, token: token, server: server)
         let events = try Self.events(of: "ana", store: store).filter { $0.hasPrefix("place.") }
         #expect(events == ["place.depart home", "place.arrive home"], "\(events)")
@@ -121,6 +114,17 @@ import TrailbookTestSupport
         try await Task.sleep(for: .seconds(2))
         #expect(hook.requests().isEmpty, "nothing sent: \(hook.requests())")
         #expect(try run(["alert", "log", "--store", store]).stdout.contains("No deliveries"), "not the store's own")
+    }
+
+    /// 200 s at home, 1 km out at 8 m/s, 100 s there, back, 400 s at home, from `seconds` since 1970.
+    static func outAndBack(from seconds: Int) -> [DaySimulator.Epoch] {
+        let away = Geodesy.destination(from: home, bearing: 45, distance: 1000)
+        return DaySimulator.run(
+            from: home, date: CivilDate(daysSinceEpoch: seconds / 86_400), startTimeOfDay: (seconds % 86_400) * 1000,
+            legs: [
+                .stay(seconds: 200, noise: 8), .travel(to: away, speed: 8), .stay(seconds: 100, noise: 8),
+                .travel(to: home, speed: 8), .stay(seconds: 400, noise: 8),
+            ], seed: 5)
     }
 
     /// Posts `epochs` as Overland batches of 200 points, each with the battery level `battery(i)`.
@@ -205,14 +209,7 @@ import TrailbookTestSupport
             ).0 == 200)
         // Out and back home in the last quarter of an hour (alerts.max_delay: older events are not sent).
         let seconds = Int(now.timeIntervalSince1970) - 1000
-        let away = Geodesy.destination(from: Self.home, bearing: 45, distance: 1000)
-        let epochs = DaySimulator.run(
-            from: Self.home, date: CivilDate(daysSinceEpoch: seconds / 86_400),
-            startTimeOfDay: (seconds % 86_400) * 1000,
-            legs: [
-                .stay(seconds: 200, noise: 8), .travel(to: away, speed: 8), .stay(seconds: 100, noise: 8),
-                .travel(to: Self.home, speed: 8), .stay(seconds: 400, noise: 8),
-            ], seed: 5)
+        let epochs = Self.outAndBack(from: seconds)
         try await Self.postOverland(epochs, token: token, server: server)
         // The server's notifier sends Ben's alerts within a few seconds.
         for _ in 0..<80 where hook.requests().count < 2 { try await Task.sleep(for: .milliseconds(250)) }

@@ -199,7 +199,8 @@ public final class PhoneIngest: Sendable {
         var events = sorted.flatMap { detector.observe($0) }
         if let late, stored > 0 {
             events += try lateEvents(
-                in: late, device: device, deviceName: lane.name, account: account, places: detector.places)
+                in: late, device: device, deviceName: lane.name, account: account, places: detector.places,
+                besides: events)
         }
         if let battery, advances, let newest = sorted.last?.unixMilliseconds {
             events += detector.observe(battery: battery, at: newest)
@@ -232,10 +233,12 @@ public final class PhoneIngest: Sendable {
     /// own runs over the device's stored points around them (`lateWindow` each side; it starts
     /// knowing nothing, so the first stop or place it sees is not announced), and what it finds
     /// is kept, but for a type at a place the device already has an event of in that stretch
-    /// (the live detector, or an earlier late batch, found it). Late points can complete what
+    /// (the live detector, or an earlier late batch, found it), or that this batch's newer points
+    /// gave already (`besides`). Late points can complete what
     /// stored ones began (a stay before them, a departure after), so the whole stretch counts.
     func lateEvents(
-        in range: ClosedRange<Int64>, device: DeviceID, deviceName: String, account: String?, places: [Place]
+        in range: ClosedRange<Int64>, device: DeviceID, deviceName: String, account: String?, places: [Place],
+        besides: [TrailEvent]
     ) throws -> [TrailEvent] {
         let from = range.lowerBound - lateWindow
         let to = range.upperBound + lateWindow + 1
@@ -245,9 +248,11 @@ public final class PhoneIngest: Sendable {
         var fresh = EventDetector(rules: configuration.events, places: places)
         let found = fixes.flatMap { fresh.observe($0) }
         guard !found.isEmpty else { return [] }
-        let known = try store.events(fromMilliseconds: from, toMilliseconds: to, types: nil, account: account)
-            .filter { $0.device == deviceName }.map { "\($0.event.type.rawValue)|\($0.event.place ?? "")" }
-        return found.filter { !known.contains("\($0.type.rawValue)|\($0.place ?? "")") }
+        let known =
+            try store.events(fromMilliseconds: from, toMilliseconds: to, types: nil, account: account)
+            .filter { $0.device == deviceName }.map(\.event) + besides
+        let kinds = Set(known.map { "\($0.type.rawValue)|\($0.place ?? "")" })
+        return found.filter { !kinds.contains("\($0.type.rawValue)|\($0.place ?? "")") }
     }
 
     /// Notes `device.offline` for each device that sent nothing for the rule's time since it last
