@@ -86,10 +86,11 @@ public enum StoreContract {
             let range = try store.rideRange(rides[1].id)
             try expect(range?.start == t0 + 100_000 && range?.end == t0 + 104_000, "rideRange")
             try expect(try store.rideRange(rides[1].id + 1000) == nil, "no such ride")
-            try expect(try store.latestPoint()?.unixMilliseconds == t0 + 104_000, "the latest point")
-            try expect(try store.nearestPoint(to: t0 + 50_000, within: 10_000) == nil, "nothing within 10 s")
+            try expect(try store.latestPoint(devices: .all)?.unixMilliseconds == t0 + 104_000, "the latest point")
             try expect(
-                try store.nearestPoint(to: t0 + 25_000, within: 10_000)?.unixMilliseconds == t0 + 19_000,
+                try store.nearestPoint(to: t0 + 50_000, within: 10_000, devices: .all) == nil, "nothing within 10 s")
+            try expect(
+                try store.nearestPoint(to: t0 + 25_000, within: 10_000, devices: .all)?.unixMilliseconds == t0 + 19_000,
                 "the nearest point within 10 s")
         },
         Case(description: "an import merges with overlapping rides and is remembered by its bytes") { store in
@@ -115,37 +116,45 @@ public enum StoreContract {
             let again = try writer.writeImport([stream(0..<25)], places: [], file: file, replacing: known)
             try expect(again.replacedPoints == 20 && again.points == 20, "a reimport replaces: \(again)")
             try expect(
-                try store.records(fromMilliseconds: .min, toMilliseconds: .max, plainPoints: false).first?.notes.map(
-                    \.text) == ["Hut"], "the place is a record with its note")
+                try store.records(fromMilliseconds: .min, toMilliseconds: .max, plainPoints: false, account: nil).first?
+                    .notes.map(
+                        \.text) == ["Hut"], "the place is a record with its note")
         },
         Case(description: "records carry notes, fields, photos and conditions; weather readings are kept") { store in
-            let id = try store.addRecord(
-                milliseconds: t0, coordinate: Coordinate(latitude: 47.5, longitude: 8.5), altitude: 400,
-                notes: ["One"], fields: [Field(key: "n", value: .number(2))], photos: [])
-            let record = try store.record(id)
+            let id = try some(
+                try store.addRecord(
+                    milliseconds: t0, coordinate: Coordinate(latitude: 47.5, longitude: 8.5), altitude: 400,
+                    notes: ["One"], fields: [Field(key: "n", value: .number(2))], photos: [], account: nil),
+                "a record of the store's own user")
+            let record = try store.record(id, account: nil)
             try expect(record?.manual == true && record?.altitude == 400, "a manual record with its altitude")
             try expect(record?.fields == [Field(key: "n", value: .number(2))], "a number stays a number")
-            let note = try store.addNote(to: id, text: "Two")
-            try expect(try store.note(note.id)?.text == "Two" && note.recordID == id, "the note")
-            try expect(try store.updateNote(note.id, text: "Zwei"), "update says it found the note")
-            try expect(try store.updateNote(note.id + 1000, text: "x") == false, "no such note")
-            try expect(try store.deleteNote(note.id)?.text == "Zwei", "delete returns the note")
-            try expect(try store.note(note.id) == nil, "deleted")
-            try store.setFields([Field(key: "n", value: .text("three")), Field(key: "m", value: .number(1))], on: id)
-            let fields = try store.record(id)?.fields ?? []
+            let note = try some(try store.addNote(to: id, text: "Two", account: nil), "a note on its record")
+            try expect(try store.note(note.id, account: nil)?.text == "Two" && note.recordID == id, "the note")
+            try expect(try store.updateNote(note.id, text: "Zwei", account: nil), "update says it found the note")
+            try expect(try store.updateNote(note.id + 1000, text: "x", account: nil) == false, "no such note")
+            try expect(try store.deleteNote(note.id, account: nil)?.text == "Zwei", "delete returns the note")
+            try expect(try store.note(note.id, account: nil) == nil, "deleted")
+            try store.setFields(
+                [Field(key: "n", value: .text("three")), Field(key: "m", value: .number(1))], on: id, account: nil)
+            let fields = try store.record(id, account: nil)?.fields ?? []
             try expect(
                 fields.contains(Field(key: "n", value: .text("three"))) && fields.count == 2, "set replaces a key")
-            try expect(try store.removeField("m", from: id) && !(try store.removeField("m", from: id)), "remove once")
-            try expect(try store.record(id + 1000) == nil, "no such record")
-            let list = try store.records(fromMilliseconds: t0, toMilliseconds: t0 + 1, plainPoints: false)
+            try expect(
+                try store.removeField("m", from: id, account: nil)
+                    && !(try store.removeField("m", from: id, account: nil)), "remove once")
+            try expect(try store.record(id + 1000, account: nil) == nil, "no such record")
+            let list = try store.records(fromMilliseconds: t0, toMilliseconds: t0 + 1, plainPoints: false, account: nil)
             try expect(list.map(\.id) == [id], "records in a range")
             let pressure = ConditionValue(key: "weather.pressure_hpa", value: .number(1013.2), source: .device)
             try store.setConditions(
-                [ConditionValue(key: "sun.phase", value: .text("dawn"), source: .computed), pressure], on: id)
+                [ConditionValue(key: "sun.phase", value: .text("dawn"), source: .computed), pressure], on: id,
+                account: nil)
             try store.setConditions(
-                [ConditionValue(key: "weather.pressure_hpa", value: .number(1009.5), source: .imported)], on: id)
+                [ConditionValue(key: "weather.pressure_hpa", value: .number(1009.5), source: .imported)], on: id,
+                account: nil)
             try expect(
-                try store.record(id)?.conditions == [
+                try store.record(id, account: nil)?.conditions == [
                     ConditionValue(key: "sun.phase", value: .text("dawn"), source: .computed),
                     ConditionValue(key: "weather.pressure_hpa", value: .number(1009.5), source: .imported),
                 ], "conditions in key order, a key replaced with its source")
@@ -153,35 +162,40 @@ public enum StoreContract {
                 WeatherReading(milliseconds: t0, temperature: 12.5, pressure: 1013.2),
                 WeatherReading(milliseconds: t0 + 3_600_000, pressure: 1011.0, windSpeed: 3.5, windDirection: 270),
             ]
-            try expect(try store.addWeatherReadings(readings) == 2, "two readings are new")
+            try expect(try store.addWeatherReadings(readings, account: nil) == 2, "two readings are new")
             var replaced = readings[1]
             replaced.cloud = 75
-            try expect(try store.addWeatherReadings([replaced]) == 0, "the same time replaces a reading")
+            try expect(try store.addWeatherReadings([replaced], account: nil) == 0, "the same time replaces a reading")
             try expect(
-                try store.weatherReadings(fromMilliseconds: t0, toMilliseconds: t0 + 3_600_001) == [
+                try store.weatherReadings(fromMilliseconds: t0, toMilliseconds: t0 + 3_600_001, account: nil) == [
                     readings[0], replaced,
                 ],
                 "readings in time order, as stored")
             try expect(
-                try store.weatherReadings(fromMilliseconds: t0 + 1, toMilliseconds: t0 + 3_600_000).isEmpty,
+                try store.weatherReadings(fromMilliseconds: t0 + 1, toMilliseconds: t0 + 3_600_000, account: nil)
+                    .isEmpty,
                 "the range is half-open")
             let phone = try store.device(named: "phone")
             let measured = WeatherReading(milliseconds: t0, pressure: 1002.5, device: phone)
-            try expect(try store.addWeatherReadings([measured]) == 1, "a device's reading beside a station's")
             try expect(
-                try store.weatherReadings(fromMilliseconds: t0, toMilliseconds: t0 + 1) == [readings[0], measured],
+                try store.addWeatherReadings([measured], account: nil) == 1, "a device's reading beside a station's")
+            try expect(
+                try store.weatherReadings(fromMilliseconds: t0, toMilliseconds: t0 + 1, account: nil) == [
+                    readings[0], measured,
+                ],
                 "the station's first, then the device's")
         },
         Case(description: "a note near a point makes the point a record") { store in
             let writer = store.makeWriter(device: try store.device(named: "bike"))
             try writer.write((0..<10).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) })
-            let id = try store.nearestRecordID(to: t0 + 3_400, within: 2_000)
-            let record = try id.flatMap { try store.record($0) }
+            let id = try store.nearestRecordID(to: t0 + 3_400, within: 2_000, account: nil)
+            let record = try id.flatMap { try store.record($0, account: nil) }
             try expect(
                 record?.milliseconds == t0 + 3_000 && record?.manual == false, "the point at 3 s: \(record as Any)")
-            try expect(try store.nearestRecordID(to: t0 + 60_000, within: 2_000) == nil, "nothing near")
+            try expect(try store.nearestRecordID(to: t0 + 60_000, within: 2_000, account: nil) == nil, "nothing near")
             try expect(
-                try store.records(fromMilliseconds: .min, toMilliseconds: .max, plainPoints: true).count == 10,
+                try store.records(fromMilliseconds: .min, toMilliseconds: .max, plainPoints: true, account: nil).count
+                    == 10,
                 "nine plain points and the record")
         },
         Case(description: "a photo is stored once per content and discarded when unused") { store in
@@ -195,9 +209,10 @@ public enum StoreContract {
             let b = try store.storePhotoFile(dir + "/b.jpg", takenMilliseconds: nil)
             try expect(a.sha256 == b.sha256 && a.file == b.file && a.bytes == 9, "one file for one content")
             try expect(a.name == "a.jpg" && b.name == "b.jpg", "each keeps the name it was added under")
-            let id = try store.addRecord(
-                milliseconds: t0, coordinate: Coordinate(latitude: 1, longitude: 2), altitude: nil, notes: [],
-                fields: [], photos: [a])
+            let id = try some(
+                try store.addRecord(
+                    milliseconds: t0, coordinate: Coordinate(latitude: 1, longitude: 2), altitude: nil, notes: [],
+                    fields: [], photos: [a], account: nil), "a record of the store's own user")
             let c = try store.storePhotoFile(dir + "/c.jpg", takenMilliseconds: nil)
             store.discardUnattached([a, c])
             try expect(
@@ -205,41 +220,45 @@ public enum StoreContract {
             try expect(
                 !FileManager.default.fileExists(atPath: store.mediaDirectory + "/" + c.file), "an unused one goes")
             // One content is one photo: on another record it keeps the name it was first added under.
-            let other = try store.addRecord(
-                milliseconds: t0 + 1000, coordinate: Coordinate(latitude: 1, longitude: 2), altitude: nil, notes: [],
-                fields: [], photos: [])
-            try store.attachPhotos([b], to: other)
-            try store.attachPhotos([b], to: id)
-            try expect(try store.record(id)?.photos.map(\.sha256) == [a.sha256], "once per record")
-            try expect(try store.record(other)?.photos.map(\.name) == ["a.jpg"], "the first name stays")
+            let other = try some(
+                try store.addRecord(
+                    milliseconds: t0 + 1000, coordinate: Coordinate(latitude: 1, longitude: 2), altitude: nil,
+                    notes: [],
+                    fields: [], photos: [], account: nil), "a record of the store's own user")
+            try store.attachPhotos([b], to: other, account: nil)
+            try store.attachPhotos([b], to: id, account: nil)
+            try expect(try store.record(id, account: nil)?.photos.map(\.sha256) == [a.sha256], "once per record")
+            try expect(try store.record(other, account: nil)?.photos.map(\.name) == ["a.jpg"], "the first name stays")
         },
         Case(description: "a day's summary is set, replaced and removed by empty text") { store in
             let day = CivilDate(year: 2026, month: 6, day: 14)!
-            try expect(try store.daySummary(day) == nil, "none at first")
-            try store.setDaySummary(day, text: "Loop")
-            try store.setDaySummary(day, text: "Long loop")
-            try expect(try store.daySummary(day) == "Long loop", "replaced")
-            try store.setDaySummary(day, text: "")
-            try expect(try store.daySummary(day) == nil, "removed")
+            try expect(try store.daySummary(day, account: nil) == nil, "none at first")
+            try store.setDaySummary(day, text: "Loop", account: nil)
+            try store.setDaySummary(day, text: "Long loop", account: nil)
+            try expect(try store.daySummary(day, account: nil) == "Long loop", "replaced")
+            try store.setDaySummary(day, text: "", account: nil)
+            try expect(try store.daySummary(day, account: nil) == nil, "removed")
         },
         Case(description: "removal takes what it names and counts it") { store in
             let writer = store.makeWriter(device: try store.device(named: "bike"))
             try writer.write((0..<10).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) })
             try writer.write((50..<60).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 2, segment: 2) })
-            let manual = try store.addRecord(
-                milliseconds: t0 + 20_000, coordinate: Coordinate(latitude: 1, longitude: 2), altitude: nil,
-                notes: ["x", "y"], fields: [], photos: [])
-            let refused = try store.remove(records: [manual, manual + 1000])
+            let manual = try some(
+                try store.addRecord(
+                    milliseconds: t0 + 20_000, coordinate: Coordinate(latitude: 1, longitude: 2), altitude: nil,
+                    notes: ["x", "y"], fields: [], photos: [], account: nil), "a record of the store's own user")
+            let refused = try store.remove(records: [manual, manual + 1000], account: nil)
             try expect(
-                refused.missing == [manual + 1000] && refused.removal == Removal() && (try store.record(manual)) != nil,
+                refused.missing == [manual + 1000] && refused.removal == Removal()
+                    && (try store.record(manual, account: nil)) != nil,
                 "one missing id: nothing removed, the missing named")
-            let removal = try store.remove(records: [manual]).removal
+            let removal = try store.remove(records: [manual], account: nil).removal
             try expect(removal.records == 1 && removal.notes == 2, "the record and its notes: \(removal)")
             let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
-            let byRide = try store.remove(ride: rides[1].id)
+            let byRide = try store.remove(ride: rides[1].id, account: nil)
             try expect(byRide?.points == 10 && byRide?.rides == 1, "the ride and its points: \(byRide as Any)")
-            try expect(try store.remove(ride: rides[1].id) == nil, "no such ride any more")
-            let byRange = try store.remove(fromMilliseconds: t0, toMilliseconds: t0 + 5_000, days: [])
+            try expect(try store.remove(ride: rides[1].id, account: nil) == nil, "no such ride any more")
+            let byRange = try store.remove(fromMilliseconds: t0, toMilliseconds: t0 + 5_000, days: [], account: nil)
             try expect(byRange.points == 5, "five points in the range: \(byRange)")
             try expect(
                 try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all).count == 5, "5 left")
@@ -652,5 +671,11 @@ public enum StoreContract {
 
     static func expect(_ condition: Bool, _ what: @autoclosure () -> String) throws {
         if !condition { throw Violation(description: what()) }
+    }
+
+    /// The value, or a violation naming `what` was missing.
+    static func some<T>(_ value: T?, _ what: String) throws -> T {
+        guard let value else { throw Violation(description: "no \(what)") }
+        return value
     }
 }

@@ -396,6 +396,40 @@ enum PostgresSchema {
                 )
                 """
             ]),
+        // Every account has its own diary: records, day summaries and weather readings carry
+        // their account. What was there is the local user's (made if missing), or the account of
+        // the record's device.
+        Migration(
+            name: "p8-diary-accounts",
+            statements: [
+                """
+                INSERT INTO account (name, created_ms)
+                SELECT 'me', (extract(epoch FROM now()) * 1000)::bigint
+                WHERE EXISTS (SELECT 1 FROM record WHERE device_id IS NULL) OR EXISTS (SELECT 1 FROM day_summary)
+                   OR EXISTS (SELECT 1 FROM weather_reading WHERE device_id = 0)
+                ON CONFLICT (name) DO NOTHING
+                """,
+                "ALTER TABLE record ADD COLUMN user_id bigint REFERENCES account ON DELETE CASCADE",
+                """
+                UPDATE record r SET user_id = coalesce(
+                    (SELECT d.user_id FROM device d WHERE d.id = r.device_id), (SELECT id FROM account WHERE name = 'me'))
+                """,
+                "ALTER TABLE record ALTER COLUMN user_id SET NOT NULL",
+                "CREATE INDEX record_on_user_t ON record (user_id, t)",
+                "ALTER TABLE day_summary ADD COLUMN user_id bigint REFERENCES account ON DELETE CASCADE",
+                "UPDATE day_summary SET user_id = (SELECT id FROM account WHERE name = 'me')",
+                "ALTER TABLE day_summary ALTER COLUMN user_id SET NOT NULL",
+                "ALTER TABLE day_summary DROP CONSTRAINT day_summary_pkey",
+                "ALTER TABLE day_summary ADD PRIMARY KEY (user_id, day)",
+                "ALTER TABLE weather_reading ADD COLUMN user_id bigint REFERENCES account ON DELETE CASCADE",
+                """
+                UPDATE weather_reading w SET user_id = coalesce(
+                    (SELECT d.user_id FROM device d WHERE d.id = w.device_id), (SELECT id FROM account WHERE name = 'me'))
+                """,
+                "ALTER TABLE weather_reading ALTER COLUMN user_id SET NOT NULL",
+                "ALTER TABLE weather_reading DROP CONSTRAINT weather_reading_pkey",
+                "ALTER TABLE weather_reading ADD PRIMARY KEY (user_id, t, device_id)",
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

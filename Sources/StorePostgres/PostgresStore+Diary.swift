@@ -8,12 +8,13 @@ extension PostgresStore {
 
     public func addRecord(
         milliseconds: Int64, coordinate: Coordinate, altitude: Double?, notes: [String], fields: [Field],
-        photos: [Photo]
-    ) throws -> Int64 {
+        photos: [Photo], account: String?
+    ) throws -> Int64? {
         try write { session in
+            guard let user = try Self.accountID(session, account) else { return nil }
             let id = try Self.insertRecord(
                 session, t: milliseconds, lat: StoredScale.degrees(coordinate.latitude),
-                lon: StoredScale.degrees(coordinate.longitude), alt: altitude.map(StoredScale.hundredths))
+                lon: StoredScale.degrees(coordinate.longitude), alt: altitude.map(StoredScale.hundredths), user: user)
             for text in notes { _ = try Self.insertNote(session, id, text) }
             try Self.upsertFields(session, id, fields)
             try Self.insertPhotos(session, id, photos)
@@ -21,27 +22,37 @@ extension PostgresStore {
         }
     }
 
-    static func insertRecord(_ session: Session, t: Int64, lat: Int64, lon: Int64, alt: Int64?) throws -> Int64 {
+    static func insertRecord(_ session: Session, t: Int64, lat: Int64, lon: Int64, alt: Int64?, user: Int64) throws
+        -> Int64
+    {
         try session.value(
             """
-            INSERT INTO record (t, lat, lon, alt, manual, created_ms)
-            VALUES (\(t), \(lat), \(lon), \(alt), true, \(UTCTimestamp.now())) RETURNING id
+            INSERT INTO record (t, lat, lon, alt, manual, created_ms, user_id)
+            VALUES (\(t), \(lat), \(lon), \(alt), true, \(UTCTimestamp.now()), \(user)) RETURNING id
             """, as: Int64.self)!
     }
 
-    /// Adds `places` as manual records; the same place (time and position) is stored once.
-    static func insertPlaces(_ session: Session, _ places: [ImportedPlace]) throws -> Int {
+    /// Adds `places` as manual records in the diary of `device`'s account; the same place (time
+    /// and position) is stored once.
+    static func insertPlaces(_ session: Session, _ places: [ImportedPlace], device: Int64) throws -> Int {
+        guard !places.isEmpty,
+            let user = try session.value("SELECT user_id FROM device WHERE id = \(device)", as: Int64.self)
+        else { return 0 }
         var added = 0
         for place in places {
             let lat = StoredScale.degrees(place.coordinate.latitude)
             let lon = StoredScale.degrees(place.coordinate.longitude)
             guard
                 try session.query(
-                    "SELECT 1 FROM record WHERE manual AND t = \(place.milliseconds) AND lat = \(lat) AND lon = \(lon)"
+                    """
+                    SELECT 1 FROM record
+                    WHERE user_id = \(user) AND manual AND t = \(place.milliseconds) AND lat = \(lat) AND lon = \(lon)
+                    """
                 ).isEmpty
             else { continue }
             let id = try insertRecord(
-                session, t: place.milliseconds, lat: lat, lon: lon, alt: place.altitude.map(StoredScale.hundredths))
+                session, t: place.milliseconds, lat: lat, lon: lon, alt: place.altitude.map(StoredScale.hundredths),
+                user: user)
             for text in place.notes { _ = try insertNote(session, id, text) }
             try upsertFields(session, id, place.fields)
             added += 1
@@ -49,50 +60,75 @@ extension PostgresStore {
         return added
     }
 
-    /// The id of the record at `ms`: one there (manual or not), else a new one for the stored
-    /// point at exactly `ms` (of `device`, else of the first device that has one).
-    static func recordID(_ session: Session, at ms: Int64, device: Int64?) throws -> Int64? {
-        if let id = try session.value("SELECT id FROM record WHERE t = \(ms) ORDER BY manual LIMIT 1", as: Int64.self) {
+    /// The id of the record at `ms` in the account's diary: one there (manual or not), else a new
+    /// one for the point of `device` at exactly `ms`.
+    static func recordID(_ session: Session, at ms: Int64, device: Int64, user: Int64) throws -> Int64? {
+        if let id = try session.value(
+            "SELECT id FROM record WHERE user_id = \(user) AND t = \(ms) ORDER BY manual LIMIT 1", as: Int64.self)
+        {
             return id
         }
-        let devices = try device.map { [$0] } ?? deviceIDs(session, .all)
         return try session.value(
             """
-            INSERT INTO record (t, lat, lon, alt, manual, created_ms, device_id)
-            SELECT t, lat, lon, alt, false, \(UTCTimestamp.now()), device_id FROM position
-            WHERE device_id = ANY(\(devices)) AND t = \(ms) ORDER BY array_position(\(devices), device_id) LIMIT 1
+            INSERT INTO record (t, lat, lon, alt, manual, created_ms, device_id, user_id)
+            SELECT t, lat, lon, alt, false, \(UTCTimestamp.now()), device_id, \(user) FROM position
+            WHERE device_id = \(device) AND t = \(ms)
             RETURNING id
             """, as: Int64.self)
     }
 
-    public func nearestRecordID(to ms: Int64, within: Int64) throws -> Int64? {
+    public func nearestRecordID(to ms: Int64, within: Int64, account: String?) throws -> Int64? {
         try write { session in
-            let record = try session.query("SELECT id, t FROM record ORDER BY abs(t - \(ms)), id LIMIT 1").first
-            let point = try Self.nearestPoint(session, ms, within)
+            guard let user = try Self.accountID(session, account) else { return nil }
+            let record = try session.query(
+                "SELECT id, t FROM record WHERE user_id = \(user) ORDER BY abs(t - \(ms)), id LIMIT 1"
+            ).first
+            let point = try Self.nearestPoint(session, ms, within, DeviceFilter(account: account))
             let recordDistance = try record.map { abs(try $0.get("t", as: Int64.self) - ms) } ?? .max
             let pointDistance = point.map { abs($0.fix.unixMilliseconds! - ms) } ?? .max
             if let record, recordDistance <= within && recordDistance <= pointDistance { return try record.get("id") }
             guard let point else { return nil }
-            return try Self.recordID(session, at: point.fix.unixMilliseconds!, device: point.device)
+            return try Self.recordID(session, at: point.fix.unixMilliseconds!, device: point.device, user: user)
         }
     }
 
-    public func record(_ id: Int64) throws -> LocationRecord? {
+    /// Whether record `id` is in the account's diary.
+    static func owns(_ session: Session, _ id: Int64, _ account: String?) throws -> Bool {
+        try !session.query(
+            """
+            SELECT 1 FROM record WHERE id = \(id)
+            AND user_id = (SELECT id FROM account WHERE name = \(account ?? localUser))
+            """
+        ).isEmpty
+    }
+
+    public func record(_ id: Int64, account: String?) throws -> LocationRecord? {
         try read { session in
-            guard let row = try session.query("SELECT * FROM record WHERE id = \(id)").first else { return nil }
+            guard
+                let row = try session.query(
+                    """
+                    SELECT * FROM record WHERE id = \(id)
+                    AND user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                    """
+                ).first
+            else { return nil }
             return try Self.attachments(session, [try Self.locationRecord(row)]).first
         }
     }
 
-    public func records(fromMilliseconds from: Int64, toMilliseconds to: Int64, plainPoints: Bool) throws
-        -> [LocationRecord]
+    public func records(fromMilliseconds from: Int64, toMilliseconds to: Int64, plainPoints: Bool, account: String?)
+        throws -> [LocationRecord]
     {
         try read { session in
-            var list = try session.query("SELECT * FROM record WHERE t >= \(from) AND t < \(to) ORDER BY t, id")
-                .map(Self.locationRecord)
+            var list = try session.query(
+                """
+                SELECT * FROM record WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                AND t >= \(from) AND t < \(to) ORDER BY t, id
+                """
+            ).map(Self.locationRecord)
             list = try Self.attachments(session, list)
             if plainPoints {
-                let ids = try Self.deviceIDs(session, .all)
+                let ids = try Self.deviceIDs(session, DeviceFilter(account: account))
                 let points = try session.query(
                     """
                     SELECT \(unescaped: Self.positionColumns) FROM position p
@@ -190,23 +226,46 @@ extension PostgresStore {
         return try note(row[0])
     }
 
-    public func addNote(to record: Int64, text: String) throws -> Note {
-        try write { session in try Self.insertNote(session, record, text) }
-    }
-
-    public func note(_ id: Int64) throws -> Note? {
-        try read { session in try session.query("SELECT * FROM note WHERE id = \(id)").first.map(Self.note) }
-    }
-
-    public func updateNote(_ id: Int64, text: String) throws -> Bool {
+    public func addNote(to record: Int64, text: String, account: String?) throws -> Note? {
         try write { session in
-            try session.execute("UPDATE note SET text = \(text), updated_ms = \(UTCTimestamp.now()) WHERE id = \(id)")
-                > 0
+            guard try Self.owns(session, record, account) else { return nil }
+            return try Self.insertNote(session, record, text)
         }
     }
 
-    public func deleteNote(_ id: Int64) throws -> Note? {
-        try write { session in try session.query("DELETE FROM note WHERE id = \(id) RETURNING *").first.map(Self.note) }
+    public func note(_ id: Int64, account: String?) throws -> Note? {
+        try read { session in
+            try session.query(
+                """
+                SELECT n.* FROM note n JOIN record r ON r.id = n.record_id
+                WHERE n.id = \(id) AND r.user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                """
+            ).first.map(Self.note)
+        }
+    }
+
+    public func updateNote(_ id: Int64, text: String, account: String?) throws -> Bool {
+        try write { session in
+            try session.execute(
+                """
+                UPDATE note SET text = \(text), updated_ms = \(UTCTimestamp.now()) WHERE id = \(id)
+                AND record_id IN (SELECT id FROM record
+                    WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser)))
+                """) > 0
+        }
+    }
+
+    public func deleteNote(_ id: Int64, account: String?) throws -> Note? {
+        try write { session in
+            try session.query(
+                """
+                DELETE FROM note WHERE id = \(id)
+                AND record_id IN (SELECT id FROM record
+                    WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser)))
+                RETURNING *
+                """
+            ).first.map(Self.note)
+        }
     }
 
     // MARK: fields
@@ -222,12 +281,19 @@ extension PostgresStore {
         }
     }
 
-    public func setFields(_ fields: [Field], on record: Int64) throws {
-        try write { session in try Self.upsertFields(session, record, fields) }
+    @discardableResult
+    public func setFields(_ fields: [Field], on record: Int64, account: String?) throws -> Bool {
+        try write { session in
+            guard try Self.owns(session, record, account) else { return false }
+            try Self.upsertFields(session, record, fields)
+            return true
+        }
     }
 
-    public func setConditions(_ values: [ConditionValue], on record: Int64) throws {
+    @discardableResult
+    public func setConditions(_ values: [ConditionValue], on record: Int64, account: String?) throws -> Bool {
         try write { session in
+            guard try Self.owns(session, record, account) else { return false }
             for value in values {
                 let (text, number) = value.value.columns
                 try session.execute(
@@ -238,21 +304,23 @@ extension PostgresStore {
                     SET text = excluded.text, number = excluded.number, source = excluded.source
                     """)
             }
+            return true
         }
     }
 
-    public func addWeatherReadings(_ readings: [WeatherReading]) throws -> Int {
+    public func addWeatherReadings(_ readings: [WeatherReading], account: String?) throws -> Int {
         try write { session in
+            guard let user = try Self.accountID(session, account) else { return 0 }
             var added = 0
             for r in readings {
                 // xmax = 0 only on a freshly inserted row.
                 let fresh = try session.value(
                     """
                     INSERT INTO weather_reading
-                        (t, device_id, temperature_c, pressure_hpa, wind_speed_ms, wind_dir_deg, cloud_pct)
-                    VALUES (\(r.milliseconds), \(r.device?.rawValue ?? 0), \(r.temperature), \(r.pressure),
+                        (user_id, t, device_id, temperature_c, pressure_hpa, wind_speed_ms, wind_dir_deg, cloud_pct)
+                    VALUES (\(user), \(r.milliseconds), \(r.device?.rawValue ?? 0), \(r.temperature), \(r.pressure),
                         \(r.windSpeed), \(r.windDirection), \(r.cloud))
-                    ON CONFLICT (t, device_id) DO UPDATE SET temperature_c = excluded.temperature_c,
+                    ON CONFLICT (user_id, t, device_id) DO UPDATE SET temperature_c = excluded.temperature_c,
                         pressure_hpa = excluded.pressure_hpa, wind_speed_ms = excluded.wind_speed_ms,
                         wind_dir_deg = excluded.wind_dir_deg, cloud_pct = excluded.cloud_pct
                     RETURNING (xmax = 0)
@@ -263,10 +331,16 @@ extension PostgresStore {
         }
     }
 
-    public func weatherReadings(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [WeatherReading] {
+    public func weatherReadings(fromMilliseconds from: Int64, toMilliseconds to: Int64, account: String?) throws
+        -> [WeatherReading]
+    {
         try read { session in
             try session.query(
-                "SELECT * FROM weather_reading WHERE t >= \(from) AND t < \(to) ORDER BY t, device_id"
+                """
+                SELECT * FROM weather_reading
+                WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                AND t >= \(from) AND t < \(to) ORDER BY t, device_id
+                """
             ).map { row in
                 let device: Int64 = try row.get("device_id")
                 return WeatherReading(
@@ -280,9 +354,10 @@ extension PostgresStore {
         }
     }
 
-    public func removeField(_ key: String, from record: Int64) throws -> Bool {
+    public func removeField(_ key: String, from record: Int64, account: String?) throws -> Bool {
         try write { session in
-            try session.execute("DELETE FROM field WHERE record_id = \(record) AND key = \(key)") > 0
+            try Self.owns(session, record, account)
+                && session.execute("DELETE FROM field WHERE record_id = \(record) AND key = \(key)") > 0
         }
     }
 
@@ -301,8 +376,13 @@ extension PostgresStore {
         }
     }
 
-    public func attachPhotos(_ photos: [Photo], to record: Int64) throws {
-        try write { session in try Self.insertPhotos(session, record, photos) }
+    @discardableResult
+    public func attachPhotos(_ photos: [Photo], to record: Int64, account: String?) throws -> Bool {
+        try write { session in
+            guard try Self.owns(session, record, account) else { return false }
+            try Self.insertPhotos(session, record, photos)
+            return true
+        }
     }
 
     public func storePhotoFile(_ source: String, takenMilliseconds: Int64?) throws -> Photo {
@@ -320,23 +400,32 @@ extension PostgresStore {
 
     // MARK: day summaries
 
-    public func daySummary(_ day: CivilDate) throws -> String? {
+    public func daySummary(_ day: CivilDate, account: String?) throws -> String? {
         try read { session in
-            try session.value("SELECT text FROM day_summary WHERE day = \(day.description)", as: String.self)
+            try session.value(
+                """
+                SELECT text FROM day_summary
+                WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                AND day = \(day.description)
+                """, as: String.self)
         }
     }
 
-    public func setDaySummary(_ day: CivilDate, text: String) throws {
+    @discardableResult
+    public func setDaySummary(_ day: CivilDate, text: String, account: String?) throws -> Bool {
         try write { session in
+            guard let user = try Self.accountID(session, account) else { return false }
             if text.isEmpty {
-                try session.execute("DELETE FROM day_summary WHERE day = \(day.description)")
+                try session.execute("DELETE FROM day_summary WHERE user_id = \(user) AND day = \(day.description)")
             } else {
                 try session.execute(
                     """
-                    INSERT INTO day_summary (day, text, updated_ms) VALUES (\(day.description), \(text), \(UTCTimestamp.now()))
-                    ON CONFLICT (day) DO UPDATE SET text = excluded.text, updated_ms = excluded.updated_ms
+                    INSERT INTO day_summary (user_id, day, text, updated_ms)
+                    VALUES (\(user), \(day.description), \(text), \(UTCTimestamp.now()))
+                    ON CONFLICT (user_id, day) DO UPDATE SET text = excluded.text, updated_ms = excluded.updated_ms
                     """)
             }
+            return true
         }
     }
 

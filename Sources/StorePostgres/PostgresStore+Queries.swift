@@ -173,9 +173,9 @@ extension PostgresStore {
 
     // MARK: points as places
 
-    public func latestPoint() throws -> Fix? {
+    public func latestPoint(devices: DeviceFilter) throws -> Fix? {
         try read { session in
-            let ids = try Self.deviceIDs(session, .all)
+            let ids = try Self.deviceIDs(session, devices)
             return try session.query(
                 """
                 SELECT \(unescaped: Self.positionColumns) FROM latest_position WHERE device_id = ANY(\(ids))
@@ -185,13 +185,16 @@ extension PostgresStore {
         }
     }
 
-    public func nearestPoint(to ms: Int64, within: Int64) throws -> Fix? {
-        try read { session in try Self.nearestPoint(session, ms, within)?.fix }
+    public func nearestPoint(to ms: Int64, within: Int64, devices: DeviceFilter) throws -> Fix? {
+        try read { session in try Self.nearestPoint(session, ms, within, devices)?.fix }
     }
 
-    /// The point nearest `ms` within `within` ms, with its device; the lower device id wins a tie.
-    static func nearestPoint(_ session: Session, _ ms: Int64, _ within: Int64) throws -> (fix: Fix, device: Int64)? {
-        let ids = try deviceIDs(session, .all)
+    /// The point of `devices` nearest `ms` within `within` ms, with its device; the lower device
+    /// id wins a tie.
+    static func nearestPoint(_ session: Session, _ ms: Int64, _ within: Int64, _ devices: DeviceFilter) throws -> (
+        fix: Fix, device: Int64
+    )? {
+        let ids = try deviceIDs(session, devices)
         let (low, under) = ms.subtractingReportingOverflow(within)
         let (high, over) = ms.addingReportingOverflow(within)
         let rows = try session.query(

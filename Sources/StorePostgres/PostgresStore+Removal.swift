@@ -6,9 +6,13 @@ import TrackModel
 /// Removal, as the SQLite store does it. PostgreSQL keeps a deleted row's bytes in its files
 /// until VACUUM (autovacuum) reuses the space; docs/STORE.md says how to make sure sooner.
 extension PostgresStore {
-    public func remove(records ids: [Int64]) throws -> (removal: Removal, missing: [Int64]) {
+    public func remove(records ids: [Int64], account: String?) throws -> (removal: Removal, missing: [Int64]) {
         let (removal, missing, files) = try write { session -> (Removal, [Int64], [String]) in
-            let rows = try session.query("SELECT id, t, manual, device_id FROM record WHERE id = ANY(\(ids))")
+            let rows = try session.query(
+                """
+                SELECT id, t, manual, device_id FROM record WHERE id = ANY(\(ids))
+                AND user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                """)
             let found = Set(try rows.map { try $0.get("id", as: Int64.self) })
             let missing = ids.filter { !found.contains($0) }
             guard missing.isEmpty else { return (Removal(), missing, []) }
@@ -25,9 +29,10 @@ extension PostgresStore {
         return (finishRemoval(removal, files), missing)
     }
 
-    public func remove(ride id: Int64) throws -> Removal? {
+    public func remove(ride id: Int64, account: String?) throws -> Removal? {
         let result = try write { session -> (Removal, [String])? in
-            guard let ride = try session.query("SELECT start_ms, end_ms, device_id FROM ride WHERE id = \(id)").first
+            guard let ride = try session.query("SELECT start_ms, end_ms, device_id FROM ride WHERE id = \(id)").first,
+                try Self.deviceIDs(session, DeviceFilter(account: account)).contains(ride.get("device_id"))
             else { return nil }
             let start = try ride.get("start_ms", as: Int64.self)
             let end = try ride.get("end_ms", as: Int64.self)
@@ -47,15 +52,22 @@ extension PostgresStore {
         return finishRemoval(removal, files)
     }
 
-    public func remove(fromMilliseconds from: Int64, toMilliseconds to: Int64, days: [CivilDate]) throws -> Removal {
+    public func remove(fromMilliseconds from: Int64, toMilliseconds to: Int64, days: [CivilDate], account: String?)
+        throws -> Removal
+    {
         let (removal, files) = try write { session -> (Removal, [String]) in
             var removal = Removal()
-            let records = try session.values("SELECT id FROM record WHERE t >= \(from) AND t < \(to)", as: Int64.self)
+            let user = try session.value(
+                "SELECT id FROM account WHERE name = \(account ?? Self.localUser)", as: Int64.self)
+            let records = try session.values(
+                "SELECT id FROM record WHERE user_id = \(user) AND t >= \(from) AND t < \(to)", as: Int64.self)
             try Self.countAttachments(session, records: records, into: &removal)
             removal.records += try session.execute("DELETE FROM record WHERE id = ANY(\(records))")
-            try Self.deletePoints(session, of: try Self.deviceIDs(session, .all), from: from, to: to, into: &removal)
+            try Self.deletePoints(
+                session, of: try Self.deviceIDs(session, DeviceFilter(account: account)), from: from, to: to,
+                into: &removal)
             removal.daySummaries += try session.execute(
-                "DELETE FROM day_summary WHERE day = ANY(\(days.map(\.description)))")
+                "DELETE FROM day_summary WHERE user_id = \(user) AND day = ANY(\(days.map(\.description)))")
             return (removal, try Self.deleteUnreferencedPhotos(session))
         }
         return finishRemoval(removal, files)

@@ -67,7 +67,7 @@ extension PostgresWriter {
                 }
             }
             try Self.recount(session, device: device, segments: touchedSegments, rides: touchedRides)
-            outcome.places = try PostgresStore.insertPlaces(session, places)
+            outcome.places = try PostgresStore.insertPlaces(session, places, device: device.rawValue)
             outcome.events = try PostgresStore.insertEvents(
                 session, streams.flatMap(\.events), device: device.rawValue)
             if let importID {

@@ -26,4 +26,15 @@ public enum DeviceFilter: Equatable, Sendable {
     case all
     case named(String)
     case account(String, device: String?)
+
+    /// The account whose devices these are; nil for the store's own user.
+    public var account: String? {
+        if case .account(let name, _) = self { return name }
+        return nil
+    }
+
+    /// Every device of `account`; of the store's own user for nil.
+    public init(account: String?) {
+        self = account.map { .account($0, device: nil) } ?? .all
+    }
 }

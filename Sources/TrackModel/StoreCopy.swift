@@ -70,7 +70,7 @@ public enum StoreCopy {
             "record",
             [
                 ("id", .int), ("t", .int), ("lat", .int), ("lon", .int), ("alt", .int), ("manual", .bool),
-                ("created_ms", .int), ("device_id", .int),
+                ("created_ms", .int), ("device_id", .int), ("user_id", .int),
             ]),
         table(
             "note", [("id", .int), ("record_id", .int), ("text", .text), ("created_ms", .int), ("updated_ms", .int)]),
@@ -81,13 +81,14 @@ public enum StoreCopy {
             "record_condition", key: 2,
             [("record_id", .int), ("key", .text), ("text", .text), ("number", .double), ("source", .text)]),
         table(
-            "weather_reading", key: 2,
+            "weather_reading", key: 3,
             [
-                ("t", .int), ("device_id", .int), ("temperature_c", .double), ("pressure_hpa", .double),
+                ("user_id", .int), ("t", .int), ("device_id", .int), ("temperature_c", .double),
+                ("pressure_hpa", .double),
                 ("wind_speed_ms", .double),
                 ("wind_dir_deg", .double), ("cloud_pct", .double),
             ]),
-        table("day_summary", [("day", .text), ("text", .text), ("updated_ms", .int)]),
+        table("day_summary", key: 2, [("user_id", .int), ("day", .text), ("text", .text), ("updated_ms", .int)]),
         table("pause_switch", [("user_id", .int), ("paused_until_ms", .int)]),
         table(
             "share_code",

@@ -37,10 +37,10 @@ public protocol TrackStoring: AccountStoring, SharingStoring, SessionStoring, Up
 
     // MARK: points and rides
 
-    /// The newest stored point of any device.
-    func latestPoint() throws -> Fix?
-    /// The stored point nearest `ms` within `within` ms, of any device.
-    func nearestPoint(to ms: Int64, within: Int64) throws -> Fix?
+    /// The newest stored point of `devices`.
+    func latestPoint(devices: DeviceFilter) throws -> Fix?
+    /// The stored point of `devices` nearest `ms` within `within` ms.
+    func nearestPoint(to ms: Int64, within: Int64, devices: DeviceFilter) throws -> Fix?
     /// Points of `devices` in `[from, to)`, in time order.
     func points(fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter) throws -> [Fix]
     /// Points of `devices` in `[from, to)` with their stored ride, segment and device name.
@@ -51,56 +51,67 @@ public protocol TrackStoring: AccountStoring, SharingStoring, SessionStoring, Up
     /// The first and last point's time of ride `id`; nil when there is no such ride.
     func rideRange(_ id: Int64) throws -> (start: Int64, end: Int64)?
 
-    // MARK: records
+    // MARK: records: each account's diary (nil: the store's own user)
+    //
+    // A record id, note id or day of another account is as if it did not exist.
 
-    /// Adds a manual record with what it carries, in one transaction; returns its id.
+    /// Adds a manual record with what it carries, in one transaction; returns its id, nil when
+    /// there is no such account.
     func addRecord(
         milliseconds: Int64, coordinate: Coordinate, altitude: Double?, notes: [String], fields: [Field],
-        photos: [Photo]
-    ) throws -> Int64
-    /// The record or stored point nearest `ms` within `within` ms, as a record id (a point gets
-    /// its record now); nil when nothing is that near.
-    func nearestRecordID(to ms: Int64, within: Int64) throws -> Int64?
-    func record(_ id: Int64) throws -> LocationRecord?
-    /// Records in `[from, to)` in time order; with `plainPoints` every point without a record too.
-    func records(fromMilliseconds from: Int64, toMilliseconds to: Int64, plainPoints: Bool) throws
+        photos: [Photo], account: String?
+    ) throws -> Int64?
+    /// The record or point of the account's devices nearest `ms` within `within` ms, as a record
+    /// id (a point gets its record now); nil when nothing is that near.
+    func nearestRecordID(to ms: Int64, within: Int64, account: String?) throws -> Int64?
+    func record(_ id: Int64, account: String?) throws -> LocationRecord?
+    /// Records in `[from, to)` in time order; with `plainPoints` every point of the account's
+    /// devices without a record too.
+    func records(fromMilliseconds from: Int64, toMilliseconds to: Int64, plainPoints: Bool, account: String?) throws
         -> [LocationRecord]
-    func addNote(to record: Int64, text: String) throws -> Note
-    func note(_ id: Int64) throws -> Note?
+    /// The note added; nil when the account has no such record.
+    func addNote(to record: Int64, text: String, account: String?) throws -> Note?
+    func note(_ id: Int64, account: String?) throws -> Note?
     /// Whether the note existed.
-    func updateNote(_ id: Int64, text: String) throws -> Bool
+    func updateNote(_ id: Int64, text: String, account: String?) throws -> Bool
     /// Deletes the note for good (its text overwritten); the note it was, or nil.
-    func deleteNote(_ id: Int64) throws -> Note?
-    /// Sets fields, replacing the same keys.
-    func setFields(_ fields: [Field], on record: Int64) throws
+    func deleteNote(_ id: Int64, account: String?) throws -> Note?
+    /// Sets fields, replacing the same keys; whether the record is there.
+    @discardableResult func setFields(_ fields: [Field], on record: Int64, account: String?) throws -> Bool
     /// Whether the field was there.
-    func removeField(_ key: String, from record: Int64) throws -> Bool
-    /// Sets condition values, replacing the same keys (whatever their source).
-    func setConditions(_ values: [ConditionValue], on record: Int64) throws
+    func removeField(_ key: String, from record: Int64, account: String?) throws -> Bool
+    /// Sets condition values, replacing the same keys (whatever their source); whether the record
+    /// is there.
+    @discardableResult func setConditions(_ values: [ConditionValue], on record: Int64, account: String?) throws
+        -> Bool
     /// Stores weather readings, replacing one of the same source (station or device) at the same
     /// millisecond; how many were new.
-    func addWeatherReadings(_ readings: [WeatherReading]) throws -> Int
+    func addWeatherReadings(_ readings: [WeatherReading], account: String?) throws -> Int
     /// The weather readings in `[from, to)`, in time order.
-    func weatherReadings(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [WeatherReading]
-    /// Attaches photos; a content is one photo (the name it was first stored under), once per record.
-    func attachPhotos(_ photos: [Photo], to record: Int64) throws
+    func weatherReadings(fromMilliseconds from: Int64, toMilliseconds to: Int64, account: String?) throws
+        -> [WeatherReading]
+    /// Attaches photos; a content is one photo (the name it was first stored under), once per
+    /// record. Whether the record is there.
+    @discardableResult func attachPhotos(_ photos: [Photo], to record: Int64, account: String?) throws -> Bool
     /// Copies a photo into the media folder (once per content) and returns it, to attach.
     func storePhotoFile(_ source: String, takenMilliseconds: Int64?) throws -> Photo
     /// Deletes the files of `photos` that no record uses.
     func discardUnattached(_ photos: [Photo])
-    func daySummary(_ day: CivilDate) throws -> String?
-    /// Sets the day's summary; empty text removes it.
-    func setDaySummary(_ day: CivilDate, text: String) throws
+    func daySummary(_ day: CivilDate, account: String?) throws -> String?
+    /// Sets the day's summary; empty text removes it. False when there is no such account.
+    @discardableResult func setDaySummary(_ day: CivilDate, text: String, account: String?) throws -> Bool
 
     // MARK: removal, for good
 
-    /// Removes the records and what they carry (a point's record takes the point). When an id is
-    /// not there, nothing is removed and the missing ids are returned.
-    func remove(records ids: [Int64]) throws -> (removal: Removal, missing: [Int64])
-    /// Removes a ride with its points, segments and their records; nil when there is no such ride.
-    func remove(ride id: Int64) throws -> Removal?
-    /// Removes points and records in `[from, to)`, and the summaries of `days`.
-    func remove(fromMilliseconds from: Int64, toMilliseconds to: Int64, days: [CivilDate]) throws -> Removal
+    /// Removes the account's records and what they carry (a point's record takes the point). When
+    /// an id is not there, nothing is removed and the missing ids are returned.
+    func remove(records ids: [Int64], account: String?) throws -> (removal: Removal, missing: [Int64])
+    /// Removes a ride of the account's devices with its points, segments and their records; nil
+    /// when there is no such ride.
+    func remove(ride id: Int64, account: String?) throws -> Removal?
+    /// Removes the account's points and records in `[from, to)`, and its summaries of `days`.
+    func remove(fromMilliseconds from: Int64, toMilliseconds to: Int64, days: [CivilDate], account: String?) throws
+        -> Removal
 
     // MARK: the recorder
 
@@ -192,10 +203,11 @@ extension TrackStoring {
         try rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
     }
 
-    public func records(fromMilliseconds from: Int64 = .min, toMilliseconds to: Int64 = .max) throws
-        -> [LocationRecord]
-    {
-        try records(fromMilliseconds: from, toMilliseconds: to, plainPoints: false)
+    /// The account's records in `[from, to)` (the store's own user's for nil), without plain points.
+    public func records(
+        fromMilliseconds from: Int64 = .min, toMilliseconds to: Int64 = .max, account: String? = nil
+    ) throws -> [LocationRecord] {
+        try records(fromMilliseconds: from, toMilliseconds: to, plainPoints: false, account: account)
     }
 }
 

@@ -119,7 +119,7 @@ struct ImportTransaction {
             }
         }
         try TrackWriter.recount(db, device: device, segments: touchedSegments, rides: touchedRides)
-        outcome.places = try TrackWriter.insertPlaces(db, places)
+        outcome.places = try TrackWriter.insertPlaces(db, places, device: device.rawValue)
         outcome.events = try TrackStore.insertEvents(db, streams.flatMap(\.events), device: device.rawValue)
         if let importID {
             if outcome.points == 0 && outcome.places == 0 && outcome.events == 0 {

@@ -96,6 +96,8 @@ struct RecordRow: SnakeCaseRecord {
     var createdMs: Int64
     /// The device of the point it is; nil for a manual record (the user's).
     var deviceId: Int64?
+    /// The account whose diary it is in (set on every insert; nullable only as SQLite adds columns).
+    var userId: Int64?
 
     /// Without its notes, photos and fields.
     var record: LocationRecord {
@@ -182,6 +184,7 @@ struct ConditionRow: SnakeCaseRecord {
 /// `weather_reading`: one reading of a weather station.
 struct WeatherRow: SnakeCaseRecord {
     static let databaseTableName = "weather_reading"
+    var userId: Int64
     var t: Int64
     var deviceId: Int64
     var temperatureC: Double?
@@ -190,7 +193,8 @@ struct WeatherRow: SnakeCaseRecord {
     var windDirDeg: Double?
     var cloudPct: Double?
 
-    init(_ r: WeatherReading) {
+    init(_ r: WeatherReading, user: Int64) {
+        userId = user
         (t, deviceId, temperatureC, pressureHpa) = (r.milliseconds, r.device?.rawValue ?? 0, r.temperature, r.pressure)
         (windSpeedMs, windDirDeg, cloudPct) = (r.windSpeed, r.windDirection, r.cloud)
     }
@@ -205,6 +209,7 @@ struct WeatherRow: SnakeCaseRecord {
 /// `day_summary`: the text of a local day.
 struct DaySummaryRow: SnakeCaseRecord {
     static let databaseTableName = "day_summary"
+    var userId: Int64
     /// YYYY-MM-DD.
     var day: String
     var text: String

@@ -439,6 +439,51 @@ enum Schema {
                 t.column("cloud_pct", .double)
             }
         }
+        // Every account has its own diary: records, day summaries and weather readings carry
+        // their account. What was there is the local user's, or the account of the record's device.
+        migrator.registerMigration("v15-diary-accounts") { db in
+            let me = try TrackStore.localUserID(db)
+            // SQLite adds a column with a REFERENCES clause only when its default is NULL: every
+            // insert sets it.
+            try db.execute(sql: "ALTER TABLE record ADD COLUMN user_id INTEGER REFERENCES user(id) ON DELETE CASCADE")
+            try db.execute(
+                sql: """
+                    UPDATE record SET user_id = coalesce((SELECT user_id FROM device WHERE device.id = record.device_id), ?)
+                    """, arguments: [me])
+            try db.execute(sql: "CREATE INDEX record_on_user_t ON record (user_id, t)")
+            try db.create(table: "day_summary_new", options: [.withoutRowID]) { t in
+                t.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("day", .text).notNull()
+                t.column("text", .text).notNull()
+                t.column("updated_ms", .integer).notNull()
+                t.primaryKey(["user_id", "day"])
+            }
+            try db.execute(
+                sql: "INSERT INTO day_summary_new SELECT ?, day, text, updated_ms FROM day_summary", arguments: [me])
+            try db.drop(table: "day_summary")
+            try db.rename(table: "day_summary_new", to: "day_summary")
+            try db.create(table: "weather_reading_new", options: [.withoutRowID]) { t in
+                t.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("t", .integer).notNull()
+                // 0: a station's or a service's (imported); else the device that measured it.
+                t.column("device_id", .integer).notNull().defaults(to: 0)
+                t.primaryKey(["user_id", "t", "device_id"])
+                t.column("temperature_c", .double)
+                t.column("pressure_hpa", .double)
+                t.column("wind_speed_ms", .double)
+                t.column("wind_dir_deg", .double)
+                t.column("cloud_pct", .double)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO weather_reading_new
+                    SELECT coalesce((SELECT user_id FROM device WHERE device.id = w.device_id), ?), t, device_id,
+                      temperature_c, pressure_hpa, wind_speed_ms, wind_dir_deg, cloud_pct
+                    FROM weather_reading w
+                    """, arguments: [me])
+            try db.drop(table: "weather_reading")
+            try db.rename(table: "weather_reading_new", to: "weather_reading")
+        }
         return migrator
     }
 

@@ -17,6 +17,7 @@ enum SchemaSnapshot {
         "v12-cues-tasks-alerts",
         "v13-record-conditions",
         "v14-weather-readings",
+        "v15-diary-accounts",
     ]
     static let statements: [String] = [
         #"""
@@ -38,7 +39,7 @@ enum SchemaSnapshot {
         CREATE TABLE "import" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "sha256" TEXT NOT NULL UNIQUE, "name" TEXT NOT NULL, "bytes" INTEGER NOT NULL, "imported_ms" INTEGER NOT NULL, "points" INTEGER NOT NULL, "start_ms" INTEGER, "end_ms" INTEGER)
         """#,
         #"""
-        CREATE TABLE "record" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "t" INTEGER NOT NULL, "lat" INTEGER NOT NULL, "lon" INTEGER NOT NULL, "alt" INTEGER, "manual" INTEGER NOT NULL, "created_ms" INTEGER NOT NULL, "device_id" INTEGER REFERENCES "device"("id") ON DELETE CASCADE)
+        CREATE TABLE "record" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "t" INTEGER NOT NULL, "lat" INTEGER NOT NULL, "lon" INTEGER NOT NULL, "alt" INTEGER, "manual" INTEGER NOT NULL, "created_ms" INTEGER NOT NULL, "device_id" INTEGER REFERENCES "device"("id") ON DELETE CASCADE, user_id INTEGER REFERENCES user(id) ON DELETE CASCADE)
         """#,
         #"""
         CREATE TABLE "note" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "record_id" INTEGER NOT NULL REFERENCES "record"("id") ON DELETE CASCADE, "text" TEXT NOT NULL, "created_ms" INTEGER NOT NULL, "updated_ms" INTEGER NOT NULL)
@@ -51,9 +52,6 @@ enum SchemaSnapshot {
         """#,
         #"""
         CREATE TABLE "field" ("record_id" INTEGER NOT NULL REFERENCES "record"("id") ON DELETE CASCADE, "key" TEXT NOT NULL, "text" TEXT, "number" DOUBLE, PRIMARY KEY ("record_id", "key")) WITHOUT ROWID
-        """#,
-        #"""
-        CREATE TABLE "day_summary" ("day" TEXT PRIMARY KEY NOT NULL, "text" TEXT NOT NULL, "updated_ms" INTEGER NOT NULL) WITHOUT ROWID
         """#,
         #"""
         CREATE TABLE "user" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL UNIQUE, "created_ms" INTEGER NOT NULL, "password_hash" TEXT)
@@ -136,7 +134,10 @@ enum SchemaSnapshot {
         CREATE TABLE "record_condition" ("record_id" INTEGER NOT NULL REFERENCES "record"("id") ON DELETE CASCADE, "key" TEXT NOT NULL, "text" TEXT, "number" DOUBLE, "source" TEXT NOT NULL, PRIMARY KEY ("record_id", "key")) WITHOUT ROWID
         """#,
         #"""
-        CREATE TABLE "weather_reading" ("t" INTEGER NOT NULL, "device_id" INTEGER NOT NULL DEFAULT 0, "temperature_c" DOUBLE, "pressure_hpa" DOUBLE, "wind_speed_ms" DOUBLE, "wind_dir_deg" DOUBLE, "cloud_pct" DOUBLE, PRIMARY KEY ("t", "device_id")) WITHOUT ROWID
+        CREATE TABLE "day_summary" ("user_id" INTEGER NOT NULL REFERENCES "user"("id") ON DELETE CASCADE, "day" TEXT NOT NULL, "text" TEXT NOT NULL, "updated_ms" INTEGER NOT NULL, PRIMARY KEY ("user_id", "day")) WITHOUT ROWID
+        """#,
+        #"""
+        CREATE TABLE "weather_reading" ("user_id" INTEGER NOT NULL REFERENCES "user"("id") ON DELETE CASCADE, "t" INTEGER NOT NULL, "device_id" INTEGER NOT NULL DEFAULT 0, "temperature_c" DOUBLE, "pressure_hpa" DOUBLE, "wind_speed_ms" DOUBLE, "wind_dir_deg" DOUBLE, "cloud_pct" DOUBLE, PRIMARY KEY ("user_id", "t", "device_id")) WITHOUT ROWID
         """#,
         #"""
         CREATE INDEX "record_on_t" ON "record"("t")
@@ -182,6 +183,9 @@ enum SchemaSnapshot {
         """#,
         #"""
         CREATE INDEX "outbox_due" ON "outbox"("next_ms") WHERE ("delivered_ms" IS NULL) AND ("dropped" IS NULL)
+        """#,
+        #"""
+        CREATE INDEX record_on_user_t ON record (user_id, t)
         """#,
     ]
     static let sequences: [(table: String, seq: Int64)] = [

@@ -6,11 +6,11 @@ extension TrackStore {
 
     // MARK: points as places
 
-    /// The newest stored point (of any device).
-    public func latestPoint() throws -> Fix? {
+    /// The newest stored point of `devices`.
+    public func latestPoint(devices: DeviceFilter) throws -> Fix? {
         try pool.read { db in
             var newest: Row?
-            for device in try Self.deviceIDs(db, .all) {
+            for device in try Self.deviceIDs(db, devices) {
                 guard
                     let row = try Row.fetchOne(
                         db,
@@ -24,15 +24,18 @@ extension TrackStore {
         }
     }
 
-    /// The stored point (of any device) nearest to `ms`, if one lies within `within` ms of it.
-    public func nearestPoint(to ms: Int64, within: Int64) throws -> Fix? {
-        try pool.read { db in try Self.nearestPoint(db, ms, within)?.fix }
+    /// The stored point of `devices` nearest to `ms`, if one lies within `within` ms of it.
+    public func nearestPoint(to ms: Int64, within: Int64, devices: DeviceFilter) throws -> Fix? {
+        try pool.read { db in try Self.nearestPoint(db, ms, within, devices)?.fix }
     }
 
-    /// The point nearest to `ms` within `within` ms, with its device; the lower device id wins a tie.
-    static func nearestPoint(_ db: Database, _ ms: Int64, _ within: Int64) throws -> (fix: Fix, device: Int64)? {
+    /// The point of `devices` nearest to `ms` within `within` ms, with its device; the lower
+    /// device id wins a tie.
+    static func nearestPoint(_ db: Database, _ ms: Int64, _ within: Int64, _ devices: DeviceFilter) throws -> (
+        fix: Fix, device: Int64
+    )? {
         var best: (row: Row, device: Int64)?
-        for device in try deviceIDs(db, .all) {
+        for device in try deviceIDs(db, devices) {
             let before = try Row.fetchOne(
                 db, sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
                 arguments: keyRange(device, from: .min, to: ms + 1))
@@ -50,16 +53,18 @@ extension TrackStore {
 
     // MARK: records
 
-    /// Adds a manual record with what it carries, in one transaction; returns its id.
+    /// Adds a manual record to the account's diary with what it carries, in one transaction;
+    /// returns its id, or nil when there is no such account.
     public func addRecord(
         milliseconds: Int64, coordinate: Coordinate, altitude: Double?, notes: [String] = [], fields: [Field] = [],
-        photos: [Photo] = []
-    ) throws -> Int64 {
+        photos: [Photo] = [], account: String?
+    ) throws -> Int64? {
         try pool.write { db in
+            guard let user = try Self.accountID(db, account) else { return nil }
             try RecordRow(
                 t: milliseconds, lat: StoredScale.degrees(coordinate.latitude),
                 lon: StoredScale.degrees(coordinate.longitude), alt: altitude.map(StoredScale.hundredths), manual: true,
-                createdMs: UTCTimestamp.now()
+                createdMs: UTCTimestamp.now(), userId: user
             ).insert(db)
             let id = db.lastInsertedRowID
             for text in notes { _ = try Self.insertNote(db, id, text) }
@@ -69,73 +74,84 @@ extension TrackStore {
         }
     }
 
-    /// The id of the record at `ms`: an existing record there (manual or not), else a new one for
-    /// the stored point at exactly `ms`. Nil when neither exists.
-    public func recordID(at ms: Int64) throws -> Int64? {
-        try pool.write { db in try Self.recordID(db, at: ms) }
-    }
-
-    static func recordID(_ db: Database, at ms: Int64, device: Int64? = nil) throws -> Int64? {
+    /// The id of the record at `ms` in the account's diary: an existing record there (manual or
+    /// not), else a new one for the point of `device` at exactly `ms`. Nil when neither exists.
+    static func recordID(_ db: Database, at ms: Int64, device: Int64, user: Int64) throws -> Int64? {
         if let id = try Int64.fetchOne(
-            db, sql: "SELECT id FROM record WHERE t = ? ORDER BY manual LIMIT 1", arguments: [ms])
+            db, sql: "SELECT id FROM record WHERE user_id = ? AND t = ? ORDER BY manual LIMIT 1", arguments: [user, ms])
         {
             return id
         }
-        // The point at exactly `ms`: of `device`, else of the first device that has one.
-        let devices = try device.map { [$0] } ?? deviceIDs(db, .all)
         guard
-            let owner = try devices.first(where: { d in
-                try Row.fetchOne(
-                    db, sql: "SELECT 1 FROM point WHERE key = ?", arguments: [PointKey.key(device: d, milliseconds: ms)]
-                )
-                    != nil
-            })
+            try Row.fetchOne(
+                db, sql: "SELECT 1 FROM point WHERE key = ?",
+                arguments: [PointKey.key(device: device, milliseconds: ms)])
+                != nil
         else { return nil }
         try db.execute(
             sql: """
-                INSERT INTO record (t, lat, lon, alt, manual, created_ms, device_id)
-                SELECT ?, lat, lon, alt, 0, ?, ? FROM point WHERE key = ?
+                INSERT INTO record (t, lat, lon, alt, manual, created_ms, device_id, user_id)
+                SELECT ?, lat, lon, alt, 0, ?, ?, ? FROM point WHERE key = ?
                 """,
-            arguments: [ms, UTCTimestamp.now(), owner, PointKey.key(device: owner, milliseconds: ms)])
+            arguments: [ms, UTCTimestamp.now(), device, user, PointKey.key(device: device, milliseconds: ms)])
         return db.lastInsertedRowID
     }
 
-    /// The record (manual, or a point with something attached) or stored point nearest to `ms`
-    /// within `within` ms, as a record id (a point gets its record row now). Nil when nothing is near.
-    public func nearestRecordID(to ms: Int64, within: Int64) throws -> Int64? {
+    /// The account's record (manual, or a point with something attached) or stored point nearest
+    /// to `ms` within `within` ms, as a record id (a point gets its record row now). Nil when
+    /// nothing is near.
+    public func nearestRecordID(to ms: Int64, within: Int64, account: String?) throws -> Int64? {
         try pool.write { db in
+            guard let user = try Self.accountID(db, account) else { return nil }
             let record = try Row.fetchOne(
-                db, sql: "SELECT id, t FROM record ORDER BY abs(t - ?) LIMIT 1", arguments: [ms])
-            let point = try Self.nearestPoint(db, ms, within)
+                db, sql: "SELECT id, t FROM record WHERE user_id = ? ORDER BY abs(t - ?) LIMIT 1",
+                arguments: [user, ms])
+            let point = try Self.nearestPoint(db, ms, within, DeviceFilter(account: account))
             let recordDistance = record.map { abs(($0["t"] as Int64) - ms) } ?? .max
             let pointDistance = point.map { abs($0.fix.unixMilliseconds! - ms) } ?? .max
             if recordDistance <= within && recordDistance <= pointDistance { return record!["id"] }
             guard let point else { return nil }
-            return try Self.recordID(db, at: point.fix.unixMilliseconds!, device: point.device)
+            return try Self.recordID(db, at: point.fix.unixMilliseconds!, device: point.device, user: user)
         }
     }
 
-    /// One record with everything attached, or nil.
-    public func record(_ id: Int64) throws -> LocationRecord? {
+    /// `user_id = <the account's id>`, with the account's name as its one argument.
+    static let ofAccount = "user_id = (SELECT id FROM user WHERE name = ?)"
+
+    /// Whether record `id` is in the account's diary.
+    static func owns(_ db: Database, _ id: Int64, _ account: String?) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM record WHERE id = ? AND \(ofAccount)", arguments: [id, account ?? localUser])
+            ?? false
+    }
+
+    /// One record of the account's diary with everything attached, or nil.
+    public func record(_ id: Int64, account: String?) throws -> LocationRecord? {
         try pool.read { db in
-            guard let row = try RecordRow.fetchOne(db, key: id) else { return nil }
+            guard
+                let row = try RecordRow.fetchOne(
+                    db, sql: "SELECT * FROM record WHERE id = ? AND \(Self.ofAccount)",
+                    arguments: [id, account ?? Self.localUser])
+            else { return nil }
             return try Self.attachments(db, [row.record]).first
         }
     }
 
-    /// Records in `[from, to)` with everything attached, in time order. With `plainPoints`,
-    /// every stored point without a record is listed too (with a nil id).
+    /// The account's records in `[from, to)` with everything attached, in time order. With
+    /// `plainPoints`, every point of its devices without a record is listed too (with a nil id).
     public func records(
-        fromMilliseconds from: Int64 = .min, toMilliseconds to: Int64 = .max, plainPoints: Bool = false
+        fromMilliseconds from: Int64 = .min, toMilliseconds to: Int64 = .max, plainPoints: Bool = false,
+        account: String?
     ) throws -> [LocationRecord] {
         try pool.read { db in
             var list = try RecordRow.fetchAll(
-                db, sql: "SELECT * FROM record WHERE t >= ? AND t < ? ORDER BY t, id", arguments: [from, to]
+                db, sql: "SELECT * FROM record WHERE \(Self.ofAccount) AND t >= ? AND t < ? ORDER BY t, id",
+                arguments: [account ?? Self.localUser, from, to]
             ).map(\.record)
             list = try Self.attachments(db, list)
             if plainPoints {
                 var rows: [Row] = []
-                for device in try Self.deviceIDs(db, .all) {
+                for device in try Self.deviceIDs(db, DeviceFilter(account: account)) {
                     rows += try Row.fetchAll(
                         db,
                         sql: """
@@ -190,31 +206,39 @@ extension TrackStore {
         return row.note
     }
 
-    /// Adds a note to an existing record.
-    public func addNote(to record: Int64, text: String) throws -> Note {
-        try pool.write { db in try Self.insertNote(db, record, text) }
-    }
-
-    public func note(_ id: Int64) throws -> Note? {
-        try pool.read { db in
-            try NoteRow.fetchOne(db, key: id)?.note
+    /// Adds a note to a record of the account's diary; nil when it has no such record.
+    public func addNote(to record: Int64, text: String, account: String?) throws -> Note? {
+        try pool.write { db in
+            guard try Self.owns(db, record, account) else { return nil }
+            return try Self.insertNote(db, record, text)
         }
     }
 
-    /// Replaces a note's text; false when there is no such note.
-    public func updateNote(_ id: Int64, text: String) throws -> Bool {
+    /// A note on a record of the account's diary.
+    static func note(_ db: Database, _ id: Int64, _ account: String?) throws -> NoteRow? {
+        try NoteRow.fetchOne(
+            db, sql: "SELECT * FROM note WHERE id = ? AND record_id IN (SELECT id FROM record WHERE \(ofAccount))",
+            arguments: [id, account ?? localUser])
+    }
+
+    public func note(_ id: Int64, account: String?) throws -> Note? {
+        try pool.read { db in try Self.note(db, id, account)?.note }
+    }
+
+    /// Replaces a note's text; false when the account has no such note.
+    public func updateNote(_ id: Int64, text: String, account: String?) throws -> Bool {
         try pool.write { db in
-            guard var row = try NoteRow.fetchOne(db, key: id) else { return false }
+            guard var row = try Self.note(db, id, account) else { return false }
             (row.text, row.updatedMs) = (text, UTCTimestamp.now())
             try row.update(db)
             return true
         }
     }
 
-    /// Deletes a note for good; returns it, or nil when there is no such note.
-    public func deleteNote(_ id: Int64) throws -> Note? {
+    /// Deletes a note for good; returns it, or nil when the account has no such note.
+    public func deleteNote(_ id: Int64, account: String?) throws -> Note? {
         let note = try pool.write { db -> Note? in
-            guard let row = try NoteRow.fetchOne(db, key: id) else { return nil }
+            guard let row = try Self.note(db, id, account) else { return nil }
             try row.delete(db)
             return row.note
         }
@@ -228,42 +252,58 @@ extension TrackStore {
         for f in fields { try FieldRow(record: record, f).insert(db, onConflict: .replace) }
     }
 
-    /// Sets fields on a record (replacing values of the same keys).
-    public func setFields(_ fields: [Field], on record: Int64) throws {
-        try pool.write { db in try Self.upsertFields(db, record, fields) }
-    }
-
-    /// Sets condition values on a record (replacing values of the same keys).
-    public func setConditions(_ values: [ConditionValue], on record: Int64) throws {
+    /// Sets fields on a record of the account's diary (replacing values of the same keys);
+    /// false when it has no such record.
+    @discardableResult
+    public func setFields(_ fields: [Field], on record: Int64, account: String?) throws -> Bool {
         try pool.write { db in
-            for value in values { try ConditionRow(record: record, value).insert(db, onConflict: .replace) }
+            guard try Self.owns(db, record, account) else { return false }
+            try Self.upsertFields(db, record, fields)
+            return true
         }
     }
 
-    public func addWeatherReadings(_ readings: [WeatherReading]) throws -> Int {
+    /// Sets condition values on a record of the account's diary (replacing values of the same
+    /// keys); false when it has no such record.
+    @discardableResult
+    public func setConditions(_ values: [ConditionValue], on record: Int64, account: String?) throws -> Bool {
         try pool.write { db in
+            guard try Self.owns(db, record, account) else { return false }
+            for value in values { try ConditionRow(record: record, value).insert(db, onConflict: .replace) }
+            return true
+        }
+    }
+
+    public func addWeatherReadings(_ readings: [WeatherReading], account: String?) throws -> Int {
+        try pool.write { db in
+            guard let user = try Self.accountID(db, account) else { return 0 }
             var added = 0
             for r in readings {
-                if try !WeatherRow.exists(db, key: ["t": r.milliseconds, "device_id": r.device?.rawValue ?? 0]) {
-                    added += 1
-                }
-                try WeatherRow(r).insert(db, onConflict: .replace)
+                let key: [String: (any DatabaseValueConvertible)?] = [
+                    "user_id": user, "t": r.milliseconds, "device_id": r.device?.rawValue ?? 0,
+                ]
+                if try !WeatherRow.exists(db, key: key) { added += 1 }
+                try WeatherRow(r, user: user).insert(db, onConflict: .replace)
             }
             return added
         }
     }
 
-    public func weatherReadings(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [WeatherReading] {
+    public func weatherReadings(fromMilliseconds from: Int64, toMilliseconds to: Int64, account: String?) throws
+        -> [WeatherReading]
+    {
         try pool.read { db in
-            try WeatherRow.filter(Column("t") >= from && Column("t") < to).order(Column("t"), Column("device_id"))
-                .fetchAll(db)
+            try WeatherRow.fetchAll(
+                db,
+                sql: "SELECT * FROM weather_reading WHERE \(Self.ofAccount) AND t >= ? AND t < ? ORDER BY t, device_id",
+                arguments: [account ?? Self.localUser, from, to])
         }.map(\.reading)
     }
 
-    /// Removes a field; false when the record has no such key.
-    public func removeField(_ key: String, from record: Int64) throws -> Bool {
+    /// Removes a field from a record of the account's diary; false when it has no such key.
+    public func removeField(_ key: String, from record: Int64, account: String?) throws -> Bool {
         let removed = try pool.write { db in
-            try FieldRow.deleteOne(db, key: ["record_id": record, "key": key])
+            try Self.owns(db, record, account) && FieldRow.deleteOne(db, key: ["record_id": record, "key": key])
         }
         if removed { try checkpoint() }
         return removed
@@ -278,30 +318,43 @@ extension TrackStore {
         }
     }
 
-    /// Attaches photos already copied into the media folder (``storePhotoFile(_:takenMilliseconds:)``).
-    public func attachPhotos(_ photos: [Photo], to record: Int64) throws {
-        try pool.write { db in try Self.insertPhotos(db, record, photos) }
+    /// Attaches photos already copied into the media folder (``storePhotoFile(_:takenMilliseconds:)``)
+    /// to a record of the account's diary; false when it has no such record.
+    @discardableResult
+    public func attachPhotos(_ photos: [Photo], to record: Int64, account: String?) throws -> Bool {
+        try pool.write { db in
+            guard try Self.owns(db, record, account) else { return false }
+            try Self.insertPhotos(db, record, photos)
+            return true
+        }
     }
 
     // MARK: day summaries
 
-    public func daySummary(_ day: CivilDate) throws -> String? {
+    public func daySummary(_ day: CivilDate, account: String?) throws -> String? {
         try pool.read { db in
-            try DaySummaryRow.fetchOne(db, key: day.description)?.text
+            try String.fetchOne(
+                db, sql: "SELECT text FROM day_summary WHERE \(Self.ofAccount) AND day = ?",
+                arguments: [account ?? Self.localUser, day.description])
         }
     }
 
-    /// Sets the day's summary; an empty text removes it.
-    public func setDaySummary(_ day: CivilDate, text: String) throws {
-        try pool.write { db in
+    /// Sets the day's summary in the account's diary; an empty text removes it. False when there
+    /// is no such account.
+    @discardableResult
+    public func setDaySummary(_ day: CivilDate, text: String, account: String?) throws -> Bool {
+        let done = try pool.write { db in
+            guard let user = try Self.accountID(db, account) else { return false }
             if text.isEmpty {
-                try DaySummaryRow.deleteOne(db, key: day.description)
+                try DaySummaryRow.deleteOne(db, key: ["user_id": user, "day": day.description])
             } else {
-                try DaySummaryRow(day: day.description, text: text, updatedMs: UTCTimestamp.now()).insert(
-                    db, onConflict: .replace)
+                try DaySummaryRow(userId: user, day: day.description, text: text, updatedMs: UTCTimestamp.now())
+                    .insert(db, onConflict: .replace)
             }
+            return true
         }
-        if text.isEmpty { try checkpoint() }
+        if text.isEmpty && done { try checkpoint() }
+        return done
     }
 
     /// Moves everything in the WAL into the main file and empties the WAL, so removed content

@@ -6,15 +6,17 @@ internal import GRDB
 /// file), the WAL is checkpointed and truncated afterwards, and photo files no longer referenced
 /// are deleted from the media folder.
 extension TrackStore {
-    /// Removes records by id. A record of a stored point takes the point with it (the point is the
-    /// place); ids that do not exist are returned in `missing` and nothing is removed then.
-    public func remove(records ids: [Int64]) throws -> (removal: Removal, missing: [Int64]) {
+    /// Removes records of the account's diary by id. A record of a stored point takes the point
+    /// with it (the point is the place); ids it does not have are returned in `missing` and nothing
+    /// is removed then.
+    public func remove(records ids: [Int64], account: String?) throws -> (removal: Removal, missing: [Int64]) {
         let (removal, missing, files) = try pool.write { db -> (Removal, [Int64], [String]) in
             var missing: [Int64] = []
             var rows: [Row] = []
             for id in ids {
                 if let row = try Row.fetchOne(
-                    db, sql: "SELECT id, t, manual, device_id FROM record WHERE id = ?", arguments: [id])
+                    db, sql: "SELECT id, t, manual, device_id FROM record WHERE id = ? AND \(Self.ofAccount)",
+                    arguments: [id, account ?? Self.localUser])
                 {
                     rows.append(row)
                 } else {
@@ -39,13 +41,14 @@ extension TrackStore {
         return (try finishRemoval(removal, files), missing)
     }
 
-    /// Removes a ride: its points, segments, drop counts and the records of its points (manual
-    /// records in its time stay). Nil when there is no such ride.
-    public func remove(ride id: Int64) throws -> Removal? {
+    /// Removes a ride of the account's devices: its points, segments, drop counts and the records
+    /// of its points (manual records in its time stay). Nil when it has no such ride.
+    public func remove(ride id: Int64, account: String?) throws -> Removal? {
         let result = try pool.write { db -> (Removal, [String])? in
             guard
                 let ride = try Row.fetchOne(
-                    db, sql: "SELECT start_ms, end_ms, device_id FROM ride WHERE id = ?", arguments: [id])
+                    db, sql: "SELECT start_ms, end_ms, device_id FROM ride WHERE id = ?", arguments: [id]),
+                try Self.deviceIDs(db, DeviceFilter(account: account)).contains(ride["device_id"])
             else { return nil }
             let start: Int64 = ride["start_ms"]
             let end: Int64 = ride["end_ms"]
@@ -70,20 +73,27 @@ extension TrackStore {
         return try finishRemoval(removal, files)
     }
 
-    /// Removes everything in `[from, to)`: points, records (manual ones too) and what they carry,
-    /// and the day summaries of `days`. Rides and segments shrink to what is left, or go.
-    public func remove(fromMilliseconds from: Int64, toMilliseconds to: Int64, days: [CivilDate] = []) throws
-        -> Removal
+    /// Removes everything of the account in `[from, to)`: its devices' points, its records (manual
+    /// ones too) and what they carry, and its day summaries of `days`. Rides and segments shrink to
+    /// what is left, or go.
+    public func remove(fromMilliseconds from: Int64, toMilliseconds to: Int64, days: [CivilDate] = [], account: String?)
+        throws -> Removal
     {
         let (removal, files) = try pool.write { db -> (Removal, [String]) in
             var removal = Removal()
+            let name = account ?? Self.localUser
             try Self.countAttachments(
-                db, "record_id IN (SELECT id FROM record WHERE t >= ? AND t < ?)", [from, to], into: &removal)
-            try db.execute(sql: "DELETE FROM record WHERE t >= ? AND t < ?", arguments: [from, to])
+                db, "record_id IN (SELECT id FROM record WHERE \(Self.ofAccount) AND t >= ? AND t < ?)",
+                [name, from, to], into: &removal)
+            try db.execute(
+                sql: "DELETE FROM record WHERE \(Self.ofAccount) AND t >= ? AND t < ?", arguments: [name, from, to])
             removal.records += db.changesCount
-            try Self.deletePoints(db, of: try Self.deviceIDs(db, .all), from: from, to: to, into: &removal)
+            try Self.deletePoints(
+                db, of: try Self.deviceIDs(db, DeviceFilter(account: account)), from: from, to: to, into: &removal)
             for day in days {
-                try db.execute(sql: "DELETE FROM day_summary WHERE day = ?", arguments: [day.description])
+                try db.execute(
+                    sql: "DELETE FROM day_summary WHERE \(Self.ofAccount) AND day = ?",
+                    arguments: [name, day.description])
                 removal.daySummaries += db.changesCount
             }
             return (removal, try Self.deleteUnreferencedPhotos(db, into: &removal))

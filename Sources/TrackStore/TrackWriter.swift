@@ -137,22 +137,25 @@ public final class TrackWriter {
         return sqlite3_changes(db.sqliteConnection) > 0
     }
 
-    /// Adds `places` as manual records; the same place (same time and position) is stored once.
-    /// Returns how many were added.
-    static func insertPlaces(_ db: Database, _ places: [ImportedPlace]) throws -> Int {
+    /// Adds `places` as manual records in the diary of `device`'s account; the same place (same
+    /// time and position) is stored once. Returns how many were added.
+    static func insertPlaces(_ db: Database, _ places: [ImportedPlace], device: Int64) throws -> Int {
+        guard !places.isEmpty,
+            let user = try Int64.fetchOne(db, sql: "SELECT user_id FROM device WHERE id = ?", arguments: [device])
+        else { return 0 }
         var added = 0
         for place in places {
             let lat = StoredScale.degrees(place.coordinate.latitude)
             let lon = StoredScale.degrees(place.coordinate.longitude)
             guard
                 try Row.fetchOne(
-                    db, sql: "SELECT 1 FROM record WHERE manual = 1 AND t = ? AND lat = ? AND lon = ?",
-                    arguments: [place.milliseconds, lat, lon]) == nil
+                    db, sql: "SELECT 1 FROM record WHERE user_id = ? AND manual = 1 AND t = ? AND lat = ? AND lon = ?",
+                    arguments: [user, place.milliseconds, lat, lon]) == nil
             else { continue }
             try db.execute(
-                sql: "INSERT INTO record (t, lat, lon, alt, manual, created_ms) VALUES (?, ?, ?, ?, 1, ?)",
+                sql: "INSERT INTO record (t, lat, lon, alt, manual, created_ms, user_id) VALUES (?, ?, ?, ?, 1, ?, ?)",
                 arguments: [
-                    place.milliseconds, lat, lon, place.altitude.map(StoredScale.hundredths), UTCTimestamp.now(),
+                    place.milliseconds, lat, lon, place.altitude.map(StoredScale.hundredths), UTCTimestamp.now(), user,
                 ])
             let id = db.lastInsertedRowID
             for text in place.notes { _ = try TrackStore.insertNote(db, id, text) }

@@ -11,16 +11,8 @@ struct DeviceOptions: ParsableArguments {
     /// does not have is exit 66, naming the ones it has.
     func filter(_ store: any TrackStoring, account: String? = nil) throws -> DeviceFilter {
         if let account {
-            guard let devices = try store.devices(of: account)?.map(\.name) else {
-                let known = try store.accounts().map(\.name)
-                throw CommandFailure(
-                    message: "There is no account \(account) in \(store.path) ("
-                        + (known.isEmpty
-                            ? "it has none; trailbook user add NAME makes one"
-                            : "it has " + known.joined(separator: ", "))
-                        + ").",
-                    code: .noInput)
-            }
+            try AccountOptions.check(account, in: store)
+            let devices = try store.devices(of: account)?.map(\.name) ?? []
             if let deviceName, !devices.contains(deviceName) {
                 throw Self.unknown(deviceName, store: store, devices: devices)
             }

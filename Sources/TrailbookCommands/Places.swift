@@ -174,6 +174,7 @@ struct Timeline: ParsableCommand {
             """)
     var json = false
     @OptionGroup var devices: DeviceOptions
+    @OptionGroup var accountOptions: AccountOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
@@ -183,7 +184,8 @@ struct Timeline: ParsableCommand {
         let zone = try zoneOptions.zone()
         let day = try LocalDate.require(date, option: "", zone: zone)
         let store = try storeOptions.open()
-        let entries = try DayTimeline.load(day, store: store, zone: zone, devices: try devices.filter(store))
+        let entries = try DayTimeline.load(
+            day, store: store, zone: zone, devices: try devices.filter(store, account: accountOptions.user))
         if json { return try printJSON(TimelineJSON(date: day.description, zone: zone, entries: entries)) }
         if entries.isEmpty { print("Nothing on \(day) (\(zone.identifier)).") }
         for entry in entries { print(TimelineJSON.line(entry, zone: zone)) }

@@ -24,6 +24,7 @@ struct CueCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Fire when leaving this place.", valueName: "place")) var depart: String?
         @Flag(help: "Fire the first time only.") var once = false
         @Flag(help: "Print the cue as JSON.") var json = false
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
         func validate() throws {
@@ -33,7 +34,9 @@ struct CueCommand: ParsableCommand {
         }
 
         func run() throws {
-            let cue = try CueService(store: try storeOptions.open()).add(
+            let cue = try CueService(
+                store: try accountOptions.having(storeOptions.open()), account: accountOptions.user
+            ).add(
                 text: text, place: arrive ?? depart!, moment: arrive != nil ? .arrive : .depart, once: once)
             if json { return try printJSON(CueJSON(cue)) }
             print("Added \(CueJSON.describe(cue)).")
@@ -44,10 +47,13 @@ struct CueCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List the cues.")
         @Flag(help: "Print {\"cues\": [{\"id\", \"text\", \"place\", \"on\", \"once\", \"fired\"}]}.") var json = false
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            let cues = try CueService(store: try storeOptions.open()).list()
+            let cues = try CueService(
+                store: try accountOptions.having(storeOptions.open()), account: accountOptions.user
+            ).list()
             if json { return try printJSON(["cues": cues.map(CueJSON.init)]) }
             if cues.isEmpty { print("No cues yet; trailbook cue add TEXT --arrive PLACE adds one.") }
             for cue in cues { print(CueJSON.describe(cue)) }
@@ -57,10 +63,12 @@ struct CueCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a cue.")
         @Argument(help: "The cue's id (cue list shows it).") var id: Int64
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            try CueService(store: try storeOptions.open()).remove(id)
+            try CueService(store: try accountOptions.having(storeOptions.open()), account: accountOptions.user).remove(
+                id)
             print("Removed cue \(id).")
         }
     }
@@ -90,12 +98,15 @@ struct TaskCommand: ParsableCommand {
                 valueName: "rule"))
         var rule: String?
         @Flag(help: "Print the task as JSON.") var json = false
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
         func run() throws {
             let zone = try zoneOptions.zone()
-            let task = try TaskService(store: try storeOptions.openOrCreate()).add(
+            let task = try TaskService(
+                store: try accountOptions.having(storeOptions.openOrCreate()), account: accountOptions.user
+            ).add(
                 text: text, at: at, rule: rule, zone: zone)
             if json { return try printJSON(TaskJSON(task)) }
             print("Added \(TaskJSON.describe(task, zone: zone)).")
@@ -110,12 +121,15 @@ struct TaskCommand: ParsableCommand {
                 "Print {\"tasks\": [{\"id\", \"text\", \"due\", \"repeat\", \"time_zone\", \"last_fired\", \"done\"}]}."
         )
         var json = false
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
         func run() throws {
             let zone = try zoneOptions.zone()
-            let tasks = try TaskService(store: try storeOptions.open()).list()
+            let tasks = try TaskService(
+                store: try accountOptions.having(storeOptions.open()), account: accountOptions.user
+            ).list()
             if json { return try printJSON(["tasks": tasks.map(TaskJSON.init)]) }
             if tasks.isEmpty { print("No tasks yet; trailbook task add TEXT --at TIME adds one.") }
             for task in tasks { print(TaskJSON.describe(task, zone: zone)) }
@@ -126,10 +140,12 @@ struct TaskCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "done", abstract: "Mark a task done: it fires no more.")
         @Argument(help: "The task's id (task list shows it).") var id: Int64
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            try TaskService(store: try storeOptions.open()).done(id)
+            try TaskService(store: try accountOptions.having(storeOptions.open()), account: accountOptions.user).done(
+                id)
             print("Task \(id) is done.")
         }
     }
@@ -137,10 +153,12 @@ struct TaskCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a task.")
         @Argument(help: "The task's id.") var id: Int64
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            try TaskService(store: try storeOptions.open()).remove(id)
+            try TaskService(store: try accountOptions.having(storeOptions.open()), account: accountOptions.user).remove(
+                id)
             print("Removed task \(id).")
         }
     }

@@ -31,6 +31,7 @@ struct SuggestCommand: ParsableCommand {
             "Print JSON: {\"suggestions\": [{condition, bin, count, hours, rate, lift, chance}], \"windows\": [{start, end, why}], \"notes\", \"bins\", ...}."
     )
     var json = false
+    @OptionGroup var accountOptions: AccountOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
@@ -41,7 +42,9 @@ struct SuggestCommand: ParsableCommand {
     func run() throws {
         let zone = try zoneOptions.zone()
         let start = try LocalTime.require(from, option: "--from", zone: zone)
-        let service = SuggestService(store: try storeOptions.open(), zone: zone, tide: try zoneOptions.tide())
+        let store = try storeOptions.open()
+        let service = SuggestService(
+            store: store, zone: zone, tide: try zoneOptions.tide(), account: try accountOptions.account(in: store))
         let report = try service.suggest(kind: try zoneOptions.kind(kind), best: best, now: start, days: days)
         if json { return try printJSON(SuggestJSON(report)) }
         for line in SuggestText.lines(report, zone: zone) { print(line) }

@@ -30,6 +30,7 @@ struct WeatherCommand: ParsableCommand {
                 "Print {\"readings\", \"new_readings\", \"from\", \"to\", \"dry_run\", \"records\": [{\"id\", \"conditions\"}]}."
         )
         var json = false
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
@@ -47,7 +48,9 @@ struct WeatherCommand: ParsableCommand {
         }
 
         func run() throws {
-            let service = WeatherImportService(store: try storeOptions.open(), zone: try zoneOptions.zone())
+            let store = try storeOptions.open()
+            let service = WeatherImportService(
+                store: store, zone: try zoneOptions.zone(), account: try accountOptions.account(in: store))
             let outcome = try service.importFile(file, dryRun: dryRun)
             if json {
                 return try printJSON(

@@ -170,6 +170,18 @@ public final class PostgresCluster: Sendable {
         return url(database: name)
     }
 
+    /// Runs the SQL file at `path` (a `pg_dump`, say) on the database of `url`, stopping at the
+    /// first error.
+    public func restore(_ path: String, into url: String) throws {
+        let database = String(url.split(separator: "/").last ?? "")
+        try run(
+            "/usr/bin/psql",
+            [
+                "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "trailbook", "-d",
+                database, "-f", path,
+            ])
+    }
+
     /// Runs SQL with psql on `database` and returns what it printed (unaligned, tuples only,
     /// values joined by `separator`).
     public func psql(_ sql: String, database: String, separator: String = "|") throws -> String {

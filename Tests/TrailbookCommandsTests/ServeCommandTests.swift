@@ -327,8 +327,12 @@ import TrailbookTestSupport
         #expect(exit == 0, "\(log)")
         let counts = try pointsByDevice(store)
         #expect(counts["iphone"] == 3 && counts["android"] == 1 && counts["phone"] == nil, "\(counts)")
-        // The phone's barometer (`p`, kPa) is kept as the device's own readings, in hPa.
-        let readings = try openStore(store).weatherReadings(fromMilliseconds: .min, toMilliseconds: .max)
+        // The phone's barometer (`p`, kPa) is kept as the device's own readings, in hPa, in its
+        // account's diary (not the store's own user's).
+        let readings = try openStore(store).weatherReadings(
+            fromMilliseconds: .min, toMilliseconds: .max, account: "ana")
+        #expect(
+            try openStore(store).weatherReadings(fromMilliseconds: .min, toMilliseconds: .max, account: nil).isEmpty)
         #expect(readings.map { $0.pressure.map { ($0 * 10).rounded() / 10 } } == [1013, 1013.1, 1013.2], "\(readings)")
         #expect(readings.allSatisfy { $0.device != nil && $0.temperature == nil })
     }

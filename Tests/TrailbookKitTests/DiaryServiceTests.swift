@@ -32,11 +32,11 @@ import TrailbookTestSupport
         #expect(given.notes.map(\.text) == ["Bridge"] && given.fields.first?.value == .number(12.5))
 
         let atFix = try diary.mark(.storedFix(time: inRide + 300, within: 60))
-        let fix = try #require(try store.nearestPoint(to: inRide + 300, within: 60_000))
+        let fix = try #require(try store.nearestPoint(to: inRide + 300, within: 60_000, devices: .all))
         #expect(atFix.coordinate == fix.coordinate && atFix.milliseconds == inRide + 300)
 
         // The latest fix is the ride's last; "now" 10 s after it is recent, an hour after is not.
-        let last = try #require(try store.latestPoint()?.unixMilliseconds)
+        let last = try #require(try store.latestPoint(devices: .all)?.unixMilliseconds)
         #expect(try diary.mark(.latest(maxAge: 120), now: last + 10_000).milliseconds == last)
         #expect(throws: DiaryError.noRecentFix(seconds: 120)) {
             try diary.mark(.latest(maxAge: 120), now: last + 3_600_000)
@@ -74,9 +74,9 @@ import TrailbookTestSupport
         #expect(throws: DiaryError.emptyNewText(note: note.id)) { try diary.editNote(note.id, text: "") }
         // One missing id: nothing is deleted.
         #expect(throws: DiaryError.noNote(77, store: store.path)) { try diary.deleteNotes([note.id, 77]) }
-        #expect(try store.note(note.id) != nil)
+        #expect(try store.note(note.id, account: nil) != nil)
         try diary.deleteNotes([note.id])
-        #expect(try store.note(note.id) == nil)
+        #expect(try store.note(note.id, account: nil) == nil)
     }
 
     @Test func fieldsAreSetRemovedAndSortedWithNumbersAsNumbers() throws {
@@ -178,20 +178,21 @@ import TrailbookTestSupport
         #expect(try control.resume() == false)
         let overview = try control.overview(now: now)
         #expect(overview.running.isEmpty)
-        #expect(overview.lastStoredPoint == (try store.latestPoint()?.unixMilliseconds))
+        #expect(overview.lastStoredPoint == (try store.latestPoint(devices: .all)?.unixMilliseconds))
     }
 
     @Test func aRecordTakesItsOwnDevicesBarometerOverTheStations() throws {
         let (store, _) = try storeWithRide()
         let bike = try store.device(named: "bike")
         let stranger = DeviceID(rawValue: bike.rawValue + 100)
-        _ = try store.addWeatherReadings([
-            WeatherReading(milliseconds: inRide - 3_600_000, temperature: 15, pressure: 1015),
-            WeatherReading(milliseconds: inRide + 3_600_000, temperature: 17, pressure: 1013),
-            WeatherReading(milliseconds: inRide - 600_000, pressure: 960.4, device: bike),
-            WeatherReading(milliseconds: inRide + 600_000, pressure: 960.0, device: bike),
-            WeatherReading(milliseconds: inRide, pressure: 900, device: stranger),
-        ])
+        _ = try store.addWeatherReadings(
+            [
+                WeatherReading(milliseconds: inRide - 3_600_000, temperature: 15, pressure: 1015),
+                WeatherReading(milliseconds: inRide + 3_600_000, temperature: 17, pressure: 1013),
+                WeatherReading(milliseconds: inRide - 600_000, pressure: 960.4, device: bike),
+                WeatherReading(milliseconds: inRide + 600_000, pressure: 960.0, device: bike),
+                WeatherReading(milliseconds: inRide, pressure: 900, device: stranger),
+            ], account: nil)
         let record = try DiaryService(store: store, zone: zone).mark(.storedFix(time: inRide, within: 60))
         func value(_ key: String) -> ConditionValue? { record.conditions.first { $0.key == key } }
         // The device's own pressure (at the spot), the station's temperature; never another's.

@@ -46,7 +46,7 @@ import TrailbookTestSupport
 
         _ = try store.addRecord(
             milliseconds: ride.startMilliseconds + 1000, coordinate: Coordinate(latitude: 47, longitude: 8),
-            altitude: nil, notes: ["Start"])
+            altitude: nil, notes: ["Start"], account: nil)
         let export = try byDay.export(store: store, records: true)
         #expect(export.name == "Trailbook 2026-06-14")
         #expect(export.rides.first?.segments.map(\.count).reduce(0, +) == 1762)

@@ -26,6 +26,7 @@ struct Day: ParsableCommand {
     @Flag(help: "Print one JSON document (keys in docs/COMMANDS.md).")
     var json = false
 
+    @OptionGroup var accountOptions: AccountOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
@@ -51,19 +52,19 @@ struct Day: ParsableCommand {
         let day = try LocalDate.require(date, option: "", zone: zone)
         let writes = summary != nil || edit
         let store = try writes ? storeOptions.openOrCreate() : storeOptions.open()
+        let account = try accountOptions.account(in: store)
         if writes {
-            let diary = DiaryService(store: store, zone: zone)
+            let diary = DiaryService(store: store, zone: zone, account: account)
             let text = try summary ?? TextInput.edit(try diary.daySummary(day) ?? "", what: "the summary")
             let trimmed = try diary.setDaySummary(day, text: text)
             print(trimmed.isEmpty ? "summary of \(day) removed" : "summary of \(day) saved")
             return
         }
         let (from, to) = LocalDay.range(day, in: zone)
-        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: .all).map {
-            Rides.RideReport($0, zone: zone)
-        }
-        let records = try store.records(fromMilliseconds: from, toMilliseconds: to)
-        let text = try store.daySummary(day)
+        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account))
+            .map { Rides.RideReport($0, zone: zone) }
+        let records = try store.records(fromMilliseconds: from, toMilliseconds: to, account: account)
+        let text = try store.daySummary(day, account: account)
         if json {
             try printJSON(
                 Report(

@@ -58,6 +58,7 @@ struct Mark: ParsableCommand {
     @Flag(help: "Print the new record as JSON (with its id).")
     var json = false
 
+    @OptionGroup var accountOptions: AccountOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
@@ -92,7 +93,7 @@ struct Mark: ParsableCommand {
         } else {
             placement = .latest(maxAge: maxAge)
         }
-        let diary = DiaryService(store: store, zone: zone, tide: try zoneOptions.tide())
+        let diary = try accountOptions.diary(store, zone: zone, tide: try zoneOptions.tide())
         let record = try diary.mark(
             placement, note: note, fields: fields, photos: photos, kind: kind, conditions: observed)
         if json {

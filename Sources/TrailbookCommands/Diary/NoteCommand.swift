@@ -47,6 +47,7 @@ struct NoteCommand: ParsableCommand {
         @Flag(help: "Print the record with its notes as JSON.")
         var json = false
 
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
@@ -61,7 +62,7 @@ struct NoteCommand: ParsableCommand {
             let target: DiaryService.RecordTarget =
                 try record.map { .id(try RecordReference.parse($0)) } ?? .nearest(time: at!, within: within)
             let store = try storeOptions.open()
-            let diary = DiaryService(store: store, zone: zone, tide: try zoneOptions.tide())
+            let diary = try accountOptions.diary(store, zone: zone, tide: try zoneOptions.tide())
             let id = try diary.recordID(target)
             let text = try TextInput.read(text: textOptions.text, file: textOptions.file, what: "the note")
             let (note, record) = try diary.addNote(text, to: id)
@@ -82,10 +83,11 @@ struct NoteCommand: ParsableCommand {
         var note: Int64
 
         @OptionGroup var textOptions: TextOptions
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            let diary = DiaryService(store: try storeOptions.open())
+            let diary = try accountOptions.diary(storeOptions.open())
             let old = try diary.note(note)
             let text = try TextInput.read(
                 text: textOptions.text, file: textOptions.file, initial: old.text, what: "the note")
@@ -101,10 +103,11 @@ struct NoteCommand: ParsableCommand {
         @Argument(help: "Note ids.")
         var notes: [Int64]
 
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            try DiaryService(store: try storeOptions.open()).deleteNotes(notes)
+            try accountOptions.diary(storeOptions.open()).deleteNotes(notes)
             for id in notes { print("note \(id) deleted") }
         }
     }

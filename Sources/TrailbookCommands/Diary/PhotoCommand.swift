@@ -27,6 +27,7 @@ struct PhotoCommand: ParsableCommand {
         @Argument(help: "JPEG files.")
         var files: [String]
 
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
@@ -35,7 +36,7 @@ struct PhotoCommand: ParsableCommand {
             let id = try RecordReference.parse(record)
             let photos = try files.map(PhotoFile.init)
             let store = try storeOptions.open()
-            let stored = try DiaryService(store: store, zone: zone).attach(photos, to: id)
+            let stored = try accountOptions.diary(store, zone: zone).attach(photos, to: id)
             for p in stored { print("\(p.name) → record \(id): \(store.mediaDirectory)/\(p.file)") }
         }
     }
@@ -69,6 +70,7 @@ struct PhotoCommand: ParsableCommand {
         @Flag(help: "Print what happened to each photo as JSON.")
         var json = false
 
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
@@ -78,7 +80,7 @@ struct PhotoCommand: ParsableCommand {
             let inputs = try PhotoFile.collect(paths).map(PhotoFile.init)
             if inputs.isEmpty { throw PhotoError.noneFound(paths) }
             let store = try storeOptions.openOrCreate()
-            let outcomes = try DiaryService(store: store, zone: zone, tide: try zoneOptions.tide()).geotag(
+            let outcomes = try accountOptions.diary(store, zone: zone, tide: try zoneOptions.tide()).geotag(
                 inputs, offset: offset, maxGap: maxGap)
             if json {
                 try printJSON(["photos": outcomes])
@@ -122,13 +124,14 @@ struct FieldCommand: ParsableCommand {
         @Argument(help: "key=value pairs, e.g. weather=sunny weight_kg=12.5.")
         var fields: [String]
 
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
             let parsed = try fields.map { try FieldArgument.parse($0) }
             let id = try RecordReference.parse(record)
             let store = try storeOptions.open()
-            try DiaryService(store: store).setFields(parsed, on: id)
+            try accountOptions.diary(store).setFields(parsed, on: id)
             print("record \(id): " + parsed.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
         }
     }
@@ -142,12 +145,13 @@ struct FieldCommand: ParsableCommand {
         @Argument(help: "Field names.")
         var keys: [String]
 
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
             let id = try RecordReference.parse(record)
             let store = try storeOptions.open()
-            try DiaryService(store: store).removeFields(keys, from: id)
+            try accountOptions.diary(store).removeFields(keys, from: id)
             print("record \(id): removed " + keys.joined(separator: ", "))
         }
     }

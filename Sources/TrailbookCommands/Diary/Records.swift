@@ -41,6 +41,7 @@ struct Records: ParsableCommand {
     @Flag(help: "Print one JSON document (keys in docs/COMMANDS.md).")
     var json = false
 
+    @OptionGroup var accountOptions: AccountOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
@@ -55,7 +56,7 @@ struct Records: ParsableCommand {
         query.sortField = sort == "time" ? nil : sort
         query.reverse = reverse
         query.kind = try kind.map { try zoneOptions.kind($0) }
-        let list = try DiaryService(store: store, zone: zone).records(query)
+        let list = try accountOptions.diary(store, zone: zone).records(query)
         if json {
             try printJSON(["records": list.map { RecordJSON($0, store: store, zone: zone) }])
             return

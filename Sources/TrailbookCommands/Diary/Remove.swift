@@ -40,6 +40,7 @@ struct Remove: ParsableCommand {
     @Flag(help: "Print what was removed as JSON.")
     var json = false
 
+    @OptionGroup var accountOptions: AccountOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
@@ -88,7 +89,7 @@ struct Remove: ParsableCommand {
                 "Record" + (ids.count == 1 ? " " : "s ") + ids.map(String.init).joined(separator: ", ")
                 + (ids.count == 1 ? " and what it carries" : " and what they carry")
         }
-        let diary = DiaryService(store: try storeOptions.open(), zone: zone)
+        let diary = try accountOptions.diary(storeOptions.open(), zone: zone)
         var question =
             "\(what) will be removed for good:\n"
             + (try diary.preview(target)).map { "  " + $0 }.joined(separator: "\n")

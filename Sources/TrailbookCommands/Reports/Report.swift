@@ -130,6 +130,7 @@ struct Report: ParsableCommand {
 
         @OptionGroup var styleOptions: StyleOptions
         @OptionGroup var devices: DeviceOptions
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
@@ -144,12 +145,13 @@ struct Report: ParsableCommand {
             let store = try storeOptions.open()
             var style = styleOptions.style
             let fetcher = try styleOptions.baseMap(&style, zoneOptions)
+            let filter = try devices.filter(store, account: accountOptions.user)
             let suggest = SuggestTables(
                 store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now(),
-                tide: try zoneOptions.tide())
+                tide: try zoneOptions.tide(), account: filter.account)
             let input = try DayReportInputs.load(
                 day, store: store, zone: zone, imperial: style.imperial, embedPhotos: photos == "embed",
-                devices: try devices.filter(store), suggest: suggest)
+                devices: filter, suggest: suggest)
             let page = DayReport.render(input, style: style)
             StyleOptions.warn(fetcher)
             let path = output ?? "\(day).html"
@@ -182,6 +184,7 @@ struct Report: ParsableCommand {
 
         @OptionGroup var styleOptions: StyleOptions
         @OptionGroup var devices: DeviceOptions
+        @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
@@ -225,12 +228,13 @@ struct Report: ParsableCommand {
             let fetcher = try styleOptions.baseMap(&style, zoneOptions)
             defer { StyleOptions.warn(fetcher) }
             do {
+                let filter = try devices.filter(store, account: accountOptions.user)
                 _ = try OverlayPages.render(
                     wanted, title: { count in span ?? "Trailbook: \(count) days" },
-                    store: store, zone: zone, style: style, devices: try devices.filter(store),
+                    store: store, zone: zone, style: style, devices: filter,
                     suggest: SuggestTables(
                         store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now(),
-                        tide: try zoneOptions.tide())
+                        tide: try zoneOptions.tide(), account: filter.account)
                 ) { name, html in try Report.write(html, to: output + "/" + name) }
             } catch {
                 // Nothing was written: a folder this run made goes again.

@@ -105,7 +105,7 @@ public struct AlertService: Sendable {
         guard let alert = try store.alerts(account: account).first(where: { $0.id == id }) else {
             throw ScheduleError.missing(.alert, id)
         }
-        let latest = try store.latestPoint()
+        let latest = try store.latestPoint(devices: DeviceFilter(account: account))
         let event = TrailEvent(
             milliseconds: UTCTimestamp.now(), type: alert.types.first ?? .cue, place: alert.place,
             coordinate: latest?.coordinate, text: "a test of alert \(id)")

@@ -100,10 +100,14 @@ public struct SuggestService {
     public static let conditions = ["day_phase", "moon_phase", "solunar", "tide", "pressure", "wind", "place"]
     static let computable: Set<String> = ["day_phase", "moon_phase", "solunar", "tide"]
 
-    public init(store: any TrackStoring, zone: TimeZone, tide: TideStation? = nil) {
+    /// Whose records and rides: an account of the store; nil for the store's own user.
+    public let account: String?
+
+    public init(store: any TrackStoring, zone: TimeZone, tide: TideStation? = nil, account: String? = nil) {
         self.store = store
         self.zone = zone
         self.tide = tide
+        self.account = account
     }
 
     /// High and low waters around `from`–`to` (enough to tell the state anywhere in it).
@@ -118,7 +122,7 @@ public struct SuggestService {
     /// The report for `kind`; with `best`, only the records in the top quarter by that field
     /// count. `now` and `days`: the windows' span.
     public func suggest(kind: RecordKind, best: String? = nil, now: Int64, days: Int = 7) throws -> SuggestReport {
-        var all = try DiaryService(store: store, zone: zone).records(kindQuery(kind))
+        var all = try DiaryService(store: store, zone: zone, account: account).records(kindQuery(kind))
         guard !all.isEmpty else { throw SuggestError.noRecords(kind: kind.name) }
         var notes: [String] = []
         let recordCount = all.count
@@ -128,8 +132,9 @@ public struct SuggestService {
             }
             all = topQuarter(all, by: field, notes: &notes)
         }
-        let places = try store.places(account: nil)
-        let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+        let places = try store.places(account: account)
+        let rides = try store.rides(
+            fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
 
         // Effort: the rides a record of the kind was logged on, or that come to where one was
         // (within `spotRadius` of it, or into a place holding one): a blank outing counts too.
@@ -172,8 +177,8 @@ public struct SuggestService {
         // Bin the recorded time, slot by slot.
         var hours: [String: [String: Double]] = [:]
         var weatherCovered = false
-        let weather = try store.weatherReadings(fromMilliseconds: .min, toMilliseconds: .max)
-        let ownDevices = Set(try store.devices().map(\.id))
+        let weather = try store.weatherReadings(fromMilliseconds: .min, toMilliseconds: .max, account: account)
+        let ownDevices = try DiaryService(store: store, account: account).deviceIDs()
         for ride in effortRides {
             let list = points[ride.id] ?? []
             guard let first = list.first?.fix.coordinate else { continue }

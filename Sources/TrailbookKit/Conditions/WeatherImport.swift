@@ -47,9 +47,13 @@ public struct WeatherImportService {
     /// A change of more than this over 3 h is rising or falling (WMO's "steady" is within ±1 hPa).
     public static let steadyWithin = 1.0
 
-    public init(store: any TrackStoring, zone: TimeZone) {
+    /// Whose diary the readings and records are: an account of the store; nil for its own user.
+    public let account: String?
+
+    public init(store: any TrackStoring, zone: TimeZone, account: String? = nil) {
         self.store = store
         self.zone = zone
+        self.account = account
     }
 
     /// Column names accepted for each quantity (lower case; units: °C, hPa, m/s, degrees from which
@@ -188,15 +192,15 @@ public struct WeatherImportService {
         let first = readings.first!.milliseconds
         let last = readings.last!.milliseconds
         var outcome = Outcome(readings: readings.count, first: first, last: last, records: [])
-        for record in try store.records(fromMilliseconds: first, toMilliseconds: last + 1, plainPoints: false) {
+        for record in try store.records(fromMilliseconds: first, toMilliseconds: last + 1, account: account) {
             guard let id = record.id else { continue }
             let values = Self.conditions(readings, at: record.milliseconds)
             if values.isEmpty { continue }
             outcome.records.append((id, values))
         }
         if !dryRun {
-            outcome.newReadings = try store.addWeatherReadings(readings)
-            for (id, values) in outcome.records { try store.setConditions(values, on: id) }
+            outcome.newReadings = try store.addWeatherReadings(readings, account: account)
+            for (id, values) in outcome.records { try store.setConditions(values, on: id, account: account) }
         }
         return outcome
     }

@@ -22,10 +22,12 @@ public enum DiaryError: ServiceFailure, Equatable {
     case noKind(String, known: [String])
     /// The fields do not fit their kind: the sentence says which field and rule.
     case badRecord(String)
+    /// The store has no account of that name.
+    case noAccount(String)
 
     public var kind: FailureKind {
         switch self {
-        case .noRecord, .noNote, .noField: return .missingInput
+        case .noRecord, .noNote, .noField, .noAccount: return .missingInput
         case .noFixNear, .noRecentFix, .noRecordNear, .emptyNote, .emptyNewText: return .badData
         case .notAField, .badFieldName, .emptyRange, .noKind: return .badRequest
         case .badRecord: return .badData
@@ -35,6 +37,7 @@ public enum DiaryError: ServiceFailure, Equatable {
     public var description: String {
         switch self {
         case .noRecord(let id, let store): return "There is no record \(id) in \(store)."
+        case .noAccount(let name): return "There is no account \(name); trailbook user list shows them."
         case .noKind(let name, let known):
             return known.isEmpty
                 ? "There is no record kind \(name): declare it as [kinds.\(name)] in the config file (docs/CONFIG.md)."

@@ -11,12 +11,33 @@ public struct DiaryService {
     public let zone: TimeZone
     /// The tide station whose predictions new records get (nil: no tide).
     public let tide: TideStation?
+    /// Whose diary: an account of the store (a server's user); nil for the store's own user.
+    public let account: String?
 
-    /// `zone`: where local days are, and how times in sentences are shown.
-    public init(store: any TrackStoring, zone: TimeZone = TimeZone(identifier: "UTC")!, tide: TideStation? = nil) {
+    /// `zone`: where local days are, and how times in sentences are shown; ``checkAccount()``
+    /// says whether the store has `account`.
+    public init(
+        store: any TrackStoring, zone: TimeZone = TimeZone(identifier: "UTC")!, tide: TideStation? = nil,
+        account: String? = nil
+    ) {
         self.store = store
         self.zone = zone
         self.tide = tide
+        self.account = account
+    }
+
+    /// The devices of the diary's account.
+    var devices: DeviceFilter { DeviceFilter(account: account) }
+
+    /// The ids of the diary's account's devices.
+    func deviceIDs() throws -> Set<DeviceID> {
+        guard let account else { return Set(try store.devices().map(\.id)) }
+        return Set(try store.devices(of: account)?.map(\.id) ?? [])
+    }
+
+    /// Exit 66 (``DiaryError/noAccount(_:)``) unless the store has the diary's account.
+    public func checkAccount() throws {
+        if let account, try store.devices(of: account) == nil { throw DiaryError.noAccount(account) }
     }
 
     // MARK: marking
@@ -53,12 +74,13 @@ public struct DiaryService {
         case .given(let place, let alt, let at):
             (time, coordinate, altitude) = (at ?? now, place, alt)
         case .storedFix(let at, let within):
-            guard let fix = try store.nearestPoint(to: at, within: Int64(within * 1000)) else {
+            guard let fix = try store.nearestPoint(to: at, within: Int64(within * 1000), devices: devices) else {
                 throw DiaryError.noFixNear(LocalTime.format(at, zone: zone), seconds: Int(within))
             }
             (time, coordinate, altitude) = (at, fix.coordinate!, fix.altitudeMSL)
         case .latest(let maxAge):
-            guard let fix = try store.latestPoint(), now - fix.unixMilliseconds! <= Int64(maxAge * 1000) else {
+            guard let fix = try store.latestPoint(devices: devices), now - fix.unixMilliseconds! <= Int64(maxAge * 1000)
+            else {
                 throw DiaryError.noRecentFix(seconds: Int(maxAge))
             }
             (time, coordinate, altitude) = (fix.unixMilliseconds!, fix.coordinate!, fix.altitudeMSL)
@@ -66,36 +88,42 @@ public struct DiaryService {
         let stored = try store.storePhotos(photos, zone: zone)
         let id: Int64
         do {
-            id = try store.addRecord(
-                milliseconds: time, coordinate: coordinate, altitude: altitude, notes: note.map { [$0] } ?? [],
-                fields: fields, photos: stored)
+            guard
+                let added = try store.addRecord(
+                    milliseconds: time, coordinate: coordinate, altitude: altitude, notes: note.map { [$0] } ?? [],
+                    fields: fields, photos: stored, account: account)
+            else { throw DiaryError.noAccount(account ?? "") }
+            id = added
         } catch {
             store.discardUnattached(stored)
             throw error
         }
         try captureConditions(id)
         // What the user observed wins over what was computed for the same key.
-        if !conditions.isEmpty { try store.setConditions(conditions, on: id) }
-        return try store.record(id)!
+        if !conditions.isEmpty { try store.setConditions(conditions, on: id, account: account) }
+        return try store.record(id, account: account)!
     }
 
     /// Stores the computed conditions of record `id`'s moment and place, unless it has them.
     func captureConditions(_ id: Int64) throws {
-        guard let record = try store.record(id), !record.conditions.contains(where: { $0.source == .computed })
+        guard let record = try store.record(id, account: account),
+            !record.conditions.contains(where: { $0.source == .computed })
         else { return }
         let ms = record.milliseconds
         let readings = try store.weatherReadings(
             fromMilliseconds: ms - 2 * WeatherImportService.maximumGap,
-            toMilliseconds: ms + WeatherImportService.maximumGap + 1)
+            toMilliseconds: ms + WeatherImportService.maximumGap + 1, account: account)
         try store.setConditions(
             ConditionsService(zone: zone, tide: tide).snapshot(at: ms, coordinate: record.coordinate)
-                + WeatherImportService.conditions(readings, at: ms, devices: Set(try store.devices().map(\.id))), on: id
+                + WeatherImportService.conditions(readings, at: ms, devices: try deviceIDs()), on: id, account: account
         )
     }
 
     /// The record `id`, which must exist.
     public func record(_ id: Int64) throws -> LocationRecord {
-        guard let record = try store.record(id) else { throw DiaryError.noRecord(id, store: store.path) }
+        guard let record = try store.record(id, account: account) else {
+            throw DiaryError.noRecord(id, store: store.path)
+        }
         return record
     }
 
@@ -106,7 +134,7 @@ public struct DiaryService {
         _ = try record(id)
         let stored = try store.storePhotos(photos, zone: zone)
         do {
-            try store.attachPhotos(stored, to: id)
+            try store.attachPhotos(stored, to: id, account: account)
         } catch {
             store.discardUnattached(stored)
             throw error
@@ -141,18 +169,20 @@ public struct DiaryService {
                 outcomes.append(outcome)
                 continue
             }
-            var id = try store.nearestRecordID(to: taken, within: Int64(maxGap * 1000))
+            var id = try store.nearestRecordID(to: taken, within: Int64(maxGap * 1000), account: account)
             let stored = try store.storePhotos([photo], zone: zone, offset: offset)
             do {
                 if let near = id {
-                    try store.attachPhotos(stored, to: near)
+                    try store.attachPhotos(stored, to: near, account: account)
                     try captureConditions(near)
                 } else if let place = photo.metadata.coordinate {
-                    id = try store.addRecord(
-                        milliseconds: taken, coordinate: place, altitude: photo.metadata.altitude, notes: [],
-                        fields: [], photos: stored)
-                    outcome.created = true
-                    try captureConditions(id!)
+                    guard
+                        let added = try store.addRecord(
+                            milliseconds: taken, coordinate: place, altitude: photo.metadata.altitude, notes: [],
+                            fields: [], photos: stored, account: account)
+                    else { throw DiaryError.noAccount(account ?? "") }
+                    (id, outcome.created) = (added, true)
+                    try captureConditions(added)
                 } else {
                     store.discardUnattached(stored)
                     let clock =
@@ -190,7 +220,7 @@ public struct DiaryService {
             try captureConditions(try record(id).id!)
             return id
         case .nearest(let time, let within):
-            guard let id = try store.nearestRecordID(to: time, within: Int64(within * 1000)) else {
+            guard let id = try store.nearestRecordID(to: time, within: Int64(within * 1000), account: account) else {
                 throw DiaryError.noRecordNear(LocalTime.format(time, zone: zone), seconds: Int(within))
             }
             try captureConditions(id)
@@ -201,13 +231,15 @@ public struct DiaryService {
     /// Adds a note; empty text (only white space) is refused.
     public func addNote(_ text: String, to id: Int64) throws -> (note: Note, record: LocationRecord) {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw DiaryError.emptyNote }
-        let note = try store.addNote(to: id, text: text)
+        guard let note = try store.addNote(to: id, text: text, account: account) else {
+            throw DiaryError.noRecord(id, store: store.path)
+        }
         return (note, try record(id))
     }
 
     /// The note `id`, which must exist.
     public func note(_ id: Int64) throws -> Note {
-        guard let note = try store.note(id) else { throw DiaryError.noNote(id, store: store.path) }
+        guard let note = try store.note(id, account: account) else { throw DiaryError.noNote(id, store: store.path) }
         return note
     }
 
@@ -217,13 +249,13 @@ public struct DiaryService {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw DiaryError.emptyNewText(note: id)
         }
-        _ = try store.updateNote(id, text: text)
+        _ = try store.updateNote(id, text: text, account: account)
     }
 
     /// Deletes notes for good; nothing is deleted when one of them does not exist.
     public func deleteNotes(_ ids: [Int64]) throws {
         for id in ids { _ = try note(id) }
-        for id in ids { _ = try store.deleteNote(id) }
+        for id in ids { _ = try store.deleteNote(id, account: account) }
     }
 
     // MARK: fields
@@ -231,7 +263,7 @@ public struct DiaryService {
     /// Sets fields on record `id`, replacing the same keys.
     public func setFields(_ fields: [Field], on id: Int64) throws {
         _ = try record(id)
-        try store.setFields(fields, on: id)
+        try store.setFields(fields, on: id, account: account)
     }
 
     /// Removes fields from record `id`; nothing is removed when one of them is not there.
@@ -240,7 +272,7 @@ public struct DiaryService {
         if let missing = keys.first(where: { !existing.contains($0) }) {
             throw DiaryError.noField(record: id, key: missing)
         }
-        for key in keys { _ = try store.removeField(key, from: id) }
+        for key in keys { _ = try store.removeField(key, from: id, account: account) }
     }
 
     /// `KEY=VALUE` as a field; a number stays a number.
@@ -277,7 +309,7 @@ public struct DiaryService {
 
     public func records(_ query: RecordQuery) throws -> [LocationRecord] {
         var list = try store.records(
-            fromMilliseconds: query.from, toMilliseconds: query.to, plainPoints: query.plainPoints)
+            fromMilliseconds: query.from, toMilliseconds: query.to, plainPoints: query.plainPoints, account: account)
         list = list.filter { r in
             query.conditions.allSatisfy { w in r.fields.contains { $0.key == w.key && $0.value == w.value } }
         }
@@ -311,12 +343,12 @@ public struct DiaryService {
 
     // MARK: day summary
 
-    public func daySummary(_ day: CivilDate) throws -> String? { try store.daySummary(day) }
+    public func daySummary(_ day: CivilDate) throws -> String? { try store.daySummary(day, account: account) }
 
     /// Sets the day's summary, trimmed; empty text removes it. Returns the text kept.
     public func setDaySummary(_ day: CivilDate, text: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        try store.setDaySummary(day, text: trimmed)
+        try store.setDaySummary(day, text: trimmed, account: account)
         return trimmed
     }
 
@@ -372,7 +404,9 @@ public struct DiaryService {
             let range = try store.rideRange(id)!
             let ride = try store.rides(fromMilliseconds: range.start, toMilliseconds: range.end + 1, devices: .all)
                 .first { $0.id == id }
-            let records = try store.records(fromMilliseconds: range.start, toMilliseconds: range.end + 1).filter {
+            let records = try store.records(
+                fromMilliseconds: range.start, toMilliseconds: range.end + 1, account: account
+            ).filter {
                 !$0.manual
             }
             var lines = [
@@ -384,13 +418,13 @@ public struct DiaryService {
         case .day(let day):
             let (from, to) = LocalDay.range(day, in: zone)
             return try rangeLines(from, to, rideNames(from, to))
-                + (try store.daySummary(day) != nil ? ["the day's summary"] : [])
+                + (try store.daySummary(day, account: account) != nil ? ["the day's summary"] : [])
         case .range(let from, let to):
             return try rangeLines(from, to, rideNames(from, to))
         }
         func rangeLines(_ from: Int64, _ to: Int64, _ rides: String) throws -> [String] {
             let points = try store.points(fromMilliseconds: from, toMilliseconds: to, devices: .all).count
-            let records = try store.records(fromMilliseconds: from, toMilliseconds: to)
+            let records = try store.records(fromMilliseconds: from, toMilliseconds: to, account: account)
             return [counted(points, "point") + rides]
                 + (records.isEmpty ? [] : [counted(records.count, "record") + carried(records)])
         }
@@ -400,12 +434,13 @@ public struct DiaryService {
     public func remove(_ target: RemovalTarget) throws -> Removal {
         try checkRemoval(target)
         switch target {
-        case .records(let ids): return try store.remove(records: ids).removal
-        case .ride(let id): return try store.remove(ride: id) ?? Removal()
+        case .records(let ids): return try store.remove(records: ids, account: account).removal
+        case .ride(let id): return try store.remove(ride: id, account: account) ?? Removal()
         case .day(let day):
             let (from, to) = LocalDay.range(day, in: zone)
-            return try store.remove(fromMilliseconds: from, toMilliseconds: to, days: [day])
-        case .range(let from, let to): return try store.remove(fromMilliseconds: from, toMilliseconds: to, days: [])
+            return try store.remove(fromMilliseconds: from, toMilliseconds: to, days: [day], account: account)
+        case .range(let from, let to):
+            return try store.remove(fromMilliseconds: from, toMilliseconds: to, days: [], account: account)
         }
     }
 }

@@ -68,12 +68,9 @@ public struct PlaceService: Sendable {
     /// A place around the newest stored point; also returns that point's time.
     public func addHere(name: String, radius: Double) throws -> (place: Place, at: Int64) {
         try checkAccount()
-        let newest =
-            try account.map { account in
-                try store.recentPoints(account: account, limit: 1).compactMap(\.fixes.last)
-                    .max { $0.unixMilliseconds! < $1.unixMilliseconds! }
-            } ?? store.latestPoint()
-        guard let latest = newest, let c = latest.coordinate, let t = latest.unixMilliseconds else {
+        guard let latest = try store.latestPoint(devices: DeviceFilter(account: account)), let c = latest.coordinate,
+            let t = latest.unixMilliseconds
+        else {
             throw PlaceError.nowhere
         }
         return (try add(name: name, at: c, radius: radius), t)

@@ -181,7 +181,7 @@ public final class PhoneIngest: Sendable {
                     var r = r
                     r.device = device
                     return r
-                })
+                }, account: account)
         }
         lane.pipeline = pipeline
         // Whether the batch holds a point newer than any the device sent before: only then does

@@ -47,6 +47,6 @@ public struct RecorderControl {
         }
         return Overview(
             running: running, paused: pause.paused, pausedUntil: pause.paused ? pause.until : nil,
-            lastStoredPoint: try store.latestPoint()?.unixMilliseconds)
+            lastStoredPoint: try store.latestPoint(devices: .all)?.unixMilliseconds)
     }
 }

@@ -26,7 +26,7 @@ public enum DayReportInputs {
             return .init(
                 id: r.id, points: points, statistics: RideStatistics.compute(points, drops: r.drops, options: options))
         }
-        let storedRecords = try store.records(fromMilliseconds: from, toMilliseconds: to)
+        let storedRecords = try store.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account)
         let records = storedRecords.map { r in
             DayReportInput.Record(
                 id: r.id!, milliseconds: r.milliseconds, coordinate: r.coordinate, notes: r.notes.map(\.text),
@@ -40,7 +40,8 @@ public enum DayReportInputs {
                 fields: r.fields.map { ($0.key, $0.value.description) })
         }
         var input = DayReportInput(
-            date: day.description, timeZone: zone, summary: try store.daySummary(day), rides: rides, records: records,
+            date: day.description, timeZone: zone, summary: try store.daySummary(day, account: devices.account),
+            rides: rides, records: records,
             timeline: try DayTimeline.load(day, store: store, zone: zone, devices: devices))
         input.suggestions = try suggest?.tables(for: SuggestTables.kindNames(storedRecords)) ?? []
         return input

@@ -16,8 +16,11 @@ public enum DayTimeline {
                 kind: .ride, start: r.startMilliseconds, end: r.endMilliseconds, title: "ride \(r.id)",
                 detail: "\(r.pointCount) points", device: r.device, ride: r.id)
         }
-        var events = try store.events(fromMilliseconds: from, toMilliseconds: to, types: nil, account: nil)
-        if case .named(let name) = devices { events = events.filter { $0.device == name } }
+        var events = try store.events(fromMilliseconds: from, toMilliseconds: to, types: nil, account: devices.account)
+        switch devices {
+        case .named(let name), .account(_, device: .some(let name)): events = events.filter { $0.device == name }
+        default: break
+        }
         entries += spans(events, from: from, to: to, zone: zone)
         for stored in events {
             let e = stored.event
@@ -41,7 +44,8 @@ public enum DayTimeline {
                         device: stored.device, place: e.place))
             }
         }
-        entries += try store.records(fromMilliseconds: from, toMilliseconds: to).compactMap { r in
+        entries += try store.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account).compactMap {
+            r in
             guard let id = r.id else { return nil }
             let note = r.notes.first.map { $0.text.split(separator: "\n").first.map(String.init) ?? "" }
             return TimelineEntry(kind: .record, start: r.milliseconds, title: "record \(id)", detail: note, record: id)

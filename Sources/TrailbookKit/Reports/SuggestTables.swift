@@ -16,9 +16,10 @@ public final class SuggestTables {
     static let windows = 3
 
     public init(
-        store: any TrackStoring, zone: TimeZone, kinds: [String: RecordKind], now: Int64, tide: TideStation? = nil
+        store: any TrackStoring, zone: TimeZone, kinds: [String: RecordKind], now: Int64, tide: TideStation? = nil,
+        account: String? = nil
     ) {
-        service = SuggestService(store: store, zone: zone, tide: tide)
+        service = SuggestService(store: store, zone: zone, tide: tide, account: account)
         self.kinds = kinds
         self.now = now
     }

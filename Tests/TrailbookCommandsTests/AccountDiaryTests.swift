@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// Every account of a store has its own diary (records, notes, photos, fields, day summaries,
+/// places, cues, alerts), on both engines, and stores written by today's main upgrade into it.
+@Suite struct AccountDiaryTests {
+    /// The store URLs or files to run on: a SQLite file and a new PostgreSQL database.
+    static func stores(_ folder: String) throws -> [String] {
+        [folder + "/store.sqlite", try PostgresCluster.shared().newDatabase()]
+    }
+
+    static func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func twoAccountsEachKeepTheirOwnDiaryAndNeitherSeesTheOthers() throws {
+        let folder = try Samples.temporaryDirectory()
+        let photo = folder + "/lake.jpg"
+        try TestPhotos.make(photo, taken: "2026:06:14 09:00:00")
+        for (n, store) in try Self.stores(folder).enumerated() {
+            let environment = ["TRAILBOOK_MEDIA": folder + "/media-\(n)"]
+            func trailbook(_ arguments: [String], input: Data? = nil) throws -> RunResult {
+                try run(arguments + ["--store", store], input: input, environment: environment)
+            }
+            func ok(_ arguments: [String], input: Data? = nil) throws -> String {
+                let result = try trailbook(arguments, input: input)
+                #expect(result.status == 0, "\(arguments) on \(store): \(result.stderr)")
+                return result.stdout
+            }
+            var records: [String: Int] = [:]
+            for (user, lat) in [("ana", "47.37"), ("bo", "46.95")] {
+                _ = try ok(
+                    ["user", "add", user, "--password-stdin"], input: Data("correct horse battery staple\n".utf8))
+                let mark = try Self.object(
+                    try ok([
+                        "mark", "--user", user, "--lat", lat, "--lon", "8.5", "--at", "2026-06-14 09:00", "--note",
+                        "\(user)'s lake", "--field", "owner=\(user)", "--json", "--time-zone", "UTC",
+                    ]))
+                let id = try #require(mark["id"] as? Int)
+                records[user] = id
+                _ = try ok(["photo", "add", "--user", user, String(id), photo])
+                _ = try ok(["place", "add", "--user", user, "home", "--lat", lat, "--lon", "8.5"])
+                _ = try ok(["cue", "add", "--user", user, "\(user)'s bread", "--arrive", "home"])
+                _ = try ok([
+                    "alert", "add", "--user", user, "--on", "place.arrive", "--webhook", "http://127.0.0.1:9/\(user)",
+                ])
+                _ = try ok(["day", "2026-06-14", "--user", user, "--summary", "\(user)'s day", "--time-zone", "UTC"])
+            }
+            for user in ["ana", "bo"] {
+                let list = try #require(
+                    try Self.object(try ok(["records", "--user", user, "--json"]))["records"] as? [[String: Any]])
+                #expect(list.map { $0["id"] as? Int } == [records[user]], "\(user)'s records only: \(list)")
+                #expect((list.first?["fields"] as? [String: Any])?["owner"] as? String == user)
+                #expect((list.first?["notes"] as? [[String: Any]])?.map { $0["text"] as? String } == ["\(user)'s lake"])
+                #expect((list.first?["photos"] as? [Any])?.count == 1, "the photo is on \(user)'s record")
+                let day = try Self.object(
+                    try ok(["day", "2026-06-14", "--user", user, "--json", "--time-zone", "UTC"]))
+                #expect(day["summary"] as? String == "\(user)'s day")
+                #expect((day["records"] as? [Any])?.count == 1)
+                #expect(try ok(["cue", "list", "--user", user]).contains("\(user)'s bread"))
+                #expect(try ok(["alert", "list", "--user", user]).contains("127.0.0.1:9/\(user)"))
+            }
+            // The store's own user has none of it; another account's record is not there for you.
+            let own = try Self.object(try ok(["day", "2026-06-14", "--json", "--time-zone", "UTC"]))
+            #expect(own["summary"] == nil && (own["records"] as? [Any])?.isEmpty == true, "\(own)")
+            #expect(try ok(["cue", "list"]).contains("No cues yet"))
+            let foreign = try trailbook(["note", "add", "--user", "bo", String(records["ana"]!), "--text", "mine?"])
+            #expect(foreign.status == 66 && foreign.stderr.contains("There is no record \(records["ana"]!)"))
+            let removal = try trailbook(["rm", "--user", "bo", String(records["ana"]!), "--yes"])
+            #expect(removal.status == 66, "\(removal.stderr)")
+            #expect(try Self.object(try ok(["records", "--user", "ana", "--json"]))["records"] as? [Any] != nil)
+            let ghost = try trailbook(["records", "--user", "nobody"])
+            #expect(ghost.status == 66 && ghost.stderr.contains("There is no account nobody"), "\(ghost.stderr)")
+            // Removing ana's day leaves bo's day whole.
+            _ = try ok(["rm", "--user", "ana", "--day", "2026-06-14", "--yes", "--time-zone", "UTC"])
+            #expect(
+                try Self.object(try ok(["day", "2026-06-14", "--user", "ana", "--json", "--time-zone", "UTC"]))[
+                    "summary"] == nil)
+            #expect(
+                try Self.object(try ok(["day", "2026-06-14", "--user", "bo", "--json", "--time-zone", "UTC"]))[
+                    "summary"] as? String
+                    == "bo's day")
+        }
+    }
+
+    /// A store written by f1bda2e (../shared/fixtures/v15-store): its records, notes, photo,
+    /// fields and day summary become the local account's, the phone's points stay ana's.
+    @Test func todaysStoresUpgradeInPlaceOnBothEngines() throws {
+        let fixture = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/v15-store").path
+        guard FileManager.default.fileExists(atPath: fixture + "/v15.sqlite") else {
+            throw RunError("\(fixture) is missing: clone the shared folder beside the repository (CI has it).")
+        }
+        let folder = try Samples.temporaryDirectory()
+        try FileManager.default.copyItem(atPath: fixture, toPath: folder + "/v15")
+        let cluster = try PostgresCluster.shared()
+        let database = try cluster.newDatabase()
+        try cluster.restore(fixture + "/p7.sql", into: database)
+        let engines = [
+            (folder + "/v15/v15.sqlite", [String: String]()), (database, ["TRAILBOOK_MEDIA": folder + "/v15/p7-media"]),
+        ]
+        func canonical(_ data: Data) throws -> String {
+            let text = String(decoding: data, as: UTF8.self).replacingOccurrences(
+                of: "\"path\" *: *\"[^\"]*/(v15|p7)-media/", with: "\"path\" : \"media/", options: .regularExpression)
+            let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+            return String(
+                decoding: try JSONSerialization.data(withJSONObject: object, options: .sortedKeys), as: UTF8.self)
+        }
+        func expected(_ name: String) throws -> String {
+            try canonical(Data(contentsOf: URL(fileURLWithPath: fixture + "/" + name)))
+        }
+        for (store, environment) in engines {
+            func ok(_ arguments: [String]) throws -> String {
+                let result = try run(arguments + ["--store", store], environment: environment)
+                #expect(result.status == 0, "\(arguments) on \(store): \(result.stderr)")
+                return result.stdout
+            }
+            #expect(try canonical(Data(ok(["rides", "--json"]).utf8)) == expected("rides.json"), "\(store)")
+            #expect(try canonical(Data(ok(["records", "--json"]).utf8)) == expected("records.json"), "\(store)")
+            #expect(try canonical(Data(ok(["place", "list", "--json"]).utf8)) == expected("places.json"), "\(store)")
+            #expect(try Self.object(ok(["day", "2026-06-14", "--json"]))["summary"] as? String == "Morning loop")
+            // ana's account: her phone's five points, a diary of her own that starts empty.
+            let points = try ok(["points", "--user", "ana", "--from", "2000-01-01", "--to", "2100-01-01"])
+            #expect(points.split(separator: "\n").count == 1 + 5, "\(points)")
+            #expect(
+                (try Self.object(ok(["records", "--user", "ana", "--json"]))["records"] as? [Any])?.isEmpty == true)
+            #expect(try Self.object(ok(["day", "2026-06-14", "--user", "ana", "--json"]))["summary"] == nil)
+        }
+    }
+}
