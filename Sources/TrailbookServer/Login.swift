@@ -1,6 +1,7 @@
 import Foundation
 import GPSCore
 import Hummingbird
+import NIOPosix
 import TrackModel
 import TrailbookKit
 
@@ -52,10 +53,14 @@ struct Login: Sendable {
     let throttle: LoginThrottle
     let sessions: WebSessions
     let trustProxy: Bool
+    /// Where the store's reads and writes and the bcrypt of a sign-in run: not on Swift's few
+    /// cooperative threads, which the phones' requests need.
+    let threads: NIOThreadPool
 
-    init(accounts: AccountService, sessions store: any SessionStoring, trustProxy: Bool) {
+    init(accounts: AccountService, sessions store: any SessionStoring, trustProxy: Bool, threads: NIOThreadPool) {
         self.accounts = accounts
         self.trustProxy = trustProxy
+        self.threads = threads
         throttle = LoginThrottle(store: store)
         sessions = WebSessions(store: store)
     }
@@ -66,11 +71,19 @@ struct Login: Sendable {
         async throws
     {
         let keys = ["user:" + name, "address:" + context.client(request, trustProxy: trustProxy)]
-        guard try throttle.allowed(keys) else {
+        let (throttle, accounts) = (self.throttle, self.accounts)
+        let verdict = try await threads.runIfActive { () throws -> Bool? in
+            guard try throttle.allowed(keys) else { return nil }
+            guard try accounts.authenticate(name, password: password) else {
+                try throttle.failed(keys)
+                return false
+            }
+            return true
+        }
+        guard let verdict else {
             throw HTTPError(.tooManyRequests, message: "Too many failed logins; wait a quarter of an hour.")
         }
-        guard try accounts.authenticate(name, password: password) else {
-            try throttle.failed(keys)
+        guard verdict else {
             throw challenge
                 ? HTTPError(
                     .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"trailbook\""],

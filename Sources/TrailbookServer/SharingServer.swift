@@ -38,6 +38,9 @@ public struct SharingServer: Service, CustomStringConvertible {
     /// Threads for the store's blocking writes: a phone's batch waits for its commit there, not
     /// on one of Swift's few cooperative threads, so many devices' commits overlap.
     let threads = NIOThreadPool(numberOfThreads: 16)
+    /// Passwords checked lately: an API client signing in on every request costs one bcrypt
+    /// every few minutes.
+    let verified = VerifiedPasswords()
     /// Whether the store is away, so that an outage is logged once when it starts and once when
     /// it ends.
     let outage = StoreOutage()
@@ -108,7 +111,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         router.get("/api/openapi.json") { _, _ -> Response in
             Self.json(Self.openAPIDocument + "\n")
         }
-        let accounts = AccountService(store: store)
+        let accounts = AccountService(store: store, verified: verified)
         let ingest = self.ingest
         let threads = self.threads
         let feed = self.feed
@@ -279,7 +282,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         }
         router.get("/gpslogger", use: gpslogger)
         router.post("/gpslogger", use: gpslogger)
-        let login = Login(accounts: accounts, sessions: store, trustProxy: configuration.trustProxy)
+        let login = Login(accounts: accounts, sessions: store, trustProxy: configuration.trustProxy, threads: threads)
         SharingAPI.add(
             to: router, store: store, feed: feed, login: login, movingWithin: ingest.rules.movingWithin)
         WebPages.add(

@@ -29,6 +29,32 @@ import TrailbookTestSupport
         #expect(refused("ünïcödé pässwörd ✓") == nil, "any Unicode")
     }
 
+    /// A password checked once is known for a while, against the hash the store holds: a
+    /// changed password or a removed account ends it at once; a wrong one is never remembered.
+    @Test func aVerifiedPasswordHoldsOnlyWhileItsHashIsStored() throws {
+        let store = try TrackStore(path: try Samples.temporaryDirectory() + "/s.sqlite")
+        let verified = VerifiedPasswords()
+        let accounts = AccountService(store: store, verified: verified)
+        let (old, new) = ("correct horse battery staple", "a different long passphrase")
+        try accounts.addAccount("ana", password: old)
+        let now: Int64 = 1_781_418_600_000
+        #expect(!(try accounts.authenticate("ana", password: "wrong but long enough", now: now)))
+        #expect(
+            !verified.knows(
+                "ana", "wrong but long enough", storedHash: try #require(try store.passwordHash(of: "ana")), now: now))
+        #expect(try accounts.authenticate("ana", password: old, now: now))
+        let stored = try #require(try store.passwordHash(of: "ana"))
+        #expect(verified.knows("ana", old, storedHash: stored, now: now + 1000))
+        #expect(!verified.knows("bo", old, storedHash: stored, now: now + 1000), "the name is part of it")
+        #expect(!verified.knows("ana", old, storedHash: stored, now: now + VerifiedPasswords.lifetime), "it expires")
+        try accounts.changePassword(of: "ana", to: new)
+        #expect(!(try accounts.authenticate("ana", password: old, now: now + 1000)), "the old password ends at once")
+        #expect(try accounts.authenticate("ana", password: new, now: now + 1000))
+        try accounts.removeAccount("ana")
+        #expect(
+            !(try accounts.authenticate("ana", password: new, now: now + 2000)), "a removed account signs in no more")
+    }
+
     @Test func hashesAreVersionedBcryptOfThePreHash() {
         let stored = AccountService.hash(password: "a long enough passphrase")
         #expect(stored.hasPrefix("v1$$2"), "v1 + bcrypt: \(stored)")

@@ -52,8 +52,7 @@ struct Export: ParsableCommand {
         let selection = try RideSelection.load(
             days.scope(ride: ride, zone: zone), store: store, zone: zone,
             devices: try devices.filter(store, account: user))
-        // An account's records come with its own diary (not yet): its export is its track.
-        let export = try selection.export(store: store, records: ride == nil && user == nil)
+        let export = try selection.export(store: store, records: ride == nil, account: user)
         let file = try OutputFile(path: output, suffix: format.rawValue)
         var out = OutputBuffer(fd: file.fd)
         switch format {

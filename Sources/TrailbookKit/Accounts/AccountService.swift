@@ -45,8 +45,13 @@ public enum AccountError: ServiceFailure, Equatable {
 /// Device tokens are 32 random bytes (base32, 52 characters), shown once and stored as SHA-256.
 public struct AccountService: Sendable {
     public let store: any AccountStoring
+    /// Passwords checked lately (a server's); nil: every check is a bcrypt.
+    public let verified: VerifiedPasswords?
 
-    public init(store: any AccountStoring) { self.store = store }
+    public init(store: any AccountStoring, verified: VerifiedPasswords? = nil) {
+        self.store = store
+        self.verified = verified
+    }
 
     public static let minimumPasswordLength = 15
     public static let maximumPasswordLength = 256
@@ -117,13 +122,17 @@ public struct AccountService: Sendable {
     }
 
     /// Whether `password` is `name`'s (false for an account without a password).
-    public func authenticate(_ name: String, password: String) throws -> Bool {
+    /// A bcrypt, unless ``verified`` knows the password for the hash the store holds now.
+    public func authenticate(_ name: String, password: String, now: Int64 = UTCTimestamp.now()) throws -> Bool {
         guard let stored = try store.passwordHash(of: name) else {
             // As slow as a wrong password, so the time does not tell which names exist.
             _ = Self.verify(password: password, stored: Self.decoy)
             return false
         }
-        return Self.verify(password: password, stored: stored)
+        if verified?.knows(name, password, storedHash: stored, now: now) == true { return true }
+        guard Self.verify(password: password, stored: stored) else { return false }
+        verified?.remember(name, password, storedHash: stored, now: now)
+        return true
     }
 
     /// A hash no password is checked against in earnest (made once, on first use).

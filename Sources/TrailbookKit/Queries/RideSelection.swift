@@ -84,16 +84,20 @@ public struct RideSelection {
 
     /// The rides as segments and, with `records`, the records of the covered time with what they
     /// carry, for the GPX, GeoJSON, KML and JSON writers.
-    public func export(store: any TrackStoring, records: Bool) throws -> TrackExport {
+    /// The selection as a file's content: its rides, and with `records` the records of
+    /// `account`'s diary in its time (the store's own user's for nil).
+    public func export(store: any TrackStoring, records: Bool, account: String? = nil) throws -> TrackExport {
         let rides = rides.map { ride, points in
             TrackExport.Ride(id: ride.id, segments: DayReport.segments(points).map { $0.map(\.fix) })
         }
-        let places = try (records ? store.records(fromMilliseconds: from, toMilliseconds: to) : []).map { r in
-            TrackExport.Place(
-                id: r.id!, milliseconds: r.milliseconds, coordinate: r.coordinate, altitude: r.altitude,
-                notes: r.notes.map(\.text), photos: r.photos.map { store.mediaDirectory + "/" + $0.file },
-                fields: r.fields.map { ($0.key, $0.value.description) })
-        }
+        let places = try (records ? store.records(fromMilliseconds: from, toMilliseconds: to, account: account) : [])
+            .map {
+                r in
+                TrackExport.Place(
+                    id: r.id!, milliseconds: r.milliseconds, coordinate: r.coordinate, altitude: r.altitude,
+                    notes: r.notes.map(\.text), photos: r.photos.map { store.mediaDirectory + "/" + $0.file },
+                    fields: r.fields.map { ($0.key, $0.value.description) })
+            }
         return TrackExport(name: "Trailbook \(name)", rides: rides, places: places)
     }
 }
