@@ -96,9 +96,10 @@ struct Login: Sendable {
     /// (`trailbook user rm` runs in another process).
     func session(_ request: Request) async -> (token: String, session: WebSessions.Session)? {
         // A session goes with its account (`trailbook user rm` runs in another process).
-        guard let token = Self.cookies(request)[Self.sessionCookie], let s = try? sessions.session(token) else {
-            return nil
-        }
+        let sessions = self.sessions
+        guard let token = Self.cookies(request)[Self.sessionCookie],
+            let s = try? await threads.runIfActive({ try sessions.session(token) })
+        else { return nil }
         return (token, s)
     }
 

@@ -35,6 +35,9 @@ enum SharingAPI {
         movingWithin: Double = 120
     ) {
         let sharing = SharingService(store: store)
+        // The store's reads and writes run on the server's thread pool, not on the few threads
+        // that answer requests.
+        let threads = login.threads
         @Sendable func user(_ request: Request, _ context: ServerContext) async throws -> String {
             try await login.user(request, context)
         }
@@ -54,7 +57,9 @@ enum SharingAPI {
                     message: "history_hours is a whole number of hours from 0 to \(SharingService.longestHistory).")
             }
             do {
-                let (code, expires) = try sharing.createCode(owner: owner, scopes: scopes, historyHours: hours)
+                let (code, expires) = try await threads.runIfActive {
+                    try sharing.createCode(owner: owner, scopes: scopes, historyHours: hours)
+                }
                 return try Self.json(["code": code, "expires_at": LocalTime.utc(expires)], status: .created)
             } catch let error as SharingError {
                 throw Self.refused(error)
@@ -66,7 +71,7 @@ enum SharingAPI {
                 throw HTTPError(.badRequest, message: "Give {\"code\": \"XXXX-XXXX\"}.")
             }
             do {
-                let grant = try sharing.redeem(code, viewer: viewer)
+                let grant = try await threads.runIfActive { try sharing.redeem(code, viewer: viewer) }
                 return try Self.json([
                     "owner": grant.owner, "scopes": grant.scopes, "history_hours": grant.historyHours,
                 ])
@@ -76,13 +81,14 @@ enum SharingAPI {
         }
         router.get("/api/grants") { request, context -> Response in
             let owner = try await user(request, context)
-            return try Self.json(["grants": try sharing.grants(owner: owner).map(Self.document)])
+            let grants = try await threads.runIfActive { try sharing.grants(owner: owner) }
+            return try Self.json(["grants": grants.map(Self.document)])
         }
         router.delete("/api/grants/:user") { request, context -> Response in
             let owner = try await user(request, context)
             let viewer = try context.parameters.require("user")
             do {
-                try sharing.revoke(owner: owner, viewer: viewer)
+                try await threads.runIfActive { try sharing.revoke(owner: owner, viewer: viewer) }
             } catch let error as SharingError {
                 throw Self.refused(error)
             }
@@ -109,7 +115,9 @@ enum SharingAPI {
                 throw HTTPError(.badRequest, message: "paused is true or false.")
             }
             do {
-                let grant = try sharing.update(owner: owner, viewer: viewer, paused: paused, expires: expires)
+                let grant = try await threads.runIfActive { [expires] in
+                    try sharing.update(owner: owner, viewer: viewer, paused: paused, expires: expires)
+                }
                 if !grant.isActive(at: UTCTimestamp.now()) { await feed.close(viewer: viewer) }
                 return try Self.json(Self.document(grant))
             } catch let error as SharingError {
@@ -118,9 +126,8 @@ enum SharingAPI {
         }
         router.get("/api/friends") { request, context -> Response in
             let viewer = try await user(request, context)
-            return try Self.json([
-                "friends": try sharing.friends(of: viewer, movingWithin: movingWithin).map(Self.document)
-            ])
+            let friends = try await threads.runIfActive { try sharing.friends(of: viewer, movingWithin: movingWithin) }
+            return try Self.json(["friends": friends.map(Self.document)])
         }
         router.get("/api/friends/:user/track") { request, context -> Response in
             let viewer = try await user(request, context)
@@ -130,7 +137,9 @@ enum SharingAPI {
                 throw HTTPError(.badRequest, message: "hours is a positive number (default 24).")
             }
             do {
-                let (from, points) = try sharing.track(of: owner, viewer: viewer, hours: hours)
+                let (from, points) = try await threads.runIfActive {
+                    try sharing.track(of: owner, viewer: viewer, hours: hours)
+                }
                 return try Self.json([
                     "user": owner, "from": LocalTime.utc(from),
                     "points": points.map { p -> [String: Any] in
@@ -152,7 +161,7 @@ enum SharingAPI {
         router.get("/api/live") { request, context -> Response in
             let viewer = try await user(request, context)
             let stream = await feed.subscribe(viewer: viewer)
-            let now = try sharing.friends(of: viewer, movingWithin: movingWithin)
+            let now = try await threads.runIfActive { try sharing.friends(of: viewer, movingWithin: movingWithin) }
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],

@@ -104,8 +104,9 @@ public struct SharingServer: Service, CustomStringConvertible {
         // Healthy when the store answers (a load balancer takes a process whose database is away
         // out of rotation: 503).
         let store = self.store
+        let threads = self.threads
         router.get("/api/health") { _, _ -> Response in
-            _ = try store.pausedUntil()
+            _ = try await threads.runIfActive { try store.pausedUntil() }
             return Self.json("{\"status\":\"ok\"}\n")
         }
         router.get("/api/openapi.json") { _, _ -> Response in
@@ -113,7 +114,6 @@ public struct SharingServer: Service, CustomStringConvertible {
         }
         let accounts = AccountService(store: store, verified: verified)
         let ingest = self.ingest
-        let threads = self.threads
         let feed = self.feed
         let logger = self.logger
         /// Tells the live viewers of `owner` of the device's newest position; the store is read on
@@ -250,7 +250,10 @@ public struct SharingServer: Service, CustomStringConvertible {
                 }
             }
             var reply: [[String: Any]] = []
-            for f in try sharing.friends(of: device.account, movingWithin: ingest.rules.movingWithin) {
+            let friends = try await threads.runIfActive {
+                try sharing.friends(of: device.account, movingWithin: ingest.rules.movingWithin)
+            }
+            for f in friends {
                 let tid = String(f.user.prefix(2)).uppercased()
                 reply.append(["_type": "card", "tid": tid, "name": "\(f.user) (\(f.device))"])
                 var location: [String: Any] = [

@@ -51,10 +51,13 @@ enum WebPages {
                 status: status)
         }
         /// The home page of a signed-in user; `code`: a code just made, shown once.
-        @Sendable func home(_ user: String, _ csrf: String, code: (String, Int64)? = nil, message: String? = nil) throws
-            -> Response
+        @Sendable func home(_ user: String, _ csrf: String, code: (String, Int64)? = nil, message: String? = nil)
+            async throws -> Response
         {
-            let friends = try sharing.friends(of: user, movingWithin: rules.movingWithin).map { f -> [String: Any] in
+            let (friendList, grantList) = try await threads.runIfActive {
+                (try sharing.friends(of: user, movingWithin: rules.movingWithin), try sharing.grants(owner: user))
+            }
+            let friends = friendList.map { f -> [String: Any] in
                 var row: [String: Any] = [
                     "user": f.user, "device": f.device, "time": LocalTime.utc(f.fix.unixMilliseconds!),
                     "lat": f.fix.coordinate!.latitude, "lon": f.fix.coordinate!.longitude,
@@ -70,7 +73,7 @@ enum WebPages {
                 row["course"] = f.fix.track.map { String(format: "%.0f°", $0) } ?? ""
                 return row
             }
-            let grants = try sharing.grants(owner: user).map { g -> [String: Any] in
+            let grants = grantList.map { g -> [String: Any] in
                 [
                     "viewer": g.viewer, "scopes": g.scopes.joined(separator: ", "),
                     "state": g.paused ? "paused" : (g.isActive(at: UTCTimestamp.now()) ? "sees you" : "expired"),
@@ -102,7 +105,7 @@ enum WebPages {
 
         router.get("/") { request, _ -> Response in
             guard let (_, session) = await login.session(request) else { return loginPage(request) }
-            return try home(session.user, session.csrf)
+            return try await home(session.user, session.csrf)
         }
         router.post("/login") { request, context -> Response in
             let body = try await request.body.collect(upTo: 64 << 10)
@@ -119,7 +122,8 @@ enum WebPages {
                 return loginPage(
                     request, message: "Too many failed logins; wait a quarter of an hour.", status: .tooManyRequests)
             }
-            let (session, _) = try login.sessions.create(user: name)
+            let sessions = login.sessions
+            let (session, _) = try await threads.runIfActive { try sessions.create(user: name) }
             return redirect(
                 "/",
                 cookies: [
@@ -129,35 +133,40 @@ enum WebPages {
         }
         router.post("/logout") { request, _ -> Response in
             _ = try await form(request)
-            if let (token, _) = await login.session(request) { try login.sessions.end(token) }
+            if let (token, _) = await login.session(request) {
+                let sessions = login.sessions
+                try await threads.runIfActive { try sessions.end(token) }
+            }
             return redirect("/", cookies: [login.cookie(Login.sessionCookie, "", request, maxAge: 0)])
         }
         router.post("/codes") { request, _ -> Response in
             let (user, csrf, fields) = try await form(request)
             let scopes = ["live"] + ["motion", "history", "events"].filter { fields[$0] == "on" }
             let hours = Int(fields["history_hours"] ?? "") ?? 24
-            let (code, expires) = try sharing.createCode(
-                owner: user, scopes: scopes, historyHours: scopes.contains("history") ? max(1, min(hours, 24 * 365)) : 0
-            )
-            return try home(user, csrf, code: (code, expires))
+            let (code, expires) = try await threads.runIfActive {
+                try sharing.createCode(
+                    owner: user, scopes: scopes,
+                    historyHours: scopes.contains("history") ? max(1, min(hours, 24 * 365)) : 0)
+            }
+            return try await home(user, csrf, code: (code, expires))
         }
         router.post("/redeem") { request, _ -> Response in
             let (user, csrf, fields) = try await form(request)
             do {
-                let grant = try sharing.redeem(fields["code"] ?? "", viewer: user)
-                return try home(user, csrf, message: "You now see \(grant.owner).")
+                let grant = try await threads.runIfActive { try sharing.redeem(fields["code"] ?? "", viewer: user) }
+                return try await home(user, csrf, message: "You now see \(grant.owner).")
             } catch let error as SharingError {
-                return try home(user, csrf, message: error.description)
+                return try await home(user, csrf, message: error.description)
             }
         }
         router.post("/revoke") { request, _ -> Response in
             let (user, csrf, fields) = try await form(request)
             let viewer = fields["viewer"] ?? ""
             do {
-                try sharing.revoke(owner: user, viewer: viewer)
-                return try home(user, csrf, message: "\(viewer) no longer sees you.")
+                try await threads.runIfActive { try sharing.revoke(owner: user, viewer: viewer) }
+                return try await home(user, csrf, message: "\(viewer) no longer sees you.")
             } catch let error as SharingError {
-                return try home(user, csrf, message: error.description)
+                return try await home(user, csrf, message: error.description)
             }
         }
         // The live map's tiles, for signed-in pages: from the server's cache or MBTiles file, so a
