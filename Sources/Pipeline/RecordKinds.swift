@@ -147,11 +147,12 @@ public struct KindField: Equatable, Sendable {
 }
 
 extension ISO8601DateFormatter {
-    nonisolated(unsafe) static let withFraction: ISO8601DateFormatter = {
+    /// A new one each time (a formatter is not Sendable; checking a field's time is not hot).
+    static var withFraction: ISO8601DateFormatter {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return f
-    }()
+    }
 }
 
 /// A kind of record declared in the config (`[kinds.catch]`): its fields and their rules.

@@ -2,6 +2,7 @@ import Foundation
 import GPSCore
 import Logging
 import PostgresNIO
+import Synchronization
 @_exported import TrackModel
 
 /// The track store in a PostgreSQL database: the same protocol and contract as the SQLite store,
@@ -12,17 +13,16 @@ import PostgresNIO
 /// refused. Writes of one device are serialised by an advisory lock on the device (the rides and
 /// segments a batch continues are read and written in the same transaction); writes of different
 /// devices run side by side.
-public final class PostgresStore: TrackStoring, @unchecked Sendable {
+public final class PostgresStore: TrackStoring, Sendable {
     /// The URL without its password.
     public let path: String
     public let location: PostgresLocation
     public let mediaDirectory: String
     let pool: ConnectionPool
     /// The months (`year * 12 + month - 1`) that have a partition of `position`.
-    private let months = NSLock()
-    nonisolated(unsafe) private var knownMonths: Set<Int> = []
+    private let knownMonths = Mutex<Set<Int>>([])
     /// `lock_timeout` of write transactions, ms (0: wait as long as it takes).
-    nonisolated(unsafe) private var writeWait: Int = defaultWriteWait
+    private let writeWait = Atomic<Int>(defaultWriteWait)
     static let defaultWriteWait = 10_000
 
     /// The local store's one user.
@@ -67,7 +67,7 @@ public final class PostgresStore: TrackStoring, @unchecked Sendable {
     @discardableResult
     func write<T>(_ body: (Session) throws -> T) throws -> T {
         do {
-            let wait = writeWait
+            let wait = writeWait.load(ordering: .relaxed)
             return try pool.transaction { session in
                 // Connections wait 10 s by default (set when they connect); a recorder asks for less.
                 if wait != Self.defaultWriteWait {
@@ -81,7 +81,7 @@ public final class PostgresStore: TrackStoring, @unchecked Sendable {
     }
 
     public func limitWriteWait(to seconds: TimeInterval) throws {
-        writeWait = max(1, Int((seconds * 1000).rounded()))
+        writeWait.store(max(1, Int((seconds * 1000).rounded())), ordering: .relaxed)
     }
 
     /// Whether `error` is a write that gave up waiting for a lock (lock_not_available).
@@ -114,7 +114,7 @@ public final class PostgresStore: TrackStoring, @unchecked Sendable {
     /// Makes the partitions of the months that lack one, each in a short transaction of its own
     /// under an advisory lock (two processes do not make the same one).
     func ensurePartitions(_ wanted: Set<Int>) throws {
-        let missing = months.withLock { wanted.subtracting(knownMonths) }
+        let missing = knownMonths.withLock { wanted.subtracting($0) }
         guard !missing.isEmpty else { return }
         try write { session in
             try session.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock + 1))")
@@ -133,7 +133,7 @@ public final class PostgresStore: TrackStoring, @unchecked Sendable {
                             """))
             }
         }
-        months.withLock { knownMonths.formUnion(missing) }
+        knownMonths.withLock { $0.formUnion(missing) }
     }
 
     /// `year * 12 + month - 1` of a time (ms since 1970, UTC).

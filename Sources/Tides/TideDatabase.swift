@@ -1,5 +1,6 @@
 import CTCD
 import Foundation
+import Synchronization
 
 /// Why a station cannot be read, as one sentence.
 public enum TideError: Error, Equatable, CustomStringConvertible {
@@ -38,7 +39,7 @@ public struct TideStationSummary: Sendable, Equatable {
 /// Reads stations from XTide's harmonic constants database (.tcd) through libtcd. libtcd keeps
 /// one open database in global state, so every read holds one lock.
 public enum TideDatabase {
-    private static let lock = NSLock()
+    private static let lock = Mutex(())
 
     /// The database Debian's xtide-data installs (the newest .tcd in /usr/share/xtide).
     public static var defaultPath: String {
@@ -48,13 +49,13 @@ public enum TideDatabase {
     }
 
     private static func withDatabase<T>(_ path: String, _ body: (DB_HEADER_PUBLIC) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        guard FileManager.default.isReadableFile(atPath: path) else { throw TideError.noDatabase(path) }
-        let opened = path.withCString { open_tide_db(UnsafeMutablePointer(mutating: $0)) }
-        guard opened != 0 else { throw TideError.noDatabase(path) }
-        defer { close_tide_db() }
-        return try body(get_tide_db_header())
+        try lock.withLock { _ in
+            guard FileManager.default.isReadableFile(atPath: path) else { throw TideError.noDatabase(path) }
+            let opened = path.withCString { open_tide_db(UnsafeMutablePointer(mutating: $0)) }
+            guard opened != 0 else { throw TideError.noDatabase(path) }
+            defer { close_tide_db() }
+            return try body(get_tide_db_header())
+        }
     }
 
     private static func text<T>(_ tuple: T) -> String {

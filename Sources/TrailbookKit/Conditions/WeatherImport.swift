@@ -57,14 +57,16 @@ public struct WeatherImportService {
     }
 
     /// Column names accepted for each quantity (lower case; units: °C, hPa, m/s, degrees from which
-    /// the wind blows, percent). Constant: the key paths are never written.
-    nonisolated(unsafe) static let columns: [(key: WritableKeyPath<WeatherReading, Double?>, names: [String])] = [
-        (\.temperature, ["temperature_c", "temp_c", "temperature", "temp", "air_temperature"]),
-        (\.pressure, ["pressure_hpa", "pressure", "pressure_msl", "sea_level_pressure", "qnh"]),
-        (\.windSpeed, ["wind_speed_ms", "wind_speed", "windspeed", "wind_ms"]),
-        (\.windDirection, ["wind_dir_deg", "wind_direction", "wind_dir", "winddirection"]),
-        (\.cloud, ["cloud_pct", "cloud", "cloud_cover", "clouds"]),
-    ]
+    /// the wind blows, percent). Made on each use (key paths are not Sendable, so no shared constant).
+    static var columns: [(key: WritableKeyPath<WeatherReading, Double?>, names: [String])] {
+        [
+            (\.temperature, ["temperature_c", "temp_c", "temperature", "temp", "air_temperature"]),
+            (\.pressure, ["pressure_hpa", "pressure", "pressure_msl", "sea_level_pressure", "qnh"]),
+            (\.windSpeed, ["wind_speed_ms", "wind_speed", "windspeed", "wind_ms"]),
+            (\.windDirection, ["wind_dir_deg", "wind_direction", "wind_dir", "winddirection"]),
+            (\.cloud, ["cloud_pct", "cloud", "cloud_cover", "clouds"]),
+        ]
+    }
 
     public func read(_ path: String) throws(WeatherImportError) -> [WeatherReading] {
         let text: String

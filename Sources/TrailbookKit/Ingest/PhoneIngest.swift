@@ -50,34 +50,30 @@ public final class PhoneIngest: Sendable {
     /// Where a point of any time goes among the stored ones (the rules' segment and ride gaps).
     private let placement: PointPlacement
 
-    /// A device's pipeline, writer and event detector, used by one batch at a time.
-    final class Lane: @unchecked Sendable {
-        let lock = NSLock()
-        var pipeline: Pipeline
-        let writer: any TrackWriting
-        var detector: EventDetector
-        /// Where its events go (with the cues they fire, and into its account's alerts).
-        let outlet: EventOutlet
-        let name: String
-        /// When the account's places were last read (wall clock, ms; they are read again after 30 s).
-        var placesRead: Int64?
-        /// When the device last sent something (wall clock, ms), and whether it was found silent since.
-        var lastSeen: Int64
-        /// The newest point time (ms) the device sent while the server runs: older points are late.
-        var seen: Int64?
-        var offline = false
-
-        init(
-            pipeline: Pipeline, writer: any TrackWriting, detector: EventDetector, outlet: EventOutlet, name: String,
-            now: Int64
-        ) {
-            self.pipeline = pipeline
-            self.writer = writer
-            self.detector = detector
-            self.outlet = outlet
-            self.name = name
-            lastSeen = now
+    /// A device's pipeline, writer and event detector, used by one batch at a time: its mutex is
+    /// held for the whole batch (store writes included), so a device's batches go one after the
+    /// other while other devices' lanes, other mutexes, go side by side.
+    final class Lane: Sendable {
+        struct State {
+            var pipeline: Pipeline
+            let writer: any TrackWriting
+            var detector: EventDetector
+            /// Where its events go (with the cues they fire, and into its account's alerts).
+            let outlet: EventOutlet
+            let name: String
+            /// When the account's places were last read (wall clock, ms; read again after 30 s).
+            var placesRead: Int64?
+            /// When the device last sent something (wall clock, ms), and whether it was found
+            /// silent since.
+            var lastSeen: Int64
+            /// The newest point time (ms) the device sent while the server runs: older points are late.
+            var seen: Int64?
+            var offline = false
         }
+
+        let state: Mutex<State>
+
+        init(_ state: sending State) { self.state = Mutex(state) }
     }
 
     public init(store: any TrackStoring, configuration: PipelineConfiguration, logger: Logger) {
@@ -132,93 +128,95 @@ public final class PhoneIngest: Sendable {
         let lane = lanes.withLock { lanes in
             if let lane = lanes[device] { return lane }
             let lane = Lane(
-                pipeline: Pipeline(configuration: configuration, logger: logger),
-                writer: store.makeWriter(device: device),
-                detector: EventDetector(rules: configuration.events, places: []),
-                outlet: EventOutlet(
-                    store: store, account: account, alerting: true, zone: configuration.alerts.zone,
-                    maxDelay: configuration.alerts.maxDelay),
-                name: deviceName ?? "device \(device.rawValue)", now: now)
+                Lane.State(
+                    pipeline: Pipeline(configuration: configuration, logger: logger),
+                    writer: store.makeWriter(device: device),
+                    detector: EventDetector(rules: configuration.events, places: []),
+                    outlet: EventOutlet(
+                        store: store, account: account, alerting: true, zone: configuration.alerts.zone,
+                        maxDelay: configuration.alerts.maxDelay),
+                    name: deviceName ?? "device \(device.rawValue)", lastSeen: now))
             lanes[device] = lane
             return lane
         }
-        lane.lock.lock()
-        defer { lane.lock.unlock() }
-        // The pipeline moves on only once the batch is stored: a batch refused by the store
-        // (the database away) goes through it again when the phone sends it again.
-        var pipeline = lane.pipeline
-        var seen = lane.seen
-        var kept: [KeptPoint] = []
-        var drops: [String: Int] = [:]
-        var late: ClosedRange<Int64>?
-        let sorted = fixes.sorted { $0.unixMilliseconds! < $1.unixMilliseconds! }
-        for f in sorted {
-            let t = f.unixMilliseconds!
-            if let seen, t <= seen {
-                // A late point (a backlog sent after newer points, a resend): the rules that need
-                // no neighbour, then its place among the stored points.
-                if let reason = pipeline.reasonToDropAlone(f) {
-                    drops[reason.rawValue, default: 0] += 1
-                } else {
-                    kept.append(KeptPoint(fix: f, ride: 0, segment: 0))
-                    late = late.map { min($0.lowerBound, t)...max($0.upperBound, t) } ?? t...t
+        return try lane.state.withLock { lane in
+            // The pipeline moves on only once the batch is stored: a batch refused by the store
+            // (the database away) goes through it again when the phone sends it again.
+            var pipeline = lane.pipeline
+            var seen = lane.seen
+            var kept: [KeptPoint] = []
+            var drops: [String: Int] = [:]
+            var late: ClosedRange<Int64>?
+            let sorted = fixes.sorted { $0.unixMilliseconds! < $1.unixMilliseconds! }
+            for f in sorted {
+                let t = f.unixMilliseconds!
+                if let seen, t <= seen {
+                    // A late point (a backlog sent after newer points, a resend): the rules that need
+                    // no neighbour, then its place among the stored points.
+                    if let reason = pipeline.reasonToDropAlone(f) {
+                        drops[reason.rawValue, default: 0] += 1
+                    } else {
+                        kept.append(KeptPoint(fix: f, ride: 0, segment: 0))
+                        late = late.map { min($0.lowerBound, t)...max($0.upperBound, t) } ?? t...t
+                    }
+                    continue
                 }
-                continue
-            }
-            seen = t
-            pipeline.process(f) { event in
-                switch event {
-                case .kept(let fix, _, _): kept.append(KeptPoint(fix: fix, ride: 0, segment: 0))
-                case .dropped(_, let reason): drops[reason.rawValue, default: 0] += 1
+                seen = t
+                pipeline.process(f) { event in
+                    switch event {
+                    case .kept(let fix, _, _): kept.append(KeptPoint(fix: fix, ride: 0, segment: 0))
+                    case .dropped(_, let reason): drops[reason.rawValue, default: 0] += 1
+                    }
                 }
             }
+            let stored = try lane.writer.place(kept, drops: drops, rule: placement)
+            // What the phone measured (its barometer), as the device's own weather readings.
+            if !readings.isEmpty {
+                _ = try store.addWeatherReadings(
+                    readings.map { r in
+                        var r = r
+                        r.device = device
+                        return r
+                    }, account: account)
+            }
+            lane.pipeline = pipeline
+            // Whether the batch holds a point newer than any the device sent before: only then does
+            // what it says of the phone (battery, accuracy) move the device's state on.
+            let advances = (sorted.last?.unixMilliseconds).map { $0 > (lane.seen ?? .min) } ?? false
+            lane.seen = seen
+            // Events: like the pipeline, the detector moves on only once they are stored (a resent
+            // batch's points are earlier than what it saw, and pass; an event stored twice is kept once).
+            var detector = lane.detector
+            let readPlaces = lane.placesRead.map { now - $0 >= 30_000 } ?? true
+            if readPlaces {
+                let places = try store.places(account: account)
+                if places != detector.places { detector.setPlaces(places) }
+            }
+            var events = sorted.flatMap { detector.observe($0) }
+            if let late, stored > 0 {
+                events += try lateEvents(
+                    in: late, device: device, deviceName: lane.name, account: account, places: detector.places,
+                    besides: events)
+            }
+            if let battery, advances, let newest = sorted.last?.unixMilliseconds {
+                events += detector.observe(battery: battery, at: newest)
+            }
+            if lane.offline { events.append(detector.connected(at: now)) }
+            events += alarms.map {
+                TrailEvent(milliseconds: $0.milliseconds, type: .deviceAlarm, coordinate: $0.coordinate, text: $0.kind)
+            }
+            try lane.outlet.take(events, device: device, deviceName: lane.name)
+            if readPlaces { lane.placesRead = now }
+            lane.detector = detector
+            lane.offline = false
+            lane.lastSeen = now
+            if advances, let newest = sorted.last, stored > 0 || battery != nil {
+                try store.setDeviceState(
+                    device, atMilliseconds: newest.unixMilliseconds!, battery: battery, accuracy: newest.horizontalError
+                )
+            }
+            return stored
         }
-        let stored = try lane.writer.place(kept, drops: drops, rule: placement)
-        // What the phone measured (its barometer), as the device's own weather readings.
-        if !readings.isEmpty {
-            _ = try store.addWeatherReadings(
-                readings.map { r in
-                    var r = r
-                    r.device = device
-                    return r
-                }, account: account)
-        }
-        lane.pipeline = pipeline
-        // Whether the batch holds a point newer than any the device sent before: only then does
-        // what it says of the phone (battery, accuracy) move the device's state on.
-        let advances = (sorted.last?.unixMilliseconds).map { $0 > (lane.seen ?? .min) } ?? false
-        lane.seen = seen
-        // Events: like the pipeline, the detector moves on only once they are stored (a resent
-        // batch's points are earlier than what it saw, and pass; an event stored twice is kept once).
-        var detector = lane.detector
-        let readPlaces = lane.placesRead.map { now - $0 >= 30_000 } ?? true
-        if readPlaces {
-            let places = try store.places(account: account)
-            if places != detector.places { detector.setPlaces(places) }
-        }
-        var events = sorted.flatMap { detector.observe($0) }
-        if let late, stored > 0 {
-            events += try lateEvents(
-                in: late, device: device, deviceName: lane.name, account: account, places: detector.places,
-                besides: events)
-        }
-        if let battery, advances, let newest = sorted.last?.unixMilliseconds {
-            events += detector.observe(battery: battery, at: newest)
-        }
-        if lane.offline { events.append(detector.connected(at: now)) }
-        events += alarms.map {
-            TrailEvent(milliseconds: $0.milliseconds, type: .deviceAlarm, coordinate: $0.coordinate, text: $0.kind)
-        }
-        try lane.outlet.take(events, device: device, deviceName: lane.name)
-        if readPlaces { lane.placesRead = now }
-        lane.detector = detector
-        lane.offline = false
-        lane.lastSeen = now
-        if advances, let newest = sorted.last, stored > 0 || battery != nil {
-            try store.setDeviceState(
-                device, atMilliseconds: newest.unixMilliseconds!, battery: battery, accuracy: newest.horizontalError)
-        }
-        return stored
     }
 
     /// How far around late points their events are looked for again, ms: the longest time a rule
@@ -255,17 +253,10 @@ public final class PhoneIngest: Sendable {
         return found.filter { !kinds.contains("\($0.type.rawValue)|\($0.place ?? "")") }
     }
 
-    /// Notes `device.offline` for each device that sent nothing for the rule's time since it last
-    /// did (devices that sent something since the server started; once until it sends again,
-    /// which is `device.connected`). Returns how many it found.
     /// Places changed (a phone sent its regions): every device reads its account's places again
     /// with its next batch (otherwise they are read again after 30 s).
     public func placesChanged() {
-        for lane in lanes.withLock({ Array($0.values) }) {
-            lane.lock.lock()
-            lane.placesRead = nil
-            lane.lock.unlock()
-        }
+        for lane in lanes.withLock({ Array($0.values) }) { lane.state.withLock { $0.placesRead = nil } }
     }
 
     /// Seconds of silence after which a device is offline.
@@ -275,19 +266,22 @@ public final class PhoneIngest: Sendable {
     /// The zone of times in messages and pages (`time.zone`).
     public var zone: TimeZone { configuration.alerts.zone }
 
+    /// Notes `device.offline` for each device that sent nothing for the rule's time since it last
+    /// did (devices that sent something since the server started; once until it sends again,
+    /// which is `device.connected`). Returns how many it found.
     @discardableResult
     public func findSilent(now: Int64 = UTCTimestamp.now()) throws -> Int {
         let silence = Int64(configuration.events.offlineAfter * 1000)
         let all = lanes.withLock { Array($0) }
         var found = 0
         for (device, lane) in all {
-            lane.lock.lock()
-            defer { lane.lock.unlock() }
-            guard !lane.offline, now - lane.lastSeen >= silence else { continue }
-            try lane.outlet.take(
-                [lane.detector.offline(at: lane.lastSeen + silence)], device: device, deviceName: lane.name)
-            lane.offline = true
-            found += 1
+            try lane.state.withLock { lane in
+                guard !lane.offline, now - lane.lastSeen >= silence else { return }
+                try lane.outlet.take(
+                    [lane.detector.offline(at: lane.lastSeen + silence)], device: device, deviceName: lane.name)
+                lane.offline = true
+                found += 1
+            }
         }
         return found
     }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import Reports
+import Synchronization
 
 /// Why a tile source cannot be used, as one sentence.
 public enum TileSourceError: ServiceFailure, Equatable {
@@ -62,7 +63,7 @@ public enum TileSource: Sendable, Equatable {
 /// when it says nothing), asks again with the tile's `ETag` after that, sends a real
 /// User-Agent, uses at most two connections and never more than ``maximumPerMap`` tiles for a map.
 /// A tile it cannot get is left out (blank) and counted in ``failures``.
-public final class TileFetcher: TileFetching, @unchecked Sendable {
+public final class TileFetcher: TileFetching, Sendable {
     public let source: TileSource
     public let attribution: String
     let cache: String
@@ -75,9 +76,8 @@ public final class TileFetcher: TileFetching, @unchecked Sendable {
     /// How long a tile is kept when the server does not say (seconds).
     static let defaultLifetime: Double = 7 * 86_400
 
-    private let lock = NSLock()
-    private var failed: [String] = []
-    private var requested = 0
+    /// The tiles that could not be had, and the requests sent.
+    private let tally = Mutex<(failed: [String], requested: Int)>(([], 0))
 
     /// `cache`: the folder (default `$XDG_CACHE_HOME/trailbook/tiles`); `cacheMegabytes`: its bound.
     public init(
@@ -102,9 +102,9 @@ public final class TileFetcher: TileFetching, @unchecked Sendable {
     }
 
     /// Tiles that could not be had, with why, one entry per tile (for the report's warning).
-    public var failures: [String] { lock.withLock { failed } }
+    public var failures: [String] { tally.withLock { $0.failed } }
     /// Requests sent to the tile server (cache hits and MBTiles reads are not requests).
-    public var requests: Int { lock.withLock { requested } }
+    public var requests: Int { tally.withLock { $0.requested } }
 
     public func images(_ keys: [TileKey]) -> [TileKey: TileImage] {
         let wanted = Array(keys.prefix(Self.maximumPerMap))
@@ -152,7 +152,7 @@ public final class TileFetcher: TileFetching, @unchecked Sendable {
         return found
     }
 
-    private func note(_ failure: String) { lock.withLock { failed.append(failure) } }
+    private func note(_ failure: String) { tally.withLock { $0.failed.append(failure) } }
 
     // MARK: a tile server, through the cache
 
@@ -200,24 +200,22 @@ public final class TileFetcher: TileFetching, @unchecked Sendable {
     }
 
     /// The tiles still to ask for, handed out one at a time, and what came back.
-    final class WorkList: @unchecked Sendable {
-        private let lock = NSLock()
+    final class WorkList: Sendable {
         private let items: [(TileKey, Meta?, Data?)]
-        private var index = 0
-        private var images: [TileKey: TileImage] = [:]
+        private let state = Mutex<(index: Int, images: [TileKey: TileImage])>((0, [:]))
 
         init(_ items: [(TileKey, Meta?, Data?)]) { self.items = items }
 
         func next() -> (TileKey, Meta?, Data?)? {
-            lock.withLock {
-                defer { index += 1 }
-                return index < items.count ? items[index] : nil
+            state.withLock { state in
+                defer { state.index += 1 }
+                return state.index < items.count ? items[state.index] : nil
             }
         }
 
-        func found(_ key: TileKey, _ image: TileImage) { lock.withLock { images[key] = image } }
+        func found(_ key: TileKey, _ image: TileImage) { state.withLock { $0.images[key] = image } }
 
-        var results: [TileKey: TileImage] { lock.withLock { images } }
+        var results: [TileKey: TileImage] { state.withLock { $0.images } }
     }
 
     /// One tile from the server (a 304 keeps the cached bytes), stored in the cache.
@@ -226,7 +224,7 @@ public final class TileFetcher: TileFetching, @unchecked Sendable {
         var headers = [("User-Agent", Self.userAgent)]
         if stale != nil, let etag = meta?.etag { headers.append(("If-None-Match", etag)) }
         if stale != nil, let modified = meta?.lastModified { headers.append(("If-Modified-Since", modified)) }
-        lock.withLock { requested += 1 }
+        tally.withLock { $0.requested += 1 }
         let http: HTTPExchange.Answer
         do {
             http = try HTTPExchange("GET", url, headers: headers, timeout: timeout).send()
