@@ -198,6 +198,85 @@ public enum StoreContract {
                     == 10,
                 "nine plain points and the record")
         },
+        Case(description: "each account's diary is its own: records, notes, fields, photos, days, weather, removal") {
+            store in
+            _ = try store.addAccount(name: "ana", passwordHash: "v1$a")
+            _ = try store.addAccount(name: "bo", passwordHash: "v1$b")
+            let anasPhone = try some(
+                try store.addDevice(named: "phone", account: "ana", tokenHash: "ta"), "ana's phone")
+            let bosPhone = try some(try store.addDevice(named: "phone", account: "bo", tokenHash: "tb"), "bo's phone")
+            for (device, latitude) in [(anasPhone, 47.0), (bosPhone, 46.0)] {
+                try store.makeWriter(device: device).write(
+                    (0..<5).map {
+                        KeptPoint(fix: makeFix(t0 + Int64($0) * 1000, latitude: latitude), ride: 1, segment: 1)
+                    })
+            }
+            let place = Coordinate(latitude: 1, longitude: 2)
+            let anas = try some(
+                try store.addRecord(
+                    milliseconds: t0, coordinate: place, altitude: nil, notes: ["ana's"], fields: [], photos: [],
+                    account: "ana"), "ana's record")
+            try expect(
+                try store.addRecord(
+                    milliseconds: t0, coordinate: place, altitude: nil, notes: [], fields: [], photos: [],
+                    account: "nobody") == nil, "no record for an account the store does not have")
+            try expect(try store.record(anas, account: "bo") == nil && store.record(anas, account: nil) == nil, "hers")
+            try expect(try store.addNote(to: anas, text: "bo's?", account: "bo") == nil, "no note on another's record")
+            try expect(
+                try !store.setFields([Field(key: "k", value: .number(1))], on: anas, account: "bo"), "nor a field")
+            try expect(try !store.setConditions([], on: anas, account: "bo"), "nor conditions")
+            try expect(try !store.attachPhotos([], to: anas, account: "bo"), "nor a photo")
+            let note = try some(try store.record(anas, account: "ana")?.notes.first, "ana's note")
+            try expect(try store.note(note.id, account: "bo") == nil, "her note is not his")
+            try expect(try !store.updateNote(note.id, text: "x", account: "bo"), "nor his to change")
+            try expect(try store.deleteNote(note.id, account: "bo") == nil, "nor to delete")
+            try expect(try !store.removeField("k", from: anas, account: "bo"), "nor her fields to remove")
+            // A point of bo's phone becomes a record in bo's diary; ana's nearest is her own.
+            let near = try some(try store.nearestRecordID(to: t0 + 2_100, within: 500, account: "bo"), "bo's point")
+            try expect(
+                try store.record(near, account: "bo")?.coordinate.latitude == 46
+                    && store.record(near, account: "ana") == nil,
+                "the record of bo's point is bo's")
+            try expect(
+                try store.records(fromMilliseconds: .min, toMilliseconds: .max, plainPoints: true, account: "ana")
+                    .allSatisfy { $0.coordinate.latitude != 46 }, "ana's plain points are her phone's")
+            try expect(
+                try store.nearestPoint(to: t0, within: 10, devices: .account("bo", device: nil))?.coordinate?.latitude
+                    == 46, "the nearest point of bo's devices")
+            try expect(
+                try store.latestPoint(devices: .account("ana", device: nil))?.coordinate?.latitude == 47, "ana's latest"
+            )
+            let day = CivilDate(year: 2026, month: 6, day: 14)!
+            try expect(try store.setDaySummary(day, text: "ana's day", account: "ana"), "ana's day")
+            try expect(try store.setDaySummary(day, text: "bo's day", account: "bo"), "bo's day")
+            try expect(try !store.setDaySummary(day, text: "x", account: "nobody"), "no account, no day")
+            try expect(
+                try store.daySummary(day, account: "ana") == "ana's day" && store.daySummary(day, account: nil) == nil,
+                "a day's summary per account")
+            let reading = WeatherReading(milliseconds: t0, pressure: 1000)
+            try expect(try store.addWeatherReadings([reading], account: "ana") == 1, "ana's reading")
+            try expect(try store.addWeatherReadings([reading], account: "bo") == 1, "bo's, at the same time, is new")
+            try expect(
+                try store.weatherReadings(fromMilliseconds: t0, toMilliseconds: t0 + 1, account: nil).isEmpty,
+                "the store's own user has none")
+            // Removal: another's record is missing; a day removed for one account leaves the other's.
+            let refused = try store.remove(records: [anas], account: "bo")
+            try expect(
+                refused.missing == [anas] && (try store.record(anas, account: "ana")) != nil, "not bo's to remove")
+            let ride = try some(
+                try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .account("ana", device: nil))
+                    .first,
+                "ana's ride")
+            try expect(try store.remove(ride: ride.id, account: "bo") == nil, "nor her ride")
+            let removal = try store.remove(
+                fromMilliseconds: t0, toMilliseconds: t0 + 10_000, days: [day], account: "ana")
+            try expect(
+                removal.records == 1 && removal.points == 5 && removal.daySummaries == 1, "ana's day went: \(removal)")
+            try expect(try store.daySummary(day, account: "bo") == "bo's day", "bo's day stays")
+            try expect(
+                try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .account("bo", device: nil))
+                    .count == 5 && (try store.record(near, account: "bo")) != nil, "bo's points and record stay")
+        },
         Case(description: "a photo is stored once per content and discarded when unused") { store in
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID())").path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
