@@ -25,37 +25,43 @@ extension PostgresStore: SharingStoring {
     public func redeemShareCode(codeHash: String, viewer: String, now: Int64, maxFailures: Int, window: Int64) throws
         -> Redemption
     {
-        try write { session in
-            guard let viewerID = try Self.userID(session, viewer) else { return .unknown }
-            // One redemption of an account at a time, across processes: the failure count holds.
-            try session.execute("SELECT id FROM account WHERE id = \(viewerID) FOR UPDATE")
-            let failures =
-                try session.value(
-                    "SELECT count(*) FROM redeem_failure WHERE user_id = \(viewerID) AND at_ms > \(now - window)",
-                    as: Int.self) ?? 0
-            if failures >= maxFailures { return .throttled }
-            guard
-                let code = try session.query(
-                    "SELECT * FROM share_code WHERE code_hash = \(codeHash) AND expires_ms > \(now) FOR UPDATE"
-                ).first
-            else {
-                try session.execute("INSERT INTO redeem_failure (user_id, at_ms) VALUES (\(viewerID), \(now))")
-                return .unknown
+        let rule = ShareCodeRedemption(maxFailures: maxFailures, window: window)
+        return try write { session in
+            let viewerID = try Self.userID(session, viewer)
+            var failures = 0
+            if let viewerID {
+                // One redemption of an account at a time, across processes: the failure count holds.
+                try session.execute("SELECT id FROM account WHERE id = \(viewerID) FOR UPDATE")
+                failures =
+                    try session.value(
+                        """
+                        SELECT count(*) FROM redeem_failure
+                        WHERE user_id = \(viewerID) AND at_ms > \(rule.failuresSince(now: now))
+                        """, as: Int.self) ?? 0
             }
-            let owner = try code.get("owner_id", as: Int64.self)
-            if owner == viewerID { return .own }
-            // One use: the code goes as it is redeemed.
-            try session.execute("DELETE FROM share_code WHERE id = \(try code.get("id", as: Int64.self))")
-            try session.execute(
-                """
-                INSERT INTO share_grant (owner_id, viewer_id, scopes, history_hours, created_ms)
-                VALUES (\(owner), \(viewerID), \(try code.get("scopes", as: String.self)),
-                        \(try code.get("history_hours", as: Int.self)), \(now))
-                ON CONFLICT (owner_id, viewer_id) DO UPDATE SET scopes = excluded.scopes,
-                    history_hours = excluded.history_hours, created_ms = excluded.created_ms, paused = false,
-                    expires_ms = NULL
-                """)
-            return .granted(try Self.grants(session, ownerID: owner, viewerID: viewerID)[0])
+            let code = try session.query("SELECT * FROM share_code WHERE code_hash = \(codeHash) FOR UPDATE").first.map
+            {
+                ShareCodeRedemption.Code(
+                    id: try $0.get("id"), owner: try $0.get("owner_id"), scopes: try $0.get("scopes"),
+                    historyHours: try $0.get("history_hours"), expires: try $0.get("expires_ms"))
+            }
+            switch rule.plan(viewer: viewerID, failures: failures, code: code, now: now) {
+            case .refuse(let answer): return answer
+            case .noteFailure:
+                try session.execute("INSERT INTO redeem_failure (user_id, at_ms) VALUES (\(viewerID!), \(now))")
+                return .unknown
+            case .grant(let code):
+                try session.execute("DELETE FROM share_code WHERE id = \(code.id)")
+                try session.execute(
+                    """
+                    INSERT INTO share_grant (owner_id, viewer_id, scopes, history_hours, created_ms)
+                    VALUES (\(code.owner), \(viewerID!), \(code.scopes), \(code.historyHours), \(now))
+                    ON CONFLICT (owner_id, viewer_id) DO UPDATE SET scopes = excluded.scopes,
+                        history_hours = excluded.history_hours, created_ms = excluded.created_ms, paused = false,
+                        expires_ms = NULL
+                    """)
+                return .granted(try Self.grants(session, ownerID: code.owner, viewerID: viewerID!)[0])
+            }
         }
     }
 

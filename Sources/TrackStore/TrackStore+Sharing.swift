@@ -23,25 +23,31 @@ extension TrackStore: SharingStoring {
     public func redeemShareCode(codeHash: String, viewer: String, now: Int64, maxFailures: Int, window: Int64) throws
         -> Redemption
     {
-        try pool.write { db in
-            guard let viewerID = try Self.userID(db, viewer) else { return .unknown }
-            let failures = try RedeemFailureRow.filter(Column("user_id") == viewerID && Column("at_ms") > now - window)
-                .fetchCount(db)
-            if failures >= maxFailures { return .throttled }
-            guard let code = try ShareCodeRow.filter(Column("code_hash") == codeHash).fetchOne(db),
-                code.expiresMs > now
-            else {
-                try RedeemFailureRow(userId: viewerID, atMs: now).insert(db)
-                return .unknown
+        let rule = ShareCodeRedemption(maxFailures: maxFailures, window: window)
+        return try pool.write { db in
+            let viewerID = try Self.userID(db, viewer)
+            let failures = try viewerID.map {
+                try RedeemFailureRow.filter(Column("user_id") == $0 && Column("at_ms") > rule.failuresSince(now: now))
+                    .fetchCount(db)
             }
-            if code.ownerId == viewerID { return .own }
-            // One use: the code goes as it is redeemed.
-            try code.delete(db)
-            let grant = GrantRow(
-                ownerId: code.ownerId, viewerId: viewerID, scopes: code.scopes, historyHours: code.historyHours,
-                createdMs: now)
-            try grant.insert(db, onConflict: .replace)
-            return .granted(try Self.grant(db, grant)!)
+            let code = try ShareCodeRow.filter(Column("code_hash") == codeHash).fetchOne(db).map {
+                ShareCodeRedemption.Code(
+                    id: $0.id!, owner: $0.ownerId, scopes: $0.scopes, historyHours: $0.historyHours,
+                    expires: $0.expiresMs)
+            }
+            switch rule.plan(viewer: viewerID, failures: failures ?? 0, code: code, now: now) {
+            case .refuse(let answer): return answer
+            case .noteFailure:
+                try RedeemFailureRow(userId: viewerID!, atMs: now).insert(db)
+                return .unknown
+            case .grant(let code):
+                _ = try ShareCodeRow.deleteOne(db, key: code.id)
+                let grant = GrantRow(
+                    ownerId: code.owner, viewerId: viewerID!, scopes: code.scopes, historyHours: code.historyHours,
+                    createdMs: now)
+                try grant.insert(db, onConflict: .replace)
+                return .granted(try Self.grant(db, grant)!)
+            }
         }
     }
 
