@@ -466,7 +466,7 @@ public enum StoreContract {
                 try store.updateGrant(owner: "ana", viewer: "ben", paused: true, expiresMilliseconds: nil) == false,
                 "no grant to change")
         },
-        Case(description: "a device's messages that are not positions are kept, per account") { store in
+        Case(description: "a device's messages that are not positions are kept once, per account") { store in
             try expect(try store.addAccount(name: "ana", passwordHash: "v1$x"), "ana added")
             try expect(try store.addAccount(name: "ben", passwordHash: "v1$x"), "ben added")
             guard let phone = try store.addDevice(named: "phone", account: "ana", tokenHash: "aa"),
@@ -476,7 +476,13 @@ public enum StoreContract {
                 phone, type: "transition", receivedMilliseconds: t0 + 2, body: #"{"event":"leave"}"#)
             try store.addDeviceMessage(phone, type: "lwt", receivedMilliseconds: t0 + 1, body: "{}")
             try store.addDeviceMessage(bens, type: "waypoint", receivedMilliseconds: t0, body: "{}")
-            let anas = try store.deviceMessages(account: "ana")
+            try expect(
+                try !store.addDeviceMessage(phone, type: "lwt", receivedMilliseconds: t0 + 9, body: "{}"),
+                "the same message again (a resent batch) is kept once")
+            try expect(
+                try store.addDeviceMessage(phone, type: "waypoint", receivedMilliseconds: t0 + 9, body: "{}"),
+                "another type with the same body is another message")
+            let anas = try store.deviceMessages(account: "ana").filter { $0.type != "waypoint" }
             try expect(anas.map(\.type) == ["lwt", "transition"], "oldest first, ana's only: \(anas)")
             try expect(anas[1].body == #"{"event":"leave"}"# && anas[1].device == "phone", "kept as sent")
             try expect(try store.deviceMessages(account: "nobody").isEmpty, "an unknown account has none")

@@ -105,13 +105,21 @@ extension PostgresStore: AccountStoring {
         }
     }
 
-    public func addDeviceMessage(_ device: DeviceID, type: String, receivedMilliseconds: Int64, body: String) throws {
+    @discardableResult
+    public func addDeviceMessage(_ device: DeviceID, type: String, receivedMilliseconds: Int64, body: String) throws
+        -> Bool
+    {
         try write { session in
-            try session.execute(
+            // The device's writes take turns (its advisory lock), so two copies of one batch do not
+            // both find the message missing.
+            try PostgresWriter.lock(session, device: device)
+            return try session.execute(
                 """
                 INSERT INTO device_message (device_id, received_ms, type, body)
-                VALUES (\(device.rawValue), \(receivedMilliseconds), \(type), \(body))
-                """)
+                SELECT \(device.rawValue), \(receivedMilliseconds), \(type), \(body)
+                WHERE NOT EXISTS (SELECT 1 FROM device_message
+                    WHERE device_id = \(device.rawValue) AND type = \(type) AND body = \(body))
+                """) > 0
         }
     }
 

@@ -48,8 +48,10 @@ public protocol AccountStoring: Sendable {
     /// Adds a device with a token (its hash) to an account; nil when the account does not exist
     /// or already has a device of that name.
     func addDevice(named name: String, account: String, tokenHash: String) throws -> DeviceID?
-    /// Keeps a message of `device` that is not a position.
-    func addDeviceMessage(_ device: DeviceID, type: String, receivedMilliseconds: Int64, body: String) throws
+    /// Keeps a message of `device` that is not a position; the same type and body again (a batch
+    /// the phone sent twice) is kept once. Whether it was new.
+    @discardableResult
+    func addDeviceMessage(_ device: DeviceID, type: String, receivedMilliseconds: Int64, body: String) throws -> Bool
     /// The messages of `account`'s devices, oldest first.
     func deviceMessages(account: String) throws -> [DeviceMessage]
     /// The account's devices, by name; nil when there is no such account.

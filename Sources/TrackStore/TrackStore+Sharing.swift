@@ -144,10 +144,18 @@ extension TrackStore: SharingStoring {
         }
     }
 
-    public func addDeviceMessage(_ device: DeviceID, type: String, receivedMilliseconds: Int64, body: String) throws {
+    @discardableResult
+    public func addDeviceMessage(_ device: DeviceID, type: String, receivedMilliseconds: Int64, body: String) throws
+        -> Bool
+    {
         try pool.write { db in
+            let known = try Row.fetchOne(
+                db, sql: "SELECT 1 FROM device_message WHERE device_id = ? AND type = ? AND body = ?",
+                arguments: [device.rawValue, type, body])
+            guard known == nil else { return false }
             try DeviceMessageRow(deviceId: device.rawValue, receivedMs: receivedMilliseconds, type: type, body: body)
                 .insert(db)
+            return true
         }
     }
 
