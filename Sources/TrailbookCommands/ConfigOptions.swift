@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrailbookKit
 import Pipeline
 
 /// `--config`, `--preset` and the common collection settings, shared by the commands that
@@ -45,8 +46,7 @@ struct ConfigOptions: ParsableArguments {
     func configPath() -> String? {
         if let config { return config }
         let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
-        let path = base + "/trailbook/config.toml"
+        let path = UserDirectories.config(env) + "/trailbook/config.toml"
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrailbookKit
 import StorePostgres
 import TrackStore
 
@@ -19,8 +20,7 @@ struct StoreOptions: ParsableArguments {
     static var defaultPath: String {
         let env = ProcessInfo.processInfo.environment
         if let p = env["TRAILBOOK_STORE"], !p.isEmpty { return p }
-        let base = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
-        return base + "/trailbook/trailbook.sqlite"
+        return UserDirectories.data(env) + "/trailbook/trailbook.sqlite"
     }
 
     /// Opens the store, which must exist (commands that read never make one: a mistyped path
@@ -65,7 +65,7 @@ struct StoreOptions: ParsableArguments {
     static func mediaDirectory(for url: String) -> String {
         let env = ProcessInfo.processInfo.environment
         if let p = env["TRAILBOOK_MEDIA"], !p.isEmpty { return p }
-        let base = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
+        let base = UserDirectories.data(env)
         let database = (try? PostgresLocation.parse(url).get())?.database ?? "postgresql"
         return base + "/trailbook/" + database + "-media"
     }

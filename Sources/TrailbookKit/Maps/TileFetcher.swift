@@ -86,10 +86,7 @@ public final class TileFetcher: TileFetching, Sendable {
     ) throws {
         self.source = source
         self.attribution = attribution
-        let base =
-            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
-        self.cache = cache ?? base + "/trailbook/tiles"
+        self.cache = cache ?? UserDirectories.cache(environment) + "/trailbook/tiles"
         cacheLimit = cacheMegabytes * 1_048_576
         self.timeout = timeout
         if case .mbtiles(let path) = source {
