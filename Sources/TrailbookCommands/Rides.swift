@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GPSCore
 import TrackStore
+import TrailbookKit
 
 /// `trailbook rides`: the stored rides.
 struct Rides: ParsableCommand {
@@ -75,10 +76,28 @@ struct Rides: ParsableCommand {
             return
         }
         if reports.isEmpty {
+            let filter = try devices.filter(store, account: user)
             print(
-                "No rides stored" + (days.isSet ? " on those days." : " yet.")
-                    + " Store some with trailbook import FILE.")
+                days.isSet
+                    ? "No rides stored on \(days.day ?? "those days") (\(zone.identifier)). "
+                        + (try Self.nearestDays(store, filter, from: from, to: to, zone: zone))
+                    : "No rides stored yet. Store some with trailbook import FILE.")
         }
         for r in reports { print(r.line) }
+    }
+
+    /// Where the rides nearest `[from, to)` are, as a sentence: the local day of the last ride
+    /// before and of the first after, or that there are none at all.
+    static func nearestDays(_ store: any TrackStoring, _ devices: DeviceFilter, from: Int64, to: Int64, zone: TimeZone)
+        throws -> String
+    {
+        let before = try store.rides(fromMilliseconds: .min, toMilliseconds: from, devices: devices).last
+        let after = try store.rides(fromMilliseconds: to, toMilliseconds: .max, devices: devices).first
+        let days = [
+            before.map { "\(LocalDay.of($0.startMilliseconds, in: zone)) before" },
+            after.map { "\(LocalDay.of($0.startMilliseconds, in: zone)) after" },
+        ].compactMap { $0 }
+        guard !days.isEmpty else { return "There are none on any day yet: trailbook import FILE stores some." }
+        return "The nearest days with rides: " + days.joined(separator: ", ") + " (trailbook rides lists them all)."
     }
 }

@@ -27,3 +27,26 @@ import TrailbookTestSupport
         #expect(rides.status == 0 && rides.stdout.contains("\"points\""), "\(rides)")
     }
 }
+
+extension FirstHourTests {
+    /// A day with nothing stored: `report day` writes no empty page and exits 66; `rides --day`
+    /// says which days nearby do have rides.
+    @Test func anEmptyDayIsSaidSoWithTheDaysThatHaveRides() throws {
+        let folder = try Samples.temporaryDirectory()
+        let store = folder + "/s.sqlite"
+        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        let page = folder + "/empty.html"
+        let report = try run(["report", "day", "2026-11-26", "-o", page, "--store", store, "--time-zone", "UTC"])
+        #expect(report.status == 66, "\(report)")
+        #expect(
+            report.stderr.contains("Nothing is stored on 2026-11-26") && report.stderr.contains("2026-06-14 before"))
+        #expect(!FileManager.default.fileExists(atPath: page))
+        let rides = try run(["rides", "--day", "2026-06-10", "--store", store, "--time-zone", "UTC"])
+        #expect(rides.status == 0)
+        #expect(
+            rides.stdout.contains("No rides stored on 2026-06-10") && rides.stdout.contains("2026-06-14 after")
+                && !rides.stdout.contains("import FILE"), "\(rides.stdout)")
+        let full = try run(["report", "day", "2026-06-14", "-o", page, "--store", store, "--time-zone", "UTC"])
+        #expect(full.status == 0 && FileManager.default.fileExists(atPath: page), "\(full)")
+    }
+}

@@ -152,6 +152,13 @@ struct Report: ParsableCommand {
             let input = try DayReportInputs.load(
                 day, store: store, zone: zone, imperial: style.imperial, embedPhotos: photos == "embed",
                 devices: filter, suggest: suggest)
+            if input.rides.isEmpty && input.records.isEmpty && input.summary == nil {
+                let (from, to) = LocalDay.range(day, in: zone)
+                throw CommandFailure(
+                    message: "Nothing is stored on \(day) (\(zone.identifier)): no ride, record or summary; nothing "
+                        + "was written. " + (try Rides.nearestDays(store, filter, from: from, to: to, zone: zone)),
+                    code: .noInput)
+            }
             let page = DayReport.render(input, style: style)
             StyleOptions.warn(fetcher)
             let path = output ?? "\(day).html"

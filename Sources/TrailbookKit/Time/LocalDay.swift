@@ -11,6 +11,15 @@ public enum LocalDay {
         return UTCTimestamp.milliseconds(of: start)
     }
 
+    /// The date in `zone` of the moment `ms` (ms since 1970, UTC).
+    public static func of(_ ms: Int64, in zone: TimeZone) -> CivilDate {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let c = calendar.dateComponents(
+            [.year, .month, .day], from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        return CivilDate(unchecked: c.year!, c.month!, c.day!)
+    }
+
     /// `[start, end)` of `date` in `zone`.
     public static func range(_ date: CivilDate, in zone: TimeZone) -> (from: Int64, to: Int64) {
         (start(date, in: zone), start(date.adding(days: 1), in: zone))
