@@ -97,7 +97,7 @@ public enum TideDatabase {
             var record = TIDE_RECORD()
             var exact: [Int32] = []
             var byID: [(Int32, Bool)] = []
-            var partial: [(Int32, String)] = []
+            var partial: [(number: Int32, name: String, id: String, reference: Bool)] = []
             let wanted = name.lowercased()
             for number in 0..<Int32(header.number_of_records) {
                 guard read_tide_record(number, &record) >= 0, !isCurrent(record) else { continue }
@@ -106,19 +106,26 @@ public enum TideDatabase {
                 if text(record.station_id) == name {
                     byID.append((number, record.header.record_type == UInt8(REFERENCE_STATION.rawValue)))
                 }
-                if stationName.lowercased().contains(wanted) { partial.append((number, stationName)) }
+                if stationName.lowercased().contains(wanted) {
+                    partial.append(
+                        (
+                            number, stationName, text(record.station_id),
+                            record.header.record_type == UInt8(REFERENCE_STATION.rawValue)
+                        ))
+                }
             }
             let chosen: Int32
             if let first = exact.first {
                 chosen = first
             } else if let reference = byID.first(where: { $0.1 }) ?? byID.first {
                 chosen = reference.0
-            } else if partial.count == 1 {
-                chosen = partial[0].0
             } else if partial.isEmpty {
                 throw TideError.noStation(name, path: path)
+            } else if Set(partial.map(\.id)).count == 1 {
+                // One station, listed twice (its reference record and a subordinate copy): the reference.
+                chosen = (partial.first(where: \.reference) ?? partial[0]).number
             } else {
-                throw TideError.ambiguous(name, candidates: partial.map(\.1))
+                throw TideError.ambiguous(name, candidates: partial.map(\.name))
             }
             return try load(chosen, header: header)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import Tides
 
 /// `trailbook config show|check`.
 struct Config: ParsableCommand {
@@ -39,8 +40,16 @@ struct Config: ParsableCommand {
             }
             do {
                 let config = try TrailbookConfig.load(text: String(decoding: data, as: UTF8.self), file: file)
+                if let station = config.tideStation {
+                    do {
+                        _ = try TideDatabase.station(station, path: config.tideFile ?? TideDatabase.defaultPath)
+                    } catch let error as TideError {
+                        throw CommandFailure(
+                            message: "\(file): tide.station: \(error).", code: .config)
+                    }
+                }
                 print("\(file): ok (preset \(config.preset), \(config.origins.count) settings)")
-            } catch {
+            } catch let error as ConfigError {
                 throw CommandFailure(message: error.description, code: .config)
             }
         }

@@ -26,6 +26,9 @@ struct TideCommand: ParsableCommand {
         var file: String?
         @Flag(help: "Print JSON: {\"stations\": [{name, id, lat, lon, subordinate, km}]}.") var json = false
 
+        /// Farther than this (km), a station's tide is not the one where you are.
+        static let farAway = 100.0
+
         func validate() throws {
             guard limit > 0 else { throw ValidationError("--limit must be 1 or more.") }
             if let near, parsedNear(near) == nil {
@@ -71,6 +74,12 @@ struct TideCommand: ParsableCommand {
                                 lon: $0.station.longitude, subordinate: $0.station.subordinate,
                                 km: $0.km.map { ($0 * 10).rounded() / 10 })
                         }))
+            }
+            if let nearest = list.first?.km, nearest > Self.farAway {
+                printError(
+                    "trailbook: the nearest station is \(Int(nearest.rounded())) km away: tides are predicted only "
+                        + "where the database has stations (mostly the coasts of North America, and ports elsewhere); "
+                        + "a station this far does not tell the tide where you are.")
             }
             for (s, km) in list {
                 let distance = km.map { String(format: "%7.1f km  ", $0) } ?? ""

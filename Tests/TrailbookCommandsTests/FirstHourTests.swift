@@ -50,3 +50,28 @@ extension FirstHourTests {
         #expect(full.status == 0 && FileManager.default.fileExists(atPath: page), "\(full)")
     }
 }
+
+extension FirstHourTests {
+    /// `config check` tries the tide station (every command would exit 78 on it); a station listed
+    /// twice under one id is one station; a list whose nearest station is far says so.
+    @Test func theTideStationIsCheckedAndFoundOnce() throws {
+        let folder = try Samples.temporaryDirectory()
+        let atlantis = folder + "/atlantis.toml"
+        try "[tide]\nstation = \"Atlantis\"\n".write(toFile: atlantis, atomically: true, encoding: .utf8)
+        let refused = try run(["config", "check", atlantis])
+        #expect(refused.status == 78 && refused.stderr.contains("tide.station") && refused.stderr.contains("Atlantis"))
+        let harbor = folder + "/harbor.toml"
+        try "[tide]\nstation = \"Friday Harbor\"\n".write(toFile: harbor, atomically: true, encoding: .utf8)
+        #expect(try run(["config", "check", harbor]).status == 0)
+        let conditions = try run([
+            "conditions", "--at", "2026-06-14 08:00", "--lat", "48.5", "--lon", "-123", "--config", harbor,
+        ])
+        #expect(conditions.status == 0 && conditions.stdout.contains("at Friday Harbor"), "\(conditions)")
+        let listed = try run(["tide", "stations", "--limit", "5000"])
+        #expect(listed.stdout.components(separatedBy: "Friday Harbor, San Juan Island").count - 1 == 1)
+        let far = try run(["tide", "stations", "--near", "47.37,8.54", "--limit", "1"])
+        #expect(far.status == 0 && far.stderr.contains("km away: tides are predicted only where"), "\(far.stderr)")
+        let near = try run(["tide", "stations", "--near", "48.55,-123.01", "--limit", "1"])
+        #expect(near.status == 0 && near.stderr.isEmpty, "\(near.stderr)")
+    }
+}

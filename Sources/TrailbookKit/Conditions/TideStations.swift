@@ -9,7 +9,17 @@ public enum TideStations {
     public static func list(near: Coordinate?, limit: Int, path: String = TideDatabase.defaultPath) throws
         -> [(station: TideStationSummary, km: Double?)]
     {
-        let all = try TideDatabase.stations(path: path)
+        // A station listed twice under one id (its reference record and a subordinate copy) once.
+        var all: [TideStationSummary] = []
+        var seen: [String: Int] = [:]
+        for s in try TideDatabase.stations(path: path) {
+            if let i = seen[s.id] {
+                if all[i].subordinate && !s.subordinate { all[i] = s }
+                continue
+            }
+            seen[s.id] = all.count
+            all.append(s)
+        }
         guard let near else {
             return all.sorted { $0.name < $1.name }.prefix(limit).map { ($0, nil) }
         }
