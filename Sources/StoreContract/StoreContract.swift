@@ -601,6 +601,32 @@ public enum StoreContract {
             try expect(mine.map(\.event) == [events[1], friend] && mine[1].device == "phone", "\(mine.map(\.event))")
             let anas = try store.events(fromMilliseconds: t0, toMilliseconds: t0 + 1, types: nil, account: "ana")
             try expect(anas.map(\.event.type) == [.cue, .cue], "ana's: her cues only")
+            // An event moves to an earlier time (late points showed it there), the account's only;
+            // onto the same event of that time it goes.
+            let departure = try some(back.first { $0.event.type == .placeDepart }, "the departure")
+            try expect(
+                try !store.moveEvent(departure.id, toMilliseconds: t0 + 30_000, coordinate: nil, account: "ana"),
+                "not ana's to move")
+            try expect(
+                try store.moveEvent(
+                    departure.id, toMilliseconds: t0 + 30_000, coordinate: Coordinate(latitude: 1, longitude: 2),
+                    account: nil), "moved")
+            let movedBack = try store.events(
+                fromMilliseconds: t0 + 30_000, toMilliseconds: t0 + 30_001, types: [.placeDepart], account: nil)
+            try expect(
+                movedBack.map(\.id) == [departure.id] && movedBack.first?.event.coordinate?.latitude == 1
+                    && movedBack.first?.event.text == "a note", "at its new time and place, the rest kept")
+            try expect(try store.addEvents([events[2]], device: bike) == 1, "the old time is free again")
+            let twin = try some(
+                try store.events(
+                    fromMilliseconds: t0 + 60_000, toMilliseconds: t0 + 60_001, types: [.placeDepart], account: nil
+                ).first, "the departure again")
+            try expect(
+                try store.moveEvent(twin.id, toMilliseconds: t0 + 30_000, coordinate: nil, account: nil),
+                "moved onto its twin")
+            try expect(
+                try store.events(fromMilliseconds: .min, toMilliseconds: .max, types: [.placeDepart], account: nil)
+                    .map(\.event.milliseconds) == [t0 + 30_000], "the twin went, one departure is left")
         },
         Case(description: "cues, tasks and alerts are the account's; the outbox delivers each event once per alert") {
             store in

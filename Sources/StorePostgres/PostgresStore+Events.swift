@@ -112,6 +112,27 @@ extension PostgresStore: EventStoring {
             """)
     }
 
+    @discardableResult
+    public func moveEvent(_ id: Int64, toMilliseconds milliseconds: Int64, coordinate: Coordinate?, account: String?)
+        throws -> Bool
+    {
+        try write { session in
+            let user = try session.value(
+                "SELECT id FROM account WHERE name = \(account ?? Self.localUser)", as: Int64.self)
+            let moved = try session.execute(
+                """
+                UPDATE event e SET t = \(milliseconds), lat = coalesce(\(coordinate?.latitude), e.lat),
+                    lon = coalesce(\(coordinate?.longitude), e.lon)
+                WHERE e.id = \(id) AND e.user_id = \(user) AND NOT EXISTS (
+                    SELECT 1 FROM event o WHERE o.user_id = e.user_id AND o.device_id = e.device_id
+                    AND o.t = \(milliseconds) AND o.type = e.type AND o.place = e.place AND o.tag = e.tag AND o.id <> e.id)
+                """)
+            if moved > 0 { return true }
+            // The same event is there at that time already: this one goes.
+            return try session.execute("DELETE FROM event WHERE id = \(id) AND user_id = \(user)") > 0
+        }
+    }
+
     public func events(
         fromMilliseconds from: Int64, toMilliseconds to: Int64, types: Set<TrailEventType>?, account: String?
     ) throws -> [StoredEvent] {

@@ -34,6 +34,12 @@ public protocol EventStoring: Sendable {
     /// The account's events in `[from, to)`, in time order (then type), of `types` when given.
     func events(fromMilliseconds from: Int64, toMilliseconds to: Int64, types: Set<TrailEventType>?, account: String?)
         throws -> [StoredEvent]
+    /// Moves the account's event `id` to `milliseconds` (and `coordinate`, when given): late
+    /// points showed it earlier. When its device has the same event at that time already, the
+    /// moved one goes. False when the account has no such event.
+    @discardableResult
+    func moveEvent(_ id: Int64, toMilliseconds milliseconds: Int64, coordinate: Coordinate?, account: String?) throws
+        -> Bool
 }
 
 extension EventStoring {

@@ -103,6 +103,24 @@ extension TrackStore: EventStoring {
         return added
     }
 
+    @discardableResult
+    public func moveEvent(_ id: Int64, toMilliseconds milliseconds: Int64, coordinate: Coordinate?, account: String?)
+        throws -> Bool
+    {
+        try pool.write { db in
+            let mine = "id = ? AND user_id = (SELECT id FROM user WHERE name = ?)"
+            try db.execute(
+                sql: """
+                    UPDATE OR IGNORE event SET t = ?, lat = coalesce(?, lat), lon = coalesce(?, lon) WHERE \(mine)
+                    """,
+                arguments: [milliseconds, coordinate?.latitude, coordinate?.longitude, id, account ?? Self.localUser])
+            if db.changesCount > 0 { return true }
+            // The same event is there at that time already: this one goes.
+            try db.execute(sql: "DELETE FROM event WHERE \(mine)", arguments: [id, account ?? Self.localUser])
+            return db.changesCount > 0
+        }
+    }
+
     public func events(
         fromMilliseconds from: Int64, toMilliseconds to: Int64, types: Set<TrailEventType>?, account: String?
     ) throws -> [StoredEvent] {

@@ -64,6 +64,31 @@ import Testing
         #expect(naive > 20, "the reported position crossed work's edge \(naive) times")
     }
 
+    /// Switched on at home and ridden off within 30 s: the stream starts at home (its first two
+    /// fixes lie inside with their accuracy), and leaving it is a departure, within a minute of
+    /// the true crossing. A stream that starts outside, near the edge, does not.
+    @Test func aStreamThatStartsInsideAPlaceDepartsWhenItLeaves() {
+        for (seconds, noise) in [(5, 3.0), (30, 10.0)] {
+            let ride = DaySimulator.run(
+                from: Geodesy.destination(from: Self.home, bearing: 200, distance: 20),
+                date: CivilDate(year: 2026, month: 6, day: 3)!, startTimeOfDay: 7 * 3_600_000,
+                legs: [
+                    .stay(seconds: seconds, noise: noise), .travel(to: Self.work, speed: 6),
+                    .stay(seconds: 400, noise: 5),
+                ], seed: 7)
+            let events = Self.detect(ride).filter { $0.type == .placeDepart || $0.type == .placeArrive }
+            #expect(events.map { "\($0.type.rawValue) \($0.place!)" } == ["place.depart home", "place.arrive work"])
+            if let depart = events.first, let truth = Self.crossings(ride, Self.places[0]).first {
+                #expect(abs(depart.milliseconds - truth.0) <= 60_000, "\(seconds) s at home")
+            }
+        }
+        let nearby = DaySimulator.run(
+            from: Geodesy.destination(from: Self.home, bearing: 0, distance: 160),
+            date: CivilDate(year: 2026, month: 6, day: 3)!, startTimeOfDay: 7 * 3_600_000,
+            legs: [.stay(seconds: 20, noise: 3), .travel(to: Self.cafe, speed: 6)], seed: 7)
+        #expect(Self.detect(nearby).filter { $0.place == "home" }.isEmpty, "never at home: no departure")
+    }
+
     @Test func stopsAndStartsAndTheLostFix() {
         let events = Self.detect(Self.day)
         #expect(

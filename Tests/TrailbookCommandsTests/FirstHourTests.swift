@@ -75,3 +75,27 @@ extension FirstHourTests {
         #expect(near.status == 0 && near.stderr.isEmpty, "\(near.stderr)")
     }
 }
+
+extension FirstHourTests {
+    /// The README's cue on leaving home fires for "switch on and ride off": a log that starts at
+    /// home and leaves at once departs, by import.
+    @Test func rideOffFromHomeDepartsAndFiresTheCue() throws {
+        let folder = try Samples.temporaryDirectory()
+        let store = folder + "/s.sqlite"
+        let log = folder + "/ride.nmea"
+        let simulated = try run([
+            "simulate", "--duration", "300", "--seed", "3", "--lat", "47.37", "--lon", "8.54", "--start",
+            "2026-06-14T07:00:00", "-o", log,
+        ])
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        #expect(
+            try run(["place", "add", "home", "--lat", "47.37", "--lon", "8.54", "--radius", "120", "--store", store])
+                .status == 0)
+        #expect(try run(["cue", "add", "check tyres", "--depart", "home", "--store", store]).status == 0)
+        let imported = try run(["import", "--dry-run", "--events", "--store", store, log])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let output = imported.stdout + imported.stderr
+        #expect(output.contains("place.depart") && output.contains("home"), "\(output)")
+        #expect(output.contains("check tyres"), "the cue follows the departure: \(output)")
+    }
+}

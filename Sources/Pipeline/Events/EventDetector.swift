@@ -210,6 +210,13 @@ public struct EventDetector: Sendable {
                 state.inside = false
             }
         }
+        // A stream that starts inside a place starts there, once two fixes in a row lie inside
+        // with their accuracy (no arrival is announced; leaving it departs).
+        if state.inside == nil, let entered = state.entered, entered.ms < seen.ms,
+            place.excess(entered.point) + entered.accuracy <= 0, excess + seen.accuracy <= 0
+        {
+            state.inside = true
+        }
         if state.inside != true, let entered = state.entered {
             let stoppedInside = motion == .stopped && stay.map { place.excess($0.center) <= 0 } == true
             if stoppedInside || Double(seen.ms - entered.ms) >= rules.arriveAfter * 1000 {

@@ -192,7 +192,8 @@ public final class PhoneIngest: Sendable {
                 let places = try store.places(account: account)
                 if places != detector.places { detector.setPlaces(places) }
             }
-            var events = sorted.flatMap { detector.observe($0) }
+            var events = try unrepeated(
+                sorted.flatMap { detector.observe($0) }, deviceName: lane.name, account: account)
             if let late, stored > 0 {
                 events += try lateEvents(
                     in: late, device: device, deviceName: lane.name, account: account, places: detector.places,
@@ -243,14 +244,73 @@ public final class PhoneIngest: Sendable {
         let fixes = try store.points(
             fromMilliseconds: from, toMilliseconds: to,
             devices: account.map { .account($0, device: deviceName) } ?? .named(deviceName))
-        var fresh = EventDetector(rules: configuration.events, places: places)
-        let found = fixes.flatMap { fresh.observe($0) }
+        var detector = EventDetector(rules: configuration.events, places: places)
+        let found = fixes.flatMap { detector.observe($0) }
         guard !found.isEmpty else { return [] }
-        let known =
-            try store.events(fromMilliseconds: from, toMilliseconds: to, types: nil, account: account)
-            .filter { $0.device == deviceName }.map(\.event) + besides
-        let kinds = Set(known.map { "\($0.type.rawValue)|\($0.place ?? "")" })
-        return found.filter { !kinds.contains("\($0.type.rawValue)|\($0.place ?? "")") }
+        let stored = try store.events(fromMilliseconds: from, toMilliseconds: to, types: nil, account: account)
+            .filter { $0.device == deviceName }
+        let kinds = Set((stored.map(\.event) + besides).map { "\($0.type.rawValue)|\($0.place ?? "")" })
+        var fresh: [TrailEvent] = []
+        for f in found {
+            // The same arrival, departure, stop or start the live detector dated later, seeing the
+            // points with gaps: it moves to the time the stored points show (with the cues it fired).
+            if let other = Self.opposite[f.type],
+                let later = stored.first(where: {
+                    $0.event.type == f.type && $0.event.place == f.place && $0.event.milliseconds > f.milliseconds
+                }),
+                !(stored.map(\.event) + found).contains(where: {
+                    $0.type == other && $0.place == f.place && $0.milliseconds > f.milliseconds
+                        && $0.milliseconds < later.event.milliseconds
+                })
+            {
+                try store.moveEvent(
+                    later.id, toMilliseconds: f.milliseconds, coordinate: f.coordinate, account: account)
+                for cue in stored
+                where cue.event.type == .cue && cue.event.place == f.place
+                    && cue.event.milliseconds == later.event.milliseconds
+                {
+                    try store.moveEvent(
+                        cue.id, toMilliseconds: f.milliseconds, coordinate: f.coordinate, account: account)
+                }
+                continue
+            }
+            if !kinds.contains("\(f.type.rawValue)|\(f.place ?? "")") { fresh.append(f) }
+        }
+        return fresh
+    }
+
+    /// Arriving and leaving a place, and stopping and moving, alternate: two of one kind with
+    /// none of the other between are one.
+    static let opposite: [TrailEventType: TrailEventType] = [
+        .placeArrive: .placeDepart, .placeDepart: .placeArrive, .motionStopped: .motionMoving,
+        .motionMoving: .motionStopped,
+    ]
+
+    /// The live detector's `events` without those the device has had already: the same kind at
+    /// the same place as its last one of the pair within ``lateWindow`` before (late points
+    /// showed it first, at its own time; the live detector, seeing the points with gaps, found
+    /// it again later).
+    func unrepeated(_ events: [TrailEvent], deviceName: String, account: String?) throws -> [TrailEvent] {
+        var kept: [TrailEvent] = []
+        for e in events {
+            guard let other = Self.opposite[e.type] else {
+                kept.append(e)
+                continue
+            }
+            let before =
+                try store.events(
+                    fromMilliseconds: e.milliseconds - lateWindow, toMilliseconds: e.milliseconds,
+                    types: [e.type, other], account: account
+                ).filter { $0.device == deviceName }.map(\.event)
+                + kept.filter { $0.type == e.type || $0.type == other }
+            if let last = before.filter({ $0.place == e.place }).max(by: { $0.milliseconds < $1.milliseconds }),
+                last.type == e.type
+            {
+                continue
+            }
+            kept.append(e)
+        }
+        return kept
     }
 
     /// Places changed (a phone sent its regions): every device reads its account's places again
