@@ -1,4 +1,6 @@
 import Foundation
+import GPSCore
+import RideSimulator
 import Testing
 import TrailbookTestSupport
 
@@ -97,5 +99,38 @@ extension FirstHourTests {
         let output = imported.stdout + imported.stderr
         #expect(output.contains("place.depart") && output.contains("home"), "\(output)")
         #expect(output.contains("check tyres"), "the cue follows the departure: \(output)")
+    }
+}
+
+extension FirstHourTests {
+    /// The same, live: a receiver on a pseudo-terminal switched on at home, ridden off after 20 s.
+    @Test func rideOffFromHomeDepartsLive() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/live.sqlite"
+        let home = Coordinate(latitude: 47.37, longitude: 8.54)
+        #expect(try run(["place", "add", "home", "--lat", "47.37", "--lon", "8.54", "--store", store]).status == 0)
+        #expect(try run(["cue", "add", "check tyres", "--depart", "home", "--store", store]).status == 0)
+        let ride = DaySimulator.run(
+            from: home, date: CivilDate(year: 2026, month: 6, day: 3)!, startTimeOfDay: 7 * 3_600_000,
+            legs: [
+                .stay(seconds: 20, noise: 3),
+                .travel(to: Geodesy.destination(from: home, bearing: 90, distance: 3000), speed: 6),
+            ], seed: 7)
+        let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
+        let record = Process()
+        record.executableURL = try trailbookBinary()
+        record.arguments = ["record", "--device", pty.linkPath, "--store", store, "--log-level", "warning"]
+        record.standardOutput = FileHandle.nullDevice
+        record.standardError = FileHandle.nullDevice
+        try record.run()
+        Thread.sleep(forTimeInterval: 1)  // the recorder opens the port before the receiver speaks
+        Feeder(pty, epochs: ride.map { Array($0.sentences.joined().utf8) }, rate: 250).wait()
+        Thread.sleep(forTimeInterval: 2.5)  // the last epoch is flushed after 1.5 s of quiet
+        kill(record.processIdentifier, SIGTERM)
+        record.waitUntilExit()
+        #expect(record.terminationStatus == 0)
+        let listed = try run(["events", "--day", "2026-06-03", "--time-zone", "UTC", "--json", "--store", store])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("\"place.depart\"") && listed.stdout.contains("check tyres"), "\(listed.stdout)")
     }
 }
