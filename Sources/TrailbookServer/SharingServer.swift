@@ -403,6 +403,13 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             let allowed = methods(for: request.uri.path)
+            if allowed.isEmpty && error.body == nil {
+                // A path the server does not have: a JSON error like every other, not an empty body.
+                throw HTTPError(
+                    .notFound,
+                    message: "There is no \(request.uri.path) here; GET /api/openapi.json describes the server's paths."
+                )
+            }
             guard !allowed.isEmpty, !allowed.contains(request.method.rawValue) else { throw error }
             throw HTTPError(
                 .methodNotAllowed, headers: [.allow: allowed.joined(separator: ", ")],

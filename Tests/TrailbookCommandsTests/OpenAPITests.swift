@@ -180,6 +180,11 @@ import TrailbookTestSupport
         let trace = try await HTTP.exchange(
             server.url.appendingPathComponent("api/grants"), method: "PUT", headers: ana)
         #expect(trace.status == 405 && trace.headers.contains { $0.lowercased() == "allow: get" }, "\(trace)")
+        // A path the server does not have: 404 with a JSON error, as every error.
+        let nowhere = try await HTTP.exchange(server.url.appendingPathComponent("nope"), method: "GET", headers: [:])
+        #expect(
+            nowhere.status == 404 && nowhere.body.contains(#"{"error":{"message":"There is no \/nope here"#),
+            "\(nowhere)")
     }
 }
 
