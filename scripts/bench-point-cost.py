@@ -39,6 +39,19 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def post_point(conn, token, i, base):
+    """Posts point i of a device (OsmAnd protocol) and returns the seconds until its reply."""
+    lat, lon = 47.37 + i * 1e-5, 8.54 + i * 1e-5
+    path = f"/osmand?id={token}&timestamp={(base + i * 1000) // 1000}&lat={lat:.6f}&lon={lon:.6f}&speed=5&accuracy=5"
+    t = time.perf_counter()
+    conn.request("POST", path)
+    r = conn.getresponse()
+    r.read()
+    if r.status != 200:
+        sys.exit(f"point {i} refused: {r.status}")
+    return time.perf_counter() - t
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("binary")
@@ -91,17 +104,9 @@ def main():
             if k == 50:
                 cpu_before = cpu_seconds(server.pid)  # after a warm-up of 50 points each
             for name, device, token, order, times in devices:
-                i = order[k]
-                lat, lon = 47.37 + i * 1e-5, 8.54 + i * 1e-5
-                path = f"/osmand?id={token}&timestamp={(base + i * 1000) // 1000}&lat={lat:.6f}&lon={lon:.6f}&speed=5&accuracy=5"
-                t = time.perf_counter()
-                conn.request("POST", path)
-                r = conn.getresponse()
-                r.read()
-                if r.status != 200:
-                    sys.exit(f"point {i} refused: {r.status}")
+                took = post_point(conn, token, order[k], base)
                 if k >= 50:
-                    times.append(time.perf_counter() - t)
+                    times.append(took)
         cpu_seconds_total = cpu_seconds(server.pid) - cpu_before
         results = []
         for name, device, token, order, times in devices:
@@ -165,16 +170,9 @@ def with_api_clients(a, store, port, base, n):
     conn = http.client.HTTPConnection("127.0.0.1", port)
     times = []
     for i in range(n):
-        lat, lon = 47.37 + i * 1e-5, 8.54 + i * 1e-5
-        path = f"/osmand?id={token}&timestamp={(base + i * 1000) // 1000}&lat={lat:.6f}&lon={lon:.6f}&speed=5&accuracy=5"
-        t = time.perf_counter()
-        conn.request("POST", path)
-        r = conn.getresponse()
-        r.read()
-        if r.status != 200:
-            sys.exit(f"point {i} refused: {r.status}")
+        took = post_point(conn, token, i, base)
         if i >= 50:
-            times.append(time.perf_counter() - t)
+            times.append(took)
     stop.set()
     for c in clients:
         c.join(10)

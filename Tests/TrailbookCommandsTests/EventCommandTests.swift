@@ -147,19 +147,7 @@ import TrailbookTestSupport
                 "place", "add", name, "--lat", "\(c.latitude)", "--lon", "\(c.longitude)", "--store", recorded,
             ])
         }
-        let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
-        let record = Process()
-        record.executableURL = try trailbookBinary()
-        record.arguments = ["record", "--device", pty.linkPath, "--store", recorded, "--log-level", "warning"]
-        record.standardOutput = FileHandle.nullDevice
-        record.standardError = FileHandle.nullDevice
-        try record.run()
-        Thread.sleep(forTimeInterval: 1)  // the recorder opens the port before the receiver speaks
-        Feeder(pty, epochs: Self.day.map { Array($0.sentences.joined().utf8) }, rate: 250).wait()
-        Thread.sleep(forTimeInterval: 2.5)
-        kill(record.processIdentifier, SIGTERM)
-        record.waitUntilExit()
-        #expect(record.terminationStatus == 0)
+        #expect(try recordLive(Self.day, store: recorded, dir: dir) == 0)
         // The receiver's connection is noted at the wall clock's time (today), the rest at the fixes' times.
         let connected = try events(
             recorded, types: ["device.connected"], range: ["--from", "2026-06-04", "--to", "2100-01-01"])
@@ -203,23 +191,11 @@ import TrailbookTestSupport
         let dryText = try run(["import", "--dry-run", "--events", "--store", store, log])
         #expect(dryText.stdout.contains("→ alert 1 (webhook) would send it live"), "\(dryText.stdout)")
         #expect(hook.requests().isEmpty)
-        let pty = try PseudoTerminal(linkPath: dir + "/ttyAlerts")
-        let record = Process()
-        record.executableURL = try trailbookBinary()
-        record.arguments = [
-            "record", "--device", pty.linkPath, "--store", store, "--log-level", "warning", "--device-name", "bike",
-        ]
-        record.standardOutput = FileHandle.nullDevice
-        record.standardError = FileHandle.nullDevice
-        try record.run()
-        Thread.sleep(forTimeInterval: 1)
-        Feeder(pty, epochs: Self.day.map { Array($0.sentences.joined().utf8) }, rate: 250).wait()
         // The notifier sends within a second or two of each commit.
-        let deadline = Date().addingTimeInterval(20)
-        while hook.requests().count < 4 && Date() < deadline { Thread.sleep(forTimeInterval: 0.25) }
-        kill(record.processIdentifier, SIGTERM)
-        record.waitUntilExit()
-        #expect(record.terminationStatus == 0)
+        #expect(
+            try recordLive(Self.day, store: store, dir: dir, name: "ttyAlerts", arguments: ["--device-name", "bike"]) {
+                hook.requests().count >= 4
+            } == 0)
         let titles = hook.requests().compactMap { request -> String? in
             #expect(request["verified"] as? Bool == true)
             let body = try? JSONSerialization.jsonObject(with: Data((request["body"] as? String ?? "").utf8))

@@ -116,19 +116,7 @@ extension FirstHourTests {
                 .stay(seconds: 20, noise: 3),
                 .travel(to: Geodesy.destination(from: home, bearing: 90, distance: 3000), speed: 6),
             ], seed: 7)
-        let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
-        let record = Process()
-        record.executableURL = try trailbookBinary()
-        record.arguments = ["record", "--device", pty.linkPath, "--store", store, "--log-level", "warning"]
-        record.standardOutput = FileHandle.nullDevice
-        record.standardError = FileHandle.nullDevice
-        try record.run()
-        Thread.sleep(forTimeInterval: 1)  // the recorder opens the port before the receiver speaks
-        Feeder(pty, epochs: ride.map { Array($0.sentences.joined().utf8) }, rate: 250).wait()
-        Thread.sleep(forTimeInterval: 2.5)  // the last epoch is flushed after 1.5 s of quiet
-        kill(record.processIdentifier, SIGTERM)
-        record.waitUntilExit()
-        #expect(record.terminationStatus == 0)
+        #expect(try recordLive(ride, store: store, dir: dir) == 0)
         let listed = try run(["events", "--day", "2026-06-03", "--time-zone", "UTC", "--json", "--store", store])
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout.contains("\"place.depart\"") && listed.stdout.contains("check tyres"), "\(listed.stdout)")
