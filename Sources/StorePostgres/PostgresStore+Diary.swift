@@ -92,6 +92,15 @@ extension PostgresStore {
         }
     }
 
+    /// Runs `body` in one write transaction when record `id` is in the account's diary; whether it is.
+    func writeOwned(_ id: Int64, _ account: String?, _ body: (Session) throws -> Void) throws -> Bool {
+        try write { session in
+            guard try Self.owns(session, id, account) else { return false }
+            try body(session)
+            return true
+        }
+    }
+
     /// Whether record `id` is in the account's diary.
     static func owns(_ session: Session, _ id: Int64, _ account: String?) throws -> Bool {
         try !session.query(
@@ -283,17 +292,12 @@ extension PostgresStore {
 
     @discardableResult
     public func setFields(_ fields: [Field], on record: Int64, account: String?) throws -> Bool {
-        try write { session in
-            guard try Self.owns(session, record, account) else { return false }
-            try Self.upsertFields(session, record, fields)
-            return true
-        }
+        try writeOwned(record, account) { session in try Self.upsertFields(session, record, fields) }
     }
 
     @discardableResult
     public func setConditions(_ values: [ConditionValue], on record: Int64, account: String?) throws -> Bool {
-        try write { session in
-            guard try Self.owns(session, record, account) else { return false }
+        try writeOwned(record, account) { session in
             for value in values {
                 let (text, number) = value.value.columns
                 try session.execute(
@@ -304,7 +308,6 @@ extension PostgresStore {
                     SET text = excluded.text, number = excluded.number, source = excluded.source
                     """)
             }
-            return true
         }
     }
 
@@ -378,11 +381,7 @@ extension PostgresStore {
 
     @discardableResult
     public func attachPhotos(_ photos: [Photo], to record: Int64, account: String?) throws -> Bool {
-        try write { session in
-            guard try Self.owns(session, record, account) else { return false }
-            try Self.insertPhotos(session, record, photos)
-            return true
-        }
+        try writeOwned(record, account) { session in try Self.insertPhotos(session, record, photos) }
     }
 
     public func storePhotoFile(_ source: String, takenMilliseconds: Int64?) throws -> Photo {

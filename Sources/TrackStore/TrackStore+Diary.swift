@@ -118,6 +118,15 @@ extension TrackStore {
     /// `user_id = <the account's id>`, with the account's name as its one argument.
     static let ofAccount = "user_id = (SELECT id FROM user WHERE name = ?)"
 
+    /// Runs `body` in one write transaction when record `id` is in the account's diary; whether it is.
+    func writeOwned(_ id: Int64, _ account: String?, _ body: (Database) throws -> Void) throws -> Bool {
+        try pool.write { db in
+            guard try Self.owns(db, id, account) else { return false }
+            try body(db)
+            return true
+        }
+    }
+
     /// Whether record `id` is in the account's diary.
     static func owns(_ db: Database, _ id: Int64, _ account: String?) throws -> Bool {
         try Bool.fetchOne(
@@ -256,21 +265,15 @@ extension TrackStore {
     /// false when it has no such record.
     @discardableResult
     public func setFields(_ fields: [Field], on record: Int64, account: String?) throws -> Bool {
-        try pool.write { db in
-            guard try Self.owns(db, record, account) else { return false }
-            try Self.upsertFields(db, record, fields)
-            return true
-        }
+        try writeOwned(record, account) { db in try Self.upsertFields(db, record, fields) }
     }
 
     /// Sets condition values on a record of the account's diary (replacing values of the same
     /// keys); false when it has no such record.
     @discardableResult
     public func setConditions(_ values: [ConditionValue], on record: Int64, account: String?) throws -> Bool {
-        try pool.write { db in
-            guard try Self.owns(db, record, account) else { return false }
+        try writeOwned(record, account) { db in
             for value in values { try ConditionRow(record: record, value).insert(db, onConflict: .replace) }
-            return true
         }
     }
 
@@ -322,11 +325,7 @@ extension TrackStore {
     /// to a record of the account's diary; false when it has no such record.
     @discardableResult
     public func attachPhotos(_ photos: [Photo], to record: Int64, account: String?) throws -> Bool {
-        try pool.write { db in
-            guard try Self.owns(db, record, account) else { return false }
-            try Self.insertPhotos(db, record, photos)
-            return true
-        }
+        try writeOwned(record, account) { db in try Self.insertPhotos(db, record, photos) }
     }
 
     // MARK: day summaries

@@ -14,8 +14,8 @@ public struct DiaryService {
     /// Whose diary: an account of the store (a server's user); nil for the store's own user.
     public let account: String?
 
-    /// `zone`: where local days are, and how times in sentences are shown; ``checkAccount()``
-    /// says whether the store has `account`.
+    /// `zone`: where local days are, and how times in sentences are shown. A use case that adds a
+    /// record for an `account` the store does not have is ``DiaryError/noAccount(_:)``.
     public init(
         store: any TrackStoring, zone: TimeZone = TimeZone(identifier: "UTC")!, tide: TideStation? = nil,
         account: String? = nil
@@ -33,11 +33,6 @@ public struct DiaryService {
     func deviceIDs() throws -> Set<DeviceID> {
         guard let account else { return Set(try store.devices().map(\.id)) }
         return Set(try store.devices(of: account)?.map(\.id) ?? [])
-    }
-
-    /// Exit 66 (``DiaryError/noAccount(_:)``) unless the store has the diary's account.
-    public func checkAccount() throws {
-        if let account, try store.devices(of: account) == nil { throw DiaryError.noAccount(account) }
     }
 
     // MARK: marking
