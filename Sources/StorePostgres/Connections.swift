@@ -55,7 +55,11 @@ final class ConnectionPool: @unchecked Sendable {
                 try session.execute("COMMIT")
                 return value
             } catch {
-                _ = try? session.execute("ROLLBACK")
+                // Not on a connection that is gone: PostgresNIO may never answer a query sent on a
+                // closed connection (the server rolls back what it had, anyway).
+                if !session.connection.isClosed && !Self.isConnectionFailure(error) {
+                    _ = try? session.execute("ROLLBACK")
+                }
                 throw error
             }
         }
@@ -67,9 +71,46 @@ final class ConnectionPool: @unchecked Sendable {
             nextID += 1
             return nextID
         }
-        return try PostgresConnection.connect(
-            on: group.next(), configuration: configuration, id: id, logger: logger
-        ).wait()
+        return try opened(id: id)
+    }
+
+    /// A new connection, or an error within ``connectDeadline``: PostgresNIO's own timeout covers
+    /// the TCP connection only, not the start-up and login that follow it.
+    private func opened(id: Int) throws -> PostgresConnection {
+        let loop = group.next()
+        let connecting = PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: logger)
+        let promise = loop.makePromise(of: PostgresConnection.self)
+        connecting.cascade(to: promise)
+        let deadline = loop.scheduleTask(in: Self.connectDeadline) {
+            promise.fail(ChannelError.connectTimeout(Self.connectDeadline))
+        }
+        connecting.whenComplete { _ in deadline.cancel() }
+        // One that comes after the deadline is not left open.
+        promise.futureResult.whenFailure { _ in
+            connecting.whenSuccess { late in let _: EventLoopFuture<Void> = late.close() }
+        }
+        return try promise.futureResult.wait()
+    }
+
+    /// How long opening a connection (TCP, start-up, login) may take.
+    static let connectDeadline = TimeAmount.seconds(15)
+
+    /// Waits for `future` of `connection`, but not for ever on a connection that is gone: when
+    /// the connection has been closed for a second and `future` still has no result, it fails
+    /// as a closed channel (which the store reports as the database being away). A query that
+    /// is merely slow on a live connection is waited for.
+    static func settled<T: Sendable>(_ future: EventLoopFuture<T>, on connection: PostgresConnection) throws -> T {
+        let promise = future.eventLoop.makePromise(of: T.self)
+        future.cascade(to: promise)
+        let loop = future.eventLoop
+        let watchdog = loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { task in
+            guard connection.isClosed else { return }
+            task.cancel()
+            // A second of grace for the result the closing itself brings (a promise completes once).
+            loop.scheduleTask(in: .seconds(1)) { promise.fail(ChannelError.ioOnClosedChannel) }
+        }
+        promise.futureResult.whenComplete { _ in watchdog.cancel() }
+        return try promise.futureResult.wait()
     }
 
     private func checkOut() throws -> PostgresConnection {
@@ -94,14 +135,12 @@ final class ConnectionPool: @unchecked Sendable {
         let id = nextID
         condition.unlock()
         do {
-            let connection = try PostgresConnection.connect(
-                on: group.next(), configuration: configuration, id: id, logger: logger
-            ).wait()
+            let connection = try opened(id: id)
             do {
                 // A commit is acknowledged (to a phone, by a 200) only once it is on disk, whatever
                 // the server's default: its WAL is flushed before COMMIT returns.
-                _ = try connection.query("SET synchronous_commit = on", logger: logger).wait()
-                _ = try connection.query("SET lock_timeout = 10000", logger: logger).wait()
+                _ = try Self.settled(connection.query("SET synchronous_commit = on", logger: logger), on: connection)
+                _ = try Self.settled(connection.query("SET lock_timeout = 10000", logger: logger), on: connection)
             } catch {
                 // Not left open behind the pool's back.
                 try? connection.close().wait()
@@ -165,13 +204,15 @@ struct Session {
     /// The rows of `query`.
     @discardableResult
     func query(_ query: PostgresQuery) throws -> [PostgresRandomAccessRow] {
-        try connection.query(query, logger: logger).wait().rows.map { $0.makeRandomAccess() }
+        try ConnectionPool.settled(connection.query(query, logger: logger), on: connection).rows.map {
+            $0.makeRandomAccess()
+        }
     }
 
     /// Runs `query`; returns the rows it changed.
     @discardableResult
     func execute(_ query: PostgresQuery) throws -> Int {
-        try connection.query(query, logger: logger).wait().metadata.rows ?? 0
+        try ConnectionPool.settled(connection.query(query, logger: logger), on: connection).metadata.rows ?? 0
     }
 
     /// The first column of the first row, or nil when there is no row (or the value is NULL).

@@ -418,7 +418,6 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// One line per request at debug level: method, path, status.
 /// The store's state as the requests find it: away (the database does not answer) or not.
 final class StoreOutage: Sendable {
     private let down = Mutex(false)
@@ -461,6 +460,7 @@ struct StoreOutageMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
+/// One line per request at debug level: method, path, status.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response

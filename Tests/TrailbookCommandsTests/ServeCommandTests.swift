@@ -49,6 +49,14 @@ import TrailbookTestSupport
             throw RunError("trailbook serve did not say where it listens: \(text)")
         }
 
+        /// A test that failed before ``stop()`` does not leave its server running.
+        deinit {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+
         /// Stops it with SIGTERM; its exit status and its standard error.
         func stop() -> (Int32, String) {
             kill(process.processIdentifier, SIGTERM)
