@@ -112,11 +112,12 @@ fuzz: deps-test
 	bash scripts/fuzz.sh
 	bash scripts/fuzz-api.sh
 
-# Installs the binary, the udev rules and the systemd unit (DESTDIR for staging, PREFIX for the binary).
+# Installs the binary (stripped of its debug information), the udev rules and the systemd unit (DESTDIR for staging, PREFIX for the binary).
 PREFIX  ?= /usr/local
 DESTDIR ?=
 install: release
-	install -D -m 0755 .build/release/trailbook $(DESTDIR)$(PREFIX)/bin/trailbook
+	install -D -s -m 0755 .build/release/trailbook $(DESTDIR)$(PREFIX)/bin/trailbook
+	@echo "Installed $(DESTDIR)$(PREFIX)/bin/trailbook, stripped: $$(du -h $(DESTDIR)$(PREFIX)/bin/trailbook | cut -f1)"
 	install -D -m 0644 udev/60-trailbook.rules $(DESTDIR)/etc/udev/rules.d/60-trailbook.rules
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/trailbook/README.md
 	mkdir -p $(DESTDIR)/etc/systemd/system

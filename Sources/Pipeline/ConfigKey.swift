@@ -1,4 +1,5 @@
 import Foundation
+import GPSCore
 
 /// One configuration key: where it lives, its unit, how it prints, and how a value is checked
 /// and applied. The table drives the TOML reader, the command-line overrides and `config show`.
@@ -92,7 +93,7 @@ struct ConfigKey: Sendable {
             }),
         ConfigKey(
             section: "time", name: "zone", unit: "IANA time zone such as \"Europe/Zurich\", or \"system\"",
-            render: { c in "\"\(c.timeZone.identifier)\"" },
+            render: { c in "\"\(c.timeZone.displayIdentifier)\"" },
             apply: { v, c throws(ConfigProblem) in
                 guard let name = v.string else {
                     throw ConfigProblem(text: "must be a time zone name such as \"Europe/Zurich\".")

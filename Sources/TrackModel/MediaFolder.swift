@@ -27,8 +27,14 @@ public struct MediaFolder: Sendable {
         let ext = (source as NSString).pathExtension.lowercased() == "jpeg" ? "jpeg" : "jpg"
         let relative = "\(sha.prefix(2))/\(sha).\(ext)"
         let folder = path + "/" + sha.prefix(2)
-        for dir in [path, folder] where mkdir(dir, 0o700) != 0 && errno != EEXIST {
-            throw CannotWrite(path: dir, reason: String(cString: strerror(errno)))
+        // The folder and any of its parents missing yet (a new PostgreSQL store's default media
+        // folder lies under a data folder that may not exist), each 0700.
+        var dir = path.hasPrefix("/") ? "" : "."
+        for part in folder.split(separator: "/") {
+            dir += "/" + part
+            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+                throw CannotWrite(path: dir, reason: String(cString: strerror(errno)))
+            }
         }
         let target = path + "/" + relative
         let size = ((try? FileManager.default.attributesOfItem(atPath: source))?[.size] as? NSNumber)?.intValue ?? 0

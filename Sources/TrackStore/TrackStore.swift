@@ -81,8 +81,15 @@ public final class TrackStore: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError.notAStore(path: path, reason: "\(error)")
+            throw StoreError.notAStore(path: path, reason: Self.reason(error))
         }
+    }
+
+    /// Why a file is not a store, in words: not SQLite at all, or SQLite's message (not its SQL).
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? DatabaseError else { return "\(error)" }
+        if error.resultCode == .SQLITE_NOTADB { return "it is not an SQLite database" }
+        return "SQLite: " + (error.message ?? "\(error.resultCode)")
     }
 
     /// Opens the pool. Switching a new file to WAL needs a moment alone with it, and SQLite does
@@ -97,7 +104,7 @@ public final class TrackStore: Sendable {
             {
                 Thread.sleep(forTimeInterval: 0.05)
             } catch {
-                throw StoreError.notAStore(path: path, reason: "\(error)")
+                throw StoreError.notAStore(path: path, reason: Self.reason(error))
             }
         }
     }

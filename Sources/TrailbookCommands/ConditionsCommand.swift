@@ -73,7 +73,7 @@ enum ConditionsText {
         var lines = [
             "Conditions at \(LocalTime.format(Int64(sky.at.timeIntervalSince1970 * 1000), zone: zone)), "
                 + String(format: "%.4f° %@ %.4f° %@", abs(sky.latitude), ns, abs(sky.longitude), ew)
-                + " (local day \(day), \(zone.identifier))",
+                + " (local day \(day), \(zone.displayIdentifier))",
             "Sun   \(sun.phase.rawValue): elevation \(degrees(sun.elevation)), azimuth \(degrees(sun.azimuth))",
         ]
         if let up = sun.upAllDay {

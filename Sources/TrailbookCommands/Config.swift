@@ -1,16 +1,100 @@
 import ArgumentParser
 import Foundation
+import GPSCore
 import Pipeline
 import Tides
+import TrailbookKit
 
-/// `trailbook config show|check`.
+/// `trailbook config init|show|check`.
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "Show the effective configuration, or check a config file.",
+        abstract: "Write a starter config, show the effective configuration, or check a config file.",
         discussion: "Every key, its unit and default: docs/CONFIG.md.",
-        subcommands: [Show.self, Check.self]
+        subcommands: [Init.self, Show.self, Check.self]
     )
+
+    /// `trailbook config init`: a commented starter config where commands look for one.
+    struct Init: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "init",
+            abstract: "Write a commented starter config (time zone, preset, a sample record kind, maps) and say where.",
+            discussion: """
+                Writes $XDG_CONFIG_HOME/trailbook/config.toml (~/.config/trailbook/config.toml), where every \
+                command looks for its config, or the file given with -o. The time zone is the system's. An \
+                existing file is kept unless --force. Exit codes: 73 the file exists or cannot be written.
+                """)
+
+        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write it.", valueName: "file"))
+        var output: String?
+
+        @Flag(help: "Replace a config file that exists.")
+        var force = false
+
+        @Flag(help: "Print {\"file\", \"time_zone\"} as JSON.")
+        var json = false
+
+        func run() throws {
+            let path = output ?? UserDirectories.config() + "/trailbook/config.toml"
+            if FileManager.default.fileExists(atPath: path) && !force {
+                throw CommandFailure(
+                    message: "\(path) exists already; trailbook config show prints what it says, --force replaces it.",
+                    code: .cannotCreate)
+            }
+            let zone = TimeZone.current.displayIdentifier
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Self.starter(zone: zone).write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure(
+                    message: "Cannot write \(path) (\(error.localizedDescription)); choose another file with -o.",
+                    code: .cannotCreate)
+            }
+            if json {
+                let data = try JSONSerialization.data(
+                    withJSONObject: ["file": path, "time_zone": zone], options: [.sortedKeys, .withoutEscapingSlashes])
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                print(
+                    "Wrote \(path) (time zone \(zone)). Every command reads it; trailbook config show prints the result."
+                )
+            }
+        }
+
+        /// The starter file: each setting with a comment, every one of them valid as written.
+        static func starter(zone: String) -> String {
+            """
+            # Trailbook's configuration. Every key, its unit and its default: docs/CONFIG.md.
+            # `trailbook config show` prints the effective settings and where each came from;
+            # `trailbook config check FILE` checks a file.
+
+            # "ride" keeps a fix a second (cycling, running); "diary" one a minute, 10 m apart
+            # (a day's whereabouts, a small store).
+            preset = "ride"
+
+            [time]
+            # Days, times you type and times printed are in this zone.
+            zone = "\(zone)"
+
+            [maps]
+            # The base map of the reports and of `serve`'s live map. Empty: the track on a plain
+            # background. An offline MBTiles file, or a tile server whose terms allow your use, e.g.
+            # tiles = "mbtiles:/home/you/maps/region.mbtiles"
+            # tiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+            tiles = ""
+
+            # A record kind: `trailbook mark --kind catch --field species=pike --field weight="2.1 kg"`
+            # checks the fields; `trailbook suggest --kind catch` learns which conditions go with them.
+            [kinds.catch]
+            species = { type = "choice", values = ["pike", "perch", "trout", "carp"], required = true }
+            weight  = { type = "mass", min = "0 kg", max = "100 kg" }
+            length  = { type = "length", min = "0 cm" }
+            bait    = { type = "text" }
+
+            """
+        }
+    }
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -48,7 +132,7 @@ struct Config: ParsableCommand {
                             message: "\(file): tide.station: \(error).", code: .config)
                     }
                 }
-                print("\(file): ok (preset \(config.preset), \(config.origins.count) settings)")
+                print("\(file): ok (preset \(config.preset), \(counted(config.origins.count, "setting")))")
             } catch let error as ConfigError {
                 throw CommandFailure(message: error.description, code: .config)
             }

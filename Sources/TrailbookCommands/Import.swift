@@ -55,8 +55,10 @@ struct Import: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The device the points are stored as; points of different devices never merge.", valueName: "name"))
-    var deviceName = "import"
+            "The device the points are stored as; points of different devices never merge. Default: imported "
+                + "(import in a store an earlier Trailbook imported into, so that its points still merge).",
+            valueName: "name"))
+    var deviceName: String?
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -97,6 +99,9 @@ struct Import: ParsableCommand {
             $0 == "first" ? .first : .at(UTCTimestamp.milliseconds(Substring($0))!)
         }
         options.keepFixes = format == .csv
+        // A store that cannot be read yet (a new database) has no earlier device; the import
+        // itself says why a store cannot be used.
+        let deviceName = try deviceName ?? Self.defaultDevice(in: (try? storeOptions.openIfItExists()) ?? nil)
         var job = ImportJob(files: files, device: deviceName, options: options)
         job.dryRun = dryRun
         job.events = events
@@ -116,6 +121,15 @@ struct Import: ParsableCommand {
         } else if format == nil {
             for line in summary.lines(device: deviceName, zone: config.timeZone) { print(line) }
         }
+    }
+}
+
+extension Import {
+    /// The device of files imported without --device-name: `imported` (its events read "imported
+    /// lost its fix"), or `import`, the name earlier versions used, in a store that has it.
+    static func defaultDevice(in store: (any TrackStoring)?) throws -> String {
+        let earlier = try store?.devices().contains { $0.name == "import" } ?? false
+        return earlier ? "import" : "imported"
     }
 }
 
@@ -160,14 +174,14 @@ extension ImportFileReport {
         if reordered == true { text += "; points put in time order" }
         if let waypoints, waypoints > 0 {
             var parts: [String] = []
-            if let records { parts.append("\(records) stored as records") }
+            if let records { parts.append("\(records) stored as " + (records == 1 ? "a record" : "records")) }
             if let already = recordsAlreadyStored, already > 0 { parts.append("\(already) already stored") }
             if let untimed = waypointsWithoutTime, untimed > 0 {
                 parts.append("\(untimed) without a time, not stored (--waypoint-time stores them)")
             }
-            text += "; \(waypoints) waypoints" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+            text += "; " + counted(waypoints, "waypoint") + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
         }
-        if let routesSkipped, routesSkipped > 0 { text += "; \(routesSkipped) routes skipped (no times)" }
+        if let routesSkipped, routesSkipped > 0 { text += "; \(counted(routesSkipped, "route")) skipped (no times)" }
         if let events, events > 0 {
             text += "; \(counted(events, "event"))"
             if let new = eventsStored, new < events { text += " (\(new) new)" }

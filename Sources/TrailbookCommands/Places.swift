@@ -187,7 +187,7 @@ struct Timeline: ParsableCommand {
         let entries = try DayTimeline.load(
             day, store: store, zone: zone, devices: try devices.filter(store, account: accountOptions.user))
         if json { return try printJSON(TimelineJSON(date: day.description, zone: zone, entries: entries)) }
-        if entries.isEmpty { print("Nothing on \(day) (\(zone.identifier)).") }
+        if entries.isEmpty { print("Nothing on \(day) (\(zone.displayIdentifier)).") }
         for entry in entries { print(TimelineJSON.line(entry, zone: zone)) }
     }
 }

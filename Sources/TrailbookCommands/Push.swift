@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GPSCore
 import TrackModel
 import TrackStore
 import TrailbookKit
@@ -105,11 +106,11 @@ struct Push: AsyncParsableCommand {
         } else if report.device == nil {
             print("Nothing to send: \(report.server) has every stored point.")
         } else if report.dryRun {
-            print("\(report.waiting) points of \(report.device!) would be sent to \(report.server).")
+            print("\(counted(report.waiting, "point")) of \(report.device!) would be sent to \(report.server).")
         } else if report.sent == 0 {
             print("Nothing to send: \(report.server) has every point of \(report.device!).")
         } else {
-            print("Sent \(report.sent) points of \(report.device!) to \(report.server).")
+            print("Sent \(counted(report.sent, "point")) of \(report.device!) to \(report.server).")
         }
     }
 }

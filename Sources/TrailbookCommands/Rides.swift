@@ -33,6 +33,9 @@ struct Rides: ParsableCommand {
         var points: Int
         var segments: Int
         var dropped: [String: Int]
+        /// Start and end as every command prints times for people (`2026-06-14 08:30:00 +02:00`).
+        var localStart = ""
+        var localEnd = ""
 
         enum CodingKeys: String, CodingKey {
             case id, device, start, end, points, segments, dropped
@@ -47,6 +50,8 @@ struct Rides: ParsableCommand {
             device = ride.device
             start = time(ride.startMilliseconds)
             end = time(ride.endMilliseconds)
+            localStart = LocalTime.format(ride.startMilliseconds, zone: zone)
+            localEnd = LocalTime.format(ride.endMilliseconds, zone: zone)
             durationSeconds = Double(ride.endMilliseconds - ride.startMilliseconds) / 1000
             points = ride.pointCount
             segments = ride.segmentCount
@@ -57,7 +62,7 @@ struct Rides: ParsableCommand {
         var line: String {
             let minutes = Int(durationSeconds / 60)
             let drops = dropped.values.reduce(0, +)
-            return "ride \(id)  \(start) → \(end)  \(minutes / 60)h\(String(format: "%02d", minutes % 60))m  "
+            return "ride \(id)  \(localStart) → \(localEnd)  \(minutes / 60)h\(String(format: "%02d", minutes % 60))m  "
                 + "\(counted(points, "point")), \(counted(segments, "segment")), \(drops) dropped"
         }
     }
@@ -79,7 +84,7 @@ struct Rides: ParsableCommand {
             let filter = try devices.filter(store, account: user)
             print(
                 days.isSet
-                    ? "No rides stored on \(days.day ?? "those days") (\(zone.identifier)). "
+                    ? "No rides stored on \(days.day ?? "those days") (\(zone.displayIdentifier)). "
                         + (try Self.nearestDays(store, filter, from: from, to: to, zone: zone))
                     : "No rides stored yet. Store some with trailbook import FILE.")
         }

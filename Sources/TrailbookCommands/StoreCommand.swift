@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GPSCore
 import StorePostgres
 import TrackStore
 import TrailbookKit
@@ -36,7 +37,8 @@ struct StoreCommand: ParsableCommand {
         var destination: String
 
         @Flag(
-            help: "Print {\"source\", \"destination\", \"resumed\", \"tables\": {NAME: ROWS}, \"photo_files\"} as JSON."
+            help:
+                "Print {\"source\", \"destination\", \"resumed\", \"tables\": {NAME: ROWS}, \"photo_files\", \"photo_folder\"} as JSON."
         )
         var json = false
 
@@ -61,7 +63,7 @@ struct StoreCommand: ParsableCommand {
                 let document: [String: Any] = [
                     "source": report.source, "destination": report.destination, "resumed": report.resumed,
                     "tables": Dictionary(uniqueKeysWithValues: report.tables.map { ($0.table, $0.rows) }),
-                    "photo_files": report.photoFiles,
+                    "photo_files": report.photoFiles, "photo_folder": to.mediaDirectory,
                 ]
                 let data = try JSONSerialization.data(
                     withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
@@ -74,7 +76,9 @@ struct StoreCommand: ParsableCommand {
                     "  \(table.table): \(table.rows) row\(table.rows == 1 ? "" : "s")"
                         + (table.copied < table.rows ? " (\(table.copied) now)" : ""))
             }
-            if report.photoFiles > 0 { print("  \(report.photoFiles) photo files") }
+            if report.photoFiles > 0 {
+                print("  \(counted(report.photoFiles, "photo file")), into \(to.mediaDirectory)")
+            }
             print("Every table has as many rows in both stores.")
         }
 

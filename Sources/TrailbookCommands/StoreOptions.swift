@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import TrailbookKit
 import StorePostgres
 import TrackStore
+import TrailbookKit
 
 /// `--store`: where the track store lives.
 struct StoreOptions: ParsableArguments {
@@ -12,6 +12,12 @@ struct StoreOptions: ParsableArguments {
                 + "$XDG_DATA_HOME/trailbook/trailbook.sqlite (~/.local/share/...).",
             valueName: "path|url"))
     var store: String?
+
+    @Flag(
+        help:
+            "Make the missing folders of --store when this command makes a new store (the default store's are always made)."
+    )
+    var mkdir = false
 
     /// The path by the documented precedence.
     var path: String { store ?? Self.defaultPath }
@@ -32,7 +38,19 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store, making it (and its folder) when there is none: for commands that store
     /// what they are given (import, record, mark, pause, photo import, a day's summary).
     func openOrCreate() throws -> any TrackStoring {
-        try open(create: true)
+        try checkFolder()
+        return try open(create: true)
+    }
+
+    /// A store path typed with --store whose folder does not exist is a typo more often than a
+    /// wish: the folder is made only with --mkdir (the default store's folder always is).
+    func checkFolder() throws {
+        guard let store, !mkdir, !PostgresLocation.isURL(store) else { return }
+        let folder = (store as NSString).deletingLastPathComponent
+        guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return }
+        throw CommandFailure(
+            message: "The folder \(folder) of --store does not exist; check the path, or add --mkdir to make it.",
+            code: .cannotCreate)
     }
 
     /// Opens the store when there is one (for a dry run that reads the places); nil when the

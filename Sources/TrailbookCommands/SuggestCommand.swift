@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GPSCore
 import TrailbookKit
 
 /// `trailbook suggest --kind K`: which conditions go with the records of a kind, and when they
@@ -55,7 +56,7 @@ struct SuggestCommand: ParsableCommand {
 public enum SuggestText {
     public static func lines(_ report: SuggestReport, zone: TimeZone) -> [String] {
         var lines = [
-            "\(report.counted) of \(report.records) \(report.kind) records"
+            "\(report.counted) of \(counted(report.records, "\(report.kind) record"))"
                 + (report.best.map { " (the best quarter by \($0))" } ?? "")
                 + String(format: " over %.1f h out there: %.2f an hour.", report.hours, report.rate)
         ]

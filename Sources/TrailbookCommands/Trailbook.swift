@@ -91,7 +91,24 @@ public struct Trailbook: AsyncParsableCommand {
             printError("trailbook: \(command.message)")
             Glibc.exit(command.code.rawValue)
         } catch {
-            exit(withError: error)
+            let code = exitCode(for: error)
+            // Help and version go where ArgumentParser puts them (standard output, exit 0).
+            guard code != .success else { exit(withError: error) }
+            printError(usageLine(for: error))
+            Glibc.exit(code.rawValue)
         }
+    }
+
+    /// A command line ArgumentParser refused, in the same style as every other failure: one
+    /// `trailbook: ` line (what is wrong, with its help lines if any), and where the help is.
+    static func usageLine(for error: any Error) -> String {
+        let message = message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+        let full = fullMessage(for: error)
+        var text = "trailbook: " + message
+        if let range = full.range(of: #"See '[^']+'"#, options: .regularExpression) {
+            let see = full[range].dropFirst(4)
+            text += (message.hasSuffix(".") || message.hasSuffix("?") ? "" : ".") + " " + see + " explains the command."
+        }
+        return text
     }
 }

@@ -88,7 +88,9 @@ enum WebPages {
                 values["tiles"] = true
                 if !tiles.attribution.isEmpty { values["attribution"] = tiles.attribution }
             }
-            if let (c, expires) = code { values["code"] = ["code": c, "expires": LocalTime.utc(expires)] }
+            if let (c, expires) = code {
+                values["code"] = ["code": c, "expires": LocalTime.format(expires, zone: zone)]
+            }
             if let message { values["message"] = message }
             return page("home", values)
         }

@@ -125,7 +125,7 @@ import TrailbookTestSupport
         #expect(arrivals.map { $0["place"] as? String } == ["work", "home"])
         let text = try run(["events", "--day", "2026-06-03", "--time-zone", "UTC", "--store", store])
         #expect(
-            text.stdout.contains("2026-06-03 07:0") && text.stdout.contains("place.depart  home  (import)"),
+            text.stdout.contains("2026-06-03 07:0") && text.stdout.contains("place.depart  home  (imported)"),
             "\(text.stdout)")
         let stranger = try run(["events", "--user", "nobody", "--store", store])
         #expect(stranger.status == 66 && stranger.stderr.contains("There is no account nobody"), "\(stranger.stderr)")
@@ -229,7 +229,7 @@ extension EventCommandTests {
             [e["kind"] as? String, e["title"] as? String].compactMap { $0 }.joined(separator: " ")
         }
         // Home (from the day's start: the log begins there), the ride to work, the visit at work
-        // with the lost fix in it, the record, home again until the day's end.
+        // with the lost fix in it, the record, home again until the last fix.
         let visits = summary.filter { $0.hasPrefix("visit") }
         #expect(visits == ["visit home", "visit work", "visit home"], "\(summary)")
         #expect(summary.contains("event bike lost its fix") && summary.contains("record record 1"), "\(summary)")
@@ -237,9 +237,12 @@ extension EventCommandTests {
         let starts = entries.compactMap { $0["start"] as? String }
         #expect(starts == starts.sorted(), "in time order")
         #expect(entries.first?["start"] as? String == "2026-06-03T00:00:00.000Z", "home since the day began")
+        // The log ends at home: the stay ends at the last fix, not at midnight.
+        let lastFix = entries.filter { $0["kind"] as? String == "ride" }.compactMap { $0["end"] as? String }.max()
+        #expect(lastFix != nil)
         #expect(
-            entries.last(where: { $0["kind"] as? String == "visit" })?["end"] as? String == "2026-06-03T23:59:59.999Z",
-            "home until it ended")
+            entries.last(where: { $0["kind"] as? String == "visit" })?["end"] as? String == lastFix,
+            "home until the last fix \(lastFix ?? "")")
         #expect(entries.first(where: { $0["kind"] as? String == "record" })?["detail"] as? String == "Coffee")
         let text = try run(["timeline", "2026-06-03", "--time-zone", "UTC", "--store", store])
         #expect(

@@ -122,3 +122,121 @@ extension FirstHourTests {
         #expect(listed.stdout.contains("\"place.depart\"") && listed.stdout.contains("check tyres"), "\(listed.stdout)")
     }
 }
+
+extension FirstHourTests {
+    /// Names and words: the imported device's name, one-digit hours, one error style, plain
+    /// words for a file that is no store, no folder made for a mistyped --store, the times of
+    /// `rides` as every command prints them, and a stay that ends at the last fix.
+    @Test func namesAndWordsAreThoseOfTheRestOfTheTool() throws {
+        let folder = try Samples.temporaryDirectory()
+        let store = folder + "/s.sqlite"
+        let utc = ["--time-zone", "UTC"]
+        // A file's device is "imported" ("imported lost its fix"), or the earlier "import" in a
+        // store that has it, so that a re-import still merges.
+        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        let rides = try run(["rides", "--json", "--store", store])
+        #expect(rides.stdout.contains("\"device\" : \"imported\""), "\(rides.stdout)")
+        let older = folder + "/older.sqlite"
+        #expect(try run(["import", "--store", older, "--device-name", "import", "Samples/ride.nmea"]).status == 0)
+        let second = folder + "/second.nmea"
+        #expect(try run(["simulate", "--duration", "60", "--start", "2026-06-14T07:10:00", "-o", second]).status == 0)
+        let merged = try run(["import", "--store", older, second])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let devices = try run(["rides", "--json", "--store", older]).stdout
+        #expect(devices.contains("\"import\"") && !devices.contains("\"imported\""), "\(devices)")
+        // `rides` prints times as every other command does.
+        let listed = try run(["rides", "--store", store] + utc)
+        #expect(listed.stdout.contains("2026-06-14 06:30:00 UTC → 2026-06-14 06:59:59 UTC"), "\(listed.stdout)")
+        // One-digit hours.
+        let marked = try run(["mark", "--at", "2026-06-14 6:45", "--note", "a bench", "--store", store] + utc)
+        #expect(marked.status == 0, "\(marked.stderr)")
+        // One error style, ArgumentParser's refusals included.
+        let unknown = try run(["rides", "--nope"])
+        #expect(unknown.status == 64)
+        #expect(
+            unknown.stderr.hasPrefix("trailbook: Unknown option '--nope'") && !unknown.stderr.contains("Usage:")
+                && unknown.stderr.contains("'trailbook rides --help' explains the command"), "\(unknown.stderr)")
+        // A file that is no SQLite database, in words (no SQL).
+        let photo = folder + "/photo.jpg"
+        try TestPhotos.make(photo, taken: "2026:06:14 08:40:00", offset: "+02:00")
+        let notStore = try run(["rides", "--store", photo])
+        #expect(notStore.status == 73, "\(notStore)")
+        #expect(
+            notStore.stderr.contains("is not a Trailbook store (it is not an SQLite database)")
+                && !notStore.stderr.contains("SELECT"), "\(notStore.stderr)")
+        // A mistyped --store folder is not made, unless asked for.
+        let typo = folder + "/typo/deeper/x.sqlite"
+        let refused = try run(["import", "--store", typo, "Samples/ride.nmea"])
+        #expect(refused.status == 73 && refused.stderr.contains("--mkdir"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/typo"))
+        #expect(try run(["import", "--store", typo, "--mkdir", "Samples/ride.nmea"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: typo))
+        // Counted words: one setting, not "1 settings".
+        let config = folder + "/one.toml"
+        try "[time]\nzone = \"UTC\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let checked = try run(["config", "check", config])
+        #expect(checked.stdout.contains("1 setting)"), "\(checked.stdout)")
+    }
+
+    /// A log that ends at a place: the stay there ends at the last fix, not at midnight.
+    @Test func aStayEndsAtTheLastFix() throws {
+        let folder = try Samples.temporaryDirectory()
+        let store = folder + "/s.sqlite"
+        let start = Coordinate(latitude: 47.37, longitude: 8.54)
+        let bakery = Geodesy.destination(from: start, bearing: 90, distance: 1500)
+        #expect(
+            try run([
+                "place", "add", "bakery", "--lat", "\(bakery.latitude)", "--lon", "\(bakery.longitude)", "--store",
+                store,
+            ]).status == 0)
+        let day = DaySimulator.run(
+            from: start, date: CivilDate(year: 2026, month: 6, day: 3)!, startTimeOfDay: 8 * 3_600_000,
+            legs: [.travel(to: bakery, speed: 5), .stay(seconds: 540, noise: 3)], seed: 5)
+        let log = folder + "/bakery.nmea"
+        try day.flatMap(\.sentences).joined().write(toFile: log, atomically: true, encoding: .utf8)
+        #expect(try run(["import", "--store", store, log]).status == 0)
+        let timeline = try run(["timeline", "2026-06-03", "--json", "--time-zone", "UTC", "--store", store])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(timeline.stdout.utf8)) as? [String: Any], "\(timeline)")
+        let entries = try #require(document["entries"] as? [[String: Any]])
+        let visit = try #require(entries.first { $0["kind"] as? String == "visit" }, "\(timeline.stdout)")
+        let last = try #require(entries.first { $0["kind"] as? String == "ride" }?["end"] as? String)
+        #expect(visit["end"] as? String == last, "the stay ends at the last fix \(last): \(visit)")
+        #expect(document["time_zone"] as? String == "UTC")
+    }
+}
+
+extension FirstHourTests {
+    /// `config init` writes a starter config where commands look for one, with the system's zone,
+    /// that passes `config check` and whose sample kind works; the README's photo and weather
+    /// examples run on the samples as written.
+    @Test func aStarterConfigAndTheSamplesMakeTheREADMEsExamplesRun() throws {
+        let home = try Samples.temporaryDirectory()
+        let environment = [
+            "HOME": home, "XDG_DATA_HOME": "", "XDG_CONFIG_HOME": "", "TRAILBOOK_STORE": "", "TZ": "Asia/Tokyo",
+        ]
+        let written = try run(["config", "init"], environment: environment)
+        let file = home + "/.config/trailbook/config.toml"
+        #expect(written.status == 0 && written.stdout.contains("Wrote \(file) (time zone Asia/Tokyo)"), "\(written)")
+        #expect(try run(["config", "check", file]).status == 0)
+        let shown = try run(["config", "show"], environment: environment)
+        #expect(shown.stdout.contains("zone = \"Asia/Tokyo\""), "\(shown.stdout)")
+        let again = try run(["config", "init"], environment: environment)
+        #expect(again.status == 73 && again.stderr.contains("--force"), "\(again)")
+        #expect(try run(["config", "init", "--force"], environment: environment).status == 0)
+        // The sample kind of the starter file.
+        #expect(try run(["import", "Samples/ride.nmea"], environment: environment).status == 0)
+        let caught = try run(
+            [
+                "mark", "--at", "2026-06-14 15:40", "--kind", "catch", "--field", "species=pike", "--field",
+                "weight=2.1 kg",
+            ],
+            environment: environment)
+        #expect(caught.status == 0, "\(caught.stderr)")
+        // The README's photo and weather examples, on the samples.
+        let photos = try run(["photo", "import", "Samples/photos"], environment: environment)
+        #expect(photos.status == 0 && photos.stdout.contains("1 attached"), "\(photos)")
+        let weather = try run(["weather", "import", "Samples/station.csv", "--dry-run"], environment: environment)
+        #expect(weather.status == 0 && weather.stdout.contains("would get weather"), "\(weather)")
+    }
+}

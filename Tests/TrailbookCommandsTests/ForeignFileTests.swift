@@ -6,7 +6,7 @@ import TrailbookTestSupport
 /// without dates, waypoints without times, decimal degrees where NMEA wants ddmm, and the
 /// exports read back or by other readers.
 @Suite struct ForeignFileTests {
-    func store() throws -> String { try Samples.temporaryDirectory() + "/data/trailbook.sqlite" }
+    func store() throws -> String { try Samples.temporaryDirectory() + "/trailbook.sqlite" }
 
     /// `body` with its NMEA checksum: `$body*HH`.
     func sentence(_ body: String) -> String {
@@ -166,7 +166,7 @@ import TrailbookTestSupport
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
             first.stdout.contains(
-                "3 waypoints: 1 stored as records, 2 without a time, not stored (--waypoint-time stores them)"),
+                "3 waypoints: 1 stored as a record, 2 without a time, not stored (--waypoint-time stores them)"),
             "\(first.stdout)")
         let other = try store()
         let all = try run(["import", "--store", other, "--waypoint-time", "first", gpx])

@@ -134,6 +134,7 @@ import TrailbookTestSupport
     @Test func photoPathsWithDotDotAndLinksStayInTheMediaFolder() throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/store/trailbook.sqlite"
+        try FileManager.default.createDirectory(atPath: dir + "/store", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir + "/a/b", withIntermediateDirectories: true)
         try TestPhotos.make(dir + "/a/photo.jpg", taken: "2026:06:14 06:40:00")
         try FileManager.default.createSymbolicLink(atPath: dir + "/link.jpg", withDestinationPath: dir + "/a/photo.jpg")

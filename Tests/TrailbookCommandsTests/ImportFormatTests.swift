@@ -4,7 +4,7 @@ import TrailbookTestSupport
 
 /// `import` of gzip-compressed logs and GPX files, and of files that are neither.
 @Suite struct ImportFormatTests {
-    func store() throws -> String { try Samples.temporaryDirectory() + "/data/trailbook.sqlite" }
+    func store() throws -> String { try Samples.temporaryDirectory() + "/trailbook.sqlite" }
 
     /// Runs a helper program, failing with what to install when it is missing.
     func tool(_ path: String, _ arguments: [String], package: String) throws {

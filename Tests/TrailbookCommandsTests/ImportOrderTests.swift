@@ -6,7 +6,7 @@ import TrailbookTestSupport
 /// `import` of files in any order: nothing is dropped for being earlier than what is stored,
 /// the store is the same whatever the order, and a file counts as imported only for what it stored.
 @Suite struct ImportOrderTests {
-    func store() throws -> String { try Samples.temporaryDirectory() + "/data/trailbook.sqlite" }
+    func store() throws -> String { try Samples.temporaryDirectory() + "/trailbook.sqlite" }
 
     /// A simulated ride log (1 Hz) in `dir`.
     func simulate(_ dir: String, _ name: String, start: String, seconds: Int, seed: Int) throws -> String {

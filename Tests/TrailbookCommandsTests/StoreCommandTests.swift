@@ -8,7 +8,7 @@ import TrailbookTestSupport
 
 /// `import` into the store, `rides`, `points`, end to end.
 @Suite struct StoreCommandTests {
-    func store() throws -> String { try Samples.temporaryDirectory() + "/data/trailbook.sqlite" }
+    func store() throws -> String { try Samples.temporaryDirectory() + "/trailbook.sqlite" }
 
     @Test func importStoresOnceAndRidesAndPointsShowIt() throws {
         let s = try store()
@@ -83,7 +83,9 @@ import TrailbookTestSupport
     }
 
     @Test func storeThatCannotBeWrittenExits73Or77() throws {
-        let missing = try run(["import", "--store", "/proc/trailbook/none.sqlite", "Samples/edge/midnight.nmea"])
+        let missing = try run([
+            "import", "--store", "/proc/trailbook/none.sqlite", "--mkdir", "Samples/edge/midnight.nmea",
+        ])
         #expect(missing.status == 73)
         #expect(missing.stderr.contains("Cannot open the store /proc/trailbook/none.sqlite"))
         guard getuid() == 0 else { return }

@@ -41,18 +41,21 @@ import TrailbookTestSupport
 
         let database = try PostgresCluster.shared().newDatabase()
         let back = folder + "/back.sqlite"
-        let there = try ok(["store", "copy", sqlite, database, "--json"], media: folder + "/pg-media")
+        // A media folder whose parents do not exist yet either (a new user's data folder).
+        let pgMedia = folder + "/data/trailbook/pg-media"
+        let there = try ok(["store", "copy", sqlite, database, "--json"], media: pgMedia)
         let copied = try #require(try JSONSerialization.jsonObject(with: Data(there.utf8)) as? [String: Any])
         let tables = try #require(copied["tables"] as? [String: Int])
         #expect(tables["position"] == 1762 + 600 && tables["share_grant"] == 1 && tables["photo"] == 1, "\(tables)")
         #expect(copied["photo_files"] as? Int == 1, "the photo file went into the database's media folder")
-        _ = try ok(["store", "copy", database, back], media: folder + "/pg-media")
+        #expect(copied["photo_folder"] as? String == pgMedia, "and says where: \(there)")
+        _ = try ok(["store", "copy", database, back], media: pgMedia)
 
         let stores = [sqlite, database, back]
         // The same answers, but for where each store keeps its photo files.
         func answers(_ arguments: [String]) throws -> [String] {
             try stores.map {
-                try ok(arguments + ["--store", $0], media: folder + "/pg-media").replacingOccurrences(
+                try ok(arguments + ["--store", $0], media: pgMedia).replacingOccurrences(
                     of: #""path" : "[^"]*/([0-9a-f]{2}/[0-9a-f]{64}\.jpg)""#, with: "\"path\" : \"MEDIA/$1\"",
                     options: .regularExpression)
             }
@@ -75,7 +78,7 @@ import TrailbookTestSupport
         for store in [database, back] {
             let marked = try ok(
                 ["mark", "--store", store, "--lat", "47", "--lon", "8", "--at", "2026-06-15 09:00", "--json"] + zone,
-                media: folder + "/pg-media")
+                media: pgMedia)
             let record = try JSONSerialization.jsonObject(with: Data(marked.utf8)) as? [String: Any]
             #expect(record?["id"] as? Int == 2, "the record after the copied one: \(marked)")
         }

@@ -175,7 +175,7 @@ public enum DayReport {
         let stats = input.rides.map(\.statistics)
         var page: [String: Any] = [
             "title": "Trailbook \(input.date)", "theme": style.theme.rawValue, "date": input.date,
-            "weekday": OverlayReport.weekday(input.date).map { $0 + " " } ?? "", "zone": zone.identifier,
+            "weekday": OverlayReport.weekday(input.date).map { $0 + " " } ?? "", "zone": zone.displayIdentifier,
             "rideCount": counted(input.rides.count, "ride"), "recordCount": counted(input.records.count, "record"),
             "map": map(input, style: style), "hasRides": !input.rides.isEmpty, "rides": rideRows(input, style: style),
             "profile": profile(input, style: style),

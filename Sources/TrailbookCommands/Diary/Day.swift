@@ -68,11 +68,11 @@ struct Day: ParsableCommand {
         if json {
             try printJSON(
                 Report(
-                    date: day.description, timeZone: zone.identifier, summary: text, rides: rides,
+                    date: day.description, timeZone: zone.displayIdentifier, summary: text, rides: rides,
                     records: records.map { RecordJSON($0, store: store, zone: zone) }))
             return
         }
-        print("\(day) (\(zone.identifier))")
+        print("\(day) (\(zone.displayIdentifier))")
         if let text {
             print("")
             print(text)

@@ -73,7 +73,7 @@ struct Remove: ParsableCommand {
         if let day {
             let d = try LocalDate.require(day, option: "--day", zone: zone)
             target = .day(d)
-            what = "Everything recorded on \(d) (\(zone.identifier))"
+            what = "Everything recorded on \(d) (\(zone.displayIdentifier))"
         } else if let from, let to {
             let a = try LocalTime.require(from, option: "--from", zone: zone)
             let b = try LocalTime.require(to, option: "--to", zone: zone)

@@ -155,7 +155,8 @@ struct Report: ParsableCommand {
             if input.rides.isEmpty && input.records.isEmpty && input.summary == nil {
                 let (from, to) = LocalDay.range(day, in: zone)
                 throw CommandFailure(
-                    message: "Nothing is stored on \(day) (\(zone.identifier)): no ride, record or summary; nothing "
+                    message:
+                        "Nothing is stored on \(day) (\(zone.displayIdentifier)): no ride, record or summary; nothing "
                         + "was written. " + (try Rides.nearestDays(store, filter, from: from, to: to, zone: zone)),
                     code: .noInput)
             }

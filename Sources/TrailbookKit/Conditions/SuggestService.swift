@@ -170,7 +170,7 @@ public struct SuggestService {
         let uncounted = all.count - counted.count
         if uncounted > 0 {
             notes.append(
-                "\(uncounted) of the \(all.count) records have no recorded track around them (within 10 minutes): "
+                "\(uncounted) of the \(GPSCore.counted(all.count, "record")) have no recorded track around them (within 10 minutes): "
                     + "they are not counted, as there is no time out there to set them against")
         }
 
@@ -300,7 +300,7 @@ public struct SuggestService {
         }.sorted { $0.1 > $1.1 }
         let keep = max(1, valued.count / 4)
         notes.append(
-            "only the best quarter by \(field.name) counts: \(keep) of \(records.count) records (\(records.count - valued.count) have no \(field.name))"
+            "only the best quarter by \(field.name) counts: \(keep) of \(GPSCore.counted(records.count, "record")) (\(records.count - valued.count) have no \(field.name))"
         )
         return valued.prefix(keep).map(\.0).sorted { $0.milliseconds < $1.milliseconds }
     }

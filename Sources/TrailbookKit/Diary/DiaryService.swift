@@ -182,7 +182,7 @@ public struct DiaryService {
                     store.discardUnattached(stored)
                     let clock =
                         photo.metadata.cameraClockMilliseconds != nil && photo.metadata.offsetMinutes == nil
-                        ? " (its camera clock read in \(zone.identifier)\(offset == 0 ? "" : ", shifted by \(offset) s"))"
+                        ? " (its camera clock read in \(zone.displayIdentifier)\(offset == 0 ? "" : ", shifted by \(offset) s"))"
                         : ""
                     outcome.skipped =
                         "no record within \(Int(maxGap)) s of \(LocalTime.format(taken, zone: zone))\(clock) "

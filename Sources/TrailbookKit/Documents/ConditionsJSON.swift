@@ -64,7 +64,7 @@ public struct ConditionsJSON: Encodable, Sendable {
         try c.encode(Self.utc(sky.at), forKey: .at)
         try c.encode(sky.latitude, forKey: .lat)
         try c.encode(sky.longitude, forKey: .lon)
-        try c.encode(zone.identifier, forKey: .zone)
+        try c.encode(zone.displayIdentifier, forKey: .zone)
         try c.encode(day.description, forKey: .day)
         try c.encode("computed", forKey: .source)
 

@@ -1,4 +1,5 @@
 import Foundation
+import GPSCore
 import Reports
 
 /// A day's timeline as `trailbook timeline --json` prints it.
@@ -29,7 +30,7 @@ public struct TimelineJSON: Encodable, Sendable {
 
     public init(date: String, zone: TimeZone, entries: [TimelineEntry]) {
         self.date = date
-        timeZone = zone.identifier
+        timeZone = zone.displayIdentifier
         self.entries = entries.map {
             Entry(
                 kind: $0.kind.rawValue, start: LocalTime.utc($0.start), end: $0.end.map(LocalTime.utc), title: $0.title,

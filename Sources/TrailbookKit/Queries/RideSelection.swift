@@ -60,7 +60,7 @@ public struct RideSelection {
         }
         var stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         if let only { stored = stored.filter { $0.id == only } }
-        if stored.isEmpty { throw QueryError.noRides(name, zone: zone.identifier) }
+        if stored.isEmpty { throw QueryError.noRides(name, zone: zone.displayIdentifier) }
         let all = try store.pointsWithSegments(
             fromMilliseconds: stored.map(\.startMilliseconds).min()!,
             toMilliseconds: stored.map(\.endMilliseconds).max()! + 1, devices: devices)

@@ -78,7 +78,7 @@ public enum OverlayPages {
                     moving: input.rides.map(\.statistics.moving).reduce(0, +), link: name, summary: input.summary,
                     places: input.records.map(\.coordinate)))
         }
-        if list.isEmpty { throw QueryError.noRides("those days", zone: zone.identifier) }
+        if list.isEmpty { throw QueryError.noRides("those days", zone: zone.displayIdentifier) }
         try write(
             "index.html",
             OverlayReport.render(

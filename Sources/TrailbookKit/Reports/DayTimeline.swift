@@ -11,17 +11,21 @@ public enum DayTimeline {
         _ day: CivilDate, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter = .all
     ) throws -> [TimelineEntry] {
         let (from, to) = LocalDay.range(day, in: zone)
-        var entries = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices).map { r in
+        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+        // Each device's last fix of the day: a stay with no departure ends there, not at midnight.
+        var lastFix: [String: Int64] = [:]
+        for r in rides { lastFix[r.device] = max(lastFix[r.device] ?? .min, r.endMilliseconds) }
+        var entries = rides.map { r in
             TimelineEntry(
                 kind: .ride, start: r.startMilliseconds, end: r.endMilliseconds, title: "ride \(r.id)",
-                detail: "\(r.pointCount) points", device: r.device, ride: r.id)
+                detail: counted(r.pointCount, "point"), device: r.device, ride: r.id)
         }
         var events = try store.events(fromMilliseconds: from, toMilliseconds: to, types: nil, account: devices.account)
         switch devices {
         case .named(let name), .account(_, device: .some(let name)): events = events.filter { $0.device == name }
         default: break
         }
-        entries += spans(events, from: from, to: to, zone: zone)
+        entries += spans(events, from: from, to: to, lastFix: lastFix, zone: zone)
         for stored in events {
             let e = stored.event
             switch e.type {
@@ -54,8 +58,16 @@ public enum DayTimeline {
     }
 
     /// Visits (arrive → depart at a place) and stops (stopped → moving, not within a visit),
-    /// per device; one open at the day's edge runs from its start or to its end.
-    static func spans(_ events: [StoredEvent], from: Int64, to: Int64, zone: TimeZone) -> [TimelineEntry] {
+    /// per device; one open at the day's start runs from it; one with no end runs to the device's
+    /// last fix of the day (`lastFix`), or to the day's end when the fixes go on past it.
+    static func spans(
+        _ events: [StoredEvent], from: Int64, to: Int64, lastFix: [String: Int64] = [:], zone: TimeZone
+    ) -> [TimelineEntry] {
+        /// Where a span with no end event ends: at the last fix, unless the fixes go on after the day.
+        func end(_ device: String, after a: Int64) -> Int64 {
+            guard let last = lastFix[device], last < to - 1 else { return to - 1 }
+            return max(a, last)
+        }
         var visits: [TimelineEntry] = []
         var stops: [TimelineEntry] = []
         var arrived: [String: Int64] = [:]
@@ -87,12 +99,13 @@ public enum DayTimeline {
         }
         for (key, a) in arrived {
             let parts = key.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
-            visit(parts[0], parts[1], a, to - 1)
+            visit(parts[0], parts[1], a, end(parts[0], after: a))
         }
         for (device, a) in stopped {
+            let b = end(device, after: a)
             var s = TimelineEntry(
-                kind: .stop, start: a, end: to - 1, title: "stopped", detail: minutes(to - 1 - a), device: device)
-            s.openEnd = true
+                kind: .stop, start: a, end: b, title: "stopped", detail: minutes(b - a), device: device)
+            s.openEnd = b == to - 1
             stops.append(s)
         }
         // A stop within a visit is that visit.

@@ -1,4 +1,5 @@
 import Foundation
+import GPSCore
 import Pipeline
 import Reports
 import Tides
@@ -38,7 +39,7 @@ public final class SuggestTables {
             let zone = service.zone
             let table = SuggestionTable(
                 kind: name,
-                basis: "\(report.counted) records over " + String(format: "%.1f h out there", report.hours),
+                basis: counted(report.counted, "record") + " over " + String(format: "%.1f h out there", report.hours),
                 rows: report.suggestions.prefix(Self.rows).map {
                     .init(condition: $0.condition, bin: $0.bin, count: $0.count, lift: $0.lift)
                 },

@@ -23,7 +23,8 @@ public enum SharingError: ServiceFailure, Equatable {
 
     public var description: String {
         switch self {
-        case .badScopes(let s): return "'\(s)' is not a scope; scopes are live, motion and history."
+        case .badScopes(let s):
+            return "'\(s)' is not a scope; scopes are \(SharingService.scopes.sorted().joined(separator: ", "))."
         case .unknownCode: return "That code is not valid: it may be mistyped, used or expired; ask for a new one."
         case .throttled: return "Too many wrong codes lately; wait a quarter of an hour."
         case .ownCode: return "That code is your own; give it to the person who should see you."

@@ -7,7 +7,7 @@ import GPSCore
 public enum LocalTime {
     /// The accepted forms, for help texts and error sentences.
     public static let accepted =
-        "ISO 8601 (2026-06-14T08:31:05+02:00), local YYYY-MM-DD HH:MM[:SS], local HH:MM[:SS] for today, "
+        "ISO 8601 (2026-06-14T08:31:05+02:00), local YYYY-MM-DD H:MM[:SS], local H:MM[:SS] for today, "
         + "a date (its midnight), or now"
 
     /// ms since 1970 UTC; nil when the text is none of the accepted forms.
@@ -34,7 +34,10 @@ public enum LocalTime {
             clock = Substring(t)
         }
         let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isNumber) }),
+        // The hour may have one digit (`9:00`), minutes and seconds two.
+        guard parts.count == 2 || parts.count == 3, (1...2).contains(parts[0].count),
+            parts.dropFirst().allSatisfy({ $0.count == 2 }),
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
             let h = Int(parts[0]), let m = Int(parts[1]), h < 24, m < 60
         else { return nil }
         let s = parts.count == 3 ? Int(parts[2])! : 0
