@@ -26,6 +26,8 @@ enum ExitStatus: Int32 {
     case noPermission = 77
     /// Bad configuration.
     case config = 78
+    /// Stopped by Ctrl-C (128 + SIGINT, as shells report it).
+    case interrupted = 130
 }
 
 extension ExitStatus {

@@ -99,6 +99,9 @@ struct Import: ParsableCommand {
             $0 == "first" ? .first : .at(UTCTimestamp.milliseconds(Substring($0))!)
         }
         options.keepFixes = format == .csv
+        // Ctrl-C stops between blocks of a file: that file stores nothing, the ones before it stay.
+        Interruption.catchSIGINT()
+        options.interrupted = { Interruption.isRequested }
         // A store that cannot be read yet (a new database) has no earlier device; the import
         // itself says why a store cannot be used.
         let deviceName = try deviceName ?? Self.defaultDevice(in: (try? storeOptions.openIfItExists()) ?? nil)
@@ -112,7 +115,13 @@ struct Import: ParsableCommand {
             out.appendCSVRow(fix, extra: [ride, segment])
             try out.flushIfFull()
         }
-        let summary = try job.run(store: storeOptions.openOrCreate, existing: storeOptions.openIfItExists, keptRow: row)
+        let summary: ImportSummary
+        do {
+            summary = try job.run(store: storeOptions.openOrCreate, existing: storeOptions.openIfItExists, keptRow: row)
+        } catch let stopped as ImportJob.Interrupted {
+            try? out.flush()
+            throw CommandFailure(message: stopped.description, code: .interrupted)
+        }
         try out.flush()
         if json {
             let encoder = JSONEncoder()

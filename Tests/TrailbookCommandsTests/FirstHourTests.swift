@@ -240,3 +240,37 @@ extension FirstHourTests {
         #expect(weather.status == 0 && weather.stdout.contains("would get weather"), "\(weather)")
     }
 }
+
+extension FirstHourTests {
+    /// Ctrl-C during an import of two files: the file being read stores nothing, the one before
+    /// it stays, the command says which and exits 130. The signal comes 1.5 s in (`timeout`):
+    /// the second file takes seconds to read; which file it lands in depends on the machine's
+    /// speed, and the sentence and the store must agree either way.
+    @Test func ctrlCDuringAnImportKeepsTheFilesBeforeAndSaysSo() throws {
+        let folder = try Samples.temporaryDirectory()
+        let store = folder + "/s.sqlite"
+        let big = folder + "/big.nmea"
+        let simulated = try run([
+            "simulate", "--duration", "120000", "--seed", "2", "--start", "2026-06-15T06:00:00", "-o", big,
+        ])
+        try #require(simulated.status == 0, "\(simulated.stderr)")
+        let stopped = try run(
+            ["import", "--store", store, "Samples/ride.nmea", big],
+            prefix: ["/usr/bin/timeout", "--preserve-status", "-s", "INT", "1.5"])
+        #expect(stopped.status == 130, "\(stopped)")
+        #expect(stopped.stderr.hasPrefix("trailbook: interrupted: file "), "\(stopped.stderr)")
+        #expect(stopped.stderr.hasSuffix(".\n"), "one ended line: \(stopped.stderr)")
+        let points =
+            FileManager.default.fileExists(atPath: store)
+            ? try storeRows(store, "SELECT count(*) FROM point").trimmingCharacters(in: .whitespacesAndNewlines) : "0"
+        if stopped.stderr.contains("file 2 of 2") {
+            #expect(stopped.stderr.contains("file 2 of 2 (\(big)) not stored; file 1 stored 1762 points."))
+            #expect(points == "1762", "the first file stays, nothing of the second is stored")
+        } else {
+            #expect(
+                stopped.stderr.contains("file 1 of 2 (Samples/ride.nmea) not stored; 1 file after it not read."),
+                "\(stopped.stderr)")
+            #expect(points == "0", "nothing of the first file is stored")
+        }
+    }
+}

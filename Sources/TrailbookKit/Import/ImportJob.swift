@@ -48,11 +48,21 @@ public struct ImportJob {
         var service = try ImportService(store: target, device: device, options: options)
         var perFile: [ImportFileReport] = []
         var found: [TrailEvent] = []
-        for path in files {
+        for (index, path) in files.enumerated() {
+            /// The files stored before this one, for the sentence an interruption ends with.
+            func interrupted() -> ImportJob.Interrupted {
+                Interrupted(file: path, index: index + 1, count: files.count, stored: perFile, dryRun: dryRun)
+            }
+            if index > 0 && options.interrupted() { throw interrupted() }
             let (bar, started) = try first ?? start(path)
             first = nil
             defer { bar.finish() }
-            let result = try service.importFile(started)
+            let result: ImportService.FileResult
+            do {
+                result = try service.importFile(started)
+            } catch is ImportInterrupted {
+                throw interrupted()
+            }
             for row in result.keptFixes { try keptRow(row.fix, row.ride, row.segment) }
             perFile.append(result.report)
             found += result.events
@@ -75,5 +85,33 @@ public struct ImportJob {
             }
         }
         return summary
+    }
+}
+
+/// The reading of a file stopped on request (Ctrl-C); nothing of that file is stored.
+public struct ImportInterrupted: Error {}
+
+extension ImportJob {
+    /// An import stopped on request at file `index` of `count` (nothing of it stored), with
+    /// what the files before it stored.
+    public struct Interrupted: Error, CustomStringConvertible {
+        public var file: String
+        public var index: Int
+        public var count: Int
+        public var stored: [ImportFileReport]
+        public var dryRun: Bool
+
+        /// "interrupted: file 2 of 2 (b.nmea) not stored; file 1 stored 1,762 points".
+        public var description: String {
+            var text = "interrupted: file \(index) of \(count) (\(file)) not " + (dryRun ? "read whole" : "stored")
+            let earlier = stored.enumerated().map { i, report in
+                let points = report.stored.map { counted($0, "point") } ?? counted(report.kept, "point") + " kept"
+                return "file \(i + 1) "
+                    + (report.alreadyImported != nil ? "was already imported" : (dryRun ? points : "stored \(points)"))
+            }
+            if !earlier.isEmpty { text += "; " + earlier.joined(separator: ", ") }
+            if index < count { text += "; \(counted(count - index, "file")) after it not read" }
+            return text + "."
+        }
     }
 }

@@ -10,7 +10,8 @@ import TrackModel
 /// Each file, and each GPX track, is its own stream, put in time order before the rules run
 /// (``StreamRunner``), so the files may come in any order. A file whose bytes were imported
 /// before is skipped unless ``Options/reimport`` replaces what it stored; a file that stored
-/// nothing is not remembered. One transaction per file: a file that fails stores nothing.
+/// nothing is not remembered. One transaction per file: a file that fails (or is interrupted)
+/// stores nothing.
 public struct ImportService {
     /// When GPX waypoints without a time are stored.
     public enum WaypointTime: Equatable, Sendable {
@@ -35,6 +36,9 @@ public struct ImportService {
         /// The cues their place events fire (a once cue fires once per run; an import does
         /// not use it up).
         public var cues: [Cue] = []
+        /// Asked every few thousand items read: true stops the file (nothing of it is stored)
+        /// with ``ImportInterrupted`` (Ctrl-C).
+        public var interrupted: @Sendable () -> Bool = { false }
 
         public init(configuration: PipelineConfiguration) { self.configuration = configuration }
     }
@@ -147,6 +151,7 @@ public struct ImportService {
         func checkDigest(_ runner: inout StreamRunner) throws {
             taken &+= 1
             guard taken & 4095 == 0 else { return }
+            if options.interrupted() { throw ImportInterrupted() }
             if let writing {
                 try runner.handOver(atLeast: 4096) { try writing.add($0, stream: $1) }
             }
