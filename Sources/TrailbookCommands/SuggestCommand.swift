@@ -58,7 +58,11 @@ public enum SuggestText {
         var lines = [
             "\(report.counted) of \(counted(report.records, "\(report.kind) record"))"
                 + (report.best.map { " (the best quarter by \($0))" } ?? "")
-                + String(format: " over %.1f h out there: %.2f an hour.", report.hours, report.rate)
+                + String(
+                    format: report.basis == .timeOutThere
+                        ? " over %.1f h out there: %.2f an hour."
+                        : " over the %.1f h of the days they span: %.3f an hour (records alone, the weaker comparison).",
+                    report.hours, report.rate)
         ]
         if report.suggestions.isEmpty {
             lines.append("No condition passes the sample rule.")

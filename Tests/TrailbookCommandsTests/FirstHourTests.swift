@@ -274,3 +274,43 @@ extension FirstHourTests {
         }
     }
 }
+
+extension FirstHourTests {
+    /// A catch log without recorded tracks: the records alone are set against the time each
+    /// condition holds over the days they span, and 30 of 38 catches at dawn say dawn, with the
+    /// words that this is the weaker comparison.
+    @Test func suggestionsFromTheRecordsAlone() throws {
+        let folder = try Samples.temporaryDirectory()
+        let store = folder + "/catches.sqlite"
+        let config = folder + "/config.toml"
+        try "[kinds.catch]\nspecies = { type = \"text\", required = true }\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
+        // At Zurich, 03:10 UTC is dawn (civil dawn to sunrise) from June to early July.
+        let times =
+            (1...30).map { String(format: "2026-06-%02dT03:10:00Z", $0) }
+            + (1...8).map { String(format: "2026-07-%02dT12:00:00Z", $0) }
+        for time in times {
+            let marked = try run(
+                [
+                    "mark", "--store", store, "--config", config, "--lat", "47.3769", "--lon", "8.5417", "--at", time,
+                    "--kind", "catch", "--field", "species=pike",
+                ])
+            try #require(marked.status == 0, "\(marked.stderr)")
+        }
+        let arguments = ["suggest", "--kind", "catch", "--store", store, "--config", config, "--from", "2026-07-10"]
+        let text = try run(arguments)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("records alone, the weaker comparison"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains("day_phase    dawn") && !text.stdout.contains("No condition passes"), "\(text.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(try run(arguments + ["--json"]).stdout.utf8))
+        let document = try #require(json as? [String: Any])
+        #expect(document["basis"] as? String == "time_available")
+        #expect(document["counted"] as? Int == 38)
+        let suggestions = try #require(document["suggestions"] as? [[String: Any]])
+        let dawn = try #require(suggestions.first { $0["bin"] as? String == "dawn" }, "\(suggestions)")
+        #expect(dawn["count"] as? Int == 30)
+        // Dawn holds well under an hour of each of the 38 days.
+        #expect((dawn["hours"] as? Double ?? 99) < 38, "\(dawn)")
+    }
+}

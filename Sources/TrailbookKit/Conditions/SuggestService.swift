@@ -73,6 +73,15 @@ public struct SuggestReport: Equatable, Sendable {
     public var windowsAt: Coordinate?
     public var windowsPlace: String?
     public var notes: [String]
+    /// What the records were set against: the time out there (recorded tracks), or, when none
+    /// goes with them, the time each condition holds over the days they span (the weaker
+    /// comparison: it says when records happen, not how often for the time spent out there).
+    public var basis: Basis = .timeOutThere
+
+    public enum Basis: String, Equatable, Sendable {
+        case timeOutThere = "time_out_there"
+        case timeAvailable = "time_available"
+    }
 }
 
 /// Learns which conditions go with the records of a kind: each condition's bins, the records per
@@ -217,7 +226,25 @@ public struct SuggestService {
                 }
             }
         }
-        let totalHours = hours["day_phase"]?.values.reduce(0, +) ?? 0
+        var totalHours = hours["day_phase"]?.values.reduce(0, +) ?? 0
+        // No time out there goes with any record: the records alone, against the time each
+        // condition the sky decides holds over the days they span, where most of them are.
+        var basis = SuggestReport.Basis.timeOutThere
+        if totalHours == 0 {
+            basis = .timeAvailable
+            counted = all
+            let (where_, placeName) = Self.windowPlace(all, places: places)
+            let at = where_ ?? all[0].coordinate
+            let times = all.map(\.milliseconds)
+            hours = available(from: times.min()!, to: times.max()!, at: at)
+            totalHours = hours["day_phase"]?.values.reduce(0, +) ?? 0
+            notes.removeAll { $0.contains("have no recorded track around them") }
+            notes.append(
+                "no recorded time out there goes with these records, so they are set against the time each condition holds "
+                    + "over the days they span (at \(placeName ?? String(format: "%.4f, %.4f", at.latitude, at.longitude))): "
+                    + "the weaker comparison, as it tells when records happen, not how often for the time spent out there "
+                    + "(record a track while out to learn that)")
+        }
 
         // Bin the records.
         var counts: [String: [String: Int]] = [:]
@@ -227,7 +254,9 @@ public struct SuggestService {
                 if let (condition, bin) = Self.bin(value) { bins[condition] = bin }
             }
             bins["place"] = Self.place(of: record.coordinate, in: places)
-            for (condition, bin) in bins { counts[condition, default: [:]][bin, default: 0] += 1 }
+            for (condition, bin) in bins where hours[condition] != nil {
+                counts[condition, default: [:]][bin, default: 0] += 1
+            }
         }
 
         let rate = totalHours > 0 ? Double(counted.count) / totalHours : 0
@@ -249,13 +278,8 @@ public struct SuggestService {
         let passing = table.filter { $0.count >= Self.minimumCount && $0.lift > 1 && $0.chance < threshold }
             .sorted { ($0.lift, $1.condition, $1.bin) > ($1.lift, $0.condition, $0.bin) }
 
-        if totalHours == 0 {
-            notes.append(
-                "no recorded time out there goes with these records: record a track while out (record, import or a phone) to learn from them"
-            )
-        }
         let withoutTime = ["pressure", "wind"].filter { counts[$0] != nil && hours[$0] == nil }
-        if !weatherCovered, !withoutTime.isEmpty || weather.isEmpty {
+        if basis == .timeOutThere, !weatherCovered, !withoutTime.isEmpty || weather.isEmpty {
             notes.append(
                 "no weather readings cover the time out there: pressure and wind are not binned (import a station's readings with weather import)"
             )
@@ -279,7 +303,38 @@ public struct SuggestService {
         return SuggestReport(
             kind: kind.name, best: best, counted: counted.count, records: recordCount,
             hours: totalHours, rate: rate, suggestions: passing, bins: table, windows: windows, windowsAt: at,
-            windowsPlace: placeName, notes: notes)
+            windowsPlace: placeName, notes: notes, basis: basis)
+    }
+
+    /// Hours each computable condition's bins hold from the local start of the day of `from` to
+    /// the end of the day of `to`, at `at`: sampled every 10 minutes (every 30 over more than
+    /// a year), with the solunar periods of each day.
+    func available(from: Int64, to: Int64, at: Coordinate) -> [String: [String: Double]] {
+        let start = LocalDay.start(LocalDay.of(from, in: zone), in: zone)
+        let end = LocalDay.range(LocalDay.of(to, in: zone), in: zone).1
+        let step: Int64 = end - start > 400 * 86_400_000 ? 1_800_000 : 600_000
+        let tideTurns = turns(start, end)
+        var hours: [String: [String: Double]] = [:]
+        var dayStart = start
+        while dayStart < end {
+            let dayEnd = min(end, dayStart + 86_400_000)
+            let periods = Sky.solunarPeriods(
+                latitude: at.latitude, longitude: at.longitude,
+                overlapping: DateInterval(start: Self.date(dayStart), end: Self.date(dayEnd)))
+            var t = dayStart + step / 2
+            while t < dayEnd {
+                var bins = Self.computed(at: t, at, solunar: periods)
+                if let state = TidePrediction.state(at: Self.date(t), turns: tideTurns) {
+                    bins["tide"] = state.rawValue
+                }
+                for (condition, bin) in bins {
+                    hours[condition, default: [:]][bin, default: 0] += Double(step) / 3_600_000
+                }
+                t += step
+            }
+            dayStart = dayEnd
+        }
+        return hours
     }
 
     private func kindQuery(_ kind: RecordKind) -> DiaryService.RecordQuery {

@@ -29,6 +29,7 @@ public struct SuggestJSON: Encodable, Sendable {
     let counted: Int
     let hours: Double
     let rate: Double
+    let basis: String
     let rule: String
     let suggestions: [Bin]
     let windows: [Window]
@@ -49,6 +50,7 @@ public struct SuggestJSON: Encodable, Sendable {
         counted = report.counted
         hours = rounded(report.hours, 100)
         rate = rounded(report.rate)
+        basis = report.basis.rawValue
         rule = SuggestJSON.rule
         suggestions = report.suggestions.map(bin)
         windows = report.windows.map {
@@ -65,7 +67,7 @@ public struct SuggestJSON: Encodable, Sendable {
         + "the overall one by more than chance explains (Poisson, 0.05 shared among all bins looked at)"
 
     enum CodingKeys: String, CodingKey {
-        case kind, best, records, counted, hours, rate, rule, suggestions, windows
+        case kind, best, records, counted, hours, rate, basis, rule, suggestions, windows
         case windowsAt = "windows_at"
         case notes, bins
     }
@@ -78,6 +80,7 @@ public struct SuggestJSON: Encodable, Sendable {
         try c.encode(counted, forKey: .counted)
         try c.encode(hours, forKey: .hours)
         try c.encode(rate, forKey: .rate)
+        try c.encode(basis, forKey: .basis)
         try c.encode(rule, forKey: .rule)
         try c.encode(suggestions, forKey: .suggestions)
         try c.encode(windows, forKey: .windows)

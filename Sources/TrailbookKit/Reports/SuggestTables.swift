@@ -39,7 +39,12 @@ public final class SuggestTables {
             let zone = service.zone
             let table = SuggestionTable(
                 kind: name,
-                basis: counted(report.counted, "record") + " over " + String(format: "%.1f h out there", report.hours),
+                basis: counted(report.counted, "record") + " over "
+                    + String(
+                        format: report.basis == .timeOutThere
+                            ? "%.1f h out there"
+                            : "the %.1f h of the days they span (records alone, the weaker comparison)",
+                        report.hours),
                 rows: report.suggestions.prefix(Self.rows).map {
                     .init(condition: $0.condition, bin: $0.bin, count: $0.count, lift: $0.lift)
                 },
