@@ -146,6 +146,17 @@ import TrailbookTestSupport
             URL(string: "\(base)/redeem")!, method: "POST", body: form(["csrf": token2, "code": code]),
             headers: formHeaders)
         #expect(redeemed.0 == 200 && redeemed.1.contains("You now see ana."), "\(redeemed.1.prefix(300))")
+        // A code made on the page says until when in local time, as every time for people.
+        let own = try await HTTP.request(
+            URL(string: "\(base)/codes")!, method: "POST", body: form(["csrf": token2, "motion": "on"]),
+            headers: formHeaders)
+        #expect(
+            own.0 == 200
+                && own.1.range(
+                    of: #"it works once, until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d (UTC|[+-]\d\d:\d\d)"#,
+                    options: .regularExpression)
+                    != nil,
+            "\(own.1.prefix(2000))")
         // What a user typed comes back as text.
         let typed = try await HTTP.request(
             URL(string: "\(base)/revoke")!, method: "POST",

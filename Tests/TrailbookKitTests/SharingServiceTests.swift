@@ -38,6 +38,9 @@ import TrailbookTestSupport
         #expect(throws: SharingError.badScopes("everything")) {
             try sharing.createCode(owner: "ana", scopes: ["everything"], historyHours: 0)
         }
+        #expect(
+            SharingError.badScopes("everything").description
+                == "'everything' is not a scope; scopes are events, history, live, motion.")
         #expect(throws: SharingError.unknownCode) { try sharing.redeem(code, viewer: "cat", now: t0 + 2000) }
     }
 
