@@ -147,6 +147,10 @@ extension FirstHourTests {
         // `rides` prints times as every other command does.
         let listed = try run(["rides", "--store", store] + utc)
         #expect(listed.stdout.contains("2026-06-14 06:30:00 UTC → 2026-06-14 06:59:59 UTC"), "\(listed.stdout)")
+        // A place name that is taken says so (not that there is no point).
+        #expect(try run(["place", "add", "home", "--here", "--store", store]).status == 0)
+        let taken = try run(["place", "add", "home", "--here", "--store", store])
+        #expect(taken.status != 0 && taken.stderr.contains("already a place named home"), "\(taken.stderr)")
         // One-digit hours.
         let marked = try run(["mark", "--at", "2026-06-14 6:45", "--note", "a bench", "--store", store] + utc)
         #expect(marked.status == 0, "\(marked.stderr)")

@@ -74,6 +74,25 @@ import TrailbookTestSupport
         #expect(FileManager.default.fileExists(atPath: home + "/.config/trailbook/config.toml"), "config init")
     }
 
+    /// COMMANDS.md's `import --json` example is what the command prints for the sample (but for
+    /// the store's path, which is the reader's).
+    @Test func theImportJSONExampleIsWhatTheCommandPrints() throws {
+        let commands = try String(contentsOf: packageRoot.appendingPathComponent("docs/COMMANDS.md"), encoding: .utf8)
+        let intro = try #require(commands.range(of: "`trailbook import Samples/ride.nmea --json` into a new store"))
+        let rest = commands[intro.upperBound...]
+        let open = try #require(rest.range(of: "```json\n"))
+        let close = try #require(rest[open.upperBound...].range(of: "```"))
+        let example = try #require(
+            try JSONSerialization.jsonObject(with: Data(rest[open.upperBound..<close.lowerBound].utf8))
+                as? [String: Any])
+        let home = try Samples.temporaryDirectory()
+        let printed = try run(["import", "Samples/ride.nmea", "--json"], environment: Self.environment(home))
+        var real = try #require(try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [String: Any])
+        #expect(real["store"] as? String == home + "/.local/share/trailbook/trailbook.sqlite")
+        real["store"] = example["store"]
+        #expect(NSDictionary(dictionary: real) == NSDictionary(dictionary: example), "\(printed.stdout)")
+    }
+
     /// The lines of every ```sh block, without comments and continuation.
     static func shellBlocks(_ text: String) -> [[String]] {
         var blocks: [[String]] = []
