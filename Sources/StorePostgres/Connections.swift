@@ -142,8 +142,9 @@ final class ConnectionPool: @unchecked Sendable {
                 _ = try Self.settled(connection.query("SET synchronous_commit = on", logger: logger), on: connection)
                 _ = try Self.settled(connection.query("SET lock_timeout = 10000", logger: logger), on: connection)
             } catch {
-                // Not left open behind the pool's back.
-                try? connection.close().wait()
+                // Not left open behind the pool's back (not waited for: a close waits for the
+                // queries sent before it, which a gone connection may never answer).
+                let _: EventLoopFuture<Void> = connection.close()
                 throw error
             }
             return connection

@@ -48,12 +48,13 @@ import TrailbookTestSupport
                     skipped[why, default: 0] += 1
                     continue
                 }
+                // `/tmp/` first: the binary's own path may lie under /tmp (a CI clone).
                 let command = (assignments + [line]).joined(separator: "\n")
+                    .replacingOccurrences(of: "/tmp/", with: scratch + "/")
                     .replacingOccurrences(of: ".build/release/trailbook", with: binary)
                     .replacingOccurrences(
                         of: #"(^|[\s;(|])trailbook "#, with: "$1\(binary) ", options: .regularExpression
                     )
-                    .replacingOccurrences(of: "/tmp/", with: scratch + "/")
                 let result = try Self.shell(command, home: home)
                 let expectation = Self.expected.first { line.contains($0.key) }?.value
                 if let (code, words) = expectation {

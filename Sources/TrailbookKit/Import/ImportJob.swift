@@ -101,7 +101,7 @@ extension ImportJob {
         public var stored: [ImportFileReport]
         public var dryRun: Bool
 
-        /// "interrupted: file 2 of 2 (b.nmea) not stored; file 1 stored 1,762 points".
+        /// "interrupted: file 2 of 2 (b.nmea) not stored; file 1 stored 1762 points."
         public var description: String {
             var text = "interrupted: file \(index) of \(count) (\(file)) not " + (dryRun ? "read whole" : "stored")
             let earlier = stored.enumerated().map { i, report in
