@@ -52,23 +52,31 @@ public enum HTTP {
         p.executableURL = URL(fileURLWithPath: curl)
         var arguments = ["-s", "-S", "--max-time", "30", "-X", method, "-w", "\n%{http_code}", "-o", "-"]
         for (k, v) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(k): \(v)"] }
-        if body != nil { arguments += ["--data-binary", "@-"] }
+        // Files, not pipes: a process another thread starts meanwhile (a test's PostgreSQL server,
+        // which runs on) inherits open descriptors, and a pipe end it holds would keep the read
+        // here from ever seeing the end of curl's output.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)").path
+        let (bodyFile, outFile, errorFile) = (scratch + ".body", scratch + ".out", scratch + ".err")
+        defer { for f in [bodyFile, outFile, errorFile] { try? FileManager.default.removeItem(atPath: f) } }
+        if let body {
+            try body.write(to: URL(fileURLWithPath: bodyFile))
+            arguments += ["--data-binary", "@" + bodyFile]
+        }
         p.arguments = arguments + extra + [url.absoluteString]
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        p.standardInput = input
+        for f in [outFile, errorFile] { FileManager.default.createFile(atPath: f, contents: nil) }
+        guard let output = FileHandle(forWritingAtPath: outFile), let errors = FileHandle(forWritingAtPath: errorFile)
+        else { throw Failure(description: "Cannot write curl's output to \(scratch).*") }
+        defer {
+            try? output.close()
+            try? errors.close()
+        }
+        p.standardInput = FileHandle.nullDevice
         p.standardOutput = output
         p.standardError = errors
         try p.run()
-        let writer = Thread {
-            if let body { input.fileHandleForWriting.write(body) }
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
+        let data = FileManager.default.contents(atPath: outFile) ?? Data()
+        let problem = String(decoding: FileManager.default.contents(atPath: errorFile) ?? Data(), as: UTF8.self)
         var text = String(decoding: data, as: UTF8.self)
         guard p.terminationStatus == 0, let newline = text.lastIndex(of: "\n"),
             let status = Int(text[text.index(after: newline)...])
