@@ -125,7 +125,7 @@ let package = Package(
         // Helpers for tests: pseudo-terminal pairs, a gpsd started by gpsfake, sample paths.
         .target(name: "TrailbookTestSupport", dependencies: ["CPosix"]),
         .testTarget(name: "GPSCoreTests", dependencies: ["GPSCore"]),
-        .testTarget(name: "TrackModelTests", dependencies: ["TrackModel"]),
+        .testTarget(name: "TrackModelTests", dependencies: ["TrackModel", "GPSCore"]),
         .testTarget(
             name: "TrailbookKitTests",
             dependencies: [

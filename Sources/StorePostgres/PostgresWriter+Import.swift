@@ -17,8 +17,8 @@ extension PostgresWriter {
         let device = self.device
         return try store.write { session -> ImportOutcome in
             try Self.lock(session, device: device)
-            var outcome = ImportOutcome()
-            if let earlier { outcome.replacedPoints = try PostgresStore.deletePoints(session, of: earlier) }
+            var tally = ImportTally()
+            if let earlier { tally.outcome.replacedPoints = try PostgresStore.deletePoints(session, of: earlier) }
             var importID: Int64?
             if let file {
                 if let earlier {
@@ -32,82 +32,61 @@ extension PostgresWriter {
                         """, as: Int64.self)
                     // Another process imported the same file meanwhile.
                     if importID == nil {
-                        outcome.importedMeanwhile = true
-                        return outcome
+                        tally.outcome.importedMeanwhile = true
+                        return tally.outcome
                     }
                 }
             }
-            var range: (start: Int64, end: Int64)?
-            var touchedRides = Set<Int64>()
-            var touchedSegments = Set<Int64>()
-            for stream in streams {
+            for (i, stream) in streams.enumerated() {
                 let points = stream.points.filter(inRange)
                 var fresh = try Self.insert(session, device: device, points, importID: importID)
-                var addedPerRide: [Int: Int] = [:]
                 for p in points where fresh.remove(p.milliseconds) != nil {
-                    outcome.points += 1
-                    addedPerRide[p.ride, default: 0] += 1
-                    let t = p.milliseconds
-                    range = range.map { (Swift.min($0.start, t), Swift.max($0.end, t)) } ?? (t, t)
-                }
-                for ride in RideExtent.extents(of: stream.points) {
-                    let rideID = try Self.claim(session, device: device, start: ride.start, end: ride.end)
-                    touchedRides.insert(rideID)
-                    for segment in ride.segments {
-                        let segmentID = try Self.claim(
-                            session, device: device, segmentOf: rideID, start: segment.start, end: segment.end)
-                        try session.execute("UPDATE segment SET ride_id = \(rideID) WHERE id = \(segmentID)")
-                        touchedSegments.insert(segmentID)
-                    }
-                    // Drops count once: with the stream that stored points of the ride.
-                    guard addedPerRide[ride.number, default: 0] > 0 else { continue }
-                    for (reason, count) in stream.drops[ride.number] ?? [:] {
-                        try Self.addDrops(session, ride: rideID, reason: reason, count: count)
-                    }
+                    tally.stored(at: p.milliseconds, ride: p.ride, stream: i)
                 }
             }
-            try Self.recount(session, device: device, segments: touchedSegments, rides: touchedRides)
-            outcome.places = try PostgresStore.insertPlaces(session, places, device: device.rawValue)
-            outcome.events = try PostgresStore.insertEvents(
-                session, streams.flatMap(\.events), device: device.rawValue)
+            let touched = try tally.join(
+                streams, claimRide: { try Self.claim(session, device: device, start: $0, end: $1) },
+                claimSegment: { try Self.claim(session, device: device, segmentOf: $0, start: $1, end: $2) },
+                addDrops: { ride, reasons in
+                    for (reason, count) in reasons {
+                        try Self.addDrops(session, ride: ride, reason: reason, count: count)
+                    }
+                })
+            try Self.recount(session, device: device, segments: touched.segments, rides: touched.rides)
+            let close = tally.close(
+                places: try PostgresStore.insertPlaces(session, places, device: device.rawValue),
+                events: try PostgresStore.insertEvents(session, streams.flatMap(\.events), device: device.rawValue))
             if let importID {
-                if outcome.points == 0 && outcome.places == 0 && outcome.events == 0 {
+                switch close {
+                case .forget:
                     try session.execute("DELETE FROM import WHERE id = \(importID)")
-                } else {
+                case .note(let points, let start, let end):
                     try session.execute(
                         """
-                        UPDATE import SET points = \(outcome.points), start_ms = \(range?.start), end_ms = \(range?.end),
+                        UPDATE import SET points = \(points), start_ms = \(start), end_ms = \(end),
                             imported_ms = \(UTCTimestamp.now()), name = \(file?.name ?? "") WHERE id = \(importID)
                         """)
                 }
             }
-            if outcome.points > 0 || outcome.replacedPoints > 0 {
+            if tally.outcome.points > 0 || tally.outcome.replacedPoints > 0 {
                 try Self.announce(session, device: device, store: store)
             }
-            return outcome
+            return tally.outcome
         }
     }
 
-    /// The id of the ride (or, with `ride`, the segment of that ride) that covers `[start, end]`:
-    /// the stored rows whose ranges overlap it become one (the earliest keeps its id and takes
-    /// the others' segments and drop counts), or a new row when none does.
+    /// The id of the ride (or, with `ride`, the segment of that ride) that covers `[start, end]`
+    /// afterwards, as ``OverlapMerge`` plans it: the stored rows whose ranges overlap it become
+    /// one (the earliest keeps its id and takes the others' segments and drop counts), or a new
+    /// row when none does.
     static func claim(_ session: Session, device: DeviceID, segmentOf ride: Int64? = nil, start: Int64, end: Int64)
         throws -> Int64
     {
         let table = ride == nil ? "ride" : "segment"
         let d = device.rawValue
-        var rows = try session.query(
-            """
-            SELECT id, start_ms, end_ms FROM \(unescaped: table) WHERE device_id = \(d) AND start_ms < \(start)
-            ORDER BY start_ms DESC, id LIMIT 1
-            """
-        ).filter { try $0.get("end_ms", as: Int64.self) >= start }
-        rows += try session.query(
-            """
-            SELECT id, start_ms, end_ms FROM \(unescaped: table)
-            WHERE device_id = \(d) AND start_ms >= \(start) AND start_ms <= \(end) ORDER BY start_ms, id
-            """)
-        guard let keep = rows.first else {
+        let plan = OverlapMerge.plan(
+            start: start, end: end, candidates: try overlapping(session, table, device: device, from: start, to: end))
+        guard let id = plan.keep else {
             if let ride {
                 return try session.value(
                     """
@@ -121,25 +100,23 @@ extension PostgresWriter {
                 RETURNING id
                 """, as: Int64.self)!
         }
-        let id = try keep.get("id", as: Int64.self)
-        var low = Swift.min(start, try keep.get("start_ms", as: Int64.self))
-        var high = Swift.max(end, try keep.get("end_ms", as: Int64.self))
-        for other in rows.dropFirst() {
-            let otherID = try other.get("id", as: Int64.self)
-            low = Swift.min(low, try other.get("start_ms", as: Int64.self))
-            high = Swift.max(high, try other.get("end_ms", as: Int64.self))
-            if table == "ride" {
-                try session.execute("UPDATE segment SET ride_id = \(id) WHERE ride_id = \(otherID)")
-                try session.execute(
-                    """
-                    INSERT INTO drop_count (ride_id, reason, count)
-                    SELECT \(id), reason, count FROM drop_count WHERE ride_id = \(otherID)
-                    ON CONFLICT (ride_id, reason) DO UPDATE SET count = drop_count.count + excluded.count
-                    """)
-            }
-            try session.execute("DELETE FROM \(unescaped: table) WHERE id = \(otherID)")
+        if ride == nil, !plan.absorbed.isEmpty {
+            try session.execute("UPDATE segment SET ride_id = \(id) WHERE ride_id = ANY(\(plan.absorbed))")
+            try session.execute(
+                """
+                INSERT INTO drop_count (ride_id, reason, count)
+                SELECT \(id), reason, sum(count) FROM drop_count WHERE ride_id = ANY(\(plan.absorbed)) GROUP BY reason
+                ON CONFLICT (ride_id, reason) DO UPDATE SET count = drop_count.count + excluded.count
+                """)
         }
-        try session.execute("UPDATE \(unescaped: table) SET start_ms = \(low), end_ms = \(high) WHERE id = \(id)")
+        if !plan.absorbed.isEmpty {
+            try session.execute("DELETE FROM \(unescaped: table) WHERE id = ANY(\(plan.absorbed))")
+        }
+        try session.execute(
+            """
+            UPDATE \(unescaped: table) SET start_ms = \(plan.start), end_ms = \(plan.end)
+            \(unescaped: ride == nil ? "" : ", ride_id = \(ride!)") WHERE id = \(id)
+            """)
         return id
     }
 

@@ -99,9 +99,10 @@ extension PostgresWriter {
                 rideCounts[ride, default: 0] += 1
                 if t >= (newest?.t ?? .min) { newest = (t, ride) }
             }
-            let segments = segmentCounts.mapValues { (end: Int64.min, count: $0) }
-            let rides = rideCounts.mapValues { (start: Int64.max, end: Int64.min, count: $0) }
-            try Self.extend(session, segments: segments, rides: rides)
+            func counts(_ counts: [Int64: Int]) -> [(id: Int64, extent: RunNumbering.Extent)] {
+                counts.map { ($0.key, RunNumbering.Extent(start: .max, end: .min, count: $0.value)) }
+            }
+            try Self.extend(session, segments: counts(segmentCounts), rides: counts(rideCounts))
             let dropRide =
                 try newest?.ride
                 ?? session.value(

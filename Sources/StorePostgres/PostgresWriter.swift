@@ -12,8 +12,8 @@ import TrackModel
 final class PostgresWriter: TrackWriting {
     let store: PostgresStore
     let device: DeviceID
-    private var rideIDs: [Int: Int64] = [:]
-    private var segmentIDs: [Int: Int64] = [:]
+    /// The stored rides and segments of the run's numbers.
+    private var numbering = RunNumbering()
     var stored = 0
 
     init(store: PostgresStore, device: DeviceID) {
@@ -27,95 +27,96 @@ final class PostgresWriter: TrackWriting {
             $0.milliseconds >= PostgresStore.earliest && $0.milliseconds <= PostgresStore.latest
         }
         try store.ensurePartitions(Set(points.map { PostgresStore.month(of: $0.milliseconds) }))
-        var rideIDs = self.rideIDs
-        var segmentIDs = self.segmentIDs
+        var numbering = self.numbering
         let d = device.rawValue
         let added = try store.write { session -> Int in
             try Self.lock(session, device: device)
-            var fresh = try Self.insert(session, device: device, points, importID: nil)
-            var added = 0
-            var rideExtent: [Int64: (start: Int64, end: Int64, count: Int)] = [:]
-            var segmentExtent: [Int64: (end: Int64, count: Int)] = [:]
-            for p in points {
-                let t = p.milliseconds
-                guard fresh.remove(t) != nil else { continue }  // this millisecond was stored before
-                added += 1
-                if rideIDs[p.ride] == nil,
-                    let id = try session.value(
-                        "SELECT id FROM ride WHERE device_id = \(d) AND start_ms <= \(t) AND end_ms >= \(t) LIMIT 1",
-                        as: Int64.self)
-                {
-                    rideIDs[p.ride] = id
-                }
-                if segmentIDs[p.segment] == nil,
-                    let id = try session.value(
-                        "SELECT id FROM segment WHERE device_id = \(d) AND start_ms <= \(t) AND end_ms >= \(t) LIMIT 1",
-                        as: Int64.self)
-                {
-                    segmentIDs[p.segment] = id
-                }
-                let rideID: Int64
-                if let id = rideIDs[p.ride] {
-                    rideID = id
-                } else {
-                    rideID = try session.value(
+            var inserted = try Self.insert(session, device: device, points, importID: nil)
+            // A millisecond the device had was skipped.
+            let fresh = points.filter { inserted.remove($0.milliseconds) != nil }
+            let times = fresh.map(\.milliseconds)
+            func stored(_ table: String) throws -> [StoredRange] {
+                guard let first = times.min(), let last = times.max() else { return [] }
+                return try Self.overlapping(session, table, device: device, from: first, to: last)
+            }
+            let plan = numbering.plan(
+                fresh: fresh, drops: drops, storedRides: try stored("ride"), storedSegments: try stored("segment"))
+            var madeRides: [Int64] = []
+            for t in plan.newRides {
+                madeRides.append(
+                    try session.value(
                         """
                         INSERT INTO ride (device_id, start_ms, end_ms, point_count) VALUES (\(d), \(t), \(t), 0)
                         RETURNING id
-                        """, as: Int64.self)!
-                    rideIDs[p.ride] = rideID
-                }
-                let segmentID: Int64
-                if let id = segmentIDs[p.segment] {
-                    segmentID = id
-                } else {
-                    segmentID = try session.value(
+                        """, as: Int64.self)!)
+            }
+            var madeSegments: [Int64] = []
+            for s in plan.newSegments {
+                madeSegments.append(
+                    try session.value(
                         """
                         INSERT INTO segment (ride_id, device_id, start_ms, end_ms, point_count)
-                        VALUES (\(rideID), \(d), \(t), \(t), 0) RETURNING id
-                        """, as: Int64.self)!
-                    segmentIDs[p.segment] = segmentID
-                }
-                let r = rideExtent[rideID] ?? (t, t, 0)
-                rideExtent[rideID] = (Swift.min(r.start, t), Swift.max(r.end, t), r.count + 1)
-                let g = segmentExtent[segmentID] ?? (t, 0)
-                segmentExtent[segmentID] = (Swift.max(g.end, t), g.count + 1)
+                        VALUES (\(s.ride.id(madeRides)), \(d), \(s.start), \(s.start), 0) RETURNING id
+                        """, as: Int64.self)!)
             }
-            try Self.extend(session, segments: segmentExtent, rides: rideExtent)
-            for (ride, reasons) in drops {
-                guard let rideID = rideIDs[ride] else { continue }
+            try Self.extend(
+                session, segments: plan.segments.map { ($0.key.id(madeSegments), $0.value) },
+                rides: plan.rides.map { ($0.key.id(madeRides), $0.value) })
+            for (ride, reasons) in plan.drops {
                 for (reason, count) in reasons {
-                    try Self.addDrops(session, ride: rideID, reason: reason, count: count)
+                    try Self.addDrops(session, ride: ride.id(madeRides), reason: reason, count: count)
                 }
             }
-            if added > 0 { try Self.announce(session, device: device, store: store) }
-            return added
+            if !fresh.isEmpty { try Self.announce(session, device: device, store: store) }
+            numbering.settle(plan, madeRides: madeRides, madeSegments: madeSegments)
+            return fresh.count
         }
-        self.rideIDs = rideIDs
-        self.segmentIDs = segmentIDs
+        self.numbering = numbering
         stored += added
         return added
     }
 
+    /// The device's rows of `table` (ride or segment) that may overlap `[start, end]`: the one
+    /// that starts last before it and those that start inside it (stored rows of one table do not
+    /// overlap each other).
+    static func overlapping(_ session: Session, _ table: String, device: DeviceID, from start: Int64, to end: Int64)
+        throws -> [StoredRange]
+    {
+        let rows = try session.query(
+            """
+            (SELECT id, start_ms, end_ms FROM \(unescaped: table) WHERE device_id = \(device.rawValue) AND start_ms < \(start)
+             ORDER BY start_ms DESC, id LIMIT 1)
+            UNION ALL
+            (SELECT id, start_ms, end_ms FROM \(unescaped: table)
+             WHERE device_id = \(device.rawValue) AND start_ms >= \(start) AND start_ms <= \(end) ORDER BY start_ms, id)
+            """)
+        return try rows.map {
+            StoredRange(
+                id: try $0.get("id", as: Int64.self), start: try $0.get("start_ms", as: Int64.self),
+                end: try $0.get("end_ms", as: Int64.self))
+        }
+    }
+
     /// Adds a batch's ranges and counts to its segments and rides, in one statement.
     static func extend(
-        _ session: Session, segments: [Int64: (end: Int64, count: Int)],
-        rides: [Int64: (start: Int64, end: Int64, count: Int)]
+        _ session: Session, segments: [(id: Int64, extent: RunNumbering.Extent)],
+        rides: [(id: Int64, extent: RunNumbering.Extent)]
     ) throws {
         guard !segments.isEmpty || !rides.isEmpty else { return }
-        let s = segments.sorted { $0.key < $1.key }
-        let r = rides.sorted { $0.key < $1.key }
+        let s = segments.sorted { $0.id < $1.id }
+        let r = rides.sorted { $0.id < $1.id }
         try session.execute(
             """
             WITH s AS (
-                UPDATE segment SET end_ms = greatest(end_ms, u.e), point_count = point_count + u.n
-                FROM unnest(\(s.map(\.key))::bigint[], \(s.map(\.value.end))::bigint[],
-                            \(s.map { Int64($0.value.count) })::bigint[]) AS u(id, e, n)
+                UPDATE segment SET start_ms = least(start_ms, u.a), end_ms = greatest(end_ms, u.e),
+                    point_count = point_count + u.n
+                FROM unnest(\(s.map(\.id))::bigint[], \(s.map(\.extent.start))::bigint[], \(s.map(\.extent.end))::bigint[],
+                            \(s.map { Int64($0.extent.count) })::bigint[]) AS u(id, a, e, n)
                 WHERE segment.id = u.id RETURNING 1
             )
             UPDATE ride SET start_ms = least(start_ms, u.a), end_ms = greatest(end_ms, u.e), point_count = point_count + u.n
-            FROM unnest(\(r.map(\.key))::bigint[], \(r.map(\.value.start))::bigint[], \(r.map(\.value.end))::bigint[],
-                        \(r.map { Int64($0.value.count) })::bigint[]) AS u(id, a, e, n)
+            FROM unnest(\(r.map(\.id))::bigint[], \(r.map(\.extent.start))::bigint[], \(r.map(\.extent.end))::bigint[],
+                        \(r.map { Int64($0.extent.count) })::bigint[]) AS u(id, a, e, n)
             WHERE ride.id = u.id AND (SELECT count(*) FROM s) >= 0
             """)
     }

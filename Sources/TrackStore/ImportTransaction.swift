@@ -10,12 +10,9 @@ struct ImportTransaction {
     let db: Database
     let device: DeviceID
     let file: ImportedFile?
-    private(set) var outcome = ImportOutcome()
+    private var tally = ImportTally()
+    var outcome: ImportOutcome { tally.outcome }
     private var importID: Int64?
-    /// The first and last time of the points stored.
-    private var range: (start: Int64, end: Int64)?
-    /// Per stream: how many points each of its rides stored.
-    private var added: [[Int: Int]] = []
     private let insert: Statement
 
     /// Begins: removes what `earlier` stored and notes the file. When another process noted the
@@ -27,13 +24,13 @@ struct ImportTransaction {
                 INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats, import_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-        if let earlier { outcome.replacedPoints = try TrackWriter.deletePoints(db, of: earlier) }
+        if let earlier { tally.outcome.replacedPoints = try TrackWriter.deletePoints(db, of: earlier) }
         guard let file else { return }
         if let earlier {
             importID = earlier.id
         } else if try ImportRow.filter(Column("sha256") == file.sha256).fetchCount(db) > 0 {
             // Checked again inside the write: writes are serialised, so this is race-free.
-            outcome.importedMeanwhile = true
+            tally.outcome.importedMeanwhile = true
         } else {
             try ImportRow(
                 sha256: file.sha256, name: file.name, bytes: file.bytes, importedMs: UTCTimestamp.now(), points: 0
@@ -46,17 +43,12 @@ struct ImportTransaction {
     /// with one statement per 128 of them when the store has no point of the device in their
     /// time range, else row by row.
     mutating func insert(_ points: ArraySlice<KeptPoint>, stream: Int) throws {
-        while added.count <= stream { added.append([:]) }
         if let stored = try TrackWriter.insertIntoEmptyRange(db, points, device: device, importID: importID) {
             // Every point with a key went in: each of their rides stored some.
-            outcome.points += stored.points
             guard let r = stored.range else { return }
-            var ride = -1  // a stream's rides follow each other
-            for p in points where p.ride != ride && PointKey.holds(p.milliseconds) {
-                ride = p.ride
-                added[stream][ride, default: 0] += 1
-            }
-            extend(r.start, r.end)
+            var rides: [Int] = []  // a stream's rides follow each other
+            for p in points where p.ride != rides.last && PointKey.holds(p.milliseconds) { rides.append(p.ride) }
+            tally.stored(count: stored.points, from: r.start, to: r.end, rides: rides, stream: stream)
             return
         }
         let statement = insert.sqliteStatement
@@ -76,14 +68,8 @@ struct ImportTransaction {
                     message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: insert.sql)
             }
             guard sqlite3_changes(db.sqliteConnection) > 0 else { continue }
-            outcome.points += 1
-            added[stream][p.ride, default: 0] += 1
-            extend(p.milliseconds, p.milliseconds)
+            tally.stored(at: p.milliseconds, ride: p.ride, stream: stream)
         }
-    }
-
-    private mutating func extend(_ start: Int64, _ end: Int64) {
-        range = range.map { (Swift.min($0.start, start), Swift.max($0.end, end)) } ?? (start, end)
     }
 
     /// Stores the streams' rides and segments (merged with the stored ones they overlap), their
@@ -94,41 +80,27 @@ struct ImportTransaction {
         for (i, stream) in streams.enumerated() where !stream.points.isEmpty {
             try insert(stream.points[...], stream: i)
         }
-        var touchedRides = Set<Int64>()
-        var touchedSegments = Set<Int64>()
-        for (i, stream) in streams.enumerated() {
-            let addedPerRide = i < added.count ? added[i] : [:]
-            for ride in stream.extents {
-                let rideID = try TrackWriter.claim(db, device: device, start: ride.start, end: ride.end)
-                touchedRides.insert(rideID)
-                for segment in ride.segments {
-                    let segmentID = try TrackWriter.claim(
-                        db, device: device, segmentOf: rideID, start: segment.start, end: segment.end)
-                    try db.execute(sql: "UPDATE segment SET ride_id = ? WHERE id = ?", arguments: [rideID, segmentID])
-                    touchedSegments.insert(segmentID)
+        let touched = try tally.join(
+            streams, claimRide: { try TrackWriter.claim(db, device: device, start: $0, end: $1) },
+            claimSegment: { try TrackWriter.claim(db, device: device, segmentOf: $0, start: $1, end: $2) },
+            addDrops: { ride, reasons in
+                for (reason, count) in reasons {
+                    try TrackWriter.addDrops(db, ride: ride, reason: reason, count: count)
                 }
-                guard addedPerRide[ride.number, default: 0] > 0 else { continue }
-                for (reason, count) in stream.drops[ride.number] ?? [:] {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO drop_count (ride_id, reason, count) VALUES (?, ?, ?)
-                            ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
-                            """,
-                        arguments: [rideID, reason, count])
-                }
-            }
-        }
-        try TrackWriter.recount(db, device: device, segments: touchedSegments, rides: touchedRides)
-        outcome.places = try TrackWriter.insertPlaces(db, places, device: device.rawValue)
-        outcome.events = try TrackStore.insertEvents(db, streams.flatMap(\.events), device: device.rawValue)
+            })
+        try TrackWriter.recount(db, device: device, segments: touched.segments, rides: touched.rides)
+        let close = tally.close(
+            places: try TrackWriter.insertPlaces(db, places, device: device.rawValue),
+            events: try TrackStore.insertEvents(db, streams.flatMap(\.events), device: device.rawValue))
         if let importID {
-            if outcome.points == 0 && outcome.places == 0 && outcome.events == 0 {
+            switch close {
+            case .forget:
                 try db.execute(sql: "DELETE FROM import WHERE id = ?", arguments: [importID])
-            } else {
+            case .note(let points, let start, let end):
                 try db.execute(
                     sql:
                         "UPDATE import SET points = ?, start_ms = ?, end_ms = ?, imported_ms = ?, name = ? WHERE id = ?",
-                    arguments: [outcome.points, range?.start, range?.end, UTCTimestamp.now(), file?.name, importID])
+                    arguments: [points, start, end, UTCTimestamp.now(), file?.name, importID])
             }
         }
         return outcome

@@ -32,31 +32,18 @@ extension TrackWriter {
         ConcurrentImport(store: store, device: device, file: file, earlier: earlier)
     }
 
-    /// The id of the ride (or, with `ride`, the segment of that ride) that covers `[start, end]`: the stored rows whose ranges
-    /// overlap it become one (the earliest keeps its id, takes the others' segments or points and
-    /// drop counts, and spans them all), or a new row when none does.
-    ///
-    /// Stored rows of one table do not overlap each other, so the candidates are the rows that
-    /// start inside the range and the last one that starts before it: two index lookups.
+    /// The id of the ride (or, with `ride`, the segment of that ride) that covers `[start, end]`
+    /// afterwards, as ``OverlapMerge`` plans it: the stored rows whose ranges overlap it become
+    /// one (the earliest keeps its id, takes the others' segments and drop counts, and spans them
+    /// all), or a new row when none does.
     static func claim(
         _ db: Database, device: DeviceID, segmentOf ride: Int64? = nil, start: Int64, end: Int64
     ) throws -> Int64 {
         let table = ride == nil ? "ride" : "segment"
         let d = device.rawValue
-        var rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT id, start_ms, end_ms FROM \(table) WHERE device_id = ? AND start_ms < ?
-                ORDER BY start_ms DESC, id LIMIT 1
-                """,
-            arguments: [d, start]
-        ).filter { ($0["end_ms"] as Int64) >= start }
-        rows += try Row.fetchAll(
-            db,
-            sql:
-                "SELECT id, start_ms, end_ms FROM \(table) WHERE device_id = ? AND start_ms >= ? AND start_ms <= ? ORDER BY start_ms, id",
-            arguments: [d, start, end])
-        guard let keep = rows.first else {
+        let plan = OverlapMerge.plan(
+            start: start, end: end, candidates: try overlapping(db, table, device: device, from: start, to: end))
+        guard let id = plan.keep else {
             if let ride {
                 try SegmentRow(rideId: ride, deviceId: d, startMs: start, endMs: end, pointCount: 0).insert(db)
             } else {
@@ -64,27 +51,22 @@ extension TrackWriter {
             }
             return db.lastInsertedRowID
         }
-        let id: Int64 = keep["id"]
-        var low = Swift.min(start, keep["start_ms"] as Int64)
-        var high = Swift.max(end, keep["end_ms"] as Int64)
-        for other in rows.dropFirst() {
-            let otherID: Int64 = other["id"]
-            low = Swift.min(low, other["start_ms"])
-            high = Swift.max(high, other["end_ms"])
-            if table == "ride" {
-                try db.execute(sql: "UPDATE segment SET ride_id = ? WHERE ride_id = ?", arguments: [id, otherID])
+        for other in plan.absorbed {
+            if ride == nil {
+                try db.execute(sql: "UPDATE segment SET ride_id = ? WHERE ride_id = ?", arguments: [id, other])
                 try db.execute(
                     sql: """
                         INSERT INTO drop_count (ride_id, reason, count)
                         SELECT ?, reason, count FROM drop_count WHERE ride_id = ? AND true
                         ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
                         """,
-                    arguments: [id, otherID])
+                    arguments: [id, other])
             }
-            try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [otherID])
+            try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [other])
         }
         try db.execute(
-            sql: "UPDATE \(table) SET start_ms = ?, end_ms = ? WHERE id = ?", arguments: [low, high, id])
+            sql: "UPDATE \(table) SET start_ms = ?, end_ms = ? WHERE id = ?", arguments: [plan.start, plan.end, id])
+        if let ride { try db.execute(sql: "UPDATE segment SET ride_id = ? WHERE id = ?", arguments: [ride, id]) }
         return id
     }
 

@@ -20,8 +20,8 @@ public final class TrackWriter {
     public let store: TrackStore
     /// The device whose points this writer stores.
     public let device: DeviceID
-    private var rideIDs: [Int: Int64] = [:]
-    private var segmentIDs: [Int: Int64] = [:]
+    /// The stored rides and segments of the run's numbers.
+    private var numbering = RunNumbering()
     /// Points written by this writer (duplicates not counted).
     public internal(set) var stored = 0
 
@@ -31,95 +31,86 @@ public final class TrackWriter {
     }
 
     /// Stores `points` and adds `drops` (run-local ride → reason → count) in one transaction: a
-    /// recorder's batch, continuing the rides and segments of the batches before it.
+    /// recorder's batch, continuing the rides and segments of the batches before it
+    /// (``RunNumbering``).
     @discardableResult
     public func write(_ points: [KeptPoint], drops: [Int: [String: Int]] = [:]) throws -> Int {
-        var rideIDs = self.rideIDs
-        var segmentIDs = self.segmentIDs
+        var numbering = self.numbering
+        let d = device.rawValue
         let added = try store.pool.write { db -> Int in
-            var added = 0
-            let insert = try db.makeStatement(
+            let insert = try db.cachedStatement(
                 sql:
                     "INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             )
-            // Ranges and counts are gathered here and written once per ride and segment.
-            var rideExtent: [Int64: (start: Int64, end: Int64, count: Int)] = [:]
-            var segmentExtent: [Int64: (end: Int64, count: Int)] = [:]
-            for p in points {
-                let t = p.milliseconds
-                guard PointKey.holds(t) else { continue }  // before 1830 or after 2109: no key
-                guard try Self.insert(p, with: insert, device: device, db) else { continue }  // this millisecond is stored
-                added += 1
-                // Rides and segments are created by their first stored point, so a log imported
-                // twice leaves no empty ones behind.
-                // A point inside a stored ride's time range (a log overlapping one imported before)
-                // joins that ride, and the segment there if one contains it.
-                if rideIDs[p.ride] == nil,
-                    let id = try Int64.fetchOne(
-                        db, sql: "SELECT id FROM ride WHERE device_id = ? AND start_ms <= ? AND end_ms >= ? LIMIT 1",
-                        arguments: [device.rawValue, t, t])
-                {
-                    rideIDs[p.ride] = id
-                }
-                if segmentIDs[p.segment] == nil,
-                    let id = try Int64.fetchOne(
-                        db, sql: "SELECT id FROM segment WHERE device_id = ? AND start_ms <= ? AND end_ms >= ? LIMIT 1",
-                        arguments: [device.rawValue, t, t])
-                {
-                    segmentIDs[p.segment] = id
-                }
-                let rideID: Int64
-                if let id = rideIDs[p.ride] {
-                    rideID = id
-                } else {
-                    try RideRow(deviceId: device.rawValue, startMs: t, endMs: t, pointCount: 0).insert(db)
-                    rideID = db.lastInsertedRowID
-                    rideIDs[p.ride] = rideID
-                }
-                let segmentID: Int64
-                if let id = segmentIDs[p.segment] {
-                    segmentID = id
-                } else {
-                    try SegmentRow(rideId: rideID, deviceId: device.rawValue, startMs: t, endMs: t, pointCount: 0)
-                        .insert(db)
-                    segmentID = db.lastInsertedRowID
-                    segmentIDs[p.segment] = segmentID
-                }
-                let r = rideExtent[rideID] ?? (t, t, 0)
-                rideExtent[rideID] = (Swift.min(r.start, t), Swift.max(r.end, t), r.count + 1)
-                let g = segmentExtent[segmentID] ?? (t, 0)
-                segmentExtent[segmentID] = (Swift.max(g.end, t), g.count + 1)
+            // Before 1830 or after 2109 a point has no key; a millisecond the device has is skipped.
+            let fresh = try points.filter {
+                try PointKey.holds($0.milliseconds) && Self.insert($0, with: insert, device: device, db)
             }
-            for (id, e) in segmentExtent {
-                try db.execute(
-                    sql: "UPDATE segment SET end_ms = max(end_ms, ?), point_count = point_count + ? WHERE id = ?",
-                    arguments: [e.end, e.count, id])
+            let times = fresh.map(\.milliseconds)
+            func stored(_ table: String) throws -> [StoredRange] {
+                guard let first = times.min(), let last = times.max() else { return [] }
+                return try Self.overlapping(db, table, device: device, from: first, to: last)
             }
-            for (id, e) in rideExtent {
-                try db.execute(
-                    sql: """
-                        UPDATE ride SET start_ms = min(start_ms, ?), end_ms = max(end_ms, ?), point_count = point_count + ?
-                        WHERE id = ?
-                        """,
-                    arguments: [e.start, e.end, e.count, id])
+            let plan = numbering.plan(
+                fresh: fresh, drops: drops, storedRides: try stored("ride"), storedSegments: try stored("segment"))
+            var madeRides: [Int64] = []
+            for t in plan.newRides {
+                try RideRow(deviceId: d, startMs: t, endMs: t, pointCount: 0).insert(db)
+                madeRides.append(db.lastInsertedRowID)
             }
-            for (ride, reasons) in drops {
-                guard let rideID = rideIDs[ride] else { continue }
-                for (reason, count) in reasons {
+            var madeSegments: [Int64] = []
+            for s in plan.newSegments {
+                try SegmentRow(
+                    rideId: s.ride.id(madeRides), deviceId: d, startMs: s.start, endMs: s.start, pointCount: 0
+                )
+                .insert(db)
+                madeSegments.append(db.lastInsertedRowID)
+            }
+            for (table, extents, made) in [("segment", plan.segments, madeSegments), ("ride", plan.rides, madeRides)] {
+                for (row, e) in extents {
                     try db.execute(
                         sql: """
-                            INSERT INTO drop_count (ride_id, reason, count) VALUES (?, ?, ?)
-                            ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
+                            UPDATE \(table) SET start_ms = min(start_ms, ?), end_ms = max(end_ms, ?),
+                                point_count = point_count + ? WHERE id = ?
                             """,
-                        arguments: [rideID, reason, count])
+                        arguments: [e.start, e.end, e.count, row.id(made)])
                 }
             }
-            return added
+            for (ride, reasons) in plan.drops {
+                for (reason, count) in reasons {
+                    try Self.addDrops(db, ride: ride.id(madeRides), reason: reason, count: count)
+                }
+            }
+            numbering.settle(plan, madeRides: madeRides, madeSegments: madeSegments)
+            return fresh.count
         }
-        self.rideIDs = rideIDs
-        self.segmentIDs = segmentIDs
+        self.numbering = numbering
         stored += added
         return added
+    }
+
+    /// The device's rows of `table` (ride or segment) that may overlap `[start, end]`: the one
+    /// that starts last before it and those that start inside it (stored rows of one table do not
+    /// overlap each other). Two index lookups.
+    static func overlapping(_ db: Database, _ table: String, device: DeviceID, from start: Int64, to end: Int64) throws
+        -> [StoredRange]
+    {
+        let d = device.rawValue
+        let sql = "SELECT id, start_ms, end_ms FROM \(table) WHERE device_id = ? AND start_ms"
+        let rows =
+            try Row.fetchAll(db, sql: sql + " < ? ORDER BY start_ms DESC, id LIMIT 1", arguments: [d, start])
+            + Row.fetchAll(db, sql: sql + " >= ? AND start_ms <= ? ORDER BY start_ms, id", arguments: [d, start, end])
+        return rows.map { StoredRange(id: $0[0], start: $0[1], end: $0[2]) }
+    }
+
+    /// Adds `count` drops for `reason` to a ride's.
+    static func addDrops(_ db: Database, ride: Int64, reason: String, count: Int) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO drop_count (ride_id, reason, count) VALUES (?, ?, ?)
+                ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
+                """,
+            arguments: [ride, reason, count])
     }
 
     /// Inserts one point with `insert` (the `INSERT OR IGNORE INTO point` of eight parameters);

@@ -1,3 +1,4 @@
+import GPSCore
 import Testing
 import TrackModel
 
@@ -76,4 +77,133 @@ import TrackModel
     @Test func theViewersOwnCodeIsRefusedAndStays() {
         #expect(rule.plan(viewer: 1, failures: 0, code: code, now: now) == .refuse(.own))
     }
+}
+
+@Suite struct OverlapMergeTests {
+    func row(_ id: Int64, _ start: Int64, _ end: Int64) -> StoredRange { StoredRange(id: id, start: start, end: end) }
+
+    @Test func aRangeThatOverlapsNothingIsANewRow() {
+        let plan = OverlapMerge.plan(start: 100, end: 200, candidates: [row(1, 0, 99), row(2, 201, 300)])
+        #expect(plan == OverlapMerge(keep: nil, start: 100, end: 200))
+    }
+
+    @Test func theEarliestOverlappingRowKeepsItsIdAndSpansThemAll() {
+        // Given in the order a store fetches them: the one before, then those inside.
+        let plan = OverlapMerge.plan(
+            start: 100, end: 200, candidates: [row(9, 50, 120), row(3, 150, 160), row(4, 190, 400)])
+        #expect(plan == OverlapMerge(keep: 9, absorbed: [3, 4], start: 50, end: 400))
+    }
+
+    @Test func touchingAtOneMillisecondIsOverlapping() {
+        #expect(OverlapMerge.plan(start: 100, end: 200, candidates: [row(1, 0, 100)]).keep == 1)
+        #expect(OverlapMerge.plan(start: 100, end: 200, candidates: [row(1, 200, 250)]).keep == 1)
+    }
+
+    @Test func ofTwoStartingTogetherTheLowerIdStays() {
+        let plan = OverlapMerge.plan(start: 0, end: 10, candidates: [row(7, 5, 6), row(6, 5, 8)])
+        #expect(plan.keep == 6 && plan.absorbed == [7])
+    }
+}
+
+@Suite struct RunNumberingTests {
+    func point(_ t: Int64, ride: Int, segment: Int) -> KeptPoint { keptPoint(t, ride: ride, segment: segment) }
+
+    @Test func aNumberSeenFirstMakesARideAndSegmentByItsFirstPoint() {
+        let numbering = RunNumbering()
+        let plan = numbering.plan(
+            fresh: [
+                point(1_000, ride: 1, segment: 1), point(2_000, ride: 1, segment: 1), point(3_000, ride: 1, segment: 2),
+            ],
+            drops: [1: ["accuracy": 2], 5: ["jump": 1]], storedRides: [], storedSegments: [])
+        #expect(plan.newRides == [1_000])
+        #expect(plan.newSegments == [.init(ride: .new(0), start: 1_000), .init(ride: .new(0), start: 3_000)])
+        #expect(plan.rides == [.new(0): .init(start: 1_000, end: 3_000, count: 3)])
+        #expect(plan.segments[.new(1)] == .init(start: 3_000, end: 3_000, count: 1))
+        #expect(plan.drops == [.new(0): ["accuracy": 2]], "ride 5 has no row: its drops are not kept")
+    }
+
+    @Test func aPointInsideAStoredRideContinuesIt() {
+        let plan = RunNumbering().plan(
+            fresh: [point(1_500, ride: 1, segment: 1)],
+            storedRides: [StoredRange(id: 4, start: 0, end: 1_000), StoredRange(id: 8, start: 1_400, end: 9_000)],
+            storedSegments: [StoredRange(id: 30, start: 1_400, end: 1_600)])
+        #expect(plan.newRides.isEmpty && plan.newSegments.isEmpty)
+        #expect(plan.rides == [.stored(8): .init(start: 1_500, end: 1_500, count: 1)])
+        #expect(plan.segments == [.stored(30): .init(start: 1_500, end: 1_500, count: 1)])
+    }
+
+    @Test func theNextBatchKeepsTheRowsTheNumbersGot() {
+        var numbering = RunNumbering()
+        let first = numbering.plan(fresh: [point(1_000, ride: 1, segment: 1)], storedRides: [], storedSegments: [])
+        numbering.settle(first, madeRides: [41], madeSegments: [70])
+        #expect(numbering.rides == [1: 41] && numbering.segments == [1: 70])
+        // A later batch of the same numbers: no new rows, even when no stored range covers its points.
+        let second = numbering.plan(
+            fresh: [point(9_000, ride: 1, segment: 1)], drops: [1: ["hdop": 3]], storedRides: [], storedSegments: [])
+        #expect(second.newRides.isEmpty && second.newSegments.isEmpty)
+        #expect(second.rides == [.stored(41): .init(start: 9_000, end: 9_000, count: 1)])
+        #expect(second.drops == [.stored(41): ["hdop": 3]])
+    }
+
+    @Test func aBatchWithNothingNewStillCountsItsDropsOnKnownRides() {
+        var numbering = RunNumbering()
+        numbering.settle(
+            numbering.plan(fresh: [point(1_000, ride: 2, segment: 1)], storedRides: [], storedSegments: []),
+            madeRides: [5], madeSegments: [6])
+        let plan = numbering.plan(fresh: [], drops: [2: ["accuracy": 1]], storedRides: [], storedSegments: [])
+        #expect(plan.rides.isEmpty && plan.drops == [.stored(5): ["accuracy": 1]])
+    }
+}
+
+@Suite struct ImportTallyTests {
+    func point(_ t: Int64, ride: Int, segment: Int = 1) -> KeptPoint { keptPoint(t, ride: ride, segment: segment) }
+
+    @Test func aRidesDropsGoWithTheStreamThatStoredPointsOfIt() throws {
+        let streams = [
+            ImportStream(points: [point(0, ride: 1), point(1_000, ride: 1)], drops: [1: ["accuracy": 4]]),
+            ImportStream(points: [point(0, ride: 1), point(1_000, ride: 1)], drops: [1: ["accuracy": 4]]),
+        ]
+        var tally = ImportTally()
+        // The first stream stored both points; the second (the same log again) none.
+        tally.stored(at: 0, ride: 1, stream: 0)
+        tally.stored(at: 1_000, ride: 1, stream: 0)
+        var claimed: [String] = []
+        var drops: [Int64: [String: Int]] = [:]
+        let touched = tally.join(
+            streams,
+            claimRide: {
+                claimed.append("ride \($0)-\($1)")
+                return 10
+            },
+            claimSegment: {
+                claimed.append("segment of \($0) \($1)-\($2)")
+                return 20
+            },
+            addDrops: { drops[$0, default: [:]].merge($1, uniquingKeysWith: +) })
+        #expect(claimed == ["ride 0-1000", "segment of 10 0-1000", "ride 0-1000", "segment of 10 0-1000"])
+        #expect(drops == [10: ["accuracy": 4]], "counted once")
+        #expect(touched.rides == [10] && touched.segments == [20])
+        #expect(tally.outcome.points == 2 && tally.range! == (0, 1_000))
+    }
+
+    @Test func aFileThatStoredNothingIsForgottenElseNoted() {
+        var nothing = ImportTally()
+        #expect(nothing.close(places: 0, events: 0) == .forget)
+        var placesOnly = ImportTally()
+        #expect(placesOnly.close(places: 2, events: 0) == .note(points: 0, start: nil, end: nil))
+        #expect(placesOnly.outcome.places == 2)
+        var some = ImportTally()
+        some.stored(count: 3, from: 5_000, to: 9_000, rides: [1, 2], stream: 0)
+        some.stored(at: 1_000, ride: 3, stream: 1)
+        #expect(some.close(places: 0, events: 1) == .note(points: 4, start: 1_000, end: 9_000))
+    }
+}
+
+/// A point at `t` (ms) with the run-local numbers given.
+func keptPoint(_ t: Int64, ride: Int, segment: Int) -> KeptPoint {
+    var fix = Fix()
+    UTCTimestamp.set(t, on: &fix)
+    fix.coordinate = Coordinate(latitude: 47.37, longitude: 8.54)
+    fix.mode = .threeD
+    return KeptPoint(fix: fix, ride: ride, segment: segment)
 }
