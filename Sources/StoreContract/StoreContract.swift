@@ -120,6 +120,74 @@ public enum StoreContract {
                     .notes.map(
                         \.text) == ["Hut"], "the place is a record with its note")
         },
+        Case(description: "a new writer's points inside a stored ride continue it; an import bridging rides joins them")
+        { store in
+            let bike = try store.device(named: "bike")
+            func points(_ range: Range<Int>, ride: Int, segment: Int) -> [KeptPoint] {
+                range.map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: ride, segment: segment) }
+            }
+            // Every other second from 0 to 18 s, then 50 to 59 s: two rides.
+            let evens = points(0..<19, ride: 1, segment: 1).enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+            try store.makeWriter(device: bike).write(evens, drops: [1: ["hdop": 1]])
+            try store.makeWriter(device: bike).write(points(50..<60, ride: 1, segment: 1), drops: [1: ["jump": 2]])
+            // Another run (numbers from 1 again) whose first new point (1 s) falls inside the first ride.
+            try store.makeWriter(device: bike).write(points(0..<15, ride: 1, segment: 1), drops: [:])
+            var rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+            try expect(
+                rides.map(\.pointCount) == [17, 10], "the second run continued ride 1: \(rides.map(\.pointCount))")
+            // An import whose ride overlaps both stored rides makes them one, the earliest keeping its id.
+            let first = rides[0].id
+            let outcome = try store.makeWriter(device: bike).writeImport(
+                [ImportStream(points: points(12..<55, ride: 1, segment: 1), drops: [1: ["accuracy": 4]])], places: [],
+                file: nil, replacing: nil)
+            try expect(outcome.points == 33, "the new points only: \(outcome.points)")
+            rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+            try expect(rides.count == 1 && rides[0].id == first, "one ride, the earliest's id: \(rides.map(\.id))")
+            try expect(rides[0].pointCount == 60, "all 60 points: \(rides[0].pointCount)")
+            try expect(rides[0].drops == ["hdop": 1, "jump": 2, "accuracy": 4], "the drops joined: \(rides[0].drops)")
+            let segments = try store.pointsWithSegments(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+            try expect(Set(segments.map(\.segment)).count == 1, "one segment")
+        },
+        Case(description: "an import begun while its file is read stores it at finish; a cancelled one stores nothing")
+        { store in
+            let writer = store.makeWriter(device: try store.device(named: "import"))
+            let points = (0..<30).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) }
+            let file = ImportedFile(sha256: String(repeating: "c", count: 64), name: "c.nmea", bytes: 99)
+            let cancelled = try writer.beginImport(file: file, replacing: nil)
+            try cancelled.add(Array(points[0..<10]), stream: 0)
+            cancelled.cancel()
+            try expect(
+                try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all).isEmpty,
+                "nothing stored after a cancel")
+            try expect(try store.importedFile(sha256: file.sha256) == nil, "the file is not noted")
+            let streaming = try writer.beginImport(file: file, replacing: nil)
+            try streaming.add(Array(points[0..<10]), stream: 0)
+            try streaming.add(Array(points[10..<30]), stream: 0)
+            let outcome = try streaming.finish(
+                [ImportStream(points: [], extents: RideExtent.extents(of: points), drops: [1: ["speed": 3]])],
+                places: [])
+            try expect(outcome.points == 30, "30 points: \(outcome)")
+            let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+            try expect(rides.map(\.pointCount) == [30] && rides[0].drops == ["speed": 3], "one ride of 30, its drops")
+            try expect(try store.importedFile(sha256: file.sha256)?.points == 30, "the file is noted with 30 points")
+            // The same points again under another file store nothing, and that file is forgotten.
+            let other = ImportedFile(sha256: String(repeating: "d", count: 64), name: "d.nmea", bytes: 99)
+            let again = try writer.beginImport(file: other, replacing: nil)
+            try again.add(points, stream: 0)
+            let none = try again.finish(
+                [ImportStream(points: [], extents: RideExtent.extents(of: points), drops: [1: ["speed": 3]])],
+                places: [])
+            try expect(none.points == 0, "nothing new")
+            try expect(try store.importedFile(sha256: other.sha256) == nil, "a file that stored nothing is forgotten")
+            let after = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+            try expect(after.map(\.drops) == [["speed": 3]], "drops count once: \(after.map(\.drops))")
+        },
+        Case(description: "an error that is not the store's is neither busy nor the store being away") { store in
+            struct Other: Error {}
+            try expect(!store.isBusy(Other()) && !store.isUnavailable(Other()), "a foreign error")
+            try store.limitWriteWait(to: 2)
+            try expect(try store.device(named: "bike") == store.device(named: "bike"), "the store still works")
+        },
         Case(description: "records carry notes, fields, photos and conditions; weather readings are kept") { store in
             let id = try some(
                 try store.addRecord(
