@@ -7,9 +7,17 @@ import TrackModel
 /// ``Violation`` saying what the store did instead.
 public enum StoreContract {
     /// One clause of the contract.
+    /// One clause of the contract, which holds for the store's operations each in a transaction
+    /// of its own and for them all inside one unit of work.
     public struct Case: Sendable, CustomStringConvertible {
         public let description: String
-        public let check: @Sendable (any TrackStoring) throws -> Void
+        public let check: @Sendable (any StoreUnit) throws -> Void
+    }
+
+    /// A clause about units of work themselves.
+    public struct UnitCase: Sendable, CustomStringConvertible {
+        public let description: String
+        public let check: @Sendable (any TrackStoring) async throws -> Void
     }
 
     /// A broken clause: what was expected and what the store did.

@@ -3,7 +3,7 @@ import GPSCore
 import PostgresNIO
 import TrackModel
 
-extension PostgresStore: AccountStoring {
+extension PostgresStoring {
     public func accounts() throws -> [StoredAccount] {
         try read { session in
             try session.query("SELECT name, created_ms, password_hash FROM account ORDER BY name COLLATE \"C\"").map {
@@ -140,7 +140,7 @@ extension PostgresStore: AccountStoring {
     }
 }
 
-extension PostgresStore: UploadStoring {
+extension PostgresStoring {
     public func uploadCursor(device: DeviceID, server: String) throws -> Int64? {
         try read { session in
             try session.value(
@@ -163,10 +163,10 @@ extension PostgresStore: UploadStoring {
         try read { session in
             try session.query(
                 """
-                SELECT \(unescaped: Self.positionColumns) FROM position
+                SELECT \(unescaped: PostgresStore.positionColumns) FROM position
                 WHERE device_id = \(device.rawValue) AND t > \(milliseconds ?? .min) ORDER BY t LIMIT \(limit)
                 """
-            ).map(Self.fix)
+            ).map(PostgresStore.fix)
         }
     }
 

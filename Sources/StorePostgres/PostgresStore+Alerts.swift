@@ -3,10 +3,10 @@ import GPSCore
 import PostgresNIO
 import TrackModel
 
-extension PostgresStore: AlertStoring {
+extension PostgresStoring {
     public func addCue(_ cue: Cue, account: String?) throws -> Int64? {
         try write { session in
-            guard let user = try Self.accountID(session, account) else { return nil }
+            guard let user = try PostgresStore.accountID(session, account) else { return nil }
             return try session.value(
                 """
                 INSERT INTO cue (user_id, text, place, moment, once, created_ms)
@@ -21,7 +21,7 @@ extension PostgresStore: AlertStoring {
             try session.query(
                 """
                 SELECT c.* FROM cue c JOIN account a ON a.id = c.user_id
-                WHERE a.name = \(account ?? Self.localUser) ORDER BY c.id
+                WHERE a.name = \(account ?? PostgresStore.localUser) ORDER BY c.id
                 """
             ).map {
                 Cue(
@@ -40,7 +40,7 @@ extension PostgresStore: AlertStoring {
 
     public func addTask(_ task: ScheduledTask, account: String?) throws -> Int64? {
         try write { session in
-            guard let user = try Self.accountID(session, account) else { return nil }
+            guard let user = try PostgresStore.accountID(session, account) else { return nil }
             return try session.value(
                 """
                 INSERT INTO task (user_id, text, due_ms, rule, time_zone, created_ms)
@@ -56,7 +56,7 @@ extension PostgresStore: AlertStoring {
             try session.query(
                 """
                 SELECT k.* FROM task k JOIN account a ON a.id = k.user_id
-                WHERE a.name = \(account ?? Self.localUser) ORDER BY k.id
+                WHERE a.name = \(account ?? PostgresStore.localUser) ORDER BY k.id
                 """
             ).map {
                 ScheduledTask(
@@ -82,14 +82,14 @@ extension PostgresStore: AlertStoring {
             try session.execute(
                 """
                 UPDATE task SET done_ms = coalesce(done_ms, \(t))
-                WHERE id = \(id) AND user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                WHERE id = \(id) AND user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
                 """) > 0
         }
     }
 
     public func addAlert(_ alert: Alert, account: String?) throws -> Int64? {
         try write { session in
-            guard let user = try Self.accountID(session, account) else { return nil }
+            guard let user = try PostgresStore.accountID(session, account) else { return nil }
             return try session.value(
                 """
                 INSERT INTO alert (user_id, types, place, device, quiet, cooldown_s, channel, target, secret, created_ms)
@@ -110,7 +110,7 @@ extension PostgresStore: AlertStoring {
                         AND o.dropped IS NULL) AS waiting,
                     (SELECT count(*) FROM outbox o WHERE o.alert_id = a.id AND o.delivered_ms IS NOT NULL) AS delivered,
                     (SELECT count(*) FROM outbox o WHERE o.alert_id = a.id AND o.dropped IS NOT NULL) AS dropped
-                FROM alert a JOIN account u ON u.id = a.user_id WHERE u.name = \(account ?? Self.localUser)
+                FROM alert a JOIN account u ON u.id = a.user_id WHERE u.name = \(account ?? PostgresStore.localUser)
                 ORDER BY a.id
                 """
             ).compactMap {
@@ -132,7 +132,7 @@ extension PostgresStore: AlertStoring {
             try session.execute(
                 """
                 DELETE FROM \(unescaped: item.rawValue) WHERE id = \(id)
-                AND user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                AND user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
                 """) > 0
         }
     }
@@ -162,7 +162,7 @@ extension PostgresStore: AlertStoring {
             try session.query(
                 """
                 SELECT o.* FROM outbox o JOIN alert a ON a.id = o.alert_id JOIN account u ON u.id = a.user_id
-                WHERE u.name = \(account ?? Self.localUser) ORDER BY o.id DESC LIMIT \(limit)
+                WHERE u.name = \(account ?? PostgresStore.localUser) ORDER BY o.id DESC LIMIT \(limit)
                 """
             ).map {
                 StoredDelivery(

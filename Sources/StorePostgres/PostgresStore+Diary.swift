@@ -3,7 +3,7 @@ import GPSCore
 import PostgresNIO
 import TrackModel
 
-extension PostgresStore {
+extension PostgresStoring {
     // MARK: records
 
     public func addRecord(
@@ -11,13 +11,13 @@ extension PostgresStore {
         photos: [Photo], account: String?
     ) throws -> Int64? {
         try write { session in
-            guard let user = try Self.accountID(session, account) else { return nil }
-            let id = try Self.insertRecord(
+            guard let user = try PostgresStore.accountID(session, account) else { return nil }
+            let id = try PostgresStore.insertRecord(
                 session, t: milliseconds, lat: StoredScale.degrees(coordinate.latitude),
                 lon: StoredScale.degrees(coordinate.longitude), alt: altitude.map(StoredScale.hundredths), user: user)
-            for text in notes { _ = try Self.insertNote(session, id, text) }
-            try Self.upsertFields(session, id, fields)
-            try Self.insertPhotos(session, id, photos)
+            for text in notes { _ = try PostgresStore.insertNote(session, id, text) }
+            try PostgresStore.upsertFields(session, id, fields)
+            try PostgresStore.insertPhotos(session, id, photos)
             return id
         }
     }
@@ -79,23 +79,24 @@ extension PostgresStore {
 
     public func nearestRecordID(to ms: Int64, within: Int64, account: String?) throws -> Int64? {
         try write { session in
-            guard let user = try Self.accountID(session, account) else { return nil }
+            guard let user = try PostgresStore.accountID(session, account) else { return nil }
             let record = try session.query(
                 "SELECT id, t FROM record WHERE user_id = \(user) ORDER BY abs(t - \(ms)), id LIMIT 1"
             ).first
-            let point = try Self.nearestPoint(session, ms, within, DeviceFilter(account: account))
+            let point = try PostgresStore.nearestPoint(session, ms, within, DeviceFilter(account: account))
             let recordDistance = try record.map { abs(try $0.get("t", as: Int64.self) - ms) } ?? .max
             let pointDistance = point.map { abs($0.fix.unixMilliseconds! - ms) } ?? .max
             if let record, recordDistance <= within && recordDistance <= pointDistance { return try record.get("id") }
             guard let point else { return nil }
-            return try Self.recordID(session, at: point.fix.unixMilliseconds!, device: point.device, user: user)
+            return try PostgresStore.recordID(
+                session, at: point.fix.unixMilliseconds!, device: point.device, user: user)
         }
     }
 
     /// Runs `body` in one write transaction when record `id` is in the account's diary; whether it is.
     func writeOwned(_ id: Int64, _ account: String?, _ body: (Session) throws -> Void) throws -> Bool {
         try write { session in
-            guard try Self.owns(session, id, account) else { return false }
+            guard try PostgresStore.owns(session, id, account) else { return false }
             try body(session)
             return true
         }
@@ -106,7 +107,7 @@ extension PostgresStore {
         try !session.query(
             """
             SELECT 1 FROM record WHERE id = \(id)
-            AND user_id = (SELECT id FROM account WHERE name = \(account ?? localUser))
+            AND user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
             """
         ).isEmpty
     }
@@ -117,11 +118,11 @@ extension PostgresStore {
                 let row = try session.query(
                     """
                     SELECT * FROM record WHERE id = \(id)
-                    AND user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                    AND user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
                     """
                 ).first
             else { return nil }
-            return try Self.attachments(session, [try Self.locationRecord(row)]).first
+            return try PostgresStore.attachments(session, [try PostgresStore.locationRecord(row)]).first
         }
     }
 
@@ -131,22 +132,22 @@ extension PostgresStore {
         try read { session in
             var list = try session.query(
                 """
-                SELECT * FROM record WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                SELECT * FROM record WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
                 AND t >= \(from) AND t < \(to) ORDER BY t, id
                 """
-            ).map(Self.locationRecord)
-            list = try Self.attachments(session, list)
+            ).map(PostgresStore.locationRecord)
+            list = try PostgresStore.attachments(session, list)
             if plainPoints {
-                let ids = try Self.deviceIDs(session, DeviceFilter(account: account))
+                let ids = try PostgresStore.deviceIDs(session, DeviceFilter(account: account))
                 let points = try session.query(
                     """
-                    SELECT \(unescaped: Self.positionColumns) FROM position p
+                    SELECT \(unescaped: PostgresStore.positionColumns) FROM position p
                     WHERE p.device_id = ANY(\(ids)) AND p.t >= \(from) AND p.t < \(to)
                       AND NOT EXISTS (SELECT 1 FROM record r WHERE r.device_id = p.device_id AND r.t = p.t AND NOT r.manual)
                     ORDER BY p.t, p.device_id
                     """
                 ).map { row -> LocationRecord in
-                    let fix = try Self.fix(row)
+                    let fix = try PostgresStore.fix(row)
                     return LocationRecord(
                         id: nil, milliseconds: fix.unixMilliseconds!, coordinate: fix.coordinate!,
                         altitude: fix.altitudeMSL, manual: false)
@@ -172,7 +173,7 @@ extension PostgresStore {
         guard !ids.isEmpty else { return records }
         var notes: [Int64: [Note]] = [:]
         for row in try session.query("SELECT * FROM note WHERE record_id = ANY(\(ids)) ORDER BY id") {
-            let note = try Self.note(row)
+            let note = try PostgresStore.note(row)
             notes[note.recordID, default: []].append(note)
         }
         var photos: [Int64: [Photo]] = [:]
@@ -182,7 +183,7 @@ extension PostgresStore {
             WHERE rp.record_id = ANY(\(ids)) ORDER BY p.taken_ms NULLS FIRST, p.name
             """)
         {
-            photos[try row.get("record_id"), default: []].append(try Self.photo(row))
+            photos[try row.get("record_id"), default: []].append(try PostgresStore.photo(row))
         }
         var fields: [Int64: [Field]] = [:]
         for row in try session.query("SELECT * FROM field WHERE record_id = ANY(\(ids)) ORDER BY key COLLATE \"C\"") {
@@ -237,8 +238,8 @@ extension PostgresStore {
 
     public func addNote(to record: Int64, text: String, account: String?) throws -> Note? {
         try write { session in
-            guard try Self.owns(session, record, account) else { return nil }
-            return try Self.insertNote(session, record, text)
+            guard try PostgresStore.owns(session, record, account) else { return nil }
+            return try PostgresStore.insertNote(session, record, text)
         }
     }
 
@@ -247,9 +248,9 @@ extension PostgresStore {
             try session.query(
                 """
                 SELECT n.* FROM note n JOIN record r ON r.id = n.record_id
-                WHERE n.id = \(id) AND r.user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                WHERE n.id = \(id) AND r.user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
                 """
-            ).first.map(Self.note)
+            ).first.map(PostgresStore.note)
         }
     }
 
@@ -259,7 +260,7 @@ extension PostgresStore {
                 """
                 UPDATE note SET text = \(text), updated_ms = \(UTCTimestamp.now()) WHERE id = \(id)
                 AND record_id IN (SELECT id FROM record
-                    WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser)))
+                    WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser)))
                 """) > 0
         }
     }
@@ -270,10 +271,10 @@ extension PostgresStore {
                 """
                 DELETE FROM note WHERE id = \(id)
                 AND record_id IN (SELECT id FROM record
-                    WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser)))
+                    WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser)))
                 RETURNING *
                 """
-            ).first.map(Self.note)
+            ).first.map(PostgresStore.note)
         }
     }
 
@@ -292,7 +293,7 @@ extension PostgresStore {
 
     @discardableResult
     public func setFields(_ fields: [Field], on record: Int64, account: String?) throws -> Bool {
-        try writeOwned(record, account) { session in try Self.upsertFields(session, record, fields) }
+        try writeOwned(record, account) { session in try PostgresStore.upsertFields(session, record, fields) }
     }
 
     @discardableResult
@@ -313,7 +314,7 @@ extension PostgresStore {
 
     public func addWeatherReadings(_ readings: [WeatherReading], account: String?) throws -> Int {
         try write { session in
-            guard let user = try Self.accountID(session, account) else { return 0 }
+            guard let user = try PostgresStore.accountID(session, account) else { return 0 }
             var added = 0
             for r in readings {
                 // xmax = 0 only on a freshly inserted row.
@@ -341,7 +342,7 @@ extension PostgresStore {
             try session.query(
                 """
                 SELECT * FROM weather_reading
-                WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
                 AND t >= \(from) AND t < \(to) ORDER BY t, device_id
                 """
             ).map { row in
@@ -359,7 +360,7 @@ extension PostgresStore {
 
     public func removeField(_ key: String, from record: Int64, account: String?) throws -> Bool {
         try write { session in
-            try Self.owns(session, record, account)
+            try PostgresStore.owns(session, record, account)
                 && session.execute("DELETE FROM field WHERE record_id = \(record) AND key = \(key)") > 0
         }
     }
@@ -381,7 +382,7 @@ extension PostgresStore {
 
     @discardableResult
     public func attachPhotos(_ photos: [Photo], to record: Int64, account: String?) throws -> Bool {
-        try writeOwned(record, account) { session in try Self.insertPhotos(session, record, photos) }
+        try writeOwned(record, account) { session in try PostgresStore.insertPhotos(session, record, photos) }
     }
 
     public func storePhotoFile(_ source: String, takenMilliseconds: Int64?) throws -> Photo {
@@ -404,7 +405,7 @@ extension PostgresStore {
             try session.value(
                 """
                 SELECT text FROM day_summary
-                WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
                 AND day = \(day.description)
                 """, as: String.self)
         }
@@ -413,7 +414,7 @@ extension PostgresStore {
     @discardableResult
     public func setDaySummary(_ day: CivilDate, text: String, account: String?) throws -> Bool {
         try write { session in
-            guard let user = try Self.accountID(session, account) else { return false }
+            guard let user = try PostgresStore.accountID(session, account) else { return false }
             if text.isEmpty {
                 try session.execute("DELETE FROM day_summary WHERE user_id = \(user) AND day = \(day.description)")
             } else {
@@ -435,14 +436,14 @@ extension PostgresStore {
             try session.value(
                 """
                 SELECT s.paused_until_ms FROM pause_switch s JOIN account a ON a.id = s.user_id
-                WHERE a.name = \(Self.localUser)
+                WHERE a.name = \(PostgresStore.localUser)
                 """, as: Int64.self)
         }
     }
 
     public func setPausedUntil(_ until: Int64?) throws {
         try write { session in
-            let user = try Self.localUserID(session)
+            let user = try PostgresStore.localUserID(session)
             if let until {
                 try session.execute(
                     """

@@ -3,7 +3,7 @@ import GPSCore
 import PostgresNIO
 import TrackModel
 
-extension PostgresStore: EventStoring {
+extension PostgresStoring {
     /// The account's id (the local user, made when missing, for nil); nil when there is no such account.
     static func accountID(_ session: Session, _ account: String?) throws -> Int64? {
         guard let account else { return try localUserID(session) }
@@ -15,7 +15,7 @@ extension PostgresStore: EventStoring {
             try session.query(
                 """
                 SELECT p.name, p.lat, p.lon, p.radius_m, p.polygon, p.source FROM place p
-                JOIN account a ON a.id = p.user_id WHERE a.name = \(account ?? Self.localUser) ORDER BY p.name
+                JOIN account a ON a.id = p.user_id WHERE a.name = \(account ?? PostgresStore.localUser) ORDER BY p.name
                 """
             ).map {
                 EventColumns.place(
@@ -27,15 +27,15 @@ extension PostgresStore: EventStoring {
 
     public func addPlace(_ place: Place, account: String?) throws -> Bool {
         try write { session in
-            guard let user = try Self.accountID(session, account) else { return false }
-            return try Self.insertPlace(session, place, user: user, replacing: false) > 0
+            guard let user = try PostgresStore.accountID(session, account) else { return false }
+            return try PostgresStore.insertPlace(session, place, user: user, replacing: false) > 0
         }
     }
 
     public func savePlace(_ place: Place, account: String) throws -> Bool {
         try write { session in
-            guard let user = try Self.userID(session, account) else { return false }
-            _ = try Self.insertPlace(session, place, user: user, replacing: true)
+            guard let user = try PostgresStore.userID(session, account) else { return false }
+            _ = try PostgresStore.insertPlace(session, place, user: user, replacing: true)
             return true
         }
     }
@@ -62,7 +62,7 @@ extension PostgresStore: EventStoring {
             try session.execute(
                 """
                 DELETE FROM place WHERE name = \(name)
-                AND user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                AND user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
                 """) > 0
         }
     }
@@ -72,10 +72,10 @@ extension PostgresStore: EventStoring {
         return try write { session in
             var user: Int64? = nil
             if let viewer {
-                guard let id = try Self.userID(session, viewer) else { return 0 }
+                guard let id = try PostgresStore.userID(session, viewer) else { return 0 }
                 user = id
             }
-            return try Self.insertEvents(session, events, device: device.rawValue, user: user)
+            return try PostgresStore.insertEvents(session, events, device: device.rawValue, user: user)
         }
     }
 
@@ -118,7 +118,7 @@ extension PostgresStore: EventStoring {
     {
         try write { session in
             let user = try session.value(
-                "SELECT id FROM account WHERE name = \(account ?? Self.localUser)", as: Int64.self)
+                "SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser)", as: Int64.self)
             let moved = try session.execute(
                 """
                 UPDATE event e SET t = \(milliseconds), lat = coalesce(\(coordinate?.latitude), e.lat),
@@ -141,7 +141,7 @@ extension PostgresStore: EventStoring {
                 """
                 SELECT e.id, e.t, e.type, e.place, e.lat, e.lon, e.text, e.details, d.name AS device_name
                 FROM event e JOIN device d ON d.id = e.device_id JOIN account a ON a.id = e.user_id
-                WHERE a.name = \(account ?? Self.localUser) AND e.t >= \(from) AND e.t < \(to) ORDER BY e.t, e.id
+                WHERE a.name = \(account ?? PostgresStore.localUser) AND e.t >= \(from) AND e.t < \(to) ORDER BY e.t, e.id
                 """
             ).compactMap { row -> StoredEvent? in
                 guard

@@ -3,11 +3,11 @@ import GPSCore
 import PostgresNIO
 import TrackModel
 
-extension PostgresStore {
+extension PostgresStoring {
     // MARK: devices
 
     public func device(named name: String) throws -> DeviceID {
-        try write { session in try Self.device(session, named: name) }
+        try write { session in try PostgresStore.device(session, named: name) }
     }
 
     /// The local user's device `name`, made (with the user) on first use; safe when two
@@ -28,8 +28,9 @@ extension PostgresStore {
     static func localUserID(_ session: Session) throws -> Int64 {
         let now = UTCTimestamp.now()
         try session.execute(
-            "INSERT INTO account (name, created_ms) VALUES (\(localUser), \(now)) ON CONFLICT (name) DO NOTHING")
-        return try session.value("SELECT id FROM account WHERE name = \(localUser)", as: Int64.self)!
+            "INSERT INTO account (name, created_ms) VALUES (\(PostgresStore.localUser), \(now)) ON CONFLICT (name) DO NOTHING"
+        )
+        return try session.value("SELECT id FROM account WHERE name = \(PostgresStore.localUser)", as: Int64.self)!
     }
 
     public func devices() throws -> [StoredDevice] {
@@ -37,7 +38,7 @@ extension PostgresStore {
             try session.query(
                 """
                 SELECT d.id, d.name FROM device d JOIN account a ON a.id = d.user_id
-                WHERE a.name = \(Self.localUser) ORDER BY d.name
+                WHERE a.name = \(PostgresStore.localUser) ORDER BY d.name
                 """
             ).map { StoredDevice(id: DeviceID(rawValue: try $0.get("id")), name: try $0.get("name")) }
         }
@@ -48,13 +49,13 @@ extension PostgresStore {
         switch filter {
         case .all:
             return try session.values(
-                "SELECT d.id FROM device d JOIN account a ON a.id = d.user_id WHERE a.name = \(localUser) ORDER BY d.id",
+                "SELECT d.id FROM device d JOIN account a ON a.id = d.user_id WHERE a.name = \(PostgresStore.localUser) ORDER BY d.id",
                 as: Int64.self)
         case .named(let name):
             return try session.values(
                 """
                 SELECT d.id FROM device d JOIN account a ON a.id = d.user_id
-                WHERE a.name = \(localUser) AND d.name = \(name)
+                WHERE a.name = \(PostgresStore.localUser) AND d.name = \(name)
                 """, as: Int64.self)
         case .account(let account, let name):
             return try session.values(
@@ -78,7 +79,7 @@ extension PostgresStore {
         -> [StoredRide]
     {
         try read { session in
-            let ids = try Self.deviceIDs(session, devices)
+            let ids = try PostgresStore.deviceIDs(session, devices)
             return try session.query(
                 """
                 SELECT r.id, r.start_ms, r.end_ms, r.point_count, d.name AS device,
@@ -105,13 +106,13 @@ extension PostgresStore {
 
     public func points(fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter) throws -> [Fix] {
         try read { session in
-            let ids = try Self.deviceIDs(session, devices)
+            let ids = try PostgresStore.deviceIDs(session, devices)
             return try session.query(
                 """
-                SELECT \(unescaped: Self.positionColumns) FROM position
+                SELECT \(unescaped: PostgresStore.positionColumns) FROM position
                 WHERE device_id = ANY(\(ids)) AND t >= \(from) AND t < \(to) ORDER BY t, device_id
                 """
-            ).map(Self.fix)
+            ).map(PostgresStore.fix)
         }
     }
 
@@ -120,10 +121,10 @@ extension PostgresStore {
         try read { session in
             try session.query(
                 """
-                SELECT \(unescaped: Self.positionColumns) FROM position p JOIN ride r ON r.device_id = p.device_id
+                SELECT \(unescaped: PostgresStore.positionColumns) FROM position p JOIN ride r ON r.device_id = p.device_id
                 WHERE r.id = \(id) AND p.t >= r.start_ms AND p.t <= r.end_ms ORDER BY p.t
                 """
-            ).map(Self.fix)
+            ).map(PostgresStore.fix)
         }
     }
 
@@ -132,10 +133,10 @@ extension PostgresStore {
         throws -> [PlacedPoint]
     {
         try read { session in
-            let ids = try Self.deviceIDs(session, devices)
+            let ids = try PostgresStore.deviceIDs(session, devices)
             let rows = try session.query(
                 """
-                SELECT \(unescaped: Self.positionColumns), s.id AS segment, s.ride_id AS ride, d.name AS device
+                SELECT \(unescaped: PostgresStore.positionColumns), s.id AS segment, s.ride_id AS ride, d.name AS device
                 FROM position p JOIN device d ON d.id = p.device_id
                 CROSS JOIN LATERAL (
                     SELECT id, ride_id FROM segment
@@ -144,7 +145,7 @@ extension PostgresStore {
                 ORDER BY p.t, p.device_id
                 """)
             return try rows.map { row in
-                (try Self.fix(row), try row.get("ride"), try row.get("segment"), try row.get("device"))
+                (try PostgresStore.fix(row), try row.get("ride"), try row.get("segment"), try row.get("device"))
             }
         }
     }
@@ -160,7 +161,7 @@ extension PostgresStore {
 
     public func importedFile(sha256: String) throws -> StoredImport? {
         try read { session in
-            try session.query("SELECT * FROM import WHERE sha256 = \(sha256)").first.map(Self.storedImport)
+            try session.query("SELECT * FROM import WHERE sha256 = \(sha256)").first.map(PostgresStore.storedImport)
         }
     }
 
@@ -175,18 +176,18 @@ extension PostgresStore {
 
     public func latestPoint(devices: DeviceFilter) throws -> Fix? {
         try read { session in
-            let ids = try Self.deviceIDs(session, devices)
+            let ids = try PostgresStore.deviceIDs(session, devices)
             return try session.query(
                 """
-                SELECT \(unescaped: Self.positionColumns) FROM latest_position WHERE device_id = ANY(\(ids))
+                SELECT \(unescaped: PostgresStore.positionColumns) FROM latest_position WHERE device_id = ANY(\(ids))
                 ORDER BY t DESC, device_id LIMIT 1
                 """
-            ).first.map(Self.fix)
+            ).first.map(PostgresStore.fix)
         }
     }
 
     public func nearestPoint(to ms: Int64, within: Int64, devices: DeviceFilter) throws -> Fix? {
-        try read { session in try Self.nearestPoint(session, ms, within, devices)?.fix }
+        try read { session in try PostgresStore.nearestPoint(session, ms, within, devices)?.fix }
     }
 
     /// The point of `devices` nearest `ms` within `within` ms, with its device; the lower device
@@ -200,14 +201,14 @@ extension PostgresStore {
         let rows = try session.query(
             """
             SELECT * FROM (
-                (SELECT \(unescaped: positionColumns), device_id FROM position
+                (SELECT \(unescaped: PostgresStore.positionColumns), device_id FROM position
                  WHERE device_id = ANY(\(ids)) AND t <= \(ms) AND t >= \(under ? .min : low) ORDER BY t DESC, device_id LIMIT 1)
                 UNION ALL
-                (SELECT \(unescaped: positionColumns), device_id FROM position
+                (SELECT \(unescaped: PostgresStore.positionColumns), device_id FROM position
                  WHERE device_id = ANY(\(ids)) AND t > \(ms) AND t <= \(over ? .max : high) ORDER BY t, device_id LIMIT 1)
             ) n ORDER BY abs(t - \(ms)), device_id, t LIMIT 1
             """)
         guard let row = rows.first else { return nil }
-        return (try fix(row), try row.get("device_id"))
+        return (try PostgresStore.fix(row), try row.get("device_id"))
     }
 }

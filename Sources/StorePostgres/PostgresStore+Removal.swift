@@ -5,26 +5,26 @@ import TrackModel
 
 /// Removal, as the SQLite store does it. PostgreSQL keeps a deleted row's bytes in its files
 /// until VACUUM (autovacuum) reuses the space; docs/STORE.md says how to make sure sooner.
-extension PostgresStore {
+extension PostgresStoring {
     public func remove(records ids: [Int64], account: String?) throws -> (removal: Removal, missing: [Int64]) {
         let (removal, missing, files) = try write { session -> (Removal, [Int64], [String]) in
             let rows = try session.query(
                 """
                 SELECT id, t, manual, device_id FROM record WHERE id = ANY(\(ids))
-                AND user_id = (SELECT id FROM account WHERE name = \(account ?? Self.localUser))
+                AND user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
                 """)
             let found = Set(try rows.map { try $0.get("id", as: Int64.self) })
             let missing = ids.filter { !found.contains($0) }
             guard missing.isEmpty else { return (Removal(), missing, []) }
             var removal = Removal()
-            try Self.countAttachments(session, records: Array(found), into: &removal)
+            try PostgresStore.countAttachments(session, records: Array(found), into: &removal)
             removal.records += try session.execute("DELETE FROM record WHERE id = ANY(\(Array(found)))")
             for row in rows where !(try row.get("manual", as: Bool.self)) {
                 guard let device = try row.optional("device_id", as: Int64.self) else { continue }
                 let t = try row.get("t", as: Int64.self)
-                try Self.deletePoints(session, of: [device], from: t, to: t + 1, into: &removal)
+                try PostgresStore.deletePoints(session, of: [device], from: t, to: t + 1, into: &removal)
             }
-            return (removal, [], try Self.deleteUnreferencedPhotos(session))
+            return (removal, [], try PostgresStore.deleteUnreferencedPhotos(session))
         }
         return (finishRemoval(removal, files), missing)
     }
@@ -32,7 +32,7 @@ extension PostgresStore {
     public func remove(ride id: Int64, account: String?) throws -> Removal? {
         let result = try write { session -> (Removal, [String])? in
             guard let ride = try session.query("SELECT start_ms, end_ms, device_id FROM ride WHERE id = \(id)").first,
-                try Self.deviceIDs(session, DeviceFilter(account: account)).contains(ride.get("device_id"))
+                try PostgresStore.deviceIDs(session, DeviceFilter(account: account)).contains(ride.get("device_id"))
             else { return nil }
             let start = try ride.get("start_ms", as: Int64.self)
             let end = try ride.get("end_ms", as: Int64.self)
@@ -41,12 +41,12 @@ extension PostgresStore {
             let records = try session.values(
                 "SELECT id FROM record WHERE NOT manual AND device_id = \(device) AND t >= \(start) AND t <= \(end)",
                 as: Int64.self)
-            try Self.countAttachments(session, records: records, into: &removal)
+            try PostgresStore.countAttachments(session, records: records, into: &removal)
             removal.records += try session.execute("DELETE FROM record WHERE id = ANY(\(records))")
-            try Self.deletePoints(session, of: [device], from: start, to: end + 1, into: &removal)
+            try PostgresStore.deletePoints(session, of: [device], from: start, to: end + 1, into: &removal)
             // The ride is gone with its last point unless another ride's points overlapped it.
             if try session.execute("DELETE FROM ride WHERE id = \(id)") > 0 { removal.rides += 1 }
-            return (removal, try Self.deleteUnreferencedPhotos(session))
+            return (removal, try PostgresStore.deleteUnreferencedPhotos(session))
         }
         guard let (removal, files) = result else { return nil }
         return finishRemoval(removal, files)
@@ -58,17 +58,17 @@ extension PostgresStore {
         let (removal, files) = try write { session -> (Removal, [String]) in
             var removal = Removal()
             let user = try session.value(
-                "SELECT id FROM account WHERE name = \(account ?? Self.localUser)", as: Int64.self)
+                "SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser)", as: Int64.self)
             let records = try session.values(
                 "SELECT id FROM record WHERE user_id = \(user) AND t >= \(from) AND t < \(to)", as: Int64.self)
-            try Self.countAttachments(session, records: records, into: &removal)
+            try PostgresStore.countAttachments(session, records: records, into: &removal)
             removal.records += try session.execute("DELETE FROM record WHERE id = ANY(\(records))")
-            try Self.deletePoints(
-                session, of: try Self.deviceIDs(session, DeviceFilter(account: account)), from: from, to: to,
+            try PostgresStore.deletePoints(
+                session, of: try PostgresStore.deviceIDs(session, DeviceFilter(account: account)), from: from, to: to,
                 into: &removal)
             removal.daySummaries += try session.execute(
                 "DELETE FROM day_summary WHERE user_id = \(user) AND day = ANY(\(days.map(\.description)))")
-            return (removal, try Self.deleteUnreferencedPhotos(session))
+            return (removal, try PostgresStore.deleteUnreferencedPhotos(session))
         }
         return finishRemoval(removal, files)
     }
@@ -87,7 +87,7 @@ extension PostgresStore {
     }
 
     /// Deletes the positions of `devices` in `[from, to)`, shrinks (or deletes) the segments and
-    /// rides that held them, and sets the devices' latest positions again.
+    /// rides that held them, and sets the devices' PostgresStore.latest positions again.
     static func deletePoints(
         _ session: Session, of devices: [Int64], from: Int64, to: Int64, into removal: inout Removal
     )
@@ -165,7 +165,14 @@ extension PostgresStore {
     /// After the transaction: deletes the photo files no record uses any more.
     private func finishRemoval(_ removal: Removal, _ files: [String]) -> Removal {
         var removal = removal
-        for file in files where unlink(mediaDirectory + "/" + file) == 0 { removal.photoFilesDeleted += 1 }
+        guard access.inUnit else {
+            for file in files where unlink(mediaDirectory + "/" + file) == 0 { removal.photoFilesDeleted += 1 }
+            return removal
+        }
+        // Inside a unit of work the files go once it has committed (its rollback keeps them).
+        let paths = files.map { mediaDirectory + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+        removal.photoFilesDeleted += paths.count
+        access.afterCommit { for path in paths { unlink(path) } }
         return removal
     }
 }

@@ -3,12 +3,12 @@ import GPSCore
 import PostgresNIO
 import TrackModel
 
-extension PostgresStore: SessionStoring {
+extension PostgresStoring {
     public func addSession(tokenHash: String, account: String, csrf: String, expiresMilliseconds: Int64, now: Int64)
         throws -> Bool
     {
         try write { session in
-            guard let user = try Self.userID(session, account) else { return false }
+            guard let user = try PostgresStore.userID(session, account) else { return false }
             try session.execute("DELETE FROM web_session WHERE expires_ms <= \(now)")
             try session.execute(
                 """

@@ -3,7 +3,7 @@ import GPSCore
 import PostgresNIO
 import TrackModel
 
-extension PostgresStore: SharingStoring {
+extension PostgresStoring {
     static func userID(_ session: Session, _ name: String) throws -> Int64? {
         try session.value("SELECT id FROM account WHERE name = \(name)", as: Int64.self)
     }
@@ -12,7 +12,7 @@ extension PostgresStore: SharingStoring {
         owner: String, codeHash: String, scopes: [String], historyHours: Int, expiresMilliseconds: Int64
     ) throws -> Bool {
         try write { session in
-            guard let id = try Self.userID(session, owner) else { return false }
+            guard let id = try PostgresStore.userID(session, owner) else { return false }
             try session.execute(
                 """
                 INSERT INTO share_code (owner_id, code_hash, scopes, history_hours, expires_ms)
@@ -27,7 +27,7 @@ extension PostgresStore: SharingStoring {
     {
         let rule = ShareCodeRedemption(maxFailures: maxFailures, window: window)
         return try write { session in
-            let viewerID = try Self.userID(session, viewer)
+            let viewerID = try PostgresStore.userID(session, viewer)
             var failures = 0
             if let viewerID {
                 // One redemption of an account at a time, across processes: the failure count holds.
@@ -60,7 +60,7 @@ extension PostgresStore: SharingStoring {
                         history_hours = excluded.history_hours, created_ms = excluded.created_ms, paused = false,
                         expires_ms = NULL
                     """)
-                return .granted(try Self.grants(session, ownerID: code.owner, viewerID: viewerID!)[0])
+                return .granted(try PostgresStore.grants(session, ownerID: code.owner, viewerID: viewerID!)[0])
             }
         }
     }
@@ -84,13 +84,13 @@ extension PostgresStore: SharingStoring {
     }
 
     public func grants(owner: String) throws -> [Grant] {
-        try read { session in try Self.grants(session, ownerID: nil, viewerID: nil, owner: owner) }
+        try read { session in try PostgresStore.grants(session, ownerID: nil, viewerID: nil, owner: owner) }
     }
 
     public func grants(viewer: String) throws -> [Grant] {
         try read { session in
-            guard let id = try Self.userID(session, viewer) else { return [] }
-            return try Self.grants(session, ownerID: nil, viewerID: id)
+            guard let id = try PostgresStore.userID(session, viewer) else { return [] }
+            return try PostgresStore.grants(session, ownerID: nil, viewerID: id)
         }
     }
 
@@ -111,7 +111,7 @@ extension PostgresStore: SharingStoring {
     func announceGrant(_ session: Session, viewer: String) throws {
         try session.execute(
             """
-            SELECT pg_notify(\(Self.channel),
+            SELECT pg_notify(\(PostgresStore.channel),
                 json_build_object('kind', 'grant', 'from', \(instance)::text, 'viewer', \(viewer)::text)::text)
             """)
     }
@@ -135,9 +135,9 @@ extension PostgresStore: SharingStoring {
         try read { session in
             let rows = try session.query(
                 """
-                SELECT d.name AS device, s.battery, s.accuracy, \(unescaped: Self.positionColumns)
+                SELECT d.name AS device, s.battery, s.accuracy, \(unescaped: PostgresStore.positionColumns)
                 FROM device d JOIN account a ON a.id = d.user_id LEFT JOIN device_state s ON s.device_id = d.id
-                CROSS JOIN LATERAL (SELECT \(unescaped: Self.positionColumns) FROM position
+                CROSS JOIN LATERAL (SELECT \(unescaped: PostgresStore.positionColumns) FROM position
                                     WHERE device_id = d.id ORDER BY t DESC LIMIT \(limit)) p
                 WHERE a.name = \(account) AND (\(device)::text IS NULL OR d.name = \(device)::text)
                 ORDER BY d.name COLLATE "C", p.t
@@ -151,7 +151,7 @@ extension PostgresStore: SharingStoring {
                             device: name, fixes: [], battery: try row.optional("battery"),
                             accuracy: try row.optional("accuracy")))
                 }
-                result[result.count - 1].fixes.append(try Self.fix(row))
+                result[result.count - 1].fixes.append(try PostgresStore.fix(row))
             }
             return result
         }
@@ -163,12 +163,12 @@ extension PostgresStore: SharingStoring {
         try read { session in
             try session.query(
                 """
-                SELECT d.name, \(unescaped: Self.positionColumns) FROM position p
+                SELECT d.name, \(unescaped: PostgresStore.positionColumns) FROM position p
                 JOIN device d ON d.id = p.device_id JOIN account a ON a.id = d.user_id
                 WHERE a.name = \(account) AND p.t >= \(fromMilliseconds) AND p.t < \(toMilliseconds)
                 ORDER BY p.t, d.name COLLATE "C"
                 """
-            ).map { (try $0.get("name"), try Self.fix($0)) }
+            ).map { (try $0.get("name"), try PostgresStore.fix($0)) }
         }
     }
 

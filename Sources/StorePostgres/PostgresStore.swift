@@ -20,7 +20,7 @@ public final class PostgresStore: TrackStoring, Sendable {
     public let mediaDirectory: String
     let pool: ConnectionPool
     /// The months (`year * 12 + month - 1`) that have a partition of `position`.
-    private let knownMonths = Mutex<Set<Int>>([])
+    let knownMonths = Mutex<Set<Int>>([])
     /// `lock_timeout` of write transactions, ms (0: wait as long as it takes).
     private let writeWait = Atomic<Int>(defaultWriteWait)
     static let defaultWriteWait = 10_000
@@ -55,7 +55,7 @@ public final class PostgresStore: TrackStoring, Sendable {
     deinit { pool.close() }
 
     /// Runs `body` on a connection, turning a lost connection into ``PostgresStoreError``.
-    func read<T>(_ body: (Session) throws -> T) throws -> T {
+    func readSession<T>(_ body: (Session) throws -> T) throws -> T {
         do {
             return try pool.withConnection(body)
         } catch {
@@ -65,7 +65,7 @@ public final class PostgresStore: TrackStoring, Sendable {
 
     /// Runs `body` in a write transaction (waiting at most the write wait for locks).
     @discardableResult
-    func write<T>(_ body: (Session) throws -> T) throws -> T {
+    func writeSession<T>(_ body: (Session) throws -> T) throws -> T {
         do {
             let wait = writeWait.load(ordering: .relaxed)
             return try pool.transaction { session in
@@ -99,7 +99,9 @@ public final class PostgresStore: TrackStoring, Sendable {
 
     /// Names of the migrations applied, oldest first.
     public func appliedMigrations() throws -> [String] {
-        try read { try $0.values("SELECT name FROM trailbook_migration ORDER BY applied_ms, name", as: String.self) }
+        try readSession {
+            try $0.values("SELECT name FROM trailbook_migration ORDER BY applied_ms, name", as: String.self)
+        }
     }
 
     // MARK: partitions
@@ -109,31 +111,6 @@ public final class PostgresStore: TrackStoring, Sendable {
     public func ensurePartitionsAhead(now: Int64 = UTCTimestamp.now()) throws {
         let month = Self.month(of: now)
         try ensurePartitions([month, month + 1, month + 2])
-    }
-
-    /// Makes the partitions of the months that lack one, each in a short transaction of its own
-    /// under an advisory lock (two processes do not make the same one).
-    func ensurePartitions(_ wanted: Set<Int>) throws {
-        let missing = knownMonths.withLock { wanted.subtracting($0) }
-        guard !missing.isEmpty else { return }
-        try write { session in
-            try session.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock + 1))")
-            let existing = Set(
-                try session.values(
-                    """
-                    SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-                    WHERE i.inhparent = 'position'::regclass
-                    """, as: String.self))
-            for month in missing.sorted() where !existing.contains(Self.partitionName(month)) {
-                try session.execute(
-                    PostgresQuery(
-                        unsafeSQL: """
-                            CREATE TABLE \(Self.partitionName(month)) PARTITION OF position
-                            FOR VALUES FROM (\(Self.start(ofMonth: month))) TO (\(Self.start(ofMonth: month + 1)))
-                            """))
-            }
-        }
-        knownMonths.withLock { $0.formUnion(missing) }
     }
 
     /// `year * 12 + month - 1` of a time (ms since 1970, UTC).
@@ -153,6 +130,36 @@ public final class PostgresStore: TrackStoring, Sendable {
         let year = month >= 0 ? month / 12 : (month - 11) / 12
         return String(format: "position_y%04dm%02d", year, month - year * 12 + 1)
     }
+}
+
+extension PostgresStoring {
+    /// Makes the partitions of the months that lack one, in a short transaction of its own (the
+    /// unit's, inside one) under an advisory lock (two processes do not make the same one).
+    func ensurePartitions(_ wanted: Set<Int>) throws {
+        let store = access.store
+        let missing = store.knownMonths.withLock { wanted.subtracting($0) }
+        guard !missing.isEmpty else { return }
+        try write { session in
+            try session.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock + 1))")
+            let existing = Set(
+                try session.values(
+                    """
+                    SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                    WHERE i.inhparent = 'position'::regclass
+                    """, as: String.self))
+            for month in missing.sorted() where !existing.contains(PostgresStore.partitionName(month)) {
+                try session.execute(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            CREATE TABLE \(PostgresStore.partitionName(month)) PARTITION OF position
+                            FOR VALUES FROM (\(PostgresStore.start(ofMonth: month))) TO (\(PostgresStore.start(ofMonth: month + 1)))
+                            """))
+            }
+        }
+        // Inside a unit of work they are known once it has committed.
+        access.afterCommit { store.knownMonths.withLock { $0.formUnion(missing) } }
+    }
+
 }
 
 extension PostgresStore {

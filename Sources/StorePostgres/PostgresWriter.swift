@@ -10,13 +10,14 @@ import TrackModel
 /// lock; its points go in as arrays (one statement per 20,000), its newest becomes the device's
 /// latest position, and the commit is announced on ``PostgresStore/positionChannel``.
 final class PostgresWriter: TrackWriting {
-    let store: PostgresStore
+    /// The store, or a unit of work in it.
+    let store: any PostgresStoring
     let device: DeviceID
     /// The stored rides and segments of the run's numbers.
     private var numbering = RunNumbering()
     var stored = 0
 
-    init(store: PostgresStore, device: DeviceID) {
+    init(store: any PostgresStoring, device: DeviceID) {
         self.store = store
         self.device = device
     }
@@ -164,7 +165,7 @@ final class PostgresWriter: TrackWriting {
     /// Sets the device's latest position from its stored positions (none left: no row), and
     /// announces the change to the listening servers when the transaction commits
     /// (``PostgresStore/announcements()``).
-    static func announce(_ session: Session, device: DeviceID, store: PostgresStore) throws {
+    static func announce(_ session: Session, device: DeviceID, store: any PostgresStoring) throws {
         let columns = PostgresStore.positionColumns
         try session.execute(
             """
@@ -212,6 +213,6 @@ final class PostgresWriter: TrackWriting {
     }
 }
 
-extension PostgresStore {
+extension PostgresStoring {
     public func makeWriter(device: DeviceID) -> any TrackWriting { PostgresWriter(store: self, device: device) }
 }

@@ -34,7 +34,7 @@ public struct AccountDevice: Equatable, Sendable {
 
 /// Accounts and device tokens: what the sharing server authenticates with. Hashes only: the
 /// store never sees a password or a token.
-public protocol AccountStoring: Sendable {
+public protocol AccountStoring {
     func accounts() throws -> [StoredAccount]
     /// Adds an account; false when the name is taken.
     func addAccount(name: String, passwordHash: String) throws -> Bool
@@ -142,7 +142,7 @@ public enum Redemption: Equatable, Sendable {
 }
 
 /// Pairing by one-time codes and the grants they make.
-public protocol SharingStoring: Sendable {
+public protocol SharingStoring {
     /// Stores a code's hash for `owner`; false when there is no such account.
     func addShareCode(
         owner: String, codeHash: String, scopes: [String], historyHours: Int, expiresMilliseconds: Int64
@@ -183,7 +183,7 @@ extension SharingStoring {
 /// Signed-in browsers and failed logins, kept in the store so that every server process on it
 /// sees the same (several `serve` processes on one PostgreSQL database), and a restart signs
 /// nobody out. A session is known by its token's SHA-256, never the token.
-public protocol SessionStoring: Sendable {
+public protocol SessionStoring {
     /// Starts a session of `account` (false when there is no such account); sessions past their
     /// time are forgotten meanwhile.
     func addSession(tokenHash: String, account: String, csrf: String, expiresMilliseconds: Int64, now: Int64) throws

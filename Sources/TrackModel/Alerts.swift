@@ -241,7 +241,7 @@ public enum ScheduleItem: String, Sendable {
 
 /// Cues, tasks, alerts and the alerts' outbox. `account` nil is the store's own user (`me`);
 /// an add for an account that is not there returns nil.
-public protocol AlertStoring: Sendable {
+public protocol AlertStoring {
     func addCue(_ cue: Cue, account: String?) throws -> Int64?
     func cues(account: String?) throws -> [Cue]
     func markCueFired(_ id: Int64, atMilliseconds: Int64) throws

@@ -15,7 +15,7 @@ public struct StoredEvent: Equatable, Sendable {
 }
 
 /// Places and the events detected at them. `account` nil is the store's own user (`me`).
-public protocol EventStoring: Sendable {
+public protocol EventStoring {
     /// The account's places, by name.
     func places(account: String?) throws -> [Place]
     /// Adds a place; false (and nothing changed) when the account has one of that name.

@@ -1,13 +1,30 @@
 import Foundation
 import GPSCore
 
-/// The operations the application services use on a store: what every store (the SQLite one,
-/// the PostgreSQL one next) provides and what `StoreContract` checks. Times are ms since 1970,
-/// UTC; everything belongs to the store's user (`me` in a local store) and one of its devices.
-public protocol TrackStoring: AccountStoring, SharingStoring, SessionStoring, UploadStoring, EventStoring, AlertStoring,
-    AnyObject,
-    Sendable
-{
+/// A store shared by the whole process: what ``StoreUnit`` offers, each call its own
+/// transaction, and units of work that hold one transaction for several calls.
+///
+/// A unit of work is synchronous inside and async at the boundary, as GRDB's
+/// `DatabaseWriter.write` is: `try await store.write { tx in ... }` runs its body on the store's
+/// own threads (never Swift's cooperative ones) in one write transaction, committed when the
+/// body returns and rolled back when it throws; `read` sees one consistent state. The `tx` must
+/// not escape its body. What a unit removes from outside the database (photo files) goes once it
+/// has committed.
+public protocol TrackStoring: StoreUnit, AnyObject, Sendable {
+    /// Runs `body` in one write transaction, off the cooperative threads.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T
+    /// Runs `body` on one consistent state of the store, off the cooperative threads.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T
+    /// Runs `body` in one write transaction on the calling thread: for synchronous callers that
+    /// are not on a cooperative thread (a command's main thread, a thread-pool thread).
+    func writeNow<T>(_ body: (any StoreUnit) throws -> T) throws -> T
+}
+
+/// The operations the application services use on a store, in one transaction each or inside a
+/// unit of work (``TrackStoring/write(_:)``): what every store (SQLite, PostgreSQL) provides and
+/// what `StoreContract` checks. Times are ms since 1970, UTC; everything belongs to an account
+/// (`me` in a local store) and one of its devices.
+public protocol StoreUnit: AccountStoring, SharingStoring, SessionStoring, UploadStoring, EventStoring, AlertStoring {
     /// Where the store is, for sentences.
     var path: String { get }
     /// The folder that holds the photo files.
@@ -167,25 +184,25 @@ public protocol ImportWriting: AnyObject {
 
 /// The import of a store that writes nothing before the file has been read whole: it holds the
 /// points added until ``finish(_:places:)``.
-final class DeferredImport: ImportWriting {
+public final class DeferredImport: ImportWriting {
     private let writer: any TrackWriting
     private let file: ImportedFile?
     private let earlier: StoredImport?
     private var added: [Int: [KeptPoint]] = [:]
 
-    init(writer: any TrackWriting, file: ImportedFile?, earlier: StoredImport?) {
+    public init(writer: any TrackWriting, file: ImportedFile?, earlier: StoredImport?) {
         (self.writer, self.file, self.earlier) = (writer, file, earlier)
     }
 
-    func add(_ points: [KeptPoint], stream: Int) { added[stream, default: []] += points }
+    public func add(_ points: [KeptPoint], stream: Int) { added[stream, default: []] += points }
 
-    func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome {
+    public func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome {
         var whole = streams
         for i in whole.indices { whole[i].points = (added[i] ?? []) + whole[i].points }
         return try writer.writeImport(whole, places: places, file: file, replacing: earlier)
     }
 
-    func cancel() {}
+    public func cancel() {}
 }
 
 extension TrackWriting {
@@ -194,7 +211,7 @@ extension TrackWriting {
     }
 }
 
-extension TrackStoring {
+extension StoreUnit {
     public func points(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [Fix] {
         try points(fromMilliseconds: from, toMilliseconds: to, devices: .all)
     }

@@ -4,7 +4,7 @@ import GPSCore
 /// What was sent to a server (`record --server`, `trailbook push`): per device and server, the
 /// time of the newest point the server acknowledged. A device's points after it are the ones
 /// still to send, in time order.
-public protocol UploadStoring: Sendable {
+public protocol UploadStoring {
     /// The time (ms since 1970) of the newest point of `device` that `server` acknowledged; nil
     /// when none was.
     func uploadCursor(device: DeviceID, server: String) throws -> Int64?

@@ -54,7 +54,7 @@ enum PointKey {
         "\(timeSQL) AS t, \(deviceSQL) AS device_id, lat, lon, alt, speed, track, hdop, mode_sats, import_id"
 }
 
-extension TrackStore {
+extension SQLiteStoring {
     /// The keys of `device`'s points in `[from, to)`, as the two arguments of `key >= ? AND key < ?`.
     static func keyRange(_ device: Int64, from: Int64, to: Int64) -> StatementArguments {
         let r = PointKey.range(device: device, from: from, to: to)

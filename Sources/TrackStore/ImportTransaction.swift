@@ -128,10 +128,10 @@ final class ConcurrentImport: ImportWriting, @unchecked Sendable {
     private var work: [Work] = []
     private var result: Result<ImportOutcome, any Error>?
 
-    init(store: TrackStore, device: DeviceID, file: ImportedFile?, earlier: StoredImport?) {
+    init(pool: DatabasePool, device: DeviceID, file: ImportedFile?, earlier: StoredImport?) {
         let thread = Thread { [self] in
             let outcome = Result {
-                try store.pool.write { db -> ImportOutcome in
+                try pool.write { db -> ImportOutcome in
                     var transaction = try ImportTransaction(db, device: device, file: file, replacing: earlier)
                     while true {
                         switch next() {

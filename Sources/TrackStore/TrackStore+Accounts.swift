@@ -2,7 +2,7 @@ import Foundation
 import GPSCore
 internal import GRDB
 
-extension TrackStore: AccountStoring {
+extension SQLiteStoring {
     public func accounts() throws -> [StoredAccount] {
         try pool.read { db in
             try UserRow.order(Column("name")).fetchAll(db).map {

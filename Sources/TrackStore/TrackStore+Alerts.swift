@@ -3,7 +3,7 @@ import GPSCore
 internal import GRDB
 import TrackModel
 
-extension TrackStore: AlertStoring {
+extension SQLiteStoring {
     public func addCue(_ cue: Cue, account: String?) throws -> Int64? {
         try pool.write { db in
             guard let user = try Self.accountID(db, account) else { return nil }
@@ -19,7 +19,7 @@ extension TrackStore: AlertStoring {
             try Row.fetchAll(
                 db,
                 sql: "SELECT c.* FROM cue c JOIN user u ON u.id = c.user_id WHERE u.name = ? ORDER BY c.id",
-                arguments: [account ?? Self.localUser]
+                arguments: [account ?? TrackStore.localUser]
             ).map {
                 Cue(
                     id: $0["id"], text: $0["text"], place: $0["place"],
@@ -51,7 +51,7 @@ extension TrackStore: AlertStoring {
             try Row.fetchAll(
                 db,
                 sql: "SELECT k.* FROM task k JOIN user u ON u.id = k.user_id WHERE u.name = ? ORDER BY k.id",
-                arguments: [account ?? Self.localUser]
+                arguments: [account ?? TrackStore.localUser]
             ).map {
                 ScheduledTask(
                     id: $0["id"], text: $0["text"], dueMilliseconds: $0["due_ms"], rule: $0["rule"],
@@ -75,7 +75,7 @@ extension TrackStore: AlertStoring {
                 sql: """
                     UPDATE task SET done_ms = coalesce(done_ms, ?)
                     WHERE id = ? AND user_id = (SELECT id FROM user WHERE name = ?)
-                    """, arguments: [t, id, account ?? Self.localUser])
+                    """, arguments: [t, id, account ?? TrackStore.localUser])
             return db.changesCount > 0
         }
     }
@@ -107,7 +107,7 @@ extension TrackStore: AlertStoring {
                         (SELECT count(*) FROM outbox o WHERE o.alert_id = a.id AND o.delivered_ms IS NOT NULL) AS delivered,
                         (SELECT count(*) FROM outbox o WHERE o.alert_id = a.id AND o.dropped IS NOT NULL) AS dropped
                     FROM alert a JOIN user u ON u.id = a.user_id WHERE u.name = ? ORDER BY a.id
-                    """, arguments: [account ?? Self.localUser]
+                    """, arguments: [account ?? TrackStore.localUser]
             ).compactMap {
                 AlertColumns.alert(
                     id: $0["id"], types: $0["types"], place: $0["place"], device: $0["device"], quiet: $0["quiet"],
@@ -122,7 +122,7 @@ extension TrackStore: AlertStoring {
         try pool.write { db in
             try db.execute(
                 sql: "DELETE FROM \(item.rawValue) WHERE id = ? AND user_id = (SELECT id FROM user WHERE name = ?)",
-                arguments: [id, account ?? Self.localUser])
+                arguments: [id, account ?? TrackStore.localUser])
             return db.changesCount > 0
         }
     }
@@ -191,7 +191,7 @@ extension TrackStore: AlertStoring {
                 sql: """
                     SELECT o.* FROM outbox o JOIN alert a ON a.id = o.alert_id JOIN user u ON u.id = a.user_id
                     WHERE u.name = ? ORDER BY o.id DESC LIMIT ?
-                    """, arguments: [account ?? Self.localUser, limit]
+                    """, arguments: [account ?? TrackStore.localUser, limit]
             ).map {
                 StoredDelivery(
                     id: $0["id"], alert: $0["alert_id"], payload: $0["payload"], createdMilliseconds: $0["created_ms"],

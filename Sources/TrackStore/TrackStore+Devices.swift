@@ -5,7 +5,9 @@ internal import GRDB
 extension TrackStore {
     /// The local store's one user.
     public static let localUser = "me"
+}
 
+extension SQLiteStoring {
     /// The device `name` of the local user, created (with the user) on first use.
     public func device(named name: String) throws -> DeviceID {
         try pool.write { db in try Self.device(db, named: name) }
@@ -22,15 +24,17 @@ extension TrackStore {
 
     /// The local user's id, the user created when missing.
     static func localUserID(_ db: Database) throws -> Int64 {
-        if let id = try UserRow.filter(Column("name") == localUser).fetchOne(db)?.id { return id }
-        try UserRow(name: localUser, createdMs: UTCTimestamp.now()).insert(db)
+        if let id = try UserRow.filter(Column("name") == TrackStore.localUser).fetchOne(db)?.id { return id }
+        try UserRow(name: TrackStore.localUser, createdMs: UTCTimestamp.now()).insert(db)
         return db.lastInsertedRowID
     }
 
     /// The local user's devices, by name.
     public func devices() throws -> [StoredDevice] {
         try pool.read { db in
-            guard let user = try UserRow.filter(Column("name") == Self.localUser).fetchOne(db)?.id else { return [] }
+            guard let user = try UserRow.filter(Column("name") == TrackStore.localUser).fetchOne(db)?.id else {
+                return []
+            }
             return try DeviceRow.filter(Column("user_id") == user).order(Column("name")).fetchAll(db).map {
                 StoredDevice(id: DeviceID(rawValue: $0.id!), name: $0.name)
             }
@@ -43,12 +47,12 @@ extension TrackStore {
         case .all:
             return try Int64.fetchAll(
                 db, sql: "SELECT d.id FROM device d JOIN user u ON u.id = d.user_id WHERE u.name = ? ORDER BY d.id",
-                arguments: [localUser])
+                arguments: [TrackStore.localUser])
         case .named(let name):
             return try Int64.fetchAll(
                 db,
                 sql: "SELECT d.id FROM device d JOIN user u ON u.id = d.user_id WHERE u.name = ? AND d.name = ?",
-                arguments: [localUser, name])
+                arguments: [TrackStore.localUser, name])
         case .account(let account, let name):
             return try Int64.fetchAll(
                 db,

@@ -2,7 +2,7 @@ import Foundation
 import GPSCore
 internal import GRDB
 
-extension TrackStore {
+extension SQLiteStoring {
 
     // MARK: points as places
 
@@ -116,7 +116,7 @@ extension TrackStore {
     }
 
     /// `user_id = <the account's id>`, with the account's name as its one argument.
-    static let ofAccount = "user_id = (SELECT id FROM user WHERE name = ?)"
+    static var ofAccount: String { "user_id = (SELECT id FROM user WHERE name = ?)" }
 
     /// Runs `body` in one write transaction when record `id` is in the account's diary; whether it is.
     func writeOwned(_ id: Int64, _ account: String?, _ body: (Database) throws -> Void) throws -> Bool {
@@ -130,7 +130,8 @@ extension TrackStore {
     /// Whether record `id` is in the account's diary.
     static func owns(_ db: Database, _ id: Int64, _ account: String?) throws -> Bool {
         try Bool.fetchOne(
-            db, sql: "SELECT 1 FROM record WHERE id = ? AND \(ofAccount)", arguments: [id, account ?? localUser])
+            db, sql: "SELECT 1 FROM record WHERE id = ? AND \(ofAccount)",
+            arguments: [id, account ?? TrackStore.localUser])
             ?? false
     }
 
@@ -140,7 +141,7 @@ extension TrackStore {
             guard
                 let row = try RecordRow.fetchOne(
                     db, sql: "SELECT * FROM record WHERE id = ? AND \(Self.ofAccount)",
-                    arguments: [id, account ?? Self.localUser])
+                    arguments: [id, account ?? TrackStore.localUser])
             else { return nil }
             return try Self.attachments(db, [row.record]).first
         }
@@ -155,7 +156,7 @@ extension TrackStore {
         try pool.read { db in
             var list = try RecordRow.fetchAll(
                 db, sql: "SELECT * FROM record WHERE \(Self.ofAccount) AND t >= ? AND t < ? ORDER BY t, id",
-                arguments: [account ?? Self.localUser, from, to]
+                arguments: [account ?? TrackStore.localUser, from, to]
             ).map(\.record)
             list = try Self.attachments(db, list)
             if plainPoints {
@@ -227,7 +228,7 @@ extension TrackStore {
     static func note(_ db: Database, _ id: Int64, _ account: String?) throws -> NoteRow? {
         try NoteRow.fetchOne(
             db, sql: "SELECT * FROM note WHERE id = ? AND record_id IN (SELECT id FROM record WHERE \(ofAccount))",
-            arguments: [id, account ?? localUser])
+            arguments: [id, account ?? TrackStore.localUser])
     }
 
     public func note(_ id: Int64, account: String?) throws -> Note? {
@@ -299,7 +300,7 @@ extension TrackStore {
             try WeatherRow.fetchAll(
                 db,
                 sql: "SELECT * FROM weather_reading WHERE \(Self.ofAccount) AND t >= ? AND t < ? ORDER BY t, device_id",
-                arguments: [account ?? Self.localUser, from, to])
+                arguments: [account ?? TrackStore.localUser, from, to])
         }.map(\.reading)
     }
 
@@ -334,7 +335,7 @@ extension TrackStore {
         try pool.read { db in
             try String.fetchOne(
                 db, sql: "SELECT text FROM day_summary WHERE \(Self.ofAccount) AND day = ?",
-                arguments: [account ?? Self.localUser, day.description])
+                arguments: [account ?? TrackStore.localUser, day.description])
         }
     }
 
@@ -359,6 +360,12 @@ extension TrackStore {
     /// Moves everything in the WAL into the main file and empties the WAL, so removed content
     /// (zeroed by secure_delete) leaves no copy behind in the log.
     func checkpoint() throws {
+        // Inside a unit of work: once it has committed (a checkpoint cannot run in a transaction).
+        guard !pool.inUnit else {
+            let store = pool.store
+            pool.afterCommit { try? store.checkpoint() }
+            return
+        }
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 }

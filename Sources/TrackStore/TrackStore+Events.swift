@@ -3,7 +3,7 @@ import GPSCore
 internal import GRDB
 import TrackModel
 
-extension TrackStore: EventStoring {
+extension SQLiteStoring {
     /// The account's id (the local user, made when missing, for nil); nil when there is no such account.
     static func accountID(_ db: Database, _ account: String?) throws -> Int64? {
         guard let account else { return try localUserID(db) }
@@ -16,7 +16,7 @@ extension TrackStore: EventStoring {
                 db,
                 sql: """
                     SELECT p.* FROM place p JOIN user u ON u.id = p.user_id WHERE u.name = ? ORDER BY p.name
-                    """, arguments: [account ?? Self.localUser]
+                    """, arguments: [account ?? TrackStore.localUser]
             ).map {
                 EventColumns.place(
                     name: $0["name"], latitude: $0["lat"], longitude: $0["lon"], radius: $0["radius_m"],
@@ -62,7 +62,7 @@ extension TrackStore: EventStoring {
         try pool.write { db in
             try db.execute(
                 sql: "DELETE FROM place WHERE name = ? AND user_id = (SELECT id FROM user WHERE name = ?)",
-                arguments: [name, account ?? Self.localUser])
+                arguments: [name, account ?? TrackStore.localUser])
             return db.changesCount > 0
         }
     }
@@ -113,10 +113,12 @@ extension TrackStore: EventStoring {
                 sql: """
                     UPDATE OR IGNORE event SET t = ?, lat = coalesce(?, lat), lon = coalesce(?, lon) WHERE \(mine)
                     """,
-                arguments: [milliseconds, coordinate?.latitude, coordinate?.longitude, id, account ?? Self.localUser])
+                arguments: [
+                    milliseconds, coordinate?.latitude, coordinate?.longitude, id, account ?? TrackStore.localUser,
+                ])
             if db.changesCount > 0 { return true }
             // The same event is there at that time already: this one goes.
-            try db.execute(sql: "DELETE FROM event WHERE \(mine)", arguments: [id, account ?? Self.localUser])
+            try db.execute(sql: "DELETE FROM event WHERE \(mine)", arguments: [id, account ?? TrackStore.localUser])
             return db.changesCount > 0
         }
     }
@@ -131,7 +133,7 @@ extension TrackStore: EventStoring {
                     SELECT e.*, d.name AS device_name FROM event e JOIN device d ON d.id = e.device_id
                     JOIN user u ON u.id = e.user_id WHERE u.name = ? AND e.t >= ? AND e.t < ?
                     ORDER BY e.t, e.id
-                    """, arguments: [account ?? Self.localUser, from, to]
+                    """, arguments: [account ?? TrackStore.localUser, from, to]
             ).compactMap { row -> StoredEvent? in
                 guard
                     let event = EventColumns.event(

@@ -5,7 +5,7 @@ import SystemPackage
 
 /// The media folder beside the store: photos copied in, named by their SHA-256 (the same photo
 /// added twice is one file), folder 0700 and files 0600 like the store.
-extension TrackStore {
+extension SQLiteStoring {
     /// `trailbook.sqlite` → `trailbook-media`, next to it.
     public var mediaDirectory: String {
         (path.hasSuffix(".sqlite") ? String(path.dropLast(".sqlite".count)) : path) + "-media"

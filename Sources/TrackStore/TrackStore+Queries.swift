@@ -2,7 +2,7 @@ import Foundation
 import GPSCore
 internal import GRDB
 
-extension TrackStore {
+extension SQLiteStoring {
     /// Rides of `devices` that overlap `[from, to)` (ms since 1970, UTC), oldest first.
     public func rides(
         fromMilliseconds from: Int64 = .min, toMilliseconds to: Int64 = .max, devices: DeviceFilter = .all
@@ -75,7 +75,7 @@ extension TrackStore {
     }
 }
 
-extension TrackStore {
+extension SQLiteStoring {
     /// Bytes the store takes once checkpointed and vacuumed (the figure "bytes per point" uses).
     public func compactedSize() throws -> Int64 {
         try pool.writeWithoutTransaction { db in
@@ -88,7 +88,7 @@ extension TrackStore {
     }
 }
 
-extension TrackStore {
+extension SQLiteStoring {
     /// Points of `devices` in `[from, to)` with the stored ride and segment each belongs to, in
     /// time order (by device where two share a millisecond). A point belongs to the last segment
     /// of its device that starts at or before it; each device's segments are read once and
@@ -152,7 +152,7 @@ extension TrackStore {
     }
 }
 
-extension TrackStore {
+extension SQLiteStoring {
     /// The earlier import of the file whose bytes have this SHA-256, if any.
     public func importedFile(sha256: String) throws -> StoredImport? {
         try pool.read { db in

@@ -2,12 +2,14 @@ import Foundation
 import GPSCore
 internal import GRDB
 
-extension TrackStore {
+extension SQLiteStoring {
     /// The pause switch of the local user: nil when collection is not paused, 0 when paused until
     /// resumed, else the time (ms since 1970, UTC) it is paused until.
     public func pausedUntil() throws -> Int64? {
         try pool.read { db in
-            guard let user = try UserRow.filter(Column("name") == Self.localUser).fetchOne(db)?.id else { return nil }
+            guard let user = try UserRow.filter(Column("name") == TrackStore.localUser).fetchOne(db)?.id else {
+                return nil
+            }
             return try PauseSwitchRow.fetchOne(db, key: user)?.pausedUntilMs
         }
     }
@@ -15,7 +17,7 @@ extension TrackStore {
     /// Sets the pause switch (`until`: 0 for until resumed), or clears it with nil.
     public func setPausedUntil(_ until: Int64?) throws {
         try pool.write { db in
-            let user = try Self.localUserID(db)
+            let user = try TrackStore.localUserID(db)
             if let until {
                 try PauseSwitchRow(userId: user, pausedUntilMs: until).insert(db, onConflict: .replace)
             } else {

@@ -5,7 +5,7 @@ internal import GRDB
 /// Removal for good: rows are deleted with `secure_delete` on (their bytes are zeroed in the
 /// file), the WAL is checkpointed and truncated afterwards, and photo files no longer referenced
 /// are deleted from the media folder.
-extension TrackStore {
+extension SQLiteStoring {
     /// Removes records of the account's diary by id. A record of a stored point takes the point
     /// with it (the point is the place); ids it does not have are returned in `missing` and nothing
     /// is removed then.
@@ -16,7 +16,7 @@ extension TrackStore {
             for id in ids {
                 if let row = try Row.fetchOne(
                     db, sql: "SELECT id, t, manual, device_id FROM record WHERE id = ? AND \(Self.ofAccount)",
-                    arguments: [id, account ?? Self.localUser])
+                    arguments: [id, account ?? TrackStore.localUser])
                 {
                     rows.append(row)
                 } else {
@@ -81,7 +81,7 @@ extension TrackStore {
     {
         let (removal, files) = try pool.write { db -> (Removal, [String]) in
             var removal = Removal()
-            let name = account ?? Self.localUser
+            let name = account ?? TrackStore.localUser
             try Self.countAttachments(
                 db, "record_id IN (SELECT id FROM record WHERE \(Self.ofAccount) AND t >= ? AND t < ?)",
                 [name, from, to], into: &removal)
@@ -188,7 +188,14 @@ extension TrackStore {
     private func finishRemoval(_ removal: Removal, _ files: [String]) throws -> Removal {
         var removal = removal
         try checkpoint()
-        for file in files where unlink(mediaDirectory + "/" + file) == 0 { removal.photoFilesDeleted += 1 }
+        guard pool.inUnit else {
+            for file in files where unlink(mediaDirectory + "/" + file) == 0 { removal.photoFilesDeleted += 1 }
+            return removal
+        }
+        // Inside a unit of work the files go once it has committed (its rollback keeps them).
+        let paths = files.map { mediaDirectory + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+        removal.photoFilesDeleted += paths.count
+        pool.afterCommit { for path in paths { unlink(path) } }
         return removal
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import GPSCore
 internal import GRDB
 
-extension TrackStore: SessionStoring {
+extension SQLiteStoring {
     public func addSession(tokenHash: String, account: String, csrf: String, expiresMilliseconds: Int64, now: Int64)
         throws -> Bool
     {

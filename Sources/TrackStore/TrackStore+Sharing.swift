@@ -2,7 +2,7 @@ import Foundation
 import GPSCore
 internal import GRDB
 
-extension TrackStore: SharingStoring {
+extension SQLiteStoring {
     static func userID(_ db: Database, _ name: String) throws -> Int64? {
         try UserRow.filter(Column("name") == name).fetchOne(db)?.id
     }

@@ -2,7 +2,7 @@ import Foundation
 import GPSCore
 internal import GRDB
 
-extension TrackStore: UploadStoring {
+extension SQLiteStoring {
     public func uploadCursor(device: DeviceID, server: String) throws -> Int64? {
         try pool.read { db in
             try UploadCursorRow.fetchOne(db, key: ["device_id": device.rawValue, "server": server])?.sentMs

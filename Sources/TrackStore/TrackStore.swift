@@ -12,19 +12,10 @@ internal import GRDB
 /// was written by a newer Trailbook and is refused.
 public final class TrackStore: Sendable {
     public let path: String
-    let pool: DatabasePool
+    let databasePool: DatabasePool
 
     /// How long a writer waits for another one, seconds.
     public static let busyTimeout: TimeInterval = 10
-
-    /// Makes this process's writes wait at most `seconds` for another process's write to end
-    /// (instead of ``busyTimeout``), then fail with an error that ``isBusy(_:)`` recognises. For
-    /// `record`, which must not stop reading its receiver while another process holds the store.
-    public func limitWriteWait(to seconds: TimeInterval) throws {
-        try pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA busy_timeout = \(Int((seconds * 1000).rounded()))")
-        }
-    }
 
     /// Whether `error` means another process was writing to the store (SQLite's SQLITE_BUSY).
     public static func isBusy(_ error: any Error) -> Bool {
@@ -54,11 +45,11 @@ public final class TrackStore: Sendable {
         // Deleted content is overwritten with zeros in the file, not just unlinked: `trailbook rm`
         // removes for good.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
-        pool = try Self.openPool(path, configuration)
+        databasePool = try Self.openPool(path, configuration)
         let migrator = Schema.migrator()
         do {
-            if last == nil { try Schema.createIfEmpty(pool) }
-            let unknown = try pool.read { db in
+            if last == nil { try Schema.createIfEmpty(databasePool) }
+            let unknown = try databasePool.read { db in
                 try migrator.appliedIdentifiers(db).subtracting(Set(migrator.migrations))
             }
             if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown.sorted()) }
@@ -68,7 +59,11 @@ public final class TrackStore: Sendable {
             var attempt = 0
             while true {
                 do {
-                    if let last { try migrator.migrate(pool, upTo: last) } else { try migrator.migrate(pool) }
+                    if let last {
+                        try migrator.migrate(databasePool, upTo: last)
+                    } else {
+                        try migrator.migrate(databasePool)
+                    }
                     break
                 } catch  where attempt < 4 {
                     attempt += 1
@@ -77,7 +72,7 @@ public final class TrackStore: Sendable {
             // GRDB's WAL default is synchronous = NORMAL, which can lose the last commits in a
             // power cut; FULL syncs the log at every commit (once a second for `record`), so a
             // power cut loses at most the last commit interval. Set on the one writer connection.
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            try databasePool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -128,15 +123,27 @@ public final class TrackStore: Sendable {
     /// Names of the migrations applied, in the order they apply.
     public func appliedMigrations() throws -> [String] {
         let migrator = Schema.migrator()
-        let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
+        let applied = try databasePool.read { db in try migrator.appliedIdentifiers(db) }
         return migrator.migrations.filter(applied.contains)
     }
 }
 
-extension TrackStore: TrackStoring {
+extension TrackStore: TrackStoring {}
+
+extension SQLiteStoring {
+    /// Makes this process's writes wait at most `seconds` for another process's write to end
+    /// (instead of ``TrackStore/busyTimeout``), then fail with an error that ``isBusy(_:)``
+    /// recognises. For `record`, which must not stop reading its receiver while another process
+    /// holds the store.
+    public func limitWriteWait(to seconds: TimeInterval) throws {
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA busy_timeout = \(Int((seconds * 1000).rounded()))")
+        }
+    }
+
     public func makeWriter(device: DeviceID) -> any TrackWriting { TrackWriter(store: self, device: device) }
 
-    public func isBusy(_ error: any Error) -> Bool { Self.isBusy(error) }
+    public func isBusy(_ error: any Error) -> Bool { TrackStore.isBusy(error) }
 
     /// A file is never away (a full or broken disk is not something to wait for).
     public func isUnavailable(_ error: any Error) -> Bool { false }

@@ -29,7 +29,9 @@ extension TrackWriter {
     /// Begins the import of a file still being read: a thread of its own holds the write
     /// transaction from now on and stores the points as they are added.
     public func beginImport(file: ImportedFile?, replacing earlier: StoredImport?) -> any ImportWriting {
-        ConcurrentImport(store: store, device: device, file: file, earlier: earlier)
+        // Inside a unit of work the unit's transaction is the one: the points wait for the end.
+        guard !store.pool.inUnit else { return DeferredImport(writer: self, file: file, earlier: earlier) }
+        return ConcurrentImport(pool: store.pool.store.databasePool, device: device, file: file, earlier: earlier)
     }
 
     /// The id of the ride (or, with `ride`, the segment of that ride) that covers `[start, end]`

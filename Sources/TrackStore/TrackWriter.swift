@@ -17,7 +17,8 @@ public final class TrackWriter {
     public typealias ImportStream = TrackModel.ImportStream
     public typealias ImportOutcome = TrackModel.ImportOutcome
 
-    public let store: TrackStore
+    /// The store, or a unit of work in it.
+    let store: any SQLiteStoring
     /// The device whose points this writer stores.
     public let device: DeviceID
     /// The stored rides and segments of the run's numbers.
@@ -25,7 +26,7 @@ public final class TrackWriter {
     /// Points written by this writer (duplicates not counted).
     public internal(set) var stored = 0
 
-    public init(store: TrackStore, device: DeviceID) {
+    public init(store: some SQLiteStoring, device: DeviceID) {
         self.store = store
         self.device = device
     }

@@ -16,7 +16,7 @@ struct WebSessions: Sendable {
     }
 
     static let lifetime: Int64 = 14 * 86_400_000
-    let store: any SessionStoring
+    let store: any SessionStoring & Sendable
 
     /// A new session for `user`: the cookie's token and the CSRF token.
     func create(user: String, now: Int64 = UTCTimestamp.now()) throws -> (token: String, csrf: String) {
@@ -57,7 +57,10 @@ struct Login: Sendable {
     /// cooperative threads, which the phones' requests need.
     let threads: NIOThreadPool
 
-    init(accounts: AccountService, sessions store: any SessionStoring, trustProxy: Bool, threads: NIOThreadPool) {
+    init(
+        accounts: AccountService, sessions store: any SessionStoring & Sendable, trustProxy: Bool,
+        threads: NIOThreadPool
+    ) {
         self.accounts = accounts
         self.trustProxy = trustProxy
         self.threads = threads

@@ -13,7 +13,7 @@ struct LoginThrottle: Sendable {
     static let addressLimit = 30
     static let window: Int64 = 15 * 60_000
     /// The failures are kept in the store: every server process on it counts the same ones.
-    let store: any SessionStoring
+    let store: any SessionStoring & Sendable
 
     static func limit(_ key: String) -> Int { key.hasPrefix("address:") ? addressLimit : accountLimit }
 

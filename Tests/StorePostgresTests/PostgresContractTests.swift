@@ -15,4 +15,22 @@ import TrailbookTestSupport
         defer { store.close() }
         try clause.check(store)
     }
+
+    @Test(arguments: StoreContract.cases)
+    func postgresStoreKeepsTheContractInsideOneUnitOfWork(_ clause: StoreContract.Case) throws {
+        let store = try PostgresStore(
+            url: try PostgresCluster.shared().newDatabase(), mediaDirectory: try Samples.temporaryDirectory() + "/media"
+        )
+        defer { store.close() }
+        try store.writeNow { tx in try clause.check(tx) }
+    }
+
+    @Test(arguments: StoreContract.unitCases)
+    func postgresUnitsOfWorkKeepTheContract(_ clause: StoreContract.UnitCase) async throws {
+        let store = try PostgresStore(
+            url: try PostgresCluster.shared().newDatabase(), mediaDirectory: try Samples.temporaryDirectory() + "/media"
+        )
+        defer { store.close() }
+        try await clause.check(store)
+    }
 }

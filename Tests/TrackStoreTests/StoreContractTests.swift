@@ -11,4 +11,16 @@ import TrailbookTestSupport
         let store = try TrackStore(path: try Samples.temporaryDirectory() + "/contract.sqlite")
         try clause.check(store)
     }
+
+    @Test(arguments: StoreContract.cases)
+    func sqliteStoreKeepsTheContractInsideOneUnitOfWork(_ clause: StoreContract.Case) throws {
+        let store = try TrackStore(path: try Samples.temporaryDirectory() + "/contract.sqlite")
+        try store.writeNow { tx in try clause.check(tx) }
+    }
+
+    @Test(arguments: StoreContract.unitCases)
+    func sqliteUnitsOfWorkKeepTheContract(_ clause: StoreContract.UnitCase) async throws {
+        let store = try TrackStore(path: try Samples.temporaryDirectory() + "/contract.sqlite")
+        try await clause.check(store)
+    }
 }

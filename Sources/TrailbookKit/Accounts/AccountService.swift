@@ -44,11 +44,11 @@ public enum AccountError: ServiceFailure, Equatable {
 /// bytes, the pre-hash makes every character count; the prefix lets the scheme change later.
 /// Device tokens are 32 random bytes (base32, 52 characters), shown once and stored as SHA-256.
 public struct AccountService: Sendable {
-    public let store: any AccountStoring
+    public let store: any AccountStoring & Sendable
     /// Passwords checked lately (a server's); nil: every check is a bcrypt.
     public let verified: VerifiedPasswords?
 
-    public init(store: any AccountStoring, verified: VerifiedPasswords? = nil) {
+    public init(store: any AccountStoring & Sendable, verified: VerifiedPasswords? = nil) {
         self.store = store
         self.verified = verified
     }
