@@ -28,6 +28,7 @@ int tb_spawn_in_group(char *const argv[]) {
             dup2(null, 1);
             dup2(null, 2);
         }
+        closefrom(3);  /* another test's pipe stays with that test */
         execvp(argv[0], argv);
         _exit(127);
     }
@@ -47,4 +48,8 @@ void tb_stop_group(int pid, int grace_ms) {
     }
     kill(-pid, SIGKILL);
     waitpid(pid, NULL, 0);
+}
+
+int tb_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }

@@ -1,3 +1,4 @@
+import CPosix
 import Foundation
 
 /// A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary folder, a free port on
@@ -111,6 +112,9 @@ public final class PostgresCluster: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // The server pg_ctl starts lives on: it must not hold another test's pipe (that test's
+        // read would never end).
+        tb_spawn_close_from(&actions, 3)
         var pointers = argv.map { strdup($0) }
         defer { for pointer in pointers { free(pointer) } }
         pointers.append(nil)

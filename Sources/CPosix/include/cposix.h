@@ -2,6 +2,7 @@
 #ifndef TRAILBOOK_CPOSIX_H
 #define TRAILBOOK_CPOSIX_H
 
+#include <spawn.h>
 #include <stddef.h>
 
 /// Opens a pseudo-terminal master, unlocks it and writes the slave's path into `name`.
@@ -11,6 +12,10 @@ int tb_open_pty(char *name, size_t length);
 /// Starts `argv[0]` (searched in PATH) in a new process group, its output sent to /dev/null.
 /// Returns the child's pid (also its process group id), or -1 with errno set.
 int tb_spawn_in_group(char *const argv[]);
+
+/// Makes a spawn close every descriptor from `lowest` up in the child, so that a server a test
+/// starts does not keep another test's pipe open (glibc's posix_spawn_file_actions_addclosefrom_np).
+int tb_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 /// Sends SIGTERM to the process group `pid`, then SIGKILL after `grace_ms`, and reaps `pid`.
 void tb_stop_group(int pid, int grace_ms);

@@ -30,9 +30,10 @@ public struct DiaryService {
     var devices: DeviceFilter { DeviceFilter(account: account) }
 
     /// The ids of the diary's account's devices.
-    func deviceIDs() throws -> Set<DeviceID> {
-        guard let account else { return Set(try store.devices().map(\.id)) }
-        return Set(try store.devices(of: account)?.map(\.id) ?? [])
+    func deviceIDs(in tx: (any StoreUnit)? = nil) throws -> Set<DeviceID> {
+        let tx = tx ?? store
+        guard let account else { return Set(try tx.devices().map(\.id)) }
+        return Set(try tx.devices(of: account)?.map(\.id) ?? [])
     }
 
     // MARK: marking
@@ -47,8 +48,8 @@ public struct DiaryService {
         case latest(maxAge: Double)
     }
 
-    /// Adds a record with what it carries; the photos are copied first and removed again when the
-    /// record cannot be stored.
+    /// Adds a record with what it carries and the conditions of its moment, in one unit of work;
+    /// the photos are copied first and removed again when the record cannot be stored.
     public func mark(
         _ placement: Placement, note: String? = nil, fields: [Field] = [], photos: [PhotoFile] = [],
         kind: RecordKind? = nil, conditions: [ConditionValue] = [], now: Int64 = UTCTimestamp.now()
@@ -81,37 +82,37 @@ public struct DiaryService {
             (time, coordinate, altitude) = (fix.unixMilliseconds!, fix.coordinate!, fix.altitudeMSL)
         }
         let stored = try store.storePhotos(photos, zone: zone)
-        let id: Int64
         do {
-            guard
-                let added = try store.addRecord(
-                    milliseconds: time, coordinate: coordinate, altitude: altitude, notes: note.map { [$0] } ?? [],
-                    fields: fields, photos: stored, account: account)
-            else { throw DiaryError.noAccount(account ?? "") }
-            id = added
+            return try store.writeNow { tx in
+                guard
+                    let id = try tx.addRecord(
+                        milliseconds: time, coordinate: coordinate, altitude: altitude, notes: note.map { [$0] } ?? [],
+                        fields: fields, photos: stored, account: account)
+                else { throw DiaryError.noAccount(account ?? "") }
+                try captureConditions(id, in: tx)
+                // What the user observed wins over what was computed for the same key.
+                if !conditions.isEmpty { try tx.setConditions(conditions, on: id, account: account) }
+                return try tx.record(id, account: account)!
+            }
         } catch {
             store.discardUnattached(stored)
             throw error
         }
-        try captureConditions(id)
-        // What the user observed wins over what was computed for the same key.
-        if !conditions.isEmpty { try store.setConditions(conditions, on: id, account: account) }
-        return try store.record(id, account: account)!
     }
 
     /// Stores the computed conditions of record `id`'s moment and place, unless it has them.
-    func captureConditions(_ id: Int64) throws {
-        guard let record = try store.record(id, account: account),
+    func captureConditions(_ id: Int64, in tx: any StoreUnit) throws {
+        guard let record = try tx.record(id, account: account),
             !record.conditions.contains(where: { $0.source == .computed })
         else { return }
         let ms = record.milliseconds
-        let readings = try store.weatherReadings(
+        let readings = try tx.weatherReadings(
             fromMilliseconds: ms - 2 * WeatherImportService.maximumGap,
             toMilliseconds: ms + WeatherImportService.maximumGap + 1, account: account)
-        try store.setConditions(
+        try tx.setConditions(
             ConditionsService(zone: zone, tide: tide).snapshot(at: ms, coordinate: record.coordinate)
-                + WeatherImportService.conditions(readings, at: ms, devices: try deviceIDs()), on: id, account: account
-        )
+                + WeatherImportService.conditions(readings, at: ms, devices: try deviceIDs(in: tx)), on: id,
+            account: account)
     }
 
     /// The record `id`, which must exist.
@@ -129,7 +130,9 @@ public struct DiaryService {
         _ = try record(id)
         let stored = try store.storePhotos(photos, zone: zone)
         do {
-            try store.attachPhotos(stored, to: id, account: account)
+            guard try store.attachPhotos(stored, to: id, account: account) else {
+                throw DiaryError.noRecord(id, store: store.path)
+            }
         } catch {
             store.discardUnattached(stored)
             throw error
@@ -164,20 +167,26 @@ public struct DiaryService {
                 outcomes.append(outcome)
                 continue
             }
-            var id = try store.nearestRecordID(to: taken, within: Int64(maxGap * 1000), account: account)
             let stored = try store.storePhotos([photo], zone: zone, offset: offset)
             do {
-                if let near = id {
-                    try store.attachPhotos(stored, to: near, account: account)
-                    try captureConditions(near)
-                } else if let place = photo.metadata.coordinate {
+                // The record found (or made) and the photo on it are one unit of work.
+                let placed = try store.writeNow { tx -> (id: Int64, created: Bool)? in
+                    if let near = try tx.nearestRecordID(to: taken, within: Int64(maxGap * 1000), account: account) {
+                        try tx.attachPhotos(stored, to: near, account: account)
+                        try captureConditions(near, in: tx)
+                        return (near, false)
+                    }
+                    guard let place = photo.metadata.coordinate else { return nil }
                     guard
-                        let added = try store.addRecord(
+                        let added = try tx.addRecord(
                             milliseconds: taken, coordinate: place, altitude: photo.metadata.altitude, notes: [],
                             fields: [], photos: stored, account: account)
                     else { throw DiaryError.noAccount(account ?? "") }
-                    (id, outcome.created) = (added, true)
-                    try captureConditions(added)
+                    try captureConditions(added, in: tx)
+                    return (added, true)
+                }
+                if let placed {
+                    (outcome.record, outcome.created) = (placed.id, placed.created)
                 } else {
                     store.discardUnattached(stored)
                     let clock =
@@ -192,7 +201,6 @@ public struct DiaryService {
                 store.discardUnattached(stored)
                 throw error
             }
-            outcome.record = id
             outcomes.append(outcome)
         }
         return outcomes
@@ -210,15 +218,22 @@ public struct DiaryService {
 
     /// The record a target names (a point near the time becomes a record now).
     public func recordID(_ target: RecordTarget) throws -> Int64 {
-        switch target {
-        case .id(let id):
-            try captureConditions(try record(id).id!)
-            return id
-        case .nearest(let time, let within):
-            guard let id = try store.nearestRecordID(to: time, within: Int64(within * 1000), account: account) else {
-                throw DiaryError.noRecordNear(LocalTime.format(time, zone: zone), seconds: Int(within))
+        try store.writeNow { tx in
+            let id: Int64
+            switch target {
+            case .id(let given):
+                guard try tx.record(given, account: account) != nil else {
+                    throw DiaryError.noRecord(given, store: store.path)
+                }
+                id = given
+            case .nearest(let time, let within):
+                guard let near = try tx.nearestRecordID(to: time, within: Int64(within * 1000), account: account)
+                else {
+                    throw DiaryError.noRecordNear(LocalTime.format(time, zone: zone), seconds: Int(within))
+                }
+                id = near
             }
-            try captureConditions(id)
+            try captureConditions(id, in: tx)
             return id
         }
     }
@@ -226,10 +241,12 @@ public struct DiaryService {
     /// Adds a note; empty text (only white space) is refused.
     public func addNote(_ text: String, to id: Int64) throws -> (note: Note, record: LocationRecord) {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw DiaryError.emptyNote }
-        guard let note = try store.addNote(to: id, text: text, account: account) else {
-            throw DiaryError.noRecord(id, store: store.path)
+        return try store.writeNow { tx in
+            guard let note = try tx.addNote(to: id, text: text, account: account),
+                let record = try tx.record(id, account: account)
+            else { throw DiaryError.noRecord(id, store: store.path) }
+            return (note, record)
         }
-        return (note, try record(id))
     }
 
     /// The note `id`, which must exist.
@@ -240,17 +257,23 @@ public struct DiaryService {
 
     /// Replaces a note's text; empty text is refused (delete the note instead).
     public func editNote(_ id: Int64, text: String) throws {
-        _ = try note(id)
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            _ = try note(id)
             throw DiaryError.emptyNewText(note: id)
         }
-        _ = try store.updateNote(id, text: text, account: account)
+        guard try store.updateNote(id, text: text, account: account) else {
+            throw DiaryError.noNote(id, store: store.path)
+        }
     }
 
-    /// Deletes notes for good; nothing is deleted when one of them does not exist.
+    /// Deletes notes for good, in one unit of work; nothing is deleted when one of them does not
+    /// exist.
     public func deleteNotes(_ ids: [Int64]) throws {
-        for id in ids { _ = try note(id) }
-        for id in ids { _ = try store.deleteNote(id, account: account) }
+        try store.writeNow { tx in
+            for id in ids where try tx.deleteNote(id, account: account) == nil {
+                throw DiaryError.noNote(id, store: store.path)
+            }
+        }
     }
 
     // MARK: fields
@@ -263,11 +286,12 @@ public struct DiaryService {
 
     /// Removes fields from record `id`; nothing is removed when one of them is not there.
     public func removeFields(_ keys: [String], from id: Int64) throws {
-        let existing = Set(try record(id).fields.map(\.key))
-        if let missing = keys.first(where: { !existing.contains($0) }) {
-            throw DiaryError.noField(record: id, key: missing)
+        _ = try record(id)
+        try store.writeNow { tx in
+            for key in keys where try !tx.removeField(key, from: id, account: account) {
+                throw DiaryError.noField(record: id, key: key)
+            }
         }
-        for key in keys { _ = try store.removeField(key, from: id, account: account) }
     }
 
     /// `KEY=VALUE` as a field; a number stays a number.
