@@ -190,6 +190,32 @@ public enum StoreContract {
             let after = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
             try expect(after.map(\.drops) == [["speed": 3]], "drops count once: \(after.map(\.drops))")
         },
+        Case(description: "each account's imports are its own: the same file is stored for each, replaced for one") {
+            store in
+            try expect(try store.addAccount(name: "ana", passwordHash: "v1$a"), "ana added")
+            let anas = try some(
+                try store.addDevice(named: "phone", account: "ana", tokenHash: String(repeating: "1", count: 64)),
+                "ana's phone")
+            let mine = try store.device(named: "imported")
+            let file = ImportedFile(sha256: String(repeating: "e", count: 64), name: "e.gpx", bytes: 5)
+            let points = (0..<10).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) }
+            for device in [mine, anas] {
+                let outcome = try store.makeWriter(device: device).writeImport(
+                    [ImportStream(points: points, drops: [:])], places: [], file: file, replacing: nil)
+                try expect(outcome.points == 10 && !outcome.importedMeanwhile, "stored for each: \(outcome)")
+            }
+            let own = try some(try store.importedFile(sha256: file.sha256, account: nil), "my import")
+            let hers = try some(try store.importedFile(sha256: file.sha256, account: "ana"), "ana's import")
+            try expect(own.id != hers.id && hers.points == 10, "two imports of one file")
+            try expect(try store.importedFile(sha256: file.sha256, account: "bo") == nil, "none for an unknown account")
+            let again = try store.makeWriter(device: anas).writeImport(
+                [ImportStream(points: Array(points.prefix(4)), drops: [:])], places: [], file: file, replacing: hers)
+            try expect(again.replacedPoints == 10 && again.points == 4, "ana's reimport replaces hers: \(again)")
+            let counts = try [DeviceFilter.all, .account("ana", device: nil)].map {
+                try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: $0).count
+            }
+            try expect(counts == [10, 4], "my 10 stay, hers are the 4 new ones: \(counts)")
+        },
         Case(description: "an error that is not the store's is neither busy nor the store being away") { store in
             struct Other: Error {}
             try expect(!store.isBusy(Other()) && !store.isUnavailable(Other()), "a foreign error")

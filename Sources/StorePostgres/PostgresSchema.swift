@@ -430,6 +430,28 @@ enum PostgresSchema {
                 "ALTER TABLE weather_reading DROP CONSTRAINT weather_reading_pkey",
                 "ALTER TABLE weather_reading ADD PRIMARY KEY (user_id, t, device_id)",
             ]),
+        // Each account's imports are its own (the same file imported by two accounts is stored
+        // for each). An earlier import is the account of the device its positions went to, else
+        // the local user's (made if missing).
+        Migration(
+            name: "p9-import-accounts",
+            statements: [
+                """
+                INSERT INTO account (name, created_ms)
+                SELECT 'me', (extract(epoch FROM now()) * 1000)::bigint WHERE EXISTS (SELECT 1 FROM import)
+                ON CONFLICT (name) DO NOTHING
+                """,
+                "ALTER TABLE import ADD COLUMN user_id bigint REFERENCES account ON DELETE CASCADE",
+                """
+                UPDATE import i SET user_id = coalesce(
+                    (SELECT d.user_id FROM position p JOIN device d ON d.id = p.device_id
+                     WHERE p.import_id = i.id AND p.t >= i.start_ms AND p.t <= i.end_ms LIMIT 1),
+                    (SELECT id FROM account WHERE name = 'me'))
+                """,
+                "ALTER TABLE import ALTER COLUMN user_id SET NOT NULL",
+                "ALTER TABLE import DROP CONSTRAINT import_sha256_key",
+                "ALTER TABLE import ADD UNIQUE (user_id, sha256)",
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

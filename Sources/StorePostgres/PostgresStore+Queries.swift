@@ -159,9 +159,14 @@ extension PostgresStoring {
         }
     }
 
-    public func importedFile(sha256: String) throws -> StoredImport? {
+    public func importedFile(sha256: String, account: String?) throws -> StoredImport? {
         try read { session in
-            try session.query("SELECT * FROM import WHERE sha256 = \(sha256)").first.map(PostgresStore.storedImport)
+            try session.query(
+                """
+                SELECT * FROM import WHERE sha256 = \(sha256)
+                AND user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
+                """
+            ).first.map(PostgresStore.storedImport)
         }
     }
 

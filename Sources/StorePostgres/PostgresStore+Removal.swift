@@ -106,7 +106,9 @@ extension PostgresStoring {
     /// shrinking or removing the segments and rides that held them. Returns how many went.
     static func deletePoints(_ session: Session, of earlier: StoredImport) throws -> Int {
         guard let start = earlier.startMilliseconds, let end = earlier.endMilliseconds else { return 0 }
-        let devices = try deviceIDs(session, .all)
+        let devices = try session.values(
+            "SELECT id FROM device WHERE user_id = (SELECT user_id FROM import WHERE id = \(earlier.id))",
+            as: Int64.self)
         let removed = try session.execute(
             """
             DELETE FROM position p WHERE p.device_id = ANY(\(devices)) AND p.t >= \(start) AND p.t <= \(end)

@@ -26,9 +26,10 @@ extension PostgresWriter {
                 } else {
                     importID = try session.value(
                         """
-                        INSERT INTO import (sha256, name, bytes, imported_ms, points)
-                        VALUES (\(file.sha256), \(file.name), \(Int64(file.bytes)), \(UTCTimestamp.now()), 0)
-                        ON CONFLICT (sha256) DO NOTHING RETURNING id
+                        INSERT INTO import (user_id, sha256, name, bytes, imported_ms, points)
+                        SELECT user_id, \(file.sha256), \(file.name), \(Int64(file.bytes)), \(UTCTimestamp.now()), 0
+                        FROM device WHERE id = \(device.rawValue)
+                        ON CONFLICT (user_id, sha256) DO NOTHING RETURNING id
                         """, as: Int64.self)
                     // Another process imported the same file meanwhile.
                     if importID == nil {

@@ -48,8 +48,8 @@ public enum StoreCopy {
         table(
             "import",
             [
-                ("id", .int), ("sha256", .text), ("name", .text), ("bytes", .int), ("imported_ms", .int),
-                ("points", .int), ("start_ms", .int), ("end_ms", .int),
+                ("id", .int), ("user_id", .int), ("sha256", .text), ("name", .text), ("bytes", .int),
+                ("imported_ms", .int), ("points", .int), ("start_ms", .int), ("end_ms", .int),
             ]),
         table(
             "ride", [("id", .int), ("device_id", .int), ("start_ms", .int), ("end_ms", .int), ("point_count", .int)]),

@@ -41,8 +41,9 @@ public protocol StoreUnit: AccountStoring, SharingStoring, SessionStoring, Uploa
 
     /// A writer that stores kept points as `device`'s, continuing its rides and segments.
     func makeWriter(device: DeviceID) -> any TrackWriting
-    /// The earlier import of the file whose bytes have this SHA-256, if any.
-    func importedFile(sha256: String) throws -> StoredImport?
+    /// The account's earlier import of the file whose bytes have this SHA-256, if any (nil: the
+    /// store's own user's). Each account's imports are its own.
+    func importedFile(sha256: String, account: String?) throws -> StoredImport?
     /// Writes may wait at most `seconds` for another writer, then fail with an error
     /// ``isBusy(_:)`` recognises (for a recorder, which must keep reading its receiver).
     func limitWriteWait(to seconds: TimeInterval) throws
@@ -212,6 +213,9 @@ extension TrackWriting {
 }
 
 extension StoreUnit {
+    /// The store's own user's earlier import of the file with this SHA-256.
+    public func importedFile(sha256: String) throws -> StoredImport? { try importedFile(sha256: sha256, account: nil) }
+
     public func points(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [Fix] {
         try points(fromMilliseconds: from, toMilliseconds: to, devices: .all)
     }

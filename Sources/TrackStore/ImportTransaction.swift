@@ -28,12 +28,18 @@ struct ImportTransaction {
         guard let file else { return }
         if let earlier {
             importID = earlier.id
-        } else if try ImportRow.filter(Column("sha256") == file.sha256).fetchCount(db) > 0 {
+            return
+        }
+        // The file is noted in the diary of the device's account.
+        let owner = try Int64.fetchOne(
+            db, sql: "SELECT user_id FROM device WHERE id = ?", arguments: [device.rawValue])!
+        if try ImportRow.filter(Column("user_id") == owner && Column("sha256") == file.sha256).fetchCount(db) > 0 {
             // Checked again inside the write: writes are serialised, so this is race-free.
             tally.outcome.importedMeanwhile = true
         } else {
             try ImportRow(
-                sha256: file.sha256, name: file.name, bytes: file.bytes, importedMs: UTCTimestamp.now(), points: 0
+                userId: owner, sha256: file.sha256, name: file.name, bytes: file.bytes, importedMs: UTCTimestamp.now(),
+                points: 0
             ).insert(db)
             importID = db.lastInsertedRowID
         }

@@ -69,6 +69,7 @@ struct DropCountRow: SnakeCaseRecord {
 struct ImportRow: SnakeCaseRecord {
     static let databaseTableName = "import"
     var id: Int64?
+    var userId: Int64
     var sha256: String
     var name: String
     var bytes: Int

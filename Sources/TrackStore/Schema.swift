@@ -484,6 +484,48 @@ enum Schema {
             try db.drop(table: "weather_reading")
             try db.rename(table: "weather_reading_new", to: "weather_reading")
         }
+        migrator.registerMigration("v16-import-accounts") { db in
+            // Each account's imports are its own: the same file imported by two accounts is
+            // stored for each. An earlier import is the account of the device its points went to
+            // (found by the rowid, device by device), else the local user's.
+            try db.create(table: "import_new") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("sha256", .text).notNull()
+                t.column("name", .text).notNull()
+                t.column("bytes", .integer).notNull()
+                t.column("imported_ms", .integer).notNull()
+                t.column("points", .integer).notNull()
+                t.column("start_ms", .integer)
+                t.column("end_ms", .integer)
+                t.uniqueKey(["user_id", "sha256"])
+            }
+            let devices = try Row.fetchAll(db, sql: "SELECT id, user_id FROM device ORDER BY id")
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM import ORDER BY id") {
+                let id: Int64 = row["id"]
+                var owner: Int64?
+                if let start = row["start_ms"] as Int64?, let end = row["end_ms"] as Int64? {
+                    for device in devices where owner == nil {
+                        let keys = TrackStore.keyRange(device["id"], from: start, to: end + 1)
+                        let found = try Bool.fetchOne(
+                            db, sql: "SELECT EXISTS (SELECT 1 FROM point WHERE key >= ? AND key < ? AND import_id = ?)",
+                            arguments: keys + [id])
+                        if found == true { owner = device["user_id"] }
+                    }
+                }
+                try db.execute(
+                    sql: """
+                        INSERT INTO import_new (id, user_id, sha256, name, bytes, imported_ms, points, start_ms, end_ms)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        id, try owner ?? TrackStore.localUserID(db), row["sha256"], row["name"], row["bytes"],
+                        row["imported_ms"], row["points"], row["start_ms"], row["end_ms"],
+                    ])
+            }
+            try db.drop(table: "import")
+            try db.rename(table: "import_new", to: "import")
+        }
         return migrator
     }
 

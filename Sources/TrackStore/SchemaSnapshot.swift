@@ -18,6 +18,7 @@ enum SchemaSnapshot {
         "v13-record-conditions",
         "v14-weather-readings",
         "v15-diary-accounts",
+        "v16-import-accounts",
     ]
     static let statements: [String] = [
         #"""
@@ -34,9 +35,6 @@ enum SchemaSnapshot {
         """#,
         #"""
         CREATE TABLE "drop_count" ("ride_id" INTEGER NOT NULL REFERENCES "ride"("id") ON DELETE CASCADE, "reason" TEXT NOT NULL, "count" INTEGER NOT NULL, PRIMARY KEY ("ride_id", "reason")) WITHOUT ROWID
-        """#,
-        #"""
-        CREATE TABLE "import" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "sha256" TEXT NOT NULL UNIQUE, "name" TEXT NOT NULL, "bytes" INTEGER NOT NULL, "imported_ms" INTEGER NOT NULL, "points" INTEGER NOT NULL, "start_ms" INTEGER, "end_ms" INTEGER)
         """#,
         #"""
         CREATE TABLE "record" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "t" INTEGER NOT NULL, "lat" INTEGER NOT NULL, "lon" INTEGER NOT NULL, "alt" INTEGER, "manual" INTEGER NOT NULL, "created_ms" INTEGER NOT NULL, "device_id" INTEGER REFERENCES "device"("id") ON DELETE CASCADE, user_id INTEGER REFERENCES user(id) ON DELETE CASCADE)
@@ -138,6 +136,9 @@ enum SchemaSnapshot {
         """#,
         #"""
         CREATE TABLE "weather_reading" ("user_id" INTEGER NOT NULL REFERENCES "user"("id") ON DELETE CASCADE, "t" INTEGER NOT NULL, "device_id" INTEGER NOT NULL DEFAULT 0, "temperature_c" DOUBLE, "pressure_hpa" DOUBLE, "wind_speed_ms" DOUBLE, "wind_dir_deg" DOUBLE, "cloud_pct" DOUBLE, PRIMARY KEY ("user_id", "t", "device_id")) WITHOUT ROWID
+        """#,
+        #"""
+        CREATE TABLE "import" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "user_id" INTEGER NOT NULL REFERENCES "user"("id") ON DELETE CASCADE, "sha256" TEXT NOT NULL, "name" TEXT NOT NULL, "bytes" INTEGER NOT NULL, "imported_ms" INTEGER NOT NULL, "points" INTEGER NOT NULL, "start_ms" INTEGER, "end_ms" INTEGER, UNIQUE ("user_id", "sha256"))
         """#,
         #"""
         CREATE INDEX "record_on_t" ON "record"("t")

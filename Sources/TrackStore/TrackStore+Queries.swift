@@ -153,10 +153,11 @@ extension SQLiteStoring {
 }
 
 extension SQLiteStoring {
-    /// The earlier import of the file whose bytes have this SHA-256, if any.
-    public func importedFile(sha256: String) throws -> StoredImport? {
+    public func importedFile(sha256: String, account: String?) throws -> StoredImport? {
         try pool.read { db in
-            try ImportRow.filter(Column("sha256") == sha256).fetchOne(db)?.stored
+            try ImportRow.fetchOne(
+                db, sql: "SELECT * FROM import WHERE \(TrackStore.ofAccount) AND sha256 = ?",
+                arguments: [account ?? TrackStore.localUser, sha256])?.stored
         }
     }
 }

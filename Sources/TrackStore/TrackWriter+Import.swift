@@ -174,7 +174,10 @@ extension TrackWriter {
         guard let start = earlier.startMilliseconds, let end = earlier.endMilliseconds else { return 0 }
         var removed = 0
         var removal = Removal()
-        for device in try TrackStore.deviceIDs(db, .all) {
+        let devices = try Int64.fetchAll(
+            db, sql: "SELECT id FROM device WHERE user_id = (SELECT user_id FROM import WHERE id = ?)",
+            arguments: [earlier.id])
+        for device in devices {
             let keys = TrackStore.keyRange(device, from: start, to: end + 1)
             try db.execute(
                 sql: """

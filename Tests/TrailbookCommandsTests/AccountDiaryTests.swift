@@ -125,6 +125,12 @@ import TrailbookTestSupport
             #expect(
                 (try Self.object(ok(["records", "--user", "ana", "--json"]))["records"] as? [Any])?.isEmpty == true)
             #expect(try Self.object(ok(["day", "2026-06-14", "--user", "ana", "--json"]))["summary"] == nil)
+            // The file imported then is the local user's import now: importing it again stores nothing.
+            let again = try Self.object(ok(["import", Samples.path("ride.nmea"), "--json"]))
+            let files = again["files"] as? [[String: Any]]
+            #expect(
+                (files?.first?["already_imported"] as? [String: Any])?["points"] as? Int == 1762,
+                "\(store): \(again)")
         }
     }
 }
