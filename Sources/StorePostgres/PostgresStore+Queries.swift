@@ -12,8 +12,17 @@ extension PostgresStoring {
 
     /// The local user's device `name`, made (with the user) on first use; safe when two
     /// processes make the same one at once.
-    static func device(_ session: Session, named name: String) throws -> DeviceID {
-        let user = try localUserID(session)
+    public func device(named name: String, account: String?) throws -> DeviceID? {
+        guard let account else { return try device(named: name) }
+        return try write { session in
+            try session.value("SELECT id FROM account WHERE name = \(account)", as: Int64.self).map {
+                try PostgresStore.device(session, named: name, user: $0)
+            }
+        }
+    }
+
+    static func device(_ session: Session, named name: String, user: Int64? = nil) throws -> DeviceID {
+        let user = try user ?? localUserID(session)
         let now = UTCTimestamp.now()
         try session.execute(
             """

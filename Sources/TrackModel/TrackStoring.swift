@@ -34,6 +34,9 @@ public protocol StoreUnit: AccountStoring, SharingStoring, SessionStoring, Uploa
 
     /// The device `name`, created on first use; the same name gives the same id.
     func device(named name: String) throws -> DeviceID
+    /// The device `name` of `account` (nil: the store's own user), created on first use; nil when
+    /// the store has no such account.
+    func device(named name: String, account: String?) throws -> DeviceID?
     /// The user's devices, by name.
     func devices() throws -> [StoredDevice]
 

@@ -13,8 +13,17 @@ extension SQLiteStoring {
         try pool.write { db in try Self.device(db, named: name) }
     }
 
-    static func device(_ db: Database, named name: String) throws -> DeviceID {
-        let user = try localUserID(db)
+    public func device(named name: String, account: String?) throws -> DeviceID? {
+        guard let account else { return try device(named: name) }
+        return try pool.write { db in
+            try UserRow.filter(Column("name") == account).fetchOne(db)?.id.map {
+                try Self.device(db, named: name, user: $0)
+            }
+        }
+    }
+
+    static func device(_ db: Database, named name: String, user: Int64? = nil) throws -> DeviceID {
+        let user = try user ?? localUserID(db)
         if let id = try DeviceRow.filter(Column("user_id") == user && Column("name") == name).fetchOne(db)?.id {
             return DeviceID(rawValue: id)
         }

@@ -25,7 +25,9 @@ struct Import: ParsableCommand {
             can simply be imported again. Without --format or --json, prints a summary per file: \
             fixes read, kept, stored, dropped per reason, waypoints; then rides and segments. \
             --format csv (with --dry-run) prints the kept fixes (the columns of trailbook decode, \
-            then ride and segment); --json prints the counts as one JSON document.
+            then ride and segment); --json prints the counts as one JSON document. With --user, \
+            the points go to that account's device and the file counts as imported for that \
+            account only (each account's imports are its own).
             """
     )
 
@@ -61,6 +63,8 @@ struct Import: ParsableCommand {
     var deviceName: String?
 
     @OptionGroup var storeOptions: StoreOptions
+
+    @OptionGroup var accountOptions: AccountOptions
 
     @Option(help: "Print the kept fixes as CSV.")
     var format: Format?
@@ -104,8 +108,20 @@ struct Import: ParsableCommand {
         options.interrupted = { Interruption.isRequested }
         // A store that cannot be read yet (a new database) has no earlier device; the import
         // itself says why a store cannot be used.
-        let deviceName = try deviceName ?? Self.defaultDevice(in: (try? storeOptions.openIfItExists()) ?? nil)
+        let existing = (try? storeOptions.openIfItExists()) ?? nil
+        if let user = accountOptions.user {
+            // An account is made with trailbook user add: a store that does not exist has none.
+            guard let existing else {
+                throw CommandFailure(
+                    message:
+                        "There is no account \(user) in \(storeOptions.path) (it has none; trailbook user add NAME makes one).",
+                    code: .noInput)
+            }
+            try AccountOptions.check(user, in: existing)
+        }
+        let deviceName = try deviceName ?? Self.defaultDevice(in: existing)
         var job = ImportJob(files: files, device: deviceName, options: options)
+        job.account = accountOptions.user
         job.dryRun = dryRun
         job.events = events
         job.zone = config.timeZone

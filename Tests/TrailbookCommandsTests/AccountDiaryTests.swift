@@ -86,6 +86,41 @@ import TrailbookTestSupport
 
     /// A store written by f1bda2e (../shared/fixtures/v15-store): its records, notes, photo,
     /// fields and day summary become the local account's, the phone's points stay ana's.
+    /// `import --user`: the file goes to that account's device and counts as imported for that
+    /// account only; its reimport leaves the other account's points alone.
+    @Test func eachAccountImportsTheSameFileForItself() throws {
+        let folder = try Samples.temporaryDirectory()
+        let store = folder + "/store.sqlite"
+        let log = Samples.path("ride.nmea")
+        func trailbook(_ arguments: [String], input: Data? = nil) throws -> RunResult {
+            try run(arguments + ["--store", store], input: input)
+        }
+        func stored(_ arguments: [String]) throws -> Int? {
+            let result = try trailbook(["import", log, "--json"] + arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return try Self.object(result.stdout)["stored"] as? Int
+        }
+        let none = try trailbook(["import", log, "--user", "ana"])
+        #expect(none.status == 66 && none.stderr.contains("There is no account ana in \(store)"), "\(none.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: store), "no store made for a refused import")
+        #expect(try stored([]) == 1762)
+        #expect(
+            try trailbook(
+                ["user", "add", "ana", "--password-stdin"], input: Data("correct horse battery staple\n".utf8)
+            )
+            .status == 0)
+        #expect(try stored(["--user", "ana"]) == 1762, "the same file again, for ana")
+        #expect(try stored(["--user", "ana"]) == 0, "ana has it now")
+        #expect(try stored(["--user", "ana", "--reimport"]) == 1762, "ana's reimport")
+        let days = ["--from", "2026-06-14", "--to", "2026-06-14"]
+        for user in [[], ["--user", "ana"]] {
+            let points = try trailbook(["points"] + days + user)
+            #expect(points.stdout.split(separator: "\n").count == 1 + 1762, "\(user): \(points.stderr)")
+        }
+        let other = try trailbook(["import", log, "--user", "bo"])
+        #expect(other.status == 66 && other.stderr.contains("it has ana, me"), "\(other.stderr)")
+    }
+
     @Test func todaysStoresUpgradeInPlaceOnBothEngines() throws {
         let fixture = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/v15-store").path
         guard FileManager.default.fileExists(atPath: fixture + "/v15.sqlite") else {

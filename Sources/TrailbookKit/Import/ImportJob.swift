@@ -9,6 +9,8 @@ public struct ImportJob {
     public var files: [String]
     /// The device the points are stored as.
     public var device: String
+    /// Whose device and diary (nil: the store's own user).
+    public var account: String?
     public var options: ImportService.Options
     /// Store nothing: no digest, no store opened for writing.
     public var dryRun = false
@@ -43,9 +45,9 @@ public struct ImportJob {
         var first = try files.first.map(start)
         let target = dryRun ? nil : try store()
         let lookIn = try target ?? existing()
-        options.places = try lookIn?.places(account: nil) ?? []
-        options.cues = try lookIn?.cues(account: nil) ?? []
-        var service = try ImportService(store: target, device: device, options: options)
+        options.places = try lookIn?.places(account: account) ?? []
+        options.cues = try lookIn?.cues(account: account) ?? []
+        var service = try ImportService(store: target, device: device, account: account, options: options)
         var perFile: [ImportFileReport] = []
         var found: [TrailEvent] = []
         for (index, path) in files.enumerated() {

@@ -55,15 +55,25 @@ public struct ImportService {
     /// The store and the device the points are stored as; nil for a dry run.
     private let writer: (any TrackWriting)?
     private let store: (any TrackStoring)?
+    /// Whose imports these are (nil: the store's own user).
+    private let account: String?
     /// Rides and segments formed so far in this run.
     public private(set) var rides = 0
     public private(set) var segments = 0
 
     /// `store` nil: a dry run (nothing is stored, nothing is remembered).
-    public init(store: (any TrackStoring)?, device: String, options: Options) throws {
+    /// `account`: whose device the points go to and whose imports a file is looked up in (nil:
+    /// the store's own user's), which must exist.
+    public init(store: (any TrackStoring)?, device: String, account: String? = nil, options: Options) throws {
         self.options = options
         self.store = store
-        writer = try store.map { $0.makeWriter(device: try $0.device(named: device)) }
+        self.account = account
+        writer = try store.map { store in
+            guard let id = try store.device(named: device, account: account) else {
+                throw DiaryError.noAccount(account ?? "")
+            }
+            return store.makeWriter(device: id)
+        }
     }
 
     /// A file whose reading has begun: a log decodes on a thread of its own from when it is
@@ -127,7 +137,7 @@ public struct ImportService {
             } catch {
                 throw InputError.cannotOpen(path, error)
             }
-            earlier = try store.importedFile(sha256: digest)
+            earlier = try store.importedFile(sha256: digest, account: account)
             if let earlier {
                 if !options.reimport {
                     report.alreadyImported = .init(earlier)
@@ -219,7 +229,7 @@ public struct ImportService {
             try runner.handOver(atLeast: 0) { try writing.add($0, stream: $1) }
             let outcome = try writing.finish(runner.streams, places: places)
             if outcome.importedMeanwhile, let digest = imported?.sha256,
-                let other = try store?.importedFile(sha256: digest)
+                let other = try store?.importedFile(sha256: digest, account: account)
             {
                 var skipped = ImportFileReport(file: path)
                 skipped.alreadyImported = .init(other)
