@@ -42,9 +42,18 @@ struct Config: ParsableCommand {
                     code: .cannotCreate)
             }
             let zone = TimeZone.current.displayIdentifier
+            let folder = (path as NSString).deletingLastPathComponent
+            // Where commands look, the folders are made; a folder named with -o must exist (a
+            // mistyped one makes nothing).
+            if output != nil && !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+                throw CommandFailure(
+                    message:
+                        "Cannot write \(path): there is no folder \(folder); make it first or choose another file.",
+                    code: .cannotCreate)
+            }
             do {
                 try FileManager.default.createDirectory(
-                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
                 try Self.starter(zone: zone).write(toFile: path, atomically: true, encoding: .utf8)
             } catch {
                 throw CommandFailure(
@@ -56,9 +65,11 @@ struct Config: ParsableCommand {
                     withJSONObject: ["file": path, "time_zone": zone], options: [.sortedKeys, .withoutEscapingSlashes])
                 print(String(decoding: data, as: UTF8.self))
             } else {
-                print(
-                    "Wrote \(path) (time zone \(zone)). Every command reads it; trailbook config show prints the result."
-                )
+                let readers =
+                    output == nil
+                    ? "Every command reads it; trailbook config show prints the result."
+                    : "Commands read it with --config \(path) (trailbook config show --config \(path) prints the result)."
+                print("Wrote \(path) (time zone \(zone)). \(readers)")
             }
         }
 

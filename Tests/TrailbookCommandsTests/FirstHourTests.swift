@@ -228,6 +228,14 @@ extension FirstHourTests {
         let again = try run(["config", "init"], environment: environment)
         #expect(again.status == 73 && again.stderr.contains("--force"), "\(again)")
         #expect(try run(["config", "init", "--force"], environment: environment).status == 0)
+        // Elsewhere with -o: the command says how to read it; a folder that is not there is made by nobody.
+        let elsewhere = try run(["config", "init", "-o", home + "/mine.toml"], environment: environment)
+        #expect(
+            elsewhere.status == 0 && elsewhere.stdout.contains("Commands read it with --config \(home)/mine.toml"),
+            "\(elsewhere)")
+        let typo = try run(["config", "init", "-o", home + "/nowhere/mine.toml"], environment: environment)
+        #expect(typo.status == 73 && typo.stderr.contains("there is no folder \(home)/nowhere"), "\(typo)")
+        #expect(!FileManager.default.fileExists(atPath: home + "/nowhere"))
         // The sample kind of the starter file.
         #expect(try run(["import", "Samples/ride.nmea"], environment: environment).status == 0)
         let caught = try run(
