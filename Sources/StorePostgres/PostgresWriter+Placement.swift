@@ -20,9 +20,7 @@ extension PostgresWriter {
                         end: try $0.get("end_ms"))
                 }
             }
-            var segmentCounts: [Int64: Int] = [:]
-            var rideCounts: [Int64: Int] = [:]
-            var newest: (t: Int64, ride: Int64)?
+            var tally = PlacementTally()
             var added = 0
             for p in points {
                 let t = p.milliseconds
@@ -63,8 +61,6 @@ extension PostgresWriter {
                         WHERE ride.id = \(ride)
                         """)
                     try session.execute("DELETE FROM ride WHERE id = \(absorbed)")
-                    rideCounts[ride, default: 0] += rideCounts.removeValue(forKey: absorbed) ?? 0
-                    if newest?.ride == absorbed { newest?.ride = ride }
                 }
                 let segment: Int64
                 if let id = plan.segment {
@@ -85,7 +81,6 @@ extension PostgresWriter {
                         WHERE segment.id = \(segment)
                         """)
                     try session.execute("DELETE FROM segment WHERE id = \(absorbed)")
-                    segmentCounts[segment, default: 0] += segmentCounts.removeValue(forKey: absorbed) ?? 0
                 }
                 try session.execute(
                     """
@@ -95,16 +90,14 @@ extension PostgresWriter {
                 try session.execute(
                     "UPDATE ride SET start_ms = least(start_ms, \(t)), end_ms = greatest(end_ms, \(t)) WHERE id = \(ride)"
                 )
-                segmentCounts[segment, default: 0] += 1
-                rideCounts[ride, default: 0] += 1
-                if t >= (newest?.t ?? .min) { newest = (t, ride) }
+                tally.placed(at: t, segment: segment, ride: ride, plan: plan)
             }
             func counts(_ counts: [Int64: Int]) -> [(id: Int64, extent: RunNumbering.Extent)] {
                 counts.map { ($0.key, RunNumbering.Extent(start: .max, end: .min, count: $0.value)) }
             }
-            try Self.extend(session, segments: counts(segmentCounts), rides: counts(rideCounts))
+            try Self.extend(session, segments: counts(tally.segments), rides: counts(tally.rides))
             let dropRide =
-                try newest?.ride
+                try tally.dropRide
                 ?? session.value(
                     "SELECT id FROM ride WHERE device_id = \(d) ORDER BY end_ms DESC LIMIT 1", as: Int64.self)
             if let dropRide {

@@ -78,3 +78,37 @@ public struct PointPlacement: Equatable, Sendable {
         return plan
     }
 }
+
+/// What a batch of placed points adds up to, as both stores count it: the points per segment and
+/// per ride (a segment or ride absorbed by a later point's plan hands its count to the one that
+/// takes it), and the ride the batch's drops go to, that of its newest point.
+public struct PlacementTally: Equatable, Sendable {
+    /// Points to add per segment and per ride, once the batch is placed.
+    public private(set) var segments: [Int64: Int] = [:]
+    public private(set) var rides: [Int64: Int] = [:]
+    private var newest: (t: Int64, ride: Int64)?
+
+    public init() {}
+
+    /// Counts a point at `t` placed in `segment` of `ride` by `plan` (whose absorbed rows are gone).
+    public mutating func placed(at t: Int64, segment: Int64, ride: Int64, plan: PointPlacement.Plan) {
+        if let absorbed = plan.absorbedRide {
+            rides[ride, default: 0] += rides.removeValue(forKey: absorbed) ?? 0
+            if newest?.ride == absorbed { newest?.ride = ride }
+        }
+        if let absorbed = plan.absorbedSegment {
+            segments[segment, default: 0] += segments.removeValue(forKey: absorbed) ?? 0
+        }
+        segments[segment, default: 0] += 1
+        rides[ride, default: 0] += 1
+        if t >= (newest?.t ?? .min) { newest = (t, ride) }
+    }
+
+    /// The ride of the newest point placed; nil when none was (the drops then go to the device's
+    /// latest ride, which the store looks up).
+    public var dropRide: Int64? { newest?.ride }
+
+    public static func == (a: PlacementTally, b: PlacementTally) -> Bool {
+        a.segments == b.segments && a.rides == b.rides && a.newest?.t == b.newest?.t && a.newest?.ride == b.newest?.ride
+    }
+}

@@ -22,9 +22,7 @@ extension TrackWriter {
                 }
             }
             // Counts are added once at the end; ranges at once, as the next point's neighbours depend on them.
-            var segmentCounts: [Int64: Int] = [:]
-            var rideCounts: [Int64: Int] = [:]
-            var newest: (t: Int64, ride: Int64)?
+            var tally = PlacementTally()
             var added = 0
             for p in points.sorted(by: { $0.milliseconds < $1.milliseconds }) where PointKey.holds(p.milliseconds) {
                 let t = p.milliseconds
@@ -60,8 +58,6 @@ extension TrackWriter {
                             FROM (SELECT start_ms, end_ms, point_count FROM ride WHERE id = ?) AS o WHERE ride.id = ?
                             """, arguments: [absorbed, ride])
                     try db.execute(sql: "DELETE FROM ride WHERE id = ?", arguments: [absorbed])
-                    rideCounts[ride, default: 0] += rideCounts.removeValue(forKey: absorbed) ?? 0
-                    if newest?.ride == absorbed { newest?.ride = ride }
                 }
                 let segment: Int64
                 if let id = plan.segment {
@@ -78,7 +74,6 @@ extension TrackWriter {
                             FROM (SELECT start_ms, end_ms, point_count FROM segment WHERE id = ?) AS o WHERE segment.id = ?
                             """, arguments: [absorbed, segment])
                     try db.execute(sql: "DELETE FROM segment WHERE id = ?", arguments: [absorbed])
-                    segmentCounts[segment, default: 0] += segmentCounts.removeValue(forKey: absorbed) ?? 0
                 }
                 try db.execute(
                     sql:
@@ -87,19 +82,17 @@ extension TrackWriter {
                 try db.execute(
                     sql: "UPDATE ride SET start_ms = min(start_ms, ?), end_ms = max(end_ms, ?) WHERE id = ?",
                     arguments: [t, t, ride])
-                segmentCounts[segment, default: 0] += 1
-                rideCounts[ride, default: 0] += 1
-                if t >= (newest?.t ?? .min) { newest = (t, ride) }
+                tally.placed(at: t, segment: segment, ride: ride, plan: plan)
             }
-            for (id, n) in segmentCounts {
+            for (id, n) in tally.segments {
                 try db.execute(
                     sql: "UPDATE segment SET point_count = point_count + ? WHERE id = ?", arguments: [n, id])
             }
-            for (id, n) in rideCounts {
+            for (id, n) in tally.rides {
                 try db.execute(sql: "UPDATE ride SET point_count = point_count + ? WHERE id = ?", arguments: [n, id])
             }
             let dropRide =
-                try newest?.ride
+                try tally.dropRide
                 ?? Int64.fetchOne(
                     db, sql: "SELECT id FROM ride WHERE device_id = ? ORDER BY end_ms DESC LIMIT 1", arguments: [d])
             if let dropRide {

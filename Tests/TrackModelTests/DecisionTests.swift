@@ -207,3 +207,19 @@ func keptPoint(_ t: Int64, ride: Int, segment: Int) -> KeptPoint {
     fix.mode = .threeD
     return KeptPoint(fix: fix, ride: ride, segment: segment)
 }
+
+@Suite struct PlacementTallyTests {
+    @Test func countsFollowTheMergesAndTheDropsTheNewestPoint() {
+        var tally = PlacementTally()
+        #expect(tally.dropRide == nil, "nothing placed: the store's latest ride")
+        tally.placed(at: 5_000, segment: 10, ride: 1, plan: .init(segment: 10, ride: 1))
+        tally.placed(at: 90_000, segment: 20, ride: 2, plan: .init())
+        tally.placed(at: 1_000, segment: 10, ride: 1, plan: .init(segment: 10, ride: 1))
+        #expect(tally.dropRide == 2, "the newest point's ride")
+        // A point between them bridges both: ride 2 and segment 20 are absorbed by ride 1 and segment 10.
+        tally.placed(
+            at: 40_000, segment: 10, ride: 1, plan: .init(segment: 10, absorbedSegment: 20, ride: 1, absorbedRide: 2))
+        #expect(tally.segments == [10: 4] && tally.rides == [1: 4])
+        #expect(tally.dropRide == 1, "the newest point's ride went into ride 1")
+    }
+}
