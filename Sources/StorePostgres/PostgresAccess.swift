@@ -90,7 +90,10 @@ extension PostgresStore: PostgresStoring {
                 try session.execute("COMMIT")
                 return value
             } catch {
-                if !session.connection.isClosed { _ = try? session.execute("ROLLBACK") }
+                // As `ConnectionPool.transaction`: no ROLLBACK on a connection that is gone.
+                if !session.connection.isClosed && !ConnectionPool.isConnectionFailure(error) {
+                    _ = try? session.execute("ROLLBACK")
+                }
                 throw error
             }
         }

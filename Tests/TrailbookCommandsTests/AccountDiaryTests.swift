@@ -117,6 +117,14 @@ import TrailbookTestSupport
             let points = try trailbook(["points"] + days + user)
             #expect(points.stdout.split(separator: "\n").count == 1 + 1762, "\(user): \(points.stderr)")
         }
+        // A dry run for ana names her alerts, not the store's own user's.
+        #expect(
+            try trailbook(["alert", "add", "--on", "fix.lost", "--webhook", "http://127.0.0.1:9/x", "--user", "ana"])
+                .status == 0)
+        for (user, says) in [(["--user", "ana"], true), ([], false)] {
+            let dry = try trailbook(["import", log, "--dry-run", "--events"] + user)
+            #expect(dry.stdout.contains("→ alert 1 (webhook) would send it live") == says, "\(user): \(dry.stdout)")
+        }
         let other = try trailbook(["import", log, "--user", "bo"])
         #expect(other.status == 66 && other.stderr.contains("it has ana, me"), "\(other.stderr)")
     }

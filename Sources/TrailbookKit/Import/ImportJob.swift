@@ -79,7 +79,10 @@ public struct ImportJob {
         summary.found = found
         guard events else { return summary }
         summary.wouldSend =
-            try lookIn.map { try AlertService(store: $0).wouldSend(found, device: device, zone: zone) } ?? []
+            try lookIn.map {
+                try AlertService(store: $0, account: account).wouldSend(found, device: device, zone: zone)
+            }
+            ?? []
         summary.alerts = zip(found, summary.wouldSend).flatMap { e, alerts in
             alerts.map {
                 ImportSummary.WouldAlert(
