@@ -1,7 +1,6 @@
 import Foundation
 import NIOPosix
 import PostgresNIO
-import Synchronization
 
 /// How the PostgreSQL store's operations reach the database: through the store's connections,
 /// each call in a transaction of its own, or inside a unit of work, on the unit's connection and

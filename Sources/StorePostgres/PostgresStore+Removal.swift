@@ -167,14 +167,8 @@ extension PostgresStoring {
     /// After the transaction: deletes the photo files no record uses any more.
     private func finishRemoval(_ removal: Removal, _ files: [String]) -> Removal {
         var removal = removal
-        guard access.inUnit else {
-            for file in files where unlink(mediaDirectory + "/" + file) == 0 { removal.photoFilesDeleted += 1 }
-            return removal
-        }
-        // Inside a unit of work the files go once it has committed (its rollback keeps them).
-        let paths = files.map { mediaDirectory + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
-        removal.photoFilesDeleted += paths.count
-        access.afterCommit { for path in paths { unlink(path) } }
+        removal.photoFilesDeleted += MediaFolder.release(
+            files, in: mediaDirectory, afterCommit: access.inUnit ? access.afterCommit : nil)
         return removal
     }
 }

@@ -69,3 +69,18 @@ public struct MediaFolder: Sendable {
             name: (source as NSString).lastPathComponent)
     }
 }
+
+extension MediaFolder {
+    /// Deletes the photo files `files` (names in `directory`) that no record uses any more and
+    /// returns how many go: at once, or with `afterCommit` (inside a unit of work) once the unit has
+    /// committed, so that its rollback keeps them.
+    public static func release(
+        _ files: [String], in directory: String, afterCommit: ((@escaping @Sendable () -> Void) -> Void)?
+    ) -> Int {
+        let paths = files.map { directory + "/" + $0 }
+        guard let afterCommit else { return paths.filter { unlink($0) == 0 }.count }
+        let present = paths.filter { FileManager.default.fileExists(atPath: $0) }
+        afterCommit { for path in present { unlink(path) } }
+        return present.count
+    }
+}

@@ -1,6 +1,5 @@
 import Foundation
 internal import GRDB
-import Synchronization
 
 /// How the SQLite store's operations reach the database: through the store's pool, each call in
 /// a transaction of its own, or inside a unit of work, on the unit's connection and in its

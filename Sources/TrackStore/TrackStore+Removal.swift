@@ -188,14 +188,8 @@ extension SQLiteStoring {
     private func finishRemoval(_ removal: Removal, _ files: [String]) throws -> Removal {
         var removal = removal
         try checkpoint()
-        guard pool.inUnit else {
-            for file in files where unlink(mediaDirectory + "/" + file) == 0 { removal.photoFilesDeleted += 1 }
-            return removal
-        }
-        // Inside a unit of work the files go once it has committed (its rollback keeps them).
-        let paths = files.map { mediaDirectory + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
-        removal.photoFilesDeleted += paths.count
-        pool.afterCommit { for path in paths { unlink(path) } }
+        removal.photoFilesDeleted += MediaFolder.release(
+            files, in: mediaDirectory, afterCommit: pool.inUnit ? pool.afterCommit : nil)
         return removal
     }
 }
