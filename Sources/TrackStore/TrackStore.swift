@@ -115,9 +115,16 @@ public final class TrackStore: Sendable {
                 throw .cannotOpen(path: path, reason: "cannot create \(folder): \(String(cString: strerror(errno)))")
             }
         }
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        close(fd)
+        // Only a file this call creates is opened and closed here. Closing a descriptor of a file
+        // drops every POSIX lock the process holds on it, SQLite's included: a store already open
+        // in this process would lose its shared lock, and another process closing the store
+        // would then take it for the last one and delete the write-ahead log under its writes.
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            close(fd)
+        } else if errno != EEXIST || access(path, R_OK | W_OK) != 0 {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// Names of the migrations applied, in the order they apply.

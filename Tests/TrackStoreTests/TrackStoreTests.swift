@@ -168,6 +168,35 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         #expect(throws: StoreError.newerSchema(path: path, unknown: ["v9-future"])) { try TrackStore(path: path) }
     }
 
+    /// A store opened a second time in the same process keeps the first one's lock on the file:
+    /// another process that opens and closes the store does not take itself for the last one and
+    /// delete the write-ahead log the first store is writing (which lost concurrent imports).
+    @Test func openingTheStoreAgainKeepsItsLock() throws {
+        let path = try newStorePath()
+        let store = try TrackStore(path: path)
+        func point(_ ms: Int64) -> KeptPoint {
+            var fix = Fix()
+            UTCTimestamp.set(ms, on: &fix)
+            fix.coordinate = Coordinate(latitude: 47, longitude: 8)
+            return KeptPoint(fix: fix, ride: 1, segment: 1)
+        }
+        try store.makeWriter(device: try store.device(named: "bike")).write([point(1_781_418_600_000)], drops: [:])
+        _ = try TrackStore(path: path)
+        _ = try TrackStore(existingAt: path)
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        other.arguments = [
+            "-c",
+            "import sqlite3; c = sqlite3.connect('\(path)'); c.execute('SELECT count(*) FROM point').fetchall(); c.close()",
+        ]
+        try other.run()
+        other.waitUntilExit()
+        #expect(other.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the other process deleted the log in use")
+        try store.makeWriter(device: try store.device(named: "bike")).write([point(1_781_418_601_000)], drops: [:])
+        #expect(try TrackStore(existingAt: path).points(fromMilliseconds: .min, toMilliseconds: .max).count == 2)
+    }
+
     @Test func aFileThatIsNotAStoreIsRefused() throws {
         let path = try Samples.temporaryDirectory() + "/notes.txt"
         try String(repeating: "not a database\n", count: 100).write(toFile: path, atomically: true, encoding: .utf8)
