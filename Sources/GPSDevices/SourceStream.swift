@@ -22,7 +22,7 @@ public enum SourceStream {
             bufferingPolicy: .unbounded)
         let stop = StopRequest()
         continuation.onTermination = { _ in stop.flag.store(true, ordering: .relaxed) }
-        let thread = Thread {
+        Blocking.start("trailbook source") {
             var running = source
             do {
                 try running.run(shouldStop: { stop.flag.load(ordering: .relaxed) }) { event in
@@ -33,8 +33,6 @@ public enum SourceStream {
                 continuation.finish(throwing: error)
             }
         }
-        thread.name = "trailbook source"
-        thread.start()
         return stream
     }
 }

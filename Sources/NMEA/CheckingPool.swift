@@ -14,9 +14,14 @@
 /// candidate uses nothing of the stream either (``SentenceParser/check(_:)``); the checksum
 /// policy, which does, is applied later, in order. The output is therefore the same as one
 /// thread's, row for row.
+///
+/// Shared by the workers through `pthread_create`, which the compiler cannot check; it is sound
+/// because `waiting`, `stopping` and every block's `done` are touched only with `mutex` held, and
+/// a block's other fields only by the one thread that holds it: the submitter until it is
+/// waiting, the checker until it is done, the submitter again once ``wait(for:)`` saw it done.
 final class CheckingPool: @unchecked Sendable {
     /// Input bytes of one block, and what its candidates checked to.
-    final class Block: @unchecked Sendable {
+    final class Block {
         /// The block's own storage (it is filled by copying input into it).
         let bytes: UnsafeMutableRawBufferPointer
         var count = 0

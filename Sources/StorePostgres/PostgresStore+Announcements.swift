@@ -19,36 +19,40 @@ extension PostgresStore: AnnouncingStore {
 }
 
 /// One LISTEN connection and its reconnection, all on the pool's event loop (nothing blocks).
-final class Listener: @unchecked Sendable {
+final class Listener: Sendable {
     let pool: ConnectionPool
     let instance: String
     let continuation: AsyncStream<StoreAnnouncement>.Continuation
     let eventLoop: any EventLoop
-    /// Touched on `eventLoop` only.
-    private var connection: PostgresConnection?
-    private var stopped = false
+    private struct State {
+        var connection: PostgresConnection?
+        var stopped = false
+    }
+    /// Touched on `eventLoop` only (NIO checks that).
+    private let state: NIOLoopBoundBox<State>
 
     init(pool: ConnectionPool, instance: String, continuation: AsyncStream<StoreAnnouncement>.Continuation) {
         self.pool = pool
         self.instance = instance
         self.continuation = continuation
         eventLoop = pool.group.next()
+        state = .makeBoxSendingValue(State(), eventLoop: eventLoop)
     }
 
     func start() { eventLoop.execute { self.connect() } }
 
     func stop() {
         eventLoop.execute {
-            self.stopped = true
-            if let connection = self.connection {
+            self.state.value.stopped = true
+            if let connection = self.state.value.connection {
                 let _: EventLoopFuture<Void> = connection.close()
             }
-            self.connection = nil
+            self.state.value.connection = nil
         }
     }
 
     private func connect() {
-        guard !stopped else { return }
+        guard !state.value.stopped else { return }
         PostgresConnection.connect(
             on: eventLoop, configuration: pool.configuration, id: Int.random(in: 1_000_000...9_999_999),
             logger: pool.logger
@@ -62,13 +66,13 @@ final class Listener: @unchecked Sendable {
         }.whenComplete { result in
             switch result {
             case .success(let connection):
-                guard !self.stopped else {
+                guard !self.state.value.stopped else {
                     let _: EventLoopFuture<Void> = connection.close()
                     return
                 }
-                self.connection = connection
+                self.state.value.connection = connection
                 connection.closeFuture.whenComplete { _ in
-                    self.connection = nil
+                    self.state.value.connection = nil
                     self.retry()
                 }
             case .failure: self.retry()
@@ -77,7 +81,7 @@ final class Listener: @unchecked Sendable {
     }
 
     private func retry() {
-        guard !stopped else { return }
+        guard !state.value.stopped else { return }
         eventLoop.scheduleTask(in: .seconds(1)) { self.connect() }
     }
 

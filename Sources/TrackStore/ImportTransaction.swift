@@ -118,7 +118,7 @@ struct ImportTransaction {
 /// added; ``finish(_:places:)`` hands it the rest and waits for the commit, ``cancel()`` makes it
 /// roll back. A failure is thrown by the next call. ``add(_:stream:)`` waits while
 /// ``depth`` batches are not stored yet, so what waits in memory stays bounded.
-final class ConcurrentImport: ImportWriting, @unchecked Sendable {
+final class ConcurrentImport: ImportWriting, Sendable {
     private enum Work {
         case points([KeptPoint], stream: Int)
         case finish([ImportStream], [ImportedPlace])
@@ -130,12 +130,20 @@ final class ConcurrentImport: ImportWriting, @unchecked Sendable {
     /// Batches of points waiting at most.
     static let depth = 4
 
-    private let condition = NSCondition()
-    private var work: [Work] = []
-    private var result: Result<ImportOutcome, any Error>?
+    private struct State {
+        var work: [Work] = []
+        var result: Result<ImportOutcome, any Error>?
+    }
+
+    private let state = Guarded(State())
 
     init(pool: DatabasePool, device: DeviceID, file: ImportedFile?, earlier: StoredImport?) {
-        let thread = Thread { [self] in
+        let state = state
+        /// The next work (the writing thread), waiting for it.
+        @Sendable func next() -> Work {
+            state.wait(until: { !$0.work.isEmpty }) { $0.work.removeFirst() }
+        }
+        Blocking.start("trailbook import writer") {
             let outcome = Result {
                 try pool.write { db -> ImportOutcome in
                     var transaction = try ImportTransaction(db, device: device, file: file, replacing: earlier)
@@ -153,59 +161,32 @@ final class ConcurrentImport: ImportWriting, @unchecked Sendable {
                     }
                 }
             }
-            condition.withLock {
-                result = outcome
-                work.removeAll()
-                condition.broadcast()
+            state.withLock {
+                $0.result = outcome
+                $0.work.removeAll()
             }
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
-
-    /// The next work (the writing thread), waiting for it.
-    private func next() -> Work {
-        condition.withLock {
-            while work.isEmpty { condition.wait() }
-            condition.broadcast()
-            return work.removeFirst()
-        }
-    }
-
-    private func post(_ item: Work) {
-        condition.withLock {
-            work.append(item)
-            condition.broadcast()
         }
     }
 
     func add(_ points: [KeptPoint], stream: Int) throws {
-        try condition.withLock {
-            while result == nil && work.count >= Self.depth { condition.wait() }
-            if case .failure(let error) = result { throw error }
-            guard result == nil else { return }
-            work.append(.points(points, stream: stream))
-            condition.broadcast()
+        try state.wait(until: { $0.result != nil || $0.work.count < Self.depth }) {
+            if case .failure(let error) = $0.result { throw error }
+            guard $0.result == nil else { return }
+            $0.work.append(.points(points, stream: stream))
         }
     }
 
     func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome {
-        post(.finish(streams, places))
+        state.withLock { $0.work.append(.finish(streams, places)) }
         return try wait().get()
     }
 
     func cancel() {
-        condition.withLock {
-            work = [.cancel]  // the batches still waiting are not stored first
-            condition.broadcast()
-        }
+        state.withLock { $0.work = [.cancel] }  // the batches still waiting are not stored first
         _ = wait()
     }
 
     private func wait() -> Result<ImportOutcome, any Error> {
-        condition.withLock {
-            while result == nil { condition.wait() }
-            return result!
-        }
+        state.wait(until: { $0.result != nil }) { $0.result! }
     }
 }

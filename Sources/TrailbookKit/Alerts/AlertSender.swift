@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GPSCore
 import TrackModel
 
 /// Why a delivery did not reach its receiver, in a few words (logged, kept with the delivery).
@@ -123,19 +124,5 @@ public struct AlertSender: Sendable {
                 throw AlertSendError("\(program) exited \(process.terminationStatus)\(text.isEmpty ? "" : ": \(text)")")
             }
         }
-    }
-}
-
-/// Blocking work (a socket, a child process) on a thread of its own, so that it does not hold
-/// one of Swift's few cooperative threads while it waits.
-enum Blocking {
-    static func run<Value: Sendable, Failure: Error>(
-        _ body: @escaping @Sendable () throws(Failure) -> Value
-    ) async throws(Failure) -> Value {
-        let result: Result<Value, Failure> = await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: Result(catching: body)) }
-            thread.start()
-        }
-        return try result.get()
     }
 }

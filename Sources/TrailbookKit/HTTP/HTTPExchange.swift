@@ -1,5 +1,6 @@
 import CHTTP
 import Foundation
+import GPSCore
 
 /// One HTTP request and its answer, through libcurl loaded on first use (``chttp_send``): the
 /// commands that send nothing (all but `report` with web tiles, alerts and `upload`) never load

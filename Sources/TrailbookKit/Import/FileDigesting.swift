@@ -5,31 +5,23 @@ import TrackModel
 
 /// The SHA-256 of a file, computed on a thread of its own from when it is made, so an import
 /// reads and runs the rules over the file meanwhile instead of waiting for it.
-final class FileDigesting: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var outcome: Result<String, Errno>?
+final class FileDigesting: Sendable {
+    private let outcome = Guarded<Result<String, Errno>?>(nil)
 
     /// Starts digesting `path`.
     init(_ path: String) {
-        let thread = Thread { [self] in
+        let outcome = outcome
+        Blocking.start("trailbook digest") {
             let result = Result { () throws(Errno) -> String in try ContentDigest.hexDigest(ofFile: path) }
-            condition.withLock {
-                outcome = result
-                condition.broadcast()
-            }
+            outcome.withLock { $0 = result }
         }
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 
     /// The digest once it is known, without waiting.
-    var ready: Result<String, Errno>? { condition.withLock { outcome } }
+    var ready: Result<String, Errno>? { outcome.withLock { $0 } }
 
     /// Waits for the digest.
     func wait() -> Result<String, Errno> {
-        condition.withLock {
-            while outcome == nil { condition.wait() }
-            return outcome!
-        }
+        outcome.wait(until: { $0 != nil }) { $0! }
     }
 }

@@ -86,21 +86,25 @@ final class NMEAReading {
     init(_ path: String, date: CivilDate?, progress: (@Sendable (Int) -> Void)?) {
         self.path = path
         let handoff = handoff
-        let reader = Thread {
+        Blocking.start("trailbook import reader") {
             var source = ReplaySource(path: path, fallbackDate: date)
             source.progress = progress
             source.parallel = true
+            var filling: [Fix] = []
+            filling.reserveCapacity(FixHandoff.batch)
             do {
                 try source.run(shouldStop: { handoff.cancelled }) { event in
-                    if case .fix(let f) = event { handoff.put(f) }
+                    guard case .fix(let f) = event else { return }
+                    filling.append(f)
+                    guard filling.count == FixHandoff.batch else { return }
+                    handoff.put(filling)
+                    filling.removeAll(keepingCapacity: true)
                 }
-                handoff.finish(source.statistics, nil)
+                handoff.finish(filling, source.statistics, nil)
             } catch {
-                handoff.finish(nil, error)
+                handoff.finish(filling, nil, error)
             }
         }
-        reader.stackSize = 1 << 20
-        reader.start()
     }
 
     deinit { handoff.cancel() }
@@ -126,77 +130,59 @@ final class NMEAReading {
 /// reader waits while ``depth`` batches are unread (so memory stays bounded), the taker while
 /// none is ready. The reader ends with its statistics or its error; the taker cancels when it
 /// stops early, and the reader's `shouldStop` sees that.
-final class FixHandoff: @unchecked Sendable {
+final class FixHandoff: Sendable {
     /// Fixes a batch.
     static let batch = 1024
     /// Batches waiting at most.
     static let depth = 8
 
-    private let condition = NSCondition()
-    private var ready: [[Fix]] = []
-    private var filling: [Fix] = []
-    private var ended = false
-    private var statistics: DecodeStatistics?
-    private var failure: (any Error)?
-    private var stopped = false
-
-    init() { filling.reserveCapacity(Self.batch) }
-
-    /// Whether the taker has stopped (read by the reader only).
-    var cancelled: Bool { condition.withLock { stopped } }
-
-    /// Adds a fix (the reader): a full batch goes to the taker, waiting while too many are unread.
-    func put(_ fix: Fix) {
-        filling.append(fix)
-        guard filling.count == Self.batch else { return }
-        let full = filling
-        filling = []
-        filling.reserveCapacity(Self.batch)
-        condition.withLock {
-            while ready.count >= Self.depth && !stopped { condition.wait() }
-            ready.append(full)
-            condition.broadcast()
-        }
+    private struct State {
+        var ready: [[Fix]] = []
+        var ended = false
+        var statistics: DecodeStatistics?
+        var failure: (any Error)?
+        var stopped = false
     }
 
-    /// Ends the reading with its statistics, or the error that ended it.
-    func finish(_ statistics: DecodeStatistics?, _ failure: (any Error)?) {
-        let last = filling
-        filling = []
-        condition.withLock {
-            if !last.isEmpty { ready.append(last) }
-            self.statistics = statistics
-            self.failure = failure
-            ended = true
-            condition.broadcast()
+    private let state = Guarded(State())
+
+    /// Whether the taker has stopped (read by the reader).
+    var cancelled: Bool { state.withLock { $0.stopped } }
+
+    /// Hands a full batch to the taker (the reader), waiting while too many are unread.
+    func put(_ batch: [Fix]) {
+        state.wait(until: { $0.ready.count < Self.depth || $0.stopped }) { $0.ready.append(batch) }
+    }
+
+    /// Ends the reading with its last batch and its statistics, or the error that ended it.
+    func finish(_ last: [Fix], _ statistics: DecodeStatistics?, _ failure: (any Error)?) {
+        state.withLock {
+            if !last.isEmpty { $0.ready.append(last) }
+            $0.statistics = statistics
+            $0.failure = failure
+            $0.ended = true
         }
     }
 
     /// The next batch in order; nil once the reader has ended and every batch was taken.
     func take() -> [Fix]? {
-        condition.withLock {
-            while ready.isEmpty && !ended { condition.wait() }
-            guard !ready.isEmpty else { return nil }
-            condition.broadcast()
-            return ready.removeFirst()
-        }
+        state.wait(until: { !$0.ready.isEmpty || $0.ended }) { $0.ready.isEmpty ? nil : $0.ready.removeFirst() }
     }
 
     /// After ``take()`` returned nil: the reader's statistics, or its error.
     func outcome() throws -> DecodeStatistics {
-        try condition.withLock {
-            if let failure { throw failure }
-            return statistics ?? DecodeStatistics()
+        try state.withLock {
+            if let failure = $0.failure { throw failure }
+            return $0.statistics ?? DecodeStatistics()
         }
     }
 
     /// Stops the reader (the taker stopped or failed) and waits until it has ended.
     func cancel() {
-        condition.withLock {
-            stopped = true
-            ready.removeAll()
-            condition.broadcast()
-            while !ended { condition.wait() }
+        state.withLock {
+            $0.stopped = true
+            $0.ready.removeAll()
         }
+        state.wait(until: { $0.ended }) { $0.ready.removeAll() }
     }
 }
