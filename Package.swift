@@ -164,6 +164,14 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "TrailbookServerTests",
+            dependencies: [
+                "TrailbookServer", "TrailbookKit", "TrackStore", "Pipeline", "GPSCore", "TrailbookTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "TrailbookCommandsTests",
             dependencies: [
                 "TrailbookCommands", "TrailbookTestSupport", "TrackStore", "StorePostgres", "TrailbookServer",

@@ -7,6 +7,9 @@ struct ServerContext: RequestContext {
     /// The IP address of the peer (the reverse proxy's, behind one).
     let peer: String?
 
+    /// Answers are written with ``encoder`` (sorted keys).
+    var responseEncoder: JSONEncoder { Self.encoder }
+
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         peer = source.channel.remoteAddress?.ipAddress

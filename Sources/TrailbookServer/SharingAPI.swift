@@ -28,220 +28,141 @@ struct LoginThrottle: Sendable {
 }
 
 /// The JSON API of pairing, grants and friends; authenticated with Basic `USER:PASSWORD` or a
-/// browser's session cookie (``Login``).
-enum SharingAPI {
-    static func add(
-        to router: Router<ServerContext>, store: any TrackStoring, feed: LiveFeed, login: Login,
-        movingWithin: Double = 120
-    ) {
-        let sharing = SharingService(store: store)
-        // The store's reads and writes run on the server's thread pool, not on the few threads
-        // that answer requests.
-        let threads = login.threads
-        @Sendable func user(_ request: Request, _ context: ServerContext) async throws -> String {
-            try await login.user(request, context)
+/// browser's session cookie (``Login``). Its requests and answers are the `Codable` types of
+/// `SharingAPI+Documents.swift`; what it refuses renders itself (`ServerErrors.swift`).
+struct SharingController {
+    let sharing: SharingService
+    let feed: LiveFeed
+    let login: Login
+    let movingWithin: Double
+
+    init(store: any TrackStoring, feed: LiveFeed, login: Login, movingWithin: Double = 120) {
+        sharing = SharingService(store: store)
+        (self.feed, self.login, self.movingWithin) = (feed, login, movingWithin)
+    }
+
+    func add(to router: Router<ServerContext>) {
+        router.post("/api/share-codes", use: createCode)
+        router.post("/api/share-codes/redeem", use: redeem)
+        router.get("/api/grants", use: grants)
+        router.delete("/api/grants/:user", use: revoke)
+        router.patch("/api/grants/:user", use: update)
+        router.get("/api/friends", use: friends)
+        router.get("/api/friends/:user/track", use: track)
+        router.get("/api/live", use: live)
+    }
+
+    /// The store's reads and writes run on the server's thread pool, not on the few threads that
+    /// answer requests.
+    private func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await login.threads.runIfActive(body)
+    }
+
+    @Sendable func createCode(_ request: Request, context: ServerContext) async throws -> EditedResponse<ShareCode> {
+        let owner = try await login.user(request, context)
+        let asked = try await Self.decode(ShareCodeRequest.self, request)
+        let sharing = sharing
+        let (code, expires) = try await offload {
+            try sharing.createCode(owner: owner, scopes: asked.scopes, historyHours: asked.historyHours)
         }
-        router.post("/api/share-codes") { request, context -> Response in
-            let owner = try await user(request, context)
-            let doc = try await Self.body(request)
-            guard doc["scopes"] == nil || doc["scopes"] is [String] else {
-                throw HTTPError(.badRequest, message: "scopes is a list of live, motion, history and events.")
-            }
-            let scopes = doc["scopes"] as? [String] ?? ["live"]
-            let hoursValue = doc["history_hours"].map { $0 as? NSNumber }
-            guard let hours = hoursValue.map({ $0.flatMap(Self.wholeNumber) }) ?? 0,
-                (0...SharingService.longestHistory).contains(hours)
-            else {
-                throw HTTPError(
-                    .badRequest,
-                    message: "history_hours is a whole number of hours from 0 to \(SharingService.longestHistory).")
-            }
-            do {
-                let (code, expires) = try await threads.runIfActive {
-                    try sharing.createCode(owner: owner, scopes: scopes, historyHours: hours)
-                }
-                return try Self.json(["code": code, "expires_at": LocalTime.utc(expires)], status: .created)
-            } catch let error as SharingError {
-                throw Self.refused(error)
-            }
+        return EditedResponse(status: .created, response: ShareCode(code: code, expiresAt: LocalTime.utc(expires)))
+    }
+
+    @Sendable func redeem(_ request: Request, context: ServerContext) async throws -> Redeemed {
+        let viewer = try await login.user(request, context)
+        let code = try await Self.decode(RedeemRequest.self, request).code
+        let sharing = sharing
+        let grant = try await offload { try sharing.redeem(code, viewer: viewer) }
+        return Redeemed(owner: grant.owner, scopes: grant.scopes, historyHours: grant.historyHours)
+    }
+
+    @Sendable func grants(_ request: Request, context: ServerContext) async throws -> GrantList {
+        let owner = try await login.user(request, context)
+        let sharing = sharing
+        return GrantList(grants: try await offload { try sharing.grants(owner: owner) }.map(GrantDocument.init))
+    }
+
+    @Sendable func revoke(_ request: Request, context: ServerContext) async throws -> HTTPResponse.Status {
+        let owner = try await login.user(request, context)
+        let viewer = try context.parameters.require("user")
+        let sharing = sharing
+        try await offload { try sharing.revoke(owner: owner, viewer: viewer) }
+        // Their live streams end now; when they reconnect they see what they still may.
+        await feed.close(viewer: viewer)
+        return .noContent
+    }
+
+    @Sendable func update(_ request: Request, context: ServerContext) async throws -> GrantDocument {
+        let owner = try await login.user(request, context)
+        let viewer = try context.parameters.require("user")
+        let change = try await Self.decode(GrantChange.self, request)
+        let sharing = sharing
+        let grant = try await offload {
+            try sharing.update(owner: owner, viewer: viewer, paused: change.paused, expires: change.expires)
         }
-        router.post("/api/share-codes/redeem") { request, context -> Response in
-            let viewer = try await user(request, context)
-            guard let code = try await Self.body(request)["code"] as? String else {
-                throw HTTPError(.badRequest, message: "Give {\"code\": \"XXXX-XXXX\"}.")
-            }
-            do {
-                let grant = try await threads.runIfActive { try sharing.redeem(code, viewer: viewer) }
-                return try Self.json([
-                    "owner": grant.owner, "scopes": grant.scopes, "history_hours": grant.historyHours,
-                ])
-            } catch let error as SharingError {
-                throw Self.refused(error)
-            }
+        if !grant.isActive(at: UTCTimestamp.now()) { await feed.close(viewer: viewer) }
+        return GrantDocument(grant)
+    }
+
+    @Sendable func friends(_ request: Request, context: ServerContext) async throws -> FriendList {
+        let viewer = try await login.user(request, context)
+        let (sharing, movingWithin) = (sharing, movingWithin)
+        let friends = try await offload { try sharing.friends(of: viewer, movingWithin: movingWithin) }
+        return FriendList(friends: friends.map(FriendDocument.init))
+    }
+
+    @Sendable func track(_ request: Request, context: ServerContext) async throws -> TrackDocument {
+        let viewer = try await login.user(request, context)
+        let owner = try context.parameters.require("user")
+        let hoursText = request.uri.queryParameters.get("hours") ?? "24"
+        guard let hours = Double(hoursText), hours.isFinite, hours > 0 else {
+            throw Refusal(.badRequest, "hours is a positive number (default 24).")
         }
-        router.get("/api/grants") { request, context -> Response in
-            let owner = try await user(request, context)
-            let grants = try await threads.runIfActive { try sharing.grants(owner: owner) }
-            return try Self.json(["grants": grants.map(Self.document)])
-        }
-        router.delete("/api/grants/:user") { request, context -> Response in
-            let owner = try await user(request, context)
-            let viewer = try context.parameters.require("user")
-            do {
-                try await threads.runIfActive { try sharing.revoke(owner: owner, viewer: viewer) }
-            } catch let error as SharingError {
-                throw Self.refused(error)
-            }
-            // Their live streams end now; when they reconnect they see what they still may.
-            await feed.close(viewer: viewer)
-            return Response(status: .noContent)
-        }
-        router.patch("/api/grants/:user") { request, context -> Response in
-            let owner = try await user(request, context)
-            let viewer = try context.parameters.require("user")
-            let doc = try await Self.body(request)
-            let paused = isBoolean(doc["paused"]) ? doc["paused"] as? Bool : nil
-            var expires: Int64?? = nil
-            if doc.keys.contains("expires_at") {
-                if doc["expires_at"] is NSNull {
-                    expires = .some(nil)
-                } else if let text = doc["expires_at"] as? String, let ms = UTCTimestamp.milliseconds(Substring(text)) {
-                    expires = .some(ms)
-                } else {
-                    throw HTTPError(.badRequest, message: "expires_at is an ISO 8601 time or null.")
-                }
-            }
-            if doc["paused"] != nil && paused == nil {
-                throw HTTPError(.badRequest, message: "paused is true or false.")
-            }
-            do {
-                let grant = try await threads.runIfActive { [expires] in
-                    try sharing.update(owner: owner, viewer: viewer, paused: paused, expires: expires)
-                }
-                if !grant.isActive(at: UTCTimestamp.now()) { await feed.close(viewer: viewer) }
-                return try Self.json(Self.document(grant))
-            } catch let error as SharingError {
-                throw Self.refused(error)
-            }
-        }
-        router.get("/api/friends") { request, context -> Response in
-            let viewer = try await user(request, context)
-            let friends = try await threads.runIfActive { try sharing.friends(of: viewer, movingWithin: movingWithin) }
-            return try Self.json(["friends": friends.map(Self.document)])
-        }
-        router.get("/api/friends/:user/track") { request, context -> Response in
-            let viewer = try await user(request, context)
-            let owner = try context.parameters.require("user")
-            let hoursText = request.uri.queryParameters.get("hours") ?? "24"
-            guard let hours = Double(hoursText), hours.isFinite, hours > 0 else {
-                throw HTTPError(.badRequest, message: "hours is a positive number (default 24).")
-            }
-            do {
-                let (from, points) = try await threads.runIfActive {
-                    try sharing.track(of: owner, viewer: viewer, hours: hours)
-                }
-                return try Self.json([
-                    "user": owner, "from": LocalTime.utc(from),
-                    "points": points.map { p -> [String: Any] in
-                        var point: [String: Any] = [
-                            "device": p.device, "time": LocalTime.utc(p.fix.unixMilliseconds!),
-                            "lat": p.fix.coordinate!.latitude, "lon": p.fix.coordinate!.longitude,
-                        ]
-                        if let v = p.fix.altitudeMSL { point["alt"] = v }
-                        if let v = p.fix.speed { point["speed"] = v }
-                        if let v = p.fix.track { point["course"] = v }
-                        return point
-                    },
-                ])
-            } catch let error as SharingError {
-                throw Self.refused(error)
-            }
-        }
-        // Server-sent events: the friends' positions now, then one event per new position.
-        router.get("/api/live") { request, context -> Response in
-            let viewer = try await user(request, context)
-            let stream = await feed.subscribe(viewer: viewer)
-            let now = try await threads.runIfActive { try sharing.friends(of: viewer, movingWithin: movingWithin) }
-            return Response(
-                status: .ok,
-                headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
-                body: ResponseBody { writer in
-                    try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
-                    for friend in now { try await writer.write(ByteBuffer(string: try Self.event(friend))) }
-                    for await event in stream {
-                        switch event {
-                        case .position(let friend): try await writer.write(ByteBuffer(string: try Self.event(friend)))
-                        case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-                        }
+        let sharing = sharing
+        let (from, points) = try await offload { try sharing.track(of: owner, viewer: viewer, hours: hours) }
+        return TrackDocument(
+            user: owner, from: LocalTime.utc(from),
+            points: points.map { TrackDocument.Point(device: $0.device, $0.fix) })
+    }
+
+    /// Server-sent events: the friends' positions now, then one event per new position.
+    @Sendable func live(_ request: Request, context: ServerContext) async throws -> Response {
+        let viewer = try await login.user(request, context)
+        let stream = await feed.subscribe(viewer: viewer)
+        let (sharing, movingWithin) = (sharing, movingWithin)
+        let now = try await offload { try sharing.friends(of: viewer, movingWithin: movingWithin) }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+                for friend in now { try await writer.write(ByteBuffer(string: try Self.event(friend))) }
+                for await event in stream {
+                    switch event {
+                    case .position(let friend): try await writer.write(ByteBuffer(string: try Self.event(friend)))
+                    case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                     }
-                    try await writer.finish(nil)
-                })
-        }
-    }
-
-    /// A grant as the API shows it.
-    static func document(_ grant: Grant) -> [String: Any] {
-        var doc: [String: Any] = [
-            "viewer": grant.viewer, "scopes": grant.scopes, "history_hours": grant.historyHours,
-            "created": LocalTime.utc(grant.createdMilliseconds), "paused": grant.paused,
-        ]
-        doc["expires_at"] = grant.expiresMilliseconds.map { LocalTime.utc($0) } ?? NSNull()
-        return doc
-    }
-
-    /// A friend's device as the API shows it.
-    static func document(_ f: SharingService.Friend) -> [String: Any] {
-        var entry: [String: Any] = [
-            "user": f.user, "device": f.device, "time": LocalTime.utc(f.fix.unixMilliseconds!),
-            "lat": f.fix.coordinate!.latitude, "lon": f.fix.coordinate!.longitude,
-            "age_s": (f.ageSeconds * 10).rounded() / 10,
-        ]
-        if let v = f.fix.speed { entry["speed"] = v }
-        if let c = f.fix.track { entry["course"] = c }
-        if let moving = f.moving { entry["moving"] = moving }
-        if let a = f.accuracy { entry["accuracy"] = (a * 10).rounded() / 10 }
-        if let b = f.battery { entry["battery"] = b }
-        return entry
+                }
+                try await writer.finish(nil)
+            })
     }
 
     /// One server-sent event `position` carrying a friend's document.
     static func event(_ f: SharingService.Friend) throws -> String {
-        let data = try JSONSerialization.data(
-            withJSONObject: document(f), options: [.sortedKeys, .withoutEscapingSlashes])
+        let data = try ServerContext.encoder.encode(FriendDocument(f))
         return "event: position\ndata: " + String(decoding: data, as: UTF8.self) + "\n\n"
     }
 
-    /// Whether a JSON value is true or false (Foundation reads them as numbers, and 0 and 1 as
-    /// Bool; only the type code tells them apart).
-    static func isBoolean(_ value: Any?) -> Bool {
-        guard let n = value as? NSNumber else { return false }
-        return String(cString: n.objCType) == "c"
-    }
-
-    /// A JSON number that is a whole number (not true or false).
-    static func wholeNumber(_ n: NSNumber) -> Int? {
-        guard !isBoolean(n), let value = Int(exactly: n.doubleValue) else { return nil }
-        return value
-    }
-
-    static func body(_ request: Request) async throws -> [String: Any] {
+    /// The request's body as `T` (at most 64 KiB); a body that is not a JSON object, or not one
+    /// `T` reads, is refused with `T`'s own sentence or ``Refusal/notAnObject``.
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
         let buffer = try await request.body.collect(upTo: 64 << 10)
-        guard let doc = try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any]
-        else { throw HTTPError(.badRequest, message: "The body is not a JSON object.") }
-        return doc
-    }
-    static func json(_ value: Any, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-        return Response(
-            status: status, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-    static func refused(_ error: SharingError) -> HTTPError {
-        switch error {
-        case .throttled: return HTTPError(.tooManyRequests, message: error.description)
-        case .noGrant, .noHistory: return HTTPError(.notFound, message: error.description)
-        case .badScopes: return HTTPError(.badRequest, message: error.description)
-        case .unknownCode, .ownCode: return HTTPError(.unprocessableContent, message: error.description)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let refusal as Refusal {
+            throw refusal
+        } catch {
+            throw Refusal.notAnObject
         }
     }
 }

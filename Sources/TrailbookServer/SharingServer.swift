@@ -68,7 +68,6 @@ public struct SharingServer: Service, CustomStringConvertible {
 
     /// A device token that is not known (wrong, revoked, or another account's): which part
     /// was wrong is not said.
-    static let unknownDevice = HTTPError(.unauthorized, message: "Wrong or revoked device token.")
 
     /// The largest body read (a day of an app's backlog fits easily).
     static let maximumBody = 8 << 20
@@ -135,26 +134,16 @@ public struct SharingServer: Service, CustomStringConvertible {
         @Sendable func keep(
             _ read: () throws -> PhoneProtocols.Report, readings: [WeatherReading] = [], device: PhoneDevice
         ) async throws {
-            let report: PhoneProtocols.Report
-            do {
-                report = try read()
-            } catch let malformed as PhoneProtocols.Malformed {
-                throw HTTPError(.badRequest, message: malformed.description)
-            }
-            let stored: Int
-            do {
-                stored = try await threads.runIfActive {
-                    let received = UTCTimestamp.now()
-                    for entry in report.kept {
-                        try store.addDeviceMessage(
-                            device.device, type: entry.type, receivedMilliseconds: received, body: entry.body)
-                    }
-                    return try ingest.ingest(
-                        report.fixes, device: device.device, deviceName: device.name, account: device.account,
-                        battery: report.battery, readings: readings, alarms: report.alarms)
+            let report = try read()
+            let stored = try await threads.runIfActive {
+                let received = UTCTimestamp.now()
+                for entry in report.kept {
+                    try store.addDeviceMessage(
+                        device.device, type: entry.type, receivedMilliseconds: received, body: entry.body)
                 }
-            } catch let refused as IngestError {
-                throw HTTPError(.unprocessableContent, message: refused.description)
+                return try ingest.ingest(
+                    report.fixes, device: device.device, deviceName: device.name, account: device.account,
+                    battery: report.battery, readings: readings, alarms: report.alarms)
             }
             logger.debug("points of \(device.account)/\(device.name): \(report.fixes.count) received, \(stored) new")
             if stored > 0 { try await publish(owner: device.account, device: device.name) }
@@ -175,7 +164,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                 let token = PhoneProtocols.traccarDeviceID(body)
                 guard let token = token ?? Self.parameters(request.uri.query ?? "")["id"],
                     let device = try await device(token: token)
-                else { throw Self.unknownDevice }
+                else { throw Refusal.unknownDevice }
                 try await keep({ try parsed.get() }, device: device)
                 return Response(status: .ok)
             }
@@ -185,7 +174,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                 for (k, v) in Self.parameters(String(buffer: body)) where query[k] == nil { query[k] = v }
             }
             guard let token = query["id"], let device = try await device(token: token) else {
-                throw Self.unknownDevice
+                throw Refusal.unknownDevice
             }
             try await keep({ single(try PhoneProtocols.osmand(query, now: UTCTimestamp.now()), query) }, device: device)
             return Response(status: .ok)
@@ -196,29 +185,21 @@ public struct SharingServer: Service, CustomStringConvertible {
         router.post("/overland") { request, _ -> Response in
             guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
                 let device = try await device(token: String(header.dropFirst(7)))
-            else { throw Self.unknownDevice }
+            else { throw Refusal.unknownDevice }
             let body = try await request.body.collect(upTo: Self.maximumBody)
-            let report: PhoneProtocols.Report
-            do {
-                report = try PhoneProtocols.overland(Data(body.readableBytesView))
-            } catch let malformed as PhoneProtocols.Malformed {
-                throw HTTPError(.badRequest, message: malformed.description)
-            }
+            let report = try PhoneProtocols.overland(Data(body.readableBytesView))
             try await keep({ report }, device: device)
             // Still ok (Overland resends anything else for ever), with what could not be stored:
             // `trailbook push` reads it and stops there.
             let unreadable = report.kept.compactMap(\.reason)
             guard let first = unreadable.first else { return Self.json("{\"result\":\"ok\"}") }
-            let answer = try JSONSerialization.data(
-                withJSONObject: ["result": "ok", "unreadable": unreadable.count, "reason": first] as [String: Any],
-                options: [.sortedKeys])
-            return Self.json(String(decoding: answer, as: UTF8.self))
+            return try Self.json(OverlandReply(unreadable: unreadable.count, reason: first))
         }
         /// The device of a Basic `USER:DEVICE_TOKEN` header, when the token is USER's.
         @Sendable func basicDevice(_ request: Request) async throws -> PhoneDevice {
             guard let (user, token) = PhoneProtocols.basic(request.headers[.authorization]),
                 let device = try await device(token: token), device.account == user
-            else { throw Self.unknownDevice }
+            else { throw Refusal.unknownDevice }
             return device
         }
         let sharing = SharingService(store: store)
@@ -228,12 +209,7 @@ public struct SharingServer: Service, CustomStringConvertible {
             let device = try await basicDevice(request)
             let body = try await request.body.collect(upTo: Self.maximumBody)
             let data = Data(body.readableBytesView)
-            let message: (fix: Fix?, battery: Double?, pressure: WeatherReading?)
-            do {
-                message = try PhoneProtocols.owntracks(data)
-            } catch let malformed as PhoneProtocols.Malformed {
-                throw HTTPError(.badRequest, message: malformed.description)
-            }
+            let message = try PhoneProtocols.owntracks(data)
             try await keep(
                 { PhoneProtocols.Report(fixes: message.fix.map { [$0] } ?? [], battery: message.battery) },
                 readings: message.pressure.map { [$0] } ?? [], device: device)
@@ -249,27 +225,10 @@ public struct SharingServer: Service, CustomStringConvertible {
                     if !places.isEmpty { ingest.placesChanged() }
                 }
             }
-            var reply: [[String: Any]] = []
             let friends = try await threads.runIfActive {
                 try sharing.friends(of: device.account, movingWithin: ingest.rules.movingWithin)
             }
-            for f in friends {
-                let tid = String(f.user.prefix(2)).uppercased()
-                reply.append(["_type": "card", "tid": tid, "name": "\(f.user) (\(f.device))"])
-                var location: [String: Any] = [
-                    "_type": "location", "tid": tid, "lat": f.fix.coordinate!.latitude,
-                    "lon": f.fix.coordinate!.longitude, "tst": Int(f.fix.unixMilliseconds! / 1000),
-                    "topic": "owntracks/\(f.user)/\(f.device)",
-                ]
-                if let v = f.fix.speed { location["vel"] = Int((v * 3.6).rounded()) }
-                if let c = f.fix.track { location["cog"] = Int(c.rounded()) }
-                if let a = f.fix.altitudeMSL { location["alt"] = Int(a.rounded()) }
-                if let a = f.accuracy { location["acc"] = Int(a.rounded()) }
-                if let b = f.battery { location["batt"] = Int(b.rounded()) }
-                reply.append(location)
-            }
-            let answer = try JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys])
-            return Self.json(String(decoding: answer, as: UTF8.self))
+            return try Self.json(friends.flatMap(OwnTracksMessage.card(andLocationOf:)))
         }
         // GPSLogger for Android, custom URL with Basic USER:TOKEN.
         @Sendable func gpslogger(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -286,8 +245,8 @@ public struct SharingServer: Service, CustomStringConvertible {
         router.get("/gpslogger", use: gpslogger)
         router.post("/gpslogger", use: gpslogger)
         let login = Login(accounts: accounts, sessions: store, trustProxy: configuration.trustProxy, threads: threads)
-        SharingAPI.add(
-            to: router, store: store, feed: feed, login: login, movingWithin: ingest.rules.movingWithin)
+        SharingController(store: store, feed: feed, login: login, movingWithin: ingest.rules.movingWithin).add(
+            to: router)
         WebPages.add(
             to: router, store: store, login: login, tiles: tiles, threads: threads, rules: ingest.rules,
             zone: ingest.zone)
@@ -358,6 +317,11 @@ public struct SharingServer: Service, CustomStringConvertible {
 }
 
 extension SharingServer {
+    /// `value` as the server writes JSON (``ServerContext/encoder``).
+    static func json(_ value: some Encodable) throws -> Response {
+        json(String(decoding: try ServerContext.encoder.encode(value), as: UTF8.self))
+    }
+
     static func json(_ text: String) -> Response {
         Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
@@ -453,9 +417,7 @@ struct StoreOutageMiddleware<Context: RequestContext>: RouterMiddleware {
             if outage.found(away: true) {
                 context.logger.error("the store does not answer; requests get 503 until it does: \(error)")
             }
-            throw HTTPError(
-                .serviceUnavailable, headers: [.retryAfter: "5"],
-                message: "The store does not answer for now; send it again later.")
+            throw Refusal.storeAway
         }
     }
 }

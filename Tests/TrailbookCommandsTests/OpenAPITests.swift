@@ -183,7 +183,7 @@ import TrailbookTestSupport
         // A path the server does not have: 404 with a JSON error, as every error.
         let nowhere = try await HTTP.exchange(server.url.appendingPathComponent("nope"), method: "GET", headers: [:])
         #expect(
-            nowhere.status == 404 && nowhere.body.contains(#"{"error":{"message":"There is no \/nope here"#),
+            nowhere.status == 404 && nowhere.body.contains(#"{"error":{"message":"There is no /nope here"#),
             "\(nowhere)")
     }
 }

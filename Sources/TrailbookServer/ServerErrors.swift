@@ -1,0 +1,63 @@
+import Hummingbird
+import TrailbookKit
+
+// What the server answers when a request fails, in one place: the server's counterpart to the
+// commands' `Failure+Exit.swift`. Every refusal is an error that renders itself
+// (`HTTPResponseError`) as `{"error": {"message": SENTENCE}}` with its status and headers, so a
+// route only throws; the services' own errors say here which status they are.
+
+/// A request refused with a status, a sentence saying what to do, and headers.
+struct Refusal: HTTPResponseError {
+    let status: HTTPResponse.Status
+    let message: String
+    var headers: HTTPFields = [:]
+
+    init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
+        (self.status, self.message, self.headers) = (status, message, headers)
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        try HTTPError(status, headers: headers, message: message).response(from: request, context: context)
+    }
+
+    /// A phone's token that is no device's (or was revoked).
+    static let unknownDevice = Refusal(.unauthorized, "Wrong or revoked device token.")
+    /// A body that is not JSON, or not the object the route takes.
+    static let notAnObject = Refusal(.badRequest, "The body is not a JSON object.")
+    /// The store's database away, or busy past the wait: the phones send it again later.
+    static let storeAway = Refusal(
+        .serviceUnavailable, "The store does not answer for now; send it again later.", headers: [.retryAfter: "5"])
+}
+
+extension SharingError: HTTPResponseError {
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .throttled: .tooManyRequests
+        case .noGrant, .noHistory: .notFound
+        case .badScopes: .badRequest
+        case .unknownCode, .ownCode: .unprocessableContent
+        }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try Refusal(status, description).response(from: request, context: context)
+    }
+}
+
+/// Points a phone sent that the rules refuse as a whole (a device's clock far off, say).
+extension IngestError: HTTPResponseError {
+    public var status: HTTPResponse.Status { .unprocessableContent }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try Refusal(status, description).response(from: request, context: context)
+    }
+}
+
+/// A phone's request that does not hold what its app sends.
+extension PhoneProtocols.Malformed: HTTPResponseError {
+    var status: HTTPResponse.Status { .badRequest }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        try Refusal(status, description).response(from: request, context: context)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import GPSCore
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Pipeline
+import Testing
+import TrackStore
+import TrailbookKit
+import TrailbookTestSupport
+
+@testable import TrailbookServer
+
+/// The sharing API run in this process on a temporary store (Hummingbird's router test: no
+/// socket, no child process): its answers are the documented JSON, and what it refuses says why
+/// with the documented status.
+@Suite struct SharingAPITests {
+    static let passwords = ["ana": "plum orchard breeze 41", "bob": "copper lantern drift 77"]
+
+    /// A server on a new store with the accounts ana and bob (``passwords``) and ana's phone
+    /// `overland`; `body` gets the router client and the phone's token.
+    func withServer(_ body: @escaping @Sendable (any TestClientProtocol, String) async throws -> Void) async throws {
+        let store = try TrackStore(path: try Samples.temporaryDirectory() + "/s.sqlite")
+        let accounts = AccountService(store: store)
+        for (name, password) in Self.passwords { try accounts.addAccount(name, password: password) }
+        let token = try accounts.addDevice("overland", account: "ana")
+        let server = SharingServer(
+            configuration: .init(), store: store, rules: PipelineConfiguration(), logger: Logger(label: "test"))
+        server.threads.start()
+        defer { server.threads.shutdownGracefully { _ in } }
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in try await body(client, token) }
+    }
+
+    static func basic(_ user: String) -> HTTPFields {
+        [.authorization: "Basic " + Data("\(user):\(passwords[user]!)".utf8).base64EncodedString()]
+    }
+
+    /// Sends a request and gives the status and the body parsed as a JSON object (nil: none).
+    @discardableResult
+    static func send(
+        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, as user: String? = nil,
+        headers: HTTPFields = [:], body: String? = nil
+    ) async throws -> (status: HTTPResponse.Status, json: [String: Any]?, text: String) {
+        var fields = user.map(basic) ?? [:]
+        fields.append(contentsOf: headers)
+        if body != nil { fields[.contentType] = "application/json" }
+        return try await client.execute(
+            uri: uri, method: method, headers: fields, body: body.map { ByteBuffer(string: $0) }
+        ) { response in
+            let text = String(buffer: response.body)
+            let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            return (response.status, json, text)
+        }
+    }
+
+    static func message(_ json: [String: Any]?) -> String? {
+        (json?["error"] as? [String: Any])?["message"] as? String
+    }
+
+    @Test func pairingGrantsAndFriendsAnswerTheDocumentedJSON() async throws {
+        try await withServer { client, token in
+            let health = try await Self.send(client, .get, "/api/health")
+            #expect(health.status == .ok && health.text == "{\"status\":\"ok\"}\n", "\(health.text)")
+
+            let code = try await Self.send(
+                client, .post, "/api/share-codes", as: "ana", body: #"{"scopes":["live","history"],"history_hours":24}"#
+            )
+            #expect(code.status == .created, "\(code.text)")
+            let text = try #require(code.json?["code"] as? String)
+            #expect(text.count == 9 && text.contains("-"), "\(text)")
+            #expect((code.json?["expires_at"] as? String)?.hasSuffix("Z") == true, "\(code.text)")
+
+            let own = try await Self.send(
+                client, .post, "/api/share-codes/redeem", as: "ana", body: #"{"code":"\#(text)"}"#)
+            #expect(own.status == .unprocessableContent && Self.message(own.json) != nil, "\(own.text)")
+            let redeemed = try await Self.send(
+                client, .post, "/api/share-codes/redeem", as: "bob", body: #"{"code":"\#(text)"}"#)
+            #expect(redeemed.status == .ok, "\(redeemed.text)")
+            #expect(redeemed.json?["owner"] as? String == "ana" && redeemed.json?["history_hours"] as? Int == 24)
+
+            // A grant without an end says so with null (the key is there).
+            let grants = try await Self.send(client, .get, "/api/grants", as: "ana")
+            let grant = try #require((grants.json?["grants"] as? [[String: Any]])?.first, "\(grants.text)")
+            #expect(grant["viewer"] as? String == "bob" && grant["paused"] as? Bool == false, "\(grant)")
+            #expect(grant.keys.contains("expires_at") && grant["expires_at"] is NSNull, "\(grants.text)")
+            #expect(grants.text.contains(#""expires_at":null"#), "\(grants.text)")
+
+            // ana's phone posts; bob sees her there, with what the phone sent and nothing else.
+            let now = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-30))
+            let overland = try await Self.send(
+                client, .post, "/overland", headers: [.authorization: "Bearer \(token)"],
+                body: #"{"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[8.54,47.37]},"#
+                    + #""properties":{"timestamp":"\#(now)","horizontal_accuracy":6,"battery_level":0.8}}]}"#)
+            #expect(overland.status == .ok && overland.text == #"{"result":"ok"}"#, "\(overland.text)")
+            let friends = try await Self.send(client, .get, "/api/friends", as: "bob")
+            let friend = try #require((friends.json?["friends"] as? [[String: Any]])?.first, "\(friends.text)")
+            #expect(friend["user"] as? String == "ana" && friend["device"] as? String == "overland", "\(friend)")
+            #expect(friend["lat"] as? Double == 47.37 && friend["lon"] as? Double == 8.54, "\(friend)")
+            #expect(friend["accuracy"] as? Double == 6 && friend["speed"] == nil, "\(friend)")
+            let track = try await Self.send(client, .get, "/api/friends/ana/track?hours=1", as: "bob")
+            #expect(
+                (track.json?["points"] as? [Any])?.count == 1 && track.json?["user"] as? String == "ana",
+                "\(track.text)")
+
+            // Paused, bob sees nothing; revoked, the grant is gone.
+            let paused = try await Self.send(client, .patch, "/api/grants/bob", as: "ana", body: #"{"paused":true}"#)
+            #expect(paused.status == .ok && paused.json?["paused"] as? Bool == true, "\(paused.text)")
+            let none = try await Self.send(client, .get, "/api/friends", as: "bob")
+            #expect((none.json?["friends"] as? [Any])?.isEmpty == true, "\(none.text)")
+            let revoked = try await Self.send(client, .delete, "/api/grants/bob", as: "ana")
+            #expect(revoked.status == .noContent, "\(revoked.text)")
+            let gone = try await Self.send(client, .get, "/api/grants", as: "ana")
+            #expect(gone.text == #"{"grants":[]}"#, "\(gone.text)")
+        }
+    }
+
+    /// Each value a request gets wrong is refused with 400 and the sentence that says what it
+    /// takes; the other refusals carry their own status.
+    @Test func wrongRequestsAreRefusedWithWhatToSend() async throws {
+        try await withServer { client, _ in
+            let cases: [(String, HTTPRequest.Method, String, String, HTTPResponse.Status, String)] = [
+                ("ana", .post, "/api/share-codes", "[1]", .badRequest, "The body is not a JSON object."),
+                ("ana", .post, "/api/share-codes", "not json", .badRequest, "The body is not a JSON object."),
+                ("ana", .post, "/api/share-codes", #"{"scopes":"live"}"#, .badRequest, "scopes is a list of"),
+                ("ana", .post, "/api/share-codes", #"{"history_hours":true}"#, .badRequest, "history_hours is a whole"),
+                ("ana", .post, "/api/share-codes", #"{"history_hours":1.5}"#, .badRequest, "history_hours is a whole"),
+                ("ana", .post, "/api/share-codes", #"{"scopes":["everything"]}"#, .badRequest, "is not a scope"),
+                ("bob", .post, "/api/share-codes/redeem", #"{"kode":"x"}"#, .badRequest, #"Give {"code""#),
+                (
+                    "bob", .post, "/api/share-codes/redeem", #"{"code":"ZZZZ-ZZZZ"}"#, .unprocessableContent,
+                    "That code is not valid"
+                ),
+                ("ana", .patch, "/api/grants/bob", #"{"paused":1}"#, .badRequest, "paused is true or false."),
+                ("ana", .patch, "/api/grants/bob", #"{"expires_at":"soon"}"#, .badRequest, "expires_at is an ISO"),
+                ("ana", .patch, "/api/grants/bob", #"{"paused":true}"#, .notFound, "there is no grant to change"),
+                ("bob", .get, "/api/friends/ana/track?hours=-1", "", .badRequest, "hours is a positive number"),
+                ("bob", .get, "/api/friends/ana/track", "", .notFound, "with the history scope"),
+            ]
+            for (user, method, uri, body, status, sentence) in cases {
+                let answer = try await Self.send(client, method, uri, as: user, body: body.isEmpty ? nil : body)
+                #expect(answer.status == status, "\(method) \(uri) \(body): \(answer.status) \(answer.text)")
+                let message = Self.message(answer.json) ?? ""
+                #expect(!message.isEmpty && message.contains(sentence), "\(method) \(uri) \(body): \(answer.text)")
+            }
+            let stranger = try await Self.send(
+                client, .post, "/overland", headers: [.authorization: "Bearer nobody"], body: #"{"locations":[]}"#)
+            #expect(stranger.status == .unauthorized && Self.message(stranger.json) == "Wrong or revoked device token.")
+            let malformed = try await Self.send(client, .get, "/api/grants", as: nil)
+            #expect(malformed.status == .unauthorized, "\(malformed.text)")
+        }
+    }
+}
