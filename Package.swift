@@ -107,7 +107,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The OpenAPI document: one file, compiled into the binary and served as it is.
+            resources: [.embedInCode("openapi.json")]
         ),
         .target(
             name: "TrailbookCommands",

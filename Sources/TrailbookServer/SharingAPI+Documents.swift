@@ -4,7 +4,7 @@ import Hummingbird
 import TrackModel
 import TrailbookKit
 
-// The requests and answers of the sharing API (``SharingController``), as docs/openapi.json
+// The requests and answers of the sharing API (``SharingController``), as openapi.json
 // describes them: snake_case keys, times ISO 8601 UTC, metres, m/s and degrees. A value a
 // request gets wrong is refused with the sentence that says what it takes.
 
