@@ -30,8 +30,9 @@ public enum Blocking {
 ///
 /// The one lock-and-condition type of the shipped code besides the decoder's pool. It is sound
 /// to share because `state` is reachable only inside ``withLock(_:)`` and
-/// ``wait(until:then:)``, which hold the condition's lock for the whole of their body; every
-/// body wakes the waiters when it returns, so a waiter sees each change.
+/// ``wait(until:then:)`` (and ``peek(_:)``, which cannot change it), which hold the condition's
+/// lock for the whole of their body; every body that may change it wakes the waiters when it
+/// returns, so a waiter sees each change.
 public final class Guarded<State: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var state: State
@@ -46,6 +47,14 @@ public final class Guarded<State: Sendable>: @unchecked Sendable {
             condition.unlock()
         }
         return try body(&state)
+    }
+
+    /// Reads the state without changing it, so without waking anyone: a check made often (whether
+    /// the taker stopped, once a line) must not wake a waiting thread each time.
+    public func peek<T>(_ body: (State) throws -> T) rethrows -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body(state)
     }
 
     /// Waits until `ready` holds for the state, then runs `body` on it (and wakes the others).

@@ -18,7 +18,7 @@ final class FileDigesting: Sendable {
     }
 
     /// The digest once it is known, without waiting.
-    var ready: Result<String, Errno>? { outcome.withLock { $0 } }
+    var ready: Result<String, Errno>? { outcome.peek { $0 } }
 
     /// Waits for the digest.
     func wait() -> Result<String, Errno> {

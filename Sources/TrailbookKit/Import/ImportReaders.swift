@@ -147,7 +147,7 @@ final class FixHandoff: Sendable {
     private let state = Guarded(State())
 
     /// Whether the taker has stopped (read by the reader).
-    var cancelled: Bool { state.withLock { $0.stopped } }
+    var cancelled: Bool { state.peek { $0.stopped } }
 
     /// Hands a full batch to the taker (the reader), waiting while too many are unread.
     func put(_ batch: [Fix]) {
@@ -171,7 +171,7 @@ final class FixHandoff: Sendable {
 
     /// After ``take()`` returned nil: the reader's statistics, or its error.
     func outcome() throws -> DecodeStatistics {
-        try state.withLock {
+        try state.peek {
             if let failure = $0.failure { throw failure }
             return $0.statistics ?? DecodeStatistics()
         }
