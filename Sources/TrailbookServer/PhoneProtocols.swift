@@ -91,27 +91,27 @@ enum PhoneProtocols {
     /// reason otherwise): Overland resends a refused batch forever, so one entry must not stop
     /// the rest (GLManager.m in aaronpk/Overland-iOS, `logAction:` and `writeTripToDB:`).
     static func overland(_ body: Data) throws -> Report {
-        guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+        guard let doc = PhoneJSON.parse(body)?.object else {
             throw Malformed(description: "the body is not a JSON object")
         }
-        guard let locations = doc["locations"] as? [Any] else {
+        guard let locations = doc["locations"]?.array else {
             throw Malformed(description: "the body has no \"locations\" array")
         }
         var battery = NewestBattery()
         var report = Report()
         for (i, element) in locations.enumerated() {
             func keep(_ type: String, reason: String? = nil) {
-                var entry: [String: Any] = ["feature": element]
-                if let reason { entry["reason"] = reason }
-                let text = (try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys])) ?? Data()
+                var entry: [String: PhoneJSON] = ["feature": element]
+                if let reason { entry["reason"] = .string(reason) }
+                let text = (try? ServerContext.encoder.encode(entry)) ?? Data()
                 report.kept.append((type, String(decoding: text, as: UTF8.self), reason))
             }
-            guard let feature = element as? [String: Any] else {
+            guard let feature = element.object else {
                 keep("overland.unreadable", reason: "location \(i) is not a JSON object")
                 continue
             }
-            let properties = feature["properties"] as? [String: Any] ?? [:]
-            if (properties["type"] as? String) == "trip" {
+            let properties = feature["properties"]?.object ?? [:]
+            if properties["type"]?.string == "trip" {
                 keep("overland.trip")
                 continue
             }
@@ -119,9 +119,8 @@ enum PhoneProtocols {
                 keep("overland.stats")
                 continue
             }
-            guard let geometry = feature["geometry"] as? [String: Any],
-                let position = geometry["coordinates"] as? [Any], position.count >= 2,
-                let lon = (position[0] as? NSNumber)?.doubleValue, let lat = (position[1] as? NSNumber)?.doubleValue
+            guard let position = feature["geometry"]?["coordinates"]?.array, position.count >= 2,
+                let lon = position[0].number, let lat = position[1].number
             else {
                 keep("overland.unreadable", reason: "location \(i) has no Point coordinates [lon, lat]")
                 continue
@@ -152,33 +151,32 @@ enum PhoneProtocols {
     /// accuracy, speed (m/s), heading, altitude}, "battery": {"level" (0-1)}}}`; `location` may
     /// also be an array of such objects. Returns the fixes and the newest battery level.
     static func traccarJSON(_ body: Data) throws -> Report {
-        guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+        guard let doc = PhoneJSON.parse(body)?.object else {
             throw Malformed(description: "the body is not a JSON object")
         }
-        let locations: [[String: Any]]
-        if let one = doc["location"] as? [String: Any] {
+        let locations: [[String: PhoneJSON]]
+        if let one = doc["location"]?.object {
             locations = [one]
-        } else if let many = doc["location"] as? [[String: Any]] {
-            locations = many
+        } else if let many = doc["location"]?.array?.map(\.object), !many.contains(where: { $0 == nil }) {
+            locations = many.map { $0! }
         } else {
             throw Malformed(description: "the body has no \"location\" object")
         }
         var battery = NewestBattery()
         var alarms: [PhoneAlarm] = []
         let fixes = try locations.enumerated().map { i, location in
-            guard let coords = location["coords"] as? [String: Any],
-                let lat = (coords["latitude"] as? NSNumber)?.doubleValue,
-                let lon = (coords["longitude"] as? NSNumber)?.doubleValue
+            guard let coords = location["coords"]?.object, let lat = coords["latitude"]?.number,
+                let lon = coords["longitude"]?.number
             else { throw Malformed(description: "location \(i) has no coords.latitude and coords.longitude") }
             let ms = try time(location, location: i)
             func number(_ key: String) -> Double? { measure(coords, key) }
-            battery.note(level: (location["battery"] as? [String: Any]).flatMap { measure($0, "level") }, at: ms)
+            battery.note(level: location["battery"]?.object.flatMap { measure($0, "level") }, at: ms)
             let fix = Self.fix(
                 lat: lat, lon: lon, ms: ms, altitude: number("altitude"), speed: number("speed"),
                 course: number("heading"), accuracy: number("accuracy"))
             // The SOS button's `extras: {alarm: sos}`: the plugin merges extras into the location
             // (its template's own `extras` may hold them too).
-            let kind = location["alarm"] as? String ?? (location["extras"] as? [String: Any])?["alarm"] as? String
+            let kind = location["alarm"]?.string ?? location["extras"]?["alarm"]?.string
             alarms += alarm(kind, at: fix)
             return fix
         }
@@ -187,7 +185,7 @@ enum PhoneProtocols {
 
     /// The `device_id` of a Traccar Client JSON body.
     static func traccarDeviceID(_ body: Data) -> String? {
-        (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["device_id"] as? String
+        PhoneJSON.parse(body)?["device_id"]?.string
     }
 
     /// OwnTracks HTTP mode: one JSON message; a `location` (`lat`, `lon`, `tst` seconds, `acc`
@@ -195,11 +193,11 @@ enum PhoneProtocols {
     /// `lwt`, ...) none; `batt` is the battery in percent, `p` the phone's barometric pressure in
     /// kPa (a reading in hPa at `tst`, when it is a plausible air pressure, 30 to 110 kPa).
     static func owntracks(_ body: Data) throws -> (fix: Fix?, battery: Double?, pressure: WeatherReading?) {
-        guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+        guard let doc = PhoneJSON.parse(body)?.object else {
             throw Malformed(description: "the body is not a JSON object")
         }
-        guard (doc["_type"] as? String) == "location" else { return (nil, nil, nil) }
-        func number(_ key: String) -> Double? { (doc[key] as? NSNumber)?.doubleValue }
+        guard doc["_type"]?.string == "location" else { return (nil, nil, nil) }
+        func number(_ key: String) -> Double? { doc[key]?.number }
         guard let lat = number("lat"), let lon = number("lon"), let tst = number("tst") else {
             throw Malformed(description: "a location needs lat, lon and tst")
         }
@@ -220,8 +218,7 @@ enum PhoneProtocols {
     /// The `_type` of an OwnTracks message that is kept as it came; nil for a location or
     /// another type.
     static func owntracksKeptType(_ body: Data) -> String? {
-        guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-            let type = doc["_type"] as? String, owntracksKept.contains(type)
+        guard let type = PhoneJSON.parse(body)?["_type"]?.string, owntracksKept.contains(type)
         else { return nil }
         return type
     }
@@ -230,21 +227,20 @@ enum PhoneProtocols {
     /// places: `desc` the name, `lat`/`lon` the centre, `rad` the radius in metres (100 when
     /// missing or 0); entries without a name or a position on Earth are passed over.
     static func owntracksPlaces(_ body: Data) -> [Place] {
-        guard let doc = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [] }
-        let entries: [[String: Any]]
-        switch doc["_type"] as? String {
+        guard let doc = PhoneJSON.parse(body)?.object else { return [] }
+        let entries: [[String: PhoneJSON]]
+        switch doc["_type"]?.string {
         case "waypoint": entries = [doc]
-        case "waypoints": entries = doc["waypoints"] as? [[String: Any]] ?? []
+        case "waypoints": entries = doc["waypoints"]?.array?.compactMap(\.object) ?? []
         default: return []
         }
         return entries.compactMap { entry in
-            guard let name = (entry["desc"] as? String)?.trimmingCharacters(in: .whitespaces),
-                (1...64).contains(name.count),
-                let lat = (entry["lat"] as? NSNumber)?.doubleValue, let lon = (entry["lon"] as? NSNumber)?.doubleValue
+            guard let name = entry["desc"]?.string?.trimmingCharacters(in: .whitespaces),
+                (1...64).contains(name.count), let lat = entry["lat"]?.number, let lon = entry["lon"]?.number
             else { return nil }
             let center = Coordinate(latitude: lat, longitude: lon)
             guard center.isPlausible else { return nil }
-            let radius = (entry["rad"] as? NSNumber)?.doubleValue ?? 0
+            let radius = entry["rad"]?.number ?? 0
             return Place(
                 name: name, center: center, radius: radius.isFinite && radius >= 1 ? min(radius, 100_000) : 100,
                 source: "owntracks")
@@ -305,8 +301,8 @@ enum PhoneProtocols {
     }
 
     /// The ISO 8601 `timestamp` of the `location`-th location of a batch, in ms.
-    static func time(_ object: [String: Any], location i: Int) throws -> Int64 {
-        guard let text = object["timestamp"] as? String, let ms = UTCTimestamp.milliseconds(Substring(text)) else {
+    static func time(_ object: [String: PhoneJSON], location i: Int) throws -> Int64 {
+        guard let text = object["timestamp"]?.string, let ms = UTCTimestamp.milliseconds(Substring(text)) else {
             throw Malformed(description: "location \(i) has no ISO 8601 timestamp")
         }
         return ms
@@ -314,8 +310,8 @@ enum PhoneProtocols {
 
     /// A number of a JSON object; speeds, courses, accuracies and levels below 0 mean unknown
     /// (iOS sends -1), altitudes may be negative.
-    static func measure(_ object: [String: Any], _ key: String) -> Double? {
-        guard let n = (object[key] as? NSNumber)?.doubleValue, n >= 0 || key == "altitude" else { return nil }
+    static func measure(_ object: [String: PhoneJSON], _ key: String) -> Double? {
+        guard let n = object[key]?.number, n >= 0 || key == "altitude" else { return nil }
         return n
     }
 
