@@ -29,7 +29,9 @@ struct LoginThrottle: Sendable {
 
 /// The JSON API of pairing, grants and friends; authenticated with Basic `USER:PASSWORD` or a
 /// browser's session cookie (``Login``). Its requests and answers are the `Codable` types of
-/// `SharingAPI+Documents.swift`; what it refuses renders itself (`ServerErrors.swift`).
+/// `SharingAPI+Documents.swift`; what it refuses renders itself (`ServerErrors.swift`). The
+/// service's units of work run on the store's own threads (GRDB's queues, NIO's thread pool),
+/// never on the few that answer requests.
 struct SharingController {
     let sharing: SharingService
     let feed: LiveFeed
@@ -52,41 +54,30 @@ struct SharingController {
         router.get("/api/live", use: live)
     }
 
-    /// The store's reads and writes run on the server's thread pool, not on the few threads that
-    /// answer requests.
-    private func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await login.threads.runIfActive(body)
-    }
-
     @Sendable func createCode(_ request: Request, context: ServerContext) async throws -> EditedResponse<ShareCode> {
         let owner = try await login.user(request, context)
         let asked = try await Self.decode(ShareCodeRequest.self, request)
-        let sharing = sharing
-        let (code, expires) = try await offload {
-            try sharing.createCode(owner: owner, scopes: asked.scopes, historyHours: asked.historyHours)
-        }
+        let (code, expires) = try await sharing.createCode(
+            owner: owner, scopes: asked.scopes, historyHours: asked.historyHours)
         return EditedResponse(status: .created, response: ShareCode(code: code, expiresAt: LocalTime.utc(expires)))
     }
 
     @Sendable func redeem(_ request: Request, context: ServerContext) async throws -> Redeemed {
         let viewer = try await login.user(request, context)
         let code = try await Self.decode(RedeemRequest.self, request).code
-        let sharing = sharing
-        let grant = try await offload { try sharing.redeem(code, viewer: viewer) }
+        let grant = try await sharing.redeem(code, viewer: viewer)
         return Redeemed(owner: grant.owner, scopes: grant.scopes, historyHours: grant.historyHours)
     }
 
     @Sendable func grants(_ request: Request, context: ServerContext) async throws -> GrantList {
         let owner = try await login.user(request, context)
-        let sharing = sharing
-        return GrantList(grants: try await offload { try sharing.grants(owner: owner) }.map(GrantDocument.init))
+        return GrantList(grants: try await sharing.grants(owner: owner).map(GrantDocument.init))
     }
 
     @Sendable func revoke(_ request: Request, context: ServerContext) async throws -> HTTPResponse.Status {
         let owner = try await login.user(request, context)
         let viewer = try context.parameters.require("user")
-        let sharing = sharing
-        try await offload { try sharing.revoke(owner: owner, viewer: viewer) }
+        try await sharing.revoke(owner: owner, viewer: viewer)
         // Their live streams end now; when they reconnect they see what they still may.
         await feed.close(viewer: viewer)
         return .noContent
@@ -96,18 +87,15 @@ struct SharingController {
         let owner = try await login.user(request, context)
         let viewer = try context.parameters.require("user")
         let change = try await Self.decode(GrantChange.self, request)
-        let sharing = sharing
-        let grant = try await offload {
-            try sharing.update(owner: owner, viewer: viewer, paused: change.paused, expires: change.expires)
-        }
+        let grant = try await sharing.update(
+            owner: owner, viewer: viewer, paused: change.paused, expires: change.expires)
         if !grant.isActive(at: UTCTimestamp.now()) { await feed.close(viewer: viewer) }
         return GrantDocument(grant)
     }
 
     @Sendable func friends(_ request: Request, context: ServerContext) async throws -> FriendList {
         let viewer = try await login.user(request, context)
-        let (sharing, movingWithin) = (sharing, movingWithin)
-        let friends = try await offload { try sharing.friends(of: viewer, movingWithin: movingWithin) }
+        let friends = try await sharing.friends(of: viewer, movingWithin: movingWithin)
         return FriendList(friends: friends.map(FriendDocument.init))
     }
 
@@ -118,8 +106,7 @@ struct SharingController {
         guard let hours = Double(hoursText), hours.isFinite, hours > 0 else {
             throw Refusal(.badRequest, "hours is a positive number (default 24).")
         }
-        let sharing = sharing
-        let (from, points) = try await offload { try sharing.track(of: owner, viewer: viewer, hours: hours) }
+        let (from, points) = try await sharing.track(of: owner, viewer: viewer, hours: hours)
         return TrackDocument(
             user: owner, from: LocalTime.utc(from),
             points: points.map { TrackDocument.Point(device: $0.device, $0.fix) })
@@ -129,8 +116,7 @@ struct SharingController {
     @Sendable func live(_ request: Request, context: ServerContext) async throws -> Response {
         let viewer = try await login.user(request, context)
         let stream = await feed.subscribe(viewer: viewer)
-        let (sharing, movingWithin) = (sharing, movingWithin)
-        let now = try await offload { try sharing.friends(of: viewer, movingWithin: movingWithin) }
+        let now = try await sharing.friends(of: viewer, movingWithin: movingWithin)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],

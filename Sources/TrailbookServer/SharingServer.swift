@@ -225,9 +225,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                     if !places.isEmpty { ingest.placesChanged() }
                 }
             }
-            let friends = try await threads.runIfActive {
-                try sharing.friends(of: device.account, movingWithin: ingest.rules.movingWithin)
-            }
+            let friends = try await sharing.friends(of: device.account, movingWithin: ingest.rules.movingWithin)
             return try Self.json(friends.flatMap(OwnTracksMessage.card(andLocationOf:)))
         }
         // GPSLogger for Android, custom URL with Basic USER:TOKEN.

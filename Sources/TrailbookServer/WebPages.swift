@@ -54,9 +54,7 @@ enum WebPages {
         @Sendable func home(_ user: String, _ csrf: String, code: (String, Int64)? = nil, message: String? = nil)
             async throws -> Response
         {
-            let (friendList, grantList) = try await threads.runIfActive {
-                (try sharing.friends(of: user, movingWithin: rules.movingWithin), try sharing.grants(owner: user))
-            }
+            let (friendList, grantList) = try await sharing.overview(of: user, movingWithin: rules.movingWithin)
             let friends = friendList.map { f -> [String: Any] in
                 var row: [String: Any] = [
                     "user": f.user, "device": f.device, "time": LocalTime.utc(f.fix.unixMilliseconds!),
@@ -145,17 +143,15 @@ enum WebPages {
             let (user, csrf, fields) = try await form(request)
             let scopes = ["live"] + ["motion", "history", "events"].filter { fields[$0] == "on" }
             let hours = Int(fields["history_hours"] ?? "") ?? 24
-            let (code, expires) = try await threads.runIfActive {
-                try sharing.createCode(
-                    owner: user, scopes: scopes,
-                    historyHours: scopes.contains("history") ? max(1, min(hours, 24 * 365)) : 0)
-            }
+            let (code, expires) = try await sharing.createCode(
+                owner: user, scopes: scopes, historyHours: scopes.contains("history") ? max(1, min(hours, 24 * 365)) : 0
+            )
             return try await home(user, csrf, code: (code, expires))
         }
         router.post("/redeem") { request, _ -> Response in
             let (user, csrf, fields) = try await form(request)
             do {
-                let grant = try await threads.runIfActive { try sharing.redeem(fields["code"] ?? "", viewer: user) }
+                let grant = try await sharing.redeem(fields["code"] ?? "", viewer: user)
                 return try await home(user, csrf, message: "You now see \(grant.owner).")
             } catch let error as SharingError {
                 return try await home(user, csrf, message: error.description)
@@ -165,7 +161,7 @@ enum WebPages {
             let (user, csrf, fields) = try await form(request)
             let viewer = fields["viewer"] ?? ""
             do {
-                try await threads.runIfActive { try sharing.revoke(owner: user, viewer: viewer) }
+                try await sharing.revoke(owner: user, viewer: viewer)
                 return try await home(user, csrf, message: "\(viewer) no longer sees you.")
             } catch let error as SharingError {
                 return try await home(user, csrf, message: error.description)

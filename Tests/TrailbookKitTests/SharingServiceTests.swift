@@ -26,22 +26,38 @@ import TrailbookTestSupport
         return f
     }
 
-    @Test func codesAreCrockfordAndForgiveTyping() throws {
+    @Test func codesAreCrockfordAndForgiveTyping() async throws {
         let (sharing, _, _) = try setUp()
-        let (code, expires) = try sharing.createCode(owner: "ana", scopes: ["live"], historyHours: 0, now: t0)
+        let (code, expires) = try await sharing.createCode(owner: "ana", scopes: ["live"], historyHours: 0, now: t0)
         #expect(code.range(of: #"^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$"#, options: .regularExpression) != nil)
         #expect(expires == t0 + 15 * 60_000)
         // Typed in lower case, without the dash, with O for 0 and l for 1.
         let typed = code.lowercased().replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "0", with: "o")
             .replacingOccurrences(of: "1", with: "l")
-        #expect(try sharing.redeem(typed, viewer: "ben", now: t0 + 1000).owner == "ana")
-        #expect(throws: SharingError.badScopes("everything")) {
-            try sharing.createCode(owner: "ana", scopes: ["everything"], historyHours: 0)
+        #expect(try await sharing.redeem(typed, viewer: "ben", now: t0 + 1000).owner == "ana")
+        await #expect(throws: SharingError.badScopes("everything")) {
+            try await sharing.createCode(owner: "ana", scopes: ["everything"], historyHours: 0)
         }
         #expect(
             SharingError.badScopes("everything").description
                 == "'everything' is not a scope; scopes are events, history, live, motion.")
-        #expect(throws: SharingError.unknownCode) { try sharing.redeem(code, viewer: "cat", now: t0 + 2000) }
+        await #expect(throws: SharingError.unknownCode) {
+            try await sharing.redeem(code, viewer: "cat", now: t0 + 2000)
+        }
+    }
+
+    /// A refused code still counts: the unit of work that notes the failure commits before the
+    /// refusal is thrown, so the fifth wrong code locks the viewer out even of a right one.
+    @Test func wrongCodesCountThoughTheyAreRefused() async throws {
+        let (sharing, _, _) = try setUp()
+        let (code, _) = try await sharing.createCode(owner: "ana", scopes: ["live"], historyHours: 0, now: t0)
+        for (i, guess) in ["AAAA-AAAA", "BBBB-BBBB", "CCCC-CCCC", "DDDD-DDDD", "EEEE-EEEE"].enumerated() {
+            await #expect(throws: SharingError.unknownCode) {
+                try await sharing.redeem(guess, viewer: "cat", now: t0 + Int64(i) * 1000)
+            }
+        }
+        await #expect(throws: SharingError.throttled) { try await sharing.redeem(code, viewer: "cat", now: t0 + 9000) }
+        #expect(try await sharing.redeem(code, viewer: "ben", now: t0 + 9000).owner == "ana", "Ben is not Cat")
     }
 
     @Test func movingComesFromTheRecentFixesNotOneSpeed() {
@@ -55,8 +71,8 @@ import TrailbookTestSupport
 
     @Test func theFeedDeliversToViewersWithALiveGrantOnly() async throws {
         let (sharing, store, phone) = try setUp()
-        let code = try sharing.createCode(owner: "ana", scopes: ["live"], historyHours: 0).code
-        _ = try sharing.redeem(code, viewer: "ben")
+        let code = try await sharing.createCode(owner: "ana", scopes: ["live"], historyHours: 0).code
+        _ = try await sharing.redeem(code, viewer: "ben")
         let feed = LiveFeed(store: store)
         let bens = await feed.subscribe(viewer: "ben")
         let cats = await feed.subscribe(viewer: "cat")
@@ -72,7 +88,7 @@ import TrailbookTestSupport
         var catsIterator = cats.makeAsyncIterator()
         #expect(await catsIterator.next() == nil, "Cat's stream ended with nothing in it")
         // Paused: nothing more reaches Ben.
-        _ = try sharing.update(owner: "ana", viewer: "ben", paused: true, expires: nil)
+        _ = try await sharing.update(owner: "ana", viewer: "ben", paused: true, expires: nil)
         try await feed.published(owner: "ana", device: "phone")
         await feed.closeAll()
         #expect(await bensIterator.next() == nil, "nothing after the pause")

@@ -51,6 +51,14 @@ public struct SharingService: Sendable {
 
     /// A new code for `owner`; returns it (shown once) and when it expires.
     public func createCode(owner: String, scopes: [String], historyHours: Int, now: Int64 = UTCTimestamp.now())
+        async throws -> (code: String, expires: Int64)
+    {
+        try await store.write { tx in
+            try Self.createCode(tx, owner: owner, scopes: scopes, historyHours: historyHours, now: now)
+        }
+    }
+
+    static func createCode(_ store: any StoreUnit, owner: String, scopes: [String], historyHours: Int, now: Int64)
         throws -> (code: String, expires: Int64)
     {
         if let bad = scopes.first(where: { !Self.scopes.contains($0) }) { throw SharingError.badScopes(bad) }
@@ -69,11 +77,16 @@ public struct SharingService: Sendable {
 
     /// Redeems a code typed by `viewer` (case, spaces and the dash do not matter; I, L, O read
     /// as 1, 1, 0 as Crockford says).
-    public func redeem(_ code: String, viewer: String, now: Int64 = UTCTimestamp.now()) throws -> Grant {
-        switch try store.redeemShareCode(
-            codeHash: Self.hash(code), viewer: viewer, now: now, maxFailures: Self.maxFailures,
-            window: Self.failureWindow)
-        {
+    ///
+    /// A wrong code counts against `viewer`: the unit commits that, and the refusal is thrown
+    /// afterwards (thrown inside, it would roll the count back).
+    public func redeem(_ code: String, viewer: String, now: Int64 = UTCTimestamp.now()) async throws -> Grant {
+        let outcome = try await store.write { tx in
+            try tx.redeemShareCode(
+                codeHash: Self.hash(code), viewer: viewer, now: now, maxFailures: Self.maxFailures,
+                window: Self.failureWindow)
+        }
+        switch outcome {
         case .granted(let grant): return grant
         case .unknown: throw SharingError.unknownCode
         case .throttled: throw SharingError.throttled
@@ -94,30 +107,38 @@ public struct SharingService: Sendable {
         return ContentDigest.hexDigest(of: Array(canonical.utf8))
     }
 
-    public func grants(owner: String) throws -> [Grant] { try store.grants(owner: owner) }
+    public func grants(owner: String) async throws -> [Grant] {
+        try await store.read { tx in try tx.grants(owner: owner) }
+    }
 
-    public func revoke(owner: String, viewer: String) throws {
-        guard try store.revokeGrant(owner: owner, viewer: viewer) else { throw SharingError.noGrant(viewer) }
+    public func revoke(owner: String, viewer: String) async throws {
+        try await store.write { tx in
+            guard try tx.revokeGrant(owner: owner, viewer: viewer) else { throw SharingError.noGrant(viewer) }
+        }
     }
 
     /// Pauses or resumes `viewer`'s grant, and sets or clears when it ends (`expires`: nil
-    /// leaves it, `.some(nil)` clears it); returns the grant as it is now.
-    public func update(owner: String, viewer: String, paused: Bool?, expires: Int64??) throws -> Grant {
-        guard let grant = try store.grants(owner: owner).first(where: { $0.viewer == viewer }) else {
-            throw SharingError.noGrant(viewer)
+    /// leaves it, `.some(nil)` clears it); returns the grant as it is now. One unit of work: the
+    /// grant read is the one changed.
+    public func update(owner: String, viewer: String, paused: Bool?, expires: Int64??) async throws -> Grant {
+        try await store.write { tx in
+            guard let grant = try tx.grants(owner: owner).first(where: { $0.viewer == viewer }) else {
+                throw SharingError.noGrant(viewer)
+            }
+            var changed = grant
+            if let paused { changed.paused = paused }
+            if let expires { changed.expiresMilliseconds = expires }
+            guard
+                try tx.updateGrant(
+                    owner: owner, viewer: viewer, paused: changed.paused,
+                    expiresMilliseconds: changed.expiresMilliseconds)
+            else { throw SharingError.noGrant(viewer) }
+            return changed
         }
-        var changed = grant
-        if let paused { changed.paused = paused }
-        if let expires { changed.expiresMilliseconds = expires }
-        guard
-            try store.updateGrant(
-                owner: owner, viewer: viewer, paused: changed.paused, expiresMilliseconds: changed.expiresMilliseconds)
-        else { throw SharingError.noGrant(viewer) }
-        return changed
     }
 
     /// The grant `owner` gave `viewer`, when it is in force at `now`.
-    public func activeGrant(owner: String, viewer: String, now: Int64 = UTCTimestamp.now()) throws -> Grant? {
+    static func activeGrant(_ store: any StoreUnit, owner: String, viewer: String, now: Int64) throws -> Grant? {
         try store.grants(viewer: viewer).first { $0.owner == owner && $0.isActive(at: now) }
     }
 
@@ -137,7 +158,23 @@ public struct SharingService: Sendable {
 
     /// The newest position of each device of every owner who lets `viewer` see them live now;
     /// moving only from fixes of the last `movingWithin` seconds (`events.moving_within`).
-    public func friends(of viewer: String, now: Int64 = UTCTimestamp.now(), movingWithin: Double = 120) throws
+    public func friends(of viewer: String, now: Int64 = UTCTimestamp.now(), movingWithin: Double = 120)
+        async throws -> [Friend]
+    {
+        try await store.read { tx in try Self.friends(tx, of: viewer, now: now, movingWithin: movingWithin) }
+    }
+
+    /// What `viewer`'s page shows, from one state of the store: the friends they see, and the
+    /// grants they gave.
+    public func overview(of viewer: String, now: Int64 = UTCTimestamp.now(), movingWithin: Double = 120)
+        async throws -> (friends: [Friend], grants: [Grant])
+    {
+        try await store.read { tx in
+            (try Self.friends(tx, of: viewer, now: now, movingWithin: movingWithin), try tx.grants(owner: viewer))
+        }
+    }
+
+    static func friends(_ store: any StoreUnit, of viewer: String, now: Int64, movingWithin: Double) throws
         -> [Friend]
     {
         try store.grants(viewer: viewer).filter { $0.scopes.contains("live") && $0.isActive(at: now) }.flatMap {
@@ -164,15 +201,17 @@ public struct SharingService: Sendable {
 
     /// `owner`'s points of the last `hours` (at most the grant's history hours), as `viewer`
     /// may see them: needs a grant in force with the `history` scope.
-    public func track(of owner: String, viewer: String, hours: Double, now: Int64 = UTCTimestamp.now()) throws
-        -> (from: Int64, points: [(device: String, fix: Fix)])
+    public func track(of owner: String, viewer: String, hours: Double, now: Int64 = UTCTimestamp.now())
+        async throws -> (from: Int64, points: [(device: String, fix: Fix)])
     {
-        guard let grant = try activeGrant(owner: owner, viewer: viewer, now: now), grant.scopes.contains("history"),
-            grant.historyHours > 0
-        else { throw SharingError.noHistory(owner) }
-        let from = now - Int64((min(max(hours, 0), Double(grant.historyHours)) * 3_600_000).rounded())
-        // Up to any time: a phone's clock may run a little ahead of the server's.
-        return (from, try store.points(account: owner, fromMilliseconds: from, toMilliseconds: .max))
+        try await store.read { tx in
+            guard let grant = try Self.activeGrant(tx, owner: owner, viewer: viewer, now: now),
+                grant.scopes.contains("history"), grant.historyHours > 0
+            else { throw SharingError.noHistory(owner) }
+            let from = now - Int64((min(max(hours, 0), Double(grant.historyHours)) * 3_600_000).rounded())
+            // Up to any time: a phone's clock may run a little ahead of the server's.
+            return (from, try tx.points(account: owner, fromMilliseconds: from, toMilliseconds: .max))
+        }
     }
 
     /// Moving: over the fixes of the last two minutes before the newest, more than 1 km/h
