@@ -83,16 +83,8 @@ struct Login: Sendable {
             }
             return true
         }
-        guard let verdict else {
-            throw HTTPError(.tooManyRequests, message: "Too many failed logins; wait a quarter of an hour.")
-        }
-        guard verdict else {
-            throw challenge
-                ? HTTPError(
-                    .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"trailbook\""],
-                    message: "Wrong user name or password.")
-                : HTTPError(.unauthorized, message: "Wrong user name or password.")
-        }
+        guard let verdict else { throw Refusal.tooManyLogins }
+        guard verdict else { throw Refusal.wrongPassword(challenge: challenge) }
     }
 
     /// The signed-in user's session, from the cookie; none once the account has been removed
@@ -116,13 +108,11 @@ struct Login: Sendable {
         if let (_, session) = await session(request) {
             if request.method != .get && request.method != .head {
                 guard request.headers.first(where: { $0.name.canonicalName == "x-csrf-token" })?.value == session.csrf
-                else { throw HTTPError(.forbidden, message: "Send the page's CSRF token in X-CSRF-Token.") }
+                else { throw Refusal.missingCSRF }
             }
             return session.user
         }
-        throw HTTPError(
-            .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"trailbook\""],
-            message: "Sign in: Basic USER:PASSWORD, or the session cookie of the web page.")
+        throw Refusal.signIn
     }
 
     /// Whether the request reached the proxy over TLS (`X-Forwarded-Proto: https`, trusted only

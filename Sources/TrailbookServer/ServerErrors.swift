@@ -20,10 +20,34 @@ struct Refusal: HTTPResponseError {
         try HTTPError(status, headers: headers, message: message).response(from: request, context: context)
     }
 
-    /// A phone's token that is no device's (or was revoked).
+    /// A device token that is not known (wrong, revoked, or another account's): which part was
+    /// wrong is not said.
     static let unknownDevice = Refusal(.unauthorized, "Wrong or revoked device token.")
     /// A body that is not JSON, or not the object the route takes.
     static let notAnObject = Refusal(.badRequest, "The body is not a JSON object.")
+    /// Too many failed sign-ins of the account, or from the address (``LoginThrottle``).
+    static let tooManyLogins = Refusal(.tooManyRequests, "Too many failed logins; wait a quarter of an hour.")
+    /// A wrong user name or password; `challenge` asks an API client for Basic credentials.
+    static func wrongPassword(challenge: Bool) -> Refusal {
+        Refusal(.unauthorized, "Wrong user name or password.", headers: challenge ? basicChallenge : [:])
+    }
+    /// An API request that is not signed in.
+    static let signIn = Refusal(
+        .unauthorized, "Sign in: Basic USER:PASSWORD, or the session cookie of the web page.", headers: basicChallenge)
+    static let basicChallenge: HTTPFields = [.wwwAuthenticate: "Basic realm=\"trailbook\""]
+    /// A change sent with the session cookie but without the page's CSRF token.
+    static let missingCSRF = Refusal(.forbidden, "Send the page's CSRF token in X-CSRF-Token.")
+    /// A page's form whose CSRF token is not the session's.
+    static let staleForm = Refusal(.forbidden, "The form is out of date; reload the page and try again.")
+    /// A path the server does not have: a JSON error like every other, not an empty body.
+    static func noSuchPath(_ path: String) -> Refusal {
+        Refusal(.notFound, "There is no \(path) here; GET /api/openapi.json describes the server's paths.")
+    }
+    /// A path asked with a method it does not take.
+    static func methodNotAllowed(_ path: String, allowed: [String]) -> Refusal {
+        let methods = allowed.joined(separator: ", ")
+        return Refusal(.methodNotAllowed, "\(path) takes \(methods).", headers: [.allow: methods])
+    }
     /// The store's database away, or busy past the wait: the phones send it again later.
     static let storeAway = Refusal(
         .serviceUnavailable, "The store does not answer for now; send it again later.", headers: [.retryAfter: "5"])

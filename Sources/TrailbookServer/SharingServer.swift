@@ -66,9 +66,6 @@ public struct SharingServer: Service, CustomStringConvertible {
         feed = LiveFeed(store: store, movingWithin: rules.events.movingWithin)
     }
 
-    /// A device token that is not known (wrong, revoked, or another account's): which part
-    /// was wrong is not said.
-
     /// The largest body read (a day of an app's backlog fits easily).
     static let maximumBody = 8 << 20
 
@@ -366,16 +363,10 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError where error.status == .notFound {
             let allowed = methods(for: request.uri.path)
             if allowed.isEmpty && error.body == nil {
-                // A path the server does not have: a JSON error like every other, not an empty body.
-                throw HTTPError(
-                    .notFound,
-                    message: "There is no \(request.uri.path) here; GET /api/openapi.json describes the server's paths."
-                )
+                throw Refusal.noSuchPath(request.uri.path)
             }
             guard !allowed.isEmpty, !allowed.contains(request.method.rawValue) else { throw error }
-            throw HTTPError(
-                .methodNotAllowed, headers: [.allow: allowed.joined(separator: ", ")],
-                message: "\(request.uri.path) takes \(allowed.joined(separator: ", ")).")
+            throw Refusal.methodNotAllowed(request.uri.path, allowed: allowed)
         }
     }
 }

@@ -98,7 +98,7 @@ enum WebPages {
             let body = try await request.body.collect(upTo: 64 << 10)
             let fields = SharingServer.parameters(String(buffer: body))
             guard fields["csrf"] == session.csrf else {
-                throw HTTPError(.forbidden, message: "The form is out of date; reload the page and try again.")
+                throw Refusal.staleForm
             }
             return (session.user, session.csrf, fields)
         }
@@ -116,9 +116,9 @@ enum WebPages {
             let name = fields["user"] ?? ""
             do {
                 try await login.check(name, fields["password"] ?? "", request, context, challenge: false)
-            } catch let error as HTTPError where error.status == .unauthorized {
+            } catch let refusal as Refusal where refusal.status == .unauthorized {
                 return loginPage(request, message: "Wrong user name or password.", status: .unauthorized)
-            } catch let error as HTTPError where error.status == .tooManyRequests {
+            } catch let refusal as Refusal where refusal.status == .tooManyRequests {
                 return loginPage(
                     request, message: "Too many failed logins; wait a quarter of an hour.", status: .tooManyRequests)
             }

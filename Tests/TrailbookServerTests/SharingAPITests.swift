@@ -146,8 +146,23 @@ import TrailbookTestSupport
             let stranger = try await Self.send(
                 client, .post, "/overland", headers: [.authorization: "Bearer nobody"], body: #"{"locations":[]}"#)
             #expect(stranger.status == .unauthorized && Self.message(stranger.json) == "Wrong or revoked device token.")
-            let malformed = try await Self.send(client, .get, "/api/grants", as: nil)
-            #expect(malformed.status == .unauthorized, "\(malformed.text)")
+            // Not signed in, or with a wrong password: 401 with the Basic challenge; then the
+            // paths the server does not have, or not with that method.
+            let wrong: HTTPFields = [.authorization: "Basic " + Data("ana:not her password".utf8).base64EncodedString()]
+            for (headers, sentence) in [([:], "Sign in: Basic USER:PASSWORD"), (wrong, "Wrong user name or password.")]
+            {
+                try await client.execute(uri: "/api/grants", method: .get, headers: headers) { response in
+                    #expect(response.status == .unauthorized && response.headers[.wwwAuthenticate] != nil)
+                    #expect(String(buffer: response.body).contains(sentence), "\(String(buffer: response.body))")
+                }
+            }
+            try await client.execute(uri: "/api/grants", method: .put) { response in
+                #expect(response.status == .methodNotAllowed && response.headers[.allow] == "GET")
+                #expect(String(buffer: response.body) == #"{"error":{"message":"/api/grants takes GET."}}"#)
+            }
+            let nowhere = try await Self.send(client, .get, "/nope")
+            #expect(
+                nowhere.status == .notFound && Self.message(nowhere.json)?.hasPrefix("There is no /nope here") == true)
         }
     }
 }
