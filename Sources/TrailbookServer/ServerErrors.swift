@@ -35,6 +35,10 @@ struct Refusal: HTTPResponseError {
     static let signIn = Refusal(
         .unauthorized, "Sign in: Basic USER:PASSWORD, or the session cookie of the web page.", headers: basicChallenge)
     static let basicChallenge: HTTPFields = [.wwwAuthenticate: "Basic realm=\"trailbook\""]
+    /// A page's request whose session has ended (signed out, expired, or the account removed).
+    static let sessionEnded = Refusal(.unauthorized, "The session has ended; sign in again.")
+    /// A map tile outside the world, or one the tile source does not have.
+    static let noTile = Refusal(.notFound, "There is no such tile.")
     /// A change sent with the session cookie but without the page's CSRF token.
     static let missingCSRF = Refusal(.forbidden, "Send the page's CSRF token in X-CSRF-Token.")
     /// A page's form whose CSRF token is not the session's.

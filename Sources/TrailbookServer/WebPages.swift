@@ -94,7 +94,7 @@ enum WebPages {
         }
         /// A signed-in form post: its fields, after the session and its CSRF token are checked.
         @Sendable func form(_ request: Request) async throws -> (user: String, csrf: String, fields: [String: String]) {
-            guard let (_, session) = await login.session(request) else { throw HTTPError(.unauthorized) }
+            guard let (_, session) = await login.session(request) else { throw Refusal.sessionEnded }
             let body = try await request.body.collect(upTo: 64 << 10)
             let fields = SharingServer.parameters(String(buffer: body))
             guard fields["csrf"] == session.csrf else {
@@ -170,14 +170,14 @@ enum WebPages {
         // The live map's tiles, for signed-in pages: from the server's cache or MBTiles file, so a
         // browser never asks a tile server itself (and never tells it where friends are).
         router.get("/tiles/:z/:x/:y") { request, context -> Response in
-            guard await login.session(request) != nil else { throw HTTPError(.unauthorized) }
+            guard await login.session(request) != nil else { throw Refusal.sessionEnded }
             guard let tiles, let z = context.parameters.get("z", as: Int.self), (0...19).contains(z),
                 let x = context.parameters.get("x", as: Int.self), let y = context.parameters.get("y", as: Int.self),
                 (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y)
-            else { throw HTTPError(.notFound) }
+            else { throw Refusal.noTile }
             let key = TileKey(z: z, x: x, y: y)
             guard let image = try await threads.runIfActive({ tiles.images([key])[key] }) else {
-                throw HTTPError(.notFound)
+                throw Refusal.noTile
             }
             return Response(
                 status: .ok,
