@@ -153,18 +153,24 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         #expect(ContentDigest.hexDigest(of: try Samples.bytes("ride.nmea")) == String(expected))
     }
 
+    /// Runs `code` in another process with python3 (whose sqlite3 module is another SQLite
+    /// client of the store); returns its exit status.
+    func python(_ code: String) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", code]
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     @Test func refusesAStoreFromANewerTrailbook() throws {
         let path = try newStorePath()
         _ = try TrackStore(path: path)
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        sqlite.arguments = [
-            "-c",
-            "import sqlite3; c = sqlite3.connect('\(path)'); c.execute(\"INSERT INTO grdb_migrations VALUES ('v9-future')\"); c.commit()",
-        ]
-        try sqlite.run()
-        sqlite.waitUntilExit()
-        #expect(sqlite.terminationStatus == 0)
+        #expect(
+            try python(
+                "import sqlite3; c = sqlite3.connect('\(path)'); c.execute(\"INSERT INTO grdb_migrations VALUES ('v9-future')\"); c.commit()"
+            ) == 0)
         #expect(throws: StoreError.newerSchema(path: path, unknown: ["v9-future"])) { try TrackStore(path: path) }
     }
 
@@ -183,15 +189,10 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         try store.makeWriter(device: try store.device(named: "bike")).write([point(1_781_418_600_000)], drops: [:])
         _ = try TrackStore(path: path)
         _ = try TrackStore(existingAt: path)
-        let other = Process()
-        other.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        other.arguments = [
-            "-c",
-            "import sqlite3; c = sqlite3.connect('\(path)'); c.execute('SELECT count(*) FROM point').fetchall(); c.close()",
-        ]
-        try other.run()
-        other.waitUntilExit()
-        #expect(other.terminationStatus == 0)
+        #expect(
+            try python(
+                "import sqlite3; c = sqlite3.connect('\(path)'); c.execute('SELECT count(*) FROM point').fetchall(); c.close()"
+            ) == 0)
         #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the other process deleted the log in use")
         try store.makeWriter(device: try store.device(named: "bike")).write([point(1_781_418_601_000)], drops: [:])
         #expect(try TrackStore(existingAt: path).points(fromMilliseconds: .min, toMilliseconds: .max).count == 2)
