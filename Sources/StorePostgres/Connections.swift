@@ -1,84 +1,217 @@
 import Foundation
+import GPSCore
 import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
-/// Connections to one database for synchronous callers (the store protocol is synchronous, as
-/// the SQLite store is): a call checks a connection out, runs its queries through PostgresNIO's
-/// EventLoopFuture API and waits on the calling thread, then puts the connection back.
+/// The store's connections to one database: PostgresNIO's `PostgresClient` pool, run by a task
+/// the store starts when it opens and ends when it closes.
 ///
-/// The connections live on event loops of their own, never on Swift's cooperative threads: a
-/// caller blocked on one of those threads (a server handler calling the store) cannot starve the
-/// work it waits for. PostgresNIO's `PostgresClient` pool runs on Swift concurrency, so waiting
-/// for it from synchronous code on a two-core machine can deadlock; this small pool cannot.
-final class ConnectionPool: @unchecked Sendable {
+/// Two ways in, one pool:
+/// - a unit of work (``run(_:)``) awaits its connection without holding a thread, then runs its
+///   synchronous body on the store's own thread pool, never on Swift's cooperative threads;
+/// - a synchronous caller (``withConnection(_:)``: a command's main thread, a thread-pool thread)
+///   waits for a connection that a task leases for it, and runs its body on its own thread.
+///
+/// The pool's own work (making connections, keep-alives, timers) and the leases of synchronous
+/// callers run on one of NIO's event loops through ``LoopExecutor``: a synchronous caller that
+/// blocks a cooperative thread (a command's async `run`, a test) cannot starve the lease it waits
+/// for, however many of them block at once.
+///
+/// The pool retries a database that does not answer in the background, and a lease waits for it.
+/// A caller is not left waiting on a database that is away: after ``probeAfter`` without a
+/// connection, a direct connection attempt (one per second for the whole store) says whether the
+/// server answers, and if it does not the caller gets that failure at once.
+final class Connections: Sendable {
+    let location: PostgresLocation
+    /// A connection's settings, for the connections outside the pool (the store's first one,
+    /// LISTEN, the probe).
     let configuration: PostgresConnection.Configuration
-    let group: MultiThreadedEventLoopGroup
     let logger: Logger
-    /// Most connections open at once; more callers wait for one.
-    let maximum: Int
-    private let condition = NSCondition()
-    private var idle: [PostgresConnection] = []
-    private var open = 0
-    private var nextID = 0
-    private var closed = false
+    let client: PostgresClient
+    /// The event loop the pool's work and the synchronous callers' leases run on.
+    let loop: any EventLoop
+    let executor: LoopExecutor
+    /// Where units of work run their bodies: one thread per connection.
+    let threads: NIOThreadPool
+    private let running: Task<Void, Never>
+    private let closed = Atomic<Bool>(false)
+    private let health = Mutex(Health())
 
-    init(configuration: PostgresConnection.Configuration, maximum: Int = 16) {
-        self.configuration = configuration
-        self.maximum = maximum
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        logger = Logger(label: "trailbook.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    /// The last direct connection attempt: when, and its failure (nil: the server answered).
+    private struct Health {
+        var probed: ContinuousClock.Instant?
+        var failure: (any Error)?
     }
 
-    deinit { try? group.syncShutdownGracefully() }
+    init(location: PostgresLocation, maximum: Int = 16) {
+        self.location = location
+        // A commit is acknowledged (to a phone, by a 200) only once it is on disk, whatever the
+        // server's default: its WAL is flushed before COMMIT returns. Locks are waited for 10 s.
+        let parameters = [("synchronous_commit", "on"), ("lock_timeout", "\(PostgresStore.defaultWriteWait)")]
+        var configuration = location.configuration
+        configuration.options.additionalStartupParameters = parameters
+        self.configuration = configuration
+        var options = PostgresClient.Configuration.Options()
+        options.connectTimeout = .seconds(10)
+        options.maximumConnections = maximum
+        options.additionalStartupParameters = parameters
+        var pooled: PostgresClient.Configuration
+        if let socketFolder = location.socketFolder {
+            pooled = .init(
+                unixSocketPath: "\(socketFolder)/.s.PGSQL.\(location.port)", username: location.user,
+                password: location.password, database: location.database)
+        } else {
+            pooled = .init(
+                host: location.host, port: location.port, username: location.user, password: location.password,
+                database: location.database, tls: .disable)
+        }
+        pooled.options = options
+        logger = Logger(label: "trailbook.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        let client = PostgresClient(configuration: pooled, backgroundLogger: logger)
+        self.client = client
+        loop = MultiThreadedEventLoopGroup.singleton.next()
+        let executor = LoopExecutor(loop)
+        self.executor = executor
+        threads = NIOThreadPool(numberOfThreads: maximum)
+        threads.start()
+        running = Task(executorPreference: executor) { await client.run() }
+    }
 
-    /// Runs `body` with a connection of its own.
+    deinit {
+        running.cancel()
+        threads.shutdownGracefully { _ in }
+    }
+
+    /// Runs `body` with a connection of its own, on the calling thread, which must not be the
+    /// event loop's.
     func withConnection<T>(_ body: (Session) throws -> T) throws -> T {
-        let connection = try checkOut()
-        var healthy = true
-        defer { checkIn(connection, healthy: healthy) }
+        let handoff = Guarded(Handoff.waiting)
+        Task(executorPreference: executor) {
+            do {
+                try await self.leased { connection in
+                    await withCheckedContinuation { released in handoff.withLock { $0 = .leased(connection, released) }
+                    }
+                }
+            } catch {
+                handoff.withLock { $0 = .failed(error) }
+            }
+        }
+        let (connection, released) = try handoff.wait(until: {
+            if case .waiting = $0 { return false }
+            return true
+        }) { state -> (PostgresConnection, CheckedContinuation<Void, Never>) in
+            switch state {
+            case .leased(let connection, let released): return (connection, released)
+            case .failed(let error): throw error
+            case .waiting: preconditionFailure("woken before the lease was settled")
+            }
+        }
+        defer { released.resume() }
         do {
             return try body(Session(connection: connection, logger: logger))
         } catch {
-            healthy = !connection.isClosed && !Self.isConnectionFailure(error)
+            if !connection.isClosed && Self.isConnectionFailure(error) { Self.drop(connection) }
             throw error
+        }
+    }
+
+    /// Runs `body` with a connection of its own on the store's thread pool: for units of work.
+    func run<T: Sendable>(_ body: @escaping @Sendable (Session) throws -> T) async throws -> T {
+        let logger = self.logger
+        let threads = self.threads
+        return try await leased { connection in
+            try await threads.runIfActive {
+                do {
+                    return try body(Session(connection: connection, logger: logger))
+                } catch {
+                    if !connection.isClosed && Self.isConnectionFailure(error) { Self.drop(connection) }
+                    throw error
+                }
+            }
         }
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: (Session) throws -> T) throws -> T {
-        try withConnection { session in
-            try session.execute("BEGIN")
-            do {
-                let value = try body(session)
-                try session.execute("COMMIT")
-                return value
-            } catch {
-                // Not on a connection that is gone: PostgresNIO may never answer a query sent on a
-                // closed connection (the server rolls back what it had, anyway).
-                if !session.connection.isClosed && !Self.isConnectionFailure(error) {
-                    _ = try? session.execute("ROLLBACK")
+        try withConnection { session in try session.transaction("BEGIN", body) }
+    }
+
+    /// `use` with a connection of the pool, or the failure of a database that does not answer.
+    private func leased<T: Sendable>(_ use: @escaping @Sendable (PostgresConnection) async throws -> T) async throws
+        -> T
+    {
+        guard !closed.load(ordering: .relaxed) else { throw PostgresStoreError.closed }
+        let gate = LeaseGate()
+        let client = self.client
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    guard gate.take() else { throw CancellationError() }
+                    return try await use(connection)
                 }
-                throw error
             }
+            group.addTask {
+                try await self.watch(gate)
+                return nil
+            }
+            while let outcome = try await group.next() {
+                if let value = outcome {
+                    group.cancelAll()
+                    return value
+                }
+            }
+            throw PostgresStoreError.closed
         }
     }
 
-    /// A new connection, for a caller that keeps it (LISTEN); closed by the caller.
+    /// Returns once `gate` is taken; throws why the database does not answer when a probe says
+    /// so before it is.
+    private func watch(_ gate: LeaseGate) async throws {
+        var wait = Self.probeAfter
+        while true {
+            try await Task.sleep(for: wait)
+            wait = .seconds(1)
+            if gate.isTaken { return }
+            if let failure = await probe(), gate.abandon() { throw failure }
+            if gate.isTaken { return }
+        }
+    }
+
+    /// How long a lease waits before a probe asks whether the database answers.
+    static let probeAfter = Duration.milliseconds(250)
+
+    /// Why the database does not answer a new connection (nil: it does), from the store's last
+    /// direct connection attempt when it is less than a second old.
+    private func probe() async -> (any Error)? {
+        let now = ContinuousClock.now
+        let cached = health.withLock { health -> (any Error)?? in
+            if let probed = health.probed, probed.duration(to: now) < .seconds(1) { return .some(health.failure) }
+            health.probed = now
+            return .none
+        }
+        if let cached { return cached }
+        var failure: (any Error)?
+        do {
+            let connection = try await PostgresConnection.connect(
+                on: loop, configuration: configuration, id: Int.random(in: 1_000_000...9_999_999), logger: logger)
+            try? await connection.close()
+        } catch {
+            // A server that answers but is full (too many clients) is busy, not away.
+            let said = PostgresStoreError.from(error, location: location)
+            if said is PostgresStoreError { failure = said }
+        }
+        health.withLock { $0.failure = failure }
+        return failure
+    }
+
+    /// A new connection outside the pool, or an error within ``connectDeadline``: PostgresNIO's
+    /// own timeout covers the TCP connection only, not the start-up and login that follow it.
     func connect() throws -> PostgresConnection {
-        let id = condition.withLock {
-            nextID += 1
-            return nextID
-        }
-        return try opened(id: id)
-    }
-
-    /// A new connection, or an error within ``connectDeadline``: PostgresNIO's own timeout covers
-    /// the TCP connection only, not the start-up and login that follow it.
-    private func opened(id: Int) throws -> PostgresConnection {
-        let loop = group.next()
-        let connecting = PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: logger)
+        let connecting = PostgresConnection.connect(
+            on: loop, configuration: configuration, id: Int.random(in: 1_000_000...9_999_999), logger: logger)
         let promise = loop.makePromise(of: PostgresConnection.self)
         connecting.cascade(to: promise)
         let deadline = loop.scheduleTask(in: Self.connectDeadline) {
@@ -113,75 +246,18 @@ final class ConnectionPool: @unchecked Sendable {
         return try promise.futureResult.wait()
     }
 
-    private func checkOut() throws -> PostgresConnection {
-        condition.lock()
-        while true {
-            if closed {
-                condition.unlock()
-                throw PostgresStoreError.closed
-            }
-            while let connection = idle.popLast() {
-                if !connection.isClosed {
-                    condition.unlock()
-                    return connection
-                }
-                open -= 1
-            }
-            if open < maximum { break }
-            condition.wait()
-        }
-        open += 1
-        nextID += 1
-        let id = nextID
-        condition.unlock()
-        do {
-            let connection = try opened(id: id)
-            do {
-                // A commit is acknowledged (to a phone, by a 200) only once it is on disk, whatever
-                // the server's default: its WAL is flushed before COMMIT returns.
-                _ = try Self.settled(connection.query("SET synchronous_commit = on", logger: logger), on: connection)
-                _ = try Self.settled(connection.query("SET lock_timeout = 10000", logger: logger), on: connection)
-            } catch {
-                // Not left open behind the pool's back (not waited for: a close waits for the
-                // queries sent before it, which a gone connection may never answer).
-                let _: EventLoopFuture<Void> = connection.close()
-                throw error
-            }
-            return connection
-        } catch {
-            condition.withLock {
-                open -= 1
-                condition.signal()
-            }
-            throw error
-        }
-    }
-
-    private func checkIn(_ connection: PostgresConnection, healthy: Bool) {
-        let keep = healthy && !connection.isClosed
-        condition.withLock {
-            if keep && !closed {
-                idle.append(connection)
-            } else {
-                open -= 1
-            }
-            condition.signal()
-        }
-        if !keep || closed { let _: EventLoopFuture<Void> = connection.close() }
-    }
-
-    /// Closes the idle connections; calls after this fail.
+    /// Ends the pool; calls after this fail. Its connections close in the background: the pool's
+    /// task keeps the client until they have (waiting for that here could wait on the
+    /// cooperative threads, which a synchronous caller may be blocking).
     func close() {
-        let connections = condition.withLock {
-            closed = true
-            defer { idle = [] }
-            condition.broadcast()
-            return idle
-        }
-        for connection in connections {
-            let closing: EventLoopFuture<Void> = connection.close()
-            try? closing.wait()
-        }
+        guard !closed.exchange(true, ordering: .relaxed) else { return }
+        running.cancel()
+        threads.shutdownGracefully { _ in }
+    }
+
+    /// Closes a connection left in doubt, so that the pool does not give it to the next caller.
+    static func drop(_ connection: PostgresConnection) {
+        let _: EventLoopFuture<Void> = connection.close()
     }
 
     /// Whether `error` means the connection is gone (the server stopped, the network broke).
@@ -197,6 +273,54 @@ final class ConnectionPool: @unchecked Sendable {
     }
 }
 
+/// A connection on its way from a lease to a synchronous caller, which gives it back by
+/// resuming the continuation.
+private enum Handoff: Sendable {
+    case waiting
+    case leased(PostgresConnection, CheckedContinuation<Void, Never>)
+    case failed(any Error)
+}
+
+/// Whether a lease's connection is still wanted: taken by the lease, or abandoned by a caller
+/// that was told the database is away (then the connection goes back unused).
+final class LeaseGate: Sendable {
+    private enum State { case waiting, taken, abandoned }
+    private let state = Mutex(State.waiting)
+
+    /// Takes the connection; false when the caller has gone.
+    func take() -> Bool {
+        state.withLock {
+            guard $0 == .waiting else { return false }
+            $0 = .taken
+            return true
+        }
+    }
+
+    /// Gives up the lease; false when a connection was already taken.
+    func abandon() -> Bool {
+        state.withLock {
+            guard $0 == .waiting else { return false }
+            $0 = .abandoned
+            return true
+        }
+    }
+
+    var isTaken: Bool { state.withLock { $0 == .taken } }
+}
+
+/// Runs tasks' jobs on one NIO event loop: the pool's work and the leases of synchronous callers
+/// do not need Swift's cooperative threads, which those callers may be blocking.
+final class LoopExecutor: TaskExecutor {
+    let loop: any EventLoop
+
+    init(_ loop: any EventLoop) { self.loop = loop }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
 /// A connection checked out of the pool: queries run one after the other, each waited for.
 struct Session {
     let connection: PostgresConnection
@@ -205,7 +329,7 @@ struct Session {
     /// The rows of `query`.
     @discardableResult
     func query(_ query: PostgresQuery) throws -> [PostgresRandomAccessRow] {
-        try ConnectionPool.settled(connection.query(query, logger: logger), on: connection).rows.map {
+        try Connections.settled(connection.query(query, logger: logger), on: connection).rows.map {
             $0.makeRandomAccess()
         }
     }
@@ -213,7 +337,25 @@ struct Session {
     /// Runs `query`; returns the rows it changed.
     @discardableResult
     func execute(_ query: PostgresQuery) throws -> Int {
-        try ConnectionPool.settled(connection.query(query, logger: logger), on: connection).metadata.rows ?? 0
+        try Connections.settled(connection.query(query, logger: logger), on: connection).metadata.rows ?? 0
+    }
+
+    /// Runs `body` in a transaction begun by `begin`: committed when it returns, rolled back
+    /// when it throws.
+    func transaction<T>(_ begin: PostgresQuery, _ body: (Session) throws -> T) throws -> T {
+        try execute(begin)
+        do {
+            let value = try body(self)
+            try execute("COMMIT")
+            return value
+        } catch {
+            // Not on a connection that is gone: PostgresNIO may never answer a query sent on a
+            // closed connection (the server rolls back what it had, anyway).
+            if !connection.isClosed && !Connections.isConnectionFailure(error) {
+                _ = try? execute("ROLLBACK")
+            }
+            throw error
+        }
     }
 
     /// The first column of the first row, or nil when there is no row (or the value is NULL).

@@ -70,41 +70,51 @@ extension PostgresStore: PostgresStoring {
     public var access: PostgresAccess { PostgresAccess(store: self, unit: nil) }
 
     public func writeNow<T>(_ body: (any StoreUnit) throws -> T) throws -> T {
-        var after: [@Sendable () -> Void] = []
-        let value = try writeSession { session in
-            let unit = PostgresUnit(session, store: self)
-            defer { after = unit.afterCommit }
-            return try body(unit)
-        }
+        let (value, after) = try mapped { try connections.withConnection { try unit(writingOn: $0, body) } }
         for action in after { action() }
         return value
     }
 
     /// Runs `body` on one snapshot (a repeatable-read, read-only transaction).
     func readNow<T>(_ body: (any StoreUnit) throws -> T) throws -> T {
-        try readSession { session in
-            try session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            do {
-                let value = try body(PostgresUnit(session, store: self))
-                try session.execute("COMMIT")
-                return value
-            } catch {
-                // As `ConnectionPool.transaction`: no ROLLBACK on a connection that is gone.
-                if !session.connection.isClosed && !ConnectionPool.isConnectionFailure(error) {
-                    _ = try? session.execute("ROLLBACK")
-                }
-                throw error
-            }
-        }
+        try mapped { try connections.withConnection { try unit(readingOn: $0, body) } }
     }
 
-    // The units wait on their connection's replies: they run on the thread pool, never on the
-    // cooperative threads.
+    // The units wait for their connection without holding a thread, then wait on their
+    // connection's replies on the store's thread pool, never on the cooperative threads.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T {
-        try await NIOThreadPool.singleton.runIfActive { try self.writeNow(body) }
+        let (value, after) = try await mappedAsync { try await connections.run { try self.unit(writingOn: $0, body) } }
+        for action in after { action() }
+        return value
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T {
-        try await NIOThreadPool.singleton.runIfActive { try self.readNow(body) }
+        try await mappedAsync { try await connections.run { try self.unit(readingOn: $0, body) } }
+    }
+
+    /// `body` as a write unit on `session`, with what is to run once it has committed.
+    private func unit<T>(writingOn session: Session, _ body: (any StoreUnit) throws -> T) throws
+        -> (T, [@Sendable () -> Void])
+    {
+        try writing(on: session) { session in
+            let unit = PostgresUnit(session, store: self)
+            return (try body(unit), unit.afterCommit)
+        }
+    }
+
+    /// `body` as a read unit on `session`: one snapshot, nothing written.
+    private func unit<T>(readingOn session: Session, _ body: (any StoreUnit) throws -> T) throws -> T {
+        try session.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { session in
+            try body(PostgresUnit(session, store: self))
+        }
+    }
+
+    /// `body`'s value, or its failure as a ``PostgresStoreError`` when it is one of those.
+    private func mapped<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw PostgresStoreError.from(error, location: location) }
+    }
+
+    private func mappedAsync<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch { throw PostgresStoreError.from(error, location: location) }
     }
 }

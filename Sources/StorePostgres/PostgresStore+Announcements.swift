@@ -11,16 +11,16 @@ extension PostgresStore: AnnouncingStore {
     public func announcements() -> AsyncStream<StoreAnnouncement> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: StoreAnnouncement.self, bufferingPolicy: .bufferingNewest(4096))
-        let listener = Listener(pool: pool, instance: instance, continuation: continuation)
+        let listener = Listener(connections: connections, instance: instance, continuation: continuation)
         continuation.onTermination = { _ in listener.stop() }
         listener.start()
         return stream
     }
 }
 
-/// One LISTEN connection and its reconnection, all on the pool's event loop (nothing blocks).
+/// One LISTEN connection and its reconnection, all on the store's event loop (nothing blocks).
 final class Listener: Sendable {
-    let pool: ConnectionPool
+    let connections: Connections
     let instance: String
     let continuation: AsyncStream<StoreAnnouncement>.Continuation
     let eventLoop: any EventLoop
@@ -31,11 +31,11 @@ final class Listener: Sendable {
     /// Touched on `eventLoop` only (NIO checks that).
     private let state: NIOLoopBoundBox<State>
 
-    init(pool: ConnectionPool, instance: String, continuation: AsyncStream<StoreAnnouncement>.Continuation) {
-        self.pool = pool
+    init(connections: Connections, instance: String, continuation: AsyncStream<StoreAnnouncement>.Continuation) {
+        self.connections = connections
         self.instance = instance
         self.continuation = continuation
-        eventLoop = pool.group.next()
+        eventLoop = connections.loop
         state = .makeBoxSendingValue(State(), eventLoop: eventLoop)
     }
 
@@ -54,13 +54,13 @@ final class Listener: Sendable {
     private func connect() {
         guard !state.value.stopped else { return }
         PostgresConnection.connect(
-            on: eventLoop, configuration: pool.configuration, id: Int.random(in: 1_000_000...9_999_999),
-            logger: pool.logger
+            on: eventLoop, configuration: connections.configuration, id: Int.random(in: 1_000_000...9_999_999),
+            logger: connections.logger
         ).flatMap { connection -> EventLoopFuture<PostgresConnection> in
             connection.addListener(channel: PostgresStore.channel) { [weak self] _, notification in
                 self?.heard(notification.payload)
             }
-            return connection.query("LISTEN \(unescaped: PostgresStore.channel)", logger: self.pool.logger).map {
+            return connection.query("LISTEN \(unescaped: PostgresStore.channel)", logger: self.connections.logger).map {
                 _ in connection
             }
         }.whenComplete { result in

@@ -18,7 +18,7 @@ public final class PostgresStore: TrackStoring, Sendable {
     public let path: String
     public let location: PostgresLocation
     public let mediaDirectory: String
-    let pool: ConnectionPool
+    let connections: Connections
     /// The months (`year * 12 + month - 1`) that have a partition of `position`.
     let knownMonths = Mutex<Set<Int>>([])
     /// `lock_timeout` of write transactions, ms (0: wait as long as it takes).
@@ -40,24 +40,27 @@ public final class PostgresStore: TrackStoring, Sendable {
         location = try PostgresLocation.parse(url).get()
         path = location.description
         self.mediaDirectory = mediaDirectory
-        pool = ConnectionPool(configuration: location.configuration, maximum: maximumConnections)
+        connections = Connections(location: location, maximum: maximumConnections)
         do {
-            try pool.withConnection { session in
-                try PostgresSchema.migrate(session, location: path, create: create)
-            }
+            // On a connection of its own: a database that is away or refuses the login says so
+            // at once, and the pool does not keep trying it in the background.
+            let connection = try connections.connect()
+            defer { try? (connection.close() as EventLoopFuture<Void>).wait() }
+            try PostgresSchema.migrate(
+                Session(connection: connection, logger: connections.logger), location: path, create: create)
             try ensurePartitionsAhead()
         } catch {
-            pool.close()
+            connections.close()
             throw PostgresStoreError.from(error, location: location)
         }
     }
 
-    deinit { pool.close() }
+    deinit { connections.close() }
 
     /// Runs `body` on a connection, turning a lost connection into ``PostgresStoreError``.
     func readSession<T>(_ body: (Session) throws -> T) throws -> T {
         do {
-            return try pool.withConnection(body)
+            return try connections.withConnection(body)
         } catch {
             throw PostgresStoreError.from(error, location: location)
         }
@@ -67,16 +70,21 @@ public final class PostgresStore: TrackStoring, Sendable {
     @discardableResult
     func writeSession<T>(_ body: (Session) throws -> T) throws -> T {
         do {
-            let wait = writeWait.load(ordering: .relaxed)
-            return try pool.transaction { session in
-                // Connections wait 10 s by default (set when they connect); a recorder asks for less.
-                if wait != Self.defaultWriteWait {
-                    try session.execute(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(wait)"))
-                }
-                return try body(session)
-            }
+            return try connections.withConnection { session in try writing(on: session, body) }
         } catch {
             throw PostgresStoreError.from(error, location: location)
+        }
+    }
+
+    /// Runs `body` in a write transaction on `session`, waiting at most the write wait for locks.
+    func writing<T>(on session: Session, _ body: (Session) throws -> T) throws -> T {
+        let wait = writeWait.load(ordering: .relaxed)
+        return try session.transaction("BEGIN") { session in
+            // Connections wait 10 s (set when they connect); a recorder asks for less.
+            if wait != Self.defaultWriteWait {
+                try session.execute(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(wait)"))
+            }
+            return try body(session)
         }
     }
 
@@ -91,11 +99,11 @@ public final class PostgresStore: TrackStoring, Sendable {
 
     /// Whether `error` is the database server not answering (stopped, restarting, unreachable).
     public func isUnavailable(_ error: any Error) -> Bool {
-        (error as? PostgresStoreError)?.isUnavailable ?? ConnectionPool.isConnectionFailure(error)
+        (error as? PostgresStoreError)?.isUnavailable ?? Connections.isConnectionFailure(error)
     }
 
     /// Closes the connections; the store cannot be used after.
-    public func close() { pool.close() }
+    public func close() { connections.close() }
 
     /// Names of the migrations applied, oldest first.
     public func appliedMigrations() throws -> [String] {

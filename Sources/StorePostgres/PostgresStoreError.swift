@@ -54,7 +54,12 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
     static func from(_ error: any Error, location: PostgresLocation) -> any Error {
         if let error = error as? PostgresStoreError { return error }
         guard let psql = error as? PSQLError else {
-            if ConnectionPool.isConnectionFailure(error) || error is IOError {
+            // PostgresNIO's pool gives up after a minute of failed connection attempts.
+            if String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError") {
+                return PostgresStoreError.unreachable(
+                    location: location.description, reason: "no connection could be made for a minute")
+            }
+            if Connections.isConnectionFailure(error) || error is IOError {
                 return PostgresStoreError.unreachable(location: location.description, reason: reason("\(error)", error))
             }
             return error
@@ -62,13 +67,14 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
         let state = psql.serverInfo?[.sqlState] ?? ""
         let message = psql.serverInfo?[.message] ?? ""
         switch psql.code {
+        case .poolClosed: return PostgresStoreError.closed
         case .server where state == "28P01" || state == "28000":
             return PostgresStoreError.refused(location: location.description, reason: message)
         case .server where state == "3D000": return PostgresStoreError.noDatabase(location: location.description)
         case .authMechanismRequiresPassword, .unsupportedAuthMechanism, .saslError:
             return PostgresStoreError.refused(location: location.description, reason: "\(psql.code)")
         default:
-            if ConnectionPool.isConnectionFailure(psql) {
+            if Connections.isConnectionFailure(psql) {
                 return PostgresStoreError.unreachable(
                     location: location.description, reason: reason(psql.underlying.map { "\($0)" } ?? message, psql))
             }

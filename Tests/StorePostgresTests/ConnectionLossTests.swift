@@ -41,3 +41,64 @@ import TrailbookTestSupport
         #expect(try store.appliedMigrations().isEmpty == false)
     }
 }
+
+/// The pool's connections: a database that is away is said at once, not after the pool has
+/// tried in the background for a minute; callers that block every cooperative thread still get
+/// their connections.
+@Suite struct PoolTests {
+    @Test func aServerThatIsAwayIsSaidAtOnceAndTheStoreAnswersOnceItIsBack() throws {
+        let cluster = try PostgresCluster.ownCluster()
+        let store = try PostgresStore(
+            url: try cluster.newDatabase(), mediaDirectory: try Samples.temporaryDirectory() + "/media")
+        defer { store.close() }
+        _ = try store.device(named: "phone")
+        try cluster.stop()
+        let outcome = Locked<Result<[StoredDevice], any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            outcome.withLock { $0 = Result { try store.devices() } }
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 120) == .success, "the read answered")
+        guard case .failure(let error) = outcome.withLock({ $0 }) else {
+            Issue.record("a read with the server stopped failed: \(String(describing: outcome.withLock { $0 }))")
+            return
+        }
+        #expect(store.isUnavailable(error), "the failure says the database is away: \(error)")
+        // The probe's own reason, not the pool's giving up after a minute of attempts.
+        #expect("\(error)".contains("connection refused"), "\(error)")
+        try cluster.start()
+        #expect(try store.devices().map(\.name) == ["phone"])
+    }
+
+    @Test func callersBlockingEveryCooperativeThreadStillGetConnections() throws {
+        let store = try PostgresStore(
+            url: try PostgresCluster.shared().newDatabase(),
+            mediaDirectory: try Samples.temporaryDirectory() + "/media",
+            maximumConnections: 2)
+        defer { store.close() }
+        let callers = 4 * ProcessInfo.processInfo.activeProcessorCount
+        let finished = Locked(0)
+        let done = DispatchSemaphore(value: 0)
+        // Tasks that call the synchronous store on the cooperative threads, more of them than
+        // there are threads and connections: the leases they wait for must not need those threads.
+        Task.detached {
+            await withTaskGroup(of: Void.self) { group in
+                for n in 0..<callers {
+                    group.addTask {
+                        if (try? store.device(named: "device \(n)")) != nil, (try? store.devices()) != nil {
+                            finished.withLock { $0 += 1 }
+                        }
+                    }
+                }
+            }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 60) == .success else {
+            Issue.record("the callers were not answered within 60 s: their leases wait for the threads they block")
+            return
+        }
+        #expect(finished.withLock { $0 } == callers)
+        #expect(try store.devices().count == callers)
+    }
+}
