@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # The PostgreSQL store under load (the last part of `make bench`; runs alone too):
+#  0. phones posting as fast as the server answers, on 50 connections for 30 s: SQLite, then
+#     PostgreSQL with 1 and 2 `serve` processes (points/s, p99), in one run;
 #  1. the server's ingestion load (500 phones at 1 Hz for 60 s, a live viewer) with 1, 2 and 4
 #     `serve` processes on one database: points/s, p99, live delay, lost;
 #  2. a table growing to PG_GROWTH million points (default 1,10,100): a device's day and the
@@ -14,6 +16,13 @@ rm -rf "$cluster"
 url=$(scripts/pg-cluster.sh start "$cluster" 54330)
 trap 'scripts/pg-cluster.sh stop "$cluster" || true; rm -rf "$cluster"' EXIT
 base=${url%/*}
+echo "Saturated: 50 phones posting back to back for 30 s (SQLite, then PostgreSQL with 1 and 2 processes)..."
+python3 scripts/serve-load.py "$bin" --devices 50 --users 10 --seconds 30 --saturate | tee "$out/saturate-sqlite.txt"
+for n in 1 2; do
+  psql -X -q -d "$base/postgres" -c "DROP DATABASE IF EXISTS saturate$n" -c "CREATE DATABASE saturate$n"
+  python3 scripts/serve-load.py "$bin" --devices 50 --users 10 --seconds 30 --saturate --store "$base/saturate$n" \
+    --processes "$n" | tee "$out/saturate-pg-$n.txt"
+done
 for n in 1 2 4; do
   psql -X -q -d "$base/postgres" -c "DROP DATABASE IF EXISTS load$n" -c "CREATE DATABASE load$n"
   echo

@@ -10,8 +10,12 @@ With --store postgresql://... the store is that (empty) database, and --processe
 `serve` processes on it: the phones are spread over them and the viewer listens on the first,
 so the live events of the others' phones come through the database (LISTEN/NOTIFY).
 
+With --saturate each phone posts its next point as soon as the last is answered (a point a
+second apart in the phone's time), for SECONDS: the devices are the open connections, and
+points/s is what the server takes at most.
+
 usage: serve-load.py BINARY [--devices 500] [--seconds 60] [--users 10] [--store URL]
-                     [--processes 1] [--json]
+                     [--processes 1] [--saturate] [--json]
 """
 
 import argparse
@@ -28,6 +32,9 @@ import tempfile
 import time
 
 PASSWORD = "correct horse battery staple"
+# The most points a second one saturating phone is given times for (its points are a second
+# apart, all in the past).
+SATURATED_MAX = 400
 
 
 def cli(binary, args, stdin=None):
@@ -72,14 +79,21 @@ async def read_response(reader):
     return status
 
 
-async def device(host, port, token, index, start, seconds, sent, latencies, errors, base_ms):
+async def device(host, port, token, index, start, seconds, sent, latencies, errors, base_ms, saturate=False):
     reader, writer = await asyncio.open_connection(host, port)
     lat = 47.0 + index * 0.001
-    for second in range(seconds):
-        due = start + second + (index % 1000) / 1000.0
-        delay = due - time.monotonic()
-        if delay > 0:
-            await asyncio.sleep(delay)
+    delay = start - time.monotonic()
+    if delay > 0:
+        await asyncio.sleep(delay)
+    for second in range(seconds * SATURATED_MAX if saturate else seconds):
+        if saturate:
+            if time.monotonic() >= start + seconds:
+                break
+        else:
+            due = start + second + (index % 1000) / 1000.0
+            delay = due - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
         ms = base_ms + second * 1000
         lon = 8.5 + second * 0.0001  # about 7.5 m/s
         path = f"/osmand?id={token}&timestamp={ms}&lat={lat:.6f}&lon={lon:.6f}&speed=14.6&accuracy=5&batt=80"
@@ -126,6 +140,13 @@ def percentile(values, p):
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
+def cpu_seconds(pid):
+    """User and system CPU time the process has used so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def peak_rss_mb(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -142,6 +163,7 @@ async def main():
     ap.add_argument("--users", type=int, default=10)
     ap.add_argument("--store", help="a postgresql:// URL of an empty database (default: a new SQLite file)")
     ap.add_argument("--processes", type=int, default=1)
+    ap.add_argument("--saturate", action="store_true", help="post as fast as the server answers")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if not (1 <= a.devices <= 2000 and 1 <= a.seconds <= 600 and 1 <= a.users <= a.devices):
@@ -188,17 +210,20 @@ async def main():
         stop = asyncio.Event()
         watcher = asyncio.create_task(watch(host, port, names, sent, delays, stop))
         await asyncio.sleep(0.5)
-        base_ms = (int(time.time()) - a.seconds - 5) * 1000
+        span = a.seconds * (SATURATED_MAX if a.saturate else 1)
+        base_ms = (int(time.time()) - span - 5) * 1000
         start = time.monotonic() + 0.5
         began = time.monotonic()
         await asyncio.gather(*[
-            device(host, ports[i % len(ports)], tokens[i], i, start, a.seconds, sent, latencies, errors, base_ms)
+            device(host, ports[i % len(ports)], tokens[i], i, start, a.seconds, sent, latencies, errors, base_ms,
+                   a.saturate)
             for i in range(a.devices)])
-        wall = time.monotonic() - began
+        wall = time.monotonic() - (start if a.saturate else began)
         await asyncio.sleep(2)
         stop.set()
         await watcher
         rss = max(peak_rss_mb(server.pid) for server in servers)
+        cpu = sum(cpu_seconds(server.pid) for server in servers)
     finally:
         for server in servers:
             server.terminate()
@@ -211,6 +236,7 @@ async def main():
         stored = sqlite3.connect(store).execute("select count(*) from point").fetchone()[0]
     result = {
         "store": "postgresql" if store.startswith("postgres") else "sqlite", "processes": a.processes,
+        "saturate": a.saturate,
         "devices": a.devices, "seconds": a.seconds, "sent": len(sent), "stored": stored,
         "lost": len(sent) - stored, "errors": len(errors), "wall_s": round(wall, 1),
         "points_per_s": round(len(sent) / wall, 1),
@@ -220,6 +246,7 @@ async def main():
         "live_delay_ms_p50": round(percentile(delays, 50) * 1000, 2),
         "live_delay_ms_p99": round(percentile(delays, 99) * 1000, 2),
         "server_peak_rss_mb": round(rss, 1),  # the largest of the processes
+        "server_cpu_ms_per_point": round(cpu * 1000 / max(1, len(sent)), 2),  # all processes, set-up included
     }
     if a.json:
         print(json.dumps(result))

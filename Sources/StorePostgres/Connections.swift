@@ -88,100 +88,82 @@ final class Connections: Sendable {
     /// Runs `body` with a connection of its own, on the calling thread, which must not be the
     /// event loop's.
     func withConnection<T>(_ body: (Session) throws -> T) throws -> T {
-        let handoff = Guarded(Handoff.waiting)
-        Task(executorPreference: executor) {
-            do {
-                try await self.leased { connection in
-                    await withCheckedContinuation { released in handoff.withLock { $0 = .leased(connection, released) }
-                    }
-                }
-            } catch {
-                handoff.withLock { $0 = .failed(error) }
-            }
-        }
-        let (connection, released) = try handoff.wait(until: {
-            if case .waiting = $0 { return false }
-            return true
-        }) { state -> (PostgresConnection, CheckedContinuation<Void, Never>) in
-            switch state {
-            case .leased(let connection, let released): return (connection, released)
-            case .failed(let error): throw error
-            case .waiting: preconditionFailure("woken before the lease was settled")
-            }
-        }
-        defer { released.resume() }
+        let handoff = Guarded<Result<Leased, any Error>?>(nil)
+        lease { result in handoff.withLock { $0 = result } }
+        let leased = try handoff.wait(until: { $0 != nil }) { try $0!.get() }
+        defer { leased.release() }
         do {
-            return try body(Session(connection: connection, logger: logger))
+            return try body(Session(connection: leased.connection, logger: logger))
         } catch {
-            if !connection.isClosed && Self.isConnectionFailure(error) { Self.drop(connection) }
+            if !leased.connection.isClosed && Self.isConnectionFailure(error) { Self.drop(leased.connection) }
             throw error
         }
     }
 
     /// Runs `body` with a connection of its own on the store's thread pool: for units of work.
     func run<T: Sendable>(_ body: @escaping @Sendable (Session) throws -> T) async throws -> T {
+        let leased = try await withCheckedThrowingContinuation { continuation in
+            lease { continuation.resume(with: $0) }
+        }
+        defer { leased.release() }
         let logger = self.logger
-        let threads = self.threads
-        return try await leased { connection in
-            try await threads.runIfActive {
-                do {
-                    return try body(Session(connection: connection, logger: logger))
-                } catch {
-                    if !connection.isClosed && Self.isConnectionFailure(error) { Self.drop(connection) }
-                    throw error
-                }
+        return try await threads.runIfActive {
+            do {
+                return try body(Session(connection: leased.connection, logger: logger))
+            } catch {
+                if !leased.connection.isClosed && Self.isConnectionFailure(error) { Self.drop(leased.connection) }
+                throw error
             }
         }
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: (Session) throws -> T) throws -> T {
-        try withConnection { session in try session.transaction("BEGIN", body) }
+        try withConnection { session in try session.transaction("BEGIN") { try body($0) } }
     }
 
-    /// `use` with a connection of the pool, or the failure of a database that does not answer.
-    private func leased<T: Sendable>(_ use: @escaping @Sendable (PostgresConnection) async throws -> T) async throws
-        -> T
-    {
-        guard !closed.load(ordering: .relaxed) else { throw PostgresStoreError.closed }
-        let gate = LeaseGate()
+    /// Leases a connection of the pool in a task of its own, on the event loop, and calls
+    /// `settle` once: with the connection (the caller gives it back with ``Leased/release()``),
+    /// with the pool's failure, or with why the database does not answer when a probe says so
+    /// before the pool has a connection.
+    private func lease(_ settle: @escaping @Sendable (Result<Leased, any Error>) -> Void) {
+        guard !closed.load(ordering: .relaxed) else { return settle(.failure(PostgresStoreError.closed)) }
+        let gate = LeaseGate(settle)
         let client = self.client
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
+        let loop = self.loop
+        let task = Task(executorPreference: executor) {
+            // On the loop: the timer is set without waking it.
+            gate.watch(loop.scheduleTask(in: Self.probeAfter) { self.check(gate) })
+            do {
                 try await client.withConnection { connection in
-                    guard gate.take() else { throw CancellationError() }
-                    return try await use(connection)
+                    await withCheckedContinuation { released in
+                        if !gate.settle(.success(Leased(connection: connection, released: released))) {
+                            released.resume()
+                        }
+                    }
                 }
+            } catch {
+                _ = gate.settle(.failure(error))
             }
-            group.addTask {
-                try await self.watch(gate)
-                return nil
-            }
-            while let outcome = try await group.next() {
-                if let value = outcome {
-                    group.cancelAll()
-                    return value
-                }
-            }
-            throw PostgresStoreError.closed
         }
+        gate.lease = task
     }
 
-    /// Returns once `gate` is taken; throws why the database does not answer when a probe says
-    /// so before it is.
-    private func watch(_ gate: LeaseGate) async throws {
-        var wait = Self.probeAfter
-        while true {
-            try await Task.sleep(for: wait)
-            wait = .seconds(1)
-            if gate.isTaken { return }
-            if let failure = await probe(), gate.abandon() { throw failure }
-            if gate.isTaken { return }
+    /// A lease that has waited: a probe asks whether the database answers; when it does not, the
+    /// lease ends with why; when it does, the lease waits on and is checked again in a second.
+    private func check(_ gate: LeaseGate) {
+        guard !gate.isSettled else { return }
+        Task(executorPreference: executor) {
+            if let failure = await self.probe() {
+                if gate.settle(.failure(failure)) { gate.lease?.cancel() }
+            } else if !gate.isSettled {
+                gate.watch(self.loop.scheduleTask(in: .seconds(1)) { self.check(gate) })
+            }
         }
     }
 
     /// How long a lease waits before a probe asks whether the database answers.
-    static let probeAfter = Duration.milliseconds(250)
+    static let probeAfter = TimeAmount.milliseconds(250)
 
     /// Why the database does not answer a new connection (nil: it does), from the store's last
     /// direct connection attempt when it is less than a second old.
@@ -273,39 +255,57 @@ final class Connections: Sendable {
     }
 }
 
-/// A connection on its way from a lease to a synchronous caller, which gives it back by
-/// resuming the continuation.
-private enum Handoff: Sendable {
-    case waiting
-    case leased(PostgresConnection, CheckedContinuation<Void, Never>)
-    case failed(any Error)
+/// A connection leased for a caller, who gives it back to the pool with ``release()``.
+struct Leased: Sendable {
+    let connection: PostgresConnection
+    let released: CheckedContinuation<Void, Never>
+
+    func release() { released.resume() }
 }
 
-/// Whether a lease's connection is still wanted: taken by the lease, or abandoned by a caller
-/// that was told the database is away (then the connection goes back unused).
+/// One lease's outcome, settled once: the connection, the pool's failure or a probe's. A
+/// connection that comes after a probe's failure goes back unused.
 final class LeaseGate: Sendable {
-    private enum State { case waiting, taken, abandoned }
-    private let state = Mutex(State.waiting)
+    private struct State {
+        var settled = false
+        var timer: Scheduled<Void>?
+        var lease: Task<Void, Never>?
+    }
+    private let state = Mutex(State())
+    private let settleWith: @Sendable (Result<Leased, any Error>) -> Void
 
-    /// Takes the connection; false when the caller has gone.
-    func take() -> Bool {
-        state.withLock {
-            guard $0 == .waiting else { return false }
-            $0 = .taken
-            return true
+    init(_ settle: @escaping @Sendable (Result<Leased, any Error>) -> Void) { settleWith = settle }
+
+    /// Settles the lease with `result`; false when it was settled already.
+    func settle(_ result: Result<Leased, any Error>) -> Bool {
+        let timer = state.withLock { state -> Scheduled<Void>?? in
+            guard !state.settled else { return .none }
+            state.settled = true
+            defer { state.timer = nil }
+            return .some(state.timer)
         }
+        guard let timer else { return false }
+        timer?.cancel()
+        settleWith(result)
+        return true
     }
 
-    /// Gives up the lease; false when a connection was already taken.
-    func abandon() -> Bool {
-        state.withLock {
-            guard $0 == .waiting else { return false }
-            $0 = .abandoned
-            return true
+    /// The timer of the next check.
+    func watch(_ timer: Scheduled<Void>) {
+        let settled = state.withLock { state in
+            if !state.settled { state.timer = timer }
+            return state.settled
         }
+        if settled { timer.cancel() }
     }
 
-    var isTaken: Bool { state.withLock { $0 == .taken } }
+    /// The task that waits for the pool's connection.
+    var lease: Task<Void, Never>? {
+        get { state.withLock { $0.lease } }
+        set { state.withLock { $0.lease = newValue } }
+    }
+
+    var isSettled: Bool { state.withLock { $0.settled } }
 }
 
 /// Runs tasks' jobs on one NIO event loop: the pool's work and the leases of synchronous callers

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ServiceLifecycle
+import StorePostgres
 import TrailbookKit
 import TrailbookServer
 
@@ -81,6 +83,21 @@ struct Serve: AsyncParsableCommand {
         // The accounts' alerts go out while the server runs; it stops after the server.
         let notifier = NotifierService(
             notifier: Notifier(store: store, settings: rules.alerts, logger: logger), tasks: nil)
-        try await ServiceRunner.run([notifier, server], logger: logger)
+        // The store is the group's first service, so the last stopped: a PostgreSQL store's
+        // connections close once the server and the notifier have finished.
+        var services: [any Service] = [notifier, server]
+        if let store = store as? PostgresStore { services.insert(ClosingStore(store: store), at: 0) }
+        try await ServiceRunner.run(services, logger: logger)
+    }
+}
+
+/// A PostgreSQL store in `serve`'s service group: its pool runs from the store's opening, and
+/// ends when the group shuts down.
+struct ClosingStore: Service {
+    let store: PostgresStore
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        store.close()
     }
 }

@@ -32,13 +32,21 @@ public struct EventOutlet: Sendable {
     /// (with the position when the grant has `live` too), and their alerts take those.
     @discardableResult
     public func take(_ events: [TrailEvent], device: DeviceID, deviceName: String) throws -> [TrailEvent] {
+        try take(events, device: device, deviceName: deviceName, in: store)
+    }
+
+    /// ``take(_:device:deviceName:)`` inside a unit of work (or on the store itself).
+    @discardableResult
+    public func take(_ events: [TrailEvent], device: DeviceID, deviceName: String, in store: any StoreUnit) throws
+        -> [TrailEvent]
+    {
         guard !events.isEmpty else { return [] }
         let cues = try store.cues(account: account)
         let fired = CueService.fire(cues, for: events)
         let all = events + fired.map(\.event)
         try store.addEvents(all, device: device)
         for (cue, event) in fired where cue.once { try store.markCueFired(cue.id, atMilliseconds: event.milliseconds) }
-        try alert(all, account: account, deviceName: deviceName)
+        try alert(all, account: account, deviceName: deviceName, in: store)
         let placeEvents = events.filter { $0.type == .placeArrive || $0.type == .placeDepart }
         guard !placeEvents.isEmpty, let owner = account else { return all }
         let now = UTCTimestamp.now()
@@ -50,13 +58,13 @@ public struct EventOutlet: Sendable {
                     details: e.details)
             }
             try store.addEvents(told, device: device, viewer: grant.viewer)
-            try alert(told, account: grant.viewer, deviceName: deviceName)
+            try alert(told, account: grant.viewer, deviceName: deviceName, in: store)
         }
         return all
     }
 
     /// Puts what `account`'s alerts take of `events` in the outbox (when alerting).
-    private func alert(_ events: [TrailEvent], account: String?, deviceName: String) throws {
+    private func alert(_ events: [TrailEvent], account: String?, deviceName: String, in store: any StoreUnit) throws {
         guard alerting else { return }
         let alerts = try store.alerts(account: account)
         guard !alerts.isEmpty else { return }

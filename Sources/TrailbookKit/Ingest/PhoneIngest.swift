@@ -50,13 +50,12 @@ public final class PhoneIngest: Sendable {
     /// Where a point of any time goes among the stored ones (the rules' segment and ride gaps).
     private let placement: PointPlacement
 
-    /// A device's pipeline, writer and event detector, used by one batch at a time: its mutex is
-    /// held for the whole batch (store writes included), so a device's batches go one after the
+    /// A device's pipeline and event detector, used by one batch at a time: its mutex is held
+    /// for the whole batch (its unit of work included), so a device's batches go one after the
     /// other while other devices' lanes, other mutexes, go side by side.
     final class Lane: Sendable {
         struct State {
             var pipeline: Pipeline
-            let writer: any TrackWriting
             var detector: EventDetector
             /// Where its events go (with the cues they fire, and into its account's alerts).
             let outlet: EventOutlet
@@ -130,7 +129,6 @@ public final class PhoneIngest: Sendable {
             let lane = Lane(
                 Lane.State(
                     pipeline: Pipeline(configuration: configuration, logger: logger),
-                    writer: store.makeWriter(device: device),
                     detector: EventDetector(rules: configuration.events, places: []),
                     outlet: EventOutlet(
                         store: store, account: account, alerting: true, zone: configuration.alerts.zone,
@@ -169,53 +167,62 @@ public final class PhoneIngest: Sendable {
                     }
                 }
             }
-            let stored = try lane.writer.place(kept, drops: drops, rule: placement)
-            // What the phone measured (its barometer), as the device's own weather readings.
-            if !readings.isEmpty {
-                _ = try store.addWeatherReadings(
-                    readings.map { r in
-                        var r = r
-                        r.device = device
-                        return r
-                    }, account: account)
-            }
-            lane.pipeline = pipeline
             // Whether the batch holds a point newer than any the device sent before: only then does
             // what it says of the phone (battery, accuracy) move the device's state on.
             let advances = (sorted.last?.unixMilliseconds).map { $0 > (lane.seen ?? .min) } ?? false
-            lane.seen = seen
             // Events: like the pipeline, the detector moves on only once they are stored (a resent
             // batch's points are earlier than what it saw, and pass; an event stored twice is kept once).
             var detector = lane.detector
             let readPlaces = lane.placesRead.map { now - $0 >= 30_000 } ?? true
-            if readPlaces {
-                let places = try store.places(account: account)
-                if places != detector.places { detector.setPlaces(places) }
+            let name = lane.name
+            let outlet = lane.outlet
+            let offline = lane.offline
+            // The batch is one unit of work: its points, the phone's readings, the events with their
+            // cues and alerts, and the device's state are stored together or not at all.
+            let stored = try store.writeNow { tx -> Int in
+                let stored = try tx.makeWriter(device: device).place(kept, drops: drops, rule: placement)
+                // What the phone measured (its barometer), as the device's own weather readings.
+                if !readings.isEmpty {
+                    _ = try tx.addWeatherReadings(
+                        readings.map { r in
+                            var r = r
+                            r.device = device
+                            return r
+                        }, account: account)
+                }
+                if readPlaces {
+                    let places = try tx.places(account: account)
+                    if places != detector.places { detector.setPlaces(places) }
+                }
+                var events = try unrepeated(
+                    sorted.flatMap { detector.observe($0) }, deviceName: name, account: account, in: tx)
+                if let late, stored > 0 {
+                    events += try lateEvents(
+                        in: late, device: device, deviceName: name, account: account, places: detector.places,
+                        besides: events, unit: tx)
+                }
+                if let battery, advances, let newest = sorted.last?.unixMilliseconds {
+                    events += detector.observe(battery: battery, at: newest)
+                }
+                if offline { events.append(detector.connected(at: now)) }
+                events += alarms.map {
+                    TrailEvent(
+                        milliseconds: $0.milliseconds, type: .deviceAlarm, coordinate: $0.coordinate, text: $0.kind)
+                }
+                try outlet.take(events, device: device, deviceName: name, in: tx)
+                if advances, let newest = sorted.last, stored > 0 || battery != nil {
+                    try tx.setDeviceState(
+                        device, atMilliseconds: newest.unixMilliseconds!, battery: battery,
+                        accuracy: newest.horizontalError)
+                }
+                return stored
             }
-            var events = try unrepeated(
-                sorted.flatMap { detector.observe($0) }, deviceName: lane.name, account: account)
-            if let late, stored > 0 {
-                events += try lateEvents(
-                    in: late, device: device, deviceName: lane.name, account: account, places: detector.places,
-                    besides: events)
-            }
-            if let battery, advances, let newest = sorted.last?.unixMilliseconds {
-                events += detector.observe(battery: battery, at: newest)
-            }
-            if lane.offline { events.append(detector.connected(at: now)) }
-            events += alarms.map {
-                TrailEvent(milliseconds: $0.milliseconds, type: .deviceAlarm, coordinate: $0.coordinate, text: $0.kind)
-            }
-            try lane.outlet.take(events, device: device, deviceName: lane.name)
-            if readPlaces { lane.placesRead = now }
+            lane.pipeline = pipeline
+            lane.seen = seen
             lane.detector = detector
+            if readPlaces { lane.placesRead = now }
             lane.offline = false
             lane.lastSeen = now
-            if advances, let newest = sorted.last, stored > 0 || battery != nil {
-                try store.setDeviceState(
-                    device, atMilliseconds: newest.unixMilliseconds!, battery: battery, accuracy: newest.horizontalError
-                )
-            }
             return stored
         }
     }
@@ -237,8 +244,9 @@ public final class PhoneIngest: Sendable {
     /// stored ones began (a stay before them, a departure after), so the whole stretch counts.
     func lateEvents(
         in range: ClosedRange<Int64>, device: DeviceID, deviceName: String, account: String?, places: [Place],
-        besides: [TrailEvent]
+        besides: [TrailEvent], unit: any StoreUnit
     ) throws -> [TrailEvent] {
+        let store = unit
         let from = range.lowerBound - lateWindow
         let to = range.upperBound + lateWindow + 1
         let fixes = try store.points(
@@ -290,7 +298,9 @@ public final class PhoneIngest: Sendable {
     /// the same place as its last one of the pair within ``lateWindow`` before (late points
     /// showed it first, at its own time; the live detector, seeing the points with gaps, found
     /// it again later).
-    func unrepeated(_ events: [TrailEvent], deviceName: String, account: String?) throws -> [TrailEvent] {
+    func unrepeated(_ events: [TrailEvent], deviceName: String, account: String?, in store: any StoreUnit) throws
+        -> [TrailEvent]
+    {
         var kept: [TrailEvent] = []
         for e in events {
             guard let other = Self.opposite[e.type] else {
