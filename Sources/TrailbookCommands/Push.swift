@@ -18,7 +18,8 @@ struct Push: AsyncParsableCommand {
             an interrupted one goes on where it stopped. A Trailbook server ignores a point it \
             already has, so a batch whose answer was lost and is sent again is kept once. \
             Without --device-name the device is the one with points to send; when several have, \
-            name one (each goes to its own device token on the server).
+            name one (each goes to its own device token on the server). With --user, the devices \
+            are that account's (a server's store pushing on to another server).
 
             Exit codes: 69 the server does not answer, 77 it refused the token, 65 it refused \
             points (a Trailbook server takes none more than a year old: --from skips them).
@@ -41,6 +42,7 @@ struct Push: AsyncParsableCommand {
     @Flag(help: "Print {\"server\", \"device\", \"sent\", \"waiting\", \"dry_run\"} as JSON.")
     var json = false
 
+    @OptionGroup var accountOptions: AccountOptions
     @OptionGroup var zoneOptions: ZoneOptions
     @OptionGroup var storeOptions: StoreOptions
 
@@ -73,7 +75,7 @@ struct Push: AsyncParsableCommand {
         let target = try uploadOptions.target()!
         let store = try storeOptions.open()
         let from = try from.map { try LocalTime.require($0, option: "--from", zone: try zoneOptions.zone()) }
-        let upload = OverlandUpload(target: target, store: store)
+        let upload = OverlandUpload(target: target, store: store, account: try accountOptions.account(in: store))
         guard let device = try upload.device(named: deviceName, from: from) else {
             return output(Report(server: "\(target)", device: nil, sent: 0, waiting: 0, dryRun: dryRun))
         }

@@ -202,4 +202,48 @@ import TrailbookTestSupport
         let sums = received([server.log])
         #expect(sums.received == epochs.count && sums.new == epochs.count, "\(sums)")
     }
+
+    /// `push --user`: the devices sent are that account's (a server's store pushing on to
+    /// another server); the store's own user's device of the same name is not sent, and an
+    /// account the store does not have is exit 66.
+    @Test func pushActsForTheAccountItIsGiven() throws {
+        let dir = try Samples.temporaryDirectory()
+        let (serverStore, token) = try serverStore(dir)
+        let epochs = try recentRide(seconds: 300, minutesAgo: 60, in: dir)
+        let local = dir + "/relay.sqlite"
+        let added = try run(
+            ["user", "add", "bo", "--password-stdin", "--store", local],
+            input: Data("correct horse battery staple".utf8))
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(
+            try run(["import", dir + "/ride.nmea", "--store", local, "--user", "bo", "--device-name", "bike"]).status
+                == 0)
+        // The store's own user has a bike too, with other points.
+        let other = dir + "/other.nmea"
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
+        let start = formatter.string(from: Date().addingTimeInterval(-3 * 3600))
+        #expect(try run(["simulate", "--duration", "60", "--seed", "3", "--start", start, "-o", other]).status == 0)
+        #expect(try run(["import", other, "--store", local, "--device-name", "bike"]).status == 0)
+        let server = try ServeCommandTests.RunningServer(store: serverStore)
+        defer { _ = server.stop() }
+        let url = server.url.absoluteString
+
+        let nobody = try run(["push", "--server", url, "--token", token, "--store", local, "--user", "nobody"])
+        #expect(nobody.status == 66 && nobody.stderr.contains("There is no account nobody"), "\(nobody.stderr)")
+        let push = try run(
+            ["push", "--server", url, "--token", token, "--store", local, "--user", "bo", "--device-name", "bike"])
+        #expect(push.status == 0 && push.stdout.contains("Sent \(epochs.count) points of bike"), "\(push.stdout)")
+        let bos = try TrackStore(path: local).points(account: "bo", fromMilliseconds: .min, toMilliseconds: .max).map {
+            "\($0.fix.unixMilliseconds!) \($0.fix.coordinate!)"
+        }
+        #expect(bos.count == epochs.count)
+        #expect(try serverPoints(serverStore) == bos, "the server has bo's points, not the store's own user's")
+        // The upload cursor is the account's device's: the own user's bike still has all to send.
+        let own = try run(["push", "--server", url, "--token", token, "--store", local, "--dry-run"])
+        #expect(own.status == 0 && own.stdout.contains("points of bike would be sent"), "\(own.stdout)")
+        let again = try run(
+            ["push", "--server", url, "--token", token, "--store", local, "--user", "bo", "--device-name", "bike"])
+        #expect(again.status == 0 && again.stdout.contains("Nothing to send"), "\(again.stdout)")
+    }
 }

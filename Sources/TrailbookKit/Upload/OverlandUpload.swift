@@ -112,19 +112,28 @@ public struct UploadTarget: Sendable, CustomStringConvertible {
 public struct OverlandUpload: Sendable {
     public let target: UploadTarget
     let store: any TrackStoring
+    /// Whose devices are sent (nil: the store's own user's).
+    let account: String?
     let batchSize: Int
     let timeout: TimeInterval
 
-    public init(target: UploadTarget, store: any TrackStoring, batchSize: Int = 500, timeout: TimeInterval = 30) {
+    public init(
+        target: UploadTarget, store: any TrackStoring, account: String? = nil, batchSize: Int = 500,
+        timeout: TimeInterval = 30
+    ) {
         self.target = target
         self.store = store
+        self.account = account
         self.batchSize = batchSize
         self.timeout = timeout
     }
 
-    /// The device to send: the one named, else the one with points to send (nil: none has).
+    /// The device of the account to send: the one named, else the one with points to send (nil:
+    /// none has).
     public func device(named name: String?, from: Int64? = nil) throws -> StoredDevice? {
-        let devices = try store.devices()
+        let devices =
+            try account.map { try (store.devices(of: $0) ?? []).map { StoredDevice(id: $0.id, name: $0.name) } }
+            ?? store.devices()
         if let name {
             guard let device = devices.first(where: { $0.name == name }) else {
                 throw UploadError.noDevice(name, store: store.path, known: devices.map(\.name))
