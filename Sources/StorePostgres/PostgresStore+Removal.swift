@@ -7,46 +7,37 @@ import TrackModel
 /// until VACUUM (autovacuum) reuses the space; docs/STORE.md says how to make sure sooner.
 extension PostgresStoring {
     public func remove(records ids: [Int64], account: String?) throws -> (removal: Removal, missing: [Int64]) {
-        let (removal, missing, files) = try write { session -> (Removal, [Int64], [String]) in
-            let rows = try session.query(
+        let outcome = try write { session -> Result<(Removal, [String]), RemovalPlan.Missing> in
+            let found = try session.query(
                 """
                 SELECT id, t, manual, device_id FROM record WHERE id = ANY(\(ids))
                 AND user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
-                """)
-            let found = Set(try rows.map { try $0.get("id", as: Int64.self) })
-            let missing = ids.filter { !found.contains($0) }
-            guard missing.isEmpty else { return (Removal(), missing, []) }
-            var removal = Removal()
-            try PostgresStore.countAttachments(session, records: Array(found), into: &removal)
-            removal.records += try session.execute("DELETE FROM record WHERE id = ANY(\(Array(found)))")
-            for row in rows where !(try row.get("manual", as: Bool.self)) {
-                guard let device = try row.optional("device_id", as: Int64.self) else { continue }
-                let t = try row.get("t", as: Int64.self)
-                try PostgresStore.deletePoints(session, of: [device], from: t, to: t + 1, into: &removal)
+                ORDER BY id
+                """
+            ).map {
+                RemovalPlan.Record(
+                    id: try $0.get("id"), milliseconds: try $0.get("t"), manual: try $0.get("manual"),
+                    device: try $0.optional("device_id"))
             }
-            return (removal, [], try PostgresStore.deleteUnreferencedPhotos(session))
+            switch RemovalPlan.records(ids, found: found) {
+            case .failure(let missing): return .failure(missing)
+            case .success(let plan): return .success(try PostgresStore.carryOut(plan, account: account, session))
+            }
         }
-        return (finishRemoval(removal, files), missing)
+        switch outcome {
+        case .failure(let missing): return (Removal(), missing.ids)
+        case .success(let (removal, files)): return (finishRemoval(removal, files), [])
+        }
     }
 
     public func remove(ride id: Int64, account: String?) throws -> Removal? {
         let result = try write { session -> (Removal, [String])? in
             guard let ride = try session.query("SELECT start_ms, end_ms, device_id FROM ride WHERE id = \(id)").first,
-                try PostgresStore.deviceIDs(session, DeviceFilter(account: account)).contains(ride.get("device_id"))
+                let plan = RemovalPlan.ride(
+                    id, device: try ride.get("device_id"), start: try ride.get("start_ms"), end: try ride.get("end_ms"),
+                    accountDevices: try PostgresStore.deviceIDs(session, DeviceFilter(account: account)))
             else { return nil }
-            let start = try ride.get("start_ms", as: Int64.self)
-            let end = try ride.get("end_ms", as: Int64.self)
-            let device = try ride.get("device_id", as: Int64.self)
-            var removal = Removal()
-            let records = try session.values(
-                "SELECT id FROM record WHERE NOT manual AND device_id = \(device) AND t >= \(start) AND t <= \(end)",
-                as: Int64.self)
-            try PostgresStore.countAttachments(session, records: records, into: &removal)
-            removal.records += try session.execute("DELETE FROM record WHERE id = ANY(\(records))")
-            try PostgresStore.deletePoints(session, of: [device], from: start, to: end + 1, into: &removal)
-            // The ride is gone with its last point unless another ride's points overlapped it.
-            if try session.execute("DELETE FROM ride WHERE id = \(id)") > 0 { removal.rides += 1 }
-            return (removal, try PostgresStore.deleteUnreferencedPhotos(session))
+            return try PostgresStore.carryOut(plan, account: account, session)
         }
         guard let (removal, files) = result else { return nil }
         return finishRemoval(removal, files)
@@ -56,23 +47,57 @@ extension PostgresStoring {
         throws -> Removal
     {
         let (removal, files) = try write { session -> (Removal, [String]) in
-            var removal = Removal()
-            let user = try session.value(
-                "SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser)", as: Int64.self)
-            let records = try session.values(
-                "SELECT id FROM record WHERE user_id = \(user) AND t >= \(from) AND t < \(to)", as: Int64.self)
-            try PostgresStore.countAttachments(session, records: records, into: &removal)
-            removal.records += try session.execute("DELETE FROM record WHERE id = ANY(\(records))")
-            try PostgresStore.deletePoints(
-                session, of: try PostgresStore.deviceIDs(session, DeviceFilter(account: account)), from: from, to: to,
-                into: &removal)
-            removal.daySummaries += try session.execute(
-                "DELETE FROM day_summary WHERE user_id = \(user) AND day = ANY(\(days.map(\.description)))")
-            return (removal, try PostgresStore.deleteUnreferencedPhotos(session))
+            let plan = RemovalPlan.time(
+                from: from, to: to, days: days,
+                accountDevices: try PostgresStore.deviceIDs(session, DeviceFilter(account: account)))
+            return try PostgresStore.carryOut(plan, account: account, session)
         }
         return finishRemoval(removal, files)
     }
+}
 
+extension PostgresStore {
+    /// Carries out `plan` for `account`: deletes what it names and counts what went; returns the
+    /// count and the photo files no record uses any more.
+    static func carryOut(_ plan: RemovalPlan, account: String?, _ session: Session) throws -> (Removal, [String]) {
+        var removal = Removal()
+        let name = account ?? PostgresStore.localUser
+        var records = plan.records
+        if let span = plan.recordsAtPoints {
+            records += try session.values(
+                """
+                SELECT id FROM record WHERE NOT manual AND device_id = ANY(\(span.devices))
+                AND t >= \(span.from) AND t < \(span.to)
+                """, as: Int64.self)
+        }
+        if let range = plan.recordsInTime {
+            records += try session.values(
+                """
+                SELECT id FROM record WHERE user_id = (SELECT id FROM account WHERE name = \(name))
+                AND t >= \(range.lowerBound) AND t <= \(range.upperBound)
+                """, as: Int64.self)
+        }
+        if !records.isEmpty {
+            try countAttachments(session, records: records, into: &removal)
+            removal.records += try session.execute("DELETE FROM record WHERE id = ANY(\(records))")
+        }
+        for span in plan.points {
+            try deletePoints(session, of: span.devices, from: span.from, to: span.to, into: &removal)
+        }
+        // The ride is gone with its last point unless another ride's points overlapped it.
+        if let ride = plan.ride, try session.execute("DELETE FROM ride WHERE id = \(ride)") > 0 { removal.rides += 1 }
+        if !plan.daySummaries.isEmpty {
+            removal.daySummaries += try session.execute(
+                """
+                DELETE FROM day_summary WHERE user_id = (SELECT id FROM account WHERE name = \(name))
+                AND day = ANY(\(plan.daySummaries.map(\.description)))
+                """)
+        }
+        return (removal, try deleteUnreferencedPhotos(session))
+    }
+}
+
+extension PostgresStoring {
     /// Counts the notes, photo links and fields of `records`.
     static func countAttachments(_ session: Session, records: [Int64], into removal: inout Removal) throws {
         let row = try session.query(

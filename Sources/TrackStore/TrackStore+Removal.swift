@@ -10,35 +10,28 @@ extension SQLiteStoring {
     /// with it (the point is the place); ids it does not have are returned in `missing` and nothing
     /// is removed then.
     public func remove(records ids: [Int64], account: String?) throws -> (removal: Removal, missing: [Int64]) {
-        let (removal, missing, files) = try pool.write { db -> (Removal, [Int64], [String]) in
-            var missing: [Int64] = []
-            var rows: [Row] = []
-            for id in ids {
+        let outcome = try pool.write { db -> Result<(Removal, [String]), RemovalPlan.Missing> in
+            var found: [RemovalPlan.Record] = []
+            for id in Array(Set(ids)).sorted() {
                 if let row = try Row.fetchOne(
                     db, sql: "SELECT id, t, manual, device_id FROM record WHERE id = ? AND \(Self.ofAccount)",
                     arguments: [id, account ?? TrackStore.localUser])
                 {
-                    rows.append(row)
-                } else {
-                    missing.append(id)
+                    found.append(
+                        RemovalPlan.Record(
+                            id: row["id"], milliseconds: row["t"], manual: (row["manual"] as Int) != 0,
+                            device: row["device_id"]))
                 }
             }
-            guard missing.isEmpty else { return (Removal(), missing, []) }
-            var removal = Removal()
-            for row in rows {
-                let id: Int64 = row["id"]
-                try Self.countAttachments(db, "record_id = ?", [id], into: &removal)
-                try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [id])
-                removal.records += 1
-                if (row["manual"] as Int) == 0, let device = row["device_id"] as Int64? {
-                    let t: Int64 = row["t"]
-                    try Self.deletePoints(db, of: [device], from: t, to: t + 1, into: &removal)
-                }
+            switch RemovalPlan.records(ids, found: found) {
+            case .failure(let missing): return .failure(missing)
+            case .success(let plan): return .success(try Self.carryOut(plan, account: account, db))
             }
-            let files = try Self.deleteUnreferencedPhotos(db, into: &removal)
-            return (removal, [], files)
         }
-        return (try finishRemoval(removal, files), missing)
+        switch outcome {
+        case .failure(let missing): return (Removal(), missing.ids)
+        case .success(let (removal, files)): return (try finishRemoval(removal, files), [])
+        }
     }
 
     /// Removes a ride of the account's devices: its points, segments, drop counts and the records
@@ -48,26 +41,11 @@ extension SQLiteStoring {
             guard
                 let ride = try Row.fetchOne(
                     db, sql: "SELECT start_ms, end_ms, device_id FROM ride WHERE id = ?", arguments: [id]),
-                try Self.deviceIDs(db, DeviceFilter(account: account)).contains(ride["device_id"])
+                let plan = RemovalPlan.ride(
+                    id, device: ride["device_id"], start: ride["start_ms"], end: ride["end_ms"],
+                    accountDevices: try Self.deviceIDs(db, DeviceFilter(account: account)))
             else { return nil }
-            let start: Int64 = ride["start_ms"]
-            let end: Int64 = ride["end_ms"]
-            var removal = Removal()
-            let device: Int64 = ride["device_id"]
-            let condition = "manual = 0 AND device_id = ? AND t >= ? AND t <= ?"
-            let arguments: StatementArguments = [device, start, end]
-            try Self.countAttachments(
-                db, "record_id IN (SELECT id FROM record WHERE \(condition))", arguments, into: &removal)
-            removal.records +=
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM record WHERE \(condition)", arguments: arguments) ?? 0
-            try db.execute(sql: "DELETE FROM record WHERE \(condition)", arguments: arguments)
-            try Self.deletePoints(db, of: [device], from: start, to: end + 1, into: &removal)
-            // The ride is gone with its last point unless another ride's points overlapped it.
-            if try Int.fetchOne(db, sql: "SELECT count(*) FROM ride WHERE id = ?", arguments: [id]) == 1 {
-                try db.execute(sql: "DELETE FROM ride WHERE id = ?", arguments: [id])
-                removal.rides += 1
-            }
-            return (removal, try Self.deleteUnreferencedPhotos(db, into: &removal))
+            return try Self.carryOut(plan, account: account, db)
         }
         guard let (removal, files) = result else { return nil }
         return try finishRemoval(removal, files)
@@ -80,25 +58,54 @@ extension SQLiteStoring {
         throws -> Removal
     {
         let (removal, files) = try pool.write { db -> (Removal, [String]) in
-            var removal = Removal()
-            let name = account ?? TrackStore.localUser
-            try Self.countAttachments(
-                db, "record_id IN (SELECT id FROM record WHERE \(Self.ofAccount) AND t >= ? AND t < ?)",
-                [name, from, to], into: &removal)
-            try db.execute(
-                sql: "DELETE FROM record WHERE \(Self.ofAccount) AND t >= ? AND t < ?", arguments: [name, from, to])
-            removal.records += db.changesCount
-            try Self.deletePoints(
-                db, of: try Self.deviceIDs(db, DeviceFilter(account: account)), from: from, to: to, into: &removal)
-            for day in days {
-                try db.execute(
-                    sql: "DELETE FROM day_summary WHERE \(Self.ofAccount) AND day = ?",
-                    arguments: [name, day.description])
-                removal.daySummaries += db.changesCount
-            }
-            return (removal, try Self.deleteUnreferencedPhotos(db, into: &removal))
+            let plan = RemovalPlan.time(
+                from: from, to: to, days: days, accountDevices: try Self.deviceIDs(db, DeviceFilter(account: account)))
+            return try Self.carryOut(plan, account: account, db)
         }
         return try finishRemoval(removal, files)
+    }
+
+    /// Carries out `plan` for `account`: deletes what it names and counts what went; returns the
+    /// count and the photo files no record uses any more.
+    static func carryOut(_ plan: RemovalPlan, account: String?, _ db: Database) throws -> (Removal, [String]) {
+        var removal = Removal()
+        let name = account ?? TrackStore.localUser
+        var records: [(condition: String, arguments: StatementArguments)] = []
+        if !plan.records.isEmpty {
+            let marks = Array(repeating: "?", count: plan.records.count).joined(separator: ", ")
+            records.append(("id IN (\(marks))", StatementArguments(plan.records)))
+        }
+        if let span = plan.recordsAtPoints, !span.devices.isEmpty {
+            let marks = Array(repeating: "?", count: span.devices.count).joined(separator: ", ")
+            records.append(
+                (
+                    "manual = 0 AND device_id IN (\(marks)) AND t >= ? AND t < ?",
+                    StatementArguments(span.devices) + [span.from, span.to]
+                ))
+        }
+        if let range = plan.recordsInTime {
+            records.append(("\(Self.ofAccount) AND t >= ? AND t <= ?", [name, range.lowerBound, range.upperBound]))
+        }
+        for (condition, arguments) in records {
+            try Self.countAttachments(
+                db, "record_id IN (SELECT id FROM record WHERE \(condition))", arguments, into: &removal)
+            try db.execute(sql: "DELETE FROM record WHERE \(condition)", arguments: arguments)
+            removal.records += db.changesCount
+        }
+        for span in plan.points {
+            try Self.deletePoints(db, of: span.devices, from: span.from, to: span.to, into: &removal)
+        }
+        // The ride is gone with its last point unless another ride's points overlapped it.
+        if let ride = plan.ride {
+            try db.execute(sql: "DELETE FROM ride WHERE id = ?", arguments: [ride])
+            removal.rides += db.changesCount
+        }
+        for day in plan.daySummaries {
+            try db.execute(
+                sql: "DELETE FROM day_summary WHERE \(Self.ofAccount) AND day = ?", arguments: [name, day.description])
+            removal.daySummaries += db.changesCount
+        }
+        return (removal, try Self.deleteUnreferencedPhotos(db, into: &removal))
     }
 
     /// Counts the notes, photo links and fields of the records matching `condition`.

@@ -223,3 +223,58 @@ func keptPoint(_ t: Int64, ride: Int, segment: Int) -> KeptPoint {
         #expect(tally.dropRide == 1, "the newest point's ride went into ride 1")
     }
 }
+
+/// What a removal takes, decided before a row is deleted.
+@Suite struct RemovalPlanTests {
+    func record(_ id: Int64, at ms: Int64, manual: Bool = false, device: Int64? = 7) -> RemovalPlan.Record {
+        RemovalPlan.Record(id: id, milliseconds: ms, manual: manual, device: device)
+    }
+
+    @Test func recordsGoAllTogetherOrNotAtAll() {
+        let found = [record(1, at: 1_000), record(3, at: 3_000)]
+        #expect(RemovalPlan.records([1, 2, 3, 4], found: found) == .failure(.init(ids: [2, 4])))
+        guard case .success(let plan) = RemovalPlan.records([1, 3], found: found) else {
+            Issue.record("records the account has are removed")
+            return
+        }
+        #expect(plan.records == [1, 3])
+        #expect(
+            plan.ride == nil && plan.recordsAtPoints == nil && plan.recordsInTime == nil && plan.daySummaries.isEmpty)
+    }
+
+    @Test func aRecordAtAStoredPointTakesThePointAManualOneDoesNot() {
+        let found = [
+            record(1, at: 1_000), record(2, at: 2_000, manual: true), record(3, at: 3_000, device: nil),
+            record(4, at: 4_000, device: 9),
+        ]
+        let plan = try? RemovalPlan.records([1, 2, 3, 4], found: found).get()
+        #expect(
+            plan?.points == [
+                RemovalPlan.Span(devices: [7], from: 1_000, to: 1_001),
+                RemovalPlan.Span(devices: [9], from: 4_000, to: 4_001),
+            ])
+    }
+
+    @Test func aRideTakesItsDevicesPointsFirstToLastAndTheRecordsAtThem() {
+        #expect(RemovalPlan.ride(5, device: 7, start: 10_000, end: 20_000, accountDevices: [8]) == nil)
+        let plan = RemovalPlan.ride(5, device: 7, start: 10_000, end: 20_000, accountDevices: [7, 8])
+        let span = RemovalPlan.Span(devices: [7], from: 10_000, to: 20_001)
+        #expect(plan?.points == [span])
+        #expect(plan?.recordsAtPoints == span, "records made at its points, not the manual ones in its time")
+        #expect(plan?.recordsInTime == nil && plan?.records == [])
+        #expect(plan?.ride == 5)
+    }
+
+    @Test func aTimeRangeTakesRecordsPointsAndTheDaysSummaries() {
+        let day = CivilDate(year: 2026, month: 6, day: 14)!
+        let plan = RemovalPlan.time(from: 1_000, to: 5_000, days: [day], accountDevices: [7, 8])
+        #expect(plan.recordsInTime == 1_000...4_999, "manual records too, the end not included")
+        #expect(plan.points == [RemovalPlan.Span(devices: [7, 8], from: 1_000, to: 5_000)])
+        #expect(plan.daySummaries == [day])
+        #expect(plan.ride == nil && plan.records.isEmpty)
+        // An account with no devices: its records and summaries still go.
+        let bare = RemovalPlan.time(from: 1_000, to: 5_000, days: [], accountDevices: [])
+        #expect(bare.points.isEmpty && bare.recordsInTime == 1_000...4_999)
+        #expect(RemovalPlan.time(from: 5_000, to: 5_000, days: [], accountDevices: [7]).recordsInTime == nil)
+    }
+}
