@@ -117,11 +117,6 @@ final class Connections: Sendable {
         }
     }
 
-    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
-    func transaction<T>(_ body: (Session) throws -> T) throws -> T {
-        try withConnection { session in try session.transaction("BEGIN") { try body($0) } }
-    }
-
     /// Leases a connection of the pool in a task of its own, on the event loop, and calls
     /// `settle` once: with the connection (the caller gives it back with ``Leased/release()``),
     /// with the pool's failure, or with why the database does not answer when a probe says so

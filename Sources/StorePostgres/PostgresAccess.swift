@@ -109,11 +109,6 @@ extension PostgresStore: PostgresStoring {
         }
     }
 
-    /// `body`'s value, or its failure as a ``PostgresStoreError`` when it is one of those.
-    private func mapped<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw PostgresStoreError.from(error, location: location) }
-    }
-
     private func mappedAsync<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch { throw PostgresStoreError.from(error, location: location) }
     }

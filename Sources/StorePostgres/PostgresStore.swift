@@ -59,21 +59,18 @@ public final class PostgresStore: TrackStoring, Sendable {
 
     /// Runs `body` on a connection, turning a lost connection into ``PostgresStoreError``.
     func readSession<T>(_ body: (Session) throws -> T) throws -> T {
-        do {
-            return try connections.withConnection(body)
-        } catch {
-            throw PostgresStoreError.from(error, location: location)
-        }
+        try mapped { try connections.withConnection(body) }
     }
 
     /// Runs `body` in a write transaction (waiting at most the write wait for locks).
     @discardableResult
     func writeSession<T>(_ body: (Session) throws -> T) throws -> T {
-        do {
-            return try connections.withConnection { session in try writing(on: session, body) }
-        } catch {
-            throw PostgresStoreError.from(error, location: location)
-        }
+        try mapped { try connections.withConnection { session in try writing(on: session, body) } }
+    }
+
+    /// `body`'s value, or its failure as a ``PostgresStoreError`` when it is one of those.
+    func mapped<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw PostgresStoreError.from(error, location: location) }
     }
 
     /// Runs `body` in a write transaction on `session`, waiting at most the write wait for locks.
