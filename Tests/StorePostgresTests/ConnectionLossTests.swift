@@ -71,45 +71,58 @@ import TrailbookTestSupport
         #expect(try store.devices().map(\.name) == ["phone"])
     }
 
-    @Test func callersBlockingEveryCooperativeThreadStillGetConnections() throws {
+    /// Every cooperative thread is held by a caller that waits for the store: the leases must
+    /// not need one. The callers first hold their threads until all of them do (the pool is as
+    /// wide as the machine has processors), so from then on no cooperative thread is free,
+    /// whatever the rest of the suite is doing; the store calls then run on threads of their own,
+    /// each waited for by its caller, so that a lease that needed a cooperative thread fails the
+    /// test instead of hanging the run.
+    @Test func leasesNeedNoCooperativeThreadWhenCallersHoldThemAll() async throws {
         let store = try PostgresStore(
             url: try PostgresCluster.shared().newDatabase(),
             mediaDirectory: try Samples.temporaryDirectory() + "/media",
-            maximumConnections: 2)
+            maximumConnections: 1)
         defer { store.close() }
-        let callers = 4 * ProcessInfo.processInfo.activeProcessorCount
-        let finished = Locked(0)
-        let progress = Locked(0)
-        let done = DispatchSemaphore(value: 0)
-        // Tasks that call the synchronous store on the cooperative threads, more of them than
-        // there are threads and connections: the leases they wait for must not need those threads.
-        Task.detached {
-            await withTaskGroup(of: Void.self) { group in
-                for n in 0..<callers {
-                    group.addTask {
-                        progress.withLock { $0 += 1 }
-                        if (try? store.device(named: "device \(n)")) != nil, (try? store.devices()) != nil {
-                            finished.withLock { $0 += 1 }
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        let arrived = Locked(0)
+        let allArrived = DispatchSemaphore(value: 0)
+        let outcomes = await withTaskGroup(of: String?.self) { group in
+            for caller in 0..<width {
+                group.addTask {
+                    if arrived.withLock({
+                        $0 += 1
+                        return $0
+                    }) == width {
+                        for _ in 0..<width { allArrived.signal() }
+                    }
+                    // The rest of the suite may hold the other threads for a while: its tests
+                    // run on them too.
+                    guard allArrived.wait(timeout: .now() + 900) == .success else {
+                        return "only \(arrived.withLock { $0 }) of \(width) callers got a cooperative thread in 900 s"
+                    }
+                    let result = Locked<Result<Int, any Error>?>(nil)
+                    let done = DispatchSemaphore(value: 0)
+                    Thread {
+                        result.withLock {
+                            $0 = Result {
+                                for round in 0..<3 { _ = try store.device(named: "caller \(caller) round \(round)") }
+                                return try store.devices().count
+                            }
                         }
-                        progress.withLock { $0 += 1 }
+                        done.signal()
+                    }.start()
+                    guard done.wait(timeout: .now() + 120) == .success else {
+                        return "caller \(caller) had no answer in 120 s with every cooperative thread held"
+                    }
+                    switch result.withLock({ $0 }) {
+                    case .failure(let error): return "caller \(caller) failed: \(error)"
+                    default: return nil
                     }
                 }
             }
-            done.signal()
+            return await group.reduce(into: [String]()) { if let said = $1 { $0.append(said) } }
         }
-        // A hang is no caller starting or finishing for three minutes. Not a fixed time: beside the
-        // other suites, which block the cooperative threads too, the callers may wait their turn
-        // to start (in one run of the whole suite they were not all done within 60 s).
-        var seen = 0
-        while done.wait(timeout: .now() + 180) == .timedOut {
-            let now = progress.withLock { $0 }
-            guard now != seen else {
-                Issue.record("no caller started or finished for 180 s: their leases wait for the threads they block")
-                return
-            }
-            seen = now
-        }
-        #expect(finished.withLock { $0 } == callers)
-        #expect(try store.devices().count == callers)
+        #expect(outcomes.isEmpty, "\(outcomes)")
+        #expect(try store.devices().count == 3 * width)
     }
 }
