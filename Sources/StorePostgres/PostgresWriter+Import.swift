@@ -70,7 +70,7 @@ extension PostgresWriter {
                 }
             }
             if tally.outcome.points > 0 || tally.outcome.replacedPoints > 0 {
-                try Self.announce(session, device: device, store: store)
+                try Self.finish(session, device: device, announcing: true, store: store)
             }
             return tally.outcome
         }

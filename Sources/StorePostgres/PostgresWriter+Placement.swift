@@ -11,31 +11,33 @@ extension PostgresWriter {
         try store.ensurePartitions(Set(points.map { PostgresStore.month(of: $0.milliseconds) }))
         let d = device.rawValue
         let added = try store.write { session -> Int in
-            try Self.lock(session, device: device)
-            var fresh = try Self.insert(session, device: device, points, importID: nil)
-            func span(_ query: PostgresQuery) throws -> PointPlacement.Span? {
-                try session.query(query).first.map {
-                    PointPlacement.Span(
-                        segment: try $0.get("id"), ride: try $0.get("ride_id"), start: try $0.get("start_ms"),
-                        end: try $0.get("end_ms"))
-                }
-            }
+            var fresh = try Self.insert(session, device: device, points, importID: nil, locking: true)
             var tally = PlacementTally()
             var added = 0
+            // The last point's ranges are widened by the batch's closing statement (no later point
+            // reads them): one round trip instead of three.
+            var last: (t: Int64, segment: Int64, ride: Int64)?
             for p in points {
                 let t = p.milliseconds
                 guard fresh.remove(t) != nil else { continue }  // stored before, or twice in the batch
                 added += 1
-                let before = try span(
+                // The segment that starts at or before the point (side 0) and the one after it (1).
+                var before: PointPlacement.Span?
+                var after: PointPlacement.Span?
+                for row in try session.query(
                     """
-                    SELECT id, ride_id, start_ms, end_ms FROM segment WHERE device_id = \(d) AND start_ms <= \(t)
-                    ORDER BY start_ms DESC LIMIT 1
+                    (SELECT 0 AS side, id, ride_id, start_ms, end_ms FROM segment
+                     WHERE device_id = \(d) AND start_ms <= \(t) ORDER BY start_ms DESC LIMIT 1)
+                    UNION ALL
+                    (SELECT 1, id, ride_id, start_ms, end_ms FROM segment
+                     WHERE device_id = \(d) AND start_ms > \(t) ORDER BY start_ms LIMIT 1)
                     """)
-                let after = try span(
-                    """
-                    SELECT id, ride_id, start_ms, end_ms FROM segment WHERE device_id = \(d) AND start_ms > \(t)
-                    ORDER BY start_ms LIMIT 1
-                    """)
+                {
+                    let span = PointPlacement.Span(
+                        segment: try row.get("id"), ride: try row.get("ride_id"), start: try row.get("start_ms"),
+                        end: try row.get("end_ms"))
+                    if try row.get("side", as: Int32.self) == 0 { before = span } else { after = span }
+                }
                 let plan = rule.plan(at: t, before: before, after: after)
                 let ride: Int64
                 if let id = plan.ride {
@@ -82,20 +84,28 @@ extension PostgresWriter {
                         """)
                     try session.execute("DELETE FROM segment WHERE id = \(absorbed)")
                 }
-                try session.execute(
-                    """
-                    UPDATE segment SET ride_id = \(ride), start_ms = least(start_ms, \(t)), end_ms = greatest(end_ms, \(t))
-                    WHERE id = \(segment)
-                    """)
-                try session.execute(
-                    "UPDATE ride SET start_ms = least(start_ms, \(t)), end_ms = greatest(end_ms, \(t)) WHERE id = \(ride)"
-                )
+                // The point's segment is of its ride already: a segment of an absorbed ride moved above.
+                if fresh.isEmpty {
+                    last = (t, segment, ride)
+                } else {
+                    try session.execute(
+                        "UPDATE segment SET start_ms = least(start_ms, \(t)), end_ms = greatest(end_ms, \(t)) WHERE id = \(segment)"
+                    )
+                    try session.execute(
+                        "UPDATE ride SET start_ms = least(start_ms, \(t)), end_ms = greatest(end_ms, \(t)) WHERE id = \(ride)"
+                    )
+                }
                 tally.placed(at: t, segment: segment, ride: ride, plan: plan)
             }
-            func counts(_ counts: [Int64: Int]) -> [(id: Int64, extent: RunNumbering.Extent)] {
-                counts.map { ($0.key, RunNumbering.Extent(start: .max, end: .min, count: $0.value)) }
+            func counts(_ counts: [Int64: Int], widening id: Int64?) -> [(id: Int64, extent: RunNumbering.Extent)] {
+                counts.map {
+                    let t = $0.key == id ? last?.t : nil
+                    return ($0.key, RunNumbering.Extent(start: t ?? .max, end: t ?? .min, count: $0.value))
+                }
             }
-            try Self.extend(session, segments: counts(tally.segments), rides: counts(tally.rides))
+            try Self.finish(
+                session, device: device, segments: counts(tally.segments, widening: last?.segment),
+                rides: counts(tally.rides, widening: last?.ride), announcing: added > 0, store: store)
             let dropRide =
                 try tally.dropRide
                 ?? session.value(
@@ -105,7 +115,6 @@ extension PostgresWriter {
                     try Self.addDrops(session, ride: dropRide, reason: reason, count: count)
                 }
             }
-            if added > 0 { try Self.announce(session, device: device, store: store) }
             return added
         }
         stored += added

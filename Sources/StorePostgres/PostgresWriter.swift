@@ -31,8 +31,7 @@ final class PostgresWriter: TrackWriting {
         var numbering = self.numbering
         let d = device.rawValue
         let added = try store.write { session -> Int in
-            try Self.lock(session, device: device)
-            var inserted = try Self.insert(session, device: device, points, importID: nil)
+            var inserted = try Self.insert(session, device: device, points, importID: nil, locking: true)
             // A millisecond the device had was skipped.
             let fresh = points.filter { inserted.remove($0.milliseconds) != nil }
             let times = fresh.map(\.milliseconds)
@@ -60,15 +59,14 @@ final class PostgresWriter: TrackWriting {
                         VALUES (\(s.ride.id(madeRides)), \(d), \(s.start), \(s.start), 0) RETURNING id
                         """, as: Int64.self)!)
             }
-            try Self.extend(
-                session, segments: plan.segments.map { ($0.key.id(madeSegments), $0.value) },
-                rides: plan.rides.map { ($0.key.id(madeRides), $0.value) })
+            try Self.finish(
+                session, device: device, segments: plan.segments.map { ($0.key.id(madeSegments), $0.value) },
+                rides: plan.rides.map { ($0.key.id(madeRides), $0.value) }, announcing: !fresh.isEmpty, store: store)
             for (ride, reasons) in plan.drops {
                 for (reason, count) in reasons {
                     try Self.addDrops(session, ride: ride.id(madeRides), reason: reason, count: count)
                 }
             }
-            if !fresh.isEmpty { try Self.announce(session, device: device, store: store) }
             numbering.settle(plan, madeRides: madeRides, madeSegments: madeSegments)
             return fresh.count
         }
@@ -98,14 +96,21 @@ final class PostgresWriter: TrackWriting {
         }
     }
 
-    /// Adds a batch's ranges and counts to its segments and rides, in one statement.
-    static func extend(
-        _ session: Session, segments: [(id: Int64, extent: RunNumbering.Extent)],
-        rides: [(id: Int64, extent: RunNumbering.Extent)]
+    /// Adds points and widens ranges of `segments` and `rides` (an extent's start and end move
+    /// out to take it in; `.max`/`.min` leave them), and with `announcing`, sets the device's
+    /// latest position from its stored positions (none left: no row) and announces the change to
+    /// the listening servers when the transaction commits (``PostgresStore/announcements()``).
+    /// One statement: a batch's last round trip before its commit.
+    static func finish(
+        _ session: Session, device: DeviceID, segments: [(id: Int64, extent: RunNumbering.Extent)] = [],
+        rides: [(id: Int64, extent: RunNumbering.Extent)] = [], announcing: Bool, store: any PostgresStoring
     ) throws {
-        guard !segments.isEmpty || !rides.isEmpty else { return }
+        guard !segments.isEmpty || !rides.isEmpty || announcing else { return }
         let s = segments.sorted { $0.id < $1.id }
         let r = rides.sorted { $0.id < $1.id }
+        let columns = PostgresStore.positionColumns
+        let d = device.rawValue
+        // Data-modifying CTEs run to completion whether or not the query reads them.
         try session.execute(
             """
             WITH s AS (
@@ -113,32 +118,65 @@ final class PostgresWriter: TrackWriting {
                     point_count = point_count + u.n
                 FROM unnest(\(s.map(\.id))::bigint[], \(s.map(\.extent.start))::bigint[], \(s.map(\.extent.end))::bigint[],
                             \(s.map { Int64($0.extent.count) })::bigint[]) AS u(id, a, e, n)
-                WHERE segment.id = u.id RETURNING 1
+                WHERE segment.id = u.id
+            ),
+            r AS (
+                UPDATE ride SET start_ms = least(start_ms, u.a), end_ms = greatest(end_ms, u.e),
+                    point_count = point_count + u.n
+                FROM unnest(\(r.map(\.id))::bigint[], \(r.map(\.extent.start))::bigint[], \(r.map(\.extent.end))::bigint[],
+                            \(r.map { Int64($0.extent.count) })::bigint[]) AS u(id, a, e, n)
+                WHERE ride.id = u.id
+            ),
+            newest AS (
+                SELECT \(unescaped: columns) FROM position WHERE \(announcing) AND device_id = \(d) ORDER BY t DESC LIMIT 1
+            ),
+            kept AS (
+                INSERT INTO latest_position (device_id, \(unescaped: columns))
+                SELECT \(d), * FROM newest
+                ON CONFLICT (device_id) DO UPDATE SET t = excluded.t, lat = excluded.lat, lon = excluded.lon,
+                    alt = excluded.alt, speed = excluded.speed, track = excluded.track, hdop = excluded.hdop,
+                    mode_sats = excluded.mode_sats
+            ),
+            emptied AS (
+                DELETE FROM latest_position
+                WHERE \(announcing) AND device_id = \(d) AND NOT EXISTS (SELECT 1 FROM newest)
             )
-            UPDATE ride SET start_ms = least(start_ms, u.a), end_ms = greatest(end_ms, u.e), point_count = point_count + u.n
-            FROM unnest(\(r.map(\.id))::bigint[], \(r.map(\.extent.start))::bigint[], \(r.map(\.extent.end))::bigint[],
-                        \(r.map { Int64($0.extent.count) })::bigint[]) AS u(id, a, e, n)
-            WHERE ride.id = u.id AND (SELECT count(*) FROM s) >= 0
+            SELECT pg_notify(\(PostgresStore.channel),
+                json_build_object('kind', 'positions', 'from', \(store.instance)::text, 'account', a.name,
+                                  'device', d.name)::text)
+            FROM device d JOIN account a ON a.id = d.user_id
+            WHERE \(announcing) AND d.id = \(d)
             """)
     }
 
     /// Waits for (and holds to the end of the transaction) the device's write lock.
     static func lock(_ session: Session, device: DeviceID) throws {
-        try session.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock + 16 + device.rawValue))")
+        try session.execute("SELECT pg_advisory_xact_lock(\(lockKey(device)))")
     }
 
-    /// Inserts the points that are new for the device; returns the times stored.
-    static func insert(_ session: Session, device: DeviceID, _ points: [KeptPoint], importID: Int64?) throws
-        -> Set<Int64>
-    {
+    static func lockKey(_ device: DeviceID) -> Int64 { PostgresSchema.migrationLock + 16 + device.rawValue }
+
+    /// Inserts the points that are new for the device; returns the times stored. With `locking`,
+    /// takes the device's write lock first (as ``lock(_:device:)``), in the first insert itself,
+    /// before its first row goes in: one round trip less for a phone's batch. What the batch
+    /// reads next (its statements see what committed before the lock was theirs) is read under it.
+    static func insert(
+        _ session: Session, device: DeviceID, _ points: [KeptPoint], importID: Int64?, locking: Bool = false
+    ) throws -> Set<Int64> {
+        if points.isEmpty && locking { try lock(session, device: device) }
         var fresh = Set<Int64>()
         var start = 0
         while start < points.count {
             let chunk = points[start..<Swift.min(start + 20_000, points.count)]
+            // Only the first chunk takes the lock (a CTE read by the first row's join).
+            let key: Int64? = locking && start == 0 ? lockKey(device) : nil
             start = chunk.endIndex
             let unknown = KeptPoint.unknown
             let times = try session.values(
                 """
+                WITH locked AS MATERIALIZED (
+                    SELECT pg_advisory_xact_lock(x.k) FROM (SELECT \(key)::bigint AS k) AS x WHERE x.k IS NOT NULL
+                )
                 INSERT INTO position (device_id, t, lat, lon, alt, speed, track, hdop, mode_sats, import_id)
                 SELECT \(device.rawValue), u.t, u.lat, u.lon, nullif(u.alt, \(unknown)), nullif(u.speed, \(unknown)),
                        nullif(u.track, \(unknown)), nullif(u.hdop, \(unknown)), u.mode_sats, \(importID)
@@ -147,6 +185,7 @@ final class PostgresWriter: TrackWriting {
                             \(chunk.map(\.track))::bigint[], \(chunk.map(\.hdop))::bigint[],
                             \(chunk.map { Int64($0.modeSats) })::bigint[])
                      AS u(t, lat, lon, alt, speed, track, hdop, mode_sats)
+                WHERE (SELECT count(*) FROM locked) >= 0
                 ON CONFLICT DO NOTHING RETURNING t
                 """, as: Int64.self)
             fresh.formUnion(times)
@@ -159,36 +198,6 @@ final class PostgresWriter: TrackWriting {
             """
             INSERT INTO drop_count (ride_id, reason, count) VALUES (\(ride), \(reason), \(count))
             ON CONFLICT (ride_id, reason) DO UPDATE SET count = drop_count.count + excluded.count
-            """)
-    }
-
-    /// Sets the device's latest position from its stored positions (none left: no row), and
-    /// announces the change to the listening servers when the transaction commits
-    /// (``PostgresStore/announcements()``).
-    static func announce(_ session: Session, device: DeviceID, store: any PostgresStoring) throws {
-        let columns = PostgresStore.positionColumns
-        try session.execute(
-            """
-            WITH newest AS (
-                SELECT \(unescaped: columns) FROM position WHERE device_id = \(device.rawValue) ORDER BY t DESC LIMIT 1
-            ),
-            kept AS (
-                INSERT INTO latest_position (device_id, \(unescaped: columns))
-                SELECT \(device.rawValue), * FROM newest
-                ON CONFLICT (device_id) DO UPDATE SET t = excluded.t, lat = excluded.lat, lon = excluded.lon,
-                    alt = excluded.alt, speed = excluded.speed, track = excluded.track, hdop = excluded.hdop,
-                    mode_sats = excluded.mode_sats
-                RETURNING device_id
-            ),
-            emptied AS (
-                DELETE FROM latest_position WHERE device_id = \(device.rawValue) AND NOT EXISTS (SELECT 1 FROM newest)
-                RETURNING device_id
-            )
-            SELECT pg_notify(\(PostgresStore.channel),
-                json_build_object('kind', 'positions', 'from', \(store.instance)::text, 'account', a.name,
-                                  'device', d.name)::text)
-            FROM device d JOIN account a ON a.id = d.user_id
-            WHERE d.id = \(device.rawValue) AND (SELECT count(*) FROM kept) + (SELECT count(*) FROM emptied) >= 0
             """)
     }
 
