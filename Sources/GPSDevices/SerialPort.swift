@@ -52,8 +52,8 @@ public final class SerialPort {
         }
         cfsetispeed(&t, speed)
         cfsetospeed(&t, speed)
-        guard tcsetattr(fd, TCSANOW, &t) == 0 else { throw .io(path, Errno(rawValue: errno)) }
-        tcflush(fd, TCIFLUSH)
+        // The new settings and the dropping of what came before them in one step.
+        guard tcsetattr(fd, TCSAFLUSH, &t) == 0 else { throw .io(path, Errno(rawValue: errno)) }
         self.baud = baud
     }
 

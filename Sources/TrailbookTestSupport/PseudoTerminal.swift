@@ -54,6 +54,40 @@ public final class PseudoTerminal: @unchecked Sendable {
         return true
     }
 
+    /// Waits until the code under test has opened the port and set it up (raw, its input
+    /// flushed: a serial port sets raw mode and drops what came before in one `tcsetattr`), so
+    /// that what is sent from now on is read; throws after `timeout` seconds. The master sees
+    /// the line's settings: a new terminal is in canonical mode until the port is set up.
+    /// Before a second opening of the same terminal, ``expectOpening()``.
+    public func awaitOpened(timeout: Double = 20, by whom: String = "the recorder") throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while isCanonical() {
+            guard Date() < deadline else {
+                throw SupportError("\(whom) did not open \(linkPath) within \(Int(timeout)) s.")
+            }
+            usleep(5000)
+        }
+    }
+
+    /// Puts the line back in canonical mode, so that ``awaitOpened(timeout:by:)`` waits for the
+    /// next opening (the settings outlive the code that made them while the master is open).
+    public func expectOpening() {
+        lock.withLock {
+            var t = termios()
+            guard open, tcgetattr(master, &t) == 0 else { return }
+            t.c_lflag |= tcflag_t(ICANON)
+            tcsetattr(master, TCSANOW, &t)
+        }
+    }
+
+    private func isCanonical() -> Bool {
+        lock.withLock {
+            var t = termios()
+            guard open, tcgetattr(master, &t) == 0 else { return false }
+            return t.c_lflag & tcflag_t(ICANON) != 0
+        }
+    }
+
     /// Closes the master and removes the link: the receiver is pulled out.
     public func unplug() {
         lock.lock()

@@ -20,6 +20,31 @@ import TrailbookTestSupport
         return result
     }
 
+    /// A port's opening is seen from the receiver's side (the tests wait for it instead of a
+    /// fixed time): not before the port is opened, and once it is, what is sent is read, none of
+    /// it dropped by the flush that comes with the port's settings.
+    @Test func theOpeningOfThePortIsSeenAndNothingSentAfterItIsDropped() throws {
+        let pty = try PseudoTerminal(linkPath: try Samples.temporaryDirectory() + "/ttyGPS")
+        #expect(throws: SupportError.self) { try pty.awaitOpened(timeout: 0.3) }
+        let port = try SerialPort(path: pty.linkPath, baud: 9600)
+        try pty.awaitOpened(timeout: 5)
+        let sentence = Array("$GPGGA,120000.00,,,,,0,00,99.99,,,,,,*6A\r\n".utf8)
+        #expect(pty.send(sentence))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let deadline = Date().addingTimeInterval(5)
+        while received.count < sentence.count && Date() < deadline {
+            let result = buffer.withUnsafeMutableBytes { port.read(into: $0, milliseconds: 100) }
+            if case .data(let n) = result { received += buffer[0..<n] }
+        }
+        #expect(received == sentence)
+        // A second opening of the same terminal is waited for again.
+        pty.expectOpening()
+        #expect(throws: SupportError.self) { try pty.awaitOpened(timeout: 0.3) }
+        try port.configure(baud: 4800)
+        try pty.awaitOpened(timeout: 5)
+    }
+
     @Test func readsAtTenHertzAndSurvivesUnplugAndReplug() throws {
         let dir = try Samples.temporaryDirectory()
         let link = dir + "/ttyGPS"

@@ -17,7 +17,7 @@ func recordLive(
     record.standardOutput = FileHandle.nullDevice
     record.standardError = FileHandle.nullDevice
     try record.run()
-    Thread.sleep(forTimeInterval: 1)  // the recorder opens the port before the receiver speaks
+    try pty.awaitOpened()
     Feeder(pty, epochs: epochs.map { Array($0.sentences.joined().utf8) }, rate: 250).wait()
     if let done {
         let deadline = Date().addingTimeInterval(20)

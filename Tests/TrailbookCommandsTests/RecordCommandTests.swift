@@ -34,6 +34,21 @@ import TrailbookTestSupport
         return record
     }
 
+    /// Waits (at most 20 s) until the store at `path` holds `count` points: a recorder stores its
+    /// last epoch after 1.5 s of quiet. False when it does not.
+    func awaitPoints(_ count: Int, in path: String) throws -> Bool {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if FileManager.default.fileExists(atPath: path),
+                try TrackStore(path: path).points(fromMilliseconds: .min, toMilliseconds: .max).count >= count
+            {
+                return true
+            }
+            usleep(100_000)
+        }
+        return false
+    }
+
     /// A folder with the first 120 epochs of the sample ride written as a log and imported into
     /// `imported.sqlite` there: what a recorder fed the same epochs must end with.
     func importedReference() throws -> (dir: String, epochs: [[UInt8]], imported: String) {
@@ -52,11 +67,12 @@ import TrailbookTestSupport
         let recorded = dir + "/recorded.sqlite"
         let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
         let record = try startRecord(device: pty.linkPath, store: recorded)
-        Thread.sleep(forTimeInterval: 1)  // the recorder opens the port before the receiver speaks
+        try pty.awaitOpened()
         // Readers run all the while the recorder writes: never "database is locked".
         let readers = ReaderLoop(store: recorded)
         Feeder(pty, epochs: epochs, rate: 40).wait()
-        Thread.sleep(forTimeInterval: 2.5)  // the last epoch is flushed after 1.5 s of quiet
+        let expected = try TrackStore(path: imported).points(fromMilliseconds: .min, toMilliseconds: .max).count
+        #expect(try awaitPoints(expected, in: recorded), "the recorder stored every epoch within 20 s")
         let reads = readers.stop()
         kill(record.processIdentifier, SIGTERM)
         record.waitUntilExit()
@@ -85,13 +101,14 @@ import TrailbookTestSupport
         let ptys = [try PseudoTerminal(linkPath: dir + "/ttyGPS0"), try PseudoTerminal(linkPath: dir + "/ttyGPS1")]
         let logs = [dir + "/record0.log", dir + "/record1.log"]
         let recorders = try zip(ptys, logs).map { try startLoggedRecord(device: $0.linkPath, store: store, log: $1) }
-        Thread.sleep(forTimeInterval: 1)
+        for pty in ptys { try pty.awaitOpened() }
         let feeders = ptys.map { Feeder($0, epochs: epochs, rate: 40) }
         // Not feeder.wait(): a recorder that died would leave its feeder blocked on a full terminal.
         while feeders.contains(where: { $0.sent < epochs.count }) && recorders.allSatisfy(\.isRunning) {
             Thread.sleep(forTimeInterval: 0.2)
         }
-        Thread.sleep(forTimeInterval: 2.5)
+        let expected = try TrackStore(path: imported).points(fromMilliseconds: .min, toMilliseconds: .max).count
+        #expect(try awaitPoints(2 * expected, in: store), "both recorders stored every epoch within 20 s")
         for feeder in feeders { feeder.stop() }
         for pty in ptys { pty.unplug() }  // releases a feeder still blocked in a write
         for (record, log) in zip(recorders, logs) {
@@ -186,7 +203,7 @@ import TrailbookTestSupport
         defer {
             if record.isRunning { kill(record.processIdentifier, SIGKILL) }
         }
-        Thread.sleep(forTimeInterval: 1)
+        try pty.awaitOpened()
         let feeder = Feeder(pty, epochs: try Samples.rideEpochs(), rate: 10)
         defer { feeder.stop() }
         func count() throws -> Int {
@@ -238,7 +255,7 @@ import TrailbookTestSupport
         defer {
             if record.isRunning { kill(record.processIdentifier, SIGKILL) }
         }
-        Thread.sleep(forTimeInterval: 1)
+        try pty.awaitOpened()
         let feeder = Feeder(pty, epochs: epochs, rate: 10)
         defer { feeder.stop() }
         Thread.sleep(forTimeInterval: 3)
@@ -257,7 +274,8 @@ import TrailbookTestSupport
         // Not feeder.wait(): a recorder that died would leave the feeder blocked on a full terminal.
         while feeder.sent < epochs.count && record.isRunning { Thread.sleep(forTimeInterval: 0.2) }
         if record.isRunning {
-            Thread.sleep(forTimeInterval: 2.5)  // the last epoch is flushed after 1.5 s of quiet
+            let expected = try TrackStore(path: imported).points(fromMilliseconds: .min, toMilliseconds: .max).count
+            _ = try awaitPoints(expected, in: recorded)  // what is missing then is said below
             kill(record.processIdentifier, SIGTERM)
         }
         record.waitUntilExit()
@@ -297,7 +315,7 @@ import TrailbookTestSupport
         for round in 0..<rounds {
             let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
             let record = try startRecord(device: pty.linkPath, store: store)
-            Thread.sleep(forTimeInterval: 1)
+            try pty.awaitOpened()
             let feeder = Feeder(pty, epochs: Array(epochs[(round * 300)..<(round * 300 + 300)]), rate: 50)
             // Killed mid-feed, at a different moment each round.
             Thread.sleep(forTimeInterval: 2 + Double(round % 7) * 0.37)

@@ -77,7 +77,7 @@ import TrailbookTestSupport
         process.arguments = Array(command.dropFirst())
         process.standardError = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: 1)
+        try pty.awaitOpened(by: "the unit's command")
         Feeder(pty, epochs: Array(try Samples.rideEpochs()[0..<40]), rate: 40).wait()
         Thread.sleep(forTimeInterval: 2.5)
         kill(process.processIdentifier, SIGTERM)

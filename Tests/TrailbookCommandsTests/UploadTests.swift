@@ -98,7 +98,7 @@ import TrailbookTestSupport
         record.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: recordLog))
         try record.run()
         func recordLogText() -> String { (try? String(contentsOfFile: recordLog, encoding: .utf8)) ?? "" }
-        Thread.sleep(forTimeInterval: 1)
+        try pty.awaitOpened()
 
         // 300 epochs at 10 a second; the server is away from epoch 60 for 10 s (about 100 epochs).
         let feeder = Feeder(pty, epochs: Array(epochs[0..<300]), rate: 10)
