@@ -87,9 +87,15 @@ import TrailbookTestSupport
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: 2.5)
+        // Stopped once it has printed the header and a fix (in real time: about a second).
+        var data = Data()
+        while data.count(where: { $0 == UInt8(ascii: "\n") }) < 2 {
+            let more = out.fileHandleForReading.availableData
+            if more.isEmpty { break }  // it ended by itself: said below
+            data += more
+        }
         kill(process.processIdentifier, SIGTERM)
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        data += out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
