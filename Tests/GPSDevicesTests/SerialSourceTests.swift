@@ -61,13 +61,13 @@ import TrailbookTestSupport
             defer { plugDone.signal() }
             do {
                 let pty = try PseudoTerminal(linkPath: link)
-                Thread.sleep(forTimeInterval: 0.3)
+                try pty.awaitOpened(by: "the serial source")
                 let feeder = Feeder(pty, epochs: Array(first), rate: 10)
                 feeder.wait()
                 pty.unplug()
                 Thread.sleep(forTimeInterval: 2)
                 let again = try PseudoTerminal(linkPath: link)
-                Thread.sleep(forTimeInterval: 0.2)
+                try again.awaitOpened(by: "the serial source")
                 Feeder(again, epochs: Array(second), rate: 10).wait()
                 Thread.sleep(forTimeInterval: 0.5)
                 again.unplug()

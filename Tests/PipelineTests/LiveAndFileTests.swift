@@ -47,7 +47,7 @@ import TrailbookTestSupport
             pipeline.finish { e in live.withLock { $0.append(e) } }
         }
         reader.start()
-        Thread.sleep(forTimeInterval: 0.5)
+        try pty.awaitOpened(by: "the serial source")
         Feeder(pty, epochs: epochs, rate: 100).wait()
         let deadline = Date().addingTimeInterval(15)
         while live.withLock({ $0.count }) < fromFile.count && Date() < deadline { usleep(50_000) }
