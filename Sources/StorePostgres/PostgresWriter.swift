@@ -14,7 +14,7 @@ final class PostgresWriter: TrackWriting {
     let store: any PostgresStoring
     let device: DeviceID
     /// The stored rides and segments of the run's numbers.
-    private var numbering = RunNumbering()
+    var numbering = RunNumbering()
     var stored = 0
 
     init(store: any PostgresStoring, device: DeviceID) {

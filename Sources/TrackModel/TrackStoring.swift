@@ -152,6 +152,9 @@ public protocol TrackWriting: AnyObject {
     var device: DeviceID { get }
     /// Points this writer stored.
     var stored: Int { get }
+    /// The stored rides and segments of the run's numbers so far: a writer made in the next unit
+    /// of work continues where this one ended when it is given this (``write(_:drops:)``).
+    var numbering: RunNumbering { get set }
     /// Stores a batch and adds `drops` (run-local ride → reason → count) in one transaction,
     /// continuing the rides and segments of earlier batches; returns the points added.
     @discardableResult

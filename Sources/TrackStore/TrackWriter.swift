@@ -22,7 +22,7 @@ public final class TrackWriter {
     /// The device whose points this writer stores.
     public let device: DeviceID
     /// The stored rides and segments of the run's numbers.
-    private var numbering = RunNumbering()
+    public var numbering = RunNumbering()
     /// Points written by this writer (duplicates not counted).
     public internal(set) var stored = 0
 

@@ -44,6 +44,8 @@ public struct RecordService: Service {
     /// How long the last commit, at a stop, waits for a busy store.
     public static let finalWait = Duration.seconds(30)
 
+    /// The store is reached through units of work only (`store.write`/`store.read`), which run
+    /// on its own threads: the loop never blocks a cooperative thread on the store.
     public func run() async throws {
         defer { logger.info("stopped") }
         let started = UTCTimestamp.now()
@@ -52,11 +54,14 @@ public struct RecordService: Service {
             paused: false)
         var lastControl = ContinuousClock.now - .seconds(10)
         var pipeline = Pipeline(configuration: configuration, logger: logger)
-        let writer = store.makeWriter(device: device)
+        let (device, deviceName, store, logger) = (self.device, self.deviceName, self.store, self.logger)
+        // The run's rides and segments as stored so far: each commit's writer goes on from them.
+        var numbering = RunNumbering()
         var pending: [KeptPoint] = []
         // Events: the same detector as import, on every fix the receiver gives while not paused
         // (before the collection rules); the places are read again every half minute.
-        var detector = EventDetector(rules: configuration.events, places: try store.places(account: nil))
+        var detector = EventDetector(
+            rules: configuration.events, places: try await store.read { try $0.places(account: nil) })
         var pendingEvents: [TrailEvent] = []
         // Stored with the cues they fire; the alerts they match go to the outbox.
         let outlet = EventOutlet(store: store, account: nil, alerting: true, zone: configuration.alerts.zone)
@@ -74,17 +79,24 @@ public struct RecordService: Service {
         // While another process holds the store (a long import, a removal), points wait here
         // and the recorder goes on reading its receiver; each commit tries again.
         var busySince: ContinuousClock.Instant?
-        func commit() throws {
+        /// The points, drops and events that wait, in one unit of work.
+        func commit() async throws {
             let drops = DropCounts.added(since: dropsCommitted, to: pipeline.drops)
             lastCommit = .now
             guard !pending.isEmpty || !drops.isEmpty || !pendingEvents.isEmpty else { return }
+            let (points, events, before) = (pending, pendingEvents, numbering)
             do {
-                try writer.write(pending, drops: drops)
+                numbering = try await store.write { tx in
+                    let writer = tx.makeWriter(device: device)
+                    writer.numbering = before
+                    try writer.write(points, drops: drops)
+                    try outlet.take(events, device: device, deviceName: deviceName, in: tx)
+                    return writer.numbering
+                }
                 pending.removeAll(keepingCapacity: true)
                 dropsCommitted = pipeline.drops
-                try outlet.take(pendingEvents, device: device, deviceName: deviceName)
                 pendingEvents.removeAll()
-            } catch  where store.isBusy(error) {
+            } catch where store.isBusy(error) {
                 if busySince == nil {
                     busySince = .now
                     logger.warning(
@@ -98,7 +110,7 @@ public struct RecordService: Service {
                 logger.info(
                     "the store is free again; the points that waited are stored",
                     metadata: [
-                        "points": "\(pending.count)", "seconds": "\((ContinuousClock.now - since).components.seconds)",
+                        "points": "\(points.count)", "seconds": "\((ContinuousClock.now - since).components.seconds)",
                     ])
             }
         }
@@ -106,7 +118,7 @@ public struct RecordService: Service {
         func finalCommit() async throws {
             let deadline = ContinuousClock.now + Self.finalWait
             while true {
-                try commit()
+                try await commit()
                 if busySince == nil || ContinuousClock.now >= deadline { break }
                 try? await Task.sleep(for: .milliseconds(200))
             }
@@ -116,15 +128,18 @@ public struct RecordService: Service {
             }
         }
         /// Once a second: read the pause switch (acting on a change) and write the heartbeat.
-        func control() throws {
+        func control() async throws {
             guard ContinuousClock.now - lastControl >= .seconds(1) else { return }
             lastControl = .now
             let now = UTCTimestamp.now()
-            let paused = try PauseSwitch.pause(in: store, now: now).paused
+            let readPlaces = ContinuousClock.now - placesRead >= .seconds(30)
+            let (paused, places) = try await store.read { tx in
+                (try PauseSwitch.pause(in: tx, now: now).paused, readPlaces ? try tx.places(account: nil) : nil)
+            }
             if paused != status.paused {
                 if paused {
                     pipeline.finish(keep)
-                    try commit()
+                    try await commit()
                     logger.info("collection paused: fixes are not stored until trailbook resume")
                 } else {
                     pipeline.sourceDisconnected()
@@ -133,61 +148,67 @@ public struct RecordService: Service {
                 status.paused = paused
             }
             status.heartbeatMilliseconds = now
-            if ContinuousClock.now - placesRead >= .seconds(30) {
+            if let places {
                 placesRead = .now
-                let places = try store.places(account: nil)
                 if places != detector.places { detector.setPlaces(places) }
             }
+            let heartbeat = status
             do {
-                try store.writeRecorderStatus(status, device: device)
-            } catch  where store.isBusy(error) {
+                try await store.write { try $0.writeRecorderStatus(heartbeat, device: device) }
+            } catch where store.isBusy(error) {
                 // The heartbeat is written again next second.
             }
         }
-        defer { try? store.removeRecorderStatus(device: device) }
-        loop: for await input in SourceStream.inputs(of: source, tick: .seconds(1)).cancelOnGracefulShutdown() {
-            switch input {
-            case .tick:
-                do {
-                    try control()
-                } catch {
-                    logger.warning("cannot read or write the pause switch and status: \(error)")
+        do {
+            loop: for await input in SourceStream.inputs(of: source, tick: .seconds(1)).cancelOnGracefulShutdown() {
+                switch input {
+                case .tick:
+                    do {
+                        try await control()
+                    } catch {
+                        logger.warning("cannot read or write the pause switch and status: \(error)")
+                    }
+                    // Points held back (a busy store, fixes that stopped) are stored on time too.
+                    if ContinuousClock.now - lastCommit >= interval { try await commit() }
+                case .event(.connected(let what)):
+                    logger.info("connected", metadata: ["source": "\(what)"])
+                    pendingEvents.append(detector.connected(at: UTCTimestamp.now()))
+                case .event(.disconnected(let why)):
+                    logger.info("disconnected; the segment ends here", metadata: ["reason": "\(why)"])
+                    pipeline.sourceDisconnected()
+                    hadFix = nil
+                    pendingEvents.append(detector.disconnected(at: UTCTimestamp.now()))
+                    try await commit()
+                case .event(.fix(let fix)):
+                    if fix.hasPosition != hadFix {
+                        logger.info(fix.hasPosition ? "fix acquired" : "fix lost")
+                        hadFix = fix.hasPosition
+                    }
+                    if fix.hasPosition, let t = fix.unixMilliseconds {
+                        status.lastFixMilliseconds = t
+                        status.lastFixSeenMilliseconds = UTCTimestamp.now()
+                    }
+                    try await control()
+                    if status.paused { continue }
+                    for event in detector.observe(fix) {
+                        logger.info(
+                            "event", metadata: ["type": "\(event.type.rawValue)", "place": "\(event.place ?? "")"])
+                        pendingEvents.append(event)
+                    }
+                    pipeline.process(fix, keep)
+                    if ContinuousClock.now - lastCommit >= interval { try await commit() }
+                case .ended(let failure):
+                    if let failure { throw failure }
+                    break loop
                 }
-                // Points held back (a busy store, fixes that stopped) are stored on time too.
-                if ContinuousClock.now - lastCommit >= interval { try commit() }
-            case .event(.connected(let what)):
-                logger.info("connected", metadata: ["source": "\(what)"])
-                pendingEvents.append(detector.connected(at: UTCTimestamp.now()))
-            case .event(.disconnected(let why)):
-                logger.info("disconnected; the segment ends here", metadata: ["reason": "\(why)"])
-                pipeline.sourceDisconnected()
-                hadFix = nil
-                pendingEvents.append(detector.disconnected(at: UTCTimestamp.now()))
-                try commit()
-            case .event(.fix(let fix)):
-                if fix.hasPosition != hadFix {
-                    logger.info(fix.hasPosition ? "fix acquired" : "fix lost")
-                    hadFix = fix.hasPosition
-                }
-                if fix.hasPosition, let t = fix.unixMilliseconds {
-                    status.lastFixMilliseconds = t
-                    status.lastFixSeenMilliseconds = UTCTimestamp.now()
-                }
-                try control()
-                if status.paused { continue }
-                for event in detector.observe(fix) {
-                    logger.info("event", metadata: ["type": "\(event.type.rawValue)", "place": "\(event.place ?? "")"])
-                    pendingEvents.append(event)
-                }
-                pipeline.process(fix, keep)
-                if ContinuousClock.now - lastCommit >= interval { try commit() }
-            case .ended(let failure):
-                if let failure { throw failure }
-                break loop
             }
+            pipeline.finish(keep)
+            try await finalCommit()
+        } catch {
+            _ = try? await store.write { try $0.removeRecorderStatus(device: device) }
+            throw error
         }
-        pipeline.finish(keep)
-        try await finalCommit()
+        _ = try? await store.write { try $0.removeRecorderStatus(device: device) }
     }
 
 }
