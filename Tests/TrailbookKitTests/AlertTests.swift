@@ -202,7 +202,7 @@ import TrailbookTestSupport
         #expect(d.allSatisfy { $0.key.hasPrefix("bike|") })
     }
 
-    @Test func tasksFireOnceAtTheirTimeAndAMissedOneOnceLate() throws {
+    @Test func tasksFireOnceAtTheirTimeAndAMissedOneOnceLate() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = try newStore(dir)
         let zurich = TimeZone(identifier: "Europe/Zurich")!
@@ -221,17 +221,19 @@ import TrailbookTestSupport
         }
         let device = try store.device(named: "bike")
         let outlet = EventOutlet(store: store, account: nil, alerting: true)
-        #expect(try tasks.fireDue(now: now, outlet: outlet, device: device, deviceName: "bike").isEmpty)
+        #expect(try await tasks.fireDue(now: now, outlet: outlet, device: device, deviceName: "bike").isEmpty)
         // 15:00:30 Zurich: the letter is due (on time: no late_s).
-        let fired = try tasks.fireDue(
+        let fired = try await tasks.fireDue(
             now: once.dueMilliseconds! + 30_000, outlet: outlet, device: device, deviceName: "bike")
         #expect(fired.map(\.text) == ["post the letter"] && fired.first?.details["late_s"] == nil)
         #expect(
-            try tasks.fireDue(now: once.dueMilliseconds! + 60_000, outlet: outlet, device: device, deviceName: "bike")
-                .isEmpty)
+            try await tasks.fireDue(
+                now: once.dueMilliseconds! + 60_000, outlet: outlet, device: device, deviceName: "bike"
+            )
+            .isEmpty)
         // Nothing ran for three days: the cat task fires once, late, and is next due the day after.
         let restart = daily.dueMilliseconds! + 3 * 86_400_000 + 3_600_000
-        let missed = try tasks.fireDue(now: restart, outlet: outlet, device: device, deviceName: "bike")
+        let missed = try await tasks.fireDue(now: restart, outlet: outlet, device: device, deviceName: "bike")
         #expect(missed.map(\.text) == ["feed the cat"])
         #expect(missed.first?.milliseconds == daily.dueMilliseconds)
         #expect(missed.first?.details["late_s"] == Double(3 * 86_400 + 3_600))
@@ -240,7 +242,8 @@ import TrailbookTestSupport
         #expect(listed[1].dueMilliseconds == nil && listed[1].firedMilliseconds == once.dueMilliseconds)
         try tasks.done(daily.id)
         #expect(
-            try tasks.fireDue(now: restart + 2 * 86_400_000, outlet: outlet, device: device, deviceName: "bike").isEmpty
+            try await tasks.fireDue(now: restart + 2 * 86_400_000, outlet: outlet, device: device, deviceName: "bike")
+                .isEmpty
         )
         let stored = try store.events(fromMilliseconds: 0, toMilliseconds: .max, types: [.taskDue], account: nil)
         #expect(stored.map(\.event.text) == ["post the letter", "feed the cat"])

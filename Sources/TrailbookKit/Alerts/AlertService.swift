@@ -155,19 +155,25 @@ public struct Notifier: Sendable {
     @discardableResult
     public func deliverDue(now: Int64 = UTCTimestamp.now(), until: ContinuousClock.Instant? = nil) async throws -> Int {
         let lease = Int64((settings.timeout + 30) * 1000)
-        let due = try store.claimDeliveries(nowMilliseconds: now, lease: lease, limit: 20)
+        let store = self.store
+        // Each claim and outcome a unit of work of its own, on the store's threads: a send waits
+        // for nothing of the store's.
+        func settle(_ id: Int64, _ outcome: DeliveryOutcome) async throws {
+            try await store.write { try $0.settleDelivery(id, outcome) }
+        }
+        let due = try await store.write { try $0.claimDeliveries(nowMilliseconds: now, lease: lease, limit: 20) }
         var delivered = 0
         for (i, d) in due.enumerated() {
             if let until, ContinuousClock.now >= until {
                 for left in due[i...] {
-                    try store.settleDelivery(
+                    try await settle(
                         left.id, .retry(atMilliseconds: now, error: "not tried: the process stopped"))
                 }
                 break
             }
             let meta: Logger.Metadata = ["alert": "\(d.alert)", "channel": "\(d.channel.kind)", "event": "\(d.key)"]
             guard let message = try? JSONDecoder().decode(AlertMessage.self, from: Data(d.payload.utf8)) else {
-                try store.settleDelivery(d.id, .dropped(reason: "its message is unreadable"))
+                try await settle(d.id, .dropped(reason: "its message is unreadable"))
                 logger.warning("alert dropped: its message is unreadable", metadata: meta)
                 continue
             }
@@ -178,17 +184,17 @@ public struct Notifier: Sendable {
                 if Double(after - d.createdMilliseconds) >= settings.giveUpAfter * 1000 {
                     let reason =
                         "not delivered within \(Int(settings.giveUpAfter)) s (\(d.attempts + 1) tries); last: \(error)"
-                    try store.settleDelivery(d.id, .dropped(reason: reason))
+                    try await settle(d.id, .dropped(reason: reason))
                     logger.warning("alert dropped: \(reason)", metadata: meta)
                 } else {
                     let wait = settings.retryDelay(afterAttempts: d.attempts + 1)
-                    try store.settleDelivery(
+                    try await settle(
                         d.id, .retry(atMilliseconds: after + Int64(wait * 1000), error: error.description))
                     logger.info("alert not delivered (\(error)); tried again in \(Int(wait)) s", metadata: meta)
                 }
                 continue
             }
-            try store.settleDelivery(d.id, .delivered(atMilliseconds: UTCTimestamp.now()))
+            try await settle(d.id, .delivered(atMilliseconds: UTCTimestamp.now()))
             delivered += 1
             logger.info("alert sent", metadata: meta)
         }
@@ -225,7 +231,7 @@ public struct NotifierService: Service {
     private func round() async {
         if let tasks {
             do {
-                for event in try tasks.service.fireDue(
+                for event in try await tasks.service.fireDue(
                     now: UTCTimestamp.now(), outlet: tasks.outlet, device: tasks.device, deviceName: tasks.name)
                 {
                     notifier.logger.info("event", metadata: ["type": "task.due", "text": "\(event.text ?? "")"])

@@ -55,19 +55,24 @@ public struct TaskService: Sendable {
     /// moves on to its next occurrence after `now` (missed ones in between are not fired).
     /// Returns the events fired. Another process that fired a task first wins (it fires once).
     @discardableResult
-    public func fireDue(now: Int64, outlet: EventOutlet, device: DeviceID, deviceName: String) throws -> [TrailEvent] {
-        var fired: [TrailEvent] = []
-        for task in try store.tasks(account: account) {
-            guard task.doneMilliseconds == nil, let due = task.dueMilliseconds, due <= now else { continue }
-            var details = ["task": Double(task.id)]
-            if now - due > 60_000 { details["late_s"] = Double((now - due) / 1000) }
-            let event = TrailEvent(milliseconds: due, type: .taskDue, text: task.text, details: details)
-            let zone = TimeZone(identifier: task.timeZone) ?? .current
-            let next = (try? TaskRule.parse(task.rule))??.next(from: due, after: now, zone: zone)
-            // Stored first: fired again after a crash here, it is the same event (kept once).
-            try outlet.take([event], device: device, deviceName: deviceName)
-            if try store.advanceTask(task.id, from: due, to: next) { fired.append(event) }
+    public func fireDue(now: Int64, outlet: EventOutlet, device: DeviceID, deviceName: String) async throws
+        -> [TrailEvent]
+    {
+        let account = self.account
+        // One unit of work: the events stored and the tasks moved on together.
+        return try await store.write { tx in
+            var fired: [TrailEvent] = []
+            for task in try tx.tasks(account: account) {
+                guard task.doneMilliseconds == nil, let due = task.dueMilliseconds, due <= now else { continue }
+                var details = ["task": Double(task.id)]
+                if now - due > 60_000 { details["late_s"] = Double((now - due) / 1000) }
+                let event = TrailEvent(milliseconds: due, type: .taskDue, text: task.text, details: details)
+                let zone = TimeZone(identifier: task.timeZone) ?? .current
+                let next = (try? TaskRule.parse(task.rule))??.next(from: due, after: now, zone: zone)
+                try outlet.take([event], device: device, deviceName: deviceName, in: tx)
+                if try tx.advanceTask(task.id, from: due, to: next) { fired.append(event) }
+            }
+            return fired
         }
-        return fired
     }
 }

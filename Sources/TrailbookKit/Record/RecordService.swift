@@ -96,7 +96,7 @@ public struct RecordService: Service {
                 pending.removeAll(keepingCapacity: true)
                 dropsCommitted = pipeline.drops
                 pendingEvents.removeAll()
-            } catch where store.isBusy(error) {
+            } catch  where store.isBusy(error) {
                 if busySince == nil {
                     busySince = .now
                     logger.warning(
@@ -155,7 +155,7 @@ public struct RecordService: Service {
             let heartbeat = status
             do {
                 try await store.write { try $0.writeRecorderStatus(heartbeat, device: device) }
-            } catch where store.isBusy(error) {
+            } catch  where store.isBusy(error) {
                 // The heartbeat is written again next second.
             }
         }
