@@ -76,10 +76,10 @@ struct Push: AsyncParsableCommand {
         let store = try storeOptions.open()
         let from = try from.map { try LocalTime.require($0, option: "--from", zone: try zoneOptions.zone()) }
         let upload = OverlandUpload(target: target, store: store, account: try accountOptions.account(in: store))
-        guard let device = try upload.device(named: deviceName, from: from) else {
+        guard let device = try await upload.device(named: deviceName, from: from) else {
             return output(Report(server: "\(target)", device: nil, sent: 0, waiting: 0, dryRun: dryRun))
         }
-        let waiting = try upload.pendingCount(device: device.id, from: from)
+        let waiting = try await upload.pendingCount(device: device.id, from: from)
         if dryRun || waiting == 0 {
             return output(Report(server: "\(target)", device: device.name, sent: 0, waiting: waiting, dryRun: dryRun))
         }
@@ -92,7 +92,7 @@ struct Push: AsyncParsableCommand {
             bar.finish()
         } catch let error as UploadError {
             bar.finish()
-            let left = (try? upload.pendingCount(device: device.id, from: from)) ?? waiting
+            let left = (try? await upload.pendingCount(device: device.id, from: from)) ?? waiting
             if left < waiting { printError("trailbook: sent \(waiting - left) of \(waiting) points before this:") }
             throw error
         }

@@ -130,50 +130,67 @@ public struct OverlandUpload: Sendable {
 
     /// The device of the account to send: the one named, else the one with points to send (nil:
     /// none has).
-    public func device(named name: String?, from: Int64? = nil) throws -> StoredDevice? {
-        let devices =
-            try account.map { try (store.devices(of: $0) ?? []).map { StoredDevice(id: $0.id, name: $0.name) } }
-            ?? store.devices()
-        if let name {
-            guard let device = devices.first(where: { $0.name == name }) else {
-                throw UploadError.noDevice(name, store: store.path, known: devices.map(\.name))
+    public func device(named name: String?, from: Int64? = nil) async throws -> StoredDevice? {
+        let (account, cursor) = (self.account, target.cursorName)
+        // The devices and their points to send on one state of the store.
+        let devices = try await store.read { tx in
+            let devices =
+                try account.map { try (tx.devices(of: $0) ?? []).map { StoredDevice(id: $0.id, name: $0.name) } }
+                ?? tx.devices()
+            return try devices.map {
+                ($0, name == nil ? try Self.pendingCount(tx, device: $0.id, cursor: cursor, from: from) : 0)
             }
-            return device
         }
-        let pending = try devices.filter { try pendingCount(device: $0.id, from: from) > 0 }
+        if let name {
+            guard let device = devices.first(where: { $0.0.name == name }) else {
+                throw UploadError.noDevice(name, store: store.path, known: devices.map(\.0.name))
+            }
+            return device.0
+        }
+        let pending = devices.filter { $0.1 > 0 }.map(\.0)
         if pending.count > 1 { throw UploadError.severalDevices(pending.map(\.name)) }
         return pending.first
     }
 
     /// How many points of `device` (from `from` on, when given) the server has not acknowledged.
-    public func pendingCount(device: DeviceID, from: Int64? = nil) throws -> Int {
-        try store.pointCount(device: device, after: try start(device: device, from: from))
+    public func pendingCount(device: DeviceID, from: Int64? = nil) async throws -> Int {
+        let cursor = target.cursorName
+        return try await store.read { tx in try Self.pendingCount(tx, device: device, cursor: cursor, from: from) }
+    }
+
+    static func pendingCount(_ tx: any StoreUnit, device: DeviceID, cursor: String, from: Int64?) throws -> Int {
+        try tx.pointCount(device: device, after: try start(tx, device: device, cursor: cursor, from: from))
     }
 
     /// Sends `device`'s points the server has not acknowledged (from `from` on, when given),
     /// batch by batch; `progress` gets the running total after each batch. Returns how many
-    /// were sent.
+    /// were sent. The store is read and the cursor written in units of work, on the store's
+    /// threads.
     @discardableResult
     public func sendPending(
         device: DeviceID, deviceName: String, from: Int64? = nil, progress: (Int) -> Void = { _ in }
     ) async throws -> Int {
+        let (cursor, batchSize) = (target.cursorName, self.batchSize)
         var sent = 0
         while true {
-            let after = try start(device: device, from: from)
-            let batch = try store.points(device: device, after: after, limit: batchSize)
+            let batch = try await store.read { tx in
+                try tx.points(
+                    device: device, after: try Self.start(tx, device: device, cursor: cursor, from: from),
+                    limit: batchSize)
+            }
             guard let last = batch.last?.unixMilliseconds else { return sent }
             try await post(batch, deviceName: deviceName)
-            try store.setUploadCursor(device: device, server: target.cursorName, milliseconds: last)
+            try await store.write { try $0.setUploadCursor(device: device, server: cursor, milliseconds: last) }
             sent += batch.count
             progress(sent)
         }
     }
 
     /// The time after which points are still to send: the cursor, or just before `from`.
-    private func start(device: DeviceID, from: Int64?) throws -> Int64? {
-        let cursor = try store.uploadCursor(device: device, server: target.cursorName)
-        guard let from else { return cursor }
-        return max(cursor ?? .min, from - 1)
+    private static func start(_ tx: any StoreUnit, device: DeviceID, cursor: String, from: Int64?) throws -> Int64? {
+        let stored = try tx.uploadCursor(device: device, server: cursor)
+        guard let from else { return stored }
+        return max(stored ?? .min, from - 1)
     }
 
     /// Posts one batch; returns when the server acknowledged it.

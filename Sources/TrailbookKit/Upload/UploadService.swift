@@ -42,7 +42,7 @@ public struct UploadService: Service {
                 delay = .seconds(1)
             } catch let error as UploadError {
                 if failing != error {
-                    let waiting = (try? upload.pendingCount(device: device)) ?? 0
+                    let waiting = (try? await upload.pendingCount(device: device)) ?? 0
                     let message: Logger.Message = "\(error.description)"
                     if error.isTransient {
                         logger.warning(message, metadata: ["waiting": "\(waiting)"])
@@ -83,7 +83,7 @@ public struct UploadService: Service {
             group.cancelAll()
             return first
         }
-        let waiting = (try? upload.pendingCount(device: device)) ?? 0
+        let waiting = (try? await upload.pendingCount(device: device)) ?? 0
         switch result {
         case .success where waiting == 0:
             logger.info("every point is on the server")
