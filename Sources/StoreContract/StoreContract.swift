@@ -766,7 +766,10 @@ public enum StoreContract {
                 NewDelivery(alert: alert.id, key: "bike|1|place.arrive|home", payload: "{}", eventMilliseconds: t0),
                 NewDelivery(alert: second, key: "bike|2|battery.low|", payload: "{}", eventMilliseconds: t0 + 9),
             ]
+            try expect(try !store.hasDueDeliveries(nowMilliseconds: t0), "nothing due in an empty outbox")
             try expect(try store.enqueue(offer, nowMilliseconds: t0) == 2, "two deliveries")
+            try expect(try store.hasDueDeliveries(nowMilliseconds: t0), "due once put in")
+            try expect(try !store.hasDueDeliveries(nowMilliseconds: t0 - 1), "not before")
             try expect(try store.enqueue(offer, nowMilliseconds: t0 + 1) == 0, "offered again: none")
             try expect(try store.alerts(account: nil)[0].lastMilliseconds == t0, "the alert's last event")
             let claimed = try store.claimDeliveries(nowMilliseconds: t0, lease: 60_000, limit: 10)
@@ -774,6 +777,7 @@ public enum StoreContract {
             try expect(
                 try store.claimDeliveries(nowMilliseconds: t0 + 1, lease: 60_000, limit: 10).isEmpty,
                 "held by the lease")
+            try expect(try !store.hasDueDeliveries(nowMilliseconds: t0 + 1), "nothing due while lent")
             try store.settleDelivery(claimed[0].id, .delivered(atMilliseconds: t0 + 2))
             try store.settleDelivery(claimed[1].id, .retry(atMilliseconds: t0 + 5_000, error: "down"))
             let retried = try store.claimDeliveries(nowMilliseconds: t0 + 5_000, lease: 60_000, limit: 10)
@@ -788,6 +792,7 @@ public enum StoreContract {
             try expect(try store.enqueue([late], nowMilliseconds: t0 + 6_000) == 1, "the late one")
             try expect(
                 try store.claimDeliveries(nowMilliseconds: t0 + 7_000, lease: 60_000, limit: 10).isEmpty, "not sent")
+            try expect(try !store.hasDueDeliveries(nowMilliseconds: t0 + 100_000), "nothing due: delivered or dropped")
             let log = try store.deliveries(account: nil, limit: 10)
             try expect(
                 log.map(\.dropped) == ["late", "a day passed", nil] && log[2].deliveredMilliseconds == t0 + 2

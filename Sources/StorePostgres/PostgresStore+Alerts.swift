@@ -175,6 +175,15 @@ extension PostgresStoring {
         }
     }
 
+    public func hasDueDeliveries(nowMilliseconds now: Int64) throws -> Bool {
+        try read { session in
+            try session.value(
+                """
+                SELECT EXISTS (SELECT 1 FROM outbox WHERE delivered_ms IS NULL AND dropped IS NULL AND next_ms <= \(now))
+                """, as: Bool.self) ?? false
+        }
+    }
+
     public func claimDeliveries(nowMilliseconds now: Int64, lease: Int64, limit: Int) throws -> [Delivery] {
         try write { session in
             let rows = try session.query(

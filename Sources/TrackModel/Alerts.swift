@@ -264,6 +264,9 @@ public protocol AlertStoring {
     /// as it is. Each alert's last time moves on to its newest event. Returns how many were new.
     @discardableResult
     func enqueue(_ deliveries: [NewDelivery], nowMilliseconds: Int64) throws -> Int
+    /// Whether a delivery is due at `now` (a read: the notifier asks every second and claims
+    /// only when there is one).
+    func hasDueDeliveries(nowMilliseconds: Int64) throws -> Bool
     /// Up to `limit` deliveries due at `now`, oldest first, each held back for `lease` ms so that
     /// another process does not send it too.
     func claimDeliveries(nowMilliseconds: Int64, lease: Int64, limit: Int) throws -> [Delivery]

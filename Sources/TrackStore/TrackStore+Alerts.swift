@@ -146,16 +146,19 @@ extension SQLiteStoring {
         }
     }
 
-    public func claimDeliveries(nowMilliseconds now: Int64, lease: Int64, limit: Int) throws -> [Delivery] {
-        // Asked every second by a running recorder: a read when nothing is due, no write.
-        let due = try pool.read { db in
+    public func hasDueDeliveries(nowMilliseconds now: Int64) throws -> Bool {
+        try pool.read { db in
             try Bool.fetchOne(
                 db,
                 sql: """
                     SELECT EXISTS (SELECT 1 FROM outbox WHERE delivered_ms IS NULL AND dropped IS NULL AND next_ms <= ?)
                     """, arguments: [now]) ?? false
         }
-        guard due else { return [] }
+    }
+
+    public func claimDeliveries(nowMilliseconds now: Int64, lease: Int64, limit: Int) throws -> [Delivery] {
+        // Asked every second by a running recorder: a read when nothing is due, no write.
+        guard try hasDueDeliveries(nowMilliseconds: now) else { return [] }
         return try pool.write { db in
             let rows = try Row.fetchAll(
                 db,

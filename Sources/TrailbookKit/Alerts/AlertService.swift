@@ -161,6 +161,8 @@ public struct Notifier: Sendable {
         func settle(_ id: Int64, _ outcome: DeliveryOutcome) async throws {
             try await store.write { try $0.settleDelivery(id, outcome) }
         }
+        // Asked every second: a read when nothing is due, no write transaction.
+        guard try await store.read({ try $0.hasDueDeliveries(nowMilliseconds: now) }) else { return 0 }
         let due = try await store.write { try $0.claimDeliveries(nowMilliseconds: now, lease: lease, limit: 20) }
         var delivered = 0
         for (i, d) in due.enumerated() {
