@@ -133,7 +133,9 @@ struct Import: ParsableCommand {
         }
         let summary: ImportSummary
         do {
-            summary = try job.run(store: storeOptions.openOrCreate, existing: storeOptions.openIfItExists, keptRow: row)
+            // The store opened above is the one written to: one opening (and one pool) per run.
+            summary = try job.run(
+                store: { try existing ?? storeOptions.openOrCreate() }, existing: { existing }, keptRow: row)
         } catch let stopped as ImportJob.Interrupted {
             try? out.flush()
             throw CommandFailure(message: stopped.description, code: .interrupted)
