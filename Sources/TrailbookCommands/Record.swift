@@ -61,11 +61,16 @@ struct Record: AsyncParsableCommand {
         var logger = Logger(label: "trailbook.record") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = logLevel.level
         let config = try configOptions.load()
-        let store = try storeOptions.openOrCreate()
-        // The device row is written before writes stop waiting for other processes.
         let name = deviceName ?? receiver.device.map(DeviceDiscovery.stableName(of:)) ?? "gpsd"
-        let device = try store.device(named: name)
-        try store.limitWriteWait(to: RecordService.writeWait)
+        // Opening (and migrating) the store blocks: on a thread of its own, not a cooperative one.
+        let storeOptions = self.storeOptions
+        let (store, device) = try await Blocking.run { () throws -> (any TrackStoring, DeviceID) in
+            let store = try storeOptions.openOrCreate()
+            // The device row is written before writes stop waiting for other processes.
+            let device = try store.device(named: name)
+            try store.limitWriteWait(to: RecordService.writeWait)
+            return (store, device)
+        }
         let source: any FixSource
         if let device = receiver.device {
             source = SerialSource(path: device, baud: receiver.baudSetting, logger: logger)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GPSCore
 import Logging
 import ServiceLifecycle
 import StorePostgres
@@ -63,7 +64,9 @@ struct Serve: AsyncParsableCommand {
         if openapi { return print(SharingServer.openAPIDocument) }
         var logger = Logger(label: "trailbook.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = logLevel.level
-        let store = try storeOptions.openOrCreate()
+        // Opening (and migrating) the store blocks: on a thread of its own, not a cooperative one.
+        let storeOptions = self.storeOptions
+        let store = try await Blocking.run { try storeOptions.openOrCreate() }
         let (host, port) = Self.address(listen)!
         let config = try configOptions.load()
         let rules = config.pipeline
