@@ -301,7 +301,9 @@ struct AlertCommand: AsyncParsableCommand {
 
         func run() async throws {
             let config = try configOptions.load()
-            let message = try await AlertService(store: try storeOptions.open(), account: user).test(
+            let storeOptions = self.storeOptions
+            let store = try await Blocking.run { try storeOptions.open() }
+            let message = try await AlertService(store: store, account: user).test(
                 id, sender: AlertSender(timeout: config.pipeline.alerts.timeout), zone: config.timeZone)
             if json { return print(message.body) }
             print("Sent a test of alert \(id): \(message.title).")

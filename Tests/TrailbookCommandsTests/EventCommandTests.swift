@@ -213,6 +213,31 @@ import TrailbookTestSupport
 }
 
 extension EventCommandTests {
+    /// `alert test ID` sends one message marked as a test straight to the alert's channel, not
+    /// through the outbox; an alert the store does not have is said with exit 66.
+    @Test func alertTestSendsOneMarkedMessageStraightToTheChannel() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/store.sqlite"
+        let hook = try HookReceiver(secret: "x", directory: dir)
+        try hook.start()
+        defer { hook.stop() }
+        let add = try run([
+            "alert", "add", "--on", "place.arrive", "--webhook", "http://127.0.0.1:\(hook.port)/r", "--secret", "x",
+            "--store", store,
+        ])
+        #expect(add.status == 0, "\(add.stderr)")
+        let sent = try run(["alert", "test", "1", "--json", "--store", store])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let message = try JSONSerialization.jsonObject(with: Data(sent.stdout.utf8)) as? [String: Any]
+        #expect(message?["test"] as? Bool == true, "\(sent.stdout)")
+        let requests = hook.requests()
+        #expect(requests.count == 1 && requests.first?["verified"] as? Bool == true, "\(requests)")
+        #expect(try run(["alert", "log", "--store", store]).stdout.contains("No deliveries"), "not through the outbox")
+        let missing = try run(["alert", "test", "9", "--store", store])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("There is no alert 9"), "\(missing.stderr)")
+    }
+
     @Test func theTimelineOfADayInTheCommandAndTheReport() throws {
         let (dir, log, store) = try prepared()
         #expect(try run(["import", "--store", store, "--device-name", "bike", log]).status == 0)

@@ -102,10 +102,14 @@ public struct AlertService: Sendable {
     /// Sends a test message (marked `"test": true`, the alert's first type, now, at the
     /// newest stored point) straight to the alert's channel, not through the outbox.
     public func test(_ id: Int64, sender: AlertSender, zone: TimeZone = .current) async throws -> AlertMessage {
-        guard let alert = try store.alerts(account: account).first(where: { $0.id == id }) else {
-            throw ScheduleError.missing(.alert, id)
+        let account = self.account
+        let (found, latest) = try await store.read { tx in
+            (
+                try tx.alerts(account: account).first(where: { $0.id == id }),
+                try tx.latestPoint(devices: DeviceFilter(account: account))
+            )
         }
-        let latest = try store.latestPoint(devices: DeviceFilter(account: account))
+        guard let alert = found else { throw ScheduleError.missing(.alert, id) }
         let event = TrailEvent(
             milliseconds: UTCTimestamp.now(), type: alert.types.first ?? .cue, place: alert.place,
             coordinate: latest?.coordinate, text: "a test of alert \(id)")
