@@ -26,25 +26,13 @@ enum WebPages {
         )
             -> Response
         {
-            let html = templates.render(template, values)
-            var headers: HTTPFields = [
-                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                .contentSecurityPolicy:
-                    "default-src 'self'; style-src 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
-            ]
-            for c in cookies { headers.append(.init(name: .setCookie, value: c)) }
-            return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
-        }
-        @Sendable func redirect(_ to: String, cookies: [String] = []) -> Response {
-            var headers: HTTPFields = [.location: to]
-            for c in cookies { headers.append(.init(name: .setCookie, value: c)) }
-            return Response(status: .seeOther, headers: headers)
+            html(templates.render(template, values), cookies: cookies, status: status)
         }
         @Sendable func loginPage(_ request: Request, message: String? = nil, status: HTTPResponse.Status = .ok)
             -> Response
         {
             let token = WebSessions.random()
-            var values: [String: Any] = ["csrf": token]
+            var values: [String: Any] = ["csrf": token, "bodyClass": "login"]
             if let message { values["message"] = message }
             return page(
                 "login", values, cookies: [login.cookie(Login.loginCookie, token, request, maxAge: 3600)],
@@ -80,7 +68,7 @@ enum WebPages {
             var values: [String: Any] = [
                 "movingWithin": Int(rules.movingWithin), "offlineAfter": Int(rules.offlineAfter),
                 "user": user, "csrf": csrf, "friends": friends, "grants": grants, "hasFriends": !friends.isEmpty,
-                "hasGrants": !grants.isEmpty,
+                "hasGrants": !grants.isEmpty, "today": LocalTime.today(in: zone).description,
             ]
             if let tiles {
                 values["tiles"] = true
@@ -92,15 +80,8 @@ enum WebPages {
             if let message { values["message"] = message }
             return page("home", values)
         }
-        /// A signed-in form post: its fields, after the session and its CSRF token are checked.
         @Sendable func form(_ request: Request) async throws -> (user: String, csrf: String, fields: [String: String]) {
-            guard let (_, session) = await login.session(request) else { throw Refusal.sessionEnded }
-            let body = try await request.body.collect(upTo: 64 << 10)
-            let fields = SharingServer.parameters(String(buffer: body))
-            guard fields["csrf"] == session.csrf else {
-                throw Refusal.staleForm
-            }
-            return (session.user, session.csrf, fields)
+            try await Self.form(request, login: login)
         }
 
         router.get("/") { request, _ -> Response in
@@ -124,7 +105,7 @@ enum WebPages {
             }
             let sessions = login.sessions
             let (session, _) = try await threads.runIfActive { try sessions.create(user: name) }
-            return redirect(
+            return Self.redirect(
                 "/",
                 cookies: [
                     login.cookie(Login.sessionCookie, session, request, maxAge: Int(WebSessions.lifetime / 1000)),
@@ -137,7 +118,7 @@ enum WebPages {
                 let sessions = login.sessions
                 try await threads.runIfActive { try sessions.end(token) }
             }
-            return redirect("/", cookies: [login.cookie(Login.sessionCookie, "", request, maxAge: 0)])
+            return Self.redirect("/", cookies: [login.cookie(Login.sessionCookie, "", request, maxAge: 0)])
         }
         router.post("/codes") { request, _ -> Response in
             let (user, csrf, fields) = try await form(request)
@@ -184,11 +165,48 @@ enum WebPages {
                 headers: [.contentType: image.mime, .cacheControl: "private, max-age=86400"],
                 body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
         }
-        router.get("/live.js") { _, _ -> Response in
-            Response(
-                status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
-                body: .init(byteBuffer: ByteBuffer(string: WebTemplates.script)))
+        router.get("/live.js") { _, _ -> Response in script(WebTemplates.script) }
+        WebDiary(store: store, login: login, tiles: tiles, threads: threads, zone: zone).add(to: router)
+    }
+
+    /// A page: HTML that is never cached, under a policy that lets it load only from this server
+    /// and run no inline script.
+    static func html(_ text: String, cookies: [String] = [], status: HTTPResponse.Status = .ok) -> Response {
+        var headers: HTTPFields = [
+            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+            .contentSecurityPolicy:
+                "default-src 'self'; style-src 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
+        ]
+        for c in cookies { headers.append(.init(name: .setCookie, value: c)) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// A form's answer: see `to` (303), setting `cookies`.
+    static func redirect(_ to: String, cookies: [String] = []) -> Response {
+        var headers: HTTPFields = [.location: to]
+        for c in cookies { headers.append(.init(name: .setCookie, value: c)) }
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    /// A signed-in form post (at most 64 KiB): its fields, after the session and its CSRF token are
+    /// checked.
+    static func form(_ request: Request, login: Login) async throws -> (
+        user: String, csrf: String, fields: [String: String]
+    ) {
+        guard let (_, session) = await login.session(request) else { throw Refusal.sessionEnded }
+        let body = try await request.body.collect(upTo: 64 << 10)
+        let fields = SharingServer.parameters(String(buffer: body))
+        guard fields["csrf"] == session.csrf else {
+            throw Refusal.staleForm
         }
+        return (session.user, session.csrf, fields)
+    }
+
+    /// Scripts the pages load from this server (their policy runs no inline script).
+    static func script(_ text: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// "12 s ago", "3 min ago", "2 h ago", "5 days ago" (a time a little ahead: "0 s ago").

@@ -30,19 +30,27 @@ enum WebTemplates {
         form.inline { display: inline; }
         label { display: block; margin: 4px 0; }
         section { margin: 18px 0; }
-        </style></head><body>
+        nav.days { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin: 4px 0 10px; }
+        nav.days form { margin: 0; } nav.days label { display: inline; }
+        input, button, textarea { font: inherit; }
+        .signin { max-width: 340px; margin: 12vh auto 0; padding: 24px; border-radius: 10px; background: #fff; box-shadow: 0 2px 12px rgba(0,0,0,.12); }
+        .signin h1 { margin-top: 0; } .signin input { width: 100%; box-sizing: border-box; padding: 8px; margin-top: 4px; border: 1px solid #bbb; border-radius: 6px; }
+        .signin button { width: 100%; padding: 10px; margin-top: 12px; border: 0; border-radius: 6px; background: #1f6feb; color: #fff; font-weight: 600; cursor: pointer; }
+        body.login { background: #eef2f6; max-width: none; }
+        </style></head><body{{#bodyClass}} class="{{.}}"{{/bodyClass}}>
         """
 
     static let login = """
         {{> head}}
-        <header><h1>Trailbook</h1></header>
-        {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
+        <main class="signin"><h1>Trailbook</h1>
+        <p>Sign in to see your days and your friends.</p>
+        {{#message}}<p class="message" id="message" role="alert">{{message}}</p>{{/message}}
         <form method="post" action="/login" id="login">
         <input type="hidden" name="csrf" value="{{csrf}}">
-        <label>User name <input name="user" autocomplete="username" required></label>
+        <label>User name <input name="user" autocomplete="username" required autofocus></label>
         <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
         <button>Sign in</button>
-        </form>
+        </form></main>
         </body></html>
         """
 
@@ -51,6 +59,8 @@ enum WebTemplates {
         <header><h1>Trailbook</h1>
         <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
         Signed in as <strong id="me">{{user}}</strong> <button>Sign out</button></form></header>
+        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><form method="get" action="/day">\
+        <label>Another day <input type="date" name="date" value="{{today}}" required></label> <button>Show</button></form></nav>
         {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
         <section><h2>Friends</h2>
         <div class="mapwrap"><svg id="map" role="img" tabindex="0" aria-label="Where your friends are (drag to pan; wheel, \

@@ -45,6 +45,23 @@ import TrailbookTestSupport
         return (p.terminationStatus, text, (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
     }
 
+    /// The pixels of the screenshot `png` within `distance` (the sum of the channels' differences)
+    /// of the colour `rgb` (0xRRGGBB), counted by Pillow.
+    func pixels(near rgb: Int, within distance: Int, in png: String) throws -> Int {
+        let (r, g, b) = (rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff)
+        let counted = try python(
+            [
+                "-c",
+                "import sys;from PIL import Image;im=Image.open(sys.argv[1]).convert('RGB');"
+                    + "print(sum(1 for p in im.getdata() if abs(p[0]-\(r))+abs(p[1]-\(g))+abs(p[2]-\(b))<\(distance)))",
+                png,
+            ])
+        guard counted.status == 0, let n = Int(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw SupportError("Counting the pixels of \(png) failed: \(counted.stderr)")
+        }
+        return n
+    }
+
     /// `seconds` since 1970 as HH:MM in UTC (headless Chromium's zone here).
     static func clock(_ seconds: Int) -> String {
         String(format: "%02d:%02d", seconds % 86_400 / 3600, seconds % 3600 / 60)
@@ -183,7 +200,7 @@ import TrailbookTestSupport
                 "run:curl -s -o /dev/null '\(point)\(now)&lon=8.5431'",
                 ##"wait:document.querySelector("#friends tbody tr").dataset.lon == "8.5431""##,
                 ##"eval:document.querySelector("#friends tbody").innerText"##,
-                "eval:document.documentElement.scrollWidth", "shot:\(png)",
+                "eval:document.documentElement.scrollWidth - document.documentElement.clientWidth", "shot:\(png)",
             ])
         #expect(browse.status == 0, "\(browse.stderr)")
         let lines = browse.stdout.split(separator: "\n").map(String.init)
@@ -191,15 +208,9 @@ import TrailbookTestSupport
         #expect(
             lines.count == 3 && lines[1].contains(#"ana\tphone\t"#) && lines[1].contains(#" ago\tmoving"#), "\(lines)"
         )
-        #expect(lines.count == 3 && lines[2] == "390", "the page fits a phone's width: \(lines)")
-        let blue = try python(
-            [
-                "-c",
-                "import sys;from PIL import Image;im=Image.open(sys.argv[1]).convert('RGB');"
-                    + "print(sum(1 for p in im.getdata() if abs(p[0]-0x1f)+abs(p[1]-0x6f)+abs(p[2]-0xeb)<40))",
-                png,
-            ])
-        #expect((Int(blue.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 50, "the dot: \(blue)")
+        #expect(lines.count == 3 && lines[2] == "0", "the page fits a phone's width (no sideways scroll): \(lines)")
+        let blue = try pixels(near: 0x1f6feb, within: 40, in: png)
+        #expect(blue > 50, "the dot: \(blue) pixels")
 
         // Removing the account ends its sessions too (another process: the store says so).
         let other = try await signIn(
@@ -309,7 +320,7 @@ import TrailbookTestSupport
                 ##"eval:(()=>{const m=document.getElementById('map'),d=m.querySelector('circle').getBoundingClientRect();m.dispatchEvent(new PointerEvent('pointermove',{clientX:d.left+d.width/2,clientY:d.top+d.height/2,bubbles:true,pointerType:'mouse'}));const t=document.getElementById('maptip');return [t.textContent,getComputedStyle(t).display]})()"##,
                 "shot:\(png)",
                 ##"eval:(()=>{document.querySelector('[data-map=fit]').click();const m=document.getElementById('map');return [m.dataset.zoom,m.dataset.follow]})()"##,
-                "eval:document.documentElement.scrollWidth",
+                "eval:document.documentElement.scrollWidth - document.documentElement.clientWidth",
             ])
         #expect(browse.status == 0, "\(browse.stderr)")
         let lines = browse.stdout.split(separator: "\n").map {
@@ -329,16 +340,10 @@ import TrailbookTestSupport
             "\(tip)")
         #expect(tip.last == "block", "\(tip)")
         #expect(lines[4] as? [String] == ["17", "true"], "fit follows again: \(lines[4])")
-        #expect(lines[5] as? Int == 390, "the page fits a phone's width: \(lines[5])")
+        #expect(lines[5] as? Int == 0, "the page fits a phone's width (no sideways scroll): \(lines[5])")
         // The server's tiles are drawn (the test tiles' colour fills the zoomed map).
-        let green = try python(
-            [
-                "-c",
-                "import sys;from PIL import Image;im=Image.open(sys.argv[1]).convert('RGB');"
-                    + "print(sum(1 for p in im.getdata() if abs(p[0]-0x2e)+abs(p[1]-0x8b)+abs(p[2]-0x57)<30))",
-                png,
-            ])
-        #expect((Int(green.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 20000, "tiles: \(green)")
+        let green = try pixels(near: 0x2e8b57, within: 30, in: png)
+        #expect(green > 20000, "tiles: \(green) pixels")
     }
 
     /// The live page tells the truth: the real age of each friend's newest fix, refreshed without

@@ -83,6 +83,10 @@ public struct ReportStyle: Sendable {
     /// How many deeper zoom levels of tiles the page carries along the routes (0: only the
     /// zoom the map is drawn at), for a reader who zooms in (`maps.levels`, `--tile-levels`).
     public var tileLevels = 2
+    /// Where a served page links its base map's tiles (`/tiles/`, followed by `z/x/y`) instead of
+    /// embedding them: the server's pages, whose tiles the browser asks the server for. Nil: the
+    /// tiles are fetched now and embedded, so a report file loads nothing.
+    public var tilePath: String?
 
     public init() {}
 
@@ -162,15 +166,62 @@ public struct ReportStyle: Sendable {
         .pin,.start,.end,.place{transform:scale(2.2);transform-box:fill-box;transform-origin:center}
         .photos img{max-height:240px}}
         .pinlabel{display:inline-block;min-width:1.5em;padding:0 .3em;text-align:center;border-radius:.3em;color:#fff;background:#333;margin-right:6px;font-weight:700}
+        [hidden]{display:none!important}
+        .webnav{display:flex;flex-wrap:wrap;align-items:center;gap:6px 16px;margin-bottom:12px}.webnav form{margin:0}
+        .webnav>a:first-child{font-weight:700}.message{padding:6px 10px;border-radius:6px}
+        body.light .message{background:#fff4c2}body.dark .message{background:#4a4020}
+        .edit{margin:10px 0}.edit label{display:block;margin:4px 0}.edit textarea,.edit input[name=note]{width:100%;\
+        box-sizing:border-box;font:inherit}.edit button,.pickday button{font:inherit;margin-top:4px}
+        .note-form{display:flex;gap:6px;align-items:end;flex-wrap:wrap}.note-form label{flex:1;min-width:12em}
         """
 }
 
-/// The self-contained HTML diary page for one day: nothing is loaded from anywhere. Rendered
-/// through ``ReportTemplates`` (Mustache, escaping by default): the functions here only work out
-/// the values the templates show.
+/// What the day page carries when `trailbook serve` shows it to a signed-in account: where it
+/// links, and the forms that change the diary (each with the session's CSRF token).
+public struct WebDay: Sendable {
+    /// The signed-in account.
+    public var user: String
+    public var csrf: String
+    /// The previous and next day's pages, the home page.
+    public var previous: String
+    public var next: String
+    public var home: String
+    /// The map script (a served page runs no inline script: its content security policy).
+    public var script: String
+    /// Where the day summary, a record's note and a new record are posted.
+    public var summaryAction: String
+    public var noteAction: @Sendable (Int64) -> String
+    public var markAction: String
+    /// A sentence about the last change (saved, or what was wrong with it).
+    public var message: String?
+
+    public init(
+        user: String, csrf: String, previous: String, next: String, home: String, script: String,
+        summaryAction: String, noteAction: @escaping @Sendable (Int64) -> String, markAction: String,
+        message: String? = nil
+    ) {
+        self.user = user
+        self.csrf = csrf
+        self.previous = previous
+        self.next = next
+        self.home = home
+        self.script = script
+        self.summaryAction = summaryAction
+        self.noteAction = noteAction
+        self.markAction = markAction
+        self.message = message
+    }
+}
+
+/// The HTML diary page for one day. As a report file it is self-contained: nothing is loaded from
+/// anywhere. Served (``WebDay``), it links its tiles, photos and script on the server and carries
+/// the forms that change the day. Rendered through ``ReportTemplates`` (Mustache, escaping by
+/// default): the functions here only work out the values the templates show.
 public enum DayReport {
     /// `back`: the overlay page this day belongs to, linked at the top (nil for a page alone).
-    public static func render(_ input: DayReportInput, style: ReportStyle = .init(), back: String? = nil) -> String {
+    public static func render(
+        _ input: DayReportInput, style: ReportStyle = .init(), back: String? = nil, web: WebDay? = nil
+    ) -> String {
         let zone = input.timeZone
         let stats = input.rides.map(\.statistics)
         var page: [String: Any] = [
@@ -184,6 +235,20 @@ public enum DayReport {
         ]
         if let back { page["back"] = back }
         if let summary = input.summary { page["summary"] = summary }
+        if let web {
+            var links: [String: Any] = [
+                "user": web.user, "csrf": web.csrf, "previous": web.previous, "next": web.next, "home": web.home,
+                "script": web.script, "summaryAction": web.summaryAction, "markAction": web.markAction,
+                "summaryText": input.summary ?? "",
+            ]
+            if let message = web.message { links["message"] = message }
+            page["web"] = links
+            page["records"] = (page["records"] as! [[String: Any]]).map { r in
+                r.merging(["noteAction": web.noteAction(r["id"] as! Int64), "csrf": web.csrf]) { a, _ in a }
+            }
+        } else {
+            page["inline"] = ["script": true]
+        }
         if let suggest = SuggestionTable.section(input.suggestions) { page["suggest"] = suggest }
         if let tiles = style.tiles, !tiles.attribution.isEmpty { page["attribution"] = tiles.attribution }
         if !input.rides.isEmpty {
@@ -275,7 +340,9 @@ public enum DayReport {
         return [
             "width": Int(width), "height": Int(height), "rides": rides, "pins": pins, "markerFill": markerFill,
             "markerEdge": markerEdge,
-            "tileLevels": MapTiles.layers(projection, along: lines, fetcher: style.tiles, levels: style.tileLevels),
+            "tileLevels": MapTiles.layers(
+                projection, along: lines, fetcher: style.tiles, levels: style.tileLevels, link: style.tilePath),
+            "projection": projection.parameters,
             "trackData": trackData(input, style: style, projection: projection),
             "bar": ["y": HTML.number(y), "ty": HTML.number(y - 6), "width": HTML.number(bar.pixels), "label": label],
         ]

@@ -35,6 +35,19 @@ public struct MapProjection: Sendable {
         metresPerPixel = Geodesy.wgs84A * cos(centreLatitude) / scale
     }
 
+    /// `offsetX scale offsetY`, for a page script that turns a place on the map back into a
+    /// coordinate: longitude = (x − offsetX) / scale, latitude = atan(sinh((offsetY − y) / scale)),
+    /// both in radians.
+    var parameters: String {
+        [offsetX, scale, offsetY].map { String(format: "%.9g", $0) }.joined(separator: " ")
+    }
+
+    /// The coordinate at frame pixel `x`, `y` (the inverse of ``point(_:)``).
+    public func coordinate(x: Double, y: Double) -> Coordinate {
+        Coordinate(
+            latitude: atan(sinh((offsetY - y) / scale)) * 180 / .pi, longitude: (x - offsetX) / scale * 180 / .pi)
+    }
+
     public func point(_ c: Coordinate) -> (x: Double, y: Double) {
         let m = Self.mercator(c)
         return (offsetX + m.x * scale, offsetY - m.y * scale)

@@ -4,9 +4,12 @@
 /// far enough for them; and the nearest track point under the pointer (or a tap) shown with its
 /// tip, marked on the map and on the profile (the day map: ride, time, speed, elevation; the
 /// overlay: the day, and a tap highlights it).
+/// A tap (a press without a drag) is announced as a `maptap` event on the map, with the frame
+/// point and the track point it hit, for a page that does something with it (the served day page
+/// marks a record there).
 /// It goes into the templates as it is: it must hold no `{{` (a Mustache tag).
-enum MapScript {
-    static let js = """
+public enum MapScript {
+    public static let js = """
         (function(){
         var svg=document.getElementById('map');if(!svg)return;
         var box=svg.viewBox.baseVal,W=box.width,H=box.height,v={x:0,y:0,w:W,h:H};
@@ -37,7 +40,8 @@ enum MapScript {
         if(moved){pan(p.x-q.x,p.y-q.y);d.x=e.clientX;d.y=e.clientY}});
         function up(e){var d=down[e.pointerId];delete down[e.pointerId];pinch=0;
         if(d&&!moved){var b=hover(e.clientX,e.clientY);if(b&&days){var day=days[b[4]];
-        location.hash=location.hash==='#'+day?'':day}}}
+        location.hash=location.hash==='#'+day?'':day}var q=at(e.clientX,e.clientY);
+        svg.dispatchEvent(new CustomEvent('maptap',{detail:{x:q.x,y:q.y,point:b}}))}}
         svg.addEventListener('pointerup',up);svg.addEventListener('pointercancel',up);
         svg.addEventListener('keydown',function(e){var s=v.w/10,k=e.key;
         if(k==='+'||k==='=')zoom(1.25);else if(k==='-'||k==='_')zoom(0.8);else if(k==='0')fit();
@@ -62,4 +66,21 @@ enum MapScript {
         svg.addEventListener('pointerleave',function(){if(tip)tip.style.display='none'});
         set()})();
         """
+}
+
+extension MapScript {
+    /// The served day page's script: the map's, and marking a record where the map is tapped (on
+    /// the track: at the track point and its time); the place is the map's projection undone.
+    public static let webDay =
+        js + """
+
+            (function(){var svg=document.getElementById('map'),form=document.getElementById('mark');if(!svg||!form)return;
+            var p=(svg.getAttribute('data-projection')||'').split(' ').map(Number),pin=document.getElementById('markpin');
+            svg.addEventListener('maptap',function(e){var x=e.detail.x,y=e.detail.y,b=e.detail.point;if(b){x=b[0];y=b[1]}
+            var lon=(x-p[0])/p[1]*180/Math.PI,lat=Math.atan(Math.sinh((p[2]-y)/p[1]))*180/Math.PI;
+            form.elements.lat.value=lat.toFixed(6);form.elements.lon.value=lon.toFixed(6);
+            var t=b&&typeof b[4]==='string'?b[4].match(/\\b(\\d\\d:\\d\\d)\\b/):null;if(t)form.elements.time.value=t[1];
+            document.getElementById('markplace').textContent=lat.toFixed(5)+', '+lon.toFixed(5);form.hidden=false;
+            if(pin){pin.setAttribute('cx',x);pin.setAttribute('cy',y);pin.setAttribute('visibility','visible')}})})();
+            """
 }

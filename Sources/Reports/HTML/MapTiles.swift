@@ -144,12 +144,13 @@ enum MapTiles {
     /// level 0 covers the frame at the zoom drawn at most 256 px; level k (up to `levels`) is
     /// zoom + k along the `lines` (frame pixels), for when the page is zoomed in k times. A
     /// level that would pass ``detailBudget`` with the ones before it is left out, and the
-    /// deeper ones with it.
+    /// deeper ones with it. With `link` (a path such as `/tiles/`), the tiles are not fetched:
+    /// each links `link` + `z/x/y`, for a served page whose browser asks the server for them.
     static func layers(
         _ projection: MapProjection, along lines: [[(x: Double, y: Double)]], fetcher: (any TileFetching)?,
-        levels: Int
+        levels: Int, link: String? = nil
     ) -> [[String: Any]] {
-        guard let fetcher else { return [] }
+        guard fetcher != nil || link != nil else { return [] }
         let base = projection.tiles()
         guard let zoom = base.first?.key.z else { return [] }
         var wanted = [base]
@@ -160,17 +161,24 @@ enum MapTiles {
             budget -= detail.count
             wanted.append(detail)
         }
-        let images = fetcher.images(wanted.flatMap { $0.map(\.key) })
+        let images = link == nil ? fetcher?.images(wanted.flatMap { $0.map(\.key) }) ?? [:] : [:]
         return wanted.enumerated().map { level, tiles in
             [
                 "level": level,
                 "tiles": tiles.compactMap { tile -> [String: Any]? in
-                    guard let image = images[tile.key] else { return nil }
+                    let href: String
+                    if let link {
+                        href = link + tile.key.description
+                    } else if let image = images[tile.key] {
+                        href = "data:\(image.mime);base64,\(image.data.base64EncodedString())"
+                    } else {
+                        return nil
+                    }
                     // A quarter pixel more each way (as the level is drawn), so neighbouring tiles leave no
                     // hairline between them; a decimal more a level, as the page magnifies it.
                     let overlap = 0.25 / Double(1 << level)
                     return [
-                        "href": "data:\(image.mime);base64,\(image.data.base64EncodedString())",
+                        "href": href,
                         "x": HTML.number(tile.x - overlap, decimals: 1 + level),
                         "y": HTML.number(tile.y - overlap, decimals: 1 + level),
                         "size": HTML.number(tile.size + 2 * overlap, decimals: 1 + level), "key": tile.key.description,

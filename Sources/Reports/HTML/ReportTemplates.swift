@@ -21,20 +21,34 @@ enum ReportTemplates {
         """
 
     static let footer = """
-        <footer class="muted"><p>Made by Trailbook. Nothing on this page comes from the network.</p></footer>
+        <footer class="muted">{{^web}}<p>Made by Trailbook. Nothing on this page comes from the network.</p>{{/web}}</footer>
         </body></html>
 
         """
 
     static let day = """
         {{> report-head}}
+        {{#web}}<nav class="webnav"><a href="{{home}}">Trailbook</a><a href="{{previous}}" rel="prev">← previous day</a>\
+        <a href="{{next}}" rel="next">next day →</a><form method="get" action="/day" class="pickday"><label>Day \
+        <input type="date" name="date" value="{{date}}" required></label> <button>Show</button></form>\
+        <span class="muted">signed in as <strong id="me">{{user}}</strong></span></nav>
+        {{#message}}<p class="message" id="message" role="status">{{.}}</p>{{/message}}{{/web}}\
         {{#back}}<nav><a href="{{.}}">← all days</a></nav>{{/back}}<header><h1 class="nowrap">{{weekday}}{{date}}</h1>\
         {{#totals}}<div class="totals"><span class="nowrap">{{distance}}</span> · <span class="nowrap">moving {{moving}}</span> · \
         <span class="nowrap">climb {{climb}}</span></div>{{/totals}}<div class="muted">{{zone}} · {{rideCount}} · {{recordCount}}</div></header>
 
-        {{#summary}}<p class="summary">{{.}}</p>
-        {{/summary}}<h2>Map</h2>
+        {{^web}}{{#summary}}<p class="summary">{{.}}</p>
+        {{/summary}}{{/web}}{{#web}}<form method="post" action="{{summaryAction}}" class="edit" id="summary">\
+        <input type="hidden" name="csrf" value="{{csrf}}"><label for="summary-text">The day’s summary</label>\
+        <textarea id="summary-text" name="summary" rows="3" maxlength="10000">{{summaryText}}</textarea>\
+        <button>Save the summary</button></form>
+        {{/web}}<h2>Map</h2>
         {{#map}}{{> day-map}}{{/map}}{{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
+        {{#web}}<p class="muted">Tap the map (or the track) to add a record there.</p>\
+        <form method="post" action="{{markAction}}" class="edit" id="mark" hidden><input type="hidden" name="csrf" \
+        value="{{csrf}}"><input type="hidden" name="lat"><input type="hidden" name="lon"><p>A new record at \
+        <span id="markplace"></span></p><label>Time <input type="time" name="time" required value="12:00"></label>\
+        <label>Note <input name="note" maxlength="10000"></label><button>Add the record</button></form>{{/web}}
         {{#hasRides}}<h2>Rides</h2>
         <table><tr><th>ride</th><th>time</th><th>distance</th><th>moving</th><th class="wide">avg speed</th>\
         <th class="wide">max</th><th>climb</th><th class="wide">descent</th></tr>\
@@ -52,8 +66,11 @@ enum ReportTemplates {
         {{#notes}}<p class="note">{{.}}</p>
         {{/notes}}{{#hasFields}}<table>{{#fields}}<tr><th>{{key}}</th><td>{{value}}</td></tr>{{/fields}}</table>
         {{/hasFields}}{{#hasPhotos}}<div class="photos">{{#photos}}<a href="{{source}}"><img src="{{source}}" alt="{{name}}"></a>{{/photos}}</div>
-        {{/hasPhotos}}</section>
-        {{/records}}{{/hasRecords}}{{#suggest}}{{> suggestions}}{{/suggest}}<script>\(MapScript.js)</script>\(footer)
+        {{/hasPhotos}}{{#noteAction}}<form method="post" action="{{.}}" class="edit note-form"><input type="hidden" \
+        name="csrf" value="{{csrf}}"><label>Add a note <input name="note" maxlength="10000" required></label> \
+        <button>Add</button></form>{{/noteAction}}</section>
+        {{/records}}{{/hasRecords}}{{#suggest}}{{> suggestions}}{{/suggest}}{{#inline}}<script>\(MapScript.js)</script>{{/inline}}\
+        {{#web}}<script src="{{script}}"></script>{{/web}}\(footer)
         """
 
     /// What `suggest` found for each record kind: a small table and the coming windows.
@@ -85,7 +102,8 @@ enum ReportTemplates {
 
     static let dayMap = """
         <div class="mapwrap"><svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" role="img" \
-        tabindex="0" aria-label="Map of the day’s routes (drag to pan; wheel, pinch, + and − to zoom; 0 to fit)">\
+        tabindex="0" aria-label="Map of the day’s routes (drag to pan; wheel, pinch, + and − to zoom; 0 to fit)" \
+        data-projection="{{projection}}">\
         <rect class="mapbg" width="100%" height="100%"/>
         {{> tiles}}
         {{#rides}}<g class="ride" data-ride="{{id}}">{{#parts}}{{#gap}}<line class="gap" stroke="{{colour}}" \
@@ -97,7 +115,8 @@ enum ReportTemplates {
         rx="4" fill="#333"/><text x="{{tx}}" y="{{ty}}" text-anchor="middle">{{id}}</text><title>record {{id}}</title></a></g>
         {{/pins}}{{#bar}}<g class="ink"><rect x="20" y="{{y}}" width="{{width}}" height="4"/><text x="20" y="{{ty}}" \
         font-size="12" stroke="none">{{label}}</text></g>{{/bar}}
-        <circle id="hover" class="hovermark" r="7" visibility="hidden"/></svg>\(mapControls)</div>
+        <circle id="hover" class="hovermark" r="7" visibility="hidden"/><circle id="markpin" r="8" fill="#d62728" \
+        stroke="#fff" stroke-width="3" visibility="hidden"/></svg>\(mapControls)</div>
         <div id="track-data" hidden data-points="{{trackData}}"></div>
         """
 

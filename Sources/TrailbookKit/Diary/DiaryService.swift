@@ -6,7 +6,7 @@ import TrackModel
 
 /// The diary use cases: marking places, notes, photos, fields, the day's summary, listing and
 /// removing. Times are ms since 1970 UTC; `zone` is where local days and printed times are.
-public struct DiaryService {
+public struct DiaryService: Sendable {
     public let store: any TrackStoring
     public let zone: TimeZone
     /// The tide station whose predictions new records get (nil: no tide).

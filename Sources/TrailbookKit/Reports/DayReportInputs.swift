@@ -8,10 +8,12 @@ import TrackModel
 public enum DayReportInputs {
     /// The rides of `day` in `zone` with their statistics (splits per mile when `imperial`), the
     /// records with their notes, fields and photos (embedded as data URLs when `embedPhotos`,
-    /// else linked), and the day's summary; with `suggest`, what goes with the kinds of its records.
+    /// else linked: to the file, or where `photoLink` says for record id and photo index), and
+    /// the day's summary; with `suggest`, what goes with the kinds of its records.
     public static func load(
         _ day: CivilDate, store: any TrackStoring, zone: TimeZone, imperial: Bool, embedPhotos: Bool,
-        devices: DeviceFilter = .all, suggest: SuggestTables? = nil
+        devices: DeviceFilter = .all, suggest: SuggestTables? = nil,
+        photoLink: ((_ record: Int64, _ index: Int) -> String)? = nil
     ) throws -> DayReportInput {
         let (from, to) = LocalDay.range(day, in: zone)
         let stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
@@ -30,7 +32,8 @@ public enum DayReportInputs {
         let records = storedRecords.map { r in
             DayReportInput.Record(
                 id: r.id!, milliseconds: r.milliseconds, coordinate: r.coordinate, notes: r.notes.map(\.text),
-                photos: r.photos.map { p in
+                photos: r.photos.enumerated().map { index, p in
+                    if let photoLink { return (p.name, photoLink(r.id!, index)) }
                     let file = store.mediaDirectory + "/" + p.file
                     if embedPhotos, let data = FileManager.default.contents(atPath: file) {
                         return (p.name, "data:image/jpeg;base64," + data.base64EncodedString())

@@ -1,0 +1,169 @@
+import Foundation
+import GPSCore
+import Hummingbird
+import NIOPosix
+import Reports
+import TrackModel
+import TrailbookKit
+
+/// The signed-in account's diary in the browser: the day page (`/day/YYYY-MM-DD`, the content of
+/// `report day` for the account's devices and records), its summary, notes and records added
+/// through forms, and the records' photos. The page is the report's template with links and
+/// forms (``WebDay``); the store is read and the page made on the server's thread pool, never on
+/// a cooperative thread. Every change is a form with the session's CSRF token, answered by a
+/// redirect to the day (post, redirect, get), whose message is one of a few fixed sentences.
+struct WebDiary {
+    let store: any TrackStoring
+    let login: Login
+    let tiles: TileFetcher?
+    let threads: NIOThreadPool
+    /// Where the account's days begin and end, and how times are shown.
+    let zone: TimeZone
+
+    /// The sentences a redirect names in `?saved=`: nothing the user typed goes back into a page
+    /// through a URL.
+    static let saved = [
+        "summary": "The day’s summary is saved.", "note": "The note is added.", "record": "The record is added.",
+    ]
+
+    func diary(_ user: String) -> DiaryService { DiaryService(store: store, zone: zone, account: user) }
+
+    func add(to router: Router<ServerContext>) {
+        // The day picker's GET form; a day that is not a date shows today.
+        router.get("/day") { request, _ -> Response in
+            let text = request.uri.queryParameters.get("date") ?? ""
+            let day = CivilDate(iso: text) ?? LocalTime.today(in: zone)
+            return WebPages.redirect("/day/\(day)")
+        }
+        router.get("/day/:date") { request, context -> Response in
+            guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            let day = try Self.day(context)
+            let message = request.uri.queryParameters.get("saved").flatMap { Self.saved[String($0)] }
+            return try await page(day, user: session.user, csrf: session.csrf, message: message)
+        }
+        router.post("/day/:date/summary") { request, context -> Response in
+            let (user, _, fields) = try await WebPages.form(request, login: login)
+            let day = try Self.day(context)
+            let diary = diary(user)
+            let text = fields["summary"] ?? ""
+            _ = try await threads.runIfActive { try diary.setDaySummary(day, text: text) }
+            return WebPages.redirect("/day/\(day)?saved=summary")
+        }
+        router.post("/day/:date/records") { request, context -> Response in
+            let (user, csrf, fields) = try await WebPages.form(request, login: login)
+            let day = try Self.day(context)
+            guard let latitude = fields["lat"].flatMap(Double.init), (-90...90).contains(latitude),
+                let longitude = fields["lon"].flatMap(Double.init), (-180...180).contains(longitude)
+            else {
+                return try await page(
+                    day, user: user, csrf: csrf, message: "Tap the map where the record goes, then add it.",
+                    status: .unprocessableContent)
+            }
+            guard let time = Self.milliseconds(fields["time"] ?? "", on: day, zone: zone) else {
+                return try await page(
+                    day, user: user, csrf: csrf, message: "Give the record’s time as hours and minutes, e.g. 14:30.",
+                    status: .unprocessableContent)
+            }
+            let note = (fields["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let diary = diary(user)
+            let record = try await threads.runIfActive {
+                try diary.mark(
+                    .given(Coordinate(latitude: latitude, longitude: longitude), altitude: nil, time: time),
+                    note: note.isEmpty ? nil : note)
+            }
+            return WebPages.redirect("/day/\(day)?saved=record#record-\(record.id ?? 0)")
+        }
+        router.post("/records/:id/notes") { request, context -> Response in
+            let (user, csrf, fields) = try await WebPages.form(request, login: login)
+            let id = try Self.record(context)
+            let diary = diary(user)
+            guard let record = try await threads.runIfActive({ try? diary.record(id) }) else {
+                throw Self.noRecord(id)
+            }
+            let day = LocalDay.of(record.milliseconds, in: zone)
+            let text = fields["note"] ?? ""
+            do {
+                _ = try await threads.runIfActive { try diary.addNote(text, to: id) }
+            } catch let error as DiaryError {
+                return try await page(
+                    day, user: user, csrf: csrf, message: error.description, status: .unprocessableContent)
+            }
+            return WebPages.redirect("/day/\(day)?saved=note#record-\(id)")
+        }
+        // A photo of one of the account's records (another account's record is not there).
+        router.get("/photos/:id/:index") { request, context -> Response in
+            guard let (_, session) = await login.session(request) else { throw Refusal.sessionEnded }
+            let id = try Self.record(context)
+            let diary = diary(session.user)
+            let folder = store.mediaDirectory
+            guard let index = context.parameters.get("index", as: Int.self),
+                let data = try await threads.runIfActive({ () -> Data? in
+                    guard let record = try? diary.record(id), record.photos.indices.contains(index) else { return nil }
+                    return FileManager.default.contents(atPath: folder + "/" + record.photos[index].file)
+                })
+            else { throw Refusal(.notFound, "There is no such photo in your diary.") }
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: TileImage.mime(of: data) ?? "application/octet-stream",
+                    .cacheControl: "private, max-age=86400",
+                ],
+                body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        router.get("/day.js") { _, _ -> Response in WebPages.script(MapScript.webDay) }
+    }
+
+    /// The day page of `user`: read and rendered on the thread pool.
+    func page(
+        _ day: CivilDate, user: String, csrf: String, message: String? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        var style = ReportStyle()
+        if let tiles {
+            style.tiles = tiles
+            style.tilePath = "/tiles/"
+        }
+        let web = WebDay(
+            user: user, csrf: csrf, previous: "/day/\(day.adding(days: -1))", next: "/day/\(day.adding(days: 1))",
+            home: "/", script: "/day.js", summaryAction: "/day/\(day)/summary", noteAction: { "/records/\($0)/notes" },
+            markAction: "/day/\(day)/records", message: message)
+        let (store, zone, finished) = (self.store, self.zone, style)
+        let html = try await threads.runIfActive {
+            let input = try DayReportInputs.load(
+                day, store: store, zone: zone, imperial: false, embedPhotos: false,
+                devices: DeviceFilter(account: user), photoLink: { "/photos/\($0)/\($1)" })
+            return DayReport.render(input, style: finished, web: web)
+        }
+        return WebPages.html(html, status: status)
+    }
+
+    /// The day a path names.
+    static func day(_ context: ServerContext) throws -> CivilDate {
+        guard let text = context.parameters.get("date"), let day = CivilDate(iso: text) else {
+            throw Refusal(.notFound, "A day is written YYYY-MM-DD, e.g. /day/2026-06-14.")
+        }
+        return day
+    }
+
+    /// The record id a path names.
+    static func record(_ context: ServerContext) throws -> Int64 {
+        guard let id = context.parameters.get("id", as: Int64.self) else { throw noRecord(0) }
+        return id
+    }
+
+    static func noRecord(_ id: Int64) -> Refusal {
+        Refusal(.notFound, "There is no record \(id) in your diary.")
+    }
+
+    /// `HH:MM` on `day` in `zone`, as ms since 1970 (nil: not a time of day).
+    static func milliseconds(_ text: String, on day: CivilDate, zone: TimeZone) -> Int64? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour),
+            (0..<60).contains(minute)
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let components = DateComponents(year: day.year, month: day.month, day: day.day, hour: hour, minute: minute)
+        guard let date = calendar.date(from: components) else { return nil }
+        return Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+}

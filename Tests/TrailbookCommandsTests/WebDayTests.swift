@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// The day diary in the browser (issue 39, first step): `/day/YYYY-MM-DD` shows the signed-in
+/// account's day as `report day` does, with the base map's tiles from the server, and takes the
+/// day's summary, a note and a record marked on the map; another account sees none of it.
+extension WebPageTests {
+    /// Signs `user` in through the login form; the session cookie's value.
+    func signIn(_ base: URL, as user: String) async throws -> String {
+        let loginPage = try await HTTP.exchange(base)
+        let loginToken = try #require(cookie("trailbook_login", in: loginPage.headers)?.value)
+        let signedIn = try await HTTP.exchange(
+            URL(string: "\(base)/login")!, method: "POST",
+            body: form(["csrf": loginToken, "user": user, "password": password]),
+            headers: ["Cookie": "trailbook_login=\(loginToken)", "Content-Type": "application/x-www-form-urlencoded"])
+        return try #require(cookie("trailbook_session", in: signedIn.headers)?.value)
+    }
+
+    /// The tiles of zooms 12 to 17 over the sample ride (Zurich, 14 June 2026) and a tile around it.
+    static func rideTiles() -> [String] {
+        func tile(_ z: Int, _ lat: Double, _ lon: Double) -> (x: Int, y: Int) {
+            let n = Double(1 << z)
+            let r = lat * .pi / 180
+            return (Int((lon + 180) / 360 * n), Int((1 - log(tan(r) + 1 / cos(r)) / .pi) / 2 * n))
+        }
+        var keys: [String] = []
+        for z in 12...17 {
+            let (west, north) = tile(z, 47.3815, 8.5161)
+            let (east, south) = tile(z, 47.3677, 8.5687)
+            for x in (west - 1)...(east + 1) { for y in (north - 1)...(south + 1) { keys.append("\(z)/\(x)/\(y)") } }
+        }
+        return keys
+    }
+
+    @Test func theDayPageShowsTheAccountsDayAndTakesItsChanges() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        for user in ["ana", "ben"] {
+            #expect(
+                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                    == 0)
+        }
+        let imported = try run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let mbtiles = dir + "/town.mbtiles"
+        try TileServer.makeMBTiles(mbtiles, tiles: Self.rideTiles())
+        let config = dir + "/config.toml"
+        try "[time]\nzone = \"Europe/Zurich\"\n[maps]\ntiles = \"mbtiles:\(mbtiles)\"\nattribution = \"© Test Tiles\"\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        defer { _ = server.stop() }
+        let base = server.url!
+        let dayURL = URL(string: "\(base)/day/2026-06-14")!
+
+        // Not signed in: the day is not shown, the sign-in page is.
+        let anonymous = try await HTTP.exchange(dayURL)
+        #expect(anonymous.status == 303 && anonymous.headers.contains { $0.lowercased() == "location: /" })
+        let ana = try await signIn(base, as: "ana")
+        let jar = ["Cookie": "trailbook_session=\(ana)"]
+        let home = try await HTTP.request(base, headers: jar)
+        #expect(home.1.contains(#"<a href="/day/"#) && home.1.contains(#"action="/day""#), "the home page links days")
+
+        // Ana's day: her ride with its statistics, a map whose tiles come from this server, the
+        // day's neighbours, the map script from this server (the policy runs no inline script).
+        let page = try await HTTP.request(dayURL, headers: jar)
+        #expect(page.0 == 200)
+        let html = page.1
+        #expect(html.contains("Sun 2026-06-14") && html.contains("1 ride"), "\(html.prefix(3000))")
+        #expect(html.contains(#"<span class="swatch""#) && html.contains("Europe/Zurich"))
+        let tiles = html.components(separatedBy: #"href="/tiles/"#).dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(tiles.count >= 4, "linked tiles: \(tiles.count)")
+        #expect(!html.contains("data:image/png;base64"), "tiles are linked, not embedded")
+        #expect(html.contains("© Test Tiles"))
+        #expect(html.contains(#"href="/day/2026-06-13""#) && html.contains(#"href="/day/2026-06-15""#))
+        #expect(html.contains(#"<script src="/day.js"></script>"#) && !html.contains("<script>"))
+        let csrfToken = try #require(csrf(in: html))
+
+        // Ben's same day is empty: Ana's ride is hers.
+        let ben = try await signIn(base, as: "ben")
+        let bens = try await HTTP.request(dayURL, headers: ["Cookie": "trailbook_session=\(ben)"])
+        #expect(bens.0 == 200 && bens.1.contains("0 rides") && !bens.1.contains(#"class="route""#))
+
+        // The day's summary, through the form (without the token: refused).
+        let formHeaders = jar.merging(["Content-Type": "application/x-www-form-urlencoded"]) { a, _ in a }
+        let summaryURL = URL(string: "\(base)/day/2026-06-14/summary")!
+        #expect(
+            try await HTTP.request(summaryURL, method: "POST", body: form(["summary": "x"]), headers: formHeaders).0
+                == 403)
+        let saved = try await HTTP.exchange(
+            summaryURL, method: "POST", body: form(["csrf": csrfToken, "summary": "  Lake loop <fast>  "]),
+            headers: formHeaders)
+        #expect(
+            saved.status == 303
+                && saved.headers.contains { $0.lowercased() == "location: /day/2026-06-14?saved=summary" })
+        let after = try await HTTP.request(URL(string: "\(dayURL)?saved=summary")!, headers: jar)
+        #expect(
+            after.1.contains("The day’s summary is saved.") && after.1.contains(">Lake loop &lt;fast&gt;</textarea>"))
+        let day = try run(["day", "2026-06-14", "--user", "ana", "--store", store, "--json", "--config", config])
+        let dayDocument = try JSONSerialization.jsonObject(with: Data(day.stdout.utf8)) as? [String: Any]
+        #expect(dayDocument?["summary"] as? String == "Lake loop <fast>", "\(day.stdout)")
+
+        // A record marked on the map (the form the map's tap fills), then a note on it.
+        let marked = try await HTTP.exchange(
+            URL(string: "\(base)/day/2026-06-14/records")!, method: "POST",
+            body: form(["csrf": csrfToken, "lat": "47.3700", "lon": "8.5400", "time": "08:45", "note": "Swans"]),
+            headers: formHeaders)
+        #expect(marked.status == 303, "\(marked.body)")
+        let location = marked.headers.first { $0.lowercased().hasPrefix("location: ") } ?? ""
+        let id = try #require(Int(location.components(separatedBy: "#record-").last ?? ""), "\(location)")
+        let noted = try await HTTP.exchange(
+            URL(string: "\(base)/records/\(id)/notes")!, method: "POST",
+            body: form(["csrf": csrfToken, "note": "and a heron"]), headers: formHeaders)
+        #expect(
+            noted.status == 303
+                && noted.headers.contains { $0.lowercased() == "location: /day/2026-06-14?saved=note#record-\(id)" })
+        let withRecord = try await HTTP.request(dayURL, headers: jar)
+        #expect(withRecord.1.contains(#"id="record-\#(id)""#) && withRecord.1.contains("and a heron"))
+        // A bad time is one sentence on the page; Ben cannot add a note to Ana's record.
+        let badTime = try await HTTP.exchange(
+            URL(string: "\(base)/day/2026-06-14/records")!, method: "POST",
+            body: form(["csrf": csrfToken, "lat": "47.37", "lon": "8.54", "time": "25:00"]), headers: formHeaders)
+        #expect(badTime.status == 422 && badTime.body.contains("Give the record’s time as hours and minutes"))
+        let bensHome = try await HTTP.request(base, headers: ["Cookie": "trailbook_session=\(ben)"])
+        let bensToken = try #require(csrf(in: bensHome.1))
+        let foreign = try await HTTP.exchange(
+            URL(string: "\(base)/records/\(id)/notes")!, method: "POST",
+            body: form(["csrf": bensToken, "note": "mine"]),
+            headers: ["Cookie": "trailbook_session=\(ben)", "Content-Type": "application/x-www-form-urlencoded"])
+        #expect(foreign.status == 404)
+
+        // The record is Ana's, at 08:45 Zurich time (06:45 UTC), with both notes.
+        let records = try run(["records", "--user", "ana", "--store", store, "--json"])
+        let list = try #require(
+            (try JSONSerialization.jsonObject(with: Data(records.stdout.utf8)) as? [String: Any])?["records"]
+                as? [[String: Any]])
+        let record = try #require(list.first { ($0["id"] as? Int) == id }, "\(records.stdout)")
+        #expect((record["time"] as? String)?.hasPrefix("2026-06-14T06:45:00") == true, "\(record)")
+        #expect("\(record["notes"] ?? "")".contains("Swans") && "\(record["notes"] ?? "")".contains("and a heron"))
+        let bensRecords = try run(["records", "--user", "ben", "--store", store, "--json"])
+        #expect(!bensRecords.stdout.contains("Swans"), "\(bensRecords.stdout)")
+
+        // A photo on the record: served to Ana from her record, to nobody else.
+        #expect(
+            try run(["photo", "add", "\(id)", "Samples/photos/lake.jpg", "--user", "ana", "--store", store]).status == 0
+        )
+        let photo = URL(string: "\(base)/photos/\(id)/0")!
+        let got = try await HTTP.exchange(photo, headers: jar)
+        #expect(got.status == 200 && got.headers.contains { $0.lowercased() == "content-type: image/jpeg" })
+        #expect(try await HTTP.request(photo, headers: ["Cookie": "trailbook_session=\(ben)"]).0 == 404)
+        #expect(try await HTTP.request(URL(string: "\(base)/photos/\(id)/1")!, headers: jar).0 == 404)
+        #expect(try await HTTP.request(dayURL, headers: jar).1.contains(#"<img src="/photos/\#(id)/0""#))
+    }
+
+    /// The day page in Chromium at a phone's and a desktop's width: it fits, its tiles load from
+    /// the server, and tapping the map fills the form that adds a record there.
+    @Test func theDayPageFitsDrawsTilesAndMarksWhereTapped() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        #expect(
+            try run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                == 0)
+        #expect(try run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"]).status == 0)
+        let mbtiles = dir + "/town.mbtiles"
+        try TileServer.makeMBTiles(mbtiles, tiles: Self.rideTiles())
+        let config = dir + "/config.toml"
+        try "[time]\nzone = \"Europe/Zurich\"\n[maps]\ntiles = \"mbtiles:\(mbtiles)\"\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        defer { _ = server.stop() }
+        let base = server.url!
+        let session = try await signIn(base, as: "ana")
+        let script = Samples.directory.deletingLastPathComponent().appendingPathComponent("scripts/browse.py").path
+        for width in [390, 1280] {
+            let png = dir + "/day-\(width).png"
+            let browse = try python(
+                [
+                    script, base.absoluteString + "/day/2026-06-14", "--cookie", "trailbook_session=\(session)",
+                    "--width", "\(width)",
+                    "wait:document.readyState === 'complete'",
+                    ##"wait:performance.getEntriesByType('resource').filter(e=>e.name.includes('/tiles/')).length >= 4"##,
+                    ##"wait:Array.from(document.querySelectorAll('#map g.tiles[data-level="0"] image')).length >= 4"##,
+                    "eval:document.documentElement.scrollWidth - document.documentElement.clientWidth",
+                    // A tap in the middle of the map: the form shows, with the place and a time.
+                    ##"eval:(()=>{const m=document.getElementById('map'),b=m.getBoundingClientRect(),x=b.left+b.width/2,y=b.top+b.height/2;m.dispatchEvent(new PointerEvent('pointerdown',{clientX:x,clientY:y,pointerId:1,bubbles:true}));m.dispatchEvent(new PointerEvent('pointerup',{clientX:x,clientY:y,pointerId:1,bubbles:true}));const f=document.getElementById('mark');return [f.hidden,+f.elements.lat.value,+f.elements.lon.value,f.elements.time.value]})()"##,
+                    "shot:\(png)",
+                    ##"eval:(()=>{const f=document.getElementById('mark');f.elements.note.value='tapped';f.submit();return 1})()"##,
+                    ##"wait:location.search === '?saved=record' && document.getElementById('message') !== null"##,
+                    ##"eval:document.getElementById('message').textContent"##,
+                ])
+            #expect(browse.status == 0, "\(width) px: \(browse.stderr)")
+            let lines = browse.stdout.split(separator: "\n").map {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed)) as Any
+            }
+            #expect(lines.count == 4, "\(browse.stdout)")
+            guard lines.count == 4 else { continue }
+            #expect(lines[0] as? Int == 0, "the page fits \(width) px (no sideways scroll): \(lines[0])")
+            let form = lines[1] as? [Any] ?? []
+            #expect(form.count == 4 && form[0] as? Bool == false, "\(form)")
+            // The middle of the map is inside the ride's box (the map fits the ride).
+            let (lat, lon) = (
+                form.count == 4 ? form[1] as? Double ?? 0 : 0, form.count == 4 ? form[2] as? Double ?? 0 : 0
+            )
+            #expect((47.36...47.39).contains(lat) && (8.51...8.57).contains(lon), "\(form)")
+            #expect(lines[3] as? String == "The record is added.", "\(lines[3])")
+            // The test tiles' colour shows under the ride.
+            let green = try pixels(near: 0x2e8b57, within: 30, in: png)
+            #expect(green > 20000, "tiles at \(width) px: \(green) pixels")
+        }
+        let records = try run(["records", "--user", "ana", "--store", store, "--json"])
+        #expect(records.stdout.components(separatedBy: "tapped").count - 1 == 2, "\(records.stdout)")
+    }
+}
