@@ -111,6 +111,60 @@ struct WebDiary {
                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
         router.get("/day.js") { _, _ -> Response in WebPages.script(MapScript.webDay) }
+        // A year at a glance: each day shaded by how long was recorded, linked to its page.
+        router.get("/calendar") { request, _ -> Response in
+            guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            let today = LocalTime.today(in: zone)
+            let year = request.uri.queryParameters.get("year").flatMap { Int(String($0)) } ?? today.year
+            guard (1970...9999).contains(year) else {
+                throw Refusal(.notFound, "A calendar's year is between 1970 and 9999, e.g. /calendar?year=2026.")
+            }
+            let (store, zone, user) = (self.store, self.zone, session.user)
+            let calendar = try await threads.runIfActive {
+                try DiaryCalendar.load(year, store: store, zone: zone, devices: DeviceFilter(account: user))
+            }
+            return WebPages.html(
+                WebTemplates.pages.render("calendar", Self.calendarValues(calendar, user: user, today: today)))
+        }
+    }
+
+    /// What the calendar template shows: the year's totals and its months, each a grid of weeks
+    /// from Monday, each day with its shade and a sentence of what it holds.
+    static func calendarValues(_ calendar: DiaryCalendar, user: String, today: CivilDate) -> [String: Any] {
+        let names = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ]
+        let months: [[String: Any]] = (1...12).map { month in
+            let first = CivilDate(unchecked: calendar.year, month, 1)
+            let blanks = (first.daysSinceEpoch % 7 + 7 + 3) % 7  // 1970-01-01 was a Thursday; Monday is 0
+            var cells: [[String: Any]] = Array(repeating: ["blank": true], count: blanks)
+            for d in 1...CivilDate.daysIn(month: month, year: calendar.year) {
+                let date = CivilDate(unchecked: calendar.year, month, d)
+                let amounts = calendar.days[date] ?? .init()
+                var parts: [String] = []
+                if amounts.rides > 0 {
+                    parts.append(counted(amounts.rides, "ride") + ", " + LocalTime.hoursAndMinutes(amounts.seconds))
+                    parts.append(counted(amounts.points, "point"))
+                }
+                if amounts.records > 0 { parts.append(counted(amounts.records, "record")) }
+                cells.append([
+                    "day": d, "date": date.description, "level": amounts.level, "today": date == today,
+                    "label": "\(date): " + (parts.isEmpty ? "nothing recorded" : parts.joined(separator: ", ")),
+                ])
+            }
+            return ["name": names[month - 1], "cells": cells]
+        }
+        let all = calendar.days.values
+        let seconds = all.map(\.seconds).reduce(0, +)
+        return [
+            "user": user, "year": calendar.year, "previous": calendar.year - 1, "next": calendar.year + 1,
+            "months": months, "today": today.description,
+            "totals":
+                "\(counted(all.filter { $0.rides > 0 }.count, "day")) with rides, "
+                + "\(LocalTime.hoursAndMinutes(seconds)) recorded, \(counted(all.map(\.points).reduce(0, +), "point")), "
+                + counted(all.map(\.records).reduce(0, +), "record"),
+        ]
     }
 
     /// The day page of `user`: read and rendered on the thread pool.

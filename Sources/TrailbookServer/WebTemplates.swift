@@ -3,7 +3,9 @@ import PageTemplates
 /// The Mustache templates of the server's pages (through ``PageTemplates``, which escapes what
 /// they insert) and the page script.
 enum WebTemplates {
-    static let pages = PageTemplates([(name: "head", text: head), ("login", login), ("home", home)])
+    static let pages = PageTemplates([
+        (name: "head", text: head), ("login", login), ("home", home), ("calendar", calendar),
+    ])
 
     static let head = """
         <!doctype html>
@@ -37,6 +39,15 @@ enum WebTemplates {
         .signin h1 { margin-top: 0; } .signin input { width: 100%; box-sizing: border-box; padding: 8px; margin-top: 4px; border: 1px solid #bbb; border-radius: 6px; }
         .signin button { width: 100%; padding: 10px; margin-top: 12px; border: 0; border-radius: 6px; background: #1f6feb; color: #fff; font-weight: 600; cursor: pointer; }
         body.login { background: #eef2f6; max-width: none; }
+        .months { display: grid; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr)); gap: 14px 18px; }
+        .month h3 { margin: 0 0 4px; font-size: 1em; }
+        .weeks { display: grid; grid-template-columns: repeat(7, 1fr); gap: 2px; }
+        .weeks span, .weeks a { display: block; aspect-ratio: 1; font-size: 11px; line-height: 1; padding: 3px; box-sizing: border-box; border-radius: 3px; text-decoration: none; color: #1b1b1b; }
+        .weeks .wd { aspect-ratio: auto; text-align: center; opacity: .6; }
+        .l0 { background: #eceff1; } .l1 { background: #c6e0f5; } .l2 { background: #8cc0ea; } .l3 { background: #4a93d6; color: #fff !important; } .l4 { background: #1f5fa8; color: #fff !important; }
+        .weeks a.today { outline: 2px solid #d62728; }
+        .legend .key { white-space: nowrap; margin-right: 6px; }
+        .legend .key span { display: inline-block; width: 14px; height: 14px; border-radius: 3px; vertical-align: middle; }
         </style></head><body{{#bodyClass}} class="{{.}}"{{/bodyClass}}>
         """
 
@@ -59,7 +70,7 @@ enum WebTemplates {
         <header><h1>Trailbook</h1>
         <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
         Signed in as <strong id="me">{{user}}</strong> <button>Sign out</button></form></header>
-        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><form method="get" action="/day">\
+        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/calendar">Calendar</a><form method="get" action="/day">\
         <label>Another day <input type="date" name="date" value="{{today}}" required></label> <button>Show</button></form></nav>
         {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
         <section><h2>Friends</h2>
@@ -98,6 +109,25 @@ enum WebTemplates {
         <input type="hidden" name="viewer" value="{{viewer}}"><button>Stop sharing</button></form></td></tr>{{/grants}}</table>
         </section>
         <script src="/live.js"></script>
+        </body></html>
+        """
+
+    /// A year of the account's diary: months of days shaded by how long was recorded (see
+    /// ``DiaryCalendar/Day/level``), each linked to its day page.
+    static let calendar = """
+        {{> head}}
+        <header><h1>{{year}}</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
+        <nav class="days"><a href="/">Home</a><a href="/day/{{today}}">Today’s diary</a>\
+        <a href="/calendar?year={{previous}}" rel="prev">← {{previous}}</a><a href="/calendar?year={{next}}" rel="next">{{next}} →</a></nav>
+        <p id="totals">{{totals}}</p>
+        <p class="legend">Time recorded: <span class="key"><span class="l0"></span> none</span> <span class="key">\
+        <span class="l1"></span> under 15 min</span> <span class="key"><span class="l2"></span> under an hour</span> \
+        <span class="key"><span class="l3"></span> under 3 h</span> <span class="key"><span class="l4"></span> more</span></p>
+        <div class="months" id="calendar">{{#months}}<section class="month"><h3>{{name}}</h3><div class="weeks">\
+        <span class="wd">M</span><span class="wd">T</span><span class="wd">W</span><span class="wd">T</span>\
+        <span class="wd">F</span><span class="wd">S</span><span class="wd">S</span>\
+        {{#cells}}{{#blank}}<span></span>{{/blank}}{{^blank}}<a href="/day/{{date}}" class="l{{level}}{{#today}} today{{/today}}" \
+        title="{{label}}" aria-label="{{label}}">{{day}}</a>{{/blank}}{{/cells}}</div></section>{{/months}}</div>
         </body></html>
         """
 

@@ -81,6 +81,19 @@ extension WebPageTests {
         let bens = try await HTTP.request(dayURL, headers: ["Cookie": "trailbook_session=\(ben)"])
         #expect(bens.0 == 200 && bens.1.contains("0 rides") && !bens.1.contains(#"class="route""#))
 
+        // The calendar: her half-hour ride shades 14 June (under an hour), links the day, and
+        // totals the year; Ben's 14 June is blank.
+        let calendarURL = URL(string: "\(base)/calendar?year=2026")!
+        let calendar = try await HTTP.request(calendarURL, headers: jar)
+        #expect(calendar.0 == 200 && calendar.1.contains(#"<a href="/day/2026-06-14" class="l2""#), "\(calendar.1)")
+        #expect(calendar.1.contains(#"title="2026-06-14: 1 ride, 30 min, 1762 points""#))
+        #expect(calendar.1.contains("1 day with rides, 30 min recorded, 1762 points, 0 records"))
+        #expect(calendar.1.components(separatedBy: #"" class="l"#).count - 1 == 365, "a cell for each day of 2026")
+        let bensCalendar = try await HTTP.request(calendarURL, headers: ["Cookie": "trailbook_session=\(ben)"])
+        #expect(bensCalendar.1.contains(#"<a href="/day/2026-06-14" class="l0""#))
+        #expect(try await HTTP.exchange(calendarURL).status == 303, "not signed in: the sign-in page")
+        #expect(try await HTTP.request(URL(string: "\(base)/calendar?year=99999")!, headers: jar).0 == 404)
+
         // The day's summary, through the form (without the token: refused).
         let formHeaders = jar.merging(["Content-Type": "application/x-www-form-urlencoded"]) { a, _ in a }
         let summaryURL = URL(string: "\(base)/day/2026-06-14/summary")!

@@ -239,7 +239,7 @@ public enum DayReport {
             var links: [String: Any] = [
                 "user": web.user, "csrf": web.csrf, "previous": web.previous, "next": web.next, "home": web.home,
                 "script": web.script, "summaryAction": web.summaryAction, "markAction": web.markAction,
-                "summaryText": input.summary ?? "",
+                "summaryText": input.summary ?? "", "year": input.date.prefix(4),
             ]
             if let message = web.message { links["message"] = message }
             page["web"] = links

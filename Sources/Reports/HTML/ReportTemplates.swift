@@ -29,7 +29,7 @@ enum ReportTemplates {
     static let day = """
         {{> report-head}}
         {{#web}}<nav class="webnav"><a href="{{home}}">Trailbook</a><a href="{{previous}}" rel="prev">← previous day</a>\
-        <a href="{{next}}" rel="next">next day →</a><form method="get" action="/day" class="pickday"><label>Day \
+        <a href="{{next}}" rel="next">next day →</a><a href="/calendar?year={{year}}">calendar</a><form method="get" action="/day" class="pickday"><label>Day \
         <input type="date" name="date" value="{{date}}" required></label> <button>Show</button></form>\
         <span class="muted">signed in as <strong id="me">{{user}}</strong></span></nav>
         {{#message}}<p class="message" id="message" role="status">{{.}}</p>{{/message}}{{/web}}\

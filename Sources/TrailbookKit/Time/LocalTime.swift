@@ -113,6 +113,12 @@ public enum LocalTime {
             t % 1000)
     }
 
+    /// A duration for people, to the minute: `0 min`, `45 min`, `2 h 05 min`.
+    public static func hoursAndMinutes(_ seconds: Double) -> String {
+        let minutes = Int((max(0, seconds) / 60).rounded())
+        return minutes < 60 ? "\(minutes) min" : String(format: "%d h %02d min", minutes / 60, minutes % 60)
+    }
+
     /// A duration typed as `90`, `90s`, `15m`, `2h`, `1h30m` or `1d`, in seconds.
     public static func duration(_ text: String) -> Double? {
         var total = 0.0

@@ -1,0 +1,53 @@
+import Foundation
+import GPSCore
+import TrackModel
+
+/// How much was recorded on each local day of a year: the use case behind the server's
+/// `/calendar`. A ride counts on the day it starts.
+public struct DiaryCalendar: Sendable, Equatable {
+    /// One day's amounts.
+    public struct Day: Sendable, Equatable {
+        public var rides = 0
+        /// The rides' time from first to last point, seconds.
+        public var seconds = 0.0
+        public var points = 0
+        public var records = 0
+
+        public init() {}
+
+        /// 0 (nothing) to 4 (three hours or more), for shading: a record alone is 1.
+        public var level: Int {
+            switch seconds {
+            case 10800.0...: return 4
+            case 3600.0...: return 3
+            case 900.0...: return 2
+            case 1.0...: return 1
+            default: return rides > 0 || records > 0 ? 1 : 0
+            }
+        }
+    }
+
+    public var year: Int
+    public var days: [CivilDate: Day]
+
+    /// The year's days with something recorded by the `devices` (and records of their account),
+    /// in `zone`.
+    public static func load(_ year: Int, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter) throws
+        -> DiaryCalendar
+    {
+        let from = LocalDay.start(CivilDate(unchecked: year, 1, 1), in: zone)
+        let to = LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: zone)
+        var days: [CivilDate: Day] = [:]
+        for ride in try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+        where (from..<to).contains(ride.startMilliseconds) {
+            let day = LocalDay.of(ride.startMilliseconds, in: zone)
+            days[day, default: Day()].rides += 1
+            days[day, default: Day()].seconds += Double(ride.endMilliseconds - ride.startMilliseconds) / 1000
+            days[day, default: Day()].points += ride.pointCount
+        }
+        for record in try store.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account) {
+            days[LocalDay.of(record.milliseconds, in: zone), default: Day()].records += 1
+        }
+        return DiaryCalendar(year: year, days: days)
+    }
+}
