@@ -111,6 +111,37 @@ struct WebDiary {
                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
         router.get("/day.js") { _, _ -> Response in WebPages.script(MapScript.webDay) }
+        // Many days' routes on one map (the overlay), with their list: at most `overlayDays`.
+        router.get("/days") { request, _ -> Response in
+            guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            let query = request.uri.queryParameters
+            var to = query.get("to").flatMap { CivilDate(iso: String($0)) } ?? LocalTime.today(in: zone)
+            var from = query.get("from").flatMap { CivilDate(iso: String($0)) } ?? to.adding(days: -6)
+            if to < from { (from, to) = (to, from) }
+            var message: String?
+            if to.daysSinceEpoch - from.daysSinceEpoch >= Self.overlayDays {
+                from = to.adding(days: -(Self.overlayDays - 1))
+                message =
+                    "At most \(Self.overlayDays) days go on one map: these are the last of the range, from \(from)."
+            }
+            let days = (from.daysSinceEpoch...to.daysSinceEpoch).map { CivilDate(daysSinceEpoch: $0) }
+            let style = style()
+            let web = WebOverlay(
+                user: session.user, home: "/", calendar: "/calendar?year=\(to.year)", script: "/days.js",
+                from: from.description, to: to.description, message: message)
+            let (store, zone, user, first, last) = (self.store, self.zone, session.user, from, to)
+            let html = try await threads.runIfActive {
+                let (list, _) = try OverlayPages.collect(
+                    days, store: store, zone: zone, style: style, devices: DeviceFilter(account: user),
+                    link: { "/day/\($0)" })
+                let title =
+                    list.isEmpty
+                    ? "Nothing recorded from \(first) to \(last)" : "\(first) to \(last): \(counted(list.count, "day"))"
+                return OverlayReport.render(list, title: title, style: style, web: web)
+            }
+            return WebPages.html(html)
+        }
+        router.get("/days.js") { _, _ -> Response in WebPages.script(MapScript.overlay) }
         // A year at a glance: each day shaded by how long was recorded, linked to its page.
         router.get("/calendar") { request, _ -> Response in
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
@@ -153,7 +184,8 @@ struct WebDiary {
                     "label": "\(date): " + (parts.isEmpty ? "nothing recorded" : parts.joined(separator: ", ")),
                 ])
             }
-            return ["name": names[month - 1], "cells": cells]
+            let last = CivilDate(unchecked: calendar.year, month, CivilDate.daysIn(month: month, year: calendar.year))
+            return ["name": names[month - 1], "cells": cells, "from": first.description, "to": last.description]
         }
         let all = calendar.days.values
         let seconds = all.map(\.seconds).reduce(0, +)
@@ -167,25 +199,35 @@ struct WebDiary {
         ]
     }
 
-    /// The day page of `user`: read and rendered on the thread pool.
-    func page(
-        _ day: CivilDate, user: String, csrf: String, message: String? = nil, status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    /// At most this many days go on one overlay map (each day's points are read whole).
+    static let overlayDays = 92
+
+    /// How the served pages look: the reports' style, with the base map's tiles linked on this
+    /// server.
+    func style() -> ReportStyle {
         var style = ReportStyle()
         if let tiles {
             style.tiles = tiles
             style.tilePath = "/tiles/"
         }
+        return style
+    }
+
+    /// The day page of `user`: read and rendered on the thread pool.
+    func page(
+        _ day: CivilDate, user: String, csrf: String, message: String? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let style = style()
         let web = WebDay(
             user: user, csrf: csrf, previous: "/day/\(day.adding(days: -1))", next: "/day/\(day.adding(days: 1))",
             home: "/", script: "/day.js", summaryAction: "/day/\(day)/summary", noteAction: { "/records/\($0)/notes" },
             markAction: "/day/\(day)/records", message: message)
-        let (store, zone, finished) = (self.store, self.zone, style)
+        let (store, zone) = (self.store, self.zone)
         let html = try await threads.runIfActive {
             let input = try DayReportInputs.load(
                 day, store: store, zone: zone, imperial: false, embedPhotos: false,
                 devices: DeviceFilter(account: user), photoLink: { "/photos/\($0)/\($1)" })
-            return DayReport.render(input, style: finished, web: web)
+            return DayReport.render(input, style: style, web: web)
         }
         return WebPages.html(html, status: status)
     }

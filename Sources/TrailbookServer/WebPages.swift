@@ -158,7 +158,7 @@ enum WebPages {
             else { throw Refusal.noTile }
             let key = TileKey(z: z, x: x, y: y)
             guard let image = try await threads.runIfActive({ tiles.images([key])[key] }) else {
-                throw Refusal.noTile
+                return Self.missingTile
             }
             return Response(
                 status: .ok,
@@ -200,6 +200,22 @@ enum WebPages {
             throw Refusal.staleForm
         }
         return (session.user, session.csrf, fields)
+    }
+
+    /// What a map shows where the tile source has no tile (not in the MBTiles file, or the tile
+    /// server did not give it): a hatched square that says so, never a silent grey one. Not cached,
+    /// so the tile is asked for again next time; `X-Trailbook-Tile: missing` tells scripts.
+    static var missingTile: Response {
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">            <defs><pattern id="h" width="16" height="16" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">            <line x1="0" y1="0" x2="0" y2="16" stroke="#c9ced4" stroke-width="3"/></pattern></defs>            <rect width="256" height="256" fill="#eef1f4"/><rect width="256" height="256" fill="url(#h)"/>            <rect x="58" y="112" width="140" height="32" rx="6" fill="#fff" opacity=".9"/>            <text x="128" y="133" font-family="sans-serif" font-size="15" text-anchor="middle" fill="#555">            no map here</text></svg>
+            """
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "image/svg+xml", .cacheControl: "no-store",
+                .init("X-Trailbook-Tile")!: "missing",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: svg)))
     }
 
     /// Scripts the pages load from this server (their policy runs no inline script).

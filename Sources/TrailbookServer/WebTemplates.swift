@@ -70,7 +70,7 @@ enum WebTemplates {
         <header><h1>Trailbook</h1>
         <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
         Signed in as <strong id="me">{{user}}</strong> <button>Sign out</button></form></header>
-        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/calendar">Calendar</a><form method="get" action="/day">\
+        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><form method="get" action="/day">\
         <label>Another day <input type="date" name="date" value="{{today}}" required></label> <button>Show</button></form></nav>
         {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
         <section><h2>Friends</h2>
@@ -123,7 +123,8 @@ enum WebTemplates {
         <p class="legend">Time recorded: <span class="key"><span class="l0"></span> none</span> <span class="key">\
         <span class="l1"></span> under 15 min</span> <span class="key"><span class="l2"></span> under an hour</span> \
         <span class="key"><span class="l3"></span> under 3 h</span> <span class="key"><span class="l4"></span> more</span></p>
-        <div class="months" id="calendar">{{#months}}<section class="month"><h3>{{name}}</h3><div class="weeks">\
+        <div class="months" id="calendar">{{#months}}<section class="month"><h3><a href="/days?from={{from}}&amp;to={{to}}" \
+        title="{{name}} on one map">{{name}}</a></h3><div class="weeks">\
         <span class="wd">M</span><span class="wd">T</span><span class="wd">W</span><span class="wd">T</span>\
         <span class="wd">F</span><span class="wd">S</span><span class="wd">S</span>\
         {{#cells}}{{#blank}}<span></span>{{/blank}}{{^blank}}<a href="/day/{{date}}" class="l{{level}}{{#today}} today{{/today}}" \

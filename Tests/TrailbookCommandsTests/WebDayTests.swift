@@ -224,3 +224,64 @@ extension WebPageTests {
         #expect(records.stdout.components(separatedBy: "tapped").count - 1 == 2, "\(records.stdout)")
     }
 }
+
+extension WebPageTests {
+    /// `/days`: the account's routes of a range on one map, each day linked to its page, in
+    /// Chromium with its script from the server; a range longer than the limit is cut, and says so.
+    @Test func theOverlayShowsTheRangeOfTheAccountsDays() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        #expect(
+            try run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                == 0)
+        let second = dir + "/monday.nmea"
+        let simulated = try run([
+            "simulate", "--start", "2026-06-15T07:00:00", "--lat", "47.37", "--lon", "8.53", "--duration", "900",
+            "--output", second,
+        ])
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        for file in ["Samples/ride.nmea", second] {
+            #expect(try run(["import", "--store", store, "--user", "ana", file]).status == 0)
+        }
+        let server = try ServeCommandTests.RunningServer(store: store)
+        defer { _ = server.stop() }
+        let base = server.url!
+        let session = try await signIn(base, as: "ana")
+        let jar = ["Cookie": "trailbook_session=\(session)"]
+        let page = try await HTTP.request(URL(string: "\(base)/days?from=2026-06-13&to=2026-06-16")!, headers: jar)
+        #expect(page.0 == 200)
+        #expect(page.1.contains("2026-06-13 to 2026-06-16: 2 days"), "\(page.1.prefix(2000))")
+        #expect(page.1.contains(#"<a href="/day/2026-06-14">"#) && page.1.contains(#"<a href="/day/2026-06-15">"#))
+        #expect(page.1.contains(#"<script src="/days.js"></script>"#) && !page.1.contains("<script>"))
+        let long = try await HTTP.request(URL(string: "\(base)/days?from=2025-01-01&to=2026-06-16")!, headers: jar)
+        #expect(long.1.contains("At most 92 days go on one map"), "\(long.1.prefix(1500))")
+        let empty = try await HTTP.request(URL(string: "\(base)/days?from=2020-01-01&to=2020-01-07")!, headers: jar)
+        #expect(empty.0 == 200 && empty.1.contains("Nothing recorded from 2020-01-01 to 2020-01-07"))
+
+        // In Chromium: both routes drawn; picking the second day's row highlights it.
+        let script = Samples.directory.deletingLastPathComponent().appendingPathComponent("scripts/browse.py").path
+        let browse = try python(
+            [
+                script, "\(base)/days?from=2026-06-13&to=2026-06-16", "--cookie", "trailbook_session=\(session)",
+                "--width", "390", "wait:document.readyState === 'complete'",
+                "eval:document.querySelectorAll('#map g.day').length",
+                ##"eval:(()=>{document.querySelector('tr.pick[data-day="2026-06-15"] td').click();return 1})()"##,
+                "wait:document.getElementById('day-2026-06-15').classList.contains('on')",
+                ##"eval:[location.hash,document.getElementById('day-2026-06-14').classList.contains('on'),document.getElementById('map').classList.contains('dim')]"##,
+                "eval:document.documentElement.scrollWidth - document.documentElement.clientWidth",
+                "shot:\(dir)/days.png",
+            ])
+        #expect(browse.status == 0, "\(browse.stderr)")
+        let lines = browse.stdout.split(separator: "\n").map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed)) as Any
+        }
+        #expect(lines.count == 4, "\(browse.stdout)")
+        guard lines.count == 4 else { return }
+        #expect(lines[0] as? Int == 2)
+        let picked = lines[2] as? [Any] ?? []
+        #expect(
+            picked.count == 3 && picked[0] as? String == "#2026-06-15" && picked[1] as? Bool == false
+                && picked[2] as? Bool == true, "the picked day alone is highlighted: \(picked)")
+        #expect(lines[3] as? Int == 0, "no sideways scroll at 390 px")
+    }
+}

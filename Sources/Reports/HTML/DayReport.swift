@@ -247,7 +247,7 @@ public enum DayReport {
                 r.merging(["noteAction": web.noteAction(r["id"] as! Int64), "csrf": web.csrf]) { a, _ in a }
             }
         } else {
-            page["inline"] = ["script": true]
+            page["inline"] = true
         }
         if let suggest = SuggestionTable.section(input.suggestions) { page["suggest"] = suggest }
         if let tiles = style.tiles, !tiles.attribution.isEmpty { page["attribution"] = tiles.attribution }

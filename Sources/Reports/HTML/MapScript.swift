@@ -84,3 +84,22 @@ extension MapScript {
             if(pin){pin.setAttribute('cx',x);pin.setAttribute('cy',y);pin.setAttribute('visibility','visible')}})})();
             """
 }
+
+extension MapScript {
+    /// The overlay's script: the map's, and picking a day (a row or its route) to highlight it
+    /// (the page's fragment names the day); again to show all.
+    public static let overlay =
+        """
+        (function(){var map=document.getElementById('map'),rows=document.querySelectorAll('tr.pick');
+        function show(d){document.querySelectorAll('.on').forEach(function(n){n.classList.remove('on')});
+        var g=d?document.getElementById('day-'+d):null;if(!g){map.classList.remove('dim');return}
+        map.classList.add('dim');g.classList.add('on');
+        rows.forEach(function(r){if(r.getAttribute('data-day')===d)r.classList.add('on')})}
+        rows.forEach(function(row){row.addEventListener('click',function(e){
+        if(e.target.tagName==='A')return;var d=row.getAttribute('data-day');
+        location.hash=location.hash==='#'+d?'':d})});
+        window.addEventListener('hashchange',function(){show(location.hash.slice(1))});
+        show(location.hash.slice(1))})();
+
+        """ + js
+}

@@ -66,8 +66,11 @@ public enum OverlayReport {
             + "],\"days\":[" + days.map { HTML.json($0.date) }.joined(separator: ",") + "]}"
     }
 
+    /// `web`: the links and the range form of the page `trailbook serve` shows (nil: a report file,
+    /// self-contained).
     public static func render(
-        _ days: [Day], title: String, style: ReportStyle = .init(), suggestions: [SuggestionTable] = []
+        _ days: [Day], title: String, style: ReportStyle = .init(), suggestions: [SuggestionTable] = [],
+        web: WebOverlay? = nil
     ) -> String {
         let width = 960.0
         let height = 640.0
@@ -103,7 +106,7 @@ public enum OverlayReport {
                 "tileLevels": MapTiles.layers(
                     projection,
                     along: screen.flatMap { $0 } + days.flatMap { $0.places.map { [projection.point($0)] } },
-                    fetcher: style.tiles, levels: style.tileLevels),
+                    fetcher: style.tiles, levels: style.tileLevels, link: style.tilePath),
                 "trackData": pointerData(days, screen: screen, style: style),
                 "bar": [
                     "y": "\(Int(height - 18))", "ty": "\(Int(height - 24))", "width": HTML.number(bar.pixels),
@@ -113,6 +116,42 @@ public enum OverlayReport {
         ]
         if let suggest = SuggestionTable.section(suggestions) { page["suggest"] = suggest }
         if let tiles = style.tiles, !tiles.attribution.isEmpty { page["attribution"] = tiles.attribution }
+        if let web {
+            var links: [String: Any] = [
+                "user": web.user, "home": web.home, "calendar": web.calendar, "script": web.script, "from": web.from,
+                "to": web.to,
+            ]
+            if let message = web.message { links["message"] = message }
+            page["web"] = links
+        } else {
+            page["inline"] = true
+        }
         return ReportTemplates.pages.render("overlay", page)
+    }
+}
+
+/// What the overlay page carries when `trailbook serve` shows it to a signed-in account: its
+/// links and the range it shows (`YYYY-MM-DD`, for the range form).
+public struct WebOverlay: Sendable {
+    public var user: String
+    public var home: String
+    public var calendar: String
+    public var script: String
+    public var from: String
+    public var to: String
+    /// A sentence about the range asked for (cut short, say).
+    public var message: String?
+
+    public init(
+        user: String, home: String, calendar: String, script: String, from: String, to: String,
+        message: String? = nil
+    ) {
+        self.user = user
+        self.home = home
+        self.calendar = calendar
+        self.script = script
+        self.from = from
+        self.to = to
+        self.message = message
     }
 }

@@ -144,6 +144,11 @@ enum ReportTemplates {
 
     static let overlay = """
         {{> report-head}}
+        {{#web}}<nav class="webnav"><a href="{{home}}">Trailbook</a><a href="{{calendar}}">calendar</a>\
+        <form method="get" action="/days" class="pickday"><label>From <input type="date" name="from" value="{{from}}" \
+        required></label> <label>to <input type="date" name="to" value="{{to}}" required></label> <button>Show</button>\
+        </form><span class="muted">signed in as <strong id="me">{{user}}</strong></span></nav>
+        {{#message}}<p class="message" id="message" role="status">{{.}}</p>{{/message}}{{/web}}\
         <header><h1>{{title}}</h1><div class="muted">{{dayCount}} · {{total}}</div></header>
         <h2>Map</h2>
         {{#map}}<div class="mapwrap"><svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" \
@@ -165,19 +170,9 @@ enum ReportTemplates {
         {{#ride}}<td class="nowrap">{{distance}}</td><td>{{moving}}</td>{{/ride}}{{^ride}}<td>no ride</td><td></td>{{/ride}}\
         <td><a href="{{link}}">day report</a></td></tr>{{/rows}}</table>
         {{#suggest}}{{> suggestions}}{{/suggest}}
-        <script>
-        (function(){var map=document.getElementById('map'),rows=document.querySelectorAll('tr.pick');
-        function show(d){document.querySelectorAll('.on').forEach(function(n){n.classList.remove('on')});
-        var g=d?document.getElementById('day-'+d):null;if(!g){map.classList.remove('dim');return}
-        map.classList.add('dim');g.classList.add('on');
-        rows.forEach(function(r){if(r.getAttribute('data-day')===d)r.classList.add('on')})}
-        rows.forEach(function(row){row.addEventListener('click',function(e){
-        if(e.target.tagName==='A')return;var d=row.getAttribute('data-day');
-        location.hash=location.hash==='#'+d?'':d})});
-        window.addEventListener('hashchange',function(){show(location.hash.slice(1))});
-        show(location.hash.slice(1))})();
-        \(MapScript.js)
-        </script>
+        {{#inline}}<script>
+        \(MapScript.overlay)
+        </script>{{/inline}}{{#web}}<script src="{{script}}"></script>{{/web}}
         \(footer)
         """
 }

@@ -63,6 +63,27 @@ public enum OverlayPages {
         devices: DeviceFilter = .all, suggest: SuggestTables? = nil,
         write: (_ name: String, _ html: String) throws -> Void
     ) throws -> Int {
+        let (list, kinds) = try collect(
+            days, store: store, zone: zone, style: style, devices: devices, suggest: suggest, link: { "\($0).html" }
+        ) { day, input in
+            try write("\(day).html", DayReport.render(input, style: style, back: "index.html#\(day)"))
+        }
+        if list.isEmpty { throw QueryError.noRides("those days", zone: zone.displayIdentifier) }
+        try write(
+            "index.html",
+            OverlayReport.render(
+                list, title: title(list.count), style: style, suggestions: try suggest?.tables(for: kinds) ?? []))
+        return list.count
+    }
+
+    /// The overlay's days among `days`: those with rides or records, each read and computed once
+    /// and handed to `each` with its input as soon as it is made (so a day page can be written
+    /// then); `link` is where each day's row points. Also the record kinds of those days.
+    public static func collect(
+        _ days: [CivilDate], store: any TrackStoring, zone: TimeZone, style: ReportStyle, devices: DeviceFilter = .all,
+        suggest: SuggestTables? = nil, link: (CivilDate) -> String,
+        each: (CivilDate, DayReportInput) throws -> Void = { _, _ in }
+    ) throws -> (days: [OverlayReport.Day], kinds: Set<String>) {
         var list: [OverlayReport.Day] = []
         var kinds: Set<String> = []
         for day in days {
@@ -72,20 +93,14 @@ public enum OverlayPages {
             kinds.formUnion(input.suggestions.map(\.kind))
             guard !input.rides.isEmpty || !input.records.isEmpty else { continue }
             let lines = input.rides.flatMap { DayReport.segments($0.points) }.map { $0.map { $0.fix.coordinate! } }
-            let name = "\(day).html"
-            try write(name, DayReport.render(input, style: style, back: "index.html#\(day)"))
+            try each(day, input)
             list.append(
                 .init(
                     date: day.description, lines: lines,
                     distance: input.rides.map(\.statistics.distance).reduce(0, +),
-                    moving: input.rides.map(\.statistics.moving).reduce(0, +), link: name, summary: input.summary,
+                    moving: input.rides.map(\.statistics.moving).reduce(0, +), link: link(day), summary: input.summary,
                     places: input.records.map(\.coordinate)))
         }
-        if list.isEmpty { throw QueryError.noRides("those days", zone: zone.displayIdentifier) }
-        try write(
-            "index.html",
-            OverlayReport.render(
-                list, title: title(list.count), style: style, suggestions: try suggest?.tables(for: kinds) ?? []))
-        return list.count
+        return (list, kinds)
     }
 }
