@@ -183,13 +183,11 @@ extension WebPageTests {
         defer { _ = server.stop() }
         let base = server.url!
         let session = try await signIn(base, as: "ana")
-        let script = Samples.directory.deletingLastPathComponent().appendingPathComponent("scripts/browse.py").path
         for width in [390, 1280] {
             let png = dir + "/day-\(width).png"
-            let browse = try python(
+            let lines = try browse(
+                "\(base)/day/2026-06-14", session: session, width: width,
                 [
-                    script, base.absoluteString + "/day/2026-06-14", "--cookie", "trailbook_session=\(session)",
-                    "--width", "\(width)",
                     "wait:document.readyState === 'complete'",
                     ##"wait:performance.getEntriesByType('resource').filter(e=>e.name.includes('/tiles/')).length >= 4"##,
                     ##"wait:Array.from(document.querySelectorAll('#map g.tiles[data-level="0"] image')).length >= 4"##,
@@ -201,11 +199,7 @@ extension WebPageTests {
                     ##"wait:location.search === '?saved=record' && document.getElementById('message') !== null"##,
                     ##"eval:document.getElementById('message').textContent"##,
                 ])
-            #expect(browse.status == 0, "\(width) px: \(browse.stderr)")
-            let lines = browse.stdout.split(separator: "\n").map {
-                (try? JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed)) as Any
-            }
-            #expect(lines.count == 4, "\(browse.stdout)")
+            #expect(lines.count == 4, "\(lines)")
             guard lines.count == 4 else { continue }
             #expect(lines[0] as? Int == 0, "the page fits \(width) px (no sideways scroll): \(lines[0])")
             let form = lines[1] as? [Any] ?? []
@@ -259,11 +253,10 @@ extension WebPageTests {
         #expect(empty.0 == 200 && empty.1.contains("Nothing recorded from 2020-01-01 to 2020-01-07"))
 
         // In Chromium: both routes drawn; picking the second day's row highlights it.
-        let script = Samples.directory.deletingLastPathComponent().appendingPathComponent("scripts/browse.py").path
-        let browse = try python(
+        let lines = try browse(
+            "\(base)/days?from=2026-06-13&to=2026-06-16", session: session, width: 390,
             [
-                script, "\(base)/days?from=2026-06-13&to=2026-06-16", "--cookie", "trailbook_session=\(session)",
-                "--width", "390", "wait:document.readyState === 'complete'",
+                "wait:document.readyState === 'complete'",
                 "eval:document.querySelectorAll('#map g.day').length",
                 ##"eval:(()=>{document.querySelector('tr.pick[data-day="2026-06-15"] td').click();return 1})()"##,
                 "wait:document.getElementById('day-2026-06-15').classList.contains('on')",
@@ -271,11 +264,7 @@ extension WebPageTests {
                 "eval:document.documentElement.scrollWidth - document.documentElement.clientWidth",
                 "shot:\(dir)/days.png",
             ])
-        #expect(browse.status == 0, "\(browse.stderr)")
-        let lines = browse.stdout.split(separator: "\n").map {
-            (try? JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed)) as Any
-        }
-        #expect(lines.count == 4, "\(browse.stdout)")
+        #expect(lines.count == 4, "\(lines)")
         guard lines.count == 4 else { return }
         #expect(lines[0] as? Int == 2)
         let picked = lines[2] as? [Any] ?? []

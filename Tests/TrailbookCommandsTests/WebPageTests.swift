@@ -62,6 +62,18 @@ import TrailbookTestSupport
         return n
     }
 
+    /// scripts/browse.py on `url`, signed in with `session`, at `width`: the value of each `eval:`
+    /// step, parsed from JSON (NSNull where it is not); a step that fails throws with what it said.
+    func browse(_ url: String, session: String, width: Int, _ steps: [String]) throws -> [Any] {
+        let script = Samples.directory.deletingLastPathComponent().appendingPathComponent("scripts/browse.py").path
+        let result = try python(
+            [script, url, "--cookie", "trailbook_session=\(session)", "--width", "\(width)"] + steps)
+        guard result.status == 0 else { throw SupportError("browse.py on \(url) at \(width) px: \(result.stderr)") }
+        return result.stdout.split(separator: "\n").map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed)) ?? NSNull()
+        }
+    }
+
     /// `seconds` since 1970 as HH:MM in UTC (headless Chromium's zone here).
     static func clock(_ seconds: Int) -> String {
         String(format: "%02d:%02d", seconds % 86_400 / 3600, seconds % 3600 / 60)
