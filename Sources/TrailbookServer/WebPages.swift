@@ -43,6 +43,24 @@ enum WebPages {
             async throws -> Response
         {
             let (friendList, grantList) = try await sharing.overview(of: user, movingWithin: rules.movingWithin)
+            let now = UTCTimestamp.now()
+            let today = try await threads.runIfActive {
+                try TodayMap.load(account: user, store: store, zone: zone, now: now)
+            }
+            // Every device is listed; on the map, only those seen today (an old position would
+            // pull the map away from today's track).
+            let startOfToday = LocalDay.start(LocalDay.of(now, in: zone), in: zone)
+            let own = today.positions.map { p -> [String: Any] in
+                let recent = p.fix.unixMilliseconds! >= startOfToday
+                return [
+                    "user": user, "device": p.device, "time": LocalTime.utc(p.fix.unixMilliseconds!),
+                    "lat": recent ? "\(p.fix.coordinate!.latitude)" : "",
+                    "lon": recent ? "\(p.fix.coordinate!.longitude)" : "",
+                    "seen": Self.ago(Double(now - p.fix.unixMilliseconds!) / 1000),
+                    "speed": p.fix.speed.map { String(format: "%.0f km/h", $0 * 3.6) } ?? "",
+                    "course": p.fix.track.map { String(format: "%.0f°", $0) } ?? "",
+                ]
+            }
             let friends = friendList.map { f -> [String: Any] in
                 var row: [String: Any] = [
                     "user": f.user, "device": f.device, "time": LocalTime.utc(f.fix.unixMilliseconds!),
@@ -68,7 +86,11 @@ enum WebPages {
             var values: [String: Any] = [
                 "movingWithin": Int(rules.movingWithin), "offlineAfter": Int(rules.offlineAfter),
                 "user": user, "csrf": csrf, "friends": friends, "grants": grants, "hasFriends": !friends.isEmpty,
-                "hasGrants": !grants.isEmpty, "today": LocalTime.today(in: zone).description,
+                "hasGrants": !grants.isEmpty, "today": LocalTime.today(in: zone).description, "own": own,
+                "track": today.linesJSON,
+                "todayNote": today.points > 0
+                    ? "Your track today: \(counted(today.points, "point")), the line on the map."
+                    : "Nothing recorded today yet; the calendar has your other days.",
             ]
             if let tiles {
                 values["tiles"] = true

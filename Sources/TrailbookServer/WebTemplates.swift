@@ -26,7 +26,8 @@ enum WebTemplates {
         .scroll { overflow-x: auto; }
         tr.offline td { color: #8a8a8a; }
         .attribution { font-size: .8em; opacity: .75; text-align: right; }
-        @media (max-width: 600px) { #map { height: 240px; } th, td { padding: 4px 3px; } }
+        @media (max-width: 600px) { #map { height: 240px; } th, td { padding: 4px 3px; }
+          #friends th:nth-child(n+5), #friends td:nth-child(n+5) { display: none; } #friends td { white-space: normal; } }
         .message { background: #fff4c2; padding: 6px 10px; }
         .code { font: 700 28px/1.2 ui-monospace, monospace; letter-spacing: 2px; }
         form.inline { display: inline; }
@@ -73,9 +74,11 @@ enum WebTemplates {
         <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><form method="get" action="/day">\
         <label>Another day <input type="date" name="date" value="{{today}}" required></label> <button>Show</button></form></nav>
         {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
-        <section><h2>Friends</h2>
-        <div class="mapwrap"><svg id="map" role="img" tabindex="0" aria-label="Where your friends are (drag to pan; wheel, \
-        pinch, + and − to zoom; 0 to fit and follow)"{{#tiles}} data-tiles="/tiles/"{{/tiles}}></svg>\
+        <section><h2>Today</h2>
+        <p class="muted" id="todaynote">{{todayNote}}</p>
+        <div class="mapwrap"><svg id="map" role="img" tabindex="0" aria-label="Your track today and where your friends \
+        are (drag to pan; wheel, pinch, + and − to zoom; 0 to fit and follow)"{{#tiles}} data-tiles="/tiles/"{{/tiles}} \
+        data-track="{{track}}"></svg>\
         <div class="mapctl"><button type="button" data-map="in" aria-label="Zoom in">+</button>\
         <button type="button" data-map="out" aria-label="Zoom out">−</button>\
         <button type="button" data-map="fit" aria-label="Fit to your friends and follow them">⤢</button></div>\
@@ -83,7 +86,10 @@ enum WebTemplates {
         {{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
         <div class="scroll"><table id="friends" data-moving-within="{{movingWithin}}" data-offline-after="{{offlineAfter}}"><thead><tr><th>Who</th><th>Device</th><th>Last seen</th><th>Motion</th><th>Speed</th><th>Heading</th></tr></thead>
         <tbody>
-        {{#friends}}<tr data-user="{{user}}" data-device="{{device}}" data-lat="{{lat}}" data-lon="{{lon}}" data-time="{{time}}" \
+        {{#own}}<tr class="self" data-user="{{user}}" data-device="{{device}}" data-lat="{{lat}}" data-lon="{{lon}}" \
+        data-time="{{time}}" data-motion=""><td>you</td><td>{{device}}</td><td>{{seen}}</td><td></td><td>{{speed}}</td>\
+        <td>{{course}}</td></tr>
+        {{/own}}{{#friends}}<tr data-user="{{user}}" data-device="{{device}}" data-lat="{{lat}}" data-lon="{{lon}}" data-time="{{time}}" \
         data-motion="{{motion}}"{{#offline}} class="offline"{{/offline}}>
         <td>{{user}}</td><td>{{device}}</td><td>{{seen}}</td><td>{{moving}}</td><td>{{speed}}</td><td>{{course}}</td></tr>
         {{/friends}}
@@ -160,6 +166,8 @@ enum WebTemplates {
           return rows().filter(r => r.dataset.lat !== undefined && r.dataset.lat !== "").map(r => ({
             x: mx(+r.dataset.lon), y: my(+r.dataset.lat), row: r }));
         }
+        // The reader's own track today: lines of [lon, lat], in world units.
+        const track = JSON.parse(svg.dataset.track || "[]").map(l => l.map(p => ({ x: mx(p[0]), y: my(p[1]) })));
         // The view that shows every friend, with a margin; at most zoom 17's, so one friend is not a blur.
         function fitted(points) {
           const { W, H } = size();
@@ -172,8 +180,8 @@ enum WebTemplates {
           while (svg.firstChild) svg.removeChild(svg.firstChild);
           const { W, H } = size();
           svg.setAttribute("viewBox", "0 0 " + W + " " + H);
-          const points = friends();
-          if (follow || !view) view = points.length ? fitted(points) : null;
+          const points = friends(), all = points.concat(...track);
+          if (follow || !view) view = all.length ? fitted(all) : null;
           svg.dataset.follow = follow;
           if (!view) return;
           const { cx, cy, scale } = view;
@@ -193,17 +201,25 @@ enum WebTemplates {
               svg.appendChild(tile);
             }
           }
+          for (const line of track) {
+            if (line.length < 2) continue;
+            const path = document.createElementNS(ns, "path");
+            path.setAttribute("d", line.map((p, i) => (i ? "L" : "M") + X(p.x).toFixed(1) + " " + Y(p.y).toFixed(1)).join(""));
+            path.setAttribute("class", "track"); path.setAttribute("fill", "none"); path.setAttribute("stroke", "#d62728");
+            path.setAttribute("stroke-width", 3); path.setAttribute("stroke-linejoin", "round"); path.setAttribute("stroke-linecap", "round");
+            svg.appendChild(path);
+          }
           dots = [];
           for (const p of points) {
             const x = X(p.x), y = Y(p.y);
             const dot = document.createElementNS(ns, "circle");
             dot.setAttribute("cx", x); dot.setAttribute("cy", y); dot.setAttribute("r", 7);
-            const grey = p.row.classList.contains("offline");
-            dot.setAttribute("fill", grey ? "#9a9a9a" : "#1f6feb"); dot.setAttribute("stroke", "#fff"); dot.setAttribute("stroke-width", 2);
-            dot.setAttribute("class", grey ? "friend offline" : "friend");
+            const grey = p.row.classList.contains("offline"), self = p.row.classList.contains("self");
+            dot.setAttribute("fill", self ? "#d62728" : grey ? "#9a9a9a" : "#1f6feb"); dot.setAttribute("stroke", "#fff"); dot.setAttribute("stroke-width", 2);
+            dot.setAttribute("class", self ? "self" : grey ? "friend offline" : "friend");
             const label = document.createElementNS(ns, "text");
             label.setAttribute("x", x + 10); label.setAttribute("y", y + 5); label.setAttribute("font-size", 14);
-            label.textContent = p.row.dataset.user + " \\u00b7 " + p.row.dataset.device;
+            label.textContent = (self ? "you" : p.row.dataset.user) + " \\u00b7 " + p.row.dataset.device;
             // Near the right edge the name goes on the dot's left, so it is not cut off.
             if (x > W * 0.6) { label.setAttribute("x", x - 10); label.setAttribute("text-anchor", "end"); }
             svg.appendChild(dot); svg.appendChild(label);
@@ -306,7 +322,7 @@ enum WebTemplates {
             const motion = row.dataset.motion || "";
             cells[3].textContent = motion === "" ? "" : s > within ? "silent since " + when(row.dataset.time) : motion;
             const was = row.classList.contains("offline");
-            row.classList.toggle("offline", s > offline);
+            row.classList.toggle("offline", s > offline && !row.classList.contains("self"));
             if (was !== row.classList.contains("offline")) greyed = true;
           }
           if (greyed) draw();

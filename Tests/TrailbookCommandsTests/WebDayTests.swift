@@ -274,3 +274,61 @@ extension WebPageTests {
         #expect(lines[3] as? Int == 0, "no sideways scroll at 390 px")
     }
 }
+
+extension WebPageTests {
+    /// The home page is the account's own map first: today's track (simplified) and where each of
+    /// its devices is, with the real age, then the friends; links to the day, the days and the
+    /// calendar.
+    @Test func theHomePageDrawsTodaysTrackAndTheAccountsDevices() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        #expect(
+            try run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                == 0)
+        let added = try run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
+        let token = try #require(
+            (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["token"])
+        // The server's zone is one where it is about noon now, so the last minute is all today.
+        let now = Int(Date().timeIntervalSince1970)
+        let offset = 12 - now % 86_400 / 3600
+        let zone = offset == 0 ? "UTC" : offset > 0 ? "Etc/GMT-\(offset)" : "Etc/GMT+\(-offset)"
+        let config = dir + "/config.toml"
+        try "[time]\nzone = \"\(zone)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        defer { _ = server.stop() }
+        let base = server.url!
+        // A walk along a straight street (so most of its points simplify away), then a turn:
+        // 40 points over the last 40 s.
+        for i in 0..<40 {
+            let (lat, lon) =
+                i < 30 ? (47.3700, 8.5400 + Double(i) * 0.0002) : (47.3700 + Double(i - 29) * 0.0002, 8.5458)
+            let url = "\(base)/osmand?id=\(token)&lat=\(lat)&lon=\(lon)&speed=1&timestamp=\(now - 40 + i)"
+            #expect(try await HTTP.request(URL(string: url)!).0 == 200)
+        }
+        let session = try await signIn(base, as: "ana")
+        let home = try await HTTP.request(base, headers: ["Cookie": "trailbook_session=\(session)"])
+        #expect(home.1.contains("Your track today: 40 points"), "\(home.1.prefix(3000))")
+        #expect(home.1.contains(#"href="/days""#) && home.1.contains(#"href="/calendar""#))
+        let lines = try browse(
+            base.absoluteString + "/", session: session, width: 390,
+            [
+                "wait:document.querySelectorAll('#map path.track').length == 1",
+                "eval:document.querySelector('#map path.track').getAttribute('d').split('L').length",
+                "eval:document.querySelector('#friends tbody tr.self').innerText",
+                "eval:Array.from(document.querySelectorAll('#map text')).map(t=>t.textContent)",
+                "eval:document.documentElement.scrollWidth - document.documentElement.clientWidth",
+                "eval:document.querySelector('.scroll').scrollWidth - document.querySelector('.scroll').clientWidth",
+                "shot:\(dir)/home.png",
+            ])
+        #expect(lines.count == 5, "\(lines)")
+        guard lines.count == 5 else { return }
+        #expect(lines[4] as? Int == 0, "the table does not scroll sideways at 390 px either")
+        // The straight street is its two ends: a handful of the 40 points reach the browser.
+        let drawn = lines[0] as? Int ?? 0
+        #expect((3...8).contains(drawn), "points drawn: \(drawn)")
+        let row = lines[1] as? String ?? ""
+        #expect(row.hasPrefix("you\tphone\t") && row.contains(" s ago"), "\(row)")
+        #expect(lines[2] as? [String] == ["you · phone"], "\(lines[2])")
+        #expect(lines[3] as? Int == 0, "no sideways scroll at 390 px")
+    }
+}

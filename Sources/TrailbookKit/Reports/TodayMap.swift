@@ -1,0 +1,69 @@
+import Foundation
+import GPSCore
+import Reports
+import TrackModel
+
+/// What the home page of `trailbook serve` shows of the account itself: where each of its devices
+/// was last, and today's track, simplified for the browser (a day of 1 Hz logging is 86,400
+/// points; the page gets the few hundred that show).
+public struct TodayMap: Sendable {
+    public struct Position: Sendable {
+        public var device: String
+        public var fix: Fix
+    }
+
+    /// Each device's newest stored fix (devices with none are left out).
+    public var positions: [Position]
+    /// Today's track, one line per segment (points of a device do not join across a gap).
+    public var lines: [[Coordinate]]
+    /// How many stored points today's lines stand for.
+    public var points: Int
+
+    /// Web Mercator pixels of zoom 16: a line is simplified to within a pixel there.
+    static let worldPixels = 256.0 * 65536
+
+    public static func load(account: String, store: any TrackStoring, zone: TimeZone, now: Int64) throws -> TodayMap {
+        var positions: [Position] = []
+        for device in try store.devices(of: account) ?? [] {
+            if let fix = try store.latestPoint(devices: .account(account, device: device.name)) {
+                positions.append(Position(device: device.name, fix: fix))
+            }
+        }
+        let (from, _) = LocalDay.range(LocalDay.of(now, in: zone), in: zone)
+        // By segment, in the order they begin: two devices logging at once interleave in time.
+        var lines: [[Coordinate]] = []
+        var lineOf: [Int64: Int] = [:]
+        var count = 0
+        for p in try store.pointsWithSegments(
+            fromMilliseconds: from, toMilliseconds: now + 1, devices: DeviceFilter(account: account))
+        {
+            guard let c = p.fix.coordinate else { continue }
+            count += 1
+            if let i = lineOf[p.segment] {
+                lines[i].append(c)
+            } else {
+                lineOf[p.segment] = lines.count
+                lines.append([c])
+            }
+        }
+        let simplified = lines.map { line -> [Coordinate] in
+            let screen = line.map { c -> (x: Double, y: Double) in
+                let r = c.latitude * .pi / 180
+                return (
+                    (c.longitude + 180) / 360 * worldPixels, (1 - log(tan(r) + 1 / cos(r)) / .pi) / 2 * worldPixels
+                )
+            }
+            return Simplify.indices(screen, tolerance: 1).map { line[$0] }
+        }
+        return TodayMap(positions: positions, lines: simplified, points: count)
+    }
+
+    /// The lines as JSON, `[[[lon,lat],...],...]` to 6 decimals, for a page's data attribute.
+    public var linesJSON: String {
+        "["
+            + lines.map { line in
+                "[" + line.map { String(format: "[%.6f,%.6f]", $0.longitude, $0.latitude) }.joined(separator: ",")
+                    + "]"
+            }.joined(separator: ",") + "]"
+    }
+}
