@@ -24,6 +24,7 @@ struct WebDiary {
     /// through a URL.
     static let saved = [
         "summary": "The day’s summary is saved.", "note": "The note is added.", "record": "The record is added.",
+        "deleted": "The record is deleted.",
     ]
 
     func diary(_ user: String) -> DiaryService { DiaryService(store: store, zone: zone, account: user) }
@@ -142,6 +143,90 @@ struct WebDiary {
             return WebPages.html(html)
         }
         router.get("/days.js") { _, _ -> Response in WebPages.script(MapScript.overlay) }
+        // Removing a record: a page that says what goes, then the form that removes it for good.
+        router.get("/records/:id/delete") { request, context -> Response in
+            guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            let id = try Self.record(context)
+            let diary = diary(session.user)
+            let zone = self.zone
+            guard
+                let (record, lines) = try await threads.runIfActive({ () -> (LocationRecord, [String])? in
+                    guard let record = try? diary.record(id) else { return nil }
+                    return (record, try diary.preview(.records([id])))
+                })
+            else { throw Self.noRecord(id) }
+            let day = LocalDay.of(record.milliseconds, in: zone)
+            return WebPages.html(
+                WebTemplates.pages.render(
+                    "confirm",
+                    [
+                        "user": session.user, "csrf": session.csrf, "lines": lines, "action": "/records/\(id)/delete",
+                        "back": "/day/\(day)#record-\(id)", "what": "record \(id)",
+                    ]))
+        }
+        router.post("/records/:id/delete") { request, context -> Response in
+            let (user, _, _) = try await WebPages.form(request, login: login)
+            let id = try Self.record(context)
+            let diary = diary(user)
+            let zone = self.zone
+            guard
+                let day = try await threads.runIfActive({ () -> CivilDate? in
+                    guard let record = try? diary.record(id) else { return nil }
+                    _ = try diary.remove(.records([id]))
+                    return LocalDay.of(record.milliseconds, in: zone)
+                })
+            else { throw Self.noRecord(id) }
+            return WebPages.redirect("/day/\(day)?saved=deleted")
+        }
+        // Export: a range of the account's rides and records as GPX, GeoJSON or KML.
+        router.get("/export") { request, _ -> Response in
+            guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            let query = request.uri.queryParameters
+            let today = LocalTime.today(in: zone)
+            let to = query.get("to").flatMap { CivilDate(iso: String($0)) } ?? today
+            let from = query.get("from").flatMap { CivilDate(iso: String($0)) } ?? to.adding(days: -6)
+            var values: [String: Any] = [
+                "user": session.user, "from": from.description, "to": to.description, "today": today.description,
+            ]
+            guard let format = query.get("format").map({ String($0) }) else {
+                return WebPages.html(WebTemplates.pages.render("export", values))
+            }
+            let (store, zone, user) = (self.store, self.zone, session.user)
+            do {
+                guard let kind = Self.exportFormats[format] else {
+                    throw Refusal(.badRequest, "Export as gpx, geojson or kml.")
+                }
+                guard from <= to else { throw Refusal(.unprocessableContent, "The range ends before it begins.") }
+                let text = try await threads.runIfActive {
+                    let selection = try RideSelection.load(
+                        .days(first: from, last: to), store: store, zone: zone, devices: DeviceFilter(account: user))
+                    var export = try selection.export(store: store, records: true, account: user)
+                    // The photos' files on the server are nobody's business: their names only.
+                    for i in export.places.indices {
+                        export.places[i].photos = export.places[i].photos.map { ($0 as NSString).lastPathComponent }
+                    }
+                    switch format {
+                    case "geojson": return GeoJSONWriter.write(export)
+                    case "kml": return KMLWriter.write(export)
+                    default: return GPXWriter.write(export)
+                    }
+                }
+                let name = from == to ? "trailbook-\(from).\(format)" : "trailbook-\(from)-to-\(to).\(format)"
+                return Response(
+                    status: .ok,
+                    headers: [
+                        .contentType: kind, .contentDisposition: "attachment; filename=\"\(name)\"",
+                        .cacheControl: "no-store",
+                    ],
+                    body: .init(byteBuffer: ByteBuffer(string: text)))
+            } catch let error as QueryError {
+                values["message"] = error.description
+                return WebPages.html(WebTemplates.pages.render("export", values), status: .notFound)
+            } catch let refusal as Refusal {
+                values["message"] = refusal.message
+                return WebPages.html(WebTemplates.pages.render("export", values), status: refusal.status)
+            }
+        }
         // A year at a glance: each day shaded by how long was recorded, linked to its page.
         router.get("/calendar") { request, _ -> Response in
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
@@ -199,6 +284,11 @@ struct WebDiary {
         ]
     }
 
+    /// The export formats and their media types.
+    static let exportFormats = [
+        "gpx": "application/gpx+xml", "geojson": "application/geo+json", "kml": "application/vnd.google-earth.kml+xml",
+    ]
+
     /// At most this many days go on one overlay map (each day's points are read whole).
     static let overlayDays = 92
 
@@ -221,6 +311,7 @@ struct WebDiary {
         let web = WebDay(
             user: user, csrf: csrf, previous: "/day/\(day.adding(days: -1))", next: "/day/\(day.adding(days: 1))",
             home: "/", script: "/day.js", summaryAction: "/day/\(day)/summary", noteAction: { "/records/\($0)/notes" },
+            deleteLink: { "/records/\($0)/delete" },
             markAction: "/day/\(day)/records", message: message)
         let (store, zone) = (self.store, self.zone)
         let html = try await threads.runIfActive {

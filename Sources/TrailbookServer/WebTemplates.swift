@@ -4,7 +4,8 @@ import PageTemplates
 /// they insert) and the page script.
 enum WebTemplates {
     static let pages = PageTemplates([
-        (name: "head", text: head), ("login", login), ("home", home), ("calendar", calendar),
+        (name: "head", text: head), ("login", login), ("home", home), ("calendar", calendar), ("confirm", confirm),
+        ("export", export),
     ])
 
     static let head = """
@@ -49,6 +50,7 @@ enum WebTemplates {
         .weeks a.today { outline: 2px solid #d62728; }
         .legend .key { white-space: nowrap; margin-right: 6px; }
         .legend .key span { display: inline-block; width: 14px; height: 14px; border-radius: 3px; vertical-align: middle; }
+        button.danger { background: #b42318; color: #fff; border: 0; border-radius: 6px; padding: 8px 14px; cursor: pointer; }
         </style></head><body{{#bodyClass}} class="{{.}}"{{/bodyClass}}>
         """
 
@@ -71,7 +73,7 @@ enum WebTemplates {
         <header><h1>Trailbook</h1>
         <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
         Signed in as <strong id="me">{{user}}</strong> <button>Sign out</button></form></header>
-        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><form method="get" action="/day">\
+        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><a href="/export">Export</a><form method="get" action="/day">\
         <label>Another day <input type="date" name="date" value="{{today}}" required></label> <button>Show</button></form></nav>
         {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
         <section><h2>Today</h2>
@@ -135,6 +137,32 @@ enum WebTemplates {
         <span class="wd">F</span><span class="wd">S</span><span class="wd">S</span>\
         {{#cells}}{{#blank}}<span></span>{{/blank}}{{^blank}}<a href="/day/{{date}}" class="l{{level}}{{#today}} today{{/today}}" \
         title="{{label}}" aria-label="{{label}}">{{day}}</a>{{/blank}}{{/cells}}</div></section>{{/months}}</div>
+        </body></html>
+        """
+
+    /// The question before something is removed for good: what goes, and the form that removes it.
+    static let confirm = """
+        {{> head}}
+        <header><h1>Delete {{what}}?</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
+        <p>This removes for good (photos no other record uses are deleted too):</p>
+        <ul id="removes">{{#lines}}<li>{{.}}</li>{{/lines}}</ul>
+        <form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <button class="danger">Delete for good</button> <a href="{{back}}">Keep it</a></form>
+        </body></html>
+        """
+
+    /// Export: a range of days as GPX, GeoJSON or KML (a GET form, so the browser downloads it).
+    static let export = """
+        {{> head}}
+        <header><h1>Export</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
+        <nav class="days"><a href="/">Home</a><a href="/day/{{today}}">Today’s diary</a><a href="/calendar">Calendar</a></nav>
+        <p>Your rides of the days from … to … (both included), each record a waypoint with its notes and fields.</p>
+        {{#message}}<p class="message" id="message" role="alert">{{.}}</p>{{/message}}
+        <form method="get" action="/export" id="export"><label>From <input type="date" name="from" value="{{from}}" \
+        required></label><label>To <input type="date" name="to" value="{{to}}" required></label>\
+        <label>Format <select name="format"><option value="gpx">GPX 1.1 (most apps)</option>\
+        <option value="geojson">GeoJSON</option><option value="kml">KML (Google Earth)</option></select></label>\
+        <button>Download</button></form>
         </body></html>
         """
 

@@ -163,6 +163,43 @@ extension WebPageTests {
         #expect(try await HTTP.request(photo, headers: ["Cookie": "trailbook_session=\(ben)"]).0 == 404)
         #expect(try await HTTP.request(URL(string: "\(base)/photos/\(id)/1")!, headers: jar).0 == 404)
         #expect(try await HTTP.request(dayURL, headers: jar).1.contains(#"<img src="/photos/\#(id)/0""#))
+
+        // Export: the day as GPX, a download that another store imports whole; Ben has nothing there.
+        #expect(try await HTTP.request(URL(string: "\(base)/export")!, headers: jar).1.contains(#"id="export""#))
+        let gpx = try await HTTP.exchange(
+            URL(string: "\(base)/export?from=2026-06-14&to=2026-06-14&format=gpx")!, headers: jar)
+        #expect(gpx.status == 200, "\(gpx.body.prefix(500))")
+        #expect(
+            gpx.headers.contains {
+                $0.lowercased() == #"content-disposition: attachment; filename="trailbook-2026-06-14.gpx""#
+            }, "\(gpx.headers)")
+        #expect(gpx.body.components(separatedBy: "<trkpt ").count - 1 == 1762 && gpx.body.contains("Swans"))
+        #expect(!gpx.body.contains(dir), "no path on the server in the file")
+        let file = dir + "/day.gpx"
+        try gpx.body.write(toFile: file, atomically: true, encoding: .utf8)
+        let again = dir + "/again.sqlite"
+        #expect(try run(["import", "--store", again, file]).status == 0)
+        let rides = try run(["rides", "--store", again, "--json"])
+        #expect(rides.stdout.contains(#""points" : 1762"#), "\(rides.stdout)")
+        let bensExport = try await HTTP.exchange(
+            URL(string: "\(base)/export?from=2026-06-14&to=2026-06-14&format=gpx")!,
+            headers: ["Cookie": "trailbook_session=\(ben)"])
+        #expect(bensExport.status == 404 && bensExport.body.contains("No rides stored on"), "\(bensExport.body)")
+        let badFormat = try await HTTP.exchange(
+            URL(string: "\(base)/export?from=2026-06-14&to=2026-06-14&format=shp")!, headers: jar)
+        #expect(badFormat.status == 400 && badFormat.body.contains("Export as gpx, geojson or kml."))
+
+        // Deleting the record: a page says what goes; the form removes it; Ben cannot even ask.
+        let deleteURL = URL(string: "\(base)/records/\(id)/delete")!
+        let question = try await HTTP.request(deleteURL, headers: jar)
+        #expect(question.1.contains("record \(id), marked at") && question.1.contains("with 2 notes, 1 photo"))
+        #expect(try await HTTP.request(deleteURL, headers: ["Cookie": "trailbook_session=\(ben)"]).0 == 404)
+        #expect(try await HTTP.request(deleteURL, method: "POST", body: form([:]), headers: formHeaders).0 == 403)
+        let deleted = try await HTTP.exchange(
+            deleteURL, method: "POST", body: form(["csrf": csrfToken]), headers: formHeaders)
+        #expect(deleted.headers.contains { $0.lowercased() == "location: /day/2026-06-14?saved=deleted" })
+        let left = try run(["records", "--user", "ana", "--store", store, "--json"])
+        #expect(!left.stdout.contains("Swans"), "\(left.stdout)")
     }
 
     /// The day page in Chromium at a phone's and a desktop's width: it fits, its tiles load from

@@ -191,14 +191,16 @@ public struct WebDay: Sendable {
     /// Where the day summary, a record's note and a new record are posted.
     public var summaryAction: String
     public var noteAction: @Sendable (Int64) -> String
+    /// The page that asks before a record is deleted.
+    public var deleteLink: @Sendable (Int64) -> String
     public var markAction: String
     /// A sentence about the last change (saved, or what was wrong with it).
     public var message: String?
 
     public init(
         user: String, csrf: String, previous: String, next: String, home: String, script: String,
-        summaryAction: String, noteAction: @escaping @Sendable (Int64) -> String, markAction: String,
-        message: String? = nil
+        summaryAction: String, noteAction: @escaping @Sendable (Int64) -> String,
+        deleteLink: @escaping @Sendable (Int64) -> String, markAction: String, message: String? = nil
     ) {
         self.user = user
         self.csrf = csrf
@@ -208,6 +210,7 @@ public struct WebDay: Sendable {
         self.script = script
         self.summaryAction = summaryAction
         self.noteAction = noteAction
+        self.deleteLink = deleteLink
         self.markAction = markAction
         self.message = message
     }
@@ -244,7 +247,10 @@ public enum DayReport {
             if let message = web.message { links["message"] = message }
             page["web"] = links
             page["records"] = (page["records"] as! [[String: Any]]).map { r in
-                r.merging(["noteAction": web.noteAction(r["id"] as! Int64), "csrf": web.csrf]) { a, _ in a }
+                r.merging([
+                    "noteAction": web.noteAction(r["id"] as! Int64), "csrf": web.csrf,
+                    "deleteLink": web.deleteLink(r["id"] as! Int64),
+                ]) { a, _ in a }
             }
         } else {
             page["inline"] = true

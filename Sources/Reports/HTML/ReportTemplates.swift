@@ -68,7 +68,7 @@ enum ReportTemplates {
         {{/hasFields}}{{#hasPhotos}}<div class="photos">{{#photos}}<a href="{{source}}"><img src="{{source}}" alt="{{name}}"></a>{{/photos}}</div>
         {{/hasPhotos}}{{#noteAction}}<form method="post" action="{{.}}" class="edit note-form"><input type="hidden" \
         name="csrf" value="{{csrf}}"><label>Add a note <input name="note" maxlength="10000" required></label> \
-        <button>Add</button></form>{{/noteAction}}</section>
+        <button>Add</button></form><p><a href="{{deleteLink}}" class="delete">Delete record {{id}}…</a></p>{{/noteAction}}</section>
         {{/records}}{{/hasRecords}}{{#suggest}}{{> suggestions}}{{/suggest}}{{#inline}}<script>\(MapScript.js)</script>{{/inline}}\
         {{#web}}<script src="{{script}}"></script>{{/web}}\(footer)
         """

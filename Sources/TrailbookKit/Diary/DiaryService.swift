@@ -406,7 +406,7 @@ public struct DiaryService: Sendable {
             return parts.isEmpty ? "" : " with " + parts.joined(separator: ", ")
         }
         func rideNames(_ from: Int64, _ to: Int64) throws -> String {
-            let ids = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: .all).map(\.id)
+            let ids = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices).map(\.id)
             return ids.isEmpty
                 ? "" : " of ride" + (ids.count == 1 ? " " : "s ") + ids.map(String.init).joined(separator: ", ")
         }
@@ -421,7 +421,7 @@ public struct DiaryService: Sendable {
             }
         case .ride(let id):
             let range = try store.rideRange(id)!
-            let ride = try store.rides(fromMilliseconds: range.start, toMilliseconds: range.end + 1, devices: .all)
+            let ride = try store.rides(fromMilliseconds: range.start, toMilliseconds: range.end + 1, devices: devices)
                 .first { $0.id == id }
             let records = try store.records(
                 fromMilliseconds: range.start, toMilliseconds: range.end + 1, account: account
@@ -442,7 +442,7 @@ public struct DiaryService: Sendable {
             return try rangeLines(from, to, rideNames(from, to))
         }
         func rangeLines(_ from: Int64, _ to: Int64, _ rides: String) throws -> [String] {
-            let points = try store.points(fromMilliseconds: from, toMilliseconds: to, devices: .all).count
+            let points = try store.points(fromMilliseconds: from, toMilliseconds: to, devices: devices).count
             let records = try store.records(fromMilliseconds: from, toMilliseconds: to, account: account)
             return [counted(points, "point") + rides]
                 + (records.isEmpty ? [] : [counted(records.count, "record") + carried(records)])
