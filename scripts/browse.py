@@ -8,6 +8,7 @@ Steps, in order:
   eval:EXPR        print the value of EXPR as a JSON line
   run:COMMAND      run a shell command (e.g. a phone posting a point) and go on
   shot:PATH        save a PNG screenshot of the page
+  file:CSS=PATH    choose the file PATH in the file input CSS selects (as a person picking it)
 
 Needs only the standard library and Debian's chromium.
 """
@@ -144,6 +145,13 @@ def main():
                 print(json.dumps(evaluate(tools, rest)), flush=True)
             elif kind == "run":
                 subprocess.run(rest, shell=True, check=True)
+            elif kind == "file":
+                selector, _, path = rest.partition("=")
+                root = tools.call("DOM.getDocument")["root"]["nodeId"]
+                node = tools.call("DOM.querySelector", nodeId=root, selector=selector)["nodeId"]
+                if not node:
+                    raise SystemExit(f"no element {selector!r} to choose a file in")
+                tools.call("DOM.setFileInputFiles", files=[os.path.abspath(path)], nodeId=node)
             elif kind == "shot":
                 data = tools.call("Page.captureScreenshot", format="png")["data"]
                 with open(rest, "wb") as f:

@@ -244,7 +244,7 @@ public struct SharingServer: Service, CustomStringConvertible {
             to: router)
         WebPages.add(
             to: router, store: store, login: login, tiles: tiles, threads: threads, rules: ingest.rules,
-            zone: ingest.zone)
+            zone: ingest.zone, pipeline: ingest.configuration)
         return router
     }
 

@@ -16,7 +16,8 @@ import TrailbookKit
 enum WebPages {
     static func add(
         to router: Router<ServerContext>, store: any TrackStoring, login: Login, tiles: TileFetcher?,
-        threads: NIOThreadPool, rules: EventRules = EventRules(), zone: TimeZone = .current
+        threads: NIOThreadPool, rules: EventRules = EventRules(), zone: TimeZone = .current,
+        pipeline: PipelineConfiguration = .ride
     ) {
         let sharing = SharingService(store: store)
         let templates = WebTemplates.pages
@@ -189,6 +190,7 @@ enum WebPages {
         }
         router.get("/live.js") { _, _ -> Response in script(WebTemplates.script) }
         WebDiary(store: store, login: login, tiles: tiles, threads: threads, zone: zone).add(to: router)
+        WebImport(store: store, login: login, threads: threads, zone: zone, pipeline: pipeline).add(to: router)
     }
 
     /// A page: HTML that is never cached, under a policy that lets it load only from this server

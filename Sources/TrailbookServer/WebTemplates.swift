@@ -5,7 +5,7 @@ import PageTemplates
 enum WebTemplates {
     static let pages = PageTemplates([
         (name: "head", text: head), ("login", login), ("home", home), ("calendar", calendar), ("confirm", confirm),
-        ("export", export),
+        ("export", export), ("import", importPage),
     ])
 
     static let head = """
@@ -73,7 +73,7 @@ enum WebTemplates {
         <header><h1>Trailbook</h1>
         <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
         Signed in as <strong id="me">{{user}}</strong> <button>Sign out</button></form></header>
-        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><a href="/export">Export</a><form method="get" action="/day">\
+        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><a href="/import">Import</a><a href="/export">Export</a><form method="get" action="/day">\
         <label>Another day <input type="date" name="date" value="{{today}}" required></label> <button>Show</button></form></nav>
         {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
         <section><h2>Today</h2>
@@ -164,6 +164,73 @@ enum WebTemplates {
         <option value="geojson">GeoJSON</option><option value="kml">KML (Google Earth)</option></select></label>\
         <button>Download</button></form>
         </body></html>
+        """
+
+    /// Import: a file into the account, with the upload's progress and the import's summary.
+    static let importPage = """
+        {{> head}}
+        <header><h1>Import</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
+        <nav class="days"><a href="/">Home</a><a href="/day/{{today}}">Today’s diary</a><a href="/calendar">Calendar</a></nav>
+        <p>NMEA logs (.nmea, .log, .txt), GPX, JSON tracks, each also gzip-compressed; at most {{limit}} MiB. The points \
+        go through your collection rules, as <code>trailbook import</code> does; a file imported before is skipped.</p>
+        <form id="import" data-csrf="{{csrf}}"><label>File <input type="file" name="file" id="file" required></label>\
+        <button id="send">Import</button></form>
+        <progress id="progress" max="100" value="0" hidden></progress>
+        <p id="status" role="status"></p>
+        <table id="summary" hidden><tbody></tbody></table>
+        <noscript><p>This page needs JavaScript to send the file; or run trailbook import --user {{user}} FILE on the \
+        server.</p></noscript>
+        <script src="/import.js"></script>
+        </body></html>
+        """
+
+    /// The import page's script: the file goes as the request's body (no multipart), with the
+    /// session's CSRF token; the upload's progress, then what the import did, as text.
+    static let importScript = """
+        "use strict";
+        const form = document.getElementById("import"), file = document.getElementById("file");
+        const progress = document.getElementById("progress"), status = document.getElementById("status");
+        const summary = document.getElementById("summary");
+        function row(name, value) {
+          const tr = document.createElement("tr"), th = document.createElement("th"), td = document.createElement("td");
+          th.textContent = name; td.textContent = value; tr.appendChild(th); tr.appendChild(td);
+          summary.tBodies[0].appendChild(tr);
+        }
+        form.addEventListener("submit", e => {
+          e.preventDefault();
+          const chosen = file.files[0];
+          if (!chosen) { status.textContent = "Choose a file first."; return; }
+          const xhr = new XMLHttpRequest();
+          xhr.open("POST", "/import?name=" + encodeURIComponent(chosen.name));
+          xhr.setRequestHeader("X-CSRF-Token", form.dataset.csrf);
+          progress.hidden = false; progress.value = 0; summary.hidden = true;
+          summary.tBodies[0].replaceChildren();
+          status.textContent = "Sending " + chosen.name + "…";
+          xhr.upload.addEventListener("progress", p => {
+            if (p.lengthComputable) progress.value = Math.round(p.loaded / p.total * 100);
+          });
+          xhr.upload.addEventListener("load", () => { status.textContent = "Importing " + chosen.name + "…"; });
+          xhr.addEventListener("load", () => {
+            progress.value = 100;
+            let answer = null;
+            try { answer = JSON.parse(xhr.responseText); } catch (_) { }
+            if (xhr.status !== 200 || !answer) {
+              status.textContent = (answer && answer.error && answer.error.message) || "The import failed (" + xhr.status + ").";
+              return;
+            }
+            if (answer.already_imported) {
+              status.textContent = chosen.name + " was imported before (" + answer.already_imported.points + " points); nothing changed.";
+              return;
+            }
+            status.textContent = chosen.name + " is imported.";
+            row("Fixes read", answer.fixes_read); row("Kept", answer.kept); row("Stored", answer.stored);
+            for (const [reason, n] of Object.entries(answer.dropped || {})) row("Dropped: " + reason.replace(/_/g, " "), n);
+            row("Rides", answer.rides);
+            summary.hidden = false;
+          });
+          xhr.addEventListener("error", () => { status.textContent = "The upload broke off; try again."; });
+          xhr.send(chosen);
+        });
         """
 
     /// The home page's script: draws the friends on the map and keeps rows and map up to date

@@ -369,3 +369,71 @@ extension WebPageTests {
         #expect(lines[3] as? Int == 0, "no sideways scroll at 390 px")
     }
 }
+
+extension WebPageTests {
+    /// `/import` in Chromium: the sample ride chosen in the page goes up with its progress, the
+    /// page shows what the import did, and the ride is on the account's day; the same file again
+    /// is skipped; too large a file is refused before it is read; a file that is no track says why.
+    @Test func anUploadThroughTheImportPageLandsOnTheDay() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        for user in ["ana", "ben"] {
+            #expect(
+                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                    == 0)
+        }
+        let server = try ServeCommandTests.RunningServer(store: store)
+        defer { _ = server.stop() }
+        let base = server.url!
+        let session = try await signIn(base, as: "ana")
+        let ride = Samples.directory.appendingPathComponent("ride.nmea").path
+        let summary = "Array.from(document.querySelectorAll('#summary tr')).map(r=>r.innerText)"
+        let lines = try browse(
+            "\(base)/import", session: session, width: 390,
+            [
+                "wait:document.readyState === 'complete'", "file:#file=\(ride)",
+                "eval:document.getElementById('send').click() || 1",
+                "wait:!document.getElementById('summary').hidden", "eval:" + summary,
+                "eval:document.getElementById('status').textContent", "shot:\(dir)/import.png",
+                // The same file again: skipped, and said so.
+                "eval:document.getElementById('send').click() || 1",
+                "wait:document.getElementById('status').textContent.includes('imported before')",
+                "eval:document.getElementById('status').textContent",
+                "eval:document.documentElement.scrollWidth - document.documentElement.clientWidth",
+            ])
+        #expect(lines.count == 6, "\(lines)")
+        guard lines.count == 6 else { return }
+        let rows = lines[1] as? [String] ?? []
+        #expect(
+            rows.contains("Fixes read\t1800") && rows.contains("Kept\t1762") && rows.contains("Stored\t1762")
+                && rows.contains("Dropped: no fix\t38") && rows.contains("Rides\t1"), "\(rows)")
+        #expect(lines[2] as? String == "ride.nmea is imported.")
+        #expect(lines[4] as? String == "ride.nmea was imported before (1762 points); nothing changed.", "\(lines[4])")
+        #expect(lines[5] as? Int == 0)
+        // On Ana's day, not Ben's.
+        let jar = ["Cookie": "trailbook_session=\(session)"]
+        #expect(try await HTTP.request(URL(string: "\(base)/day/2026-06-14")!, headers: jar).1.contains("1 ride"))
+        let bens = try run(["rides", "--user", "ben", "--store", store, "--json"])
+        #expect(!bens.stdout.contains("1762"), "\(bens.stdout)")
+
+        // Refusals: too large before a byte is read; no CSRF token; a JPEG is no track.
+        let home = try await HTTP.request(base, headers: jar)
+        let token = try #require(csrf(in: home.1))
+        let headers = jar.merging(["X-CSRF-Token": token]) { a, _ in a }
+        let tooLarge = try await HTTP.exchange(
+            URL(string: "\(base)/import?name=huge.nmea")!, method: "POST", body: Data("x".utf8),
+            headers: headers.merging(["Content-Length": "\(300 << 20)"]) { a, _ in a })
+        #expect(
+            tooLarge.status == 413 && tooLarge.body.contains("at most 256 MiB"), "\(tooLarge.status) \(tooLarge.body)")
+        let noToken = try await HTTP.request(
+            URL(string: "\(base)/import?name=a.nmea")!, method: "POST", body: Data("$GPRMC".utf8), headers: jar)
+        #expect(noToken.0 == 403)
+        let photo = try Data(contentsOf: Samples.directory.appendingPathComponent("photos/lake.jpg"))
+        let notATrack = try await HTTP.exchange(
+            URL(string: "\(base)/import?name=../../lake.jpg")!, method: "POST", body: photo, headers: headers)
+        #expect(
+            notATrack.status == 422 && notATrack.body.contains("lake.jpg")
+                && !notATrack.body.contains("trailbook-upload"),
+            "\(notATrack.body)")
+    }
+}

@@ -44,7 +44,8 @@ public enum IngestError: ServiceFailure, Equatable {
 /// database's commits overlap instead of queueing behind one another.
 public final class PhoneIngest: Sendable {
     private let store: any TrackStoring
-    private let configuration: PipelineConfiguration
+    /// The collection rules the points go through.
+    public let configuration: PipelineConfiguration
     private let logger: Logger
     private let lanes = Mutex<[DeviceID: Lane]>([:])
     /// Where a point of any time goes among the stored ones (the rules' segment and ride gaps).

@@ -1,0 +1,106 @@
+import Foundation
+import GPSCore
+import Hummingbird
+import NIOPosix
+import Pipeline
+import TrackModel
+import TrailbookKit
+
+/// Uploading a track file into the signed-in account (`trailbook import --user` in the browser):
+/// `GET /import` is the page, whose script sends the chosen file as the body of
+/// `POST /import?name=FILE` with the session's CSRF token in `X-CSRF-Token` (or Basic auth, for
+/// scripts) and shows the upload's progress, then the import's summary. The body goes to a
+/// temporary file through Hummingbird's `FileIO` (the thread pool), then through the same import
+/// as the command, on the thread pool; the temporary folder is removed whatever happens.
+struct WebImport {
+    let store: any TrackStoring
+    let login: Login
+    let threads: NIOThreadPool
+    let zone: TimeZone
+    /// The collection rules an upload goes through, as the phones' points do.
+    let pipeline: PipelineConfiguration
+
+    /// The largest upload taken, bytes: a larger one is refused before it is read.
+    static let limit = 256 << 20
+    /// The device an upload's points are stored as (as `trailbook import`'s default).
+    static let device = "imported"
+
+    func add(to router: Router<ServerContext>) {
+        router.get("/import") { request, _ -> Response in
+            guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            return WebPages.html(
+                WebTemplates.pages.render(
+                    "import",
+                    [
+                        "user": session.user, "csrf": session.csrf, "limit": Self.limit >> 20,
+                        "today": LocalTime.today(in: zone).description,
+                    ]))
+        }
+        router.get("/import.js") { _, _ -> Response in WebPages.script(WebTemplates.importScript) }
+        router.post("/import") { request, context -> Response in
+            let user = try await login.user(request, context)
+            guard let length = request.headers[.contentLength].flatMap({ Int($0) }) else {
+                throw Refusal(.lengthRequired, "Send the file with its Content-Length.")
+            }
+            guard length <= Self.limit else {
+                throw Refusal(
+                    .contentTooLarge,
+                    "The file is \(length >> 20) MiB; at most \(Self.limit >> 20) MiB go in one upload. "
+                        + "Split it, or use trailbook import on the server.")
+            }
+            let name = Self.fileName(request.uri.queryParameters.get("name").map { String($0) } ?? "")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "trailbook-upload-\(UUID().uuidString)"
+            ).path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let path = folder + "/" + name
+            try await FileIO(threadPool: threads).writeFile(contents: request.body, path: path, context: context)
+            let (store, zone, pipeline) = (self.store, self.zone, self.pipeline)
+            do {
+                let answer = try await threads.runIfActive {
+                    var job = ImportJob(
+                        files: [path], device: Self.device, options: ImportService.Options(configuration: pipeline))
+                    job.account = user
+                    job.zone = zone
+                    let summary = try job.run(store: { store }, existing: { store })
+                    var report = summary.files.first ?? ImportFileReport(file: name)
+                    report.file = name
+                    return Upload(report: report, rides: summary.rides, segments: summary.segments)
+                }
+                return try context.responseEncoder.encode(answer, from: request, context: context)
+            } catch let failure as any ServiceFailure {
+                // Its sentence names the temporary file: the name the browser sent instead.
+                let sentence = failure.description.replacingOccurrences(of: path, with: name)
+                    .replacingOccurrences(of: folder + "/", with: "")
+                throw Refusal(.unprocessableContent, sentence)
+            }
+        }
+    }
+
+    /// What an upload did: the file's import report (as `trailbook import --json` prints it) and
+    /// the rides and segments its points made.
+    struct Upload: Encodable, Sendable {
+        var report: ImportFileReport
+        var rides: Int
+        var segments: Int
+
+        func encode(to encoder: any Encoder) throws {
+            try report.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(rides, forKey: .rides)
+            try container.encode(segments, forKey: .segments)
+        }
+
+        enum Keys: String, CodingKey { case rides, segments }
+    }
+
+    /// The last part of the name the browser gave, in letters, digits, `.`, `-` and `_` (so it
+    /// names a file in the upload's folder and nothing else); "upload" when nothing is left.
+    static func fileName(_ given: String) -> String {
+        let last = given.split(separator: "/").last.map(String.init) ?? ""
+        let kept = String(last.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" })
+        let trimmed = String(kept.drop { $0 == "." })
+        return trimmed.isEmpty ? "upload" : String(trimmed.prefix(120))
+    }
+}
