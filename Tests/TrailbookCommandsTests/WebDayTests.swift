@@ -36,11 +36,7 @@ extension WebPageTests {
     @Test func theDayPageShowsTheAccountsDayAndTakesItsChanges() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        for user in ["ana", "ben"] {
-            #expect(
-                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
-                    == 0)
-        }
+        try addUsers(["ana", "ben"], store: store)
         let imported = try run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"])
         #expect(imported.status == 0, "\(imported.stderr)")
         let mbtiles = dir + "/town.mbtiles"
@@ -207,9 +203,7 @@ extension WebPageTests {
     @Test func theDayPageFitsDrawsTilesAndMarksWhereTapped() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        #expect(
-            try run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data(password.utf8)).status
-                == 0)
+        try addUsers(["ana"], store: store)
         #expect(try run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"]).status == 0)
         let mbtiles = dir + "/town.mbtiles"
         try TileServer.makeMBTiles(mbtiles, tiles: Self.rideTiles())
@@ -262,9 +256,7 @@ extension WebPageTests {
     @Test func theOverlayShowsTheRangeOfTheAccountsDays() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        #expect(
-            try run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data(password.utf8)).status
-                == 0)
+        try addUsers(["ana"], store: store)
         let second = dir + "/monday.nmea"
         let simulated = try run([
             "simulate", "--start", "2026-06-15T07:00:00", "--lat", "47.37", "--lon", "8.53", "--duration", "900",
@@ -319,9 +311,7 @@ extension WebPageTests {
     @Test func theHomePageDrawsTodaysTrackAndTheAccountsDevices() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        #expect(
-            try run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data(password.utf8)).status
-                == 0)
+        try addUsers(["ana"], store: store)
         let added = try run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
         let token = try #require(
             (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["token"])
@@ -377,11 +367,7 @@ extension WebPageTests {
     @Test func anUploadThroughTheImportPageLandsOnTheDay() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        for user in ["ana", "ben"] {
-            #expect(
-                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
-                    == 0)
-        }
+        try addUsers(["ana", "ben"], store: store)
         let server = try ServeCommandTests.RunningServer(store: store)
         defer { _ = server.stop() }
         let base = server.url!

@@ -7,6 +7,15 @@ import TrailbookTestSupport
 @Suite struct WebPageTests {
     let password = "correct horse battery staple"
 
+    /// Adds the accounts to `store`, each with ``password``.
+    func addUsers(_ names: [String], store: String) throws {
+        for name in names {
+            let added = try run(
+                ["user", "add", name, "--password-stdin", "--store", store], input: Data(password.utf8))
+            guard added.status == 0 else { throw SupportError("user add \(name): \(added.stderr)") }
+        }
+    }
+
     /// `name=value` of a `Set-Cookie` header line for `name`, and the whole line.
     func cookie(_ name: String, in headers: [String]) -> (value: String, line: String)? {
         guard let line = headers.first(where: { $0.lowercased().hasPrefix("set-cookie: \(name)=") }) else { return nil }
@@ -106,11 +115,7 @@ import TrailbookTestSupport
     @Test func signInSeeTheFriendLiveAndSignOut() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        for user in ["ana", "ben"] {
-            #expect(
-                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
-                    == 0)
-        }
+        try addUsers(["ana", "ben"], store: store)
         let added = try run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
         let token = try #require(
             (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["token"])
@@ -246,9 +251,7 @@ import TrailbookTestSupport
     @Test func theLiveMapGetsItsTilesFromTheServerOnly() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        #expect(
-            try run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data(password.utf8)).status
-                == 0)
+        try addUsers(["ana"], store: store)
         let mbtiles = dir + "/town.mbtiles"
         try TileServer.makeMBTiles(mbtiles, tiles: ["15/17158/11473", "15/17159/11473"])
         let config = dir + "/config.toml"
@@ -286,11 +289,7 @@ import TrailbookTestSupport
     @Test func theLiveMapZoomsStopsFollowingAndTellsWhoIsThere() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        for user in ["ana", "ben"] {
-            #expect(
-                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
-                    == 0)
-        }
+        try addUsers(["ana", "ben"], store: store)
         let added = try run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
         let token = try #require(
             (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["token"])
@@ -369,11 +368,7 @@ import TrailbookTestSupport
     @Test func theLivePageTellsTheRealAgeAndWhichDevice() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        for user in ["ana", "ben"] {
-            #expect(
-                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
-                    == 0)
-        }
+        try addUsers(["ana", "ben"], store: store)
         var tokens: [String: String] = [:]
         for device in ["phone", "bike"] {
             let added = try run(["device", "add", device, "--user", "ana", "--store", store, "--json"])
