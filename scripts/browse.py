@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Drives headless Chromium through the DevTools protocol, for tests of live pages.
 
-usage: browse.py URL [--cookie NAME=VALUE] [--width 1100] STEP...
+usage: browse.py URL [--cookie NAME=VALUE] [--width 1100] [--dark] STEP...
+
+--dark: the page sees a reader who prefers a dark colour scheme.
 
 Steps, in order:
   wait:EXPR        evaluate the JavaScript EXPR until it is truthy (30 s at most, else exit 1)
@@ -98,13 +100,15 @@ def main():
         print(__doc__)
         return
     url, args = args[0], args[1:]
-    cookie, width, steps = None, 1100, []
+    cookie, width, dark, steps = None, 1100, False, []
     while args:
         a = args.pop(0)
         if a == "--cookie":
             cookie = args.pop(0)
         elif a == "--width":
             width = int(args.pop(0))
+        elif a == "--dark":
+            dark = True
         else:
             steps.append(a)
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -129,6 +133,8 @@ def main():
         tools.call("Network.enable")
         tools.call("Page.enable")
         tools.call("Emulation.setDeviceMetricsOverride", width=width, height=900, deviceScaleFactor=1, mobile=False)
+        if dark:
+            tools.call("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "dark"}])
         if cookie:
             name, value = cookie.split("=", 1)
             tools.call("Network.setCookie", name=name, value=value, url=url, httpOnly=True, sameSite="Strict")

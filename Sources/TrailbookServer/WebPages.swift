@@ -48,6 +48,16 @@ enum WebPages {
             let today = try await threads.runIfActive {
                 try TodayMap.load(account: user, store: store, zone: zone, now: now)
             }
+            // The shared history of each friend who shares it, as lines (the grant says how far back).
+            var shared: [String] = []
+            for friend in Set(friendList.map(\.user)).sorted() {
+                guard let (_, points) = try? await sharing.track(of: friend, viewer: user, hours: 24 * 366),
+                    !points.isEmpty
+                else { continue }
+                let lines = try await threads.runIfActive { TodayMap.json(TodayMap.lines(points)) }
+                let name = String(decoding: try JSONEncoder().encode(friend), as: UTF8.self)
+                shared.append("{\"user\":\(name),\"lines\":\(lines)}")
+            }
             // Every device is listed; on the map, only those seen today (an old position would
             // pull the map away from today's track).
             let startOfToday = LocalDay.start(LocalDay.of(now, in: zone), in: zone)
@@ -88,7 +98,7 @@ enum WebPages {
                 "movingWithin": Int(rules.movingWithin), "offlineAfter": Int(rules.offlineAfter),
                 "user": user, "csrf": csrf, "friends": friends, "grants": grants, "hasFriends": !friends.isEmpty,
                 "hasGrants": !grants.isEmpty, "today": LocalTime.today(in: zone).description, "own": own,
-                "track": today.linesJSON,
+                "track": today.linesJSON, "shared": "[" + shared.joined(separator: ",") + "]",
                 "todayNote": today.points > 0
                     ? "Your track today: \(counted(today.points, "point")), the line on the map."
                     : "Nothing recorded today yet; the calendar has your other days.",

@@ -50,6 +50,17 @@ enum WebTemplates {
         .weeks a.today { outline: 2px solid #d62728; }
         .legend .key { white-space: nowrap; margin-right: 6px; }
         .legend .key span { display: inline-block; width: 14px; height: 14px; border-radius: 3px; vertical-align: middle; }
+        @media (prefers-color-scheme: dark) {
+          body { background: #15181c; color: #e6e6e6; } a { color: #8ab4f8; }
+          th, td { border-bottom-color: #333a44; } #map { background: #232830; border-color: #3a414c; }
+          .mapctl button { background: #2a3038; color: #e6e6e6; border-color: #4a525e; }
+          .maptip { background: #2a3038; color: #e6e6e6; } .message { background: #4a4020; }
+          .signin { background: #1e232a; } body.login { background: #101317; }
+          .signin input { background: #15181c; color: #e6e6e6; border-color: #4a525e; }
+          input, select, textarea, button { background: #2a3038; color: #e6e6e6; border: 1px solid #4a525e; }
+          .weeks span, .weeks a { color: #e6e6e6; } .l0 { background: #262b33; } .l1 { background: #23415e; }
+          .l2 { background: #2b6399; } #map text { fill: #e6e6e6; } #map .tile { filter: invert(1) hue-rotate(180deg) brightness(.85) contrast(.9); }
+        }
         button.danger { background: #b42318; color: #fff; border: 0; border-radius: 6px; padding: 8px 14px; cursor: pointer; }
         </style></head><body{{#bodyClass}} class="{{.}}"{{/bodyClass}}>
         """
@@ -80,7 +91,7 @@ enum WebTemplates {
         <p class="muted" id="todaynote">{{todayNote}}</p>
         <div class="mapwrap"><svg id="map" role="img" tabindex="0" aria-label="Your track today and where your friends \
         are (drag to pan; wheel, pinch, + and − to zoom; 0 to fit and follow)"{{#tiles}} data-tiles="/tiles/"{{/tiles}} \
-        data-track="{{track}}"></svg>\
+        data-track="{{track}}" data-shared="{{shared}}"></svg>\
         <div class="mapctl"><button type="button" data-map="in" aria-label="Zoom in">+</button>\
         <button type="button" data-map="out" aria-label="Zoom out">−</button>\
         <button type="button" data-map="fit" aria-label="Fit to your friends and follow them">⤢</button></div>\
@@ -263,6 +274,9 @@ enum WebTemplates {
         }
         // The reader's own track today: lines of [lon, lat], in world units.
         const track = JSON.parse(svg.dataset.track || "[]").map(l => l.map(p => ({ x: mx(p[0]), y: my(p[1]) })));
+        // Friends' shared history (those whose grant lets the reader see it): lines per friend.
+        const shared = JSON.parse(svg.dataset.shared || "[]").map(f => ({
+          user: f.user, lines: f.lines.map(l => l.map(p => ({ x: mx(p[0]), y: my(p[1]) }))) }));
         // The view that shows every friend, with a margin; at most zoom 17's, so one friend is not a blur.
         function fitted(points) {
           const { W, H } = size();
@@ -275,7 +289,7 @@ enum WebTemplates {
           while (svg.firstChild) svg.removeChild(svg.firstChild);
           const { W, H } = size();
           svg.setAttribute("viewBox", "0 0 " + W + " " + H);
-          const points = friends(), all = points.concat(...track);
+          const points = friends(), all = points.concat(...track, ...shared.flatMap(f => f.lines));
           if (follow || !view) view = all.length ? fitted(all) : null;
           svg.dataset.follow = follow;
           if (!view) return;
@@ -296,14 +310,17 @@ enum WebTemplates {
               svg.appendChild(tile);
             }
           }
-          for (const line of track) {
-            if (line.length < 2) continue;
+          function line(points, kind, colour, width, who) {
+            if (points.length < 2) return;
             const path = document.createElementNS(ns, "path");
-            path.setAttribute("d", line.map((p, i) => (i ? "L" : "M") + X(p.x).toFixed(1) + " " + Y(p.y).toFixed(1)).join(""));
-            path.setAttribute("class", "track"); path.setAttribute("fill", "none"); path.setAttribute("stroke", "#d62728");
-            path.setAttribute("stroke-width", 3); path.setAttribute("stroke-linejoin", "round"); path.setAttribute("stroke-linecap", "round");
+            path.setAttribute("d", points.map((p, i) => (i ? "L" : "M") + X(p.x).toFixed(1) + " " + Y(p.y).toFixed(1)).join(""));
+            path.setAttribute("class", kind); path.setAttribute("fill", "none"); path.setAttribute("stroke", colour);
+            path.setAttribute("stroke-width", width); path.setAttribute("stroke-linejoin", "round"); path.setAttribute("stroke-linecap", "round");
+            if (who) path.dataset.user = who;
             svg.appendChild(path);
           }
+          for (const f of shared) for (const l of f.lines) line(l, "shared", "#1f6feb", 2, f.user);
+          for (const l of track) line(l, "track", "#d62728", 3);
           dots = [];
           for (const p of points) {
             const x = X(p.x), y = Y(p.y);

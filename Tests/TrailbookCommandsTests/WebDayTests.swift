@@ -247,6 +247,17 @@ extension WebPageTests {
         }
         let records = try run(["records", "--user", "ana", "--store", store, "--json"])
         #expect(records.stdout.components(separatedBy: "tapped").count - 1 == 2, "\(records.stdout)")
+
+        // A reader who prefers dark gets the dark pages: the day's and the server's own.
+        let background = "eval:[document.body.className, getComputedStyle(document.body).backgroundColor]"
+        let dayDark = try browse(
+            "\(base)/day/2026-06-14", session: session, width: 390, dark: true,
+            ["wait:document.readyState === 'complete'", background, "shot:\(dir)/day-dark.png"])
+        #expect(dayDark.first as? [String] == ["dark", "rgb(21, 24, 28)"], "\(dayDark)")
+        let calendarDark = try browse(
+            "\(base)/calendar?year=2026", session: session, width: 390, dark: true,
+            ["wait:document.readyState === 'complete'", background])
+        #expect(calendarDark.first as? [String] == ["", "rgb(21, 24, 28)"], "\(calendarDark)")
     }
 }
 
@@ -354,7 +365,9 @@ extension WebPageTests {
         let drawn = lines[0] as? Int ?? 0
         #expect((3...8).contains(drawn), "points drawn: \(drawn)")
         let row = lines[1] as? String ?? ""
-        #expect(row.hasPrefix("you\tphone\t") && row.contains(" s ago"), "\(row)")
+        #expect(
+            row.hasPrefix("you\tphone\t") && row.range(of: #"\t\d+ (s|min) ago"#, options: .regularExpression) != nil,
+            "the real age (seconds, or minutes on a slow machine): \(row)")
         #expect(lines[2] as? [String] == ["you · phone"], "\(lines[2])")
         #expect(lines[3] as? Int == 0, "no sideways scroll at 390 px")
     }
@@ -421,5 +434,62 @@ extension WebPageTests {
             notATrack.status == 422 && notATrack.body.contains("lake.jpg")
                 && !notATrack.body.contains("trailbook-upload"),
             "\(notATrack.body)")
+    }
+}
+
+extension WebPageTests {
+    /// A friend who shares their history ("my track of the last N hours") has it drawn on the
+    /// viewer's map; one who shares only where they are has no line.
+    @Test func aFriendsSharedHistoryIsDrawnOnTheMap() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        try addUsers(["ana", "ben", "cleo"], store: store)
+        var tokens: [String: String] = [:]
+        for owner in ["ana", "cleo"] {
+            let added = try run(["device", "add", "phone", "--user", owner, "--store", store, "--json"])
+            tokens[owner] = try #require(
+                (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["token"])
+        }
+        let server = try ServeCommandTests.RunningServer(store: store)
+        defer { _ = server.stop() }
+        let base = server.url!
+        let now = Int(Date().timeIntervalSince1970)
+        for (owner, lat) in [("ana", 47.37), ("cleo", 47.38)] {
+            for i in 0..<20 {
+                let url =
+                    "\(base)/osmand?id=\(tokens[owner]!)&lat=\(lat + Double(i % 5) * 0.0004)&lon=\(8.54 + Double(i) * 0.0003)"
+                    + "&timestamp=\(now - 600 + i * 20)"
+                #expect(try await HTTP.request(URL(string: url)!).0 == 200)
+            }
+        }
+        // Ana shares her last 2 hours with Ben; Cleo only where she is.
+        for (owner, scopes) in [
+            ("ana", #"{"scopes":["live","history"],"history_hours":2}"#), ("cleo", #"{"scopes":["live"]}"#),
+        ] {
+            let basic = ["Authorization": "Basic " + Data("\(owner):\(password)".utf8).base64EncodedString()]
+            let made = try await HTTP.request(
+                URL(string: "\(base)/api/share-codes")!, method: "POST", body: Data(scopes.utf8), headers: basic)
+            let code = try #require(
+                (try JSONSerialization.jsonObject(with: Data(made.1.utf8)) as? [String: Any])?["code"] as? String,
+                "\(made.1)")
+            let bens = ["Authorization": "Basic " + Data("ben:\(password)".utf8).base64EncodedString()]
+            let redeemed = try await HTTP.request(
+                URL(string: "\(base)/api/share-codes/redeem")!, method: "POST",
+                body: Data(#"{"code":"\#(code)"}"#.utf8),
+                headers: bens)
+            #expect(redeemed.0 == 200)
+        }
+        let session = try await signIn(base, as: "ben")
+        let lines = try browse(
+            base.absoluteString + "/", session: session, width: 1280,
+            [
+                "wait:document.querySelectorAll('#map circle').length == 2",
+                "eval:Array.from(document.querySelectorAll('#map path.shared')).map(p=>p.dataset.user)",
+                "eval:document.querySelectorAll('#map path.track').length", "shot:\(dir)/shared.png",
+            ])
+        #expect(lines.count == 2, "\(lines)")
+        guard lines.count == 2 else { return }
+        #expect(lines[0] as? [String] == ["ana"], "only Ana shares her history: \(lines[0])")
+        #expect(lines[1] as? Int == 0, "Ben recorded nothing today")
     }
 }

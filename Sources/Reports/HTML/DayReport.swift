@@ -167,6 +167,7 @@ public struct ReportStyle: Sendable {
         .photos img{max-height:240px}}
         .pinlabel{display:inline-block;min-width:1.5em;padding:0 .3em;text-align:center;border-radius:.3em;color:#fff;background:#333;margin-right:6px;font-weight:700}
         [hidden]{display:none!important}
+        body.dark textarea,body.dark input,body.dark button{background:#2a3038;color:#e6e6e6;border:1px solid #4a525e}
         .webnav{display:flex;flex-wrap:wrap;align-items:center;gap:6px 16px;margin-bottom:12px}.webnav form{margin:0}
         .webnav>a:first-child{font-weight:700}.message{padding:6px 10px;border-radius:6px}
         body.light .message{background:#fff4c2}body.dark .message{background:#4a4020}

@@ -72,7 +72,7 @@ extension MapScript {
     /// The served day page's script: the map's, and marking a record where the map is tapped (on
     /// the track: at the track point and its time); the place is the map's projection undone.
     public static let webDay =
-        js + """
+        scheme + js + """
 
             (function(){var svg=document.getElementById('map'),form=document.getElementById('mark');if(!svg||!form)return;
             var p=(svg.getAttribute('data-projection')||'').split(' ').map(Number),pin=document.getElementById('markpin');
@@ -101,5 +101,12 @@ extension MapScript {
         window.addEventListener('hashchange',function(){show(location.hash.slice(1))});
         show(location.hash.slice(1))})();
 
-        """ + js
+        """ + scheme + js
+
+    /// A served page takes the reader's colour scheme (a report file keeps the theme it was made with).
+    static let scheme = """
+        if(window.matchMedia&&matchMedia('(prefers-color-scheme: dark)').matches){document.body.classList.remove('light');
+        document.body.classList.add('dark')}
+
+        """
 }

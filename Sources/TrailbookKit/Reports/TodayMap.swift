@@ -46,7 +46,12 @@ public struct TodayMap: Sendable {
                 lines.append([c])
             }
         }
-        let simplified = lines.map { line -> [Coordinate] in
+        return TodayMap(positions: positions, lines: simplify(lines), points: count)
+    }
+
+    /// Each line with the points that show at zoom 16 (to within a pixel there).
+    public static func simplify(_ lines: [[Coordinate]]) -> [[Coordinate]] {
+        lines.map { line -> [Coordinate] in
             let screen = line.map { c -> (x: Double, y: Double) in
                 let r = c.latitude * .pi / 180
                 return (
@@ -55,11 +60,29 @@ public struct TodayMap: Sendable {
             }
             return Simplify.indices(screen, tolerance: 1).map { line[$0] }
         }
-        return TodayMap(positions: positions, lines: simplified, points: count)
+    }
+
+    /// A friend's shared history as lines to draw: per device, split where `gap` seconds pass
+    /// between two fixes (no line across a time nothing was recorded), simplified.
+    public static func lines(_ points: [(device: String, fix: Fix)], gap: Double = 600) -> [[Coordinate]] {
+        var lines: [[Coordinate]] = []
+        for device in Set(points.map(\.device)).sorted() {
+            var previous: Int64?
+            for p in points where p.device == device {
+                guard let c = p.fix.coordinate, let t = p.fix.unixMilliseconds else { continue }
+                if previous == nil || Double(t - previous!) > gap * 1000 { lines.append([]) }
+                lines[lines.count - 1].append(c)
+                previous = t
+            }
+        }
+        return simplify(lines)
     }
 
     /// The lines as JSON, `[[[lon,lat],...],...]` to 6 decimals, for a page's data attribute.
-    public var linesJSON: String {
+    public var linesJSON: String { Self.json(lines) }
+
+    /// `lines` as JSON, `[[[lon,lat],...],...]` to 6 decimals.
+    public static func json(_ lines: [[Coordinate]]) -> String {
         "["
             + lines.map { line in
                 "[" + line.map { String(format: "[%.6f,%.6f]", $0.longitude, $0.latitude) }.joined(separator: ",")
