@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "CHTTP"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CTCD", providers: [.apt(["libtcd-dev"])]),
+        // QR codes for pairing phones (Debian's libqrencode).
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // Tide predictions from harmonic constants (XTide's .tcd databases, read with libtcd).
         .target(name: "Tides", dependencies: ["CTCD"]),
         .target(
@@ -102,7 +104,7 @@ let package = Package(
         .target(
             name: "TrailbookServer",
             dependencies: [
-                "TrailbookKit", "TrackModel", "GPSCore", "Pipeline",
+                "TrailbookKit", "TrackModel", "GPSCore", "Pipeline", "CQRencode",
                 "PageTemplates", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -139,6 +139,12 @@ def main():
             name, value = cookie.split("=", 1)
             tools.call("Network.setCookie", name=name, value=value, url=url, httpOnly=True, sameSite="Strict")
         tools.call("Page.navigate", url=url)
+        # The steps begin once the page has loaded (a screenshot of a page still being replaced fails).
+        deadline = time.time() + 30
+        while evaluate(tools, "document.readyState === 'complete' && location.href !== 'about:blank'") is not True:
+            if time.time() > deadline:
+                raise SystemExit(f"{url} did not load in 30 s")
+            time.sleep(0.05)
         for step in steps:
             kind, _, rest = step.partition(":")
             if kind == "wait":

@@ -201,6 +201,7 @@ enum WebPages {
         router.get("/live.js") { _, _ -> Response in script(WebTemplates.script) }
         WebDiary(store: store, login: login, tiles: tiles, threads: threads, zone: zone).add(to: router)
         WebImport(store: store, login: login, threads: threads, zone: zone, pipeline: pipeline).add(to: router)
+        WebSettings(accounts: login.accounts, login: login, threads: threads, zone: zone).add(to: router)
     }
 
     /// A page: HTML that is never cached, under a policy that lets it load only from this server

@@ -5,7 +5,7 @@ import PageTemplates
 enum WebTemplates {
     static let pages = PageTemplates([
         (name: "head", text: head), ("login", login), ("home", home), ("calendar", calendar), ("confirm", confirm),
-        ("export", export), ("import", importPage),
+        ("export", export), ("import", importPage), ("settings", settings), ("paired", paired),
     ])
 
     static let head = """
@@ -61,6 +61,8 @@ enum WebTemplates {
           .weeks span, .weeks a { color: #e6e6e6; } .l0 { background: #262b33; } .l1 { background: #23415e; }
           .l2 { background: #2b6399; } #map text { fill: #e6e6e6; } #map .tile { filter: invert(1) hue-rotate(180deg) brightness(.85) contrast(.9); }
         }
+        .qrbox svg { width: 220px; max-width: 100%; height: auto; } .url code { word-break: break-all; }
+        #token { word-break: break-all; font-size: 20px; }
         button.danger { background: #b42318; color: #fff; border: 0; border-radius: 6px; padding: 8px 14px; cursor: pointer; }
         </style></head><body{{#bodyClass}} class="{{.}}"{{/bodyClass}}>
         """
@@ -84,7 +86,7 @@ enum WebTemplates {
         <header><h1>Trailbook</h1>
         <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
         Signed in as <strong id="me">{{user}}</strong> <button>Sign out</button></form></header>
-        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><a href="/import">Import</a><a href="/export">Export</a><form method="get" action="/day">\
+        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><a href="/import">Import</a><a href="/export">Export</a><a href="/settings">Settings</a><form method="get" action="/day">\
         <label>Another day <input type="date" name="date" value="{{today}}" required></label> <button>Show</button></form></nav>
         {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
         <section><h2>Today</h2>
@@ -242,6 +244,46 @@ enum WebTemplates {
           xhr.addEventListener("error", () => { status.textContent = "The upload broke off; try again."; });
           xhr.send(chosen);
         });
+        """
+
+    /// The account's devices and password.
+    static let settings = """
+        {{> head}}
+        <header><h1>Settings</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
+        <nav class="days"><a href="/">Home</a><a href="/day/{{today}}">Today’s diary</a><a href="/calendar">Calendar</a></nav>
+        {{#message}}<p class="message" id="message" role="status">{{.}}</p>{{/message}}
+        <section><h2>Devices</h2>
+        <div class="scroll"><table id="devices"><thead><tr><th>Device</th><th>Added</th><th>State</th><th></th></tr></thead><tbody>
+        {{#devices}}<tr><td>{{name}}</td><td>{{added}}</td><td>{{state}}</td><td>{{#live}}<form method="post" \
+        action="/devices/revoke" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" \
+        name="name" value="{{name}}"><button>Revoke</button></form>{{/live}}</td></tr>
+        {{/devices}}</tbody></table></div>
+        <form method="post" action="/devices" id="add-device"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <label>A new device’s name <input name="name" required maxlength="64" placeholder="phone"></label>\
+        <button>Add it and pair a phone</button></form></section>
+        <section><h2>Password</h2>
+        <form method="post" action="/password" id="password"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <label>Current password <input type="password" name="current" autocomplete="current-password" required></label>\
+        <label>New password (at least {{minimum}} characters) <input type="password" name="new" \
+        autocomplete="new-password" minlength="{{minimum}}" required></label><label>The new password again \
+        <input type="password" name="again" autocomplete="new-password" required></label><button>Change it</button></form>
+        </section>
+        </body></html>
+        """
+
+    /// A device just added: its token, shown this once, and how each phone app is paired with it.
+    static let paired = """
+        {{> head}}
+        <header><h1>Pair {{device}}</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
+        <nav class="days"><a href="/">Home</a><a href="/settings">Settings</a></nav>
+        <p>The device’s token, shown only now (it is its password: keep it like one):</p>
+        <p class="code" id="token">{{token}}</p>
+        {{#apps}}<section class="app"><h2>{{app}}</h2><p>{{how}}</p><div class="qrbox">{{#qr}}<svg xmlns="http://www.w3.org/2000/svg" \
+        viewBox="0 0 {{side}} {{side}}" class="qr" role="img" aria-label="{{label}}" shape-rendering="crispEdges">\
+        <rect width="{{side}}" height="{{side}}" fill="#fff"/><path d="{{path}}" fill="#000"/></svg>{{/qr}}</div>\
+        <p class="url"><code>{{text}}</code></p></section>
+        {{/apps}}
+        </body></html>
         """
 
     /// The home page's script: draws the friends on the map and keeps rows and map up to date

@@ -493,3 +493,109 @@ extension WebPageTests {
         #expect(lines[1] as? Int == 0, "Ben recorded nothing today")
     }
 }
+
+extension WebPageTests {
+    /// `/settings`: a device added in the browser comes with its token once and a QR code per app;
+    /// the OwnTracks configuration link it encodes pairs the app (its settings post a point); a
+    /// revoked device is refused; the password changes only with the current one.
+    @Test func settingsPairAPhoneRevokeItAndChangeThePassword() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        try addUsers(["ana"], store: store)
+        let server = try ServeCommandTests.RunningServer(store: store)
+        defer { _ = server.stop() }
+        let base = server.url!
+        let session = try await signIn(base, as: "ana")
+        let jar = ["Cookie": "trailbook_session=\(session)"]
+        let formHeaders = jar.merging(["Content-Type": "application/x-www-form-urlencoded"]) { a, _ in a }
+        let settings = try await HTTP.request(URL(string: "\(base)/settings")!, headers: jar)
+        #expect(settings.0 == 200 && settings.1.contains(#"id="add-device""#))
+        let token = try #require(csrf(in: settings.1))
+
+        let paired = try await HTTP.request(
+            URL(string: "\(base)/devices")!, method: "POST", body: form(["csrf": token, "name": "phone"]),
+            headers: formHeaders)
+        #expect(paired.0 == 200, "\(paired.1.prefix(500))")
+        let page = paired.1
+        let deviceToken = try #require(
+            page.range(of: #"id="token">[a-z0-9]{52}<"#, options: .regularExpression).map {
+                String(page[$0].dropFirst(#"id="token">"#.count).dropLast())
+            }, "\(page.prefix(1500))")
+        // Four QR codes, each a square of 21 + 4k modules and a quiet zone of 4.
+        let sizes = page.components(separatedBy: #"class="qr" role="img""#).dropFirst().count
+        #expect(sizes == 4)
+        for box in page.components(separatedBy: #"viewBox="0 0 "#).dropFirst() {
+            let side = Int(box.prefix { $0.isNumber }) ?? 0
+            #expect(side - 8 >= 21 && (side - 8 - 21) % 4 == 0, "a QR code's side: \(side)")
+        }
+        // The OwnTracks link holds the configuration OwnTracks takes: HTTP mode to /pub, Basic ana:TOKEN.
+        let link = try #require(
+            page.range(of: #"owntracks:///config\?inline=[A-Za-z0-9+/=]+"#, options: .regularExpression).map {
+                String(page[$0])
+            })
+        let inline = try #require(Data(base64Encoded: String(link.dropFirst("owntracks:///config?inline=".count))))
+        let config = try #require(try JSONSerialization.jsonObject(with: inline) as? [String: Any])
+        #expect(config["_type"] as? String == "configuration" && config["mode"] as? Int == 3)
+        #expect(config["url"] as? String == "\(base)/pub" && config["username"] as? String == "ana")
+        #expect(config["password"] as? String == deviceToken && config["deviceId"] as? String == "phone")
+        // The code on the page, as a camera sees it (Chromium's screenshot, read by zbarimg), is that link.
+        let saved = dir + "/paired.html"
+        try page.write(toFile: saved, atomically: true, encoding: .utf8)
+        let shot = dir + "/paired.png"
+        _ = try browse("file://" + saved, session: nil, width: 1280, ["shot:\(shot)"])
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg") else {
+            throw SupportError("zbarimg is missing: sudo apt-get install zbar-tools (make test does this).")
+        }
+        let scanned = Process()
+        scanned.executableURL = URL(fileURLWithPath: "/usr/bin/zbarimg")
+        scanned.arguments = ["-q", "--raw", shot]
+        let out = Pipe()
+        scanned.standardOutput = out
+        scanned.standardError = FileHandle.nullDevice
+        try scanned.run()
+        let codes = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        scanned.waitUntilExit()
+        #expect(codes.split(separator: "\n").contains { $0 == link }, "what zbarimg read: \(codes)")
+        // What OwnTracks then sends is taken.
+        let basic = ["Authorization": "Basic " + Data("ana:\(deviceToken)".utf8).base64EncodedString()]
+        let now = Int(Date().timeIntervalSince1970)
+        let location = #"{"_type":"location","lat":47.37,"lon":8.54,"tst":\#(now),"acc":5}"#
+        #expect(
+            try await HTTP.request(
+                URL(string: "\(base)/pub")!, method: "POST", body: Data(location.utf8),
+                headers: basic.merging(["Content-Type": "application/json"]) { a, _ in a }
+            ).0 == 200)
+
+        // Revoked: the list says so and the token is refused.
+        let revoked = try await HTTP.request(
+            URL(string: "\(base)/devices/revoke")!, method: "POST", body: form(["csrf": token, "name": "phone"]),
+            headers: formHeaders)
+        #expect(revoked.1.contains("phone’s token is revoked"), "\(revoked.1.prefix(800))")
+        #expect(
+            try await HTTP.request(
+                URL(string: "\(base)/pub")!, method: "POST", body: Data(location.utf8),
+                headers: basic.merging(["Content-Type": "application/json"]) { a, _ in a }
+            ).0 == 401)
+
+        // The password: not without the current one, not with a repetition that differs, then changed.
+        let newPassword = "another long enough passphrase"
+        func change(_ current: String, _ again: String) async throws -> (Int, String) {
+            try await HTTP.request(
+                URL(string: "\(base)/password")!, method: "POST",
+                body: form(["csrf": token, "current": current, "new": newPassword, "again": again]),
+                headers: formHeaders)
+        }
+        let wrong = try await change("not it at all, not it", newPassword)
+        #expect(wrong.0 == 401 && wrong.1.contains("The current password is wrong."))
+        let differs = try await change(password, newPassword + "!")
+        #expect(differs.0 == 422 && differs.1.contains("differ"))
+        let changed = try await change(password, newPassword)
+        #expect(changed.0 == 200 && changed.1.contains("The password is changed."))
+        let check = try run(["user", "list", "--store", store, "--json"])
+        #expect(check.status == 0)
+        let apiWithNew = try await HTTP.request(
+            URL(string: "\(base)/api/friends")!,
+            headers: ["Authorization": "Basic " + Data("ana:\(newPassword)".utf8).base64EncodedString()])
+        #expect(apiWithNew.0 == 200, "the new password signs in")
+    }
+}

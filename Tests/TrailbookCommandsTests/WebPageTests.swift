@@ -71,13 +71,13 @@ import TrailbookTestSupport
         return n
     }
 
-    /// scripts/browse.py on `url`, signed in with `session`, at `width`: the value of each `eval:`
+    /// scripts/browse.py on `url`, signed in with `session` (nil: not signed in), at `width`: the value of each `eval:`
     /// step, parsed from JSON (NSNull where it is not); a step that fails throws with what it said.
-    func browse(_ url: String, session: String, width: Int, dark: Bool = false, _ steps: [String]) throws -> [Any] {
+    func browse(_ url: String, session: String?, width: Int, dark: Bool = false, _ steps: [String]) throws -> [Any] {
         let script = Samples.directory.deletingLastPathComponent().appendingPathComponent("scripts/browse.py").path
         let result = try python(
-            [script, url, "--cookie", "trailbook_session=\(session)", "--width", "\(width)"] + (dark ? ["--dark"] : [])
-                + steps)
+            [script, url, "--width", "\(width)"] + (session.map { ["--cookie", "trailbook_session=\($0)"] } ?? [])
+                + (dark ? ["--dark"] : []) + steps)
         guard result.status == 0 else { throw SupportError("browse.py on \(url) at \(width) px: \(result.stderr)") }
         return result.stdout.split(separator: "\n").map {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed)) ?? NSNull()

@@ -1,0 +1,131 @@
+import Foundation
+import GPSCore
+import Hummingbird
+import NIOPosix
+import TrackModel
+import TrailbookKit
+
+/// `/settings`: the signed-in account's devices (add one and pair a phone app by scanning a QR
+/// code; revoke one) and its password. Every change is a form with the session's CSRF token; the
+/// store and bcrypt run on the thread pool.
+struct WebSettings {
+    let accounts: AccountService
+    let login: Login
+    let threads: NIOThreadPool
+    let zone: TimeZone
+
+    func add(to router: Router<ServerContext>) {
+        router.get("/settings") { request, _ -> Response in
+            guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            return try await page(session.user, session.csrf)
+        }
+        router.post("/devices") { request, context -> Response in
+            let (user, csrf, fields) = try await WebPages.form(request, login: login)
+            let name = (fields["name"] ?? "").trimmingCharacters(in: .whitespaces)
+            let accounts = self.accounts
+            let token: String
+            do {
+                token = try await threads.runIfActive { try accounts.addDevice(name, account: user) }
+            } catch let error as AccountError {
+                return try await page(user, csrf, message: error.description, status: .unprocessableContent)
+            }
+            let base = (login.overTLS(request) ? "https://" : "http://") + (request.head.authority ?? "localhost")
+            return WebPages.html(
+                WebTemplates.pages.render(
+                    "paired", Self.pairing(user: user, device: name, token: token, base: base)))
+        }
+        router.post("/devices/revoke") { request, _ -> Response in
+            let (user, csrf, fields) = try await WebPages.form(request, login: login)
+            let name = fields["name"] ?? ""
+            let accounts = self.accounts
+            do {
+                try await threads.runIfActive { try accounts.revokeDevice(name, account: user) }
+            } catch let error as AccountError {
+                return try await page(user, csrf, message: error.description, status: .unprocessableContent)
+            }
+            return try await page(
+                user, csrf, message: "\(name)’s token is revoked: its points are refused from now on.")
+        }
+        router.post("/password") { request, context -> Response in
+            let (user, csrf, fields) = try await WebPages.form(request, login: login)
+            do {
+                try await login.check(user, fields["current"] ?? "", request, context, challenge: false)
+            } catch let refusal as Refusal {
+                return try await page(
+                    user, csrf,
+                    message: refusal.status == .tooManyRequests ? refusal.message : "The current password is wrong.",
+                    status: refusal.status)
+            }
+            let new = fields["new"] ?? ""
+            guard new == fields["again"] else {
+                return try await page(
+                    user, csrf, message: "The new password and its repetition differ; nothing changed.",
+                    status: .unprocessableContent)
+            }
+            let accounts = self.accounts
+            do {
+                try await threads.runIfActive { try accounts.changePassword(of: user, to: new) }
+            } catch let error as AccountError {
+                return try await page(user, csrf, message: error.description, status: .unprocessableContent)
+            }
+            return try await page(user, csrf, message: "The password is changed.")
+        }
+    }
+
+    /// The settings page: the account's devices and the forms.
+    func page(_ user: String, _ csrf: String, message: String? = nil, status: HTTPResponse.Status = .ok)
+        async throws -> Response
+    {
+        let accounts = self.accounts
+        let devices = try await threads.runIfActive { try accounts.devices(of: user) }
+        var values: [String: Any] = [
+            "user": user, "csrf": csrf, "today": LocalTime.today(in: zone).description,
+            "minimum": AccountService.minimumPasswordLength,
+            "devices": devices.map { d -> [String: Any] in
+                [
+                    "name": d.name, "added": LocalTime.format(d.createdMilliseconds, zone: zone),
+                    "live": d.hasToken && d.revokedMilliseconds == nil,
+                    "state": d.revokedMilliseconds.map { "revoked " + LocalTime.format($0, zone: zone) }
+                        ?? (d.hasToken ? "posts with its token" : "no token (imports)"),
+                ]
+            },
+        ]
+        if let message { values["message"] = message }
+        return WebPages.html(WebTemplates.pages.render("settings", values), status: status)
+    }
+
+    /// What pairs each phone app with the new device: its settings, and a QR code where the app
+    /// takes one (OwnTracks' configuration link) or where a URL is long to type.
+    static func pairing(user: String, device: String, token: String, base: String) -> [String: Any] {
+        // OwnTracks' remote configuration: HTTP mode (3) to /pub with Basic USER:TOKEN.
+        let owntracks: [String: Any] = [
+            "_type": "configuration", "mode": 3, "url": base + "/pub", "auth": true, "username": user,
+            "password": token, "deviceId": device, "tid": String(user.prefix(2)).uppercased(),
+        ]
+        let json = (try? JSONSerialization.data(withJSONObject: owntracks, options: [.sortedKeys])) ?? Data()
+        let owntracksLink = "owntracks:///config?inline=" + json.base64EncodedString()
+        let osmand =
+            base
+            + "/osmand?id=\(token)&lat={0}&lon={1}&timestamp={2}&hdop={3}&altitude={4}&speed={5}&bearing={6}&batt={11}"
+        let gpslogger = base + "/gpslogger?lat=%LAT&lon=%LON&time=%TIME&alt=%ALT&acc=%ACC&spd=%SPD&dir=%DIR&batt=%BATT"
+        let apps: [[String: Any]] = [
+            [
+                "app": "OwnTracks", "how": "Scan the code with the phone's camera and open it in OwnTracks.",
+                "text": owntracksLink, "qr": QRCode.values(owntracksLink, label: "OwnTracks configuration") as Any,
+            ],
+            [
+                "app": "OsmAnd or Traccar Client", "how": "Online tracking: the URL below (scan it to copy it).",
+                "text": osmand, "qr": QRCode.values(osmand, label: "OsmAnd URL") as Any,
+            ],
+            [
+                "app": "Overland", "how": "Receiver endpoint \(base)/overland, access token below.",
+                "text": base + "/overland", "qr": QRCode.values(base + "/overland", label: "Overland endpoint") as Any,
+            ],
+            [
+                "app": "GPSLogger", "how": "Custom URL below, HTTP Basic: user \(user), password the token.",
+                "text": gpslogger, "qr": QRCode.values(gpslogger, label: "GPSLogger URL") as Any,
+            ],
+        ]
+        return ["user": user, "device": device, "token": token, "apps": apps]
+    }
+}
