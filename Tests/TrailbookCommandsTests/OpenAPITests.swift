@@ -24,10 +24,14 @@ import TrailbookTestSupport
         return result
     }
 
-    /// The web page's routes: HTML, not part of the JSON API.
+    /// The web app's routes: its pages, forms, scripts, tiles and photos, and the upload its import page
+    /// sends (docs/COMMANDS.md describes them), not part of the JSON API.
     static let webPages: Set<String> = [
         "GET /", "POST /login", "POST /logout", "POST /codes", "POST /redeem", "POST /revoke", "GET /live.js",
-        "GET /tiles/{z}/{x}/{y}",
+        "GET /tiles/{z}/{x}/{y}", "GET /day", "GET /day/{date}", "POST /day/{date}/summary", "POST /day/{date}/records",
+        "POST /records/{id}/notes", "GET /records/{id}/delete", "POST /records/{id}/delete", "GET /photos/{id}/{index}",
+        "GET /day.js", "GET /days", "GET /days.js", "GET /calendar", "GET /export", "GET /import", "GET /import.js",
+        "POST /import", "GET /settings", "POST /devices", "POST /devices/revoke", "POST /password",
     ]
 
     /// The document is one file in the repository; the server serves it and `serve --openapi`
