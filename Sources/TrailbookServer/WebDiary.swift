@@ -247,10 +247,6 @@ struct WebDiary {
     /// What the calendar template shows: the year's totals and its months, each a grid of weeks
     /// from Monday, each day with its shade and a sentence of what it holds.
     static func calendarValues(_ calendar: DiaryCalendar, user: String, today: CivilDate) -> [String: Any] {
-        let names = [
-            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-            "November", "December",
-        ]
         let months: [[String: Any]] = (1...12).map { month in
             let first = CivilDate(unchecked: calendar.year, month, 1)
             let blanks = (first.daysSinceEpoch % 7 + 7 + 3) % 7  // 1970-01-01 was a Thursday; Monday is 0
@@ -266,11 +262,15 @@ struct WebDiary {
                 if amounts.records > 0 { parts.append(counted(amounts.records, "record")) }
                 cells.append([
                     "day": d, "date": date.description, "level": amounts.level, "today": date == today,
-                    "label": "\(date): " + (parts.isEmpty ? "nothing recorded" : parts.joined(separator: ", ")),
+                    "label": "\(DayReport.written(date)): "
+                        + (parts.isEmpty ? "nothing recorded" : parts.joined(separator: ", ")),
                 ])
             }
             let last = CivilDate(unchecked: calendar.year, month, CivilDate.daysIn(month: month, year: calendar.year))
-            return ["name": names[month - 1], "cells": cells, "from": first.description, "to": last.description]
+            return [
+                "name": DayReport.monthNames[month - 1], "cells": cells, "from": first.description,
+                "to": last.description,
+            ]
         }
         let all = calendar.days.values
         let seconds = all.map(\.seconds).reduce(0, +)

@@ -62,7 +62,7 @@ extension WebPageTests {
         let page = try await HTTP.request(dayURL, headers: jar)
         #expect(page.0 == 200)
         let html = page.1
-        #expect(html.contains("Sun 2026-06-14") && html.contains("1 ride"), "\(html.prefix(3000))")
+        #expect(html.contains("<h1>Sunday 14 June 2026</h1>") && html.contains("1 ride"), "\(html.prefix(3000))")
         #expect(html.contains(#"<span class="swatch""#) && html.contains("Europe/Zurich"))
         let tiles = html.components(separatedBy: #"href="/tiles/"#).dropFirst().map { $0.prefix { $0 != "\"" } }
         #expect(tiles.count >= 4, "linked tiles: \(tiles.count)")
@@ -82,7 +82,7 @@ extension WebPageTests {
         let calendarURL = URL(string: "\(base)/calendar?year=2026")!
         let calendar = try await HTTP.request(calendarURL, headers: jar)
         #expect(calendar.0 == 200 && calendar.1.contains(#"<a href="/day/2026-06-14" class="l2""#), "\(calendar.1)")
-        #expect(calendar.1.contains(#"title="2026-06-14: 1 ride, 30 min, 1762 points""#))
+        #expect(calendar.1.contains(#"title="Sunday 14 June 2026: 1 ride, 30 min, 1762 points""#))
         #expect(calendar.1.contains("1 day with rides, 30 min recorded, 1762 points, 0 records"))
         #expect(calendar.1.components(separatedBy: #"" class="l"#).count - 1 == 365, "a cell for each day of 2026")
         let bensCalendar = try await HTTP.request(calendarURL, headers: ["Cookie": "trailbook_session=\(ben)"])

@@ -244,6 +244,7 @@ public enum DayReport {
                 "user": web.user, "csrf": web.csrf, "previous": web.previous, "next": web.next, "home": web.home,
                 "script": web.script, "summaryAction": web.summaryAction, "markAction": web.markAction,
                 "summaryText": input.summary ?? "", "year": input.date.prefix(4),
+                "written": CivilDate(iso: input.date).map(Self.written) ?? input.date,
             ]
             if let message = web.message { links["message"] = message }
             page["web"] = links
@@ -267,6 +268,20 @@ public enum DayReport {
         }
         return ReportTemplates.pages.render("day", page)
     }
+
+    /// A day as people write it: "Sunday 14 June 2026" (the served page's heading; a report file
+    /// keeps "Sun 2026-06-14", which sorts).
+    public static func written(_ day: CivilDate) -> String {
+        // 1970-01-01 was a Thursday.
+        let weekdays = ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"]
+        return "\(weekdays[(day.daysSinceEpoch % 7 + 7) % 7]) \(day.day) \(monthNames[day.month - 1]) \(day.year)"
+    }
+
+    /// The months' names, January first.
+    public static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
 
     /// The records as the list shows them: time, place, notes, fields, photos; a pin label for
     /// those on the map.

@@ -33,7 +33,7 @@ enum ReportTemplates {
         <input type="date" name="date" value="{{date}}" required></label> <button>Show</button></form>\
         <span class="muted">signed in as <strong id="me">{{user}}</strong></span></nav>
         {{#message}}<p class="message" id="message" role="status">{{.}}</p>{{/message}}{{/web}}\
-        {{#back}}<nav><a href="{{.}}">← all days</a></nav>{{/back}}<header><h1 class="nowrap">{{weekday}}{{date}}</h1>\
+        {{#back}}<nav><a href="{{.}}">← all days</a></nav>{{/back}}<header><h1{{^web}} class="nowrap"{{/web}}>{{#web}}{{written}}{{/web}}{{^web}}{{weekday}}{{date}}{{/web}}</h1>\
         {{#totals}}<div class="totals"><span class="nowrap">{{distance}}</span> · <span class="nowrap">moving {{moving}}</span> · \
         <span class="nowrap">climb {{climb}}</span></div>{{/totals}}<div class="muted">{{zone}} · {{rideCount}} · {{recordCount}}</div></header>
 
