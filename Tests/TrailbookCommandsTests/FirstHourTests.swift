@@ -257,7 +257,10 @@ extension FirstHourTests {
     /// Ctrl-C during an import of two files: the file being read stores nothing, the one before
     /// it stays, the command says which and exits 130. The signal comes 1.5 s in (`timeout`):
     /// the second file takes seconds to read; which file it lands in depends on the machine's
-    /// speed, and the sentence and the store must agree either way.
+    /// speed, and the sentence and the store must agree either way. `--foreground`, so that one
+    /// Ctrl-C is sent: without it `timeout` signals the command and then its whole process group,
+    /// and a second SIGINT that lands after the first was handled ends the import at once (as a
+    /// second Ctrl-C should), with nothing said.
     @Test func ctrlCDuringAnImportKeepsTheFilesBeforeAndSaysSo() throws {
         let folder = try Samples.temporaryDirectory()
         let store = folder + "/s.sqlite"
@@ -268,7 +271,7 @@ extension FirstHourTests {
         try #require(simulated.status == 0, "\(simulated.stderr)")
         let stopped = try run(
             ["import", "--store", store, "Samples/ride.nmea", big],
-            prefix: ["/usr/bin/timeout", "--preserve-status", "-s", "INT", "1.5"])
+            prefix: ["/usr/bin/timeout", "--foreground", "--preserve-status", "-s", "INT", "1.5"])
         #expect(stopped.status == 130, "\(stopped)")
         #expect(stopped.stderr.hasPrefix("trailbook: interrupted: file "), "\(stopped.stderr)")
         #expect(stopped.stderr.hasSuffix(".\n"), "one ended line: \(stopped.stderr)")
