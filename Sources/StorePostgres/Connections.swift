@@ -40,10 +40,11 @@ final class Connections: Sendable {
     private let closed = Atomic<Bool>(false)
     private let health = Mutex(Health())
 
-    /// The last direct connection attempt: when, and its failure (nil: the server answered).
+    /// The last direct connection attempt: when it began, and the attempt itself (its result is
+    /// the failure, nil when the server answered), which callers meanwhile wait for together.
     private struct Health {
         var probed: ContinuousClock.Instant?
-        var failure: (any Error)?
+        var attempt: Task<(any Error)?, Never>?
     }
 
     init(location: PostgresLocation, maximum: Int = 16) {
@@ -126,9 +127,10 @@ final class Connections: Sendable {
         let gate = LeaseGate(settle)
         let client = self.client
         let loop = self.loop
+        let began = ContinuousClock.now
         let task = Task(executorPreference: executor) {
             // On the loop: the timer is set without waking it.
-            gate.watch(loop.scheduleTask(in: Self.probeAfter) { self.check(gate) })
+            gate.watch(loop.scheduleTask(in: Self.probeAfter) { self.check(gate, began: began) })
             do {
                 try await client.withConnection { connection in
                     await withCheckedContinuation { released in
@@ -146,13 +148,13 @@ final class Connections: Sendable {
 
     /// A lease that has waited: a probe asks whether the database answers; when it does not, the
     /// lease ends with why; when it does, the lease waits on and is checked again in a second.
-    private func check(_ gate: LeaseGate) {
+    private func check(_ gate: LeaseGate, began: ContinuousClock.Instant) {
         guard !gate.isSettled else { return }
         Task(executorPreference: executor) {
-            if let failure = await self.probe() {
+            if let failure = await self.probe(since: began) {
                 if gate.settle(.failure(failure)) { gate.lease?.cancel() }
             } else if !gate.isSettled {
-                gate.watch(self.loop.scheduleTask(in: .seconds(1)) { self.check(gate) })
+                gate.watch(self.loop.scheduleTask(in: .seconds(1)) { self.check(gate, began: began) })
             }
         }
     }
@@ -161,27 +163,38 @@ final class Connections: Sendable {
     static let probeAfter = TimeAmount.milliseconds(250)
 
     /// Why the database does not answer a new connection (nil: it does), from the store's last
-    /// direct connection attempt when it is less than a second old.
-    private func probe() async -> (any Error)? {
+    /// direct connection attempt when it is less than a second old and was made after `since`
+    /// (when the lease asking began): an attempt from before then may tell of a server that has
+    /// come back since (the CI run at c022dc3 had a read just after a restart told "connection
+    /// refused" by a probe made before it).
+    private func probe(since: ContinuousClock.Instant) async -> (any Error)? {
         let now = ContinuousClock.now
-        let cached = health.withLock { health -> (any Error)?? in
-            if let probed = health.probed, probed.duration(to: now) < .seconds(1) { return .some(health.failure) }
+        let attempt = health.withLock { health -> Task<(any Error)?, Never> in
+            if let probed = health.probed, probed >= since, probed.duration(to: now) < .seconds(1),
+                let attempt = health.attempt
+            {
+                return attempt
+            }
+            let attempt = Task(executorPreference: executor) { await self.attemptConnection() }
             health.probed = now
-            return .none
+            health.attempt = attempt
+            return attempt
         }
-        if let cached { return cached }
-        var failure: (any Error)?
+        return await attempt.value
+    }
+
+    /// One direct connection attempt: why it failed, nil when the server answered.
+    private func attemptConnection() async -> (any Error)? {
         do {
             let connection = try await PostgresConnection.connect(
                 on: loop, configuration: configuration, id: Int.random(in: 1_000_000...9_999_999), logger: logger)
             try? await connection.close()
+            return nil
         } catch {
             // A server that answers but is full (too many clients) is busy, not away.
             let said = PostgresStoreError.from(error, location: location)
-            if said is PostgresStoreError { failure = said }
+            return said is PostgresStoreError ? said : nil
         }
-        health.withLock { $0.failure = failure }
-        return failure
     }
 
     /// A new connection outside the pool, or an error within ``connectDeadline``: PostgresNIO's
