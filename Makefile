@@ -76,8 +76,8 @@ demo: release
 	@echo "   ...and with a base map: made-up grid tiles from an MBTiles file (no internet needed):"
 	@python3 Samples/make-demo-tiles.py .build/demo-tiles.mbtiles 47.30 8.45 47.45 8.65 11 17
 	@.build/release/trailbook report day 2026-06-14 --store .build/demo-store.sqlite --time-zone Europe/Zurich --tiles mbtiles:.build/demo-tiles.mbtiles --attribution "Trailbook demo grid (not a real map)" -o .build/demo-reports/2026-06-14-map.html
-	@echo "   For a real map: --tiles 'https://tile.example.org/{z}/{x}/{y}.png' --attribution '...' (your tile provider's URL and"
-	@echo "   credit; mind its usage policy), or maps.tiles and maps.attribution in the config (docs/CONFIG.md)."
+	@echo "   For a real map: --tiles osm (OpenStreetMap), or --tiles 'https://tile.example.org/{z}/{x}/{y}.png' --attribution '...'"
+	@echo "   (your tile provider's URL and credit; mind its usage policy), or maps.tiles in the config (docs/CONFIG.md)."
 	@.build/release/trailbook report overlay --store .build/demo-store.sqlite --time-zone Europe/Zurich --from 2026-06-14 --to 2026-06-15 -o .build/demo-reports/overlay
 	@.build/release/trailbook export --store .build/demo-store.sqlite --day 2026-06-14 --time-zone Europe/Zurich --format gpx -o .build/demo-reports/2026-06-14.gpx && echo .build/demo-reports/2026-06-14.gpx
 	@echo

@@ -133,7 +133,7 @@ struct ConfigKey: Sendable {
         text("tide", "file", "a harmonic constants file (.tcd), or \"\" for Debian's xtide-data", \.tideFile),
         text(
             "maps", "tiles",
-            "a tile URL template with {z}, {x}, {y} (and {s}), or mbtiles:FILE; \"\" for the plain map",
+            "a tile URL template with {z}, {x}, {y} (and {s}), mbtiles:FILE, osm (OpenStreetMap) or none",
             \.mapTiles),
         text("maps", "attribution", "text shown on the map, as the tile provider asks", \.mapAttribution),
         ConfigKey(

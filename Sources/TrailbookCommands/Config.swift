@@ -89,10 +89,12 @@ struct Config: ParsableCommand {
             zone = "\(zone)"
 
             [maps]
-            # The base map of the reports and of `serve`'s live map. Empty: the track on a plain
-            # background. An offline MBTiles file, or a tile server whose terms allow your use, e.g.
+            # The base map of `serve`'s pages and of the reports. Empty: OpenStreetMap's standard
+            # layer on `serve`'s pages (fetched and cached by the server), the plain map in reports.
+            # "none": the plain map everywhere; "osm": OpenStreetMap everywhere. An offline MBTiles
+            # file, or a tile server whose terms allow your use, e.g.
             # tiles = "mbtiles:/home/you/maps/region.mbtiles"
-            # tiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+            # tiles = "https://tile.example.org/{z}/{x}/{y}.png"
             tiles = ""
 
             # A record kind: `trailbook mark --kind catch --field species=pike --field weight="2.1 kg"`

@@ -70,15 +70,13 @@ struct Serve: AsyncParsableCommand {
         let (host, port) = Self.address(listen)!
         let config = try configOptions.load()
         let rules = config.pipeline
-        var tiles: TileFetcher?
-        if let source = config.mapTiles {
-            do {
-                tiles = try TileFetcher(
-                    source: TileSource(source), attribution: config.mapAttribution ?? "",
-                    cacheMegabytes: config.mapCacheMegabytes)
-            } catch let error as TileSourceError {
-                throw CommandFailure(message: "maps.tiles in the config: \(error).", code: .config)
-            }
+        // Unset: OpenStreetMap's standard layer, fetched and cached by this server ("none": none).
+        let tiles: TileFetcher?
+        do {
+            tiles = try TileFetcher.configured(
+                config.mapTiles ?? "osm", attribution: config.mapAttribution, cacheMegabytes: config.mapCacheMegabytes)
+        } catch {
+            throw CommandFailure(message: "maps.tiles in the config: \(error).", code: .config)
         }
         let server = SharingServer(
             configuration: .init(host: host, port: port, trustProxy: trustProxy), store: store, rules: rules,

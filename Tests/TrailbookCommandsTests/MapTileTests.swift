@@ -170,6 +170,23 @@ import TrailbookTestSupport
         #expect(overlay.status == 0 && overlay.stderr.contains("their squares are blank"), "\(overlay.stderr)")
     }
 
+    /// `none` (in the config or as the option) is the plain map: no tile asked, no credit.
+    @Test func noneIsThePlainMap() throws {
+        let (dir, store) = try store()
+        let config = dir + "/config.toml"
+        try "[maps]\ntiles = \"none\"\nattribution = \"Nobody's tiles\"\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
+        for extra in [["--config", config], ["--tiles", "none"]] {
+            let page = dir + "/day.html"
+            let r = try run(
+                ["report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", page] + extra)
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(extra): \(r.stderr)")
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            #expect(tiles(in: html).isEmpty && html.contains("class=\"route\""), "\(extra)")
+            #expect(!html.contains("Nobody&#39;s tiles") && !html.contains("Nobody's tiles"), "\(extra)")
+        }
+    }
+
     @Test func badSourcesAreRefusedInOneSentence() throws {
         let (dir, store) = try store()
         let base = ["report", "day", "2026-06-14", "--store", store, "-o", dir + "/x.html"]

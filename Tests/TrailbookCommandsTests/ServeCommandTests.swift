@@ -13,8 +13,12 @@ import TrailbookTestSupport
         private(set) var url: URL!
 
         /// `listen`: the address (port 0: one the system chooses); `log`: where its standard
-        /// error goes (default: beside the store).
-        init(store: String, arguments extra: [String] = [], listen: String = "127.0.0.1:0", log: String? = nil) throws {
+        /// error goes (default: beside the store); `offline`: a config that names no base map is
+        /// given `maps.tiles = "none"` (false: the default base map, which a test must not load).
+        init(
+            store: String, arguments extra: [String] = [], listen: String = "127.0.0.1:0", log: String? = nil,
+            offline: Bool = true
+        ) throws {
             let beside = store.hasPrefix("postgresql://") ? try Samples.temporaryDirectory() + "/db" : store
             self.log = log ?? beside + ".serve.log"
             let log = self.log
@@ -23,10 +27,24 @@ import TrailbookTestSupport
             // Without a config of the test's own: a friend moves from fixes of the last day, not of the
             // last two minutes (events.moving_within), so that a machine slowed by the other tests does not
             // make a friend "silent" between a test's post and its check. The test of the window gives its own.
+            // A config that names no base map gets none: the default, OpenStreetMap, is on the network,
+            // which tests never reach.
             var extra = extra
-            if !extra.contains("--config") {
+            if let at = extra.firstIndex(of: "--config"), at + 1 < extra.count {
+                let given = try String(contentsOfFile: extra[at + 1], encoding: .utf8)
+                if offline && !given.contains("tiles") {
+                    let offline = beside + ".offline.toml"
+                    let none = "[maps]\ntiles = \"none\"\n"
+                    let text =
+                        given.contains("[maps]")
+                        ? given.replacingOccurrences(of: "[maps]\n", with: none) : given + "\n" + none
+                    try text.write(toFile: offline, atomically: true, encoding: .utf8)
+                    extra[at + 1] = offline
+                }
+            } else {
                 let calm = beside + ".calm.toml"
-                try "[events]\nmoving_within = 86400\n".write(toFile: calm, atomically: true, encoding: .utf8)
+                try "[events]\nmoving_within = 86400\n\n\(offline ? "[maps]\ntiles = \"none\"\n" : "")".write(
+                    toFile: calm, atomically: true, encoding: .utf8)
                 extra += ["--config", calm]
             }
             process.arguments = ["serve", "--listen", listen, "--store", store, "--log-level", "debug"] + extra

@@ -284,6 +284,26 @@ import TrailbookTestSupport
         #expect(try await HTTP.request(URL(string: "\(base)/tiles/3/8/0")!, headers: jar).0 == 404, "not a tile")
     }
 
+    /// Without a base map in the config the pages have OpenStreetMap's, through this server and
+    /// credited; `maps.tiles = "none"` leaves the plain map. (No tile is asked for: OpenStreetMap
+    /// is on the network.)
+    @Test func theBaseMapIsOpenStreetMapUnlessTheConfigSaysNone() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        try addUsers(["ana"], store: store)
+        let none = dir + "/none.toml"
+        try "[maps]\ntiles = \"none\"\n".write(toFile: none, atomically: true, encoding: .utf8)
+        for (arguments, credited) in [([String](), true), (["--config", none], false)] {
+            let server = try ServeCommandTests.RunningServer(store: store, arguments: arguments, offline: false)
+            defer { _ = server.stop() }
+            let session = try await signIn(server.url!, as: "ana")
+            let home = try await HTTP.request(server.url!, headers: ["Cookie": "trailbook_session=\(session)"])
+            #expect(home.0 == 200)
+            #expect(home.1.contains(#"data-tiles="/tiles/""#) == credited, "\(arguments): \(home.1)")
+            #expect(home.1.contains("© OpenStreetMap contributors") == credited, "\(arguments)")
+        }
+    }
+
     /// The live map pans and zooms: it fits (and follows) the friends until the reader zooms; a
     /// new position then moves the dot, not the view; the tiles of the new zoom come from the
     /// server; pointing at a dot says who and when; ⤢ fits and follows again.

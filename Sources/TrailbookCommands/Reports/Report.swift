@@ -31,8 +31,9 @@ struct Report: ParsableCommand {
 
         @Option(
             help: ArgumentHelp(
-                "Base map: a tile URL template (https://tile.example/{z}/{x}/{y}.png, {s} for a/b/c) or mbtiles:FILE; "
-                    + "the tiles are fetched now, cached, and embedded (default: maps.tiles, else a plain map).",
+                "Base map: a tile URL template (https://tile.example/{z}/{x}/{y}.png, {s} for a/b/c), mbtiles:FILE, "
+                    + "osm (OpenStreetMap) or none; the tiles are fetched now, cached, and embedded "
+                    + "(default: maps.tiles, else a plain map).",
                 valueName: "source"))
         var tiles: String?
 
@@ -52,14 +53,14 @@ struct Report: ParsableCommand {
         func baseMap(_ style: inout ReportStyle, _ zoneOptions: ZoneOptions) throws -> TileFetcher? {
             let config = try zoneOptions.loaded()
             style.tileLevels = tileLevels ?? config.mapLevels
-            guard let text = tiles ?? config.mapTiles else { return nil }
+            // Unset: the plain map (a report fetches tiles only when asked to).
             do {
-                let fetcher = try TileFetcher(
-                    source: TileSource(text), attribution: attribution ?? config.mapAttribution ?? "",
+                let fetcher = try TileFetcher.configured(
+                    tiles ?? config.mapTiles, attribution: attribution ?? config.mapAttribution,
                     cacheMegabytes: config.mapCacheMegabytes)
                 style.tiles = fetcher
                 return fetcher
-            } catch let error as TileSourceError {
+            } catch {
                 throw CommandFailure(
                     message: "--tiles: \(error).",
                     code: error.kind == .missingInput ? .noInput : .usage)

@@ -31,7 +31,16 @@ public enum TileSource: Sendable, Equatable {
     case url(String)
     case mbtiles(String)
 
+    /// OpenStreetMap's standard layer (`osm` in the config and `--tiles`), at the one URL its tile
+    /// usage policy gives, https://operations.osmfoundation.org/policies/tiles/.
+    public static let openStreetMap = TileSource.url("https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+
+    /// `text`: a URL template, `mbtiles:FILE`, or `osm`.
     public init(_ text: String) throws {
+        if text == "osm" {
+            self = Self.openStreetMap
+            return
+        }
         if text.hasPrefix("mbtiles:") {
             let path = String(text.dropFirst("mbtiles:".count))
             guard !path.isEmpty else { throw TileSourceError.badTemplate(text) }
@@ -69,12 +78,20 @@ public final class TileFetcher: TileFetching, Sendable {
     let cache: String
     let cacheLimit: Int
     let timeout: Double
+    /// The credit OpenStreetMap's licence asks for under its maps.
+    public static let openStreetMapCredit = "© OpenStreetMap contributors"
     public static let userAgent = "Trailbook/1.0 (self-hosted GPS diary; +https://github.com/trailbook)"
     /// A map shows at most this many tiles (120 covering it, 200 deeper along its routes): a
     /// bound on what one report asks of a server.
     public static let maximumPerMap = 320
     /// How long a tile is kept when the server does not say (seconds).
     static let defaultLifetime: Double = 7 * 86_400
+    /// How long a tile is kept at least, whatever the server says (seconds): a week for
+    /// OpenStreetMap's tiles, as its usage policy asked; 0 for the others.
+    let minimumLifetime: Double
+
+    /// At most two requests to the tile server at once.
+    private let connections = DispatchSemaphore(value: 2)
 
     /// The tiles that could not be had, and the requests sent.
     private let tally = Mutex<(failed: [String], requested: Int)>(([], 0))
@@ -89,6 +106,7 @@ public final class TileFetcher: TileFetching, Sendable {
         self.cache = cache ?? UserDirectories.cache(environment) + "/trailbook/tiles"
         cacheLimit = cacheMegabytes * 1_048_576
         self.timeout = timeout
+        minimumLifetime = source == .openStreetMap ? Self.defaultLifetime : 0
         if case .mbtiles(let path) = source {
             do {
                 _ = try Self.openMBTiles(path)
@@ -96,6 +114,22 @@ public final class TileFetcher: TileFetching, Sendable {
                 throw error
             } catch { throw TileSourceError.noMBTiles(path, reason: "\(error)") }
         }
+    }
+
+    /// The fetcher of a configured base map: `source` is a URL template, `mbtiles:FILE` or `osm`
+    /// (OpenStreetMap, credited as its licence asks unless `attribution` says otherwise); nil or
+    /// `none` is the plain map (nil).
+    public static func configured(
+        _ source: String?, attribution: String?, cacheMegabytes: Int
+    ) throws(TileSourceError) -> TileFetcher? {
+        guard let source, source != "none" else { return nil }
+        do {
+            let tiles = try TileSource(source)
+            let credit = attribution ?? (tiles == .openStreetMap ? Self.openStreetMapCredit : "")
+            return try TileFetcher(source: tiles, attribution: credit, cacheMegabytes: cacheMegabytes)
+        } catch let error as TileSourceError {
+            throw error
+        } catch { throw TileSourceError.noMBTiles(source, reason: "\(error)") }
     }
 
     /// Tiles that could not be had, with why, one entry per tile (for the report's warning).
@@ -223,6 +257,10 @@ public final class TileFetcher: TileFetching, Sendable {
         if stale != nil, let modified = meta?.lastModified { headers.append(("If-Modified-Since", modified)) }
         tally.withLock { $0.requested += 1 }
         let http: HTTPExchange.Answer
+        // Two at a time for the whole fetcher, however many callers ask at once (the server's
+        // map pages ask for a tile per request).
+        connections.wait()
+        defer { connections.signal() }
         do {
             http = try HTTPExchange("GET", url, headers: headers, timeout: timeout).send()
         } catch {
@@ -247,7 +285,9 @@ public final class TileFetcher: TileFetching, Sendable {
         let file = "\(folder)/\(key.z)/\(key.x)/\(key.y)"
         func header(_ name: String) -> String? { http.header(name) }
         let meta = Meta(
-            expires: Self.expiry(cacheControl: header("Cache-Control"), expires: header("Expires")),
+            expires: max(
+                Self.expiry(cacheControl: header("Cache-Control"), expires: header("Expires")),
+                Date().timeIntervalSince1970 + minimumLifetime),
             etag: header("ETag") ?? meta?.etag, lastModified: header("Last-Modified") ?? meta?.lastModified)
         try? FileManager.default.createDirectory(
             atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
