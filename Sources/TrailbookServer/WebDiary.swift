@@ -156,13 +156,10 @@ struct WebDiary {
                 })
             else { throw Self.noRecord(id) }
             let day = LocalDay.of(record.milliseconds, in: zone)
-            return WebPages.html(
-                WebTemplates.pages.render(
-                    "confirm",
-                    [
-                        "user": session.user, "csrf": session.csrf, "lines": lines, "action": "/records/\(id)/delete",
-                        "back": "/day/\(day)#record-\(id)", "what": "record \(id)",
-                    ]))
+            return WebPages.confirm(
+                user: session.user, csrf: session.csrf, what: "record \(id)", lines: lines,
+                action: "/records/\(id)/delete", back: "/day/\(day)#record-\(id)",
+                note: "photos no other record uses are deleted too")
         }
         router.post("/records/:id/delete") { request, context -> Response in
             let (user, _, _) = try await WebPages.form(request, login: login)

@@ -198,10 +198,13 @@ enum WebPages {
                 headers: [.contentType: image.mime, .cacheControl: "private, max-age=86400"],
                 body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
         }
-        router.get("/live.js") { _, _ -> Response in script(WebTemplates.script) }
+        router.get("/map.js") { _, _ -> Response in script(WebMapScripts.map) }
+        router.get("/live.js") { _, _ -> Response in script(WebMapScripts.live) }
         WebDiary(store: store, login: login, tiles: tiles, threads: threads, zone: zone).add(to: router)
         WebImport(store: store, login: login, threads: threads, zone: zone, pipeline: pipeline).add(to: router)
         WebSettings(accounts: login.accounts, login: login, threads: threads, zone: zone).add(to: router)
+        WebPlaces(store: store, login: login, tiles: tiles, threads: threads, zone: zone).add(to: router)
+        WebAlerts(store: store, login: login, threads: threads, zone: zone, settings: pipeline.alerts).add(to: router)
     }
 
     /// A page: HTML that is never cached, under a policy that lets it load only from this server
@@ -221,6 +224,18 @@ enum WebPages {
         var headers: HTTPFields = [.location: to]
         for c in cookies { headers.append(.init(name: .setCookie, value: c)) }
         return Response(status: .seeOther, headers: headers)
+    }
+
+    /// The page before a deletion: what goes for good (`lines`), the form that deletes (`action`,
+    /// with the session's CSRF token) and the way back.
+    static func confirm(
+        user: String, csrf: String, what: String, lines: [String], action: String, back: String, note: String? = nil
+    ) -> Response {
+        var values: [String: Any] = [
+            "user": user, "csrf": csrf, "what": what, "lines": lines, "action": action, "back": back,
+        ]
+        if let note { values["note"] = note }
+        return html(WebTemplates.pages.render("confirm", values))
     }
 
     /// A signed-in form post (at most 64 KiB): its fields, after the session and its CSRF token are

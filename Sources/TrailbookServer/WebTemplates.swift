@@ -6,6 +6,7 @@ enum WebTemplates {
     static let pages = PageTemplates([
         (name: "head", text: head), ("login", login), ("home", home), ("calendar", calendar), ("confirm", confirm),
         ("export", export), ("import", importPage), ("settings", settings), ("paired", paired),
+        ("places", places), ("alerts", alerts),
     ])
 
     static let head = """
@@ -28,7 +29,9 @@ enum WebTemplates {
         tr.offline td { color: #8a8a8a; }
         .attribution { font-size: .8em; opacity: .75; text-align: right; }
         @media (max-width: 600px) { #map { height: 240px; } th, td { padding: 4px 3px; }
-          #friends th:nth-child(n+5), #friends td:nth-child(n+5) { display: none; } #friends td { white-space: normal; } }
+          #friends th:nth-child(n+5), #friends td:nth-child(n+5) { display: none; } #friends td { white-space: normal; }
+          table.cards thead { display: none; } table.cards tr { display: block; border-bottom: 1px solid #ddd; padding: 6px 0; }
+          table.cards td { display: block; border: 0; padding: 2px 3px; } }
         .message { background: #fff4c2; padding: 6px 10px; }
         .code { font: 700 28px/1.2 ui-monospace, monospace; letter-spacing: 2px; }
         form.inline { display: inline; }
@@ -59,10 +62,20 @@ enum WebTemplates {
           .signin input { background: #15181c; color: #e6e6e6; border-color: #4a525e; }
           input, select, textarea, button { background: #2a3038; color: #e6e6e6; border: 1px solid #4a525e; }
           .weeks span, .weeks a { color: #e6e6e6; } .l0 { background: #262b33; } .l1 { background: #23415e; }
-          .l2 { background: #2b6399; } #map text { fill: #e6e6e6; } #map .tile { filter: invert(1) hue-rotate(180deg) brightness(.85) contrast(.9); }
+          .l2 { background: #2b6399; } #map text { fill: #e6e6e6; } #map .placename { stroke: #15181c; } #map .tile { filter: invert(1) hue-rotate(180deg) brightness(.85) contrast(.9); }
         }
         .qrbox svg { width: 220px; max-width: 100%; height: auto; } .url code { word-break: break-all; }
         #token { word-break: break-all; font-size: 20px; }
+        #map .place { fill: rgba(31,111,235,.18); stroke: #1f6feb; stroke-width: 2; }
+        #map .placename { fill: #0b3d91; font-weight: 600; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+        #map .pick { fill: rgba(214,39,40,.15); stroke: #d62728; stroke-width: 2; stroke-dasharray: 6 4; }
+        #map .pickcentre { fill: #d62728; } #map .handle { fill: #fff; stroke: #d62728; stroke-width: 3; cursor: ew-resize; }
+        .muted { opacity: .75; }
+        .fields { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: end; }
+        .fields input { width: 9em; } .fields label.wide { flex: 1 1 16em; } .fields label.wide input { width: 100%; box-sizing: border-box; }
+        fieldset { border: 1px solid #ccc; border-radius: 6px; margin: 6px 0; } .checks { display: grid; grid-template-columns: repeat(auto-fill, minmax(15em, 1fr)); }
+        .checks label { margin: 2px 0; } #alerts td { white-space: normal; vertical-align: top; } #alerts td.target { word-break: break-all; } ul.events { margin: 0; padding-left: 1.1em; font-size: .9em; }
+        #places td { white-space: normal; vertical-align: top; }
         button.danger { background: #b42318; color: #fff; border: 0; border-radius: 6px; padding: 8px 14px; cursor: pointer; }
         </style></head><body{{#bodyClass}} class="{{.}}"{{/bodyClass}}>
         """
@@ -86,7 +99,7 @@ enum WebTemplates {
         <header><h1>Trailbook</h1>
         <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
         Signed in as <strong id="me">{{user}}</strong> <button>Sign out</button></form></header>
-        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><a href="/import">Import</a><a href="/export">Export</a><a href="/settings">Settings</a><form method="get" action="/day">\
+        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><a href="/places">Places</a><a href="/alerts">Alerts</a><a href="/import">Import</a><a href="/export">Export</a><a href="/settings">Settings</a><form method="get" action="/day">\
         <label>Another day <input type="date" name="date" value="{{today}}" required></label> <button>Show</button></form></nav>
         {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
         <section><h2>Today</h2>
@@ -129,7 +142,7 @@ enum WebTemplates {
         <form method="post" action="/revoke" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
         <input type="hidden" name="viewer" value="{{viewer}}"><button>Stop sharing</button></form></td></tr>{{/grants}}</table>
         </section>
-        <script src="/live.js"></script>
+        <script src="/map.js"></script><script src="/live.js"></script>
         </body></html>
         """
 
@@ -157,7 +170,7 @@ enum WebTemplates {
     static let confirm = """
         {{> head}}
         <header><h1>Delete {{what}}?</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
-        <p>This removes for good (photos no other record uses are deleted too):</p>
+        <p>This removes for good{{#note}} ({{.}}){{/note}}:</p>
         <ul id="removes">{{#lines}}<li>{{.}}</li>{{/lines}}</ul>
         <form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}">\
         <button class="danger">Delete for good</button> <a href="{{back}}">Keep it</a></form>
@@ -286,224 +299,87 @@ enum WebTemplates {
         </body></html>
         """
 
-    /// The home page's script: draws the friends on the map and keeps rows and map up to date
-    /// from `/api/live`; every 5 s it writes each friend's real age ("12 s ago", "5 min ago"),
-    /// "silent since HH:MM" instead of the motion once the newest fix is older than
-    /// `events.moving_within`, and greys a friend silent for longer than `events.offline_after`.
-    /// Text goes in with textContent, never as HTML. The map follows the friends
-    /// (fits them at every position) until the reader pans or zooms it (drag, wheel, pinch, + and
-    /// − buttons or keys, arrows); ⤢ or 0 fits and follows again. Pointing at a friend's dot (or
-    /// tapping it) shows who, which device, when, motion and speed. With tiles, the zoom's tiles
-    /// come from this server.
-    static let script = """
-        "use strict";
-        const svg = document.getElementById("map");
-        const body = document.querySelector("#friends tbody");
-        const tip = document.getElementById("maptip");
-        const ns = "http://www.w3.org/2000/svg";
-        // Pixels per world unit (the world is 1 across): zoom 0's and zoom 19's.
-        const MIN = 256, MAX = 256 * 524288;
-        let view = null, follow = true, dots = [];
-        function key(u, d) { return u + "\\u0000" + d; }
-        function rows() { return Array.from(body.querySelectorAll("tr")); }
-        // Web Mercator in world units (0 to 1 across), as the tiles are cut.
-        function mx(lon) { return (lon + 180) / 360; }
-        function my(lat) { const r = lat * Math.PI / 180; return (1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2; }
-        function size() { return { W: svg.clientWidth || 1, H: svg.clientHeight || 1 }; }
-        function friends() {
-          return rows().filter(r => r.dataset.lat !== undefined && r.dataset.lat !== "").map(r => ({
-            x: mx(+r.dataset.lon), y: my(+r.dataset.lat), row: r }));
-        }
-        // The reader's own track today: lines of [lon, lat], in world units.
-        const track = JSON.parse(svg.dataset.track || "[]").map(l => l.map(p => ({ x: mx(p[0]), y: my(p[1]) })));
-        // Friends' shared history (those whose grant lets the reader see it): lines per friend.
-        const shared = JSON.parse(svg.dataset.shared || "[]").map(f => ({
-          user: f.user, lines: f.lines.map(l => l.map(p => ({ x: mx(p[0]), y: my(p[1]) }))) }));
-        // The view that shows every friend, with a margin; at most zoom 17's, so one friend is not a blur.
-        function fitted(points) {
-          const { W, H } = size();
-          let [x0, x1, y0, y1] = [1, 0, 1, 0];
-          for (const p of points) { x0 = Math.min(x0, p.x); x1 = Math.max(x1, p.x); y0 = Math.min(y0, p.y); y1 = Math.max(y1, p.y); }
-          const scale = Math.min(W * 0.85 / Math.max(x1 - x0, 1e-12), H * 0.85 / Math.max(y1 - y0, 1e-12), 256 * 131072);
-          return { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, scale: Math.max(MIN, scale) };
-        }
-        function draw() {
-          while (svg.firstChild) svg.removeChild(svg.firstChild);
-          const { W, H } = size();
-          svg.setAttribute("viewBox", "0 0 " + W + " " + H);
-          const points = friends(), all = points.concat(...track, ...shared.flatMap(f => f.lines));
-          if (follow || !view) view = all.length ? fitted(all) : null;
-          svg.dataset.follow = follow;
-          if (!view) return;
-          const { cx, cy, scale } = view;
-          const X = x => W / 2 + (x - cx) * scale, Y = y => H / 2 + (y - cy) * scale;
-          // The tiles of the zoom drawn at most 256 px, from this server (never a tile server).
-          const z = Math.max(0, Math.min(19, Math.ceil(Math.log2(scale / 256) - 1e-9))), n = 1 << z, s = scale / n;
-          svg.dataset.zoom = z;
-          if (svg.dataset.tiles) {
-            const c0 = Math.max(0, Math.floor((cx - W / 2 / scale) * n)), c1 = Math.min(n - 1, Math.floor((cx + W / 2 / scale) * n));
-            const r0 = Math.max(0, Math.floor((cy - H / 2 / scale) * n)), r1 = Math.min(n - 1, Math.floor((cy + H / 2 / scale) * n));
-            for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) {
-              const tile = document.createElementNS(ns, "image");
-              tile.setAttribute("href", svg.dataset.tiles + z + "/" + c + "/" + r);
-              tile.setAttribute("x", X(c / n) - 0.25); tile.setAttribute("y", Y(r / n) - 0.25);
-              tile.setAttribute("width", s + 0.5); tile.setAttribute("height", s + 0.5);
-              tile.setAttribute("class", "tile");
-              svg.appendChild(tile);
-            }
-          }
-          function line(points, kind, colour, width, who) {
-            if (points.length < 2) return;
-            const path = document.createElementNS(ns, "path");
-            path.setAttribute("d", points.map((p, i) => (i ? "L" : "M") + X(p.x).toFixed(1) + " " + Y(p.y).toFixed(1)).join(""));
-            path.setAttribute("class", kind); path.setAttribute("fill", "none"); path.setAttribute("stroke", colour);
-            path.setAttribute("stroke-width", width); path.setAttribute("stroke-linejoin", "round"); path.setAttribute("stroke-linecap", "round");
-            if (who) path.dataset.user = who;
-            svg.appendChild(path);
-          }
-          for (const f of shared) for (const l of f.lines) line(l, "shared", "#1f6feb", 2, f.user);
-          for (const l of track) line(l, "track", "#d62728", 3);
-          dots = [];
-          for (const p of points) {
-            const x = X(p.x), y = Y(p.y);
-            const dot = document.createElementNS(ns, "circle");
-            dot.setAttribute("cx", x); dot.setAttribute("cy", y); dot.setAttribute("r", 7);
-            const grey = p.row.classList.contains("offline"), self = p.row.classList.contains("self");
-            dot.setAttribute("fill", self ? "#d62728" : grey ? "#9a9a9a" : "#1f6feb"); dot.setAttribute("stroke", "#fff"); dot.setAttribute("stroke-width", 2);
-            dot.setAttribute("class", self ? "self" : grey ? "friend offline" : "friend");
-            const label = document.createElementNS(ns, "text");
-            label.setAttribute("x", x + 10); label.setAttribute("y", y + 5); label.setAttribute("font-size", 14);
-            label.textContent = (self ? "you" : p.row.dataset.user) + " \\u00b7 " + p.row.dataset.device;
-            // Near the right edge the name goes on the dot's left, so it is not cut off.
-            if (x > W * 0.6) { label.setAttribute("x", x - 10); label.setAttribute("text-anchor", "end"); }
-            svg.appendChild(dot); svg.appendChild(label);
-            dots.push({ x, y, row: p.row });
-          }
-        }
-        // The map's own moves: the reader has taken it over, so it stops following.
-        function local(cx, cy) { const b = svg.getBoundingClientRect(); return { px: cx - b.left, py: cy - b.top }; }
-        function zoom(f, clientX, clientY) {
-          if (!view) return;
-          const { W, H } = size();
-          const { px, py } = clientX === undefined ? { px: W / 2, py: H / 2 } : local(clientX, clientY);
-          const wx = view.cx + (px - W / 2) / view.scale, wy = view.cy + (py - H / 2) / view.scale;
-          const scale = Math.max(MIN, Math.min(MAX, view.scale * f));
-          view = { cx: wx - (px - W / 2) / scale, cy: wy - (py - H / 2) / scale, scale };
-          follow = false; draw();
-        }
-        function pan(dx, dy) {
-          if (!view) return;
-          view.cx = Math.max(0, Math.min(1, view.cx + dx / view.scale));
-          view.cy = Math.max(0, Math.min(1, view.cy + dy / view.scale));
-          follow = false; draw();
-        }
-        function fit() { follow = true; draw(); }
-        function when(t) {
-          const d = new Date(t);
-          if (isNaN(d)) return "";
-          const two = v => (v < 10 ? "0" : "") + v;
-          return two(d.getHours()) + ":" + two(d.getMinutes());
-        }
-        function hover(clientX, clientY) {
-          const { px, py } = local(clientX, clientY);
-          let best = null, bd = 16 * 16;
-          for (const d of dots) { const e = (d.x - px) ** 2 + (d.y - py) ** 2; if (e <= bd) { bd = e; best = d; } }
-          if (!best) { tip.style.display = "none"; return; }
-          const r = best.row, cells = r.querySelectorAll("td");
-          const parts = [r.dataset.user, r.dataset.device, when(r.dataset.time)];
-          for (const i of [3, 4]) if (cells[i] && cells[i].textContent) parts.push(cells[i].textContent);
-          tip.textContent = parts.filter(Boolean).join(" \\u00b7 ");
-          tip.style.display = "block";
-          const w = svg.clientWidth;
-          tip.style.left = Math.max(0, Math.min(px + 12, w - tip.offsetWidth - 4)) + "px";
-          tip.style.top = (py + 12) + "px";
-        }
-        svg.addEventListener("wheel", e => { e.preventDefault(); zoom(e.deltaY < 0 ? 1.25 : 0.8, e.clientX, e.clientY); }, { passive: false });
-        const down = new Map();
-        let moved = false, pinch = 0;
-        svg.addEventListener("pointerdown", e => {
-          down.set(e.pointerId, { x: e.clientX, y: e.clientY }); moved = false;
-          if (down.size === 2) { const [a, b] = [...down.values()]; pinch = Math.hypot(a.x - b.x, a.y - b.y); }
-        });
-        svg.addEventListener("pointermove", e => {
-          const d = down.get(e.pointerId);
-          if (!d) { hover(e.clientX, e.clientY); return; }
-          if (down.size === 2) {
-            d.x = e.clientX; d.y = e.clientY;
-            const [a, b] = [...down.values()], n = Math.hypot(a.x - b.x, a.y - b.y);
-            if (pinch > 0) zoom(n / pinch, (a.x + b.x) / 2, (a.y + b.y) / 2);
-            pinch = n; moved = true; return;
-          }
-          if (Math.abs(e.clientX - d.x) + Math.abs(e.clientY - d.y) > 3 && !moved) {
-            moved = true; if (svg.setPointerCapture) svg.setPointerCapture(e.pointerId);
-          }
-          if (moved) { pan(d.x - e.clientX, d.y - e.clientY); d.x = e.clientX; d.y = e.clientY; }
-        });
-        function up(e) { const d = down.get(e.pointerId); down.delete(e.pointerId); pinch = 0; if (d && !moved) hover(e.clientX, e.clientY); }
-        svg.addEventListener("pointerup", up); svg.addEventListener("pointercancel", up);
-        svg.addEventListener("pointerleave", () => { tip.style.display = "none"; });
-        svg.addEventListener("keydown", e => {
-          const s = svg.clientWidth / 10, k = e.key;
-          if (k === "+" || k === "=") zoom(1.25); else if (k === "-" || k === "_") zoom(0.8); else if (k === "0") fit();
-          else if (k === "ArrowLeft") pan(-s, 0); else if (k === "ArrowRight") pan(s, 0);
-          else if (k === "ArrowUp") pan(0, -s); else if (k === "ArrowDown") pan(0, s); else return;
-          e.preventDefault();
-        });
-        document.querySelectorAll("[data-map]").forEach(b => b.addEventListener("click", () => {
-          const a = b.dataset.map; if (a === "in") zoom(1.25); else if (a === "out") zoom(0.8); else fit();
-        }));
-        addEventListener("resize", draw);
-        // The age of each friend's newest fix, its motion while that is recent, grey once silent.
-        const table = document.getElementById("friends");
-        const within = +table.dataset.movingWithin || 120, offline = +table.dataset.offlineAfter || 600;
-        function ago(s) {
-          s = Math.max(0, s);
-          if (s < 60) return Math.floor(s) + " s ago";
-          if (s < 3600) return Math.floor(s / 60) + " min ago";
-          if (s < 172800) return Math.floor(s / 3600) + " h ago";
-          return Math.floor(s / 86400) + " days ago";
-        }
-        function age(row) {
-          const t = Date.parse(row.dataset.time);
-          return isNaN(t) ? null : (Date.now() - t) / 1000;
-        }
-        function refresh() {
-          let greyed = false;
-          for (const row of rows()) {
-            const s = age(row), cells = row.querySelectorAll("td");
-            if (s === null || cells.length < 4) continue;
-            cells[2].textContent = ago(s);
-            const motion = row.dataset.motion || "";
-            cells[3].textContent = motion === "" ? "" : s > within ? "silent since " + when(row.dataset.time) : motion;
-            const was = row.classList.contains("offline");
-            row.classList.toggle("offline", s > offline && !row.classList.contains("self"));
-            if (was !== row.classList.contains("offline")) greyed = true;
-          }
-          if (greyed) draw();
-        }
-        setInterval(refresh, 5000);
-        function show(f) {
-          let row = rows().find(r => key(r.dataset.user, r.dataset.device) === key(f.user, f.device));
-          if (!row) {
-            row = document.createElement("tr");
-            for (let i = 0; i < 6; i++) row.appendChild(document.createElement("td"));
-            body.appendChild(row);
-            const nobody = document.getElementById("nobody");
-            if (nobody) nobody.remove();
-          }
-          row.dataset.user = f.user; row.dataset.device = f.device;
-          row.dataset.lat = f.lat; row.dataset.lon = f.lon; row.dataset.time = f.time;
-          row.dataset.motion = f.moving === undefined ? "" : (f.moving ? "moving" : "still");
-          const cells = row.querySelectorAll("td");
-          cells[0].textContent = f.user; cells[1].textContent = f.device;
-          cells[4].textContent = f.speed === undefined ? "" : Math.round(f.speed * 3.6) + " km/h";
-          cells[5].textContent = f.course === undefined ? "" : Math.round(f.course) + "°";
-          refresh();
-          draw();
-        }
-        refresh();
-        draw();
-        const live = new EventSource("/api/live");
-        live.addEventListener("position", e => show(JSON.parse(e.data)));
+    /// Places: the map of the account's places (tap to put a new one, drag its edge to size it),
+    /// the form, and each place with its arrivals and departures, renamed or deleted.
+    static let places = """
+        {{> head}}
+        <header><h1>Places</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
+        <nav class="days"><a href="/">Home</a><a href="/day/{{today}}">Today’s diary</a><a href="/alerts">Alerts</a></nav>
+        {{#message}}<p class="message" id="message" role="status">{{.}}</p>{{/message}}
+        <p class="muted">Your phones tell you (and the friends you let) when they arrive at and leave these places.</p>
+        <div class="mapwrap"><svg id="map" role="img" tabindex="0" aria-label="Your places (tap to put a new place; drag \
+        its edge to size it; drag to pan; wheel, pinch, + and − to zoom)"{{#tiles}} data-tiles="/tiles/"{{/tiles}} \
+        data-places="{{placesJSON}}"{{#here}} data-here="{{.}}"{{/here}}></svg>\
+        <div class="mapctl"><button type="button" data-map="in" aria-label="Zoom in">+</button>\
+        <button type="button" data-map="out" aria-label="Zoom out">−</button>\
+        <button type="button" data-map="fit" aria-label="Fit to your places">⤢</button></div></div>
+        {{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
+        <section><h2>A new place</h2>
+        <form method="post" action="/places" id="newplace"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <p>Tap the map where it is, then drag the handle on its edge to size it (or type them).</p>\
+        {{#formMessage}}<p class="message" id="placemessage" role="alert">{{.}}</p>{{/formMessage}}\
+        <div class="fields"><label>Name <input name="name" required maxlength="64" value="{{name}}" placeholder="home"></label>\
+        <label>Latitude <input name="lat" inputmode="decimal" required value="{{lat}}"></label>\
+        <label>Longitude <input name="lon" inputmode="decimal" required value="{{lon}}"></label>\
+        <label>Radius, m <input name="radius" type="number" min="1" max="100000" step="1" required value="{{radius}}"></label>\
+        <button>Add the place</button></div></form></section>
+        <section><h2>Your places</h2>
+        {{^hasPlaces}}<p id="noplaces">None yet.</p>{{/hasPlaces}}
+        {{#hasPlaces}}<div class="scroll"><table id="places" class="cards"><thead><tr><th>Place</th><th>Where</th><th>Arrivals and departures \
+        (the last year)</th><th></th></tr></thead><tbody>
+        {{#places}}<tr data-name="{{name}}"><td><strong>{{name}}</strong></td><td>{{where}}<br><span class="muted">{{size}}</span></td>\
+        <td>{{^events}}<span class="muted">no arrivals or departures yet</span>{{/events}}<ul class="events">{{#events}}<li>{{.}}</li>{{/events}}</ul></td><td>\
+        <form method="post" action="/places/rename" class="rename"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <input type="hidden" name="name" value="{{name}}"><input name="new" value="{{name}}" size="10" maxlength="64" \
+        aria-label="A new name for {{name}}" required> <button>Rename</button></form> \
+        <a href="/places/delete?name={{query}}" class="delete">Delete…</a></td></tr>
+        {{/places}}</tbody></table></div>{{/hasPlaces}}
+        </section>
+        <script src="/map.js"></script><script src="/places.js"></script>
+        </body></html>
+        """
+
+    /// Alerts: the account's alerts with "send a test" and their deliveries, and the form.
+    static let alerts = """
+        {{> head}}
+        <header><h1>Alerts</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
+        <nav class="days"><a href="/">Home</a><a href="/day/{{today}}">Today’s diary</a><a href="/places">Places</a></nav>
+        {{#message}}<p class="message" id="message" role="status">{{.}}</p>{{/message}}
+        <p class="muted">An alert sends the events you choose to a channel of yours while the server runs; one that \
+        does not get through is tried again.</p>
+        <section><h2>Your alerts</h2>
+        {{^hasAlerts}}<p id="noalerts">None yet.</p>{{/hasAlerts}}
+        {{#hasAlerts}}<div class="scroll"><table id="alerts" class="cards"><thead><tr><th>Alert</th><th>Sends</th><th>To</th>\
+        <th>Deliveries</th><th></th></tr></thead><tbody>
+        {{#alerts}}<tr data-id="{{id}}"><td>{{id}}</td><td>{{events}}{{#rules}}<br><span class="muted">{{.}}</span>{{/rules}}</td>\
+        <td class="target">{{channel}}</td><td>{{counts}}</td><td><form method="post" action="/alerts/{{id}}/test" \
+        class="inline test"><input type="hidden" name="csrf" value="{{csrf}}"><button>Send a test</button></form> \
+        <a href="/alerts/{{id}}/delete" class="delete">Delete…</a></td></tr>
+        {{/alerts}}</tbody></table></div>{{/hasAlerts}}
+        </section>
+        <section><h2>A new alert</h2>
+        <form method="post" action="/alerts" id="newalert"><input type="hidden" name="csrf" value="{{csrf}}">\
+        {{#formMessage}}<p class="message" id="alertmessage" role="alert">{{.}}</p>{{/formMessage}}\
+        <fieldset><legend>When</legend><div class="checks">{{#types}}<label><input type="checkbox" name="on-{{value}}"\
+        {{#checked}} checked{{/checked}}> {{label}}</label>{{/types}}</div></fieldset>\
+        <div class="fields"><label>Only at <select name="place"><option value="">any place</option>{{#places}}\
+        <option{{#selected}} selected{{/selected}}>{{name}}</option>{{/places}}</select></label>\
+        <label>Only of <select name="device"><option value="">any device</option>{{#devices}}\
+        <option{{#selected}} selected{{/selected}}>{{name}}</option>{{/devices}}</select></label>\
+        <label>Quiet hours <input name="quiet" value="{{quiet}}" placeholder="22:00-07:00" size="11"></label>\
+        <label>Cooldown, s <input name="cooldown" type="number" min="0" step="1" value="{{cooldown}}"></label></div>\
+        <div class="fields"><label>Send to <select name="channel">{{#channels}}<option value="{{value}}"\
+        {{#selected}} selected{{/selected}}>{{label}}</option>{{/channels}}</select></label>\
+        <label class="wide">Its address <input name="address" value="{{address}}" required \
+        placeholder="https://example.org/hook, https://ntfy.sh/topic or mqtt://host:1883/topic"></label>\
+        <label>Webhook secret <input name="secret" value="{{secret}}" autocomplete="off" placeholder="optional"></label>\
+        <button>Add the alert</button></div></form></section>
+        <section><h2>Deliveries</h2>
+        {{^hasLog}}<p class="muted">None yet.</p>{{/hasLog}}
+        {{#hasLog}}<div class="scroll"><table id="deliveries"><thead><tr><th>When</th><th>Alert</th><th>Message</th>\
+        <th>State</th></tr></thead><tbody>{{#log}}<tr><td>{{when}}</td><td>{{alert}}</td><td>{{title}}</td><td>{{state}}</td></tr>
+        {{/log}}</tbody></table></div>{{/hasLog}}
+        </section>
+        </body></html>
         """
 }

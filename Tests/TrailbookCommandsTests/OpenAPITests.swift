@@ -31,7 +31,10 @@ import TrailbookTestSupport
         "GET /tiles/{z}/{x}/{y}", "GET /day", "GET /day/{date}", "POST /day/{date}/summary", "POST /day/{date}/records",
         "POST /records/{id}/notes", "GET /records/{id}/delete", "POST /records/{id}/delete", "GET /photos/{id}/{index}",
         "GET /day.js", "GET /days", "GET /days.js", "GET /calendar", "GET /export", "GET /import", "GET /import.js",
-        "POST /import", "GET /settings", "POST /devices", "POST /devices/revoke", "POST /password",
+        "POST /import", "GET /settings", "POST /devices", "POST /devices/revoke", "POST /password", "GET /map.js",
+        "GET /places", "GET /places.js", "POST /places", "POST /places/rename", "GET /places/delete",
+        "POST /places/delete", "GET /alerts", "POST /alerts", "POST /alerts/{id}/test", "GET /alerts/{id}/delete",
+        "POST /alerts/{id}/delete",
     ]
 
     /// The document is one file in the repository; the server serves it and `serve --openapi`

@@ -100,6 +100,24 @@ public struct PlaceService: Sendable {
         guard try store.removePlace(named: name, account: account) else { throw PlaceError.missing(name) }
     }
 
+    /// Gives the place `name` the name `new`, in one unit of work (its events keep the name
+    /// they were made with).
+    public func rename(_ name: String, to new: String) throws -> Place {
+        try checkAccount()
+        let renamed = try checked(new)
+        let account = self.account
+        return try store.writeNow { tx in
+            guard var place = try tx.places(account: account).first(where: { $0.name == name }) else {
+                throw PlaceError.missing(name)
+            }
+            guard renamed != name else { return place }
+            place.name = renamed
+            guard try tx.addPlace(place, account: account) else { throw PlaceError.exists(renamed) }
+            _ = try tx.removePlace(named: name, account: account)
+            return place
+        }
+    }
+
     private func add(_ place: Place) throws -> Place {
         try checkAccount()
         guard try store.addPlace(place, account: account) else { throw PlaceError.exists(place.name) }

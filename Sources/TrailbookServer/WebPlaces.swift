@@ -1,0 +1,176 @@
+import Foundation
+import GPSCore
+import Hummingbird
+import NIOPosix
+import TrackModel
+import TrailbookKit
+
+/// `/places`: the signed-in account's places on a map (tap to put a new one, drag its edge to
+/// size it), each with its arrivals and departures of the last year; renamed, or deleted
+/// after a page that says what goes. The account's phones get place events at them.
+struct WebPlaces {
+    let store: any TrackStoring
+    let login: Login
+    let tiles: TileFetcher?
+    let threads: NIOThreadPool
+    let zone: TimeZone
+
+    /// The sentences a redirect names in `?saved=`.
+    static let saved = [
+        "added": "The place is added: your phones’ arrivals and departures there are noted from now on.",
+        "renamed": "The place is renamed (its earlier events keep the old name).", "deleted": "The place is deleted.",
+    ]
+
+    /// How far back a place's arrivals and departures are listed, and how many.
+    static let eventDays = 366
+    static let eventsShown = 5
+
+    func add(to router: Router<ServerContext>) {
+        router.get("/places") { request, _ -> Response in
+            guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            let message = request.uri.queryParameters.get("saved").flatMap { Self.saved[String($0)] }
+            return try await page(session.user, session.csrf, message: message)
+        }
+        router.get("/places.js") { _, _ -> Response in WebPages.script(WebMapScripts.places) }
+        router.post("/places") { request, _ -> Response in
+            let (user, csrf, fields) = try await WebPages.form(request, login: login)
+            let service = PlaceService(store: store, account: user)
+            let text = { (name: String) in (fields[name] ?? "").trimmingCharacters(in: .whitespaces) }
+            do {
+                guard let latitude = Double(text("lat")), let longitude = Double(text("lon")) else {
+                    throw PlaceError.badCoordinate
+                }
+                let radius = Double(text("radius")) ?? PlaceService.defaultRadius
+                let name = text("name")
+                _ = try await threads.runIfActive {
+                    try service.add(
+                        name: name, at: Coordinate(latitude: latitude, longitude: longitude), radius: radius)
+                }
+            } catch let error as PlaceError {
+                return try await page(
+                    user, csrf, refused: error.description, typed: fields, status: .unprocessableContent)
+            }
+            return WebPages.redirect("/places?saved=added")
+        }
+        router.post("/places/rename") { request, _ -> Response in
+            let (user, csrf, fields) = try await WebPages.form(request, login: login)
+            let service = PlaceService(store: store, account: user)
+            do {
+                _ = try await threads.runIfActive { try service.rename(fields["name"] ?? "", to: fields["new"] ?? "") }
+            } catch let error as PlaceError {
+                return try await page(user, csrf, message: error.description, status: .unprocessableContent)
+            }
+            return WebPages.redirect("/places?saved=renamed")
+        }
+        router.get("/places/delete") { request, _ -> Response in
+            guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            let name = request.uri.queryParameters.get("name").map { String($0) } ?? ""
+            let service = PlaceService(store: store, account: session.user)
+            let events = try await placeEvents(session.user)
+            guard let place = try await threads.runIfActive({ try service.list().first { $0.name == name } }) else {
+                return try await page(
+                    session.user, session.csrf, message: PlaceError.missing(name).description, status: .notFound)
+            }
+            let count = events[name]?.count ?? 0
+            return WebPages.confirm(
+                user: session.user, csrf: session.csrf, what: "the place \(name)",
+                lines: [
+                    "the place \(name), \(Self.size(place)) at \(Self.where(place))",
+                    "no more arrivals and departures there; the \(count) already noted stay in the events",
+                ], action: "/places/delete?name=\(Self.query(name))", back: "/places")
+        }
+        router.post("/places/delete") { request, _ -> Response in
+            let (user, csrf, _) = try await WebPages.form(request, login: login)
+            let name = request.uri.queryParameters.get("name").map { String($0) } ?? ""
+            let service = PlaceService(store: store, account: user)
+            do {
+                try await threads.runIfActive { try service.remove(name: name) }
+            } catch let error as PlaceError {
+                return try await page(user, csrf, message: error.description, status: .notFound)
+            }
+            return WebPages.redirect("/places?saved=deleted")
+        }
+    }
+
+    /// The account's arrivals and departures of the last ``eventDays`` days, newest first, by place.
+    func placeEvents(_ user: String) async throws -> [String: [StoredEvent]] {
+        let now = UTCTimestamp.now()
+        let service = EventService(store: store)
+        let events = try await threads.runIfActive {
+            try service.events(
+                fromMilliseconds: now - Int64(Self.eventDays) * 86_400_000, toMilliseconds: now + 1,
+                types: [.placeArrive, .placeDepart], account: user)
+        }
+        var byPlace: [String: [StoredEvent]] = [:]
+        for stored in events.reversed() {
+            if let place = stored.event.place { byPlace[place, default: []].append(stored) }
+        }
+        return byPlace
+    }
+
+    /// The page; `refused`: why the new place was not added, shown by the form, which keeps what
+    /// was `typed`.
+    func page(
+        _ user: String, _ csrf: String, message: String? = nil, refused: String? = nil, typed: [String: String] = [:],
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let service = PlaceService(store: store, account: user)
+        let (places, latest) = try await threads.runIfActive {
+            (try service.list(), try store.latestPoint(devices: DeviceFilter(account: user)))
+        }
+        let events = try await placeEvents(user)
+        let zone = self.zone
+        var values: [String: Any] = [
+            "user": user, "csrf": csrf, "today": LocalTime.today(in: zone).description, "hasPlaces": !places.isEmpty,
+            "places": places.map { place -> [String: Any] in
+                [
+                    "name": place.name, "query": Self.query(place.name), "where": Self.where(place),
+                    "size": Self.size(place),
+                    "events": (events[place.name] ?? []).prefix(Self.eventsShown).map { stored in
+                        let e = stored.event
+                        return (e.type == .placeArrive ? "arrived " : "left ")
+                            + LocalTime.format(e.milliseconds, zone: zone) + " · " + stored.device
+                    },
+                ]
+            },
+            "placesJSON": Self.json(places), "name": typed["name"] ?? "", "lat": typed["lat"] ?? "",
+            "lon": typed["lon"] ?? "", "radius": typed["radius"] ?? "\(Int(PlaceService.defaultRadius))",
+        ]
+        if let c = latest?.coordinate { values["here"] = "[\(c.longitude),\(c.latitude)]" }
+        if let tiles {
+            values["tiles"] = true
+            if !tiles.attribution.isEmpty { values["attribution"] = tiles.attribution }
+        }
+        if let message { values["message"] = message }
+        if let refused { values["formMessage"] = refused }
+        return WebPages.html(WebTemplates.pages.render("places", values), status: status)
+    }
+
+    /// The places for the map: name, centre, radius, and a polygon's ring as [lon, lat] pairs.
+    static func json(_ places: [Place]) -> String {
+        let objects = places.map { p -> [String: Any] in
+            var object: [String: Any] = [
+                "name": p.name, "lat": p.center.latitude, "lon": p.center.longitude, "radius": p.radius,
+            ]
+            if let ring = p.polygon { object["ring"] = ring.map { [$0.longitude, $0.latitude] } }
+            return object
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func `where`(_ place: Place) -> String {
+        String(format: "%.5f, %.5f", place.center.latitude, place.center.longitude)
+    }
+
+    static func size(_ place: Place) -> String {
+        if let ring = place.polygon { return "an area of \(ring.count) corners" }
+        return "radius \(Int(place.radius.rounded())) m"
+    }
+
+    static func query(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
