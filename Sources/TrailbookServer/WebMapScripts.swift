@@ -162,11 +162,18 @@ enum WebMapScripts {
         const track = JSON.parse(svg.dataset.track || "[]").map(l => l.map(p => ({ x: mx(p[0]), y: my(p[1]) })));
         // Friends' shared history (those whose grant lets the reader see it): lines per friend.
         const shared = JSON.parse(svg.dataset.shared || "[]").map(f => ({
-          user: f.user, lines: f.lines.map(l => l.map(p => ({ x: mx(p[0]), y: my(p[1]) }))) }));
+          user: f.user, devices: f.devices || [], lines: f.lines.map(l => l.map(p => ({ x: mx(p[0]), y: my(p[1]) }))) }));
         function paint(X, Y, W) {
-          for (const f of shared) for (const l of f.lines) {
+          const dotted = new Set(friends().map(p => key(p.row.dataset.user, p.row.dataset.device)));
+          for (const f of shared) f.lines.forEach((l, i) => {
             if (l.length > 1) svg.appendChild(polyline(l, X, Y, { class: "shared", stroke: "#1f6feb", "stroke-width": 2, "data-user": f.user }));
-          }
+            // Each device's track is named where it ends (its newest point), unless its dot is named there.
+            const device = f.devices[i];
+            if (device === undefined || f.devices[i + 1] === device || !l.length || dotted.has(key(f.user, device))) return;
+            const end = l[l.length - 1], label = element("text", { x: X(end.x) + 6, y: Y(end.y) - 6, "font-size": 12, class: "sharedname" });
+            label.textContent = f.user + " \\u00b7 " + device;
+            svg.appendChild(label);
+          });
           for (const l of track) if (l.length > 1) svg.appendChild(polyline(l, X, Y, { class: "track", stroke: "#d62728", "stroke-width": 3 }));
           dots = [];
           for (const p of friends()) {

@@ -48,16 +48,8 @@ enum WebPages {
             let today = try await threads.runIfActive {
                 try TodayMap.load(account: user, store: store, zone: zone, now: now)
             }
-            // The shared history of each friend who shares it, as lines (the grant says how far back).
-            var shared: [String] = []
-            for friend in Set(friendList.map(\.user)).sorted() {
-                guard let (_, points) = try? await sharing.track(of: friend, viewer: user, hours: 24 * 366),
-                    !points.isEmpty
-                else { continue }
-                let lines = try await threads.runIfActive { TodayMap.json(TodayMap.lines(points)) }
-                let name = String(decoding: try JSONEncoder().encode(friend), as: UTF8.self)
-                shared.append("{\"user\":\(name),\"lines\":\(lines)}")
-            }
+            let shared = try await sharedHistory(
+                Set(friendList.map(\.user)), viewer: user, sharing: sharing, threads: threads)
             // Every device is listed; on the map, only those seen today (an old position would
             // pull the map away from today's track).
             let startOfToday = LocalDay.start(LocalDay.of(now, in: zone), in: zone)
@@ -72,22 +64,7 @@ enum WebPages {
                     "course": p.fix.track.map { String(format: "%.0f°", $0) } ?? "",
                 ]
             }
-            let friends = friendList.map { f -> [String: Any] in
-                var row: [String: Any] = [
-                    "user": f.user, "device": f.device, "time": LocalTime.utc(f.fix.unixMilliseconds!),
-                    "lat": f.fix.coordinate!.latitude, "lon": f.fix.coordinate!.longitude,
-                    "seen": Self.ago(f.ageSeconds), "offline": f.ageSeconds > rules.offlineAfter,
-                ]
-                row["motion"] = f.moving.map { $0 ? "moving" : "still" } ?? ""
-                if f.moving != nil, f.ageSeconds > rules.movingWithin {
-                    row["moving"] = "silent since " + LocalTime.clock(f.fix.unixMilliseconds!, zone: zone)
-                } else {
-                    row["moving"] = row["motion"]
-                }
-                row["speed"] = f.fix.speed.map { String(format: "%.0f km/h", $0 * 3.6) } ?? ""
-                row["course"] = f.fix.track.map { String(format: "%.0f°", $0) } ?? ""
-                return row
-            }
+            let friends = Self.friendRows(friendList, rules: rules, zone: zone)
             let grants = grantList.map { g -> [String: Any] in
                 [
                     "viewer": g.viewer, "scopes": g.scopes.joined(separator: ", "),
@@ -97,8 +74,9 @@ enum WebPages {
             var values: [String: Any] = [
                 "movingWithin": Int(rules.movingWithin), "offlineAfter": Int(rules.offlineAfter),
                 "user": user, "csrf": csrf, "friends": friends, "grants": grants, "hasFriends": !friends.isEmpty,
+                "mapLabel": "Your track today and where your friends are",
                 "hasGrants": !grants.isEmpty, "today": LocalTime.today(in: zone).description, "own": own,
-                "track": today.linesJSON, "shared": "[" + shared.joined(separator: ",") + "]",
+                "track": today.linesJSON, "shared": shared,
                 "todayNote": today.points > 0
                     ? "Your track today: \(counted(today.points, "point")), the line on the map."
                     : "Nothing recorded today yet; the calendar has your other days.",
@@ -204,6 +182,7 @@ enum WebPages {
         WebImport(store: store, login: login, threads: threads, zone: zone, pipeline: pipeline).add(to: router)
         WebSettings(accounts: login.accounts, login: login, threads: threads, zone: zone).add(to: router)
         WebPlaces(store: store, login: login, tiles: tiles, threads: threads, zone: zone).add(to: router)
+        WebFriends(store: store, login: login, tiles: tiles, threads: threads, rules: rules, zone: zone).add(to: router)
         WebAlerts(store: store, login: login, threads: threads, zone: zone, settings: pipeline.alerts).add(to: router)
     }
 
@@ -224,6 +203,46 @@ enum WebPages {
         var headers: HTTPFields = [.location: to]
         for c in cookies { headers.append(.init(name: .setCookie, value: c)) }
         return Response(status: .seeOther, headers: headers)
+    }
+
+    /// The rows of the live table for `friends` (their newest positions as the viewer sees them).
+    static func friendRows(_ friends: [SharingService.Friend], rules: EventRules, zone: TimeZone) -> [[String: Any]] {
+        friends.map { f -> [String: Any] in
+            var row: [String: Any] = [
+                "user": f.user, "device": f.device, "time": LocalTime.utc(f.fix.unixMilliseconds!),
+                "lat": f.fix.coordinate!.latitude, "lon": f.fix.coordinate!.longitude,
+                "seen": Self.ago(f.ageSeconds), "offline": f.ageSeconds > rules.offlineAfter,
+            ]
+            row["motion"] = f.moving.map { $0 ? "moving" : "still" } ?? ""
+            if f.moving != nil, f.ageSeconds > rules.movingWithin {
+                row["moving"] = "silent since " + LocalTime.clock(f.fix.unixMilliseconds!, zone: zone)
+            } else {
+                row["moving"] = row["motion"]
+            }
+            row["speed"] = f.fix.speed.map { String(format: "%.0f km/h", $0 * 3.6) } ?? ""
+            row["course"] = f.fix.track.map { String(format: "%.0f°", $0) } ?? ""
+            return row
+        }
+    }
+
+    /// The shared history of each of `friends` who lets `viewer` see it (as far back as the grant
+    /// says), for a live map's `data-shared`: `[{"user", "lines": [[[lon,lat],...],...], "devices":
+    /// [the device of each line]}]`.
+    static func sharedHistory(
+        _ friends: Set<String>, viewer: String, sharing: SharingService, threads: NIOThreadPool
+    ) async throws -> String {
+        var shared: [String] = []
+        for friend in friends.sorted() {
+            guard let (_, points) = try? await sharing.track(of: friend, viewer: viewer, hours: 24 * 366),
+                !points.isEmpty
+            else { continue }
+            let lines = try await threads.runIfActive { TodayMap.deviceLines(points) }
+            let name = String(decoding: try JSONEncoder().encode(friend), as: UTF8.self)
+            let devices = String(decoding: try JSONEncoder().encode(lines.map(\.device)), as: UTF8.self)
+            shared.append(
+                "{\"user\":\(name),\"lines\":\(TodayMap.json(lines.map(\.line))),\"devices\":\(devices)}")
+        }
+        return "[" + shared.joined(separator: ",") + "]"
     }
 
     /// The page before a deletion: what goes for good (`lines`), the form that deletes (`action`,

@@ -6,7 +6,7 @@ enum WebTemplates {
     static let pages = PageTemplates([
         (name: "head", text: head), ("login", login), ("home", home), ("calendar", calendar), ("confirm", confirm),
         ("export", export), ("import", importPage), ("settings", settings), ("paired", paired),
-        ("places", places), ("alerts", alerts),
+        ("places", places), ("alerts", alerts), ("livemap", livemap), ("friends", friends),
     ])
 
     static let head = """
@@ -99,32 +99,15 @@ enum WebTemplates {
         <header><h1>Trailbook</h1>
         <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
         Signed in as <strong id="me">{{user}}</strong> <button>Sign out</button></form></header>
-        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><a href="/places">Places</a><a href="/alerts">Alerts</a><a href="/import">Import</a><a href="/export">Export</a><a href="/settings">Settings</a><form method="get" action="/day">\
+        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><a href="/friends">Friends</a><a href="/places">Places</a><a href="/alerts">Alerts</a><a href="/import">Import</a><a href="/export">Export</a><a href="/settings">Settings</a><form method="get" action="/day">\
         <label>Another day <input type="date" name="date" value="{{today}}" required></label> <button>Show</button></form></nav>
         {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
         <section><h2>Today</h2>
         <p class="muted" id="todaynote">{{todayNote}}</p>
-        <div class="mapwrap"><svg id="map" role="img" tabindex="0" aria-label="Your track today and where your friends \
-        are (drag to pan; wheel, pinch, + and − to zoom; 0 to fit and follow)"{{#tiles}} data-tiles="/tiles/"{{/tiles}} \
-        data-track="{{track}}" data-shared="{{shared}}"></svg>\
-        <div class="mapctl"><button type="button" data-map="in" aria-label="Zoom in">+</button>\
-        <button type="button" data-map="out" aria-label="Zoom out">−</button>\
-        <button type="button" data-map="fit" aria-label="Fit to your friends and follow them">⤢</button></div>\
-        <div id="maptip" class="maptip" role="status"></div></div>
-        {{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
-        <div class="scroll"><table id="friends" data-moving-within="{{movingWithin}}" data-offline-after="{{offlineAfter}}"><thead><tr><th>Who</th><th>Device</th><th>Last seen</th><th>Motion</th><th>Speed</th><th>Heading</th></tr></thead>
-        <tbody>
-        {{#own}}<tr class="self" data-user="{{user}}" data-device="{{device}}" data-lat="{{lat}}" data-lon="{{lon}}" \
-        data-time="{{time}}" data-motion=""><td>you</td><td>{{device}}</td><td>{{seen}}</td><td></td><td>{{speed}}</td>\
-        <td>{{course}}</td></tr>
-        {{/own}}{{#friends}}<tr data-user="{{user}}" data-device="{{device}}" data-lat="{{lat}}" data-lon="{{lon}}" data-time="{{time}}" \
-        data-motion="{{motion}}"{{#offline}} class="offline"{{/offline}}>
-        <td>{{user}}</td><td>{{device}}</td><td>{{seen}}</td><td>{{moving}}</td><td>{{speed}}</td><td>{{course}}</td></tr>
-        {{/friends}}
-        </tbody></table></div>
+        {{> livemap}}
         {{^hasFriends}}<p id="nobody">Nobody shares with you yet: ask a friend for a code and enter it below.</p>{{/hasFriends}}
         </section>
-        <section><h2>Share where you are</h2>
+        <section id="share"><h2>Share where you are</h2>
         {{#code}}<p>Give this code to the person who should see you; it works once, until {{expires}}:</p>
         <p class="code" id="code">{{code}}</p>{{/code}}
         <form method="post" action="/codes"><input type="hidden" name="csrf" value="{{csrf}}">
@@ -380,6 +363,51 @@ enum WebTemplates {
         <th>State</th></tr></thead><tbody>{{#log}}<tr><td>{{when}}</td><td>{{alert}}</td><td>{{title}}</td><td>{{state}}</td></tr>
         {{/log}}</tbody></table></div>{{/hasLog}}
         </section>
+        </body></html>
+        """
+
+    /// The live map and its table of devices (the reader's own rows first, then friends'), which
+    /// `/live.js` keeps up to date: the home page's and the friends page's.
+    static let livemap = """
+        <div class="mapwrap"><svg id="map" role="img" tabindex="0" aria-label="{{mapLabel}} \
+        (drag to pan; wheel, pinch, + and − to zoom; 0 to fit and follow)"{{#tiles}} data-tiles="/tiles/"{{/tiles}} \
+        data-track="{{track}}" data-shared="{{shared}}"></svg>\
+        <div class="mapctl"><button type="button" data-map="in" aria-label="Zoom in">+</button>\
+        <button type="button" data-map="out" aria-label="Zoom out">−</button>\
+        <button type="button" data-map="fit" aria-label="Fit to your friends and follow them">⤢</button></div>\
+        <div id="maptip" class="maptip" role="status"></div></div>
+        {{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
+        <div class="scroll"><table id="friends" data-moving-within="{{movingWithin}}" data-offline-after="{{offlineAfter}}"><thead><tr><th>Who</th><th>Device</th><th>Last seen</th><th>Motion</th><th>Speed</th><th>Heading</th></tr></thead>
+        <tbody>
+        {{#own}}<tr class="self" data-user="{{user}}" data-device="{{device}}" data-lat="{{lat}}" data-lon="{{lon}}" \
+        data-time="{{time}}" data-motion=""><td>you</td><td>{{device}}</td><td>{{seen}}</td><td></td><td>{{speed}}</td>\
+        <td>{{course}}</td></tr>
+        {{/own}}{{#friends}}<tr data-user="{{user}}" data-device="{{device}}" data-lat="{{lat}}" data-lon="{{lon}}" data-time="{{time}}" \
+        data-motion="{{motion}}"{{#offline}} class="offline"{{/offline}}>
+        <td>{{user}}</td><td>{{device}}</td><td>{{seen}}</td><td>{{moving}}</td><td>{{speed}}</td><td>{{course}}</td></tr>
+        {{/friends}}
+        </tbody></table></div>
+        """
+
+    /// Friends: who lets you see them, what each shares, their devices live on the map and their
+    /// shared tracks (each device named).
+    static let friends = """
+        {{> head}}
+        <header><h1>Friends</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
+        <nav class="days"><a href="/">Home</a><a href="/day/{{today}}">Today’s diary</a><a href="/places">Places</a>\
+        <a href="/#share">Share where you are</a></nav>
+        <p class="muted" id="sharednote">{{sharedNote}}</p>
+        {{> livemap}}
+        {{^hasFriends}}<p id="nobody">Nobody shares with you yet: ask a friend for a code and enter it on the \
+        <a href="/#share">home page</a>.</p>{{/hasFriends}}
+        <section><h2>What each friend shares with you</h2>
+        {{^hasGrants}}<p>Nobody.</p>{{/hasGrants}}
+        {{#hasGrants}}<div class="scroll"><table id="shares" class="cards"><thead><tr><th>Friend</th><th>Shares</th>\
+        <th>Until</th><th>Devices</th></tr></thead><tbody>{{#grants}}<tr data-user="{{owner}}"><td><strong>{{owner}}</strong></td>\
+        <td>{{scopes}}</td><td>{{until}}</td><td>{{devices}}</td></tr>
+        {{/grants}}</tbody></table></div>{{/hasGrants}}
+        </section>
+        <script src="/map.js"></script><script src="/live.js"></script>
         </body></html>
         """
 }

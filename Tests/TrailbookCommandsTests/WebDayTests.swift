@@ -491,6 +491,30 @@ extension WebPageTests {
         guard lines.count == 2 else { return }
         #expect(lines[0] as? [String] == ["ana"], "only Ana shares her history: \(lines[0])")
         #expect(lines[1] as? Int == 0, "Ben recorded nothing today")
+
+        // The friends page: what each shares, their devices named on the map, Ana's track; no sideways scroll.
+        let page = try await HTTP.request(
+            URL(string: "\(base)/friends")!, headers: ["Cookie": "trailbook_session=\(session)"])
+        #expect(page.0 == 200 && page.1.contains("2 friends share with you."), "\(page.1)")
+        #expect(
+            page.1.contains(
+                #"<tr data-user="ana"><td><strong>ana</strong></td><td>where they are, their track of the last 2 h</td>"#
+            ))
+        #expect(page.1.contains(#"<tr data-user="cleo"><td><strong>cleo</strong></td><td>where they are</td>"#))
+        for width in [390, 1280] {
+            let seen = try browse(
+                base.absoluteString + "/friends", session: session, width: width,
+                [
+                    "wait:document.querySelectorAll('#map circle').length == 2",
+                    "eval:[document.documentElement.scrollWidth, "
+                        + "Array.from(document.querySelectorAll('#map path.shared')).map(p=>p.dataset.user).join(), "
+                        + "Array.from(document.querySelectorAll('#map text')).map(t=>t.textContent).sort().join()]",
+                    "shot:\(dir)/friends-\(width).png",
+                ])
+            let values = try #require(seen.first as? [Any])
+            #expect((values[0] as? Int ?? .max) <= width, "at \(width) px: \(values)")
+            #expect(values[1] as? String == "ana" && values[2] as? String == "ana · phone,cleo · phone", "\(values)")
+        }
     }
 }
 

@@ -65,17 +65,24 @@ public struct TodayMap: Sendable {
     /// A friend's shared history as lines to draw: per device, split where `gap` seconds pass
     /// between two fixes (no line across a time nothing was recorded), simplified.
     public static func lines(_ points: [(device: String, fix: Fix)], gap: Double = 600) -> [[Coordinate]] {
-        var lines: [[Coordinate]] = []
+        deviceLines(points, gap: gap).map(\.line)
+    }
+
+    /// The same lines, each with the device it is of.
+    public static func deviceLines(_ points: [(device: String, fix: Fix)], gap: Double = 600)
+        -> [(device: String, line: [Coordinate])]
+    {
+        var lines: [(device: String, line: [Coordinate])] = []
         for device in Set(points.map(\.device)).sorted() {
             var previous: Int64?
             for p in points where p.device == device {
                 guard let c = p.fix.coordinate, let t = p.fix.unixMilliseconds else { continue }
-                if previous == nil || Double(t - previous!) > gap * 1000 { lines.append([]) }
-                lines[lines.count - 1].append(c)
+                if previous == nil || Double(t - previous!) > gap * 1000 { lines.append((device, [])) }
+                lines[lines.count - 1].line.append(c)
                 previous = t
             }
         }
-        return simplify(lines)
+        return zip(lines, simplify(lines.map(\.line))).map { ($0.device, $1) }
     }
 
     /// The lines as JSON, `[[[lon,lat],...],...]` to 6 decimals, for a page's data attribute.

@@ -156,6 +156,19 @@ public struct SharingService: Sendable {
         public var accuracy: Double?
     }
 
+    /// What `viewer`'s friends page shows, from one state of the store: the friends they see
+    /// live, and the grants in force at `now` that others gave them.
+    public func shared(with viewer: String, now: Int64 = UTCTimestamp.now(), movingWithin: Double = 120)
+        async throws -> (friends: [Friend], grants: [Grant])
+    {
+        try await store.read { tx in
+            (
+                try Self.friends(tx, of: viewer, now: now, movingWithin: movingWithin),
+                try tx.grants(viewer: viewer).filter { $0.isActive(at: now) }
+            )
+        }
+    }
+
     /// The newest position of each device of every owner who lets `viewer` see them live now;
     /// moving only from fixes of the last `movingWithin` seconds (`events.moving_within`).
     public func friends(of viewer: String, now: Int64 = UTCTimestamp.now(), movingWithin: Double = 120)
