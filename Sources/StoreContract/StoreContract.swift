@@ -630,6 +630,20 @@ public enum StoreContract {
             try expect(try store.session(tokenHash: "zz", now: t0) == nil, "an unknown token")
             try store.endSession(tokenHash: "s1")
             try expect(try store.session(tokenHash: "s1", now: t0) == nil, "ended")
+            _ = try store.addSession(
+                tokenHash: "s3", account: "ana", csrf: "c3", expiresMilliseconds: t0 + 100, now: t0)
+            _ = try store.addSession(
+                tokenHash: "s4", account: "ana", csrf: "c4", expiresMilliseconds: t0 + 100, now: t0)
+            try expect(try store.endSessions(account: "ana", except: "s2") == 2, "the others end: s3 and s4")
+            try expect(
+                try store.session(tokenHash: "s3", now: t0) == nil && store.session(tokenHash: "s2", now: t0) != nil,
+                "all but the one kept")
+            _ = try store.addSession(
+                tokenHash: "s5", account: "ana", csrf: "c5", expiresMilliseconds: t0 + 100, now: t0)
+            try expect(try store.endSessions(account: "ana", except: nil) == 2, "every one: s2 and s5")
+            try expect(try store.session(tokenHash: "s2", now: t0) == nil, "none left")
+            _ = try store.addSession(
+                tokenHash: "s2", account: "ana", csrf: "c2", expiresMilliseconds: t0 + 100, now: t0)
             try expect(try store.removeAccount("ana"), "ana removed")
             try expect(try store.session(tokenHash: "s2", now: t0) == nil, "gone with the account")
             let keys = ["user:ana", "address:10.0.0.1"]

@@ -36,6 +36,16 @@ extension PostgresStoring {
         try write { session in try session.execute("DELETE FROM web_session WHERE token_hash = \(tokenHash)") }
     }
 
+    public func endSessions(account: String, except tokenHash: String?) throws -> Int {
+        try write { session in
+            try session.execute(
+                """
+                DELETE FROM web_session WHERE user_id = (SELECT id FROM account WHERE name = \(account))
+                AND token_hash IS DISTINCT FROM \(tokenHash)
+                """)
+        }
+    }
+
     public func addLoginFailure(keys: [String], at: Int64, window: Int64) throws {
         try write { session in
             try session.execute("DELETE FROM login_failure WHERE at_ms <= \(at - window)")

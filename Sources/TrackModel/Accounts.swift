@@ -192,6 +192,8 @@ public protocol SessionStoring {
     /// (and once its account is removed).
     func session(tokenHash: String, now: Int64) throws -> (account: String, csrf: String)?
     func endSession(tokenHash: String) throws
+    /// Ends every session of `account` but the one of `tokenHash` (nil: all of them); how many.
+    func endSessions(account: String, except tokenHash: String?) throws -> Int
     /// Counts one failed login against each key (an account, a client address); failures
     /// older than `window` ms are forgotten meanwhile.
     func addLoginFailure(keys: [String], at: Int64, window: Int64) throws

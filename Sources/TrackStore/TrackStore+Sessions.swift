@@ -34,6 +34,17 @@ extension SQLiteStoring {
         }
     }
 
+    public func endSessions(account: String, except tokenHash: String?) throws -> Int {
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM web_session WHERE user_id = (SELECT id FROM user WHERE name = ?)
+                    AND token_hash IS NOT ?
+                    """, arguments: [account, tokenHash])
+            return db.changesCount
+        }
+    }
+
     public func addLoginFailure(keys: [String], at: Int64, window: Int64) throws {
         try pool.write { db in
             try db.execute(sql: "DELETE FROM login_failure WHERE at_ms <= ?", arguments: [at - window])

@@ -33,6 +33,11 @@ struct WebSessions: Sendable {
 
     func end(_ token: String) throws { try store.endSession(tokenHash: Self.key(token)) }
 
+    /// Ends every session of `user` but the one of `token` (nil: all); how many ended.
+    func endAll(of user: String, except token: String?) throws -> Int {
+        try store.endSessions(account: user, except: token.map(Self.key))
+    }
+
     static func key(_ token: String) -> String { ContentDigest.hexDigest(of: Array(token.utf8)) }
 
     /// 256 random bits, base64url.

@@ -6,7 +6,7 @@ import TrackModel
 import TrailbookKit
 
 /// `/settings`: the signed-in account's devices (add one and pair a phone app by scanning a QR
-/// code; revoke one) and its password. Every change is a form with the session's CSRF token; the
+/// code; revoke one), its password, and signing out of every session (every browser). Every change is a form with the session's CSRF token; the
 /// store and bcrypt run on the thread pool.
 struct WebSettings {
     let accounts: AccountService
@@ -68,7 +68,20 @@ struct WebSettings {
             } catch let error as AccountError {
                 return try await page(user, csrf, message: error.description, status: .unprocessableContent)
             }
-            return try await page(user, csrf, message: "The password is changed.")
+            // Whoever signed in with the old password is signed out; this browser stays in.
+            let sessions = login.sessions
+            let current = await login.session(request)?.token
+            let ended = try await threads.runIfActive { try sessions.endAll(of: user, except: current) }
+            return try await page(
+                user, csrf,
+                message: "The password is changed"
+                    + (ended > 0 ? "; \(ended) other session\(ended == 1 ? " is" : "s are") signed out." : "."))
+        }
+        router.post("/sessions/end") { request, _ -> Response in
+            let (user, _, _) = try await WebPages.form(request, login: login)
+            let sessions = login.sessions
+            _ = try await threads.runIfActive { try sessions.endAll(of: user, except: nil) }
+            return WebPages.redirect("/", cookies: [login.cookie(Login.sessionCookie, "", request, maxAge: 0)])
         }
     }
 

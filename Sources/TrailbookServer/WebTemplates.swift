@@ -263,6 +263,12 @@ enum WebTemplates {
         <label>New password (at least {{minimum}} characters) <input type="password" name="new" \
         autocomplete="new-password" minlength="{{minimum}}" required></label><label>The new password again \
         <input type="password" name="again" autocomplete="new-password" required></label><button>Change it</button></form>
+        <p class="muted">Changing it signs out every other browser signed in to this account.</p>
+        </section>
+        <section><h2>Sessions</h2>
+        <form method="post" action="/sessions/end" id="endsessions"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <p>Signed in on a computer you no longer use, or lost a phone? This signs this account out everywhere, this \
+        browser too.</p><button>Sign out of every session</button></form>
         </section>
         </body></html>
         """

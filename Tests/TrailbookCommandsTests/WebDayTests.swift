@@ -530,6 +530,8 @@ extension WebPageTests {
         defer { _ = server.stop() }
         let base = server.url!
         let session = try await signIn(base, as: "ana")
+        // Ana is signed in on another computer too.
+        let elsewhere = try await signIn(base, as: "ana")
         let jar = ["Cookie": "trailbook_session=\(session)"]
         let formHeaders = jar.merging(["Content-Type": "application/x-www-form-urlencoded"]) { a, _ in a }
         let settings = try await HTTP.request(URL(string: "\(base)/settings")!, headers: jar)
@@ -613,13 +615,29 @@ extension WebPageTests {
         #expect(wrong.0 == 401 && wrong.1.contains("The current password is wrong."))
         let differs = try await change(password, newPassword + "!")
         #expect(differs.0 == 422 && differs.1.contains("differ"))
+        func settingsPage(_ session: String) async throws -> Int {
+            try await HTTP.exchange(
+                URL(string: "\(base)/settings")!, headers: ["Cookie": "trailbook_session=\(session)"]
+            ).status
+        }
+        #expect(try await settingsPage(elsewhere) == 200)
         let changed = try await change(password, newPassword)
-        #expect(changed.0 == 200 && changed.1.contains("The password is changed."))
+        #expect(changed.0 == 200 && changed.1.contains("The password is changed; 1 other session is signed out."))
+        #expect(try await settingsPage(elsewhere) == 303, "the other computer is signed out")
+        #expect(try await settingsPage(session) == 200, "this browser stays signed in")
         let check = try run(["user", "list", "--store", store, "--json"])
         #expect(check.status == 0)
         let apiWithNew = try await HTTP.request(
             URL(string: "\(base)/api/friends")!,
             headers: ["Authorization": "Basic " + Data("ana:\(newPassword)".utf8).base64EncodedString()])
         #expect(apiWithNew.0 == 200, "the new password signs in")
+
+        // Signing out of every session: this one too, its cookie cleared.
+        let ended = try await HTTP.exchange(
+            URL(string: "\(base)/sessions/end")!, method: "POST", body: form(["csrf": token]), headers: formHeaders)
+        #expect(
+            ended.status == 303
+                && ended.headers.contains { $0.lowercased().hasPrefix("set-cookie: trailbook_session=;") })
+        #expect(try await settingsPage(session) == 303, "signed out")
     }
 }
