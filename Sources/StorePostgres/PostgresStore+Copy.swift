@@ -37,23 +37,36 @@ extension PostgresStore: StoreCopying {
         }
     }
 
-    public func copyCount(_ table: StoreCopy.Table) throws -> Int {
-        try read { try $0.value(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table.name)"), as: Int.self) ?? 0 }
+    /// The condition that keeps `account`'s rows of `table`: "" for every row, nil for none.
+    static func accountCondition(_ table: StoreCopy.Table, _ account: Int64?) -> String? {
+        guard let account else { return "" }
+        return StoreCopy.condition(table, account: account, name: { $0 })
     }
 
-    public func copyRows(_ table: StoreCopy.Table, after: [StoreCopy.Value]?, limit: Int) throws
+    public func copyAccountID(_ name: String) throws -> Int64? {
+        try read { session in try PostgresStore.userID(session, name) }
+    }
+
+    public func copyCount(_ table: StoreCopy.Table, account: Int64?) throws -> Int {
+        guard let condition = Self.accountCondition(table, account) else { return 0 }
+        let sql = "SELECT count(*) FROM \(table.name)" + (condition.isEmpty ? "" : " WHERE \(condition)")
+        return try read { try $0.value(PostgresQuery(unsafeSQL: sql), as: Int.self) ?? 0 }
+    }
+
+    public func copyRows(_ table: StoreCopy.Table, after: [StoreCopy.Value]?, limit: Int, account: Int64?) throws
         -> [[StoreCopy.Value]]
     {
+        guard let condition = Self.accountCondition(table, account) else { return [] }
         let columns = table.columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
         let key = table.key.map(Self.ordered).joined(separator: ", ")
         var bindings = PostgresBindings()
-        var sql = "SELECT \(columns) FROM \(table.name)"
+        var sql = "SELECT \(columns) FROM \(table.name) WHERE true" + (condition.isEmpty ? "" : " AND \(condition)")
         if let after {
             let placeholders = zip(after, table.key).enumerated().map { i, pair in
                 Self.bind(pair.0, pair.1.kind, into: &bindings)
                 return "$\(i + 1)::\(Self.cast(pair.1.kind))" + (pair.1.kind == .text ? " COLLATE \"C\"" : "")
             }
-            sql += " WHERE (\(key)) > (\(placeholders.joined(separator: ", ")))"
+            sql += " AND (\(key)) > (\(placeholders.joined(separator: ", ")))"
         }
         sql += " ORDER BY \(key) LIMIT \(limit)"
         return try read { session in

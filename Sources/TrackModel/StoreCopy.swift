@@ -149,13 +149,69 @@ public enum StoreCopy {
     ]
 }
 
+extension StoreCopy {
+    /// How a table's rows belong to an account, for the copy of one account (`store copy
+    /// --user`, the web app's archive).
+    public enum Owner: Sendable, Equatable {
+        /// The account's own row (`id`).
+        case id
+        /// A column that holds the account's id.
+        case column(String)
+        /// Through `device_id`, `ride_id`, `record_id` or `alert_id`.
+        case device, ride, record, alert
+        /// A photo one of the account's records shows.
+        case photo
+        /// Not part of one account: a share grant (it names another account), a share code, a
+        /// browser session.
+        case none
+    }
+
+    public static func owner(of table: Table) -> Owner {
+        switch table.name {
+        case "account": return .id
+        case "ride", "segment", "position", "device_state", "upload_cursor", "device_message": return .device
+        case "drop_count": return .ride
+        case "note", "record_photo", "field", "record_condition": return .record
+        case "outbox": return .alert
+        case "photo": return .photo
+        case "share_code", "share_grant", "web_session": return .none
+        default: return .column("user_id")
+        }
+    }
+
+    /// The SQL condition that keeps the rows of `table` that belong to the account `account`
+    /// (nil: the table is not part of one account); `name` gives a store's name of a table,
+    /// `deviceColumn` the expression of a row's device.
+    public static func condition(
+        _ table: Table, account: Int64, name: (String) -> String, deviceColumn: String = "\"device_id\""
+    ) -> String? {
+        let records = "SELECT id FROM \(name("record")) WHERE user_id = \(account)"
+        switch owner(of: table) {
+        case .id: return "\"id\" = \(account)"
+        case .column(let column): return "\"\(column)\" = \(account)"
+        case .device: return "\(deviceColumn) IN (SELECT id FROM \(name("device")) WHERE user_id = \(account))"
+        case .ride:
+            return "\"ride_id\" IN (SELECT r.id FROM \(name("ride")) r JOIN \(name("device")) d ON d.id = r.device_id "
+                + "WHERE d.user_id = \(account))"
+        case .record: return "\"record_id\" IN (\(records))"
+        case .alert: return "\"alert_id\" IN (SELECT id FROM \(name("alert")) WHERE user_id = \(account))"
+        case .photo: return "\"sha256\" IN (SELECT sha256 FROM \(name("record_photo")) WHERE record_id IN (\(records)))"
+        case .none: return nil
+        }
+    }
+}
+
 /// A store's side of `trailbook store copy`: its tables as ``StoreCopy`` names them.
 public protocol StoreCopying: TrackStoring {
-    /// How many rows `table` has.
-    func copyCount(_ table: StoreCopy.Table) throws -> Int
+    /// How many rows `table` has (of the account whose id is `account`, when given).
+    func copyCount(_ table: StoreCopy.Table, account: Int64?) throws -> Int
     /// Up to `limit` rows of `table` after the key `after` (from the first when nil), in key
-    /// order, with the table's columns in its order.
-    func copyRows(_ table: StoreCopy.Table, after: [StoreCopy.Value]?, limit: Int) throws -> [[StoreCopy.Value]]
+    /// order, with the table's columns in its order; of the account whose id is `account`, when
+    /// given (none of a table that is not part of one account).
+    func copyRows(_ table: StoreCopy.Table, after: [StoreCopy.Value]?, limit: Int, account: Int64?) throws
+        -> [[StoreCopy.Value]]
+    /// The id of the account `name`; nil when there is none.
+    func copyAccountID(_ name: String) throws -> Int64?
     /// The key of the last row in key order; nil when the table is empty.
     func copyLastKey(_ table: StoreCopy.Table) throws -> [StoreCopy.Value]?
     /// Inserts rows in one transaction; a row whose key is there already is left as it is.
@@ -169,4 +225,14 @@ public protocol StoreCopying: TrackStoring {
     /// The copy this store is the destination of: its source and whether it finished.
     func copyMarker() throws -> (source: String, finished: Bool)?
     func setCopyMarker(source: String, finished: Bool) throws
+}
+
+extension StoreCopying {
+    public func copyCount(_ table: StoreCopy.Table) throws -> Int { try copyCount(table, account: nil) }
+
+    public func copyRows(_ table: StoreCopy.Table, after: [StoreCopy.Value]?, limit: Int) throws
+        -> [[StoreCopy.Value]]
+    {
+        try copyRows(table, after: after, limit: limit, account: nil)
+    }
 }

@@ -32,15 +32,34 @@ extension TrackStore: StoreCopying {
         }
     }
 
-    public func copyCount(_ table: StoreCopy.Table) throws -> Int {
-        let name = table.name == "position" ? "point" : Self.physical(table)
-        return try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(name)") ?? 0 }
+    /// The condition that keeps `account`'s rows of `table`: "" for every row, nil for none.
+    static func accountCondition(_ table: StoreCopy.Table, _ account: Int64?) -> String? {
+        guard let account else { return "" }
+        return StoreCopy.condition(
+            table, account: account,
+            name: { name in physical(StoreCopy.tables.first { $0.name == name }!) },
+            deviceColumn: table.name == "position" ? PointKey.deviceSQL : "\"device_id\"")
     }
 
-    public func copyRows(_ table: StoreCopy.Table, after: [StoreCopy.Value]?, limit: Int) throws
+    public func copyAccountID(_ name: String) throws -> Int64? {
+        try pool.read { db in try Self.userID(db, name) }
+    }
+
+    public func copyCount(_ table: StoreCopy.Table, account: Int64?) throws -> Int {
+        guard let condition = Self.accountCondition(table, account) else { return 0 }
+        let name = table.name == "position" ? "point" : Self.physical(table)
+        return try pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(name)" + (condition.isEmpty ? "" : " WHERE \(condition)"))
+                ?? 0
+        }
+    }
+
+    public func copyRows(_ table: StoreCopy.Table, after: [StoreCopy.Value]?, limit: Int, account: Int64?) throws
         -> [[StoreCopy.Value]]
     {
-        try pool.read { db in
+        guard let condition = Self.accountCondition(table, account) else { return [] }
+        let and = condition.isEmpty ? "" : " AND \(condition)"
+        return try pool.read { db in
             let rows: [Row]
             if table.name == "position" {
                 var low = Int64.min
@@ -52,15 +71,15 @@ extension TrackStore: StoreCopying {
                     sql: """
                         SELECT \(PointKey.deviceSQL), \(PointKey.timeSQL), lat, lon, alt, speed, track, hdop, mode_sats,
                                import_id
-                        FROM point WHERE key > ? ORDER BY key LIMIT ?
+                        FROM point WHERE key > ?\(and) ORDER BY key LIMIT ?
                         """, arguments: [low, limit])
             } else {
                 let columns = table.columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
                 let key = table.key.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                var sql = "SELECT \(columns) FROM \(Self.physical(table))"
+                var sql = "SELECT \(columns) FROM \(Self.physical(table)) WHERE 1\(and)"
                 var arguments = StatementArguments()
                 if let after {
-                    sql += " WHERE (\(key)) > (\(after.map { _ in "?" }.joined(separator: ", ")))"
+                    sql += " AND (\(key)) > (\(after.map { _ in "?" }.joined(separator: ", ")))"
                     arguments = StatementArguments(after.map(Self.argument))
                 }
                 sql += " ORDER BY \(key) LIMIT \(limit)"

@@ -4,6 +4,7 @@ import GPSCore
 import Logging
 import ServiceLifecycle
 import StorePostgres
+import TrackStore
 import TrailbookKit
 import TrailbookServer
 
@@ -80,7 +81,7 @@ struct Serve: AsyncParsableCommand {
         }
         let server = SharingServer(
             configuration: .init(host: host, port: port, trustProxy: trustProxy), store: store, rules: rules,
-            logger: logger, tiles: tiles)
+            logger: logger, tiles: tiles, archiveStore: { try TrackStore(path: $0) })
         // The accounts' alerts go out while the server runs; it stops after the server.
         let notifier = NotifierService(
             notifier: Notifier(store: store, settings: rules.alerts, logger: logger), tasks: nil)

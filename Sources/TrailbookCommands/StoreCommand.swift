@@ -25,7 +25,14 @@ struct StoreCommand: ParsableCommand {
                 An interrupted copy continues where it stopped when the same command is run again. \
                 At the end the rows of every table are counted on both sides.
 
-                Exit codes: 66 SOURCE does not exist, 73 DEST is not empty (or holds an unfinished \
+                With --user NAME only that account goes: the account (and its password), its \
+                devices, points, rides, imports, records and their photos, day summaries, places, \
+                events, cues, tasks, alerts and their outbox; not what ties it to other accounts \
+                (share grants and codes) nor its sessions. Its ids are kept, so the copy of one \
+                account is a backup that copies back whole into an empty store (the web app's \
+                /export/archive is this copy, as a tar file).
+
+                Exit codes: 66 SOURCE does not exist (or has no account NAME), 73 DEST is not empty (or holds an unfinished \
                 copy of another store), 69 a database does not answer, 77 a login was refused, \
                 1 the counts differ after the copy (run it again to continue).
                 """)
@@ -36,6 +43,9 @@ struct StoreCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The new store (a file or a URL).", valueName: "dest"))
         var destination: String
 
+        @Option(help: ArgumentHelp("Copy only this account (a server's user).", valueName: "name"))
+        var user: String?
+
         @Flag(
             help:
                 "Print {\"source\", \"destination\", \"resumed\", \"tables\": {NAME: ROWS}, \"photo_files\", \"photo_folder\"} as JSON."
@@ -44,8 +54,17 @@ struct StoreCommand: ParsableCommand {
 
         func run() throws {
             let from = try Self.open(source, create: false)
+            var account: Int64?
+            if let user {
+                guard let id = try from.copyAccountID(user) else {
+                    throw CommandFailure(
+                        message: "The store \(source) has no account \(user); trailbook user list shows them.",
+                        code: .noInput)
+                }
+                account = id
+            }
             let to = try Self.open(destination, create: true)
-            let service = StoreCopyService(source: from, destination: to)
+            let service = StoreCopyService(source: from, destination: to, account: account)
             let total = try service.totalRows()
             let bar = ProgressBar(label: "store copy", totalPoints: total)
             let report: StoreCopyService.Report

@@ -50,15 +50,20 @@ public struct SharingServer: Service, CustomStringConvertible {
 
     /// The live map's base map (served to signed-in pages at `/tiles/{z}/{x}/{y}`); nil: plain.
     let tiles: TileFetcher?
+    /// Makes the new SQLite store at a path that an account's archive (`/export/archive`) is
+    /// copied into; nil: no archives.
+    let archiveStore: (@Sendable (String) throws -> any StoreCopying)?
 
     /// `rules`: the collection rules the phones' points go through, as a receiver's do; `tiles`:
     /// the live map's base map.
     public init(
         configuration: Configuration, store: any TrackStoring, rules: PipelineConfiguration, logger: Logger,
-        tiles: TileFetcher? = nil, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+        tiles: TileFetcher? = nil, archiveStore: (@Sendable (String) throws -> any StoreCopying)? = nil,
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.tiles = tiles
+        self.archiveStore = archiveStore
         self.store = store
         self.logger = logger
         self.onListening = onListening
@@ -245,6 +250,10 @@ public struct SharingServer: Service, CustomStringConvertible {
         WebPages.add(
             to: router, store: store, login: login, tiles: tiles, threads: threads, rules: ingest.rules,
             zone: ingest.zone, pipeline: ingest.configuration)
+        if let archiveStore, let source = store as? any StoreCopying {
+            WebArchive(store: source, login: login, threads: threads, zone: ingest.zone, makeStore: archiveStore).add(
+                to: router)
+        }
         return router
     }
 

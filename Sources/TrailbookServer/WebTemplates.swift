@@ -172,6 +172,11 @@ enum WebTemplates {
         <label>Format <select name="format"><option value="gpx">GPX 1.1 (most apps)</option>\
         <option value="geojson">GeoJSON</option><option value="kml">KML (Google Earth)</option></select></label>\
         <button>Download</button></form>
+        <section><h2>Everything</h2>
+        <p>All of your account in one file, to keep or to move to another server: your devices, points, rides, \
+        records with their photos, day summaries, places, events, cues, tasks and alerts. Unpacked, \
+        <code>trailbook store copy trailbook-…/trailbook.sqlite NEW-STORE</code> brings it back whole.</p>
+        <p><a href="/export/archive" id="archive" download>Download everything (.tar)</a></p></section>
         </body></html>
         """
 

@@ -40,6 +40,32 @@ public enum HTTP {
         return (status, lines.filter { !$0.isEmpty }, text)
     }
 
+    /// GETs `url` into the file `path`, byte for byte (by curl); the status.
+    public static func download(_ url: URL, to path: String, headers: [String: String] = [:]) async throws -> Int {
+        try await Task.detached {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            var arguments = ["-s", "-S", "--max-time", "120", "-o", path, "-w", "%{http_code}"]
+            for (k, v) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(k): \(v)"] }
+            p.arguments = arguments + [url.absoluteString]
+            let status = path + ".status"
+            FileManager.default.createFile(atPath: status, contents: nil)
+            defer { try? FileManager.default.removeItem(atPath: status) }
+            let output = FileHandle(forWritingAtPath: status)
+            p.standardOutput = output
+            p.standardError = FileHandle.nullDevice
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+            try? output?.close()
+            let code = String(decoding: FileManager.default.contents(atPath: status) ?? Data(), as: UTF8.self)
+            guard p.terminationStatus == 0, let number = Int(code) else {
+                throw Failure(description: "curl GET \(url) into \(path) failed (\(p.terminationStatus))")
+            }
+            return number
+        }.value
+    }
+
     static func send(_ url: URL, method: String, body: Data?, headers: [String: String], extra: [String] = []) throws
         -> (Int, String)
     {

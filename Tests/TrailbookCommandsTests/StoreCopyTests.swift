@@ -51,10 +51,29 @@ import TrailbookTestSupport
         #expect(copied["photo_folder"] as? String == pgMedia, "and says where: \(there)")
         _ = try ok(["store", "copy", database, back], media: pgMedia)
 
-        let stores = [sqlite, database, back]
+        // One account alone (the store's own user, `me`), from either store: its points, rides, record
+        // and photo, not the other accounts nor the grant between them.
+        var mine: [String] = []
+        for (i, source) in [sqlite, database].enumerated() {
+            let only = folder + "/only-me-\(i).sqlite"
+            let report = try ok(["store", "copy", "--user", "me", source, only, "--json"], media: pgMedia)
+            let counts = try #require(
+                (try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])?["tables"]
+                    as? [String: Int])
+            #expect(
+                counts["account"] == 1 && counts["position"] == 1762 + 600 && counts["photo"] == 1
+                    && counts["share_grant"] == nil && counts["device"] == 1, "from \(source): \(counts)")
+            mine.append(only)
+        }
+        let nobody = try run(["store", "copy", "--user", "nobody", sqlite, folder + "/nobody.sqlite"])
+        #expect(nobody.status == 66 && nobody.stderr.contains("has no account nobody"), "\(nobody.stderr)")
+
+        let stores = [sqlite, database, back] + mine
         // The same answers, but for where each store keeps its photo files.
         func answers(_ arguments: [String]) throws -> [String] {
-            try stores.map {
+            // The copies of one account know no other.
+            let asked = arguments.contains("--user") || arguments.first == "user" ? Array(stores.prefix(3)) : stores
+            return try asked.map {
                 try ok(arguments + ["--store", $0], media: pgMedia).replacingOccurrences(
                     of: #""path" : "[^"]*/([0-9a-f]{2}/[0-9a-f]{64}\.jpg)""#, with: "\"path\" : \"MEDIA/$1\"",
                     options: .regularExpression)
@@ -68,8 +87,11 @@ import TrailbookTestSupport
         ] {
             let all = try answers(question)
             #expect(all[0] == all[1] && all[1] == all[2], "\(question) answered otherwise after the copies")
+            if all.count == 5 {
+                #expect(all[3] == all[0] && all[4] == all[0], "\(question) answered otherwise in the copies of me")
+            }
         }
-        for store in stores {
+        for store in [sqlite, database, back] {
             #expect(try openStore(store).grants(owner: "ana").map(\.viewer) == ["ben"], "the grant in \(store)")
         }
         #expect(

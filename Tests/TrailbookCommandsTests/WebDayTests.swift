@@ -177,6 +177,42 @@ extension WebPageTests {
         #expect(try run(["import", "--store", again, file]).status == 0)
         let rides = try run(["rides", "--store", again, "--json"])
         #expect(rides.stdout.contains(#""points" : 1762"#), "\(rides.stdout)")
+        // Everything of the account as one tar file: unpacked, store copy brings it back whole, the photo too.
+        let tar = dir + "/archive.tar"
+        #expect(try await HTTP.download(URL(string: "\(base)/export/archive")!, to: tar, headers: jar) == 200)
+        let unpacked = dir + "/unpacked"
+        let untar = try python([
+            "-c", "import sys,tarfile;tarfile.open(sys.argv[1]).extractall(sys.argv[2])", tar, unpacked,
+        ])
+        #expect(untar.status == 0, "\(untar.stderr)")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: unpacked)
+        #expect(folders.count == 1 && folders[0].hasPrefix("trailbook-ana-"), "\(folders)")
+        let restored = dir + "/restored.sqlite"
+        let copied = try run(["store", "copy", "\(unpacked)/\(folders.first ?? "")/trailbook.sqlite", restored])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        func exported(_ store: String) throws -> String {
+            let out = try run([
+                "export", "--user", "ana", "--store", store, "--from", "2026-06-14", "--to", "2026-06-14", "--format",
+                "gpx", "--time-zone", "Europe/Zurich",
+            ])
+            // The photos' links name each store's own photo folder.
+            return out.stdout.replacingOccurrences(
+                of: #"href="[^"]*-media/"#, with: #"href="MEDIA/"#, options: .regularExpression)
+        }
+        let original = try exported(store)
+        #expect(original.contains("<trkpt ") && original.contains("MEDIA/"), "\(original.prefix(800))")
+        #expect(try exported(restored) == original, "the restored account exports as the original does")
+        let bensArchive = dir + "/bens.tar"
+        #expect(
+            try await HTTP.download(
+                URL(string: "\(base)/export/archive")!, to: bensArchive, headers: ["Cookie": "trailbook_session=\(ben)"]
+            )
+                == 200)
+        let names = try python(
+            ["-c", "import sys,tarfile;print(*tarfile.open(sys.argv[1]).getnames())", bensArchive]
+        ).stdout
+        #expect(names.contains("trailbook-ben-") && !names.contains(".jpg"), "Ben's archive has none of Ana's photos")
+
         let bensExport = try await HTTP.exchange(
             URL(string: "\(base)/export?from=2026-06-14&to=2026-06-14&format=gpx")!,
             headers: ["Cookie": "trailbook_session=\(ben)"])

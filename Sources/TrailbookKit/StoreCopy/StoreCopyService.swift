@@ -59,17 +59,25 @@ public struct StoreCopyService {
 
     public let source: any StoreCopying
     public let destination: any StoreCopying
+    /// The id of the account whose rows alone are copied (nil: everything).
+    public let account: Int64?
     /// Rows per batch (one transaction in the destination).
     public var batch = 10_000
 
-    public init(source: any StoreCopying, destination: any StoreCopying) {
+    public init(source: any StoreCopying, destination: any StoreCopying, account: Int64? = nil) {
         self.source = source
         self.destination = destination
+        self.account = account
+    }
+
+    /// The tables copied: all, or those of one account (not share grants, codes and sessions).
+    var tables: [StoreCopy.Table] {
+        account == nil ? StoreCopy.tables : StoreCopy.tables.filter { StoreCopy.owner(of: $0) != .none }
     }
 
     /// Rows the source holds in all, for a progress bar.
     public func totalRows() throws -> Int {
-        try StoreCopy.tables.reduce(0) { $0 + (try source.copyCount($1)) }
+        try tables.reduce(0) { $0 + (try source.copyCount($1, account: account)) }
     }
 
     /// Copies everything; `progress` gets the rows done so far (this run and before).
@@ -87,15 +95,15 @@ public struct StoreCopyService {
             }
             try destination.setCopyMarker(source: source.path, finished: false)
         }
-        var tables: [TableReport] = []
+        var reports: [TableReport] = []
         var done = 0
-        for table in StoreCopy.tables {
+        for table in tables {
             var after = try destination.copyLastKey(table)
             var copied = 0
             done += after == nil ? 0 : try destination.copyCount(table)
             progress(done)
             while true {
-                let rows = try source.copyRows(table, after: after, limit: batch)
+                let rows = try source.copyRows(table, after: after, limit: batch, account: account)
                 guard !rows.isEmpty else { break }
                 try destination.copyInsert(table, rows: rows)
                 copied += rows.count
@@ -103,19 +111,18 @@ public struct StoreCopyService {
                 progress(done)
                 after = Array(rows[rows.count - 1].prefix(table.keyCount))
             }
-            tables.append(TableReport(table: table.name, rows: 0, copied: copied))
+            reports.append(TableReport(table: table.name, rows: 0, copied: copied))
         }
         try destination.copyFinish()
-        for i in tables.indices {
-            let table = StoreCopy.tables[i]
-            let (a, b) = (try source.copyCount(table), try destination.copyCount(table))
+        for (i, table) in tables.enumerated() {
+            let (a, b) = (try source.copyCount(table, account: account), try destination.copyCount(table))
             guard a == b else { throw StoreCopyError.countsDiffer(table: table.name, source: a, destination: b) }
-            tables[i].rows = b
+            reports[i].rows = b
         }
         let photoFiles = try copyPhotoFiles()
         try destination.setCopyMarker(source: source.path, finished: true)
         return Report(
-            source: source.path, destination: destination.path, resumed: resumed, tables: tables, photoFiles: photoFiles
+            source: source.path, destination: destination.path, resumed: resumed, tables: reports, photoFiles: photoFiles
         )
     }
 
