@@ -111,7 +111,25 @@ struct WebDiary {
                 ],
                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
-        router.get("/day.js") { _, _ -> Response in WebPages.script(MapScript.webDay) }
+        router.get("/day.js") { _, _ -> Response in WebPages.script(MapScript.webDay + Self.photoScript) }
+        router.post("/records/:id/photos") { request, context -> Response in
+            let user = try await login.user(request, context)
+            let id = try Self.record(context)
+            let (folder, path, name) = try await WebImport.receive(
+                request, context, threads: threads, limit: Self.photoLimit, tooLarge: "Send a smaller JPEG.")
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let diary = diary(user)
+            do {
+                let stored = try await threads.runIfActive { () -> Int in
+                    guard (try? diary.record(id)) != nil else { throw Self.noRecord(id) }
+                    return try diary.attach([try PhotoFile(path)], to: id).count
+                }
+                return try context.responseEncoder.encode(
+                    PhotoUpload(record: id, photos: stored, name: name), from: request, context: context)
+            } catch let error as PhotoError {
+                throw Refusal(.unprocessableContent, error.description.replacingOccurrences(of: path, with: name))
+            }
+        }
         // Many days' routes on one map (the overlay), with their list: at most `overlayDays`.
         router.get("/days") { request, _ -> Response in
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
@@ -309,7 +327,7 @@ struct WebDiary {
             user: user, csrf: csrf, previous: "/day/\(day.adding(days: -1))", next: "/day/\(day.adding(days: 1))",
             home: "/", script: "/day.js", summaryAction: "/day/\(day)/summary", noteAction: { "/records/\($0)/notes" },
             deleteLink: { "/records/\($0)/delete" },
-            markAction: "/day/\(day)/records", message: message)
+            markAction: "/day/\(day)/records", message: message, photoAction: { "/records/\($0)/photos" })
         let (store, zone) = (self.store, self.zone)
         let html = try await threads.runIfActive {
             let input = try DayReportInputs.load(
@@ -321,6 +339,32 @@ struct WebDiary {
     }
 
     /// The day a path names.
+    /// The largest photo taken, bytes.
+    static let photoLimit = 32 << 20
+
+    /// What a photo upload did.
+    struct PhotoUpload: Encodable, Sendable {
+        var record: Int64
+        var photos: Int
+        var name: String
+    }
+
+    /// The day page's photo forms: the chosen JPEG is sent as the body of `POST
+    /// /records/ID/photos?name=FILE` with the session's CSRF token, its progress said by the
+    /// form; the page shows it once it is on the record, or the sentence why not.
+    static let photoScript = """
+
+        (function(){document.querySelectorAll('form.photo-form').forEach(function(form){
+        form.addEventListener('submit',function(e){e.preventDefault();var file=form.elements.photo.files[0];if(!file)return;
+        var status=form.querySelector('.upload-status'),csrf=form.parentNode.querySelector('input[name=csrf]').value;
+        var x=new XMLHttpRequest();x.open('POST',form.getAttribute('data-action')+'?name='+encodeURIComponent(file.name));
+        x.setRequestHeader('X-CSRF-Token',csrf);x.setRequestHeader('Content-Type','image/jpeg');
+        x.upload.onprogress=function(p){if(p.lengthComputable)status.textContent='Sending… '+Math.round(100*p.loaded/p.total)+' %'};
+        x.onload=function(){if(x.status===200){location.reload();return}var m='';
+        try{m=JSON.parse(x.responseText).error.message}catch(_){}status.textContent=m||('The upload failed ('+x.status+').')};
+        x.onerror=function(){status.textContent='The upload did not get through; try again.'};x.send(file)})})})();
+        """
+
     static func day(_ context: ServerContext) throws -> CivilDate {
         guard let text = context.parameters.get("date"), let day = CivilDate(iso: text) else {
             throw Refusal(.notFound, "A day is written YYYY-MM-DD, e.g. /day/2026-06-14.")

@@ -39,23 +39,10 @@ struct WebImport {
         router.get("/import.js") { _, _ -> Response in WebPages.script(WebTemplates.importScript) }
         router.post("/import") { request, context -> Response in
             let user = try await login.user(request, context)
-            guard let length = request.headers[.contentLength].flatMap({ Int($0) }) else {
-                throw Refusal(.lengthRequired, "Send the file with its Content-Length.")
-            }
-            guard length <= Self.limit else {
-                throw Refusal(
-                    .contentTooLarge,
-                    "The file is \(length >> 20) MiB; at most \(Self.limit >> 20) MiB go in one upload. "
-                        + "Split it, or use trailbook import on the server.")
-            }
-            let name = Self.fileName(request.uri.queryParameters.get("name").map { String($0) } ?? "")
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "trailbook-upload-\(UUID().uuidString)"
-            ).path
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            let (folder, path, name) = try await Self.receive(
+                request, context, threads: threads, limit: Self.limit,
+                tooLarge: "Split it, or use trailbook import on the server.")
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            let path = folder + "/" + name
-            try await FileIO(threadPool: threads).writeFile(contents: request.body, path: path, context: context)
             let (store, zone, pipeline) = (self.store, self.zone, self.pipeline)
             do {
                 let answer = try await threads.runIfActive {
@@ -76,6 +63,36 @@ struct WebImport {
                 throw Refusal(.unprocessableContent, sentence)
             }
         }
+    }
+
+    /// An upload's body in a temporary folder of its own (which the caller removes), under the
+    /// name the browser gave in `?name=`: the folder, the file's path and the name. A body
+    /// without its length (411) or over `limit` bytes (413, with `tooLarge` said after why) is
+    /// refused before it is read.
+    static func receive(
+        _ request: Request, _ context: ServerContext, threads: NIOThreadPool, limit: Int, tooLarge: String
+    ) async throws -> (folder: String, path: String, name: String) {
+        guard let length = request.headers[.contentLength].flatMap({ Int($0) }) else {
+            throw Refusal(.lengthRequired, "Send the file with its Content-Length.")
+        }
+        guard length <= limit else {
+            throw Refusal(
+                .contentTooLarge,
+                "The file is \(length >> 20) MiB; at most \(limit >> 20) MiB go in one upload. " + tooLarge)
+        }
+        let name = fileName(request.uri.queryParameters.get("name").map { String($0) } ?? "")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "trailbook-upload-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let path = folder + "/" + name
+        do {
+            try await FileIO(threadPool: threads).writeFile(contents: request.body, path: path, context: context)
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
+        return (folder, path, name)
     }
 
     /// What an upload did: the file's import report (as `trailbook import --json` prints it) and

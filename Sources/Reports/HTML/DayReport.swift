@@ -192,6 +192,8 @@ public struct WebDay: Sendable {
     /// Where the day summary, a record's note and a new record are posted.
     public var summaryAction: String
     public var noteAction: @Sendable (Int64) -> String
+    /// Where a record's photo is uploaded (nil: no upload form).
+    public var photoAction: (@Sendable (Int64) -> String)?
     /// The page that asks before a record is deleted.
     public var deleteLink: @Sendable (Int64) -> String
     public var markAction: String
@@ -201,8 +203,10 @@ public struct WebDay: Sendable {
     public init(
         user: String, csrf: String, previous: String, next: String, home: String, script: String,
         summaryAction: String, noteAction: @escaping @Sendable (Int64) -> String,
-        deleteLink: @escaping @Sendable (Int64) -> String, markAction: String, message: String? = nil
+        deleteLink: @escaping @Sendable (Int64) -> String, markAction: String, message: String? = nil,
+        photoAction: (@Sendable (Int64) -> String)? = nil
     ) {
+        self.photoAction = photoAction
         self.user = user
         self.csrf = csrf
         self.previous = previous
@@ -249,10 +253,12 @@ public enum DayReport {
             if let message = web.message { links["message"] = message }
             page["web"] = links
             page["records"] = (page["records"] as! [[String: Any]]).map { r in
-                r.merging([
+                var added: [String: Any] = [
                     "noteAction": web.noteAction(r["id"] as! Int64), "csrf": web.csrf,
                     "deleteLink": web.deleteLink(r["id"] as! Int64),
-                ]) { a, _ in a }
+                ]
+                if let photoAction = web.photoAction { added["photoAction"] = photoAction(r["id"] as! Int64) }
+                return r.merging(added) { a, _ in a }
             }
         } else {
             page["inline"] = true

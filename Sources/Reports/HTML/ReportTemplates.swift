@@ -68,7 +68,10 @@ enum ReportTemplates {
         {{/hasFields}}{{#hasPhotos}}<div class="photos">{{#photos}}<a href="{{source}}"><img src="{{source}}" alt="{{name}}"></a>{{/photos}}</div>
         {{/hasPhotos}}{{#noteAction}}<form method="post" action="{{.}}" class="edit note-form"><input type="hidden" \
         name="csrf" value="{{csrf}}"><label>Add a note <input name="note" maxlength="10000" required></label> \
-        <button>Add</button></form><p><a href="{{deleteLink}}" class="delete">Delete record {{id}}…</a></p>{{/noteAction}}</section>
+        <button>Add</button></form>{{#photoAction}}<form class="edit photo-form" data-action="{{.}}"><label>Add a photo \
+        (JPEG) <input type="file" name="photo" accept="image/jpeg" required></label> <button>Upload</button> \
+        <span class="upload-status" role="status"></span></form>{{/photoAction}}\
+        <p><a href="{{deleteLink}}" class="delete">Delete record {{id}}…</a></p>{{/noteAction}}</section>
         {{/records}}{{/hasRecords}}{{#suggest}}{{> suggestions}}{{/suggest}}{{#inline}}<script>\(MapScript.js)</script>{{/inline}}\
         {{#web}}<script src="{{script}}"></script>{{/web}}\(footer)
         """
