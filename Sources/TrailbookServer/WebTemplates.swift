@@ -31,7 +31,7 @@ enum WebTemplates {
         @media (max-width: 600px) { #map { height: 240px; } th, td { padding: 4px 3px; }
           #friends th:nth-child(n+5), #friends td:nth-child(n+5) { display: none; } #friends td { white-space: normal; }
           table.cards thead { display: none; } table.cards tr { display: block; border-bottom: 1px solid #ddd; padding: 6px 0; }
-          table.cards td { display: block; border: 0; padding: 2px 3px; } }
+          table.cards td { display: block; border: 0; padding: 2px 3px; white-space: normal; } }
         .message { background: #fff4c2; padding: 6px 10px; }
         .code { font: 700 28px/1.2 ui-monospace, monospace; letter-spacing: 2px; }
         form.inline { display: inline; }

@@ -372,11 +372,12 @@ extension WebPageTests {
         defer { _ = server.stop() }
         let base = server.url!
         // A walk along a straight street (so most of its points simplify away), then a turn:
-        // 40 points over the last 40 s.
+        // 40 points over the last 40 minutes, one a minute as a phone app posts them (each its
+        // own segment for the collection rules: the line is drawn all the same).
         for i in 0..<40 {
             let (lat, lon) =
                 i < 30 ? (47.3700, 8.5400 + Double(i) * 0.0002) : (47.3700 + Double(i - 29) * 0.0002, 8.5458)
-            let url = "\(base)/osmand?id=\(token)&lat=\(lat)&lon=\(lon)&speed=1&timestamp=\(now - 40 + i)"
+            let url = "\(base)/osmand?id=\(token)&lat=\(lat)&lon=\(lon)&speed=1&timestamp=\(now - 2400 + i * 60)"
             #expect(try await HTTP.request(URL(string: url)!).0 == 200)
         }
         let session = try await signIn(base, as: "ana")

@@ -30,23 +30,12 @@ public struct TodayMap: Sendable {
             }
         }
         let (from, _) = LocalDay.range(LocalDay.of(now, in: zone), in: zone)
-        // By segment, in the order they begin: two devices logging at once interleave in time.
-        var lines: [[Coordinate]] = []
-        var lineOf: [Int64: Int] = [:]
-        var count = 0
-        for p in try store.pointsWithSegments(
-            fromMilliseconds: from, toMilliseconds: now + 1, devices: DeviceFilter(account: account))
-        {
-            guard let c = p.fix.coordinate else { continue }
-            count += 1
-            if let i = lineOf[p.segment] {
-                lines[i].append(c)
-            } else {
-                lineOf[p.segment] = lines.count
-                lines.append([c])
-            }
-        }
-        return TodayMap(positions: positions, lines: simplify(lines), points: count)
+        // Per device (two devices logging at once interleave in time), split where nothing was
+        // recorded for 10 minutes: not by segment, since a phone that posts once a minute makes
+        // a segment of each point.
+        let points = try store.points(account: account, fromMilliseconds: from, toMilliseconds: now + 1)
+        let count = points.filter { $0.fix.coordinate != nil }.count
+        return TodayMap(positions: positions, lines: deviceLines(points).map(\.line), points: count)
     }
 
     /// Each line with the points that show at zoom 16 (to within a pixel there).
