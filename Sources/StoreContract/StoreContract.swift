@@ -78,6 +78,29 @@ public enum StoreContract {
                 try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .named("nobody")).isEmpty,
                 "an unknown device has no rides")
         },
+        Case(description: "an account's points are counted per grid cell, every device of it, no other's") { store in
+            for name in ["ana", "ben"] { _ = try store.addAccount(name: name, passwordHash: "v1$x") }
+            // Ana: 3 points in one cell, 2 in the next one east (both devices), 1 south of the equator and
+            // west of Greenwich; Ben: 4 points, none counted for Ana.
+            let places: [(String, String, Double, Double)] = [
+                ("ana", "phone", 47.01, 8.01), ("ana", "phone", 47.02, 8.02), ("ana", "bike", 47.03, 8.03),
+                ("ana", "bike", 47.01, 8.11), ("ana", "phone", 47.02, 8.12), ("ana", "phone", -0.05, -0.05),
+                ("ben", "phone", 47.01, 8.01), ("ben", "phone", 47.02, 8.02), ("ben", "phone", 10, 10),
+                ("ben", "phone", 11, 11),
+            ]
+            for (i, (user, device, latitude, longitude)) in places.enumerated() {
+                let writer = store.makeWriter(device: try store.device(named: device, account: user)!)
+                let fix = makeFix(t0 + Int64(i) * 1000, latitude: latitude, longitude: longitude)
+                try writer.write([KeptPoint(fix: fix, ride: 1, segment: 1)], drops: [:])
+            }
+            let cells = try store.pointCells(account: "ana", cellDegrees: 0.1)
+            try expect(
+                cells == [
+                    PointCell(row: 899, column: 1799, count: 1), PointCell(row: 1370, column: 1880, count: 3),
+                    PointCell(row: 1370, column: 1881, count: 2),
+                ], "Ana's cells: \(cells)")
+            try expect(try store.pointCells(account: "nobody", cellDegrees: 0.1).isEmpty, "no account, no cells")
+        },
         Case(description: "a writer skips milliseconds it has and continues rides across batches") { store in
             let writer = store.makeWriter(device: try store.device(named: "bike"))
             let first = (0..<10).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) }

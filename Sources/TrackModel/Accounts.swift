@@ -167,6 +167,11 @@ public protocol SharingStoring {
     /// The points of all of `account`'s devices in [from, to), in time order, with their
     /// device's name.
     func points(account: String, fromMilliseconds: Int64, toMilliseconds: Int64) throws -> [(device: String, fix: Fix)]
+    /// How many of `account`'s points lie in each cell of a grid of `cellDegrees` on a side (of
+    /// latitude and of longitude), counted in the store: the cells that have any, each by its
+    /// south-west corner's row and column (`floor((lat + 90) / cellDegrees)`, `floor((lon +
+    /// 180) / cellDegrees)`), in row then column order.
+    func pointCells(account: String, cellDegrees: Double) throws -> [PointCell]
     /// What a phone said of itself with its newest point: its accuracy, and its battery — a
     /// nil battery keeps the last known level. Only moves forward: a state at or before the
     /// stored one's time (a resent or late batch) changes nothing.
@@ -199,4 +204,18 @@ public protocol SessionStoring {
     func addLoginFailure(keys: [String], at: Int64, window: Int64) throws
     /// How many failed logins each key has since `since` (keys without any are left out).
     func loginFailures(keys: [String], since: Int64) throws -> [String: Int]
+}
+
+/// A cell of ``SharingStoring/pointCells(account:cellDegrees:)``: its row (from the south pole)
+/// and column (from the antimeridian), and the points in it.
+public struct PointCell: Equatable, Sendable {
+    public var row: Int
+    public var column: Int
+    public var count: Int
+
+    public init(row: Int, column: Int, count: Int) {
+        self.row = row
+        self.column = column
+        self.count = count
+    }
 }

@@ -131,6 +131,33 @@ extension SQLiteStoring {
         }
     }
 
+    public func pointCells(account: String, cellDegrees: Double) throws -> [PointCell] {
+        // Stored coordinates are 1e-7 degrees; shifted to be never negative, so that integer
+        // division floors.
+        let size = max(1, Int64((cellDegrees * 1e7).rounded()))
+        return try pool.read { db in
+            guard let id = try Self.userID(db, account) else { return [] }
+            var counts: [Int64: Int] = [:]
+            for d in try DeviceRow.filter(Column("user_id") == id).fetchAll(db) {
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT (lat + 900000000) / ? AS r, (lon + 1800000000) / ? AS c, count(*) AS n FROM point
+                        WHERE key >= ? AND key < ? GROUP BY r, c
+                        """,
+                    arguments: StatementArguments([size, size]) + Self.keyRange(d.id!, from: .min, to: .max))
+                while let row = try rows.next() {
+                    let r: Int64 = row["r"]
+                    let c: Int64 = row["c"]
+                    counts[r << 32 | c, default: 0] += row["n"]
+                }
+            }
+            return counts.keys.sorted().map {
+                PointCell(row: Int($0 >> 32), column: Int($0 & 0xFFFF_FFFF), count: counts[$0]!)
+            }
+        }
+    }
+
     public func setDeviceState(_ device: DeviceID, atMilliseconds: Int64, battery: Double?, accuracy: Double?) throws {
         try pool.write { db in
             // A point without a battery level does not make the last known one unknown.

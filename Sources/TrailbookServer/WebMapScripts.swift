@@ -335,4 +335,29 @@ enum WebMapScripts {
         for (const field of ["lat", "lon", "radius"]) form.elements[field].addEventListener("input", () => { read(); map.draw(); });
         map.draw();
         """
+
+    /// The heat map's: the store's cells as five paths, one per shade (log scale), redrawn at
+    /// each pan and zoom.
+    static let heatmap = """
+        "use strict";
+        const svg = document.getElementById("map");
+        const heat = JSON.parse(svg.dataset.heat || '{"size":1,"cells":[]}'), size = heat.size;
+        const most = heat.cells.reduce((m, c) => Math.max(m, c[2]), 1);
+        const shades = ["#fdd49e", "#fdbb84", "#fc8d59", "#e34a33", "#b30000"];
+        const cells = heat.cells.map(c => ({
+          x0: mx(c[1] * size - 180), x1: mx((c[1] + 1) * size - 180), y0: my((c[0] + 1) * size - 90), y1: my(c[0] * size - 90),
+          shade: Math.min(4, Math.floor(5 * Math.log(c[2]) / Math.log(most + 1))) }));
+        function paint(X, Y) {
+          const d = ["", "", "", "", ""];
+          for (const c of cells) {
+            const x = X(c.x0), y = Y(c.y0), w = Math.max(1.5, X(c.x1) - x), h = Math.max(1.5, Y(c.y1) - y);
+            d[c.shade] += "M" + x.toFixed(1) + " " + y.toFixed(1) + "h" + w.toFixed(1) + "v" + h.toFixed(1) + "h" + (-w).toFixed(1) + "z";
+          }
+          d.forEach((path, i) => { if (path) svg.appendChild(element("path", { d: path, fill: shades[i], "fill-opacity": 0.8, class: "heat" })); });
+        }
+        const map = slippyMap(svg, {
+          extent: () => cells.flatMap(c => [{ x: c.x0, y: c.y0 }, { x: c.x1, y: c.y1 }]), paint,
+          empty: { cx: 0.5, cy: 0.5, scale: 512 } });
+        map.draw();
+        """
 }

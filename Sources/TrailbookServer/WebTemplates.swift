@@ -7,6 +7,7 @@ enum WebTemplates {
         (name: "head", text: head), ("login", login), ("home", home), ("calendar", calendar), ("confirm", confirm),
         ("export", export), ("import", importPage), ("settings", settings), ("paired", paired),
         ("places", places), ("alerts", alerts), ("livemap", livemap), ("friends", friends),
+        ("heatmap", heatmap),
     ])
 
     static let head = """
@@ -21,7 +22,7 @@ enum WebTemplates {
         th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #ddd; white-space: nowrap; }
         .mapwrap { position: relative; }
         #map { display: block; width: 100%; height: 320px; background: #eef2ee; border: 1px solid #ccc; box-sizing: border-box; touch-action: none; cursor: grab; }
-        #map:focus { outline: 2px solid #1f6feb; }
+        #map:focus { outline: 2px solid #1f6feb; } #map.tall { height: 70vh; }
         .mapctl { position: absolute; top: 8px; right: 8px; display: flex; flex-direction: column; gap: 4px; }
         .mapctl button { width: 34px; height: 34px; font-size: 20px; line-height: 1; border-radius: 6px; border: 1px solid #bbb; background: #fff; cursor: pointer; }
         .maptip { display: none; position: absolute; z-index: 2; padding: 4px 8px; border-radius: 6px; font-size: 13px; white-space: nowrap; pointer-events: none; background: #fff; box-shadow: 0 1px 4px rgba(0,0,0,.3); }
@@ -99,7 +100,7 @@ enum WebTemplates {
         <header><h1>Trailbook</h1>
         <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
         Signed in as <strong id="me">{{user}}</strong> <button>Sign out</button></form></header>
-        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><a href="/friends">Friends</a><a href="/places">Places</a><a href="/alerts">Alerts</a><a href="/import">Import</a><a href="/export">Export</a><a href="/settings">Settings</a><form method="get" action="/day">\
+        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><a href="/heatmap">Heat map</a><a href="/friends">Friends</a><a href="/places">Places</a><a href="/alerts">Alerts</a><a href="/import">Import</a><a href="/export">Export</a><a href="/settings">Settings</a><form method="get" action="/day">\
         <label>Another day <input type="date" name="date" value="{{today}}" required></label> <button>Show</button></form></nav>
         {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
         <section><h2>Today</h2>
@@ -419,6 +420,22 @@ enum WebTemplates {
         {{/grants}}</tbody></table></div>{{/hasGrants}}
         </section>
         <script src="/map.js"></script><script src="/live.js"></script>
+        </body></html>
+        """
+
+    /// The heat map of all time.
+    static let heatmap = """
+        {{> head}}
+        <header><h1>Everywhere you have been</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
+        <nav class="days"><a href="/">Home</a><a href="/day/{{today}}">Today’s diary</a><a href="/calendar">Calendar</a></nav>
+        <p class="muted" id="heatnote">{{note}}</p>
+        <div class="mapwrap"><svg id="map" class="tall" role="img" tabindex="0" aria-label="A heat map of all your points \
+        (drag to pan; wheel, pinch, + and − to zoom; 0 to fit)"{{#tiles}} data-tiles="/tiles/"{{/tiles}} data-heat="{{heat}}"></svg>\
+        <div class="mapctl"><button type="button" data-map="in" aria-label="Zoom in">+</button>\
+        <button type="button" data-map="out" aria-label="Zoom out">−</button>\
+        <button type="button" data-map="fit" aria-label="Fit to everything">⤢</button></div></div>
+        {{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
+        <script src="/map.js"></script><script src="/heatmap.js"></script>
         </body></html>
         """
 }

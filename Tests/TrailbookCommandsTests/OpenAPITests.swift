@@ -35,7 +35,7 @@ import TrailbookTestSupport
         "GET /places", "GET /places.js", "POST /places", "POST /places/rename", "GET /places/delete",
         "POST /places/delete", "GET /alerts", "POST /alerts", "POST /alerts/{id}/test", "GET /alerts/{id}/delete",
         "POST /alerts/{id}/delete", "GET /friends", "POST /sessions/end",
-        "GET /export/archive", "POST /records/{id}/photos",
+        "GET /export/archive", "POST /records/{id}/photos", "GET /heatmap", "GET /heatmap.js",
     ]
 
     /// The document is one file in the repository; the server serves it and `serve --openapi`

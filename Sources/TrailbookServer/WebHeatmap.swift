@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import NIOPosix
+import TrackModel
+import TrailbookKit
+
+/// `/heatmap`: where the signed-in account has been, all time, in one view: its points counted
+/// by the store in cells of a grid (about 256 across the account's whole extent), each cell
+/// shaded by its count on a log scale, over the base map. The browser gets the cells, never the
+/// points.
+struct WebHeatmap {
+    let store: any TrackStoring
+    let login: Login
+    let tiles: TileFetcher?
+    let threads: NIOThreadPool
+    let zone: TimeZone
+
+    /// Cells across the account's extent, and the smallest cell (degrees, about 200 m).
+    static let across = 256.0
+    static let smallest = 0.002
+
+    func add(to router: Router<ServerContext>) {
+        router.get("/heatmap") { request, _ -> Response in
+            guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            let user = session.user
+            let store = self.store
+            let (size, cells) = try await threads.runIfActive { try Self.cells(of: user, in: store) }
+            let points = cells.reduce(0) { $0 + $1.count }
+            var values: [String: Any] = [
+                "user": user, "today": LocalTime.today(in: zone).description, "heat": Self.json(size, cells),
+                "note": points == 0
+                    ? "Nothing recorded yet: import a track or pair a phone."
+                    : "All your \(Self.grouped(points)) points, in \(Self.grouped(cells.count)) squares of "
+                        + "\(Self.metres(size)) on a side: the darker, the more often you were there.",
+            ]
+            if let tiles {
+                values["tiles"] = true
+                if !tiles.attribution.isEmpty { values["attribution"] = tiles.attribution }
+            }
+            return WebPages.html(WebTemplates.pages.render("heatmap", values))
+        }
+        router.get("/heatmap.js") { _, _ -> Response in WebPages.script(WebMapScripts.heatmap) }
+    }
+
+    /// A first count in cells of half a degree finds the extent; the second counts in cells that
+    /// put about ``across`` of them over it.
+    static func cells(of user: String, in store: any TrackStoring) throws -> (Double, [PointCell]) {
+        let coarse = 0.5
+        let first = try store.pointCells(account: user, cellDegrees: coarse)
+        guard !first.isEmpty else { return (coarse, []) }
+        let rows = first.map(\.row)
+        let columns = first.map(\.column)
+        let span = Double(max(rows.max()! - rows.min()!, columns.max()! - columns.min()!) + 1) * coarse
+        let size = max(smallest, span / across)
+        return (size, try store.pointCells(account: user, cellDegrees: size))
+    }
+
+    /// `{"size": DEGREES, "cells": [[ROW, COLUMN, COUNT], ...]}`.
+    static func json(_ size: Double, _ cells: [PointCell]) -> String {
+        "{\"size\":\(size),\"cells\":["
+            + cells.map { "[\($0.row),\($0.column),\($0.count)]" }.joined(separator: ",") + "]}"
+    }
+
+    static func grouped(_ n: Int) -> String {
+        let format = NumberFormatter()
+        format.numberStyle = .decimal
+        format.locale = Locale(identifier: "en_GB")
+        return format.string(from: NSNumber(value: n)) ?? "\(n)"
+    }
+
+    /// A cell's side on the ground at the equator (narrower east-west toward the poles).
+    static func metres(_ degrees: Double) -> String {
+        let m = degrees * 111_320
+        return m >= 1000 ? String(format: "%.0f km", m / 1000) : String(format: "%.0f m", m)
+    }
+}

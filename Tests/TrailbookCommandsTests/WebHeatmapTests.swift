@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// `/heatmap`: all of an account's points as the store's counts per cell, drawn over the base
+/// map; the browser gets cells, not points; another account's points are not in it.
+extension WebPageTests {
+    @Test func theHeatMapShowsEveryPointOfTheAccountAsCells() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        try addUsers(["ana", "ben"], store: store)
+        #expect(try run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"]).status == 0)
+        let mbtiles = dir + "/town.mbtiles"
+        try TileServer.makeMBTiles(mbtiles, tiles: Self.rideTiles())
+        let config = dir + "/config.toml"
+        try "[maps]\ntiles = \"mbtiles:\(mbtiles)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        defer { _ = server.stop() }
+        let base = server.url!
+        let ana = try await signIn(base, as: "ana")
+        let page = try await HTTP.request(
+            URL(string: "\(base)/heatmap")!, headers: ["Cookie": "trailbook_session=\(ana)"])
+        #expect(page.0 == 200 && page.1.contains("All your 1,762 points, in "), "\(page.1.prefix(2000))")
+        // The cells add up to the points, and the page is far smaller than the points would be.
+        let heat = try #require(
+            page.1.range(of: #"data-heat="[^"]*""#, options: .regularExpression).map { String(page.1[$0]) })
+        let counts = heat.components(separatedBy: "],[").compactMap {
+            Int($0.split(separator: ",").last?.prefix { $0.isNumber } ?? "")
+        }
+        #expect(counts.reduce(0, +) == 1762, "the cells' counts: \(counts.count) cells")
+        #expect(page.1.utf8.count < 40_000, "\(page.1.utf8.count) bytes")
+        for width in [390, 1280] {
+            let seen = try browse(
+                "\(base)/heatmap", session: ana, width: width,
+                [
+                    "wait:document.querySelectorAll('#map path.heat').length > 0",
+                    "eval:[document.documentElement.scrollWidth, document.querySelectorAll('#map image.tile').length]",
+                    "shot:\(dir)/heatmap-\(width).png",
+                ])
+            let values = try #require(seen.last as? [Int])
+            #expect(values[0] <= width && values[1] > 0, "at \(width) px: \(values)")
+        }
+        let ben = try await signIn(base, as: "ben")
+        let his = try await HTTP.request(
+            URL(string: "\(base)/heatmap")!, headers: ["Cookie": "trailbook_session=\(ben)"])
+        #expect(
+            his.1.contains("Nothing recorded yet")
+                && his.1.contains(#"data-heat="{&quot;size&quot;:0.5,&quot;cells&quot;:[]}""#), "\(his.1.suffix(1500))")
+    }
+}
