@@ -34,9 +34,12 @@ struct WebArchive {
                 tar = try await threads.runIfActive {
                     try Self.make(name, of: user, in: folder, from: store, makeStore: makeStore)
                 }
+            } catch let refusal as Refusal {
+                try? FileManager.default.removeItem(atPath: folder)
+                throw refusal
             } catch {
                 try? FileManager.default.removeItem(atPath: folder)
-                throw error
+                throw Refusal(.serviceUnavailable, "The archive could not be made (\(error)); try again in a moment.")
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: tar)[.size] as? Int) ?? nil
             guard let handle = FileHandle(forReadingAtPath: tar) else {

@@ -55,10 +55,7 @@ struct WebFriends {
                     ? "When a friend gives you a code, they appear here."
                     : "\(owners.count == 1 ? "1 friend shares" : "\(owners.count) friends share") with you.",
             ]
-            if let tiles {
-                values["tiles"] = true
-                if !tiles.attribution.isEmpty { values["attribution"] = tiles.attribution }
-            }
+            values.merge(WebPages.baseMap(tiles)) { $1 }
             return WebPages.html(WebTemplates.pages.render("friends", values))
         }
     }

@@ -33,10 +33,7 @@ struct WebHeatmap {
                     : "All your \(Self.grouped(points)) points, in \(Self.grouped(cells.count)) squares of "
                         + "\(Self.metres(size)) on a side: the darker, the more often you were there.",
             ]
-            if let tiles {
-                values["tiles"] = true
-                if !tiles.attribution.isEmpty { values["attribution"] = tiles.attribution }
-            }
+            values.merge(WebPages.baseMap(tiles)) { $1 }
             return WebPages.html(WebTemplates.pages.render("heatmap", values))
         }
         router.get("/heatmap.js") { _, _ -> Response in WebPages.script(WebMapScripts.heatmap) }

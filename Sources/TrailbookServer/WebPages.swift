@@ -81,10 +81,7 @@ enum WebPages {
                     ? "Your track today: \(counted(today.points, "point")), the line on the map."
                     : "Nothing recorded today yet; the calendar has your other days.",
             ]
-            if let tiles {
-                values["tiles"] = true
-                if !tiles.attribution.isEmpty { values["attribution"] = tiles.attribution }
-            }
+            values.merge(WebPages.baseMap(tiles)) { $1 }
             if let (c, expires) = code {
                 values["code"] = ["code": c, "expires": LocalTime.format(expires, zone: zone)]
             }
@@ -244,6 +241,12 @@ enum WebPages {
                 "{\"user\":\(name),\"lines\":\(TodayMap.json(lines.map(\.line))),\"devices\":\(devices)}")
         }
         return "[" + shared.joined(separator: ",") + "]"
+    }
+
+    /// A live map's base map for its template: `tiles` (from `/tiles/`) and the credit to show.
+    static func baseMap(_ tiles: TileFetcher?) -> [String: Any] {
+        guard let tiles else { return [:] }
+        return tiles.attribution.isEmpty ? ["tiles": true] : ["tiles": true, "attribution": tiles.attribution]
     }
 
     /// The page before a deletion: what goes for good (`lines`), the form that deletes (`action`,

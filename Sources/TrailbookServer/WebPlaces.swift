@@ -137,10 +137,7 @@ struct WebPlaces {
             "lon": typed["lon"] ?? "", "radius": typed["radius"] ?? "\(Int(PlaceService.defaultRadius))",
         ]
         if let c = latest?.coordinate { values["here"] = "[\(c.longitude),\(c.latitude)]" }
-        if let tiles {
-            values["tiles"] = true
-            if !tiles.attribution.isEmpty { values["attribution"] = tiles.attribution }
-        }
+        values.merge(WebPages.baseMap(tiles)) { $1 }
         if let message { values["message"] = message }
         if let refused { values["formMessage"] = refused }
         return WebPages.html(WebTemplates.pages.render("places", values), status: status)
