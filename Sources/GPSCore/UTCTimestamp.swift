@@ -5,7 +5,12 @@ public enum UTCTimestamp {
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…][Z|±HH:MM|±HHMM|±HH]` (a space instead of `T` too).
     /// Without a zone the time is taken as UTC, as GPX requires. Nil for anything else.
     public static func milliseconds(_ text: Substring) -> Int64? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { milliseconds(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same, from the text's UTF-8 bytes (no copy: for readers that scan bytes).
+    public static func milliseconds(_ b: UnsafeRawBufferPointer) -> Int64? {
         func number(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var n = 0

@@ -194,8 +194,19 @@ extension ImportFileReport {
         let drops = dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let storedText =
             stored.map { ", \($0) stored" + ($0 < kept ? " (\(kept - $0) already in the store)" : "") } ?? ""
-        var text =
-            "\(file): \(counted(fixesRead, "fix", "fixes")) read, \(kept) kept\(storedText), \(fixesRead - kept) dropped"
+        var text = file + (format.map { " (\($0))" } ?? "") + ": "
+        if let elements {
+            let left = (skipped ?? [:]).sorted { $0.key < $1.key }
+            text += "\(counted(elements, "element")) read"
+            if !left.isEmpty {
+                text +=
+                    " (\(left.map(\.value).reduce(0, +)) left out: "
+                    + left.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+            }
+            text += ", "
+        }
+        text +=
+            "\(counted(fixesRead, "fix", "fixes")) read, \(kept) kept\(storedText), \(fixesRead - kept) dropped"
             + (drops.isEmpty ? "" : " (\(drops))")
         if let replaced { text += "; replaced \(counted(replaced, "point")) of the earlier import" }
         if reordered == true { text += "; points put in time order" }
@@ -207,6 +218,13 @@ extension ImportFileReport {
                 parts.append("\(untimed) without a time, not stored (--waypoint-time stores them)")
             }
             text += "; " + counted(waypoints, "waypoint") + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+        }
+        if visits != nil || activities != nil {
+            let found = counted(visits ?? 0, "visit") + " and " + counted(activities ?? 0, "activity", "activities")
+            var parts: [String] = []
+            if let records { parts.append("\(records) stored as " + (records == 1 ? "a record" : "records")) }
+            if let already = recordsAlreadyStored, already > 0 { parts.append("\(already) already stored") }
+            text += "; " + found + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
         }
         if let routesSkipped, routesSkipped > 0 { text += "; \(counted(routesSkipped, "route")) skipped (no times)" }
         if let events, events > 0 {

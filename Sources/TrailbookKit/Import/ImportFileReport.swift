@@ -26,6 +26,14 @@ public struct ImportFileReport: Codable, Sendable {
     public var recordsAlreadyStored: Int?
     public var waypointsWithoutTime: Int?
     public var routesSkipped: Int?
+    /// Google: the format read, the elements read (positions, visits, activities), those left
+    /// out before the collection rules by reason ("no time", "no position", ...), and the visits
+    /// and activities (stored as records: ``records``).
+    public var format: String?
+    public var elements: Int?
+    public var skipped: [String: Int]?
+    public var visits: Int?
+    public var activities: Int?
     /// Events found in the file, and those of them stored (not there already).
     public var events: Int?
     public var eventsStored: Int?
@@ -49,7 +57,8 @@ public struct ImportFileReport: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case file, kept, stored, dropped, waypoints, records, replaced, reordered
+        case file, kept, stored, dropped, waypoints, records, replaced, reordered, format, elements, skipped
+        case visits, activities
         case fixesRead = "fixes_read"
         case alreadyImported = "already_imported"
         case notReplaced = "not_replaced"

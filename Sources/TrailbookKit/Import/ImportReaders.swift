@@ -3,13 +3,23 @@ import GPSCore
 import GPSDevices
 import NMEA
 import Reports
+import TrackModel
 
 /// The readers `import` uses: each reads one file and hands over its fixes as ``StreamItem``s.
 enum ImportReaders {
-    /// What a GPX file held besides its track points.
-    struct GPXExtras {
+    /// What a file held besides its track points.
+    struct Extras {
+        /// GPX: waypoints and routes (not stored: no times).
         var waypoints: [GPXReader.Waypoint] = []
         var routes = 0
+        /// Google: the format, the elements read and those left out by reason, and the visits
+        /// and activities as records.
+        var format: String?
+        var elements: Int?
+        var skipped: [String: Int] = [:]
+        var records: [ImportedPlace] = []
+        var visits = 0
+        var activities = 0
     }
 
     /// Reads an NMEA log (plain or gzip) through the replay source, dating epochs that have no
@@ -25,10 +35,10 @@ enum ImportReaders {
     /// segment a segment.
     static func gpx(
         _ path: String, progress: (@Sendable (Int) -> Void)?, _ item: (StreamItem) throws -> Void
-    ) throws -> GPXExtras {
+    ) throws -> Extras {
         let input = try InputFile(path: path)
         let reader = GPXReader()
-        var extras = GPXExtras()
+        var extras = Extras()
         func take(_ i: GPXReader.Item) throws {
             switch i {
             case .track: try item(.track)
@@ -48,6 +58,78 @@ enum ImportReaders {
         }
         extras.routes = reader.routes
         return extras
+    }
+
+    /// Reads any of Google's location history formats: each part of positions a stream, visits
+    /// and activities records.
+    static func google(
+        _ path: String, progress: (@Sendable (Int) -> Void)?, _ item: (StreamItem) throws -> Void
+    ) throws -> Extras {
+        let input = try InputFile(path: path)
+        let reader = GoogleTimeline.Reader()
+        var extras = Extras()
+        func take(_ i: GoogleTimeline.Item) throws {
+            switch i {
+            case .stream: try item(.track)
+            case .fix(let f): try item(.fix(f))
+            case .record(let r):
+                if r.kind == .visit { extras.visits += 1 } else { extras.activities += 1 }
+                extras.records.append(record(r))
+            }
+        }
+        do {
+            try input.forEachChunk(whole: true) { chunk in
+                try reader.feed(chunk, take)
+                progress?(input.bytesRead)
+            }
+            try reader.finish(take)
+        } catch let failure as GoogleTimeline.Failure {
+            throw ImportError.broken(path, reason: failure.description, format: "Google location history file")
+        }
+        extras.format = reader.format?.rawValue
+        extras.elements = reader.elements
+        extras.skipped = reader.skipped
+        return extras
+    }
+
+    /// A Google visit or activity as a record: what Google knew of it as fields, and a note
+    /// naming it.
+    static func record(_ r: GoogleTimeline.Record) -> ImportedPlace {
+        var fields = [Field(key: "google", value: .text(r.kind.rawValue))]
+        func add(_ key: String, _ value: String?) {
+            if let value, !value.isEmpty { fields.append(Field(key: key, value: .text(value))) }
+        }
+        func add(_ key: String, _ value: Double?) {
+            if let value, value.isFinite { fields.append(Field(key: key, value: .number(value))) }
+        }
+        add("name", r.name)
+        add("address", r.address)
+        add("semantic_type", r.semanticType)
+        add("activity_type", r.activityType)
+        add("distance_m", r.distance)
+        add("probability", r.probability)
+        add("place_id", r.placeID)
+        if let end = r.end {
+            add("until", LocalTime.utc(end))
+            add("minutes", (Double(end - r.start) / 60_000 * 10).rounded() / 10)
+        }
+        if let e = r.endCoordinate {
+            add("end_latitude", e.latitude)
+            add("end_longitude", e.longitude)
+        }
+        let note: String
+        switch r.kind {
+        case .visit:
+            let named = [r.name, r.address].compactMap { $0 }.joined(separator: ", ")
+            note = (named.isEmpty ? "Visit" : named) + (r.semanticType.map { " (\($0))" } ?? "")
+        case .activity:
+            let what = r.activityType.map { $0.replacingOccurrences(of: "_", with: " ").lowercased() } ?? "moving"
+            note =
+                what.prefix(1).uppercased() + what.dropFirst()
+                + (r.distance.map { String(format: ", %.1f km", $0 / 1000) } ?? "")
+        }
+        return ImportedPlace(
+            milliseconds: r.start, coordinate: r.coordinate, altitude: nil, notes: [note], fields: fields)
     }
 
     /// Reads the JSON track format: one stream, each of its segments a segment.

@@ -175,11 +175,12 @@ public struct ImportService {
                 rideOffset: rideOffset, segmentOffset: segmentOffset, places: options.places,
                 cues: options.cues)
         }
-        var extras = ImportReaders.GPXExtras()
+        var extras = ImportReaders.Extras()
         func read(_ item: (StreamItem) throws -> Void) throws {
             switch kind {
             case .gpx: extras = try ImportReaders.gpx(path, progress: progress, item)
             case .jsonTrack: try ImportReaders.jsonTrack(path, item)
+            case .googleTimeline: extras = try ImportReaders.google(path, progress: progress, item)
             default:
                 if let started = reading {
                     reading = nil
@@ -222,8 +223,16 @@ public struct ImportService {
             report.routesSkipped = extras.routes
             report.waypoints = extras.waypoints.count
         }
-        let places = extras.waypoints.compactMap { place($0, firstTrackTime: runner.firstTime) }
+        var places = extras.waypoints.compactMap { place($0, firstTrackTime: runner.firstTime) }
         report.waypointsWithoutTime = extras.waypoints.isEmpty ? nil : extras.waypoints.count - places.count
+        if kind == .googleTimeline {
+            (report.format, report.elements) = (extras.format, extras.elements)
+            report.skipped = extras.skipped
+            if extras.visits + extras.activities > 0 {
+                (report.visits, report.activities) = (extras.visits, extras.activities)
+            }
+            places += extras.records
+        }
         if let writer {
             let writing = try writing ?? writer.beginImport(file: imported, replacing: earlier)
             try runner.handOver(atLeast: 0) { try writing.add($0, stream: $1) }
@@ -238,7 +247,7 @@ public struct ImportService {
             report.stored = outcome.points
             report.eventsStored = outcome.events
             if earlier != nil { report.replaced = outcome.replacedPoints }
-            if report.waypoints != nil {
+            if report.waypoints != nil || report.visits != nil {
                 report.records = outcome.places
                 report.recordsAlreadyStored = places.count - outcome.places
             }

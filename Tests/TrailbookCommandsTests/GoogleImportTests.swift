@@ -1,0 +1,370 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// `import` of Google's location history in its four formats, each written here from the same
+/// ride (Samples/ride.nmea as stored), and of broken and hostile JSON.
+@Suite struct GoogleImportTests {
+    /// A point of the ride.
+    struct Point {
+        var milliseconds: Int64
+        var latitude: Double
+        var longitude: Double
+        var altitude: Double?
+        var speed: Double?
+
+        /// The point without what a path point does not carry.
+        var positionOnly: Point { Point(milliseconds: milliseconds, latitude: latitude, longitude: longitude) }
+    }
+
+    /// The ride as Trailbook stores it from the sample log.
+    static let ride: [Point] = {
+        let store = try! Samples.temporaryDirectory() + "/ride.sqlite"
+        _ = try! run(["import", "--store", store, "Samples/ride.nmea"])
+        return try! storedPoints(store, day: "2026-06-14").map {
+            Point(
+                milliseconds: $0.milliseconds, latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude,
+                speed: $0.speed)
+        }
+    }()
+
+    static func storedPoints(_ store: String, day: String) throws -> [Point] {
+        try run(["points", "--store", store, "--day", day, "--time-zone", "UTC", "--format", "jsonl"]).stdout
+            .split(separator: "\n").map { line in
+                let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let time = try #require(row["time"] as? String)
+                return Point(
+                    milliseconds: try #require(milliseconds(time)), latitude: try #require(row["lat"] as? Double),
+                    longitude: try #require(row["lon"] as? Double), altitude: row["alt"] as? Double,
+                    speed: row["speed"] as? Double)
+            }
+    }
+
+    static func milliseconds(_ iso: String) -> Int64? {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.date(from: iso).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+    }
+
+    /// `ms` as ISO 8601 with milliseconds, at `offsetMinutes` from UTC.
+    static func iso(_ ms: Int64, offsetMinutes: Int = 0) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        f.timeZone = TimeZone(secondsFromGMT: offsetMinutes * 60)
+        return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+
+    static func e7(_ degrees: Double) -> Int { Int((degrees * 1e7).rounded()) }
+
+    func write(_ object: Any, _ name: String) throws -> String {
+        let path = try Samples.temporaryDirectory() + "/" + name
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted])
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Imports `file` into a new store with `--json`: the file's report, and the store.
+    func importJSON(_ file: String) throws -> (report: [String: Any], store: String) {
+        let store = try Samples.temporaryDirectory() + "/google.sqlite"
+        let result = try run(["import", "--store", store, "--json", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let files = try #require(json["files"] as? [[String: Any]])
+        return (try #require(files.first), store)
+    }
+
+    /// Each stored point is the written point of the same millisecond, to 1e-6 degrees.
+    func expectStored(_ store: String, match written: [Point], count: Int) throws {
+        let stored = try Self.storedPoints(store, day: "2026-06-14")
+        #expect(stored.count == count)
+        let byTime = Dictionary(written.map { ($0.milliseconds, $0) }, uniquingKeysWith: { a, _ in a })
+        for p in stored {
+            let w = try #require(byTime[p.milliseconds], "a stored point at \(p.milliseconds) that was not written")
+            #expect(abs(p.latitude - w.latitude) < 1e-6 && abs(p.longitude - w.longitude) < 1e-6)
+            if let a = w.altitude { #expect(abs((p.altitude ?? .nan) - a) < 0.01) }
+            if let s = w.speed { #expect(abs((p.speed ?? .nan) - s) < 0.01) }
+        }
+    }
+
+    func records(_ store: String) throws -> [[String: Any]] {
+        let result = try run(["records", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        return try #require(json["records"] as? [[String: Any]])
+    }
+
+    /// The value of field `key` of a record.
+    func field(_ record: [String: Any], _ key: String) -> Any? {
+        (record["fields"] as? [String: Any])?[key]
+    }
+
+    @Test func recordsJSONStoresEveryPositionWithItsTimeInEitherSpelling() throws {
+        let ride = Self.ride
+        #expect(ride.count == 1762)
+        var locations: [[String: Any]] = ride.enumerated().map { i, p in
+            var l: [String: Any] = [
+                "latitudeE7": Self.e7(p.latitude), "longitudeE7": Self.e7(p.longitude), "accuracy": 6,
+                "source": "GPS", "deviceTag": -1_234_567, "platformType": "ANDROID",
+                "activity": [
+                    ["timestamp": Self.iso(p.milliseconds), "activity": [["type": "ON_BICYCLE", "confidence": 91]]]
+                ],
+            ]
+            // Newer exports write `timestamp`, older ones `timestampMs` as a string.
+            if i % 2 == 0 { l["timestamp"] = Self.iso(p.milliseconds) } else { l["timestampMs"] = "\(p.milliseconds)" }
+            if let a = p.altitude { l["altitude"] = a }
+            if let s = p.speed { l["velocity"] = s }
+            return l
+        }
+        locations.append(["latitudeE7": 473_769_000, "longitudeE7": 85_417_000])
+        locations.append(["timestamp": Self.iso(ride[0].milliseconds), "accuracy": 20])
+        locations.append([
+            "latitudeE7": 1_900_000_000, "longitudeE7": 85_417_000, "timestamp": Self.iso(ride[5].milliseconds),
+        ])
+        let file = try write(["locations": locations], "Records.json")
+        let (report, store) = try importJSON(file)
+        #expect(report["format"] as? String == "Google Records.json")
+        #expect(report["elements"] as? Int == ride.count + 3)
+        #expect(report["fixes_read"] as? Int == ride.count)
+        let skipped = try #require(report["skipped"] as? [String: Int])
+        #expect(skipped == ["no time": 1, "no position": 1, "position out of range": 1])
+        #expect(report["stored"] as? Int == ride.count)
+        try expectStored(store, match: ride, count: ride.count)
+
+        // The same file again stores nothing; the same points in other bytes store nothing twice.
+        let again = try run(["import", "--store", store, file])
+        #expect(again.stdout.contains("already imported"))
+        let copy = try write(["locations": Array(locations.reversed())], "Records-copy.json")
+        let result = try run(["import", "--store", store, copy])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("0 stored (\(ride.count) already in the store)"), "\(result.stdout)")
+        try expectStored(store, match: ride, count: ride.count)
+    }
+
+    /// A month of Semantic Location History: visits at both ends, the ride's activity with its
+    /// simplified raw path.
+    @Test func semanticHistoryStoresThePathAndTheVisitsAsRecords() throws {
+        let ride = Self.ride
+        let path = ride.enumerated().filter { $0.offset % 10 == 0 }.map(\.element)
+        let (first, last) = (ride.first!, ride.last!)
+        let objects: [[String: Any]] = [
+            [
+                "placeVisit": [
+                    "location": [
+                        "latitudeE7": Self.e7(first.latitude), "longitudeE7": Self.e7(first.longitude),
+                        "placeId": "ChIJhome", "address": "Bahnhofplatz 1, 8001 Zürich", "name": "Zürich HB",
+                        "semanticType": "TYPE_HOME", "sourceInfo": ["deviceTag": 5],
+                    ],
+                    "duration": [
+                        "startTimestamp": Self.iso(first.milliseconds - 3_600_000),
+                        "endTimestamp": Self.iso(first.milliseconds),
+                    ],
+                    "placeConfidence": "HIGH_CONFIDENCE",
+                ]
+            ],
+            [
+                "activitySegment": [
+                    "startLocation": ["latitudeE7": Self.e7(first.latitude), "longitudeE7": Self.e7(first.longitude)],
+                    "endLocation": ["latitudeE7": Self.e7(last.latitude), "longitudeE7": Self.e7(last.longitude)],
+                    "duration": [
+                        "startTimestampMs": "\(first.milliseconds)", "endTimestampMs": "\(last.milliseconds)",
+                    ],
+                    "distance": 7400, "activityType": "CYCLING", "confidence": "HIGH",
+                    "activities": [["activityType": "CYCLING", "probability": 91.5]],
+                    "waypointPath": [
+                        "waypoints": [["latE7": Self.e7(first.latitude), "lngE7": Self.e7(first.longitude)]]
+                    ],
+                    "simplifiedRawPath": [
+                        "points": path.map {
+                            [
+                                "latE7": Self.e7($0.latitude), "lngE7": Self.e7($0.longitude),
+                                "timestamp": Self.iso($0.milliseconds), "accuracyMeters": 5,
+                            ] as [String: Any]
+                        }
+                    ],
+                ]
+            ],
+            [
+                "placeVisit": [
+                    "location": [
+                        "latitudeE7": Self.e7(last.latitude), "longitudeE7": Self.e7(last.longitude),
+                        "name": "Uetliberg",
+                    ],
+                    "duration": ["startTimestampMs": "\(last.milliseconds + 60_000)"],
+                ]
+            ],
+            ["placeVisit": ["duration": ["startTimestamp": Self.iso(last.milliseconds)]]],
+        ]
+        let file = try write(["timelineObjects": objects], "2026_JUNE.json")
+        let (report, store) = try importJSON(file)
+        #expect(report["format"] as? String == "Google Semantic Location History")
+        #expect(report["fixes_read"] as? Int == path.count)
+        #expect(report["elements"] as? Int == path.count + 4)
+        #expect(report["skipped"] as? [String: Int] == ["no position": 1])
+        #expect(report["visits"] as? Int == 2 && report["activities"] as? Int == 1)
+        #expect(report["records"] as? Int == 3)
+        try expectStored(store, match: path.map(\.positionOnly), count: path.count)
+        let stored = try records(store)
+        #expect(stored.count == 3)
+        let home = try #require(stored.first { field($0, "name") as? String == "Zürich HB" })
+        #expect(field(home, "semantic_type") as? String == "TYPE_HOME")
+        #expect(field(home, "google") as? String == "visit")
+        #expect(field(home, "minutes") as? Double == 60)
+        let cycling = try #require(stored.first { field($0, "activity_type") as? String == "CYCLING" })
+        #expect(field(cycling, "distance_m") as? Double == 7400)
+    }
+
+    /// The Android export: the path in a semantic segment, the raw signals, a visit and an
+    /// activity, with times at a local offset.
+    @Test func androidTimelineStoresPathAndRawSignals() throws {
+        let ride = Self.ride
+        let path = ride.enumerated().filter { $0.offset % 30 == 0 }.map(\.element)
+        let raw = ride.enumerated().filter { $0.offset % 30 == 15 }.map(\.element)
+        let (first, last) = (ride.first!, ride.last!)
+        func latLng(_ p: Point) -> String { String(format: "%.7f°, %.7f°", p.latitude, p.longitude) }
+        let segments: [[String: Any]] = [
+            [
+                "startTime": Self.iso(first.milliseconds - 600_000, offsetMinutes: 120),
+                "endTime": Self.iso(first.milliseconds, offsetMinutes: 120),
+                "startTimeTimezoneUtcOffsetMinutes": 120,
+                "visit": [
+                    "hierarchyLevel": 0, "probability": 0.9,
+                    "topCandidate": [
+                        "placeId": "ChIJstart", "semanticType": "HOME", "probability": 0.8,
+                        "placeLocation": ["latLng": latLng(first)],
+                    ],
+                ],
+            ],
+            [
+                "startTime": Self.iso(first.milliseconds, offsetMinutes: 120),
+                "endTime": Self.iso(last.milliseconds, offsetMinutes: 120),
+                "activity": [
+                    "start": ["latLng": latLng(first)], "end": ["latLng": latLng(last)], "distanceMeters": 7400.5,
+                    "topCandidate": ["type": "CYCLING", "probability": 0.95],
+                ],
+            ],
+            [
+                "startTime": Self.iso(first.milliseconds, offsetMinutes: 120),
+                "endTime": Self.iso(last.milliseconds, offsetMinutes: 120),
+                "timelinePath": path.map {
+                    ["point": latLng($0), "time": Self.iso($0.milliseconds, offsetMinutes: 120)]
+                },
+            ],
+        ]
+        var signals: [[String: Any]] = raw.map { p in
+            [
+                "position": [
+                    "LatLng": latLng(p), "accuracyMeters": 4, "altitudeMeters": p.altitude ?? 0, "source": "GPS",
+                    "timestamp": Self.iso(p.milliseconds, offsetMinutes: 120), "speedMetersPerSecond": p.speed ?? 0,
+                ]
+            ]
+        }
+        signals.append(["wifiScan": ["deliveryTime": Self.iso(first.milliseconds), "devicesRecords": []]])
+        signals.append(["position": ["LatLng": "north of here", "timestamp": Self.iso(first.milliseconds)]])
+        let file = try write(
+            ["semanticSegments": segments, "rawSignals": signals, "userLocationProfile": ["frequentPlaces": []]],
+            "Timeline.json")
+        let (report, store) = try importJSON(file)
+        #expect(report["format"] as? String == "Google Timeline.json (Android)")
+        #expect(report["fixes_read"] as? Int == path.count + raw.count)
+        #expect(report["skipped"] as? [String: Int] == ["not a position": 1, "position unreadable": 1])
+        #expect(report["visits"] as? Int == 1 && report["activities"] as? Int == 1)
+        try expectStored(store, match: path.map(\.positionOnly) + raw, count: path.count + raw.count)
+        let stored = try records(store)
+        let visit = try #require(stored.first { field($0, "google") as? String == "visit" })
+        #expect(field(visit, "semantic_type") as? String == "HOME")
+        #expect(field(visit, "place_id") as? String == "ChIJstart")
+        let activity = try #require(stored.first { field($0, "google") as? String == "activity" })
+        #expect(field(activity, "distance_m") as? Double == 7400.5)
+        #expect(field(activity, "probability") as? Double == 0.95)
+    }
+
+    /// The iOS export: `geo:` positions, path points as minutes after the segment's start.
+    @Test func iosLocationHistoryStoresPathPointsAtTheirMinutes() throws {
+        let ride = Self.ride
+        let start = ride.first!.milliseconds
+        let path = ride.filter { ($0.milliseconds - start) % 60_000 == 0 }
+        #expect(path.count > 20)
+        func geo(_ p: Point) -> String { String(format: "geo:%.6f,%.6f", p.latitude, p.longitude) }
+        let (first, last) = (ride.first!, ride.last!)
+        let entries: [[String: Any]] = [
+            [
+                "startTime": Self.iso(start - 600_000, offsetMinutes: -420),
+                "endTime": Self.iso(start, offsetMinutes: -420),
+                "visit": [
+                    "hierarchyLevel": "0", "probability": "0.87",
+                    "topCandidate": [
+                        "probability": "0.6", "semanticType": "Unknown", "placeID": "ChIJios",
+                        "placeLocation": geo(first),
+                    ],
+                ],
+            ],
+            [
+                "endTime": Self.iso(last.milliseconds, offsetMinutes: -420),
+                "startTime": Self.iso(start, offsetMinutes: -420),
+                "activity": [
+                    "start": geo(first), "end": geo(last), "distanceMeters": "7400.0",
+                    "topCandidate": ["type": "cycling", "probability": "0.9"],
+                ],
+            ],
+            [
+                // The path comes before its start time: the points wait for it.
+                "timelinePath": path.map {
+                    ["point": geo($0), "durationMinutesOffsetFromStartTime": "\(($0.milliseconds - start) / 60_000)"]
+                },
+                "endTime": Self.iso(last.milliseconds, offsetMinutes: -420),
+                "startTime": Self.iso(start, offsetMinutes: -420),
+            ],
+        ]
+        let file = try write(entries, "location-history.json")
+        let (report, store) = try importJSON(file)
+        #expect(report["format"] as? String == "Google location-history.json (iOS)")
+        #expect(report["fixes_read"] as? Int == path.count)
+        #expect(report["visits"] as? Int == 1 && report["activities"] as? Int == 1)
+        try expectStored(store, match: path.map(\.positionOnly), count: path.count)
+        let stored = try records(store)
+        let activity = try #require(stored.first { field($0, "google") as? String == "activity" })
+        #expect(field(activity, "activity_type") as? String == "cycling")
+        #expect(field(activity, "distance_m") as? Double == 7400)
+    }
+
+    /// Broken and hostile JSON: one sentence, exit 65, nothing stored.
+    @Test(arguments: ["truncated", "long string", "deep nesting", "not JSON", "other JSON"])
+    func brokenFilesExit65AndStoreNothing(_ kind: String) throws {
+        let dir = try Samples.temporaryDirectory()
+        let file = dir + "/Records.json"
+        let valid =
+            #"{"locations": [{"latitudeE7": 473769000, "longitudeE7": 85417000, "timestamp": "2026-06-14T06:30:00Z"}"#
+        var expected: String
+        switch kind {
+        case "truncated":
+            try (valid + ",\n{\"latitudeE7\": 47").write(toFile: file, atomically: true, encoding: .utf8)
+            expected = "the file ends inside"
+        case "long string":
+            // 100 MB in a string: refused at 1 MB, never held whole.
+            let handle = try #require(
+                FileManager.default.createFile(atPath: file, contents: nil) ? FileHandle(forWritingAtPath: file) : nil)
+            try handle.write(contentsOf: Data((valid + #", {"source": ""#).utf8))
+            let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+            for _ in 0..<100 { try handle.write(contentsOf: chunk) }
+            try handle.write(contentsOf: Data("\"}]}".utf8))
+            try handle.close()
+            expected = "a single value is longer than 1 MB"
+        case "deep nesting":
+            try (valid + ", " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "]}")
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            expected = "it nests deeper than 512 levels"
+        case "not JSON":
+            try (valid + ", {\"latitudeE7\": 47,, }]}").write(toFile: file, atomically: true, encoding: .utf8)
+            expected = "',' where a key in quotes should be"
+        default:
+            try #"{"meta": {"locations": [], "latitudeE7": 1}}"#.write(toFile: file, atomically: true, encoding: .utf8)
+            expected = "none of Google's location history formats"
+        }
+        let store = dir + "/s.sqlite"
+        let result = try run(["import", "--store", store, file])
+        #expect(result.status == 65, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains(expected), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(try Self.storedPoints(store, day: "2026-06-14").isEmpty)
+    }
+}
