@@ -526,6 +526,13 @@ enum Schema {
             try db.drop(table: "import")
             try db.rename(table: "import_new", to: "import")
         }
+        migrator.registerMigration("v17-segment-ride-index") { db in
+            // Merging rides moves their segments (`WHERE ride_id = ?`), a ride's range and count
+            // come from its segments, and removing a ride cascades to them: without this index
+            // each of those read the whole segment table, and an import of years of history
+            // (hundreds of thousands of segments) took minutes. PostgreSQL has had it from the start.
+            try db.create(index: "segment_on_ride", on: "segment", columns: ["ride_id"])
+        }
         return migrator
     }
 

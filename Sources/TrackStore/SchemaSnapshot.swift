@@ -19,6 +19,7 @@ enum SchemaSnapshot {
         "v14-weather-readings",
         "v15-diary-accounts",
         "v16-import-accounts",
+        "v17-segment-ride-index",
     ]
     static let statements: [String] = [
         #"""
@@ -187,6 +188,9 @@ enum SchemaSnapshot {
         """#,
         #"""
         CREATE INDEX record_on_user_t ON record (user_id, t)
+        """#,
+        #"""
+        CREATE INDEX "segment_on_ride" ON "segment"("ride_id")
         """#,
     ]
     static let sequences: [(table: String, seq: Int64)] = [

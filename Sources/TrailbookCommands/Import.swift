@@ -12,7 +12,7 @@ struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract:
-            "Import NMEA logs, GPX files and JSON tracks into the store through the collection rules (--dry-run: store nothing).",
+            "Import NMEA logs, GPX files, JSON tracks and Google location history into the store through the collection rules (--dry-run: store nothing).",
         discussion: """
             Each file is its own stream (each GPX track too), put in time order before the rules \
             run, so the files may come in any order and the store ends up the same; points \
