@@ -219,3 +219,4 @@ echo
 echo "Server: 500 devices posting at 1 Hz for 60 s to trailbook serve, one live viewer..."
 python3 scripts/serve-load.py "$bin" --devices 500 --seconds 60 --users 10 | tee "$out/serve-load.txt"
 bash scripts/bench-postgres.sh
+bash scripts/bench-google.sh

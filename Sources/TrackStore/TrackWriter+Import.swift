@@ -46,29 +46,39 @@ extension TrackWriter {
         let plan = OverlapMerge.plan(
             start: start, end: end, candidates: try overlapping(db, table, device: device, from: start, to: end))
         guard let id = plan.keep else {
+            // Cached statements: an import of years of history claims hundreds of thousands.
             if let ride {
-                try SegmentRow(rideId: ride, deviceId: d, startMs: start, endMs: end, pointCount: 0).insert(db)
+                try db.cachedStatement(
+                    sql:
+                        "INSERT INTO segment (ride_id, device_id, start_ms, end_ms, point_count) VALUES (?, ?, ?, ?, 0)"
+                ).execute(arguments: [ride, d, start, end])
             } else {
-                try RideRow(deviceId: d, startMs: start, endMs: end, pointCount: 0).insert(db)
+                try db.cachedStatement(
+                    sql: "INSERT INTO ride (device_id, start_ms, end_ms, point_count) VALUES (?, ?, ?, 0)"
+                ).execute(arguments: [d, start, end])
             }
             return db.lastInsertedRowID
         }
         for other in plan.absorbed {
             if ride == nil {
-                try db.execute(sql: "UPDATE segment SET ride_id = ? WHERE ride_id = ?", arguments: [id, other])
-                try db.execute(
+                try db.cachedStatement(sql: "UPDATE segment SET ride_id = ? WHERE ride_id = ?").execute(arguments: [
+                    id, other,
+                ])
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO drop_count (ride_id, reason, count)
                         SELECT ?, reason, count FROM drop_count WHERE ride_id = ? AND true
                         ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
-                        """,
-                    arguments: [id, other])
+                        """
+                ).execute(arguments: [id, other])
             }
-            try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [other])
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE id = ?").execute(arguments: [other])
         }
-        try db.execute(
-            sql: "UPDATE \(table) SET start_ms = ?, end_ms = ? WHERE id = ?", arguments: [plan.start, plan.end, id])
-        if let ride { try db.execute(sql: "UPDATE segment SET ride_id = ? WHERE id = ?", arguments: [ride, id]) }
+        try db.cachedStatement(sql: "UPDATE \(table) SET start_ms = ?, end_ms = ? WHERE id = ?")
+            .execute(arguments: [plan.start, plan.end, id])
+        if let ride {
+            try db.cachedStatement(sql: "UPDATE segment SET ride_id = ? WHERE id = ?").execute(arguments: [ride, id])
+        }
         return id
     }
 
@@ -146,25 +156,25 @@ extension TrackWriter {
         // A key is `base + ms` (see PointKey).
         let base = PointKey.key(device: device.rawValue, milliseconds: 0)
         for id in segments.sorted() {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE segment SET point_count =
                         (SELECT count(*) FROM point
                          WHERE key >= ? + segment.start_ms AND key <= ? + segment.end_ms)
                     WHERE id = ?
-                    """,
-                arguments: [base, base, id])
+                    """
+            ).execute(arguments: [base, base, id])
         }
         for id in rides.sorted() {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE ride SET
                         start_ms = (SELECT min(start_ms) FROM segment WHERE ride_id = ride.id),
                         end_ms = (SELECT max(end_ms) FROM segment WHERE ride_id = ride.id),
                         point_count = (SELECT sum(point_count) FROM segment WHERE ride_id = ride.id)
                     WHERE id = ? AND EXISTS (SELECT 1 FROM segment WHERE ride_id = ride.id)
-                    """,
-                arguments: [id])
+                    """
+            ).execute(arguments: [id])
         }
     }
 

@@ -99,19 +99,22 @@ public final class TrackWriter {
         let d = device.rawValue
         let sql = "SELECT id, start_ms, end_ms FROM \(table) WHERE device_id = ? AND start_ms"
         let rows =
-            try Row.fetchAll(db, sql: sql + " < ? ORDER BY start_ms DESC, id LIMIT 1", arguments: [d, start])
-            + Row.fetchAll(db, sql: sql + " >= ? AND start_ms <= ? ORDER BY start_ms, id", arguments: [d, start, end])
+            try Row.fetchAll(
+                db.cachedStatement(sql: sql + " < ? ORDER BY start_ms DESC, id LIMIT 1"), arguments: [d, start])
+            + Row.fetchAll(
+                db.cachedStatement(sql: sql + " >= ? AND start_ms <= ? ORDER BY start_ms, id"),
+                arguments: [d, start, end])
         return rows.map { StoredRange(id: $0[0], start: $0[1], end: $0[2]) }
     }
 
     /// Adds `count` drops for `reason` to a ride's.
     static func addDrops(_ db: Database, ride: Int64, reason: String, count: Int) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO drop_count (ride_id, reason, count) VALUES (?, ?, ?)
                 ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
-                """,
-            arguments: [ride, reason, count])
+                """
+        ).execute(arguments: [ride, reason, count])
     }
 
     /// Inserts one point with `insert` (the `INSERT OR IGNORE INTO point` of eight parameters);

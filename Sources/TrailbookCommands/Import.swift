@@ -33,7 +33,10 @@ struct Import: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument { case csv }
 
-    @Argument(help: "NMEA logs, GPX files or JSON tracks to read (plain or gzip-compressed), in any order.")
+    @Argument(
+        help:
+            "NMEA logs, GPX files, JSON tracks or Google location history files to read (plain or gzip-compressed), in any order; a folder stands for those under it (a Google Takeout)."
+    )
     var files: [String]
 
     @Flag(help: "Decode and filter without storing anything.")
@@ -120,7 +123,14 @@ struct Import: ParsableCommand {
             try AccountOptions.check(user, in: existing)
         }
         let deviceName = try deviceName ?? Self.defaultDevice(in: existing)
-        var job = ImportJob(files: files, device: deviceName, options: options)
+        let (expanded, passedOver) = try ImportJob.files(for: files)
+        if passedOver > 0 && !json && format == nil {
+            FileHandle.standardError.write(
+                Data(
+                    "Importing \(counted(expanded.count, "file")); \(passedOver) other files in the folders hold no track.\n"
+                        .utf8))
+        }
+        var job = ImportJob(files: expanded, device: deviceName, options: options)
         job.account = accountOptions.user
         job.dryRun = dryRun
         job.events = events

@@ -327,6 +327,57 @@ import TrailbookTestSupport
         #expect(field(activity, "distance_m") as? Double == 7400)
     }
 
+    /// A Takeout folder is taken whole: the files that hold history, in name order; the others
+    /// are passed over and counted.
+    @Test func aTakeoutFolderImportsEveryHistoryFileUnderIt() throws {
+        let ride = Self.ride
+        let root = try Samples.temporaryDirectory() + "/Takeout"
+        let history = root + "/Location History (Timeline)"
+        try FileManager.default.createDirectory(
+            atPath: history + "/Semantic Location History/2026", withIntermediateDirectories: true)
+        let morning = ride.prefix(900).map { p in
+            [
+                "latitudeE7": Self.e7(p.latitude), "longitudeE7": Self.e7(p.longitude),
+                "timestamp": Self.iso(p.milliseconds),
+            ]
+                as [String: Any]
+        }
+        let recordsFile = try write(["locations": morning], "Records.json")
+        try FileManager.default.moveItem(atPath: recordsFile, toPath: history + "/Records.json")
+        let last = ride.last!
+        let visit: [String: Any] = [
+            "timelineObjects": [
+                [
+                    "placeVisit": [
+                        "location": ["latitudeE7": Self.e7(last.latitude), "longitudeE7": Self.e7(last.longitude)],
+                        "duration": ["startTimestamp": Self.iso(last.milliseconds)],
+                    ]
+                ]
+            ]
+        ]
+        let month = try write(visit, "2026_JUNE.json")
+        try FileManager.default.moveItem(
+            atPath: month, toPath: history + "/Semantic Location History/2026/2026_JUNE.json")
+        try #"{"createdTime": "2026-06-15T00:00:00Z", "deviceSettings": []}"#.write(
+            toFile: history + "/Settings.json", atomically: true, encoding: .utf8)
+        try "<html></html>".write(toFile: root + "/archive_browser.html", atomically: true, encoding: .utf8)
+        let store = try Samples.temporaryDirectory() + "/takeout.sqlite"
+        let result = try run(["import", "--store", store, root])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Importing 2 files; 2 other files in the folders hold no track."))
+        #expect(result.stdout.contains("Records.json (Google Records.json): 900 elements read"), "\(result.stdout)")
+        #expect(result.stdout.contains("2026_JUNE.json (Google Semantic Location History)"))
+        try expectStored(store, match: Array(ride.prefix(900)).map(\.positionOnly), count: 900)
+        #expect(try records(store).count == 1)
+
+        // A folder with nothing to import says so.
+        let empty = try Samples.temporaryDirectory()
+        try "<html></html>".write(toFile: empty + "/index.html", atomically: true, encoding: .utf8)
+        let nothing = try run(["import", "--store", store, empty])
+        #expect(nothing.status == 65)
+        #expect(nothing.stderr.contains("no GPX, NMEA log, JSON track or Google location history file is under it"))
+    }
+
     /// Broken and hostile JSON: one sentence, exit 65, nothing stored.
     @Test(arguments: ["truncated", "long string", "deep nesting", "not JSON", "other JSON"])
     func brokenFilesExit65AndStoreNothing(_ kind: String) throws {

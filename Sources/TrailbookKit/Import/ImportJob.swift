@@ -120,3 +120,47 @@ extension ImportJob {
         }
     }
 }
+
+extension ImportJob {
+    /// The files to import for the names given, and how many files under folders were passed
+    /// over: a file is taken as it is; a folder (a Google Takeout, a logger's card) stands for
+    /// the files under it, searched recursively, in name order, that hold something to import:
+    /// GPX, JSON tracks and Google location history by their content, NMEA logs by their name
+    /// (`.nmea`, `.nma`, `.log`, each also `.gz`). A folder with none of them is
+    /// ``ImportError/nothingToImport(_:found:)``.
+    public static func files(for names: [String]) throws -> (files: [String], passedOver: Int) {
+        var files: [String] = []
+        var passedOver = 0
+        for name in names {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory), isDirectory.boolValue else {
+                files.append(name)
+                continue
+            }
+            let under = (FileManager.default.enumerator(atPath: name)?.compactMap { $0 as? String } ?? []).sorted()
+            var found = 0
+            for relative in under {
+                let path = (name.hasSuffix("/") ? name : name + "/") + relative
+                var folder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &folder), !folder.boolValue else {
+                    continue
+                }
+                var bare = relative.lowercased()
+                if bare.hasSuffix(".gz") { bare.removeLast(3) }
+                let byName = [".nmea", ".nma", ".log"].contains { bare.hasSuffix($0) }
+                let kind = try? FileKind.sniff(path)
+                if byName || [.gpx, .jsonTrack, .googleTimeline].contains(kind) {
+                    files.append(path)
+                    found += 1
+                } else {
+                    passedOver += 1
+                }
+            }
+            if found == 0 {
+                throw ImportError.nothingToImport(
+                    name, found: "no GPX, NMEA log, JSON track or Google location history file is under it")
+            }
+        }
+        return (files, passedOver)
+    }
+}
