@@ -26,7 +26,8 @@ extension TrackWriter {
             var added = 0
             for p in points.sorted(by: { $0.milliseconds < $1.milliseconds }) where PointKey.holds(p.milliseconds) {
                 let t = p.milliseconds
-                guard try Self.insert(p, with: insert, device: device, db) else { continue }  // this millisecond is stored
+                // Not inserted: this millisecond is stored.
+                guard try Self.insert(p, with: insert, device: device, db) else { continue }
                 added += 1
                 let before = try span(
                     "SELECT id, ride_id, start_ms, end_ms FROM segment WHERE device_id = ? AND start_ms <= ? ORDER BY start_ms DESC LIMIT 1",

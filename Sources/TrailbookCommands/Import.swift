@@ -35,7 +35,7 @@ struct Import: ParsableCommand {
 
     @Argument(
         help:
-            "NMEA logs, GPX files, JSON tracks or Google location history files to read (plain or gzip-compressed), in any order; a folder stands for those under it (a Google Takeout)."
+            "NMEA logs, GPX files, JSON tracks, Google location history or OwnTracks .rec files to read (plain or gzip-compressed), in any order; a folder stands for those under it (a Google Takeout)."
     )
     var files: [String]
 

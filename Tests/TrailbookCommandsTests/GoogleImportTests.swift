@@ -378,6 +378,39 @@ import TrailbookTestSupport
         #expect(nothing.stderr.contains("no GPX, NMEA log, JSON track or Google location history file is under it"))
     }
 
+    /// An OwnTracks Recorder month: location lines stored (speed from km/h), the other message
+    /// types and broken lines counted.
+    @Test func ownTracksRecorderFilesStoreTheirLocations() throws {
+        let ride = Self.ride.enumerated().filter { $0.offset % 5 == 0 }.map(\.element)
+        var lines = ride.map { p -> String in
+            let seconds = Double(p.milliseconds) / 1000
+            let message = String(
+                format:
+                    #"{"_type":"location","tid":"ph","acc":5,"batt":80,"conn":"m","lat":%.7f,"lon":%.7f,"alt":%.0f,"vel":%.0f,"cog":90,"tst":%.0f,"t":"u"}"#,
+                p.latitude, p.longitude, (p.altitude ?? 0).rounded(), ((p.speed ?? 0) * 3.6).rounded(), seconds)
+            return Self.iso(p.milliseconds).replacingOccurrences(of: ".000", with: "") + "\t*                 \t"
+                + message
+        }
+        lines.insert(
+            "2026-06-14T06:29:00Z\t*                 \t{\"_type\":\"transition\",\"event\":\"leave\",\"tst\":1781418540}",
+            at: 0)
+        lines.append("2026-06-14T07:10:00Z\t*                 \t{\"_type\":\"lwt\",\"tst\":1781421000}")
+        lines.append("2026-06-14T07:11:00Z\t*                 \t{\"_type\":\"location\",\"lat\":47.1,")
+        let file = try Samples.temporaryDirectory() + "/2026-06.rec"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let (report, store) = try importJSON(file)
+        #expect(report["format"] as? String == "OwnTracks Recorder .rec")
+        #expect(report["elements"] as? Int == ride.count + 3)
+        #expect(report["skipped"] as? [String: Int] == ["not a location": 2, "line unreadable": 1])
+        #expect(report["fixes_read"] as? Int == ride.count)
+        let written = ride.map {
+            Point(
+                milliseconds: $0.milliseconds, latitude: $0.latitude, longitude: $0.longitude,
+                altitude: ($0.altitude ?? 0).rounded(), speed: (($0.speed ?? 0) * 3.6).rounded() / 3.6)
+        }
+        try expectStored(store, match: written, count: ride.count)
+    }
+
     /// Broken and hostile JSON: one sentence, exit 65, nothing stored.
     @Test(arguments: ["truncated", "long string", "deep nesting", "not JSON", "other JSON"])
     func brokenFilesExit65AndStoreNothing(_ kind: String) throws {

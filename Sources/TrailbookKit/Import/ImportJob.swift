@@ -125,7 +125,8 @@ extension ImportJob {
     /// The files to import for the names given, and how many files under folders were passed
     /// over: a file is taken as it is; a folder (a Google Takeout, a logger's card) stands for
     /// the files under it, searched recursively, in name order, that hold something to import:
-    /// GPX, JSON tracks and Google location history by their content, NMEA logs by their name
+    /// GPX, JSON tracks, Google location history and OwnTracks `.rec` files by their content, NMEA
+    /// logs by their name
     /// (`.nmea`, `.nma`, `.log`, each also `.gz`). A folder with none of them is
     /// ``ImportError/nothingToImport(_:found:)``.
     public static func files(for names: [String]) throws -> (files: [String], passedOver: Int) {
@@ -149,7 +150,7 @@ extension ImportJob {
                 if bare.hasSuffix(".gz") { bare.removeLast(3) }
                 let byName = [".nmea", ".nma", ".log"].contains { bare.hasSuffix($0) }
                 let kind = try? FileKind.sniff(path)
-                if byName || [.gpx, .jsonTrack, .googleTimeline].contains(kind) {
+                if byName || [.gpx, .jsonTrack, .googleTimeline, .ownTracksRec].contains(kind) {
                     files.append(path)
                     found += 1
                 } else {

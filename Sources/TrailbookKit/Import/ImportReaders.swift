@@ -92,6 +92,24 @@ enum ImportReaders {
         return extras
     }
 
+    /// Reads an OwnTracks Recorder `.rec` file: one stream of its location messages.
+    static func ownTracks(
+        _ path: String, progress: (@Sendable (Int) -> Void)?, _ item: (StreamItem) throws -> Void
+    ) throws -> Extras {
+        let input = try InputFile(path: path)
+        let reader = OwnTracksRec.Reader()
+        try input.forEachChunk { chunk in
+            try reader.feed(chunk) { try item(.fix($0)) }
+            progress?(input.bytesRead)
+        }
+        try reader.finish { try item(.fix($0)) }
+        var extras = Extras()
+        extras.format = "OwnTracks Recorder .rec"
+        extras.elements = reader.elements
+        extras.skipped = reader.skipped
+        return extras
+    }
+
     /// A Google visit or activity as a record: what Google knew of it as fields, and a note
     /// naming it.
     static func record(_ r: GoogleTimeline.Record) -> ImportedPlace {

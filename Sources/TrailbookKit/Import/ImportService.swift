@@ -181,6 +181,7 @@ public struct ImportService {
             case .gpx: extras = try ImportReaders.gpx(path, progress: progress, item)
             case .jsonTrack: try ImportReaders.jsonTrack(path, item)
             case .googleTimeline: extras = try ImportReaders.google(path, progress: progress, item)
+            case .ownTracksRec: extras = try ImportReaders.ownTracks(path, progress: progress, item)
             default:
                 if let started = reading {
                     reading = nil
@@ -225,7 +226,7 @@ public struct ImportService {
         }
         var places = extras.waypoints.compactMap { place($0, firstTrackTime: runner.firstTime) }
         report.waypointsWithoutTime = extras.waypoints.isEmpty ? nil : extras.waypoints.count - places.count
-        if kind == .googleTimeline {
+        if kind == .googleTimeline || kind == .ownTracksRec {
             (report.format, report.elements) = (extras.format, extras.elements)
             report.skipped = extras.skipped
             if extras.visits + extras.activities > 0 {

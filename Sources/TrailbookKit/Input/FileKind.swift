@@ -2,7 +2,7 @@ import Reports
 
 /// What a file to import looks like from its first bytes (after gzip decompression).
 public enum FileKind: Equatable, Sendable {
-    case gpx, jsonTrack, googleTimeline, nmeaOrText, empty, jpeg, png, pdf, zip, otherXML, binary
+    case gpx, jsonTrack, googleTimeline, ownTracksRec, nmeaOrText, empty, jpeg, png, pdf, zip, otherXML, binary
 
     /// Looks at the first kilobytes of `path` (an ``InputError`` when it cannot be read).
     public static func sniff(_ path: String) throws -> FileKind {
@@ -30,6 +30,7 @@ public enum FileKind: Equatable, Sendable {
         if GPXReader.looksLikeGPX(head) { return .gpx }
         if GoogleTimeline.format(of: head) != nil { return .googleTimeline }
         if JSONTrack.looksLikeJSONTrack(head) { return .jsonTrack }
+        if OwnTracksRec.looksLikeRec(head) { return .ownTracksRec }
         if head.first(where: {
             $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF
         }) == UInt8(ascii: "<") {
@@ -51,7 +52,7 @@ public enum FileKind: Equatable, Sendable {
         case .zip: return "it is a ZIP archive"
         case .otherXML: return "it is XML but not GPX"
         case .binary: return "it holds binary data, not text"
-        case .gpx, .jsonTrack, .googleTimeline, .nmeaOrText: return "no NMEA sentences in it"
+        case .gpx, .jsonTrack, .googleTimeline, .ownTracksRec, .nmeaOrText: return "no NMEA sentences in it"
         }
     }
 }

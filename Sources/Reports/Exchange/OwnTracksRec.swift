@@ -1,0 +1,151 @@
+import Foundation
+import GPSCore
+
+/// The files OwnTracks Recorder keeps per user, device and month (`rec/USER/DEVICE/2024-06.rec`):
+/// a line per message, `TIME<tab>TOPIC<tab>JSON`, where TIME is ISO 8601 UTC, TOPIC is `*`
+/// (padded with spaces) or the MQTT topic, and JSON the message the phone published. Location
+/// messages (`"_type": "location"`) carry `lat`, `lon`, `tst` (Unix seconds), `acc` (m), `alt`
+/// (m), `vel` (km/h) and `cog` (°); the other types (transitions, waypoints, cards, status) are
+/// counted and left out.
+public enum OwnTracksRec {
+    /// Whether `prefix` (a file's first bytes) starts like such a file: a time, a tab, a topic, a
+    /// tab and a JSON object.
+    public static func looksLikeRec(_ prefix: UnsafeRawBufferPointer) -> Bool {
+        let head = String(decoding: prefix.prefix(4096), as: UTF8.self)
+        guard let line = head.split(separator: "\n").first else { return false }
+        let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+        return fields.count == 3 && UTCTimestamp.milliseconds(fields[0]) != nil
+            && fields[2].drop(while: { $0 == " " }).first == "{"
+    }
+
+    /// Reads a file fed in chunks, a line at a time.
+    public final class Reader {
+        /// Lines read (each a message, blank ones aside).
+        public private(set) var elements = 0
+        /// Lines left out, by reason ("not a location", "no position", "no time",
+        /// "position out of range", "line unreadable").
+        public private(set) var skipped: [String: Int] = [:]
+        private var partial: [UInt8] = []
+
+        public init() {}
+
+        /// Reads `bytes`, handing each location to `take` as a fix.
+        public func feed(_ bytes: UnsafeRawBufferPointer, _ take: (Fix) throws -> Void) throws {
+            var start = 0
+            for i in 0..<bytes.count where bytes[i] == 0x0A {
+                if partial.isEmpty {
+                    try line(UnsafeRawBufferPointer(rebasing: bytes[start..<i]), take)
+                } else {
+                    partial.append(contentsOf: bytes[start..<i])
+                    try partial.withUnsafeBytes { try line($0, take) }
+                    partial.removeAll(keepingCapacity: true)
+                }
+                start = i + 1
+            }
+            partial.append(contentsOf: bytes[start...])
+            if partial.count > JSONScanner.maxTokenBytes {
+                skip("line unreadable")
+                partial.removeAll()
+            }
+        }
+
+        /// Ends the file (a last line without a newline is read too).
+        public func finish(_ take: (Fix) throws -> Void) throws {
+            if !partial.isEmpty { try partial.withUnsafeBytes { try line($0, take) } }
+            partial.removeAll()
+        }
+
+        private func skip(_ reason: String) { skipped[reason, default: 0] += 1 }
+
+        private func line(_ raw: UnsafeRawBufferPointer, _ take: (Fix) throws -> Void) throws {
+            var end = raw.count
+            while end > 0 && (raw[end - 1] == 0x0D || raw[end - 1] == 0x20) { end -= 1 }
+            guard end > 0 else { return }
+            elements += 1
+            // TIME \t TOPIC \t JSON
+            guard let tab1 = raw[0..<end].firstIndex(of: 0x09),
+                let tab2 = raw[(tab1 + 1)..<end].firstIndex(of: 0x09)
+            else {
+                skip("line unreadable")
+                return
+            }
+            var message = Message()
+            var scanner = JSONScanner()
+            do {
+                try scanner.feed(UnsafeRawBufferPointer(rebasing: raw[(tab2 + 1)..<end]), &message)
+                try scanner.finish(&message)
+            } catch {
+                skip("line unreadable")
+                return
+            }
+            guard message.type == "location" else {
+                skip("not a location")
+                return
+            }
+            guard let lat = message.lat, let lon = message.lon else {
+                skip("no position")
+                return
+            }
+            guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else {
+                skip("position out of range")
+                return
+            }
+            let lineTime = UTCTimestamp.milliseconds(UnsafeRawBufferPointer(rebasing: raw[0..<tab1]))
+            guard let ms = message.tst.map({ Int64(($0 * 1000).rounded()) }) ?? lineTime else {
+                skip("no time")
+                return
+            }
+            var fix = Fix()
+            fix.coordinate = Coordinate(latitude: lat, longitude: lon)
+            UTCTimestamp.set(ms, on: &fix)
+            fix.altitudeMSL = message.alt
+            fix.mode = message.alt == nil ? .twoD : .threeD
+            if let v = message.vel, v >= 0 { fix.speed = v / 3.6 }
+            if let c = message.cog, c >= 0, c <= 360 { fix.track = c }
+            if let a = message.acc, a >= 0 {
+                fix.latitudeError = a / 2.squareRoot()
+                fix.longitudeError = a / 2.squareRoot()
+            }
+            try take(fix)
+        }
+    }
+
+    /// The keys of a message's top level that a location needs.
+    struct Message: JSONHandler {
+        var type: String?
+        var lat: Double?
+        var lon: Double?
+        var tst: Double?
+        var acc: Double?
+        var alt: Double?
+        var vel: Double?
+        var cog: Double?
+        private var depth = 0
+        private var key = ""
+
+        mutating func token(_ token: JSONScanner.Token, _ bytes: UnsafeRawBufferPointer) throws {
+            switch token {
+            case .objectStart, .arrayStart: depth += 1
+            case .objectEnd, .arrayEnd: depth -= 1
+            case .key: if depth == 1 { key = JSONValue.string(bytes) }
+            default:
+                guard depth == 1 else { return }
+                let number: Double? =
+                    token == .number
+                    ? JSONValue.double(bytes) : token == .string ? Double(JSONValue.string(bytes)) : nil
+                switch key {
+                case "_type": type = token == .string ? JSONValue.string(bytes) : nil
+                case "lat": lat = number
+                case "lon": lon = number
+                case "tst": tst = number
+                case "acc": acc = number
+                case "alt": alt = number
+                case "vel": vel = number
+                case "cog": cog = number
+                default: break
+                }
+                key = ""
+            }
+        }
+    }
+}
