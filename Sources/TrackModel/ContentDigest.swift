@@ -13,6 +13,16 @@ public enum ContentDigest {
         return hex(hash.finalize())
     }
 
+    /// The digest of bytes handed over in pieces: `read` calls the function it is given with
+    /// each piece, in order.
+    public static func hexDigest<E: Error>(
+        reading read: ((UnsafeRawBufferPointer) -> Void) throws(E) -> Void
+    ) throws(E) -> String {
+        var hash = SHA256()
+        try read { hash.update(bufferPointer: $0) }
+        return hex(hash.finalize())
+    }
+
     /// The digest of a file's bytes, read in 1 MB chunks.
     public static func hexDigest(ofFile path: String) throws(Errno) -> String {
         let fd = try Posix.open(path, O_RDONLY)

@@ -127,8 +127,8 @@ struct Import: ParsableCommand {
         if passedOver > 0 && !json && format == nil {
             FileHandle.standardError.write(
                 Data(
-                    "Importing \(counted(expanded.count, "file")); \(passedOver) other files in the folders hold no track.\n"
-                        .utf8))
+                    ("Importing \(counted(expanded.count, "file")); \(counted(passedOver, "other file")) passed over "
+                        + "(no track in \(passedOver == 1 ? "it" : "them")).\n").utf8))
         }
         var job = ImportJob(files: expanded, device: deviceName, options: options)
         job.account = accountOptions.user

@@ -364,7 +364,7 @@ import TrailbookTestSupport
         let store = try Samples.temporaryDirectory() + "/takeout.sqlite"
         let result = try run(["import", "--store", store, root])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("Importing 2 files; 2 other files in the folders hold no track."))
+        #expect(result.stderr.contains("Importing 2 files; 2 other files passed over (no track in them)."))
         #expect(result.stdout.contains("Records.json (Google Records.json): 900 elements read"), "\(result.stdout)")
         #expect(result.stdout.contains("2026_JUNE.json (Google Semantic Location History)"))
         try expectStored(store, match: Array(ride.prefix(900)).map(\.positionOnly), count: 900)
@@ -409,6 +409,99 @@ import TrailbookTestSupport
                 altitude: ($0.altitude ?? 0).rounded(), speed: (($0.speed ?? 0) * 3.6).rounded() / 3.6)
         }
         try expectStored(store, match: written, count: ride.count)
+    }
+
+    /// Runs a Python snippet (python3 is what `make test` installs for the page tests too).
+    func python(_ code: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", code] + arguments
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "python3 \(arguments)")
+    }
+
+    /// Zips the folder `folder` into `zip` (deflated), its entries named from the folder's name.
+    func zip(_ folder: String, into zip: String) throws {
+        try python(
+            """
+            import os, sys, zipfile
+            folder, out = sys.argv[1], sys.argv[2]
+            base = os.path.dirname(folder)
+            with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+                for root, _, names in os.walk(folder):
+                    for n in sorted(names):
+                        z.write(os.path.join(root, n), os.path.relpath(os.path.join(root, n), base))
+            """, [folder, zip])
+    }
+
+    /// A Takeout zip is read in place: each history file in it imported as a path through the
+    /// archive, the same file unpacked is the same file, and broken or hostile archives say so.
+    @Test func aTakeoutZipIsReadInPlace() throws {
+        let ride = Self.ride
+        let dir = try Samples.temporaryDirectory()
+        let history = dir + "/Takeout/Location History (Timeline)"
+        try FileManager.default.createDirectory(atPath: history, withIntermediateDirectories: true)
+        let morning = ride.prefix(600).map { p in
+            [
+                "latitudeE7": Self.e7(p.latitude), "longitudeE7": Self.e7(p.longitude),
+                "timestamp": Self.iso(p.milliseconds),
+            ]
+                as [String: Any]
+        }
+        try FileManager.default.moveItem(
+            atPath: try write(["locations": morning], "Records.json"), toPath: history + "/Records.json")
+        try #"{"deviceSettings": []}"#.write(toFile: history + "/Settings.json", atomically: true, encoding: .utf8)
+        let archive = dir + "/takeout-20260615T000000Z-001.zip"
+        try zip(dir + "/Takeout", into: archive)
+        let store = dir + "/zip.sqlite"
+        let result = try run(["import", "--store", store, archive])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Importing 1 file; 1 other file passed over (no track in it)."))
+        #expect(
+            result.stdout.contains(
+                archive + "/Takeout/Location History (Timeline)/Records.json (Google Records.json): 600 elements read"),
+            "\(result.stdout)")
+        try expectStored(store, match: Array(ride.prefix(600)).map(\.positionOnly), count: 600)
+        // The same file unpacked is the same file.
+        let again = try run(["import", "--store", store, history + "/Records.json"])
+        #expect(again.stdout.contains("already imported as " + archive + "/Takeout/"), "\(again.stdout)")
+
+        // Cut short: no directory at its end.
+        let data = try Data(contentsOf: URL(fileURLWithPath: archive))
+        let cut = dir + "/cut.zip"
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: cut))
+        let truncated = try run(["import", "--store", store, cut])
+        #expect(truncated.status == 65)
+        #expect(truncated.stderr.contains("it has no zip directory at its end (the archive looks truncated)"))
+
+        // A bomb: 50 MB of spaces deflate 1,030 to 1; and an entry holding more than it declares.
+        let bomb = dir + "/bomb.zip"
+        try python(
+            """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("Records.json", b'{"locations": [' + b' ' * 50_000_000 + b']}')
+            """, [bomb])
+        let bombed = try run(["import", "--store", store, bomb])
+        #expect(bombed.status == 65)
+        #expect(bombed.stderr.contains("(a zip bomb)"), "\(bombed.stderr)")
+        let liar = dir + "/liar.zip"
+        try python(
+            """
+            import struct, sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_STORED) as z:
+                z.writestr("Records.json", b'{"locations": [' + b' ' * 100_000 + b']}')
+            data = bytearray(open(sys.argv[1], "rb").read())
+            at = data.rindex(b"PK\\x01\\x02")
+            data[at + 24:at + 28] = struct.pack("<I", 5000)
+            open(sys.argv[1], "wb").write(data)
+            """, [liar])
+        let lied = try run(["import", "--store", store, liar])
+        #expect(lied.status == 65)
+        #expect(lied.stderr.contains("holds more than the 5000 bytes it declares (a zip bomb)"), "\(lied.stderr)")
+        #expect(lied.stderr.split(separator: "\n").count == 1)
+        try expectStored(store, match: Array(ride.prefix(600)).map(\.positionOnly), count: 600)
     }
 
     /// Broken and hostile JSON: one sentence, exit 65, nothing stored.

@@ -1,5 +1,6 @@
 import Foundation
 import GPSCore
+import GPSDevices
 import SystemPackage
 import TrackModel
 
@@ -12,7 +13,19 @@ final class FileDigesting: Sendable {
     init(_ path: String) {
         let outcome = outcome
         Blocking.start("trailbook digest") {
-            let result = Result { () throws(Errno) -> String in try ContentDigest.hexDigest(ofFile: path) }
+            let result = Result { () throws(Errno) -> String in
+                guard ZipArchive.split(path) != nil else { return try ContentDigest.hexDigest(ofFile: path) }
+                // An entry of a zip archive: the digest of what it holds, so that the file
+                // imported from the archive and the same file unpacked are one file.
+                return try ContentDigest.hexDigest { (update: (UnsafeRawBufferPointer) -> Void) throws(Errno) in
+                    do {
+                        let input = try InputFile(path: path)
+                        try input.forEachChunk { update($0) }
+                    } catch {
+                        throw Errno.ioError
+                    }
+                }
+            }
             outcome.withLock { $0 = result }
         }
     }

@@ -1,5 +1,7 @@
 import Foundation
 import GPSCore
+import GPSDevices
+import SystemPackage
 import TrackModel
 
 /// `import` of several files into one store (or none, for a dry run): each file through
@@ -134,7 +136,14 @@ extension ImportJob {
         var passedOver = 0
         for name in names {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory), isDirectory.boolValue else {
+            let exists = FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory)
+            if exists && !isDirectory.boolValue && ZipArchive.isZipFile(name) {
+                let (inside, skipped) = try zipEntries(name)
+                files += inside
+                passedOver += skipped
+                continue
+            }
+            guard exists, isDirectory.boolValue else {
                 files.append(name)
                 continue
             }
@@ -161,6 +170,29 @@ extension ImportJob {
                 throw ImportError.nothingToImport(
                     name, found: "no GPX, NMEA log, JSON track or Google location history file is under it")
             }
+        }
+        return (files, passedOver)
+    }
+
+    /// The entries of a zip archive to import, as paths through it (`takeout.zip/Takeout/...`),
+    /// and how many others it holds: those whose content is GPX, a JSON track, Google location
+    /// history or an OwnTracks `.rec` file (NMEA logs inside an archive are not read).
+    static func zipEntries(_ path: String) throws -> (files: [String], passedOver: Int) {
+        let archive = try InputFile.openArchive(path)
+        var files: [String] = []
+        var passedOver = 0
+        for entry in archive.entries.sorted(by: { $0.name < $1.name }) where !entry.isFolder {
+            let inside = path + "/" + entry.name
+            let kind = try FileKind.sniff(inside)
+            if [.gpx, .jsonTrack, .googleTimeline, .ownTracksRec].contains(kind) {
+                files.append(inside)
+            } else {
+                passedOver += 1
+            }
+        }
+        if files.isEmpty {
+            throw ImportError.nothingToImport(
+                path, found: "no GPX file, JSON track, Google location history or OwnTracks .rec file is in it")
         }
         return (files, passedOver)
     }

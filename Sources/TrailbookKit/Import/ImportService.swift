@@ -287,7 +287,11 @@ public struct ImportService {
             fields: fields)
     }
 
+    /// The file's size in bytes (a zip entry's: what it holds); 0 when it cannot be told.
     public static func fileSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        if let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue {
+            return size
+        }
+        return (try? InputFile(path: path))?.size ?? 0
     }
 }

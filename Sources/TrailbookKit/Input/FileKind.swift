@@ -15,7 +15,7 @@ public enum FileKind: Equatable, Sendable {
                 if head.count >= 4096 { throw Enough() }
             }
         } catch is Enough {
-        } catch is InputError {
+        } catch InputError.brokenGzip {
             // A broken gzip stream: the reader that follows reports it.
         }
         return head.withUnsafeBytes { kind(of: $0) }

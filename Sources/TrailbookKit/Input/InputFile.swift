@@ -21,6 +21,8 @@ public final class InputFile {
     public let size: Int?
     /// Set when the input turned out to be gzip-compressed.
     private var gzip: GzipStream?
+    /// Set when the input is an entry of a zip archive.
+    private var zipEntry: (archive: ZipArchive, entry: ZipArchive.Entry)?
 
     /// Size of one read.
     static let chunkSize = 1 << 20
@@ -37,6 +39,22 @@ public final class InputFile {
             let fd: Int32
             do {
                 fd = try Posix.open(path, O_RDONLY)
+            } catch .notDirectory {
+                // An entry of a zip archive: `takeout.zip/Takeout/Records.json`.
+                guard let (archivePath, name) = ZipArchive.split(path) else {
+                    throw InputError.cannotOpen(path, .notDirectory)
+                }
+                let archive = try Self.openArchive(archivePath)
+                guard let entry = archive.entry(named: name) else {
+                    throw InputError.cannotOpen(path, .noSuchFileOrDirectory)
+                }
+                self.fd = -1
+                ownsDescriptor = false
+                displayName = path
+                size = Int(clamping: entry.size)
+                zipEntry = (archive, entry)
+                buffer = .allocate(byteCount: 16, alignment: 16)
+                return
             } catch {
                 throw InputError.cannotOpen(path, error)
             }
@@ -53,6 +71,17 @@ public final class InputFile {
         buffer = .allocate(byteCount: Self.chunkSize, alignment: 16)
     }
 
+    /// Opens a zip archive, its failures as ``InputError``s.
+    public static func openArchive(_ path: String) throws -> ZipArchive {
+        do {
+            return try ZipArchive(path: path)
+        } catch let failure as ZipArchive.Failure {
+            throw InputError.brokenZip(path, reason: failure.description)
+        } catch let errno as Errno {
+            throw InputError.cannotOpen(path, errno)
+        }
+    }
+
     deinit {
         buffer.deallocate()
         if ownsDescriptor { Posix.close(fd) }
@@ -62,6 +91,23 @@ public final class InputFile {
     /// that is not compressed is mapped into memory instead of read, and comes in chunks of 2 MB
     /// (for a reader that takes large chunks without copying them, ``NMEADecoder`` with workers).
     public func forEachChunk(whole: Bool = false, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        if let (archive, entry) = zipEntry {
+            do {
+                try archive.forEachChunk(of: entry) { chunk in
+                    if bytesRead == 0 && GzipStream.isGzip(chunk) { gzip = try gzipFailing { try GzipStream() } }
+                    bytesRead += chunk.count
+                    if let gzip {
+                        try gzipFailing { try gzip.feed(chunk, body) }
+                    } else {
+                        try body(chunk)
+                    }
+                }
+            } catch let failure as ZipArchive.Failure {
+                throw InputError.brokenZip(displayName, reason: failure.description)
+            }
+            try gzipFailing { try gzip?.finish() }
+            return
+        }
         if whole, bytesRead == 0, let size, let mapping = MappedFile(fd: fd, size: size),
             !GzipStream.isGzip(mapping.bytes)
         {
