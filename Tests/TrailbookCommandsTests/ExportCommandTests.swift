@@ -110,8 +110,9 @@ import TrailbookTestSupport
         #expect(features.contains { ($0["geometry"] as? [String: Any])?["type"] as? String == "Point" })
 
         let kml = try run(["export", "--store", store, "--day", "2026-06-14", "--format", "kml"])
-        #expect(kml.stdout.contains("<kml xmlns=\"http://www.opengis.net/kml/2.2\">"))
-        #expect(kml.stdout.components(separatedBy: "<LineString>").count - 1 == 2)
+        #expect(kml.stdout.contains("<kml xmlns=\"http://www.opengis.net/kml/2.2\""))
+        #expect(kml.stdout.components(separatedBy: "<gx:Track>").count - 1 == 2)
+        #expect(kml.stdout.components(separatedBy: "<gx:coord>").count - 1 == 1762)
         #expect(!kml.stdout.contains("<script>"))
         let csv = try run(["export", "--store", store, "--ride", "1", "--format", "csv"])
         #expect(csv.stdout == (try run(["points", "--store", store, "--ride", "1"])).stdout)

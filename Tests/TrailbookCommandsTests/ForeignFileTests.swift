@@ -206,7 +206,8 @@ import TrailbookTestSupport
         #expect(records.contains("Bakery"), "\(records)")
     }
 
-    /// A ride segment of one point is a GeoJSON Point and a KML Point, never a one-position line.
+    /// A ride segment of one point is a GeoJSON Point, never a one-position line; in KML it is a
+    /// track of one timed position.
     @Test func onePointSegmentsAreWrittenAsPoints() throws {
         let dir = try Samples.temporaryDirectory()
         let gpx = dir + "/lone.gpx"
@@ -243,10 +244,12 @@ import TrailbookTestSupport
         }
         #expect(lines == 1 && points == 1, "\(geojson.stdout)")
         let kml = try run(["export", "--store", s, "--day", "2026-06-14", "--time-zone", "UTC", "--format", "kml"])
-        #expect(kml.stdout.contains("<Point><coordinates>8.5419"), "\(kml.stdout)")
-        for line in kml.stdout.split(separator: "<LineString>").dropFirst() {
-            let coordinates = line.split(separator: "<coordinates>")[1].split(separator: "<")[0]
-            #expect(coordinates.split(separator: " ").count >= 2)
+        #expect(kml.stdout.contains("<gx:coord>8.5419"), "\(kml.stdout)")
+        // Each segment a track, each position with its time.
+        let tracks = kml.stdout.split(separator: "<gx:Track>").dropFirst()
+        #expect(tracks.count == 2)
+        for track in tracks {
+            #expect(track.components(separatedBy: "<when>").count == track.components(separatedBy: "<gx:coord>").count)
         }
     }
 }

@@ -375,7 +375,7 @@ import TrailbookTestSupport
         try "<html></html>".write(toFile: empty + "/index.html", atomically: true, encoding: .utf8)
         let nothing = try run(["import", "--store", store, empty])
         #expect(nothing.status == 65)
-        #expect(nothing.stderr.contains("no GPX, NMEA log, JSON track or Google location history file is under it"))
+        #expect(nothing.stderr.contains("no NMEA log, GPX, KML, GeoJSON, CSV or Google location history file is under it"))
     }
 
     /// An OwnTracks Recorder month: location lines stored (speed from km/h), the other message

@@ -2,41 +2,21 @@ import GPSCore
 
 /// Reads GPX 1.0 and 1.1 as a stream: track segments and their points as ``Fix`` values, and
 /// waypoints. Routes (planned, without times) are counted and skipped.
-public final class GPXReader {
-    /// What the file holds, in document order.
-    public enum Item: Equatable {
-        /// A `<trk>` begins: its segments and points follow.
-        case track
-        /// A `<trkseg>` begins; its points follow.
-        case segment
-        case point(Fix)
-        case waypoint(Waypoint)
-    }
-
-    /// A `<wpt>`: a place with a name or description, perhaps a time.
-    public struct Waypoint: Equatable, Sendable {
-        public var fix: Fix
-        public var name: String?
-        /// `<desc>` and `<cmt>` joined by a blank line when both are present.
-        public var text: String?
-        public var link: String?
-        /// Trailbook's fields (`<extensions><trailbook:field key="...">`), in file order.
-        public var fields: [Field] = []
-
-        public struct Field: Equatable, Sendable {
-            public var key: String
-            public var value: String
-        }
-    }
+public final class GPXReader: TrackFileReader {
+    /// What the file holds, in document order: a `<trk>` is a track, a `<trkseg>` a segment.
+    public typealias Item = TrackItem
+    /// A `<wpt>`.
+    public typealias Waypoint = TrackItem.Waypoint
 
     /// What is wrong with the file, on which line.
     public typealias Failure = XMLScanner.Failure
 
-    private let scanner = XMLScanner()
-    /// UTF-8 with or without a byte-order mark, or UTF-16 converted to UTF-8.
-    private var encoding = TextEncoding()
+    private let scanner = EncodedXMLScanner()
     /// Routes skipped.
     public private(set) var routes = 0
+    /// Track points and waypoints read (a point that cannot be read is an error, not skipped).
+    public private(set) var elements = 0
+    public var skipped: [String: Int] { [:] }
     /// Whether the root element was `<gpx>` (checked on the first element).
     private var checkedRoot = false
     /// The point or waypoint being read, with the line it started on.
@@ -55,23 +35,14 @@ public final class GPXReader {
 
     /// Whether `prefix` (the first bytes of a file) looks like GPX: XML with a `<gpx` element.
     public static func looksLikeGPX(_ prefix: UnsafeRawBufferPointer) -> Bool {
-        let head = String(
-            decoding: TextEncoding.utf8Prefix(UnsafeRawBufferPointer(rebasing: prefix.prefix(4096))), as: UTF8.self)
-        let trimmed = head.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
-        return trimmed.hasPrefix("<") && head.contains("<gpx")
+        EncodedXMLScanner.looksLike(prefix, element: "gpx")
     }
 
     public func feed(_ bytes: UnsafeRawBufferPointer, _ handle: (Item) throws -> Void) throws {
-        if encoding.kind == .utf8 {
-            try scanner.feed(bytes) { try self.event($0, handle) }
-        } else {
-            try encoding.convert(bytes).withUnsafeBytes { utf8 in try scanner.feed(utf8) { try self.event($0, handle) }
-            }
-        }
+        try scanner.feed(bytes) { try self.event($0, handle) }
     }
 
     public func finish(_ handle: (Item) throws -> Void) throws {
-        try encoding.finish().withUnsafeBytes { utf8 in try scanner.feed(utf8) { try self.event($0, handle) } }
         try scanner.finish { try self.event($0, handle) }
     }
 
@@ -123,6 +94,7 @@ public final class GPXReader {
             case "trkpt", "wpt":
                 if point.fix.mode == .unknown { point.fix.mode = point.fix.altitudeMSL == nil ? .twoD : .threeD }
                 current = nil
+                elements += 1
                 if point.isWaypoint {
                     waypoint.fix = point.fix
                     try handle(.waypoint(waypoint))

@@ -55,20 +55,22 @@ public enum GeoJSONWriter {
     }
 }
 
-/// KML 2.2 for Google Earth: a Placemark per ride (a LineString per segment, a Point for a
-/// segment of one point) and per place.
+/// KML 2.2 for Google Earth: a Placemark per ride (a `gx:MultiTrack` with a `gx:Track` per
+/// segment, each position with its `<when>`, so `import` reads the file back whole) and per place
+/// (a Point with its `<TimeStamp>`, style `#record`).
 public enum KMLWriter {
     public static func write(_ export: TrackExport) -> String {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <kml xmlns="http://www.opengis.net/kml/2.2">
+            <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">
             <Document>
               <name>\(Exchange.xml(export.name))</name>
               <Style id="ride"><LineStyle><color>ff1e64dc</color><width>3</width></LineStyle></Style>
+              <Style id="record"><IconStyle><scale>0.8</scale></IconStyle></Style>
 
             """
         for p in export.places {
-            out += "  <Placemark>\n    <name>\(Exchange.xml(p.name))</name>\n"
+            out += "  <Placemark>\n    <name>\(Exchange.xml(p.name))</name>\n    <styleUrl>#record</styleUrl>\n"
             out += "    <TimeStamp><when>\(Exchange.time(p.milliseconds))</when></TimeStamp>\n"
             if !p.description.isEmpty || !p.photos.isEmpty {
                 let photos = p.photos.map { "\n\($0)" }.joined()
@@ -84,19 +86,18 @@ public enum KMLWriter {
                     "    <TimeSpan><begin>\(Exchange.time(first.unixMilliseconds!))</begin>"
                     + "<end>\(Exchange.time(last.unixMilliseconds!))</end></TimeSpan>\n"
             }
-            out += "    <MultiGeometry>\n"
+            out += "    <gx:MultiTrack>\n"
             for segment in ride.segments {
-                // A LineString needs two coordinates: a segment of one point is a Point.
-                let coordinates = segment.map { coordinate($0.coordinate!, $0.altitudeMSL) }.joined(separator: " ")
-                if segment.count == 1 {
-                    out += "      <Point><coordinates>\(coordinates)</coordinates></Point>\n"
-                    continue
+                out += "      <gx:Track>\n"
+                for f in segment { out += "        <when>\(Exchange.time(f.unixMilliseconds!))</when>\n" }
+                for f in segment {
+                    let c = f.coordinate!
+                    out += "        <gx:coord>\(Exchange.degrees(c.longitude)) \(Exchange.degrees(c.latitude))"
+                    out += (f.altitudeMSL.map { " \(Exchange.metres($0))" } ?? "") + "</gx:coord>\n"
                 }
-                out += "      <LineString><tessellate>1</tessellate><coordinates>"
-                out += coordinates
-                out += "</coordinates></LineString>\n"
+                out += "      </gx:Track>\n"
             }
-            out += "    </MultiGeometry>\n  </Placemark>\n"
+            out += "    </gx:MultiTrack>\n  </Placemark>\n"
         }
         return out + "</Document>\n</kml>\n"
     }

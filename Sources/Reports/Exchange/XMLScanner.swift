@@ -288,3 +288,35 @@ public final class XMLScanner {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+/// An ``XMLScanner`` for a document in UTF-8 (with or without a byte-order mark) or UTF-16
+/// either way round, converted to UTF-8 as it comes: what the GPX and KML readers share.
+public final class EncodedXMLScanner {
+    private let scanner = XMLScanner()
+    private var encoding = TextEncoding()
+
+    public init() {}
+
+    /// Whether `prefix` (the first bytes of a file) looks like XML whose text has `<NAME` in it.
+    public static func looksLike(_ prefix: UnsafeRawBufferPointer, element name: String) -> Bool {
+        let head = String(
+            decoding: TextEncoding.utf8Prefix(UnsafeRawBufferPointer(rebasing: prefix.prefix(4096))), as: UTF8.self)
+        let trimmed = head.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+        return trimmed.hasPrefix("<") && head.contains("<" + name)
+    }
+
+    /// Scans `bytes`, calling `handle` for each complete event.
+    public func feed(_ bytes: UnsafeRawBufferPointer, _ handle: (XMLScanner.Event) throws -> Void) throws {
+        if encoding.kind == .utf8 {
+            try scanner.feed(bytes, handle)
+        } else {
+            try encoding.convert(bytes).withUnsafeBytes { try scanner.feed($0, handle) }
+        }
+    }
+
+    /// Ends the document (see ``XMLScanner/finish(_:)``).
+    public func finish(_ handle: (XMLScanner.Event) throws -> Void) throws {
+        try encoding.finish().withUnsafeBytes { try scanner.feed($0, handle) }
+        try scanner.finish(handle)
+    }
+}

@@ -14,7 +14,8 @@ struct Export: ParsableCommand {
             gpx: GPX 1.1, a trk per ride with a trkseg per segment, a wpt per record named by its name \
             field or its note's first line, its notes as the description, a link per photo and its \
             fields as extensions. geojson: RFC 7946, a MultiLineString per \
-            ride, a Point per record. kml: KML 2.2 for Google Earth. csv: the columns of trailbook \
+            ride, a Point per record. kml: KML 2.2 for Google Earth, a gx:Track per segment with its \
+            times. csv: the columns of trailbook \
             points. json: {name, link, time, segments: [{coords: [{latitude, longitude, altitude, time}]}], \
             distance, feetClimbed} (distance in metres, climb in feet). Written to -o FILE (under a \
             temporary name, renamed when complete) or standard output.

@@ -19,7 +19,7 @@ public struct ImportFileReport: Codable, Sendable {
     public var notReplaced: Bool?
     /// Whether a stream was out of time order and was sorted.
     public var reordered: Bool?
-    /// GPX only: waypoints read, records stored for them, those already stored, those without
+    /// GPX, and KML, GeoJSON or CSV with places: waypoints read, records stored for them, those already stored, those without
     /// a time (not stored), routes skipped.
     public var waypoints: Int?
     public var records: Int?

@@ -127,9 +127,9 @@ extension ImportJob {
     /// The files to import for the names given, and how many files under folders were passed
     /// over: a file is taken as it is; a folder (a Google Takeout, a logger's card) stands for
     /// the files under it, searched recursively, in name order, that hold something to import:
-    /// GPX, JSON tracks, Google location history and OwnTracks `.rec` files by their content, NMEA
-    /// logs by their name
-    /// (`.nmea`, `.nma`, `.log`, each also `.gz`). A folder with none of them is
+    /// GPX, KML, GeoJSON, CSV, JSON tracks, Google location history and OwnTracks `.rec` files by
+    /// their content (``FileKind/isTrackFile``), NMEA logs by their name (`.nmea`, `.nma`, `.log`,
+    /// each also `.gz`). A folder with none of them is
     /// ``ImportError/nothingToImport(_:found:)``.
     public static func files(for names: [String]) throws -> (files: [String], passedOver: Int) {
         var files: [String] = []
@@ -159,7 +159,7 @@ extension ImportJob {
                 if bare.hasSuffix(".gz") { bare.removeLast(3) }
                 let byName = [".nmea", ".nma", ".log"].contains { bare.hasSuffix($0) }
                 let kind = try? FileKind.sniff(path)
-                if byName || [.gpx, .jsonTrack, .googleTimeline, .ownTracksRec].contains(kind) {
+                if byName || kind?.isTrackFile == true {
                     files.append(path)
                     found += 1
                 } else {
@@ -168,15 +168,15 @@ extension ImportJob {
             }
             if found == 0 {
                 throw ImportError.nothingToImport(
-                    name, found: "no GPX, NMEA log, JSON track or Google location history file is under it")
+                    name, found: "no NMEA log, GPX, KML, GeoJSON, CSV or Google location history file is under it")
             }
         }
         return (files, passedOver)
     }
 
     /// The entries of a zip archive to import, as paths through it (`takeout.zip/Takeout/...`),
-    /// and how many others it holds: those whose content is GPX, a JSON track, Google location
-    /// history or an OwnTracks `.rec` file (NMEA logs inside an archive are not read).
+    /// and how many others it holds: those whose content is a track file (``FileKind/isTrackFile``:
+    /// a KMZ's `doc.kml` among them; NMEA logs inside an archive are not read).
     static func zipEntries(_ path: String) throws -> (files: [String], passedOver: Int) {
         let archive = try InputFile.openArchive(path)
         var files: [String] = []
@@ -184,7 +184,7 @@ extension ImportJob {
         for entry in archive.entries.sorted(by: { $0.name < $1.name }) where !entry.isFolder {
             let inside = path + "/" + entry.name
             let kind = try FileKind.sniff(inside)
-            if [.gpx, .jsonTrack, .googleTimeline, .ownTracksRec].contains(kind) {
+            if kind.isTrackFile {
                 files.append(inside)
             } else {
                 passedOver += 1
@@ -192,7 +192,7 @@ extension ImportJob {
         }
         if files.isEmpty {
             throw ImportError.nothingToImport(
-                path, found: "no GPX file, JSON track, Google location history or OwnTracks .rec file is in it")
+                path, found: "no GPX, KML, GeoJSON, CSV, Google location history or OwnTracks .rec file is in it")
         }
         return (files, passedOver)
     }

@@ -36,28 +36,67 @@ enum ImportReaders {
     static func gpx(
         _ path: String, progress: (@Sendable (Int) -> Void)?, _ item: (StreamItem) throws -> Void
     ) throws -> Extras {
-        let input = try InputFile(path: path)
         let reader = GPXReader()
         var extras = Extras()
-        func take(_ i: GPXReader.Item) throws {
-            switch i {
-            case .track: try item(.track)
-            case .segment: try item(.segment)
-            case .point(let f): try item(.fix(f))
-            case .waypoint(let w): extras.waypoints.append(w)
-            }
-        }
         do {
-            try input.forEachChunk { chunk in
-                try reader.feed(chunk, take)
-                progress?(input.bytesRead)
-            }
-            try reader.finish(take)
+            try read(path, with: reader, progress: progress) { try take($0, into: &extras, item) }
         } catch let failure as GPXReader.Failure {
             throw ImportError.broken(path, reason: failure.description, format: "GPX file")
         }
         extras.routes = reader.routes
         return extras
+    }
+
+    /// Reads a KML, GeoJSON or CSV track file with `reader`: each track a stream, its segments
+    /// segments, its places waypoints; what was read and left out counted.
+    static func track(
+        _ path: String, kind: FileKind, progress: (@Sendable (Int) -> Void)?, _ item: (StreamItem) throws -> Void
+    ) throws -> Extras {
+        let (reader, format): (any TrackFileReader, String) =
+            switch kind {
+            case .kml: (KMLReader(), "KML")
+            case .geoJSON: (GeoJSONReader(), "GeoJSON")
+            default: (CSVTrackReader(), "CSV")
+            }
+        var extras = Extras()
+        do {
+            try read(path, with: reader, progress: progress) { try take($0, into: &extras, item) }
+        } catch let failure as XMLScanner.Failure {
+            throw ImportError.broken(path, reason: failure.description, format: "\(format) file")
+        } catch let failure as GeoJSONReader.Failure {
+            throw ImportError.broken(path, reason: failure.description, format: "\(format) file")
+        } catch let failure as CSVTrackReader.Failure {
+            throw ImportError.broken(path, reason: failure.description, format: "\(format) file")
+        }
+        extras.format = format
+        extras.elements = reader.elements
+        extras.skipped = reader.skipped
+        return extras
+    }
+
+    /// Feeds the file at `path` to a reader a chunk at a time, then ends it.
+    private static func read(
+        _ path: String, with reader: some TrackFileReader, progress: (@Sendable (Int) -> Void)?,
+        _ take: (TrackItem) throws -> Void
+    ) throws {
+        let input = try InputFile(path: path)
+        try input.forEachChunk { chunk in
+            try reader.feed(chunk, take)
+            progress?(input.bytesRead)
+        }
+        try reader.finish(take)
+    }
+
+    /// A track file's item as a stream item; its waypoints kept in `extras`.
+    private static func take(
+        _ i: TrackItem, into extras: inout Extras, _ item: (StreamItem) throws -> Void
+    ) throws {
+        switch i {
+        case .track: try item(.track)
+        case .segment: try item(.segment)
+        case .point(let f): try item(.fix(f))
+        case .waypoint(let w): extras.waypoints.append(w)
+        }
     }
 
     /// Reads any of Google's location history formats: each part of positions a stream, visits

@@ -2,7 +2,17 @@ import Reports
 
 /// What a file to import looks like from its first bytes (after gzip decompression).
 public enum FileKind: Equatable, Sendable {
-    case gpx, jsonTrack, googleTimeline, ownTracksRec, nmeaOrText, empty, jpeg, png, pdf, zip, otherXML, binary
+    case gpx, kml, geoJSON, csv, jsonTrack, googleTimeline, ownTracksRec, nmeaOrText, empty, jpeg, png, pdf, zip
+    case otherXML, binary
+
+    /// Whether a file of this kind is one `import` reads by its content (NMEA logs and text
+    /// aside, which are recognised by their sentences).
+    public var isTrackFile: Bool {
+        switch self {
+        case .gpx, .kml, .geoJSON, .csv, .jsonTrack, .googleTimeline, .ownTracksRec: true
+        default: false
+        }
+    }
 
     /// Looks at the first kilobytes of `path` (an ``InputError`` when it cannot be read).
     public static func sniff(_ path: String) throws -> FileKind {
@@ -28,9 +38,12 @@ public enum FileKind: Equatable, Sendable {
         if head.starts(with: Array("%PDF".utf8)) { return .pdf }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .zip }
         if GPXReader.looksLikeGPX(head) { return .gpx }
+        if KMLReader.looksLikeKML(head) { return .kml }
         if GoogleTimeline.format(of: head) != nil { return .googleTimeline }
+        if GeoJSONReader.looksLikeGeoJSON(head) { return .geoJSON }
         if JSONTrack.looksLikeJSONTrack(head) { return .jsonTrack }
         if OwnTracksRec.looksLikeRec(head) { return .ownTracksRec }
+        if CSVTrackReader.looksLikeCSV(head) { return .csv }
         if head.first(where: {
             $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF
         }) == UInt8(ascii: "<") {
@@ -50,9 +63,10 @@ public enum FileKind: Equatable, Sendable {
         case .png: return "it is a PNG image"
         case .pdf: return "it is a PDF document"
         case .zip: return "it is a ZIP archive"
-        case .otherXML: return "it is XML but not GPX"
+        case .otherXML: return "it is XML but neither GPX nor KML"
         case .binary: return "it holds binary data, not text"
-        case .gpx, .jsonTrack, .googleTimeline, .ownTracksRec, .nmeaOrText: return "no NMEA sentences in it"
+        case .gpx, .kml, .geoJSON, .csv, .jsonTrack, .googleTimeline, .ownTracksRec, .nmeaOrText:
+            return "no NMEA sentences in it"
         }
     }
 }

@@ -1,0 +1,289 @@
+import GPSCore
+
+/// Reads a CSV file of positions with a header line, as GPSLogger for Android and many other
+/// loggers and spreadsheets write it, a row at a time:
+///
+/// - the delimiter is `,`, `;`, a tab or `|`, whichever the header has most of; fields may be
+///   quoted (RFC 4180, `""` inside quotes, line breaks inside quotes);
+/// - columns are found by name, case aside, with a unit in brackets allowed
+///   (`speed (km/h)`): latitude `lat`/`latitude`, longitude `lon`/`lng`/`long`/`longitude` (in
+///   decimal degrees, as E7 integers when the name ends in `e7`, with an N/S/E/W suffix or
+///   prefix, or with a decimal comma when the delimiter is not a comma); the time `time`,
+///   `timestamp`, `datetime`, `date_time`, `utc`, `tst`, `timestamp_ms`, or `date` and `time`
+///   apart (ISO 8601, `YYYY-MM-DD HH:MM:SS`, Unix seconds or milliseconds; a time without a zone
+///   is UTC); altitude `alt`/`altitude`/`ele`/`elevation`/`height` (m); `speed` (m/s, or km/h,
+///   mph or knots when the header says so); `course`/`bearing`/`heading`/`track`/`cog` (°);
+///   `accuracy`/`acc` (m); `hdop`; `satellites`/`sats`/`sats_used`;
+/// - a row's `annotation`, `note`, `comment` or `description` is also a waypoint with that text.
+public final class CSVTrackReader: TrackFileReader {
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    public private(set) var elements = 0
+    public private(set) var skipped: [String: Int] = [:]
+
+    private var delimiter: UInt8 = 0
+    private var columns: Columns?
+    private var line = 1
+    /// The row being read: its fields, the field being read, whether inside quotes.
+    private var fields: [String] = []
+    private var field: [UInt8] = []
+    private var quoted = false
+    private var afterQuote = false
+    private var started = false
+    private var rowLine = 1
+
+    struct Columns {
+        var latitude: Int
+        var longitude: Int
+        var latitudeE7 = false
+        var longitudeE7 = false
+        var time: Int?
+        var date: Int?
+        var altitude: Int?
+        var speed: Int?
+        var speedFactor = 1.0
+        var course: Int?
+        var accuracy: Int?
+        var hdop: Int?
+        var satellites: Int?
+        var note: Int?
+    }
+
+    public init() {}
+
+    /// The header's names as the reader compares them: lower case, without a unit in brackets,
+    /// spaces and dashes as `_`.
+    static func normalized(_ name: String) -> String {
+        var s = name.lowercased().replacingOccurrences(of: "\u{FEFF}", with: "")
+        if let open = s.firstIndex(where: { $0 == "(" || $0 == "[" }) { s = String(s[..<open]) }
+        s = String(Substring(s).trimmingSpaces)
+        return String(s.map { $0 == " " || $0 == "-" ? "_" : $0 })
+    }
+
+    static let latitudeNames: Set = ["lat", "latitude", "latitudee7", "latitude_e7", "lat_e7", "late7"]
+    static let longitudeNames: Set = [
+        "lon", "lng", "long", "longitude", "longitudee7", "longitude_e7", "lon_e7", "lng_e7", "lone7", "lnge7",
+    ]
+
+    /// Whether `prefix` starts like such a file: a first line with a latitude and a longitude
+    /// column, split by one of the delimiters.
+    public static func looksLikeCSV(_ prefix: UnsafeRawBufferPointer) -> Bool {
+        let head = String(decoding: prefix.prefix(4096), as: UTF8.self)
+        guard let first = head.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).first else { return false }
+        let d = delimiter(of: Array(first.utf8))
+        let names = first.split(separator: Character(Unicode.Scalar(d)), omittingEmptySubsequences: false).map {
+            normalized(String($0).replacingOccurrences(of: "\"", with: ""))
+        }
+        return names.count >= 3 && names.contains(where: latitudeNames.contains)
+            && names.contains(where: longitudeNames.contains)
+    }
+
+    /// The delimiter a header line has most of.
+    static func delimiter(of header: [UInt8]) -> UInt8 {
+        let candidates: [UInt8] = [0x2C, 0x3B, 0x09, 0x7C]
+        return candidates.max { a, b in header.count(where: { $0 == a }) < header.count(where: { $0 == b }) } ?? 0x2C
+    }
+
+    public func feed(_ bytes: UnsafeRawBufferPointer, _ handle: (TrackItem) throws -> Void) throws {
+        var i = 0
+        if !started {
+            started = true
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        }
+        if delimiter == 0 {
+            // The header decides the delimiter: wait for its line end.
+            field.append(contentsOf: bytes[i...])
+            guard let end = field.firstIndex(of: 0x0A) else {
+                if field.count > JSONScanner.maxTokenBytes {
+                    throw Failure(description: "line 1 is over 1 MB long: it is not a CSV header")
+                }
+                return
+            }
+            delimiter = Self.delimiter(of: Array(field[..<end]))
+            let rest = field
+            field.removeAll()
+            try rest.withUnsafeBytes { try scan($0, from: 0, handle) }
+            return
+        }
+        try scan(bytes, from: i, handle)
+    }
+
+    public func finish(_ handle: (TrackItem) throws -> Void) throws {
+        if delimiter == 0 {
+            delimiter = Self.delimiter(of: field)
+            let rest = field
+            field.removeAll()
+            try rest.withUnsafeBytes { try scan($0, from: 0, handle) }
+        }
+        if quoted {
+            throw Failure(description: "line \(rowLine): a quoted field is not closed (the file looks cut short)")
+        }
+        if !field.isEmpty || !fields.isEmpty { try endRow(handle) }
+        if columns == nil {
+            throw Failure(description: "it has no header line naming a latitude and a longitude column")
+        }
+    }
+
+    private func scan(_ bytes: UnsafeRawBufferPointer, from start: Int, _ handle: (TrackItem) throws -> Void) throws {
+        var i = start
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            i += 1
+            if quoted {
+                if b == 0x22 {
+                    quoted = false
+                    afterQuote = true
+                } else {
+                    if b == 0x0A { line += 1 }
+                    field.append(b)
+                }
+                continue
+            }
+            switch b {
+            case 0x22:
+                // `""` inside a quoted field is a quote; a quote opening a field starts quotes.
+                if afterQuote { field.append(0x22) }
+                if afterQuote || field.isEmpty { quoted = true }
+                afterQuote = false
+            case delimiter:
+                endField()
+            case 0x0A:
+                try endRow(handle)
+                line += 1
+                rowLine = line
+            case 0x0D:
+                break
+            default:
+                afterQuote = false
+                field.append(b)
+            }
+            if field.count > JSONScanner.maxTokenBytes {
+                throw Failure(description: "line \(rowLine): a field is over 1 MB long")
+            }
+        }
+    }
+
+    private func endField() {
+        fields.append(String(decoding: field, as: UTF8.self))
+        field.removeAll(keepingCapacity: true)
+        afterQuote = false
+    }
+
+    private func skip(_ reason: String) { skipped[reason, default: 0] += 1 }
+
+    private func endRow(_ handle: (TrackItem) throws -> Void) throws {
+        endField()
+        defer { fields.removeAll(keepingCapacity: true) }
+        if fields.allSatisfy({ Substring($0).trimmingSpaces.isEmpty }) { return }
+        guard let columns else {
+            try header(fields)
+            try handle(.track)
+            return
+        }
+        elements += 1
+        try row(fields, columns, handle)
+    }
+
+    private func header(_ names: [String]) throws {
+        let normalized = names.map(Self.normalized)
+        func index(_ wanted: Set<String>) -> Int? { normalized.firstIndex(where: wanted.contains) }
+        guard let lat = index(Self.latitudeNames), let lon = index(Self.longitudeNames) else {
+            throw Failure(
+                description: "its header (line 1) names no latitude and longitude columns (such as lat and lon)")
+        }
+        var c = Columns(latitude: lat, longitude: lon)
+        c.latitudeE7 = normalized[lat].hasSuffix("e7")
+        c.longitudeE7 = normalized[lon].hasSuffix("e7")
+        c.time = index([
+            "timestamp_ms", "time", "timestamp", "datetime", "date_time", "utc", "time_utc", "utc_time", "gps_time",
+            "tst", "recorded_at",
+        ])
+        c.date = index(["date", "utc_date", "gps_date"])
+        c.altitude = index(["alt", "altitude", "ele", "elevation", "height"])
+        c.speed = index(["speed", "velocity", "vel"])
+        if let s = c.speed {
+            let raw = names[s].lowercased()
+            if raw.contains("km/h") || raw.contains("kmh") || raw.contains("kph") {
+                c.speedFactor = 1 / 3.6
+            } else if raw.contains("mph") {
+                c.speedFactor = 0.44704
+            } else if raw.contains("knot") || raw.contains("kn)") || raw.contains("kts") {
+                c.speedFactor = 1852.0 / 3600
+            }
+        }
+        c.course = index(["course", "bearing", "heading", "track", "cog", "direction"])
+        c.accuracy = index(["accuracy", "acc", "horizontal_accuracy", "hacc"])
+        c.hdop = index(["hdop"])
+        c.satellites = index(["satellites", "sats", "sats_used", "sat"])
+        c.note = index(["annotation", "note", "notes", "comment", "description"])
+        columns = c
+    }
+
+    /// A degree value: decimal (a decimal comma when the delimiter is not a comma), with an
+    /// N/S/E/W letter before or after, or E7 integers.
+    func degrees(_ text: Substring, e7: Bool) -> Double? {
+        var s = text.trimmingSpaces
+        var sign = 1.0
+        if let last = s.last, "NSEWnsew".contains(last) {
+            if "SWsw".contains(last) { sign = -1 }
+            s = s.dropLast().trimmingSpaces
+        } else if let first = s.first, "NSEWnsew".contains(first) {
+            if "SWsw".contains(first) { sign = -1 }
+            s = s.dropFirst().trimmingSpaces
+        }
+        let value: Double?
+        if delimiter != 0x2C, s.contains(",") {
+            value = Double(s.replacingOccurrences(of: ",", with: "."))
+        } else {
+            value = Double(s)
+        }
+        guard let v = value, v.isFinite else { return nil }
+        return sign * (e7 ? v / 1e7 : v)
+    }
+
+    func number(_ text: Substring) -> Double? {
+        let s = text.trimmingSpaces
+        guard !s.isEmpty else { return nil }
+        let v = delimiter != 0x2C && s.contains(",") ? Double(s.replacingOccurrences(of: ",", with: ".")) : Double(s)
+        return v.flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    private func row(_ fields: [String], _ c: Columns, _ handle: (TrackItem) throws -> Void) throws {
+        func value(_ i: Int?) -> Substring? {
+            guard let i, i < fields.count else { return nil }
+            let v = Substring(fields[i]).trimmingSpaces
+            return v.isEmpty ? nil : v
+        }
+        guard let latText = value(c.latitude), let lonText = value(c.longitude) else { return skip("no position") }
+        guard let lat = degrees(latText, e7: c.latitudeE7), let lon = degrees(lonText, e7: c.longitudeE7) else {
+            return skip("position unreadable")
+        }
+        guard TrackValues.inRange(lat, 90), TrackValues.inRange(lon, 180) else { return skip("position out of range") }
+        var timeText = value(c.time)
+        if let date = value(c.date), let t = timeText, !t.contains("-"), t.contains(":") {
+            timeText = Substring(date + "T" + t)
+        } else if timeText == nil {
+            timeText = value(c.date)
+        }
+        guard let t = timeText else { return skip("no time") }
+        guard let ms = TrackValues.milliseconds(text: t) else { return skip("time unreadable") }
+        var fix = Fix()
+        fix.coordinate = Coordinate(latitude: lat, longitude: lon)
+        fix.altitudeMSL = value(c.altitude).flatMap(number)
+        fix.mode = fix.altitudeMSL == nil ? .twoD : .threeD
+        UTCTimestamp.set(ms, on: &fix)
+        if let s = value(c.speed).flatMap(number), s >= 0 { fix.speed = s * c.speedFactor }
+        if let course = value(c.course).flatMap(number), course >= 0, course <= 360 { fix.track = course }
+        if let a = value(c.accuracy).flatMap(number), a >= 0 {
+            fix.latitudeError = a / 2.squareRoot()
+            fix.longitudeError = a / 2.squareRoot()
+        }
+        if let h = value(c.hdop).flatMap(number), h >= 0 { fix.hdop = h }
+        if let n = value(c.satellites).flatMap({ Int($0) }), n >= 0 { fix.satellitesUsed = n }
+        try handle(.point(fix))
+        if let note = value(c.note) { try handle(.waypoint(.init(fix: fix, text: String(note)))) }
+    }
+}

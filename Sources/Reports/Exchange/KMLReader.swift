@@ -1,0 +1,201 @@
+import GPSCore
+
+/// Reads KML 2.2 (Google Earth's format; a KMZ is a zip holding one) as a stream:
+///
+/// - a `<gx:Track>` is a track of `<when>` times and `<gx:coord>` positions ("lon lat alt"),
+///   paired in order; the tracks of a `<gx:MultiTrack>` are the segments of one track;
+/// - a `<Placemark>` with a `<Point>` and a `<TimeStamp>` (or the `<begin>` of a `<TimeSpan>`) is
+///   a point, one of the file's stream of single points; Trailbook's own records (style `#record`)
+///   come back as waypoints with their name and description;
+/// - a `<LineString>` has no times: its positions are counted and left out ("no time").
+///
+/// A track holds its times until its positions come (KML writes all `<when>` before the
+/// `<gx:coord>`s): memory grows with the longest track, not with the file.
+public final class KMLReader: TrackFileReader {
+    public typealias Failure = XMLScanner.Failure
+
+    private let scanner = EncodedXMLScanner()
+    private var checkedRoot = false
+    public private(set) var elements = 0
+    public private(set) var skipped: [String: Int] = [:]
+
+    /// Elements open, by local name.
+    private var path: [String] = []
+    private var text = ""
+    /// The placemark being read.
+    private var placemark: Placemark?
+    /// The track being read: its times, then its positions.
+    private var times: [Int64?] = []
+    private var coords: [(Coordinate, Double?)?] = []
+    private var inMultiTrack = false
+    private var multiTrackStarted = false
+    /// Whether the last item handed over was a point of the stream of single points.
+    private var inPointStream = false
+
+    struct Placemark {
+        var name: String?
+        var description: String?
+        var style: String?
+        var time: Int64?
+        var timeUnreadable = false
+        var point: (Coordinate, Double?)?
+        var pointUnreadable = false
+        var hasPoint = false
+    }
+
+    public init() {}
+
+    /// Whether `prefix` (the first bytes of a file) looks like KML: XML with a `<kml` element.
+    public static func looksLikeKML(_ prefix: UnsafeRawBufferPointer) -> Bool {
+        EncodedXMLScanner.looksLike(prefix, element: "kml")
+    }
+
+    public func feed(_ bytes: UnsafeRawBufferPointer, _ handle: (TrackItem) throws -> Void) throws {
+        try scanner.feed(bytes) { try self.event($0, handle) }
+    }
+
+    public func finish(_ handle: (TrackItem) throws -> Void) throws {
+        try scanner.finish { try self.event($0, handle) }
+    }
+
+    private func skip(_ reason: String, _ count: Int = 1) {
+        guard count > 0 else { return }
+        skipped[reason, default: 0] += count
+    }
+
+    private func event(_ event: XMLScanner.Event, _ handle: (TrackItem) throws -> Void) throws {
+        switch event {
+        case .start(let name, _, let line):
+            if !checkedRoot {
+                checkedRoot = true
+                guard name == "kml" else {
+                    throw Failure(line: line, reason: "the root element is <\(name)>, not <kml>")
+                }
+            }
+            path.append(name)
+            text = ""
+            switch name {
+            case "Placemark": placemark = Placemark()
+            case "MultiTrack":
+                inMultiTrack = true
+                multiTrackStarted = false
+            case "Track":
+                times.removeAll(keepingCapacity: true)
+                coords.removeAll(keepingCapacity: true)
+            default: break
+            }
+        case .text(let value):
+            text += value
+        case .end(let name):
+            defer {
+                text = ""
+                path.removeLast()
+            }
+            let parent = path.count >= 2 ? path[path.count - 2] : ""
+            let value = Substring(text).trimmingSpaces
+            switch name {
+            case "when" where parent == "Track":
+                elements += 1
+                times.append(UTCTimestamp.milliseconds(value))
+            case "coord" where parent == "Track":
+                coords.append(Self.position(value.split(whereSeparator: { $0 == " " || $0 == "\t" })))
+            case "when" where parent == "TimeStamp", "begin" where parent == "TimeSpan":
+                guard placemark != nil, placemark?.time == nil else { break }
+                let ms = UTCTimestamp.milliseconds(value)
+                placemark?.time = ms
+                placemark?.timeUnreadable = ms == nil
+            case "coordinates" where parent == "Point":
+                guard placemark != nil, path.count >= 3, path[path.count - 3] == "Placemark" else {
+                    // A point of a MultiGeometry: no time of its own.
+                    elements += 1
+                    skip("no time")
+                    break
+                }
+                placemark?.hasPoint = true
+                let position = Self.position(value.split(separator: ","))
+                placemark?.point = position
+                placemark?.pointUnreadable = position == nil
+            case "coordinates" where parent == "LineString" || parent == "LinearRing":
+                let n = value.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).count
+                elements += n
+                skip("no time", n)
+            case "name" where parent == "Placemark": placemark?.name = value.isEmpty ? nil : String(value)
+            case "description" where parent == "Placemark":
+                placemark?.description = value.isEmpty ? nil : String(value)
+            case "styleUrl" where parent == "Placemark": placemark?.style = String(value)
+            case "Track": try endTrack(handle)
+            case "MultiTrack": inMultiTrack = false
+            case "Placemark": try endPlacemark(handle)
+            default: break
+            }
+        }
+    }
+
+    /// "lon,lat[,alt]" (or the same with spaces, as in `<gx:coord>`) as a position; nil when it
+    /// is not two or three finite numbers within range.
+    static func position<S: StringProtocol>(_ parts: [S]) -> (Coordinate, Double?)? {
+        guard parts.count == 2 || parts.count == 3,
+            let lon = Double(Substring(parts[0]).trimmingSpaces), let lat = Double(Substring(parts[1]).trimmingSpaces),
+            TrackValues.inRange(lat, 90), TrackValues.inRange(lon, 180)
+        else { return nil }
+        let alt = parts.count == 3 ? Double(Substring(parts[2]).trimmingSpaces) : nil
+        if parts.count == 3 && !(alt?.isFinite ?? false) { return nil }
+        return (Coordinate(latitude: lat, longitude: lon), alt)
+    }
+
+    private func endTrack(_ handle: (TrackItem) throws -> Void) throws {
+        inPointStream = false
+        if inMultiTrack && multiTrackStarted {
+            try handle(.segment)
+        } else {
+            try handle(.track)
+            multiTrackStarted = inMultiTrack
+        }
+        let paired = min(times.count, coords.count)
+        for i in 0..<paired {
+            guard let position = coords[i] else {
+                skip("position unreadable")
+                continue
+            }
+            guard let ms = times[i] else {
+                skip("time unreadable")
+                continue
+            }
+            var fix = Fix()
+            fix.coordinate = position.0
+            fix.altitudeMSL = position.1
+            fix.mode = position.1 == nil ? .twoD : .threeD
+            UTCTimestamp.set(ms, on: &fix)
+            try handle(.point(fix))
+        }
+        // A track with more times than positions (or the reverse) lies: the rest is counted.
+        skip("no position", times.count - paired)
+        elements += max(0, coords.count - times.count)
+        skip("no time", coords.count - paired)
+        times.removeAll(keepingCapacity: true)
+        coords.removeAll(keepingCapacity: true)
+    }
+
+    private func endPlacemark(_ handle: (TrackItem) throws -> Void) throws {
+        guard let p = placemark else { return }
+        placemark = nil
+        guard p.hasPoint else { return }
+        elements += 1
+        guard let position = p.point else { return skip("position unreadable") }
+        guard let ms = p.time else { return skip(p.timeUnreadable ? "time unreadable" : "no time") }
+        var fix = Fix()
+        fix.coordinate = position.0
+        fix.altitudeMSL = position.1
+        fix.mode = position.1 == nil ? .twoD : .threeD
+        UTCTimestamp.set(ms, on: &fix)
+        if p.style == "#record" {
+            try handle(.waypoint(.init(fix: fix, name: p.name, text: p.description)))
+            return
+        }
+        if !inPointStream {
+            try handle(.track)
+            inPointStream = true
+        }
+        try handle(.point(fix))
+    }
+}

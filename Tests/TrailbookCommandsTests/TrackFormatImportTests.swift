@@ -1,0 +1,327 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// `import` of KML and KMZ, GeoJSON and CSV files, each written here from the same ride
+/// (Samples/ride.nmea as stored), Trailbook's own exports read back, and broken files.
+@Suite struct TrackFormatImportTests {
+    typealias Point = GoogleImportTests.Point
+    let google = GoogleImportTests()
+
+    var ride: [Point] { GoogleImportTests.ride }
+
+    func iso(_ ms: Int64) -> String { GoogleImportTests.iso(ms) }
+
+    func write(_ text: String, _ name: String) throws -> String {
+        let path = try Samples.temporaryDirectory() + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The texts of a record's notes.
+    func notes(_ record: [String: Any]?) -> [String] {
+        ((record?["notes"] as? [[String: Any]]) ?? []).compactMap { $0["text"] as? String }
+    }
+
+    /// Imports `file` into a new store with `--json`: the file's report, and the store.
+    func importJSON(_ file: String) throws -> (report: [String: Any], store: String) {
+        try google.importJSON(file)
+    }
+
+    /// KML: a MultiTrack of two tracks (times, then positions), a point placemark, a record, a
+    /// line without times and a track whose counts lie; then the same file as a KMZ.
+    @Test func kmlTracksPlacemarksAndKMZ() throws {
+        let ride = ride
+        let half = ride.count / 2
+        func track(_ points: ArraySlice<Point>, extraWhen: Bool = false) -> String {
+            var t = "<gx:Track>\n"
+            for p in points { t += "<when>\(iso(p.milliseconds))</when>\n" }
+            if extraWhen { t += "<when>\(iso(points.last!.milliseconds + 1000))</when>\n" }
+            for p in points {
+                t += String(format: "<gx:coord>%.7f %.7f %.1f</gx:coord>\n", p.longitude, p.latitude, p.altitude ?? 0)
+            }
+            return t + "</gx:Track>\n"
+        }
+        let last = ride.last!
+        let after = last.milliseconds + 120_000
+        let kml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">
+            <Document><name>ride</name>
+            <Placemark><name>ride</name><gx:MultiTrack>
+            \(track(ride[..<half]))\(track(ride[half...], extraWhen: true))</gx:MultiTrack></Placemark>
+            <Placemark><name>stop</name><TimeStamp><when>\(iso(after))</when></TimeStamp>
+              <Point><coordinates>\(last.longitude),\(last.latitude)</coordinates></Point></Placemark>
+            <Placemark><name>Bakery</name><styleUrl>#record</styleUrl><description>Fresh bread &amp; coffee</description>
+              <TimeStamp><when>\(iso(after + 60_000))</when></TimeStamp>
+              <Point><coordinates>\(last.longitude),\(last.latitude),410</coordinates></Point></Placemark>
+            <Placemark><name>planned</name><LineString><coordinates>8.54,47.37 8.55,47.38 8.56,47.39</coordinates>
+              </LineString></Placemark>
+            <Placemark><name>undated</name><TimeStamp><when>sometime</when></TimeStamp>
+              <Point><coordinates>8.54,47.37</coordinates></Point></Placemark>
+            </Document></kml>
+            """
+        let file = try write(kml, "ride.kml")
+        let (report, store) = try importJSON(file)
+        #expect(report["format"] as? String == "KML")
+        // The ride, one time too many, the stop, the record, three line positions, the undated.
+        #expect(report["elements"] as? Int == ride.count + 1 + 1 + 1 + 3 + 1)
+        #expect(report["skipped"] as? [String: Int] == ["no position": 1, "no time": 3, "time unreadable": 1])
+        #expect(report["fixes_read"] as? Int == ride.count + 1)
+        #expect(report["records"] as? Int == 1)
+        let stop = Point(milliseconds: after, latitude: last.latitude, longitude: last.longitude)
+        try google.expectStored(
+            store,
+            match: ride.map {
+                Point(
+                    milliseconds: $0.milliseconds, latitude: $0.latitude,
+                    longitude: $0.longitude, altitude: (($0.altitude ?? 0) * 10).rounded() / 10)
+            } + [stop],
+            count: ride.count + 1)
+        let records = try google.records(store)
+        #expect(records.count == 1)
+        #expect(notes(records.first) == ["Fresh bread & coffee"], "\(records)")
+
+        // The same document zipped as a KMZ: its doc.kml is read in place.
+        let dir = try Samples.temporaryDirectory()
+        let kmz = dir + "/ride.kmz"
+        try google.python(
+            """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:
+                z.write(sys.argv[1], "doc.kml")
+                z.writestr("files/icon.png", b"\\x89PNG\\r\\n\\x1a\\n")
+            """, [file, kmz])
+        let kmzStore = dir + "/kmz.sqlite"
+        let result = try run(["import", "--store", kmzStore, kmz])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("ride.kmz/doc.kml (KML): \(ride.count + 7) elements read"), "\(result.stdout)")
+        #expect(result.stderr.contains("1 other file passed over"), "\(result.stderr)")
+        #expect(try GoogleImportTests.storedPoints(kmzStore, day: "2026-06-14").count == ride.count + 1)
+    }
+
+    /// GeoJSON: a LineString with `coordTimes`, a MultiLineString with nested `times` (the
+    /// properties before the geometry), points with Unix times, a record, and what is left out.
+    @Test func geoJSONLinesPointsAndRecords() throws {
+        let ride = ride
+        let (a, b) = (ride.count / 3, 2 * ride.count / 3)
+        func position(_ p: Point) -> [Double] { [p.longitude, p.latitude, p.altitude ?? 0] }
+        let last = ride.last!
+        let after = last.milliseconds + 60_000
+        let features: [[String: Any]] = [
+            [
+                "type": "Feature",
+                "geometry": ["type": "LineString", "coordinates": ride[..<a].map(position)],
+                "properties": ["name": "first", "coordTimes": ride[..<a].map { iso($0.milliseconds) }],
+            ],
+            [
+                "properties": ["times": [ride[a..<b].map { iso($0.milliseconds) }, ride[b...].map(\.milliseconds)]],
+                "type": "Feature",
+                "geometry": [
+                    "type": "MultiLineString", "coordinates": [ride[a..<b].map(position), ride[b...].map(position)],
+                ],
+            ],
+            [
+                "type": "Feature", "geometry": ["type": "Point", "coordinates": [last.longitude, last.latitude]],
+                "properties": ["timestamp": Double(after) / 1000, "speed": 0, "accuracy": 12],
+            ],
+            [
+                "type": "Feature", "geometry": ["type": "Point", "coordinates": [last.longitude, last.latitude]],
+                "properties": [
+                    "kind": "record", "name": "Top", "time": iso(after + 60_000), "notes": ["View", "Windy"],
+                    "fields": ["wind_bft": 5, "ok": true],
+                ],
+            ],
+            ["type": "Feature", "geometry": ["type": "Point", "coordinates": [8.5, 47.3]], "properties": [:]],
+            [
+                "type": "Feature", "geometry": ["type": "Point", "coordinates": [8.5, 95.0]],
+                "properties": ["time": iso(after)],
+            ],
+            [
+                "type": "Feature",
+                "geometry": [
+                    "type": "Polygon", "coordinates": [[[8.5, 47.3], [8.6, 47.3], [8.6, 47.4], [8.5, 47.3]]],
+                ],
+                "properties": ["time": iso(after)],
+            ],
+            ["type": "Feature", "geometry": NSNull(), "properties": ["time": iso(after)]],
+        ]
+        let path = try Samples.temporaryDirectory() + "/ride.geojson"
+        try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features]).write(
+            to: URL(fileURLWithPath: path))
+        let (report, store) = try importJSON(path)
+        #expect(report["format"] as? String == "GeoJSON")
+        #expect(report["elements"] as? Int == ride.count + 6)
+        #expect(
+            report["skipped"] as? [String: Int]
+                == ["no time": 1, "position out of range": 1, "not a point or line": 1, "no position": 1])
+        #expect(report["fixes_read"] as? Int == ride.count + 1)
+        #expect(report["records"] as? Int == 1)
+        let lines = ride.map {
+            Point(
+                milliseconds: $0.milliseconds, latitude: $0.latitude, longitude: $0.longitude,
+                altitude: $0.altitude ?? 0)
+        }
+        try google.expectStored(
+            store, match: lines + [Point(milliseconds: after, latitude: last.latitude, longitude: last.longitude)],
+            count: ride.count + 1)
+        let records = try google.records(store)
+        #expect(records.count == 1)
+        let record = try #require(records.first)
+        #expect(notes(record) == ["View\n\nWindy"], "\(record)")
+        #expect(google.field(record, "wind_bft") as? Double == 5)
+        #expect(google.field(record, "name") as? String == "Top")
+    }
+
+    /// CSV as loggers write it: GPSLogger's columns with a quoted annotation; `;` with decimal
+    /// commas, N/E letters, Unix milliseconds and km/h; E7 integers with Unix seconds and tabs;
+    /// date and time in columns of their own.
+    @Test(arguments: ["gpslogger", "semicolon", "e7", "date and time"])
+    func csvVariantsStoreTheRide(_ variant: String) throws {
+        let ride = ride.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+        var lines: [String]
+        var written = ride
+        switch variant {
+        case "gpslogger":
+            // GPSLogger for Android, CSVFileLogger.java (mendhak/gpslogger
+            // b91855e6798712f8e8f069d9fe82be472a1b9071): its header, `%f` positions, the
+            // annotation quoted with its quotes doubled.
+            lines = [
+                "time,lat,lon,elevation,accuracy,bearing,speed,satellites,provider,hdop,vdop,pdop,geoidheight,"
+                    + "ageofdgpsdata,dgpsid,activity,battery,annotation"
+            ]
+            for (i, p) in ride.enumerated() {
+                let note = i == 10 ? "\"Bakery, \"\"the good one\"\"\"" : ""
+                lines.append(
+                    String(
+                        format: "%@,%f,%f,%.1f,5.0,,%.2f,9,gps,0.9,,,,,,,80,%@", iso(p.milliseconds), p.latitude,
+                        p.longitude, p.altitude ?? 0, p.speed ?? 0, note))
+            }
+            written = ride.map {
+                Point(
+                    milliseconds: $0.milliseconds, latitude: $0.latitude, longitude: $0.longitude,
+                    altitude: (($0.altitude ?? 0) * 10).rounded() / 10, speed: (($0.speed ?? 0) * 100).rounded() / 100)
+            }
+        case "semicolon":
+            lines = ["timestamp;Latitude;Longitude;Altitude (m);Speed (km/h)"]
+            for p in ride {
+                lines.append(
+                    String(
+                        format: "%lld;%.7fN;%.7fE;%.1f;%.3f", p.milliseconds, p.latitude, p.longitude,
+                        p.altitude ?? 0, (p.speed ?? 0) * 3.6
+                    ).replacingOccurrences(of: ".", with: ","))
+            }
+            written = ride.map {
+                Point(
+                    milliseconds: $0.milliseconds, latitude: $0.latitude, longitude: $0.longitude,
+                    altitude: (($0.altitude ?? 0) * 10).rounded() / 10, speed: $0.speed)
+            }
+        case "e7":
+            lines = ["latitudeE7\tlongitudeE7\ttimestamp"]
+            for p in ride {
+                lines.append(
+                    "\(GoogleImportTests.e7(p.latitude))\t\(GoogleImportTests.e7(p.longitude))\t\(p.milliseconds / 1000)"
+                )
+            }
+            written = ride.filter { $0.milliseconds % 1000 == 0 }.map(\.positionOnly)
+        default:
+            lines = ["date,time,latitude,longitude,ele"]
+            for p in ride {
+                let t = iso(p.milliseconds)
+                lines.append(
+                    "\(t.prefix(10)),\(t.dropFirst(11).prefix(12)),\(p.latitude),\(p.longitude),\(p.altitude ?? 0)")
+            }
+            written = ride.map {
+                Point(
+                    milliseconds: $0.milliseconds, latitude: $0.latitude, longitude: $0.longitude,
+                    altitude: $0.altitude ?? 0)
+            }
+        }
+        lines.append(variant == "e7" ? "\t\t" : "")
+        lines.append(variant == "e7" ? "1900000000\t85417000\t1781418600" : "")
+        let file = try write(lines.joined(separator: "\n") + "\n", "track-\(variant.prefix(4)).csv")
+        let (report, store) = try importJSON(file)
+        #expect(report["format"] as? String == "CSV")
+        #expect(report["fixes_read"] as? Int == ride.count)
+        if variant == "e7" {
+            #expect(report["skipped"] as? [String: Int] == ["position out of range": 1])
+        } else {
+            #expect((report["skipped"] as? [String: Int])?.isEmpty == true)
+        }
+        try google.expectStored(store, match: written, count: ride.count)
+        if variant == "gpslogger" {
+            let records = try google.records(store)
+            #expect(records.count == 1)
+            #expect(notes(records.first) == ["Bakery, \"the good one\""], "\(records)")
+        }
+    }
+
+    /// Trailbook's own exports come back whole: the same points with their altitudes, and the
+    /// records with their notes.
+    @Test(arguments: ["kml", "geojson", "csv"])
+    func exportsReadBack(_ format: String) throws {
+        let dir = try Samples.temporaryDirectory()
+        let source = dir + "/source.sqlite"
+        #expect(try run(["import", "--store", source, "Samples/ride.nmea"]).status == 0)
+        let mark = try run([
+            "mark", "--store", source, "--at", "2026-06-14T06:40:00Z", "--note", "Bakery", "--field", "loaves=2",
+        ])
+        #expect(mark.status == 0, "\(mark.stderr)")
+        let file = dir + "/ride.\(format)"
+        let export = try run([
+            "export", "--store", source, "--day", "2026-06-14", "--time-zone", "UTC", "--format", format, "-o", file,
+        ])
+        #expect(export.status == 0, "\(export.stderr)")
+        let back = dir + "/back.sqlite"
+        let result = try run(["import", "--store", back, file])
+        #expect(result.status == 0, "\(result.stderr)")
+        // KML and GeoJSON keep positions, times and altitudes; CSV speeds too.
+        let original = try GoogleImportTests.storedPoints(source, day: "2026-06-14").map {
+            format == "csv"
+                ? $0
+                : Point(
+                    milliseconds: $0.milliseconds, latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude
+                )
+        }
+        try google.expectStored(back, match: original, count: original.count)
+        if format != "csv" {
+            let records = try google.records(back)
+            #expect(records.count == 1, "\(result.stdout)")
+            #expect(notes(records.first).first?.hasPrefix("Bakery") == true, "\(records)")
+        }
+    }
+
+    /// Broken files: one sentence, exit 65, nothing stored.
+    @Test(arguments: ["kml", "geojson", "csv"])
+    func truncatedFilesExit65AndStoreNothing(_ format: String) throws {
+        let p = ride[0]
+        let text: String
+        let expected: String
+        switch format {
+        case "kml":
+            text = """
+                <kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><TimeStamp><when>\(iso(p.milliseconds))\
+                </when></TimeStamp><Point><coordinates>\(p.longitude),\(p.latitude)</coordinates></Point></Placemark>
+                <Placemark><name>cut
+                """
+            expected = "the file ends inside <name>"
+        case "geojson":
+            text = """
+                {"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point",
+                "coordinates": [\(p.longitude), \(p.latitude)]}, "properties": {"time": "\(iso(p.milliseconds))"}},
+                {"type": "Feature", "geometry": {"type": "Point", "coordinates": [8.5
+                """
+            expected = "the file ends inside"
+        default:
+            text = "time,lat,lon,note\n\(iso(p.milliseconds)),\(p.latitude),\(p.longitude),\"cut off\n"
+            expected = "a quoted field is not closed"
+        }
+        let file = try write(text, "cut.\(format)")
+        let store = try Samples.temporaryDirectory() + "/s.sqlite"
+        let result = try run(["import", "--store", store, file])
+        #expect(result.status == 65, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains(expected), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(try GoogleImportTests.storedPoints(store, day: "2026-06-14").isEmpty)
+    }
+}
