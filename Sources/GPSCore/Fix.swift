@@ -37,6 +37,9 @@ public struct Fix: Equatable, Sendable {
     public var longitudeError: Double?
     /// 1-sigma altitude error estimate in metres (GST).
     public var altitudeError: Double?
+    /// What the sensors beside the receiver measured at this moment (a bike computer's heart
+    /// rate, cadence, power and temperature); nil when none did.
+    public var sensors: Sensors?
 
     public init() {}
 
@@ -60,4 +63,27 @@ public struct Fix: Equatable, Sendable {
 
     /// Whether the fix carries a usable position (2D or 3D with a coordinate).
     public var hasPosition: Bool { mode >= .twoD && coordinate != nil }
+}
+
+/// What a bike computer or a watch measured beside the position: each value nil when its sensor
+/// gave none. Stored packed in one integer per point.
+public struct Sensors: Equatable, Sendable {
+    /// Heart rate, beats per minute (0-254).
+    public var heartRate: Int?
+    /// Cadence, revolutions (or strides) per minute (0-254).
+    public var cadence: Int?
+    /// Power, watts (0-65534).
+    public var power: Int?
+    /// Temperature, whole degrees Celsius (-127-127).
+    public var temperature: Int?
+
+    public init(heartRate: Int? = nil, cadence: Int? = nil, power: Int? = nil, temperature: Int? = nil) {
+        self.heartRate = heartRate
+        self.cadence = cadence
+        self.power = power
+        self.temperature = temperature
+    }
+
+    /// Nil when no value is known, so a fix without sensors stays without.
+    public var orNil: Sensors? { self == Sensors() ? nil : self }
 }

@@ -121,7 +121,7 @@ import TrailbookTestSupport
 
     @Test(arguments: [
         ([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46] as [UInt8], "it is a JPEG image"),
-        (Array("<html><body>hello</body></html>".utf8), "it is XML but neither GPX nor KML"),
+        (Array("<html><body>hello</body></html>".utf8), "it is XML but not GPX, KML or TCX"),
         (Array("just some notes\nnothing else\n".utf8), "no NMEA sentences in it"),
     ])
     func filesThatAreNeitherSayWhatTheyAre(bytes: [UInt8], found: String) throws {

@@ -86,10 +86,13 @@ public final class GPXReader: TrackFileReader {
             }
             guard var point = current else { return }
             let value = text.trimmingCharacters(in: " \t\r\n")
-            // Speed and course may sit in an extension (Garmin's TrackPointExtension v2); every
-            // other value is a child of the point itself.
+            // Speed, course, heart rate, cadence, air temperature (and power) may sit in an
+            // extension (Garmin's TrackPointExtension v2); every other value is a child of the
+            // point itself.
             let child = depth == pointDepth + 1
-            guard child || depth == pointDepth || name == "speed" || name == "course" || name == "field" else { return }
+            guard
+                child || depth == pointDepth || ["speed", "course", "field", "hr", "cad", "atemp", "power"].contains(name)
+            else { return }
             switch name {
             case "trkpt", "wpt":
                 if point.fix.mode == .unknown { point.fix.mode = point.fix.altitudeMSL == nil ? .twoD : .threeD }
@@ -113,6 +116,16 @@ public final class GPXReader: TrackFileReader {
                 UTCTimestamp.set(ms, on: &point.fix)
             case "speed": point.fix.speed = try Self.number(value, name, point.line)
             case "course": point.fix.track = try Self.number(value, name, point.line)
+            case "hr", "cad", "atemp", "power":
+                let v = Int(try Self.number(value, name, point.line).rounded())
+                var sensors = point.fix.sensors ?? Sensors()
+                switch name {
+                case "hr": sensors.heartRate = v
+                case "cad": sensors.cadence = v
+                case "atemp": sensors.temperature = v
+                default: sensors.power = v
+                }
+                point.fix.sensors = sensors
             case "hdop": point.fix.hdop = try Self.number(value, name, point.line)
             case "vdop": point.fix.vdop = try Self.number(value, name, point.line)
             case "pdop": point.fix.pdop = try Self.number(value, name, point.line)

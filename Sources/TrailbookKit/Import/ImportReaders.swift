@@ -47,7 +47,7 @@ enum ImportReaders {
         return extras
     }
 
-    /// Reads a KML, GeoJSON or CSV track file with `reader`: each track a stream, its segments
+    /// Reads a KML, TCX, FIT, GeoJSON or CSV track file with `reader`: each track a stream, its segments
     /// segments, its places waypoints; what was read and left out counted.
     static func track(
         _ path: String, kind: FileKind, progress: (@Sendable (Int) -> Void)?, _ item: (StreamItem) throws -> Void
@@ -55,6 +55,8 @@ enum ImportReaders {
         let (reader, format): (any TrackFileReader, String) =
             switch kind {
             case .kml: (KMLReader(), "KML")
+            case .tcx: (TCXReader(), "TCX")
+            case .fit: (FITReader(), "FIT")
             case .geoJSON: (GeoJSONReader(), "GeoJSON")
             default: (CSVTrackReader(), "CSV")
             }
@@ -66,6 +68,8 @@ enum ImportReaders {
         } catch let failure as GeoJSONReader.Failure {
             throw ImportError.broken(path, reason: failure.description, format: "\(format) file")
         } catch let failure as CSVTrackReader.Failure {
+            throw ImportError.broken(path, reason: failure.description, format: "\(format) file")
+        } catch let failure as FITReader.Failure {
             throw ImportError.broken(path, reason: failure.description, format: "\(format) file")
         }
         extras.format = format

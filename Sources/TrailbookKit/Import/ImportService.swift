@@ -179,7 +179,7 @@ public struct ImportService {
         func read(_ item: (StreamItem) throws -> Void) throws {
             switch kind {
             case .gpx: extras = try ImportReaders.gpx(path, progress: progress, item)
-            case .kml, .geoJSON, .csv: extras = try ImportReaders.track(path, kind: kind, progress: progress, item)
+            case .kml, .tcx, .fit, .geoJSON, .csv: extras = try ImportReaders.track(path, kind: kind, progress: progress, item)
             case .jsonTrack: try ImportReaders.jsonTrack(path, item)
             case .googleTimeline: extras = try ImportReaders.google(path, progress: progress, item)
             case .ownTracksRec: extras = try ImportReaders.ownTracks(path, progress: progress, item)
@@ -229,7 +229,7 @@ public struct ImportService {
         }
         var places = extras.waypoints.compactMap { place($0, firstTrackTime: runner.firstTime) }
         report.waypointsWithoutTime = extras.waypoints.isEmpty ? nil : extras.waypoints.count - places.count
-        if [.googleTimeline, .ownTracksRec, .kml, .geoJSON, .csv].contains(kind) {
+        if [.googleTimeline, .ownTracksRec, .kml, .tcx, .fit, .geoJSON, .csv].contains(kind) {
             (report.format, report.elements) = (extras.format, extras.elements)
             report.skipped = extras.skipped
             if extras.visits + extras.activities > 0 {

@@ -2,14 +2,14 @@ import Reports
 
 /// What a file to import looks like from its first bytes (after gzip decompression).
 public enum FileKind: Equatable, Sendable {
-    case gpx, kml, geoJSON, csv, jsonTrack, googleTimeline, ownTracksRec, nmeaOrText, empty, jpeg, png, pdf, zip
+    case gpx, kml, tcx, fit, geoJSON, csv, jsonTrack, googleTimeline, ownTracksRec, nmeaOrText, empty, jpeg, png, pdf, zip
     case otherXML, binary
 
     /// Whether a file of this kind is one `import` reads by its content (NMEA logs and text
     /// aside, which are recognised by their sentences).
     public var isTrackFile: Bool {
         switch self {
-        case .gpx, .kml, .geoJSON, .csv, .jsonTrack, .googleTimeline, .ownTracksRec: true
+        case .gpx, .kml, .tcx, .fit, .geoJSON, .csv, .jsonTrack, .googleTimeline, .ownTracksRec: true
         default: false
         }
     }
@@ -33,12 +33,14 @@ public enum FileKind: Equatable, Sendable {
 
     public static func kind(of head: UnsafeRawBufferPointer) -> FileKind {
         if head.isEmpty { return .empty }
+        if FITReader.looksLikeFIT(head) { return .fit }
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return .png }
         if head.starts(with: Array("%PDF".utf8)) { return .pdf }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .zip }
         if GPXReader.looksLikeGPX(head) { return .gpx }
         if KMLReader.looksLikeKML(head) { return .kml }
+        if TCXReader.looksLikeTCX(head) { return .tcx }
         if GoogleTimeline.format(of: head) != nil { return .googleTimeline }
         if GeoJSONReader.looksLikeGeoJSON(head) { return .geoJSON }
         if JSONTrack.looksLikeJSONTrack(head) { return .jsonTrack }
@@ -63,9 +65,9 @@ public enum FileKind: Equatable, Sendable {
         case .png: return "it is a PNG image"
         case .pdf: return "it is a PDF document"
         case .zip: return "it is a ZIP archive"
-        case .otherXML: return "it is XML but neither GPX nor KML"
+        case .otherXML: return "it is XML but not GPX, KML or TCX"
         case .binary: return "it holds binary data, not text"
-        case .gpx, .kml, .geoJSON, .csv, .jsonTrack, .googleTimeline, .ownTracksRec, .nmeaOrText:
+        case .gpx, .kml, .tcx, .fit, .geoJSON, .csv, .jsonTrack, .googleTimeline, .ownTracksRec, .nmeaOrText:
             return "no NMEA sentences in it"
         }
     }
