@@ -86,4 +86,25 @@ public struct Sensors: Equatable, Sendable {
 
     /// Nil when no value is known, so a fix without sensors stays without.
     public var orNil: Sensors? { self == Sensors() ? nil : self }
+
+    /// The values packed in one integer, as the stores keep them: heart rate in bits 0-7,
+    /// cadence 8-15, power 16-31, temperature + 128 in 32-39, and in bits 40-43 which of the four
+    /// are known. Values beyond their range are clamped to it.
+    public var packed: Int64 {
+        var v: Int64 = 0
+        if let h = heartRate { v |= Int64(min(max(h, 0), 255)) | 1 << 40 }
+        if let c = cadence { v |= Int64(min(max(c, 0), 255)) << 8 | 1 << 41 }
+        if let p = power { v |= Int64(min(max(p, 0), 65535)) << 16 | 1 << 42 }
+        if let t = temperature { v |= Int64(min(max(t, -128), 127) + 128) << 32 | 1 << 43 }
+        return v
+    }
+
+    /// The values of ``packed``.
+    public init(packed v: Int64) {
+        self.init()
+        if v & 1 << 40 != 0 { heartRate = Int(v & 0xFF) }
+        if v & 1 << 41 != 0 { cadence = Int(v >> 8 & 0xFF) }
+        if v & 1 << 42 != 0 { power = Int(v >> 16 & 0xFFFF) }
+        if v & 1 << 43 != 0 { temperature = Int(v >> 32 & 0xFF) - 128 }
+    }
 }

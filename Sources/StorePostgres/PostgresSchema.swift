@@ -452,6 +452,14 @@ enum PostgresSchema {
                 "ALTER TABLE import DROP CONSTRAINT import_sha256_key",
                 "ALTER TABLE import ADD UNIQUE (user_id, sha256)",
             ]),
+        // What a bike computer measured beside each position (heart rate, cadence, power,
+        // temperature), packed in one integer as on SQLite (`Sensors.packed`); NULL without.
+        Migration(
+            name: "p10-position-sensors",
+            statements: [
+                "ALTER TABLE position ADD COLUMN sensors bigint",
+                "ALTER TABLE latest_position ADD COLUMN sensors bigint",
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

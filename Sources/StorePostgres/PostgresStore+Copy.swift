@@ -139,13 +139,13 @@ extension PostgresStore: StoreCopying {
         func column(_ i: Int) -> [Int64] { rows.map { if case .int(let n) = $0[i] { n } else { none } } }
         try session.execute(
             """
-            INSERT INTO position (device_id, t, lat, lon, alt, speed, track, hdop, mode_sats, import_id)
+            INSERT INTO position (device_id, t, lat, lon, alt, speed, track, hdop, mode_sats, sensors, import_id)
             SELECT d, t, lat, lon, nullif(alt, \(none)), nullif(speed, \(none)), nullif(track, \(none)),
-                   nullif(hdop, \(none)), mode_sats, nullif(import_id, \(none))
+                   nullif(hdop, \(none)), mode_sats, nullif(sensors, \(none)), nullif(import_id, \(none))
             FROM unnest(\(column(0))::bigint[], \(column(1))::bigint[], \(column(2))::bigint[], \(column(3))::bigint[],
                         \(column(4))::bigint[], \(column(5))::bigint[], \(column(6))::bigint[], \(column(7))::bigint[],
-                        \(column(8))::bigint[], \(column(9))::bigint[])
-                 AS u(d, t, lat, lon, alt, speed, track, hdop, mode_sats, import_id)
+                        \(column(8))::bigint[], \(column(9))::bigint[], \(column(10))::bigint[])
+                 AS u(d, t, lat, lon, alt, speed, track, hdop, mode_sats, sensors, import_id)
             ON CONFLICT DO NOTHING
             """)
     }

@@ -169,7 +169,7 @@ extension PostgresStoring {
 
 extension PostgresStore {
     /// The columns of a position as ``fix(_:)`` reads them.
-    static let positionColumns = "t, lat, lon, alt, speed, track, hdop, mode_sats"
+    static let positionColumns = "t, lat, lon, alt, speed, track, hdop, mode_sats, sensors"
 
     /// A fix read back from a position row.
     static func fix(_ row: PostgresRandomAccessRow) throws -> Fix {
@@ -185,6 +185,7 @@ extension PostgresStore {
         let modeSats = try row.get("mode_sats", as: Int.self)
         fix.mode = FixMode(rawValue: modeSats % 4) ?? .unknown
         fix.satellitesUsed = modeSats / 4 == 0 ? nil : modeSats / 4
+        fix.sensors = try row.optional("sensors", as: Int64.self).map(Sensors.init(packed:))
         return fix
     }
 

@@ -135,7 +135,7 @@ final class PostgresWriter: TrackWriting {
                 SELECT \(d), * FROM newest
                 ON CONFLICT (device_id) DO UPDATE SET t = excluded.t, lat = excluded.lat, lon = excluded.lon,
                     alt = excluded.alt, speed = excluded.speed, track = excluded.track, hdop = excluded.hdop,
-                    mode_sats = excluded.mode_sats
+                    mode_sats = excluded.mode_sats, sensors = excluded.sensors
             ),
             emptied AS (
                 DELETE FROM latest_position
@@ -177,14 +177,15 @@ final class PostgresWriter: TrackWriting {
                 WITH locked AS MATERIALIZED (
                     SELECT pg_advisory_xact_lock(x.k) FROM (SELECT \(key)::bigint AS k) AS x WHERE x.k IS NOT NULL
                 )
-                INSERT INTO position (device_id, t, lat, lon, alt, speed, track, hdop, mode_sats, import_id)
+                INSERT INTO position (device_id, t, lat, lon, alt, speed, track, hdop, mode_sats, sensors, import_id)
                 SELECT \(device.rawValue), u.t, u.lat, u.lon, nullif(u.alt, \(unknown)), nullif(u.speed, \(unknown)),
-                       nullif(u.track, \(unknown)), nullif(u.hdop, \(unknown)), u.mode_sats, \(importID)
+                       nullif(u.track, \(unknown)), nullif(u.hdop, \(unknown)), u.mode_sats,
+                       nullif(u.sensors, \(unknown)), \(importID)
                 FROM unnest(\(chunk.map(\.milliseconds))::bigint[], \(chunk.map(\.lat))::bigint[],
                             \(chunk.map(\.lon))::bigint[], \(chunk.map(\.alt))::bigint[], \(chunk.map(\.speed))::bigint[],
                             \(chunk.map(\.track))::bigint[], \(chunk.map(\.hdop))::bigint[],
-                            \(chunk.map { Int64($0.modeSats) })::bigint[])
-                     AS u(t, lat, lon, alt, speed, track, hdop, mode_sats)
+                            \(chunk.map { Int64($0.modeSats) })::bigint[], \(chunk.map(\.sensors))::bigint[])
+                     AS u(t, lat, lon, alt, speed, track, hdop, mode_sats, sensors)
                 WHERE (SELECT count(*) FROM locked) >= 0
                 ON CONFLICT DO NOTHING RETURNING t
                 """, as: Int64.self)
@@ -212,7 +213,7 @@ final class PostgresWriter: TrackWriting {
                                 WHERE device_id = d.id ORDER BY t DESC LIMIT 1) p
             ON CONFLICT (device_id) DO UPDATE SET t = excluded.t, lat = excluded.lat, lon = excluded.lon,
                 alt = excluded.alt, speed = excluded.speed, track = excluded.track, hdop = excluded.hdop,
-                mode_sats = excluded.mode_sats
+                mode_sats = excluded.mode_sats, sensors = excluded.sensors
             """)
         try session.execute(
             """

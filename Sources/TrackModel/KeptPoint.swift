@@ -34,7 +34,7 @@ public struct ImportedPlace: Sendable {
 }
 
 /// One kept fix as it will be stored, with its run-local ride and segment numbers: the
-/// scaled integers of its `point` row (see ``Schema``), 72 bytes against a ``Fix``'s 257,
+/// scaled integers of its `point` row (see ``Schema``), 80 bytes against a ``Fix``'s 280,
 /// because an import holds a whole file's points until its one short transaction.
 public struct KeptPoint: Sendable {
     /// Where the fix had no altitude, speed, track or HDOP.
@@ -49,6 +49,8 @@ public struct KeptPoint: Sendable {
     public let track: Int64
     public let hdop: Int64
     public let modeSats: Int32
+    /// ``Sensors/packed``, or ``unknown`` when the fix had no sensor values.
+    public let sensors: Int64
     private let rideNumber: Int32
     private let segmentNumber: Int32
     public var ride: Int { Int(rideNumber) }
@@ -67,6 +69,7 @@ public struct KeptPoint: Sendable {
         hdop = scaled(fix.hdop)
         let sats = fix.satellitesUsed.map { Swift.min(Swift.max($0, 0), 255) } ?? 0
         modeSats = Int32(fix.mode.rawValue + 4 * sats)
+        sensors = fix.sensors?.packed ?? Self.unknown
         rideNumber = Int32(clamping: ride)
         segmentNumber = Int32(clamping: segment)
     }

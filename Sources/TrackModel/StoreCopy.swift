@@ -64,7 +64,7 @@ public enum StoreCopy {
             "position", key: 2,
             [
                 ("device_id", .int), ("t", .int), ("lat", .int), ("lon", .int), ("alt", .int), ("speed", .int),
-                ("track", .int), ("hdop", .int), ("mode_sats", .int), ("import_id", .int),
+                ("track", .int), ("hdop", .int), ("mode_sats", .int), ("sensors", .int), ("import_id", .int),
             ]),
         table(
             "record",

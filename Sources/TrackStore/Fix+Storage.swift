@@ -16,6 +16,7 @@ extension Fix {
         let modeSats: Int = row["mode_sats"]
         mode = FixMode(rawValue: modeSats % 4) ?? .unknown
         satellitesUsed = modeSats / 4 == 0 ? nil : modeSats / 4
+        sensors = (row["sensors"] as Int64?).map(Sensors.init(packed:))
     }
 }
 
@@ -51,7 +52,21 @@ enum PointKey {
     static let deviceSQL = "(key >> \(timeBits))"
     /// The columns of a point row as the readers expect them (`t`, `device_id`, values).
     static let columns =
-        "\(timeSQL) AS t, \(deviceSQL) AS device_id, lat, lon, alt, speed, track, hdop, mode_sats, import_id"
+        "\(timeSQL) AS t, \(deviceSQL) AS device_id, lat, lon, alt, speed, track, hdop, mode_sats, \(sensorsSQL) AS sensors, import_id"
+    /// A point row's sensor values (NULL without), for a query on `point` (not aliased).
+    static let sensorsSQL = "(SELECT s.sensors FROM point_sensors s WHERE s.key = point.key)"
+    /// The columns an insert of a point row names, in the order ``KeptPoint`` binds them.
+    static let insertColumns = "key, lat, lon, alt, speed, track, hdop, mode_sats"
+
+    /// Stores the sensor values of those of `points` that have any (each point inserted just
+    /// now for `device`).
+    static func storeSensors(_ db: Database, _ points: some Collection<KeptPoint>, device: DeviceID) throws {
+        guard points.contains(where: { $0.sensors != KeptPoint.unknown }) else { return }
+        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO point_sensors (key, sensors) VALUES (?, ?)")
+        for p in points where p.sensors != KeptPoint.unknown {
+            try insert.execute(arguments: [key(device: device.rawValue, milliseconds: p.milliseconds), p.sensors])
+        }
+    }
 }
 
 extension SQLiteStoring {

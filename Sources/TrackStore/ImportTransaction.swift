@@ -21,7 +21,7 @@ struct ImportTransaction {
         (self.db, self.device, self.file) = (db, device, file)
         insert = try db.cachedStatement(
             sql: """
-                INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats, import_id)
+                INSERT OR IGNORE INTO point (\(PointKey.insertColumns), import_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         if let earlier { tally.outcome.replacedPoints = try TrackWriter.deletePoints(db, of: earlier) }
@@ -74,6 +74,7 @@ struct ImportTransaction {
                     message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: insert.sql)
             }
             guard sqlite3_changes(db.sqliteConnection) > 0 else { continue }
+            try PointKey.storeSensors(db, [p], device: device)
             tally.stored(at: p.milliseconds, ride: p.ride, stream: stream)
         }
     }

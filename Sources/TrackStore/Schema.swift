@@ -533,6 +533,13 @@ enum Schema {
             // (hundreds of thousands of segments) took minutes. PostgreSQL has had it from the start.
             try db.create(index: "segment_on_ride", on: "segment", columns: ["ride_id"])
         }
+        migrator.registerMigration("v18-point-sensors") { db in
+            // What a bike computer measured beside a position (FIT, TCX, GPX extensions): heart
+            // rate, cadence, power and temperature packed in one integer (`Sensors.packed`), by
+            // the point's key. A table of its own, so a point without them costs nothing (a NULL
+            // column in `point` took a byte of every point); the point removals delete here too.
+            try db.execute(sql: "CREATE TABLE point_sensors (key INTEGER PRIMARY KEY, sensors INTEGER NOT NULL)")
+        }
         return migrator
     }
 

@@ -20,6 +20,7 @@ enum SchemaSnapshot {
         "v15-diary-accounts",
         "v16-import-accounts",
         "v17-segment-ride-index",
+        "v18-point-sensors",
     ]
     static let statements: [String] = [
         #"""
@@ -140,6 +141,9 @@ enum SchemaSnapshot {
         """#,
         #"""
         CREATE TABLE "import" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "user_id" INTEGER NOT NULL REFERENCES "user"("id") ON DELETE CASCADE, "sha256" TEXT NOT NULL, "name" TEXT NOT NULL, "bytes" INTEGER NOT NULL, "imported_ms" INTEGER NOT NULL, "points" INTEGER NOT NULL, "start_ms" INTEGER, "end_ms" INTEGER, UNIQUE ("user_id", "sha256"))
+        """#,
+        #"""
+        CREATE TABLE point_sensors (key INTEGER PRIMARY KEY, sensors INTEGER NOT NULL)
         """#,
         #"""
         CREATE INDEX "record_on_t" ON "record"("t")

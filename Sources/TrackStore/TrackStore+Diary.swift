@@ -165,7 +165,7 @@ extension SQLiteStoring {
                     rows += try Row.fetchAll(
                         db,
                         sql: """
-                            SELECT \(PointKey.columns) FROM point p WHERE key >= ? AND key < ?
+                            SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ?
                               AND NOT EXISTS (
                                 SELECT 1 FROM record r WHERE r.device_id = \(device) AND r.t = \(PointKey.timeSQL)
                                 AND r.manual = 0)

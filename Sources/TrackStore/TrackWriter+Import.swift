@@ -110,7 +110,7 @@ extension TrackWriter {
         let perStatement = 128
         let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?)"
         func sql(rows: Int) -> String {
-            "INSERT OR IGNORE INTO point (key, lat, lon, alt, speed, track, hdop, mode_sats, import_id) VALUES "
+            "INSERT OR IGNORE INTO point (\(PointKey.insertColumns), import_id) VALUES "
                 + Array(repeating: row, count: rows).joined(separator: ", ")
         }
         // The full statement is made once; only the last, shorter one has a text of its own.
@@ -147,6 +147,8 @@ extension TrackWriter {
             stored += Int(sqlite3_changes(db.sqliteConnection))
             done += rows
         }
+        // The range was empty: every point went in (of two at one millisecond, the first).
+        try PointKey.storeSensors(db, points.filter { PointKey.holds($0.milliseconds) }, device: device)
         return (stored, (first, last))
     }
 
@@ -189,6 +191,14 @@ extension TrackWriter {
             arguments: [earlier.id])
         for device in devices {
             let keys = TrackStore.keyRange(device, from: start, to: end + 1)
+            try db.execute(
+                sql: """
+                    DELETE FROM point_sensors WHERE key IN (
+                        SELECT key FROM point WHERE key >= ? AND key < ? AND import_id = ?
+                        AND \(PointKey.timeSQL) NOT IN
+                            (SELECT t FROM record WHERE manual = 0 AND device_id = ? AND t >= ? AND t <= ?))
+                    """,
+                arguments: keys + [earlier.id, device, start, end])
             try db.execute(
                 sql: """
                     DELETE FROM point WHERE key >= ? AND key < ? AND import_id = ?

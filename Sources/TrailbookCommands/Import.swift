@@ -12,7 +12,7 @@ struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract:
-            "Import NMEA logs, GPX, KML/KMZ, GeoJSON and CSV tracks and Google location history into the store through the collection rules (--dry-run: store nothing).",
+            "Import NMEA logs, GPX, FIT, TCX, KML/KMZ, GeoJSON and CSV tracks and Google location history into the store through the collection rules (--dry-run: store nothing).",
         discussion: """
             Each file is its own stream (each GPX track too), put in time order before the rules \
             run, so the files may come in any order and the store ends up the same; points \
@@ -35,7 +35,7 @@ struct Import: ParsableCommand {
 
     @Argument(
         help:
-            "NMEA logs, GPX, KML/KMZ, GeoJSON or CSV tracks, JSON tracks, Google location history or OwnTracks .rec files to read (plain or gzip-compressed), in any order; a folder or zip stands for those in it (a Google Takeout)."
+            "NMEA logs, GPX, FIT, TCX, KML/KMZ, GeoJSON or CSV tracks, JSON tracks, Google location history or OwnTracks .rec files to read (plain or gzip-compressed), in any order; a folder or zip stands for those in it (a Google Takeout)."
     )
     var files: [String]
 

@@ -47,14 +47,16 @@ struct Points: ParsableCommand {
             (from, to) = days.range(in: try zoneOptions.zone())
         }
         var out = OutputBuffer()
-        if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }
+        if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"] + SensorColumns.names) }
         for p in try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: filter)
         where ride.map({ p.ride == $0 }) ?? true {
             if format == .csv {
-                out.appendCSVRow(p.fix, extra: [Int(p.ride), Int(p.segment)])
+                out.appendCSVRow(p.fix, extra: [Int(p.ride), Int(p.segment)] + SensorColumns.values(p.fix.sensors))
             } else {
                 out.appendJSONLine(
-                    p.fix, extra: [("ride", Int(p.ride)), ("segment", Int(p.segment))], text: [("device", p.device)])
+                    p.fix,
+                    extra: [("ride", Int(p.ride)), ("segment", Int(p.segment))] + SensorColumns.keyed(p.fix.sensors),
+                    text: [("device", p.device)])
             }
             try out.flushIfFull()
         }

@@ -50,7 +50,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
                 "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices", "v6-accounts",
                 "v7-uploads", "v8-device-messages", "v9-sessions", "v10-store-copy", "v11-places-events",
                 "v12-cues-tasks-alerts", "v13-record-conditions", "v14-weather-readings", "v15-diary-accounts",
-                "v16-import-accounts", "v17-segment-ride-index",
+                "v16-import-accounts", "v17-segment-ride-index", "v18-point-sensors",
             ])
         #expect(try store.integrityCheck() == "ok")
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -64,7 +64,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
                 "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices", "v6-accounts",
                 "v7-uploads", "v8-device-messages", "v9-sessions", "v10-store-copy", "v11-places-events",
                 "v12-cues-tasks-alerts", "v13-record-conditions", "v14-weather-readings", "v15-diary-accounts",
-                "v16-import-accounts", "v17-segment-ride-index",
+                "v16-import-accounts", "v17-segment-ride-index", "v18-point-sensors",
             ])
     }
 
@@ -106,7 +106,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
                 "v1-tracks", "v2-imports", "v3-diary", "v4-import-provenance", "v5-users-devices", "v6-accounts",
                 "v7-uploads", "v8-device-messages", "v9-sessions", "v10-store-copy", "v11-places-events",
                 "v12-cues-tasks-alerts", "v13-record-conditions", "v14-weather-readings", "v15-diary-accounts",
-                "v16-import-accounts", "v17-segment-ride-index",
+                "v16-import-accounts", "v17-segment-ride-index", "v18-point-sensors",
             ])
         #expect(try store.rides().map(\.pointCount) == [100])
         #expect(try store.rides().map(\.device) == ["default"])

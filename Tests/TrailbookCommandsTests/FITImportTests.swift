@@ -177,6 +177,51 @@ import TrailbookTestSupport
 
         // The same file again is already imported.
         #expect(try run(["import", "--store", store, file]).stdout.contains("already imported"))
+
+        // Each point keeps what the sensors measured; the summary has their ranges.
+        let expected = ride.indices.map { [100 + $0 % 60, 70 + $0 % 30, 150 + $0 % 120, -3] }
+        #expect(try Self.sensors(store) == expected)
+        let summary = try run(["summary", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
+        let ridesJSON = try #require(
+            try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
+        let total = try #require(
+            ridesJSON["total"] as? [String: Any] ?? (ridesJSON["rides"] as? [[String: Any]])?.first)
+        let heart = try #require(total["heart_rate_bpm"] as? [String: Any], "\(summary.stdout.prefix(800))")
+        #expect(heart["max"] as? Int == 159 && heart["min"] as? Int == 100)
+        #expect((total["power_w"] as? [String: Any])?["max"] as? Int == 269)
+        #expect((total["temperature_c"] as? [String: Any])?["min"] as? Int == -3)
+
+        // Removed with their points: the same moments logged again carry no sensor values.
+        let removedStore = try Samples.temporaryDirectory() + "/removed.sqlite"
+        #expect(try run(["import", "--store", removedStore, file]).status == 0)
+        #expect(
+            try run(["rm", "--store", removedStore, "--day", "2026-06-14", "--time-zone", "UTC", "--yes"]).status == 0)
+        #expect(try run(["import", "--store", removedStore, "Samples/ride.nmea"]).status == 0)
+        #expect(try Self.sensors(removedStore).allSatisfy { $0 == [nil, nil, nil, nil] })
+        #expect(try Self.sensors(removedStore).count == ride.count)
+
+        // Out and back in: CSV keeps all four, GPX's TrackPointExtension heart rate, cadence and
+        // temperature (it has no power).
+        for format in ["csv", "gpx"] {
+            let dir = try Samples.temporaryDirectory()
+            let out = dir + "/ride.\(format)"
+            let export = try run([
+                "export", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--format", format, "-o", out,
+            ])
+            #expect(export.status == 0, "\(export.stderr)")
+            let back = dir + "/back.sqlite"
+            #expect(try run(["import", "--store", back, out]).status == 0)
+            #expect(try Self.sensors(back) == expected.map { format == "gpx" ? [$0[0], $0[1], nil, $0[3]] : $0 })
+        }
+    }
+
+    /// The heart rate, cadence, power and temperature of each stored point of 2026-06-14.
+    static func sensors(_ store: String) throws -> [[Int?]] {
+        try run(["points", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--format", "jsonl"]).stdout
+            .split(separator: "\n").map { line in
+                let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                return ["heart_rate", "cadence", "power", "temperature"].map { row[$0] as? Int }
+            }
     }
 
     /// Broken FIT files: one sentence, exit 65, nothing stored.
@@ -236,7 +281,7 @@ import TrailbookTestSupport
             """
             <Lap StartTime="\(GoogleImportTests.iso(lap.first!.milliseconds))"><TotalTimeSeconds>600</TotalTimeSeconds>
               <AverageHeartRateBpm><Value>130</Value></AverageHeartRateBpm>
-              <Track>\(lap.enumerated().map { trackpoint($1, $0) }.joined(separator: "\n"))
+              <Track>\(zip(lap.indices, lap).map { trackpoint($1, $0) }.joined(separator: "\n"))
               <Trackpoint><Time>\(GoogleImportTests.iso(lap.last!.milliseconds + 500))</Time><HeartRateBpm><Value>140</Value></HeartRateBpm></Trackpoint>
               </Track>
             </Lap>
@@ -258,5 +303,6 @@ import TrailbookTestSupport
         #expect(report["skipped"] as? [String: Int] == ["no position": 2])
         #expect(report["fixes_read"] as? Int == ride.count)
         try google.expectStored(store, match: ride, count: ride.count)
+        #expect(try Self.sensors(store) == ride.indices.map { [100 + $0 % 60, 70 + $0 % 30, 150 + $0 % 100, nil] })
     }
 }

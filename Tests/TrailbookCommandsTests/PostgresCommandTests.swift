@@ -14,6 +14,14 @@ import TrailbookTestSupport
             "simulate", "--duration", "900", "--seed", "4", "--start", "2026-06-14T09:00:00", "-o", second,
         ])
         try #require(simulated.status == 0, "\(simulated.stderr)")
+        // The ride a day later from a bike computer: heart rate, cadence, power and temperature.
+        let fit = folder + "/next-day.fit"
+        let nextDay = GoogleImportTests.ride.map {
+            GoogleImportTests.Point(
+                milliseconds: $0.milliseconds + 86_400_000, latitude: $0.latitude, longitude: $0.longitude,
+                altitude: $0.altitude, speed: $0.speed)
+        }
+        try Data(FITImportTests.activity(nextDay)).write(to: URL(fileURLWithPath: fit))
         let stores = [folder + "/store.sqlite", try cluster.newDatabase()]
         let zone = ["--time-zone", "Europe/Zurich"]
         var answers: [[String]] = []
@@ -24,7 +32,7 @@ import TrailbookTestSupport
                 #expect(result.status == 0, "\(arguments) on \(store): \(result.stderr)")
                 return Self.comparable(result.stdout, store: store)
             }
-            _ = try trailbook(["import", "Samples/ride.nmea", second])
+            _ = try trailbook(["import", "Samples/ride.nmea", second, fit])
             _ = try trailbook(["note", "add", "--at", "2026-06-14 08:45", "--text", "Coffee by the lake."] + zone)
             _ = try trailbook(
                 ["mark", "--lat", "47.3", "--lon", "8.5", "--at", "2026-06-14 12:00", "--note", "Lunch"] + zone)
@@ -36,6 +44,8 @@ import TrailbookTestSupport
                 try trailbook(["day", "2026-06-14", "--json"] + zone),
                 try trailbook(["summary", "--day", "2026-06-14"] + zone),
                 try trailbook(["export", "--day", "2026-06-14", "--format", "gpx"] + zone),
+                try trailbook(["points", "--day", "2026-06-15", "--format", "jsonl"] + zone),
+                try trailbook(["summary", "--day", "2026-06-15", "--json"] + zone),
             ])
             let page = folder + "/day-\(answers.count).html"
             _ = try trailbook(["report", "day", "2026-06-14", "-o", page] + zone)
@@ -43,6 +53,8 @@ import TrailbookTestSupport
                 Self.comparable(try String(contentsOfFile: page, encoding: .utf8), store: store))
         }
         #expect(answers[0][1].split(separator: "\n").count == 1762 + 901, "every point, with the header")
+        #expect(answers[1][6].contains(#""heart_rate":100,"cadence":70,"power":150,"temperature":-3"#))
+        #expect(answers[1][7].contains("\"heart_rate_bpm\""), "\(answers[1][7].prefix(600))")
         for (sqlite, postgres) in zip(answers[0], answers[1]) {
             #expect(sqlite == postgres, "the PostgreSQL store answered otherwise: \(postgres.prefix(300))")
         }

@@ -49,6 +49,10 @@ public final class CSVTrackReader: TrackFileReader {
         var hdop: Int?
         var satellites: Int?
         var note: Int?
+        var heartRate: Int?
+        var cadence: Int?
+        var power: Int?
+        var temperature: Int?
     }
 
     public init() {}
@@ -219,6 +223,10 @@ public final class CSVTrackReader: TrackFileReader {
         c.hdop = index(["hdop"])
         c.satellites = index(["satellites", "sats", "sats_used", "sat"])
         c.note = index(["annotation", "note", "notes", "comment", "description"])
+        c.heartRate = index(["heart_rate", "hr", "heartrate", "bpm"])
+        c.cadence = index(["cadence", "cad"])
+        c.power = index(["power", "watts"])
+        c.temperature = index(["temperature", "temp", "atemp"])
         columns = c
     }
 
@@ -283,6 +291,12 @@ public final class CSVTrackReader: TrackFileReader {
         }
         if let h = value(c.hdop).flatMap(number), h >= 0 { fix.hdop = h }
         if let n = value(c.satellites).flatMap({ Int($0) }), n >= 0 { fix.satellitesUsed = n }
+        func whole(_ i: Int?) -> Int? { value(i).flatMap(number).map { Int($0.rounded()) } }
+        fix.sensors =
+            Sensors(
+                heartRate: whole(c.heartRate), cadence: whole(c.cadence), power: whole(c.power),
+                temperature: whole(c.temperature)
+            ).orNil
         try handle(.point(fix))
         if let note = value(c.note) { try handle(.waypoint(.init(fix: fix, text: String(note)))) }
     }

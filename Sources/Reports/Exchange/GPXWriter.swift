@@ -69,8 +69,15 @@ public enum GPXWriter {
                     }
                     if let sats = f.satellitesUsed { out += "<sat>\(sats)</sat>" }
                     if let h = f.hdop { out += "<hdop>\(Exchange.metres(h))</hdop>" }
-                    if f.speed != nil || f.track != nil {
+                    let s = f.sensors
+                    if f.speed != nil || f.track != nil || s?.temperature != nil || s?.heartRate != nil
+                        || s?.cadence != nil
+                    {
+                        // In the order of the TrackPointExtension v2 schema; it has no power.
                         out += "<extensions><gpxtpx:TrackPointExtension>"
+                        if let v = s?.temperature { out += "<gpxtpx:atemp>\(v)</gpxtpx:atemp>" }
+                        if let v = s?.heartRate { out += "<gpxtpx:hr>\(v)</gpxtpx:hr>" }
+                        if let v = s?.cadence { out += "<gpxtpx:cad>\(v)</gpxtpx:cad>" }
                         if let v = f.speed { out += "<gpxtpx:speed>\(Exchange.metres(v))</gpxtpx:speed>" }
                         if let v = f.track { out += "<gpxtpx:course>\(Exchange.metres(v))</gpxtpx:course>" }
                         out += "</gpxtpx:TrackPointExtension></extensions>"

@@ -56,8 +56,30 @@ public struct RideStatistics: Equatable, Sendable {
     public var east: Double?
     public var splits: [Split] = []
     public var quality = Quality()
+    /// What the sensors beside the receiver measured (FIT, TCX, GPX extensions): nil when no
+    /// point carried the value.
+    public var heartRate: SensorRange?
+    public var cadence: SensorRange?
+    public var power: SensorRange?
+    public var temperature: SensorRange?
 
     public init() {}
+
+    /// The mean, lowest and highest of a sensor's values over the points that carry one.
+    public struct SensorRange: Equatable, Sendable {
+        public var average: Double
+        public var min: Int
+        public var max: Int
+        /// Points that carried the value.
+        public var points: Int
+
+        /// The range of `values`; nil when there are none.
+        public init?(_ values: [Int]) {
+            guard let lo = values.min(), let hi = values.max() else { return nil }
+            average = Double(values.reduce(0, +)) / Double(values.count)
+            (min, max, points) = (lo, hi, values.count)
+        }
+    }
 
     public struct Split: Equatable, Sendable {
         /// 1-based.
@@ -228,6 +250,11 @@ extension RideStatistics {
             s.quality.hdopMedian = hdops[hdops.count / 2]
         }
         s.quality.segments = Set(points.map(\.segment)).count
+        let sensors = points.compactMap(\.fix.sensors)
+        s.heartRate = SensorRange(sensors.compactMap(\.heartRate))
+        s.cadence = SensorRange(sensors.compactMap(\.cadence))
+        s.power = SensorRange(sensors.compactMap(\.power))
+        s.temperature = SensorRange(sensors.compactMap(\.temperature))
         return s
     }
 

@@ -64,10 +64,11 @@ struct Export: ParsableCommand {
             let stats = RideStatistics.total(selection.rides.map { RideStatistics.compute($0.points) })
             out.append(try JSONTrack.write(export, distance: stats.distance, climb: stats.climb))
         case .csv:
-            out.appendCSVHeader(extra: ["ride", "segment"])
+            out.appendCSVHeader(extra: ["ride", "segment"] + SensorColumns.names)
             for (ride, points) in selection.rides {
                 for p in points {
-                    out.appendCSVRow(p.fix, extra: [Int(ride.id), Int(p.segment)])
+                    out.appendCSVRow(
+                        p.fix, extra: [Int(ride.id), Int(p.segment)] + SensorColumns.values(p.fix.sensors))
                     try out.flushIfFull()
                 }
             }

@@ -106,6 +106,13 @@ struct UnitFormatter {
             "quality: \(counted(s.points, "point")) (\(modes)), \(hdop), \(counted(q.segments, "segment")), "
                 + "\(counted(q.gaps.count, "gap")), "
                 + "\(counted(drops, "fix", "fixes")) dropped")
+        let sensors = [
+            ("heart rate", s.heartRate, "bpm"), ("cadence", s.cadence, "rpm"), ("power", s.power, "W"),
+            ("temperature", s.temperature, "°C"),
+        ].compactMap { name, r, unit in
+            r.map { String(format: "%@ %.0f average, %d-%d %@", name, $0.average, $0.min, $0.max, unit) }
+        }
+        if !sensors.isEmpty { out.append(sensors.joined(separator: "; ")) }
         if splits && !s.splits.isEmpty {
             let unit = units == .metric ? "km" : "mi"
             out.append(

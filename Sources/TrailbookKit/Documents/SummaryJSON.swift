@@ -27,6 +27,23 @@ public struct SummaryJSON: Encodable, Sendable {
         public var bounds: [String: Double]?
         public var splits: [Split]
         public var quality: Quality
+        /// The sensors' values over the points that carry them (absent when none did).
+        public var heartRateBpm: Sensor?
+        public var cadenceRpm: Sensor?
+        public var powerW: Sensor?
+        public var temperatureC: Sensor?
+
+        public struct Sensor: Encodable, Sendable {
+            public var average: Double
+            public var min: Int
+            public var max: Int
+            public var points: Int
+
+            init?(_ r: RideStatistics.SensorRange?) {
+                guard let r else { return nil }
+                (average, min, max, points) = ((r.average * 10).rounded() / 10, r.min, r.max, r.points)
+            }
+        }
 
         public struct Split: Encodable, Sendable {
             public var index: Int
@@ -85,6 +102,10 @@ public struct SummaryJSON: Encodable, Sendable {
                 hdopMax: s.quality.hdopMax, segments: s.quality.segments,
                 gaps: s.quality.gaps.map { Gap(start: LocalTime.utc($0.start), seconds: $0.seconds) },
                 dropped: s.quality.drops)
+            heartRateBpm = Sensor(s.heartRate)
+            cadenceRpm = Sensor(s.cadence)
+            powerW = Sensor(s.power)
+            temperatureC = Sensor(s.temperature)
         }
     }
 }

@@ -12,7 +12,7 @@ public enum ImportError: ServiceFailure, Equatable {
         switch self {
         case .nothingToImport(let path, let found):
             return "Nothing to import from \(path): \(found); give an NMEA 0183 log ($GPGGA/$GPRMC lines, "
-                + "plain or .gz), a GPX, KML/KMZ, GeoJSON or CSV track, a JSON track, an OwnTracks .rec file or Google "
+                + "plain or .gz), a GPX, FIT, TCX, KML/KMZ, GeoJSON or CSV track, a JSON track, an OwnTracks .rec file or Google "
                 + "location history (a Takeout folder or zip, Records.json, Timeline.json, location-history.json)."
         case .broken(let path, let reason, let format):
             return "Cannot import \(path): \(reason); nothing of it was stored. Fix or re-export the \(format)."

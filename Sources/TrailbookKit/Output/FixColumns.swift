@@ -52,7 +52,7 @@ extension OutputBuffer {
     /// constant (this runs for every row of `decode`: the rounding and digit loops then divide
     /// by constants); `appendJSONLine` goes through the table, and `DecodeGoldenTests` and
     /// `OutputNumberTests` hold the two to the same text.
-    public mutating func appendCSVRow(_ fix: Fix, extra: [Int] = []) {
+    public mutating func appendCSVRow(_ fix: Fix, extra: [Int?] = []) {
         if let t = fix.timeOfDay { append(date: fix.date, timeOfDay: t) }
         append(0x2C)
         append(int: fix.mode.rawValue)
@@ -92,14 +92,14 @@ extension OutputBuffer {
         if let v = fix.altitudeError { append(v, decimals: 3) }
         for value in extra {
             append(0x2C)
-            append(int: value)
+            if let value { append(int: value) }
         }
         append(0x0A)
     }
 
     /// Writes one fix as a JSON object on one line, with `extra` integer keys; unknown values are `null`.
     public mutating func appendJSONLine(
-        _ fix: Fix, extra: [(StaticString, Int)] = [], text: [(StaticString, String)] = []
+        _ fix: Fix, extra: [(StaticString, Int?)] = [], text: [(StaticString, String)] = []
     ) {
         append(0x7B)
         for c in FixColumn.allCases {
@@ -113,7 +113,7 @@ extension OutputBuffer {
             append(",\"")
             append(name)
             append("\":")
-            append(int: value)
+            if let value { append(int: value) } else { append("null") }
         }
         for (name, value) in text {
             append(",\"")
@@ -158,4 +158,18 @@ extension OutputBuffer {
         case .errAlt: decimal(fix.altitudeError, 3)
         }
     }
+}
+
+/// The stored sensor values a point may carry (FIT, TCX, GPX extensions), as the columns `points`
+/// and `export --format csv` add after `ride` and `segment`.
+public enum SensorColumns {
+    public static let names: [StaticString] = ["heart_rate", "cadence", "power", "temperature"]
+
+    /// The values of `sensors` in the order of ``names`` (nil: unknown, an empty field or null).
+    public static func values(_ sensors: Sensors?) -> [Int?] {
+        [sensors?.heartRate, sensors?.cadence, sensors?.power, sensors?.temperature]
+    }
+
+    /// ``names`` and ``values(_:)`` paired, for a JSON line.
+    public static func keyed(_ sensors: Sensors?) -> [(StaticString, Int?)] { Array(zip(names, values(sensors))) }
 }
