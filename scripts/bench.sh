@@ -220,3 +220,4 @@ echo "Server: 500 devices posting at 1 Hz for 60 s to trailbook serve, one live 
 python3 scripts/serve-load.py "$bin" --devices 500 --seconds 60 --users 10 | tee "$out/serve-load.txt"
 bash scripts/bench-postgres.sh
 bash scripts/bench-google.sh
+bash scripts/bench-fit.sh

@@ -60,10 +60,13 @@ import TrailbookTestSupport
             lines.append("ride \(r["start"]!) \(r["end"]!) \(r["points"]!) \(r["segments"]!) \(dropped)")
         }
         let points = try run(["points", "--store", store, "--from", "2026-06-13", "--to", "2026-06-17"])
-        for row in points.stdout.split(separator: "\n").dropFirst() {
+        let rows = points.stdout.split(separator: "\n")
+        // The decode columns, then ride and segment (stored ids, which differ by order), then sensors.
+        let rideColumn = try #require(rows.first?.split(separator: ",").firstIndex(of: "ride"))
+        for row in rows.dropFirst() {
             var c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            let ride = c[c.count - 2]
-            c.removeLast(2)
+            let ride = c[rideColumn]
+            c.removeSubrange(rideColumn...)
             lines.append(c.joined(separator: ",") + " in ride " + (startOf[ride] ?? "?"))
         }
         return lines.sorted()

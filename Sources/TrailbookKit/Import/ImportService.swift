@@ -169,9 +169,17 @@ public struct ImportService {
             if let known = try decide(digested) { throw Known(result: known) }
         }
         let (rideOffset, segmentOffset) = (rides, segments)
+        // A phone's history has a position a minute or so: split where the receiver's 30 s gap
+        // would split, each point would be a segment of its own (a dot on the map, not a line,
+        // and a million segments in a year). It is split as the diary preset splits.
+        var configuration = options.configuration
+        if kind == .googleTimeline || kind == .ownTracksRec {
+            configuration.segmentGap = max(configuration.segmentGap, PipelineConfiguration.diary.segmentGap)
+            configuration.rideGap = max(configuration.rideGap, PipelineConfiguration.diary.rideGap)
+        }
         func newRunner() -> StreamRunner {
             StreamRunner(
-                configuration: options.configuration, keepPoints: writer != nil, keepFixes: options.keepFixes,
+                configuration: configuration, keepPoints: writer != nil, keepFixes: options.keepFixes,
                 rideOffset: rideOffset, segmentOffset: segmentOffset, places: options.places,
                 cues: options.cues)
         }
