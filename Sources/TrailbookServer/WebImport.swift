@@ -46,14 +46,32 @@ struct WebImport {
             let (store, zone, pipeline) = (self.store, self.zone, self.pipeline)
             do {
                 let answer = try await threads.runIfActive {
+                    // A zip (a Google Takeout, a KMZ) stands for the track files in it.
+                    let (files, passedOver) = try ImportJob.files(for: [path])
                     var job = ImportJob(
-                        files: [path], device: Self.device, options: ImportService.Options(configuration: pipeline))
+                        files: files, device: Self.device, options: ImportService.Options(configuration: pipeline))
                     job.account = user
                     job.zone = zone
                     let summary = try job.run(store: { store }, existing: { store })
-                    var report = summary.files.first ?? ImportFileReport(file: name)
-                    report.file = name
-                    return Upload(report: report, rides: summary.rides, segments: summary.segments)
+                    let reports = summary.files.map {
+                        var r = $0
+                        r.file = r.file.replacingOccurrences(of: path, with: name)
+                        return r
+                    }
+                    guard reports.count != 1 else {
+                        return Upload(report: reports[0], rides: summary.rides, segments: summary.segments)
+                    }
+                    // The archive as a whole: its totals; imported before when every file in it was.
+                    var report = ImportFileReport(file: name)
+                    (report.fixesRead, report.kept, report.dropped) = (summary.fixesRead, summary.kept, summary.dropped)
+                    report.stored = summary.stored
+                    if reports.allSatisfy({ $0.alreadyImported != nil }), let first = reports.first?.alreadyImported {
+                        report.alreadyImported = first
+                        report.alreadyImported?.points = reports.compactMap(\.alreadyImported?.points).reduce(0, +)
+                    }
+                    return Upload(
+                        report: report, rides: summary.rides, segments: summary.segments, files: reports,
+                        passedOver: passedOver)
                 }
                 return try context.responseEncoder.encode(answer, from: request, context: context)
             } catch let failure as any ServiceFailure {
@@ -97,19 +115,28 @@ struct WebImport {
 
     /// What an upload did: the file's import report (as `trailbook import --json` prints it) and
     /// the rides and segments its points made.
+    /// For a zip, the report is the archive's totals, and `files` each file's report (named as a
+    /// path through the archive) with `passed_over` the entries that hold no track.
     struct Upload: Encodable, Sendable {
         var report: ImportFileReport
         var rides: Int
         var segments: Int
+        var files: [ImportFileReport]? = nil
+        var passedOver: Int? = nil
 
         func encode(to encoder: any Encoder) throws {
             try report.encode(to: encoder)
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(rides, forKey: .rides)
             try container.encode(segments, forKey: .segments)
+            try container.encodeIfPresent(files, forKey: .files)
+            try container.encodeIfPresent(passedOver, forKey: .passedOver)
         }
 
-        enum Keys: String, CodingKey { case rides, segments }
+        enum Keys: String, CodingKey {
+            case rides, segments, files
+            case passedOver = "passed_over"
+        }
     }
 
     /// The last part of the name the browser gave, in letters, digits, `.`, `-` and `_` (so it

@@ -238,6 +238,10 @@ enum WebTemplates {
               return;
             }
             status.textContent = chosen.name + " is imported.";
+            for (const f of answer.files || []) {
+              row(f.file.slice(chosen.name.length + 1), f.already_imported ? "imported before" : (f.stored || 0) + " stored");
+            }
+            if (answer.files) status.textContent = chosen.name + ": " + answer.files.length + " files imported.";
             row("Fixes read", answer.fixes_read); row("Kept", answer.kept); row("Stored", answer.stored);
             for (const [reason, n] of Object.entries(answer.dropped || {})) row("Dropped: " + reason.replace(/_/g, " "), n);
             row("Rides", answer.rides);

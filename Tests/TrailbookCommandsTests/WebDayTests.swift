@@ -471,6 +471,35 @@ extension WebPageTests {
             notATrack.status == 422 && notATrack.body.contains("lake.jpg")
                 && !notATrack.body.contains("trailbook-upload"),
             "\(notATrack.body)")
+
+        // A Takeout zip: each history file in it imported, the rest passed over.
+        let takeout = dir + "/Takeout"
+        let points = GoogleImportTests.ride.map { p in
+            [
+                "latitudeE7": GoogleImportTests.e7(p.latitude), "longitudeE7": GoogleImportTests.e7(p.longitude),
+                "timestamp": GoogleImportTests.iso(p.milliseconds + 86_400_000),
+            ] as [String: Any]
+        }
+        for (folder, part) in [("a", points.prefix(900)), ("b", points.dropFirst(900))] {
+            try FileManager.default.createDirectory(atPath: takeout + "/" + folder, withIntermediateDirectories: true)
+            try JSONSerialization.data(withJSONObject: ["locations": Array(part)]).write(
+                to: URL(fileURLWithPath: takeout + "/\(folder)/Records.json"))
+        }
+        try "<html></html>".write(toFile: takeout + "/archive_browser.html", atomically: true, encoding: .utf8)
+        let zip = dir + "/takeout.zip"
+        try GoogleImportTests().zip(takeout, into: zip)
+        let uploaded = try await HTTP.exchange(
+            URL(string: "\(base)/import?name=takeout-2026.zip")!, method: "POST",
+            body: try Data(contentsOf: URL(fileURLWithPath: zip)), headers: headers)
+        #expect(uploaded.status == 200, "\(uploaded.body)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(uploaded.body.utf8)) as? [String: Any])
+        let files = try #require(answer["files"] as? [[String: Any]], "\(uploaded.body)")
+        #expect(
+            files.map { $0["file"] as? String } == [
+                "takeout-2026.zip/Takeout/a/Records.json", "takeout-2026.zip/Takeout/b/Records.json",
+            ])
+        #expect(answer["stored"] as? Int == 1762 && answer["passed_over"] as? Int == 1, "\(uploaded.body)")
+        #expect(!uploaded.body.contains("trailbook-upload"))
     }
 }
 
