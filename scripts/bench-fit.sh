@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench (and alone: bash scripts/bench-fit.sh [RIDES]): import of a year of bike-computer
-# rides as FIT files (default 200 rides of an hour at 1 Hz, written by fit-tool from PyPI in a venv
+# rides as FIT files (default 100 rides of an hour at 1 Hz, two a week, written by fit-tool from PyPI in a venv
 # under bench-out) into a new store, one run under /usr/bin/time (wall time, points/s, peak RSS),
 # side by side with gpsbabel's FIT reader converting the same files to GPX (TZ=UTC).
 set -euo pipefail
@@ -9,14 +9,13 @@ export TZ=UTC
 out=bench-out
 mkdir -p "$out"
 bin=.build/release/trailbook
-rides=${1:-200}
+rides=${1:-100}
 dir="$out/fit-$rides"
 venv="$out/venv"
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
 if ! "$venv/bin/python" -c "import fit_tool" 2> /dev/null; then "$venv/bin/pip" install -q fit-tool; fi
 if [ "$(ls "$dir" 2> /dev/null | wc -l)" -ne "$rides" ]; then
-  echo "Writing $rides FIT rides with fit-tool..."
-  rm -rf "$dir"
+  echo "Writing $rides FIT rides with fit-tool (those missing)..."
   "$venv/bin/python" scripts/make-fit-year.py "$dir" --rides "$rides"
 fi
 echo "Input: $dir, $rides files, $(du -sb "$dir" | cut -f1) bytes"

@@ -3,7 +3,7 @@
 
 Usage: make-fit-year.py OUTDIR [--rides N] [--seconds S]
 
-Each ride (default 200 of 3,600 s) starts at 07:00 UTC on its own day from 2025-01-01, winds
+Each ride (default 100 of 3,600 s: two a week) starts at 07:00 UTC on its own day from 2025-01-01, winds
 around Zurich at 1 Hz with altitude, speed, heart rate, cadence, power and temperature, and ends
 with a lap and a session. The files are written by fit-tool (PyPI), an encoder independent of
 Trailbook's reader.
@@ -75,13 +75,15 @@ def ride(path, index, seconds, rng):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("outdir")
-    parser.add_argument("--rides", type=int, default=200)
+    parser.add_argument("--rides", type=int, default=100)
     parser.add_argument("--seconds", type=int, default=3600)
     args = parser.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
-    rng = random.Random(7)
     for i in range(args.rides):
-        ride(os.path.join(args.outdir, f"ride-{i + 1:03d}.fit"), i, args.seconds, rng)
+        path = os.path.join(args.outdir, f"ride-{i + 1:03d}.fit")
+        # Each ride from its own seed, so a file written before is the same file.
+        if not os.path.exists(path):
+            ride(path, i, args.seconds, random.Random(i))
 
 
 if __name__ == "__main__":

@@ -306,3 +306,41 @@ import TrailbookTestSupport
         #expect(try Self.sensors(store) == ride.indices.map { [100 + $0 % 60, 70 + $0 % 30, 150 + $0 % 100, nil] })
     }
 }
+
+extension FITImportTests {
+    /// Ctrl-C during the import of a large FIT or CSV file: exit 130, one sentence, nothing of
+    /// the file stored (the readers stop at the same checks as the NMEA reader).
+    @Test(arguments: ["fit", "csv"])
+    func ctrlCDuringALargeFileStoresNothing(_ format: String) throws {
+        let folder = try Samples.temporaryDirectory()
+        let file = folder + "/big.\(format)"
+        let count = 1_500_000
+        let start: Int64 = 1_781_503_200  // 2026-06-15T06:00:00Z
+        if format == "fit" {
+            var b = FITBuilder()
+            b.define(local: 0, global: 20, [(253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85), (3, 1, 0x02)])
+            for i in 0..<Int64(count) {
+                b.message(
+                    local: 0,
+                    [
+                        (start + i - Self.fitEpoch, 4), (Self.semicircles(47.3 + Double(i % 1000) * 1e-5), 4),
+                        (Self.semicircles(8.5), 4), (120, 1),
+                    ])
+            }
+            try Data(b.file()).write(to: URL(fileURLWithPath: file))
+        } else {
+            var text = "timestamp,lat,lon,hr\n"
+            text.reserveCapacity(count * 36)
+            for i in 0..<Int64(count) { text += "\(start + i),47.3\(10000 + i % 1000),8.5,120\n" }
+            try text.write(toFile: file, atomically: false, encoding: .utf8)
+        }
+        let store = folder + "/s.sqlite"
+        let stopped = try run(
+            ["import", "--store", store, file],
+            prefix: ["/usr/bin/timeout", "--foreground", "--preserve-status", "-s", "INT", "1.5"])
+        #expect(stopped.status == 130, "\(stopped)")
+        #expect(
+            stopped.stderr == "trailbook: interrupted: file 1 of 1 (\(file)) not stored.\n", "\(stopped.stderr)")
+        #expect(try GoogleImportTests.storedPoints(store, day: "2026-06-15").isEmpty)
+    }
+}

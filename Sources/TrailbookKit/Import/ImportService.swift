@@ -165,7 +165,11 @@ public struct ImportService {
             if let writing {
                 try runner.handOver(atLeast: 4096) { try writing.add($0, stream: $1) }
             }
-            guard !decided, let digested = digesting?.ready else { return }
+            guard !decided, let digesting else { return }
+            // Points wait in memory until the digest says the file is new: past 2^18 of them
+            // (20 MB) the reading waits for it instead (the digest runs faster than the import).
+            let ready = runner.pendingPoints >= 1 << 18 ? digesting.wait() : digesting.ready
+            guard let digested = ready else { return }
             if let known = try decide(digested) { throw Known(result: known) }
         }
         let (rideOffset, segmentOffset) = (rides, segments)

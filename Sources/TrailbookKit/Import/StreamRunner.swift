@@ -178,6 +178,11 @@ struct StreamRunner {
     /// a writer that stores them while the file is read, and lets go of them (the streams keep
     /// their extents): those of streams that ended, and those of the current stream when there
     /// are at least `minimum`.
+    /// Kept points not handed over yet.
+    var pendingPoints: Int {
+        streams[handedStreams...].reduce(decisions.points.count) { $0 + $1.points.count }
+    }
+
     mutating func handOver(atLeast minimum: Int, _ body: ([KeptPoint], Int) throws -> Void) rethrows {
         while handedStreams < streams.count {
             let ended = streams[handedStreams].points
