@@ -101,10 +101,16 @@ public final class FITReader: TrackFileReader {
     /// The CRC-16 of the FIT protocol (polynomial 0xA001, reflected) over `bytes`, from `crc`.
     static func crc16(_ crc: UInt16, _ bytes: some Collection<UInt8>) -> UInt16 {
         var c = crc
-        for b in bytes {
-            c ^= UInt16(b)
-            for _ in 0..<8 { c = c & 1 != 0 ? (c >> 1) ^ 0xA001 : c >> 1 }
+        crcTable.withUnsafeBufferPointer { table in
+            for b in bytes { c = (c >> 8) ^ table[Int(UInt8(truncatingIfNeeded: c) ^ b)] }
         }
+        return c
+    }
+
+    /// The CRC of each byte value, a byte at a time instead of a bit at a time.
+    static let crcTable: [UInt16] = (0..<256).map { (i: Int) -> UInt16 in
+        var c = UInt16(i)
+        for _ in 0..<8 { c = c & 1 != 0 ? (c >> 1) ^ 0xA001 : c >> 1 }
         return c
     }
 
@@ -272,11 +278,27 @@ public final class FITReader: TrackFileReader {
         }
     }
 
-    /// The values of a `record` or `session` message.
+    /// The fields of `record` and `session` messages that are read, each a slot of ``Values``.
+    static let read: [UInt8] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 16, 17, 18, 19, 20, 21, 22, 23, 73, 78]
+    /// A field number's slot (+ 1; 0 for a field not read).
+    static let slots: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for (i, n) in read.enumerated() { table[Int(n)] = UInt8(i + 1) }
+        return table
+    }()
+
+    /// The values of a `record` or `session` message, in slots by field number (no allocation
+    /// per message: a FIT file is mostly records).
     private struct Values {
+        static let none = Int64.min
         var timestamp: Int64?
-        var values: [UInt8: Int64] = [:]
-        subscript(_ n: UInt8) -> Int64? { values[n] }
+        var slots = InlineArray<24, Int64>(repeating: none)
+        subscript(_ n: UInt8) -> Int64? {
+            let slot = FITReader.slots[Int(n)]
+            guard slot > 0 else { return nil }
+            let v = slots[Int(slot) - 1]
+            return v == Self.none ? nil : v
+        }
     }
 
     private func data(
@@ -290,8 +312,10 @@ public final class FITReader: TrackFileReader {
             if field.number == 253, let t = integer(field, at: p, bigEndian: d.bigEndian) {
                 lastTimestamp = UInt32(truncatingIfNeeded: t)
                 v.timestamp = t
-            } else if wanted, let value = integer(field, at: p, bigEndian: d.bigEndian) {
-                v.values[field.number] = value
+            } else if wanted, case let slot = Self.slots[Int(field.number)], slot > 0,
+                let value = integer(field, at: p, bigEndian: d.bigEndian)
+            {
+                v.slots[Int(slot) - 1] = value
             }
         }
         if let compressedTime { v.timestamp = Int64(compressedTime) }
