@@ -191,6 +191,14 @@ import TrailbookTestSupport
         #expect((total["power_w"] as? [String: Any])?["max"] as? Int == 269)
         #expect((total["temperature_c"] as? [String: Any])?["min"] as? Int == -3)
 
+        // The day page draws the heart rate over the elevation profile.
+        let page = try Samples.temporaryDirectory() + "/day.html"
+        #expect(
+            try run(["report", "day", "2026-06-14", "--store", store, "--time-zone", "UTC", "-o", page]).status == 0)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("heart rate 100–159 bpm (dashed)") && html.contains("<path class=\"heart\""))
+        #expect(html.contains(" · 100 bpm · 150 W"), "the hover tip of the first point")
+
         // Removed with their points: the same moments logged again carry no sensor values.
         let removedStore = try Samples.temporaryDirectory() + "/removed.sqlite"
         #expect(try run(["import", "--store", removedStore, file]).status == 0)

@@ -407,6 +407,8 @@ public enum DayReport {
                 let tip =
                     ["ride \(ride.id)", time, p.fix.speed.map { style.speed($0) } ?? "speed unknown"]
                     + (p.fix.altitudeMSL.map { [style.height($0)] } ?? [])
+                    + (p.fix.sensors?.heartRate.map { ["\($0) bpm"] } ?? [])
+                    + (p.fix.sensors?.power.map { ["\($0) W"] } ?? [])
                 rows.append(
                     "[\(HTML.number(m.x)),\(HTML.number(m.y)),\(px),\(py),\(HTML.json(tip.joined(separator: " · ")))]")
             }
@@ -478,18 +480,23 @@ public enum DayReport {
         -> [String: Any]
     {
         var series: [(ride: Int, points: [(Double, Double)])] = []
+        // A bike computer's heart rate over the same distance, on a scale of its own.
+        var heart: [[(Double, Double)]] = []
         var offset = 0.0
         for (i, ride) in input.rides.enumerated() {
             var d = offset
             var previous: Coordinate?
             var pts: [(Double, Double)] = []
+            var beats: [(Double, Double)] = []
             for p in ride.points {
                 let c = p.fix.coordinate!
                 if let prev = previous { d += Geodesy.haversineDistance(prev, c) }
                 previous = c
                 if let alt = p.fix.altitudeMSL { pts.append((d, alt)) }
+                if let hr = p.fix.sensors?.heartRate { beats.append((d, Double(hr))) }
             }
             series.append((i, pts))
+            heart.append(beats)
             offset = d
         }
         let all = series.flatMap(\.points)
@@ -501,12 +508,26 @@ public enum DayReport {
             }
             return ["colour": style.palette.colour(s.ride), "d": path(screen)]
         }
+        var heartRate: [String: Any]?
+        let beats = heart.flatMap { $0 }.map(\.1)
+        if let low = beats.min(), let high = beats.max() {
+            let bpmSpan = max(high - low, 20)
+            let lines = heart.filter { !$0.isEmpty }.map { ride in
+                path(
+                    ride.map {
+                        (x: 40 + $0.0 / offset * (width - 60), y: height - 20 - ($0.1 - low) / bpmSpan * (height - 40))
+                    })
+            }
+            heartRate = ["paths": lines, "low": Int(low), "high": Int(high)]
+        }
         // The labels are HTML under the graphic, so they keep their size at any width.
-        return [
+        var out: [String: Any] = [
             "none": false, "width": Int(width), "height": Int(height), "paths": paths, "lowest": style.height(minA),
             "highest": style.height(maxA),
             "distance": style.distance(input.rides.map(\.statistics.distance).reduce(0, +)),
         ]
+        out["heart"] = heartRate
+        return out
     }
 
     /// The input with a timeline: its own, or one of its rides and records when it has none.

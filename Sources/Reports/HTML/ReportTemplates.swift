@@ -125,10 +125,14 @@ enum ReportTemplates {
 
     static let profile = """
         {{#none}}<p class="muted">No altitudes recorded.</p>{{/none}}{{^none}}<svg viewBox="0 0 {{width}} {{height}}" \
-        xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Elevation profile"><rect class="mapbg" width="100%" \
+        xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Elevation profile{{#heart}} and heart rate{{/heart}}">\
+        <rect class="mapbg" width="100%" \
         height="100%"/>{{#paths}}<path class="route" stroke="{{colour}}" d="{{d}}"/>{{/paths}}\
+        {{#heart}}{{#paths}}<path class="heart" d="{{.}}" fill="none" stroke="#8e44ad" stroke-width="1.5" \
+        stroke-dasharray="4 3"/>{{/paths}}{{/heart}}\
         <circle id="phover" class="hovermark" r="5" visibility="hidden"/></svg><div class="axis">\
-        <span>lowest {{lowest}}</span><span>highest {{highest}}</span><span>{{distance}}</span></div>{{/none}}
+        <span>lowest {{lowest}}</span><span>highest {{highest}}</span>{{#heart}}<span class="heart-scale">\
+        heart rate {{low}}–{{high}} bpm (dashed)</span>{{/heart}}<span>{{distance}}</span></div>{{/none}}
         """
 
     static let timeline = """
