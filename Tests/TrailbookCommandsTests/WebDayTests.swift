@@ -322,6 +322,8 @@ extension WebPageTests {
         #expect(page.0 == 200)
         #expect(page.1.contains("2026-06-13 to 2026-06-16: 2 days"), "\(page.1.prefix(2000))")
         #expect(page.1.contains(#"<a href="/day/2026-06-14">"#) && page.1.contains(#"<a href="/day/2026-06-15">"#))
+        // Days written as the day pages write them.
+        #expect(page.1.contains("Sun 14 Jun 2026") && page.1.contains("Mon 15 Jun 2026"))
         #expect(page.1.contains(#"<script src="/days.js"></script>"#) && !page.1.contains("<script>"))
         let long = try await HTTP.request(URL(string: "\(base)/days?from=2025-01-01&to=2026-06-16")!, headers: jar)
         #expect(long.1.contains("At most 92 days go on one map"), "\(long.1.prefix(1500))")

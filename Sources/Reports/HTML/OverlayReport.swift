@@ -42,6 +42,12 @@ public enum OverlayReport {
         return names[((d.daysSinceEpoch % 7) + 7) % 7]
     }
 
+    /// `Sun 14 Jun 2026` for 2026-06-14: the day as the web app writes it in lists.
+    public static func shortWritten(_ day: CivilDate) -> String {
+        let month = DayReport.monthNames[day.month - 1].prefix(3)
+        return (weekday(day.description) ?? "") + " \(day.day) \(month) \(day.year)"
+    }
+
     /// The points the map's pointer finds (at most ``DayReport/hoverPoints``, evenly spread):
     /// map x, y, no profile, and the index of the day, whose tip (weekday, date, distance,
     /// moving time) and date come once in `tips` and `days`. As JSON, for an attribute.
@@ -92,6 +98,11 @@ public enum OverlayReport {
             var row: [String: Any] = [
                 "date": day.date, "colour": style.palette.colour(i),
                 "weekday": weekday(day.date).map { $0 + " " } ?? "",
+                // The web app writes days as its day pages do ("Sun 14 Jun 2026"); a report file
+                // keeps the sortable "Sun 2026-06-14".
+                "shown": web != nil
+                    ? CivilDate(iso: day.date).map(shortWritten) ?? day.date
+                    : (weekday(day.date).map { $0 + " " } ?? "") + day.date,
                 "ride": !day.lines.isEmpty, "distance": style.distance(day.distance),
                 "moving": ReportStyle.duration(day.moving), "link": day.link,
             ]

@@ -173,7 +173,7 @@ enum ReportTemplates {
         <p class="muted">Select a day to highlight its route; select it again to show all.</p>
         <table><tr><th>day</th><th>distance</th><th>moving</th><th></th></tr>\
         {{#rows}}<tr class="pick" data-day="{{date}}"><td><span class="swatch" style="background:{{colour}}"></span>\
-        <span class="nowrap">{{weekday}}{{date}}</span>{{#summary}}<div class="muted daysummary">{{.}}</div>{{/summary}}</td>\
+        <span class="nowrap">{{shown}}</span>{{#summary}}<div class="muted daysummary">{{.}}</div>{{/summary}}</td>\
         {{#ride}}<td class="nowrap">{{distance}}</td><td>{{moving}}</td>{{/ride}}{{^ride}}<td>no ride</td><td></td>{{/ride}}\
         <td><a href="{{link}}">day report</a></td></tr>{{/rows}}</table>
         {{#suggest}}{{> suggestions}}{{/suggest}}
