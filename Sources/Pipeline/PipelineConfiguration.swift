@@ -45,6 +45,17 @@ public struct PipelineConfiguration: Equatable, Sendable {
     /// `ride`: every second, strict accuracy.
     public static let ride = PipelineConfiguration()
 
+    /// The rules for a phone's points (posted by its app, or its history imported): split into
+    /// segments and rides at the `diary` preset's gaps at least. A phone has a position a minute
+    /// or so: split at a receiver's 30 s, each would be a segment of its own (a dot on the map,
+    /// not a line, and a million segments in a year).
+    public var forPhones: PipelineConfiguration {
+        var c = self
+        c.segmentGap = Swift.max(segmentGap, Self.diary.segmentGap)
+        c.rideGap = Swift.max(rideGap, Self.diary.rideGap)
+        return c
+    }
+
     /// `diary`: one point a minute, looser accuracy, a few metres apart.
     public static var diary: PipelineConfiguration {
         var c = PipelineConfiguration()

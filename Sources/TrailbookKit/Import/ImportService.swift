@@ -173,14 +173,9 @@ public struct ImportService {
             if let known = try decide(digested) { throw Known(result: known) }
         }
         let (rideOffset, segmentOffset) = (rides, segments)
-        // A phone's history has a position a minute or so: split where the receiver's 30 s gap
-        // would split, each point would be a segment of its own (a dot on the map, not a line,
-        // and a million segments in a year). It is split as the diary preset splits.
-        var configuration = options.configuration
-        if kind == .googleTimeline || kind == .ownTracksRec {
-            configuration.segmentGap = max(configuration.segmentGap, PipelineConfiguration.diary.segmentGap)
-            configuration.rideGap = max(configuration.rideGap, PipelineConfiguration.diary.rideGap)
-        }
+        // A phone's history is split as the phones' posts are (``PipelineConfiguration/forPhones``).
+        let phone = kind == .googleTimeline || kind == .ownTracksRec
+        let configuration = phone ? options.configuration.forPhones : options.configuration
         func newRunner() -> StreamRunner {
             StreamRunner(
                 configuration: configuration, keepPoints: writer != nil, keepFixes: options.keepFixes,

@@ -78,6 +78,8 @@ public final class PhoneIngest: Sendable {
 
     public init(store: any TrackStoring, configuration: PipelineConfiguration, logger: Logger) {
         self.store = store
+        // Split as a phone's points are (at the diary preset's gaps at least).
+        let configuration = configuration.forPhones
         self.configuration = configuration
         self.logger = logger
         placement = PointPlacement(segmentGapSeconds: configuration.segmentGap, rideGapSeconds: configuration.rideGap)
