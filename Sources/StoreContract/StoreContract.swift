@@ -667,8 +667,17 @@ public enum StoreContract {
             try expect(try store.session(tokenHash: "s2", now: t0) == nil, "none left")
             _ = try store.addSession(
                 tokenHash: "s2", account: "ana", csrf: "c2", expiresMilliseconds: t0 + 100, now: t0)
+            try expect(try store.preferences(account: "ana") == AccountPreferences(), "the server's, until chosen")
+            let chosen = AccountPreferences(timeZone: "Asia/Tokyo", units: "imperial")
+            try expect(try store.setPreferences(account: "ana", chosen), "ana's preferences")
+            try expect(try store.preferences(account: "ana") == chosen, "read back")
+            try expect(
+                try store.setPreferences(account: "ana", AccountPreferences(units: "metric")), "set again, in place")
+            try expect(try store.preferences(account: "ana") == AccountPreferences(units: "metric"), "replaced whole")
+            try expect(try store.setPreferences(account: "nobody", chosen) == false, "no such account")
             try expect(try store.removeAccount("ana"), "ana removed")
             try expect(try store.session(tokenHash: "s2", now: t0) == nil, "gone with the account")
+            try expect(try store.preferences(account: "ana") == AccountPreferences(), "preferences gone with it")
             let keys = ["user:ana", "address:10.0.0.1"]
             try store.addLoginFailure(keys: keys, at: t0, window: 1000)
             try store.addLoginFailure(keys: keys, at: t0 + 10, window: 1000)

@@ -460,6 +460,18 @@ enum PostgresSchema {
                 "ALTER TABLE position ADD COLUMN sensors bigint",
                 "ALTER TABLE latest_position ADD COLUMN sensors bigint",
             ]),
+        // What an account chose over the server's configuration: its time zone and units.
+        Migration(
+            name: "p11-account-preferences",
+            statements: [
+                """
+                CREATE TABLE account_preference (
+                    user_id bigint PRIMARY KEY REFERENCES account ON DELETE CASCADE,
+                    time_zone text,
+                    units text
+                )
+                """
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

@@ -32,6 +32,34 @@ extension PostgresStoring {
         }
     }
 
+    public func preferences(account: String) throws -> AccountPreferences {
+        try read { session in
+            try session.query(
+                """
+                SELECT p.time_zone, p.units FROM account_preference p JOIN account a ON a.id = p.user_id
+                WHERE a.name = \(account)
+                """
+            ).first.map {
+                AccountPreferences(
+                    timeZone: try $0.optional("time_zone", as: String.self),
+                    units: try $0.optional("units", as: String.self))
+            } ?? AccountPreferences()
+        }
+    }
+
+    public func setPreferences(account: String, _ preferences: AccountPreferences) throws -> Bool {
+        try write { session in
+            !(try session.query(
+                """
+                INSERT INTO account_preference (user_id, time_zone, units)
+                SELECT id, \(preferences.timeZone), \(preferences.units) FROM account WHERE name = \(account)
+                ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone, units = excluded.units
+                RETURNING user_id
+                """
+            ).isEmpty)
+        }
+    }
+
     public func endSession(tokenHash: String) throws {
         try write { session in try session.execute("DELETE FROM web_session WHERE token_hash = \(tokenHash)") }
     }

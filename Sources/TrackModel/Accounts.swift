@@ -199,6 +199,10 @@ public protocol SessionStoring {
     func endSession(tokenHash: String) throws
     /// Ends every session of `account` but the one of `tokenHash` (nil: all of them); how many.
     func endSessions(account: String, except tokenHash: String?) throws -> Int
+    /// The account's own time zone and units (nil where the account chose none: the server's).
+    func preferences(account: String) throws -> AccountPreferences
+    /// Sets them (nil fields: back to the server's); false when there is no such account.
+    func setPreferences(account: String, _ preferences: AccountPreferences) throws -> Bool
     /// Counts one failed login against each key (an account, a client address); failures
     /// older than `window` ms are forgotten meanwhile.
     func addLoginFailure(keys: [String], at: Int64, window: Int64) throws
@@ -217,5 +221,17 @@ public struct PointCell: Equatable, Sendable {
         self.row = row
         self.column = column
         self.count = count
+    }
+}
+
+/// What an account chose for itself over the server's configuration: the time zone its days and
+/// times are in (an IANA name) and its units ("metric" or "imperial").
+public struct AccountPreferences: Equatable, Sendable {
+    public var timeZone: String?
+    public var units: String?
+
+    public init(timeZone: String? = nil, units: String? = nil) {
+        self.timeZone = timeZone
+        self.units = units
     }
 }

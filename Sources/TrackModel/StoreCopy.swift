@@ -39,6 +39,7 @@ public enum StoreCopy {
     public static let tables: [Table] = [
         table(
             "account", [("id", .int), ("name", .text), ("created_ms", .int), ("password_hash", .text)]),
+        table("account_preference", [("user_id", .int), ("time_zone", .text), ("units", .text)]),
         table(
             "device",
             [

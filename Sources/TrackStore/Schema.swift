@@ -540,6 +540,17 @@ enum Schema {
             // column in `point` took a byte of every point); the point removals delete here too.
             try db.execute(sql: "CREATE TABLE point_sensors (key INTEGER PRIMARY KEY, sensors INTEGER NOT NULL)")
         }
+        migrator.registerMigration("v19-account-preferences") { db in
+            // What an account chose over the server's configuration: its time zone and units.
+            try db.execute(
+                sql: """
+                    CREATE TABLE account_preference (
+                        user_id INTEGER PRIMARY KEY REFERENCES user(id) ON DELETE CASCADE,
+                        time_zone TEXT,
+                        units TEXT
+                    )
+                    """)
+        }
         return migrator
     }
 

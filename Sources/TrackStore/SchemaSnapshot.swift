@@ -21,6 +21,7 @@ enum SchemaSnapshot {
         "v16-import-accounts",
         "v17-segment-ride-index",
         "v18-point-sensors",
+        "v19-account-preferences",
     ]
     static let statements: [String] = [
         #"""
@@ -144,6 +145,13 @@ enum SchemaSnapshot {
         """#,
         #"""
         CREATE TABLE point_sensors (key INTEGER PRIMARY KEY, sensors INTEGER NOT NULL)
+        """#,
+        #"""
+        CREATE TABLE account_preference (
+            user_id INTEGER PRIMARY KEY REFERENCES user(id) ON DELETE CASCADE,
+            time_zone TEXT,
+            units TEXT
+        )
         """#,
         #"""
         CREATE INDEX "record_on_t" ON "record"("t")

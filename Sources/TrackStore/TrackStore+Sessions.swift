@@ -28,6 +28,28 @@ extension SQLiteStoring {
         }
     }
 
+    public func preferences(account: String) throws -> AccountPreferences {
+        try pool.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT p.time_zone, p.units FROM account_preference p JOIN user u ON u.id = p.user_id
+                    WHERE u.name = ?
+                    """, arguments: [account]
+            ).map { AccountPreferences(timeZone: $0[0], units: $0[1]) } ?? AccountPreferences()
+        }
+    }
+
+    public func setPreferences(account: String, _ preferences: AccountPreferences) throws -> Bool {
+        try pool.write { db in
+            guard let user = try Self.userID(db, account) else { return false }
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO account_preference (user_id, time_zone, units) VALUES (?, ?, ?)",
+                arguments: [user, preferences.timeZone, preferences.units])
+            return true
+        }
+    }
+
     public func endSession(tokenHash: String) throws {
         try pool.write { db in
             try db.execute(sql: "DELETE FROM web_session WHERE token_hash = ?", arguments: [tokenHash])
