@@ -92,6 +92,14 @@ struct Login: Sendable {
         guard verdict else { throw Refusal.wrongPassword(challenge: challenge) }
     }
 
+    /// Where and how `user`'s pages write times and distances: the account's own time zone and
+    /// units where it chose them (on the settings page), else the server's `zone` and metric.
+    func local(_ user: String, zone: TimeZone) async -> (zone: TimeZone, imperial: Bool) {
+        let store = sessions.store
+        let chosen = (try? await threads.runIfActive { try store.preferences(account: user) }) ?? AccountPreferences()
+        return (chosen.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone, chosen.units == "imperial")
+    }
+
     /// The signed-in user's session, from the cookie; none once the account has been removed
     /// (`trailbook user rm` runs in another process).
     func session(_ request: Request) async -> (token: String, session: WebSessions.Session)? {

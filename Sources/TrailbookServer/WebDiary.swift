@@ -27,12 +27,16 @@ struct WebDiary {
         "deleted": "The record is deleted.",
     ]
 
-    func diary(_ user: String) -> DiaryService { DiaryService(store: store, zone: zone, account: user) }
+    func diary(_ user: String, zone: TimeZone) -> DiaryService { DiaryService(store: store, zone: zone, account: user) }
 
     func add(to router: Router<ServerContext>) {
         // The day picker's GET form; a day that is not a date shows today.
         router.get("/day") { request, _ -> Response in
             let text = request.uri.queryParameters.get("date") ?? ""
+            var zone = self.zone
+            if let (_, session) = await login.session(request) {
+                zone = await login.local(session.user, zone: zone).zone
+            }
             let day = CivilDate(iso: text) ?? LocalTime.today(in: zone)
             return WebPages.redirect("/day/\(day)")
         }
@@ -45,7 +49,7 @@ struct WebDiary {
         router.post("/day/:date/summary") { request, context -> Response in
             let (user, _, fields) = try await WebPages.form(request, login: login)
             let day = try Self.day(context)
-            let diary = diary(user)
+            let diary = diary(user, zone: await login.local(user, zone: zone).zone)
             let text = fields["summary"] ?? ""
             _ = try await threads.runIfActive { try diary.setDaySummary(day, text: text) }
             return WebPages.redirect("/day/\(day)?saved=summary")
@@ -60,13 +64,14 @@ struct WebDiary {
                     day, user: user, csrf: csrf, message: "Tap the map where the record goes, then add it.",
                     status: .unprocessableContent)
             }
+            let zone = await login.local(user, zone: zone).zone
             guard let time = Self.milliseconds(fields["time"] ?? "", on: day, zone: zone) else {
                 return try await page(
                     day, user: user, csrf: csrf, message: "Give the record’s time as hours and minutes, e.g. 14:30.",
                     status: .unprocessableContent)
             }
             let note = (fields["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            let diary = diary(user)
+            let diary = diary(user, zone: zone)
             let record = try await threads.runIfActive {
                 try diary.mark(
                     .given(Coordinate(latitude: latitude, longitude: longitude), altitude: nil, time: time),
@@ -77,7 +82,8 @@ struct WebDiary {
         router.post("/records/:id/notes") { request, context -> Response in
             let (user, csrf, fields) = try await WebPages.form(request, login: login)
             let id = try Self.record(context)
-            let diary = diary(user)
+            let zone = await login.local(user, zone: zone).zone
+            let diary = diary(user, zone: zone)
             guard let record = try await threads.runIfActive({ try? diary.record(id) }) else {
                 throw Self.noRecord(id)
             }
@@ -95,7 +101,7 @@ struct WebDiary {
         router.get("/photos/:id/:index") { request, context -> Response in
             guard let (_, session) = await login.session(request) else { throw Refusal.sessionEnded }
             let id = try Self.record(context)
-            let diary = diary(session.user)
+            let diary = diary(session.user, zone: zone)
             let folder = store.mediaDirectory
             guard let index = context.parameters.get("index", as: Int.self),
                 let data = try await threads.runIfActive({ () -> Data? in
@@ -118,7 +124,7 @@ struct WebDiary {
             let (folder, path, name) = try await WebImport.receive(
                 request, context, threads: threads, limit: Self.photoLimit, tooLarge: "Send a smaller JPEG.")
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            let diary = diary(user)
+            let diary = diary(user, zone: zone)
             do {
                 let stored = try await threads.runIfActive { () -> Int in
                     guard (try? diary.record(id)) != nil else { throw Self.noRecord(id) }
@@ -133,6 +139,7 @@ struct WebDiary {
         // Many days' routes on one map (the overlay), with their list: at most `overlayDays`.
         router.get("/days") { request, _ -> Response in
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            let (zone, imperial) = await login.local(session.user, zone: zone)
             let query = request.uri.queryParameters
             var to = query.get("to").flatMap { CivilDate(iso: String($0)) } ?? LocalTime.today(in: zone)
             var from = query.get("from").flatMap { CivilDate(iso: String($0)) } ?? to.adding(days: -6)
@@ -144,11 +151,11 @@ struct WebDiary {
                     "At most \(Self.overlayDays) days go on one map: these are the last of the range, from \(from)."
             }
             let days = (from.daysSinceEpoch...to.daysSinceEpoch).map { CivilDate(daysSinceEpoch: $0) }
-            let style = style()
+            let style = style(imperial: imperial)
             let web = WebOverlay(
                 user: session.user, home: "/", calendar: "/calendar?year=\(to.year)", script: "/days.js",
                 from: from.description, to: to.description, message: message)
-            let (store, zone, user, first, last) = (self.store, self.zone, session.user, from, to)
+            let (store, user, first, last) = (self.store, session.user, from, to)
             let html = try await threads.runIfActive {
                 let (list, _) = try OverlayPages.collect(
                     days, store: store, zone: zone, style: style, devices: DeviceFilter(account: user),
@@ -165,8 +172,8 @@ struct WebDiary {
         router.get("/records/:id/delete") { request, context -> Response in
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
             let id = try Self.record(context)
-            let diary = diary(session.user)
-            let zone = self.zone
+            let zone = await login.local(session.user, zone: zone).zone
+            let diary = diary(session.user, zone: zone)
             guard
                 let (record, lines) = try await threads.runIfActive({ () -> (LocationRecord, [String])? in
                     guard let record = try? diary.record(id) else { return nil }
@@ -182,8 +189,8 @@ struct WebDiary {
         router.post("/records/:id/delete") { request, context -> Response in
             let (user, _, _) = try await WebPages.form(request, login: login)
             let id = try Self.record(context)
-            let diary = diary(user)
-            let zone = self.zone
+            let zone = await login.local(user, zone: zone).zone
+            let diary = diary(user, zone: zone)
             guard
                 let day = try await threads.runIfActive({ () -> CivilDate? in
                     guard let record = try? diary.record(id) else { return nil }
@@ -196,6 +203,7 @@ struct WebDiary {
         // Export: a range of the account's rides and records as GPX, GeoJSON or KML.
         router.get("/export") { request, _ -> Response in
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            let zone = await login.local(session.user, zone: zone).zone
             let query = request.uri.queryParameters
             let today = LocalTime.today(in: zone)
             let to = query.get("to").flatMap { CivilDate(iso: String($0)) } ?? today
@@ -206,7 +214,7 @@ struct WebDiary {
             guard let format = query.get("format").map({ String($0) }) else {
                 return WebPages.html(WebTemplates.pages.render("export", values))
             }
-            let (store, zone, user) = (self.store, self.zone, session.user)
+            let (store, user) = (self.store, session.user)
             do {
                 guard let kind = Self.exportFormats[format] else {
                     throw Refusal(.badRequest, "Export as gpx, geojson or kml.")
@@ -245,12 +253,13 @@ struct WebDiary {
         // A year at a glance: each day shaded by how long was recorded, linked to its page.
         router.get("/calendar") { request, _ -> Response in
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            let zone = await login.local(session.user, zone: zone).zone
             let today = LocalTime.today(in: zone)
             let year = request.uri.queryParameters.get("year").flatMap { Int(String($0)) } ?? today.year
             guard (1970...9999).contains(year) else {
                 throw Refusal(.notFound, "A calendar's year is between 1970 and 9999, e.g. /calendar?year=2026.")
             }
-            let (store, zone, user) = (self.store, self.zone, session.user)
+            let (store, user) = (self.store, session.user)
             let calendar = try await threads.runIfActive {
                 try DiaryCalendar.load(year, store: store, zone: zone, devices: DeviceFilter(account: user))
             }
@@ -309,8 +318,9 @@ struct WebDiary {
 
     /// How the served pages look: the reports' style, with the base map's tiles linked on this
     /// server.
-    func style() -> ReportStyle {
+    func style(imperial: Bool) -> ReportStyle {
         var style = ReportStyle()
+        style.imperial = imperial
         if let tiles {
             style.tiles = tiles
             style.tilePath = "/tiles/"
@@ -322,16 +332,17 @@ struct WebDiary {
     func page(
         _ day: CivilDate, user: String, csrf: String, message: String? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        let style = style()
+        let (zone, imperial) = await login.local(user, zone: zone)
+        let style = style(imperial: imperial)
         let web = WebDay(
             user: user, csrf: csrf, previous: "/day/\(day.adding(days: -1))", next: "/day/\(day.adding(days: 1))",
             home: "/", script: "/day.js", summaryAction: "/day/\(day)/summary", noteAction: { "/records/\($0)/notes" },
             deleteLink: { "/records/\($0)/delete" },
             markAction: "/day/\(day)/records", message: message, photoAction: { "/records/\($0)/photos" })
-        let (store, zone) = (self.store, self.zone)
+        let store = self.store
         let html = try await threads.runIfActive {
             let input = try DayReportInputs.load(
-                day, store: store, zone: zone, imperial: false, embedPhotos: false,
+                day, store: store, zone: zone, imperial: imperial, embedPhotos: false,
                 devices: DeviceFilter(account: user), photoLink: { "/photos/\($0)/\($1)" })
             return DayReport.render(input, style: style, web: web)
         }

@@ -44,6 +44,7 @@ enum WebPages {
             async throws -> Response
         {
             let (friendList, grantList) = try await sharing.overview(of: user, movingWithin: rules.movingWithin)
+            let zone = await login.local(user, zone: zone).zone
             let now = UTCTimestamp.now()
             let today = try await threads.runIfActive {
                 try TodayMap.load(account: user, store: store, zone: zone, now: now)

@@ -6,7 +6,8 @@ import TrackModel
 import TrailbookKit
 
 /// `/settings`: the signed-in account's devices (add one and pair a phone app by scanning a QR
-/// code; revoke one), its password, and signing out of every session (every browser). Every change is a form with the session's CSRF token; the
+/// code; revoke one), its time zone and units, its password, and signing out of every session
+/// (every browser). Every change is a form with the session's CSRF token; the
 /// store and bcrypt run on the thread pool.
 struct WebSettings {
     let accounts: AccountService
@@ -77,6 +78,26 @@ struct WebSettings {
                 message: "The password is changed"
                     + (ended > 0 ? "; \(ended) other session\(ended == 1 ? " is" : "s are") signed out." : "."))
         }
+        router.post("/preferences") { request, _ -> Response in
+            let (user, csrf, fields) = try await WebPages.form(request, login: login)
+            let zoneName = (fields["zone"] ?? "").trimmingCharacters(in: .whitespaces)
+            let units = fields["units"] ?? ""
+            guard zoneName.isEmpty || TimeZone(identifier: zoneName) != nil else {
+                return try await page(
+                    user, csrf,
+                    message: "“\(zoneName.prefix(64))” is no time zone: give one such as Europe/Zurich or Asia/Tokyo.",
+                    status: .unprocessableContent)
+            }
+            guard ["", "metric", "imperial"].contains(units) else {
+                return try await page(
+                    user, csrf, message: "Units are metric or imperial.", status: .unprocessableContent)
+            }
+            let chosen = AccountPreferences(
+                timeZone: zoneName.isEmpty ? nil : zoneName, units: units.isEmpty ? nil : units)
+            let store = login.sessions.store
+            _ = try await threads.runIfActive { try store.setPreferences(account: user, chosen) }
+            return try await page(user, csrf, message: "Your time zone and units are saved.")
+        }
         router.post("/sessions/end") { request, _ -> Response in
             let (user, _, _) = try await WebPages.form(request, login: login)
             let sessions = login.sessions
@@ -89,11 +110,16 @@ struct WebSettings {
     func page(_ user: String, _ csrf: String, message: String? = nil, status: HTTPResponse.Status = .ok)
         async throws -> Response
     {
-        let accounts = self.accounts
-        let devices = try await threads.runIfActive { try accounts.devices(of: user) }
+        let (accounts, store) = (self.accounts, login.sessions.store)
+        let (devices, chosen) = try await threads.runIfActive {
+            (try accounts.devices(of: user), try store.preferences(account: user))
+        }
+        let zone = chosen.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone
         var values: [String: Any] = [
             "user": user, "csrf": csrf, "today": LocalTime.today(in: zone).description,
-            "minimum": AccountService.minimumPasswordLength,
+            "minimum": AccountService.minimumPasswordLength, "zone": chosen.timeZone ?? "",
+            "serverZone": self.zone.identifier, "zones": TimeZone.knownTimeZoneIdentifiers.sorted(),
+            "metric": chosen.units != "imperial", "imperial": chosen.units == "imperial",
             "devices": devices.map { d -> [String: Any] in
                 [
                     "name": d.name, "added": LocalTime.format(d.createdMilliseconds, zone: zone),

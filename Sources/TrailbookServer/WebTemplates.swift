@@ -267,6 +267,16 @@ enum WebTemplates {
         <form method="post" action="/devices" id="add-device"><input type="hidden" name="csrf" value="{{csrf}}">\
         <label>A new device’s name <input name="name" required maxlength="64" placeholder="phone"></label>\
         <button>Add it and pair a phone</button></form></section>
+        <section><h2>Time zone and units</h2>
+        <form method="post" action="/preferences" id="preferences"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <label>Time zone of your days and times <input name="zone" value="{{zone}}" list="zones" \
+        placeholder="{{serverZone}} (the server’s)" autocomplete="off"></label><datalist id="zones">\
+        {{#zones}}<option value="{{.}}">{{/zones}}</datalist>\
+        <label>Units <select name="units"><option value="metric"{{#metric}} selected{{/metric}}>metric (km, m)</option>\
+        <option value="imperial"{{#imperial}} selected{{/imperial}}>imperial (mi, ft)</option></select></label>\
+        <button>Save</button></form>
+        <p class="muted">Empty, the time zone is the server’s ({{serverZone}}).</p>
+        </section>
         <section><h2>Password</h2>
         <form method="post" action="/password" id="password"><input type="hidden" name="csrf" value="{{csrf}}">\
         <label>Current password <input type="password" name="current" autocomplete="current-password" required></label>\

@@ -709,3 +709,50 @@ extension WebPageTests {
         #expect(try await settingsPage(session) == 303, "signed out")
     }
 }
+
+extension WebPageTests {
+    /// An account's own time zone and units (on `/settings`) write its day page, its overlay and
+    /// its calendar; a name that is no time zone is refused, and nothing changes.
+    @Test func anAccountsTimeZoneAndUnitsAreItsOwn() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        try addUsers(["ana", "ben"], store: store)
+        for user in ["ana", "ben"] {
+            #expect(try run(["import", "--store", store, "--user", user, "Samples/ride.nmea"]).status == 0)
+        }
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--time-zone", "UTC"])
+        defer { _ = server.stop() }
+        let base = server.url!
+        let session = try await signIn(base, as: "ana")
+        let jar = ["Cookie": "trailbook_session=\(session)"]
+        let formHeaders = jar.merging(["Content-Type": "application/x-www-form-urlencoded"]) { a, _ in a }
+        // The server's zone: the ride of 06:30 UTC is on the 14th at 06:30, in kilometres.
+        let before = try await HTTP.request(URL(string: "\(base)/day/2026-06-14")!, headers: jar)
+        #expect(before.1.contains("06:30–06:59") && before.1.contains(" km<"), "\(before.1.prefix(3000))")
+        let settings = try await HTTP.request(URL(string: "\(base)/settings")!, headers: jar)
+        let token = try #require(csrf(in: settings.1))
+        #expect(settings.1.contains(#"<option value="Asia/Tokyo">"#) && settings.1.contains("the time zone is the server’s ("))
+
+        let refused = try await HTTP.request(
+            URL(string: "\(base)/preferences")!, method: "POST",
+            body: form(["csrf": token, "zone": "Mars/Olympus", "units": "imperial"]), headers: formHeaders)
+        #expect(refused.0 == 422 && refused.1.contains("“Mars/Olympus” is no time zone"), "\(refused.1.prefix(500))")
+        let saved = try await HTTP.request(
+            URL(string: "\(base)/preferences")!, method: "POST",
+            body: form(["csrf": token, "zone": "Asia/Tokyo", "units": "imperial"]), headers: formHeaders)
+        #expect(saved.0 == 200 && saved.1.contains("Your time zone and units are saved."))
+        #expect(saved.1.contains(#"name="zone" value="Asia/Tokyo""#) && saved.1.contains(#"value="imperial" selected"#))
+
+        // Tokyo is UTC+9: the same ride at 15:30 the same day, in miles and feet.
+        let after = try await HTTP.request(URL(string: "\(base)/day/2026-06-14")!, headers: jar)
+        #expect(after.1.contains("15:30–15:59") && after.1.contains(" mi<"), "\(after.1.prefix(3000))")
+        let overlay = try await HTTP.request(
+            URL(string: "\(base)/days?from=2026-06-14&to=2026-06-14")!, headers: jar)
+        #expect(overlay.1.contains(" mi<"), "\(overlay.1.prefix(2000))")
+        // Ben's pages stay in the server's zone.
+        let bens = try await signIn(base, as: "ben")
+        let benDay = try await HTTP.request(
+            URL(string: "\(base)/day/2026-06-14")!, headers: ["Cookie": "trailbook_session=\(bens)"])
+        #expect(benDay.1.contains("06:30–06:59") && benDay.1.contains(" km<"))
+    }
+}
