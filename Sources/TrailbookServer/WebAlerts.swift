@@ -146,7 +146,7 @@ struct WebAlerts {
                 (try store.devices(of: user) ?? []).map(\.name)
             )
         }
-        let zone = self.zone
+        let zone = await login.local(user, zone: zone).zone
         let chosen = typed.isEmpty ? ["place.arrive", "place.depart", "device.alarm"] : nil
         let kind = typed["channel"] ?? "webhook"
         var values: [String: Any] = [

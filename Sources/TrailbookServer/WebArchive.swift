@@ -25,6 +25,7 @@ struct WebArchive {
         router.get("/export/archive") { request, _ -> Response in
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
             let user = session.user
+            let zone = await login.local(user, zone: zone).zone
             let name = "trailbook-\(Self.safe(user))-\(LocalTime.today(in: zone))"
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trailbook-archive-\(UUID())")
                 .path

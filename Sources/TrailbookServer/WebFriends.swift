@@ -31,7 +31,7 @@ struct WebFriends {
             let (friends, grants) = try await sharing.shared(with: user, movingWithin: rules.movingWithin)
             let shared = try await WebPages.sharedHistory(
                 Set(grants.map(\.owner)), viewer: user, sharing: sharing, threads: threads)
-            let zone = self.zone
+            let zone = await login.local(user, zone: zone).zone
             let owners = Set(grants.map(\.owner))
             var values: [String: Any] = [
                 "user": user, "csrf": session.csrf, "today": LocalTime.today(in: zone).description,

@@ -26,6 +26,7 @@ struct WebHeatmap {
             let store = self.store
             let (size, cells) = try await threads.runIfActive { try Self.cells(of: user, in: store) }
             let points = cells.reduce(0) { $0 + $1.count }
+            let zone = await login.local(user, zone: zone).zone
             var values: [String: Any] = [
                 "user": user, "today": LocalTime.today(in: zone).description, "heat": Self.json(size, cells),
                 "note": points == 0

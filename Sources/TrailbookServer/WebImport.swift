@@ -28,6 +28,7 @@ struct WebImport {
     func add(to router: Router<ServerContext>) {
         router.get("/import") { request, _ -> Response in
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            let zone = await login.local(session.user, zone: zone).zone
             return WebPages.html(
                 WebTemplates.pages.render(
                     "import",
@@ -43,7 +44,8 @@ struct WebImport {
                 request, context, threads: threads, limit: Self.limit,
                 tooLarge: "Split it, or use trailbook import on the server.")
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            let (store, zone, pipeline) = (self.store, self.zone, self.pipeline)
+            let zone = await login.local(user, zone: zone).zone
+            let (store, pipeline) = (self.store, self.pipeline)
             do {
                 let answer = try await threads.runIfActive {
                     // A zip (a Google Takeout, a KMZ) stands for the track files in it.

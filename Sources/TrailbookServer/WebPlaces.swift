@@ -119,7 +119,7 @@ struct WebPlaces {
             (try service.list(), try store.latestPoint(devices: DeviceFilter(account: user)))
         }
         let events = try await placeEvents(user)
-        let zone = self.zone
+        let zone = await login.local(user, zone: zone).zone
         var values: [String: Any] = [
             "user": user, "csrf": csrf, "today": LocalTime.today(in: zone).description, "hasPlaces": !places.isEmpty,
             "places": places.map { place -> [String: Any] in
