@@ -157,7 +157,8 @@ import TrailbookTestSupport
         try Data(Self.activity(ride)).write(to: URL(fileURLWithPath: file))
         let (report, store) = try google.importJSON(file)
         #expect(report["format"] as? String == "FIT")
-        #expect(report["elements"] as? Int == ride.count + 1)
+        // The records and the session.
+        #expect(report["elements"] as? Int == ride.count + 2)
         #expect(report["skipped"] as? [String: Int] == ["no position": 1])
         #expect(report["fixes_read"] as? Int == ride.count)
         #expect(report["stored"] as? Int == ride.count)
@@ -350,5 +351,41 @@ extension FITImportTests {
         #expect(
             stopped.stderr == "trailbook: interrupted: file 1 of 1 (\(file)) not stored.\n", "\(stopped.stderr)")
         #expect(try GoogleImportTests.storedPoints(store, day: "2026-06-15").isEmpty)
+    }
+}
+
+extension FITImportTests {
+    /// A session without a start position (a watch that wrote none) becomes a record where the
+    /// first record was; one in a file without positions is counted as left out.
+    @Test func aSessionWithoutItsStartPositionTakesTheFirstRecords() throws {
+        let ride = Array(GoogleImportTests.ride.prefix(60))
+        var b = FITBuilder()
+        let start = ride[0].milliseconds / 1000 - Self.fitEpoch
+        b.define(local: 0, global: 20, [(253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85)])
+        for p in ride {
+            b.message(
+                local: 0,
+                [
+                    (p.milliseconds / 1000 - Self.fitEpoch, 4), (Self.semicircles(p.latitude), 4),
+                    (Self.semicircles(p.longitude), 4),
+                ])
+        }
+        b.define(local: 1, global: 18, [(253, 4, 0x86), (2, 4, 0x86), (5, 1, 0x00), (9, 4, 0x86)])
+        b.message(local: 1, [(start + 60, 4), (start, 4), (1, 1), (25_000, 4)])
+        let file = try Samples.temporaryDirectory() + "/run.fit"
+        try Data(b.file()).write(to: URL(fileURLWithPath: file))
+        let (report, store) = try google.importJSON(file)
+        #expect(report["elements"] as? Int == ride.count + 1 && report["records"] as? Int == 1)
+        let record = try #require(try google.records(store).first)
+        #expect(google.field(record, "sport") as? String == "running")
+        #expect(abs((record["lat"] as? Double ?? 0) - ride[0].latitude) < 1e-6)
+
+        var alone = FITBuilder()
+        alone.define(local: 1, global: 18, [(253, 4, 0x86), (2, 4, 0x86), (5, 1, 0x00)])
+        alone.message(local: 1, [(start + 60, 4), (start, 4), (1, 1)])
+        let indoor = try Samples.temporaryDirectory() + "/treadmill.fit"
+        try Data(alone.file()).write(to: URL(fileURLWithPath: indoor))
+        let (left, _) = try google.importJSON(indoor)
+        #expect(left["elements"] as? Int == 1 && left["skipped"] as? [String: Int] == ["no position": 1], "\(left)")
     }
 }

@@ -28,6 +28,8 @@ public final class FITReader: TrackFileReader {
     /// Laps and sessions read.
     public private(set) var laps = 0
     public private(set) var sessions = 0
+    /// The first position of a record, for a session that gives none of its own.
+    private var firstPosition: Coordinate?
 
     /// The FIT epoch, 1989-12-31T00:00:00Z, in Unix seconds.
     static let epoch: Int64 = 631_065_600
@@ -353,6 +355,7 @@ public final class FITReader: TrackFileReader {
             startedTrack = true
             try handle(.track)
         }
+        if firstPosition == nil { firstPosition = fix.coordinate }
         try handle(.point(fix))
     }
 
@@ -366,12 +369,21 @@ public final class FITReader: TrackFileReader {
     /// A session as a waypoint at its start: what the device measured, as fields.
     private func session(_ v: Values, _ handle: (TrackItem) throws -> Void) throws {
         sessions += 1
-        guard let t = v[2] ?? v.timestamp, let lat = v[3], let lon = v[4] else { return }
+        // A session is an element of its own: a record where it began (the first record's
+        // position when the session gives none), or counted as left out.
+        elements += 1
+        guard let t = v[2] ?? v.timestamp else { return skip("no time") }
         var fix = Fix()
-        fix.coordinate = Coordinate(
-            latitude: Double(lat) * Self.degreesPerSemicircle, longitude: Double(lon) * Self.degreesPerSemicircle)
-        guard let c = fix.coordinate, TrackValues.inRange(c.latitude, 90), TrackValues.inRange(c.longitude, 180)
-        else { return }
+        if let lat = v[3], let lon = v[4] {
+            fix.coordinate = Coordinate(
+                latitude: Double(lat) * Self.degreesPerSemicircle, longitude: Double(lon) * Self.degreesPerSemicircle)
+        } else {
+            fix.coordinate = firstPosition
+        }
+        guard let c = fix.coordinate else { return skip("no position") }
+        guard TrackValues.inRange(c.latitude, 90), TrackValues.inRange(c.longitude, 180) else {
+            return skip("position out of range")
+        }
         UTCTimestamp.set(ms(t), on: &fix)
         fix.mode = .twoD
         var fields: [TrackItem.Waypoint.Field] = [.init(key: "fit", value: "session")]
