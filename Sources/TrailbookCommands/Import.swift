@@ -25,7 +25,7 @@ struct Import: ParsableCommand {
             can simply be imported again. Without --format or --json, prints a summary per file: \
             fixes read, kept, stored, dropped per reason, waypoints; then rides and segments. \
             --format csv (with --dry-run) prints the kept fixes (the columns of trailbook decode, \
-            then ride and segment); --json prints the counts as one JSON document. With --user, \
+            then ride, segment and the sensor columns); --json prints the counts as one JSON document. With --user, \
             the points go to that account's device and the file counts as imported for that \
             account only (each account's imports are its own).
             """
@@ -136,9 +136,9 @@ struct Import: ParsableCommand {
         job.events = events
         job.zone = config.timeZone
         var out = OutputBuffer()
-        if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"]) }
+        if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"] + SensorColumns.names) }
         func row(_ fix: Fix, _ ride: Int, _ segment: Int) throws {
-            out.appendCSVRow(fix, extra: [ride, segment])
+            out.appendCSVRow(fix, extra: [ride, segment] + SensorColumns.values(fix.sensors))
             try out.flushIfFull()
         }
         let summary: ImportSummary
