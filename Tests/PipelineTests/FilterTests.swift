@@ -69,6 +69,51 @@ import Testing
         #expect(events.segments.filter { $0 == 2 }.count == 30, "the new place starts a new segment")
     }
 
+    @Test func aFlightIsKeptWholeAtOneHertz() {
+        // Taxi at 8 m/s, take off accelerating at 2 m/s² to 240 m/s, cruise, land: every fix kept.
+        var fixes = line(from: 0, count: 60, speed: 8)
+        var position = fixes.last!.coordinate!
+        var speed = 8.0
+        for t in 60..<900 {
+            speed = t < 180 ? min(240, speed + 2) : t > 780 ? max(60, speed - 2) : speed
+            position = Geodesy.destination(from: position, bearing: 90 + Double(t - 60) / 20, distance: speed)
+            fixes.append(fix(Double(t), position.latitude, position.longitude))
+        }
+        let events = run(fixes, .ride)
+        #expect(events.reasons.isEmpty, "nothing of the flight dropped: \(events.reasons.count)")
+        #expect(events.kept.count == 900)
+        #expect(Set(events.segments).count <= 2, "one relocation when the limit is first passed, not one per fix")
+    }
+
+    @Test func aPhonesFlightIsKept() {
+        // A phone's fix every 2 minutes over a 250 m/s flight, after a stay at the airport.
+        let gate = Coordinate(latitude: 47.45, longitude: 8.56)
+        var fixes = (0..<10).map { fix(Double($0) * 60, gate.latitude, gate.longitude) }
+        for i in 1...30 {
+            let p = Geodesy.destination(from: gate, bearing: 200, distance: Double(i) * 120 * 250)
+            fixes.append(fix(600 + Double(i) * 120, p.latitude, p.longitude))
+        }
+        let events = run(fixes, .diary)
+        #expect(!events.reasons.contains(.jump), "a sustained 250 m/s is a flight, not a jump")
+        #expect(events.reasons == Array(repeating: .minDistance, count: 9), "only the waiting at the gate is thinned")
+        #expect(events.kept.count == 31)
+    }
+
+    @Test func multipathFasterThanAnAirlinerIsStillAJump() {
+        // Reflections scattering fixes 1-3 km about in every direction for 5 s, then back.
+        var fixes = line(from: 0, count: 30)
+        var random = SystemRandomNumberGenerator()
+        for i in 10..<15 {
+            let p = Geodesy.destination(
+                from: fixes[i].coordinate!, bearing: Double(i * 137 % 360),
+                distance: Double.random(in: 1000...3000, using: &random))
+            fixes[i] = fix(Double(i), p.latitude, p.longitude)
+        }
+        let events = run(fixes, .ride)
+        #expect(events.reasons == Array(repeating: .jump, count: 5))
+        #expect(events.kept.count == 25)
+    }
+
     @Test func intervalAndDistanceTogether() {
         var c = PipelineConfiguration.ride
         c.interval = 5

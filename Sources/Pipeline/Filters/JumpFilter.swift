@@ -7,10 +7,24 @@ import GPSCore
 /// dropped. If `reanchorAfter` held fixes in a row agree with each other (implied speeds between
 /// them within the limit), the receiver really moved (a train, a long gap): they pass, and the
 /// pipeline re-anchors there with a new segment.
+///
+/// A flight is faster than the limit all along, yet no jump: its fixes follow each other at a
+/// sustained speed in a steady direction, which multipath never does. Held fixes whose steps
+/// are consistent with the step before them (speed changing at most as an airliner accelerates,
+/// heading turning at most as it turns, never faster than ``maxSustainedSpeed``) count as
+/// agreeing; once such a run is confirmed, each next fix that goes on consistently passes at once.
 public struct JumpFilter: Sendable {
     public var maxSpeed: Double
     public var reanchorAfter: Int
     private var held: [Fix] = []
+    /// The step into each held fix (from the anchor, or from the held fix before it).
+    private var heldSteps: [Step] = []
+    /// The step into the last passed fix when it went faster than `maxSpeed` (a flight under way).
+    private var cruise: Step?
+
+    /// Faster than this no run of fixes is believed, m/s (the speed of sound at cruising height is
+    /// about 295 m/s; an airliner's ground speed with the jet stream behind it reaches about 320).
+    public static let maxSustainedSpeed = 340.0
 
     public init(maxSpeed: Double, reanchorAfter: Int) {
         self.maxSpeed = maxSpeed
@@ -45,26 +59,74 @@ public struct JumpFilter: Sendable {
         guard let anchor, Self.impliedSpeed(anchor, fix) > maxSpeed else {
             outcome.jumps = held
             held = []
+            heldSteps = []
+            cruise = nil
             outcome.passed = [fix]
             return outcome
         }
-        if let last = held.last, Self.impliedSpeed(last, fix) > maxSpeed {
-            outcome.jumps = held
-            held = []
+        let fromAnchor = Step(anchor, fix)
+        if held.isEmpty, let cruise, cruise.endMilliseconds == anchor.unixMilliseconds,
+            cruise.isFollowed(by: fromAnchor)
+        {
+            self.cruise = fromAnchor
+            outcome.passed = [fix]
+            return outcome
+        }
+        var step = fromAnchor
+        if let last = held.last {
+            step = Step(last, fix)
+            if step.speed > maxSpeed, !heldSteps.last!.isFollowed(by: step) {
+                outcome.jumps = held
+                held = []
+                heldSteps = []
+                step = fromAnchor
+            }
         }
         held.append(fix)
+        heldSteps.append(step)
         if held.count >= reanchorAfter {
             outcome.passed = held
             outcome.reanchored = true
+            cruise = step.speed > maxSpeed ? step : nil
             held = []
+            heldSteps = []
         }
         return outcome
     }
 
     /// Ends the run: what is still held was never confirmed.
     public mutating func finish() -> [Fix] {
-        defer { held = [] }
+        defer {
+            held = []
+            heldSteps = []
+            cruise = nil
+        }
         return held
+    }
+
+    /// The move from one dated fix to the next: how fast, which way, and when it ended.
+    struct Step: Sendable {
+        var speed: Double
+        var bearing: Double
+        var seconds: Double
+        var endMilliseconds: Int64?
+
+        init(_ a: Fix, _ b: Fix) {
+            speed = JumpFilter.impliedSpeed(a, b)
+            bearing = Geodesy.bearing(from: a.coordinate!, to: b.coordinate!)
+            seconds = Double(b.unixMilliseconds! - a.unixMilliseconds!) / 1000
+            endMilliseconds = b.unixMilliseconds
+        }
+
+        /// Whether `next` goes on from this step as a real vehicle could: below the sustained
+        /// limit, its speed within 10 m/s plus 3 m/s² of this one's, its heading within 30°
+        /// plus 3° a second.
+        func isFollowed(by next: Step) -> Bool {
+            guard next.speed <= JumpFilter.maxSustainedSpeed, next.seconds > 0 else { return false }
+            guard abs(next.speed - speed) <= 10 + 3 * next.seconds else { return false }
+            let turn = abs((next.bearing - bearing + 540).truncatingRemainder(dividingBy: 360) - 180)
+            return turn <= Swift.min(180, 30 + 3 * next.seconds)
+        }
     }
 
     /// Metres per second between two dated fixes with positions (infinite for no time between).
