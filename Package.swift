@@ -54,6 +54,8 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // Where was I: visits, places, trips and their modes, found in the points (pure values).
+        .target(name: "Visits", dependencies: ["GPSCore"]),
         // What is stored and the store protocol: every store (SQLite now, PostgreSQL next) conforms.
         .target(
             name: "TrackModel",
@@ -92,7 +94,7 @@ let package = Package(
             name: "TrailbookKit",
             dependencies: [
                 "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackModel", "Reports", "Photos", "Conditions", "Tides",
-                "CHTTP", .product(name: "SystemPackage", package: "swift-system"),
+                "Visits", "CHTTP", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // bcrypt only (a small C library): not the server framework.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -129,6 +131,7 @@ let package = Package(
         // Helpers for tests: pseudo-terminal pairs, a gpsd started by gpsfake, sample paths.
         .target(name: "TrailbookTestSupport", dependencies: ["CPosix"]),
         .testTarget(name: "GPSCoreTests", dependencies: ["GPSCore"]),
+        .testTarget(name: "VisitsTests", dependencies: ["Visits", "GPSCore", "RideSimulator"]),
         .testTarget(name: "TrackModelTests", dependencies: ["TrackModel", "GPSCore"]),
         .testTarget(
             name: "TrailbookKitTests",

@@ -1,0 +1,104 @@
+import Foundation
+import GPSCore
+
+/// A spot visited again and again: the visits whose centres lie within
+/// ``VisitRules/placeRadius`` of it.
+public struct VisitPlace: Equatable, Sendable {
+    /// 1, 2, ... in the order of first visit: the same history gives the same numbers.
+    public var id: Int
+    /// The visits' centres weighted by how long each lasted.
+    public var center: Coordinate
+    public var visits: Int
+    public var seconds: Double
+    /// The user's own place it lies in, when it does (their name wins).
+    public var name: String?
+    /// What the time spent there suggests: "home" (most nights), "work" (weekday days).
+    public var suggestion: String?
+}
+
+/// Groups visits into places, in time order: a visit joins the nearest place within the radius,
+/// or starts a new one; the user's own places (a circle or polygon they drew) name what lies in
+/// them. Home is the place with the most nights (00:00-06:00 local) on at least 3 days; work the
+/// other with the most weekday hours 09:00-17:00 on at least 3 days.
+public enum PlaceClusters {
+    public static func assign(
+        _ visits: inout [Visit], rules: VisitRules = VisitRules(), userPlaces: [Place] = [], zone: TimeZone
+    ) -> [VisitPlace] {
+        var places: [VisitPlace] = []
+        for i in visits.indices {
+            let v = visits[i]
+            var best: (index: Int, distance: Double)?
+            for (j, p) in places.enumerated() {
+                let d = Geodesy.haversineDistance(p.center, v.center)
+                if d <= rules.placeRadius, d < best?.distance ?? .infinity { best = (j, d) }
+            }
+            let weight = Swift.max(v.seconds, 1)
+            if let best {
+                var p = places[best.index]
+                let total = p.seconds + weight
+                p.center = Coordinate(
+                    latitude: (p.center.latitude * p.seconds + v.center.latitude * weight) / total,
+                    longitude: (p.center.longitude * p.seconds + v.center.longitude * weight) / total)
+                p.visits += 1
+                p.seconds = total
+                places[best.index] = p
+                visits[i].place = p.id
+            } else {
+                let id = places.count + 1
+                places.append(VisitPlace(id: id, center: v.center, visits: 1, seconds: weight))
+                visits[i].place = id
+            }
+        }
+        for j in places.indices {
+            let inside = userPlaces.filter { $0.excess(places[j].center) <= 0 }
+            places[j].name = inside.min { $0.radius < $1.radius }?.name
+        }
+        suggestHomeAndWork(&places, visits: visits, zone: zone)
+        return places
+    }
+
+    static func suggestHomeAndWork(_ places: inout [VisitPlace], visits: [Visit], zone: TimeZone) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        var nights: [Int: (seconds: Double, days: Set<Int>)] = [:]
+        var workdays: [Int: (seconds: Double, days: Set<Int>)] = [:]
+        for v in visits {
+            guard let place = v.place else { continue }
+            // Walk the visit a local day at a time.
+            var dayStart = calendar.startOfDay(for: Date(timeIntervalSince1970: Double(v.start) / 1000))
+            let end = Date(timeIntervalSince1970: Double(v.end) / 1000)
+            while dayStart < end {
+                let day = Int(dayStart.timeIntervalSince1970 / 86_400)
+                func overlap(_ fromHour: Int, _ toHour: Int) -> Double {
+                    let a = calendar.date(byAdding: .hour, value: fromHour, to: dayStart)!
+                    let b = calendar.date(byAdding: .hour, value: toHour, to: dayStart)!
+                    let lo = Swift.max(a.timeIntervalSince1970, Double(v.start) / 1000)
+                    let hi = Swift.min(b.timeIntervalSince1970, Double(v.end) / 1000)
+                    return Swift.max(0, hi - lo)
+                }
+                let night = overlap(0, 6)
+                if night >= 3 * 3600 {
+                    nights[place, default: (0, [])].seconds += night
+                    nights[place, default: (0, [])].days.insert(day)
+                }
+                let weekday = calendar.component(.weekday, from: dayStart)
+                let work = (2...6).contains(weekday) ? overlap(9, 17) : 0
+                if work >= 3 * 3600 {
+                    workdays[place, default: (0, [])].seconds += work
+                    workdays[place, default: (0, [])].days.insert(day)
+                }
+                dayStart = calendar.date(byAdding: .day, value: 1, to: dayStart)!
+            }
+        }
+        func most(_ table: [Int: (seconds: Double, days: Set<Int>)], except: Int?) -> Int? {
+            table.filter { $0.key != except && $0.value.days.count >= 3 }
+                .max { ($0.value.seconds, -$0.key) < ($1.value.seconds, -$1.key) }?.key
+        }
+        let home = most(nights, except: nil)
+        let work = most(workdays, except: home)
+        for j in places.indices {
+            if places[j].id == home { places[j].suggestion = "home" }
+            if places[j].id == work { places[j].suggestion = "work" }
+        }
+    }
+}
