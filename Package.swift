@@ -50,7 +50,7 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "GPSCore", .product(name: "Logging", package: "swift-log"),
+                "GPSCore", "Visits", .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),

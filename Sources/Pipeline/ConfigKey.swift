@@ -12,7 +12,8 @@ struct ConfigKey: Sendable {
     let apply: @Sendable (ConfigValue, inout TrailbookConfig) throws(ConfigProblem) -> Void
 
     static let sections = [
-        "collection", "accuracy", "jumps", "segments", "active_hours", "time", "events", "alerts", "tide", "maps",
+        "collection", "accuracy", "jumps", "segments", "active_hours", "time", "events", "alerts", "visits", "tide",
+        "maps",
     ]
 
     static let all: [ConfigKey] = [
@@ -126,6 +127,11 @@ struct ConfigKey: Sendable {
         number("alerts", "give_up_after", "seconds above 0", min: 0, exclusive: true, \.alerts.giveUpAfter),
         number("alerts", "timeout", "seconds above 0", min: 0, exclusive: true, \.alerts.timeout),
         number("alerts", "max_delay", "seconds above 0", min: 0, exclusive: true, \.alerts.maxDelay),
+        number("visits", "radius", "metres above 0", min: 0, exclusive: true, \.visits.radius),
+        number("visits", "min_duration", "seconds above 0", min: 0, exclusive: true, \.visits.minDuration),
+        number("visits", "max_gap", "seconds, 0 or more", min: 0, \.visits.maxGap),
+        number("visits", "max_accuracy", "metres above 0", min: 0, exclusive: true, \.visits.maxAccuracy),
+        number("visits", "place_radius", "metres above 0", min: 0, exclusive: true, \.visits.placeRadius),
         text(
             "tide", "station",
             "a tide station's name or id (trailbook tide stations --near LAT,LON), or \"\" for no tide",

@@ -1,3 +1,5 @@
+import Visits
+
 /// Every threshold of the collection rules, with its unit. The defaults are the `ride` preset.
 public struct PipelineConfiguration: Equatable, Sendable {
     // Accuracy gate.
@@ -39,6 +41,8 @@ public struct PipelineConfiguration: Equatable, Sendable {
     public var events = EventRules()
     /// How alerts are delivered (`[alerts]`).
     public var alerts = AlertSettings()
+    /// What counts as a visit, and which visits are one place (`[visits]`).
+    public var visits = VisitRules()
 
     public init() {}
 

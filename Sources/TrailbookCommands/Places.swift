@@ -159,11 +159,13 @@ struct Events: ParsableCommand {
 struct Timeline: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timeline",
-        abstract: "Show a day as one timeline: rides, visits, stops, events, cues, tasks and records.",
+        abstract: "Show a day as one timeline: rides, visits, trips, stops, events, cues, tasks and records.",
         discussion: """
-            Visits run from a place.arrive to its place.depart; stops from motion.stopped to \
-            motion.moving (a stop within a visit is that visit); one still open at midnight runs to \
-            the day's end. report day draws the same timeline.
+            Visits run from a place.arrive to its place.depart, and where the points show a stay \
+            (trailbook visits: named by your places, home and work suggested, else "place N"); trips \
+            between visits carry their mode; stops run from motion.stopped to motion.moving (a stop \
+            within a visit is that visit). A span over midnight is cut at the day's edge, its length \
+            the whole. report day and the web day page draw the same timeline.
             """)
 
     @Argument(help: ArgumentHelp("The local date: \(LocalDate.accepted).", valueName: "date")) var date: String
@@ -181,11 +183,13 @@ struct Timeline: ParsableCommand {
     func validate() throws { try LocalDate.check(date, option: "") }
 
     func run() throws {
-        let zone = try zoneOptions.zone()
+        let config = try zoneOptions.loaded()
+        let zone = config.timeZone
         let day = try LocalDate.require(date, option: "", zone: zone)
         let store = try storeOptions.open()
         let entries = try DayTimeline.load(
-            day, store: store, zone: zone, devices: try devices.filter(store, account: accountOptions.user))
+            day, store: store, zone: zone, devices: try devices.filter(store, account: accountOptions.user),
+            visits: config.pipeline.visits)
         if json { return try printJSON(TimelineJSON(date: day.description, zone: zone, entries: entries)) }
         if entries.isEmpty { print("Nothing on \(day) (\(zone.displayIdentifier)).") }
         for entry in entries { print(TimelineJSON.line(entry, zone: zone)) }

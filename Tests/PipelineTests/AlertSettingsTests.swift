@@ -14,3 +14,21 @@ import Testing
         #expect(config.pipeline.alerts.retryDelay(afterAttempts: 9) == 20, "capped at retry_max")
     }
 }
+
+/// `[visits]`: the keys reach the detector's rules, are checked, and `config show` prints them.
+@Suite struct VisitSettingsTests {
+    @Test func visitKeysAreReadCheckedAndShown() throws {
+        let config = try TrailbookConfig.load(
+            text: "[visits]\nradius = 60\nmin_duration = 600\nmax_gap = 0\nplace_radius = 90\n", file: "v.toml")
+        #expect(config.pipeline.visits.radius == 60 && config.pipeline.visits.minDuration == 600)
+        #expect(config.pipeline.visits.maxGap == 0 && config.pipeline.visits.placeRadius == 90)
+        #expect(config.pipeline.visits.maxAccuracy == 250, "the default stays")
+        #expect(config.rendered.contains("[visits]") && config.rendered.contains("radius = 60"))
+        #expect(throws: ConfigError.self) {
+            try TrailbookConfig.load(text: "[visits]\nradius = 0\n", file: "bad.toml")
+        }
+        #expect(throws: ConfigError.self) {
+            try TrailbookConfig.load(text: "[visits]\nradius_m = 50\n", file: "bad.toml")
+        }
+    }
+}

@@ -1,16 +1,17 @@
 import Foundation
 
-/// One thing of a day's timeline: a ride, a visit to a place, a stop elsewhere, an event, a
-/// cue, a task or a diary record. Entries with an end are spans; the others are moments.
+/// One thing of a day's timeline: a ride, a visit to a place, a trip between visits, a stop
+/// elsewhere, an event, a cue, a task or a diary record. Entries with an end are spans; the others are moments.
 public struct TimelineEntry: Equatable, Sendable {
     public enum Kind: String, Sendable, CaseIterable {
-        case ride, visit, stop, event, cue, task, record
+        case ride, visit, trip, stop, event, cue, task, record
 
         /// The symbol that marks it beside its label (never the colour alone).
         public var icon: String {
             switch self {
             case .ride: return "▶"
             case .visit: return "⌂"
+            case .trip: return "→"
             case .stop: return "■"
             case .event: return "●"
             case .cue: return "✎"
@@ -125,7 +126,7 @@ extension DayReport {
         }
         return [
             "empty": false, "lanes": style.view == .timeline,
-            "lane": [lane([.ride]), lane([.visit, .stop]), lane([.event, .cue, .task, .record])], "rows": rows,
+            "lane": [lane([.ride]), lane([.visit, .trip, .stop]), lane([.event, .cue, .task, .record])], "rows": rows,
             "first": style.time(first, zone), "last": style.time(last, zone),
             "legend": TimelineEntry.Kind.allCases.map { ["icon": $0.icon, "kind": $0.rawValue] },
         ]

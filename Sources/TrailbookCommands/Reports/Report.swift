@@ -152,7 +152,7 @@ struct Report: ParsableCommand {
                 tide: try zoneOptions.tide(), account: filter.account)
             let input = try DayReportInputs.load(
                 day, store: store, zone: zone, imperial: style.imperial, embedPhotos: photos == "embed",
-                devices: filter, suggest: suggest)
+                devices: filter, suggest: suggest, visits: try zoneOptions.loaded().pipeline.visits)
             if input.rides.isEmpty && input.records.isEmpty && input.summary == nil {
                 let (from, to) = LocalDay.range(day, in: zone)
                 throw CommandFailure(

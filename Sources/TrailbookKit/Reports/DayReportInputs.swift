@@ -2,6 +2,7 @@ import Foundation
 import GPSCore
 import Reports
 import TrackModel
+import Visits
 
 /// What the day report shows, read from the store: the use case behind `report day`, the
 /// overlay's pages and (next) the server's day page.
@@ -12,7 +13,7 @@ public enum DayReportInputs {
     /// the day's summary; with `suggest`, what goes with the kinds of its records.
     public static func load(
         _ day: CivilDate, store: any TrackStoring, zone: TimeZone, imperial: Bool, embedPhotos: Bool,
-        devices: DeviceFilter = .all, suggest: SuggestTables? = nil,
+        devices: DeviceFilter = .all, suggest: SuggestTables? = nil, visits: VisitRules = VisitRules(),
         photoLink: ((_ record: Int64, _ index: Int) -> String)? = nil
     ) throws -> DayReportInput {
         let (from, to) = LocalDay.range(day, in: zone)
@@ -45,7 +46,7 @@ public enum DayReportInputs {
         var input = DayReportInput(
             date: day.description, timeZone: zone, summary: try store.daySummary(day, account: devices.account),
             rides: rides, records: records,
-            timeline: try DayTimeline.load(day, store: store, zone: zone, devices: devices))
+            timeline: try DayTimeline.load(day, store: store, zone: zone, devices: devices, visits: visits))
         input.suggestions = try suggest?.tables(for: SuggestTables.kindNames(storedRecords)) ?? []
         return input
     }

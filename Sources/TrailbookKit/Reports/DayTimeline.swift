@@ -2,13 +2,17 @@ import Foundation
 import GPSCore
 import Reports
 import TrackModel
+import Visits
 
 /// A day as one timeline (`trailbook timeline`, the day report): rides, visits to places (an
-/// arrival to its departure), stops elsewhere (a stop to the next start), the other events,
-/// cues, tasks and diary records, in time order.
+/// arrival to its departure, and the stays found in the points), the trips between visits with
+/// their mode, stops elsewhere (a stop to the next start), the other events, cues, tasks and
+/// diary records, in time order.
 public enum DayTimeline {
+    /// `visits`: the rules of visit detection (nil: only the visits the place events mark).
     public static func load(
-        _ day: CivilDate, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter = .all
+        _ day: CivilDate, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter = .all,
+        visits rules: VisitRules? = VisitRules()
     ) throws -> [TimelineEntry] {
         let (from, to) = LocalDay.range(day, in: zone)
         let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
@@ -25,7 +29,13 @@ public enum DayTimeline {
         case .named(let name), .account(_, device: .some(let name)): events = events.filter { $0.device == name }
         default: break
         }
-        entries += spans(events, from: from, to: to, lastFix: lastFix, zone: zone)
+        var spans = spans(events, from: from, to: to, lastFix: lastFix, zone: zone)
+        if let rules {
+            let found = try VisitService.find(
+                store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules, zone: zone)
+            spans = merged(found, adding: spans, from: from, to: to)
+        }
+        entries += spans
         for stored in events {
             let e = stored.event
             switch e.type {
@@ -113,6 +123,42 @@ public enum DayTimeline {
             !visits.contains { v in v.device == s.device && v.start <= s.start + 60_000 && s.start < v.end! }
         }
         return visits + kept
+    }
+
+    /// The stays and trips found in the points beside the visits and stops the events mark: a
+    /// stay an event-marked visit covers for the most part is that visit; a stop within a stay
+    /// is that stay (when they overlap for the most part). Spans over midnight are cut at the day's edges (their length is the whole).
+    static func merged(_ f: VisitFindings, adding marked: [TimelineEntry], from: Int64, to: Int64) -> [TimelineEntry] {
+        func overlap(_ a: TimelineEntry, _ s: Int64, _ e: Int64) -> Int64 {
+            max(0, min(a.end ?? a.start, e) - max(a.start, s))
+        }
+        let markedVisits = marked.filter { $0.kind == .visit }
+        var entries = marked.filter { $0.kind == .visit }
+        var stays: [(Int64, Int64)] = []
+        for v in f.visits {
+            let (a, b) = (max(v.start, from), min(v.end, to - 1))
+            guard !markedVisits.contains(where: { overlap($0, a, b) * 2 > b - a }) else { continue }
+            var e = TimelineEntry(
+                kind: .visit, start: a, end: b, title: f.name(of: v), detail: minutes(v.end - v.start),
+                place: f.name(of: v))
+            e.openStart = v.start < from
+            e.openEnd = v.end > to - 1
+            entries.append(e)
+            stays.append((v.start, v.end))
+        }
+        for t in f.trips {
+            var e = TimelineEntry(
+                kind: .trip, start: max(t.start, from), end: min(t.end, to - 1),
+                title: "\(t.mode.rawValue) \(VisitService.distance(t.distance))", detail: minutes(t.end - t.start),
+                type: t.mode.rawValue)
+            e.openStart = t.start < from
+            e.openEnd = t.end > to - 1
+            entries.append(e)
+        }
+        let stops = marked.filter { s in
+            s.kind == .stop && !stays.contains { overlap(s, $0.0, $0.1) * 2 > (s.end ?? s.start) - s.start }
+        }
+        return entries + stops
     }
 
     static func minutes(_ ms: Int64) -> String {

@@ -1,31 +1,30 @@
 import Foundation
 import GPSCore
-import RideSimulator
 
 /// A fortnight with known truth, from Monday 2026-06-01 00:00 in Zurich (UTC+2): home, work, a
 /// canteen, a park to run to, a friend across town; a weekend in Konstanz (Germany) by car; the
-/// next in London (UTC+1) by two flights. Multipath of 30 m at every stay (and a reflection
+/// next in London (UTC+1) by two flights. The truth for tests of visit and trip detection. Multipath of 30 m at every stay (and a reflection
 /// 150-400 m off one fix in 50), nights and afternoons without a fix, flights mostly dark.
-enum Fortnight {
-    static let home = Coordinate(latitude: 47.3600, longitude: 8.5300)
-    static let work = Coordinate(latitude: 47.3900, longitude: 8.5150)
-    static let canteen = Coordinate(latitude: 47.3920, longitude: 8.5190)
-    static let park = Coordinate(latitude: 47.3430, longitude: 8.5050)
-    static let friend = Coordinate(latitude: 47.4200, longitude: 8.6000)
-    static let cafe = Coordinate(latitude: 47.3705, longitude: 8.5390)
-    static let konstanz = Coordinate(latitude: 47.6600, longitude: 9.1750)
-    static let lakeside = Coordinate(latitude: 47.6640, longitude: 9.1850)
-    static let zurichAirport = Coordinate(latitude: 47.4581, longitude: 8.5555)
-    static let heathrow = Coordinate(latitude: 51.4700, longitude: -0.4543)
-    static let hotel = Coordinate(latitude: 51.5074, longitude: -0.1278)
-    static let museum = Coordinate(latitude: 51.4967, longitude: -0.1764)
+public enum Fortnight {
+    public static let home = Coordinate(latitude: 47.3600, longitude: 8.5300)
+    public static let work = Coordinate(latitude: 47.3900, longitude: 8.5150)
+    public static let canteen = Coordinate(latitude: 47.3920, longitude: 8.5190)
+    public static let park = Coordinate(latitude: 47.3430, longitude: 8.5050)
+    public static let friend = Coordinate(latitude: 47.4200, longitude: 8.6000)
+    public static let cafe = Coordinate(latitude: 47.3705, longitude: 8.5390)
+    public static let konstanz = Coordinate(latitude: 47.6600, longitude: 9.1750)
+    public static let lakeside = Coordinate(latitude: 47.6640, longitude: 9.1850)
+    public static let zurichAirport = Coordinate(latitude: 47.4581, longitude: 8.5555)
+    public static let heathrow = Coordinate(latitude: 51.4700, longitude: -0.4543)
+    public static let hotel = Coordinate(latitude: 51.5074, longitude: -0.1278)
+    public static let museum = Coordinate(latitude: 51.4967, longitude: -0.1764)
 
     /// 2026-06-01T00:00+02:00.
-    static let start = Int64(CivilDate(year: 2026, month: 5, day: 31)!.daysSinceEpoch) * 86_400_000 + 22 * 3_600_000
+    public static let start = Int64(CivilDate(year: 2026, month: 5, day: 31)!.daysSinceEpoch) * 86_400_000 + 22 * 3_600_000
 
-    typealias Step = HistorySimulator.Step
+    public typealias Step = HistorySimulator.Step
 
-    static func simulator(stayInterval: Int = 60, moveInterval: Int = 10, seed: UInt64 = 7) -> HistorySimulator {
+    public static func simulator(stayInterval: Int = 60, moveInterval: Int = 10, seed: UInt64 = 7) -> HistorySimulator {
         var steps: [Step] = []
         var clock = 0  // seconds since the start
         /// Stay (with a dark spell in the middle when asked) until `hour` of day `day` (0-based).

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import GPSCore
+import TrailbookKit
+import Visits
+
+/// `trailbook visits`: where the person stayed and how they went between, found in the points.
+struct VisitsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "visits",
+        abstract: "Show where you stayed and how you travelled between, found in the stored points.",
+        discussion: """
+            A visit is a stay within visits.radius (100 m, wider for vaguer fixes) for at least \
+            visits.min_duration (5 min); a time without fixes is bridged when you reappear where you \
+            were. It runs from the first to the last fix there, never to midnight or the end of the \
+            data. Visits at one spot (visits.place_radius) are one place: your own place's name (place \
+            add) wins, home and work are suggested from where nights and weekday hours are spent, \
+            others are numbered within the points read (the days asked for and one on either side). \
+            Trips between visits get a mode from their speeds: still, walking, running, cycling, car, \
+            train (above 150 km/h), plane. Every device of the account counts.
+            """)
+
+    @OptionGroup var range: DayRangeOptions
+    @Flag(
+        help: """
+            Print {"time_zone", "visits": [{"start", "end", "seconds", "lat", "lon", "spread_m", "fixes", "place", \
+            "name", "ongoing"}], "trips": [{"start", "end", "seconds", "mode", "distance_m", "moving_s", \
+            "median_speed_mps", "high_speed_mps", "from", "to", "fixes"}], "places": [{"id", "lat", "lon", "visits", \
+            "seconds", "name", "suggestion"}], "points", "passed_over"}.
+            """)
+    var json = false
+    @Flag(help: "List the places the visits make, most time spent first, instead of the visits.")
+    var places = false
+    @OptionGroup var devices: DeviceOptions
+    @OptionGroup var accountOptions: AccountOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var zoneOptions: ZoneOptions
+
+    func run() throws {
+        let config = try zoneOptions.loaded()
+        let zone = config.timeZone
+        let (from, to) = range.range(in: zone)
+        let store = try storeOptions.open()
+        let findings = try VisitService.find(
+            store: store, fromMilliseconds: from, toMilliseconds: to,
+            devices: try devices.filter(store, account: accountOptions.user), rules: config.pipeline.visits, zone: zone)
+        if json { return try printJSON(VisitsJSON(findings, zone: zone)) }
+        if places {
+            let sorted = findings.places.values.sorted { ($0.seconds, -$0.id) > ($1.seconds, -$1.id) }
+            if sorted.isEmpty { print("No visits in that time.") }
+            for p in sorted {
+                let hours = String(format: "%.1f h", p.seconds / 3600)
+                print(
+                    "\(VisitFindings.name(of: p)): \(p.visits) visit\(p.visits == 1 ? "" : "s"), \(hours), at "
+                        + String(format: "%.5f, %.5f", p.center.latitude, p.center.longitude))
+            }
+            return
+        }
+        let movements = findings.movements
+        if movements.isEmpty {
+            print("No visits in that time (\(findings.points) points read, \(zone.displayIdentifier)).")
+        }
+        var day: CivilDate?
+        for m in movements {
+            let d = LocalDay.of(m.start, in: zone)
+            if d != day {
+                print("\(d) (\(zone.displayIdentifier))")
+                day = d
+            }
+            print("  " + VisitsJSON.line(m, findings: findings, zone: zone))
+        }
+    }
+}

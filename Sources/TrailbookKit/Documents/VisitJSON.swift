@@ -1,0 +1,110 @@
+import Foundation
+import GPSCore
+import Visits
+
+/// `trailbook visits --json`: SI units, times in UTC ISO 8601 with milliseconds.
+public struct VisitsJSON: Encodable, Sendable {
+    public struct VisitEntry: Encodable, Sendable {
+        var start: String
+        var end: String
+        var seconds: Double
+        var lat: Double
+        var lon: Double
+        var spreadMetres: Double
+        var fixes: Int
+        var place: Int?
+        var name: String
+        var ongoing: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case start, end, seconds, lat, lon, fixes, place, name, ongoing
+            case spreadMetres = "spread_m"
+        }
+    }
+
+    public struct TripEntry: Encodable, Sendable {
+        var start: String
+        var end: String
+        var seconds: Double
+        var mode: String
+        var distanceMetres: Double
+        var movingSeconds: Double
+        var medianSpeed: Double
+        var highSpeed: Double
+        var from: [Double]
+        var to: [Double]
+        var fixes: Int
+
+        enum CodingKeys: String, CodingKey {
+            case start, end, seconds, mode, from, to, fixes
+            case distanceMetres = "distance_m"
+            case movingSeconds = "moving_s"
+            case medianSpeed = "median_speed_mps"
+            case highSpeed = "high_speed_mps"
+        }
+    }
+
+    public struct PlaceEntry: Encodable, Sendable {
+        var id: Int
+        var lat: Double
+        var lon: Double
+        var visits: Int
+        var seconds: Double
+        var name: String?
+        var suggestion: String?
+    }
+
+    var timeZone: String
+    var visits: [VisitEntry]
+    var trips: [TripEntry]
+    var places: [PlaceEntry]
+    var points: Int
+    var passedOver: Int
+
+    enum CodingKeys: String, CodingKey {
+        case visits, trips, places, points
+        case timeZone = "time_zone"
+        case passedOver = "passed_over"
+    }
+
+    public init(_ f: VisitFindings, zone: TimeZone) {
+        func round(_ x: Double, _ places: Double = 1) -> Double { (x * places).rounded() / places }
+        timeZone = zone.displayIdentifier
+        visits = f.visits.map { v in
+            VisitEntry(
+                start: LocalTime.utc(v.start), end: LocalTime.utc(v.end), seconds: v.seconds,
+                lat: round(v.center.latitude, 1e6), lon: round(v.center.longitude, 1e6), spreadMetres: round(v.spread),
+                fixes: v.fixes, place: v.place, name: f.name(of: v), ongoing: v.ongoing)
+        }
+        trips = f.trips.map { t in
+            TripEntry(
+                start: LocalTime.utc(t.start), end: LocalTime.utc(t.end), seconds: t.seconds, mode: t.mode.rawValue,
+                distanceMetres: round(t.distance), movingSeconds: t.movingSeconds,
+                medianSpeed: round(t.medianSpeed, 100),
+                highSpeed: round(t.highSpeed, 100), from: [t.from.latitude, t.from.longitude],
+                to: [t.to.latitude, t.to.longitude], fixes: t.fixes)
+        }
+        places = f.places.values.sorted { $0.id < $1.id }.map { p in
+            PlaceEntry(
+                id: p.id, lat: round(p.center.latitude, 1e6), lon: round(p.center.longitude, 1e6), visits: p.visits,
+                seconds: p.seconds, name: p.name, suggestion: p.suggestion)
+        }
+        points = f.points
+        passedOver = f.passedOver
+    }
+
+    /// One line per visit or trip, in local time.
+    public static func line(_ m: Movement, findings f: VisitFindings, zone: TimeZone) -> String {
+        switch m {
+        case .visit(let v):
+            let span = LocalTime.clock(v.start, zone: zone) + "–" + LocalTime.clock(v.end, zone: zone)
+            return "\(span)  ⌂ \(f.name(of: v))  · \(DayTimeline.minutes(v.end - v.start))"
+                + (v.ongoing ? " (the last fix so far)" : "")
+        case .trip(let t):
+            let span = LocalTime.clock(t.start, zone: zone) + "–" + LocalTime.clock(t.end, zone: zone)
+            let kmh = t.movingSeconds > 0 ? String(format: ", %.0f km/h typical", t.medianSpeed * 3.6) : ""
+            return "\(span)  → \(t.mode.rawValue) \(VisitService.distance(t.distance))"
+                + "  · \(DayTimeline.minutes(t.end - t.start))\(kmh)"
+        }
+    }
+}

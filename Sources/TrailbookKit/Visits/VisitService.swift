@@ -1,0 +1,73 @@
+import Foundation
+import GPSCore
+import TrackModel
+import Visits
+
+/// What the points of a time say about where the person was: visits, the trips between them,
+/// and the places the visits make.
+public struct VisitFindings: Sendable {
+    public var visits: [Visit]
+    public var trips: [Trip]
+    /// The places of `visits`, by id.
+    public var places: [Int: VisitPlace]
+    /// Points read, and those not looked at (too vague or not later than the one before).
+    public var points: Int
+    public var passedOver: Int
+
+    /// The visit's place as a person would call it: their own place's name, home or work as
+    /// suggested, else "place N".
+    public func name(of visit: Visit) -> String {
+        guard let id = visit.place, let place = places[id] else { return "somewhere" }
+        return Self.name(of: place)
+    }
+
+    public static func name(of place: VisitPlace) -> String {
+        place.name ?? place.suggestion.map { "\($0) (suggested)" } ?? "place \(place.id)"
+    }
+
+    /// Visits and trips in time order.
+    public var movements: [Movement] {
+        (visits.map(Movement.visit) + trips.map(Movement.trip)).sorted { $0.start < $1.start }
+    }
+}
+
+/// Finds visits and trips in the stored points (every device of the filter, in time order) on
+/// demand. Places are numbered within the points read: the time asked for and a day on either
+/// side (so a stay across midnight, or a night at home, is whole).
+public enum VisitService {
+    public static func find(
+        store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
+        rules: VisitRules, zone: TimeZone
+    ) throws -> VisitFindings {
+        let pad: Int64 = 86_400_000
+        let (a, b) = (from == .min ? from : from - pad, to == .max ? to : to + pad)
+        let points = try store.points(fromMilliseconds: a, toMilliseconds: b, devices: devices)
+        var detector = StayDetector(rules: rules)
+        var visits: [Visit] = []
+        var trips: [Trip] = []
+        let collect: (Movement) -> Void = { m in
+            switch m {
+            case .visit(let v): visits.append(v)
+            case .trip(let t): trips.append(t)
+            }
+        }
+        for fix in points {
+            if let p = VisitPoint(fix) { detector.add(p, collect) }
+        }
+        detector.finish(collect)
+        let userPlaces = try store.places(account: devices.account)
+        let places = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
+        visits = visits.filter { $0.end >= from && $0.start < to }
+        trips = trips.filter { $0.end >= from && $0.start < to }
+        let used = Set(visits.compactMap(\.place))
+        return VisitFindings(
+            visits: visits, trips: trips,
+            places: Dictionary(uniqueKeysWithValues: places.filter { used.contains($0.id) }.map { ($0.id, $0) }),
+            points: points.count, passedOver: detector.passedOver)
+    }
+
+    /// "3.6 km", "850 m".
+    public static func distance(_ metres: Double) -> String {
+        metres < 1000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1000)
+    }
+}
