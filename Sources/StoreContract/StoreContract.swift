@@ -29,6 +29,29 @@ public enum StoreContract {
     static let t0: Int64 = 1_781_418_600_000
 
     public static let cases: [Case] = [
+        Case(description: "the gazetteer is replaced whole and read by cell") { store in
+            func entry(_ id: Int64, _ name: String, _ lat: Double, _ lon: Double) -> GazetteerEntry {
+                GazetteerEntry(
+                    id: id, name: name, latitude: lat, longitude: lon, country: "CH", admin1: "Zurich", population: 500,
+                    zone: "Europe/Zurich")
+            }
+            let first = [
+                entry(1, "Zürich", 47.37, 8.55), entry(2, "Kloten", 47.45, 8.58), entry(3, "Taveuni", -16.8, 179.97),
+            ]
+            let stored = try store.replaceGazetteer { sink in
+                try sink(Array(first.prefix(2)))
+                try sink(Array(first.suffix(1)))
+            }
+            try expect(stored == 3 && (try store.gazetteerCount()) == 3, "3 entries stored in two batches: \(stored)")
+            let near = try store.gazetteer(cells: GazetteerEntry.cells(aroundLatitude: 47.4, longitude: 8.5, rings: 1))
+            try expect(near == Array(first.prefix(2)), "the two near Zurich with every value: \(near)")
+            let across = try store.gazetteer(
+                cells: GazetteerEntry.cells(aroundLatitude: -16.8, longitude: -179.95, rings: 1))
+            try expect(across.map(\.name) == ["Taveuni"], "found across the antimeridian: \(across)")
+            try expect(
+                (try store.replaceGazetteer { sink in try sink([entry(4, "Bern", 46.95, 7.45)]) }) == 1, "replaced")
+            try expect((try store.gazetteer(cells: [first[0].cell])).isEmpty, "the old entries gone")
+        },
         Case(description: "a device name gives one device, made on first use") { store in
             let bike = try store.device(named: "bike")
             try expect(try store.device(named: "bike") == bike, "the same name gave another device")

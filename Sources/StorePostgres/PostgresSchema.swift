@@ -472,6 +472,26 @@ enum PostgresSchema {
                 )
                 """
             ]),
+        // The populated places of GeoNames' dumps the user loaded, by quarter-degree cell (as on
+        // SQLite): what visits are named after. Shared by every account.
+        Migration(
+            name: "p12-gazetteer",
+            statements: [
+                """
+                CREATE TABLE gazetteer (
+                    id bigint PRIMARY KEY,
+                    name text NOT NULL,
+                    lat double precision NOT NULL,
+                    lon double precision NOT NULL,
+                    cell bigint NOT NULL,
+                    country text NOT NULL,
+                    admin1 text NOT NULL,
+                    population bigint NOT NULL,
+                    zone text NOT NULL
+                )
+                """,
+                "CREATE INDEX gazetteer_on_cell ON gazetteer (cell)",
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

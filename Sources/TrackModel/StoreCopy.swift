@@ -147,6 +147,12 @@ public enum StoreCopy {
                 ("next_ms", .int), ("attempts", .int), ("last_error", .text), ("delivered_ms", .int),
                 ("dropped", .text),
             ]),
+        table(
+            "gazetteer",
+            [
+                ("id", .int), ("name", .text), ("lat", .double), ("lon", .double), ("cell", .int), ("country", .text),
+                ("admin1", .text), ("population", .int), ("zone", .text),
+            ]),
     ]
 }
 
@@ -175,7 +181,7 @@ extension StoreCopy {
         case "note", "record_photo", "field", "record_condition": return .record
         case "outbox": return .alert
         case "photo": return .photo
-        case "share_code", "share_grant", "web_session": return .none
+        case "share_code", "share_grant", "web_session", "gazetteer": return .none
         default: return .column("user_id")
         }
     }

@@ -24,7 +24,9 @@ public protocol TrackStoring: StoreUnit, AnyObject, Sendable {
 /// unit of work (``TrackStoring/write(_:)``): what every store (SQLite, PostgreSQL) provides and
 /// what `StoreContract` checks. Times are ms since 1970, UTC; everything belongs to an account
 /// (`me` in a local store) and one of its devices.
-public protocol StoreUnit: AccountStoring, SharingStoring, SessionStoring, UploadStoring, EventStoring, AlertStoring {
+public protocol StoreUnit: AccountStoring, SharingStoring, SessionStoring, UploadStoring, EventStoring, AlertStoring,
+    GazetteerStoring
+{
     /// Where the store is, for sentences.
     var path: String { get }
     /// The folder that holds the photo files.

@@ -551,6 +551,25 @@ enum Schema {
                     )
                     """)
         }
+        migrator.registerMigration("v20-gazetteer") { db in
+            // The populated places of GeoNames' dumps the user loaded (`geocoder import`), by
+            // quarter-degree cell: what visits are named after. Shared by every account.
+            try db.execute(
+                sql: """
+                    CREATE TABLE gazetteer (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        lat REAL NOT NULL,
+                        lon REAL NOT NULL,
+                        cell INTEGER NOT NULL,
+                        country TEXT NOT NULL,
+                        admin1 TEXT NOT NULL,
+                        population INTEGER NOT NULL,
+                        zone TEXT NOT NULL
+                    )
+                    """)
+            try db.create(index: "gazetteer_on_cell", on: "gazetteer", columns: ["cell"])
+        }
         return migrator
     }
 

@@ -22,6 +22,7 @@ enum SchemaSnapshot {
         "v17-segment-ride-index",
         "v18-point-sensors",
         "v19-account-preferences",
+        "v20-gazetteer",
     ]
     static let statements: [String] = [
         #"""
@@ -154,6 +155,19 @@ enum SchemaSnapshot {
         )
         """#,
         #"""
+        CREATE TABLE gazetteer (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            lat REAL NOT NULL,
+            lon REAL NOT NULL,
+            cell INTEGER NOT NULL,
+            country TEXT NOT NULL,
+            admin1 TEXT NOT NULL,
+            population INTEGER NOT NULL,
+            zone TEXT NOT NULL
+        )
+        """#,
+        #"""
         CREATE INDEX "record_on_t" ON "record"("t")
         """#,
         #"""
@@ -203,6 +217,9 @@ enum SchemaSnapshot {
         """#,
         #"""
         CREATE INDEX "segment_on_ride" ON "segment"("ride_id")
+        """#,
+        #"""
+        CREATE INDEX "gazetteer_on_cell" ON "gazetteer"("cell")
         """#,
     ]
     static let sequences: [(table: String, seq: Int64)] = [

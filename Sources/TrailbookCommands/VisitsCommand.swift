@@ -24,9 +24,10 @@ struct VisitsCommand: ParsableCommand {
     @Flag(
         help: """
             Print {"time_zone", "visits": [{"start", "end", "seconds", "lat", "lon", "spread_m", "fixes", "place", \
-            "name", "ongoing"}], "trips": [{"start", "end", "seconds", "mode", "distance_m", "moving_s", \
+            "name", "ongoing", "locality"}], "trips": [{"start", "end", "seconds", "mode", "distance_m", "moving_s", \
             "median_speed_mps", "high_speed_mps", "from", "to", "fixes"}], "places": [{"id", "lat", "lon", "visits", \
-            "seconds", "name", "suggestion"}], "points", "passed_over"}.
+            "seconds", "name", "suggestion", "locality"}], "points", "passed_over"}; "locality" is \
+            {"name", "admin1", "country", "time_zone"} of the gazetteer's nearest populated place, when one is loaded.
             """)
     var json = false
     @Flag(help: "List the places the visits make, most time spent first, instead of the visits.")
@@ -50,9 +51,10 @@ struct VisitsCommand: ParsableCommand {
             if sorted.isEmpty { print("No visits in that time.") }
             for p in sorted {
                 let hours = String(format: "%.1f h", p.seconds / 3600)
+                let near = findings.localities[p.id].map { " (\($0.name), \($0.country))" } ?? ""
                 print(
                     "\(VisitFindings.name(of: p)): \(p.visits) visit\(p.visits == 1 ? "" : "s"), \(hours), at "
-                        + String(format: "%.5f, %.5f", p.center.latitude, p.center.longitude))
+                        + String(format: "%.5f, %.5f", p.center.latitude, p.center.longitude) + near)
             }
             return
         }

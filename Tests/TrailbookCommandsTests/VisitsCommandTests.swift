@@ -90,4 +90,81 @@ import TrailbookTestSupport
             places.stdout.split(separator: "\n").first?.hasPrefix("home (suggested): ") == true,
             "the most time at home: \(places.stdout)")
     }
+
+    /// A gazetteer in GeoNames' format, made here: the geoname table's 19 columns.
+    static func gazetteer(_ dir: String) throws -> (table: String, admin1: String) {
+        func row(
+            _ id: Int, _ name: String, _ lat: Double, _ lon: Double, _ cls: String, _ country: String,
+            _ admin1: String, _ population: Int, _ zone: String
+        ) -> String {
+            [
+                "\(id)", name, name, "", "\(lat)", "\(lon)", cls, cls == "P" ? "PPL" : "LK", country, "", admin1, "",
+                "",
+                "", "\(population)", "", "400", zone, "2025-01-01",
+            ].joined(separator: "\t")
+        }
+        let rows = [
+            row(2_657_896, "Zürich", 47.36667, 8.55, "P", "CH", "25", 341_730, "Europe/Zurich"),
+            row(7_287_650, "Wiedikon", 47.3640, 8.5230, "P", "CH", "25", 20_000, "Europe/Zurich"),
+            row(2_661_374, "Kloten", 47.45152, 8.58491, "P", "CH", "25", 19_000, "Europe/Zurich"),
+            row(2_885_679, "Konstanz", 47.66033, 9.17582, "P", "DE", "01", 83_000, "Europe/Berlin"),
+            row(2_643_743, "London", 51.50853, -0.12574, "P", "GB", "ENG", 8_961_989, "Europe/London"),
+            row(2_646_517, "Hounslow", 51.46839, -0.36092, "P", "GB", "ENG", 103_337, "Europe/London"),
+            row(2_659_667, "Lake Zurich", 47.25, 8.70, "H", "CH", "25", 0, "Europe/Zurich"),
+        ]
+        let table = dir + "/cities500.txt"
+        try (rows.joined(separator: "\n") + "\n").write(toFile: table, atomically: true, encoding: .utf8)
+        let admin1 = dir + "/admin1CodesASCII.txt"
+        try "CH.25\tZurich\tZurich\t2657895\nDE.01\tBaden-Wuerttemberg\tBaden-Wuerttemberg\t2953481\n"
+            .write(toFile: admin1, atomically: true, encoding: .utf8)
+        return (table, admin1)
+    }
+
+    @Test func theGazetteerNamesEachVisitWithItsNearestPlace() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/named.sqlite"
+        let (table, admin1) = try Self.gazetteer(dir)
+        #expect(try run(["place", "add", "x", "--lat", "1", "--lon", "1", "--store", store]).status == 0)
+        let empty = try run(["geocoder", "near", "--lat", "47.37", "--lon", "8.54", "--store", store])
+        #expect(empty.status == 66 && empty.stderr.contains("geocoder import"), "\(empty.stderr)")
+        let load = try run(["geocoder", "import", table, "--admin1", admin1, "--store", store, "--json"])
+        #expect(load.status == 0, "\(load.stderr)")
+        let loaded = try #require(try JSONSerialization.jsonObject(with: Data(load.stdout.utf8)) as? [String: Any])
+        #expect(loaded["rows"] as? Int == 7 && loaded["stored"] as? Int == 6 && loaded["passed_over"] as? Int == 1)
+        let near = try run(["geocoder", "near", "--lat", "47.3769", "--lon", "8.5417", "--store", store, "--json"])
+        let place = try #require(try JSONSerialization.jsonObject(with: Data(near.stdout.utf8)) as? [String: Any])
+        #expect(place["name"] as? String == "Zürich" && place["admin1"] as? String == "Zurich")
+        #expect(place["country_name"] as? String == "Switzerland" && place["time_zone"] as? String == "Europe/Zurich")
+        let far = try run(["geocoder", "near", "--lat", "0", "--lon", "-140", "--store", store])
+        #expect(far.status == 1 && far.stderr.contains("within 50 km"), "\(far.stderr)")
+
+        // A broken file changes nothing: exit 65 naming the line.
+        let broken = dir + "/broken.txt"
+        try "2657896\tZürich\t47.3\t8.5\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        let bad = try run(["geocoder", "import", broken, "--store", store])
+        #expect(bad.status == 65 && bad.stderr.contains("Line 1 of \(broken)"), "\(bad.stderr)")
+        #expect(
+            try run(["geocoder", "near", "--lat", "47.3769", "--lon", "8.5417", "--store", store]).stdout.hasPrefix(
+                "Zürich, Zurich"))
+        // The zip as GeoNames publishes it (cities500.zip holding cities500.txt) is read in place.
+        let folder = dir + "/cities500"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: table, toPath: folder + "/cities500.txt")
+        try GoogleImportTests().zip(folder, into: dir + "/cities500.zip")
+        let zipped = try run(["geocoder", "import", dir + "/cities500.zip", "--store", store])
+        #expect(zipped.status == 0 && zipped.stdout.contains("Stored 6 populated places"), "\(zipped.stderr)")
+
+        // The last four days of the fortnight (Zurich, the flight, London): each visit named.
+        let parts = try files()
+        #expect(try run(["import", "--store", store, parts[2]]).status == 0)
+        let found = try visits(store)
+        let named = try #require(found["visits"] as? [[String: Any]])
+        let localities = named.map { (($0["locality"] as? [String: Any])?["name"] as? String) ?? "none" }
+        // Home and work are nearer Wiedikon than Zürich's centre; the airports are Kloten's and Hounslow's.
+        #expect(Set(localities) == ["Wiedikon", "Kloten", "Hounslow", "London"], "\(localities)")
+        let london = try #require(named.first { ($0["locality"] as? [String: Any])?["name"] as? String == "London" })
+        #expect((london["locality"] as? [String: Any])?["time_zone"] as? String == "Europe/London")
+        let text = try run(["visits", "--store", store, "--time-zone", "Europe/Zurich", "--day", "2026-06-13"])
+        #expect(text.stdout.contains("· London, GB"), "\(text.stdout)")
+    }
 }

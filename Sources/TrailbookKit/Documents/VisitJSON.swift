@@ -1,5 +1,6 @@
 import Foundation
 import GPSCore
+import TrackModel
 import Visits
 
 /// `trailbook visits --json`: SI units, times in UTC ISO 8601 with milliseconds.
@@ -15,9 +16,10 @@ public struct VisitsJSON: Encodable, Sendable {
         var place: Int?
         var name: String
         var ongoing: Bool
+        var locality: Locality?
 
         enum CodingKeys: String, CodingKey {
-            case start, end, seconds, lat, lon, fixes, place, name, ongoing
+            case start, end, seconds, lat, lon, fixes, place, name, ongoing, locality
             case spreadMetres = "spread_m"
         }
     }
@@ -52,6 +54,27 @@ public struct VisitsJSON: Encodable, Sendable {
         var seconds: Double
         var name: String?
         var suggestion: String?
+        var locality: Locality?
+    }
+
+    /// The gazetteer's populated place nearest a place.
+    public struct Locality: Encodable, Sendable {
+        var name: String
+        var admin1: String
+        var country: String
+        var timeZone: String
+
+        init(_ e: GazetteerEntry) {
+            name = e.name
+            admin1 = e.admin1
+            country = e.country
+            timeZone = e.zone
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name, admin1, country
+            case timeZone = "time_zone"
+        }
     }
 
     var timeZone: String
@@ -74,7 +97,8 @@ public struct VisitsJSON: Encodable, Sendable {
             VisitEntry(
                 start: LocalTime.utc(v.start), end: LocalTime.utc(v.end), seconds: v.seconds,
                 lat: round(v.center.latitude, 1e6), lon: round(v.center.longitude, 1e6), spreadMetres: round(v.spread),
-                fixes: v.fixes, place: v.place, name: f.name(of: v), ongoing: v.ongoing)
+                fixes: v.fixes, place: v.place, name: f.name(of: v), ongoing: v.ongoing,
+                locality: v.place.flatMap { f.localities[$0] }.map(Locality.init))
         }
         trips = f.trips.map { t in
             TripEntry(
@@ -87,7 +111,8 @@ public struct VisitsJSON: Encodable, Sendable {
         places = f.places.values.sorted { $0.id < $1.id }.map { p in
             PlaceEntry(
                 id: p.id, lat: round(p.center.latitude, 1e6), lon: round(p.center.longitude, 1e6), visits: p.visits,
-                seconds: p.seconds, name: p.name, suggestion: p.suggestion)
+                seconds: p.seconds, name: p.name, suggestion: p.suggestion,
+                locality: f.localities[p.id].map(Locality.init))
         }
         points = f.points
         passedOver = f.passedOver
@@ -99,7 +124,7 @@ public struct VisitsJSON: Encodable, Sendable {
         case .visit(let v):
             let span = LocalTime.clock(v.start, zone: zone) + "–" + LocalTime.clock(v.end, zone: zone)
             return "\(span)  ⌂ \(f.name(of: v))  · \(DayTimeline.minutes(v.end - v.start))"
-                + (v.ongoing ? " (the last fix so far)" : "")
+                + (f.locality(of: v).map { " · \($0)" } ?? "") + (v.ongoing ? " (the last fix so far)" : "")
         case .trip(let t):
             let span = LocalTime.clock(t.start, zone: zone) + "–" + LocalTime.clock(t.end, zone: zone)
             let kmh = t.movingSeconds > 0 ? String(format: ", %.0f km/h typical", t.medianSpeed * 3.6) : ""

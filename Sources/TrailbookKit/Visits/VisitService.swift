@@ -10,6 +10,8 @@ public struct VisitFindings: Sendable {
     public var trips: [Trip]
     /// The places of `visits`, by id.
     public var places: [Int: VisitPlace]
+    /// The populated place of the gazetteer nearest each place (by place id), when one is loaded.
+    public var localities: [Int: GazetteerEntry] = [:]
     /// Points read, and those not looked at (too vague or not later than the one before).
     public var points: Int
     public var passedOver: Int
@@ -25,6 +27,11 @@ public struct VisitFindings: Sendable {
         place.name ?? place.suggestion.map { "\($0) (suggested)" } ?? "place \(place.id)"
     }
 
+    /// "Zürich, CH": the populated place nearest the visit's place, when the gazetteer has one.
+    public func locality(of visit: Visit) -> String? {
+        visit.place.flatMap { localities[$0] }.map { "\($0.name), \($0.country)" }
+    }
+
     /// Visits and trips in time order.
     public var movements: [Movement] {
         (visits.map(Movement.visit) + trips.map(Movement.trip)).sorted { $0.start < $1.start }
@@ -33,7 +40,8 @@ public struct VisitFindings: Sendable {
 
 /// Finds visits and trips in the stored points (every device of the filter, in time order) on
 /// demand. Places are numbered within the points read: the time asked for and a day on either
-/// side (so a stay across midnight, or a night at home, is whole).
+/// side (so a stay across midnight, or a night at home, is whole). With a gazetteer loaded
+/// (`trailbook geocoder import`), each place gets the nearest populated place in it.
 public enum VisitService {
     public static func find(
         store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
@@ -60,10 +68,17 @@ public enum VisitService {
         visits = visits.filter { $0.end >= from && $0.start < to }
         trips = trips.filter { $0.end >= from && $0.start < to }
         let used = Set(visits.compactMap(\.place))
-        return VisitFindings(
+        var findings = VisitFindings(
             visits: visits, trips: trips,
             places: Dictionary(uniqueKeysWithValues: places.filter { used.contains($0.id) }.map { ($0.id, $0) }),
             points: points.count, passedOver: detector.passedOver)
+        if try !used.isEmpty && store.gazetteerCount() > 0 {
+            var lookup = GazetteerLookup(store: store)
+            for (id, place) in findings.places {
+                findings.localities[id] = try lookup.nearest(place.center)?.entry
+            }
+        }
+        return findings
     }
 
     /// "3.6 km", "850 m".

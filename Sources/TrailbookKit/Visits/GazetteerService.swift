@@ -1,0 +1,188 @@
+import Foundation
+import GPSCore
+import GPSDevices
+import TrackModel
+
+/// A gazetteer file that cannot be read.
+public enum GazetteerError: ServiceFailure, Equatable {
+    /// A line that is not a row of GeoNames' `geoname` table (`line` counts from 1).
+    case badLine(String, line: Int, reason: String)
+    /// No populated place in the file.
+    case empty(String)
+    /// A zip with no single `.txt` table in it.
+    case noTable(String)
+
+    public var kind: FailureKind { .badData }
+
+    public var description: String {
+        switch self {
+        case .badLine(let path, let line, let reason):
+            return "Line \(line) of \(path) is not a row of GeoNames' geoname table (\(reason)); give cities500.txt, "
+                + "cities1000.txt or allCountries.txt from download.geonames.org/export/dump (or its .zip). "
+                + "The gazetteer is unchanged."
+        case .empty(let path):
+            return "\(path) holds no populated place (feature class P); give cities500.txt or allCountries.txt from "
+                + "download.geonames.org/export/dump. The gazetteer is unchanged."
+        case .noTable(let path):
+            return "\(path) holds no single .txt table; give the zip GeoNames publishes (cities500.zip) or the "
+                + "unzipped .txt. The gazetteer is unchanged."
+        }
+    }
+}
+
+/// `trailbook geocoder import`: GeoNames' tab-separated dumps (`geoname` table, 19 columns:
+/// geonameid, name, asciiname, alternatenames, latitude, longitude, feature class, feature code,
+/// country code, cc2, admin1 code, admin2, admin3, admin4, population, elevation, dem, timezone,
+/// modification date) into the store, populated places (feature class P) only, read as the file
+/// goes, replacing the gazetteer in one unit of work.
+public enum GazetteerService {
+    public struct Outcome: Sendable, Equatable {
+        /// Rows read, populated places stored, other rows passed over.
+        public var rows: Int
+        public var stored: Int
+        public var passedOver: Int
+    }
+
+    public static func importGeoNames(
+        _ path: String, admin1Names: String? = nil, store: any TrackStoring,
+        progress: ((_ bytes: Int, _ total: Int?) -> Void)? = nil
+    ) throws -> Outcome {
+        let names = try admin1Names.map(admin1) ?? [:]
+        let source = try table(path)
+        let file = try InputFile(path: source)
+        var rows = 0
+        var passedOver = 0
+        let stored = try store.replaceGazetteer { sink in
+            var batch: [GazetteerEntry] = []
+            batch.reserveCapacity(10_000)
+            try forEachLine(file) { line, number in
+                rows += 1
+                guard let entry = try entry(line, number: number, path: source, admin1Names: names) else {
+                    passedOver += 1
+                    return
+                }
+                batch.append(entry)
+                if batch.count == 10_000 {
+                    try sink(batch)
+                    batch.removeAll(keepingCapacity: true)
+                    progress?(file.bytesRead, file.size)
+                }
+            }
+            if batch.isEmpty && rows == passedOver { throw GazetteerError.empty(source) }
+            try sink(batch)
+        }
+        return Outcome(rows: rows, stored: stored, passedOver: passedOver)
+    }
+
+    /// The file to read: `path`, or the one `.txt` table of a zip (GeoNames' `cities500.zip`).
+    static func table(_ path: String) throws -> String {
+        guard path.lowercased().hasSuffix(".zip") else { return path }
+        let archive = try InputFile.openArchive(path)
+        let tables = archive.entries.map(\.name).filter {
+            $0.lowercased().hasSuffix(".txt") && !$0.lowercased().hasPrefix("readme")
+        }
+        guard tables.count == 1 else { throw GazetteerError.noTable(path) }
+        return path + "/" + tables[0]
+    }
+
+    /// `admin1CodesASCII.txt`: "CH.25<TAB>Zurich<TAB>Zurich<TAB>2657895" → ["CH.25": "Zurich"].
+    static func admin1(_ path: String) throws -> [String: String] {
+        var names: [String: String] = [:]
+        try forEachLine(try InputFile(path: path)) { line, number in
+            let fields = line.split(separator: 9, omittingEmptySubsequences: false)
+            guard fields.count >= 2 else {
+                throw GazetteerError.badLine(
+                    path, line: number, reason: "admin1 codes have code and name, tab-separated")
+            }
+            names[String(decoding: fields[0], as: UTF8.self)] = String(decoding: fields[1], as: UTF8.self)
+        }
+        return names
+    }
+
+    /// The populated place of one row; nil for another feature class.
+    static func entry(_ line: ArraySlice<UInt8>, number: Int, path: String, admin1Names: [String: String]) throws
+        -> GazetteerEntry?
+    {
+        let f = line.split(separator: 9, omittingEmptySubsequences: false)
+        func text(_ i: Int) -> String { String(decoding: f[i], as: UTF8.self) }
+        func fail(_ reason: String) -> GazetteerError { .badLine(path, line: number, reason: reason) }
+        guard f.count == 19 else { throw fail("\(f.count) tab-separated fields, not 19") }
+        guard let id = Int64(text(0)) else { throw fail("the geonameid \"\(text(0))\" is not a number") }
+        guard let lat = Double(text(4)), let lon = Double(text(5)), abs(lat) <= 90, abs(lon) <= 180 else {
+            throw fail("no latitude and longitude in degrees in columns 5 and 6")
+        }
+        guard text(6) == "P" else { return nil }
+        let country = text(8)
+        let code = text(10)
+        return GazetteerEntry(
+            id: id, name: text(1), latitude: lat, longitude: lon, country: country,
+            admin1: admin1Names[country + "." + code] ?? code, population: Int64(text(14)) ?? 0, zone: text(17))
+    }
+
+    /// Each line of `file` without its end (LF or CRLF), numbered from 1; empty lines and `#`
+    /// comments are passed over.
+    static func forEachLine(_ file: InputFile, _ body: (ArraySlice<UInt8>, Int) throws -> Void) throws {
+        var carry: [UInt8] = []
+        var number = 0
+        func emit(_ line: ArraySlice<UInt8>) throws {
+            number += 1
+            var l = line
+            if l.last == 13 { l = l.dropLast() }
+            if l.isEmpty || l.first == UInt8(ascii: "#") { return }
+            try body(l, number)
+        }
+        try file.forEachChunk { chunk in
+            var start = 0
+            for i in 0..<chunk.count where chunk[i] == 10 {
+                if carry.isEmpty {
+                    try emit(ArraySlice(chunk[start..<i]))
+                } else {
+                    carry.append(contentsOf: chunk[start..<i])
+                    try emit(carry[...])
+                    carry.removeAll(keepingCapacity: true)
+                }
+                start = i + 1
+            }
+            carry.append(contentsOf: chunk[start...])
+        }
+        if !carry.isEmpty { try emit(carry[...]) }
+    }
+}
+
+/// Nearest-place lookups in the stored gazetteer, the cells read once each.
+public struct GazetteerLookup {
+    let store: any TrackStoring
+    private var cells: [Int64: [GazetteerEntry]] = [:]
+
+    public init(store: any TrackStoring) {
+        self.store = store
+    }
+
+    /// The populated place nearest `c` within about 50 km, and how far it is (metres).
+    public mutating func nearest(_ c: Coordinate) throws -> (entry: GazetteerEntry, metres: Double)? {
+        for rings in [1, 2] {
+            let around = GazetteerEntry.cells(aroundLatitude: c.latitude, longitude: c.longitude, rings: rings)
+            let missing = around.filter { cells[$0] == nil }
+            if !missing.isEmpty {
+                for m in missing { cells[m] = [] }
+                for e in try store.gazetteer(cells: missing) { cells[e.cell, default: []].append(e) }
+            }
+            let best = around.flatMap { cells[$0] ?? [] }
+                .map { ($0, Geodesy.haversineDistance(c, Coordinate(latitude: $0.latitude, longitude: $0.longitude))) }
+                .min { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
+            // `rings` cells reach at least that many quarter degrees beyond the point's own cell
+            // (east-west shrinking with the latitude): a place found within that is the nearest.
+            let reach = Double(rings) * 0.25 * 111_000 * Swift.max(0.1, cos(c.latitude * .pi / 180))
+            if let best, best.1 <= reach || (rings == 2 && best.1 <= 50_000) { return best }
+        }
+        return nil
+    }
+}
+
+extension GazetteerService {
+    /// "Switzerland" for "CH" (English names from the system's locale data); the code itself
+    /// when it has none.
+    public static func countryName(_ code: String) -> String {
+        Locale(identifier: "en_US").localizedString(forRegionCode: code) ?? code
+    }
+}
