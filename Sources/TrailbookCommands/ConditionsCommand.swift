@@ -14,8 +14,9 @@ struct ConditionsCommand: ParsableCommand {
             dawn and dusk, solar noon, and the day phase (night, dawn, day, dusk). Moon: elevation, \
             azimuth, illuminated fraction, phase name and angle, age, rise, set, and its transits \
             overhead and underfoot. Solunar periods by the traditional rule. Rise, set and the \
-            periods are those of the local day in the time zone (--time-zone, else the config's \
-            time.zone). With a tide station in the config (tide.station), the tide there: height, \
+            periods are those of the local day where the place is: in --time-zone when given, else \
+            in the zone of the gazetteer's nearest populated place (trailbook geocoder import, \
+            within 50 km), else in the config's time.zone. With a tide station in the config (tide.station), the tide there: height, \
             state and the day's high and low waters (not for navigation). Algorithms and accuracy: \
             docs/CONDITIONS.md.
             """)
@@ -27,6 +28,7 @@ struct ConditionsCommand: ParsableCommand {
     @Flag(help: "Print JSON: at, lat, lon, zone, day, sun{...}, moon{...}, solunar{rule, now, major, minor}.")
     var json = false
     @OptionGroup var zoneOptions: ZoneOptions
+    @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
         if let problem = ConditionsService.problem(latitude: lat, longitude: lon) {
@@ -35,7 +37,7 @@ struct ConditionsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let zone = try zoneOptions.zone()
+        let zone = try placeZone() ?? zoneOptions.zone()
         let ms = try LocalTime.require(at, option: "--at", zone: zone)
         let service = ConditionsService(zone: zone, tide: try zoneOptions.tide())
         let sky = service.sky(at: ms, coordinate: Coordinate(latitude: lat, longitude: lon))
@@ -53,6 +55,21 @@ struct ConditionsCommand: ParsableCommand {
                     + String(format: "%.2f m above %@", water.moment.height, water.station.datum)
                     + " at \(water.station.name) (not for navigation)")
             print("      " + (turns.isEmpty ? "no high or low water this day" : turns.joined(separator: ", ")))
+        }
+    }
+}
+
+extension ConditionsCommand {
+    /// The zone of the place from the gazetteer, unless --time-zone says which; nil without a
+    /// store (or one that cannot be opened now: the sky needs none), a gazetteer or a populated
+    /// place within 50 km.
+    func placeZone() throws -> TimeZone? {
+        guard zoneOptions.timeZone == nil, let opened = try? storeOptions.openIfItExists(), let store = opened,
+            try store.gazetteerCount() > 0
+        else { return nil }
+        var lookup = GazetteerLookup(store: store)
+        return try lookup.nearest(Coordinate(latitude: lat, longitude: lon)).flatMap {
+            TimeZone(identifier: $0.entry.zone)
         }
     }
 }

@@ -43,6 +43,39 @@ import TrailbookTestSupport
         #expect(overhead["start"] == "2026-06-14T09:41:29Z" || overhead["start"] == "2026-06-14T09:41:28Z")
     }
 
+    /// At 150° W with the home zone in Europe, the local day is Tahiti's when the gazetteer knows
+    /// the place: noon there is 22:00 UTC, and the day's sunrise comes before its sunset.
+    @Test func farFromHomeTheDayIsThePlacesOwn() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/gazetteer.sqlite"
+        let table = dir + "/cities500.txt"
+        let row = [
+            "4033936", "Papeete", "Papeete", "", "-17.53733", "-149.5665", "P", "PPLC", "PF", "", "00", "", "", "",
+            "26017", "", "7", "Pacific/Tahiti", "2024-01-01",
+        ]
+        try (row.joined(separator: "\t") + "\n").write(toFile: table, atomically: true, encoding: .utf8)
+        #expect(try run(["geocoder", "import", table, "--store", store]).status == 0)
+        let config = dir + "/config.toml"
+        try "[time]\nzone = \"Europe/Zurich\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let home = ["--config", config]
+        let at = ["conditions", "--at", "2026-06-14T22:00:00Z", "--lat", "-17.55", "--lon", "-149.6", "--json"]
+        let there = try json(at + home + ["--store", store])
+        #expect(there["zone"] as? String == "Pacific/Tahiti" && there["day"] as? String == "2026-06-14")
+        let sun = try #require(there["sun"] as? [String: Any])
+        let rise = try Date(try #require(sun["rise"] as? String), strategy: .iso8601)
+        let set = try Date(try #require(sun["set"] as? String), strategy: .iso8601)
+        // Both within 14 June at Papeete (-10:00: from 10:00 UTC that day to 10:00 UTC the next).
+        let midnight = 1_781_431_200.0
+        #expect(rise < set && rise.timeIntervalSince1970 > midnight && set.timeIntervalSince1970 < midnight + 86_400)
+        #expect(set.timeIntervalSince(rise) > 10 * 3600 && set.timeIntervalSince(rise) < 12 * 3600)
+        // Without the gazetteer the configured zone's day applies (15 June in Zurich then).
+        let home2 = try json(at + home + ["--store", dir + "/none.sqlite"])
+        #expect(home2["zone"] as? String == "Europe/Zurich" && home2["day"] as? String == "2026-06-15")
+        // --time-zone wins over the gazetteer.
+        let asked = try json(at + ["--store", store, "--time-zone", "UTC"])
+        #expect(asked["zone"] as? String == "UTC")
+    }
+
     @Test func aPolarNightHasNoSunriseAndSaysSo() throws {
         let doc = try json([
             "conditions", "--at", "2026-01-10T12:00:00Z", "--lat", "78.22", "--lon", "15.65", "--time-zone", "UTC",
@@ -240,7 +273,9 @@ import TrailbookTestSupport
         #expect((tide["note"] as? String)?.contains("not for navigation") == true)
         let turns = try #require(tide["turns"] as? [[String: Any]])
         #expect(turns.map { $0["type"] as? String } == ["high", "low", "high", "low"], "\(turns)")
-        let text = try run(["conditions", "--at", "2025-01-01 09:47", "--lat", "48.55", "--lon", "-123.01", "--config", path])
+        let text = try run([
+            "conditions", "--at", "2025-01-01 09:47", "--lat", "48.55", "--lon", "-123.01", "--config", path,
+        ])
         #expect(text.stdout.contains("Tide  falling") && text.stdout.contains("not for navigation"), "\(text.stdout)")
         // Without a station, tide is null.
         let none = try run(["conditions", "--at", "2025-01-01 07:47", "--lat", "48.55", "--lon", "-123.01", "--json"])
@@ -248,12 +283,14 @@ import TrailbookTestSupport
         // A record marked there gets the tide of its moment, computed.
         let store = dir + "/tide.sqlite"
         let mark = try run([
-            "mark", "--store", store, "--config", path, "--lat", "48.55", "--lon", "-123.01", "--at", "2025-01-01 12:33",
+            "mark", "--store", store, "--config", path, "--lat", "48.55", "--lon", "-123.01", "--at",
+            "2025-01-01 12:33",
             "--note", "slack",
         ])
         #expect(mark.status == 0, "\(mark.stderr)")
         let records = try run(["records", "--store", store, "--json"])
-        let record = ((try JSONSerialization.jsonObject(with: Data(records.stdout.utf8)) as? [String: Any])?["records"]
+        let record =
+            ((try JSONSerialization.jsonObject(with: Data(records.stdout.utf8)) as? [String: Any])?["records"]
             as? [[String: Any]])?.first
         let conditions = record?["conditions"] as? [String: [String: Any]]
         #expect(conditions?["tide.state"]?["value"] as? String == "low", "\(conditions as Any)")
@@ -266,7 +303,8 @@ import TrailbookTestSupport
         let r = try run(["conditions", "--lat", "48.55", "--lon", "-123.01", "--config", path])
         #expect(r.status == 78 && r.stderr.contains("tide.station in the config: no tide station \"Atlantis Harbor\""))
         let list = try run(["tide", "stations", "--near", "48.55,-123.01", "--limit", "3", "--json"])
-        let stations = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["stations"]
+        let stations =
+            (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["stations"]
             as? [[String: Any]]
         #expect(stations?.count == 3 && stations?.first?["id"] as? String == "9449880", "\(list.stdout)")
         #expect(try run(["tide", "stations", "--near", "north"]).status == 64)
