@@ -64,7 +64,7 @@ extension ConditionsCommand {
     /// store (or one that cannot be opened now: the sky needs none), a gazetteer or a populated
     /// place within 50 km.
     func placeZone() throws -> TimeZone? {
-        guard zoneOptions.timeZone == nil, let opened = try? storeOptions.openIfItExists(), let store = opened,
+        guard zoneOptions.timeZone == nil, let store = try? storeOptions.openIfItExists(),
             try store.gazetteerCount() > 0
         else { return nil }
         var lookup = GazetteerLookup(store: store)

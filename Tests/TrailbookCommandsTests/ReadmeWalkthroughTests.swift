@@ -20,6 +20,7 @@ import TrailbookTestSupport
         if line.contains("$PASSWORD") || line.contains("$TOKEN") || line.contains("$BENS_PASSWORD") {
             return "needs a secret the reader chooses"
         }
+        if line.contains("geocoder import cities500") { return "needs GeoNames' file, which the reader downloads" }
         if line.contains("device list --user ana") { return "needs the account of the line before, with its password" }
         return nil
     }
