@@ -43,13 +43,15 @@ public struct VisitFindings: Sendable {
 /// side (so a stay across midnight, or a night at home, is whole). With a gazetteer loaded
 /// (`trailbook geocoder import`), each place gets the nearest populated place in it.
 public enum VisitService {
+    /// How much time of points is read at once, ms.
+    static let window: Int64 = 2 * 86_400_000
+
     public static func find(
         store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
         rules: VisitRules, zone: TimeZone
     ) throws -> VisitFindings {
         let pad: Int64 = 86_400_000
         let (a, b) = (from == .min ? from : from - pad, to == .max ? to : to + pad)
-        let points = try store.points(fromMilliseconds: a, toMilliseconds: b, devices: devices)
         var detector = StayDetector(rules: rules)
         var visits: [Visit] = []
         var trips: [Trip] = []
@@ -59,8 +61,28 @@ public enum VisitService {
             case .trip(let t): trips.append(t)
             }
         }
-        for fix in points {
-            if let p = VisitPoint(fix) { detector.add(p, collect) }
+        // Two days of points at a time, the detector carried across: a year at 1 Hz never sits
+        // in memory. An open range starts at the first point.
+        // An open range runs from the first ride's start to the newest point.
+        var count = 0
+        var start = a
+        var stop = b
+        if start == .min || stop == .max {
+            let rides = try store.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices)
+            guard let first = rides.first, let newest = try store.latestPoint(devices: devices)?.unixMilliseconds else {
+                return VisitFindings(visits: [], trips: [], places: [:], points: 0, passedOver: 0)
+            }
+            start = max(start, first.startMilliseconds)
+            stop = min(stop, newest + 1)
+        }
+        while start < stop {
+            let end = stop - start > window ? start + window : stop
+            let points = try store.points(fromMilliseconds: start, toMilliseconds: end, devices: devices)
+            count += points.count
+            for fix in points {
+                if let p = VisitPoint(fix) { detector.add(p, collect) }
+            }
+            start = end
         }
         detector.finish(collect)
         let userPlaces = try store.places(account: devices.account)
@@ -71,7 +93,7 @@ public enum VisitService {
         var findings = VisitFindings(
             visits: visits, trips: trips,
             places: Dictionary(uniqueKeysWithValues: places.filter { used.contains($0.id) }.map { ($0.id, $0) }),
-            points: points.count, passedOver: detector.passedOver)
+            points: count, passedOver: detector.passedOver)
         if try !used.isEmpty && store.gazetteerCount() > 0 {
             var lookup = GazetteerLookup(store: store)
             for (id, place) in findings.places {
