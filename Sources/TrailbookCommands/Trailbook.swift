@@ -26,7 +26,7 @@ public struct Trailbook: AsyncParsableCommand {
             NoteCommand.self, PhotoCommand.self, FieldCommand.self, Records.self, Day.self, Remove.self, Pause.self,
             Resume.self, Status.self, Summary.self, Report.self, Export.self, Config.self, Simulate.self, Serve.self,
             UserCommand.self, Push.self, StoreCommand.self,
-            DeviceCommand.self, PlaceCommand.self, Events.self, Timeline.self, VisitsCommand.self, GeocoderCommand.self,
+            DeviceCommand.self, PlaceCommand.self, Events.self, Timeline.self, VisitsCommand.self, YearCommand.self, GeocoderCommand.self,
             CueCommand.self,
             TaskCommand.self,
             AlertCommand.self, ConditionsCommand.self, WeatherCommand.self, SuggestCommand.self, TideCommand.self,

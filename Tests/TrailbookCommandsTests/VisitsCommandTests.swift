@@ -167,4 +167,39 @@ import TrailbookTestSupport
         let text = try run(["visits", "--store", store, "--time-zone", "Europe/Zurich", "--day", "2026-06-13"])
         #expect(text.stdout.contains("· London, GB"), "\(text.stdout)")
     }
+
+    /// The fortnight in review: modes, the nights away, countries by the days stayed there (the
+    /// flights over France count for nothing), the longest trip.
+    @Test func theFortnightInReview() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/review.sqlite"
+        let (table, admin1) = try Self.gazetteer(dir)
+        #expect(try run(["geocoder", "import", table, "--admin1", admin1, "--store", store]).status == 0)
+        for part in try files() { #expect(try run(["import", "--store", store, part]).status == 0) }
+        let result = try run(["year", "2026", "--store", store, "--time-zone", "Europe/Zurich", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let review = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(review["days"] as? Int == 14 && review["from"] as? String == "2026-01-01")
+        let modes = try #require(review["by_mode"] as? [[String: Any]])
+        let plane = try #require(modes.first { $0["mode"] as? String == "plane" })
+        #expect(plane["trips"] as? Int == 2)
+        #expect((plane["distance_m"] as? Double).map { abs($0 - 1_576_000) < 20_000 } == true, "\(plane)")
+        #expect(Set(modes.compactMap { $0["mode"] as? String }) == ["plane", "car", "cycling", "walking", "running"])
+        let countries = try #require(review["countries"] as? [[String: Any]])
+        let days = Dictionary(uniqueKeysWithValues: countries.map { ($0["code"] as! String, $0["days"] as! Int) })
+        // Switzerland every day but the Saturday in London; London Friday to Sunday; Konstanz Saturday and Sunday.
+        #expect(days == ["CH": 13, "GB": 3, "DE": 2], "\(countries)")
+        #expect(countries.first?["name"] as? String == "Switzerland")
+        #expect(review["nights_away_from_home"] as? Int == 3 && review["days_away_from_home"] as? Int == 1)
+        let home = try #require(review["home"] as? [String: Any])
+        #expect(home["name"] as? String == "home (suggested)" && home["locality"] as? String == "Wiedikon, CH")
+        let longest = try #require(review["longest_trip"] as? [String: Any])
+        #expect(longest["mode"] as? String == "plane" && longest["from"] as? String == "Kloten, CH", "\(longest)")
+        let text = try run([
+            "year", "--from", "2026-06-01", "--to", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich",
+        ])
+        #expect(text.status == 0 && text.stdout.contains("Countries: Switzerland 13 days"), "\(text.stdout)")
+        let empty = try run(["year", "2025", "--store", store])
+        #expect(empty.status == 0 && empty.stdout.contains("0 days with data"), "\(empty.stdout)")
+    }
 }

@@ -161,7 +161,7 @@ public enum DayTimeline {
         return entries + stops
     }
 
-    static func minutes(_ ms: Int64) -> String {
+    public static func minutes(_ ms: Int64) -> String {
         let m = Int((Double(ms) / 60_000).rounded())
         return m < 60 ? "\(m) min" : "\(m / 60) h \(m % 60) min"
     }

@@ -1,0 +1,117 @@
+import Foundation
+import GPSCore
+import TrackModel
+import Visits
+
+/// The year in review (or any range): distance by mode, days and nights away from home,
+/// countries and cities with the days spent there (where you stayed: a country flown over does
+/// not count), the places most visited, the longest trip. Local days in `zone`.
+public struct YearReview: Sendable {
+    public struct Mode: Sendable, Equatable {
+        public var mode: TravelMode
+        public var distance: Double
+        public var seconds: Double
+        public var trips: Int
+    }
+
+    public struct Country: Sendable, Equatable {
+        public var code: String
+        public var name: String
+        public var days: Int
+    }
+
+    public struct City: Sendable, Equatable {
+        public var name: String
+        public var country: String
+        public var days: Int
+    }
+
+    /// Local days with a visit or a trip.
+    public var days: Int
+    public var visits: Int
+    public var trips: Int
+    public var byMode: [Mode]
+    /// The place suggested as home (or the user's own place named home), when there is one.
+    public var home: VisitPlace?
+    /// Days with data never at home; nights (03:00 local) not spent at home.
+    public var daysAwayFromHome: Int
+    public var nightsAwayFromHome: Int
+    /// Empty without a gazetteer.
+    public var countries: [Country]
+    public var cities: [City]
+    /// Most time spent first, at most ten.
+    public var places: [VisitPlace]
+    public var longestTrip: Trip?
+
+    public init(_ f: VisitFindings, zone: TimeZone) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        func day(_ ms: Int64) -> CivilDate { LocalDay.of(ms, in: zone) }
+        /// Each local day a span touches.
+        func days(_ a: Int64, _ b: Int64) -> [CivilDate] {
+            var out: [CivilDate] = []
+            var d = day(a)
+            let last = day(max(a, b))
+            while d <= last {
+                out.append(d)
+                d = d.adding(days: 1)
+            }
+            return out
+        }
+        var withData = Set<CivilDate>()
+        for v in f.visits { withData.formUnion(days(v.start, v.end)) }
+        for t in f.trips { withData.formUnion(days(t.start, t.end)) }
+        self.days = withData.count
+        visits = f.visits.count
+        trips = f.trips.count
+        var modes: [TravelMode: Mode] = [:]
+        for t in f.trips {
+            modes[t.mode, default: Mode(mode: t.mode, distance: 0, seconds: 0, trips: 0)].distance += t.distance
+            modes[t.mode]!.seconds += t.seconds
+            modes[t.mode]!.trips += 1
+        }
+        byMode = modes.values.filter { $0.mode != .still }.sorted {
+            ($0.distance, $0.mode.rawValue) > ($1.distance, $1.mode.rawValue)
+        }
+        let home =
+            f.places.values.first { $0.name?.lowercased() == "home" }
+            ?? f.places.values.first { $0.suggestion == "home" }
+        self.home = home
+        var homeDays = Set<CivilDate>()
+        var homeNights = Set<CivilDate>()
+        for v in f.visits where v.place == home?.id && home != nil {
+            for d in days(v.start, v.end) {
+                homeDays.insert(d)
+                let night = LocalDay.start(d, in: zone) + 3 * 3_600_000
+                if v.start <= night && night <= v.end { homeNights.insert(d) }
+            }
+        }
+        daysAwayFromHome = home == nil ? 0 : withData.subtracting(homeDays).count
+        // A night counts where the data covers it: the first and last day's may lie outside.
+        let nights = withData.filter { d in
+            let night = LocalDay.start(d, in: zone) + 3 * 3_600_000
+            return f.visits.contains { $0.start <= night && night <= $0.end }
+                || f.trips.contains { $0.start <= night && night <= $0.end }
+        }
+        nightsAwayFromHome = home == nil ? 0 : nights.subtracting(homeNights).count
+        var countryDays: [String: Set<CivilDate>] = [:]
+        var cityDays: [String: (country: String, days: Set<CivilDate>)] = [:]
+        for v in f.visits {
+            guard let id = v.place, let locality = f.localities[id] else { continue }
+            for d in days(v.start, v.end) {
+                countryDays[locality.country, default: []].insert(d)
+                cityDays[locality.name + "\u{1F}" + locality.country, default: (locality.country, [])].days.insert(d)
+            }
+        }
+        countries = countryDays.map {
+            Country(code: $0.key, name: GazetteerService.countryName($0.key), days: $0.value.count)
+        }.sorted { ($0.days, $1.code) > ($1.days, $0.code) }
+        cities = cityDays.map {
+            City(
+                name: String($0.key.split(separator: "\u{1F}")[0]), country: $0.value.country, days: $0.value.days.count
+            )
+        }.sorted { ($0.days, $1.name) > ($1.days, $0.name) }
+        places = Array(f.places.values.sorted { ($0.seconds, -$0.id) > ($1.seconds, -$1.id) }.prefix(10))
+        longestTrip = f.trips.max { ($0.distance, -$0.start) < ($1.distance, -$1.start) }
+    }
+}
