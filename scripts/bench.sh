@@ -221,3 +221,4 @@ python3 scripts/serve-load.py "$bin" --devices 500 --seconds 60 --users 10 | tee
 bash scripts/bench-postgres.sh
 bash scripts/bench-google.sh
 bash scripts/bench-fit.sh
+bash scripts/bench-visits.sh

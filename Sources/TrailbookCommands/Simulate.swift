@@ -38,10 +38,23 @@ struct Simulate: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
     var output: String?
 
+    @Option(
+        help: """
+            Instead of a ride, write N fortnights of a person's life as CSV (time in Unix ms,lat,lon,speed,accuracy): \
+            home, work, a canteen, runs, a weekend by car abroad, a weekend by plane (the test's fortnight, \
+            repeated from 2026-06-01), for benchmarks of visit detection.
+            """)
+    var fortnights: Int?
+
+    @Option(help: "With --fortnights: seconds between fixes, everywhere (1: a year of 26 fortnights is 31 M fixes).")
+    var every = 1
+
     func validate() throws {
         guard duration > 0 && duration <= 366 * 86_400 else {
             throw ValidationError("--duration must be between 1 and 31622400 seconds.")
         }
+        if let fortnights, !(1...260).contains(fortnights) { throw ValidationError("--fortnights is from 1 to 260.") }
+        guard every >= 1 && every <= 600 else { throw ValidationError("--every is from 1 to 600 seconds.") }
         guard (0...100).contains(corrupt) else { throw ValidationError("--corrupt is a percentage from 0 to 100.") }
         guard abs(lat) <= 90, abs(lon) <= 180 else {
             throw ValidationError("--lat must be within ±90 and --lon within ±180 degrees.")
@@ -60,6 +73,7 @@ struct Simulate: ParsableCommand {
     }
 
     func run() throws {
+        if let fortnights { return try writeFortnights(fortnights) }
         let (date, timeOfDay) = parsedStart()!
         let simulator = RideSimulator(
             .init(
@@ -77,6 +91,38 @@ struct Simulate: ParsableCommand {
                 }
             }
             try out.flushIfFull()
+        }
+        try out.flush()
+        try sink.commit()
+    }
+}
+
+extension Simulate {
+    /// The fortnight of the visit tests, `count` times one after the other, as CSV.
+    func writeFortnights(_ count: Int) throws {
+        let plan = Fortnight.simulator(stayInterval: every, moveInterval: every, seed: seed)
+        let sink = try OutputFile(path: output, suffix: "csv")
+        var out = OutputBuffer(fd: sink.fd)
+        out.append("time,lat,lon,speed,accuracy\n")
+        for k in 0..<count {
+            var sim = plan
+            sim.startMilliseconds = Fortnight.start + Int64(k) * 14 * 86_400_000
+            sim.seed = seed &+ UInt64(k)
+            for fix in sim {
+                let c = fix.coordinate!
+                // Unix milliseconds: the CSV reader takes them, and they cost no formatting.
+                out.append(int: Int(fix.unixMilliseconds!))
+                out.append(",")
+                out.append(c.latitude, decimals: 7)
+                out.append(",")
+                out.append(c.longitude, decimals: 7)
+                out.append(",")
+                out.append(fix.speed ?? 0, decimals: 2)
+                out.append(",")
+                out.append(fix.horizontalError ?? 0, decimals: 1)
+                out.append("\n")
+                try out.flushIfFull()
+            }
         }
         try out.flush()
         try sink.commit()
