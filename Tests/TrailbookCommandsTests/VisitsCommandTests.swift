@@ -166,6 +166,9 @@ import TrailbookTestSupport
         #expect((london["locality"] as? [String: Any])?["time_zone"] as? String == "Europe/London")
         let text = try run(["visits", "--store", store, "--time-zone", "Europe/Zurich", "--day", "2026-06-13"])
         #expect(text.stdout.contains("· London, GB"), "\(text.stdout)")
+        // Local time wherever you were: London's +01:00 beside Zurich's listing, in text and JSON.
+        #expect(text.stdout.contains("09:42+01:00–13:00+01:00  ⌂"), "the museum, 10:42-14:00 in Zurich: \(text.stdout)")
+        #expect((london["local_start"] as? String)?.hasSuffix("+01:00") == true, "\(london)")
     }
 
     /// The fortnight in review: modes, the nights away, countries by the days stayed there (the

@@ -17,10 +17,15 @@ public struct VisitsJSON: Encodable, Sendable {
         var name: String
         var ongoing: Bool
         var locality: Locality?
+        /// ISO 8601 with the offset of where the visit was (the gazetteer's zone, else the listing's).
+        var localStart: String
+        var localEnd: String
 
         enum CodingKeys: String, CodingKey {
             case start, end, seconds, lat, lon, fixes, place, name, ongoing, locality
             case spreadMetres = "spread_m"
+            case localStart = "local_start"
+            case localEnd = "local_end"
         }
     }
 
@@ -98,7 +103,9 @@ public struct VisitsJSON: Encodable, Sendable {
                 start: LocalTime.utc(v.start), end: LocalTime.utc(v.end), seconds: v.seconds,
                 lat: round(v.center.latitude, 1e6), lon: round(v.center.longitude, 1e6), spreadMetres: round(v.spread),
                 fixes: v.fixes, place: v.place, name: f.name(of: v), ongoing: v.ongoing,
-                locality: v.place.flatMap { f.localities[$0] }.map(Locality.init))
+                locality: v.place.flatMap { f.localities[$0] }.map(Locality.init),
+                localStart: LocalTime.iso(v.start, zone: f.zone(of: v) ?? zone),
+                localEnd: LocalTime.iso(v.end, zone: f.zone(of: v) ?? zone))
         }
         trips = f.trips.map { t in
             TripEntry(
@@ -118,15 +125,23 @@ public struct VisitsJSON: Encodable, Sendable {
         passedOver = f.passedOver
     }
 
-    /// One line per visit or trip, in local time.
+    /// One line per visit or trip, in the local time where it happened (the place's zone from
+    /// the gazetteer, written with its offset when it is not `zone`'s then: `19:59+01:00`).
     public static func line(_ m: Movement, findings f: VisitFindings, zone: TimeZone) -> String {
+        func clock(_ ms: Int64, _ there: TimeZone) -> String {
+            let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+            let same = there.secondsFromGMT(for: date) == zone.secondsFromGMT(for: date)
+            let offset = there.secondsFromGMT(for: date)
+            return LocalTime.clock(ms, zone: there) + (same ? "" : offset == 0 ? "+00:00" : LocalTime.offset(offset))
+        }
         switch m {
         case .visit(let v):
-            let span = LocalTime.clock(v.start, zone: zone) + "–" + LocalTime.clock(v.end, zone: zone)
+            let here = f.zone(of: v) ?? zone
+            let span = clock(v.start, here) + "–" + clock(v.end, here)
             return "\(span)  ⌂ \(f.name(of: v))  · \(DayTimeline.minutes(v.end - v.start))"
                 + (f.locality(of: v).map { " · \($0)" } ?? "") + (v.ongoing ? " (the last fix so far)" : "")
         case .trip(let t):
-            let span = LocalTime.clock(t.start, zone: zone) + "–" + LocalTime.clock(t.end, zone: zone)
+            let span = clock(t.start, f.zone(at: t.start) ?? zone) + "–" + clock(t.end, f.zone(at: t.end) ?? zone)
             let kmh = t.movingSeconds > 0 ? String(format: ", %.0f km/h typical", t.medianSpeed * 3.6) : ""
             return "\(span)  → \(t.mode.rawValue) \(VisitService.distance(t.distance))"
                 + "  · \(DayTimeline.minutes(t.end - t.start))\(kmh)"

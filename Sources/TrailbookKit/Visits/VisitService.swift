@@ -32,6 +32,19 @@ public struct VisitFindings: Sendable {
         visit.place.flatMap { localities[$0] }.map { "\($0.name), \($0.country)" }
     }
 
+    /// The time zone where the visit was: its populated place's, when the gazetteer gives one.
+    public func zone(of visit: Visit) -> TimeZone? {
+        visit.place.flatMap { localities[$0] }.flatMap { TimeZone(identifier: $0.zone) }
+    }
+
+    /// The zone at moment `ms` on the way: that of the visit the trip left (or reached, when it
+    /// left none).
+    public func zone(at ms: Int64) -> TimeZone? {
+        let visit =
+            visits.last { $0.start <= ms && ms <= $0.end } ?? visits.last { $0.end <= ms } ?? visits.first
+        return visit.flatMap(zone(of:))
+    }
+
     /// Visits and trips in time order.
     public var movements: [Movement] {
         (visits.map(Movement.visit) + trips.map(Movement.trip)).sorted { $0.start < $1.start }
