@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "TrailbookServer",
             dependencies: [
-                "TrailbookKit", "TrackModel", "GPSCore", "Pipeline", "CQRencode",
+                "TrailbookKit", "TrackModel", "GPSCore", "Pipeline", "Visits", "CQRencode",
                 "PageTemplates", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

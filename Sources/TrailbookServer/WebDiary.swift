@@ -5,6 +5,7 @@ import NIOPosix
 import Reports
 import TrackModel
 import TrailbookKit
+import Visits
 
 /// The signed-in account's diary in the browser: the day page (`/day/YYYY-MM-DD`, the content of
 /// `report day` for the account's devices and records), its summary, notes and records added
@@ -19,6 +20,8 @@ struct WebDiary {
     let threads: NIOThreadPool
     /// Where the account's days begin and end, and how times are shown.
     let zone: TimeZone
+    /// What counts as a visit (`[visits]`), for the year in review.
+    var visitRules = VisitRules()
 
     /// The sentences a redirect names in `?saved=`: nothing the user typed goes back into a page
     /// through a URL.
@@ -250,6 +253,29 @@ struct WebDiary {
                 return WebPages.html(WebTemplates.pages.render("export", values), status: refusal.status)
             }
         }
+        // The year in review: the visits and trips in the account's points.
+        router.get("/year") { request, _ -> Response in
+            guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            let (zone, imperial) = await login.local(session.user, zone: zone)
+            let year =
+                request.uri.queryParameters.get("year").flatMap { Int(String($0)) } ?? LocalTime.today(in: zone).year
+            guard (1970...9999).contains(year) else {
+                throw Refusal(.notFound, "A review's year is between 1970 and 9999, e.g. /year?year=2026.")
+            }
+            let (store, user, rules) = (self.store, session.user, self.visitRules)
+            let (review, findings) = try await threads.runIfActive {
+                let findings = try VisitService.find(
+                    store: store, fromMilliseconds: LocalDay.start(CivilDate(unchecked: year, 1, 1), in: zone),
+                    toMilliseconds: LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: zone),
+                    devices: DeviceFilter(account: user), rules: rules, zone: zone)
+                return (YearReview(findings, zone: zone), findings)
+            }
+            return WebPages.html(
+                WebTemplates.pages.render(
+                    "year",
+                    Self.yearValues(
+                        review, findings: findings, year: year, user: user, zone: zone, imperial: imperial)))
+        }
         // A year at a glance: each day shaded by how long was recorded, linked to its page.
         router.get("/calendar") { request, _ -> Response in
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
@@ -266,6 +292,52 @@ struct WebDiary {
             return WebPages.html(
                 WebTemplates.pages.render("calendar", Self.calendarValues(calendar, user: user, today: today)))
         }
+    }
+
+    /// What the year template shows: `trailbook year`'s review in the account's zone and units.
+    static func yearValues(
+        _ review: YearReview, findings f: VisitFindings, year: Int, user: String, zone: TimeZone, imperial: Bool
+    ) -> [String: Any] {
+        func distance(_ metres: Double) -> String {
+            imperial ? String(format: "%.1f mi", metres / 1609.344) : VisitService.distance(metres)
+        }
+        func days(_ n: Int) -> String { counted(n, "day") }
+        var values: [String: Any] = [
+            "user": user, "year": year, "previous": year - 1, "next": year + 1, "empty": review.days == 0,
+            "summary": "\(days(review.days)) with data, \(counted(review.visits, "visit")) at "
+                + "\(counted(f.places.count, "place")), \(counted(review.trips, "trip")) (\(zone.displayIdentifier))",
+            "modes": review.byMode.map { m in
+                [
+                    "mode": m.mode.rawValue, "distance": distance(m.distance),
+                    "time": LocalTime.hoursAndMinutes(m.seconds), "trips": m.trips,
+                ] as [String: Any]
+            },
+            "away": review.home.map { h in
+                "\(days(review.daysAwayFromHome)) never at \(VisitFindings.name(of: h)), "
+                    + counted(review.nightsAwayFromHome, "night") + " elsewhere"
+            } ?? "No home yet: add a place named home, or stay three nights somewhere.",
+            "noGazetteer": review.countries.isEmpty,
+            "countries": review.countries.map { ["name": $0.name, "days": days($0.days)] },
+            "cities": review.cities.prefix(20).map { ["name": $0.name, "country": $0.country, "days": days($0.days)] },
+            "places": review.places.map { p in
+                [
+                    "name": VisitFindings.name(of: p), "hours": String(format: "%.1f h", p.seconds / 3600),
+                    "visits": counted(p.visits, "visit"),
+                    "locality": f.localities[p.id].map { "\($0.name), \($0.country)" } as Any,
+                ] as [String: Any]
+            },
+        ]
+        if let t = review.longestTrip {
+            let ends = [t.from, t.to].map { c in
+                f.visits.first { Geodesy.haversineDistance($0.center, c) < 500 }.flatMap(f.locality(of:))
+            }
+            values["longest"] = [
+                "date": LocalDay.of(t.start, in: zone).description, "when": LocalTime.format(t.start, zone: zone),
+                "what": "\(t.mode.rawValue), \(distance(t.distance))"
+                    + (ends[0].map { " from \($0)" } ?? "") + (ends[1].map { " to \($0)" } ?? ""),
+            ]
+        }
+        return values
     }
 
     /// What the calendar template shows: the year's totals and its months, each a grid of weeks

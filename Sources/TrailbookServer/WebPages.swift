@@ -176,7 +176,8 @@ enum WebPages {
         }
         router.get("/map.js") { _, _ -> Response in script(WebMapScripts.map) }
         router.get("/live.js") { _, _ -> Response in script(WebMapScripts.live) }
-        WebDiary(store: store, login: login, tiles: tiles, threads: threads, zone: zone).add(to: router)
+        WebDiary(store: store, login: login, tiles: tiles, threads: threads, zone: zone, visitRules: pipeline.visits)
+            .add(to: router)
         WebImport(store: store, login: login, threads: threads, zone: zone, pipeline: pipeline).add(to: router)
         WebSettings(accounts: login.accounts, login: login, threads: threads, zone: zone).add(to: router)
         WebPlaces(store: store, login: login, tiles: tiles, threads: threads, zone: zone).add(to: router)

@@ -7,7 +7,7 @@ enum WebTemplates {
         (name: "head", text: head), ("login", login), ("home", home), ("calendar", calendar), ("confirm", confirm),
         ("export", export), ("import", importPage), ("settings", settings), ("paired", paired),
         ("places", places), ("alerts", alerts), ("livemap", livemap), ("friends", friends),
-        ("heatmap", heatmap),
+        ("heatmap", heatmap), ("year", year),
     ])
 
     static let head = """
@@ -136,7 +136,7 @@ enum WebTemplates {
         {{> head}}
         <header><h1>{{year}}</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
         <nav class="days"><a href="/">Home</a><a href="/day/{{today}}">Today’s diary</a>\
-        <a href="/calendar?year={{previous}}" rel="prev">← {{previous}}</a><a href="/calendar?year={{next}}" rel="next">{{next}} →</a></nav>
+        <a href="/calendar?year={{previous}}" rel="prev">← {{previous}}</a><a href="/calendar?year={{next}}" rel="next">{{next}} →</a>        <a href="/year?year={{year}}" id="review">{{year}} in review</a></nav>
         <p id="totals">{{totals}}</p>
         <p class="legend">Time recorded: <span class="key"><span class="l0"></span> none</span> <span class="key">\
         <span class="l1"></span> under 15 min</span> <span class="key"><span class="l2"></span> under an hour</span> \
@@ -147,6 +147,29 @@ enum WebTemplates {
         <span class="wd">F</span><span class="wd">S</span><span class="wd">S</span>\
         {{#cells}}{{#blank}}<span></span>{{/blank}}{{^blank}}<a href="/day/{{date}}" class="l{{level}}{{#today}} today{{/today}}" \
         title="{{label}}" aria-label="{{label}}">{{day}}</a>{{/blank}}{{/cells}}</div></section>{{/months}}</div>
+        </body></html>
+        """
+
+    /// The year in review: what `trailbook year` prints, from the visits and trips in the points.
+    static let year = """
+        {{> head}}
+        <header><h1>{{year}} in review</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
+        <nav class="days"><a href="/">Home</a><a href="/calendar?year={{year}}">Calendar</a>\
+        <a href="/year?year={{previous}}" rel="prev">← {{previous}}</a><a href="/year?year={{next}}" rel="next">{{next}} →</a></nav>
+        <p id="summary">{{summary}}</p>
+        {{#empty}}<p>Nothing recorded in {{year}}: import your history (<a href="/import">Import</a>) or let a phone post.</p>{{/empty}}
+        {{^empty}}<h2>By mode</h2>
+        <table id="modes"><thead><tr><th>Mode</th><th>Distance</th><th>Time</th><th>Trips</th></tr></thead><tbody>\
+        {{#modes}}<tr><td>{{mode}}</td><td>{{distance}}</td><td>{{time}}</td><td>{{trips}}</td></tr>{{/modes}}</tbody></table>
+        <h2>Away from home</h2><p id="away">{{away}}</p>
+        <h2>Countries and cities</h2>
+        {{#noGazetteer}}<p id="countries">Names come from a gazetteer loaded once on the server: \
+        <code>trailbook geocoder import cities500.zip</code> (GeoNames).</p>{{/noGazetteer}}\
+        {{^noGazetteer}}<ul id="countries">{{#countries}}<li><strong>{{name}}</strong> {{days}}</li>{{/countries}}</ul>
+        <ul id="cities" class="columns">{{#cities}}<li>{{name}}, {{country}} · {{days}}</li>{{/cities}}</ul>{{/noGazetteer}}
+        <h2>Places with the most time</h2>
+        <ol id="places">{{#places}}<li><strong>{{name}}</strong> {{hours}} · {{visits}}{{#locality}} · {{.}}{{/locality}}</li>{{/places}}</ol>
+        {{#longest}}<h2>The longest trip</h2><p id="longest"><a href="/day/{{date}}">{{when}}</a>: {{what}}</p>{{/longest}}{{/empty}}
         </body></html>
         """
 
