@@ -20,16 +20,19 @@ public enum Fortnight {
     public static let museum = Coordinate(latitude: 51.4967, longitude: -0.1764)
 
     /// 2026-06-01T00:00+02:00.
-    public static let start = Int64(CivilDate(year: 2026, month: 5, day: 31)!.daysSinceEpoch) * 86_400_000 + 22 * 3_600_000
+    public static let start =
+        Int64(CivilDate(year: 2026, month: 5, day: 31)!.daysSinceEpoch) * 86_400_000 + 22 * 3_600_000
 
     public typealias Step = HistorySimulator.Step
 
     public static func simulator(stayInterval: Int = 60, moveInterval: Int = 10, seed: UInt64 = 7) -> HistorySimulator {
         var steps: [Step] = []
-        var clock = 0  // seconds since the start
+        var clock: Int64 = 0  // ms since the start, as the simulator counts them
         /// Stay (with a dark spell in the middle when asked) until `hour` of day `day` (0-based).
         func stay(until day: Int, _ hour: Double, dark: Int = 0) {
-            let seconds = day * 86_400 + Int(hour * 3600) - clock
+            // Whole seconds that end at or just before the hour: never after it, so the next
+            // fortnight, starting at its midnight, never overlaps this one.
+            let seconds = Int((Int64(day * 86_400 + Int(hour * 3600)) * 1000 - clock) / 1000)
             precondition(seconds > dark, "the plan runs backwards at day \(day) \(hour)")
             if dark > 0 {
                 let before = (seconds - dark) / 2
@@ -37,13 +40,12 @@ public enum Fortnight {
             } else {
                 steps.append(.stay(seconds: seconds))
             }
-            clock += seconds
+            clock += Int64(seconds) * 1000
         }
         var position = home
         func go(_ to: Coordinate, _ mode: String, _ speed: Double, darkShare: Double = 0) {
             steps.append(.move(to: to, speed: speed, mode: mode, darkShare: darkShare))
-            clock += Int((Geodesy.haversineDistance(position, to) / speed * 1000).rounded()) / 1000
-            // The simulator keeps exact milliseconds; the plan rounds down, the next stay absorbs it.
+            clock += Int64((Geodesy.haversineDistance(position, to) / speed * 1000).rounded())
             position = to
         }
         func weekday(_ day: Int, evening: String) {
@@ -71,7 +73,7 @@ public enum Fortnight {
             // The night at home, the phone asleep from 01:00 to 06:00.
             stay(until: day + 1, 1)
             steps.append(.dark(seconds: 5 * 3600))
-            clock += 5 * 3600
+            clock += 5 * 3_600_000
         }
         for day in 0..<5 { weekday(day, evening: ["", "run", "friend", "run", ""][day]) }
         // Saturday: the café, then by car to Konstanz, a night there, the lakeside, back Sunday.
@@ -87,7 +89,7 @@ public enum Fortnight {
         go(home, "car", 27)
         stay(until: 7, 1)
         steps.append(.dark(seconds: 5 * 3600))
-        clock += 5 * 3600
+        clock += 5 * 3_600_000
         for day in 7..<11 { weekday(day, evening: ["run", "", "friend", ""][day - 7]) }
         // Friday: to the airport after work, a flight to London (its middle without a fix).
         stay(until: 11, 7.5)

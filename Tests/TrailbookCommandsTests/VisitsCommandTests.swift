@@ -83,7 +83,7 @@ import TrailbookTestSupport
         #expect(day.stdout.hasPrefix("2026-06-0"), "\(day.stdout)")
         #expect(day.stdout.contains("⌂ Office"), "\(day.stdout)")
         #expect(day.stdout.contains("→ cycling 3.") && day.stdout.contains("→ car "), "\(day.stdout)")
-        #expect(day.stdout.contains("07:30–"), "local times: \(day.stdout)")
+        #expect(day.stdout.contains("07:41–12:00  ⌂ Office"), "local times (05:41 UTC): \(day.stdout)")
         let places = try run(["visits", "--store", store, "--time-zone", "Europe/Zurich", "--places"])
         #expect(places.status == 0, "\(places.stderr)")
         #expect(

@@ -186,7 +186,8 @@ public struct ImportService {
         func read(_ item: (StreamItem) throws -> Void) throws {
             switch kind {
             case .gpx: extras = try ImportReaders.gpx(path, progress: progress, item)
-            case .kml, .tcx, .fit, .geoJSON, .csv: extras = try ImportReaders.track(path, kind: kind, progress: progress, item)
+            case .kml, .tcx, .fit, .geoJSON, .csv:
+                extras = try ImportReaders.track(path, kind: kind, progress: progress, item)
             case .jsonTrack: try ImportReaders.jsonTrack(path, item)
             case .googleTimeline: extras = try ImportReaders.google(path, progress: progress, item)
             case .ownTracksRec: extras = try ImportReaders.ownTracks(path, progress: progress, item)
@@ -203,11 +204,15 @@ public struct ImportService {
         var runner = newRunner()
         do {
             do {
+                // A little disorder is sorted as it is read (``ReorderBuffer``), in bounded memory.
+                var reorder = ReorderBuffer()
                 try read {
                     try checkDigest(&runner)
-                    try runner.take($0)
+                    try reorder.take($0) { try runner.take($0) }
                 }
+                try reorder.flush { try runner.take($0) }
                 try runner.endStream()
+                if reorder.reordered { report.reordered = true }
             } catch is StreamRunner.OutOfOrder {
                 // What was stored of the first reading goes; the sorted one is stored whole.
                 writing?.cancel()

@@ -1,0 +1,79 @@
+import GPSCore
+
+/// Puts a stream that is almost in time order back in order as it is read, in bounded memory:
+/// fixes wait in a heap, and the earliest goes on once more than ``capacity`` wait (a segment
+/// or track boundary lets all of them go, in order). Files whose parts overlap a little (a
+/// logger's files run together, a few late rows) are imported in one reading this way. A fix
+/// earlier than one that has already gone on throws ``StreamRunner/OutOfOrder``: the file is
+/// then read again and sorted whole.
+struct ReorderBuffer {
+    /// How many fixes may wait: 65,536 by default (18 hours at 1 Hz; about 15 MB).
+    let capacity: Int
+    private var heap: [(ms: Int64, seq: Int, fix: Fix)] = []
+    private var sequence = 0
+    /// The time of the last fix that went on.
+    private var released: Int64 = .min
+    /// Whether any fix came earlier than one read before it.
+    private(set) var reordered = false
+    private var latest: Int64 = .min
+
+    init(capacity: Int = 1 << 16) {
+        self.capacity = capacity
+    }
+
+    mutating func take(_ item: StreamItem, _ next: (StreamItem) throws -> Void) throws {
+        guard case .fix(let fix) = item, let ms = fix.unixMilliseconds else {
+            // A boundary, or a fix without a time (the runner judges it where it stands). A new
+            // stream (a GPX track) has a pipeline of its own and may begin at any time.
+            try flush(next)
+            if case .track = item { (released, latest) = (.min, .min) }
+            return try next(item)
+        }
+        guard ms >= released else { throw StreamRunner.OutOfOrder() }
+        if ms < latest { reordered = true }
+        latest = max(latest, ms)
+        push((ms, sequence, fix))
+        sequence += 1
+        if heap.count > capacity { try next(.fix(pop().fix)) }
+    }
+
+    /// Lets every waiting fix go on, in time order.
+    mutating func flush(_ next: (StreamItem) throws -> Void) throws {
+        while !heap.isEmpty { try next(.fix(pop().fix)) }
+    }
+
+    private static func earlier(_ a: (ms: Int64, seq: Int, fix: Fix), _ b: (ms: Int64, seq: Int, fix: Fix)) -> Bool {
+        (a.ms, a.seq) < (b.ms, b.seq)
+    }
+
+    private mutating func push(_ e: (ms: Int64, seq: Int, fix: Fix)) {
+        heap.append(e)
+        var i = heap.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard Self.earlier(heap[i], heap[parent]) else { break }
+            heap.swapAt(i, parent)
+            i = parent
+        }
+    }
+
+    private mutating func pop() -> (ms: Int64, seq: Int, fix: Fix) {
+        let top = heap[0]
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            var i = 0
+            while true {
+                let (l, r) = (2 * i + 1, 2 * i + 2)
+                var m = i
+                if l < heap.count, Self.earlier(heap[l], heap[m]) { m = l }
+                if r < heap.count, Self.earlier(heap[r], heap[m]) { m = r }
+                if m == i { break }
+                heap.swapAt(i, m)
+                i = m
+            }
+        }
+        released = top.ms
+        return top
+    }
+}

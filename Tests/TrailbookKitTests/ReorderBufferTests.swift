@@ -1,0 +1,54 @@
+import GPSCore
+import Testing
+
+@testable import TrailbookKit
+
+/// The import's reorder buffer: a little disorder sorted as read, in bounded memory; more is
+/// the full sort's.
+@Suite struct ReorderBufferTests {
+    func fix(_ second: Int) -> StreamItem {
+        var f = Fix()
+        f.date = CivilDate(year: 2026, month: 6, day: 14)
+        f.timeOfDay = second * 1000
+        f.mode = .threeD
+        f.coordinate = Coordinate(latitude: 47, longitude: 8)
+        return .fix(f)
+    }
+
+    func seconds(_ items: [StreamItem]) -> [Int] {
+        items.map { if case .fix(let f) = $0 { f.timeOfDay! / 1000 } else { -1 } }
+    }
+
+    @Test func disorderWithinTheWindowIsSortedAsRead() throws {
+        var buffer = ReorderBuffer(capacity: 4)
+        var out: [StreamItem] = []
+        for s in [1, 3, 2, 4, 6, 5, 7, 9, 8, 10] { try buffer.take(fix(s)) { out.append($0) } }
+        #expect(out.count == 6, "at most 4 wait")
+        try buffer.flush { out.append($0) }
+        #expect(seconds(out) == Array(1...10) && buffer.reordered)
+    }
+
+    @Test func aBoundaryLetsAllGoAndTooLateIsTheFullSorts() throws {
+        var buffer = ReorderBuffer(capacity: 4)
+        var out: [StreamItem] = []
+        for s in [5, 4] { try buffer.take(fix(s)) { out.append($0) } }
+        try buffer.take(.segment) { out.append($0) }
+        #expect(seconds(out) == [4, 5, -1], "in order, then the boundary")
+        #expect(throws: StreamRunner.OutOfOrder.self, "earlier than what went on") {
+            try buffer.take(fix(3)) { out.append($0) }
+        }
+        // A new track may begin at any time.
+        try buffer.take(.track) { out.append($0) }
+        try buffer.take(fix(1)) { out.append($0) }
+        try buffer.flush { out.append($0) }
+        #expect(seconds(out) == [4, 5, -1, -1, 1])
+    }
+
+    @Test func inOrderIsNotReordered() throws {
+        var buffer = ReorderBuffer(capacity: 2)
+        var out: [StreamItem] = []
+        for s in 1...5 { try buffer.take(fix(s)) { out.append($0) } }
+        try buffer.flush { out.append($0) }
+        #expect(seconds(out) == [1, 2, 3, 4, 5] && !buffer.reordered)
+    }
+}
