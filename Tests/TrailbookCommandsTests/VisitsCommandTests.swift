@@ -84,6 +84,14 @@ import TrailbookTestSupport
         #expect(day.stdout.contains("⌂ Office"), "\(day.stdout)")
         #expect(day.stdout.contains("→ cycling 3.") && day.stdout.contains("→ car "), "\(day.stdout)")
         #expect(day.stdout.contains("07:41–12:00  ⌂ Office"), "local times (05:41 UTC): \(day.stdout)")
+        // `trailbook day` shows the same, and --json carries them.
+        let diary = try run(["day", "2026-06-03", "--store", store, "--time-zone", "Europe/Zurich"])
+        #expect(diary.status == 0 && diary.stdout.contains("07:41–12:00  ⌂ Office"), "\(diary.stdout)")
+        let diaryJSON = try run(["day", "2026-06-03", "--store", store, "--time-zone", "Europe/Zurich", "--json"])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(diaryJSON.stdout.utf8)) as? [String: Any])
+        #expect((document["visits"] as? [[String: Any]])?.count == 6, "\(document["visits"] ?? "none")")
+        #expect((document["trips"] as? [[String: Any]])?.first?["mode"] as? String == "cycling")
         let places = try run(["visits", "--store", store, "--time-zone", "Europe/Zurich", "--places"])
         #expect(places.status == 0, "\(places.stderr)")
         #expect(

@@ -8,7 +8,7 @@ import TrailbookKit
 struct Day: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "day",
-        abstract: "Show a day (rides, records, notes, photos, summary) or set its summary.",
+        abstract: "Show a day (where you were, rides, records, notes, photos, summary) or set its summary.",
         discussion: """
             D is a local date (YYYY-MM-DD) in the configured time zone, or today. --summary TEXT sets \
             the day's summary (one text per day; '' removes it); --edit opens it in $VISUAL/$EDITOR.
@@ -40,15 +40,18 @@ struct Day: ParsableCommand {
         var summary: String?
         var rides: [Rides.RideReport]
         var records: [RecordJSON]
+        var visits: [VisitsJSON.VisitEntry]
+        var trips: [VisitsJSON.TripEntry]
 
         enum CodingKeys: String, CodingKey {
-            case date, summary, rides, records
+            case date, summary, rides, records, visits, trips
             case timeZone = "time_zone"
         }
     }
 
     func run() throws {
-        let zone = try zoneOptions.zone()
+        let config = try zoneOptions.loaded()
+        let zone = config.timeZone
         let day = try LocalDate.require(date, option: "", zone: zone)
         let writes = summary != nil || edit
         let store = try writes ? storeOptions.openOrCreate() : storeOptions.open()
@@ -65,17 +68,27 @@ struct Day: ParsableCommand {
             .map { Rides.RideReport($0, zone: zone) }
         let records = try store.records(fromMilliseconds: from, toMilliseconds: to, account: account)
         let text = try store.daySummary(day, account: account)
+        let found = try VisitService.find(
+            store: store, fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account),
+            rules: config.pipeline.visits, zone: zone)
         if json {
+            let whereabouts = VisitsJSON(found, zone: zone)
             try printJSON(
                 Report(
                     date: day.description, timeZone: zone.displayIdentifier, summary: text, rides: rides,
-                    records: records.map { RecordJSON($0, store: store, zone: zone) }))
+                    records: records.map { RecordJSON($0, store: store, zone: zone) }, visits: whereabouts.visits,
+                    trips: whereabouts.trips))
             return
         }
         print("\(day) (\(zone.displayIdentifier))")
         if let text {
             print("")
             print(text)
+        }
+        let movements = found.movements
+        if !movements.isEmpty {
+            print("")
+            for m in movements { print(VisitsJSON.line(m, findings: found, zone: zone)) }
         }
         print("")
         if rides.isEmpty { print("No rides.") }

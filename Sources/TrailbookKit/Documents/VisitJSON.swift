@@ -83,8 +83,8 @@ public struct VisitsJSON: Encodable, Sendable {
     }
 
     var timeZone: String
-    var visits: [VisitEntry]
-    var trips: [TripEntry]
+    public private(set) var visits: [VisitEntry]
+    public private(set) var trips: [TripEntry]
     var places: [PlaceEntry]
     var points: Int
     var passedOver: Int
