@@ -52,15 +52,15 @@ public struct StayDetector: Sendable {
     }
 
     private mutating func place(_ p: VisitPoint, _ emit: (Movement) -> Void) {
-        guard var s = stay else {
+        guard let center = stay?.center else {
             stay = Stay(p)
             return
         }
         let reach = Swift.max(rules.radius, p.accuracy ?? 0)
-        if Geodesy.haversineDistance(s.center, p.coordinate) <= reach {
+        if Geodesy.haversineDistance(center, p.coordinate) <= reach {
             held = []
-            s.add(p, minDuration: rules.minDuration)
-            stay = s
+            // In place: a copy would make every append copy the stay's fixes.
+            stay!.add(p, minDuration: rules.minDuration)
             return
         }
         held.append(p)
@@ -69,8 +69,9 @@ public struct StayDetector: Sendable {
         // Gone: the stay ends at its last fix there.
         let again = held
         held = []
-        depart(s, emit)
+        let s = stay!
         stay = nil
+        depart(s, emit)
         for q in again { place(q, emit) }
     }
 
@@ -188,7 +189,12 @@ struct Stay: Sendable {
         } else {
             leaving = []
         }
-        guard !trimmed, seconds >= minDuration else { return }
+        guard seconds >= minDuration else { return }
+        guard !trimmed else {
+            // Long enough again after the way in was cut: its fixes are no longer needed.
+            if !fixes.isEmpty { fixes = [] }
+            return
+        }
         // Long enough: the way in is not part of it. Where the person stands is the mean of the
         // later half of the time (on the way in a phone reports more often than standing still,
         // so the mean of all fixes leans towards the way in).
