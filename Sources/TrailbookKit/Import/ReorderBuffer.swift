@@ -1,14 +1,18 @@
 import GPSCore
 
 /// Puts a stream that is almost in time order back in order as it is read, in bounded memory:
-/// fixes wait in a heap, and the earliest goes on once more than ``capacity`` wait (a segment
-/// or track boundary lets all of them go, in order). Files whose parts overlap a little (a
+/// fixes wait in a heap, and the earliest goes on once it is more than ``window`` older than the
+/// latest read, or more than ``capacity`` wait (a segment or track boundary lets all of them go,
+/// in order). A stream in order keeps only its last ten minutes waiting. Files whose parts overlap a little (a
 /// logger's files run together, a few late rows) are imported in one reading this way. A fix
 /// earlier than one that has already gone on throws ``StreamRunner/OutOfOrder``: the file is
 /// then read again and sorted whole.
 struct ReorderBuffer {
-    /// How many fixes may wait: 65,536 by default (18 hours at 1 Hz; about 15 MB).
+    /// How many fixes may wait: 65,536 by default (about 15 MB).
     let capacity: Int
+    /// How far back a fix may come, ms: ten minutes by default (an hour of 1 Hz fixes waiting
+    /// made an import's memory per point half as large again).
+    let window: Int64
     private var heap: [(ms: Int64, seq: Int, fix: Fix)] = []
     private var sequence = 0
     /// The time of the last fix that went on.
@@ -17,8 +21,9 @@ struct ReorderBuffer {
     private(set) var reordered = false
     private var latest: Int64 = .min
 
-    init(capacity: Int = 1 << 16) {
+    init(capacity: Int = 1 << 16, window: Int64 = 600_000) {
         self.capacity = capacity
+        self.window = window
     }
 
     mutating func take(_ item: StreamItem, _ next: (StreamItem) throws -> Void) throws {
@@ -34,7 +39,7 @@ struct ReorderBuffer {
         latest = max(latest, ms)
         push((ms, sequence, fix))
         sequence += 1
-        if heap.count > capacity { try next(.fix(pop().fix)) }
+        while let top = heap.first, heap.count > capacity || top.ms < latest - window { try next(.fix(pop().fix)) }
     }
 
     /// Lets every waiting fix go on, in time order.

@@ -13,7 +13,7 @@ public enum DayReportInputs {
     /// the day's summary; with `suggest`, what goes with the kinds of its records.
     public static func load(
         _ day: CivilDate, store: any TrackStoring, zone: TimeZone, imperial: Bool, embedPhotos: Bool,
-        devices: DeviceFilter = .all, suggest: SuggestTables? = nil, visits: VisitRules = VisitRules(),
+        devices: DeviceFilter = .all, suggest: SuggestTables? = nil, visits: VisitRules? = VisitRules(),
         photoLink: ((_ record: Int64, _ index: Int) -> String)? = nil
     ) throws -> DayReportInput {
         let (from, to) = LocalDay.range(day, in: zone)
@@ -65,7 +65,8 @@ public enum OverlayPages {
         write: (_ name: String, _ html: String) throws -> Void
     ) throws -> Int {
         let (list, kinds) = try collect(
-            days, store: store, zone: zone, style: style, devices: devices, suggest: suggest, link: { "\($0).html" }
+            days, store: store, zone: zone, style: style, devices: devices, suggest: suggest, visits: VisitRules(),
+            link: { "\($0).html" }
         ) { day, input in
             try write("\(day).html", DayReport.render(input, style: style, back: "index.html#\(day)"))
         }
@@ -79,10 +80,12 @@ public enum OverlayPages {
 
     /// The overlay's days among `days`: those with rides or records, each read and computed once
     /// and handed to `each` with its input as soon as it is made (so a day page can be written
-    /// then); `link` is where each day's row points. Also the record kinds of those days.
+    /// then); `link` is where each day's row points. Also the record kinds of those days. The
+    /// days' timelines get the visits found in their points only with `visits` (for day pages:
+    /// finding them reads each day's neighbours too).
     public static func collect(
         _ days: [CivilDate], store: any TrackStoring, zone: TimeZone, style: ReportStyle, devices: DeviceFilter = .all,
-        suggest: SuggestTables? = nil, link: (CivilDate) -> String,
+        suggest: SuggestTables? = nil, visits: VisitRules? = nil, link: (CivilDate) -> String,
         each: (CivilDate, DayReportInput) throws -> Void = { _, _ in }
     ) throws -> (days: [OverlayReport.Day], kinds: Set<String>) {
         var list: [OverlayReport.Day] = []
@@ -90,7 +93,7 @@ public enum OverlayPages {
         for day in days {
             let input = try DayReportInputs.load(
                 day, store: store, zone: zone, imperial: style.imperial, embedPhotos: false, devices: devices,
-                suggest: suggest)
+                suggest: suggest, visits: visits)
             kinds.formUnion(input.suggestions.map(\.kind))
             guard !input.rides.isEmpty || !input.records.isEmpty else { continue }
             let lines = input.rides.flatMap { DayReport.segments($0.points) }.map { $0.map { $0.fix.coordinate! } }
