@@ -109,14 +109,11 @@ struct YearCommand: ParsableCommand {
                 id: p.id, name: VisitFindings.name(of: p), visits: p.visits, seconds: p.seconds,
                 locality: findings.localities[p.id].map { "\($0.name), \($0.country)" })
         }
-        func locality(_ c: Coordinate) -> String? {
-            // The trip's ends are visits' edges: the place of the visit there names them.
-            findings.visits.first { Geodesy.haversineDistance($0.center, c) < 500 }.flatMap(findings.locality(of:))
-        }
         let longest = review.longestTrip.map { t in
-            Output.LongestTrip(
+            let ends = findings.localities(of: t)
+            return Output.LongestTrip(
                 start: LocalTime.utc(t.start), end: LocalTime.utc(t.end), mode: t.mode.rawValue,
-                distanceM: t.distance.rounded(), from: locality(t.from), to: locality(t.to))
+                distanceM: t.distance.rounded(), from: ends.from, to: ends.to)
         }
         if json {
             return try printJSON(

@@ -328,13 +328,11 @@ struct WebDiary {
             },
         ]
         if let t = review.longestTrip {
-            let ends = [t.from, t.to].map { c in
-                f.visits.first { Geodesy.haversineDistance($0.center, c) < 500 }.flatMap(f.locality(of:))
-            }
+            let ends = f.localities(of: t)
             values["longest"] = [
                 "date": LocalDay.of(t.start, in: zone).description, "when": LocalTime.format(t.start, zone: zone),
                 "what": "\(t.mode.rawValue), \(distance(t.distance))"
-                    + (ends[0].map { " from \($0)" } ?? "") + (ends[1].map { " to \($0)" } ?? ""),
+                    + (ends.from.map { " from \($0)" } ?? "") + (ends.to.map { " to \($0)" } ?? ""),
             ]
         }
         return values

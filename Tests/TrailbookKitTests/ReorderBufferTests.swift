@@ -52,13 +52,13 @@ import Testing
         #expect(seconds(out) == [1, 2, 3, 4, 5] && !buffer.reordered)
     }
 
-    @Test func aStreamInOrderKeepsOnlyItsLastTenMinutesWaiting() throws {
+    @Test func aStreamInOrderKeepsOnlyItsLastTwoMinutesWaiting() throws {
         var buffer = ReorderBuffer()
         var out = 0
         for s in 0..<7200 { try buffer.take(fix(s)) { _ in out += 1 } }
-        #expect(out == 7200 - 601, "fixes more than ten minutes older than the latest went on")
+        #expect(out == 7200 - 121, "fixes more than two minutes older than the latest went on")
         // A fix within those minutes is still put in its place; one older than what went on is not.
-        try buffer.take(fix(6800)) { _ in out += 1 }
+        try buffer.take(fix(7150)) { _ in out += 1 }
         #expect(throws: StreamRunner.OutOfOrder.self) { try buffer.take(fix(100)) { _ in } }
     }
 }

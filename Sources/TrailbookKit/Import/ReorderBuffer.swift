@@ -3,14 +3,15 @@ import GPSCore
 /// Puts a stream that is almost in time order back in order as it is read, in bounded memory:
 /// fixes wait in a heap, and the earliest goes on once it is more than ``window`` older than the
 /// latest read, or more than ``capacity`` wait (a segment or track boundary lets all of them go,
-/// in order). A stream in order keeps only its last ten minutes waiting. Files whose parts overlap a little (a
-/// logger's files run together, a few late rows) are imported in one reading this way. A fix
+/// in order). A stream in order keeps only its last two minutes waiting. Files whose parts
+/// overlap a little (a logger's files run together, a few late rows) are imported in one
+/// reading this way. A fix
 /// earlier than one that has already gone on throws ``StreamRunner/OutOfOrder``: the file is
 /// then read again and sorted whole.
 struct ReorderBuffer {
-    /// How many fixes may wait: 65,536 by default (about 15 MB).
+    /// How many fixes may wait: 16,384 by default (about 5 MB).
     let capacity: Int
-    /// How far back a fix may come, ms: ten minutes by default (an hour of 1 Hz fixes waiting
+    /// How far back a fix may come, ms: two minutes by default (an hour of 1 Hz fixes waiting
     /// made an import's memory per point half as large again).
     let window: Int64
     private var heap: [(ms: Int64, seq: Int, fix: Fix)] = []
@@ -21,7 +22,7 @@ struct ReorderBuffer {
     private(set) var reordered = false
     private var latest: Int64 = .min
 
-    init(capacity: Int = 1 << 16, window: Int64 = 600_000) {
+    init(capacity: Int = 1 << 14, window: Int64 = 120_000) {
         self.capacity = capacity
         self.window = window
     }

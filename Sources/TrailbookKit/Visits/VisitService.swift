@@ -32,6 +32,13 @@ public struct VisitFindings: Sendable {
         visit.place.flatMap { localities[$0] }.map { "\($0.name), \($0.country)" }
     }
 
+    /// "Kloten, CH" and "Hounslow, GB": the populated places of the visits a trip left and reached.
+    public func localities(of trip: Trip) -> (from: String?, to: String?) {
+        let left = visits.last { $0.end == trip.start }
+        let reached = visits.first { $0.start == trip.end }
+        return (left.flatMap(locality(of:)), reached.flatMap(locality(of:)))
+    }
+
     /// The time zone where the visit was: its populated place's, when the gazetteer gives one.
     public func zone(of visit: Visit) -> TimeZone? {
         visit.place.flatMap { localities[$0] }.flatMap { TimeZone(identifier: $0.zone) }
