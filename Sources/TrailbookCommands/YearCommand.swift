@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import GPSCore
 import TrailbookKit
-import Visits
 
 /// `trailbook year`: the year in review, or any range, from the visits and trips in the points.
 struct YearCommand: ParsableCommand {
@@ -37,54 +36,6 @@ struct YearCommand: ParsableCommand {
         if let year, !(1970...9999).contains(year) { throw ValidationError("The year must be from 1970 to 9999.") }
     }
 
-    struct Output: Encodable {
-        struct Mode: Encodable {
-            let mode: String
-            let distanceM: Double
-            let seconds: Double
-            let trips: Int
-        }
-        struct Country: Encodable {
-            let code: String
-            let name: String
-            let days: Int
-        }
-        struct City: Encodable {
-            let name: String
-            let country: String
-            let days: Int
-        }
-        struct Place: Encodable {
-            let id: Int
-            let name: String
-            let visits: Int
-            let seconds: Double
-            let locality: String?
-        }
-        struct LongestTrip: Encodable {
-            let start: String
-            let end: String
-            let mode: String
-            let distanceM: Double
-            let from: String?
-            let to: String?
-        }
-        let from: String
-        let to: String
-        let timeZone: String
-        let days: Int
-        let visits: Int
-        let trips: Int
-        let byMode: [Mode]
-        let home: Place?
-        let daysAwayFromHome: Int
-        let nightsAwayFromHome: Int
-        let countries: [Country]
-        let cities: [City]
-        let places: [Place]
-        let longestTrip: LongestTrip?
-    }
-
     func run() throws {
         let config = try zoneOptions.loaded()
         let zone = config.timeZone
@@ -104,69 +55,11 @@ struct YearCommand: ParsableCommand {
             toMilliseconds: LocalDay.start(last.adding(days: 1), in: zone),
             devices: try devices.filter(store, account: accountOptions.user), rules: config.pipeline.visits, zone: zone)
         let review = YearReview(findings, zone: zone)
-        func place(_ p: VisitPlace) -> Output.Place {
-            Output.Place(
-                id: p.id, name: VisitFindings.name(of: p), visits: p.visits, seconds: p.seconds,
-                locality: findings.localities[p.id].map { "\($0.name), \($0.country)" })
-        }
-        let longest = review.longestTrip.map { t in
-            let ends = findings.localities(of: t)
-            return Output.LongestTrip(
-                start: LocalTime.utc(t.start), end: LocalTime.utc(t.end), mode: t.mode.rawValue,
-                distanceM: t.distance.rounded(), from: ends.from, to: ends.to)
-        }
         if json {
             return try printJSON(
-                snakeCase: true,
-                Output(
-                    from: first.description, to: last.description, timeZone: zone.displayIdentifier, days: review.days,
-                    visits: review.visits, trips: review.trips,
-                    byMode: review.byMode.map {
-                        Output.Mode(
-                            mode: $0.mode.rawValue, distanceM: $0.distance.rounded(), seconds: $0.seconds,
-                            trips: $0.trips)
-                    },
-                    home: review.home.map(place), daysAwayFromHome: review.daysAwayFromHome,
-                    nightsAwayFromHome: review.nightsAwayFromHome,
-                    countries: review.countries.map { Output.Country(code: $0.code, name: $0.name, days: $0.days) },
-                    cities: review.cities.map { Output.City(name: $0.name, country: $0.country, days: $0.days) },
-                    places: review.places.map(place), longestTrip: longest))
+                snakeCase: true, YearJSON(review, findings: findings, from: first, to: last, zone: zone))
         }
         let title = range.isSet ? "\(first) to \(last)" : "\(first.year)"
-        print(
-            "\(title) (\(zone.displayIdentifier)): \(review.days) days with data, \(review.visits) visits at "
-                + "\(findings.places.count) places, \(review.trips) trips")
-        if review.days == 0 { return }
-        print(
-            "By mode: "
-                + review.byMode.map {
-                    "\($0.mode.rawValue) \(VisitService.distance($0.distance)) (\(DayTimeline.minutes(Int64($0.seconds * 1000))))"
-                }.joined(separator: ", "))
-        if let home = review.home {
-            print(
-                "Away from \(VisitFindings.name(of: home)): \(days(review.daysAwayFromHome)) never there, "
-                    + "\(review.nightsAwayFromHome == 1 ? "1 night" : "\(review.nightsAwayFromHome) nights") elsewhere")
-        } else {
-            print("Away from home: no home yet (add a place named home, or stay 3 nights somewhere)")
-        }
-        if review.countries.isEmpty {
-            print("Countries and cities: load a gazetteer first (trailbook geocoder import cities500.zip)")
-        } else {
-            print("Countries: " + review.countries.map { "\($0.name) \(days($0.days))" }.joined(separator: ", "))
-            print("Cities: " + review.cities.prefix(10).map { "\($0.name) \(days($0.days))" }.joined(separator: ", "))
-        }
-        print(
-            "Most time: "
-                + review.places.prefix(5).map { p in
-                    String(format: "%@ %.1f h", VisitFindings.name(of: p), p.seconds / 3600)
-                }.joined(separator: ", "))
-        if let t = review.longestTrip, let longest {
-            print(
-                "Longest trip: \(LocalTime.format(t.start, zone: zone)) \(t.mode.rawValue) "
-                    + VisitService.distance(t.distance)
-                    + (longest.from.map { " from \($0)" } ?? "") + (longest.to.map { " to \($0)" } ?? ""))
-        }
+        for line in YearJSON.lines(review, findings: findings, title: title, zone: zone) { print(line) }
     }
-
-    func days(_ n: Int) -> String { n == 1 ? "1 day" : "\(n) days" }
 }
