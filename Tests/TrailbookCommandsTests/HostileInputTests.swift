@@ -90,10 +90,13 @@ import TrailbookTestSupport
             #expect(result.stdout.contains("\(hours * 3600) fixes read"), "\(result.stdout)")
             peaks.append(mb)
         }
-        // About 39,600 more points kept: measured ~165 bytes each (a dry run alone: ~100; the
-        // points held until the commit: ~230; a list of fixes: ~550).
+        // About 39,600 more points kept. Points wait in memory until the file's digest (on another
+        // thread) says the file is new, up to 2^18 of them: how many of the 12 h wait depends on
+        // when that thread runs, so the figure varies with the machine's load: measured 160-272
+        // bytes each (a dry run alone: ~160). Holding the decoded fixes costs ~550: that is what
+        // this guards against.
         let bytesPerPoint = (peaks[1] - peaks[0]) * 1_048_576 / 39_600
-        #expect(bytesPerPoint < 250, "peak RSS \(peaks[0]) MB for 1 h, \(peaks[1]) MB for 12 h")
+        #expect(bytesPerPoint < 400, "peak RSS \(peaks[0]) MB for 1 h, \(peaks[1]) MB for 12 h")
     }
 
     @Test func billionLaughsAndExternalEntitiesAreRefused() throws {
