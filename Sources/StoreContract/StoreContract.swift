@@ -52,6 +52,38 @@ public enum StoreContract {
                 (try store.replaceGazetteer { sink in try sink([entry(4, "Bern", 46.95, 7.45)]) }) == 1, "replaced")
             try expect((try store.gazetteer(cells: [first[0].cell])).isEmpty, "the old entries gone")
         },
+        Case(description: "found places keep their ids and names; corrections are per account, one per moment") {
+            store in
+            let zurich = Coordinate(latitude: 47.37, longitude: 8.55)
+            let kloten = Coordinate(latitude: 47.45, longitude: 8.58)
+            let mine = try store.rememberPlaces([zurich, kloten], milliseconds: t0, account: nil)
+            try expect(mine.map(\.center) == [zurich, kloten] && mine[0].id < mine[1].id, "two places: \(mine)")
+            let read = try store.foundPlaces(account: nil)
+            try expect(read == mine, "read back whole: \(read)")
+            try expect(try store.nameFoundPlace(mine[1].id, name: "Airport", account: nil), "named")
+            try expect(try store.foundPlaces(account: nil)[1].name == "Airport", "the name kept")
+            _ = try store.addAccount(name: "ana", passwordHash: "v1$a")
+            try expect(try store.foundPlaces(account: "ana").isEmpty, "ana has none of mine")
+            try expect(!(try store.nameFoundPlace(mine[0].id, name: "x", account: "ana")), "ana cannot name mine")
+            try expect(try store.rememberPlaces([zurich], milliseconds: t0, account: "nobody").isEmpty, "no account")
+            let train = MovementCorrection(milliseconds: t0 + 60_000, kind: .mode, value: "train")
+            let first = try store.addCorrection(train, account: nil)
+            let again = try store.addCorrection(
+                MovementCorrection(milliseconds: t0 + 60_000, kind: .mode, value: "car"), account: nil)
+            try expect(
+                first != nil && first == again,
+                "one correction a kind and moment: \(String(describing: first)), \(String(describing: again))")
+            let place = try store.addCorrection(
+                MovementCorrection(milliseconds: t0, kind: .place, value: String(mine[0].id)), account: nil)
+            let listed = try store.corrections(account: nil)
+            try expect(
+                listed.map(\.value) == [String(mine[0].id), "car"] && listed.map(\.id) == [place!, first!],
+                "in time order with the later value: \(listed)")
+            try expect(try store.corrections(account: "ana").isEmpty, "ana has none of mine")
+            try expect(!(try store.removeCorrection(first!, account: "ana")), "ana cannot remove mine")
+            try expect(try store.removeCorrection(first!, account: nil), "removed")
+            try expect(try store.corrections(account: nil).map(\.kind) == [.place], "one left")
+        },
         Case(description: "a device name gives one device, made on first use") { store in
             let bike = try store.device(named: "bike")
             try expect(try store.device(named: "bike") == bike, "the same name gave another device")

@@ -492,6 +492,34 @@ enum PostgresSchema {
                 """,
                 "CREATE INDEX gazetteer_on_cell ON gazetteer (cell)",
             ]),
+        // The places visits made, remembered so their ids stay, and the user's corrections of a
+        // trip's mode or a visit's place (as on SQLite).
+        Migration(
+            name: "p13-found-places",
+            statements: [
+                """
+                CREATE TABLE found_place (
+                    id bigserial PRIMARY KEY,
+                    user_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    lat double precision NOT NULL,
+                    lon double precision NOT NULL,
+                    name text,
+                    created_ms bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX found_place_on_user ON found_place (user_id)",
+                """
+                CREATE TABLE movement_correction (
+                    id bigserial PRIMARY KEY,
+                    user_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    at_ms bigint NOT NULL,
+                    kind text NOT NULL,
+                    value text NOT NULL,
+                    created_ms bigint NOT NULL,
+                    UNIQUE (user_id, kind, at_ms)
+                )
+                """,
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

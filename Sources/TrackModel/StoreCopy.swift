@@ -153,6 +153,18 @@ public enum StoreCopy {
                 ("id", .int), ("name", .text), ("lat", .double), ("lon", .double), ("cell", .int), ("country", .text),
                 ("admin1", .text), ("population", .int), ("zone", .text),
             ]),
+        table(
+            "found_place",
+            [
+                ("id", .int), ("user_id", .int), ("lat", .double), ("lon", .double), ("name", .text),
+                ("created_ms", .int),
+            ]),
+        table(
+            "movement_correction",
+            [
+                ("id", .int), ("user_id", .int), ("at_ms", .int), ("kind", .text), ("value", .text),
+                ("created_ms", .int),
+            ]),
     ]
 }
 

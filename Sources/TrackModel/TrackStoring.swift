@@ -25,7 +25,7 @@ public protocol TrackStoring: StoreUnit, AnyObject, Sendable {
 /// what `StoreContract` checks. Times are ms since 1970, UTC; everything belongs to an account
 /// (`me` in a local store) and one of its devices.
 public protocol StoreUnit: AccountStoring, SharingStoring, SessionStoring, UploadStoring, EventStoring, AlertStoring,
-    GazetteerStoring
+    GazetteerStoring, VisitStoring
 {
     /// Where the store is, for sentences.
     var path: String { get }

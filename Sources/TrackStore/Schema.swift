@@ -570,6 +570,35 @@ enum Schema {
                     """)
             try db.create(index: "gazetteer_on_cell", on: "gazetteer", columns: ["cell"])
         }
+        migrator.registerMigration("v21-found-places") { db in
+            // The places visits made, remembered so their ids stay (`trailbook visits --places`),
+            // and the user's corrections of a trip's mode or a visit's place, which every new
+            // analysis applies.
+            try db.execute(
+                sql: """
+                    CREATE TABLE found_place (
+                        id INTEGER PRIMARY KEY,
+                        user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                        lat REAL NOT NULL,
+                        lon REAL NOT NULL,
+                        name TEXT,
+                        created_ms INTEGER NOT NULL
+                    )
+                    """)
+            try db.create(index: "found_place_on_user", on: "found_place", columns: ["user_id"])
+            try db.execute(
+                sql: """
+                    CREATE TABLE movement_correction (
+                        id INTEGER PRIMARY KEY,
+                        user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                        at_ms INTEGER NOT NULL,
+                        kind TEXT NOT NULL,
+                        value TEXT NOT NULL,
+                        created_ms INTEGER NOT NULL,
+                        UNIQUE (user_id, kind, at_ms)
+                    )
+                    """)
+        }
         return migrator
     }
 

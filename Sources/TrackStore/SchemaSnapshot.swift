@@ -23,6 +23,7 @@ enum SchemaSnapshot {
         "v18-point-sensors",
         "v19-account-preferences",
         "v20-gazetteer",
+        "v21-found-places",
     ]
     static let statements: [String] = [
         #"""
@@ -168,6 +169,27 @@ enum SchemaSnapshot {
         )
         """#,
         #"""
+        CREATE TABLE found_place (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+            lat REAL NOT NULL,
+            lon REAL NOT NULL,
+            name TEXT,
+            created_ms INTEGER NOT NULL
+        )
+        """#,
+        #"""
+        CREATE TABLE movement_correction (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+            at_ms INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            value TEXT NOT NULL,
+            created_ms INTEGER NOT NULL,
+            UNIQUE (user_id, kind, at_ms)
+        )
+        """#,
+        #"""
         CREATE INDEX "record_on_t" ON "record"("t")
         """#,
         #"""
@@ -220,6 +242,9 @@ enum SchemaSnapshot {
         """#,
         #"""
         CREATE INDEX "gazetteer_on_cell" ON "gazetteer"("cell")
+        """#,
+        #"""
+        CREATE INDEX "found_place_on_user" ON "found_place"("user_id")
         """#,
     ]
     static let sequences: [(table: String, seq: Int64)] = [

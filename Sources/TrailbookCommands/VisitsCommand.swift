@@ -15,9 +15,11 @@ struct VisitsCommand: ParsableCommand {
             were. It runs from the first to the last fix there, never to midnight or the end of the \
             data. Visits at one spot (visits.place_radius) are one place: your own place's name (place \
             add) wins, home and work are suggested from where nights and weekday hours are spent, \
-            others are numbered within the points read (the days asked for and one on either side). \
+            others are numbered: a place keeps its number from the first time it is found, and a name \
+            you give it (trailbook visit name) wins over all. \
             Trips between visits get a mode from their speeds: still, walking, running, cycling, car, \
-            train (above 150 km/h), plane. Every device of the account counts.
+            train (above 150 km/h), plane; trailbook visit mode and visit place correct a trip or a \
+            visit for good. Every device of the account counts.
             """)
 
     @OptionGroup var range: DayRangeOptions

@@ -49,12 +49,18 @@ public enum PlaceClusters {
                 visits[i].place = id
             }
         }
+        name(&places, visits: visits, userPlaces: userPlaces, zone: zone)
+        return places
+    }
+
+    /// Names the places the user's own places hold (the smallest that holds the centre), and
+    /// suggests home and work.
+    public static func name(_ places: inout [VisitPlace], visits: [Visit], userPlaces: [Place], zone: TimeZone) {
         for j in places.indices {
             let inside = userPlaces.filter { $0.excess(places[j].center) <= 0 }
             places[j].name = inside.min { $0.radius < $1.radius }?.name
         }
         suggestHomeAndWork(&places, visits: visits, zone: zone)
-        return places
     }
 
     static func suggestHomeAndWork(_ places: inout [VisitPlace], visits: [Visit], zone: TimeZone) {

@@ -77,6 +77,8 @@ public struct Visit: Equatable, Sendable {
     public var ongoing = false
     /// The place it belongs to (``PlaceClusters``); nil until assigned.
     public var place: Int?
+    /// The user said which place it was (``Remembered``).
+    public var placeCorrected = false
 
     public var seconds: Double { Double(end - start) / 1000 }
 }
@@ -96,6 +98,8 @@ public struct Trip: Equatable, Sendable {
     public var medianSpeed: Double
     public var highSpeed: Double
     public var fixes: Int
+    /// The user gave the mode (``Remembered``); the speeds suggested another.
+    public var modeCorrected = false
 
     public var seconds: Double { Double(end - start) / 1000 }
 }

@@ -213,4 +213,78 @@ import TrailbookTestSupport
         let empty = try run(["year", "2025", "--store", store])
         #expect(empty.status == 0 && empty.stdout.contains("0 days with data"), "\(empty.stdout)")
     }
+
+    /// A place keeps its number when more points come (re-analysis); the user's name, mode and
+    /// place corrections survive it, and undo takes one back.
+    @Test func placesKeepTheirNumbersAndCorrectionsSurviveMorePoints() throws {
+        let parts = try files()
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/kept.sqlite"
+        let zone = ["--store", store, "--time-zone", "Europe/Zurich"]
+        #expect(try run(["import", "--store", store, parts[1]]).status == 0)
+        func places() throws -> [Int: [String: Any]] {
+            let listed = try #require(try visits(store)["places"] as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: listed.map { ($0["id"] as! Int, $0) })
+        }
+        func near(_ c: Coordinate, _ all: [Int: [String: Any]]) -> Int? {
+            all.first { _, p in
+                Geodesy.haversineDistance(
+                    Coordinate(latitude: p["lat"] as! Double, longitude: p["lon"] as! Double), c) < 50
+            }?.key
+        }
+        let before = try places()
+        let canteen = try #require(near(Fortnight.canteen, before))
+        let work = try #require(near(Fortnight.work, before))
+        // The rest of the fortnight arrives: the days before first, so the order of first visit changes.
+        for i in [0, 2] { #expect(try run(["import", "--store", store, parts[i]]).status == 0) }
+        let after = try places()
+        #expect(near(Fortnight.canteen, after) == canteen && near(Fortnight.work, after) == work, "\(after.keys)")
+        #expect(after.count > before.count, "the weekend away adds places")
+        #expect(
+            Set(after.keys).subtracting(before.keys).allSatisfy { $0 > before.keys.max()! },
+            "new places are numbered after the ones remembered")
+
+        // Corrections: a name, the mode of the first ride to work, the place of a lunch.
+        #expect(try run(["visit", "name", String(canteen), "Canteen"] + zone).status == 0)
+        let day = try #require(try visits(store, ["--day", "2026-06-03"])["trips"] as? [[String: Any]])
+        let ride = try #require(day.first)
+        #expect(ride["mode"] as? String == "cycling")
+        let rideStart = try #require(GoogleImportTests.milliseconds(ride["start"] as! String))
+        let mode = try run(["visit", "mode", GoogleImportTests.iso(rideStart + 120_000), "running", "--json"] + zone)
+        #expect(mode.status == 0, "\(mode.stderr)")
+        #expect(mode.stdout.contains("\"mode\" : \"running\""), "\(mode.stdout)")
+        let lunch = try run(["visit", "place", "2026-06-03 12:20", "place \(work)"] + zone)
+        #expect(
+            lunch.status == 0 && lunch.stdout.contains(": at place \(work) (correction "),
+            "\(lunch.stdout)\(lunch.stderr)")
+        // More points again (the same files: nothing new is stored, everything is looked at again).
+        for part in parts { #expect(try run(["import", "--store", store, part]).status == 0) }
+        let found = try visits(store, ["--day", "2026-06-03"])
+        let trips = try #require(found["trips"] as? [[String: Any]])
+        #expect(trips.first?["mode"] as? String == "running" && trips.first?["corrected"] as? Bool == true)
+        let stays = try #require(found["visits"] as? [[String: Any]])
+        #expect(stays.filter { $0["corrected"] as? Bool == true }.map { $0["place"] as? Int } == [work], "\(stays)")
+        #expect(try places()[canteen]?["name"] as? String == "Canteen")
+        let text = try run(["visits", "--day", "2026-06-05"] + zone)
+        #expect(text.stdout.contains("⌂ Canteen"), "the name in every listing: \(text.stdout)")
+        // Undo the mode; the list shows what is left.
+        let list = try run(["visit", "corrections", "--json"] + zone)
+        let corrections = try #require(
+            (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["corrections"]
+                as? [[String: Any]])
+        #expect(corrections.map { $0["kind"] as? String } == ["mode", "place"], "\(corrections)")
+        let id = try #require(corrections.first?["id"] as? Int)
+        #expect(try run(["visit", "undo", String(id)] + zone).status == 0)
+        let undone = try #require(try visits(store, ["--day", "2026-06-03"])["trips"] as? [[String: Any]])
+        #expect(undone.first?["mode"] as? String == "cycling" && undone.first?["corrected"] as? Bool == false)
+        // What cannot be done says so.
+        let bad = try run(["visit", "mode", "2026-06-03 12:20", "bus"] + zone)
+        #expect(bad.status == 64 && bad.stderr.contains("'bus' is not a mode"), "\(bad.stderr)")
+        let noTrip = try run(["visit", "mode", "2026-06-03 10:00", "car"] + zone)
+        #expect(
+            noTrip.status == 66 && noTrip.stderr.contains("No trip was found at 2026-06-03T10:00"), "\(noTrip.stderr)")
+        let noPlace = try run(["visit", "place", "2026-06-03 10:00", "Moon"] + zone)
+        #expect(noPlace.status == 66 && noPlace.stderr.contains("There is no place Moon"), "\(noPlace.stderr)")
+        #expect(try run(["visit", "undo", String(id)] + zone).status == 66, "taken back once only")
+    }
 }

@@ -16,13 +16,15 @@ public struct VisitsJSON: Encodable, Sendable {
         var place: Int?
         var name: String
         var ongoing: Bool
+        /// The user said which place it was (`trailbook visit place`).
+        var corrected: Bool
         var locality: Locality?
         /// ISO 8601 with the offset of where the visit was (the gazetteer's zone, else the listing's).
         var localStart: String
         var localEnd: String
 
         enum CodingKeys: String, CodingKey {
-            case start, end, seconds, lat, lon, fixes, place, name, ongoing, locality
+            case start, end, seconds, lat, lon, fixes, place, name, ongoing, corrected, locality
             case spreadMetres = "spread_m"
             case localStart = "local_start"
             case localEnd = "local_end"
@@ -41,9 +43,11 @@ public struct VisitsJSON: Encodable, Sendable {
         var from: [Double]
         var to: [Double]
         var fixes: Int
+        /// The user gave the mode (`trailbook visit mode`).
+        var corrected: Bool
 
         enum CodingKeys: String, CodingKey {
-            case start, end, seconds, mode, from, to, fixes
+            case start, end, seconds, mode, from, to, fixes, corrected
             case distanceMetres = "distance_m"
             case movingSeconds = "moving_s"
             case medianSpeed = "median_speed_mps"
@@ -102,7 +106,7 @@ public struct VisitsJSON: Encodable, Sendable {
             VisitEntry(
                 start: LocalTime.utc(v.start), end: LocalTime.utc(v.end), seconds: v.seconds,
                 lat: round(v.center.latitude, 1e6), lon: round(v.center.longitude, 1e6), spreadMetres: round(v.spread),
-                fixes: v.fixes, place: v.place, name: f.name(of: v), ongoing: v.ongoing,
+                fixes: v.fixes, place: v.place, name: f.name(of: v), ongoing: v.ongoing, corrected: v.placeCorrected,
                 locality: v.place.flatMap { f.localities[$0] }.map(Locality.init),
                 localStart: LocalTime.iso(v.start, zone: f.zone(of: v) ?? zone),
                 localEnd: LocalTime.iso(v.end, zone: f.zone(of: v) ?? zone))
@@ -113,7 +117,7 @@ public struct VisitsJSON: Encodable, Sendable {
                 distanceMetres: round(t.distance), movingSeconds: t.movingSeconds,
                 medianSpeed: round(t.medianSpeed, 100),
                 highSpeed: round(t.highSpeed, 100), from: [t.from.latitude, t.from.longitude],
-                to: [t.to.latitude, t.to.longitude], fixes: t.fixes)
+                to: [t.to.latitude, t.to.longitude], fixes: t.fixes, corrected: t.modeCorrected)
         }
         places = f.places.values.sorted { $0.id < $1.id }.map { p in
             PlaceEntry(
@@ -140,11 +144,57 @@ public struct VisitsJSON: Encodable, Sendable {
             let span = clock(v.start, here) + "–" + clock(v.end, here)
             return "\(span)  ⌂ \(f.name(of: v))  · \(DayTimeline.minutes(v.end - v.start))"
                 + (f.locality(of: v).map { " · \($0)" } ?? "") + (v.ongoing ? " (the last fix so far)" : "")
+                + (v.placeCorrected ? " (as you said)" : "")
         case .trip(let t):
             let span = clock(t.start, f.zone(at: t.start) ?? zone) + "–" + clock(t.end, f.zone(at: t.end) ?? zone)
             let kmh = t.movingSeconds > 0 ? String(format: ", %.0f km/h typical", t.medianSpeed * 3.6) : ""
             return "\(span)  → \(t.mode.rawValue) \(VisitService.distance(t.distance))"
-                + "  · \(DayTimeline.minutes(t.end - t.start))\(kmh)"
+                + "  · \(DayTimeline.minutes(t.end - t.start))\(kmh)" + (t.modeCorrected ? " (as you said)" : "")
+        }
+    }
+}
+
+/// `trailbook visit place|mode --json` and `visit corrections --json`.
+public struct VisitCorrectionJSON: Encodable, Sendable {
+    var correction: Int64
+    var start: String
+    var end: String
+    var place: Int?
+    var mode: String?
+    let span: ClosedRange<Int64>
+
+    enum CodingKeys: String, CodingKey { case correction, start, end, place, mode }
+
+    public init(correction: Int64, start: Int64, end: Int64, place: Int? = nil, mode: TravelMode? = nil) {
+        self.correction = correction
+        self.start = LocalTime.utc(start)
+        self.end = LocalTime.utc(end)
+        self.place = place
+        self.mode = mode?.rawValue
+        span = start...max(start, end)
+    }
+
+    /// "The trip 17:30–17:39: train (correction 1)."; "The visit 12:03–12:45: at place 3 (correction 2)."
+    public func line(zone: TimeZone) -> String {
+        let times = LocalTime.clock(span.lowerBound, zone: zone) + "–" + LocalTime.clock(span.upperBound, zone: zone)
+        let what = mode.map { "The trip \(times): \($0)" } ?? "The visit \(times): at place \(place ?? 0)"
+        return what + " (correction \(correction))."
+    }
+
+    public struct List: Encodable, Sendable {
+        struct Entry: Encodable, Sendable {
+            var id: Int64
+            var at: String
+            var kind: String
+            var value: String
+        }
+
+        var corrections: [Entry]
+
+        public init(_ list: [MovementCorrection]) {
+            corrections = list.map {
+                Entry(id: $0.id, at: LocalTime.utc($0.milliseconds), kind: $0.kind.rawValue, value: $0.value)
+            }
         }
     }
 }

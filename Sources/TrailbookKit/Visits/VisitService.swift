@@ -59,8 +59,9 @@ public struct VisitFindings: Sendable {
 }
 
 /// Finds visits and trips in the stored points (every device of the filter, in time order) on
-/// demand. Places are numbered within the points read: the time asked for and a day on either
-/// side (so a stay across midnight, or a night at home, is whole). With a gazetteer loaded
+/// demand, from the time asked for and a day on either side (so a stay across midnight, or a
+/// night at home, is whole). A place keeps the id it was first found with; the user's
+/// corrections (``MovementCorrection``) are applied. With a gazetteer loaded
 /// (`trailbook geocoder import`), each place gets the nearest populated place in it.
 public enum VisitService {
     /// How much time of points is read at once, ms.
@@ -82,8 +83,7 @@ public enum VisitService {
             }
         }
         // Two days of points at a time, the detector carried across: a year at 1 Hz never sits
-        // in memory. An open range starts at the first point.
-        // An open range runs from the first ride's start to the newest point.
+        // in memory. An open range runs from the first ride's start to the newest point.
         var count = 0
         var start = a
         var stop = b
@@ -106,7 +106,16 @@ public enum VisitService {
         }
         detector.finish(collect)
         let userPlaces = try store.places(account: devices.account)
-        let places = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
+        let found = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
+        let (ids, known) = try remember(found, store: store, account: devices.account, radius: rules.placeRadius)
+        let corrections = try store.corrections(account: devices.account).compactMap { c -> Remembered.Correction? in
+            switch c.kind {
+            case .mode: TravelMode(rawValue: c.value).map { .mode(at: c.milliseconds, $0) }
+            case .place: Int(c.value).map { .place(at: c.milliseconds, $0) }
+            }
+        }
+        let places = Remembered.apply(
+            corrections, visits: &visits, trips: &trips, ids: ids, known: known, userPlaces: userPlaces, zone: zone)
         visits = visits.filter { $0.end >= from && $0.start < to }
         trips = trips.filter { $0.end >= from && $0.start < to }
         let used = Set(visits.compactMap(\.place))
@@ -121,6 +130,31 @@ public enum VisitService {
             }
         }
         return findings
+    }
+
+    /// The remembered id of each place found, and the places remembered: a place found for the
+    /// first time is remembered (in one unit of work that looks again, so two readings at once
+    /// remember it once), its id kept from then on.
+    static func remember(_ found: [VisitPlace], store: any TrackStoring, account: String?, radius: Double) throws
+        -> (ids: [Int: Int], known: [Remembered.Known])
+    {
+        func known(_ unit: any StoreUnit) throws -> [Remembered.Known] {
+            try unit.foundPlaces(account: account).map { .init(id: Int($0.id), center: $0.center, name: $0.name) }
+        }
+        let all = try known(store)
+        let ids = Remembered.match(found, known: all, radius: radius)
+        if ids.count == found.count { return (ids, all) }
+        return try store.writeNow { unit in
+            var all = try known(unit)
+            var ids = Remembered.match(found, known: all, radius: radius)
+            let new = found.filter { ids[$0.id] == nil }
+            let added = try unit.rememberPlaces(new.map(\.center), milliseconds: UTCTimestamp.now(), account: account)
+            for (p, a) in zip(new, added) {
+                ids[p.id] = Int(a.id)
+                all.append(.init(id: Int(a.id), center: a.center))
+            }
+            return (ids, all)
+        }
     }
 
     /// "3.6 km", "850 m".

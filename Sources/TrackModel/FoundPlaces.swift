@@ -1,0 +1,62 @@
+import Foundation
+import GPSCore
+
+/// A place the visits made, remembered the first time it was found so it keeps its id ("place
+/// 7") in every listing after, and carries the name the user gave it (`trailbook visit name`).
+public struct FoundPlace: Equatable, Sendable {
+    public var id: Int64
+    public var center: Coordinate
+    /// The user's name for it; nil until they give one.
+    public var name: String?
+    /// When it was first found, ms since 1970 UTC.
+    public var createdMilliseconds: Int64
+
+    public init(id: Int64, center: Coordinate, name: String? = nil, createdMilliseconds: Int64) {
+        self.id = id
+        self.center = center
+        self.name = name
+        self.createdMilliseconds = createdMilliseconds
+    }
+}
+
+/// What the user said about a moment that the detection got wrong, kept apart from what is
+/// found so that it survives every new analysis: the trip at `milliseconds` went by a mode, or
+/// the visit at `milliseconds` was at a place.
+public struct MovementCorrection: Equatable, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// `value` is a travel mode ("train").
+        case mode
+        /// `value` is a found place's id.
+        case place
+    }
+
+    public var id: Int64
+    public var milliseconds: Int64
+    public var kind: Kind
+    public var value: String
+
+    public init(id: Int64 = 0, milliseconds: Int64, kind: Kind, value: String) {
+        self.id = id
+        self.milliseconds = milliseconds
+        self.kind = kind
+        self.value = value
+    }
+}
+
+/// The places visits made and the user's corrections, per account (nil: the store's own user).
+public protocol VisitStoring {
+    /// The account's remembered places, by id.
+    func foundPlaces(account: String?) throws -> [FoundPlace]
+    /// Remembers places at `centers`, first found at `milliseconds`; returns them with their new
+    /// ids, in the order given (none when there is no such account).
+    func rememberPlaces(_ centers: [Coordinate], milliseconds: Int64, account: String?) throws -> [FoundPlace]
+    /// Names the account's place `id` (nil: takes the name away); false when it has no such place.
+    func nameFoundPlace(_ id: Int64, name: String?, account: String?) throws -> Bool
+    /// The account's corrections, in time order (then id).
+    func corrections(account: String?) throws -> [MovementCorrection]
+    /// Stores a correction, replacing one of the same kind at the same moment; returns its id
+    /// (nil when there is no such account).
+    func addCorrection(_ correction: MovementCorrection, account: String?) throws -> Int64?
+    /// Whether the account had the correction `id`.
+    func removeCorrection(_ id: Int64, account: String?) throws -> Bool
+}

@@ -1,0 +1,167 @@
+import Foundation
+import GPSCore
+import TrackModel
+import Visits
+
+/// A correction that cannot be made.
+public enum VisitCorrectionError: ServiceFailure, Equatable {
+    /// No trip (or visit) holds the moment; `when` is the moment as the user wrote it in local time.
+    case noTrip(when: String)
+    case noVisit(when: String)
+    /// No place has that number or name.
+    case noPlace(String)
+    /// Not a mode.
+    case badMode(String)
+    /// The account has no correction with that id.
+    case noCorrection(Int64)
+    /// The store has no such account.
+    case noAccount(String)
+
+    public var kind: FailureKind {
+        switch self {
+        case .badMode: .badRequest
+        default: .missingInput
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .noTrip(let when):
+            return "No trip was found at \(when); give a moment between two visits (the day's visits and trips show "
+                + "when each ran)."
+        case .noVisit(let when):
+            return "No visit was found at \(when); give a moment of a stay (the day's visits and trips show when "
+                + "each ran)."
+        case .noPlace(let text):
+            return "There is no place \(text): give a place's number or name as the places listing shows it, or the "
+                + "name of one of your own places."
+        case .badMode(let text):
+            return "'\(text)' is not a mode; give one of "
+                + TravelMode.allCases.map(\.rawValue).joined(separator: ", ") + "."
+        case .noCorrection(let id):
+            return "There is no correction \(id); the list of corrections shows their numbers."
+        case .noAccount(let name):
+            return "There is no account \(name) in the store; the list of users shows those it has."
+        }
+    }
+}
+
+/// What the user says about the visits and trips found: a place's name, the mode of a trip,
+/// the place of a visit. Each correction is kept by the moment it names and applied by every
+/// later analysis (``VisitService/find(store:fromMilliseconds:toMilliseconds:devices:rules:zone:)``);
+/// a newer correction of the same trip or visit replaces the older.
+public struct VisitCorrections: Sendable {
+    public let store: any TrackStoring
+    public let devices: DeviceFilter
+    public let rules: VisitRules
+    public let zone: TimeZone
+
+    public init(store: any TrackStoring, devices: DeviceFilter, rules: VisitRules, zone: TimeZone) {
+        self.store = store
+        self.devices = devices
+        self.rules = rules
+        self.zone = zone
+    }
+
+    var account: String? { devices.account }
+
+    /// Names the place `id` ("place 7"); nil takes the name away.
+    public func name(place id: Int, as name: String?) throws {
+        let text = name?.trimmingCharacters(in: .whitespaces)
+        guard try store.nameFoundPlace(Int64(id), name: text?.isEmpty == false ? text : nil, account: account) else {
+            throw VisitCorrectionError.noPlace(String(id))
+        }
+    }
+
+    /// The trip at `at` went by `mode`; returns it as corrected and the correction's id.
+    public func mode(at: Int64, _ mode: TravelMode) throws -> (trip: Trip, correction: Int64) {
+        let found = try findings(at: at)
+        guard let trip = found.trips.first(where: { $0.start <= at && at <= $0.end }) else {
+            throw VisitCorrectionError.noTrip(when: LocalTime.iso(at, zone: zone))
+        }
+        let id = try replace(
+            .mode, in: trip.start...trip.end,
+            with: MovementCorrection(milliseconds: at, kind: .mode, value: mode.rawValue))
+        var corrected = trip
+        corrected.modeCorrected = corrected.mode != mode || corrected.modeCorrected
+        corrected.mode = mode
+        return (corrected, id)
+    }
+
+    /// The visit at `at` was at `place`: a place's number, a found place's name, or the name of
+    /// one of the user's own places (the found place in it, or a new one at its centre).
+    /// Returns the visit and the place's id and name, and the correction's id.
+    public func place(at: Int64, _ place: String) throws -> (visit: Visit, place: Int, correction: Int64) {
+        let found = try findings(at: at)
+        guard let visit = found.visits.first(where: { $0.start <= at && at <= $0.end }) else {
+            throw VisitCorrectionError.noVisit(when: LocalTime.iso(at, zone: zone))
+        }
+        let target = try resolve(place)
+        let id = try replace(
+            .place, in: visit.start...visit.end,
+            with: MovementCorrection(milliseconds: at, kind: .place, value: String(target)))
+        var corrected = visit
+        corrected.place = target
+        corrected.placeCorrected = true
+        return (corrected, target, id)
+    }
+
+    /// The account's corrections, in time order.
+    public func list() throws -> [MovementCorrection] { try store.corrections(account: account) }
+
+    public func remove(_ id: Int64) throws {
+        guard try store.removeCorrection(id, account: account) else { throw VisitCorrectionError.noCorrection(id) }
+    }
+
+    /// The visits and trips around `at` (the day on either side is read, as always).
+    func findings(at: Int64) throws -> VisitFindings {
+        try VisitService.find(
+            store: store, fromMilliseconds: at, toMilliseconds: at + 1, devices: devices, rules: rules, zone: zone)
+    }
+
+    /// Stores `correction` in one unit of work with the others of its kind within `span` (the
+    /// same trip or visit) taken away.
+    func replace(_ kind: MovementCorrection.Kind, in span: ClosedRange<Int64>, with correction: MovementCorrection)
+        throws -> Int64
+    {
+        let account = self.account
+        return try store.writeNow { unit in
+            for old in try unit.corrections(account: account)
+            where old.kind == kind && span.contains(old.milliseconds) && old.milliseconds != correction.milliseconds {
+                _ = try unit.removeCorrection(old.id, account: account)
+            }
+            guard let id = try unit.addCorrection(correction, account: account) else {
+                throw VisitCorrectionError.noAccount(account ?? "me")
+            }
+            return id
+        }
+    }
+
+    /// A place's id from what the user wrote.
+    func resolve(_ text: String) throws -> Int {
+        let known = try store.foundPlaces(account: account)
+        let bare = text.hasPrefix("place ") ? String(text.dropFirst(6)) : text
+        if let id = Int64(bare) {
+            guard known.contains(where: { $0.id == id }) else { throw VisitCorrectionError.noPlace(text) }
+            return Int(id)
+        }
+        if let named = known.first(where: { $0.name?.caseInsensitiveCompare(text) == .orderedSame }) {
+            return Int(named.id)
+        }
+        guard
+            let own = try store.places(account: account).first(where: {
+                $0.name.caseInsensitiveCompare(text) == .orderedSame
+            })
+        else { throw VisitCorrectionError.noPlace(text) }
+        let inside = known.filter { own.excess($0.center) <= 0 }
+        if let nearest = inside.min(by: {
+            Geodesy.haversineDistance($0.center, own.center) < Geodesy.haversineDistance($1.center, own.center)
+        }) {
+            return Int(nearest.id)
+        }
+        guard
+            let made = try store.rememberPlaces([own.center], milliseconds: UTCTimestamp.now(), account: account).first
+        else { throw VisitCorrectionError.noPlace(text) }
+        return Int(made.id)
+    }
+}
