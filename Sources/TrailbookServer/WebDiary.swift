@@ -27,7 +27,7 @@ struct WebDiary {
     /// through a URL.
     static let saved = [
         "summary": "The day’s summary is saved.", "note": "The note is added.", "record": "The record is added.",
-        "deleted": "The record is deleted.",
+        "deleted": "The record is deleted.", "corrected": "Your correction is kept.", "named": "The place is named.",
     ]
 
     func diary(_ user: String, zone: TimeZone) -> DiaryService { DiaryService(store: store, zone: zone, account: user) }
@@ -56,6 +56,35 @@ struct WebDiary {
             let text = fields["summary"] ?? ""
             _ = try await threads.runIfActive { try diary.setDaySummary(day, text: text) }
             return WebPages.redirect("/day/\(day)?saved=summary")
+        }
+        // A correction of the day's visits and trips: a trip's mode, a visit's place, a place's name.
+        router.post("/day/:date/corrections") { request, context -> Response in
+            let (user, csrf, fields) = try await WebPages.form(request, login: login)
+            let day = try Self.day(context)
+            let zone = await login.local(user, zone: zone).zone
+            let corrections = VisitCorrections(
+                store: store, devices: DeviceFilter(account: user), rules: visitRules, zone: zone)
+            let at = fields["at"].flatMap { Int64($0) }
+            do {
+                let saved = try await threads.runIfActive { () -> String in
+                    if let id = fields["place_id"].flatMap({ Int($0) }) {
+                        try corrections.name(place: id, as: fields["name"])
+                        return "named"
+                    }
+                    guard let at else { throw VisitCorrectionError.noVisit(when: "the time the form gave") }
+                    if let text = fields["mode"] {
+                        guard let mode = TravelMode(rawValue: text) else { throw VisitCorrectionError.badMode(text) }
+                        _ = try corrections.mode(at: at, mode)
+                    } else {
+                        _ = try corrections.place(at: at, fields["place"] ?? "")
+                    }
+                    return "corrected"
+                }
+                return WebPages.redirect("/day/\(day)?saved=\(saved)#movements")
+            } catch let error as VisitCorrectionError {
+                return try await page(
+                    day, user: user, csrf: csrf, message: error.description, status: .unprocessableContent)
+            }
         }
         router.post("/day/:date/records") { request, context -> Response in
             let (user, csrf, fields) = try await WebPages.form(request, login: login)
@@ -409,17 +438,55 @@ struct WebDiary {
             home: "/", script: "/day.js", summaryAction: "/day/\(day)/summary", noteAction: { "/records/\($0)/notes" },
             deleteLink: { "/records/\($0)/delete" },
             markAction: "/day/\(day)/records", message: message, photoAction: { "/records/\($0)/photos" })
-        let store = self.store
+        let (store, rules) = (self.store, visitRules)
         let html = try await threads.runIfActive {
+            // The day's visits and trips, found once: for the timeline and for the forms that
+            // put them right.
+            let (from, to) = LocalDay.range(day, in: zone)
+            let devices = DeviceFilter(account: user)
+            let found = try VisitService.find(
+                store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules, zone: zone)
+            var web = web
+            web.correctAction = "/day/\(day)/corrections"
+            (web.movements, web.places) = try Self.movements(found, store: store, user: user, zone: zone)
+            web.modes = TravelMode.allCases.map(\.rawValue)
             let input = try DayReportInputs.load(
-                day, store: store, zone: zone, imperial: imperial, embedPhotos: false,
-                devices: DeviceFilter(account: user), photoLink: { "/photos/\($0)/\($1)" })
+                day, store: store, zone: zone, imperial: imperial, embedPhotos: false, devices: devices,
+                visits: rules, found: found, photoLink: { "/photos/\($0)/\($1)" })
             return DayReport.render(input, style: style, web: web)
         }
         return WebPages.html(html, status: status)
     }
 
-    /// The day a path names.
+    /// The day's visits and trips for the page's correction forms, and the places a visit can be
+    /// said to have been at: those found around the day, then the account's own places.
+    static func movements(_ found: VisitFindings, store: any TrackStoring, user: String, zone: TimeZone) throws
+        -> ([WebDay.Movement], [(value: String, name: String)])
+    {
+        let rows = found.movements.map { m -> WebDay.Movement in
+            switch m {
+            case .visit(let v):
+                return WebDay.Movement(
+                    isTrip: false,
+                    span: LocalTime.clock(v.start, zone: zone) + "–" + LocalTime.clock(v.end, zone: zone),
+                    title: found.name(of: v), at: v.start + (v.end - v.start) / 2, corrected: v.placeCorrected,
+                    place: v.place.map(String.init), placeName: v.place.flatMap { found.places[$0]?.name })
+            case .trip(let t):
+                return WebDay.Movement(
+                    isTrip: true,
+                    span: LocalTime.clock(t.start, zone: zone) + "–" + LocalTime.clock(t.end, zone: zone),
+                    title: "\(t.mode.rawValue) \(VisitService.distance(t.distance))",
+                    at: t.start + (t.end - t.start) / 2,
+                    corrected: t.modeCorrected, mode: t.mode.rawValue)
+            }
+        }
+        var places = found.places.values.sorted { $0.id < $1.id }.map { (String($0.id), VisitFindings.name(of: $0)) }
+        for own in try store.places(account: user) where !places.contains(where: { $0.1 == own.name }) {
+            places.append((own.name, own.name))
+        }
+        return (rows, places.map { (value: $0.0, name: $0.1) })
+    }
+
     /// The largest photo taken, bytes.
     static let photoLimit = 32 << 20
 

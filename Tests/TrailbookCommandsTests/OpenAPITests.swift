@@ -29,6 +29,7 @@ import TrailbookTestSupport
     static let webPages: Set<String> = [
         "GET /", "POST /login", "POST /logout", "POST /codes", "POST /redeem", "POST /revoke", "GET /live.js",
         "GET /tiles/{z}/{x}/{y}", "GET /day", "GET /day/{date}", "POST /day/{date}/summary", "POST /day/{date}/records",
+        "POST /day/{date}/corrections",
         "POST /records/{id}/notes", "GET /records/{id}/delete", "POST /records/{id}/delete", "GET /photos/{id}/{index}",
         "GET /day.js", "GET /days", "GET /days.js", "GET /calendar", "GET /year", "GET /export", "GET /import",
         "GET /import.js",

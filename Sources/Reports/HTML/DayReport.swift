@@ -174,6 +174,8 @@ public struct ReportStyle: Sendable {
         .edit{margin:10px 0}.edit label{display:block;margin:4px 0}.edit textarea,.edit input[name=note]{width:100%;\
         box-sizing:border-box;font:inherit}.edit button,.pickday button{font:inherit;margin-top:4px}
         .note-form{display:flex;gap:6px;align-items:end;flex-wrap:wrap}.note-form label{flex:1;min-width:12em}
+        table.movements td{vertical-align:top}table.movements td:first-child{width:7.5em}
+        table.movements summary{cursor:pointer;font-size:.9em;opacity:.75}table.movements select{font:inherit}
         """
 }
 
@@ -199,6 +201,46 @@ public struct WebDay: Sendable {
     public var markAction: String
     /// A sentence about the last change (saved, or what was wrong with it).
     public var message: String?
+    /// The day's visits and trips as found, each with the forms that put it right, posted to
+    /// `correctAction` (none: no such section).
+    public var movements: [Movement] = []
+    public var correctAction = ""
+    /// The places a visit can be said to have been at: the value posted and its name.
+    public var places: [(value: String, name: String)] = []
+    /// The modes a trip can be given.
+    public var modes: [String] = []
+
+    /// A visit or a trip of the day, for the forms that correct it.
+    public struct Movement: Sendable {
+        /// A trip (its mode can be given) or a visit (its place can be given and named).
+        public var isTrip: Bool
+        /// "07:30–07:40".
+        public var span: String
+        /// "cycling 3.5 km", "work (suggested)".
+        public var title: String
+        /// A moment inside it, ms since 1970 UTC: what a correction is kept by.
+        public var at: Int64
+        /// The user said so already.
+        public var corrected: Bool
+        /// The trip's mode; the visit's place (its id as posted) and its own name when it has one.
+        public var mode: String?
+        public var place: String?
+        public var placeName: String?
+
+        public init(
+            isTrip: Bool, span: String, title: String, at: Int64, corrected: Bool, mode: String? = nil,
+            place: String? = nil, placeName: String? = nil
+        ) {
+            self.isTrip = isTrip
+            self.span = span
+            self.title = title
+            self.at = at
+            self.corrected = corrected
+            self.mode = mode
+            self.place = place
+            self.placeName = placeName
+        }
+    }
 
     public init(
         user: String, csrf: String, previous: String, next: String, home: String, script: String,
@@ -252,6 +294,7 @@ public enum DayReport {
             ]
             if let message = web.message { links["message"] = message }
             page["web"] = links
+            if !web.movements.isEmpty { page["movements"] = movementRows(web) }
             page["records"] = (page["records"] as! [[String: Any]]).map { r in
                 var added: [String: Any] = [
                     "noteAction": web.noteAction(r["id"] as! Int64), "csrf": web.csrf,
@@ -273,6 +316,28 @@ public enum DayReport {
             ]
         }
         return ReportTemplates.pages.render("day", page)
+    }
+
+    /// The served page's visits and trips, each with its correction form.
+    static func movementRows(_ web: WebDay) -> [String: Any] {
+        let rows: [[String: Any]] = web.movements.map { m in
+            var row: [String: Any] = [
+                "span": m.span, "title": m.title, "at": String(m.at), "corrected": m.corrected,
+                "icon": m.isTrip ? "→" : "⌂", "csrf": web.csrf, "action": web.correctAction,
+            ]
+            if m.isTrip {
+                row["modes"] = ["options": web.modes.map { ["value": $0, "selected": $0 == m.mode] }]
+            } else {
+                var options = web.places.map { ["value": $0.value, "name": $0.name, "selected": $0.value == m.place] }
+                if !web.places.contains(where: { $0.value == m.place }) {
+                    options.insert(["value": m.place ?? "", "name": m.title, "selected": true], at: 0)
+                }
+                row["places"] = ["options": options]
+                if let place = m.place { row["rename"] = ["place": place, "current": m.placeName ?? ""] }
+            }
+            return row
+        }
+        return ["rows": rows]
     }
 
     /// A day as people write it: "Sunday 14 June 2026" (the served page's heading; a report file

@@ -60,7 +60,21 @@ enum ReportTemplates {
         {{#profile}}{{> profile}}{{/profile}}
         {{/hasRides}}<h2>Timeline</h2>
         {{#timeline}}{{> timeline}}{{/timeline}}
-        {{#hasRecords}}<h2>Records</h2>
+        {{#movements}}<h2 id="movements">Where you were</h2>
+        <p class="muted">Found in your points. If a trip’s mode or a visit’s place is wrong, put it right: it stays so \
+        whenever the points are looked at again.</p>
+        <table class="movements">{{#rows}}<tr><td class="nowrap">{{span}}</td><td>{{icon}} {{title}}\
+        {{#corrected}} <span class="muted">(as you said)</span>{{/corrected}}<details><summary>Put right</summary>\
+        <form method="post" action="{{action}}" class="edit"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <input type="hidden" name="at" value="{{at}}">{{#modes}}<label>Mode <select name="mode">{{#options}}\
+        <option{{#selected}} selected{{/selected}}>{{value}}</option>{{/options}}</select></label>{{/modes}}\
+        {{#places}}<label>It was at <select name="place">{{#options}}<option value="{{value}}"\
+        {{#selected}} selected{{/selected}}>{{name}}</option>{{/options}}</select></label>{{/places}} \
+        <button>Save</button></form>{{#rename}}<form method="post" action="{{action}}" class="edit">\
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="place_id" value="{{place}}">\
+        <label>Name this place <input name="name" maxlength="200" value="{{current}}"></label> \
+        <button>Name it</button></form>{{/rename}}</details></td></tr>{{/rows}}</table>
+        {{/movements}}        {{#hasRecords}}<h2>Records</h2>
         {{#records}}<section class="record" id="record-{{id}}"><div>{{#pinned}}<span class="pinlabel">{{id}}</span>{{/pinned}}\
         <strong>{{time}}</strong> <span class="muted">record {{id}} · {{position}}</span></div>
         {{#notes}}<p class="note">{{.}}</p>

@@ -14,7 +14,7 @@ public enum DayReportInputs {
     public static func load(
         _ day: CivilDate, store: any TrackStoring, zone: TimeZone, imperial: Bool, embedPhotos: Bool,
         devices: DeviceFilter = .all, suggest: SuggestTables? = nil, visits: VisitRules? = VisitRules(),
-        photoLink: ((_ record: Int64, _ index: Int) -> String)? = nil
+        found: VisitFindings? = nil, photoLink: ((_ record: Int64, _ index: Int) -> String)? = nil
     ) throws -> DayReportInput {
         let (from, to) = LocalDay.range(day, in: zone)
         let stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
@@ -46,7 +46,8 @@ public enum DayReportInputs {
         var input = DayReportInput(
             date: day.description, timeZone: zone, summary: try store.daySummary(day, account: devices.account),
             rides: rides, records: records,
-            timeline: try DayTimeline.load(day, store: store, zone: zone, devices: devices, visits: visits))
+            timeline: try DayTimeline.load(
+                day, store: store, zone: zone, devices: devices, visits: visits, found: found))
         input.suggestions = try suggest?.tables(for: SuggestTables.kindNames(storedRecords)) ?? []
         return input
     }

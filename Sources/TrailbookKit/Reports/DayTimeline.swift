@@ -9,10 +9,12 @@ import Visits
 /// their mode, stops elsewhere (a stop to the next start), the other events, cues, tasks and
 /// diary records, in time order.
 public enum DayTimeline {
-    /// `visits`: the rules of visit detection (nil: only the visits the place events mark).
+    /// `visits`: the rules of visit detection (nil: only the visits the place events mark);
+    /// `found`: the day's visits and trips when the caller found them already (they are used
+    /// instead).
     public static func load(
         _ day: CivilDate, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter = .all,
-        visits rules: VisitRules? = VisitRules()
+        visits rules: VisitRules? = VisitRules(), found: VisitFindings? = nil
     ) throws -> [TimelineEntry] {
         let (from, to) = LocalDay.range(day, in: zone)
         let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
@@ -30,9 +32,12 @@ public enum DayTimeline {
         default: break
         }
         var spans = spans(events, from: from, to: to, lastFix: lastFix, zone: zone)
-        if let rules {
-            let found = try VisitService.find(
-                store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules, zone: zone)
+        if let found = try found
+            ?? rules.map({
+                try VisitService.find(
+                    store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: $0, zone: zone)
+            })
+        {
             spans = merged(found, adding: spans, from: from, to: to)
         }
         entries += spans

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// The day page's "Where you were": the visits and trips found, each put right through a form
+/// (a trip's mode, a visit's place, a place's name), kept for every later look.
+extension WebPageTests {
+    @Test func aTripsModeAndAPlacesNamePutRightInTheBrowser() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        try addUsers(["ana"], store: store)
+        for part in try VisitsCommandTests().files() {
+            #expect(try run(["import", "--store", store, "--user", "ana", part]).status == 0)
+        }
+        let config = dir + "/config.toml"
+        try "[time]\nzone = \"Europe/Zurich\"\n[maps]\ntiles = \"none\"\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        defer { _ = server.stop() }
+        let base = server.url!
+        let ana = try await signIn(base, as: "ana")
+        let jar = ["Cookie": "trailbook_session=\(ana)"]
+        let dayURL = URL(string: "\(base)/day/2026-06-03")!
+        let page = try await HTTP.request(dayURL, headers: jar)
+        #expect(page.0 == 200)
+        #expect(page.1.contains(#"<h2 id="movements">Where you were</h2>"#), "\(page.1.suffix(4000))")
+        // A row per visit and trip; the ride to work's moment, and the work place's id, as the forms carry them.
+        let table = try #require(page.1.components(separatedBy: #"<table class="movements">"#).last)
+        let rows = table.components(separatedBy: "<tr>")
+        func value(_ name: String, inRowWith words: String) -> String? {
+            rows.first { $0.contains(words) }?.components(separatedBy: "name=\"\(name)\" value=\"").dropFirst().first
+                .map { String($0.prefix { $0 != "\"" }) }
+        }
+        let at = try #require(value("at", inRowWith: "→ cycling 3.5 km"), "\(table)")
+        let work = try #require(value("place_id", inRowWith: "⌂ work (suggested)"))
+        #expect(rows.filter { $0.contains("<select name=\"mode\">") }.count == 5, "a mode form for each trip")
+        let token = try #require(csrf(in: page.1))
+        let headers = jar.merging(["Content-Type": "application/x-www-form-urlencoded"]) { a, _ in a }
+        let post = URL(string: "\(base)/day/2026-06-03/corrections")!
+        #expect(
+            try await HTTP.request(
+                post, method: "POST", body: form(["at": String(at), "mode": "running"]), headers: headers
+            )
+            .0 == 403, "no token, no change")
+        let saved = try await HTTP.exchange(
+            post, method: "POST", body: form(["csrf": token, "at": String(at), "mode": "running"]), headers: headers)
+        #expect(
+            saved.status == 303
+                && saved.headers.contains { $0.lowercased() == "location: /day/2026-06-03?saved=corrected#movements" },
+            "\(saved.headers)")
+        // The work place gets a name.
+        let named = try await HTTP.exchange(
+            post, method: "POST", body: form(["csrf": token, "place_id": String(work), "name": "Lab"]),
+            headers: headers)
+        #expect(named.status == 303)
+        let after = try await HTTP.request(URL(string: "\(dayURL)?saved=corrected")!, headers: jar)
+        #expect(after.1.contains("Your correction is kept."))
+        #expect(
+            after.1.contains(#"→ running 3.5 km <span class="muted">(as you said)</span>"#),
+            "\(after.1.suffix(4000))")
+        #expect(after.1.contains("⌂ Lab"), "the name on the page")
+        // The command line sees the same corrections: they are the account's.
+        let listed = try run(["visits", "--store", store, "--user", "ana", "--day", "2026-06-03", "--config", config])
+        #expect(listed.stdout.contains("→ running 3.5 km") && listed.stdout.contains("⌂ Lab"), "\(listed.stdout)")
+        // A mode that is none: the page says so, nothing changed.
+        let bad = try await HTTP.request(
+            post, method: "POST", body: form(["csrf": token, "at": String(at), "mode": "bus"]), headers: headers)
+        #expect(bad.0 == 422 && bad.1.contains("is not a mode; give one of still, walking"), "\(bad.1.prefix(3000))")
+        for width in [390, 1280] {
+            let seen = try browse(
+                "\(base)/day/2026-06-03", session: ana, width: width,
+                [
+                    "eval:document.querySelector('#movements ~ table details').open = true",
+                    "eval:document.getElementById('movements').scrollIntoView()",
+                    "eval:[document.documentElement.scrollWidth, document.querySelectorAll('table.movements tr').length]",
+                    "shot:\(dir)/movements-\(width).png",
+                ])
+            let values = try #require(seen.last as? [Int])
+            #expect(values[0] <= width && values[1] == 11, "at \(width) px: \(values), \(dir)/movements-\(width).png")
+        }
+    }
+}
