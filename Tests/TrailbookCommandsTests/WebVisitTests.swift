@@ -5,16 +5,26 @@ import TrailbookTestSupport
 /// The day page's "Where you were": the visits and trips found, each put right through a form
 /// (a trip's mode, a visit's place, a place's name), kept for every later look.
 extension WebPageTests {
-    @Test func aTripsModeAndAPlacesNamePutRightInTheBrowser() async throws {
+    /// A store with `users` whose first has the simulated fortnight (after `prepare` ran on the
+    /// store), and a config in Zurich's zone without tiles.
+    func fortnightStore(users: [String], prepare: (_ dir: String, _ store: String) throws -> Void = { _, _ in })
+        throws -> (dir: String, store: String, config: String)
+    {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana"], store: store)
+        try addUsers(users, store: store)
+        try prepare(dir, store)
         for part in try VisitsCommandTests().files() {
-            #expect(try run(["import", "--store", store, "--user", "ana", part]).status == 0)
+            #expect(try run(["import", "--store", store, "--user", users[0], part]).status == 0)
         }
         let config = dir + "/config.toml"
         try "[time]\nzone = \"Europe/Zurich\"\n[maps]\ntiles = \"none\"\n".write(
             toFile: config, atomically: true, encoding: .utf8)
+        return (dir, store, config)
+    }
+
+    @Test func aTripsModeAndAPlacesNamePutRightInTheBrowser() async throws {
+        let (dir, store, config) = try fortnightStore(users: ["ana"])
         let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
         defer { _ = server.stop() }
         let base = server.url!

@@ -5,17 +5,10 @@ import TrailbookTestSupport
 /// `/year`: the year in review in the browser, the account's own, with the gazetteer's names.
 extension WebPageTests {
     @Test func theYearInReviewPage() async throws {
-        let dir = try Samples.temporaryDirectory()
-        let store = dir + "/s.sqlite"
-        try addUsers(["ana", "ben"], store: store)
-        let (table, admin1) = try VisitsCommandTests.gazetteer(dir)
-        #expect(try run(["geocoder", "import", table, "--admin1", admin1, "--store", store]).status == 0)
-        for part in try VisitsCommandTests().files() {
-            #expect(try run(["import", "--store", store, "--user", "ana", part]).status == 0)
+        let (dir, store, config) = try fortnightStore(users: ["ana", "ben"]) { dir, store in
+            let (table, admin1) = try VisitsCommandTests.gazetteer(dir)
+            #expect(try run(["geocoder", "import", table, "--admin1", admin1, "--store", store]).status == 0)
         }
-        let config = dir + "/config.toml"
-        try "[time]\nzone = \"Europe/Zurich\"\n[maps]\ntiles = \"none\"\n".write(
-            toFile: config, atomically: true, encoding: .utf8)
         let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
         defer { _ = server.stop() }
         let base = server.url!
