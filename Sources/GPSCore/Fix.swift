@@ -76,12 +76,18 @@ public struct Sensors: Equatable, Sendable {
     public var power: Int?
     /// Temperature, whole degrees Celsius (-127-127).
     public var temperature: Int?
+    /// What the phone's motion recognition said the person was doing.
+    public var activity: MotionActivity?
 
-    public init(heartRate: Int? = nil, cadence: Int? = nil, power: Int? = nil, temperature: Int? = nil) {
+    public init(
+        heartRate: Int? = nil, cadence: Int? = nil, power: Int? = nil, temperature: Int? = nil,
+        activity: MotionActivity? = nil
+    ) {
         self.heartRate = heartRate
         self.cadence = cadence
         self.power = power
         self.temperature = temperature
+        self.activity = activity
     }
 
     /// Nil when no value is known, so a fix without sensors stays without.
@@ -89,13 +95,15 @@ public struct Sensors: Equatable, Sendable {
 
     /// The values packed in one integer, as the stores keep them: heart rate in bits 0-7,
     /// cadence 8-15, power 16-31, temperature + 128 in 32-39, and in bits 40-43 which of the four
-    /// are known. Values beyond their range are clamped to it.
+    /// are known; the activity's number in bits 44-47 (0: none). Values beyond their range are
+    /// clamped to it.
     public var packed: Int64 {
         var v: Int64 = 0
         if let h = heartRate { v |= Int64(min(max(h, 0), 255)) | 1 << 40 }
         if let c = cadence { v |= Int64(min(max(c, 0), 255)) << 8 | 1 << 41 }
         if let p = power { v |= Int64(min(max(p, 0), 65535)) << 16 | 1 << 42 }
         if let t = temperature { v |= Int64(min(max(t, -128), 127) + 128) << 32 | 1 << 43 }
+        if let a = activity { v |= Int64(a.rawValue) << 44 }
         return v
     }
 
@@ -106,5 +114,52 @@ public struct Sensors: Equatable, Sendable {
         if v & 1 << 41 != 0 { cadence = Int(v >> 8 & 0xFF) }
         if v & 1 << 42 != 0 { power = Int(v >> 16 & 0xFFFF) }
         if v & 1 << 43 != 0 { temperature = Int(v >> 32 & 0xFF) - 128 }
+        activity = MotionActivity(rawValue: Int(v >> 44 & 0xF))
+    }
+}
+
+/// What a phone's motion recognition says the person is doing, in the words of the apps that
+/// send it: Overland's `motion` (walking, running, cycling, driving, stationary: CoreMotion's
+/// activity), Traccar Client's `activity.type` (still, on_foot, walking, running, on_bicycle,
+/// in_vehicle), Google's `activityType` (WALKING, IN_PASSENGER_VEHICLE, IN_TRAIN, FLYING, ...).
+public enum MotionActivity: Int, Sendable, CaseIterable, CustomStringConvertible {
+    case still = 1
+    case walking, running, cycling, vehicle, train, plane
+
+    public var description: String {
+        switch self {
+        case .still: "still"
+        case .walking: "walking"
+        case .running: "running"
+        case .cycling: "cycling"
+        case .vehicle: "vehicle"
+        case .train: "train"
+        case .plane: "plane"
+        }
+    }
+
+    /// The activity an app's word names (any case); nil for a word that names none (unknown,
+    /// tilting).
+    public init?(word: String) {
+        switch word.lowercased() {
+        case "still", "stationary": self = .still
+        case "walking", "on_foot", "hiking": self = .walking
+        case "running": self = .running
+        case "cycling", "on_bicycle", "in_bicycle", "bicycle": self = .cycling
+        case "driving", "automotive", "in_vehicle", "in_passenger_vehicle", "in_car", "in_bus", "in_taxi",
+            "motorcycling", "in_road_vehicle":
+            self = .vehicle
+        case "in_train", "in_subway", "in_tram", "in_rail_vehicle": self = .train
+        case "flying": self = .plane
+        default: return nil
+        }
+    }
+
+    /// The strongest of several words said at once (Overland sends `["driving", "stationary"]`
+    /// at a red light): a vehicle over cycling over running over walking over still.
+    public static func strongest(_ words: [String]) -> MotionActivity? {
+        let said = words.compactMap(MotionActivity.init(word:))
+        let order: [MotionActivity] = [.plane, .train, .vehicle, .cycling, .running, .walking, .still]
+        return order.first { said.contains($0) }
     }
 }

@@ -82,8 +82,8 @@ enum PhoneProtocols {
     }
 
     /// Overland: `{"locations": [GeoJSON Feature with a Point and properties timestamp (ISO 8601),
-    /// altitude, speed (m/s), course, horizontal_accuracy, battery_level (0-1)]}`; the battery of
-    /// the newest location, in percent.
+    /// altitude, speed (m/s), course, horizontal_accuracy, battery_level (0-1), motion (words)]}`;
+    /// the battery of the newest location, in percent.
     ///
     /// A feature that is no position is kept as a message (type `overland.trip` for the summary
     /// Overland adds after a trip, `properties.type` "trip"; `overland.stats` for a tracking-stats
@@ -130,9 +130,15 @@ enum PhoneProtocols {
                 continue
             }
             func number(_ key: String) -> Double? { measure(properties, key) }
-            let fix = Self.fix(
+            var fix = Self.fix(
                 lat: lat, lon: lon, ms: ms, altitude: number("altitude"), speed: number("speed"),
                 course: number("course"), accuracy: number("horizontal_accuracy"))
+            // CoreMotion's activity, several words at once (GLManager.m's `motion`).
+            fix.sensors =
+                Sensors(
+                    activity: MotionActivity.strongest(
+                        properties["motion"]?.array?.compactMap(\.string) ?? [])
+                ).orNil
             do {
                 try PhoneIngest.check(fix)
             } catch {
@@ -148,7 +154,7 @@ enum PhoneProtocols {
 
     /// Traccar Client's JSON body (`POST /osmand`, `Content-Type: application/json`):
     /// `{"device_id", "location": {"timestamp" (ISO 8601), "coords": {latitude, longitude,
-    /// accuracy, speed (m/s), heading, altitude}, "battery": {"level" (0-1)}}}`; `location` may
+    /// accuracy, speed (m/s), heading, altitude}, "battery": {"level" (0-1)}, "activity": {"type"}}}`; `location` may
     /// also be an array of such objects. Returns the fixes and the newest battery level.
     static func traccarJSON(_ body: Data) throws -> Report {
         guard let doc = PhoneJSON.parse(body)?.object else {
@@ -171,9 +177,14 @@ enum PhoneProtocols {
             let ms = try time(location, location: i)
             func number(_ key: String) -> Double? { measure(coords, key) }
             battery.note(level: location["battery"]?.object.flatMap { measure($0, "level") }, at: ms)
-            let fix = Self.fix(
+            var fix = Self.fix(
                 lat: lat, lon: lon, ms: ms, altitude: number("altitude"), speed: number("speed"),
                 course: number("heading"), accuracy: number("accuracy"))
+            // The plugin's activity recognition (`activity.type`: still, on_foot, on_bicycle, ...).
+            fix.sensors =
+                Sensors(
+                    activity: location["activity"]?["type"]?.string.flatMap(MotionActivity.init(word:))
+                ).orNil
             // The SOS button's `extras: {alarm: sos}`: the plugin merges extras into the location
             // (its template's own `extras` may hold them too).
             let kind = location["alarm"]?.string ?? location["extras"]?["alarm"]?.string

@@ -58,7 +58,7 @@ public enum Remembered {
             case .mode(let at, let mode):
                 if let i = trips.firstIndex(where: { $0.start <= at && at <= $0.end }), trips[i].mode != mode {
                     trips[i].mode = mode
-                    trips[i].modeCorrected = true
+                    trips[i].modeFrom = .you
                 }
             case .place(let at, let id):
                 if byID[id] != nil, let i = visits.firstIndex(where: { $0.start <= at && at <= $0.end }),

@@ -10,6 +10,8 @@ struct TripProfile: Sendable {
     private(set) var distance = 0.0
     private(set) var movingSeconds = 0.0
     private var histogram: [Double]
+    /// Seconds of each activity the phone said (the time to a fix counts for its activity).
+    private(set) var said: [MotionActivity: Double] = [:]
 
     static let binsPerMetrePerSecond = 4.0
     static let bins = 1601
@@ -29,6 +31,7 @@ struct TripProfile: Sendable {
         distance += d
         fixes += 1
         last = p
+        if let a = p.activity { said[a, default: 0] += seconds }
         guard speed >= 0.5 else { return }
         movingSeconds += seconds
         if histogram.isEmpty { histogram = Array(repeating: 0, count: Self.bins) }
@@ -46,14 +49,52 @@ struct TripProfile: Sendable {
         return Double(Self.bins) / Self.binsPerMetrePerSecond
     }
 
+    /// The trip, its mode from the phone's word when it said enough, else from the speeds.
     var trip: Trip {
         let median = percentile(0.5)
         let high = percentile(0.9)
-        return Trip(
+        let bySpeeds = TravelMode.fromSpeeds(
+            median: median, high: high, movingSeconds: movingSeconds, distance: distance)
+        let total = Double(last.milliseconds - first.milliseconds) / 1000
+        let said = bySpeeds == .still ? nil : TravelMode.said(said, total: total, bySpeeds: bySpeeds)
+        var trip = Trip(
             start: first.milliseconds, end: last.milliseconds, from: first.coordinate, to: last.coordinate,
-            distance: distance,
-            mode: TravelMode.fromSpeeds(
-                median: median, high: high, movingSeconds: movingSeconds, distance: distance),
-            movingSeconds: movingSeconds, medianSpeed: median, highSpeed: high, fixes: fixes)
+            distance: distance, mode: said ?? bySpeeds, movingSeconds: movingSeconds, medianSpeed: median,
+            highSpeed: high, fixes: fixes)
+        if said != nil { trip.modeFrom = .phone }
+        return trip
+    }
+}
+
+extension Trip {
+    /// What was said over a time: an activity from `start` to `end`, ms (Google's activity
+    /// segments).
+    public struct Said: Equatable, Sendable {
+        public var start: Int64
+        public var end: Int64
+        public var activity: MotionActivity
+
+        public init(start: Int64, end: Int64, activity: MotionActivity) {
+            self.start = start
+            self.end = end
+            self.activity = activity
+        }
+    }
+
+    /// Gives each trip whose mode its speeds gave the mode of the activities said over it: the
+    /// one covering at least half of it (``TravelMode/said(_:total:bySpeeds:)``).
+    public static func hear(_ spans: [Said], in trips: inout [Trip]) {
+        guard !spans.isEmpty else { return }
+        for i in trips.indices where trips[i].modeFrom == .speeds && trips[i].mode != .still {
+            var seconds: [MotionActivity: Double] = [:]
+            for s in spans where s.end > trips[i].start && s.start < trips[i].end {
+                let overlap = min(s.end, trips[i].end) - max(s.start, trips[i].start)
+                seconds[s.activity, default: 0] += Double(overlap) / 1000
+            }
+            if let mode = TravelMode.said(seconds, total: trips[i].seconds, bySpeeds: trips[i].mode) {
+                trips[i].mode = mode
+                trips[i].modeFrom = .phone
+            }
+        }
     }
 }

@@ -38,6 +38,36 @@ public enum TravelMode: String, Sendable, CaseIterable, Codable {
         if high < 100 { return .train }
         return .plane
     }
+
+    /// The mode the phone said (its activity over the trip, time-weighted, `seconds` of each
+    /// against the trip's `total`): the activity other than still that covers at least half the
+    /// trip; a vehicle is a car unless the speeds say a train or a plane. Nil when the phone said
+    /// too little.
+    public static func said(_ seconds: [MotionActivity: Double], total: Double, bySpeeds: TravelMode) -> TravelMode? {
+        let moving = seconds.filter { $0.key != .still && $0.value > 0 }
+        guard let (top, covered) = moving.max(by: { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) }),
+            total > 0, covered >= 0.5 * total
+        else { return nil }
+        switch top {
+        case .walking: return .walking
+        case .running: return .running
+        case .cycling: return .cycling
+        case .vehicle: return [.car, .train, .plane].contains(bySpeeds) ? bySpeeds : .car
+        case .train: return .train
+        case .plane: return .plane
+        case .still: return nil
+        }
+    }
+}
+
+/// Where a trip's mode comes from.
+public enum ModeSource: String, Sendable {
+    /// The speed profile (``TravelMode/fromSpeeds(median:high:movingSeconds:distance:)``).
+    case speeds
+    /// The phone's activity recognition, or Google's activity of the time.
+    case phone
+    /// The user's correction.
+    case you
 }
 
 /// One fix as the detector sees it.
@@ -49,18 +79,26 @@ public struct VisitPoint: Equatable, Sendable {
     public var accuracy: Double?
     /// Speed over ground the fix reported, m/s.
     public var speed: Double?
+    /// What the phone said the person was doing.
+    public var activity: MotionActivity?
 
-    public init(milliseconds: Int64, coordinate: Coordinate, accuracy: Double? = nil, speed: Double? = nil) {
+    public init(
+        milliseconds: Int64, coordinate: Coordinate, accuracy: Double? = nil, speed: Double? = nil,
+        activity: MotionActivity? = nil
+    ) {
         self.milliseconds = milliseconds
         self.coordinate = coordinate
         self.accuracy = accuracy
         self.speed = speed
+        self.activity = activity
     }
 
     /// A stored fix with a time and a position; nil otherwise.
     public init?(_ fix: Fix) {
         guard let ms = fix.unixMilliseconds, let c = fix.coordinate else { return nil }
-        self.init(milliseconds: ms, coordinate: c, accuracy: fix.horizontalError, speed: fix.speed)
+        self.init(
+            milliseconds: ms, coordinate: c, accuracy: fix.horizontalError, speed: fix.speed,
+            activity: fix.sensors?.activity)
     }
 }
 
@@ -98,8 +136,10 @@ public struct Trip: Equatable, Sendable {
     public var medianSpeed: Double
     public var highSpeed: Double
     public var fixes: Int
-    /// The user gave the mode (``Remembered``); the speeds suggested another.
-    public var modeCorrected = false
+    /// Where the mode comes from: the speeds, the phone, or the user (``Remembered``).
+    public var modeFrom = ModeSource.speeds
+    /// The user gave the mode.
+    public var modeCorrected: Bool { modeFrom == .you }
 
     public var seconds: Double { Double(end - start) / 1000 }
 }

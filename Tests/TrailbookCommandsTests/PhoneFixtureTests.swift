@@ -27,6 +27,8 @@ import TrailbookTestSupport
         var accuracy: Double? = nil
         var altitude: Double? = nil
         var battery: Double? = nil
+        /// The phone's motion activity, when the app sends one.
+        var activity: MotionActivity? = nil
     }
 
     static func fixtures(tokens: [String: String]) -> [Fixture] {
@@ -73,7 +75,8 @@ import TrailbookTestSupport
                     + #""_":"&id=\#(token("traccar-10"))&lat=47.376887&lon=8.541694&timestamp=\#(isoMs)&"},"#
                     + #""device_id":"\#(token("traccar-10"))"}"#,
                 headers: ["Content-Type": "application/json"],
-                time: ms, lat: 47.376887, lon: 8.541694, speed: 5.5, accuracy: 6.5, altitude: 409.8, battery: 63),
+                time: ms, lat: 47.376887, lon: 8.541694, speed: 5.5, accuracy: 6.5, altitude: 409.8, battery: 63,
+                activity: .cycling),
             // GPSLogger's default custom URL (mendhak/gpslogger
             // gpslogger/src/main/java/com/mendhak/gpslogger/common/PreferenceHelper.java
             // @ 008eab75df497bccc66c01c1137f9f992bee1078: lat=%LAT&longitude=%LON&time=%TIME&s=%SPD).
@@ -115,8 +118,9 @@ import TrailbookTestSupport
                     + #""end":"\#(iso)","start_location":null,"end_location":null,"duration":1200,"distance":5100,"#
                     + #""stopped_automatically":false,"steps":0,"device_id":""}}],"current":null}"#,
                 headers: ["Authorization": "Bearer \(token("overland"))", "Content-Type": "application/json"],
-                time: seconds * 1000, lat: 47.376887, lon: 8.541694, speed: 4.2, accuracy: 8, altitude: 412, battery: 80
-            ),
+                time: seconds * 1000, lat: 47.376887, lon: 8.541694, speed: 4.2, accuracy: 8, altitude: 412,
+                battery: 80,
+                activity: .cycling),
         ]
     }
 
@@ -185,6 +189,7 @@ import TrailbookTestSupport
             }
             #expect(close(p.speed, f.speed), "\(f.name): speed \(p.speed ?? -1) m/s, expected \(f.speed ?? -1)")
             #expect(close(p.altitudeMSL, f.altitude), "\(f.name): altitude \(p.altitudeMSL ?? -1)")
+            #expect(p.sensors?.activity == f.activity, "\(f.name): activity \(String(describing: p.sensors))")
             let state = try storeRows(
                 store,
                 """

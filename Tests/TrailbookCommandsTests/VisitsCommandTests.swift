@@ -287,4 +287,40 @@ import TrailbookTestSupport
         #expect(noPlace.status == 66 && noPlace.stderr.contains("There is no place Moon"), "\(noPlace.stderr)")
         #expect(try run(["visit", "undo", String(id)] + zone).status == 66, "taken back once only")
     }
+
+    /// Google's activity segment over a trip gives its mode where the speeds said another: the
+    /// morning ride of 3 June (cycling by its speeds), said to be a bus ride by Google.
+    @Test func googlesActivityGivesATripItsMode() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/google.sqlite"
+        for part in try files() { #expect(try run(["import", "--store", store, part]).status == 0) }
+        let before = try #require(try visits(store, ["--day", "2026-06-03"])["trips"] as? [[String: Any]])
+        let ride = try #require(before.first)
+        #expect(ride["mode"] as? String == "cycling" && ride["mode_from"] as? String == "speeds")
+        let start = try #require(GoogleImportTests.milliseconds(ride["start"] as! String))
+        let end = try #require(GoogleImportTests.milliseconds(ride["end"] as! String))
+        let (from, to) = (try #require(ride["from"] as? [Double]), try #require(ride["to"] as? [Double]))
+        let segment: [String: Any] = [
+            "activitySegment": [
+                "duration": [
+                    "startTimestamp": GoogleImportTests.iso(start - 60_000),
+                    "endTimestamp": GoogleImportTests.iso(end + 60_000),
+                ],
+                "startLocation": [
+                    "latitudeE7": GoogleImportTests.e7(from[0]), "longitudeE7": GoogleImportTests.e7(from[1]),
+                ],
+                "endLocation": ["latitudeE7": GoogleImportTests.e7(to[0]), "longitudeE7": GoogleImportTests.e7(to[1])],
+                "activityType": "IN_BUS", "distance": 3500,
+            ]
+        ]
+        let file = dir + "/2026_JUNE.json"
+        try JSONSerialization.data(withJSONObject: ["timelineObjects": [segment]]).write(to: URL(fileURLWithPath: file))
+        let imported = try run(["import", "--store", store, file])
+        #expect(imported.status == 0 && imported.stdout.contains("1 activity"), "\(imported.stdout)\(imported.stderr)")
+        let after = try #require(try visits(store, ["--day", "2026-06-03"])["trips"] as? [[String: Any]])
+        #expect(after.first?["mode"] as? String == "car" && after.first?["mode_from"] as? String == "phone", "\(after)")
+        #expect(after.dropFirst().allSatisfy { $0["mode_from"] as? String == "speeds" }, "only the ride it covers")
+        let text = try run(["visits", "--store", store, "--time-zone", "Europe/Zurich", "--day", "2026-06-03"])
+        #expect(text.stdout.contains("→ car 3.5 km") && text.stdout.contains("(as the phone said)"), "\(text.stdout)")
+    }
 }

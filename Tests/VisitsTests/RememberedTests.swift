@@ -77,3 +77,59 @@ import Visits
         #expect(before.0.count == visits.count && before.1.count == trips.count, "nothing added or taken away")
     }
 }
+
+/// The phone's word for a trip's mode: its activity over most of the trip, or Google's.
+@Suite struct SaidModeTests {
+    /// Ten minutes still, a straight ride east at `speed` m/s for `seconds` (a fix every 5 s,
+    /// the phone saying `activity` at second i of it), ten minutes still: the trip between.
+    func trip(speed: Double, seconds: Int, activity: (Int) -> MotionActivity?) throws -> Trip {
+        let t0: Int64 = 1_780_000_000_000
+        func point(_ t: Int, metres: Double, speed: Double, _ said: MotionActivity?) -> VisitPoint {
+            VisitPoint(
+                milliseconds: t0 + Int64(t) * 1000,
+                coordinate: Coordinate(latitude: 47, longitude: 8 + metres / 75_800),
+                accuracy: 5, speed: speed, activity: said)
+        }
+        var points: [VisitPoint] = []
+        for t in stride(from: 0, to: 600, by: 5) { points.append(point(t, metres: 0, speed: 0, nil)) }
+        for i in stride(from: 0, through: seconds, by: 5) {
+            points.append(point(600 + i, metres: speed * Double(i), speed: speed, activity(i)))
+        }
+        for t in stride(from: 5, to: 600, by: 5) {
+            points.append(point(600 + seconds + t, metres: speed * Double(seconds), speed: 0, nil))
+        }
+        let trips = StayDetector.movements(points).compactMap { if case .trip(let t) = $0 { t } else { nil } }
+        return try #require(trips.first)
+    }
+
+    @Test func thePhonesWordWinsWhenItCoversHalfTheTrip() throws {
+        // 6 m/s reads as cycling by speed; a phone in a car says driving.
+        let slowCar = try trip(speed: 6, seconds: 600) { _ in .vehicle }
+        #expect(slowCar.mode == .car && slowCar.modeFrom == .phone)
+        let bike = try trip(speed: 6, seconds: 600) { _ in nil }
+        #expect(bike.mode == .cycling && bike.modeFrom == .speeds)
+        // A vehicle at train speeds is a train; the phone saying so for a third only: the speeds.
+        let train = try trip(speed: 60, seconds: 600) { _ in .vehicle }
+        #expect(train.mode == .train && train.modeFrom == .phone)
+        let partly = try trip(speed: 6, seconds: 600) { $0 < 200 ? .running : nil }
+        #expect(partly.mode == .cycling && partly.modeFrom == .speeds)
+        // Still at the lights says nothing about the mode.
+        let lights = try trip(speed: 6, seconds: 600) { $0 % 60 < 40 ? .still : .cycling }
+        #expect(lights.mode == .cycling && lights.modeFrom == .speeds, "\(lights)")
+    }
+
+    @Test func googlesActivitySegmentsGiveTheModeWhereNoPhoneDid() throws {
+        var trips = [
+            try trip(speed: 6, seconds: 600) { _ in nil }, try trip(speed: 6, seconds: 600) { _ in .cycling },
+        ]
+        trips[1].start += 3_600_000
+        trips[1].end += 3_600_000
+        let said = [
+            Trip.Said(start: trips[0].start - 60_000, end: trips[0].end - 200_000, activity: .vehicle),
+            Trip.Said(start: trips[1].start, end: trips[1].end, activity: .walking),
+        ]
+        Trip.hear(said, in: &trips)
+        #expect(trips[0].mode == .car && trips[0].modeFrom == .phone, "Google's drive covers two thirds")
+        #expect(trips[1].mode == .cycling, "the phone's own word is not overruled")
+    }
+}

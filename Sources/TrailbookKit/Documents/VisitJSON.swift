@@ -45,9 +45,12 @@ public struct VisitsJSON: Encodable, Sendable {
         var fixes: Int
         /// The user gave the mode (`trailbook visit mode`).
         var corrected: Bool
+        /// Where the mode comes from: "speeds", "phone" (its activity, or Google's) or "you".
+        var modeFrom: String
 
         enum CodingKeys: String, CodingKey {
             case start, end, seconds, mode, from, to, fixes, corrected
+            case modeFrom = "mode_from"
             case distanceMetres = "distance_m"
             case movingSeconds = "moving_s"
             case medianSpeed = "median_speed_mps"
@@ -117,7 +120,8 @@ public struct VisitsJSON: Encodable, Sendable {
                 distanceMetres: round(t.distance), movingSeconds: t.movingSeconds,
                 medianSpeed: round(t.medianSpeed, 100),
                 highSpeed: round(t.highSpeed, 100), from: [t.from.latitude, t.from.longitude],
-                to: [t.to.latitude, t.to.longitude], fixes: t.fixes, corrected: t.modeCorrected)
+                to: [t.to.latitude, t.to.longitude], fixes: t.fixes, corrected: t.modeCorrected,
+                modeFrom: t.modeFrom.rawValue)
         }
         places = f.places.values.sorted { $0.id < $1.id }.map { p in
             PlaceEntry(
@@ -149,7 +153,8 @@ public struct VisitsJSON: Encodable, Sendable {
             let span = clock(t.start, f.zone(at: t.start) ?? zone) + "–" + clock(t.end, f.zone(at: t.end) ?? zone)
             let kmh = t.movingSeconds > 0 ? String(format: ", %.0f km/h typical", t.medianSpeed * 3.6) : ""
             return "\(span)  → \(t.mode.rawValue) \(VisitService.distance(t.distance))"
-                + "  · \(DayTimeline.minutes(t.end - t.start))\(kmh)" + (t.modeCorrected ? " (as you said)" : "")
+                + "  · \(DayTimeline.minutes(t.end - t.start))\(kmh)"
+                + (t.modeFrom == .you ? " (as you said)" : t.modeFrom == .phone ? " (as the phone said)" : "")
         }
     }
 }

@@ -83,7 +83,7 @@ public struct VisitCorrections: Sendable {
             .mode, in: trip.start...trip.end,
             with: MovementCorrection(milliseconds: at, kind: .mode, value: mode.rawValue))
         var corrected = trip
-        corrected.modeCorrected = corrected.mode != mode || corrected.modeCorrected
+        if corrected.mode != mode { corrected.modeFrom = .you }
         corrected.mode = mode
         return (corrected, id)
     }

@@ -105,6 +105,11 @@ public enum VisitService {
             start = end
         }
         detector.finish(collect)
+        // Google's activity segments (imported as records) say how a trip went where no phone did.
+        if let first = trips.first, let last = trips.last {
+            Trip.hear(
+                try said(store: store, from: first.start, to: last.end, account: devices.account), in: &trips)
+        }
         let userPlaces = try store.places(account: devices.account)
         let found = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
         let (ids, known) = try remember(found, store: store, account: devices.account, radius: rules.placeRadius)
@@ -154,6 +159,22 @@ public enum VisitService {
                 all.append(.init(id: Int(a.id), center: a.center))
             }
             return (ids, all)
+        }
+    }
+
+    /// The activities of Google's activity segments (records with `google` = activity, their
+    /// `activity_type` and `until`) that overlap `[from, to)`.
+    static func said(store: any TrackStoring, from: Int64, to: Int64, account: String?) throws -> [Trip.Said] {
+        try store.records(fromMilliseconds: from - 86_400_000, toMilliseconds: to, account: account).compactMap { r in
+            func text(_ key: String) -> String? {
+                guard case .text(let t) = r.fields.first(where: { $0.key == key })?.value else { return nil }
+                return t
+            }
+            guard text("google") == "activity",
+                let activity = text("activity_type").flatMap(MotionActivity.init(word:)),
+                let end = text("until").flatMap({ UTCTimestamp.milliseconds(Substring($0)) }), end > from
+            else { return nil }
+            return Trip.Said(start: r.milliseconds, end: end, activity: activity)
         }
     }
 
