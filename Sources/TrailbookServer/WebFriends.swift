@@ -30,7 +30,7 @@ struct WebFriends {
             let sharing = SharingService(store: store)
             let (friends, grants) = try await sharing.shared(with: user, movingWithin: rules.movingWithin)
             let shared = try await WebPages.sharedHistory(
-                Set(grants.map(\.owner)), viewer: user, sharing: sharing, threads: threads)
+                Set(grants.map(\.owner)), viewer: user, sharing: sharing, hours: 24 * 366)
             let zone = await login.local(user, zone: zone).zone
             let owners = Set(grants.map(\.owner))
             var values: [String: Any] = [

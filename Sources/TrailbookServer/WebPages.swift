@@ -49,8 +49,10 @@ enum WebPages {
             let today = try await threads.runIfActive {
                 try TodayMap.load(account: user, store: store, zone: zone, now: now)
             }
+            // Friends' shared tracks of the last day (the home map is today's); /friends draws
+            // all that each grant shares.
             let shared = try await sharedHistory(
-                Set(friendList.map(\.user)), viewer: user, sharing: sharing, threads: threads)
+                Set(friendList.map(\.user)), viewer: user, sharing: sharing, hours: 24)
             // Every device is listed; on the map, only those seen today (an old position would
             // pull the map away from today's track).
             let startOfToday = LocalDay.start(LocalDay.of(now, in: zone), in: zone)
@@ -225,18 +227,17 @@ enum WebPages {
         }
     }
 
-    /// The shared history of each of `friends` who lets `viewer` see it (as far back as the grant
-    /// says), for a live map's `data-shared`: `[{"user", "lines": [[[lon,lat],...],...], "devices":
+    /// The shared history of each of `friends` who lets `viewer` see it (the last `hours`, no
+    /// further back than the grant says; streamed and simplified, ``TrackLines``), for a live
+    /// map's `data-shared`: `[{"user", "lines": [[[lon,lat],...],...], "devices":
     /// [the device of each line]}]`.
-    static func sharedHistory(
-        _ friends: Set<String>, viewer: String, sharing: SharingService, threads: NIOThreadPool
-    ) async throws -> String {
+    static func sharedHistory(_ friends: Set<String>, viewer: String, sharing: SharingService, hours: Double)
+        async throws -> String
+    {
         var shared: [String] = []
         for friend in friends.sorted() {
-            guard let (_, points) = try? await sharing.track(of: friend, viewer: viewer, hours: 24 * 366),
-                !points.isEmpty
+            guard let lines = try? await sharing.trackLines(of: friend, viewer: viewer, hours: hours), !lines.isEmpty
             else { continue }
-            let lines = try await threads.runIfActive { TodayMap.deviceLines(points) }
             let name = String(decoding: try JSONEncoder().encode(friend), as: UTF8.self)
             let devices = String(decoding: try JSONEncoder().encode(lines.map(\.device)), as: UTF8.self)
             shared.append(

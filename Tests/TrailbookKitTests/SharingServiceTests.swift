@@ -94,4 +94,32 @@ import TrailbookTestSupport
         #expect(await bensIterator.next() == nil, "nothing after the pause")
         #expect(await feed.count == 0)
     }
+
+    /// The shared track as lines: read a day at a time, never further back than the grant.
+    @Test func theSharedTrackIsDrawnAsFarBackAsTheGrantSays() async throws {
+        let (sharing, store, phone) = try setUp()
+        let code = try await sharing.createCode(owner: "ana", scopes: ["live", "history"], historyHours: 48, now: t0)
+            .code
+        _ = try await sharing.redeem(code, viewer: "ben", now: t0)
+        // A point every minute for four days, east 100 m each time; a gap of an hour each day.
+        var points: [KeptPoint] = []
+        for m in 0..<(4 * 1440) where m % 1440 >= 60 {
+            points.append(
+                KeptPoint(
+                    fix: fix(t0 + Int64(m) * 60_000, lon: 8 + Double(m) * 100 / 75_500), ride: m / 1440 + 1,
+                    segment: 1))
+        }
+        try store.makeWriter(device: phone).write(points, drops: [:])
+        let now = t0 + 4 * 86_400_000
+        let lines = try await sharing.trackLines(of: "ana", viewer: "ben", hours: 24 * 366, now: now)
+        // The last 48 hours: two days, each a line of its own (the hour without points between).
+        #expect(lines.count == 2 && lines.allSatisfy { $0.device == "phone" }, "\(lines.map(\.line.count))")
+        let west = try #require(lines.first?.line.first?.longitude)
+        #expect(west >= 8 + Double(2 * 1440 + 60) * 100 / 75_500 - 1e-6, "nothing older than 48 h: \(west)")
+        let day = try await sharing.trackLines(of: "ana", viewer: "ben", hours: 24, now: now)
+        #expect(day.count == 1, "the last day only")
+        await #expect(throws: SharingError.noHistory("ana")) {
+            try await sharing.trackLines(of: "ana", viewer: "cat", hours: 24, now: now)
+        }
+    }
 }

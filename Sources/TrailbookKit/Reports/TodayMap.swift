@@ -19,9 +19,6 @@ public struct TodayMap: Sendable {
     /// How many stored points today's lines stand for.
     public var points: Int
 
-    /// Web Mercator pixels of zoom 16: a line is simplified to within a pixel there.
-    static let worldPixels = 256.0 * 65536
-
     public static func load(account: String, store: any TrackStoring, zone: TimeZone, now: Int64) throws -> TodayMap {
         var positions: [Position] = []
         for device in try store.devices(of: account) ?? [] {
@@ -33,45 +30,23 @@ public struct TodayMap: Sendable {
         // Per device (two devices logging at once interleave in time), split where nothing was
         // recorded for 10 minutes: not by segment, since a phone that posts once a minute makes
         // a segment of each point.
-        let points = try store.points(account: account, fromMilliseconds: from, toMilliseconds: now + 1)
-        let count = points.filter { $0.fix.coordinate != nil }.count
-        return TodayMap(positions: positions, lines: deviceLines(points).map(\.line), points: count)
+        var lines = TrackLines(step: 0, budget: .max)
+        for p in try store.points(account: account, fromMilliseconds: from, toMilliseconds: now + 1) {
+            lines.add(device: p.device, p.fix)
+        }
+        return TodayMap(positions: positions, lines: lines.finish().map(\.line), points: lines.points)
     }
 
-    /// Each line with the points that show at zoom 16 (to within a pixel there).
-    public static func simplify(_ lines: [[Coordinate]]) -> [[Coordinate]] {
-        lines.map { line -> [Coordinate] in
+    /// Each line with the points that show at `zoom` (to within a pixel there; 16 by default).
+    public static func simplify(_ lines: [[Coordinate]], zoom: Int = 16) -> [[Coordinate]] {
+        let pixels = 256.0 * Double(1 << zoom)
+        return lines.map { line -> [Coordinate] in
             let screen = line.map { c -> (x: Double, y: Double) in
                 let r = c.latitude * .pi / 180
-                return (
-                    (c.longitude + 180) / 360 * worldPixels, (1 - log(tan(r) + 1 / cos(r)) / .pi) / 2 * worldPixels
-                )
+                return ((c.longitude + 180) / 360 * pixels, (1 - log(tan(r) + 1 / cos(r)) / .pi) / 2 * pixels)
             }
             return Simplify.indices(screen, tolerance: 1).map { line[$0] }
         }
-    }
-
-    /// A friend's shared history as lines to draw: per device, split where `gap` seconds pass
-    /// between two fixes (no line across a time nothing was recorded), simplified.
-    public static func lines(_ points: [(device: String, fix: Fix)], gap: Double = 600) -> [[Coordinate]] {
-        deviceLines(points, gap: gap).map(\.line)
-    }
-
-    /// The same lines, each with the device it is of.
-    public static func deviceLines(_ points: [(device: String, fix: Fix)], gap: Double = 600)
-        -> [(device: String, line: [Coordinate])]
-    {
-        var lines: [(device: String, line: [Coordinate])] = []
-        for device in Set(points.map(\.device)).sorted() {
-            var previous: Int64?
-            for p in points where p.device == device {
-                guard let c = p.fix.coordinate, let t = p.fix.unixMilliseconds else { continue }
-                if previous == nil || Double(t - previous!) > gap * 1000 { lines.append((device, [])) }
-                lines[lines.count - 1].line.append(c)
-                previous = t
-            }
-        }
-        return zip(lines, simplify(lines.map(\.line))).map { ($0.device, $1) }
     }
 
     /// The lines as JSON, `[[[lon,lat],...],...]` to 6 decimals, for a page's data attribute.

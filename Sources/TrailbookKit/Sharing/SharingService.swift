@@ -227,6 +227,30 @@ public struct SharingService: Sendable {
         }
     }
 
+    /// The owner's shared track of the last `hours` (no more than the grant gives) as lines to
+    /// draw, read a day at a time (``TrackLines``): what the web pages show, whatever the length.
+    public func trackLines(of owner: String, viewer: String, hours: Double, now: Int64 = UTCTimestamp.now())
+        async throws -> [(device: String, line: [Coordinate])]
+    {
+        try await store.read { tx in
+            guard let grant = try Self.activeGrant(tx, owner: owner, viewer: viewer, now: now),
+                grant.scopes.contains("history"), grant.historyHours > 0
+            else { throw SharingError.noHistory(owner) }
+            var start = now - Int64((min(max(hours, 0), Double(grant.historyHours)) * 3_600_000).rounded())
+            // Up to a day ahead: a phone's clock may run a little ahead of the server's.
+            let stop = now + 86_400_000
+            var lines = TrackLines()
+            while start < stop {
+                let end = min(start + 86_400_000, stop)
+                for p in try tx.points(account: owner, fromMilliseconds: start, toMilliseconds: end) {
+                    lines.add(device: p.device, p.fix)
+                }
+                start = end
+            }
+            return lines.finish()
+        }
+    }
+
     /// Moving: over the fixes of the last two minutes before the newest, more than 1 km/h
     /// from the first to the last place, or a median speed over 1 m/s.
     public static func moving(_ fixes: [Fix]) -> Bool {
