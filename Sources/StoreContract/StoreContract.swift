@@ -155,6 +155,12 @@ public enum StoreContract {
                     PointCell(row: 1370, column: 1881, count: 2),
                 ], "Ana's cells: \(cells)")
             try expect(try store.pointCells(account: "nobody", cellDegrees: 0.1).isEmpty, "no account, no cells")
+            // Of a time: the second to the fourth point (the phone's second, the bike's two).
+            let some = try store.pointCells(
+                account: "ana", cellDegrees: 0.1, fromMilliseconds: t0 + 1000, toMilliseconds: t0 + 4000)
+            try expect(
+                some == [PointCell(row: 1370, column: 1880, count: 2), PointCell(row: 1370, column: 1881, count: 1)],
+                "Ana's cells of a time: \(some)")
         },
         Case(description: "a writer skips milliseconds it has and continues rides across batches") { store in
             let writer = store.makeWriter(device: try store.device(named: "bike"))

@@ -172,7 +172,9 @@ extension PostgresStoring {
         }
     }
 
-    public func pointCells(account: String, cellDegrees: Double) throws -> [PointCell] {
+    public func pointCells(
+        account: String, cellDegrees: Double, fromMilliseconds from: Int64, toMilliseconds to: Int64
+    ) throws -> [PointCell] {
         // Stored coordinates are 1e-7 degrees; shifted to be never negative, so that integer
         // division floors.
         let size = max(1, Int64((cellDegrees * 1e7).rounded()))
@@ -182,7 +184,7 @@ extension PostgresStoring {
                 SELECT (p.lat::bigint + 900000000) / \(size) AS r, (p.lon::bigint + 1800000000) / \(size) AS c,
                     count(*) AS n
                 FROM position p JOIN device d ON d.id = p.device_id JOIN account a ON a.id = d.user_id
-                WHERE a.name = \(account) GROUP BY r, c ORDER BY r, c
+                WHERE a.name = \(account) AND p.t >= \(from) AND p.t < \(to) GROUP BY r, c ORDER BY r, c
                 """
             ).map { row in
                 let (r, c, n): (Int64, Int64, Int64) = (try row.get("r"), try row.get("c"), try row.get("n"))

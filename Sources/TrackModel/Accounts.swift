@@ -170,8 +170,9 @@ public protocol SharingStoring {
     /// How many of `account`'s points lie in each cell of a grid of `cellDegrees` on a side (of
     /// latitude and of longitude), counted in the store: the cells that have any, each by its
     /// south-west corner's row and column (`floor((lat + 90) / cellDegrees)`, `floor((lon +
-    /// 180) / cellDegrees)`), in row then column order.
-    func pointCells(account: String, cellDegrees: Double) throws -> [PointCell]
+    /// 180) / cellDegrees)`), in row then column order; of the points in `[from, to)` ms.
+    func pointCells(account: String, cellDegrees: Double, fromMilliseconds from: Int64, toMilliseconds to: Int64)
+        throws -> [PointCell]
     /// What a phone said of itself with its newest point: its accuracy, and its battery — a
     /// nil battery keeps the last known level. Only moves forward: a state at or before the
     /// stored one's time (a resent or late batch) changes nothing.
@@ -179,6 +180,11 @@ public protocol SharingStoring {
 }
 
 extension SharingStoring {
+    /// The cells of all the account's points.
+    public func pointCells(account: String, cellDegrees: Double) throws -> [PointCell] {
+        try pointCells(account: account, cellDegrees: cellDegrees, fromMilliseconds: .min, toMilliseconds: .max)
+    }
+
     /// The newest `limit` points of each of `account`'s devices.
     public func recentPoints(account: String, limit: Int) throws -> [RecentDevice] {
         try recentPoints(account: account, device: nil, limit: limit)

@@ -131,7 +131,9 @@ extension SQLiteStoring {
         }
     }
 
-    public func pointCells(account: String, cellDegrees: Double) throws -> [PointCell] {
+    public func pointCells(
+        account: String, cellDegrees: Double, fromMilliseconds from: Int64, toMilliseconds to: Int64
+    ) throws -> [PointCell] {
         // Stored coordinates are 1e-7 degrees; shifted to be never negative, so that integer
         // division floors.
         let size = max(1, Int64((cellDegrees * 1e7).rounded()))
@@ -145,7 +147,7 @@ extension SQLiteStoring {
                         SELECT (lat + 900000000) / ? AS r, (lon + 1800000000) / ? AS c, count(*) AS n FROM point
                         WHERE key >= ? AND key < ? GROUP BY r, c
                         """,
-                    arguments: StatementArguments([size, size]) + Self.keyRange(d.id!, from: .min, to: .max))
+                    arguments: StatementArguments([size, size]) + Self.keyRange(d.id!, from: from, to: to))
                 while let row = try rows.next() {
                     let r: Int64 = row["r"]
                     let c: Int64 = row["c"]

@@ -1,10 +1,11 @@
 import Foundation
+import GPSCore
 import Hummingbird
 import NIOPosix
 import TrackModel
 import TrailbookKit
 
-/// `/heatmap`: where the signed-in account has been, all time, in one view: its points counted
+/// `/heatmap`: where the signed-in account has been, all time or in one year, in one view: its points counted
 /// by the store in cells of a grid (about 256 across the account's whole extent), each cell
 /// shaded by its count on a log scale, over the base map. The browser gets the cells, never the
 /// points.
@@ -24,16 +25,34 @@ struct WebHeatmap {
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
             let user = session.user
             let store = self.store
-            let (size, cells) = try await threads.runIfActive { try Self.cells(of: user, in: store) }
-            let points = cells.reduce(0) { $0 + $1.count }
             let zone = await login.local(user, zone: zone).zone
+            // All time, or one year's local days (`?year=2026`, linked from the year in review).
+            let year = request.uri.queryParameters.get("year").flatMap { Int(String($0)) }
+            if let year, !(1970...9999).contains(year) {
+                throw Refusal(.notFound, "A heat map's year is between 1970 and 9999, e.g. /heatmap?year=2026.")
+            }
+            let (from, to) =
+                year.map {
+                    (
+                        LocalDay.start(CivilDate(unchecked: $0, 1, 1), in: zone),
+                        LocalDay.start(CivilDate(unchecked: $0 + 1, 1, 1), in: zone)
+                    )
+                } ?? (.min, .max)
+            let (size, cells) = try await threads.runIfActive {
+                try Self.cells(of: user, in: store, from: from, to: to)
+            }
+            let points = cells.reduce(0) { $0 + $1.count }
+            let whose =
+                year.map { "Your \(Self.grouped(points)) points of \($0)" } ?? "All your \(Self.grouped(points)) points"
             var values: [String: Any] = [
                 "user": user, "today": LocalTime.today(in: zone).description, "heat": Self.json(size, cells),
                 "note": points == 0
-                    ? "Nothing recorded yet: import a track or pair a phone."
-                    : "All your \(Self.grouped(points)) points, in \(Self.grouped(cells.count)) squares of "
+                    ? (year.map { "Nothing recorded in \($0)." }
+                        ?? "Nothing recorded yet: import a track or pair a phone.")
+                    : "\(whose), in \(Self.grouped(cells.count)) squares of "
                         + "\(Self.metres(size)) on a side: the darker, the more often you were there.",
             ]
+            if let year { values["year"] = String(year) }
             values.merge(WebPages.baseMap(tiles)) { $1 }
             return WebPages.html(WebTemplates.pages.render("heatmap", values))
         }
@@ -42,15 +61,19 @@ struct WebHeatmap {
 
     /// A first count in cells of half a degree finds the extent; the second counts in cells that
     /// put about ``across`` of them over it.
-    static func cells(of user: String, in store: any TrackStoring) throws -> (Double, [PointCell]) {
+    static func cells(of user: String, in store: any TrackStoring, from: Int64 = .min, to: Int64 = .max) throws
+        -> (Double, [PointCell])
+    {
         let coarse = 0.5
-        let first = try store.pointCells(account: user, cellDegrees: coarse)
+        let first = try store.pointCells(account: user, cellDegrees: coarse, fromMilliseconds: from, toMilliseconds: to)
         guard !first.isEmpty else { return (coarse, []) }
         let rows = first.map(\.row)
         let columns = first.map(\.column)
         let span = Double(max(rows.max()! - rows.min()!, columns.max()! - columns.min()!) + 1) * coarse
         let size = max(smallest, span / across)
-        return (size, try store.pointCells(account: user, cellDegrees: size))
+        return (
+            size, try store.pointCells(account: user, cellDegrees: size, fromMilliseconds: from, toMilliseconds: to)
+        )
     }
 
     /// `{"size": DEGREES, "cells": [[ROW, COLUMN, COUNT], ...]}`.

@@ -167,6 +167,7 @@ enum WebTemplates {
         <code>trailbook geocoder import cities500.zip</code> (GeoNames).</p>{{/noGazetteer}}\
         {{^noGazetteer}}<ul id="countries">{{#countries}}<li><strong>{{name}}</strong> {{days}}</li>{{/countries}}</ul>
         <ul id="cities" class="columns">{{#cities}}<li>{{name}}, {{country}} · {{days}}</li>{{/cities}}</ul>{{/noGazetteer}}
+        <p><a href="/heatmap?year={{year}}" id="heat">Where you were in {{year}}: the heat map</a></p>
         <h2>Places with the most time</h2>
         <ol id="places">{{#places}}<li><strong>{{name}}</strong> {{hours}} · {{visits}}{{#locality}} · {{.}}{{/locality}}</li>{{/places}}</ol>
         {{#longest}}<h2>The longest trip</h2><p id="longest"><a href="/day/{{date}}">{{when}}</a>: {{what}}</p>{{/longest}}{{/empty}}
@@ -463,8 +464,10 @@ enum WebTemplates {
     /// The heat map of all time.
     static let heatmap = """
         {{> head}}
-        <header><h1>Everywhere you have been</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
-        <nav class="days"><a href="/">Home</a><a href="/day/{{today}}">Today’s diary</a><a href="/calendar">Calendar</a></nav>
+        <header><h1>{{#year}}Where you were in {{.}}{{/year}}{{^year}}Everywhere you have been{{/year}}</h1>\
+        <span>signed in as <strong id="me">{{user}}</strong></span></header>
+        <nav class="days"><a href="/">Home</a><a href="/day/{{today}}">Today’s diary</a><a href="/calendar">Calendar</a>\
+        {{#year}}<a href="/year?year={{.}}">{{.}} in review</a><a href="/heatmap">All time</a>{{/year}}</nav>
         <p class="muted" id="heatnote">{{note}}</p>
         <div class="mapwrap"><svg id="map" class="tall" role="img" tabindex="0" aria-label="A heat map of all your points \
         (drag to pan; wheel, pinch, + and − to zoom; 0 to fit)"{{#tiles}} data-tiles="/tiles/"{{/tiles}} data-heat="{{heat}}"></svg>\

@@ -23,6 +23,25 @@ extension WebPageTests {
         ] {
             #expect(page.1.contains(words), "\(words) in \(page.1.suffix(3000))")
         }
+        // The year's heat map, one click away: her points of 2026 only.
+        #expect(page.1.contains(#"<a href="/heatmap?year=2026" id="heat">"#))
+        let heat = try await HTTP.request(
+            URL(string: "\(base)/heatmap?year=2026")!, headers: ["Cookie": "trailbook_session=\(ana)"])
+        #expect(heat.0 == 200 && heat.1.contains("<h1>Where you were in 2026</h1>"), "\(heat.1.prefix(1500))")
+        let all = try await HTTP.request(
+            URL(string: "\(base)/heatmap")!, headers: ["Cookie": "trailbook_session=\(ana)"])
+        func count(_ html: String, _ lead: String) -> String? {
+            html.components(separatedBy: lead).dropFirst().first?.components(separatedBy: " points").first
+        }
+        let ofYear = try #require(count(heat.1, "Your "))
+        #expect(ofYear == count(all.1, "All your ") && ofYear != "0", "every point of hers is of 2026: \(ofYear)")
+        let before = try await HTTP.request(
+            URL(string: "\(base)/heatmap?year=2025")!, headers: ["Cookie": "trailbook_session=\(ana)"])
+        #expect(before.1.contains("Nothing recorded in 2025.") && before.1.contains("cells&quot;:[]"), "no cells")
+        #expect(
+            try await HTTP.request(
+                URL(string: "\(base)/heatmap?year=99999")!, headers: ["Cookie": "trailbook_session=\(ana)"]
+            ).0 == 404)
         let calendar = try await HTTP.request(
             URL(string: "\(base)/calendar?year=2026")!, headers: ["Cookie": "trailbook_session=\(ana)"])
         #expect(calendar.1.contains(#"<a href="/year?year=2026" id="review">"#))
