@@ -132,6 +132,26 @@ struct ConfigKey: Sendable {
         number("visits", "max_gap", "seconds, 0 or more", min: 0, \.visits.maxGap),
         number("visits", "max_accuracy", "metres above 0", min: 0, exclusive: true, \.visits.maxAccuracy),
         number("visits", "place_radius", "metres above 0", min: 0, exclusive: true, \.visits.placeRadius),
+        ConfigKey(
+            section: "visits", name: "street_names",
+            unit: "nominatim:URL or photon:URL of your own geocoder's reverse endpoint, or \"\" for none",
+            render: { c in "\"\(c.streetNames ?? "")\"" },
+            apply: { v, c throws(ConfigProblem) in
+                guard let text = v.string else { throw ConfigProblem(text: "must be a string (\"\" for none).") }
+                guard !text.isEmpty else {
+                    c.streetNames = nil
+                    return
+                }
+                let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+                guard parts.count == 2, ["nominatim", "photon"].contains(parts[0]),
+                    let url = URL(string: parts[1]), ["http", "https"].contains(url.scheme ?? ""), url.host != nil
+                else {
+                    throw ConfigProblem(
+                        text: "must be nominatim:URL or photon:URL with an http(s) URL, e.g. "
+                            + "\"nominatim:http://localhost:8080/reverse\" (\"\" for none).")
+                }
+                c.streetNames = text
+            }),
         text(
             "tide", "station",
             "a tide station's name or id (trailbook tide stations --near LAT,LON), or \"\" for no tide",

@@ -26,6 +26,9 @@ public struct TrailbookConfig: Sendable {
     public var tideStation: String?
     /// The harmonic constants file (`tide.file`); nil: Debian's xtide-data.
     public var tideFile: String?
+    /// The user's own geocoder for places' street addresses (`visits.street_names`):
+    /// `nominatim:URL` or `photon:URL` of its reverse endpoint; nil: none (nothing is sent).
+    public var streetNames: String?
     /// The reports' base map (`maps.tiles`): a tile URL template or `mbtiles:FILE`; nil: plain.
     public var mapTiles: String?
     /// Shown on the map (`maps.attribution`).

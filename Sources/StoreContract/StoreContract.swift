@@ -62,6 +62,9 @@ public enum StoreContract {
             try expect(read == mine, "read back whole: \(read)")
             try expect(try store.nameFoundPlace(mine[1].id, name: "Airport", account: nil), "named")
             try expect(try store.foundPlaces(account: nil)[1].name == "Airport", "the name kept")
+            try expect(try store.setFoundPlaceAddress(mine[0].id, address: "Bahnhofplatz 1", account: nil), "addressed")
+            try expect(
+                try store.foundPlaces(account: nil).map(\.address) == ["Bahnhofplatz 1", nil], "the address kept")
             _ = try store.addAccount(name: "ana", passwordHash: "v1$a")
             try expect(try store.foundPlaces(account: "ana").isEmpty, "ana has none of mine")
             try expect(!(try store.nameFoundPlace(mine[0].id, name: "x", account: "ana")), "ana cannot name mine")

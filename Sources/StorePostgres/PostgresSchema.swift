@@ -504,6 +504,7 @@ enum PostgresSchema {
                     lat double precision NOT NULL,
                     lon double precision NOT NULL,
                     name text,
+                    address text,
                     created_ms bigint NOT NULL
                 )
                 """,

@@ -8,14 +8,16 @@ extension PostgresStoring {
         try read { session in
             try session.query(
                 """
-                SELECT f.id, f.lat, f.lon, f.name, f.created_ms FROM found_place f JOIN account a ON a.id = f.user_id
+                SELECT f.id, f.lat, f.lon, f.name, f.address, f.created_ms FROM found_place f
+                JOIN account a ON a.id = f.user_id
                 WHERE a.name = \(account ?? PostgresStore.localUser) ORDER BY f.id
                 """
             ).map {
                 FoundPlace(
                     id: try $0.get("id"),
                     center: Coordinate(latitude: try $0.get("lat"), longitude: try $0.get("lon")),
-                    name: try $0.get("name"), createdMilliseconds: try $0.get("created_ms"))
+                    name: try $0.get("name"), address: try $0.get("address"),
+                    createdMilliseconds: try $0.get("created_ms"))
             }
         }
     }
@@ -42,6 +44,14 @@ extension PostgresStoring {
             guard let user = try PostgresStore.accountID(session, account) else { return false }
             return try session.execute("UPDATE found_place SET name = \(name) WHERE id = \(id) AND user_id = \(user)")
                 > 0
+        }
+    }
+
+    public func setFoundPlaceAddress(_ id: Int64, address: String, account: String?) throws -> Bool {
+        try write { session in
+            guard let user = try PostgresStore.accountID(session, account) else { return false }
+            return try session.execute(
+                "UPDATE found_place SET address = \(address) WHERE id = \(id) AND user_id = \(user)") > 0
         }
     }
 

@@ -8,13 +8,19 @@ public struct FoundPlace: Equatable, Sendable {
     public var center: Coordinate
     /// The user's name for it; nil until they give one.
     public var name: String?
+    /// Its street address from the user's own geocoder (`visits.street_names`), asked once: ""
+    /// when it knew none there, nil when not asked yet.
+    public var address: String?
     /// When it was first found, ms since 1970 UTC.
     public var createdMilliseconds: Int64
 
-    public init(id: Int64, center: Coordinate, name: String? = nil, createdMilliseconds: Int64) {
+    public init(
+        id: Int64, center: Coordinate, name: String? = nil, address: String? = nil, createdMilliseconds: Int64
+    ) {
         self.id = id
         self.center = center
         self.name = name
+        self.address = address
         self.createdMilliseconds = createdMilliseconds
     }
 }
@@ -52,6 +58,8 @@ public protocol VisitStoring {
     func rememberPlaces(_ centers: [Coordinate], milliseconds: Int64, account: String?) throws -> [FoundPlace]
     /// Names the account's place `id` (nil: takes the name away); false when it has no such place.
     func nameFoundPlace(_ id: Int64, name: String?, account: String?) throws -> Bool
+    /// Keeps the street address of the account's place `id` ("" when the geocoder knew none).
+    func setFoundPlaceAddress(_ id: Int64, address: String, account: String?) throws -> Bool
     /// The account's corrections, in time order (then id).
     func corrections(account: String?) throws -> [MovementCorrection]
     /// Stores a correction, replacing one of the same kind at the same moment; returns its id

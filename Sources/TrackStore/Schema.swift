@@ -582,6 +582,7 @@ enum Schema {
                         lat REAL NOT NULL,
                         lon REAL NOT NULL,
                         name TEXT,
+                        address TEXT,
                         created_ms INTEGER NOT NULL
                     )
                     """)

@@ -175,6 +175,7 @@ enum SchemaSnapshot {
             lat REAL NOT NULL,
             lon REAL NOT NULL,
             name TEXT,
+            address TEXT,
             created_ms INTEGER NOT NULL
         )
         """#,

@@ -13,7 +13,7 @@ extension SQLiteStoring {
             ).map {
                 FoundPlace(
                     id: $0["id"], center: Coordinate(latitude: $0["lat"], longitude: $0["lon"]), name: $0["name"],
-                    createdMilliseconds: $0["created_ms"])
+                    address: $0["address"], createdMilliseconds: $0["created_ms"])
             }
         }
     }
@@ -35,6 +35,15 @@ extension SQLiteStoring {
             guard let user = try Self.accountID(db, account) else { return false }
             try db.execute(
                 sql: "UPDATE found_place SET name = ? WHERE id = ? AND user_id = ?", arguments: [name, id, user])
+            return db.changesCount > 0
+        }
+    }
+
+    public func setFoundPlaceAddress(_ id: Int64, address: String, account: String?) throws -> Bool {
+        try pool.write { db in
+            guard let user = try Self.accountID(db, account) else { return false }
+            try db.execute(
+                sql: "UPDATE found_place SET address = ? WHERE id = ? AND user_id = ?", arguments: [address, id, user])
             return db.changesCount > 0
         }
     }

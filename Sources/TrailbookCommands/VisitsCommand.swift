@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import GPSCore
+import Pipeline
+import TrackModel
 import TrailbookKit
 import Visits
 
@@ -44,9 +46,10 @@ struct VisitsCommand: ParsableCommand {
         let zone = config.timeZone
         let (from, to) = range.range(in: zone)
         let store = try storeOptions.open()
-        let findings = try VisitService.find(
+        var findings = try VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to,
             devices: try devices.filter(store, account: accountOptions.user), rules: config.pipeline.visits, zone: zone)
+        try findings.askStreetNames(config, store: store, account: accountOptions.user)
         if json { return try printJSON(VisitsJSON(findings, zone: zone)) }
         if places {
             let sorted = findings.places.values.sorted { ($0.seconds, -$0.id) > ($1.seconds, -$1.id) }
@@ -72,6 +75,17 @@ struct VisitsCommand: ParsableCommand {
                 day = d
             }
             print("  " + VisitsJSON.line(m, findings: findings, zone: zone))
+        }
+    }
+}
+
+extension VisitFindings {
+    /// With `visits.street_names` set: the addresses of places never asked about, from the
+    /// user's own geocoder (a server that does not answer is said on stderr; the listing goes on).
+    mutating func askStreetNames(_ config: TrailbookConfig, store: any TrackStoring, account: String?) throws {
+        guard let names = StreetNames(config.streetNames) else { return }
+        if let failure = try names.fill(&self, store: store, account: account) {
+            FileHandle.standardError.write(Data("trailbook: \(failure)\n".utf8))
         }
     }
 }

@@ -30,5 +30,15 @@ import Testing
         #expect(throws: ConfigError.self) {
             try TrailbookConfig.load(text: "[visits]\nradius_m = 50\n", file: "bad.toml")
         }
+        // Street names: the user's own Nominatim or Photon, nothing by default.
+        #expect(config.streetNames == nil && config.rendered.contains("street_names = \"\""))
+        let photon = try TrailbookConfig.load(
+            text: "[visits]\nstreet_names = \"photon:http://localhost:2322/reverse\"\n", file: "p.toml")
+        #expect(photon.streetNames == "photon:http://localhost:2322/reverse")
+        for bad in ["google:http://x/reverse", "nominatim:localhost", "photon:ftp://x/reverse"] {
+            #expect(throws: ConfigError.self, "\(bad)") {
+                try TrailbookConfig.load(text: "[visits]\nstreet_names = \"\(bad)\"\n", file: "bad.toml")
+            }
+        }
     }
 }

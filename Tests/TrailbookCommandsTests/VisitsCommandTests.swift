@@ -323,4 +323,61 @@ import TrailbookTestSupport
         let text = try run(["visits", "--store", store, "--time-zone", "Europe/Zurich", "--day", "2026-06-03"])
         #expect(text.stdout.contains("→ car 3.5 km") && text.stdout.contains("(as the phone said)"), "\(text.stdout)")
     }
+
+    /// Street addresses from the user's own geocoder: asked once per place (Nominatim's and
+    /// Photon's answers), kept with the place, a server down said once and asked again later.
+    @Test func streetNamesComeFromTheUsersOwnGeocoderOncePerPlace() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/streets.sqlite"
+        let day = try files()[0]
+        #expect(try run(["import", "--store", store, day]).status == 0)
+        let geocoder = try GeocoderServer(
+            directory: dir,
+            places: [
+                .init(
+                    latitude: Fortnight.canteen.latitude, longitude: Fortnight.canteen.longitude, name: "Mensa Nord",
+                    street: "Hardstrasse", number: "201"),
+                .init(
+                    latitude: Fortnight.work.latitude, longitude: Fortnight.work.longitude, name: "",
+                    street: "Pfingstweidstrasse",
+                    number: "96"),
+            ])
+        func config(_ kind: String) throws -> String {
+            let path = dir + "/\(kind).toml"
+            try "[time]\nzone = \"Europe/Zurich\"\n[visits]\nstreet_names = \"\(geocoder.setting(kind))\"\n".write(
+                toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        // Down: the listing goes on, one sentence says why, nothing is kept.
+        let down = try run(["visits", "--store", store, "--config", try config("nominatim"), "--day", "2026-06-03"])
+        #expect(down.status == 0 && down.stdout.contains("⌂ work (suggested)"), "\(down.stdout)")
+        #expect(
+            down.stderr.contains("does not answer") && down.stderr.split(separator: "\n").count == 1, "\(down.stderr)")
+        try geocoder.start()
+        defer { geocoder.stop() }
+        let listed = try run(["visits", "--store", store, "--config", try config("nominatim"), "--day", "2026-06-03"])
+        #expect(listed.status == 0 && listed.stderr.isEmpty, "\(listed.stderr)")
+        #expect(
+            listed.stdout.contains("⌂ place 3  · 41 min · Mensa Nord, Hardstrasse 201")
+                || listed.stdout.contains("Mensa Nord, Hardstrasse 201"), "\(listed.stdout)")
+        #expect(
+            listed.stdout.contains("⌂ work (suggested)  · 4 h") && listed.stdout.contains("· Pfingstweidstrasse 96"),
+            "\(listed.stdout)")
+        let asked = geocoder.requests()
+        #expect(asked.allSatisfy { $0.path == "/nominatim/reverse" && $0.query.hasPrefix("format=jsonv2&lat=") })
+        #expect(asked.allSatisfy { $0.agent.hasPrefix("Trailbook") })
+        // Asked once per place: listing again, or the whole fortnight's first days, asks only for new places.
+        let again = try run([
+            "visits", "--store", store, "--config", try config("photon"), "--day", "2026-06-03", "--json",
+        ])
+        #expect(geocoder.requests().count == asked.count, "nothing asked twice")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        let addressed = (document["places"] as? [[String: Any]] ?? []).compactMap { $0["address"] as? String }
+        #expect(Set(addressed) == ["Mensa Nord, Hardstrasse 201", "Pfingstweidstrasse 96"], "\(addressed)")
+        let all = try run(["visits", "--store", store, "--config", try config("photon"), "--places"])
+        #expect(all.status == 0)
+        let photon = geocoder.requests().dropFirst(asked.count)
+        #expect(!photon.isEmpty && photon.allSatisfy { $0.path == "/photon/reverse" }, "the other places, by Photon")
+        #expect(geocoder.requests().count == Set(geocoder.requests().map(\.query)).count, "each place once")
+    }
 }

@@ -68,9 +68,10 @@ struct Day: ParsableCommand {
             .map { Rides.RideReport($0, zone: zone) }
         let records = try store.records(fromMilliseconds: from, toMilliseconds: to, account: account)
         let text = try store.daySummary(day, account: account)
-        let found = try VisitService.find(
+        var found = try VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account),
             rules: config.pipeline.visits, zone: zone)
+        try found.askStreetNames(config, store: store, account: account)
         if json {
             let whereabouts = VisitsJSON(found, zone: zone)
             try printJSON(

@@ -18,13 +18,15 @@ public struct VisitsJSON: Encodable, Sendable {
         var ongoing: Bool
         /// The user said which place it was (`trailbook visit place`).
         var corrected: Bool
+        /// The place's street address from the user's own geocoder.
+        var address: String?
         var locality: Locality?
         /// ISO 8601 with the offset of where the visit was (the gazetteer's zone, else the listing's).
         var localStart: String
         var localEnd: String
 
         enum CodingKeys: String, CodingKey {
-            case start, end, seconds, lat, lon, fixes, place, name, ongoing, corrected, locality
+            case start, end, seconds, lat, lon, fixes, place, name, ongoing, corrected, address, locality
             case spreadMetres = "spread_m"
             case localStart = "local_start"
             case localEnd = "local_end"
@@ -66,6 +68,7 @@ public struct VisitsJSON: Encodable, Sendable {
         var seconds: Double
         var name: String?
         var suggestion: String?
+        var address: String?
         var locality: Locality?
     }
 
@@ -110,6 +113,7 @@ public struct VisitsJSON: Encodable, Sendable {
                 start: LocalTime.utc(v.start), end: LocalTime.utc(v.end), seconds: v.seconds,
                 lat: round(v.center.latitude, 1e6), lon: round(v.center.longitude, 1e6), spreadMetres: round(v.spread),
                 fixes: v.fixes, place: v.place, name: f.name(of: v), ongoing: v.ongoing, corrected: v.placeCorrected,
+                address: f.address(of: v),
                 locality: v.place.flatMap { f.localities[$0] }.map(Locality.init),
                 localStart: LocalTime.iso(v.start, zone: f.zone(of: v) ?? zone),
                 localEnd: LocalTime.iso(v.end, zone: f.zone(of: v) ?? zone))
@@ -126,7 +130,7 @@ public struct VisitsJSON: Encodable, Sendable {
         places = f.places.values.sorted { $0.id < $1.id }.map { p in
             PlaceEntry(
                 id: p.id, lat: round(p.center.latitude, 1e6), lon: round(p.center.longitude, 1e6), visits: p.visits,
-                seconds: p.seconds, name: p.name, suggestion: p.suggestion,
+                seconds: p.seconds, name: p.name, suggestion: p.suggestion, address: f.addresses[p.id],
                 locality: f.localities[p.id].map(Locality.init))
         }
         points = f.points
@@ -147,7 +151,8 @@ public struct VisitsJSON: Encodable, Sendable {
             let here = f.zone(of: v) ?? zone
             let span = clock(v.start, here) + "–" + clock(v.end, here)
             return "\(span)  ⌂ \(f.name(of: v))  · \(DayTimeline.minutes(v.end - v.start))"
-                + (f.locality(of: v).map { " · \($0)" } ?? "") + (v.ongoing ? " (the last fix so far)" : "")
+                + (f.address(of: v).map { " · \($0)" } ?? "") + (f.locality(of: v).map { " · \($0)" } ?? "")
+                + (v.ongoing ? " (the last fix so far)" : "")
                 + (v.placeCorrected ? " (as you said)" : "")
         case .trip(let t):
             let span = clock(t.start, f.zone(at: t.start) ?? zone) + "–" + clock(t.end, f.zone(at: t.end) ?? zone)

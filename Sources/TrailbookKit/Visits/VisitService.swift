@@ -12,6 +12,8 @@ public struct VisitFindings: Sendable {
     public var places: [Int: VisitPlace]
     /// The populated place of the gazetteer nearest each place (by place id), when one is loaded.
     public var localities: [Int: GazetteerEntry] = [:]
+    /// Each place's street address from the user's own geocoder (by place id), where it gave one.
+    public var addresses: [Int: String] = [:]
     /// Points read, and those not looked at (too vague or not later than the one before).
     public var points: Int
     public var passedOver: Int
@@ -31,6 +33,9 @@ public struct VisitFindings: Sendable {
     public func locality(of visit: Visit) -> String? {
         visit.place.flatMap { localities[$0] }.map { "\($0.name), \($0.country)" }
     }
+
+    /// The street address of the visit's place, when the user's geocoder gave one.
+    public func address(of visit: Visit) -> String? { visit.place.flatMap { addresses[$0] } }
 
     /// "Kloten, CH" and "Hounslow, GB": the populated places of the visits a trip left and reached.
     public func localities(of trip: Trip) -> (from: String?, to: String?) {
@@ -112,7 +117,8 @@ public enum VisitService {
         }
         let userPlaces = try store.places(account: devices.account)
         let found = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
-        let (ids, known) = try remember(found, store: store, account: devices.account, radius: rules.placeRadius)
+        let (ids, known, addresses) = try remember(
+            found, store: store, account: devices.account, radius: rules.placeRadius)
         let corrections = try store.corrections(account: devices.account).compactMap { c -> Remembered.Correction? in
             switch c.kind {
             case .mode: TravelMode(rawValue: c.value).map { .mode(at: c.milliseconds, $0) }
@@ -128,6 +134,7 @@ public enum VisitService {
             visits: visits, trips: trips,
             places: Dictionary(uniqueKeysWithValues: places.filter { used.contains($0.id) }.map { ($0.id, $0) }),
             points: count, passedOver: detector.passedOver)
+        findings.addresses = addresses.filter { used.contains($0.key) && !$0.value.isEmpty }
         if try !used.isEmpty && store.gazetteerCount() > 0 {
             var lookup = GazetteerLookup(store: store)
             for (id, place) in findings.places {
@@ -141,15 +148,18 @@ public enum VisitService {
     /// first time is remembered (in one unit of work that looks again, so two readings at once
     /// remember it once), its id kept from then on.
     static func remember(_ found: [VisitPlace], store: any TrackStoring, account: String?, radius: Double) throws
-        -> (ids: [Int: Int], known: [Remembered.Known])
+        -> (ids: [Int: Int], known: [Remembered.Known], addresses: [Int: String])
     {
         func known(_ unit: any StoreUnit) throws -> [Remembered.Known] {
             try unit.foundPlaces(account: account).map { .init(id: Int($0.id), center: $0.center, name: $0.name) }
         }
-        let all = try known(store)
+        let stored = try store.foundPlaces(account: account)
+        let addresses = Dictionary(
+            stored.compactMap { p in p.address.map { (Int(p.id), $0) } }, uniquingKeysWith: { a, _ in a })
+        let all = stored.map { Remembered.Known(id: Int($0.id), center: $0.center, name: $0.name) }
         let ids = Remembered.match(found, known: all, radius: radius)
-        if ids.count == found.count { return (ids, all) }
-        return try store.writeNow { unit in
+        if ids.count == found.count { return (ids, all, addresses) }
+        let (newIDs, known) = try store.writeNow { unit in
             var all = try known(unit)
             var ids = Remembered.match(found, known: all, radius: radius)
             let new = found.filter { ids[$0.id] == nil }
@@ -160,6 +170,7 @@ public enum VisitService {
             }
             return (ids, all)
         }
+        return (newIDs, known, addresses)
     }
 
     /// The activities of Google's activity segments (records with `google` = activity, their
