@@ -66,6 +66,11 @@ public protocol StoreUnit: AccountStoring, SharingStoring, SessionStoring, Uploa
     func nearestPoint(to ms: Int64, within: Int64, devices: DeviceFilter) throws -> Fix?
     /// Points of `devices` in `[from, to)`, in time order.
     func points(fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter) throws -> [Fix]
+    /// The same points handed to `body` in time order as they are read, none kept (a store
+    /// without a cursor for them reads the list, ``points(fromMilliseconds:toMilliseconds:devices:)``).
+    func forEachPoint(
+        fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter, _ body: (Fix) throws -> Void
+    ) throws
     /// Points of `devices` in `[from, to)` with their stored ride, segment and device name.
     func pointsWithSegments(fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter) throws
         -> [PlacedPoint]
@@ -226,6 +231,12 @@ extension StoreUnit {
 
     public func points(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [Fix] {
         try points(fromMilliseconds: from, toMilliseconds: to, devices: .all)
+    }
+
+    public func forEachPoint(
+        fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter, _ body: (Fix) throws -> Void
+    ) throws {
+        for fix in try points(fromMilliseconds: from, toMilliseconds: to, devices: devices) { try body(fix) }
     }
 
     public func rides() throws -> [StoredRide] {

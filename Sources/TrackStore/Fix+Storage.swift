@@ -2,21 +2,22 @@ import GPSCore
 internal import GRDB
 
 extension Fix {
-    /// A fix read back from a `point` row.
+    /// A fix read back from a `point` row selected with ``PointKey/columns`` (read by position,
+    /// in that order: a lookup by name for each of 30 M rows costs more than the query).
     init(storedRow row: Row) {
         self.init()
-        UTCTimestamp.set(row["t"], on: &self)
-        let lat: Int64 = row["lat"]
-        let lon: Int64 = row["lon"]
+        UTCTimestamp.set(row[0] as Int64, on: &self)
+        let lat: Int64 = row[2]
+        let lon: Int64 = row[3]
         coordinate = Coordinate(latitude: Double(lat) / 1e7, longitude: Double(lon) / 1e7)
-        altitudeMSL = (row["alt"] as Int64?).map { Double($0) / 100 }
-        speed = (row["speed"] as Int64?).map { Double($0) / 100 }
-        track = (row["track"] as Int64?).map { Double($0) / 100 }
-        hdop = (row["hdop"] as Int64?).map { Double($0) / 100 }
-        let modeSats: Int = row["mode_sats"]
+        altitudeMSL = (row[4] as Int64?).map { Double($0) / 100 }
+        speed = (row[5] as Int64?).map { Double($0) / 100 }
+        track = (row[6] as Int64?).map { Double($0) / 100 }
+        hdop = (row[7] as Int64?).map { Double($0) / 100 }
+        let modeSats: Int = row[8]
         mode = FixMode(rawValue: modeSats % 4) ?? .unknown
         satellitesUsed = modeSats / 4 == 0 ? nil : modeSats / 4
-        sensors = (row["sensors"] as Int64?).map(Sensors.init(packed:))
+        sensors = (row[9] as Int64?).map(Sensors.init(packed:))
     }
 }
 
@@ -50,7 +51,8 @@ enum PointKey {
     /// SQL for a row's time and device.
     static let timeSQL = "((key & \(timeMask)) - \(offset))"
     static let deviceSQL = "(key >> \(timeBits))"
-    /// The columns of a point row as the readers expect them (`t`, `device_id`, values).
+    /// The columns of a point row as the readers expect them (`t`, `device_id`, values), in the
+    /// order ``GPSCore/Fix/init(storedRow:)`` reads them.
     static let columns =
         "\(timeSQL) AS t, \(deviceSQL) AS device_id, lat, lon, alt, speed, track, hdop, mode_sats, \(sensorsSQL) AS sensors, import_id"
     /// A point row's sensor values (NULL without), for a query on `point` (not aliased). Looked

@@ -62,6 +62,24 @@ extension SQLiteStoring {
         }
     }
 
+    /// One device's points straight from a cursor, none kept; several devices' are merged in a
+    /// list first (``points(fromMilliseconds:toMilliseconds:devices:)``).
+    public func forEachPoint(
+        fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter, _ body: (Fix) throws -> Void
+    ) throws {
+        let ids = try pool.read { db in try Self.deviceIDs(db, devices) }
+        guard ids.count == 1 else {
+            for fix in try points(fromMilliseconds: from, toMilliseconds: to, devices: devices) { try body(fix) }
+            return
+        }
+        try pool.read { db in
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key",
+                arguments: Self.keyRange(ids[0], from: from, to: to))
+            while let row = try rows.next() { try body(Fix(storedRow: row)) }
+        }
+    }
+
     /// Points of a ride, in time order; empty when there is no such ride.
     public func points(ride id: Int64) throws -> [Fix] {
         guard

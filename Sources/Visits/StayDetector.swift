@@ -57,7 +57,7 @@ public struct StayDetector: Sendable {
             return
         }
         let reach = Swift.max(rules.radius, p.accuracy ?? 0)
-        if Geodesy.haversineDistance(center, p.coordinate) <= reach {
+        if Geodesy.localDistance(center, p.coordinate) <= reach {
             held = []
             // In place: a copy would make every append copy the stay's fixes.
             stay!.add(p, minDuration: rules.minDuration)
@@ -182,7 +182,7 @@ struct Stay: Sendable {
         sum(p, 1)
         last = p
         if !fixes.isEmpty || count == 1 { fixes.append(p) }
-        let d = Geodesy.haversineDistance(center, p.coordinate)
+        let d = Geodesy.localDistance(center, p.coordinate)
         if d > edge, d > leaving.last?.distance ?? 0 {
             if leaving.isEmpty { standing = before }
             leaving.append((p, d))

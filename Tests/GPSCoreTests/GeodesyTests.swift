@@ -37,4 +37,24 @@ import Testing
         #expect(Coordinate(latitude: .nan, longitude: 0).isPlausible == false)
         #expect(Coordinate(latitude: -33.9, longitude: 151.2).isPlausible)
     }
+
+    @Test func localDistanceIsHaversineWithinATenthOfAPercentUpToTenKilometres() {
+        for latitude in stride(from: -79.0, through: 79, by: 7) {
+            for bearing in stride(from: 0.0, to: 360, by: 30) {
+                for metres in [1.0, 50, 100, 250, 1000, 10_000] {
+                    let a = Coordinate(latitude: latitude, longitude: 179.99)
+                    let b = Geodesy.destination(from: a, bearing: bearing, distance: metres)
+                    let exact = Geodesy.haversineDistance(a, b)
+                    let local = Geodesy.localDistance(a, b)
+                    #expect(
+                        abs(local - exact) <= exact * 0.001,
+                        "\(latitude)° \(bearing)° \(metres) m: \(local) vs \(exact)")
+                }
+            }
+        }
+        // Far apart it is no longer exact, but never near a stay's radius.
+        let zurich = Coordinate(latitude: 47.37, longitude: 8.54)
+        #expect(Geodesy.localDistance(zurich, Coordinate(latitude: 51.47, longitude: -0.45)) > 700_000)
+        #expect(Geodesy.localDistance(zurich, Coordinate(latitude: -33.9, longitude: -151.2)) > 1_000_000)
+    }
 }

@@ -102,9 +102,8 @@ public enum VisitService {
         }
         while start < stop {
             let end = stop - start > window ? start + window : stop
-            let points = try store.points(fromMilliseconds: start, toMilliseconds: end, devices: devices)
-            count += points.count
-            for fix in points {
+            try store.forEachPoint(fromMilliseconds: start, toMilliseconds: end, devices: devices) { fix in
+                count += 1
                 if let p = VisitPoint(fix) { detector.add(p, collect) }
             }
             start = end
