@@ -9,7 +9,11 @@ struct Rides: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rides",
         abstract: "List stored rides: start, end, points, segments, dropped fixes.",
-        discussion: "Days are local dates in the configured time zone (time.zone, --time-zone).")
+        discussion: """
+            Days are local dates in the configured time zone (time.zone, --time-zone). With a gazetteer \
+            (trailbook geocoder import), each ride's times are those of where it began, with their offset \
+            (a ride in Tokyo: +09:00).
+            """)
 
     @OptionGroup var days: DayRangeOptions
     @OptionGroup var devices: DeviceOptions
@@ -33,16 +37,21 @@ struct Rides: ParsableCommand {
         var points: Int
         var segments: Int
         var dropped: [String: Int]
-        /// Start and end as every command prints times for people (`2026-06-14 08:30:00 +02:00`).
+        /// Start and end as every command prints times for people (`2026-06-14 08:30:00 +02:00`),
+        /// in the zone of where the ride began.
         var localStart = ""
         var localEnd = ""
+        /// The IANA zone of where the ride began, when the gazetteer gives one (else absent).
+        var timeZone: String?
 
         enum CodingKeys: String, CodingKey {
             case id, device, start, end, points, segments, dropped
             case durationSeconds = "duration_s"
+            case timeZone = "time_zone"
         }
 
-        init(_ ride: StoredRide, zone: TimeZone) {
+        /// `there`: the zone of where the ride began, when the gazetteer gives one.
+        init(_ ride: StoredRide, zone: TimeZone, there: TimeZone? = nil) {
             let formatter = ISO8601DateFormatter()
             formatter.timeZone = zone
             func time(_ ms: Int64) -> String { formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) }
@@ -50,8 +59,9 @@ struct Rides: ParsableCommand {
             device = ride.device
             start = time(ride.startMilliseconds)
             end = time(ride.endMilliseconds)
-            localStart = LocalTime.format(ride.startMilliseconds, zone: zone)
-            localEnd = LocalTime.format(ride.endMilliseconds, zone: zone)
+            localStart = LocalTime.format(ride.startMilliseconds, zone: there ?? zone)
+            localEnd = LocalTime.format(ride.endMilliseconds, zone: there ?? zone)
+            timeZone = there?.identifier
             durationSeconds = Double(ride.endMilliseconds - ride.startMilliseconds) / 1000
             points = ride.pointCount
             segments = ride.segmentCount
@@ -71,9 +81,17 @@ struct Rides: ParsableCommand {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
         let (from, to) = days.range(in: zone)
-        let rides = try store.rides(
-            fromMilliseconds: from, toMilliseconds: to, devices: try devices.filter(store, account: user))
-        let reports = rides.map { RideReport($0, zone: zone) }
+        let filter = try devices.filter(store, account: user)
+        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: filter)
+        // Each ride's times in the zone of where it began (a day in Tokyo is written +09:00),
+        // with a gazetteer loaded (`trailbook geocoder import`).
+        var zones = try PlaceZones(store: store)
+        let reports = try rides.map { ride in
+            let first = try store.nearestPoint(
+                to: ride.startMilliseconds, within: 1000,
+                devices: user.map { .account($0, device: ride.device) } ?? .named(ride.device))
+            return RideReport(ride, zone: zone, there: try first?.coordinate.flatMap { try zones.zone(at: $0) })
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -81,7 +99,6 @@ struct Rides: ParsableCommand {
             return
         }
         if reports.isEmpty {
-            let filter = try devices.filter(store, account: user)
             print(
                 days.isSet
                     ? "No rides stored on \(days.day ?? "those days") (\(zone.displayIdentifier)). "

@@ -380,4 +380,37 @@ import TrailbookTestSupport
         #expect(!photon.isEmpty && photon.allSatisfy { $0.path == "/photon/reverse" }, "the other places, by Photon")
         #expect(geocoder.requests().count == Set(geocoder.requests().map(\.query)).count, "each place once")
     }
+
+    /// A ride in Tokyo listed from Zurich: its times are Tokyo's, written +09:00, once the
+    /// gazetteer knows where it was; without one, the listing's zone.
+    @Test func aRideAbroadIsListedInItsOwnTime() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/tokyo.sqlite"
+        // 20 minutes east along the Imperial Palace at 5 m/s, from 2026-06-14T01:00:00Z (10:00 in Tokyo).
+        var gpx =
+            #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+        for s in stride(from: 0, through: 1200, by: 5) {
+            let lon = 139.7500 + Double(s) * 5 / 90_400
+            gpx += String(format: #"<trkpt lat="35.6850" lon="%.6f">"#, lon)
+            gpx += "<time>\(GoogleImportTests.iso(1_781_398_800_000 + Int64(s) * 1000))</time></trkpt>"
+        }
+        gpx += "</trkseg></trk></gpx>\n"
+        try gpx.write(toFile: dir + "/tokyo.gpx", atomically: true, encoding: .utf8)
+        #expect(try run(["import", "--store", store, dir + "/tokyo.gpx"]).status == 0)
+        let zurich = ["--store", store, "--time-zone", "Europe/Zurich"]
+        let before = try run(["rides"] + zurich)
+        #expect(
+            before.stdout.contains("2026-06-14 03:00:00 +02:00"), "no gazetteer: the listing's zone: \(before.stdout)")
+        let row = [
+            "1850147", "Tokyo", "Tokyo", "", "35.6895", "139.69171", "P", "PPLC", "JP", "", "40", "", "", "",
+            "8336599", "", "44", "Asia/Tokyo", "2025-01-01",
+        ].joined(separator: "\t")
+        try (row + "\n").write(toFile: dir + "/cities.txt", atomically: true, encoding: .utf8)
+        #expect(try run(["geocoder", "import", dir + "/cities.txt", "--store", store]).status == 0)
+        let after = try run(["rides"] + zurich)
+        #expect(after.stdout.contains("2026-06-14 10:00:00 +09:00 → 2026-06-14 10:20:00 +09:00"), "\(after.stdout)")
+        let json = try run(["rides", "--json"] + zurich)
+        #expect(json.stdout.contains(#""time_zone" : "Asia/Tokyo""#), "\(json.stdout)")
+        #expect(json.stdout.contains(#""start" : "2026-06-14T03:00:00+02:00""#), "start stays in the listing's zone")
+    }
 }

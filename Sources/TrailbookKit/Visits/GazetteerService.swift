@@ -186,3 +186,18 @@ extension GazetteerService {
         Locale(identifier: "en_US").localizedString(forRegionCode: code) ?? code
     }
 }
+
+/// The time zone of where a point is: that of the gazetteer's nearest populated place (within
+/// about 50 km), when a gazetteer is loaded and gives one.
+public struct PlaceZones {
+    private var lookup: GazetteerLookup?
+
+    public init(store: any TrackStoring) throws {
+        lookup = try store.gazetteerCount() > 0 ? GazetteerLookup(store: store) : nil
+    }
+
+    public mutating func zone(at c: Coordinate) throws -> TimeZone? {
+        guard lookup != nil, let entry = try lookup!.nearest(c)?.entry else { return nil }
+        return TimeZone(identifier: entry.zone)
+    }
+}
