@@ -67,6 +67,37 @@ import TrailbookTestSupport
         #expect(left[0] == left[1])
     }
 
+    /// Visits, remembered places and corrections on PostgreSQL: the same as on SQLite.
+    @Test func visitsAndTheirCorrectionsAnswerTheSameOnPostgreSQL() throws {
+        let cluster = try PostgresCluster.shared()
+        let folder = try Samples.temporaryDirectory()
+        let part = try VisitsCommandTests().files()[0]
+        let stores = [folder + "/visits.sqlite", try cluster.newDatabase()]
+        let zone = ["--time-zone", "Europe/Zurich"]
+        var answers: [[String]] = []
+        for store in stores {
+            func trailbook(_ arguments: [String]) throws -> String {
+                let result = try run(arguments + ["--store", store])
+                #expect(result.status == 0, "\(arguments) on \(store): \(result.stderr)")
+                return Self.comparable(result.stdout, store: store)
+            }
+            _ = try trailbook(["import", part])
+            let first = try trailbook(["visits", "--json", "--places"] + zone)
+            _ = try trailbook(["visit", "mode", "2026-06-03 07:35", "running"] + zone)
+            _ = try trailbook(["visit", "place", "2026-06-03 12:20", "place 2"] + zone)
+            _ = try trailbook(["visit", "name", "3", "Canteen"] + zone)
+            answers.append([
+                first, try trailbook(["visits", "--day", "2026-06-03"] + zone),
+                try trailbook(["visits", "--json"] + zone), try trailbook(["visit", "corrections", "--json"] + zone),
+                try trailbook(["year", "2026", "--json"] + zone),
+            ])
+        }
+        #expect(answers[0][1].contains("→ running") && answers[0][1].contains("(as you said)"), "\(answers[0][1])")
+        for (sqlite, postgres) in zip(answers[0], answers[1]) {
+            #expect(sqlite == postgres, "the PostgreSQL store answered otherwise: \(postgres.prefix(600))")
+        }
+    }
+
     /// `text` without what differs by nature: the store's name, and when a note was written.
     static func comparable(_ text: String, store: String) -> String {
         text.replacingOccurrences(of: store, with: "STORE").replacingOccurrences(
