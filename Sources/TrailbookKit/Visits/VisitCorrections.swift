@@ -90,7 +90,7 @@ public struct VisitCorrections: Sendable {
 
     /// The visit at `at` was at `place`: a place's number, a found place's name, or the name of
     /// one of the user's own places (the found place in it, or a new one at its centre).
-    /// Returns the visit and the place's id and name, and the correction's id.
+    /// Returns the visit as corrected, the place's id and the correction's id.
     public func place(at: Int64, _ place: String) throws -> (visit: Visit, place: Int, correction: Int64) {
         let found = try findings(at: at)
         guard let visit = found.visits.first(where: { $0.start <= at && at <= $0.end }) else {
