@@ -177,6 +177,26 @@ import TrailbookTestSupport
         // Local time wherever you were: London's +01:00 beside Zurich's listing, in text and JSON.
         #expect(text.stdout.contains("09:42+01:00–13:00+01:00  ⌂"), "the museum, 10:42-14:00 in Zurich: \(text.stdout)")
         #expect((london["local_start"] as? String)?.hasSuffix("+01:00") == true, "\(london)")
+        // The day's timeline too: the museum in London's time; the rides at home have no offset.
+        let timeline = try run(["timeline", "2026-06-13", "--store", store, "--time-zone", "Europe/Zurich"])
+        #expect(timeline.stdout.contains("09:42+01:00–13:00+01:00  ⌂ visit"), "\(timeline.stdout)")
+        let entries = try #require(
+            (try JSONSerialization.jsonObject(
+                with: Data(
+                    try run(["timeline", "2026-06-13", "--store", store, "--time-zone", "Europe/Zurich", "--json"])
+                        .stdout.utf8)) as? [String: Any])?["entries"] as? [[String: Any]])
+        #expect(Set(entries.compactMap { $0["time_zone"] as? String }) == ["Europe/London"], "\(entries)")
+        // And the day report's timeline, as lanes (in the tips) and as a list.
+        for view in ["timeline", "list"] {
+            let page = dir + "/\(view).html"
+            let report = try run([
+                "report", "day", "2026-06-13", "-o", page, "--view", view, "--store", store, "--time-zone",
+                "Europe/Zurich",
+            ])
+            #expect(report.status == 0, "\(report.stderr)")
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            #expect(html.contains("09:42+01:00–13:00+01:00"), "\(view): \(html.suffix(3000))")
+        }
     }
 
     /// The fortnight in review: modes, the nights away, countries by the days stayed there (the

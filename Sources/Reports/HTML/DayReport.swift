@@ -94,6 +94,21 @@ public struct ReportStyle: Sendable {
         clock(zone).string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
     }
 
+    /// The time in `there` (where it happened), with its offset when that is not `zone`'s then.
+    func time(_ ms: Int64, there: TimeZone?, _ zone: TimeZone) -> String {
+        guard let there else { return time(ms, zone) }
+        let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+        let offset = there.secondsFromGMT(for: date)
+        guard offset != zone.secondsFromGMT(for: date) else { return time(ms, there) }
+        return time(ms, there) + Self.offset(offset)
+    }
+
+    /// `+01:00`, `-03:30`, `+00:00`: a UTC offset as a time's suffix.
+    public static func offset(_ seconds: Int) -> String {
+        let minutes = abs(seconds) / 60
+        return (seconds < 0 ? "-" : "+") + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+    }
+
     /// The formatter of ``time(_:_:)``, for many times in one zone.
     func clock(_ zone: TimeZone) -> DateFormatter {
         let f = DateFormatter()

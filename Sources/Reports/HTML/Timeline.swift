@@ -39,6 +39,9 @@ public struct TimelineEntry: Equatable, Sendable {
     /// under way when it ended (its end is the day's end).
     public var openStart = false
     public var openEnd = false
+    /// The time zone where it happened, when known (a visit abroad: its place's): its times are
+    /// written there.
+    public var zone: TimeZone?
 
     public init(
         kind: Kind, start: Int64, end: Int64? = nil, title: String, detail: String? = nil, type: String? = nil,
@@ -116,8 +119,8 @@ extension DayReport {
             return ["spans": spans, "moments": moments]
         }
         let rows: [[String: Any]] = entries.map { e in
-            var time = style.time(e.start, zone)
-            if let end = e.end { time += "–" + style.time(end, zone) }
+            var time = style.time(e.start, there: e.zone, zone)
+            if let end = e.end { time += "–" + style.time(end, there: e.zone, zone) }
             // Only what there is: an empty value would still open its section.
             var row: [String: Any] = ["time": time, "icon": e.kind.icon, "kind": e.kind.rawValue, "title": e.title]
             if let detail = e.detail, !detail.isEmpty { row["detail"] = detail }
@@ -133,8 +136,8 @@ extension DayReport {
     }
 
     static func tip(_ e: TimelineEntry, style: ReportStyle, zone: TimeZone) -> String {
-        var text = "\(e.kind.rawValue): \(e.title) \(style.time(e.start, zone))"
-        if let end = e.end { text += "–" + style.time(end, zone) }
+        var text = "\(e.kind.rawValue): \(e.title) \(style.time(e.start, there: e.zone, zone))"
+        if let end = e.end { text += "–" + style.time(end, there: e.zone, zone) }
         if let detail = e.detail { text += " · \(detail)" }
         return text
     }

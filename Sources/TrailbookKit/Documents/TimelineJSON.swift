@@ -16,6 +16,13 @@ public struct TimelineJSON: Encodable, Sendable {
         public var place: String?
         public var ride: Int64?
         public var record: Int64?
+        /// The IANA zone where it happened, when it is not the timeline's (a visit abroad).
+        public var timeZone: String?
+
+        enum CodingKeys: String, CodingKey {
+            case kind, start, end, title, detail, type, device, place, ride, record
+            case timeZone = "time_zone"
+        }
     }
 
     public var date: String
@@ -34,14 +41,17 @@ public struct TimelineJSON: Encodable, Sendable {
         self.entries = entries.map {
             Entry(
                 kind: $0.kind.rawValue, start: LocalTime.utc($0.start), end: $0.end.map(LocalTime.utc), title: $0.title,
-                detail: $0.detail, type: $0.type, device: $0.device, place: $0.place, ride: $0.ride, record: $0.record)
+                detail: $0.detail, type: $0.type, device: $0.device, place: $0.place, ride: $0.ride, record: $0.record,
+                timeZone: $0.zone.flatMap { $0.identifier == zone.identifier ? nil : $0.identifier })
         }
     }
 
     /// One line per entry: local time (a span: start–end), the icon and kind, the title, the detail.
     public static func line(_ e: TimelineEntry, zone: TimeZone) -> String {
-        var time = LocalTime.clock(e.start, zone: zone)
-        time += e.end.map { "–" + LocalTime.clock($0, zone: zone) } ?? "      "
+        // Where it happened: a visit abroad in its place's time, with the offset.
+        let there = e.zone ?? zone
+        var time = LocalTime.clock(e.start, there: there, listing: zone)
+        time += e.end.map { "–" + LocalTime.clock($0, there: there, listing: zone) } ?? "      "
         var line =
             "\(time)  \(e.kind.icon) \(e.kind.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(e.title)"
         if let detail = e.detail, !detail.isEmpty { line += "  · \(detail)" }

@@ -140,12 +140,7 @@ public struct VisitsJSON: Encodable, Sendable {
     /// One line per visit or trip, in the local time where it happened (the place's zone from
     /// the gazetteer, written with its offset when it is not `zone`'s then: `19:59+01:00`).
     public static func line(_ m: Movement, findings f: VisitFindings, zone: TimeZone) -> String {
-        func clock(_ ms: Int64, _ there: TimeZone) -> String {
-            let date = Date(timeIntervalSince1970: Double(ms) / 1000)
-            let same = there.secondsFromGMT(for: date) == zone.secondsFromGMT(for: date)
-            let offset = there.secondsFromGMT(for: date)
-            return LocalTime.clock(ms, zone: there) + (same ? "" : offset == 0 ? "+00:00" : LocalTime.offset(offset))
-        }
+        func clock(_ ms: Int64, _ there: TimeZone) -> String { LocalTime.clock(ms, there: there, listing: zone) }
         switch m {
         case .visit(let v):
             let here = f.zone(of: v) ?? zone

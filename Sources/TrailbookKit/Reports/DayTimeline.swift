@@ -148,6 +148,7 @@ public enum DayTimeline {
                 place: f.name(of: v))
             e.openStart = v.start < from
             e.openEnd = v.end > to - 1
+            e.zone = f.zone(of: v)
             entries.append(e)
             stays.append((v.start, v.end))
         }
@@ -158,6 +159,7 @@ public enum DayTimeline {
                 type: t.mode.rawValue)
             e.openStart = t.start < from
             e.openEnd = t.end > to - 1
+            e.zone = f.zone(at: t.start)
             entries.append(e)
         }
         let stops = marked.filter { s in

@@ -1,5 +1,6 @@
 import Foundation
 import GPSCore
+import Reports
 
 /// Times as people type and read them: ISO 8601 with a zone (`2026-06-14T06:31:05Z`,
 /// `...+02:00`), local `YYYY-MM-DD HH:MM[:SS]` (or with `T`), local `HH:MM[:SS]` (today), a
@@ -85,6 +86,15 @@ public enum LocalTime {
         f.timeZone = zone
         f.dateFormat = "HH:mm"
         return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+
+    /// `08:31` in `there`, with its offset when that differs from `listing`'s then (`19:59+01:00`):
+    /// a time where it happened, in a list whose other times are `listing`'s.
+    public static func clock(_ ms: Int64, there: TimeZone, listing: TimeZone) -> String {
+        let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+        let offset = there.secondsFromGMT(for: date)
+        guard offset != listing.secondsFromGMT(for: date) else { return clock(ms, zone: there) }
+        return clock(ms, zone: there) + ReportStyle.offset(offset)
     }
 
     /// `+02:00`, `-03:30`, or `UTC` for zero.
