@@ -465,16 +465,22 @@ struct WebDiary {
     {
         let rows = found.movements.map { m -> WebDay.Movement in
             switch m {
+            // Times where it happened (a visit abroad: its place's, with the offset).
             case .visit(let v):
+                let there = found.zone(of: v) ?? zone
                 return WebDay.Movement(
                     isTrip: false,
-                    span: LocalTime.clock(v.start, zone: zone) + "–" + LocalTime.clock(v.end, zone: zone),
-                    title: found.name(of: v), at: v.start + (v.end - v.start) / 2, corrected: v.placeCorrected,
+                    span: LocalTime.clock(v.start, there: there, listing: zone) + "–"
+                        + LocalTime.clock(v.end, there: there, listing: zone),
+                    title: found.name(of: v) + (found.address(of: v).map { " · \($0)" } ?? ""),
+                    at: v.start + (v.end - v.start) / 2, corrected: v.placeCorrected,
                     place: v.place.map(String.init), placeName: v.place.flatMap { found.places[$0]?.name })
             case .trip(let t):
+                let there = found.zone(at: t.start) ?? zone
                 return WebDay.Movement(
                     isTrip: true,
-                    span: LocalTime.clock(t.start, zone: zone) + "–" + LocalTime.clock(t.end, zone: zone),
+                    span: LocalTime.clock(t.start, there: there, listing: zone) + "–"
+                        + LocalTime.clock(t.end, there: there, listing: zone),
                     title: "\(t.mode.rawValue) \(VisitService.distance(t.distance))",
                     at: t.start + (t.end - t.start) / 2,
                     corrected: t.modeCorrected, mode: t.mode.rawValue)
