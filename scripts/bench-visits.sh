@@ -27,8 +27,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 print(f"{d['points']} points read, {len(d['visits'])} visits, {len(d['trips'])} trips, {len(d['places'])} places")
 PY
-echo "One day on demand (the day, and a day either side, read and analysed):"
-hyperfine --warmup 1 --runs 10 --export-json "$out/visits-day.json" \
+echo "One day on demand (the day and half a day either side, once home and work are remembered by the year above):"
+hyperfine --warmup 3 --runs 30 --export-json "$out/visits-day.json" \
   -n "visits --day" "$bin visits --store $store --time-zone Europe/Zurich --day 2026-12-02 > /dev/null" \
   -n "timeline" "$bin timeline 2026-12-02 --store $store --time-zone Europe/Zurich > /dev/null"
 python3 - "$out/visits-day.json" <<'PY'

@@ -65,6 +65,10 @@ public enum StoreContract {
             try expect(try store.setFoundPlaceAddress(mine[0].id, address: "Bahnhofplatz 1", account: nil), "addressed")
             try expect(
                 try store.foundPlaces(account: nil).map(\.address) == ["Bahnhofplatz 1", nil], "the address kept")
+            try store.suggestFoundPlaces(home: mine[1].id, work: mine[0].id, account: nil)
+            try store.suggestFoundPlaces(home: mine[0].id, work: nil, account: nil)
+            let suggested = try store.foundPlaces(account: nil).map(\.suggestion)
+            try expect(suggested == ["home", nil], "the latest suggestions only: \(suggested)")
             _ = try store.addAccount(name: "ana", passwordHash: "v1$a")
             try expect(try store.foundPlaces(account: "ana").isEmpty, "ana has none of mine")
             try expect(!(try store.nameFoundPlace(mine[0].id, name: "x", account: "ana")), "ana cannot name mine")

@@ -505,6 +505,7 @@ enum PostgresSchema {
                     lon double precision NOT NULL,
                     name text,
                     address text,
+                    suggestion text,
                     created_ms bigint NOT NULL
                 )
                 """,

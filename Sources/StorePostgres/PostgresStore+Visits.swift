@@ -8,7 +8,7 @@ extension PostgresStoring {
         try read { session in
             try session.query(
                 """
-                SELECT f.id, f.lat, f.lon, f.name, f.address, f.created_ms FROM found_place f
+                SELECT f.id, f.lat, f.lon, f.name, f.address, f.suggestion, f.created_ms FROM found_place f
                 JOIN account a ON a.id = f.user_id
                 WHERE a.name = \(account ?? PostgresStore.localUser) ORDER BY f.id
                 """
@@ -16,7 +16,7 @@ extension PostgresStoring {
                 FoundPlace(
                     id: try $0.get("id"),
                     center: Coordinate(latitude: try $0.get("lat"), longitude: try $0.get("lon")),
-                    name: try $0.get("name"), address: try $0.get("address"),
+                    name: try $0.get("name"), address: try $0.get("address"), suggestion: try $0.get("suggestion"),
                     createdMilliseconds: try $0.get("created_ms"))
             }
         }
@@ -52,6 +52,17 @@ extension PostgresStoring {
             guard let user = try PostgresStore.accountID(session, account) else { return false }
             return try session.execute(
                 "UPDATE found_place SET address = \(address) WHERE id = \(id) AND user_id = \(user)") > 0
+        }
+    }
+
+    public func suggestFoundPlaces(home: Int64?, work: Int64?, account: String?) throws {
+        try write { session in
+            guard let user = try PostgresStore.accountID(session, account) else { return }
+            _ = try session.execute(
+                """
+                UPDATE found_place SET suggestion = CASE id WHEN \(home) THEN 'home' WHEN \(work) THEN 'work' END
+                WHERE user_id = \(user)
+                """)
         }
     }
 

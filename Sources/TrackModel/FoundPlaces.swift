@@ -11,16 +11,20 @@ public struct FoundPlace: Equatable, Sendable {
     /// Its street address from the user's own geocoder (`visits.street_names`), asked once: ""
     /// when it knew none there, nil when not asked yet.
     public var address: String?
+    /// "home" or "work" as the last analysis of several days suggested it (a day alone cannot).
+    public var suggestion: String?
     /// When it was first found, ms since 1970 UTC.
     public var createdMilliseconds: Int64
 
     public init(
-        id: Int64, center: Coordinate, name: String? = nil, address: String? = nil, createdMilliseconds: Int64
+        id: Int64, center: Coordinate, name: String? = nil, address: String? = nil, suggestion: String? = nil,
+        createdMilliseconds: Int64
     ) {
         self.id = id
         self.center = center
         self.name = name
         self.address = address
+        self.suggestion = suggestion
         self.createdMilliseconds = createdMilliseconds
     }
 }
@@ -60,6 +64,9 @@ public protocol VisitStoring {
     func nameFoundPlace(_ id: Int64, name: String?, account: String?) throws -> Bool
     /// Keeps the street address of the account's place `id` ("" when the geocoder knew none).
     func setFoundPlaceAddress(_ id: Int64, address: String, account: String?) throws -> Bool
+    /// Keeps which of the account's places are home and work (each nil: none), no other place
+    /// keeping either.
+    func suggestFoundPlaces(home: Int64?, work: Int64?, account: String?) throws
     /// The account's corrections, in time order (then id).
     func corrections(account: String?) throws -> [MovementCorrection]
     /// Stores a correction, replacing one of the same kind at the same moment; returns its id

@@ -583,6 +583,7 @@ enum Schema {
                         lon REAL NOT NULL,
                         name TEXT,
                         address TEXT,
+                        suggestion TEXT,
                         created_ms INTEGER NOT NULL
                     )
                     """)

@@ -176,6 +176,7 @@ enum SchemaSnapshot {
             lon REAL NOT NULL,
             name TEXT,
             address TEXT,
+            suggestion TEXT,
             created_ms INTEGER NOT NULL
         )
         """#,

@@ -13,7 +13,7 @@ extension SQLiteStoring {
             ).map {
                 FoundPlace(
                     id: $0["id"], center: Coordinate(latitude: $0["lat"], longitude: $0["lon"]), name: $0["name"],
-                    address: $0["address"], createdMilliseconds: $0["created_ms"])
+                    address: $0["address"], suggestion: $0["suggestion"], createdMilliseconds: $0["created_ms"])
             }
         }
     }
@@ -45,6 +45,17 @@ extension SQLiteStoring {
             try db.execute(
                 sql: "UPDATE found_place SET address = ? WHERE id = ? AND user_id = ?", arguments: [address, id, user])
             return db.changesCount > 0
+        }
+    }
+
+    public func suggestFoundPlaces(home: Int64?, work: Int64?, account: String?) throws {
+        try pool.write { db in
+            guard let user = try Self.accountID(db, account) else { return }
+            try db.execute(
+                sql: """
+                    UPDATE found_place SET suggestion = CASE id WHEN ? THEN 'home' WHEN ? THEN 'work' END
+                    WHERE user_id = ?
+                    """, arguments: [home, work, user])
         }
     }
 

@@ -433,4 +433,32 @@ import TrailbookTestSupport
         #expect(json.stdout.contains(#""time_zone" : "Asia/Tokyo""#), "\(json.stdout)")
         #expect(json.stdout.contains(#""start" : "2026-06-14T03:00:00+02:00""#), "start stays in the listing's zone")
     }
+
+    /// Once home and work are remembered, a day is read with half a day on either side (a day
+    /// when a stay runs past that): every day of the fortnight gives the visits, trips and names
+    /// the whole fortnight gives for it.
+    @Test func aDayAloneGivesWhatTheWholeFortnightGivesForIt() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/days.sqlite"
+        for part in try files() { #expect(try run(["import", "--store", store, part]).status == 0) }
+        let whole = try visits(store)
+        let allVisits = try #require(whole["visits"] as? [[String: Any]])
+        let allTrips = try #require(whole["trips"] as? [[String: Any]])
+        #expect(allVisits.contains { $0["name"] as? String == "home (suggested)" }, "home suggested and remembered")
+        func local(_ text: Any?) -> Int64 { GoogleImportTests.milliseconds(text as? String ?? "") ?? 0 }
+        for d in 1...14 {
+            let day = String(format: "2026-06-%02d", d)
+            // Zurich's midnight in June: 22:00 UTC the day before.
+            let from = try #require(GoogleImportTests.milliseconds(day + "T00:00:00.000Z")) - 7_200_000
+            let to = from + 86_400_000
+            let alone = try visits(store, ["--day", day])
+            func key(_ list: [[String: Any]]) -> [String] {
+                list.filter { local($0["end"]) >= from && local($0["start"]) < to }.map {
+                    "\($0["start"] ?? "")|\($0["end"] ?? "")|\($0["name"] ?? $0["mode"] ?? "")"
+                }
+            }
+            #expect(key(alone["visits"] as? [[String: Any]] ?? []) == key(allVisits), "\(day): visits")
+            #expect(key(alone["trips"] as? [[String: Any]] ?? []) == key(allTrips), "\(day): trips")
+        }
+    }
 }

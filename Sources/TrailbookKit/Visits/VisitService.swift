@@ -64,42 +64,46 @@ public struct VisitFindings: Sendable {
 }
 
 /// Finds visits and trips in the stored points (every device of the filter, in time order) on
-/// demand, from the time asked for and a day on either side (so a stay across midnight, or a
-/// night at home, is whole). A place keeps the id it was first found with; the user's
+/// demand, from the time asked for and half a day or a day on either side (so a stay across
+/// midnight, or a night at home, is whole). A place keeps the id it was first found with; the user's
 /// corrections (``MovementCorrection``) are applied. With a gazetteer loaded
 /// (`trailbook geocoder import`), each place gets the nearest populated place in it.
 public enum VisitService {
     /// How much time of points is read at once, ms.
     static let window: Int64 = 2 * 86_400_000
 
-    public static func find(
-        store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
-        rules: VisitRules, zone: TimeZone
-    ) throws -> VisitFindings {
-        let pad: Int64 = 86_400_000
-        let (a, b) = (from == .min ? from : from - pad, to == .max ? to : to + pad)
-        var detector = StayDetector(rules: rules)
+    /// What the detector found in the points of `[a, b)`.
+    struct Detected {
         var visits: [Visit] = []
         var trips: [Trip] = []
+        var points = 0
+        var passedOver = 0
+    }
+
+    /// Runs the detector over the points of `[a, b)` (an open end: from the first ride's start,
+    /// to the newest point), two days of points at a time with the detector carried across: a
+    /// year at 1 Hz never sits in memory.
+    static func detect(store: any TrackStoring, from a: Int64, to b: Int64, devices: DeviceFilter, rules: VisitRules)
+        throws -> Detected
+    {
+        var detector = StayDetector(rules: rules)
+        var found = Detected()
         let collect: (Movement) -> Void = { m in
             switch m {
-            case .visit(let v): visits.append(v)
-            case .trip(let t): trips.append(t)
+            case .visit(let v): found.visits.append(v)
+            case .trip(let t): found.trips.append(t)
             }
         }
-        // Two days of points at a time, the detector carried across: a year at 1 Hz never sits
-        // in memory. An open range runs from the first ride's start to the newest point.
-        var count = 0
-        var start = a
-        var stop = b
+        var (start, stop) = (a, b)
         if start == .min || stop == .max {
             let rides = try store.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices)
             guard let first = rides.first, let newest = try store.latestPoint(devices: devices)?.unixMilliseconds else {
-                return VisitFindings(visits: [], trips: [], places: [:], points: 0, passedOver: 0)
+                return found
             }
             start = max(start, first.startMilliseconds)
             stop = min(stop, newest + 1)
         }
+        var count = 0
         while start < stop {
             let end = stop - start > window ? start + window : stop
             try store.forEachPoint(fromMilliseconds: start, toMilliseconds: end, devices: devices) { fix in
@@ -109,30 +113,82 @@ public enum VisitService {
             start = end
         }
         detector.finish(collect)
+        (found.points, found.passedOver) = (count, detector.passedOver)
+        return found
+    }
+
+    /// Whether a stay that touches `[from, to)` may have begun before `a` (the first visit starts
+    /// within a minute of it), and whether one may go on after `b` (the last reaches within a
+    /// minute of it).
+    static func cut(_ found: Detected, from: Int64, to: Int64, a: Int64, b: Int64) -> (start: Bool, end: Bool) {
+        // An open range reads everything there is.
+        guard a != .min, b != .max else { return (false, false) }
+        let start = found.visits.first.map { $0.end >= from && $0.start - a <= 60_000 } ?? false
+        let end = found.visits.last.map { $0.start < to && b - $0.end <= 60_000 } ?? false
+        return (start, end)
+    }
+
+    public static func find(
+        store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
+        rules: VisitRules, zone: TimeZone
+    ) throws -> VisitFindings {
+        // The time asked for and half a day on either side, once home and work are remembered
+        // from a look at several days (a day alone cannot tell them); a day on either side
+        // before that, or when a stay runs past the half day (a night away from 11:00 to 13:00).
+        let stored = try store.foundPlaces(account: devices.account)
+        let remembered = stored.contains { $0.suggestion != nil }
+        func padded(_ pad: Int64) -> (Int64, Int64) { (from == .min ? from : from - pad, to == .max ? to : to + pad) }
+        var (a, b) = padded(remembered ? 43_200_000 : 86_400_000)
+        var found = try detect(store: store, from: a, to: b, devices: devices, rules: rules)
+        let cut = cut(found, from: from, to: to, a: a, b: b)
+        if remembered, cut.start || cut.end {
+            let wider = padded(86_400_000)
+            (a, b) = (cut.start ? wider.0 : a, cut.end ? wider.1 : b)
+            found = try detect(store: store, from: a, to: b, devices: devices, rules: rules)
+        }
+        var (visits, trips, count) = (found.visits, found.trips, found.points)
         // Google's activity segments (imported as records) say how a trip went where no phone did.
         if let first = trips.first, let last = trips.last {
             Trip.hear(
                 try said(store: store, from: first.start, to: last.end, account: devices.account), in: &trips)
         }
         let userPlaces = try store.places(account: devices.account)
-        let found = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
+        let clusters = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
         let (ids, known, addresses) = try remember(
-            found, store: store, account: devices.account, radius: rules.placeRadius)
+            clusters, store: store, account: devices.account, radius: rules.placeRadius)
         let corrections = try store.corrections(account: devices.account).compactMap { c -> Remembered.Correction? in
             switch c.kind {
             case .mode: TravelMode(rawValue: c.value).map { .mode(at: c.milliseconds, $0) }
             case .place: Int(c.value).map { .place(at: c.milliseconds, $0) }
             }
         }
-        let places = Remembered.apply(
+        var places = Remembered.apply(
             corrections, visits: &visits, trips: &trips, ids: ids, known: known, userPlaces: userPlaces, zone: zone)
+        // Home and work: a look at three days or more suggests them and they are remembered (a
+        // look at a week or more replaces those remembered; a few days away do not make the hotel
+        // home); every look shows those remembered where it suggests none of its own.
+        let wide = a == .min || b == .max || b - a >= 3 * 86_400_000
+        let long = a == .min || b == .max || b - a >= 7 * 86_400_000
+        let storedHome = stored.first { $0.suggestion == "home" }.map { Int($0.id) }
+        let storedWork = stored.first { $0.suggestion == "work" }.map { Int($0.id) }
+        let (h, w) = (places.first { $0.suggestion == "home" }?.id, places.first { $0.suggestion == "work" }?.id)
+        let home = long ? h ?? storedHome : wide ? storedHome ?? h : storedHome
+        var work = long ? w ?? storedWork : wide ? storedWork ?? w : storedWork
+        if work == home { work = nil }
+        if wide, (home, work) != (storedHome, storedWork) {
+            try store.suggestFoundPlaces(
+                home: home.map(Int64.init), work: work.map(Int64.init), account: devices.account)
+        }
+        for j in places.indices {
+            places[j].suggestion = places[j].id == home ? "home" : places[j].id == work ? "work" : nil
+        }
         visits = visits.filter { $0.end >= from && $0.start < to }
         trips = trips.filter { $0.end >= from && $0.start < to }
         let used = Set(visits.compactMap(\.place))
         var findings = VisitFindings(
             visits: visits, trips: trips,
             places: Dictionary(uniqueKeysWithValues: places.filter { used.contains($0.id) }.map { ($0.id, $0) }),
-            points: count, passedOver: detector.passedOver)
+            points: count, passedOver: found.passedOver)
         findings.addresses = addresses.filter { used.contains($0.key) && !$0.value.isEmpty }
         if try !used.isEmpty && store.gazetteerCount() > 0 {
             var lookup = GazetteerLookup(store: store)
