@@ -155,7 +155,7 @@ public enum VisitService {
         let userPlaces = try store.places(account: devices.account)
         let clusters = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
         let (ids, known, addresses) = try remember(
-            clusters, store: store, account: devices.account, radius: rules.placeRadius)
+            clusters, stored: stored, store: store, account: devices.account, radius: rules.placeRadius)
         let corrections = try store.corrections(account: devices.account).compactMap { c -> Remembered.Correction? in
             switch c.kind {
             case .mode: TravelMode(rawValue: c.value).map { .mode(at: c.milliseconds, $0) }
@@ -202,13 +202,13 @@ public enum VisitService {
     /// The remembered id of each place found, and the places remembered: a place found for the
     /// first time is remembered (in one unit of work that looks again, so two readings at once
     /// remember it once), its id kept from then on.
-    static func remember(_ found: [VisitPlace], store: any TrackStoring, account: String?, radius: Double) throws
-        -> (ids: [Int: Int], known: [Remembered.Known], addresses: [Int: String])
-    {
+    /// `stored`: the account's places as the store held them before this reading.
+    static func remember(
+        _ found: [VisitPlace], stored: [FoundPlace], store: any TrackStoring, account: String?, radius: Double
+    ) throws -> (ids: [Int: Int], known: [Remembered.Known], addresses: [Int: String]) {
         func known(_ unit: any StoreUnit) throws -> [Remembered.Known] {
             try unit.foundPlaces(account: account).map { .init(id: Int($0.id), center: $0.center, name: $0.name) }
         }
-        let stored = try store.foundPlaces(account: account)
         let addresses = Dictionary(
             stored.compactMap { p in p.address.map { (Int(p.id), $0) } }, uniquingKeysWith: { a, _ in a })
         let all = stored.map { Remembered.Known(id: Int($0.id), center: $0.center, name: $0.name) }
