@@ -253,15 +253,15 @@ public enum StoreContract {
             let points = (0..<30).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) }
             let file = ImportedFile(sha256: String(repeating: "c", count: 64), name: "c.nmea", bytes: 99)
             let cancelled = try writer.beginImport(file: file, replacing: nil)
-            try cancelled.add(Array(points[0..<10]), stream: 0)
+            try cancelled.add(Array(points[0..<10]), stream: 0, device: nil)
             cancelled.cancel()
             try expect(
                 try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all).isEmpty,
                 "nothing stored after a cancel")
             try expect(try store.importedFile(sha256: file.sha256) == nil, "the file is not noted")
             let streaming = try writer.beginImport(file: file, replacing: nil)
-            try streaming.add(Array(points[0..<10]), stream: 0)
-            try streaming.add(Array(points[10..<30]), stream: 0)
+            try streaming.add(Array(points[0..<10]), stream: 0, device: nil)
+            try streaming.add(Array(points[10..<30]), stream: 0, device: nil)
             let outcome = try streaming.finish(
                 [ImportStream(points: [], extents: RideExtent.extents(of: points), drops: [1: ["speed": 3]])],
                 places: [])
@@ -272,7 +272,7 @@ public enum StoreContract {
             // The same points again under another file store nothing, and that file is forgotten.
             let other = ImportedFile(sha256: String(repeating: "d", count: 64), name: "d.nmea", bytes: 99)
             let again = try writer.beginImport(file: other, replacing: nil)
-            try again.add(points, stream: 0)
+            try again.add(points, stream: 0, device: nil)
             let none = try again.finish(
                 [ImportStream(points: [], extents: RideExtent.extents(of: points), drops: [1: ["speed": 3]])],
                 places: [])
@@ -280,6 +280,38 @@ public enum StoreContract {
             try expect(try store.importedFile(sha256: other.sha256) == nil, "a file that stored nothing is forgotten")
             let after = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
             try expect(after.map(\.drops) == [["speed": 3]], "drops count once: \(after.map(\.drops))")
+        },
+        Case(description: "an import's streams that name a device go to it, made in the account; a cancel makes none") {
+            store in
+            let writer = store.makeWriter(device: try store.device(named: "imported"))
+            let points = (0..<20).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) }
+            let file = ImportedFile(sha256: String(repeating: "f", count: 64), name: "Records.json", bytes: 9)
+            let cancelled = try writer.beginImport(file: file, replacing: nil)
+            try cancelled.add(Array(points[0..<5]), stream: 0, device: "imported-google-7")
+            cancelled.cancel()
+            try expect(
+                !(try store.devices().contains { $0.name == "imported-google-7" }), "no device made by a cancel")
+            // Two phones at the same moments: two streams, one a device each, never merged.
+            let streaming = try writer.beginImport(file: file, replacing: nil)
+            try streaming.add(Array(points[0..<10]), stream: 0, device: "imported-google-7")
+            try streaming.add(points, stream: 1, device: "imported-google-9")
+            let outcome = try streaming.finish(
+                [
+                    ImportStream(
+                        points: Array(points[10..<20]), extents: RideExtent.extents(of: points), drops: [:],
+                        device: "imported-google-7"),
+                    ImportStream(
+                        points: [], extents: RideExtent.extents(of: points), drops: [1: ["speed": 1]],
+                        device: "imported-google-9"),
+                ], places: [])
+            try expect(outcome.points == 40, "20 points for each phone: \(outcome)")
+            let devices = try store.devices().filter { $0.name.hasPrefix("imported-google-") }
+            try expect(devices.map(\.name).sorted() == ["imported-google-7", "imported-google-9"], "\(devices)")
+            let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+            try expect(
+                rides.map(\.pointCount) == [20, 20] && Set(rides.map(\.device)).count == 2,
+                "a ride of 20 per phone: \(rides.map(\.pointCount))")
+            try expect(rides.map(\.drops).contains(["speed": 1]), "the second phone's drops: \(rides.map(\.drops))")
         },
         Case(description: "each account's imports are its own: the same file is stored for each, replaced for one") {
             store in

@@ -38,25 +38,43 @@ extension PostgresWriter {
                     }
                 }
             }
+            // Streams that name a device (a Google history's phones) go to it, made in the
+            // account of the import's device; each is locked as the import's is.
+            var named: [String: DeviceID] = [:]
+            for name in Set(streams.compactMap(\.device)).sorted() {
+                let owner = try session.value(
+                    "SELECT user_id FROM device WHERE id = \(device.rawValue)", as: Int64.self)
+                named[name] = try PostgresStore.device(session, named: name, user: owner)
+            }
+            for other in Set(named.values).subtracting([device]).sorted() { try Self.lock(session, device: other) }
+            let devices = streams.map { $0.device.flatMap { named[$0] } ?? device }
             for (i, stream) in streams.enumerated() {
                 let points = stream.points.filter(inRange)
-                var fresh = try Self.insert(session, device: device, points, importID: importID)
+                var fresh = try Self.insert(session, device: devices[i], points, importID: importID)
                 for p in points where fresh.remove(p.milliseconds) != nil {
                     tally.stored(at: p.milliseconds, ride: p.ride, stream: i)
                 }
             }
+            var gaps = KnownGaps()
             let touched = try tally.join(
-                streams, claimRide: { try Self.claim(session, device: device, start: $0, end: $1) },
-                claimSegment: { try Self.claim(session, device: device, segmentOf: $0, start: $1, end: $2) },
+                streams, devices: devices,
+                claimRide: { try Self.claim(session, device: $0, start: $1, end: $2, gaps: &gaps) },
+                claimSegment: { try Self.claim(session, device: $0, segmentOf: $1, start: $2, end: $3, gaps: &gaps) },
                 addDrops: { ride, reasons in
                     for (reason, count) in reasons {
                         try Self.addDrops(session, ride: ride, reason: reason, count: count)
                     }
                 })
-            try Self.recount(session, device: device, segments: touched.segments, rides: touched.rides)
+            for (device, rows) in touched {
+                try Self.recount(session, device: device, segments: rows.segments, rides: rows.rides)
+            }
+            var events = 0
+            for each in Set(devices) {
+                let found = zip(streams, devices).filter { $0.1 == each }.flatMap(\.0.events)
+                if !found.isEmpty { events += try PostgresStore.insertEvents(session, found, device: each.rawValue) }
+            }
             let close = tally.close(
-                places: try PostgresStore.insertPlaces(session, places, device: device.rawValue),
-                events: try PostgresStore.insertEvents(session, streams.flatMap(\.events), device: device.rawValue))
+                places: try PostgresStore.insertPlaces(session, places, device: device.rawValue), events: events)
             if let importID {
                 switch close {
                 case .forget:
@@ -70,7 +88,9 @@ extension PostgresWriter {
                 }
             }
             if tally.outcome.points > 0 || tally.outcome.replacedPoints > 0 {
-                try Self.finish(session, device: device, announcing: true, store: store)
+                for each in Set(devices + [device]).sorted() {
+                    try Self.finish(session, device: each, announcing: true, store: store)
+                }
             }
             return tally.outcome
         }
@@ -79,14 +99,16 @@ extension PostgresWriter {
     /// The id of the ride (or, with `ride`, the segment of that ride) that covers `[start, end]`
     /// afterwards, as ``OverlapMerge`` plans it: the stored rows whose ranges overlap it become
     /// one (the earliest keeps its id and takes the others' segments and drop counts), or a new
-    /// row when none does.
-    static func claim(_ session: Session, device: DeviceID, segmentOf ride: Int64? = nil, start: Int64, end: Int64)
-        throws -> Int64
-    {
+    /// row when none does. Where `gaps` knows nothing is stored, nothing is read.
+    static func claim(
+        _ session: Session, device: DeviceID, segmentOf ride: Int64? = nil, start: Int64, end: Int64,
+        gaps: inout KnownGaps
+    ) throws -> Int64 {
         let table = ride == nil ? "ride" : "segment"
         let d = device.rawValue
-        let plan = OverlapMerge.plan(
-            start: start, end: end, candidates: try overlapping(session, table, device: device, from: start, to: end))
+        let plan = try gaps.plan(.init(device: device, segments: ride != nil), start: start, end: end) {
+            try overlapping(session, table, device: device, from: start, to: end, withNext: true)
+        }
         guard let id = plan.keep else {
             if let ride {
                 return try session.value(

@@ -78,9 +78,11 @@ final class PostgresWriter: TrackWriting {
     /// The device's rows of `table` (ride or segment) that may overlap `[start, end]`: the one
     /// that starts last before it and those that start inside it (stored rows of one table do not
     /// overlap each other).
-    static func overlapping(_ session: Session, _ table: String, device: DeviceID, from start: Int64, to end: Int64)
-        throws -> [StoredRange]
-    {
+    static func overlapping(
+        _ session: Session, _ table: String, device: DeviceID, from start: Int64, to end: Int64, withNext: Bool = false
+    ) throws -> [StoredRange] {
+        // With the first row after the range (``KnownGaps`` learns where the empty time ends).
+        let next = withNext ? Int64.max : end
         let rows = try session.query(
             """
             (SELECT id, start_ms, end_ms FROM \(unescaped: table) WHERE device_id = \(device.rawValue) AND start_ms < \(start)
@@ -88,6 +90,10 @@ final class PostgresWriter: TrackWriting {
             UNION ALL
             (SELECT id, start_ms, end_ms FROM \(unescaped: table)
              WHERE device_id = \(device.rawValue) AND start_ms >= \(start) AND start_ms <= \(end) ORDER BY start_ms, id)
+            UNION ALL
+            (SELECT id, start_ms, end_ms FROM \(unescaped: table)
+             WHERE device_id = \(device.rawValue) AND start_ms > \(end) AND start_ms <= \(next) ORDER BY start_ms, id
+             LIMIT 1)
             """)
         return try rows.map {
             StoredRange(

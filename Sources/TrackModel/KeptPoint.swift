@@ -99,16 +99,21 @@ public struct ImportStream: Sendable {
     public var drops: [Int: [String: Int]]
     /// The events the detector found in the stream (stored in the same transaction).
     public var events: [TrailEvent]
+    /// The device the stream's points are stored as, by name, made in the file's account when it
+    /// has none of that name (a Google history's phones); nil: the writer's device.
+    public var device: String?
 
     /// A stream with its points (`extents` nil: from them) or the extents of points added to an
     /// ``ImportWriting`` already.
     public init(
-        points: [KeptPoint], extents: [RideExtent]? = nil, drops: [Int: [String: Int]], events: [TrailEvent] = []
+        points: [KeptPoint], extents: [RideExtent]? = nil, drops: [Int: [String: Int]], events: [TrailEvent] = [],
+        device: String? = nil
     ) {
         self.points = points
         self.extents = extents ?? RideExtent.extents(of: points)
         self.drops = drops
         self.events = events
+        self.device = device
     }
 }
 
@@ -166,6 +171,14 @@ public struct RideExtent: Sendable {
             }
             let s = rides[r].segments.count - 1
             rides[r].segments[s].end = Swift.max(rides[r].segments[s].end, t)
+        }
+
+        /// Takes the rides before the last (a point of a later ride was added after theirs).
+        public mutating func takeDone() -> [RideExtent] {
+            guard rides.count > 1 else { return [] }
+            let done = Array(rides.dropLast())
+            rides.removeFirst(rides.count - 1)
+            return done
         }
     }
 }

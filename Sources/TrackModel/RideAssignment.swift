@@ -48,6 +48,58 @@ public struct OverlapMerge: Equatable, Sendable {
     }
 }
 
+/// What an import's claims (``OverlapMerge``) know to be empty among the stored rides or
+/// segments of one device: an open time range no stored row reaches into. A claim inside it
+/// needs no candidates from the store (a year of history makes hundreds of thousands of claims,
+/// nearly all of them where nothing is stored). A row made there moves the range's start to
+/// its end (a stream's claims come in time order); a claim that read the store learns the range
+/// from what it read (the rows around it and the first one after it); a merge forgets it.
+public struct KnownGaps: Sendable {
+    public struct Key: Hashable, Sendable {
+        public var device: DeviceID
+        public var segments: Bool
+
+        public init(device: DeviceID, segments: Bool) { (self.device, self.segments) = (device, segments) }
+    }
+
+    private var gaps: [Key: (after: Int64, before: Int64)] = [:]
+
+    public init() {}
+
+    /// Whether no stored row of `key` overlaps `[start, end]`, as far as is known.
+    public func holds(_ key: Key, _ start: Int64, _ end: Int64) -> Bool {
+        guard let gap = gaps[key] else { return false }
+        return start > gap.after && end < gap.before
+    }
+
+    /// A new row `[start, end]` was made: inside the known range (`read` nil), or where the
+    /// store was read for it (`read`: every row that overlaps it or starts before it, none here,
+    /// and the first one that starts after it, if any).
+    public mutating func made(_ key: Key, end: Int64, read: [StoredRange]?) {
+        if let read {
+            let next = read.filter { $0.start > end }.map(\.start).min()
+            gaps[key] = (end, next ?? .max)
+        } else if let gap = gaps[key] {
+            gaps[key] = (end, gap.before)
+        }
+    }
+
+    /// Stored rows of `key` were merged: nothing is known of them any more.
+    public mutating func forget(_ key: Key) { gaps[key] = nil }
+
+    /// The plan for claiming `[start, end]` among the rows of `key` (``OverlapMerge``), which a
+    /// store then carries out: the store is read (`read`: the rows around the range and the
+    /// first one after it) only where nothing is known, and what the plan does is learnt.
+    public mutating func plan(_ key: Key, start: Int64, end: Int64, read: () throws -> [StoredRange]) rethrows
+        -> OverlapMerge
+    {
+        let rows = holds(key, start, end) ? nil : try read()
+        let plan = OverlapMerge.plan(start: start, end: end, candidates: rows ?? [])
+        if plan.keep == nil { made(key, end: end, read: rows) } else { forget(key) }
+        return plan
+    }
+}
+
 /// Which stored ride and segment each new point of a recorder's batches joins.
 ///
 /// The pipeline numbers rides and segments within one run (1, 2, ...). A number becomes a
@@ -201,30 +253,46 @@ public struct ImportTally: Sendable {
 
     /// Joins the rides and segments of `streams` to the stored ones, in the one order every
     /// store follows: per stream, per ride, the ride, then each of its segments (made part of
-    /// that ride), then the ride's drops when the stream stored points of it. `claimRide` and
-    /// `claimSegment` return the row that covers a range afterwards (``OverlapMerge``). Returns
-    /// the rides and segments touched, whose counts are then taken from the points.
+    /// that ride), then the ride's drops when the stream stored points of it. `devices` has each
+    /// stream's device (a stream's rides join only its device's); `streams[k]` is the file's
+    /// stream `first + k` (rides that are done join while the file is read, a stream's at a
+    /// time). `claimRide` and `claimSegment` return the row that covers a range afterwards
+    /// (``OverlapMerge``). Returns the rides and segments touched, per device, whose counts are
+    /// then taken from the points.
     public func join(
-        _ streams: [ImportStream], claimRide: (_ start: Int64, _ end: Int64) throws -> Int64,
-        claimSegment: (_ ride: Int64, _ start: Int64, _ end: Int64) throws -> Int64,
+        _ streams: [ImportStream], devices: [DeviceID], from first: Int = 0,
+        claimRide: (_ device: DeviceID, _ start: Int64, _ end: Int64) throws -> Int64,
+        claimSegment: (_ device: DeviceID, _ ride: Int64, _ start: Int64, _ end: Int64) throws -> Int64,
         addDrops: (_ ride: Int64, _ reasons: [String: Int]) throws -> Void
-    ) rethrows -> (rides: Set<Int64>, segments: Set<Int64>) {
-        var rides = Set<Int64>()
-        var segments = Set<Int64>()
+    ) rethrows -> [DeviceID: Touched] {
+        precondition(devices.count == streams.count, "a device per stream")
+        var touched: [DeviceID: Touched] = [:]
         for (i, stream) in streams.enumerated() {
+            let device = devices[i]
             for ride in stream.extents {
-                let rideID = try claimRide(ride.start, ride.end)
-                rides.insert(rideID)
+                let rideID = try claimRide(device, ride.start, ride.end)
+                touched[device, default: Touched()].rides.insert(rideID)
                 for segment in ride.segments {
-                    segments.insert(try claimSegment(rideID, segment.start, segment.end))
+                    touched[device, default: Touched()].segments.insert(
+                        try claimSegment(device, rideID, segment.start, segment.end))
                 }
-                let stored = i < added.count ? added[i][ride.number, default: 0] : 0
+                let stored = first + i < added.count ? added[first + i][ride.number, default: 0] : 0
                 if stored > 0, let reasons = stream.drops[ride.number], !reasons.isEmpty {
                     try addDrops(rideID, reasons)
                 }
             }
         }
-        return (rides, segments)
+        return touched
+    }
+
+    /// The rides and segments of one device an import touched.
+    public struct Touched: Equatable, Sendable {
+        public var rides = Set<Int64>()
+        public var segments = Set<Int64>()
+
+        public init(rides: Set<Int64> = [], segments: Set<Int64> = []) {
+            (self.rides, self.segments) = (rides, segments)
+        }
     }
 
     /// What becomes of the file's row at the end.

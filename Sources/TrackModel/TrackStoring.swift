@@ -187,8 +187,17 @@ public protocol TrackWriting: AnyObject {
 /// A file's import written while the file is read: kept points go in as they come, and the
 /// whole file is one transaction that ``finish(_:places:)`` commits and ``cancel()`` rolls back.
 public protocol ImportWriting: AnyObject {
-    /// Adds points kept in stream `stream` (0, 1, ..., each stream's points in the order kept).
-    func add(_ points: [KeptPoint], stream: Int) throws
+    /// Adds points kept in stream `stream` (0, 1, ..., each stream's points in the order kept),
+    /// stored as `device` (by name, as ``ImportStream/device``; nil: the writer's device). A
+    /// stream's points all go to one device, the one its ``ImportStream`` names.
+    func add(_ points: [KeptPoint], stream: Int, device: String?) throws
+    /// Joins rides of stream `stream` that are done (all their points were added) to the stored
+    /// ones, with their drops by ride number, and stores `events` found in the stream: what
+    /// ``finish(_:places:)`` does with a stream's extents and events, done while the file is
+    /// still read (the stream's ``ImportStream`` then holds only what was not closed).
+    func close(
+        _ rides: [RideExtent], drops: [Int: [String: Int]], events: [TrailEvent], stream: Int, device: String?
+    ) throws
     /// Stores the streams' points that were not added, what the streams formed besides (rides
     /// and segments from their extents, drops, events) and `places`, and commits.
     func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome
@@ -203,16 +212,32 @@ public final class DeferredImport: ImportWriting {
     private let file: ImportedFile?
     private let earlier: StoredImport?
     private var added: [Int: [KeptPoint]] = [:]
+    private var closed: [Int: (rides: [RideExtent], drops: [Int: [String: Int]], events: [TrailEvent])] = [:]
 
     public init(writer: any TrackWriting, file: ImportedFile?, earlier: StoredImport?) {
         (self.writer, self.file, self.earlier) = (writer, file, earlier)
     }
 
-    public func add(_ points: [KeptPoint], stream: Int) { added[stream, default: []] += points }
+    public func add(_ points: [KeptPoint], stream: Int, device: String?) { added[stream, default: []] += points }
+
+    public func close(
+        _ rides: [RideExtent], drops: [Int: [String: Int]], events: [TrailEvent], stream: Int, device: String?
+    ) {
+        closed[stream, default: ([], [:], [])].rides += rides
+        closed[stream, default: ([], [:], [])].drops.merge(drops) { $0.merging($1, uniquingKeysWith: +) }
+        closed[stream, default: ([], [:], [])].events += events
+    }
 
     public func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome {
         var whole = streams
-        for i in whole.indices { whole[i].points = (added[i] ?? []) + whole[i].points }
+        for i in whole.indices {
+            whole[i].points = (added[i] ?? []) + whole[i].points
+            if let done = closed[i] {
+                whole[i].extents = done.rides + whole[i].extents
+                whole[i].drops.merge(done.drops) { $0.merging($1, uniquingKeysWith: +) }
+                whole[i].events = done.events + whole[i].events
+            }
+        }
         return try writer.writeImport(whole, places: places, file: file, replacing: earlier)
     }
 

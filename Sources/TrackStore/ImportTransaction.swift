@@ -14,6 +14,12 @@ struct ImportTransaction {
     var outcome: ImportOutcome { tally.outcome }
     private var importID: Int64?
     private let insert: Statement
+    /// The devices of streams that name one (``ImportStream/device``), by name.
+    private var named: [String: DeviceID] = [:]
+    /// Where the claims of rides and segments know nothing is stored.
+    private var gaps = KnownGaps()
+    /// Events stored by ``close(_:drops:events:stream:device:)``.
+    private var closedEvents = 0
 
     /// Begins: removes what `earlier` stored and notes the file. When another process noted the
     /// same file meanwhile, ``outcome`` says so and nothing is to be written.
@@ -45,10 +51,22 @@ struct ImportTransaction {
         }
     }
 
-    /// Stores points of stream `stream` (a point whose millisecond the device has is skipped):
-    /// with one statement per 128 of them when the store has no point of the device in their
-    /// time range, else row by row.
-    mutating func insert(_ points: ArraySlice<KeptPoint>, stream: Int) throws {
+    /// The device of a stream: the one named (made in the account of the import's device when it
+    /// has none of that name, inside this transaction), else the import's.
+    mutating func device(named name: String?) throws -> DeviceID {
+        guard let name else { return device }
+        if let id = named[name] { return id }
+        let owner = try Int64.fetchOne(
+            db, sql: "SELECT user_id FROM device WHERE id = ?", arguments: [device.rawValue])!
+        let id = try TrackStore.device(db, named: name, user: owner)
+        named[name] = id
+        return id
+    }
+
+    /// Stores points of stream `stream` as `device` (a point whose millisecond the device has is
+    /// skipped): with one statement per 128 of them when the store has no point of the device in
+    /// their time range, else row by row.
+    mutating func insert(_ points: ArraySlice<KeptPoint>, stream: Int, device: DeviceID) throws {
         if let stored = try TrackWriter.insertIntoEmptyRange(db, points, device: device, importID: importID) {
             // Every point with a key went in: each of their rides stored some.
             guard let r = stored.range else { return }
@@ -79,26 +97,54 @@ struct ImportTransaction {
         }
     }
 
-    /// Stores the streams' rides and segments (merged with the stored ones they overlap), their
-    /// drops (once: with the stream that stored points of the ride), their events and `places`,
-    /// and the file's counts (or forgets the file when it stored nothing). The streams' points
-    /// not inserted yet go in first.
-    mutating func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome {
-        for (i, stream) in streams.enumerated() where !stream.points.isEmpty {
-            try insert(stream.points[...], stream: i)
-        }
+    /// Joins the rides and segments of `streams` (the file's streams `first`, `first + 1`, ...,
+    /// of `devices`) to the stored ones, with their drops, and counts the rows they touched.
+    private mutating func join(_ streams: [ImportStream], devices: [DeviceID], from first: Int) throws {
+        let db = db
+        var gaps = self.gaps
+        defer { self.gaps = gaps }
         let touched = try tally.join(
-            streams, claimRide: { try TrackWriter.claim(db, device: device, start: $0, end: $1) },
-            claimSegment: { try TrackWriter.claim(db, device: device, segmentOf: $0, start: $1, end: $2) },
+            streams, devices: devices, from: first,
+            claimRide: { try TrackWriter.claim(db, device: $0, start: $1, end: $2, gaps: &gaps) },
+            claimSegment: { try TrackWriter.claim(db, device: $0, segmentOf: $1, start: $2, end: $3, gaps: &gaps) },
             addDrops: { ride, reasons in
                 for (reason, count) in reasons {
                     try TrackWriter.addDrops(db, ride: ride, reason: reason, count: count)
                 }
             })
-        try TrackWriter.recount(db, device: device, segments: touched.segments, rides: touched.rides)
+        for (device, rows) in touched {
+            try TrackWriter.recount(db, device: device, segments: rows.segments, rides: rows.rides)
+        }
+    }
+
+    /// Joins rides of stream `stream` that are done (their points are in) to the stored ones,
+    /// and stores events found in it.
+    mutating func close(
+        _ rides: [RideExtent], drops: [Int: [String: Int]], events: [TrailEvent], stream: Int, device name: String?
+    ) throws {
+        let device = try device(named: name)
+        try join([ImportStream(points: [], extents: rides, drops: drops)], devices: [device], from: stream)
+        if !events.isEmpty { closedEvents += try TrackStore.insertEvents(db, events, device: device.rawValue) }
+    }
+
+    /// Stores the streams' rides and segments (merged with the stored ones they overlap), their
+    /// drops (once: with the stream that stored points of the ride), their events and `places`,
+    /// and the file's counts (or forgets the file when it stored nothing). The streams' points
+    /// not inserted yet go in first.
+    mutating func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome {
+        var devices: [DeviceID] = []
+        for (i, stream) in streams.enumerated() {
+            devices.append(try device(named: stream.device))
+            if !stream.points.isEmpty { try insert(stream.points[...], stream: i, device: devices[i]) }
+        }
+        try join(streams, devices: devices, from: 0)
+        var events = closedEvents
+        for device in Set(devices) {
+            let found = zip(streams, devices).filter { $0.1 == device }.flatMap(\.0.events)
+            if !found.isEmpty { events += try TrackStore.insertEvents(db, found, device: device.rawValue) }
+        }
         let close = tally.close(
-            places: try TrackWriter.insertPlaces(db, places, device: device.rawValue),
-            events: try TrackStore.insertEvents(db, streams.flatMap(\.events), device: device.rawValue))
+            places: try TrackWriter.insertPlaces(db, places, device: self.device.rawValue), events: events)
         if let importID {
             switch close {
             case .forget:
@@ -121,7 +167,8 @@ struct ImportTransaction {
 /// ``depth`` batches are not stored yet, so what waits in memory stays bounded.
 final class ConcurrentImport: ImportWriting, Sendable {
     private enum Work {
-        case points([KeptPoint], stream: Int)
+        case points([KeptPoint], stream: Int, device: String?)
+        case close([RideExtent], drops: [Int: [String: Int]], events: [TrailEvent], stream: Int, device: String?)
         case finish([ImportStream], [ImportedPlace])
         case cancel
     }
@@ -150,9 +197,12 @@ final class ConcurrentImport: ImportWriting, Sendable {
                     var transaction = try ImportTransaction(db, device: device, file: file, replacing: earlier)
                     while true {
                         switch next() {
-                        case .points(let points, let stream):
+                        case .points(let points, let stream, let name):
                             guard !transaction.outcome.importedMeanwhile else { continue }
-                            try transaction.insert(points[...], stream: stream)
+                            try transaction.insert(points[...], stream: stream, device: transaction.device(named: name))
+                        case .close(let rides, let drops, let events, let stream, let name):
+                            guard !transaction.outcome.importedMeanwhile else { continue }
+                            try transaction.close(rides, drops: drops, events: events, stream: stream, device: name)
                         case .finish(let streams, let places):
                             guard !transaction.outcome.importedMeanwhile else { return transaction.outcome }
                             return try transaction.finish(streams, places: places)
@@ -169,11 +219,21 @@ final class ConcurrentImport: ImportWriting, Sendable {
         }
     }
 
-    func add(_ points: [KeptPoint], stream: Int) throws {
+    func add(_ points: [KeptPoint], stream: Int, device: String?) throws {
         try state.wait(until: { $0.result != nil || $0.work.count < Self.depth }) {
             if case .failure(let error) = $0.result { throw error }
             guard $0.result == nil else { return }
-            $0.work.append(.points(points, stream: stream))
+            $0.work.append(.points(points, stream: stream, device: device))
+        }
+    }
+
+    func close(
+        _ rides: [RideExtent], drops: [Int: [String: Int]], events: [TrailEvent], stream: Int, device: String?
+    ) throws {
+        try state.wait(until: { $0.result != nil || $0.work.count < Self.depth }) {
+            if case .failure(let error) = $0.result { throw error }
+            guard $0.result == nil else { return }
+            $0.work.append(.close(rides, drops: drops, events: events, stream: stream, device: device))
         }
     }
 

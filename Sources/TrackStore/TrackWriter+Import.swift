@@ -37,25 +37,27 @@ extension TrackWriter {
     /// The id of the ride (or, with `ride`, the segment of that ride) that covers `[start, end]`
     /// afterwards, as ``OverlapMerge`` plans it: the stored rows whose ranges overlap it become
     /// one (the earliest keeps its id, takes the others' segments and drop counts, and spans them
-    /// all), or a new row when none does.
+    /// all), or a new row when none does. Where `gaps` knows nothing is stored, nothing is read.
     static func claim(
-        _ db: Database, device: DeviceID, segmentOf ride: Int64? = nil, start: Int64, end: Int64
+        _ db: Database, device: DeviceID, segmentOf ride: Int64? = nil, start: Int64, end: Int64,
+        gaps: inout KnownGaps
     ) throws -> Int64 {
         let table = ride == nil ? "ride" : "segment"
         let d = device.rawValue
-        let plan = OverlapMerge.plan(
-            start: start, end: end, candidates: try overlapping(db, table, device: device, from: start, to: end))
+        let plan = try gaps.plan(.init(device: device, segments: ride != nil), start: start, end: end) {
+            try overlapping(db, table, device: device, from: start, to: end, withNext: true)
+        }
         guard let id = plan.keep else {
             // Cached statements: an import of years of history claims hundreds of thousands.
             if let ride {
-                try db.cachedStatement(
-                    sql:
-                        "INSERT INTO segment (ride_id, device_id, start_ms, end_ms, point_count) VALUES (?, ?, ?, ?, 0)"
-                ).execute(arguments: [ride, d, start, end])
+                try run(
+                    db,
+                    "INSERT INTO segment (ride_id, device_id, start_ms, end_ms, point_count) VALUES (?, ?, ?, ?, 0)",
+                    ride, d, start, end)
             } else {
-                try db.cachedStatement(
-                    sql: "INSERT INTO ride (device_id, start_ms, end_ms, point_count) VALUES (?, ?, ?, 0)"
-                ).execute(arguments: [d, start, end])
+                try run(
+                    db, "INSERT INTO ride (device_id, start_ms, end_ms, point_count) VALUES (?, ?, ?, 0)", d, start, end
+                )
             }
             return db.lastInsertedRowID
         }
@@ -74,11 +76,8 @@ extension TrackWriter {
             }
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE id = ?").execute(arguments: [other])
         }
-        try db.cachedStatement(sql: "UPDATE \(table) SET start_ms = ?, end_ms = ? WHERE id = ?")
-            .execute(arguments: [plan.start, plan.end, id])
-        if let ride {
-            try db.cachedStatement(sql: "UPDATE segment SET ride_id = ? WHERE id = ?").execute(arguments: [ride, id])
-        }
+        try run(db, "UPDATE \(table) SET start_ms = ?, end_ms = ? WHERE id = ?", plan.start, plan.end, id)
+        if let ride { try run(db, "UPDATE segment SET ride_id = ? WHERE id = ?", ride, id) }
         return id
     }
 
@@ -158,25 +157,25 @@ extension TrackWriter {
         // A key is `base + ms` (see PointKey).
         let base = PointKey.key(device: device.rawValue, milliseconds: 0)
         for id in segments.sorted() {
-            try db.cachedStatement(
-                sql: """
-                    UPDATE segment SET point_count =
-                        (SELECT count(*) FROM point
-                         WHERE key >= ? + segment.start_ms AND key <= ? + segment.end_ms)
-                    WHERE id = ?
-                    """
-            ).execute(arguments: [base, base, id])
+            try run(
+                db,
+                """
+                UPDATE segment SET point_count =
+                    (SELECT count(*) FROM point
+                     WHERE key >= ? + segment.start_ms AND key <= ? + segment.end_ms)
+                WHERE id = ?
+                """, base, base, id)
         }
         for id in rides.sorted() {
-            try db.cachedStatement(
-                sql: """
-                    UPDATE ride SET
-                        start_ms = (SELECT min(start_ms) FROM segment WHERE ride_id = ride.id),
-                        end_ms = (SELECT max(end_ms) FROM segment WHERE ride_id = ride.id),
-                        point_count = (SELECT sum(point_count) FROM segment WHERE ride_id = ride.id)
-                    WHERE id = ? AND EXISTS (SELECT 1 FROM segment WHERE ride_id = ride.id)
-                    """
-            ).execute(arguments: [id])
+            try run(
+                db,
+                """
+                UPDATE ride SET
+                    start_ms = (SELECT min(start_ms) FROM segment WHERE ride_id = ride.id),
+                    end_ms = (SELECT max(end_ms) FROM segment WHERE ride_id = ride.id),
+                    point_count = (SELECT sum(point_count) FROM segment WHERE ride_id = ride.id)
+                WHERE id = ? AND EXISTS (SELECT 1 FROM segment WHERE ride_id = ride.id)
+                """, id)
         }
     }
 

@@ -92,17 +92,22 @@ public final class TrackWriter {
     /// The device's rows of `table` (ride or segment) that may overlap `[start, end]`: the one
     /// that starts last before it and those that start inside it (stored rows of one table do not
     /// overlap each other). Two index lookups.
-    static func overlapping(_ db: Database, _ table: String, device: DeviceID, from start: Int64, to end: Int64) throws
-        -> [StoredRange]
-    {
+    static func overlapping(
+        _ db: Database, _ table: String, device: DeviceID, from start: Int64, to end: Int64, withNext: Bool = false
+    ) throws -> [StoredRange] {
         let d = device.rawValue
         let sql = "SELECT id, start_ms, end_ms FROM \(table) WHERE device_id = ? AND start_ms"
-        let rows =
+        var rows =
             try Row.fetchAll(
                 db.cachedStatement(sql: sql + " < ? ORDER BY start_ms DESC, id LIMIT 1"), arguments: [d, start])
             + Row.fetchAll(
                 db.cachedStatement(sql: sql + " >= ? AND start_ms <= ? ORDER BY start_ms, id"),
                 arguments: [d, start, end])
+        if withNext {
+            // The first row after the range (``KnownGaps`` learns where the empty time ends).
+            rows += try Row.fetchAll(
+                db.cachedStatement(sql: sql + " > ? ORDER BY start_ms, id LIMIT 1"), arguments: [d, end])
+        }
         return rows.map { StoredRange(id: $0[0], start: $0[1], end: $0[2]) }
     }
 
@@ -114,6 +119,21 @@ public final class TrackWriter {
                 ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
                 """
         ).execute(arguments: [ride, reason, count])
+    }
+
+    /// Runs the cached statement `sql` with integer `values`, bound without GRDB's arguments (an
+    /// import of years of history runs the statements of its rides and segments a million times).
+    static func run(_ db: Database, _ sql: String, _ values: Int64...) throws {
+        let cached = try db.cachedStatement(sql: sql)
+        let statement = cached.sqliteStatement
+        sqlite3_reset(statement)
+        for (i, v) in values.enumerated() { sqlite3_bind_int64(statement, Int32(i + 1), v) }
+        let code = sqlite3_step(statement)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                sql: sql)
+        }
     }
 
     /// Inserts one point with `insert` (the `INSERT OR IGNORE INTO point` of eight parameters);

@@ -220,6 +220,11 @@ extension ImportFileReport {
             + (drops.isEmpty ? "" : " (\(drops))")
         if let replaced { text += "; replaced \(counted(replaced, "point")) of the earlier import" }
         if reordered == true { text += "; points put in time order" }
+        if let devices {
+            text +=
+                "; " + (devices.count == 1 ? "a phone" : "\(devices.count) phones") + ": "
+                + devices.joined(separator: ", ")
+        }
         if let waypoints, waypoints > 0 {
             var parts: [String] = []
             if let records { parts.append("\(records) stored as " + (records == 1 ? "a record" : "records")) }

@@ -169,21 +169,48 @@ import TrackModel
         tally.stored(at: 1_000, ride: 1, stream: 0)
         var claimed: [String] = []
         var drops: [Int64: [String: Int]] = [:]
+        let (phone, tablet) = (DeviceID(rawValue: 1), DeviceID(rawValue: 2))
         let touched = tally.join(
-            streams,
+            streams, devices: [phone, tablet],
             claimRide: {
-                claimed.append("ride \($0)-\($1)")
-                return 10
+                claimed.append("ride of \($0) \($1)-\($2)")
+                return $0 == phone ? 10 : 11
             },
             claimSegment: {
-                claimed.append("segment of \($0) \($1)-\($2)")
-                return 20
+                claimed.append("segment of \($0) \($1) \($2)-\($3)")
+                return $0 == phone ? 20 : 21
             },
             addDrops: { drops[$0, default: [:]].merge($1, uniquingKeysWith: +) })
-        #expect(claimed == ["ride 0-1000", "segment of 10 0-1000", "ride 0-1000", "segment of 10 0-1000"])
+        #expect(
+            claimed == [
+                "ride of 1 0-1000", "segment of 1 10 0-1000", "ride of 2 0-1000", "segment of 2 11 0-1000",
+            ])
         #expect(drops == [10: ["accuracy": 4]], "counted once")
-        #expect(touched.rides == [10] && touched.segments == [20])
+        #expect(touched == [phone: .init(rides: [10], segments: [20]), tablet: .init(rides: [11], segments: [21])])
         #expect(tally.outcome.points == 2 && tally.range! == (0, 1_000))
+    }
+
+    @Test func knownGapsSpareReadsOnlyWhereNothingIsStored() {
+        var gaps = KnownGaps()
+        let rides = KnownGaps.Key(device: DeviceID(rawValue: 1), segments: false)
+        let segments = KnownGaps.Key(device: DeviceID(rawValue: 1), segments: true)
+        #expect(!gaps.holds(rides, 0, 10), "nothing known at first")
+        // The store was read for [100, 200]: a row ends at 50, the next begins at 1,000.
+        gaps.made(
+            rides, end: 200,
+            read: [StoredRange(id: 1, start: 0, end: 50), StoredRange(id: 2, start: 1_000, end: 1_100)])
+        #expect(gaps.holds(rides, 201, 999))
+        #expect(!gaps.holds(rides, 200, 300), "touches the row just made")
+        #expect(!gaps.holds(rides, 900, 1_000), "touches the next stored row")
+        #expect(!gaps.holds(segments, 300, 400), "segments are known apart")
+        #expect(!gaps.holds(KnownGaps.Key(device: DeviceID(rawValue: 2), segments: false), 300, 400), "devices too")
+        // A row made inside moves the start; nothing after: open to the end of time.
+        gaps.made(rides, end: 400, read: nil)
+        #expect(!gaps.holds(rides, 300, 500) && gaps.holds(rides, 401, 999))
+        gaps.made(rides, end: 2_000, read: [])
+        #expect(gaps.holds(rides, 2_001, .max - 1))
+        gaps.forget(rides)
+        #expect(!gaps.holds(rides, 2_001, 3_000), "a merge forgets")
     }
 
     @Test func aFileThatStoredNothingIsForgottenElseNoted() {

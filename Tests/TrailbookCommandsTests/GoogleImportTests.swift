@@ -28,8 +28,10 @@ import TrailbookTestSupport
         }
     }()
 
-    static func storedPoints(_ store: String, day: String) throws -> [Point] {
-        try run(["points", "--store", store, "--day", day, "--time-zone", "UTC", "--format", "jsonl"]).stdout
+    static func storedPoints(_ store: String, day: String, device: String? = nil) throws -> [Point] {
+        let only = device.map { ["--device-name", $0] } ?? []
+        return try run(["points", "--store", store, "--day", day, "--time-zone", "UTC", "--format", "jsonl"] + only)
+            .stdout
             .split(separator: "\n").map { line in
                 let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
                 let time = try #require(row["time"] as? String)
@@ -138,6 +140,52 @@ import TrailbookTestSupport
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("0 stored (\(ride.count) already in the store)"), "\(result.stdout)")
         try expectStored(store, match: ride, count: ride.count)
+    }
+
+    /// Two phones in one Records.json (a phone and a tablet carried on the same ride, their
+    /// locations taking turns in the list): each `deviceTag` is a device of its own, its points
+    /// never mixed with the other's; locations without a tag go to the import's device.
+    @Test func eachPhoneOfARecordsJSONIsADeviceOfItsOwn() throws {
+        let ride = Self.ride
+        func location(_ p: Point, tag: Int?, shift: Int64, north: Double) -> [String: Any] {
+            var l: [String: Any] = [
+                "latitudeE7": Self.e7(p.latitude + north), "longitudeE7": Self.e7(p.longitude), "accuracy": 8,
+                "timestamp": Self.iso(p.milliseconds + shift),
+            ]
+            if let tag { l["deviceTag"] = tag }
+            return l
+        }
+        var locations: [[String: Any]] = []
+        for p in ride {
+            locations.append(location(p, tag: 7, shift: 0, north: 0))
+            locations.append(location(p, tag: -9, shift: 400, north: 0.001))
+        }
+        // An older export's last minutes, without tags.
+        let untagged = ride.suffix(30).map { location($0, tag: nil, shift: 3_600_000, north: 0) }
+        let file = try write(["locations": locations + untagged], "Records.json")
+        let (report, store) = try importJSON(file)
+        #expect(report["fixes_read"] as? Int == 2 * ride.count + 30)
+        #expect(report["stored"] as? Int == 2 * ride.count + 30, "\(report)")
+        #expect(report["devices"] as? [String] == ["imported-google-7", "imported-google--9"], "\(report)")
+        let phone = try Self.storedPoints(store, day: "2026-06-14", device: "imported-google-7")
+        let tablet = try Self.storedPoints(store, day: "2026-06-14", device: "imported-google--9")
+        let own = try Self.storedPoints(store, day: "2026-06-14", device: "imported")
+        #expect(phone.map(\.milliseconds) == ride.map(\.milliseconds))
+        #expect(tablet.map(\.milliseconds) == ride.map { $0.milliseconds + 400 })
+        #expect(Swift.zip(tablet, ride).allSatisfy { abs($0.latitude - $1.latitude - 0.001) < 1e-6 })
+        #expect(own.count == 30)
+        let rides = try run(["rides", "--store", store, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(rides.stdout.utf8)) as? [String: Any]
+        let list = try #require(object?["rides"] as? [[String: Any]])
+        #expect(
+            list.map { "\($0["device"] ?? "") \($0["points"] ?? "")" }.sorted() == [
+                "imported 30", "imported-google--9 \(ride.count)", "imported-google-7 \(ride.count)",
+            ], "one ride per phone, never merged: \(rides.stdout)")
+        // Out of order (read again and sorted), each phone's points are still its own: nothing new.
+        let copy = try write(["locations": Array((locations + untagged).reversed())], "Records-copy.json")
+        let again = try run(["import", "--store", store, copy])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("0 stored (\(2 * ride.count + 30) already in the store)"), "\(again.stdout)")
     }
 
     /// A month of Semantic Location History: visits at both ends, the ride's activity with its
@@ -375,7 +423,8 @@ import TrailbookTestSupport
         try "<html></html>".write(toFile: empty + "/index.html", atomically: true, encoding: .utf8)
         let nothing = try run(["import", "--store", store, empty])
         #expect(nothing.status == 65)
-        #expect(nothing.stderr.contains("no NMEA log, GPX, KML, GeoJSON, CSV or Google location history file is under it"))
+        #expect(
+            nothing.stderr.contains("no NMEA log, GPX, KML, GeoJSON, CSV or Google location history file is under it"))
     }
 
     /// An OwnTracks Recorder month: location lines stored (speed from km/h), the other message

@@ -90,8 +90,14 @@ import TrailbookTestSupport
                 first, try trailbook(["visits", "--day", "2026-06-03"] + zone),
                 try trailbook(["visits", "--json"] + zone), try trailbook(["visit", "corrections", "--json"] + zone),
                 try trailbook(["year", "2026", "--json"] + zone),
+                // Rides joined while the file is read (SQLite) or at its end (PostgreSQL): alike.
+                try trailbook(["rides", "--json"] + zone),
             ])
         }
+        let rides = try #require(
+            try JSONSerialization.jsonObject(with: Data(answers[0][5].utf8)) as? [String: [[String: Any]]])["rides"]
+        #expect((rides?.count ?? 0) > 10, "rides of five days: \(rides?.count ?? 0)")
+        #expect(rides?.contains { !(($0["dropped"] as? [String: Int]) ?? [:]).isEmpty } == true, "some with drops")
         #expect(answers[0][1].contains("→ running") && answers[0][1].contains("(as you said)"), "\(answers[0][1])")
         for (sqlite, postgres) in zip(answers[0], answers[1]) {
             #expect(sqlite == postgres, "the PostgreSQL store answered otherwise: \(postgres.prefix(600))")

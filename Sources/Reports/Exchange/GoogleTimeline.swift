@@ -31,6 +31,8 @@ public enum GoogleTimeline {
     public enum Item {
         /// A new stream of positions begins.
         case stream
+        /// The positions that follow are of this device (Records.json's `deviceTag`; nil: none).
+        case device(Int64?)
         case fix(Fix)
         case record(Record)
     }
@@ -180,6 +182,8 @@ extension GoogleTimeline {
         var heading: Double?
         /// Minutes after the segment's start (iOS path points).
         var offsetMinutes: Double?
+        /// The phone that recorded it (Records.json).
+        var deviceTag: Int64?
         /// The text had a position that could not be read.
         var unreadable = false
     }
@@ -212,6 +216,8 @@ extension GoogleTimeline {
         private var position = Position()
         private var segment = Segment()
         private var signalHadPosition = false
+        /// The device of the last position handed over (``Item/device(_:)`` when it changes).
+        private var lastTag: Int64?
 
         private mutating func skip(_ reason: String) { skipped[reason, default: 0] += 1 }
 
@@ -361,6 +367,7 @@ extension GoogleTimeline {
             case (.record, .altitude), (.position, .altitudeMeters): position.altitude = number()
             case (.record, .velocity), (.position, .speedMetersPerSecond): position.speed = number()
             case (.record, .heading): position.heading = number()
+            case (.record, .deviceTag): position.deviceTag = token == .number ? JSONValue.integer(raw) : nil
             case (.duration, .startTimestamp), (.segment, .startTime): segment.start = time()
             case (.duration, .endTimestamp), (.segment, .endTime): segment.end = time()
             case (.duration, .startTimestampMs): segment.start = milliseconds()
@@ -480,6 +487,10 @@ extension GoogleTimeline {
             if let a = p.accuracy, a.isFinite, a >= 0 {
                 fix.latitudeError = a / 2.squareRoot()
                 fix.longitudeError = a / 2.squareRoot()
+            }
+            if p.deviceTag != lastTag {
+                items.append(.device(p.deviceTag))
+                lastTag = p.deviceTag
             }
             items.append(.fix(fix))
         }

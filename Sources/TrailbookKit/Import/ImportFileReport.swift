@@ -34,6 +34,10 @@ public struct ImportFileReport: Codable, Sendable {
     public var skipped: [String: Int]?
     public var visits: Int?
     public var activities: Int?
+    /// The devices of the file's sources, when it names any (a Google history's phones, each
+    /// ``ImportService`` device name + `-google-` + its `deviceTag`): their points are stored as
+    /// those devices; the rest of the file's as the import's.
+    public var devices: [String]?
     /// Events found in the file, and those of them stored (not there already).
     public var events: Int?
     public var eventsStored: Int?
@@ -58,7 +62,7 @@ public struct ImportFileReport: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case file, kept, stored, dropped, waypoints, records, replaced, reordered, format, elements, skipped
-        case visits, activities
+        case visits, activities, devices
         case fixesRead = "fixes_read"
         case alreadyImported = "already_imported"
         case notReplaced = "not_replaced"

@@ -39,6 +39,7 @@ public struct ImportJob {
         keptRow: (Fix, Int, Int) throws -> Void = { _, _, _ in }
     ) throws -> ImportSummary {
         var options = options
+        options.keepEvents = events
         let dryRun = dryRun
         func start(_ path: String) throws -> (ProgressBar, ImportService.StartedFile) {
             let bar = ProgressBar(label: path, totalBytes: ImportService.fileSize(path))

@@ -114,6 +114,7 @@ enum ImportReaders {
         func take(_ i: GoogleTimeline.Item) throws {
             switch i {
             case .stream: try item(.track)
+            case .device(let tag): try item(.source(tag.map(String.init)))
             case .fix(let f): try item(.fix(f))
             case .record(let r):
                 if r.kind == .visit { extras.visits += 1 } else { extras.activities += 1 }

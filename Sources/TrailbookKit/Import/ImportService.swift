@@ -31,6 +31,9 @@ public struct ImportService {
         /// Keep every kept fix with its ride and segment, numbered through the run (for a dry
         /// run's CSV).
         public var keepFixes = false
+        /// Give the events found in ``FileResult/events`` (else only counted: a history of years
+        /// finds tens of thousands, stored as they are found).
+        public var keepEvents = true
         /// The places events are detected at (the store's, or none).
         public var places: [Place] = []
         /// The cues their place events fire (a once cue fires once per run; an import does
@@ -57,6 +60,8 @@ public struct ImportService {
     private let store: (any TrackStoring)?
     /// Whose imports these are (nil: the store's own user).
     private let account: String?
+    /// The device the points are stored as (a source named in a file gets one after it).
+    private let device: String
     /// Rides and segments formed so far in this run.
     public private(set) var rides = 0
     public private(set) var segments = 0
@@ -68,6 +73,7 @@ public struct ImportService {
         self.options = options
         self.store = store
         self.account = account
+        self.device = device
         writer = try store.map { store in
             guard let id = try store.device(named: device, account: account) else {
                 throw DiaryError.noAccount(account ?? "")
@@ -127,6 +133,10 @@ public struct ImportService {
         // transaction that commits when the file has been read whole (and rolls back if it fails).
         var writing: (any ImportWriting)?
         defer { writing?.cancel() }
+        // What was kept before the digest is known waits here, in the runner's batches (one
+        // large list would be copied as it grew), and goes to the writing once it begins.
+        var waiting: [(StreamRunner.Handed, stream: Int, device: String?)] = []
+        var waitingPoints = 0
         /// Takes the digest: nil to go on, or the result of a file that is not imported again.
         func decide(_ digested: Result<String, Errno>) throws -> FileResult? {
             decided = true
@@ -151,6 +161,10 @@ public struct ImportService {
             }
             imported = .init(sha256: digest, name: path, bytes: Self.fileSize(path))
             writing = try writer?.beginImport(file: imported, replacing: earlier)
+            if let writing {
+                for (handed, stream, device) in waiting { try writing.take(handed, stream: stream, device: device) }
+            }
+            (waiting, waitingPoints) = ([], 0)
             return nil
         }
         /// Stops the reading of a file the store holds already.
@@ -158,17 +172,22 @@ public struct ImportService {
         var taken = 0
         /// Every 4,096 items read: looks for the digest, and hands the points kept meanwhile to
         /// the store.
-        func checkDigest(_ runner: inout StreamRunner) throws {
+        func checkDigest(_ runner: inout SourceRouter) throws {
             taken &+= 1
             guard taken & 4095 == 0 else { return }
             if options.interrupted() { throw ImportInterrupted() }
             if let writing {
-                try runner.handOver(atLeast: 4096) { try writing.add($0, stream: $1) }
+                try runner.handOver(atLeast: 4096) { try writing.take($0, stream: $1, device: $2) }
+            } else if writer != nil {
+                runner.handOver(atLeast: 4096) {
+                    if case .points(let points) = $0 { waitingPoints += points.count }
+                    waiting.append(($0, $1, $2))
+                }
             }
             guard !decided, let digesting else { return }
             // Points wait in memory until the digest says the file is new: past 2^18 of them
-            // (20 MB) the reading waits for it instead (the digest runs faster than the import).
-            let ready = runner.pendingPoints >= 1 << 18 ? digesting.wait() : digesting.ready
+            // (23 MB) the reading waits for it instead (the digest runs faster than the import).
+            let ready = waitingPoints + runner.pendingPoints >= 1 << 18 ? digesting.wait() : digesting.ready
             guard let digested = ready else { return }
             if let known = try decide(digested) { throw Known(result: known) }
         }
@@ -176,11 +195,20 @@ public struct ImportService {
         // A phone's history is split as the phones' posts are (``PipelineConfiguration/forPhones``).
         let phone = kind == .googleTimeline || kind == .ownTracksRec
         let configuration = phone ? options.configuration.forPhones : options.configuration
-        func newRunner() -> StreamRunner {
-            StreamRunner(
-                configuration: configuration, keepPoints: writer != nil, keepFixes: options.keepFixes,
-                rideOffset: rideOffset, segmentOffset: segmentOffset, places: options.places,
-                cues: options.cues)
+        let (keepPoints, keepFixes, watched, cues) = (writer != nil, options.keepFixes, options.places, options.cues)
+        let keepEvents = options.keepEvents
+        let device = self.device
+        func newRunner() -> SourceRouter {
+            SourceRouter(
+                newRunner: {
+                    var runner = StreamRunner(
+                        configuration: configuration, keepPoints: keepPoints, keepFixes: keepFixes,
+                        rideOffset: rideOffset, segmentOffset: segmentOffset, places: watched, cues: cues)
+                    runner.keepEvents = keepEvents
+                    return runner
+                },
+                // A Google history's phone (its deviceTag) is a device of its own.
+                deviceOf: { "\(device)-google-\($0)" })
         }
         var extras = ImportReaders.Extras()
         func read(_ item: (StreamItem) throws -> Void) throws {
@@ -205,26 +233,34 @@ public struct ImportService {
         do {
             do {
                 // A little disorder is sorted as it is read (``ReorderBuffer``), in bounded memory.
-                var reorder = ReorderBuffer()
                 try read {
                     try checkDigest(&runner)
-                    try reorder.take($0) { try runner.take($0) }
+                    try runner.take($0)
                 }
-                try reorder.flush { try runner.take($0) }
-                try runner.endStream()
-                if reorder.reordered { report.reordered = true }
+                try runner.finish()
+                if runner.reordered { report.reordered = true }
             } catch is StreamRunner.OutOfOrder {
                 // What was stored of the first reading goes; the sorted one is stored whole.
                 writing?.cancel()
                 writing = nil
-                var collector = StreamCollector()
+                (waiting, waitingPoints) = ([], 0)
+                // Each source's fixes, the unnamed source's first.
+                var collectors: [String?: StreamCollector] = [nil: StreamCollector()]
+                var order: [String?] = [nil]
+                var at: String?
                 var none = newRunner()
                 try read {
                     try checkDigest(&none)
-                    collector.take($0)
+                    guard case .source(let name) = $0 else { return collectors[at, default: .init()].take($0) }
+                    if collectors[name] == nil { (order, collectors[name]) = (order + [name], StreamCollector()) }
+                    at = name
                 }
                 runner = newRunner()
-                try collector.replay(into: &runner)
+                for name in order {
+                    try runner.takeInOrder(.source(name))
+                    try collectors[name]?.replay { try runner.takeInOrder($0) }
+                }
+                try runner.finish()
                 report.reordered = true
             }
         } catch let known as Known {
@@ -233,6 +269,7 @@ public struct ImportService {
         if !decided, let digesting, let known = try decide(digesting.wait()) { return known }
         (report.fixesRead, report.kept, report.dropped) = (runner.fixesRead, runner.kept, runner.dropped)
         report.events = runner.eventCount
+        if !runner.devices.isEmpty { report.devices = runner.devices }
         if kind == .gpx {
             report.routesSkipped = extras.routes
         }
@@ -251,8 +288,8 @@ public struct ImportService {
         }
         if let writer {
             let writing = try writing ?? writer.beginImport(file: imported, replacing: earlier)
-            try runner.handOver(atLeast: 0) { try writing.add($0, stream: $1) }
-            let outcome = try writing.finish(runner.streams, places: places)
+            try runner.handOver(atLeast: 0) { try writing.take($0, stream: $1, device: $2) }
+            let outcome = try writing.finish(runner.streams(), places: places)
             if outcome.importedMeanwhile, let digest = imported?.sha256,
                 let other = try store?.importedFile(sha256: digest, account: account)
             {
@@ -269,7 +306,7 @@ public struct ImportService {
             }
         }
         (rides, segments) = (rides + runner.rides, segments + runner.segments)
-        return FileResult(report: report, keptFixes: runner.keptFixes, events: runner.events)
+        return FileResult(report: report, keptFixes: runner.keptFixes, events: keepEvents ? runner.events : [])
     }
 
     /// A GPX waypoint as a record: its name as the field `name`, its description as a note, its
@@ -308,5 +345,16 @@ public struct ImportService {
             return size
         }
         return (try? InputFile(path: path))?.size ?? 0
+    }
+}
+
+extension ImportWriting {
+    /// Stores what a runner handed over.
+    fileprivate func take(_ handed: StreamRunner.Handed, stream: Int, device: String?) throws {
+        switch handed {
+        case .points(let points): try add(points, stream: stream, device: device)
+        case .closed(let rides, let drops, let events):
+            try close(rides, drops: drops, events: events, stream: stream, device: device)
+        }
     }
 }

@@ -9,6 +9,9 @@ enum StreamItem {
     /// A new segment of the current stream begins (a GPX `<trkseg>`, a JSON track segment).
     case segment
     case fix(Fix)
+    /// The fixes that follow are of this source (a phone in a Google history: its own device;
+    /// nil: the file's), until the next. Taken by ``SourceRouter``.
+    case source(String?)
 }
 
 /// Runs the fixes of one imported file through the collection rules, a stream at a time: a log
@@ -47,11 +50,19 @@ struct StreamRunner {
     private(set) var firstTime: Int64?
     /// The events found in the streams ended so far and the current one, in time order (a
     /// stop is found after it began: its event goes back to that time).
-    var events: [TrailEvent] { found.sorted { $0.milliseconds < $1.milliseconds } }
-    private var found: [TrailEvent] = []
+    /// Each is kept once, with its stream until it is handed over (a year of history finds tens
+    /// of thousands), and then only when ``keepEvents``.
+    var events: [TrailEvent] {
+        (handedEvents + streams.flatMap(\.events) + streamEvents).sorted { $0.milliseconds < $1.milliseconds }
+    }
+    /// Whether events handed over (``handOver(atLeast:_:)``) are kept for ``events``.
+    var keepEvents = true
+    private var handedEvents: [TrailEvent] = []
     /// How many events were found.
-    var eventCount: Int { found.count }
+    private(set) var eventCount = 0
 
+    /// The last ride of the current stream handed over as done (``handOver(atLeast:_:)``).
+    private var closedThrough = 0
     /// The streams whose points were all handed over (``handOver(atLeast:_:)``).
     private var handedStreams = 0
     /// What the rules decided. Apart from the pipeline, so that the pipeline decides in place
@@ -110,6 +121,7 @@ struct StreamRunner {
         case .track: try endStream()
         case .segment: pipeline?.sourceDisconnected()
         case .fix(let fix): try add(fix)
+        case .source: preconditionFailure("sources are routed before their runners")
         }
     }
 
@@ -131,7 +143,7 @@ struct StreamRunner {
             found += fired.map(\.event)
         }
         streamEvents += found
-        self.found += found
+        eventCount += found.count
         if pipeline == nil { pipeline = Pipeline(configuration: configuration) }
         try decide { pipeline, record in pipeline.process(fix, record) }
     }
@@ -157,44 +169,79 @@ struct StreamRunner {
         decide { pipeline, record in pipeline.finish(record) }
         let finished = pipeline!
         var drops: [Int: [String: Int]] = [:]
-        for (ride, counts) in finished.drops {
+        // Rides handed over as done took their drops with them.
+        for (ride, counts) in finished.drops where ride > closedThrough {
             for (reason, n) in counts.byReason { drops[ride, default: [:]][reason.rawValue] = n }
         }
+        // In time order (moved, not copied: sorted in place only when a stop went back in time).
+        if zip(streamEvents, streamEvents.dropFirst()).contains(where: { $0.milliseconds > $1.milliseconds }) {
+            streamEvents.sort { $0.milliseconds < $1.milliseconds }
+        }
         streams.append(
-            .init(
-                points: decisions.points, extents: decisions.extents.rides, drops: drops,
-                events: streamEvents.sorted { $0.milliseconds < $1.milliseconds }))
+            .init(points: decisions.points, extents: decisions.extents.rides, drops: drops, events: streamEvents))
         decisions.extents = RideExtent.Builder()
         rides += finished.rides
         segments += finished.segments
         decisions.points = []
         latest = nil
+        closedThrough = 0
         pipeline = nil
         detector = nil
         streamEvents = []
     }
 
-    /// Hands the points kept since the last call to `body` with the index of their stream, for
-    /// a writer that stores them while the file is read, and lets go of them (the streams keep
-    /// their extents): those of streams that ended, and those of the current stream when there
-    /// are at least `minimum`.
     /// Kept points not handed over yet.
     var pendingPoints: Int {
         streams[handedStreams...].reduce(decisions.points.count) { $0 + $1.points.count }
     }
 
-    mutating func handOver(atLeast minimum: Int, _ body: ([KeptPoint], Int) throws -> Void) rethrows {
+    /// What ``handOver(atLeast:_:)`` hands to a writer that stores a file while it is read.
+    enum Handed {
+        /// Points of a stream, in the order kept.
+        case points([KeptPoint])
+        /// Rides of a stream that are done: all their points were handed over before, and no
+        /// fix counts for them any more (their drops, by ride number, are final); and the
+        /// events found in the stream since the last hand-over.
+        case closed([RideExtent], drops: [Int: [String: Int]], events: [TrailEvent])
+    }
+
+    /// Hands what was kept since the last call to `body` with the index of its stream, and lets
+    /// go of it: the points and rides of streams that ended, and of the current stream, when
+    /// there are at least `minimum` points, its points and the rides before the last.
+    mutating func handOver(atLeast minimum: Int, _ body: (Handed, Int) throws -> Void) rethrows {
         while handedStreams < streams.count {
-            let ended = streams[handedStreams].points
+            let ended = streams[handedStreams]
             streams[handedStreams].points = []
-            if !ended.isEmpty { try body(ended, handedStreams) }
+            streams[handedStreams].extents = []
+            streams[handedStreams].drops = [:]
+            streams[handedStreams].events = []
+            if !ended.points.isEmpty { try body(.points(ended.points), handedStreams) }
+            if !ended.extents.isEmpty || !ended.events.isEmpty {
+                try body(.closed(ended.extents, drops: ended.drops, events: ended.events), handedStreams)
+                if keepEvents { handedEvents += ended.events }
+            }
             handedStreams += 1
         }
         guard decisions.points.count >= Swift.max(minimum, 1) else { return }
         let current = decisions.points
         decisions.points = []
-        decisions.points.reserveCapacity(current.count)
-        try body(current, handedStreams)
+        decisions.points.reserveCapacity(Swift.min(current.count, 8192))
+        try body(.points(current), handedStreams)
+        // A ride is done once a point of a later ride was kept: the pipeline counts the fixes
+        // it drops for its current ride.
+        let done = decisions.extents.takeDone()
+        guard let last = done.last, let pipeline else { return }
+        var drops: [Int: [String: Int]] = [:]
+        for ride in done {
+            for (reason, n) in pipeline.drops[ride.number]?.byReason ?? [:] {
+                drops[ride.number, default: [:]][reason.rawValue] = n
+            }
+        }
+        closedThrough = last.number
+        let found = streamEvents
+        streamEvents = []
+        if keepEvents { handedEvents += found }
+        try body(.closed(done, drops: drops, events: found), handedStreams)
     }
 }
 
@@ -216,19 +263,19 @@ struct StreamCollector {
             if streams[streams.count - 1].isEmpty { streams[streams.count - 1].append([]) }
             let s = streams.count - 1
             streams[s][streams[s].count - 1].append(fix)
+        case .source: preconditionFailure("sources are routed before their collectors")
         }
     }
 
-    /// Feeds the streams to `runner` in time order.
-    func replay(into runner: inout StreamRunner) throws {
+    /// Feeds the streams to `take` in time order.
+    func replay(_ take: (StreamItem) throws -> Void) throws {
         for stream in streams {
-            try runner.take(.track)
+            try take(.track)
             for (i, segment) in Self.ordered(stream).enumerated() {
-                if i > 0 { try runner.take(.segment) }
-                for fix in segment { try runner.add(fix) }
+                if i > 0 { try take(.segment) }
+                for fix in segment { try take(.fix(fix)) }
             }
         }
-        try runner.endStream()
     }
 
     /// The segments of one stream in time order (fixes without a time first, as they came).
