@@ -99,6 +99,36 @@ import TrailbookTestSupport
         #expect(bytesPerPoint < 400, "peak RSS \(peaks[0]) MB for 1 h, \(peaks[1]) MB for 12 h")
     }
 
+    /// A history written newest first is sorted through a temporary file: memory does not grow
+    /// with it (held in memory, each fix cost some 300 bytes until the end).
+    @Test func aFileNewestFirstIsSortedInBoundedMemory() throws {
+        let dir = try Samples.temporaryDirectory()
+        var peaks: [Double] = []
+        for count in [20_000, 140_000] {
+            // A walk, a point every 2 s, the rows from the last to the first.
+            var csv = "time,lat,lon\n"
+            for i in (0..<count).reversed() {
+                csv += "\(1_781_400_000 + 2 * i),\(47 + Double(i) * 1e-5),\(8.5 + Double(i % 100) * 1e-5)\n"
+            }
+            let file = dir + "/newest-first-\(count).csv"
+            try csv.write(toFile: file, atomically: true, encoding: .utf8)
+            let (result, mb) = try measured(["import", "--store", dir + "/\(count).sqlite", file])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("\(count) fixes read"), "\(result.stdout)")
+            #expect(result.stdout.contains("points put in time order"), "\(result.stdout)")
+            peaks.append(mb)
+        }
+        let points = try run([
+            "points", "--store", dir + "/140000.sqlite", "--from", "2026-06-14", "--to", "2026-06-17", "--time-zone",
+            "UTC", "--format", "jsonl",
+        ]).stdout.split(separator: "\n")
+        #expect(points.count == 140_000)
+        #expect(points.first?.contains(#""time":"2026-06-14T01:20:00.000Z","mode":2,"lat":47.000000000,"#) == true)
+        #expect(points.last?.contains(#""lat":48.399990000,"#) == true, "\(points.last ?? "")")
+        let bytesPerPoint = (peaks[1] - peaks[0]) * 1_048_576 / 120_000
+        #expect(bytesPerPoint < 100, "peak RSS \(peaks[0]) MB for 20,000 points, \(peaks[1]) MB for 140,000")
+    }
+
     @Test func billionLaughsAndExternalEntitiesAreRefused() throws {
         let dir = try Samples.temporaryDirectory()
         var bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n"

@@ -5,8 +5,13 @@ public enum ImportError: ServiceFailure, Equatable {
     /// A GPX or JSON track file that cannot be read; `reason` names the line where there is one.
     case broken(String, reason: String, format: String)
     case tooLarge(String)
+    /// The temporary file that sorts a file far out of time order cannot be written or read.
+    case cannotSort(String, what: String, folder: String, reason: String)
 
-    public var kind: FailureKind { .badData }
+    public var kind: FailureKind {
+        if case .cannotSort = self { return .cannotWrite }
+        return .badData
+    }
 
     public var description: String {
         switch self {
@@ -17,6 +22,10 @@ public enum ImportError: ServiceFailure, Equatable {
         case .broken(let path, let reason, let format):
             return "Cannot import \(path): \(reason); nothing of it was stored. Fix or re-export the \(format)."
         case .tooLarge(let path): return "\(path) is larger than 1 GB of JSON; split it."
+        case .cannotSort(let path, let what, let folder, let reason):
+            return "Cannot import \(path): its points are far out of time order and are sorted through a temporary "
+                + "file, which could not be \(what) in \(folder) (\(reason)); nothing of it was stored. Free some room "
+                + "there, or set TMPDIR to a folder with room."
         }
     }
 }

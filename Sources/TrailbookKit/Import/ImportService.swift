@@ -240,25 +240,23 @@ public struct ImportService {
                 try runner.finish()
                 if runner.reordered { report.reordered = true }
             } catch is StreamRunner.OutOfOrder {
-                // What was stored of the first reading goes; the sorted one is stored whole.
+                // What was stored of the first reading goes; the sorted one is stored in its place.
                 writing?.cancel()
                 writing = nil
                 (waiting, waitingPoints) = ([], 0)
-                // Each source's fixes, the unnamed source's first.
-                var collectors: [String?: StreamCollector] = [nil: StreamCollector()]
-                var order: [String?] = [nil]
-                var at: String?
+                if decided, let writer { writing = try writer.beginImport(file: imported, replacing: earlier) }
+                // Read again, sorted through a temporary file (``SpilledStreams``): memory stays
+                // bounded however far out of order the file is.
+                var spilled = SpilledStreams(path: path)
                 var none = newRunner()
                 try read {
                     try checkDigest(&none)
-                    guard case .source(let name) = $0 else { return collectors[at, default: .init()].take($0) }
-                    if collectors[name] == nil { (order, collectors[name]) = (order + [name], StreamCollector()) }
-                    at = name
+                    try spilled.take($0)
                 }
                 runner = newRunner()
-                for name in order {
-                    try runner.takeInOrder(.source(name))
-                    try collectors[name]?.replay { try runner.takeInOrder($0) }
+                try spilled.replay {
+                    try checkDigest(&runner)
+                    try runner.takeInOrder($0)
                 }
                 try runner.finish()
                 report.reordered = true

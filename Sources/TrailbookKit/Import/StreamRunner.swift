@@ -18,7 +18,7 @@ enum StreamItem {
 /// is one stream, each GPX track is one. Each stream gets a pipeline of its own, so what is
 /// kept never depends on other files or on the order of the files. A stream must arrive in time
 /// order: ``add(_:)`` throws ``OutOfOrder`` at the first fix earlier than the one before, and the
-/// file is then read again into a ``StreamCollector`` that sorts it.
+/// file is then read again into ``SpilledStreams``, which sorts it.
 struct StreamRunner {
     /// A fix of the stream is earlier than the fix before it.
     struct OutOfOrder: Error {}
@@ -242,66 +242,5 @@ struct StreamRunner {
         streamEvents = []
         if keepEvents { handedEvents += found }
         try body(.closed(done, drops: drops, events: found), handedStreams)
-    }
-}
-
-/// A whole file's fixes, kept when a stream turned out not to be in time order, and handed
-/// back ordered: each segment sorted by time, the segments of a stream by their first time, and
-/// a stream whose segments still overlap in time sorted as one segment.
-struct StreamCollector {
-    /// Streams, each a list of segments of fixes.
-    private(set) var streams: [[[Fix]]] = []
-
-    mutating func take(_ item: StreamItem) {
-        switch item {
-        case .track: streams.append([])
-        case .segment:
-            if streams.isEmpty { streams.append([]) }
-            streams[streams.count - 1].append([])
-        case .fix(let fix):
-            if streams.isEmpty { streams.append([]) }
-            if streams[streams.count - 1].isEmpty { streams[streams.count - 1].append([]) }
-            let s = streams.count - 1
-            streams[s][streams[s].count - 1].append(fix)
-        case .source: preconditionFailure("sources are routed before their collectors")
-        }
-    }
-
-    /// Feeds the streams to `take` in time order.
-    func replay(_ take: (StreamItem) throws -> Void) throws {
-        for stream in streams {
-            try take(.track)
-            for (i, segment) in Self.ordered(stream).enumerated() {
-                if i > 0 { try take(.segment) }
-                for fix in segment { try take(.fix(fix)) }
-            }
-        }
-    }
-
-    /// The segments of one stream in time order (fixes without a time first, as they came).
-    static func ordered(_ stream: [[Fix]]) -> [[Fix]] {
-        func sorted(_ fixes: [Fix]) -> [Fix] {
-            let untimed = fixes.filter { $0.unixMilliseconds == nil }
-            let timed = fixes.enumerated().filter { $0.element.unixMilliseconds != nil }
-                .sorted { ($0.element.unixMilliseconds!, $0.offset) < ($1.element.unixMilliseconds!, $1.offset) }
-                .map(\.element)
-            return untimed + timed
-        }
-        let segments = stream.map(sorted).filter { !$0.isEmpty }
-            .enumerated().sorted { a, b in
-                (a.element.last!.unixMilliseconds ?? .min, a.offset) < (
-                    b.element.last!.unixMilliseconds ?? .min, b.offset
-                )
-            }.map(\.element)
-        var previousEnd: Int64?
-        for segment in segments {
-            if let previousEnd, let first = segment.first(where: { $0.unixMilliseconds != nil })?.unixMilliseconds,
-                first < previousEnd
-            {
-                return [sorted(stream.flatMap { $0 })]
-            }
-            previousEnd = segment.last!.unixMilliseconds ?? previousEnd
-        }
-        return segments
     }
 }
