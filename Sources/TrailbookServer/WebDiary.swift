@@ -442,8 +442,10 @@ struct WebDiary {
         let html = try await threads.runIfActive {
             // The day's visits and trips, found once: for the timeline and for the forms that
             // put them right.
-            let (from, to) = LocalDay.range(day, in: zone)
             let devices = DeviceFilter(account: user)
+            // The day where the person was (a day in London is London's day), its times in `zone`.
+            let cut = try DayZone.of(day, store: store, devices: devices, zone: zone)
+            let (from, to) = LocalDay.range(day, in: cut)
             let found = try VisitService.find(
                 store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules, zone: zone)
             var web = web
@@ -451,7 +453,7 @@ struct WebDiary {
             (web.movements, web.places) = try Self.movements(found, store: store, user: user, zone: zone)
             web.modes = TravelMode.allCases.map(\.rawValue)
             let input = try DayReportInputs.load(
-                day, store: store, zone: zone, imperial: imperial, embedPhotos: false, devices: devices,
+                day, store: store, zone: zone, cutIn: cut, imperial: imperial, embedPhotos: false, devices: devices,
                 visits: rules, found: found, photoLink: { "/photos/\($0)/\($1)" })
             return DayReport.render(input, style: style, web: web)
         }

@@ -186,6 +186,24 @@ import TrailbookTestSupport
                     try run(["timeline", "2026-06-13", "--store", store, "--time-zone", "Europe/Zurich", "--json"])
                         .stdout.utf8)) as? [String: Any])?["entries"] as? [[String: Any]])
         #expect(Set(entries.compactMap { $0["time_zone"] as? String }) == ["Europe/London"], "\(entries)")
+        // A day in London is London's day: cut at London's midnights (01:00 in Zurich), its times
+        // still written in the zone asked for, with London's offset.
+        let timelineDoc = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(
+                    try run(["timeline", "2026-06-13", "--store", store, "--time-zone", "Europe/Zurich", "--json"])
+                        .stdout.utf8)) as? [String: Any])
+        #expect(
+            timelineDoc["day_zone"] as? String == "Europe/London"
+                && timelineDoc["time_zone"] as? String == "Europe/Zurich")
+        let day = try run(["day", "2026-06-13", "--store", store, "--time-zone", "Europe/Zurich"])
+        #expect(
+            day.stdout.hasPrefix("2026-06-13 (the day in Europe/London, where you were; times in Europe/Zurich)"),
+            "\(day.stdout)")
+        let home = try run(["day", "2026-06-11", "--store", store, "--time-zone", "Europe/Zurich", "--json"])
+        #expect(
+            !home.stdout.contains("day_zone") && home.stdout.contains(#""time_zone" : "Europe/Zurich""#),
+            "a day at home: \(home.stdout.prefix(200))")
         // And the day report's timeline, as lanes (in the tips) and as a list.
         for view in ["timeline", "list"] {
             let page = dir + "/\(view).html"

@@ -41,7 +41,10 @@ public struct DayReportInput: Sendable {
     }
 
     public var date: String
+    /// The zone the times are written in.
     public var timeZone: TimeZone
+    /// The zone the day was cut in, where the person was, when it is not ``timeZone``.
+    public var dayZone: TimeZone?
     public var summary: String?
     public var rides: [Ride]
     public var records: [Record]
@@ -291,7 +294,10 @@ public enum DayReport {
         let stats = input.rides.map(\.statistics)
         var page: [String: Any] = [
             "title": "Trailbook \(input.date)", "theme": style.theme.rawValue, "date": input.date,
-            "weekday": OverlayReport.weekday(input.date).map { $0 + " " } ?? "", "zone": zone.displayIdentifier,
+            "weekday": OverlayReport.weekday(input.date).map { $0 + " " } ?? "",
+            "zone": input.dayZone.map {
+                "the day in \($0.displayIdentifier), where you were; times in \(zone.displayIdentifier)"
+            } ?? zone.displayIdentifier,
             "rideCount": counted(input.rides.count, "ride"), "recordCount": counted(input.records.count, "record"),
             "map": map(input, style: style), "hasRides": !input.rides.isEmpty, "rides": rideRows(input, style: style),
             "profile": profile(input, style: style),

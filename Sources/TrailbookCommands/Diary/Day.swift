@@ -37,6 +37,8 @@ struct Day: ParsableCommand {
     struct Report: Encodable {
         var date: String
         var timeZone: String
+        /// The zone the day was cut in (where the person was), when it is not `timeZone`.
+        var dayZone: String?
         var summary: String?
         var rides: [Rides.RideReport]
         var records: [RecordJSON]
@@ -46,6 +48,7 @@ struct Day: ParsableCommand {
         enum CodingKeys: String, CodingKey {
             case date, summary, rides, records, visits, trips
             case timeZone = "time_zone"
+            case dayZone = "day_zone"
         }
     }
 
@@ -63,25 +66,29 @@ struct Day: ParsableCommand {
             print(trimmed.isEmpty ? "summary of \(day) removed" : "summary of \(day) saved")
             return
         }
-        let (from, to) = LocalDay.range(day, in: zone)
-        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account))
-            .map { Rides.RideReport($0, zone: zone) }
-        let records = try store.records(fromMilliseconds: from, toMilliseconds: to, account: account)
-        let text = try store.daySummary(day, account: account)
+        // The day where the person was (a day in London is London's day), its times in `zone`.
+        let cut = try DayZone.of(day, store: store, devices: DeviceFilter(account: account), zone: zone)
+        let (from, to) = LocalDay.range(day, in: cut)
         var found = try VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account),
             rules: config.pipeline.visits, zone: zone)
+        // A ride abroad in the time of where it was (with a gazetteer), as `rides` writes it.
+        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account))
+            .map { Rides.RideReport($0, zone: zone, there: found.zone(at: $0.startMilliseconds)) }
+        let records = try store.records(fromMilliseconds: from, toMilliseconds: to, account: account)
+        let text = try store.daySummary(day, account: account)
         try found.askStreetNames(config, store: store, account: account)
         if json {
             let whereabouts = VisitsJSON(found, zone: zone)
             try printJSON(
                 Report(
-                    date: day.description, timeZone: zone.displayIdentifier, summary: text, rides: rides,
+                    date: day.description, timeZone: zone.displayIdentifier,
+                    dayZone: cut.identifier == zone.identifier ? nil : cut.identifier, summary: text, rides: rides,
                     records: records.map { RecordJSON($0, store: store, zone: zone) }, visits: whereabouts.visits,
                     trips: whereabouts.trips))
             return
         }
-        print("\(day) (\(zone.displayIdentifier))")
+        print("\(day) \(DayZone.words(cut: cut, times: zone))")
         if let text {
             print("")
             print(text)

@@ -150,11 +150,13 @@ struct Report: ParsableCommand {
             let suggest = SuggestTables(
                 store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now(),
                 tide: try zoneOptions.tide(), account: filter.account)
+            // The day where the person was (a day in London is London's day), its times in `zone`.
+            let cut = try DayZone.of(day, store: store, devices: filter, zone: zone)
             let input = try DayReportInputs.load(
-                day, store: store, zone: zone, imperial: style.imperial, embedPhotos: photos == "embed",
+                day, store: store, zone: zone, cutIn: cut, imperial: style.imperial, embedPhotos: photos == "embed",
                 devices: filter, suggest: suggest, visits: try zoneOptions.loaded().pipeline.visits)
             if input.rides.isEmpty && input.records.isEmpty && input.summary == nil {
-                let (from, to) = LocalDay.range(day, in: zone)
+                let (from, to) = LocalDay.range(day, in: cut)
                 throw CommandFailure(
                     message:
                         "Nothing is stored on \(day) (\(zone.displayIdentifier)): no ride, record or summary; nothing "

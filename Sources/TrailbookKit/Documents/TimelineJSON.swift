@@ -27,17 +27,21 @@ public struct TimelineJSON: Encodable, Sendable {
 
     public var date: String
     public var timeZone: String
+    /// The zone the day was cut in (where the person was), when it is not ``timeZone``.
+    public var dayZone: String?
     public var entries: [Entry]
 
     enum CodingKeys: String, CodingKey {
         case date
         case timeZone = "time_zone"
+        case dayZone = "day_zone"
         case entries
     }
 
-    public init(date: String, zone: TimeZone, entries: [TimelineEntry]) {
+    public init(date: String, zone: TimeZone, cutIn: TimeZone? = nil, entries: [TimelineEntry]) {
         self.date = date
         timeZone = zone.displayIdentifier
+        dayZone = cutIn.flatMap { $0.identifier == zone.identifier ? nil : $0.identifier }
         self.entries = entries.map {
             Entry(
                 kind: $0.kind.rawValue, start: LocalTime.utc($0.start), end: $0.end.map(LocalTime.utc), title: $0.title,

@@ -10,13 +10,15 @@ public enum DayReportInputs {
     /// The rides of `day` in `zone` with their statistics (splits per mile when `imperial`), the
     /// records with their notes, fields and photos (embedded as data URLs when `embedPhotos`,
     /// else linked: to the file, or where `photoLink` says for record id and photo index), and
-    /// the day's summary; with `suggest`, what goes with the kinds of its records.
+    /// the day's summary; with `suggest`, what goes with the kinds of its records. The day is
+    /// cut in `cutIn` (where the person was, ``DayZone``; nil: `zone`), its times written in `zone`.
     public static func load(
-        _ day: CivilDate, store: any TrackStoring, zone: TimeZone, imperial: Bool, embedPhotos: Bool,
-        devices: DeviceFilter = .all, suggest: SuggestTables? = nil, visits: VisitRules? = VisitRules(),
-        found: VisitFindings? = nil, photoLink: ((_ record: Int64, _ index: Int) -> String)? = nil
+        _ day: CivilDate, store: any TrackStoring, zone: TimeZone, cutIn: TimeZone? = nil, imperial: Bool,
+        embedPhotos: Bool, devices: DeviceFilter = .all, suggest: SuggestTables? = nil,
+        visits: VisitRules? = VisitRules(), found: VisitFindings? = nil,
+        photoLink: ((_ record: Int64, _ index: Int) -> String)? = nil
     ) throws -> DayReportInput {
-        let (from, to) = LocalDay.range(day, in: zone)
+        let (from, to) = LocalDay.range(day, in: cutIn ?? zone)
         let stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         var byRide: [Int64: [TrackPoint]] = [:]
         for p in try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices) {
@@ -47,7 +49,8 @@ public enum DayReportInputs {
             date: day.description, timeZone: zone, summary: try store.daySummary(day, account: devices.account),
             rides: rides, records: records,
             timeline: try DayTimeline.load(
-                day, store: store, zone: zone, devices: devices, visits: visits, found: found))
+                day, store: store, zone: zone, cutIn: cutIn, devices: devices, visits: visits, found: found))
+        if let cutIn, cutIn.identifier != zone.identifier { input.dayZone = cutIn }
         input.suggestions = try suggest?.tables(for: SuggestTables.kindNames(storedRecords)) ?? []
         return input
     }

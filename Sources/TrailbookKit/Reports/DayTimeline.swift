@@ -11,12 +11,12 @@ import Visits
 public enum DayTimeline {
     /// `visits`: the rules of visit detection (nil: only the visits the place events mark);
     /// `found`: the day's visits and trips when the caller found them already (they are used
-    /// instead).
+    /// instead). The day is cut in `cutIn` (where the person was, ``DayZone``; nil: `zone`).
     public static func load(
-        _ day: CivilDate, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter = .all,
+        _ day: CivilDate, store: any TrackStoring, zone: TimeZone, cutIn: TimeZone? = nil, devices: DeviceFilter = .all,
         visits rules: VisitRules? = VisitRules(), found: VisitFindings? = nil
     ) throws -> [TimelineEntry] {
-        let (from, to) = LocalDay.range(day, in: zone)
+        let (from, to) = LocalDay.range(day, in: cutIn ?? zone)
         let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         // Each device's last fix of the day: a stay with no departure ends there, not at midnight.
         var lastFix: [String: Int64] = [:]
@@ -39,6 +39,10 @@ public enum DayTimeline {
             })
         {
             spans = merged(found, adding: spans, from: from, to: to)
+            // A ride abroad in the time of where it was, as the visits and trips around it.
+            for i in entries.indices where entries[i].kind == .ride {
+                entries[i].zone = found.zone(at: entries[i].start)
+            }
         }
         entries += spans
         for stored in events {

@@ -196,8 +196,44 @@ public struct PlaceZones {
         lookup = try store.gazetteerCount() > 0 ? GazetteerLookup(store: store) : nil
     }
 
+    /// Whether a gazetteer is loaded (else no zone is known).
+    public var isLoaded: Bool { lookup != nil }
+
     public mutating func zone(at c: Coordinate) throws -> TimeZone? {
         guard lookup != nil, let entry = try lookup!.nearest(c)?.entry else { return nil }
         return TimeZone(identifier: entry.zone)
+    }
+}
+
+/// The time zone a day is cut in: where the person was. A day in Tokyo is Tokyo's day, from
+/// its midnight to the next, its times written +09:00.
+public enum DayZone {
+    /// The zone of the place of `devices`' point nearest the middle of `day` (within half a
+    /// day): the middle first in `zone`, then, if that place is in another zone, in the place's
+    /// own (the day's zone is the one its middle is in). `zone` without a gazetteer, or without
+    /// a point near enough.
+    public static func of(_ day: CivilDate, store: any TrackStoring, devices: DeviceFilter, zone: TimeZone) throws
+        -> TimeZone
+    {
+        var zones = try PlaceZones(store: store)
+        guard zones.isLoaded else { return zone }
+        var current = zone
+        for _ in 0..<2 {
+            let noon = LocalDay.start(day, in: current) + 43_200_000
+            guard let point = try store.nearestPoint(to: noon, within: 43_200_000, devices: devices),
+                let c = point.coordinate, let there = try zones.zone(at: c)
+            else { return current }
+            if there.identifier == current.identifier { return current }
+            current = there
+        }
+        return current
+    }
+
+    /// "(Europe/Zurich)", or for a day cut elsewhere "(the day in Europe/London, where you were;
+    /// times in Europe/Zurich)": what follows a day's date in text.
+    public static func words(cut: TimeZone, times zone: TimeZone) -> String {
+        cut.identifier == zone.identifier
+            ? "(\(zone.displayIdentifier))"
+            : "(the day in \(cut.displayIdentifier), where you were; times in \(zone.displayIdentifier))"
     }
 }
