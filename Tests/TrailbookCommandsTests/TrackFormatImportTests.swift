@@ -258,6 +258,30 @@ import TrailbookTestSupport
 
     /// Trailbook's own exports come back whole: the same points with their altitudes, and the
     /// records with their notes.
+    /// A phone app's track at a point a minute is split as the phones' posts are (one segment while
+    /// the points keep coming), not into a segment per point; the ride at 1 Hz keeps the
+    /// configured 30 s gap.
+    @Test func aTrackAtAPhonesPaceIsNotASegmentPerPoint() throws {
+        func rides(_ step: Int, count: Int) throws -> [[String: Any]] {
+            var csv = "time,lat,lon\n"
+            // A walk north; a pause of 4 minutes in its middle (a segment of its own at 1 Hz).
+            for i in 0..<count {
+                let t = 1_781_400_000 + step * i + (i >= count / 2 ? 240 : 0)
+                csv += "\(t),\(47 + Double(i) * Double(step) * 1.4 / 111_320),8.5\n"
+            }
+            let file = try write(csv, "walk-\(step).csv")
+            let (report, store) = try importJSON(file)
+            #expect(report["stored"] as? Int == count, "\(report)")
+            let listed = try run(["rides", "--store", store, "--json"])
+            let json = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any]
+            return try #require(json?["rides"] as? [[String: Any]])
+        }
+        let phone = try rides(60, count: 120)
+        #expect(phone.count == 1 && phone[0]["segments"] as? Int == 1, "a minute apart: \(phone)")
+        let watch = try rides(1, count: 1200)
+        #expect(watch.count == 1 && watch[0]["segments"] as? Int == 2, "a second apart, 4 min pause: \(watch)")
+    }
+
     @Test(arguments: ["kml", "geojson", "csv"])
     func exportsReadBack(_ format: String) throws {
         let dir = try Samples.temporaryDirectory()

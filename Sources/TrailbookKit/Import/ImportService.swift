@@ -197,6 +197,9 @@ public struct ImportService {
         let configuration = phone ? options.configuration.forPhones : options.configuration
         let (keepPoints, keepFixes, watched, cues) = (writer != nil, options.keepFixes, options.places, options.cues)
         let keepEvents = options.keepEvents
+        // Tracks that any app may have written at any pace; receivers' logs and bike computers'
+        // files keep the configured gaps.
+        let followsPace = !phone && [.gpx, .kml, .geoJSON, .csv, .jsonTrack].contains(kind)
         let device = self.device
         func newRunner() -> SourceRouter {
             SourceRouter(
@@ -205,6 +208,7 @@ public struct ImportService {
                         configuration: configuration, keepPoints: keepPoints, keepFixes: keepFixes,
                         rideOffset: rideOffset, segmentOffset: segmentOffset, places: watched, cues: cues)
                     runner.keepEvents = keepEvents
+                    runner.followsPace = followsPace
                     return runner
                 },
                 // A Google history's phone (its deviceTag) is a device of its own.

@@ -98,6 +98,13 @@ struct StreamRunner {
     private var decisions = Decisions()
 
     private var pipeline: Pipeline?
+    /// Whether each stream's gaps follow its pace: a stream that gives a fix less often than
+    /// the segment gap (a phone app logging once a minute to GPX or CSV) is split into segments
+    /// and rides as the phones' posts are (``PipelineConfiguration/forPhones``), not into a
+    /// segment per point. Its first ``probeSize`` fixes wait until its pace is known.
+    var followsPace = false
+    static let probeSize = 8
+    private var probe: [Fix] = []
     private var detector: EventDetector?
     private var streamEvents: [TrailEvent] = []
     private var latest: Int64?
@@ -119,7 +126,9 @@ struct StreamRunner {
     mutating func take(_ item: StreamItem) throws {
         switch item {
         case .track: try endStream()
-        case .segment: pipeline?.sourceDisconnected()
+        case .segment:
+            startPipeline()
+            pipeline?.sourceDisconnected()
         case .fix(let fix): try add(fix)
         case .source: preconditionFailure("sources are routed before their runners")
         }
@@ -144,8 +153,26 @@ struct StreamRunner {
         }
         streamEvents += found
         eventCount += found.count
+        if pipeline == nil && followsPace {
+            probe.append(fix)
+            if probe.count >= Self.probeSize { startPipeline() }
+            return
+        }
         if pipeline == nil { pipeline = Pipeline(configuration: configuration) }
         try decide { pipeline, record in pipeline.process(fix, record) }
+    }
+
+    /// Starts the stream's pipeline on the fixes probed for its pace (none unless
+    /// ``followsPace``), with the rules that pace calls for.
+    private mutating func startPipeline() {
+        guard pipeline == nil, !probe.isEmpty else { return }
+        let times = probe.compactMap(\.unixMilliseconds)
+        let steps = zip(times, times.dropFirst()).map { $1 - $0 }.filter { $0 > 0 }.sorted()
+        let pace = steps.isEmpty ? 0 : Double(steps[steps.count / 2]) / 1000
+        pipeline = Pipeline(configuration: pace >= configuration.segmentGap ? configuration.forPhones : configuration)
+        let held = probe
+        probe = []
+        for fix in held { decide { pipeline, record in pipeline.process(fix, record) } }
     }
 
     /// Runs `body` on the current stream's pipeline in place, with a function that records its
@@ -165,6 +192,7 @@ struct StreamRunner {
 
     /// Ends the current stream (its held fixes are decided now); the next fix starts a new one.
     mutating func endStream() throws {
+        startPipeline()
         guard pipeline != nil else { return }
         decide { pipeline, record in pipeline.finish(record) }
         let finished = pipeline!
