@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
 import GPSCore
+import TrackModel
 import TrailbookKit
 
-/// `--day D` or `--from D --to D`: local dates in the configured time zone, as a UTC range.
+/// `--day D` or `--from D --to D`: local dates (in the configured time zone, or where the person
+/// was with a gazetteer), as a UTC range.
 struct DayRangeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("One local day (\(LocalDate.accepted)).", valueName: "date"))
     var day: String?
@@ -41,13 +43,14 @@ struct DayRangeOptions: ParsableArguments {
         return (date(day ?? from), date(day ?? to))
     }
 
-    /// `[start, end)` in ms since 1970 UTC for the chosen local days (everything when none).
-    func range(in zone: TimeZone) -> (Int64, Int64) {
+    /// `[start, end)` in ms since 1970 UTC for the chosen local days (everything when none), the
+    /// days cut where the person was (``DayZone``: with a gazetteer, a day in Tokyo is Tokyo's
+    /// day), and the zone the first day is cut in.
+    func range(in zone: TimeZone, store: any TrackStoring, devices: DeviceFilter) throws -> (
+        from: Int64, to: Int64, cut: TimeZone
+    ) {
         let (first, last) = days(in: zone)
-        return (
-            first.map { LocalDay.start($0, in: zone) } ?? .min,
-            last.map { LocalDay.start($0.adding(days: 1), in: zone) } ?? .max
-        )
+        return try DayZone.range(first: first, last: last, store: store, devices: devices, zone: zone)
     }
 
     /// The rides asked for: ride `ride`, else these days.

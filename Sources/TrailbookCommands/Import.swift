@@ -138,7 +138,8 @@ struct Import: ParsableCommand {
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"] + SensorColumns.names) }
         func row(_ fix: Fix, _ ride: Int, _ segment: Int) throws {
-            out.appendCSVRow(fix, extra: [ride, segment] + SensorColumns.values(fix.sensors))
+            out.appendCSVRow(
+                fix, extra: [ride, segment] + SensorColumns.values(fix.sensors), text: SensorColumns.texts(fix.sensors))
             try out.flushIfFull()
         }
         let summary: ImportSummary

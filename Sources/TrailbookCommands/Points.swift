@@ -8,7 +8,11 @@ struct Points: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "points",
         abstract: "Print stored points of a ride or of local days, as CSV or JSON Lines.",
-        discussion: "Columns: those of trailbook decode, then ride and segment (stored ids).")
+        discussion: """
+            Columns: those of trailbook decode, then ride and segment (stored ids), heart_rate, cadence, power and \
+            temperature (a bike computer's sensors), and activity (what the phone's motion recognition said: still, \
+            walking, running, cycling, vehicle, train, plane); JSON Lines add device.
+            """)
 
     enum Format: String, ExpressibleByArgument { case csv, jsonl }
 
@@ -44,19 +48,21 @@ struct Points: ParsableCommand {
             }
             (from, to) = (range.start, range.end + 1)
         } else {
-            (from, to) = days.range(in: try zoneOptions.zone())
+            (from, to, _) = try days.range(in: try zoneOptions.zone(), store: store, devices: filter)
         }
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"] + SensorColumns.names) }
         for p in try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: filter)
         where ride.map({ p.ride == $0 }) ?? true {
             if format == .csv {
-                out.appendCSVRow(p.fix, extra: [Int(p.ride), Int(p.segment)] + SensorColumns.values(p.fix.sensors))
+                out.appendCSVRow(
+                    p.fix, extra: [Int(p.ride), Int(p.segment)] + SensorColumns.values(p.fix.sensors),
+                    text: SensorColumns.texts(p.fix.sensors))
             } else {
                 out.appendJSONLine(
                     p.fix,
                     extra: [("ride", Int(p.ride)), ("segment", Int(p.segment))] + SensorColumns.keyed(p.fix.sensors),
-                    text: [("device", p.device)])
+                    text: SensorColumns.keyedTexts(p.fix.sensors) + [("device", p.device)])
             }
             try out.flushIfFull()
         }

@@ -11,8 +11,8 @@ struct Rides: ParsableCommand {
         abstract: "List stored rides: start, end, points, segments, dropped fixes.",
         discussion: """
             Days are local dates in the configured time zone (time.zone, --time-zone). With a gazetteer \
-            (trailbook geocoder import), each ride's times are those of where it began, with their offset \
-            (a ride in Tokyo: +09:00).
+            (trailbook geocoder import), a day is that of where you were (a day in Tokyo is Tokyo's day) and \
+            each ride's times are those of where it began, with their offset (a ride in Tokyo: +09:00).
             """)
 
     @OptionGroup var days: DayRangeOptions
@@ -80,17 +80,14 @@ struct Rides: ParsableCommand {
     func run() throws {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
-        let (from, to) = days.range(in: zone)
         let filter = try devices.filter(store, account: user)
+        let (from, to, cut) = try days.range(in: zone, store: store, devices: filter)
         let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: filter)
         // Each ride's times in the zone of where it began (a day in Tokyo is written +09:00),
         // with a gazetteer loaded (`trailbook geocoder import`).
         var zones = try PlaceZones(store: store)
         let reports = try rides.map { ride in
-            let first = try store.nearestPoint(
-                to: ride.startMilliseconds, within: 1000,
-                devices: user.map { .account($0, device: ride.device) } ?? .named(ride.device))
-            return RideReport(ride, zone: zone, there: try first?.coordinate.flatMap { try zones.zone(at: $0) })
+            RideReport(ride, zone: zone, there: try zones.zone(of: ride, account: user, store: store))
         }
         if json {
             let encoder = JSONEncoder()
@@ -101,7 +98,7 @@ struct Rides: ParsableCommand {
         if reports.isEmpty {
             print(
                 days.isSet
-                    ? "No rides stored on \(days.day ?? "those days") (\(zone.displayIdentifier)). "
+                    ? "No rides stored on \(days.day ?? "those days") \(DayZone.words(cut: cut, times: zone)). "
                         + (try Self.nearestDays(store, filter, from: from, to: to, zone: zone))
                     : "No rides stored yet. Store some with trailbook import FILE.")
         }

@@ -44,11 +44,12 @@ struct VisitsCommand: ParsableCommand {
     func run() throws {
         let config = try zoneOptions.loaded()
         let zone = config.timeZone
-        let (from, to) = range.range(in: zone)
         let store = try storeOptions.open()
+        let filter = try devices.filter(store, account: accountOptions.user)
+        let (from, to, _) = try range.range(in: zone, store: store, devices: filter)
         var findings = try VisitService.find(
-            store: store, fromMilliseconds: from, toMilliseconds: to,
-            devices: try devices.filter(store, account: accountOptions.user), rules: config.pipeline.visits, zone: zone)
+            store: store, fromMilliseconds: from, toMilliseconds: to, devices: filter, rules: config.pipeline.visits,
+            zone: zone)
         try findings.askStreetNames(config, store: store, account: accountOptions.user)
         if json { return try printJSON(VisitsJSON(findings, zone: zone)) }
         if places {
@@ -67,11 +68,14 @@ struct VisitsCommand: ParsableCommand {
         if movements.isEmpty {
             print("No visits in that time (\(findings.points) points read, \(zone.displayIdentifier)).")
         }
+        // Each visit and trip under the day it began on where it began (a day in Tokyo is
+        // Tokyo's day); a flight west that lands on the day before stays under the day it left.
         var day: CivilDate?
         for m in movements {
-            let d = LocalDay.of(m.start, in: zone)
-            if d != day {
-                print("\(d) (\(zone.displayIdentifier))")
+            let there = (findings.localities.isEmpty ? nil : findings.zone(at: m.start)) ?? zone
+            let d = LocalDay.of(m.start, in: there)
+            if day.map({ d > $0 }) ?? true {
+                print("\(d) (\(there.displayIdentifier))")
                 day = d
             }
             print("  " + VisitsJSON.line(m, findings: findings, zone: zone))

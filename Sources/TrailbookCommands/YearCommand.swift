@@ -50,10 +50,11 @@ struct YearCommand: ParsableCommand {
             (first, last) = (CivilDate(year: y, month: 1, day: 1)!, CivilDate(year: y, month: 12, day: 31)!)
         }
         let store = try storeOptions.open()
+        let filter = try devices.filter(store, account: accountOptions.user)
+        let (from, to, _) = try DayZone.range(first: first, last: last, store: store, devices: filter, zone: zone)
         let findings = try VisitService.find(
-            store: store, fromMilliseconds: LocalDay.start(first, in: zone),
-            toMilliseconds: LocalDay.start(last.adding(days: 1), in: zone),
-            devices: try devices.filter(store, account: accountOptions.user), rules: config.pipeline.visits, zone: zone)
+            store: store, fromMilliseconds: from, toMilliseconds: to, devices: filter, rules: config.pipeline.visits,
+            zone: zone)
         let review = YearReview(findings, zone: zone)
         if json {
             return try printJSON(

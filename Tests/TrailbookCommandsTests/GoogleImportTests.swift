@@ -132,6 +132,21 @@ import TrailbookTestSupport
         #expect(report["stored"] as? Int == ride.count)
         try expectStored(store, match: ride, count: ride.count)
 
+        // What the phone said it was doing is kept per point: `points` shows it, a CSV export
+        // carries it and its import reads it back.
+        let day = ["--day", "2026-06-14", "--time-zone", "UTC"]
+        let lines = try run(["points", "--store", store, "--format", "jsonl"] + day).stdout.split(separator: "\n")
+        #expect(lines.count == ride.count)
+        #expect(lines.allSatisfy { $0.contains(#""activity":"cycling""#) }, "\(lines.first ?? "")")
+        let csv = try Samples.temporaryDirectory() + "/ride.csv"
+        let export = try run(["export", "--store", store, "--format", "csv", "-o", csv] + day)
+        #expect(export.status == 0, "\(export.stderr)")
+        let back = try Samples.temporaryDirectory() + "/back.sqlite"
+        #expect(try run(["import", "--store", back, csv]).status == 0)
+        let rows = try run(["points", "--store", back] + day).stdout.split(separator: "\n")
+        #expect(rows.first?.hasSuffix(",temperature,activity") == true, "\(rows.first ?? "")")
+        #expect(rows.count == ride.count + 1 && rows.dropFirst().allSatisfy { $0.hasSuffix(",cycling") })
+
         // The same file again stores nothing; the same points in other bytes store nothing twice.
         let again = try run(["import", "--store", store, file])
         #expect(again.stdout.contains("already imported"))

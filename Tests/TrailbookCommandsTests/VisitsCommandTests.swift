@@ -2,6 +2,8 @@ import Foundation
 import GPSCore
 import RideSimulator
 import Testing
+import TrackStore
+import TrailbookKit
 import TrailbookTestSupport
 
 /// `trailbook visits` over a simulated fortnight imported as GPX: the visits of the truth, the
@@ -174,6 +176,7 @@ import TrailbookTestSupport
         #expect((london["locality"] as? [String: Any])?["time_zone"] as? String == "Europe/London")
         let text = try run(["visits", "--store", store, "--time-zone", "Europe/Zurich", "--day", "2026-06-13"])
         #expect(text.stdout.contains("· London, GB"), "\(text.stdout)")
+        #expect(text.stdout.contains("2026-06-13 (Europe/London)\n"), "the day headed where it was: \(text.stdout)")
         // Local time wherever you were: London's +01:00 beside Zurich's listing, in text and JSON.
         #expect(text.stdout.contains("09:42+01:00–13:00+01:00  ⌂"), "the museum, 10:42-14:00 in Zurich: \(text.stdout)")
         #expect((london["local_start"] as? String)?.hasSuffix("+01:00") == true, "\(london)")
@@ -424,21 +427,27 @@ import TrailbookTestSupport
     @Test func aRideAbroadIsListedInItsOwnTime() throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/tokyo.sqlite"
-        // 20 minutes east along the Imperial Palace at 5 m/s, from 2026-06-14T01:00:00Z (10:00 in Tokyo).
-        var gpx =
-            #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
-        for s in stride(from: 0, through: 1200, by: 5) {
-            let lon = 139.7500 + Double(s) * 5 / 90_400
-            gpx += String(format: #"<trkpt lat="35.6850" lon="%.6f">"#, lon)
-            gpx += "<time>\(GoogleImportTests.iso(1_781_398_800_000 + Int64(s) * 1000))</time></trkpt>"
+        // 20 minutes east along the Imperial Palace at 5 m/s, from 2026-06-14T01:00:00Z (10:00 in
+        // Tokyo), and the next morning's from 2026-06-14T21:00:00Z (06:00 in Tokyo on the 15th, 23:00
+        // in Zurich on the 14th).
+        for (name, start) in [("tokyo", Int64(1_781_398_800_000)), ("morning", 1_781_470_800_000)] {
+            var gpx =
+                #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+            for s in stride(from: 0, through: 1200, by: 5) {
+                let lon = 139.7500 + Double(s) * 5 / 90_400
+                gpx += String(format: #"<trkpt lat="35.6850" lon="%.6f">"#, lon)
+                gpx += "<time>\(GoogleImportTests.iso(start + Int64(s) * 1000))</time></trkpt>"
+            }
+            gpx += "</trkseg></trk></gpx>\n"
+            try gpx.write(toFile: dir + "/\(name).gpx", atomically: true, encoding: .utf8)
+            #expect(try run(["import", "--store", store, dir + "/\(name).gpx"]).status == 0)
         }
-        gpx += "</trkseg></trk></gpx>\n"
-        try gpx.write(toFile: dir + "/tokyo.gpx", atomically: true, encoding: .utf8)
-        #expect(try run(["import", "--store", store, dir + "/tokyo.gpx"]).status == 0)
         let zurich = ["--store", store, "--time-zone", "Europe/Zurich"]
         let before = try run(["rides"] + zurich)
         #expect(
             before.stdout.contains("2026-06-14 03:00:00 +02:00"), "no gazetteer: the listing's zone: \(before.stdout)")
+        let fifteenth = try run(["rides", "--day", "2026-06-15"] + zurich)
+        #expect(fifteenth.stdout.hasPrefix("No rides stored on 2026-06-15 (Europe/Zurich)"), "\(fifteenth.stdout)")
         let row = [
             "1850147", "Tokyo", "Tokyo", "", "35.6895", "139.69171", "P", "PPLC", "JP", "", "40", "", "", "",
             "8336599", "", "44", "Asia/Tokyo", "2025-01-01",
@@ -450,6 +459,25 @@ import TrailbookTestSupport
         let json = try run(["rides", "--json"] + zurich)
         #expect(json.stdout.contains(#""time_zone" : "Asia/Tokyo""#), "\(json.stdout)")
         #expect(json.stdout.contains(#""start" : "2026-06-14T03:00:00+02:00""#), "start stays in the listing's zone")
+        // A day in Tokyo is Tokyo's day: the morning ride is on the 15th, as `day` shows it, for
+        // `rides --day`, `points --day`, `records` and the calendar alike.
+        let morning = try run(["rides", "--day", "2026-06-15"] + zurich)
+        #expect(
+            morning.stdout.split(separator: "\n") == [
+                "ride 2  2026-06-15 06:00:00 +09:00 → 2026-06-15 06:20:00 +09:00  0h20m  241 points, 1 segment, 0 dropped"
+            ], "\(morning.stdout)")
+        let fourteenth = try run(["rides", "--day", "2026-06-14", "--json"] + zurich)
+        #expect(fourteenth.stdout.contains(#""id" : 1,"#) && !fourteenth.stdout.contains(#""id" : 2,"#))
+        let points = try run(["points", "--day", "2026-06-15"] + zurich).stdout.split(separator: "\n")
+        #expect(points.count == 242 && points[1].hasPrefix("2026-06-14T21:00:00.000Z"), "\(points.prefix(2))")
+        let day = try run(["day", "2026-06-15"] + zurich)
+        #expect(day.stdout.hasPrefix("2026-06-15 (the day in Asia/Tokyo, where you were"), "\(day.stdout)")
+        let calendar = try DiaryCalendar.load(
+            2026, store: try TrackStore(path: store), zone: TimeZone(identifier: "Europe/Zurich")!, devices: .all)
+        #expect(
+            calendar.days.mapValues(\.rides) == [
+                CivilDate(unchecked: 2026, 6, 14): 1, CivilDate(unchecked: 2026, 6, 15): 1,
+            ])
     }
 
     /// Once home and work are remembered, a day is read with half a day on either side (a day

@@ -53,6 +53,7 @@ public final class CSVTrackReader: TrackFileReader {
         var cadence: Int?
         var power: Int?
         var temperature: Int?
+        var activity: Int?
     }
 
     public init() {}
@@ -227,6 +228,7 @@ public final class CSVTrackReader: TrackFileReader {
         c.cadence = index(["cadence", "cad"])
         c.power = index(["power", "watts"])
         c.temperature = index(["temperature", "temp", "atemp"])
+        c.activity = index(["activity", "activity_type", "motion"])
         columns = c
     }
 
@@ -295,7 +297,8 @@ public final class CSVTrackReader: TrackFileReader {
         fix.sensors =
             Sensors(
                 heartRate: whole(c.heartRate), cadence: whole(c.cadence), power: whole(c.power),
-                temperature: whole(c.temperature)
+                temperature: whole(c.temperature),
+                activity: value(c.activity).flatMap { MotionActivity(word: String($0.trimmingSpaces)) }
             ).orNil
         try handle(.point(fix))
         if let note = value(c.note) { try handle(.waypoint(.init(fix: fix, text: String(note)))) }

@@ -5,7 +5,9 @@ import GPSCore
 /// for the fields):
 ///
 /// - Takeout's `Records.json`: `{"locations": [{latitudeE7, longitudeE7, accuracy, altitude,
-///   velocity, heading, timestamp | timestampMs, deviceTag, ...}]}`, the raw positions.
+///   velocity, heading, timestamp | timestampMs, deviceTag, activity: [{activity: [{type,
+///   confidence}]}], ...}]}`, the raw positions (the surest guess of the first `activity` entry
+///   becomes the point's ``Sensors/activity``).
 /// - Takeout's Semantic Location History (`2021/2021_MARCH.json`): `{"timelineObjects":
 ///   [{placeVisit} | {activitySegment}]}`, with `duration.startTimestamp` (or `...Ms`) and the
 ///   activity's `simplifiedRawPath.points[]` (`latE7`, `lngE7`, time).
@@ -131,7 +133,7 @@ extension GoogleTimeline {
     enum Key: String, CaseIterable {
         case none = ""
         case locations, latitudeE7, longitudeE7, accuracy, altitude, velocity, heading, timestamp, timestampMs
-        case deviceTag
+        case deviceTag, confidence
         case timelineObjects, placeVisit, activitySegment, location, duration, startTimestamp, endTimestamp
         case startTimestampMs, endTimestampMs, name, address, placeId, semanticType, startLocation, endLocation
         case distance, activityType, simplifiedRawPath, points, latE7, lngE7, accuracyMeters
@@ -162,6 +164,8 @@ extension GoogleTimeline {
         case skip, root, iosList
         // Records.json
         case records, record
+        /// A location's `activity` list, one of its entries, its `activity` guesses, one guess.
+        case recordActivities, recordActivity, recordGuesses, recordGuess
         // Semantic Location History
         case objects, object, placeVisit, visitLocation, duration, activitySegment, startLocation, endLocation
         case rawPath, rawPoints, rawPoint
@@ -184,6 +188,12 @@ extension GoogleTimeline {
         var offsetMinutes: Double?
         /// The phone that recorded it (Records.json).
         var deviceTag: Int64?
+        /// What the phone's activity recognition guessed most surely (Records.json's first
+        /// `activity` entry), and how surely (0-100).
+        var activity: MotionActivity?
+        var activityConfidence = -1.0
+        /// `activity` entries opened so far: only the first (nearest the fix) is read.
+        var activityEntries = 0
         /// The text had a position that could not be read.
         var unreadable = false
     }
@@ -218,6 +228,8 @@ extension GoogleTimeline {
         private var signalHadPosition = false
         /// The device of the last position handed over (``Item/device(_:)`` when it changes).
         private var lastTag: Int64?
+        /// The activity guess being read: its word and confidence.
+        private var guess: (type: String?, confidence: Double?) = (nil, nil)
 
         private mutating func skip(_ reason: String) { skipped[reason, default: 0] += 1 }
 
@@ -253,6 +265,14 @@ extension GoogleTimeline {
             case (.records?, _, true):
                 role = .record
                 position = Position()
+            case (.record?, .activity, false): role = .recordActivities
+            case (.recordActivities?, _, true):
+                role = .recordActivity
+                position.activityEntries += 1
+            case (.recordActivity?, .activity, false) where position.activityEntries == 1: role = .recordGuesses
+            case (.recordGuesses?, _, true):
+                role = .recordGuess
+                guess = (nil, nil)
             case (.root?, .timelineObjects, false):
                 role = .objects
                 format = .semantic
@@ -316,6 +336,12 @@ extension GoogleTimeline {
         private mutating func close(_ role: Role) {
             switch role {
             case .record, .rawPoint, .position: emit(position)
+            case .recordGuess:
+                if let word = guess.type, let said = MotionActivity(word: word),
+                    (guess.confidence ?? 0) > position.activityConfidence
+                {
+                    (position.activity, position.activityConfidence) = (said, guess.confidence ?? 0)
+                }
             case .pathPoint: segment.path.append(position)
             case .object, .segment: endSegment()
             case .signal where !signalHadPosition:
@@ -368,6 +394,8 @@ extension GoogleTimeline {
             case (.record, .velocity), (.position, .speedMetersPerSecond): position.speed = number()
             case (.record, .heading): position.heading = number()
             case (.record, .deviceTag): position.deviceTag = token == .number ? JSONValue.integer(raw) : nil
+            case (.recordGuess, .type): guess.type = text()
+            case (.recordGuess, .confidence): guess.confidence = number()
             case (.duration, .startTimestamp), (.segment, .startTime): segment.start = time()
             case (.duration, .endTimestamp), (.segment, .endTime): segment.end = time()
             case (.duration, .startTimestampMs): segment.start = milliseconds()
@@ -488,6 +516,7 @@ extension GoogleTimeline {
                 fix.latitudeError = a / 2.squareRoot()
                 fix.longitudeError = a / 2.squareRoot()
             }
+            if let said = p.activity { fix.sensors = Sensors(activity: said) }
             if p.deviceTag != lastTag {
                 items.append(.device(p.deviceTag))
                 lastTag = p.deviceTag

@@ -50,7 +50,8 @@ struct Records: ParsableCommand {
         let wanted = try conditions.map { try FieldArgument.parse($0, option: "--where") }
         let store = try storeOptions.open()
         var query = DiaryService.RecordQuery()
-        (query.from, query.to) = days.range(in: zone)
+        (query.from, query.to, _) = try days.range(
+            in: zone, store: store, devices: DeviceFilter(account: accountOptions.user))
         query.plainPoints = all
         query.conditions = wanted
         query.sortField = sort == "time" ? nil : sort

@@ -68,12 +68,14 @@ struct Remove: ParsableCommand {
     func run() throws {
         let zone = try zoneOptions.zone()
         let ids = try records.map(RecordReference.parse)
+        let store = try storeOptions.open()
         let target: DiaryService.RemovalTarget
         let what: String
         if let day {
             let d = try LocalDate.require(day, option: "--day", zone: zone)
             target = .day(d)
-            what = "Everything recorded on \(d) (\(zone.displayIdentifier))"
+            let cut = try DayZone.of(d, store: store, devices: DeviceFilter(account: accountOptions.user), zone: zone)
+            what = "Everything recorded on \(d) \(DayZone.words(cut: cut, times: zone))"
         } else if let from, let to {
             let a = try LocalTime.require(from, option: "--from", zone: zone)
             let b = try LocalTime.require(to, option: "--to", zone: zone)
@@ -89,7 +91,7 @@ struct Remove: ParsableCommand {
                 "Record" + (ids.count == 1 ? " " : "s ") + ids.map(String.init).joined(separator: ", ")
                 + (ids.count == 1 ? " and what it carries" : " and what they carry")
         }
-        let diary = try accountOptions.diary(storeOptions.open(), zone: zone)
+        let diary = try accountOptions.diary(store, zone: zone)
         var question =
             "\(what) will be removed for good:\n"
             + (try diary.preview(target)).map { "  " + $0 }.joined(separator: "\n")

@@ -68,7 +68,8 @@ struct Export: ParsableCommand {
             for (ride, points) in selection.rides {
                 for p in points {
                     out.appendCSVRow(
-                        p.fix, extra: [Int(ride.id), Int(p.segment)] + SensorColumns.values(p.fix.sensors))
+                        p.fix, extra: [Int(ride.id), Int(p.segment)] + SensorColumns.values(p.fix.sensors),
+                        text: SensorColumns.texts(p.fix.sensors))
                     try out.flushIfFull()
                 }
             }

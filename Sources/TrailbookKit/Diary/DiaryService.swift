@@ -377,7 +377,8 @@ public struct DiaryService: Sendable {
     public enum RemovalTarget: Sendable {
         case records([Int64])
         case ride(Int64)
-        /// A local day: everything recorded on it, and its summary.
+        /// A local day (where the person was, ``DayZone``): everything recorded on it, and its
+        /// summary.
         case day(CivilDate)
         /// Points and records in `[from, to)`.
         case range(from: Int64, to: Int64)
@@ -435,7 +436,7 @@ public struct DiaryService: Sendable {
             if !records.isEmpty { lines.append("\(counted(records.count, "record")) of its points\(carried(records))") }
             return lines
         case .day(let day):
-            let (from, to) = LocalDay.range(day, in: zone)
+            let (from, to) = try dayRange(day)
             return try rangeLines(from, to, rideNames(from, to))
                 + (try store.daySummary(day, account: account) != nil ? ["the day's summary"] : [])
         case .range(let from, let to):
@@ -450,13 +451,20 @@ public struct DiaryService: Sendable {
     }
 
     /// Removes for good (secure delete, photo files no longer used deleted).
+    /// `[start, end)` of local day `day`, cut where the account's devices were (``DayZone``).
+    private func dayRange(_ day: CivilDate) throws -> (Int64, Int64) {
+        let (from, to, _) = try DayZone.range(
+            first: day, last: day, store: store, devices: DeviceFilter(account: account), zone: zone)
+        return (from, to)
+    }
+
     public func remove(_ target: RemovalTarget) throws -> Removal {
         try checkRemoval(target)
         switch target {
         case .records(let ids): return try store.remove(records: ids, account: account).removal
         case .ride(let id): return try store.remove(ride: id, account: account) ?? Removal()
         case .day(let day):
-            let (from, to) = LocalDay.range(day, in: zone)
+            let (from, to) = try dayRange(day)
             return try store.remove(fromMilliseconds: from, toMilliseconds: to, days: [day], account: account)
         case .range(let from, let to):
             return try store.remove(fromMilliseconds: from, toMilliseconds: to, days: [], account: account)

@@ -46,13 +46,14 @@ extension OutputBuffer {
         append(0x0A)
     }
 
-    /// Writes one fix as a CSV row, with `extra` integer columns; unknown values are empty fields.
+    /// Writes one fix as a CSV row, with `extra` integer columns and then `text` columns (quoted
+    /// when they hold a comma or a quote); unknown values are empty fields.
     ///
     /// The columns of ``FixColumn`` written one after the other, each with its decimals as a
     /// constant (this runs for every row of `decode`: the rounding and digit loops then divide
     /// by constants); `appendJSONLine` goes through the table, and `DecodeGoldenTests` and
     /// `OutputNumberTests` hold the two to the same text.
-    public mutating func appendCSVRow(_ fix: Fix, extra: [Int?] = []) {
+    public mutating func appendCSVRow(_ fix: Fix, extra: [Int?] = [], text: [String?] = []) {
         if let t = fix.timeOfDay { append(date: fix.date, timeOfDay: t) }
         append(0x2C)
         append(int: fix.mode.rawValue)
@@ -94,12 +95,22 @@ extension OutputBuffer {
             append(0x2C)
             if let value { append(int: value) }
         }
+        for value in text {
+            append(0x2C)
+            guard let value else { continue }
+            if value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) {
+                append("\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+            } else {
+                append(value)
+            }
+        }
         append(0x0A)
     }
 
-    /// Writes one fix as a JSON object on one line, with `extra` integer keys; unknown values are `null`.
+    /// Writes one fix as a JSON object on one line, with `extra` integer keys and `text` string
+    /// keys; unknown values are `null`.
     public mutating func appendJSONLine(
-        _ fix: Fix, extra: [(StaticString, Int?)] = [], text: [(StaticString, String)] = []
+        _ fix: Fix, extra: [(StaticString, Int?)] = [], text: [(StaticString, String?)] = []
     ) {
         append(0x7B)
         for c in FixColumn.allCases {
@@ -119,7 +130,7 @@ extension OutputBuffer {
             append(",\"")
             append(name)
             append("\":")
-            append(JSONText.quoted(value))
+            if let value { append(JSONText.quoted(value)) } else { append("null") }
         }
         append("}\n")
     }
@@ -163,13 +174,23 @@ extension OutputBuffer {
 /// The stored sensor values a point may carry (FIT, TCX, GPX extensions), as the columns `points`
 /// and `export --format csv` add after `ride` and `segment`.
 public enum SensorColumns {
-    public static let names: [StaticString] = ["heart_rate", "cadence", "power", "temperature"]
+    /// The columns' names: the four numbers of ``values(_:)``, then the phone's word of
+    /// ``texts(_:)`` (what its motion recognition said: walking, cycling, vehicle, ...).
+    public static let names: [StaticString] = ["heart_rate", "cadence", "power", "temperature", "activity"]
 
-    /// The values of `sensors` in the order of ``names`` (nil: unknown, an empty field or null).
+    /// The numbers of `sensors` in the order of ``names`` (nil: unknown, an empty field or null).
     public static func values(_ sensors: Sensors?) -> [Int?] {
         [sensors?.heartRate, sensors?.cadence, sensors?.power, sensors?.temperature]
     }
 
+    /// The words of `sensors`, after the numbers in ``names``.
+    public static func texts(_ sensors: Sensors?) -> [String?] { [sensors?.activity?.description] }
+
     /// ``names`` and ``values(_:)`` paired, for a JSON line.
     public static func keyed(_ sensors: Sensors?) -> [(StaticString, Int?)] { Array(zip(names, values(sensors))) }
+
+    /// ``names`` and ``texts(_:)`` paired, for a JSON line.
+    public static func keyedTexts(_ sensors: Sensors?) -> [(StaticString, String?)] {
+        Array(zip(names.dropFirst(4), texts(sensors)))
+    }
 }

@@ -24,6 +24,7 @@ public struct RideSelection {
     /// Which rides.
     public enum Scope: Sendable {
         case ride(Int64)
+        /// A local day, cut where the person was (``DayZone``).
         case day(CivilDate)
         /// Local days from `first` to `last`, both included; nil: without that bound.
         case days(first: CivilDate?, last: CivilDate?)
@@ -44,6 +45,8 @@ public struct RideSelection {
         var to: Int64
         let name: String
         var only: Int64?
+        // Days are cut where the person was (``DayZone``): a day in Tokyo is Tokyo's day.
+        var cut = zone
         switch scope {
         case .ride(let id):
             guard let range = try store.rideRange(id) else { throw QueryError.noRide(id, store: store.path) }
@@ -51,16 +54,15 @@ public struct RideSelection {
             name = "ride \(id)"
             only = id
         case .day(let day):
-            (from, to) = LocalDay.range(day, in: zone)
+            (from, to, cut) = try DayZone.range(first: day, last: day, store: store, devices: devices, zone: zone)
             name = day.description
         case .days(let first, let last):
-            from = first.map { LocalDay.start($0, in: zone) } ?? .min
-            to = last.map { LocalDay.start($0.adding(days: 1), in: zone) } ?? .max
+            (from, to, cut) = try DayZone.range(first: first, last: last, store: store, devices: devices, zone: zone)
             name = "\(first?.description ?? "start") to \(last?.description ?? "end")"
         }
         var stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         if let only { stored = stored.filter { $0.id == only } }
-        if stored.isEmpty { throw QueryError.noRides(name, zone: zone.displayIdentifier) }
+        if stored.isEmpty { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
         let all = try store.pointsWithSegments(
             fromMilliseconds: stored.map(\.startMilliseconds).min()!,
             toMilliseconds: stored.map(\.endMilliseconds).max()! + 1, devices: devices)

@@ -31,22 +31,30 @@ public struct DiaryCalendar: Sendable, Equatable {
     public var days: [CivilDate: Day]
 
     /// The year's days with something recorded by the `devices` (and records of their account),
-    /// in `zone`.
+    /// in `zone`; with a gazetteer, a ride counts on its day where it began and a record on its
+    /// day where it was (a ride in Tokyo on Tokyo's day, as `trailbook day` cuts it).
     public static func load(_ year: Int, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter) throws
         -> DiaryCalendar
     {
-        let from = LocalDay.start(CivilDate(unchecked: year, 1, 1), in: zone)
-        let to = LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: zone)
+        var zones = try PlaceZones(store: store)
+        // Local days run at most 14 hours either side of UTC's.
+        let margin: Int64 = zones.isLoaded ? 15 * 3_600_000 : 0
+        let from = LocalDay.start(CivilDate(unchecked: year, 1, 1), in: zone) - margin
+        let to = LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: zone) + margin
         var days: [CivilDate: Day] = [:]
         for ride in try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         where (from..<to).contains(ride.startMilliseconds) {
-            let day = LocalDay.of(ride.startMilliseconds, in: zone)
+            let there = try zones.zone(of: ride, account: devices.account, store: store) ?? zone
+            let day = LocalDay.of(ride.startMilliseconds, in: there)
+            guard day.year == year else { continue }
             days[day, default: Day()].rides += 1
             days[day, default: Day()].seconds += Double(ride.endMilliseconds - ride.startMilliseconds) / 1000
             days[day, default: Day()].points += ride.pointCount
         }
         for record in try store.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account) {
-            days[LocalDay.of(record.milliseconds, in: zone), default: Day()].records += 1
+            let there = try zones.zone(at: record.coordinate) ?? zone
+            let day = LocalDay.of(record.milliseconds, in: there)
+            if day.year == year { days[day, default: Day()].records += 1 }
         }
         return DiaryCalendar(year: year, days: days)
     }

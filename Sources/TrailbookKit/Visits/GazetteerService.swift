@@ -203,6 +203,15 @@ public struct PlaceZones {
         guard lookup != nil, let entry = try lookup!.nearest(c)?.entry else { return nil }
         return TimeZone(identifier: entry.zone)
     }
+
+    /// The zone of where `ride` began (its first point, of `account`'s device of that name).
+    public mutating func zone(of ride: StoredRide, account: String?, store: any TrackStoring) throws -> TimeZone? {
+        guard isLoaded else { return nil }
+        let first = try store.nearestPoint(
+            to: ride.startMilliseconds, within: 1000,
+            devices: account.map { .account($0, device: ride.device) } ?? .named(ride.device))
+        return try first?.coordinate.flatMap { try zone(at: $0) }
+    }
 }
 
 /// The time zone a day is cut in: where the person was. A day in Tokyo is Tokyo's day, from
@@ -210,23 +219,51 @@ public struct PlaceZones {
 public enum DayZone {
     /// The zone of the place of `devices`' point nearest the middle of `day` (within half a
     /// day): the middle first in `zone`, then, if that place is in another zone, in the place's
-    /// own (the day's zone is the one its middle is in). `zone` without a gazetteer, or without
-    /// a point near enough.
+    /// own (the day's zone is the one its middle is in). With no point within half a day of the
+    /// middle in `zone`, the nearest within 26 hours (a local day anywhere lies within that) is
+    /// asked where it was, and its zone holds when the middle of the day there has a point.
+    /// `zone` without a gazetteer, or without a point near enough.
     public static func of(_ day: CivilDate, store: any TrackStoring, devices: DeviceFilter, zone: TimeZone) throws
         -> TimeZone
     {
         var zones = try PlaceZones(store: store)
+        return try of(day, zones: &zones, store: store, devices: devices, zone: zone)
+    }
+
+    /// ``of(_:store:devices:zone:)`` with the gazetteer's cells already read kept in `zones`.
+    public static func of(
+        _ day: CivilDate, zones: inout PlaceZones, store: any TrackStoring, devices: DeviceFilter, zone: TimeZone
+    ) throws -> TimeZone {
         guard zones.isLoaded else { return zone }
-        var current = zone
-        for _ in 0..<2 {
-            let noon = LocalDay.start(day, in: current) + 43_200_000
-            guard let point = try store.nearestPoint(to: noon, within: 43_200_000, devices: devices),
-                let c = point.coordinate, let there = try zones.zone(at: c)
-            else { return current }
-            if there.identifier == current.identifier { return current }
-            current = there
+        /// Where the person was nearest the day's middle in `z`, within `window` ms.
+        func there(_ z: TimeZone, within window: Int64) throws -> TimeZone? {
+            let noon = LocalDay.start(day, in: z) + 43_200_000
+            guard let point = try store.nearestPoint(to: noon, within: window, devices: devices),
+                let c = point.coordinate
+            else { return nil }
+            return try zones.zone(at: c)
         }
-        return current
+        let near = try there(zone, within: 43_200_000)
+        guard let first = try near ?? there(zone, within: 26 * 3_600_000), first.identifier != zone.identifier else {
+            return zone
+        }
+        guard let second = try there(first, within: 43_200_000) else { return near == nil ? zone : first }
+        return second
+    }
+
+    /// `[start, end)` in ms since 1970 UTC of the local days `first` to `last` (nil: without
+    /// that bound), the first day starting at its midnight where the person was and the last
+    /// ending at its own (``of(_:store:devices:zone:)``), and the zone the first day is cut in.
+    public static func range(
+        first: CivilDate?, last: CivilDate?, store: any TrackStoring, devices: DeviceFilter, zone: TimeZone
+    ) throws -> (from: Int64, to: Int64, cut: TimeZone) {
+        var zones = try PlaceZones(store: store)
+        let start = try first.map { try of($0, zones: &zones, store: store, devices: devices, zone: zone) } ?? zone
+        let end = try last.map { try of($0, zones: &zones, store: store, devices: devices, zone: zone) } ?? zone
+        return (
+            first.map { LocalDay.start($0, in: start) } ?? .min,
+            last.map { LocalDay.start($0.adding(days: 1), in: end) } ?? .max, start
+        )
     }
 
     /// "(Europe/Zurich)", or for a day cut elsewhere "(the day in Europe/London, where you were;

@@ -5,7 +5,8 @@ import Visits
 
 /// The year in review (or any range): distance by mode, days and nights away from home,
 /// countries and cities with the days spent there (where you stayed: a country flown over does
-/// not count), the places most visited, the longest trip. Local days in `zone`.
+/// not count), the places most visited, the longest trip. Local days in `zone`, or with a
+/// gazetteer where each visit was (a day in Tokyo is Tokyo's day; a trip's where it left).
 public struct YearReview: Sendable {
     public struct Mode: Sendable, Equatable {
         public var mode: TravelMode
@@ -46,21 +47,28 @@ public struct YearReview: Sendable {
     public init(_ f: VisitFindings, zone: TimeZone) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        func day(_ ms: Int64) -> CivilDate { LocalDay.of(ms, in: zone) }
-        /// Each local day a span touches.
-        func days(_ a: Int64, _ b: Int64) -> [CivilDate] {
+        /// The zone each local day was lived in: where its first visit or trip was.
+        var dayZones: [CivilDate: TimeZone] = [:]
+        /// Each local day a span touches, in the zone of where it was.
+        func days(_ a: Int64, _ b: Int64, in there: TimeZone?) -> [CivilDate] {
+            let there = there ?? zone
             var out: [CivilDate] = []
-            var d = day(a)
-            let last = day(max(a, b))
+            var d = LocalDay.of(a, in: there)
+            let last = LocalDay.of(max(a, b), in: there)
             while d <= last {
                 out.append(d)
+                if dayZones[d] == nil { dayZones[d] = there }
                 d = d.adding(days: 1)
             }
             return out
         }
+        let placed = !f.localities.isEmpty
+        let visitDays = f.visits.map { days($0.start, $0.end, in: placed ? f.zone(of: $0) : nil) }
         var withData = Set<CivilDate>()
-        for v in f.visits { withData.formUnion(days(v.start, v.end)) }
-        for t in f.trips { withData.formUnion(days(t.start, t.end)) }
+        for d in visitDays { withData.formUnion(d) }
+        for t in f.trips { withData.formUnion(days(t.start, t.end, in: placed ? f.zone(at: t.start) : nil)) }
+        /// 03:00 of day `d` where it was lived.
+        func night(_ d: CivilDate) -> Int64 { LocalDay.start(d, in: dayZones[d] ?? zone) + 3 * 3_600_000 }
         self.days = withData.count
         visits = f.visits.count
         trips = f.trips.count
@@ -79,26 +87,25 @@ public struct YearReview: Sendable {
         self.home = home
         var homeDays = Set<CivilDate>()
         var homeNights = Set<CivilDate>()
-        for v in f.visits where v.place == home?.id && home != nil {
-            for d in days(v.start, v.end) {
+        for (v, vDays) in zip(f.visits, visitDays) where v.place == home?.id && home != nil {
+            for d in vDays {
                 homeDays.insert(d)
-                let night = LocalDay.start(d, in: zone) + 3 * 3_600_000
-                if v.start <= night && night <= v.end { homeNights.insert(d) }
+                if v.start <= night(d) && night(d) <= v.end { homeNights.insert(d) }
             }
         }
         daysAwayFromHome = home == nil ? 0 : withData.subtracting(homeDays).count
         // A night counts where the data covers it: the first and last day's may lie outside.
         let nights = withData.filter { d in
-            let night = LocalDay.start(d, in: zone) + 3 * 3_600_000
-            return f.visits.contains { $0.start <= night && night <= $0.end }
-                || f.trips.contains { $0.start <= night && night <= $0.end }
+            let n = night(d)
+            return f.visits.contains { $0.start <= n && n <= $0.end }
+                || f.trips.contains { $0.start <= n && n <= $0.end }
         }
         nightsAwayFromHome = home == nil ? 0 : nights.subtracting(homeNights).count
         var countryDays: [String: Set<CivilDate>] = [:]
         var cityDays: [String: (country: String, days: Set<CivilDate>)] = [:]
-        for v in f.visits {
+        for (v, vDays) in zip(f.visits, visitDays) {
             guard let id = v.place, let locality = f.localities[id] else { continue }
-            for d in days(v.start, v.end) {
+            for d in vDays {
                 countryDays[locality.country, default: []].insert(d)
                 cityDays[locality.name + "\u{1F}" + locality.country, default: (locality.country, [])].days.insert(d)
             }
