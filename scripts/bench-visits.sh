@@ -30,6 +30,8 @@ PY
 echo "One day on demand (the day and half a day either side, once home and work are remembered by the year above):"
 hyperfine --warmup 3 --runs 30 --export-json "$out/visits-day.json" \
   -n "visits --day" "$bin visits --store $store --time-zone Europe/Zurich --day 2026-12-02 > /dev/null" \
+  -n "visits --day, a stay from the day before" \
+  "$bin visits --store $store --time-zone Europe/Zurich --day 2026-12-06 > /dev/null" \
   -n "timeline" "$bin timeline 2026-12-02 --store $store --time-zone Europe/Zurich > /dev/null"
 python3 - "$out/visits-day.json" <<'PY'
 import json, sys

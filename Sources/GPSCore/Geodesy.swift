@@ -25,7 +25,10 @@ public enum Geodesy {
     /// a stay detector makes at every fix.
     public static func localDistance(_ a: Coordinate, _ b: Coordinate) -> Double {
         let dp = (b.latitude - a.latitude) * .pi / 180
-        let dl = remainder(b.longitude - a.longitude, 360) * .pi / 180
+        // Longitudes within ±180° differ by at most 360°: one turn brings the difference within ±180°.
+        var degrees = b.longitude - a.longitude
+        if degrees > 180 { degrees -= 360 } else if degrees < -180 { degrees += 360 }
+        let dl = degrees * .pi / 180
         let x = dl * cos((a.latitude + b.latitude) * .pi / 360)
         return meanEarthRadius * (dp * dp + x * x).squareRoot()
     }

@@ -28,8 +28,8 @@ extension PostgresStoring {
         }
     }
 
-    public func gazetteerCount() throws -> Int {
-        try read { session in Int(try session.value("SELECT count(*) FROM gazetteer", as: Int64.self) ?? 0) }
+    public func hasGazetteer() throws -> Bool {
+        try read { session in try session.value("SELECT EXISTS (SELECT 1 FROM gazetteer)", as: Bool.self) ?? false }
     }
 
     public func gazetteer(cells: [Int64]) throws -> [GazetteerEntry] {

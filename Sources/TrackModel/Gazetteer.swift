@@ -58,8 +58,8 @@ public protocol GazetteerStoring {
     /// is given, a batch at a time (a file read as it goes): a failure, `fill`'s too, leaves the
     /// one before. Returns how many are stored.
     func replaceGazetteer(_ fill: (_ sink: ([GazetteerEntry]) throws -> Void) throws -> Void) throws -> Int
-    /// How many entries the gazetteer holds.
-    func gazetteerCount() throws -> Int
+    /// Whether the gazetteer holds any entry (asked on every day view: it never counts them).
+    func hasGazetteer() throws -> Bool
     /// The entries of `cells` (``GazetteerEntry/cells(aroundLatitude:longitude:rings:)``).
     func gazetteer(cells: [Int64]) throws -> [GazetteerEntry]
 }

@@ -1,5 +1,6 @@
 import GPSCore
 internal import GRDB
+internal import GRDBSQLite
 
 extension Fix {
     /// A fix read back from a `point` row selected with ``PointKey/columns`` (read by position,
@@ -18,6 +19,28 @@ extension Fix {
         mode = FixMode(rawValue: modeSats % 4) ?? .unknown
         satellitesUsed = modeSats / 4 == 0 ? nil : modeSats / 4
         sensors = (row[9] as Int64?).map(Sensors.init(packed:))
+    }
+}
+
+extension Fix {
+    /// The same from the current row of a statement stepped by hand (`sqlite3_step`), without
+    /// GRDB's row: what a cursor over a day or a year of points spends most on otherwise.
+    init(storedStatement s: OpaquePointer) {
+        self.init()
+        func optional(_ column: Int32) -> Int64? {
+            sqlite3_column_type(s, column) == SQLITE_NULL ? nil : sqlite3_column_int64(s, column)
+        }
+        UTCTimestamp.set(sqlite3_column_int64(s, 0), on: &self)
+        coordinate = Coordinate(
+            latitude: Double(sqlite3_column_int64(s, 2)) / 1e7, longitude: Double(sqlite3_column_int64(s, 3)) / 1e7)
+        altitudeMSL = optional(4).map { Double($0) / 100 }
+        speed = optional(5).map { Double($0) / 100 }
+        track = optional(6).map { Double($0) / 100 }
+        hdop = optional(7).map { Double($0) / 100 }
+        let modeSats = Int(sqlite3_column_int64(s, 8))
+        mode = FixMode(rawValue: modeSats % 4) ?? .unknown
+        satellitesUsed = modeSats / 4 == 0 ? nil : modeSats / 4
+        sensors = optional(9).map(Sensors.init(packed:))
     }
 }
 

@@ -24,8 +24,8 @@ extension SQLiteStoring {
         return count
     }
 
-    public func gazetteerCount() throws -> Int {
-        try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM gazetteer") ?? 0 }
+    public func hasGazetteer() throws -> Bool {
+        try pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM gazetteer)") ?? false }
     }
 
     public func gazetteer(cells: [Int64]) throws -> [GazetteerEntry] {

@@ -65,7 +65,7 @@ extension ConditionsCommand {
     /// place within 50 km.
     func placeZone() throws -> TimeZone? {
         guard zoneOptions.timeZone == nil, let store = try? storeOptions.openIfItExists(),
-            try store.gazetteerCount() > 0
+            try store.hasGazetteer()
         else { return nil }
         var lookup = GazetteerLookup(store: store)
         return try lookup.nearest(Coordinate(latitude: lat, longitude: lon)).flatMap {

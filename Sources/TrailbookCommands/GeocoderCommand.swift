@@ -92,7 +92,7 @@ struct GeocoderCommand: ParsableCommand {
 
         func run() throws {
             let store = try storeOptions.open()
-            guard try store.gazetteerCount() > 0 else {
+            guard try store.hasGazetteer() else {
                 throw CommandFailure(
                     message: "The gazetteer of \(store.path) is empty; load one with trailbook geocoder import "
                         + "cities500.txt (from download.geonames.org/export/dump).",

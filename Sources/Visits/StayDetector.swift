@@ -46,6 +46,14 @@ public struct StayDetector: Sendable {
         place(p, emit)
     }
 
+    /// Whether `other` is where this detector is: the same stay, fixes held and trip under way,
+    /// so that the same fixes from now on make the same visits and trips (what came before is
+    /// not looked at again). A day read on its own uses it to find a stay's true start in the
+    /// points before it and go on from where the first reading was.
+    public func isAt(theSameStateAs other: StayDetector) -> Bool {
+        stay == other.stay && held == other.held && trip == other.trip && lastMilliseconds == other.lastMilliseconds
+    }
+
     /// Ends the stream: a stay long enough is the last visit (``Visit/ongoing``).
     public mutating func finish(_ emit: (Movement) -> Void) {
         close(emit, ongoing: true)
@@ -117,7 +125,12 @@ public struct StayDetector: Sendable {
 /// centre than the one before, all farther than twice the spread) and of the way out (each
 /// farther) belong to the trips, so a visit starts and ends within a fix or two of the truth
 /// whatever the speed of arrival.
-struct Stay: Sendable {
+struct Stay: Sendable, Equatable {
+    struct Leaving: Sendable, Equatable {
+        var point: VisitPoint
+        var distance: Double
+    }
+
     private(set) var first: VisitPoint
     private(set) var last: VisitPoint
     private(set) var count = 0
@@ -126,7 +139,7 @@ struct Stay: Sendable {
     /// The fixes of the way in, trimmed off when the stay became long enough.
     private(set) var arrival: [VisitPoint] = []
     /// The last fixes there, each farther from the centre than the one before: the way out so far.
-    private var leaving: [(point: VisitPoint, distance: Double)] = []
+    private var leaving: [Leaving] = []
     /// The last fix before the way out began.
     private var standing: VisitPoint
     private var trimmed = false
@@ -185,7 +198,7 @@ struct Stay: Sendable {
         let d = Geodesy.localDistance(center, p.coordinate)
         if d > edge, d > leaving.last?.distance ?? 0 {
             if leaving.isEmpty { standing = before }
-            leaving.append((p, d))
+            leaving.append(Leaving(point: p, distance: d))
         } else {
             leaving = []
         }

@@ -193,7 +193,7 @@ public struct PlaceZones {
     private var lookup: GazetteerLookup?
 
     public init(store: any TrackStoring) throws {
-        lookup = try store.gazetteerCount() > 0 ? GazetteerLookup(store: store) : nil
+        lookup = try store.hasGazetteer() ? GazetteerLookup(store: store) : nil
     }
 
     /// Whether a gazetteer is loaded (else no zone is known).

@@ -78,6 +78,13 @@ public enum VisitService {
         var trips: [Trip] = []
         var points = 0
         var passedOver = 0
+
+        mutating func add(_ m: Movement) {
+            switch m {
+            case .visit(let v): visits.append(v)
+            case .trip(let t): trips.append(t)
+            }
+        }
     }
 
     /// Runs the detector over the points of `[a, b)` (an open end: from the first ride's start,
@@ -117,6 +124,107 @@ public enum VisitService {
         return found
     }
 
+    /// The visits and trips of the days `[from, to)`, read with `pads[0]` on either side, and
+    /// the span read in the end. A visit or trip at either edge that reaches into the days may
+    /// have begun earlier (it starts at the first fix read) or go on later (it was still under
+    /// way at the end of the reading; a night without fixes may follow): that side is read out to
+    /// the next pad, and so on to the last.
+    ///
+    /// No point is read twice. Later, the detector simply goes on. Earlier, a new detector
+    /// reads the points before the edge and then the first reading's points up to its first
+    /// visit, which are kept for that; when it is then where the first detector was after that
+    /// visit (``StayDetector/isAt(theSameStateAs:)``), the first reading's visits and trips from
+    /// there on stand. When it is not, everything is read again from the last pad.
+    static func detectDays(
+        store: any TrackStoring, from: Int64, to: Int64, pads: [Int64], devices: DeviceFilter, rules: VisitRules
+    ) throws -> (found: Detected, a: Int64, b: Int64) {
+        var (a, b) = (from - pads[0], to + pads[0])
+        /// A detector fed fixes, keeping those up to its first visit.
+        struct Reading {
+            var detector: StayDetector
+            var emitted: [Movement] = []
+            var fixes = 0
+            /// The first fix's time.
+            var first: Int64?
+            var kept: [VisitPoint] = []
+            var keeping = true
+            /// The detector just after its first visit, and how many movements it had emitted.
+            var split: (detector: StayDetector, emitted: Int)?
+
+            mutating func add(_ p: VisitPoint) {
+                if first == nil { first = p.milliseconds }
+                let before = emitted.count
+                detector.add(p) { emitted.append($0) }
+                guard keeping else { return }
+                kept.append(p)
+                if emitted[before...].contains(where: \.isVisit) {
+                    keeping = false
+                    split = (detector, emitted.count)
+                }
+            }
+
+            /// Whether what it found first began at its first fix and reaches `from` (itself, or
+            /// the first visit after the way in to it): it may have begun before.
+            func mayBeginEarlier(than from: Int64) -> Bool {
+                guard let m = emitted.first, let first, m.start - first <= 60_000 else { return false }
+                return (emitted.first(where: \.isVisit) ?? m).end >= from
+            }
+
+            mutating func read(_ store: any TrackStoring, _ a: Int64, _ b: Int64, _ devices: DeviceFilter) throws {
+                try store.forEachPoint(fromMilliseconds: a, toMilliseconds: b, devices: devices) { fix in
+                    fixes += 1
+                    if let p = VisitPoint(fix) { add(p) }
+                }
+            }
+        }
+        var reading = Reading(detector: StayDetector(rules: rules))
+        try reading.read(store, a, b, devices)
+        // Later: while what is under way at `b` reaches it, go on.
+        var level = 0
+        while true {
+            var probe = reading.detector
+            var tail: [Movement] = []
+            probe.finish { tail.append($0) }
+            // What `finish` hands over was still under way.
+            if level + 1 < pads.count, tail.contains(where: { $0.start < to }) {
+                level += 1
+                try reading.read(store, b, to + pads[level], devices)
+                b = to + pads[level]
+                continue
+            }
+            reading.detector = probe
+            reading.emitted += tail
+            break
+        }
+        var passedOver = reading.detector.passedOver
+        var fixes = reading.fixes
+        // Earlier: while what was under way at `a` reaches into the days, look before it.
+        level = 0
+        while level + 1 < pads.count, reading.mayBeginEarlier(than: from) {
+            level += 1
+            let earlier = from - pads[level]
+            guard let split = reading.split else {
+                let all = try detect(store: store, from: from - pads.last!, to: b, devices: devices, rules: rules)
+                return (all, from - pads.last!, b)
+            }
+            var again = Reading(detector: StayDetector(rules: rules))
+            try again.read(store, earlier, a, devices)
+            for p in reading.kept { again.add(p) }
+            guard again.detector.isAt(theSameStateAs: split.detector) else {
+                let all = try detect(store: store, from: from - pads.last!, to: b, devices: devices, rules: rules)
+                return (all, from - pads.last!, b)
+            }
+            fixes += again.fixes
+            passedOver += again.detector.passedOver - split.detector.passedOver
+            again.emitted += reading.emitted[split.emitted...]
+            reading = again
+            a = earlier
+        }
+        var found = Detected(points: fixes, passedOver: passedOver)
+        for m in reading.emitted { found.add(m) }
+        return (found, a, b)
+    }
+
     /// Whether a stay that touches `[from, to)` may have begun before `a` (the first visit starts
     /// within a minute of it), and whether one may go on after `b` (the last reaches within a
     /// minute of it).
@@ -139,12 +247,18 @@ public enum VisitService {
         let remembered = stored.contains { $0.suggestion != nil }
         func padded(_ pad: Int64) -> (Int64, Int64) { (from == .min ? from : from - pad, to == .max ? to : to + pad) }
         var (a, b) = padded(remembered ? 43_200_000 : 86_400_000)
-        var found = try detect(store: store, from: a, to: b, devices: devices, rules: rules)
-        let cut = cut(found, from: from, to: to, a: a, b: b)
-        if remembered, cut.start || cut.end {
-            let wider = padded(86_400_000)
-            (a, b) = (cut.start ? wider.0 : a, cut.end ? wider.1 : b)
+        var found: Detected
+        if remembered, a != .min, b != .max, b - a <= 4 * 86_400_000 {
+            (found, a, b) = try detectDays(
+                store: store, from: from, to: to, pads: [43_200_000, 86_400_000], devices: devices, rules: rules)
+        } else {
             found = try detect(store: store, from: a, to: b, devices: devices, rules: rules)
+            let cut = cut(found, from: from, to: to, a: a, b: b)
+            if remembered, cut.start || cut.end {
+                let wider = padded(86_400_000)
+                (a, b) = (cut.start ? wider.0 : a, cut.end ? wider.1 : b)
+                found = try detect(store: store, from: a, to: b, devices: devices, rules: rules)
+            }
         }
         var (visits, trips, count) = (found.visits, found.trips, found.points)
         // Google's activity segments (imported as records) say how a trip went where no phone did.
@@ -190,7 +304,7 @@ public enum VisitService {
             places: Dictionary(uniqueKeysWithValues: places.filter { used.contains($0.id) }.map { ($0.id, $0) }),
             points: count, passedOver: found.passedOver)
         findings.addresses = addresses.filter { used.contains($0.key) && !$0.value.isEmpty }
-        if try !used.isEmpty && store.gazetteerCount() > 0 {
+        if try !used.isEmpty && store.hasGazetteer() {
             var lookup = GazetteerLookup(store: store)
             for (id, place) in findings.places {
                 findings.localities[id] = try lookup.nearest(place.center)?.entry
