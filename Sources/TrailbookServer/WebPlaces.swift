@@ -4,21 +4,26 @@ import Hummingbird
 import NIOPosix
 import TrackModel
 import TrailbookKit
+import Visits
 
 /// `/places`: the signed-in account's places on a map (tap to put a new one, drag its edge to
 /// size it), each with its arrivals and departures of the last year; renamed, or deleted
-/// after a page that says what goes. The account's phones get place events at them.
+/// after a page that says what goes. The account's phones get place events at them. Below
+/// them, the places the visits found (`trailbook visits --places`), each to be named.
 struct WebPlaces {
     let store: any TrackStoring
     let login: Login
     let tiles: TileFetcher?
     let threads: NIOThreadPool
     let zone: TimeZone
+    let visitRules: VisitRules
 
     /// The sentences a redirect names in `?saved=`.
     static let saved = [
         "added": "The place is added: your phones’ arrivals and departures there are noted from now on.",
         "renamed": "The place is renamed (its earlier events keep the old name).", "deleted": "The place is deleted.",
+        "named": "The found place has your name in every listing of your visits.",
+        "unnamed": "The found place has its number again.",
     ]
 
     /// How far back a place's arrivals and departures are listed, and how many.
@@ -61,6 +66,22 @@ struct WebPlaces {
                 return try await page(user, csrf, message: error.description, status: .unprocessableContent)
             }
             return WebPages.redirect("/places?saved=renamed")
+        }
+        // A name for a place the visits found (as `trailbook visit name N NAME`; empty: none).
+        router.post("/places/found") { request, _ -> Response in
+            let (user, csrf, fields) = try await WebPages.form(request, login: login)
+            let corrections = VisitCorrections(
+                store: store, devices: DeviceFilter(account: user), rules: visitRules, zone: zone)
+            let name = (fields["name"] ?? "").trimmingCharacters(in: .whitespaces)
+            do {
+                guard let id = fields["id"].flatMap({ Int($0) }) else {
+                    throw VisitCorrectionError.noPlace(fields["id"] ?? "")
+                }
+                try await threads.runIfActive { try corrections.name(place: id, as: name) }
+            } catch let error as VisitCorrectionError {
+                return try await page(user, csrf, message: error.description, status: .notFound)
+            }
+            return WebPages.redirect("/places?saved=\(name.isEmpty ? "unnamed" : "named")#found")
         }
         router.get("/places/delete") { request, _ -> Response in
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
@@ -115,8 +136,11 @@ struct WebPlaces {
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let service = PlaceService(store: store, account: user)
-        let (places, latest) = try await threads.runIfActive {
-            (try service.list(), try store.latestPoint(devices: DeviceFilter(account: user)))
+        let (places, latest, found) = try await threads.runIfActive {
+            (
+                try service.list(), try store.latestPoint(devices: DeviceFilter(account: user)),
+                try Self.found(store: store, account: user)
+            )
         }
         let events = try await placeEvents(user)
         let zone = await login.local(user, zone: zone).zone
@@ -133,6 +157,17 @@ struct WebPlaces {
                     },
                 ]
             },
+            "hasFound": !found.isEmpty,
+            "found": found.map { p, locality -> [String: Any] in
+                var row: [String: Any] = [
+                    "id": p.id, "label": p.name ?? "place \(p.id)", "name": p.name ?? "",
+                    "where": String(format: "%.5f, %.5f", p.center.latitude, p.center.longitude),
+                ]
+                if let s = p.suggestion { row["suggestion"] = s }
+                if let a = p.address, !a.isEmpty { row["address"] = a }
+                if let locality { row["locality"] = locality }
+                return row
+            },
             "placesJSON": Self.json(places), "name": typed["name"] ?? "", "lat": typed["lat"] ?? "",
             "lon": typed["lon"] ?? "", "radius": typed["radius"] ?? "\(Int(PlaceService.defaultRadius))",
         ]
@@ -141,6 +176,15 @@ struct WebPlaces {
         if let message { values["message"] = message }
         if let refused { values["formMessage"] = refused }
         return WebPages.html(WebTemplates.pages.render("places", values), status: status)
+    }
+
+    /// The account's found places, each with the gazetteer's nearest populated place ("Wiedikon,
+    /// CH") when one is loaded.
+    static func found(store: any TrackStoring, account: String) throws -> [(FoundPlace, String?)] {
+        let found = try store.foundPlaces(account: account)
+        guard !found.isEmpty, try store.hasGazetteer() else { return found.map { ($0, nil) } }
+        var lookup = GazetteerLookup(store: store)
+        return try found.map { p in (p, try lookup.nearest(p.center).map { "\($0.entry.name), \($0.entry.country)" }) }
     }
 
     /// The places for the map: name, centre, radius, and a polygon's ring as [lon, lat] pairs.

@@ -368,6 +368,20 @@ enum WebTemplates {
         <a href="/places/delete?name={{query}}" class="delete">Delete…</a></td></tr>
         {{/places}}</tbody></table></div>{{/hasPlaces}}
         </section>
+        <section><h2 id="found">Places your visits found</h2>
+        <p class="muted">Where you stayed, numbered as they were first found; a name you give one shows in every \
+        listing of your visits (the day pages, <code>trailbook visits</code>).</p>
+        {{^hasFound}}<p id="nofound">None yet: they are found when a day of yours is looked at.</p>{{/hasFound}}
+        {{#hasFound}}<div class="scroll"><table id="foundplaces" class="cards"><thead><tr><th>Place</th><th>Where</th>\
+        <th>Your name for it</th></tr></thead><tbody>
+        {{#found}}<tr data-id="{{id}}"><td><strong>{{label}}</strong>{{#suggestion}} <span class="muted">({{.}}, \
+        suggested)</span>{{/suggestion}}</td>\
+        <td>{{#locality}}{{.}}<br>{{/locality}}{{#address}}{{.}}<br>{{/address}}<span class="muted">{{where}}</span></td>\
+        <td><form method="post" action="/places/found" class="rename"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <input type="hidden" name="id" value="{{id}}"><input name="name" value="{{name}}" size="10" maxlength="64" \
+        aria-label="A name for place {{id}}" placeholder="a name"> <button>Keep</button></form></td></tr>
+        {{/found}}</tbody></table></div>{{/hasFound}}
+        </section>
         <script src="/map.js"></script><script src="/places.js"></script>
         </body></html>
         """

@@ -34,7 +34,7 @@ import TrailbookTestSupport
         "GET /day.js", "GET /days", "GET /days.js", "GET /calendar", "GET /year", "GET /export", "GET /import",
         "GET /import.js",
         "POST /import", "GET /settings", "POST /devices", "POST /devices/revoke", "POST /password", "GET /map.js",
-        "GET /places", "GET /places.js", "POST /places", "POST /places/rename", "GET /places/delete",
+        "GET /places", "GET /places.js", "POST /places", "POST /places/rename", "POST /places/found", "GET /places/delete",
         "POST /places/delete", "GET /alerts", "POST /alerts", "POST /alerts/{id}/test", "GET /alerts/{id}/delete",
         "POST /alerts/{id}/delete", "GET /friends", "POST /sessions/end", "POST /preferences",
         "GET /export/archive", "POST /records/{id}/photos", "GET /heatmap", "GET /heatmap.js",

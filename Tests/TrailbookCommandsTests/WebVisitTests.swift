@@ -76,17 +76,62 @@ extension WebPageTests {
         let bad = try await HTTP.request(
             post, method: "POST", body: form(["csrf": token, "at": String(at), "mode": "bus"]), headers: headers)
         #expect(bad.0 == 422 && bad.1.contains("is not a mode; give one of still, walking"), "\(bad.1.prefix(3000))")
-        for width in [390, 1280] {
-            let seen = try browse(
-                "\(base)/day/2026-06-03", session: ana, width: width,
+        // The places the visits found, listed on /places and named there too.
+        let placesURL = URL(string: "\(base)/places")!
+        let places = try await HTTP.request(placesURL, headers: jar)
+        #expect(places.1.contains(#"<h2 id="found">Places your visits found</h2>"#), "\(places.1.suffix(3000))")
+        let found = try #require(places.1.components(separatedBy: #"<table id="foundplaces""#).last)
+        #expect(
+            found.contains(#"<tr data-id="\#(work)"><td><strong>Lab</strong> <span class="muted">(work, suggested)"#))
+        #expect(found.contains("(home, suggested)"), "\(found.prefix(2000))")
+        let home = try #require(
+            found.components(separatedBy: "<tr data-id=\"").dropFirst().first { $0.contains("(home, suggested)") }
+                .map { String($0.prefix { $0 != "\"" }) })
+        let foundPost = URL(string: "\(base)/places/found")!
+        let kept = try await HTTP.exchange(
+            foundPost, method: "POST", body: form(["csrf": token, "id": home, "name": "Flat"]), headers: headers)
+        #expect(
+            kept.status == 303 && kept.headers.contains { $0.lowercased() == "location: /places?saved=named#found" },
+            "\(kept.headers)")
+        #expect(
+            try await HTTP.request(
+                foundPost, method: "POST", body: form(["id": home, "name": "Nope"]), headers: headers
+            ).0 == 403, "no token, no change")
+        let missing = try await HTTP.request(
+            foundPost, method: "POST", body: form(["csrf": token, "id": "999", "name": "X"]), headers: headers)
+        #expect(missing.0 == 404 && missing.1.contains("There is no place 999"), "\(missing.1.prefix(2000))")
+        let listedPlaces = try run(["visits", "--places", "--store", store, "--user", "ana", "--config", config])
+        #expect(listedPlaces.stdout.contains("Flat: "), "\(listedPlaces.stdout)")
+        let cleared = try await HTTP.exchange(
+            foundPost, method: "POST", body: form(["csrf": token, "id": home, "name": " "]), headers: headers)
+        #expect(cleared.headers.contains { $0.lowercased() == "location: /places?saved=unnamed#found" })
+        #expect(
+            !(try run(["visits", "--places", "--store", store, "--user", "ana", "--config", config])).stdout
+                .contains("Flat: "))
+        // Each page at both widths: no sideways scroll, every row there, a screenshot to look at.
+        let looks: [(page: String, name: String, steps: [String], rows: ClosedRange<Int>)] = [
+            ("places#found", "found", ["eval:document.getElementById('found').scrollIntoView()"], 3...99),
+            (
+                "day/2026-06-03", "movements",
                 [
                     "eval:document.querySelector('#movements ~ table details').open = true",
                     "eval:document.getElementById('movements').scrollIntoView()",
-                    "eval:[document.documentElement.scrollWidth, document.querySelectorAll('table.movements tr').length]",
-                    "shot:\(dir)/movements-\(width).png",
-                ])
-            let values = try #require(seen.last as? [Int])
-            #expect(values[0] <= width && values[1] == 11, "at \(width) px: \(values), \(dir)/movements-\(width).png")
+                ], 11...11
+            ),
+        ]
+        for look in looks {
+            let rows = look.name == "found" ? "#foundplaces tbody tr" : "table.movements tr"
+            for width in [390, 1280] {
+                let shot = "\(dir)/\(look.name)-\(width).png"
+                let seen = try browse(
+                    "\(base)/\(look.page)", session: ana, width: width,
+                    look.steps + [
+                        "eval:[document.documentElement.scrollWidth, document.querySelectorAll('\(rows)').length]",
+                        "shot:\(shot)",
+                    ])
+                let values = try #require(seen.last as? [Int])
+                #expect(values[0] <= width && look.rows.contains(values[1]), "at \(width) px: \(values), \(shot)")
+            }
         }
     }
 }
