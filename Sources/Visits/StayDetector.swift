@@ -46,26 +46,18 @@ public struct StayDetector: Sendable {
         place(p, emit)
     }
 
-    /// Whether `other` is where this detector is: the same stay, fixes held and trip under way,
-    /// so that the same fixes from now on make the same visits and trips (what came before is
-    /// not looked at again). A day read on its own uses it to find a stay's true start in the
-    /// points before it and go on from where the first reading was.
-    public func isAt(theSameStateAs other: StayDetector) -> Bool {
-        stay == other.stay && held == other.held && trip == other.trip && lastMilliseconds == other.lastMilliseconds
-    }
-
     /// Ends the stream: a stay long enough is the last visit (``Visit/ongoing``).
     public mutating func finish(_ emit: (Movement) -> Void) {
         close(emit, ongoing: true)
     }
 
     private mutating func place(_ p: VisitPoint, _ emit: (Movement) -> Void) {
-        guard let center = stay?.center else {
+        guard stay != nil else {
             stay = Stay(p)
             return
         }
         let reach = Swift.max(rules.radius, p.accuracy ?? 0)
-        if Geodesy.localDistance(center, p.coordinate) <= reach {
+        if stay!.metres(to: p) <= reach {
             held = []
             // In place: a copy would make every append copy the stay's fixes.
             stay!.add(p, minDuration: rules.minDuration)
@@ -125,12 +117,7 @@ public struct StayDetector: Sendable {
 /// centre than the one before, all farther than twice the spread) and of the way out (each
 /// farther) belong to the trips, so a visit starts and ends within a fix or two of the truth
 /// whatever the speed of arrival.
-struct Stay: Sendable, Equatable {
-    struct Leaving: Sendable, Equatable {
-        var point: VisitPoint
-        var distance: Double
-    }
-
+struct Stay: Sendable {
     private(set) var first: VisitPoint
     private(set) var last: VisitPoint
     private(set) var count = 0
@@ -139,7 +126,7 @@ struct Stay: Sendable, Equatable {
     /// The fixes of the way in, trimmed off when the stay became long enough.
     private(set) var arrival: [VisitPoint] = []
     /// The last fixes there, each farther from the centre than the one before: the way out so far.
-    private var leaving: [Leaving] = []
+    private var leaving: [(point: VisitPoint, distance: Double)] = []
     /// The last fix before the way out began.
     private var standing: VisitPoint
     private var trimmed = false
@@ -164,6 +151,17 @@ struct Stay: Sendable, Equatable {
         var lon = origin.longitude + sumX / n / Swift.max(metresPerDegreeX, 1e-6)
         if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
         return Coordinate(latitude: origin.latitude + sumY / n / Self.metresPerDegreeY, longitude: lon)
+    }
+
+    /// How far `p` is from the centre, metres, in the plane tangent at the stay's first fix (no
+    /// trigonometry: within a few hundred metres, where a fix is compared with the radius, the
+    /// plane is within centimetres of the sphere).
+    func metres(to p: VisitPoint) -> Double {
+        let n = Double(Swift.max(count, 1))
+        let (x, y) = offset(p)
+        let dx = x - sumX / n
+        let dy = y - sumY / n
+        return (dx * dx + dy * dy).squareRoot()
     }
 
     /// Root mean square distance of the fixes from the centre, metres.
@@ -195,10 +193,10 @@ struct Stay: Sendable, Equatable {
         sum(p, 1)
         last = p
         if !fixes.isEmpty || count == 1 { fixes.append(p) }
-        let d = Geodesy.localDistance(center, p.coordinate)
+        let d = metres(to: p)
         if d > edge, d > leaving.last?.distance ?? 0 {
             if leaving.isEmpty { standing = before }
-            leaving.append(Leaving(point: p, distance: d))
+            leaving.append((p, d))
         } else {
             leaving = []
         }

@@ -3,7 +3,7 @@ import GPSCore
 /// A trip's figures gathered a fix at a time in bounded memory: distance, moving time and a
 /// time-weighted histogram of speed (0.25 m/s bins up to 400 m/s), from which the median and
 /// the 90th percentile come, and with them the mode.
-struct TripProfile: Sendable, Equatable {
+struct TripProfile: Sendable {
     private(set) var first: VisitPoint
     private(set) var last: VisitPoint
     private(set) var fixes = 1

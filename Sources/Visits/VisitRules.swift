@@ -155,15 +155,4 @@ public enum Movement: Equatable, Sendable {
         case .trip(let t): t.start
         }
     }
-
-    public var end: Int64 {
-        switch self {
-        case .visit(let v): v.end
-        case .trip(let t): t.end
-        }
-    }
-
-    public var isVisit: Bool {
-        if case .visit = self { true } else { false }
-    }
 }

@@ -89,52 +89,6 @@ import Visits
         }
     }
 
-    /// A reading that begins inside a stay finds a shorter first visit; read again from before
-    /// the stay, the detector is where the first one was just after that visit, and from there
-    /// on both find the same: what a day read on its own relies on to look before its edge
-    /// without reading the rest again.
-    @Test func aReadingFromInsideAStayIsAtTheSameStateAfterItsFirstVisit() {
-        let points = Fortnight.simulator().compactMap(VisitPoint.init)
-        let whole = StayDetector.movements(points)
-        let visits = whole.filter(\.isVisit)
-        // Begin in the middle of the third visit.
-        let inside = (visits[2].start + visits[2].end) / 2
-        let later = points.drop { $0.milliseconds < inside }
-        var fromInside = StayDetector()
-        var fromStart = StayDetector()
-        var first: [Movement] = []
-        var again: [Movement] = []
-        for p in later {
-            let before = first.count
-            fromInside.add(p) { first.append($0) }
-            if first[before...].contains(where: \.isVisit) { break }
-        }
-        #expect(first.count == 1 && first[0].start >= inside && first[0].end == visits[2].end, "\(first)")
-        for p in points where p.milliseconds <= first[0].end + 600_000 {
-            fromStart.add(p) { again.append($0) }
-            if fromStart.isAt(theSameStateAs: fromInside) { break }
-        }
-        #expect(fromStart.isAt(theSameStateAs: fromInside), "the same stay, fixes held and trip after the visit")
-        #expect(again.last == .visit(whole.compactMap { if case .visit(let v) = $0 { v } else { nil } }[2]))
-        // From there, the same fixes make the same visits and trips.
-        var rest: [Movement] = []
-        var restAgain: [Movement] = []
-        let after = later.drop { $0.milliseconds <= first[0].end }
-        var a = fromInside
-        var b = fromStart
-        for p in after.prefix(20_000) {
-            a.add(p) { rest.append($0) }
-            b.add(p) { restAgain.append($0) }
-        }
-        a.finish { rest.append($0) }
-        b.finish { restAgain.append($0) }
-        #expect(rest == restAgain && rest.count > 4)
-        // A detector that saw other fixes is not at the same state.
-        var other = StayDetector()
-        for p in points.prefix(100) { other.add(p) { _ in } }
-        #expect(!other.isAt(theSameStateAs: fromInside))
-    }
-
     @Test func fixesTooVagueArePassedOver() {
         let start: Int64 = 1_780_000_000_000
         var detector = StayDetector()

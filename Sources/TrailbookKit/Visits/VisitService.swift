@@ -124,104 +124,59 @@ public enum VisitService {
         return found
     }
 
-    /// The visits and trips of the days `[from, to)`, read with `pads[0]` on either side, and
-    /// the span read in the end. A visit or trip at either edge that reaches into the days may
-    /// have begun earlier (it starts at the first fix read) or go on later (it was still under
-    /// way at the end of the reading; a night without fixes may follow): that side is read out to
-    /// the next pad, and so on to the last.
+    /// The visits and trips of the days `[from, to)`, read with `near` ms on either side, and the
+    /// span read in the end; no point is read twice.
     ///
-    /// No point is read twice. Later, the detector simply goes on. Earlier, a new detector
-    /// reads the points before the edge and then the first reading's points up to its first
-    /// visit, which are kept for that; when it is then where the first detector was after that
-    /// visit (``StayDetector/isAt(theSameStateAs:)``), the first reading's visits and trips from
-    /// there on stand. When it is not, everything is read again from the last pad.
+    /// When nothing was over before the days begin (what was under way at the first fix read
+    /// still is: a night away from the morning before), it may have begun earlier: the detector
+    /// starts again at the first of `earlier` (ms before the days, each farther) that finds
+    /// something over before them, or the last, with the points up to the days kept for that.
+    /// When something is still under way at the end that began before the days end (a stay
+    /// past the half day, or before a night without fixes), the detector goes on to the last of
+    /// `earlier` after them.
     static func detectDays(
-        store: any TrackStoring, from: Int64, to: Int64, pads: [Int64], devices: DeviceFilter, rules: VisitRules
+        store: any TrackStoring, from: Int64, to: Int64, near: Int64, earlier: [Int64], devices: DeviceFilter,
+        rules: VisitRules
     ) throws -> (found: Detected, a: Int64, b: Int64) {
-        var (a, b) = (from - pads[0], to + pads[0])
-        /// A detector fed fixes, keeping those up to its first visit.
-        struct Reading {
-            var detector: StayDetector
-            var emitted: [Movement] = []
-            var fixes = 0
-            /// The first fix's time.
-            var first: Int64?
+        let far = earlier.last ?? near
+        var (a, b) = (from - near, to + near)
+        var detector = StayDetector(rules: rules)
+        var emitted: [Movement] = []
+        var fixes = 0
+        func read(_ start: Int64, _ end: Int64, keep: Bool = false) throws -> [VisitPoint] {
             var kept: [VisitPoint] = []
-            var keeping = true
-            /// The detector just after its first visit, and how many movements it had emitted.
-            var split: (detector: StayDetector, emitted: Int)?
-
-            mutating func add(_ p: VisitPoint) {
-                if first == nil { first = p.milliseconds }
-                let before = emitted.count
+            try store.forEachPoint(fromMilliseconds: start, toMilliseconds: end, devices: devices) { fix in
+                fixes += 1
+                guard let p = VisitPoint(fix) else { return }
                 detector.add(p) { emitted.append($0) }
-                guard keeping else { return }
-                kept.append(p)
-                if emitted[before...].contains(where: \.isVisit) {
-                    keeping = false
-                    split = (detector, emitted.count)
-                }
+                // Kept only while nothing is over: then no look before is needed.
+                if keep, emitted.isEmpty { kept.append(p) } else if !kept.isEmpty { kept = [] }
             }
-
-            /// Whether what it found first began at its first fix and reaches `from` (itself, or
-            /// the first visit after the way in to it): it may have begun before.
-            func mayBeginEarlier(than from: Int64) -> Bool {
-                guard let m = emitted.first, let first, m.start - first <= 60_000 else { return false }
-                return (emitted.first(where: \.isVisit) ?? m).end >= from
-            }
-
-            mutating func read(_ store: any TrackStoring, _ a: Int64, _ b: Int64, _ devices: DeviceFilter) throws {
-                try store.forEachPoint(fromMilliseconds: a, toMilliseconds: b, devices: devices) { fix in
-                    fixes += 1
-                    if let p = VisitPoint(fix) { add(p) }
-                }
-            }
+            return kept
         }
-        var reading = Reading(detector: StayDetector(rules: rules))
-        try reading.read(store, a, b, devices)
-        // Later: while what is under way at `b` reaches it, go on.
-        var level = 0
-        while true {
-            var probe = reading.detector
-            var tail: [Movement] = []
-            probe.finish { tail.append($0) }
-            // What `finish` hands over was still under way.
-            if level + 1 < pads.count, tail.contains(where: { $0.start < to }) {
-                level += 1
-                try reading.read(store, b, to + pads[level], devices)
-                b = to + pads[level]
-                continue
-            }
-            reading.detector = probe
-            reading.emitted += tail
-            break
+        var before = try read(a, from, keep: true)
+        for pad in earlier where emitted.isEmpty {
+            detector = StayDetector(rules: rules)
+            let more = try read(from - pad, a, keep: true)
+            for p in before { detector.add(p) { emitted.append($0) } }
+            before = more + before
+            a = from - pad
         }
-        var passedOver = reading.detector.passedOver
-        var fixes = reading.fixes
-        // Earlier: while what was under way at `a` reaches into the days, look before it.
-        level = 0
-        while level + 1 < pads.count, reading.mayBeginEarlier(than: from) {
-            level += 1
-            let earlier = from - pads[level]
-            guard let split = reading.split else {
-                let all = try detect(store: store, from: from - pads.last!, to: b, devices: devices, rules: rules)
-                return (all, from - pads.last!, b)
-            }
-            var again = Reading(detector: StayDetector(rules: rules))
-            try again.read(store, earlier, a, devices)
-            for p in reading.kept { again.add(p) }
-            guard again.detector.isAt(theSameStateAs: split.detector) else {
-                let all = try detect(store: store, from: from - pads.last!, to: b, devices: devices, rules: rules)
-                return (all, from - pads.last!, b)
-            }
-            fixes += again.fixes
-            passedOver += again.detector.passedOver - split.detector.passedOver
-            again.emitted += reading.emitted[split.emitted...]
-            reading = again
-            a = earlier
+        _ = try read(from, b)
+        var tail: [Movement] = []
+        var probe = detector
+        probe.finish { tail.append($0) }
+        // What `finish` hands over was still under way.
+        if tail.contains(where: { $0.start < to }) {
+            _ = try read(b, to + far)
+            b = to + far
+            tail = []
+            detector.finish { tail.append($0) }
+        } else {
+            detector = probe
         }
-        var found = Detected(points: fixes, passedOver: passedOver)
-        for m in reading.emitted { found.add(m) }
+        var found = Detected(points: fixes, passedOver: detector.passedOver)
+        for m in emitted + tail { found.add(m) }
         return (found, a, b)
     }
 
@@ -250,7 +205,8 @@ public enum VisitService {
         var found: Detected
         if remembered, a != .min, b != .max, b - a <= 4 * 86_400_000 {
             (found, a, b) = try detectDays(
-                store: store, from: from, to: to, pads: [43_200_000, 86_400_000], devices: devices, rules: rules)
+                store: store, from: from, to: to, near: 43_200_000, earlier: [57_600_000, 86_400_000], devices: devices,
+                rules: rules)
         } else {
             found = try detect(store: store, from: a, to: b, devices: devices, rules: rules)
             let cut = cut(found, from: from, to: to, a: a, b: b)
