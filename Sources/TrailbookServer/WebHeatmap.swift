@@ -6,7 +6,8 @@ import TrackModel
 import TrailbookKit
 
 /// `/heatmap`: where the signed-in account has been, all time or in one year, in one view: its points counted
-/// by the store in cells of a grid (about 256 across the account's whole extent), each cell
+/// in cells of a grid (about 256 across the account's whole extent; counted once per ride and
+/// kept while the server runs, ``HeatCells``), each cell
 /// shaded by its count on a log scale, over the base map. The browser gets the cells, never the
 /// points.
 struct WebHeatmap {
@@ -15,10 +16,12 @@ struct WebHeatmap {
     let tiles: TileFetcher?
     let threads: NIOThreadPool
     let zone: TimeZone
+    /// The counts kept per ride, for every account of the server.
+    let heat: HeatCells
 
     /// Cells across the account's extent, and the smallest cell (degrees, about 200 m).
     static let across = 256.0
-    static let smallest = 0.002
+    static let smallest = HeatCells.fine
 
     func add(to router: Router<ServerContext>) {
         router.get("/heatmap") { request, _ -> Response in
@@ -39,7 +42,7 @@ struct WebHeatmap {
                     )
                 } ?? (.min, .max)
             let (size, cells) = try await threads.runIfActive {
-                try Self.cells(of: user, in: store, from: from, to: to)
+                try Self.cells(of: user, in: store, heat: heat, from: from, to: to)
             }
             let points = cells.reduce(0) { $0 + $1.count }
             let whose =
@@ -59,21 +62,19 @@ struct WebHeatmap {
         router.get("/heatmap.js") { _, _ -> Response in WebPages.script(WebMapScripts.heatmap) }
     }
 
-    /// A first count in cells of half a degree finds the extent; the second counts in cells that
-    /// put about ``across`` of them over it.
-    static func cells(of user: String, in store: any TrackStoring, from: Int64 = .min, to: Int64 = .max) throws
-        -> (Double, [PointCell])
-    {
-        let coarse = 0.5
-        let first = try store.pointCells(account: user, cellDegrees: coarse, fromMilliseconds: from, toMilliseconds: to)
-        guard !first.isEmpty else { return (coarse, []) }
-        let rows = first.map(\.row)
-        let columns = first.map(\.column)
-        let span = Double(max(rows.max()! - rows.min()!, columns.max()! - columns.min()!) + 1) * coarse
-        let size = max(smallest, span / across)
-        return (
-            size, try store.pointCells(account: user, cellDegrees: size, fromMilliseconds: from, toMilliseconds: to)
-        )
+    /// The account's points counted in squares of ``HeatCells/fine`` degrees (kept per ride by
+    /// `heat`), then in squares a whole number of those on a side that put about ``across`` of
+    /// them over their extent.
+    static func cells(
+        of user: String, in store: any TrackStoring, heat: HeatCells, from: Int64 = .min, to: Int64 = .max
+    ) throws -> (Double, [PointCell]) {
+        let fine = try heat.cells(account: user, store: store, from: from, to: to)
+        guard !fine.isEmpty else { return (smallest, []) }
+        let rows = fine.keys.map { $0 >> 32 }
+        let columns = fine.keys.map { $0 & 0xFFFF_FFFF }
+        let span = Double(max(rows.max()! - rows.min()!, columns.max()! - columns.min()!) + 1) * HeatCells.fine
+        let k = max(1, Int64((span / across / HeatCells.fine).rounded(.up)))
+        return (Double(k) * HeatCells.fine, HeatCells.coarser(fine, by: k))
     }
 
     /// `{"size": DEGREES, "cells": [[ROW, COLUMN, COUNT], ...]}`.

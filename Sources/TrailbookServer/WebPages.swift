@@ -184,7 +184,8 @@ enum WebPages {
         WebSettings(accounts: login.accounts, login: login, threads: threads, zone: zone).add(to: router)
         WebPlaces(store: store, login: login, tiles: tiles, threads: threads, zone: zone, visitRules: pipeline.visits)
             .add(to: router)
-        WebHeatmap(store: store, login: login, tiles: tiles, threads: threads, zone: zone).add(to: router)
+        WebHeatmap(store: store, login: login, tiles: tiles, threads: threads, zone: zone, heat: HeatCells())
+            .add(to: router)
         WebFriends(store: store, login: login, tiles: tiles, threads: threads, rules: rules, zone: zone).add(to: router)
         WebAlerts(store: store, login: login, threads: threads, zone: zone, settings: pipeline.alerts).add(to: router)
     }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TrailbookTestSupport
 
-/// `/heatmap`: all of an account's points as the store's counts per cell, drawn over the base
-/// map; the browser gets cells, not points; another account's points are not in it.
+/// `/heatmap`: all of an account's points as counts per cell (counted per ride, kept, and
+/// counted again when a ride changes), drawn over the base map; the browser gets cells, not
+/// points; another account's points are not in it.
 extension WebPageTests {
     @Test func theHeatMapShowsEveryPointOfTheAccountAsCells() async throws {
         let dir = try Samples.temporaryDirectory()
@@ -40,11 +41,23 @@ extension WebPageTests {
             let values = try #require(seen.last as? [Int])
             #expect(values[0] <= width && values[1] > 0, "at \(width) px: \(values)")
         }
+        // Counted per ride and kept: a new ride is counted when it comes, the others are not read again.
+        var gpx = #"<gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+        for i in 0..<10 {
+            gpx +=
+                #"<trkpt lat="47.5" lon="\#(8.6 + Double(i) * 0.0001)"><time>2026-06-20T10:00:\#(10 + i)Z</time></trkpt>"#
+        }
+        try (gpx + "</trkseg></trk></gpx>\n").write(toFile: dir + "/more.gpx", atomically: true, encoding: .utf8)
+        #expect(try run(["import", "--store", store, "--user", "ana", dir + "/more.gpx"]).status == 0)
+        let again = try await HTTP.request(
+            URL(string: "\(base)/heatmap")!, headers: ["Cookie": "trailbook_session=\(ana)"])
+        #expect(again.1.contains("All your 1,772 points, in "), "\(again.1.prefix(2000))")
         let ben = try await signIn(base, as: "ben")
         let his = try await HTTP.request(
             URL(string: "\(base)/heatmap")!, headers: ["Cookie": "trailbook_session=\(ben)"])
         #expect(
             his.1.contains("Nothing recorded yet")
-                && his.1.contains(#"data-heat="{&quot;size&quot;:0.5,&quot;cells&quot;:[]}""#), "\(his.1.suffix(1500))")
+                && his.1.contains(#"data-heat="{&quot;size&quot;:0.002,&quot;cells&quot;:[]}""#),
+            "\(his.1.suffix(1500))")
     }
 }
