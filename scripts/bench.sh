@@ -222,3 +222,4 @@ bash scripts/bench-postgres.sh
 bash scripts/bench-google.sh
 bash scripts/bench-fit.sh
 bash scripts/bench-visits.sh
+bash scripts/bench-web.sh

@@ -22,6 +22,8 @@ struct WebDiary {
     let zone: TimeZone
     /// What counts as a visit (`[visits]`), for the year in review.
     var visitRules = VisitRules()
+    /// The overlay's rides, worked out once each, for every account of the server.
+    var shapes = OverlayShapes()
 
     /// The sentences a redirect names in `?saved=`: nothing the user typed goes back into a page
     /// through a URL.
@@ -187,11 +189,10 @@ struct WebDiary {
             let web = WebOverlay(
                 user: session.user, home: "/", calendar: "/calendar?year=\(to.year)", script: "/days.js",
                 from: from.description, to: to.description, message: message)
-            let (store, user, first, last) = (self.store, session.user, from, to)
+            let (store, user, first, last, shapes) = (self.store, session.user, from, to, self.shapes)
             let html = try await threads.runIfActive {
-                let (list, _) = try OverlayPages.collect(
-                    days, store: store, zone: zone, style: style, devices: DeviceFilter(account: user),
-                    link: { "/day/\($0)" })
+                let list = try shapes.days(
+                    days, store: store, zone: zone, devices: DeviceFilter(account: user), link: { "/day/\($0)" })
                 let title =
                     list.isEmpty
                     ? "Nothing recorded from \(first) to \(last)" : "\(first) to \(last): \(counted(list.count, "day"))"
@@ -412,8 +413,9 @@ struct WebDiary {
         "gpx": "application/gpx+xml", "geojson": "application/geo+json", "kml": "application/vnd.google-earth.kml+xml",
     ]
 
-    /// At most this many days go on one overlay map (each day's points are read whole).
-    static let overlayDays = 92
+    /// At most this many days go on one overlay map: a year (each ride is worked out once and
+    /// kept, ``OverlayShapes``).
+    static let overlayDays = 366
 
     /// How the served pages look: the reports' style, with the base map's tiles linked on this
     /// server.

@@ -310,7 +310,13 @@ extension WebPageTests {
             "--output", second,
         ])
         #expect(simulated.status == 0, "\(simulated.stderr)")
-        for file in ["Samples/ride.nmea", second] {
+        // Monday's first half now, the whole of it later (its ride then grows).
+        let sentences = try String(contentsOfFile: second, encoding: .utf8).split(whereSeparator: \.isNewline)
+        let epochs = sentences.indices.filter { sentences[$0].hasPrefix("$GPRMC") }
+        let half = try #require(epochs.count > 450 ? epochs[450] : nil, "\(epochs.count) of \(sentences.count)")
+        try (sentences[..<half].joined(separator: "\r\n") + "\r\n").write(
+            toFile: dir + "/monday-half.nmea", atomically: true, encoding: .utf8)
+        for file in ["Samples/ride.nmea", dir + "/monday-half.nmea"] {
             #expect(try run(["import", "--store", store, "--user", "ana", file]).status == 0)
         }
         let server = try ServeCommandTests.RunningServer(store: store)
@@ -326,7 +332,19 @@ extension WebPageTests {
         #expect(page.1.contains("Sun 14 Jun 2026") && page.1.contains("Mon 15 Jun 2026"))
         #expect(page.1.contains(#"<script src="/days.js"></script>"#) && !page.1.contains("<script>"))
         let long = try await HTTP.request(URL(string: "\(base)/days?from=2025-01-01&to=2026-06-16")!, headers: jar)
-        #expect(long.1.contains("At most 92 days go on one map"), "\(long.1.prefix(1500))")
+        #expect(long.1.contains("At most 366 days go on one map"), "\(long.1.prefix(1500))")
+        // Each ride is worked out once and kept; a ride that grows is worked out again.
+        func monday(_ html: String) -> String? {
+            html.components(separatedBy: #"data-day="2026-06-15""#).dropFirst().first?
+                .components(separatedBy: #"<td class="nowrap">"#).dropFirst().first?.components(separatedBy: "<").first
+        }
+        let before = try #require(monday(page.1), "\(page.1.suffix(2000))")
+        #expect(try run(["import", "--store", store, "--user", "ana", second]).status == 0)
+        let rides = try run(["rides", "--store", store, "--user", "ana", "--day", "2026-06-15"]).stdout
+        #expect(rides.hasPrefix("ride 2 ") && rides.contains("900 points"), "one ride, grown: \(rides)")
+        let grown = try await HTTP.request(URL(string: "\(base)/days?from=2026-06-13&to=2026-06-16")!, headers: jar)
+        let after = try #require(monday(grown.1))
+        #expect(after != before, "Monday's distance \(before) grew with the ride: \(after)")
         let empty = try await HTTP.request(URL(string: "\(base)/days?from=2020-01-01&to=2020-01-07")!, headers: jar)
         #expect(empty.0 == 200 && empty.1.contains("Nothing recorded from 2020-01-01 to 2020-01-07"))
 
@@ -731,7 +749,9 @@ extension WebPageTests {
         #expect(before.1.contains("06:30–06:59") && before.1.contains(" km<"), "\(before.1.prefix(3000))")
         let settings = try await HTTP.request(URL(string: "\(base)/settings")!, headers: jar)
         let token = try #require(csrf(in: settings.1))
-        #expect(settings.1.contains(#"<option value="Asia/Tokyo">"#) && settings.1.contains("the time zone is the server’s ("))
+        #expect(
+            settings.1.contains(#"<option value="Asia/Tokyo">"#)
+                && settings.1.contains("the time zone is the server’s ("))
 
         let refused = try await HTTP.request(
             URL(string: "\(base)/preferences")!, method: "POST",

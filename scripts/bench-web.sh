@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# make bench (part): the web app's heaviest views on the year at 1 Hz of bench-visits.sh (23.9 M
+# stored points): the day, the overlay of a year, a week's overlay, the heat map of all time.
+# Server time (curl's total on 127.0.0.1) and bytes sent, the first look and the next. Run by
+# bench.sh after bench-visits.sh; alone: bash scripts/bench-web.sh (after make release).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export TZ=UTC
+out=bench-out
+bin=.build/release/trailbook
+year="$out/visits-year.sqlite"
+if [ ! -s "$year" ]; then
+  echo "bench-web: $year is missing: run bash scripts/bench-visits.sh first." >&2
+  exit 66
+fi
+store="$out/web-year.sqlite"
+rm -f "$store" "$store-wal" "$store-shm"
+cp "$year" "$store"
+password="a passphrase for the bench only"
+echo "$password" | "$bin" user passwd me --password-stdin --store "$store" > /dev/null
+config="$out/web.toml"
+printf '[time]\nzone = "Europe/Zurich"\n[maps]\ntiles = "none"\n' > "$config"
+port=8793
+"$bin" serve --store "$store" --listen "127.0.0.1:$port" --config "$config" > "$out/web-serve.log" 2>&1 &
+server=$!
+trap 'kill $server 2> /dev/null || true' EXIT
+base="http://127.0.0.1:$port"
+for _ in $(seq 50); do curl -s -o /dev/null "$base/" && break; sleep 0.2; done
+jar="$out/web.cookies"
+rm -f "$jar"
+token=$(curl -s -c "$jar" -b "$jar" "$base/" | grep -o 'name="csrf" value="[^"]*"' | head -1 | sed 's/.*value="//;s/"//')
+curl -s -c "$jar" -b "$jar" -o /dev/null --data-urlencode "csrf=$token" --data-urlencode "user=me" \
+  --data-urlencode "password=$password" "$base/login"
+echo "| view | first look | next look | bytes |"
+echo "|---|---|---|---|"
+for view in "/day/2026-12-02" "/days?from=2026-06-01&to=2027-05-31" "/days?from=2026-11-30&to=2026-12-06" \
+  "/heatmap" "/heatmap?year=2026" "/calendar?year=2026" "/"; do
+  first=$(curl -s -b "$jar" -o /dev/null -w "%{time_total}" "$base$view")
+  next=$(curl -s -b "$jar" -o /dev/null -w "%{time_total} %{size_download}" "$base$view")
+  echo "| \`$view\` | ${first} s | ${next% *} s | ${next#* } |"
+done
+echo "server RSS after: $(ps -o rss= -p $server) KB"
