@@ -24,6 +24,9 @@ public final class HeatCells: Sendable {
 
     public init() {}
 
+    /// How many rides' counts are kept.
+    var countedRides: Int { counted.withLock { $0.count } }
+
     /// A square's key: its row from the south pole in the high half, its column from 180° W
     /// in the low.
     public static func key(_ c: Coordinate) -> Int64 {

@@ -42,6 +42,9 @@ public final class OverlayShapes: Sendable {
 
     public init() {}
 
+    /// How many rides' parts are kept.
+    var keptParts: Int { kept.withLock { $0.count } }
+
     /// The part of `ride` in `[from, to)`, read from the store.
     static func shape(_ ride: StoredRide, store: any TrackStoring, account: String?, from: Int64, to: Int64) throws
         -> Shape
@@ -107,7 +110,18 @@ public final class OverlayShapes: Sendable {
                 if !shape.corners.isEmpty { byDay[day, default: []].append(shape) }
             }
         }
-        if !fresh.isEmpty { kept.withLock { $0.merge(fresh) { $1 } } }
+        if !fresh.isEmpty {
+            // What was kept of an older state of these rides goes (a ride a phone is still
+            // adding to gets a new part on every look).
+            let current = Dictionary(rides.map { ($0.id, $0) }) { a, _ in a }
+            kept.withLock { all in
+                all = all.filter { key, k in
+                    guard let r = current[key.ride] else { return true }
+                    return k.points == r.pointCount && k.start == r.startMilliseconds && k.end == r.endMilliseconds
+                }
+                all.merge(fresh) { $1 }
+            }
+        }
         var places: [CivilDate: [Coordinate]] = [:]
         for r in try store.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account) {
             places[LocalDay.of(r.milliseconds, in: zone), default: []].append(r.coordinate)
