@@ -7,6 +7,9 @@ import GPSCore
 /// `index.html#2026-06-14` opens with that day highlighted), and each day links to its day
 /// report. A day with records but no ride (a walk with a geotagged photo) shows its places.
 public enum OverlayReport {
+    /// The map's size in pixels (its scale is fitted to the days' routes and places).
+    public static let mapSize = (width: 960.0, height: 640.0)
+
     public struct Day: Sendable {
         public var date: String
         /// Each ride's segments, as coordinates.
@@ -78,8 +81,7 @@ public enum OverlayReport {
         _ days: [Day], title: String, style: ReportStyle = .init(), suggestions: [SuggestionTable] = [],
         web: WebOverlay? = nil
     ) -> String {
-        let width = 960.0
-        let height = 640.0
+        let (width, height) = mapSize
         let projection = MapProjection(
             fitting: days.flatMap { $0.lines.joined() + $0.places }, width: width, height: height)
         let screen = days.map { day in day.lines.map { $0.map(projection.point) } }

@@ -129,7 +129,8 @@ public final class OverlayShapes: Sendable {
         // The map the view draws (as OverlayReport fits it), and the lines that stay within half a
         // pixel of it.
         let corners = byDay.values.joined().flatMap(\.corners) + places.values.joined()
-        let map = MapProjection(fitting: corners, width: 960, height: 640)
+        let map = MapProjection(
+            fitting: corners, width: OverlayReport.mapSize.width, height: OverlayReport.mapSize.height)
         let level = Self.tolerances.lastIndex { $0 <= map.metresPerPixel / 2 } ?? 0
         return try days.compactMap { day -> OverlayReport.Day? in
             let shapes = byDay[day] ?? []
