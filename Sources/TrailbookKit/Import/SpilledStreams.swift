@@ -195,7 +195,7 @@ private final class RunFile {
         var template = Array((NSTemporaryDirectory() + "/trailbook-sort-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw Self.failure(naming, "made", errno) }
-        unlink(String(cString: template))
+        unlink(String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         self.fd = fd
     }
 

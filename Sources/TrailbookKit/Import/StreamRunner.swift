@@ -159,7 +159,7 @@ struct StreamRunner {
             return
         }
         if pipeline == nil { pipeline = Pipeline(configuration: configuration) }
-        try decide { pipeline, record in pipeline.process(fix, record) }
+        decide { pipeline, record in pipeline.process(fix, record) }
     }
 
     /// Starts the stream's pipeline on the fixes probed for its pace (none unless
