@@ -21,22 +21,43 @@ echo "$password" | "$bin" user passwd me --password-stdin --store "$store" > /de
 config="$out/web.toml"
 printf '[time]\nzone = "Europe/Zurich"\n[maps]\ntiles = "none"\n' > "$config"
 port=8793
-"$bin" serve --store "$store" --listen "127.0.0.1:$port" --config "$config" > "$out/web-serve.log" 2>&1 &
-server=$!
-trap 'kill $server 2> /dev/null || true' EXIT
 base="http://127.0.0.1:$port"
-for _ in $(seq 50); do curl -s -o /dev/null "$base/" && break; sleep 0.2; done
 jar="$out/web.cookies"
-rm -f "$jar"
-token=$(curl -s -c "$jar" -b "$jar" "$base/" | grep -o 'name="csrf" value="[^"]*"' | head -1 | sed 's/.*value="//;s/"//')
-curl -s -c "$jar" -b "$jar" -o /dev/null --data-urlencode "csrf=$token" --data-urlencode "user=me" \
-  --data-urlencode "password=$password" "$base/login"
-echo "| view | first look | next look | bytes |"
-echo "|---|---|---|---|"
-for view in "/day/2026-12-02" "/days?from=2026-06-01&to=2027-05-31" "/days?from=2026-11-30&to=2026-12-06" \
-  "/heatmap" "/heatmap?year=2026" "/calendar?year=2026" "/"; do
-  first=$(curl -s -b "$jar" -o /dev/null -w "%{time_total}" "$base$view")
-  next=$(curl -s -b "$jar" -o /dev/null -w "%{time_total} %{size_download}" "$base$view")
-  echo "| \`$view\` | ${first} s | ${next% *} s | ${next#* } |"
-done
-echo "server RSS after: $(ps -o rss= -p $server) KB"
+# The server's view cache (the overlay's and the heat map's work, kept per ride) starts empty.
+export XDG_CACHE_HOME="$out/web-cache"
+rm -rf "$XDG_CACHE_HOME"
+server=
+trap 'kill $server 2> /dev/null || true' EXIT
+start() {
+  : > "$out/web-serve.log"
+  "$bin" serve --store "$store" --listen "127.0.0.1:$port" --config "$config" > "$out/web-serve.log" 2>&1 &
+  server=$!
+  for _ in $(seq 50); do curl -s -o /dev/null "$base/" && break; sleep 0.2; done
+  rm -f "$jar"
+  token=$(curl -s -c "$jar" -b "$jar" "$base/" | grep -o 'name="csrf" value="[^"]*"' | head -1 | sed 's/.*value="//;s/"//')
+  curl -s -c "$jar" -b "$jar" -o /dev/null --data-urlencode "csrf=$token" --data-urlencode "user=me" \
+    --data-urlencode "password=$password" "$base/login"
+}
+views() {
+  echo "| view | first look | next look | bytes |"
+  echo "|---|---|---|---|"
+  for view in "/day/2026-12-02" "/days?from=2026-06-01&to=2027-05-31" "/days?from=2026-11-30&to=2026-12-06" \
+    "/heatmap" "/heatmap?year=2026" "/calendar?year=2026" "/"; do
+    first=$(curl -s -b "$jar" -o /dev/null -w "%{time_total}" "$base$view")
+    next=$(curl -s -b "$jar" -o /dev/null -w "%{time_total} %{size_download}" "$base$view")
+    echo "| \`$view\` | ${first} s | ${next% *} s | ${next#* } |"
+  done
+  echo "server RSS after: $(ps -o rss= -p $server) KB"
+}
+# The first start on this store: the server fills its cache in the background (every point read
+# once); the views are timed once it has.
+start
+for _ in $(seq 600); do grep -q "view cache" "$out/web-serve.log" && break; sleep 1; done
+echo "first start, the cache filled: $(grep -o 'view cache.*' "$out/web-serve.log")"
+echo "cache file: $(du -k "$XDG_CACHE_HOME"/trailbook/views/*.sqlite | cut -f1) KB"
+views
+# Started again: nothing to work out, each view reads what the cache file keeps.
+kill $server; wait $server 2> /dev/null || true
+start
+echo "started again:"
+views

@@ -79,9 +79,18 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw CommandFailure(message: "maps.tiles in the config: \(error).", code: .config)
         }
+        // The overlay's and the heat map's work outlives the server in the cache folder; a cache
+        // that cannot be opened costs only time.
+        let cachePath = ViewCache.path(store: storeOptions.path)
+        var views = KeptViews()
+        do {
+            views = KeptViews(cache: try ViewCache(path: cachePath))
+        } catch {
+            logger.warning("the view cache \(cachePath) cannot be opened (\(error)): views are kept in memory only")
+        }
         let server = SharingServer(
             configuration: .init(host: host, port: port, trustProxy: trustProxy), store: store, rules: rules,
-            logger: logger, tiles: tiles, archiveStore: { try TrackStore(path: $0) })
+            logger: logger, tiles: tiles, archiveStore: { try TrackStore(path: $0) }, views: views)
         // The accounts' alerts go out while the server runs; it stops after the server.
         let notifier = NotifierService(
             notifier: Notifier(store: store, settings: rules.alerts, logger: logger), tasks: nil)

@@ -53,15 +53,18 @@ public struct SharingServer: Service, CustomStringConvertible {
     /// Makes the new SQLite store at a path that an account's archive (`/export/archive`) is
     /// copied into; nil: no archives.
     let archiveStore: (@Sendable (String) throws -> any StoreCopying)?
+    /// The overlay's and the heat map's kept work, for every account.
+    let views: KeptViews
 
     /// `rules`: the collection rules the phones' points go through, as a receiver's do; `tiles`:
     /// the live map's base map.
     public init(
         configuration: Configuration, store: any TrackStoring, rules: PipelineConfiguration, logger: Logger,
         tiles: TileFetcher? = nil, archiveStore: (@Sendable (String) throws -> any StoreCopying)? = nil,
-        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+        views: KeptViews = KeptViews(), onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         self.configuration = configuration
+        self.views = views
         self.tiles = tiles
         self.archiveStore = archiveStore
         self.store = store
@@ -249,7 +252,7 @@ public struct SharingServer: Service, CustomStringConvertible {
             to: router)
         WebPages.add(
             to: router, store: store, login: login, tiles: tiles, threads: threads, rules: ingest.rules,
-            zone: ingest.zone, pipeline: ingest.configuration)
+            zone: ingest.zone, pipeline: ingest.configuration, views: views)
         if let archiveStore, let source = store as? any StoreCopying {
             WebArchive(store: source, login: login, threads: threads, zone: ingest.zone, makeStore: archiveStore).add(
                 to: router)
@@ -309,14 +312,48 @@ public struct SharingServer: Service, CustomStringConvertible {
         defer { silence.cancel() }
         threads.start()
         defer { threads.shutdownGracefully { _ in } }
+        let warming = warm()
+        defer { warming.cancel() }
         try await withGracefulShutdownHandler {
             try await app.run()
         } onGracefulShutdown: {
             relay?.cancel()
             silence.cancel()
+            warming.cancel()
             Task { await feed.closeAll() }
         }
         logger.info("stopped")
+    }
+
+    /// Files in the view cache what is not there yet of every account (``KeptViews/fill``), on
+    /// one thread of the pool, once the server runs: on a store the cache has seen, a look at
+    /// what is kept; the first time, every point read once. Cancelled, it stops between rides.
+    func warm() -> Task<Void, Never> {
+        let (views, store, zone, logger, threads) = (self.views, self.store, ingest.zone, self.logger, self.threads)
+        return Task(priority: .background) {
+            guard let cache = views.cache else { return }
+            let stopped = Atomic(false)
+            await withTaskCancellationHandler {
+                let started = ContinuousClock.now
+                do {
+                    let done = try await threads.runIfActive {
+                        try views.fill(store: store, zone: zone) { stopped.load(ordering: .relaxed) }
+                    }
+                    let seconds = (ContinuousClock.now - started) / .seconds(1)
+                    if done.rides + done.parts > 0 {
+                        logger.info(
+                            "view cache \(cache.path): \(counted(done.rides, "ride")) counted, \(counted(done.parts, "overlay part")) worked out in \(String(format: "%.1f", seconds)) s"
+                        )
+                    } else {
+                        logger.debug("view cache \(cache.path): nothing new")
+                    }
+                } catch {
+                    logger.warning("the view cache \(cache.path) is not filled: \(error)")
+                }
+            } onCancel: {
+                stopped.store(true, ordering: .relaxed)
+            }
+        }
     }
 }
 

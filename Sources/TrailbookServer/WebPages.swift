@@ -17,7 +17,7 @@ enum WebPages {
     static func add(
         to router: Router<ServerContext>, store: any TrackStoring, login: Login, tiles: TileFetcher?,
         threads: NIOThreadPool, rules: EventRules = EventRules(), zone: TimeZone = .current,
-        pipeline: PipelineConfiguration = .ride
+        pipeline: PipelineConfiguration = .ride, views: KeptViews = KeptViews()
     ) {
         let sharing = SharingService(store: store)
         let templates = WebTemplates.pages
@@ -178,13 +178,15 @@ enum WebPages {
         }
         router.get("/map.js") { _, _ -> Response in script(WebMapScripts.map) }
         router.get("/live.js") { _, _ -> Response in script(WebMapScripts.live) }
-        WebDiary(store: store, login: login, tiles: tiles, threads: threads, zone: zone, visitRules: pipeline.visits)
-            .add(to: router)
+        WebDiary(
+            store: store, login: login, tiles: tiles, threads: threads, zone: zone, visitRules: pipeline.visits,
+            shapes: views.shapes
+        ).add(to: router)
         WebImport(store: store, login: login, threads: threads, zone: zone, pipeline: pipeline).add(to: router)
         WebSettings(accounts: login.accounts, login: login, threads: threads, zone: zone).add(to: router)
         WebPlaces(store: store, login: login, tiles: tiles, threads: threads, zone: zone, visitRules: pipeline.visits)
             .add(to: router)
-        WebHeatmap(store: store, login: login, tiles: tiles, threads: threads, zone: zone, heat: HeatCells())
+        WebHeatmap(store: store, login: login, tiles: tiles, threads: threads, zone: zone, heat: views.heat)
             .add(to: router)
         WebFriends(store: store, login: login, tiles: tiles, threads: threads, rules: rules, zone: zone).add(to: router)
         WebAlerts(store: store, login: login, threads: threads, zone: zone, settings: pipeline.alerts).add(to: router)

@@ -50,6 +50,10 @@ import TrailbookTestSupport
             process.arguments = ["serve", "--listen", listen, "--store", store, "--log-level", "debug"] + extra
             process.standardError = FileHandle(forWritingAtPath: log)
             process.standardOutput = FileHandle.nullDevice
+            // Its view cache beside the store, not in the cache folder of whoever runs the tests.
+            process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": beside + ".cache"]) {
+                $1
+            }
             try process.run()
             // The port the system chose is in the start line.
             var text = ""
@@ -73,6 +77,16 @@ import TrailbookTestSupport
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
             }
+        }
+
+        /// Its standard error once it contains `text` (within a minute), nil if it never does.
+        func logged(_ text: String) -> String? {
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                if let seen = try? String(contentsOfFile: log, encoding: .utf8), seen.contains(text) { return seen }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return nil
         }
 
         /// Stops it with SIGTERM; its exit status and its standard error.

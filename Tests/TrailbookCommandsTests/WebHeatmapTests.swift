@@ -15,9 +15,12 @@ extension WebPageTests {
         try TileServer.makeMBTiles(mbtiles, tiles: Self.rideTiles())
         let config = dir + "/config.toml"
         try "[maps]\ntiles = \"mbtiles:\(mbtiles)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        var server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
         defer { _ = server.stop() }
-        let base = server.url!
+        // Once started, the server files ana's ride in its view cache (ben has none).
+        let filled = server.logged("view cache ")
+        #expect(filled?.contains("1 ride counted, 1 overlay part worked out in ") == true, "\(filled ?? "")")
+        var base = server.url!
         let ana = try await signIn(base, as: "ana")
         let page = try await HTTP.request(
             URL(string: "\(base)/heatmap")!, headers: ["Cookie": "trailbook_session=\(ana)"])
@@ -52,6 +55,20 @@ extension WebPageTests {
         let again = try await HTTP.request(
             URL(string: "\(base)/heatmap")!, headers: ["Cookie": "trailbook_session=\(ana)"])
         #expect(again.1.contains("All your 1,772 points, in "), "\(again.1.prefix(2000))")
+        // Started again: the cache has everything but the new ride's overlay, worked out at the
+        // start; the heat map is as it was.
+        _ = server.stop()
+        server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        base = server.url!
+        let refilled = server.logged("view cache ")
+        #expect(refilled?.contains("0 rides counted, 1 overlay part worked out") == true, "\(refilled ?? "")")
+        let ana2 = try await signIn(base, as: "ana")
+        let kept = try await HTTP.request(
+            URL(string: "\(base)/heatmap")!, headers: ["Cookie": "trailbook_session=\(ana2)"])
+        #expect(kept.1.contains("All your 1,772 points, in "), "\(kept.1.prefix(2000))")
+        server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        base = server.url!
+        #expect(server.logged("view cache ")?.contains("nothing new") == true)
         let ben = try await signIn(base, as: "ben")
         let his = try await HTTP.request(
             URL(string: "\(base)/heatmap")!, headers: ["Cookie": "trailbook_session=\(ben)"])

@@ -64,4 +64,72 @@ import TrailbookTestSupport
         let coarse = HeatCells.coarser(cells, by: 10)
         #expect(coarse.map(\.count).reduce(0, +) == points && coarse.count < cells.count)
     }
+
+    /// A server started again (a new `KeptViews` on the same cache file) finds the overlay and
+    /// the heat map as they were, reading no point; a ride that changed is worked out again and
+    /// kept in place of its older state; a removed ride's entries go.
+    @Test func whatIsKeptOutlivesTheServer() throws {
+        let dir = try Samples.temporaryDirectory()
+        var store = try self.store(dir, epochs: 900)
+        #expect(try store.setPasswordHash("not a real hash", of: "me"))
+        let path = ViewCache.path(store: dir + "/s.sqlite", environment: ["XDG_CACHE_HOME": dir + "/cache"])
+        #expect(path.hasPrefix(dir + "/cache/trailbook/views/") && path.hasSuffix(".sqlite"))
+        func look(_ views: KeptViews) throws -> (OverlayReport.Day, [Int64: Int]) {
+            let days = try views.shapes.days([day], store: store, zone: zone, devices: DeviceFilter(account: "me")) {
+                "/day/\($0)"
+            }
+            return (try #require(days.first), try views.heat.cells(account: "me", store: store))
+        }
+
+        // The server's first start files every ride once.
+        let first = KeptViews(cache: try ViewCache(path: path))
+        let filled = try first.fill(store: store, zone: zone)
+        #expect(filled.rides == 1 && filled.parts == 1)
+        #expect(try first.fill(store: store, zone: zone) == (0, 0), "nothing is worked out twice")
+        let (day0, cells0) = try look(KeptViews())  // from the points
+
+        // Started again: the same lines to the last digit, the same counts, no point read.
+        let again = KeptViews(cache: try ViewCache(path: path))
+        let (day1, cells1) = try look(again)
+        #expect(again.shapes.workedOut == 0 && again.heat.countedFromPoints == 0)
+        #expect(day1.lines == day0.lines && day1.distance == day0.distance && day1.moving == day0.moving)
+        #expect(cells1 == cells0)
+
+        // The ride grows: worked out again, and the file keeps its new state only.
+        store = try self.store(dir, epochs: 1800)
+        let third = KeptViews(cache: try ViewCache(path: path))
+        let (day2, cells2) = try look(third)
+        #expect(third.shapes.workedOut == 1 && third.heat.countedFromPoints == 1)
+        #expect(day2.distance > day0.distance && cells2.values.reduce(0, +) > cells0.values.reduce(0, +))
+        let ride = try #require(try store.rides().first)
+        let states = try #require(third.cache).partStates(of: [ride.id])
+        #expect(states.count == 1 && states.values.first == ViewCache.RideState(ride))
+        let fourth = KeptViews(cache: try ViewCache(path: path))
+        #expect(try look(fourth).0.lines == day2.lines && fourth.shapes.workedOut == 0)
+
+        // Removed from the store: its entries go at the next start.
+        #expect(try store.remove(ride: ride.id, account: nil) != nil)
+        #expect(try fourth.fill(store: store, zone: zone) == (0, 0))
+        #expect(try fourth.cache!.partStates(of: [ride.id]).isEmpty && fourth.cache!.heat(of: [ride.id]).isEmpty)
+
+        // A file of another version is emptied, not misread.
+        let cache = try ViewCache(path: path)
+        try cache.keep(heat: [
+            7: (ViewCache.RideState(points: 1, start: 0, end: 0), [HeatCells.key(.init(latitude: 47, longitude: 8)): 1])
+        ])
+        try cache.pool.write { try $0.execute(sql: "PRAGMA user_version = 0") }
+        #expect(try ViewCache(path: path).heat(of: [7]).isEmpty)
+    }
+
+    /// The cache's numbers: every size of step, both signs, and a truncated blob refused.
+    @Test func packedNumbersReadBackAsWritten() throws {
+        let values: [Int64] = [0, 1, -1, 63, -64, 64, 300, -300, 1 << 40, .max, .min]
+        var writer = PackedWriter()
+        for v in values { writer.int(v) }
+        writer.double(-12.345)
+        var reader = PackedReader(Data(writer.bytes))
+        #expect(try values.map { _ in try reader.int() } == values)
+        #expect(try reader.double() == -12.345)
+        #expect(throws: PackedReader.Truncated.self) { try reader.int() }
+    }
 }

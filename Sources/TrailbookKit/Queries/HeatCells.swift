@@ -4,28 +4,29 @@ import Synchronization
 import TrackModel
 
 /// An account's points counted in squares of ``fine`` degrees, for the heat map: counted once
-/// per ride and kept in memory, so that a heat map of all time reads only the rides changed
-/// since (a ride is counted again when its points, start or end changed). A server keeps one
-/// for all its accounts (ride ids are the store's).
+/// per ride and kept in memory, and in the server's ``ViewCache`` when it has one (so the counts
+/// outlive the server), so that a heat map of all time reads only the rides changed since (a
+/// ride is counted again when its points, start or end changed). A server keeps one for all its
+/// accounts (ride ids are the store's).
 public final class HeatCells: Sendable {
     /// The smallest square, degrees (about 220 m), and in the stores' 1e-7 degrees.
     public static let fine = 0.002
     static let fineE7: Int64 = 20_000
 
-    struct Counted {
-        var points: Int
-        var start: Int64
-        var end: Int64
-        var cells: [Int64: Int]
-    }
+    typealias RideState = ViewCache.RideState
 
-    /// Counts by ride id.
-    private let counted = Mutex<[Int64: Counted]>([:])
+    /// Counts by ride id, with the state of the ride counted.
+    private let counted = Mutex<[Int64: (RideState, [Int64: Int])]>([:])
+    /// Where the counts outlive the server (nil: in memory only).
+    let cache: ViewCache?
 
-    public init() {}
+    public init(cache: ViewCache? = nil) { self.cache = cache }
 
     /// How many rides' counts are kept.
     var countedRides: Int { counted.withLock { $0.count } }
+    /// How many rides were counted from the points (not found kept).
+    private let counts = Atomic(0)
+    var countedFromPoints: Int { counts.load(ordering: .relaxed) }
 
     /// A square's key: its row from the south pole in the high half, its column from 180° W
     /// in the low.
@@ -50,10 +51,17 @@ public final class HeatCells: Sendable {
         -> [Int64: Int]
     {
         let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account))
-        let known = counted.withLock { all in rides.compactMap { r in all[r.id].map { (r.id, $0) } } }
-        let kept = Dictionary(known, uniquingKeysWith: { a, _ in a })
+        var kept = counted.withLock { all in
+            Dictionary(rides.compactMap { r in all[r.id].map { (r.id, $0) } }, uniquingKeysWith: { a, _ in a })
+        }
+        let whole = rides.filter { $0.startMilliseconds >= from && $0.endMilliseconds < to }
+        if let cache, whole.contains(where: { kept[$0.id]?.0 != RideState($0) }) {
+            let filed = try cache.heat(of: whole.filter { kept[$0.id]?.0 != RideState($0) }.map(\.id))
+            kept.merge(filed) { $1 }
+            counted.withLock { $0.merge(filed) { $1 } }
+        }
         var total: [Int64: Int] = [:]
-        var fresh: [Int64: Counted] = [:]
+        var fresh: [Int64: (RideState, [Int64: Int])] = [:]
         for ride in rides {
             let devices = DeviceFilter.account(account, device: ride.device)
             guard ride.startMilliseconds >= from, ride.endMilliseconds < to else {
@@ -64,20 +72,42 @@ public final class HeatCells: Sendable {
                 total.merge(part, uniquingKeysWith: +)
                 continue
             }
-            if let k = kept[ride.id], k.points == ride.pointCount, k.start == ride.startMilliseconds,
-                k.end == ride.endMilliseconds
-            {
-                total.merge(k.cells, uniquingKeysWith: +)
+            if let (state, cells) = kept[ride.id], state == RideState(ride) {
+                total.merge(cells, uniquingKeysWith: +)
                 continue
             }
             let cells = try Self.count(
                 store: store, devices: devices, from: ride.startMilliseconds, to: ride.endMilliseconds + 1)
-            fresh[ride.id] = Counted(
-                points: ride.pointCount, start: ride.startMilliseconds, end: ride.endMilliseconds, cells: cells)
+            counts.add(1, ordering: .relaxed)
+            fresh[ride.id] = (RideState(ride), cells)
             total.merge(cells, uniquingKeysWith: +)
         }
-        if !fresh.isEmpty { counted.withLock { $0.merge(fresh) { $1 } } }
+        if !fresh.isEmpty {
+            counted.withLock { $0.merge(fresh) { $1 } }
+            try cache?.keep(heat: fresh)
+        }
         return total
+    }
+
+    /// Counts and files in the cache the rides of `account` not there yet, without keeping them
+    /// in memory (the server does this once it starts). Stops early when `stop` says so;
+    /// returns the rides counted.
+    @discardableResult
+    public func fill(account: String, store: any TrackStoring, stop: () -> Bool = { false }) throws -> Int {
+        guard let cache else { return 0 }
+        let rides = try store.rides(
+            fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
+        let filed = try cache.heat(of: rides.map(\.id)).mapValues(\.0)
+        var done = 0
+        for ride in rides where filed[ride.id] != RideState(ride) {
+            if stop() { break }
+            let cells = try Self.count(
+                store: store, devices: .account(account, device: ride.device), from: ride.startMilliseconds,
+                to: ride.endMilliseconds + 1)
+            try cache.keep(heat: [ride.id: (RideState(ride), cells)])
+            done += 1
+        }
+        return done
     }
 
     /// `cells` (``key(_:)`` squares) in squares `k` times as large, sorted by row and column.

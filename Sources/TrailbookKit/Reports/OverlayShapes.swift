@@ -6,26 +6,66 @@ import TrackModel
 
 /// The overlay of many days as the web app draws it (`/days`), without reading every point of
 /// every day on each look: each ride's lines (simplified to each of ``tolerances``), extent,
-/// distance and moving time are worked out once and kept in memory, and worked out again when
-/// its points, start or end changed. A view draws the lines simplified to the most that stays
-/// within half a pixel of its map. A ride across midnight is worked out and kept for the part
-/// in each day, as the day pages show it. A server keeps one for all its accounts (ride ids are
-/// the store's).
+/// distance and moving time are worked out once and kept in memory, and in the server's
+/// ``ViewCache`` when it has one (so they outlive the server), and worked out again when its
+/// points, start or end changed. A view draws the lines simplified to the most that stays within
+/// half a pixel of its map. A ride across midnight is worked out and kept for the part in each
+/// day, as the day pages show it. A server keeps one for all its accounts (ride ids are the
+/// store's).
 public final class OverlayShapes: Sendable {
-    /// A ride's lines (one per segment, at each of ``tolerances``), extent and figures.
+    /// A ride's lines (one per segment, at each of ``tolerances``), extent and figures. The
+    /// lines are kept packed (a few bytes a point, ``PackedWriter``), each tolerance's apart:
+    /// a view unpacks only the one it draws.
     struct Shape: Sendable {
-        var lines: [[[Coordinate]]]
         var corners: [Coordinate]
         var distance: Double
         var moving: Double
+        /// The lines at each of ``tolerances``, packed.
+        var packed: [[UInt8]]
+
+        init(lines: [[[Coordinate]]], corners: [Coordinate], distance: Double, moving: Double) {
+            (self.corners, self.distance, self.moving) = (corners, distance, moving)
+            packed = lines.map { level in
+                var writer = PackedWriter()
+                writer.int(Int64(level.count))
+                for line in level {
+                    writer.int(Int64(line.count))
+                    var (lat, lon): (Int64, Int64) = (0, 0)
+                    for c in line {
+                        let (a, b) = (Self.e7(c.latitude), Self.e7(c.longitude))
+                        writer.int(a - lat)
+                        writer.int(b - lon)
+                        (lat, lon) = (a, b)
+                    }
+                }
+                return writer.bytes
+            }
+        }
+
+        /// The lines at ``tolerances``[`level`].
+        func lines(_ level: Int) -> [[Coordinate]] {
+            var reader = PackedReader(packed[level])
+            // Packed here: it reads back.
+            return
+                (try? (0..<reader.count()).map { _ in
+                    var (lat, lon): (Int64, Int64) = (0, 0)
+                    return try (0..<reader.count()).map { _ in
+                        lat += try reader.int()
+                        lon += try reader.int()
+                        return Self.coordinate(lat, lon)
+                    }
+                }) ?? []
+        }
+
+        static func e7(_ degrees: Double) -> Int64 { Int64((degrees * 1e7).rounded()) }
+
+        /// As the stores read their 1e-7 degrees.
+        static func coordinate(_ lat: Int64, _ lon: Int64) -> Coordinate {
+            Coordinate(latitude: Double(lat) / 1e7, longitude: Double(lon) / 1e7)
+        }
     }
 
-    struct Kept: Sendable {
-        var points: Int
-        var start: Int64
-        var end: Int64
-        var shape: Shape
-    }
+    typealias RideState = ViewCache.RideState
 
     /// How far a kept line may stray from the points, metres: from below what a fix is sure of
     /// (for a map of a town) to a pixel of a map of a continent.
@@ -38,12 +78,17 @@ public final class OverlayShapes: Sendable {
         var to: Int64
     }
 
-    private let kept = Mutex<[Part: Kept]>([:])
+    private let kept = Mutex<[Part: (RideState, Shape)]>([:])
+    /// Where the parts outlive the server (nil: in memory only).
+    let cache: ViewCache?
 
-    public init() {}
+    public init(cache: ViewCache? = nil) { self.cache = cache }
 
-    /// How many rides' parts are kept.
+    /// How many rides' parts are kept in memory.
     var keptParts: Int { kept.withLock { $0.count } }
+    /// How many parts were worked out from the points (not found kept).
+    private let worked = Atomic(0)
+    var workedOut: Int { worked.load(ordering: .relaxed) }
 
     /// The part of `ride` in `[from, to)`, read from the store.
     static func shape(_ ride: StoredRide, store: any TrackStoring, account: String?, from: Int64, to: Int64) throws
@@ -80,6 +125,99 @@ public final class OverlayShapes: Sendable {
         return Simplify.indices(plane, tolerance: metres).map { line[$0] }
     }
 
+    /// The parts of `rides` in each day from `first` to `last` (local days in `zone`), each with
+    /// its ride's state.
+    static func parts(_ rides: [StoredRide], first: CivilDate, last: CivilDate, zone: TimeZone)
+        -> [(day: CivilDate, part: Part, ride: StoredRide)]
+    {
+        var out: [(CivilDate, Part, StoredRide)] = []
+        for ride in rides {
+            let (a, b) = (ride.startMilliseconds, ride.endMilliseconds + 1)
+            // The part in each day it touches (all of it, on one day).
+            var day = max(LocalDay.of(a, in: zone), first)
+            while day <= min(LocalDay.of(b - 1, in: zone), last) {
+                let (dayStart, dayEnd) = LocalDay.range(day, in: zone)
+                out.append((day, Part(ride: ride.id, from: max(a, dayStart), to: min(b, dayEnd)), ride))
+                day = day.adding(days: 1)
+            }
+        }
+        return out
+    }
+
+    /// The shapes of `rides`' parts in each day from `first` to `last`: from memory, else from
+    /// the cache file, else worked out from the store's points (and kept in both).
+    func shapes(
+        _ rides: [StoredRide], first: CivilDate, last: CivilDate, zone: TimeZone, store: any TrackStoring,
+        account: String?
+    ) throws -> [CivilDate: [Shape]] {
+        let wanted = Self.parts(rides, first: first, last: last, zone: zone)
+        let keys = Set(wanted.map(\.part))
+        var known = kept.withLock { all in all.filter { keys.contains($0.key) } }
+        if let cache, wanted.contains(where: { known[$0.part]?.0 != RideState($0.ride) }) {
+            let missing = Set(wanted.filter { known[$0.part]?.0 != RideState($0.ride) }.map(\.part.ride))
+            let filed = try cache.parts(of: Array(missing)).filter { keys.contains($0.key) }
+            known.merge(filed) { $1 }
+            kept.withLock { $0.merge(filed) { $1 } }
+        }
+        var fresh: [Part: (RideState, Shape)] = [:]
+        var byDay: [CivilDate: [Shape]] = [:]
+        for (day, part, ride) in wanted {
+            let state = RideState(ride)
+            let shape: Shape
+            if let (s, k) = known[part], s == state {
+                shape = k
+            } else {
+                shape = try Self.shape(ride, store: store, account: account, from: part.from, to: part.to)
+                worked.add(1, ordering: .relaxed)
+                fresh[part] = (state, shape)
+            }
+            if !shape.corners.isEmpty { byDay[day, default: []].append(shape) }
+        }
+        if !fresh.isEmpty {
+            // What was kept of an older state of these rides goes (a ride a phone is still
+            // adding to gets a new part on every look).
+            let current = Dictionary(rides.map { ($0.id, RideState($0)) }) { a, _ in a }
+            kept.withLock { all in
+                all = all.filter { key, k in current[key.ride].map { $0 == k.0 } ?? true }
+                all.merge(fresh) { $1 }
+            }
+            try cache?.keep(parts: fresh)
+        }
+        return byDay
+    }
+
+    /// Works out and files in the cache what is not there yet of `account`'s rides, every day
+    /// each touches in `zone`, without keeping it in memory (the server does this once it
+    /// starts). Stops early when `stop` says so; returns the parts worked out.
+    @discardableResult
+    public func fill(account: String, zone: TimeZone, store: any TrackStoring, stop: () -> Bool = { false })
+        throws -> Int
+    {
+        guard let cache else { return 0 }
+        let rides = try store.rides(
+            fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
+        guard let first = rides.map({ LocalDay.of($0.startMilliseconds, in: zone) }).min(),
+            let last = rides.map({ LocalDay.of($0.endMilliseconds, in: zone) }).max()
+        else { return 0 }
+        let filed = try cache.partStates(of: rides.map(\.id))
+        var done = 0
+        var batch: [Part: (RideState, Shape)] = [:]
+        for (_, part, ride) in Self.parts(rides, first: first, last: last, zone: zone)
+        where filed[part] != RideState(ride) {
+            if stop() { break }
+            batch[part] = (
+                RideState(ride), try Self.shape(ride, store: store, account: account, from: part.from, to: part.to)
+            )
+            done += 1
+            if batch.count >= 64 {
+                try cache.keep(parts: batch)
+                batch = [:]
+            }
+        }
+        try cache.keep(parts: batch)
+        return done
+    }
+
     /// The days among `days` (local days in `zone`) with rides or records of `devices`, as the
     /// overlay draws them; `link` is where each day's row points.
     public func days(
@@ -89,39 +227,7 @@ public final class OverlayShapes: Sendable {
         guard let first = days.first, let last = days.last else { return [] }
         let (from, to) = (LocalDay.start(first, in: zone), LocalDay.start(last.adding(days: 1), in: zone))
         let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
-        let ids = Set(rides.map(\.id))
-        let known = kept.withLock { all in all.filter { ids.contains($0.key.ride) } }
-        var fresh: [Part: Kept] = [:]
-        var byDay: [CivilDate: [Shape]] = [:]
-        for ride in rides {
-            let (a, b) = (ride.startMilliseconds, ride.endMilliseconds + 1)
-            // The part in each day it touches (all of it, on one day).
-            var day = max(LocalDay.of(a, in: zone), first)
-            while day <= min(LocalDay.of(b - 1, in: zone), last) {
-                defer { day = day.adding(days: 1) }
-                let (dayStart, dayEnd) = LocalDay.range(day, in: zone)
-                let part = Part(ride: ride.id, from: max(a, dayStart), to: min(b, dayEnd))
-                if let k = known[part], k.points == ride.pointCount, k.start == a, k.end == ride.endMilliseconds {
-                    byDay[day, default: []].append(k.shape)
-                    continue
-                }
-                let shape = try Self.shape(ride, store: store, account: devices.account, from: part.from, to: part.to)
-                fresh[part] = Kept(points: ride.pointCount, start: a, end: ride.endMilliseconds, shape: shape)
-                if !shape.corners.isEmpty { byDay[day, default: []].append(shape) }
-            }
-        }
-        if !fresh.isEmpty {
-            // What was kept of an older state of these rides goes (a ride a phone is still
-            // adding to gets a new part on every look).
-            let current = Dictionary(rides.map { ($0.id, $0) }) { a, _ in a }
-            kept.withLock { all in
-                all = all.filter { key, k in
-                    guard let r = current[key.ride] else { return true }
-                    return k.points == r.pointCount && k.start == r.startMilliseconds && k.end == r.endMilliseconds
-                }
-                all.merge(fresh) { $1 }
-            }
-        }
+        let byDay = try shapes(rides, first: first, last: last, zone: zone, store: store, account: devices.account)
         var places: [CivilDate: [Coordinate]] = [:]
         for r in try store.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account) {
             places[LocalDay.of(r.milliseconds, in: zone), default: []].append(r.coordinate)
@@ -136,10 +242,35 @@ public final class OverlayShapes: Sendable {
             let shapes = byDay[day] ?? []
             guard !shapes.isEmpty || places[day] != nil else { return nil }
             return OverlayReport.Day(
-                date: day.description, lines: shapes.flatMap { $0.lines[level] },
+                date: day.description, lines: shapes.flatMap { $0.lines(level) },
                 distance: shapes.map(\.distance).reduce(0, +),
                 moving: shapes.map(\.moving).reduce(0, +), link: link(day),
                 summary: try store.daySummary(day, account: devices.account), places: places[day] ?? [])
         }
+    }
+}
+
+extension OverlayShapes.Shape {
+    /// The shape for ``ViewCache``: its corners and figures, then each tolerance's packed lines.
+    func pack(into writer: inout PackedWriter) {
+        writer.int(Int64(corners.count))
+        for c in corners {
+            writer.int(Self.e7(c.latitude))
+            writer.int(Self.e7(c.longitude))
+        }
+        writer.double(distance)
+        writer.double(moving)
+        writer.int(Int64(packed.count))
+        for level in packed {
+            writer.int(Int64(level.count))
+            writer.bytes += level
+        }
+    }
+
+    init(packed reader: inout PackedReader) throws {
+        corners = try (0..<reader.count()).map { _ in Self.coordinate(try reader.int(), try reader.int()) }
+        distance = try reader.double()
+        moving = try reader.double()
+        packed = try (0..<reader.count()).map { _ in try reader.bytes(try reader.count()) }
     }
 }

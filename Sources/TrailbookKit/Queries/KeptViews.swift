@@ -1,0 +1,44 @@
+import Foundation
+import TrackModel
+
+/// What a server keeps of its heaviest views for all its accounts: the overlay's rides
+/// (``OverlayShapes``) and the heat map's counts (``HeatCells``), in memory and, with a
+/// ``ViewCache``, in a file that outlives the server.
+public struct KeptViews: Sendable {
+    public let shapes: OverlayShapes
+    public let heat: HeatCells
+    public let cache: ViewCache?
+
+    /// `cache`: where the views outlive the server (nil: in memory only).
+    public init(cache: ViewCache? = nil) {
+        self.cache = cache
+        shapes = OverlayShapes(cache: cache)
+        heat = HeatCells(cache: cache)
+    }
+
+    /// Files in the cache what is not there yet: every account's heat map counts and overlay
+    /// parts (its days in its own zone, else `zone`); takes away what is kept of rides no
+    /// longer stored. Reads each point of what it works out once; stops between rides when
+    /// `stop` says so. Returns the rides counted and the parts worked out.
+    @discardableResult
+    public func fill(store: any TrackStoring, zone: TimeZone, stop: () -> Bool = { false }) throws -> (
+        rides: Int, parts: Int
+    ) {
+        guard let cache else { return (0, 0) }
+        let accounts = try store.accounts()
+        var stored = Set<Int64>()
+        for account in accounts {
+            let devices = DeviceFilter(account: account.name)
+            stored.formUnion(try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices).map(\.id))
+        }
+        try cache.forget(allBut: stored)
+        var done = (rides: 0, parts: 0)
+        for account in accounts where account.hasPassword {
+            guard !stop() else { break }
+            let chosen = try store.preferences(account: account.name).timeZone.flatMap(TimeZone.init(identifier:))
+            done.rides += try heat.fill(account: account.name, store: store, stop: stop)
+            done.parts += try shapes.fill(account: account.name, zone: chosen ?? zone, store: store, stop: stop)
+        }
+        return done
+    }
+}
