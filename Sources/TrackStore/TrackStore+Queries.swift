@@ -74,22 +74,28 @@ extension SQLiteStoring {
             return
         }
         try pool.read { db in
-            // Stepped by hand: GRDB's row cursor cost a third of a day's reading (docs/BENCHMARKS.md).
-            let statement = try db.makeStatement(
-                sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key")
-            try statement.setArguments(Self.keyRange(ids[0], from: from, to: to))
-            let s = statement.sqliteStatement
-            defer { sqlite3_reset(s) }
-            while true {
-                let code = sqlite3_step(s)
-                if code == SQLITE_DONE { return }
-                guard code == SQLITE_ROW else {
-                    throw DatabaseError(
-                        resultCode: ResultCode(rawValue: code),
-                        message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
-                }
-                try body(Fix(storedStatement: s))
+            try Self.eachPoint(db, Self.keyRange(ids[0], from: from, to: to)) { try body(Fix(storedStatement: $0)) }
+        }
+    }
+
+    /// Steps the points of one device's key range `[keys.0, keys.1)` in time order, handing
+    /// `body` the statement at each row (columns as ``PointKey/columns``). Stepped by hand:
+    /// GRDB's row cursor cost a third of a day's reading (docs/BENCHMARKS.md).
+    static func eachPoint(_ db: Database, _ keys: StatementArguments, _ body: (OpaquePointer) throws -> Void) throws {
+        let statement = try db.makeStatement(
+            sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key")
+        try statement.setArguments(keys)
+        let s = statement.sqliteStatement
+        defer { sqlite3_reset(s) }
+        while true {
+            let code = sqlite3_step(s)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code),
+                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
             }
+            try body(s)
         }
     }
 
@@ -160,17 +166,14 @@ extension SQLiteStoring {
                 let starts: [Int64] = segments.map { $0["start_ms"] }
                 var next = 0
                 var current: (Int64, Int64)?
-                let cursor = try Row.fetchCursor(
-                    db, sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key",
-                    arguments: Self.keyRange(device, from: from, to: to))
-                while let row = try cursor.next() {
-                    let t: Int64 = row["t"]
+                try Self.eachPoint(db, Self.keyRange(device, from: from, to: to)) { s in
+                    let t = sqlite3_column_int64(s, 0)
                     while next < starts.count && starts[next] <= t {
                         current = (segments[next]["ride_id"], segments[next]["id"])
                         next += 1
                     }
-                    guard let (ride, segment) = current else { continue }
-                    all.append((Fix(storedRow: row), ride, segment, name))
+                    guard let (ride, segment) = current else { return }
+                    all.append((Fix(storedStatement: s), ride, segment, name))
                 }
             }
             if ids.count > 1 {
