@@ -107,6 +107,14 @@ import TrailbookTestSupport
         let fourth = KeptViews(cache: try ViewCache(path: path))
         #expect(try look(fourth).0.lines == day2.lines && fourth.shapes.workedOut == 0)
 
+        // The account's days cut at the midnights of a zone whose midnight falls within the ride:
+        // two parts, and the part of the old cut goes.
+        let middle = (ride.startMilliseconds + ride.endMilliseconds) / 2 / 1000 % 86_400
+        let night = try #require(TimeZone(secondsFromGMT: -Int(middle / 60 * 60)))
+        #expect(try fourth.fill(store: store, zone: night) == (0, 2))
+        let cut = try fourth.cache!.partStates(of: [ride.id])
+        #expect(cut.count == 2 && cut[states.keys.first!] == nil, "\(cut) after \(states)")
+
         // Removed from the store: its entries go at the next start.
         #expect(try store.remove(ride: ride.id, account: nil) != nil)
         #expect(try fourth.fill(store: store, zone: zone) == (0, 0))

@@ -146,6 +146,18 @@ public final class ViewCache: Sendable {
         }
     }
 
+    /// Takes away `parts`.
+    func forget(parts: Set<OverlayShapes.Part>) throws {
+        guard !parts.isEmpty else { return }
+        try pool.write { db in
+            for part in parts {
+                try db.execute(
+                    sql: "DELETE FROM part WHERE ride = ? AND from_ms = ? AND to_ms = ?",
+                    arguments: [part.ride, part.from, part.to])
+            }
+        }
+    }
+
     // MARK: the heat map's counts
 
     /// The kept counts of `rides` (any state), by ride.

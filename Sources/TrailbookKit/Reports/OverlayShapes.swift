@@ -200,10 +200,12 @@ public final class OverlayShapes: Sendable {
             let last = rides.map({ LocalDay.of($0.endMilliseconds, in: zone) }).max()
         else { return 0 }
         let filed = try cache.partStates(of: rides.map(\.id))
+        let wanted = Self.parts(rides, first: first, last: last, zone: zone)
+        // Parts cut at another zone's midnights (the account's zone changed) go.
+        try cache.forget(parts: Set(filed.keys).subtracting(wanted.map(\.part)))
         var done = 0
         var batch: [Part: (RideState, Shape)] = [:]
-        for (_, part, ride) in Self.parts(rides, first: first, last: last, zone: zone)
-        where filed[part] != RideState(ride) {
+        for (_, part, ride) in wanted where filed[part] != RideState(ride) {
             if stop() { break }
             batch[part] = (
                 RideState(ride), try Self.shape(ride, store: store, account: account, from: part.from, to: part.to)
