@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make bench (part): the web app's heaviest views on the year at 1 Hz of bench-visits.sh (23.9 M
-# stored points): the day, the overlay of a year, a week's overlay, the heat map of all time.
+# stored points) and 16 weeks of a second device (7.3 M): the day, the overlay of a year, a week's
+# overlay, the heat map of all time.
 # Server time (curl's total on 127.0.0.1) and bytes sent, the first look and the next. Run by
 # bench.sh after bench-visits.sh; alone: bash scripts/bench-web.sh (after make release).
 set -euo pipefail
@@ -16,6 +17,12 @@ fi
 store="$out/web-year.sqlite"
 rm -f "$store" "$store-wal" "$store-shm"
 cp "$year" "$store"
+# The 30 M points: a second device of the same account, a phone carried along for 16
+# weeks of the year (another seed), 7.3 M stored points more.
+"$bin" simulate --fortnights 8 --every 1 --seed 7 -o "$out/web-phone.csv"
+/usr/bin/time -f "import of the phone: %e s" "$bin" import --store "$store" --device-name phone "$out/web-phone.csv" \
+  | tail -2
+rm -f "$out/web-phone.csv"
 password="a passphrase for the bench only"
 echo "$password" | "$bin" user passwd me --password-stdin --store "$store" > /dev/null
 config="$out/web.toml"
