@@ -42,40 +42,59 @@ extension SQLiteStoring {
         -> [Fix]
     {
         try pool.read { db in
-            // Through a cursor (one row reused, no row kept per point): a year at 1 Hz is 30 M.
             var fixes: [Fix] = []
-            var times: [Int64] = []
-            let ids = try Self.deviceIDs(db, devices)
-            for device in ids {
-                let rows = try Row.fetchCursor(
-                    db, sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key",
-                    arguments: Self.keyRange(device, from: from, to: to))
-                while let row = try rows.next() {
-                    let fix = Fix(storedRow: row)
-                    fixes.append(fix)
-                    if ids.count > 1 { times.append(fix.unixMilliseconds ?? 0) }
-                }
-            }
-            // One device's points come in time order; several are merged, stably, so a
-            // millisecond two devices share keeps the device order.
-            guard ids.count > 1 else { return fixes }
-            return times.indices.sorted { (times[$0], $0) < (times[$1], $1) }.map { fixes[$0] }
+            try Self.eachPoint(db, Self.deviceIDs(db, devices), from: from, to: to) { fixes.append($0) }
+            return fixes
         }
     }
 
-    /// One device's points straight from a cursor, none kept; several devices' are merged in a
-    /// list first (``points(fromMilliseconds:toMilliseconds:devices:)``).
+    /// The points of the devices `ids` in `[from, to)` handed to `body` in time order (where two
+    /// share a millisecond, the earlier device's first) as they are read, none kept: a statement
+    /// per device, each stepped by hand, the one whose row comes first handed on and stepped.
+    static func eachPoint(
+        _ db: Database, _ ids: [Int64], from: Int64, to: Int64, _ body: (Fix) throws -> Void
+    ) throws {
+        var heads: [(statement: Statement, time: Int64)] = []
+        defer { for h in heads { sqlite3_reset(h.statement.sqliteStatement) } }
+        func step(_ statement: Statement) throws -> Bool {
+            let code = sqlite3_step(statement.sqliteStatement)
+            if code == SQLITE_DONE { return false }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code),
+                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+            }
+            return true
+        }
+        for device in ids {
+            let statement = try db.makeStatement(
+                sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key")
+            try statement.setArguments(keyRange(device, from: from, to: to))
+            if try step(statement) {
+                heads.append((statement, sqlite3_column_int64(statement.sqliteStatement, 0)))
+            } else {
+                sqlite3_reset(statement.sqliteStatement)
+            }
+        }
+        while !heads.isEmpty {
+            var pick = 0
+            for i in heads.indices.dropFirst() where heads[i].time < heads[pick].time { pick = i }
+            let s = heads[pick].statement.sqliteStatement
+            try body(Fix(storedStatement: s))
+            if try step(heads[pick].statement) {
+                heads[pick].time = sqlite3_column_int64(s, 0)
+            } else {
+                sqlite3_reset(s)
+                heads.remove(at: pick)
+            }
+        }
+    }
+
+    /// The points as they are read, none kept (several devices' merged as they are read).
     public func forEachPoint(
         fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter, _ body: (Fix) throws -> Void
     ) throws {
-        let ids = try pool.read { db in try Self.deviceIDs(db, devices) }
-        guard ids.count == 1 else {
-            for fix in try points(fromMilliseconds: from, toMilliseconds: to, devices: devices) { try body(fix) }
-            return
-        }
-        try pool.read { db in
-            try Self.eachPoint(db, Self.keyRange(ids[0], from: from, to: to)) { try body(Fix(storedStatement: $0)) }
-        }
+        try pool.read { db in try Self.eachPoint(db, Self.deviceIDs(db, devices), from: from, to: to, body) }
     }
 
     /// Steps the points of one device's key range `[keys.0, keys.1)` in time order, handing

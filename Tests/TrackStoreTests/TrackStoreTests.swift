@@ -233,6 +233,36 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         }
     }
 
+    /// Several devices' points come merged in time order, by device where two share a
+    /// millisecond, the same from the list and from the cursor.
+    @Test func severalDevicesPointsAreMergedInTimeOrder() throws {
+        let store = try TrackStore(path: try newStorePath())
+        let (points, fixes, _) = keptPointsAndFixes(try Samples.bytes("ride.nmea"))
+        func moved(_ p: TrackWriter.KeptPoint, _ fix: Fix, ms: Int64, north: Double) -> TrackWriter.KeptPoint {
+            var f = fix
+            UTCTimestamp.set(fix.unixMilliseconds! + ms, on: &f)
+            f.coordinate!.latitude += north
+            return TrackWriter.KeptPoint(fix: f, ride: p.ride, segment: p.segment)
+        }
+        // a: the ride; b: half a second later, 1° north; c: at a's times, 2° north.
+        for (name, ms, north) in [("a", Int64(0), 0.0), ("b", 500, 1), ("c", 0, 2)] {
+            let writer = TrackWriter(store: store, device: try store.device(named: name))
+            #expect(try writer.write(zip(points, fixes).map { moved($0, $1, ms: ms, north: north) }) == points.count)
+        }
+        let all = try store.points(fromMilliseconds: .min, toMilliseconds: .max)
+        #expect(all.count == 3 * points.count)
+        var streamed: [Fix] = []
+        try store.forEachPoint(fromMilliseconds: .min, toMilliseconds: .max, devices: .all) { streamed.append($0) }
+        #expect(streamed.map(\.unixMilliseconds) == all.map(\.unixMilliseconds))
+        #expect(streamed.map(\.coordinate) == all.map(\.coordinate))
+        let first = fixes[0].coordinate!.latitude
+        let order = all.prefix(6).map { Int(($0.coordinate!.latitude - first).rounded()) }
+        #expect(order == [0, 2, 1, 0, 2, 1], "a and c share each millisecond, b comes half a second later: \(order)")
+        for (x, y) in zip(all, all.dropFirst()) {
+            #expect(x.unixMilliseconds! <= y.unixMilliseconds!)
+        }
+    }
+
     @Test func theSamePointsTwiceAreStoredOnce() throws {
         let store = try TrackStore(path: try newStorePath())
         let (points, _) = keptPoints(try Samples.bytes("ride.nmea"))
