@@ -180,6 +180,15 @@ struct ConfigKey: Sendable {
                 }
                 c.mapLevels = n
             }),
+        ConfigKey(
+            section: "maps", name: "views_every", unit: "seconds, 1 or more",
+            render: { c in String(c.mapViewsEvery) },
+            apply: { v, c throws(ConfigProblem) in
+                guard let n = v.int, n >= 1 else {
+                    throw ConfigProblem(text: "must be a whole number of seconds, 1 or more.")
+                }
+                c.mapViewsEvery = n
+            }),
     ]
 
     /// A text key; "" leaves it unset.

@@ -37,6 +37,9 @@ public struct TrailbookConfig: Sendable {
     public var mapCacheMegabytes = 256
     /// Deeper zoom levels of tiles a report carries along its routes (`maps.levels`).
     public var mapLevels = 2
+    /// How often `serve` files in its view cache the rides that changed, seconds
+    /// (`maps.views_every`).
+    public var mapViewsEvery = 60
 
     public init() {}
 

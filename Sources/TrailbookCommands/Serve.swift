@@ -89,7 +89,9 @@ struct Serve: AsyncParsableCommand {
             logger.warning("the view cache \(cachePath) cannot be opened (\(error)): views are kept in memory only")
         }
         let server = SharingServer(
-            configuration: .init(host: host, port: port, trustProxy: trustProxy), store: store, rules: rules,
+            configuration: .init(
+                host: host, port: port, trustProxy: trustProxy, viewsEvery: .seconds(config.mapViewsEvery)),
+            store: store, rules: rules,
             logger: logger, tiles: tiles, archiveStore: { try TrackStore(path: $0) }, views: views)
         // The accounts' alerts go out while the server runs; it stops after the server.
         let notifier = NotifierService(

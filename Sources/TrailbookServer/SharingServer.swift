@@ -22,10 +22,15 @@ public struct SharingServer: Service, CustomStringConvertible {
         /// Behind a reverse proxy that sets them: `X-Forwarded-For` gives the client's address
         /// (for the login limits). Without it those headers are ignored.
         public var trustProxy: Bool
-        public init(host: String = "127.0.0.1", port: Int = 8750, trustProxy: Bool = false) {
+        /// How often the view cache is filled with the rides that changed (`maps.views_every`).
+        public var viewsEvery: Duration
+        public init(
+            host: String = "127.0.0.1", port: Int = 8750, trustProxy: Bool = false, viewsEvery: Duration = .seconds(60)
+        ) {
             self.host = host
             self.port = port
             self.trustProxy = trustProxy
+            self.viewsEvery = viewsEvery
         }
     }
 
@@ -326,29 +331,41 @@ public struct SharingServer: Service, CustomStringConvertible {
     }
 
     /// Files in the view cache what is not there yet of every account (``KeptViews/fill``), on
-    /// one thread of the pool, once the server runs: on a store the cache has seen, a look at
-    /// what is kept; the first time, every point read once. Cancelled, it stops between rides.
+    /// one thread of the pool, once the server runs and then every `viewsEvery` (the rides
+    /// phones add to, `/import`, another process's `trailbook import`): on a store the cache has
+    /// seen, a look at what is kept; the first time, every point read once. The first round's
+    /// work is logged at info, later rounds' at debug. Cancelled, it stops between rides.
     func warm() -> Task<Void, Never> {
         let (views, store, zone, logger, threads) = (self.views, self.store, ingest.zone, self.logger, self.threads)
+        let every = configuration.viewsEvery
         return Task(priority: .background) {
             guard let cache = views.cache else { return }
             let stopped = Atomic(false)
             await withTaskCancellationHandler {
-                let started = ContinuousClock.now
-                do {
-                    let done = try await threads.runIfActive {
-                        try views.fill(store: store, zone: zone) { stopped.load(ordering: .relaxed) }
+                var (first, failing) = (true, false)
+                while !Task.isCancelled {
+                    let started = ContinuousClock.now
+                    do {
+                        let done = try await threads.runIfActive {
+                            try views.fill(store: store, zone: zone) { stopped.load(ordering: .relaxed) }
+                        }
+                        let seconds = (ContinuousClock.now - started) / .seconds(1)
+                        if done.rides + done.parts > 0 {
+                            logger.log(
+                                level: first ? .info : .debug,
+                                "view cache \(cache.path): \(counted(done.rides, "ride")) counted, \(counted(done.parts, "overlay part")) worked out in \(String(format: "%.1f", seconds)) s"
+                            )
+                        } else if first {
+                            logger.debug("view cache \(cache.path): nothing new")
+                        }
+                        failing = false
+                    } catch {
+                        // Said once while it lasts (a database that is away is said elsewhere too).
+                        if !failing { logger.warning("the view cache \(cache.path) is not filled: \(error)") }
+                        failing = true
                     }
-                    let seconds = (ContinuousClock.now - started) / .seconds(1)
-                    if done.rides + done.parts > 0 {
-                        logger.info(
-                            "view cache \(cache.path): \(counted(done.rides, "ride")) counted, \(counted(done.parts, "overlay part")) worked out in \(String(format: "%.1f", seconds)) s"
-                        )
-                    } else {
-                        logger.debug("view cache \(cache.path): nothing new")
-                    }
-                } catch {
-                    logger.warning("the view cache \(cache.path) is not filled: \(error)")
+                    first = false
+                    try? await Task.sleep(for: every)
                 }
             } onCancel: {
                 stopped.store(true, ordering: .relaxed)

@@ -66,9 +66,20 @@ extension WebPageTests {
         let kept = try await HTTP.request(
             URL(string: "\(base)/heatmap")!, headers: ["Cookie": "trailbook_session=\(ana2)"])
         #expect(kept.1.contains("All your 1,772 points, in "), "\(kept.1.prefix(2000))")
-        server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        // Filled every second (`maps.views_every`): a ride another process imports is filed
+        // while the server runs.
+        let often = dir + "/often.toml"
+        try "[maps]\ntiles = \"mbtiles:\(mbtiles)\"\nviews_every = 1\n".write(
+            toFile: often, atomically: true, encoding: .utf8)
+        server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", often])
         base = server.url!
         #expect(server.logged("view cache ")?.contains("nothing new") == true)
+        try (gpx + "</trkseg></trk></gpx>\n").replacingOccurrences(of: "2026-06-20T10", with: "2026-06-21T10").write(
+            toFile: dir + "/later.gpx", atomically: true, encoding: .utf8)
+        #expect(try run(["import", "--store", store, "--user", "ana", dir + "/later.gpx"]).status == 0)
+        let later = server.logged("1 ride counted, 1 overlay part worked out")
+        let log = (try? String(contentsOfFile: server.log, encoding: .utf8)) ?? ""
+        #expect(later != nil, "\(log)")
         let ben = try await signIn(base, as: "ben")
         let his = try await HTTP.request(
             URL(string: "\(base)/heatmap")!, headers: ["Cookie": "trailbook_session=\(ben)"])
