@@ -162,34 +162,30 @@ struct ConfigKey: Sendable {
             "a tile URL template with {z}, {x}, {y} (and {s}), mbtiles:FILE, osm (OpenStreetMap) or none",
             \.mapTiles),
         text("maps", "attribution", "text shown on the map, as the tile provider asks", \.mapAttribution),
-        ConfigKey(
-            section: "maps", name: "cache_mb", unit: "megabytes, 1 or more",
-            render: { c in String(c.mapCacheMegabytes) },
-            apply: { v, c throws(ConfigProblem) in
-                guard let n = v.int, n >= 1 else {
-                    throw ConfigProblem(text: "must be a whole number of megabytes, 1 or more.")
-                }
-                c.mapCacheMegabytes = n
-            }),
-        ConfigKey(
-            section: "maps", name: "levels", unit: "zoom levels, 0 to 4",
-            render: { c in String(c.mapLevels) },
-            apply: { v, c throws(ConfigProblem) in
-                guard let n = v.int, (0...4).contains(n) else {
-                    throw ConfigProblem(text: "must be a whole number of zoom levels from 0 to 4.")
-                }
-                c.mapLevels = n
-            }),
-        ConfigKey(
-            section: "maps", name: "views_every", unit: "seconds, 1 or more",
-            render: { c in String(c.mapViewsEvery) },
-            apply: { v, c throws(ConfigProblem) in
-                guard let n = v.int, n >= 1 else {
-                    throw ConfigProblem(text: "must be a whole number of seconds, 1 or more.")
-                }
-                c.mapViewsEvery = n
-            }),
+        whole("maps", "cache_mb", "megabytes", 1...Int.max, \.mapCacheMegabytes),
+        whole("maps", "levels", "zoom levels", 0...4, \.mapLevels),
+        whole("maps", "views_every", "seconds", 1...Int.max, \.mapViewsEvery),
     ]
+
+    /// A whole number of `units` in `range` (unbounded above: "1 or more").
+    static func whole(
+        _ section: String, _ name: String, _ units: String, _ range: ClosedRange<Int>,
+        _ path: WritableKeyPath<TrailbookConfig, Int> & Sendable
+    ) -> ConfigKey {
+        let bounds =
+            range.upperBound == .max ? "\(range.lowerBound) or more" : "\(range.lowerBound) to \(range.upperBound)"
+        return ConfigKey(
+            section: section, name: name, unit: "\(units), \(bounds)", render: { c in String(c[keyPath: path]) },
+            apply: { v, c throws(ConfigProblem) in
+                guard let n = v.int, range.contains(n) else {
+                    throw ConfigProblem(
+                        text: range.upperBound == .max
+                            ? "must be a whole number of \(units), \(bounds)."
+                            : "must be a whole number of \(units) from \(range.lowerBound) to \(range.upperBound).")
+                }
+                c[keyPath: path] = n
+            })
+    }
 
     /// A text key; "" leaves it unset.
     static func text(
