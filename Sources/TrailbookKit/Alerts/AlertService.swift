@@ -231,7 +231,7 @@ public struct NotifierService: Service {
             try? await Task.sleep(for: every)
         }
         // One last round for what the last commit put in the outbox, a few seconds at most.
-        try? await notifier.deliverDue(until: .now + .seconds(3))
+        _ = try? await notifier.deliverDue(until: .now + .seconds(3))
     }
 
     private func round() async {

@@ -47,7 +47,7 @@ public struct ImportService {
     }
 
     /// What one file gave: its report, and the kept fixes when ``Options/keepFixes``.
-    public struct FileResult {
+    public struct FileResult: Sendable {
         public var report: ImportFileReport
         public var keptFixes: [(fix: Fix, ride: Int, segment: Int)] = []
         /// The events found in the file (stored with its points, or only shown by a dry run).
