@@ -207,6 +207,15 @@ import TrailbookTestSupport
         let stillThere = try fileContains(secret)
         #expect(!stillThere, "the removed text is overwritten, not just unlinked")
         #expect(try run(["rm", "--store", store, id, "--yes"]).status == 66)
+        // A day or range that is not one is said before the store is looked for.
+        let gone = store + ".gone"
+        for (arguments, words) in [
+            (["--day", "2026-13-45"], "--day"),
+            (["--from", "2026-06-14T10:00", "--to", "2026-06-14T09:00"], "--to must be after --from"),
+        ] {
+            let bad = try run(["rm", "--store", gone, "--yes"] + arguments)
+            #expect(bad.status == 64 && bad.stderr.contains(words), "\(bad.stderr)")
+        }
     }
 
     @Test func removalAsksOnATerminal() throws {

@@ -68,18 +68,23 @@ struct Remove: ParsableCommand {
     func run() throws {
         let zone = try zoneOptions.zone()
         let ids = try records.map(RecordReference.parse)
-        let store = try storeOptions.open()
-        let target: DiaryService.RemovalTarget
-        let what: String
-        if let day {
-            let d = try LocalDate.require(day, option: "--day", zone: zone)
-            target = .day(d)
-            let cut = try DayZone.of(d, store: store, devices: DeviceFilter(account: accountOptions.user), zone: zone)
-            what = "Everything recorded on \(d) \(DayZone.words(cut: cut, times: zone))"
-        } else if let from, let to {
+        // What was typed is checked before the store is opened: a wrong date is said as such.
+        let d = try day.map { try LocalDate.require($0, option: "--day", zone: zone) }
+        var range: (Int64, Int64)?
+        if let from, let to {
             let a = try LocalTime.require(from, option: "--from", zone: zone)
             let b = try LocalTime.require(to, option: "--to", zone: zone)
             guard b > a else { throw CommandFailure(message: "--to must be after --from.", code: .usage) }
+            range = (a, b)
+        }
+        let store = try storeOptions.open()
+        let target: DiaryService.RemovalTarget
+        let what: String
+        if let d {
+            target = .day(d)
+            let cut = try DayZone.of(d, store: store, devices: DeviceFilter(account: accountOptions.user), zone: zone)
+            what = "Everything recorded on \(d) \(DayZone.words(cut: cut, times: zone))"
+        } else if let (a, b) = range {
             target = .range(from: a, to: b)
             what = "Points and records from \(LocalTime.format(a, zone: zone)) to \(LocalTime.format(b, zone: zone))"
         } else if let ride {
