@@ -337,6 +337,7 @@ public struct SharingServer: Service, CustomStringConvertible {
     /// work is logged at info, later rounds' at debug. Cancelled, it stops between rides.
     func warm() -> Task<Void, Never> {
         let (views, store, zone, logger, threads) = (self.views, self.store, ingest.zone, self.logger, self.threads)
+        let rules = ingest.configuration.visits
         let every = configuration.viewsEvery
         return Task(priority: .background) {
             guard let cache = views.cache else { return }
@@ -347,7 +348,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                     let started = ContinuousClock.now
                     do {
                         let done = try await threads.runIfActive {
-                            try views.fill(store: store, zone: zone) { stopped.load(ordering: .relaxed) }
+                            try views.fill(store: store, zone: zone, rules: rules) { stopped.load(ordering: .relaxed) }
                         }
                         let seconds = (ContinuousClock.now - started) / .seconds(1)
                         if done.rides + done.parts > 0 {

@@ -24,6 +24,9 @@ struct WebDiary {
     var visitRules = VisitRules()
     /// The overlay's rides, worked out once each, for every account of the server.
     var shapes = OverlayShapes()
+    /// Where the visit detector stood in each year looked at, for every account of the server:
+    /// the next look reads only the points since.
+    var years = DetectionMemo()
 
     /// The sentences a redirect names in `?saved=`: nothing the user typed goes back into a page
     /// through a URL.
@@ -292,12 +295,12 @@ struct WebDiary {
             guard (1970...9999).contains(year) else {
                 throw Refusal(.notFound, "A review's year is between 1970 and 9999, e.g. /year?year=2026.")
             }
-            let (store, user, rules) = (self.store, session.user, self.visitRules)
+            let (store, user, rules, years) = (self.store, session.user, self.visitRules, self.years)
             let (review, findings) = try await threads.runIfActive {
                 let findings = try VisitService.find(
                     store: store, fromMilliseconds: LocalDay.start(CivilDate(unchecked: year, 1, 1), in: zone),
                     toMilliseconds: LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: zone),
-                    devices: DeviceFilter(account: user), rules: rules, zone: zone)
+                    devices: DeviceFilter(account: user), rules: rules, zone: zone, memo: years)
                 return (YearReview(findings, zone: zone), findings)
             }
             return WebPages.html(

@@ -180,7 +180,7 @@ enum WebPages {
         router.get("/live.js") { _, _ -> Response in script(WebMapScripts.live) }
         WebDiary(
             store: store, login: login, tiles: tiles, threads: threads, zone: zone, visitRules: pipeline.visits,
-            shapes: views.shapes
+            shapes: views.shapes, years: views.years
         ).add(to: router)
         WebImport(store: store, login: login, threads: threads, zone: zone, pipeline: pipeline).add(to: router)
         WebSettings(accounts: login.accounts, login: login, threads: threads, zone: zone).add(to: router)

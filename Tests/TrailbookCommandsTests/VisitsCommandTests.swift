@@ -3,8 +3,10 @@ import GPSCore
 import RideSimulator
 import Testing
 import TrackStore
-import TrailbookKit
 import TrailbookTestSupport
+import Visits
+
+@testable import TrailbookKit
 
 /// `trailbook visits` over a simulated fortnight imported as GPX: the visits of the truth, the
 /// same whatever order the files come in, named by the user's places and the suggestions.
@@ -506,5 +508,49 @@ import TrailbookTestSupport
             #expect(key(alone["visits"] as? [[String: Any]] ?? []) == key(allVisits), "\(day): visits")
             #expect(key(alone["trips"] as? [[String: Any]] ?? []) == key(allTrips), "\(day): trips")
         }
+    }
+
+    /// A long range looked at again (the server's year in review) goes on from where the
+    /// detector stood at the newest ride's start: the same findings as a whole reading, after
+    /// new points, and after an older ride is removed (then read whole again).
+    @Test func aSecondLookAtALongRangeReadsOnlyWhatCameSince() throws {
+        let dir = try Samples.temporaryDirectory()
+        let path = dir + "/memo.sqlite"
+        let parts = try files()
+        for part in parts.prefix(2) { #expect(try run(["import", "--store", path, part]).status == 0) }
+        let store = try TrackStore(path: path)
+        let zone = TimeZone(identifier: "Europe/Zurich")!
+        let (from, to) = (Fortnight.start - 86_400_000, Fortnight.start + 20 * 86_400_000)
+        func look(_ memo: DetectionMemo?) throws -> [String] {
+            let f = try VisitService.find(
+                store: store, fromMilliseconds: from, toMilliseconds: to, devices: .all, rules: VisitRules(),
+                zone: zone, memo: memo)
+            return f.visits.map { "visit \($0.start) \($0.end) \($0.place ?? -1)" }
+                + f.trips.map { "trip \($0.start) \($0.end) \($0.mode.rawValue)" } + ["points \(f.points)"]
+        }
+        _ = try look(nil)  // home and work remembered: the range read from now on
+        let memo = DetectionMemo()
+        let first = try look(memo)
+        let whole = try look(nil)
+        #expect(first.count > 10 && first == whole && memo.resumed == 0)
+        let again = try look(memo)
+        #expect(again == first && memo.resumed == 1)
+        // Read beforehand (the server's background round): the first look goes on from there.
+        let primed = DetectionMemo()
+        try VisitService.prime(
+            store: store, fromMilliseconds: from, toMilliseconds: to, devices: .all, rules: VisitRules(), memo: primed)
+        let afterPriming = try look(primed)
+        #expect(primed.resumed == 1 && afterPriming == first)
+        // The last five days come: the detector goes on from where it stood.
+        #expect(try run(["import", "--store", path, parts[2]]).status == 0)
+        let more = try look(memo)
+        let moreWhole = try look(nil)
+        #expect(memo.resumed == 2 && more == moreWhole && more.count > first.count)
+        // An older ride removed: read whole again, and right.
+        let oldest = try #require(try store.rides().first)
+        #expect(try store.remove(ride: oldest.id, account: nil) != nil)
+        let fewer = try look(memo)
+        let fewerWhole = try look(nil)
+        #expect(memo.resumed == 2 && fewer == fewerWhole && fewer != more)
     }
 }

@@ -1,12 +1,16 @@
 import Foundation
+import GPSCore
 import TrackModel
+import Visits
 
 /// What a server keeps of its heaviest views for all its accounts: the overlay's rides
 /// (``OverlayShapes``) and the heat map's counts (``HeatCells``), in memory and, with a
-/// ``ViewCache``, in a file that outlives the server.
+/// ``ViewCache``, in a file that outlives the server; where the visit detector stood in each
+/// year looked at (``DetectionMemo``), in memory.
 public struct KeptViews: Sendable {
     public let shapes: OverlayShapes
     public let heat: HeatCells
+    public let years = DetectionMemo()
     public let cache: ViewCache?
 
     /// `cache`: where the views outlive the server (nil: in memory only).
@@ -18,12 +22,14 @@ public struct KeptViews: Sendable {
 
     /// Files in the cache what is not there yet: every account's heat map counts and overlay
     /// parts (its days in its own zone, else `zone`); takes away what is kept of rides no
-    /// longer stored. Reads each point of what it works out once; stops between rides when
-    /// `stop` says so. Returns the rides counted and the parts worked out.
+    /// longer stored; reads the account's year so far with the visit `rules` into ``years``
+    /// (only the points since the last time, when its earlier rides are as they were). Reads
+    /// each point of what it works out once; stops between rides when `stop` says so. Returns
+    /// the rides counted and the parts worked out.
     @discardableResult
-    public func fill(store: any TrackStoring, zone: TimeZone, stop: () -> Bool = { false }) throws -> (
-        rides: Int, parts: Int
-    ) {
+    public func fill(
+        store: any TrackStoring, zone: TimeZone, rules: VisitRules = VisitRules(), stop: () -> Bool = { false }
+    ) throws -> (rides: Int, parts: Int) {
         guard let cache else { return (0, 0) }
         let accounts = try store.accounts()
         var stored = Set<Int64>()
@@ -38,6 +44,14 @@ public struct KeptViews: Sendable {
             let chosen = try store.preferences(account: account.name).timeZone.flatMap(TimeZone.init(identifier:))
             done.rides += try heat.fill(account: account.name, store: store, stop: stop)
             done.parts += try shapes.fill(account: account.name, zone: chosen ?? zone, store: store, stop: stop)
+            // The year in review of this year, as `/year` reads it.
+            guard !stop() else { break }
+            let local = chosen ?? zone
+            let year = LocalTime.today(in: local).year
+            try VisitService.prime(
+                store: store, fromMilliseconds: LocalDay.start(CivilDate(unchecked: year, 1, 1), in: local),
+                toMilliseconds: LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: local),
+                devices: DeviceFilter(account: account.name), rules: rules, memo: years)
         }
         return done
     }

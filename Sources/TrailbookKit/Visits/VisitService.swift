@@ -73,7 +73,7 @@ public enum VisitService {
     static let window: Int64 = 2 * 86_400_000
 
     /// What the detector found in the points of `[a, b)`.
-    struct Detected {
+    struct Detected: Sendable {
         var visits: [Visit] = []
         var trips: [Trip] = []
         var points = 0
@@ -89,21 +89,22 @@ public enum VisitService {
 
     /// Runs the detector over the points of `[a, b)` (an open end: from the first ride's start,
     /// to the newest point), two days of points at a time with the detector carried across: a
-    /// year at 1 Hz never sits in memory.
-    static func detect(store: any TrackStoring, from a: Int64, to b: Int64, devices: DeviceFilter, rules: VisitRules)
-        throws -> Detected
-    {
+    /// year at 1 Hz never sits in memory. With a `memo`, the detector's state at the start of the
+    /// newest ride is kept, and a later look whose earlier rides are as they were goes on from
+    /// there: it reads only the points since.
+    static func detect(
+        store: any TrackStoring, from a: Int64, to b: Int64, devices: DeviceFilter, rules: VisitRules,
+        memo: DetectionMemo? = nil
+    ) throws -> Detected {
         var detector = StayDetector(rules: rules)
         var found = Detected()
-        let collect: (Movement) -> Void = { m in
-            switch m {
-            case .visit(let v): found.visits.append(v)
-            case .trip(let t): found.trips.append(t)
-            }
-        }
+        let collect: (Movement) -> Void = { found.add($0) }
         var (start, stop) = (a, b)
+        var rides: [StoredRide] = []
+        if start == .min || stop == .max || memo != nil {
+            rides = try store.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices)
+        }
         if start == .min || stop == .max {
-            let rides = try store.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices)
             guard let first = rides.first, let newest = try store.latestPoint(devices: devices)?.unixMilliseconds else {
                 return found
             }
@@ -111,14 +112,32 @@ public enum VisitService {
             stop = min(stop, newest + 1)
         }
         var count = 0
-        while start < stop {
-            let end = stop - start > window ? start + window : stop
-            try store.forEachPoint(fromMilliseconds: start, toMilliseconds: end, devices: devices) { fix in
-                count += 1
-                if let p = VisitPoint(fix) { detector.add(p, collect) }
+        func read(to end: Int64) throws {
+            while start < end {
+                let next = end - start > window ? start + window : end
+                try store.forEachPoint(fromMilliseconds: start, toMilliseconds: next, devices: devices) { fix in
+                    count += 1
+                    if let p = VisitPoint(fix) { detector.add(p, collect) }
+                }
+                start = next
             }
-            start = end
         }
+        if let memo {
+            let key = DetectionMemo.Key(devices: devices, from: a, rules: rules)
+            if let kept = memo.entry(key, start: start, stop: stop, rides: rides) {
+                (detector, found, count, start) = (kept.detector, kept.found, kept.points, kept.at)
+            }
+            // Read up to the newest ride's start, and keep the detector there.
+            if let at = rides.map(\.startMilliseconds).max(), at > start, at < stop {
+                try read(to: at)
+                memo.keep(
+                    key,
+                    DetectionMemo.Entry(
+                        at: at, detector: detector, found: found, points: count,
+                        rides: DetectionMemo.states(rides, before: at)))
+            }
+        }
+        try read(to: stop)
         detector.finish(collect)
         (found.points, found.passedOver) = (count, detector.passedOver)
         return found
@@ -191,15 +210,14 @@ public enum VisitService {
         return (start, end)
     }
 
-    public static func find(
-        store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
-        rules: VisitRules, zone: TimeZone
-    ) throws -> VisitFindings {
-        // The time asked for and half a day on either side, once home and work are remembered
-        // from a look at several days (a day alone cannot tell them); a day on either side
-        // before that, or when a stay runs past the half day (a night away from 11:00 to 13:00).
-        let stored = try store.foundPlaces(account: devices.account)
-        let remembered = stored.contains { $0.suggestion != nil }
+    /// What the detector finds for `[from, to)`, and the span it read: the time asked for and
+    /// half a day on either side, once home and work are `remembered` from a look at several
+    /// days (a day alone cannot tell them); a day on either side before that, or when a stay
+    /// runs past the half day (a night away from 11:00 to 13:00).
+    static func detected(
+        store: any TrackStoring, from: Int64, to: Int64, devices: DeviceFilter, rules: VisitRules, remembered: Bool,
+        memo: DetectionMemo?
+    ) throws -> (found: Detected, a: Int64, b: Int64) {
         func padded(_ pad: Int64) -> (Int64, Int64) { (from == .min ? from : from - pad, to == .max ? to : to + pad) }
         var (a, b) = padded(remembered ? 43_200_000 : 86_400_000)
         var found: Detected
@@ -208,14 +226,37 @@ public enum VisitService {
                 store: store, from: from, to: to, near: 43_200_000, earlier: [57_600_000, 86_400_000], devices: devices,
                 rules: rules)
         } else {
-            found = try detect(store: store, from: a, to: b, devices: devices, rules: rules)
+            found = try detect(store: store, from: a, to: b, devices: devices, rules: rules, memo: memo)
             let cut = cut(found, from: from, to: to, a: a, b: b)
             if remembered, cut.start || cut.end {
                 let wider = padded(86_400_000)
                 (a, b) = (cut.start ? wider.0 : a, cut.end ? wider.1 : b)
-                found = try detect(store: store, from: a, to: b, devices: devices, rules: rules)
+                found = try detect(store: store, from: a, to: b, devices: devices, rules: rules, memo: memo)
             }
         }
+        return (found, a, b)
+    }
+
+    /// Reads `[from, to)` into `memo` as ``find(store:fromMilliseconds:toMilliseconds:devices:rules:zone:memo:)``
+    /// would, without naming or remembering anything: the server reads each account's year so
+    /// in the background, and the year in review's next look reads only the points since.
+    public static func prime(
+        store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
+        rules: VisitRules, memo: DetectionMemo
+    ) throws {
+        let remembered = try store.foundPlaces(account: devices.account).contains { $0.suggestion != nil }
+        _ = try detected(
+            store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo)
+    }
+
+    public static func find(
+        store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
+        rules: VisitRules, zone: TimeZone, memo: DetectionMemo? = nil
+    ) throws -> VisitFindings {
+        let stored = try store.foundPlaces(account: devices.account)
+        let remembered = stored.contains { $0.suggestion != nil }
+        let (found, a, b) = try detected(
+            store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo)
         var (visits, trips, count) = (found.visits, found.trips, found.points)
         // Google's activity segments (imported as records) say how a trip went where no phone did.
         if let first = trips.first, let last = trips.last {
