@@ -63,8 +63,10 @@ for _ in $(seq 600); do grep -q "view cache" "$out/web-serve.log" && break; slee
 echo "first start, the cache filled: $(grep -o 'view cache.*' "$out/web-serve.log")"
 echo "cache file: $(du -k "$XDG_CACHE_HOME"/trailbook/views/*.sqlite | cut -f1) KB"
 views
-# Started again: nothing to work out, each view reads what the cache file keeps.
+# Started again: nothing to work out, each view reads what the cache file keeps; the year in
+# review is read again in the background (kept in memory only).
 kill $server; wait $server 2> /dev/null || true
 start
-echo "started again:"
+for _ in $(seq 600); do grep -q "view cache" "$out/web-serve.log" && break; sleep 1; done
+echo "started again, its first round: $(grep -o 'view cache.*' "$out/web-serve.log")"
 views

@@ -333,8 +333,8 @@ public struct SharingServer: Service, CustomStringConvertible {
     /// Files in the view cache what is not there yet of every account (``KeptViews/fill``), on
     /// one thread of the pool, once the server runs and then every `viewsEvery` (the rides
     /// phones add to, `/import`, another process's `trailbook import`): on a store the cache has
-    /// seen, a look at what is kept; the first time, every point read once. The first round's
-    /// work is logged at info, later rounds' at debug. Cancelled, it stops between rides.
+    /// seen, a look at what is kept; the first time, every point read once. The first round is
+    /// logged at info, later rounds' work at debug. Cancelled, it stops between rides.
     func warm() -> Task<Void, Never> {
         let (views, store, zone, logger, threads) = (self.views, self.store, ingest.zone, self.logger, self.threads)
         let rules = ingest.configuration.visits
@@ -357,7 +357,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                                 "view cache \(cache.path): \(counted(done.rides, "ride")) counted, \(counted(done.parts, "overlay part")) worked out in \(String(format: "%.1f", seconds)) s"
                             )
                         } else if first {
-                            logger.debug("view cache \(cache.path): nothing new")
+                            logger.info("view cache \(cache.path): nothing new")
                         }
                         failing = false
                     } catch {
