@@ -97,7 +97,7 @@ public final class HeatCells: Sendable {
         guard let cache else { return 0 }
         let rides = try store.rides(
             fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
-        let filed = try cache.heat(of: rides.map(\.id)).mapValues(\.0)
+        let filed = try cache.heatStates(of: rides.map(\.id))
         var done = 0
         for ride in rides where filed[ride.id] != RideState(ride) {
             if stop() { break }

@@ -183,6 +183,25 @@ public final class ViewCache: Sendable {
         return out
     }
 
+    /// The state of each of `rides` whose counts are kept (without reading the counts).
+    func heatStates(of rides: [Int64]) throws -> [Int64: RideState] {
+        try pool.read { db in
+            var out: [Int64: RideState] = [:]
+            for chunk in Self.chunks(rides) {
+                for row in try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT ride, points, start_ms, end_ms FROM heat
+                        WHERE ride IN (\(chunk.map(String.init).joined(separator: ",")))
+                        """)
+                {
+                    out[row["ride"]] = RideState(points: row["points"], start: row["start_ms"], end: row["end_ms"])
+                }
+            }
+            return out
+        }
+    }
+
     /// Keeps `counts` by ride, in place of what was kept of them.
     func keep(heat counts: [Int64: (RideState, [Int64: Int])]) throws {
         guard !counts.isEmpty else { return }
