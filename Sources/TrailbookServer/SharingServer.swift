@@ -350,14 +350,14 @@ public struct SharingServer: Service, CustomStringConvertible {
                         let done = try await threads.runIfActive {
                             try views.fill(store: store, zone: zone, rules: rules) { stopped.load(ordering: .relaxed) }
                         }
-                        let seconds = (ContinuousClock.now - started) / .seconds(1)
+                        let took = String(format: "%.1f", (ContinuousClock.now - started) / .seconds(1))
+                        let (rides, parts) = (counted(done.rides, "ride"), counted(done.parts, "overlay part"))
                         if done.rides + done.parts > 0 {
                             logger.log(
                                 level: first ? .info : .debug,
-                                "view cache \(cache.path): \(counted(done.rides, "ride")) counted, \(counted(done.parts, "overlay part")) worked out in \(String(format: "%.1f", seconds)) s"
-                            )
+                                "view cache \(cache.path): \(rides) counted, \(parts) worked out in \(took) s")
                         } else if first {
-                            logger.info("view cache \(cache.path): nothing new")
+                            logger.info("view cache \(cache.path): nothing new, the round took \(took) s")
                         }
                         failing = false
                     } catch {
