@@ -56,21 +56,9 @@ extension SQLiteStoring {
     ) throws {
         var heads: [(statement: Statement, time: Int64)] = []
         defer { for h in heads { sqlite3_reset(h.statement.sqliteStatement) } }
-        func step(_ statement: Statement) throws -> Bool {
-            let code = sqlite3_step(statement.sqliteStatement)
-            if code == SQLITE_DONE { return false }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code),
-                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
-            }
-            return true
-        }
         for device in ids {
-            let statement = try db.makeStatement(
-                sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key")
-            try statement.setArguments(keyRange(device, from: from, to: to))
-            if try step(statement) {
+            let statement = try pointStatement(db, keyRange(device, from: from, to: to))
+            if try step(db, statement) {
                 heads.append((statement, sqlite3_column_int64(statement.sqliteStatement, 0)))
             } else {
                 sqlite3_reset(statement.sqliteStatement)
@@ -81,7 +69,7 @@ extension SQLiteStoring {
             for i in heads.indices.dropFirst() where heads[i].time < heads[pick].time { pick = i }
             let s = heads[pick].statement.sqliteStatement
             try body(Fix(storedStatement: s))
-            if try step(heads[pick].statement) {
+            if try step(db, heads[pick].statement) {
                 heads[pick].time = sqlite3_column_int64(s, 0)
             } else {
                 sqlite3_reset(s)
@@ -101,21 +89,29 @@ extension SQLiteStoring {
     /// `body` the statement at each row (columns as ``PointKey/columns``). Stepped by hand:
     /// GRDB's row cursor cost a third of a day's reading (docs/BENCHMARKS.md).
     static func eachPoint(_ db: Database, _ keys: StatementArguments, _ body: (OpaquePointer) throws -> Void) throws {
+        let statement = try pointStatement(db, keys)
+        defer { sqlite3_reset(statement.sqliteStatement) }
+        while try step(db, statement) { try body(statement.sqliteStatement) }
+    }
+
+    /// A new statement over one device's key range, in time order.
+    static func pointStatement(_ db: Database, _ keys: StatementArguments) throws -> Statement {
         let statement = try db.makeStatement(
             sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key")
         try statement.setArguments(keys)
-        let s = statement.sqliteStatement
-        defer { sqlite3_reset(s) }
-        while true {
-            let code = sqlite3_step(s)
-            if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code),
-                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
-            }
-            try body(s)
+        return statement
+    }
+
+    /// Steps `statement` by hand: true at a row, false when done.
+    static func step(_ db: Database, _ statement: Statement) throws -> Bool {
+        let code = sqlite3_step(statement.sqliteStatement)
+        if code == SQLITE_DONE { return false }
+        guard code == SQLITE_ROW else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code),
+                message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
         }
+        return true
     }
 
     /// Points of a ride, in time order; empty when there is no such ride.
