@@ -73,6 +73,11 @@ public struct Trailbook: AsyncParsableCommand {
     }
 
     /// Parses the command line, runs the command, and exits with the documented code.
+    ///
+    /// On the main actor, so a synchronous command runs on the process's main thread, never on one
+    /// of Swift's few cooperative threads; an async command's `run` is nonisolated, so it runs on
+    /// the global executor (SE-0338) and reaches the store through units of work.
+    @MainActor
     public static func runAndExit() async -> Never {
         do {
             var command = try parseAsRoot(prepared(Array(CommandLine.arguments.dropFirst())))

@@ -7,10 +7,16 @@ import Synchronization
 public enum Interruption {
     private static let requested = Atomic<Bool>(false)
 
-    /// Takes SIGINT as a request from now on.
+    /// Takes SIGINT as a request from now on, on the calling thread too: a process started by
+    /// one whose thread blocked SIGINT (a server's signal handling) inherits that mask, and the
+    /// signal would wait unseen until the import ended.
     public static func catchSIGINT() {
         // Made before the handler can run: a signal handler must not be the first to touch it.
         _ = requested.load(ordering: .relaxed)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         signal(SIGINT) { _ in
             // Only async-signal-safe work here: an atomic exchange, signal() and raise().
             if Interruption.requested.exchange(true, ordering: .relaxed) {
