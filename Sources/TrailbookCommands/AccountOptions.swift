@@ -22,7 +22,7 @@ struct AccountOptions: ParsableArguments {
     }
 
     /// Exit 66 unless `store` has the account `name`.
-    static func check(_ name: String, in store: any TrackStoring) throws {
+    static func check(_ name: String, in store: any StoreUnit) throws {
         guard try store.devices(of: name) == nil else { return }
         let known = try store.accounts().map(\.name)
         throw CommandFailure(
@@ -35,11 +35,13 @@ struct AccountOptions: ParsableArguments {
 }
 
 extension AccountOptions {
-    /// The diary of the account `--user` names (exit 66 when `store` does not have it).
+    /// The diary of the account `--user` names (exit 66 when `store` does not have it), checked in
+    /// a read unit.
     func diary(_ store: any TrackStoring, zone: TimeZone = TimeZone(identifier: "UTC")!, tide: TideStation? = nil)
-        throws -> DiaryService
+        async throws -> DiaryService
     {
-        DiaryService(store: store, zone: zone, tide: tide, account: try account(in: store))
+        if let user { try await store.read { tx in try Self.check(user, in: tx) } }
+        return DiaryService(store: store, zone: zone, tide: tide, account: user)
     }
 }
 

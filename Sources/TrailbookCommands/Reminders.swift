@@ -302,7 +302,7 @@ struct AlertCommand: AsyncParsableCommand {
         func run() async throws {
             let config = try configOptions.load()
             let storeOptions = self.storeOptions
-            let store = try await Blocking.run { try storeOptions.open() }
+            let store = try await storeOptions.opened()
             let message = try await AlertService(store: store, account: user).test(
                 id, sender: AlertSender(timeout: config.pipeline.alerts.timeout), zone: config.timeZone)
             if json { return print(message.body) }

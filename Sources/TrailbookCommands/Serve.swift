@@ -67,7 +67,7 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = logLevel.level
         // Opening (and migrating) the store blocks: on a thread of its own, not a cooperative one.
         let storeOptions = self.storeOptions
-        let store = try await Blocking.run { try storeOptions.openOrCreate() }
+        let store = try await storeOptions.openedOrCreated()
         let (host, port) = Self.address(listen)!
         let config = try configOptions.load()
         let rules = config.pipeline

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GPSCore
 import StorePostgres
 import TrackStore
 import TrailbookKit
@@ -33,6 +34,16 @@ struct StoreOptions: ParsableArguments {
     /// is exit 66, not an empty store); failures become the documented exit codes.
     func open() throws -> any TrackStoring {
         try open(create: false)
+    }
+
+    /// ``open()`` for an async command: on a thread of its own, as opening may migrate the store.
+    func opened() async throws -> any TrackStoring {
+        try await Blocking.run { try open() }
+    }
+
+    /// ``openOrCreate()`` for an async command, on a thread of its own.
+    func openedOrCreated() async throws -> any TrackStoring {
+        try await Blocking.run { try openOrCreate() }
     }
 
     /// Opens the store, making it (and its folder) when there is none: for commands that store

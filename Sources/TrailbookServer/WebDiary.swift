@@ -59,7 +59,7 @@ struct WebDiary {
             let day = try Self.day(context)
             let diary = diary(user, zone: await login.local(user, zone: zone).zone)
             let text = fields["summary"] ?? ""
-            _ = try await threads.runIfActive { try diary.setDaySummary(day, text: text) }
+            _ = try await diary.setDaySummary(day, text: text)
             return WebPages.redirect("/day/\(day)?saved=summary")
         }
         // A correction of the day's visits and trips: a trip's mode, a visit's place, a place's name.
@@ -109,11 +109,9 @@ struct WebDiary {
             }
             let note = (fields["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             let diary = diary(user, zone: zone)
-            let record = try await threads.runIfActive {
-                try diary.mark(
-                    .given(Coordinate(latitude: latitude, longitude: longitude), altitude: nil, time: time),
-                    note: note.isEmpty ? nil : note)
-            }
+            let record = try await diary.mark(
+                .given(Coordinate(latitude: latitude, longitude: longitude), altitude: nil, time: time),
+                note: note.isEmpty ? nil : note)
             return WebPages.redirect("/day/\(day)?saved=record#record-\(record.id ?? 0)")
         }
         router.post("/records/:id/notes") { request, context -> Response in
@@ -121,13 +119,11 @@ struct WebDiary {
             let id = try Self.record(context)
             let zone = await login.local(user, zone: zone).zone
             let diary = diary(user, zone: zone)
-            guard let record = try await threads.runIfActive({ try? diary.record(id) }) else {
-                throw Self.noRecord(id)
-            }
+            guard let record = try? await diary.record(id) else { throw Self.noRecord(id) }
             let day = LocalDay.of(record.milliseconds, in: zone)
             let text = fields["note"] ?? ""
             do {
-                _ = try await threads.runIfActive { try diary.addNote(text, to: id) }
+                _ = try await diary.addNote(text, to: id)
             } catch let error as DiaryError {
                 return try await page(
                     day, user: user, csrf: csrf, message: error.description, status: .unprocessableContent)
@@ -141,9 +137,9 @@ struct WebDiary {
             let diary = diary(session.user, zone: zone)
             let folder = store.mediaDirectory
             guard let index = context.parameters.get("index", as: Int.self),
-                let data = try await threads.runIfActive({ () -> Data? in
-                    guard let record = try? diary.record(id), record.photos.indices.contains(index) else { return nil }
-                    return FileManager.default.contents(atPath: folder + "/" + record.photos[index].file)
+                let record = try? await diary.record(id), record.photos.indices.contains(index),
+                let data = try await threads.runIfActive({
+                    FileManager.default.contents(atPath: folder + "/" + record.photos[index].file)
                 })
             else { throw Refusal(.notFound, "There is no such photo in your diary.") }
             return Response(
@@ -163,10 +159,9 @@ struct WebDiary {
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let diary = diary(user, zone: zone)
             do {
-                let stored = try await threads.runIfActive { () -> Int in
-                    guard (try? diary.record(id)) != nil else { throw Self.noRecord(id) }
-                    return try diary.attach([try PhotoFile(path)], to: id).count
-                }
+                guard (try? await diary.record(id)) != nil else { throw Self.noRecord(id) }
+                let photo = try await threads.runIfActive { try PhotoFile(path) }
+                let stored = try await diary.attach([photo], to: id).count
                 return try context.responseEncoder.encode(
                     PhotoUpload(record: id, photos: stored, name: name), from: request, context: context)
             } catch let error as PhotoError {
@@ -210,12 +205,8 @@ struct WebDiary {
             let id = try Self.record(context)
             let zone = await login.local(session.user, zone: zone).zone
             let diary = diary(session.user, zone: zone)
-            guard
-                let (record, lines) = try await threads.runIfActive({ () -> (LocationRecord, [String])? in
-                    guard let record = try? diary.record(id) else { return nil }
-                    return (record, try diary.preview(.records([id])))
-                })
-            else { throw Self.noRecord(id) }
+            guard let record = try? await diary.record(id) else { throw Self.noRecord(id) }
+            let lines = try await diary.preview(.records([id]))
             let day = LocalDay.of(record.milliseconds, in: zone)
             return WebPages.confirm(
                 user: session.user, csrf: session.csrf, what: "record \(id)", lines: lines,
@@ -227,13 +218,9 @@ struct WebDiary {
             let id = try Self.record(context)
             let zone = await login.local(user, zone: zone).zone
             let diary = diary(user, zone: zone)
-            guard
-                let day = try await threads.runIfActive({ () -> CivilDate? in
-                    guard let record = try? diary.record(id) else { return nil }
-                    _ = try diary.remove(.records([id]))
-                    return LocalDay.of(record.milliseconds, in: zone)
-                })
-            else { throw Self.noRecord(id) }
+            guard let record = try? await diary.record(id) else { throw Self.noRecord(id) }
+            _ = try await diary.remove(.records([id]))
+            let day = LocalDay.of(record.milliseconds, in: zone)
             return WebPages.redirect("/day/\(day)?saved=deleted")
         }
         // Export: a range of the account's rides and records as GPX, GeoJSON or KML.

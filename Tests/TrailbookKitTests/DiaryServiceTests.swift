@@ -21,33 +21,33 @@ import TrailbookTestSupport
         return (store, dir)
     }
 
-    @Test func markPlacesARecordByEachRule() throws {
+    @Test func markPlacesARecordByEachRule() async throws {
         let (store, _) = try storeWithRide()
         let diary = DiaryService(store: store, zone: zone)
         let place = Coordinate(latitude: 47.5, longitude: 8.5)
-        let given = try diary.mark(
+        let given = try await diary.mark(
             .given(place, altitude: 410, time: inRide), note: "Bridge",
             fields: [try DiaryService.field("weight_kg=12.5")])
         #expect(given.coordinate == place && given.altitude == 410 && given.manual)
         #expect(given.notes.map(\.text) == ["Bridge"] && given.fields.first?.value == .number(12.5))
 
-        let atFix = try diary.mark(.storedFix(time: inRide + 300, within: 60))
+        let atFix = try await diary.mark(.storedFix(time: inRide + 300, within: 60))
         let fix = try #require(try store.nearestPoint(to: inRide + 300, within: 60_000, devices: .all))
         #expect(atFix.coordinate == fix.coordinate && atFix.milliseconds == inRide + 300)
 
         // The latest fix is the ride's last; "now" 10 s after it is recent, an hour after is not.
         let last = try #require(try store.latestPoint(devices: .all)?.unixMilliseconds)
-        #expect(try diary.mark(.latest(maxAge: 120), now: last + 10_000).milliseconds == last)
-        #expect(throws: DiaryError.noRecentFix(seconds: 120)) {
-            try diary.mark(.latest(maxAge: 120), now: last + 3_600_000)
+        #expect(try await diary.mark(.latest(maxAge: 120), now: last + 10_000).milliseconds == last)
+        await #expect(throws: DiaryError.noRecentFix(seconds: 120)) {
+            try await diary.mark(.latest(maxAge: 120), now: last + 3_600_000)
         }
-        #expect(throws: DiaryError.noFixNear("2026-06-15 08:40:00 +02:00", seconds: 60)) {
-            try diary.mark(.storedFix(time: inRide + 86_400_000, within: 60))
+        await #expect(throws: DiaryError.noFixNear("2026-06-15 08:40:00 +02:00", seconds: 60)) {
+            try await diary.mark(.storedFix(time: inRide + 86_400_000, within: 60))
         }
         #expect(try store.records().count == 3, "a refused mark stores nothing")
     }
 
-    @Test func fieldsAreParsedAndRefusedWithReasons() throws {
+    @Test func fieldsAreParsedAndRefusedWithReasons() async throws {
         #expect(try DiaryService.field("weather=sunny") == Field(key: "weather", value: .text("sunny")))
         #expect(try DiaryService.field("n=3") == Field(key: "n", value: .number(3)))
         #expect(throws: DiaryError.notAField("sunny")) { try DiaryService.field("sunny") }
@@ -56,61 +56,61 @@ import TrailbookTestSupport
         #expect(DiaryError.notAField("x").kind == .badRequest)
     }
 
-    @Test func notesGoOnRecordsOrOnTheNearestPoint() throws {
+    @Test func notesGoOnRecordsOrOnTheNearestPoint() async throws {
         let (store, _) = try storeWithRide()
         let diary = DiaryService(store: store, zone: zone)
         // Near a stored point: the point becomes a record.
-        let id = try diary.recordID(.nearest(time: inRide + 500, within: 120))
-        let (note, record) = try diary.addNote("Coffee stop", to: id)
+        let id = try await diary.recordID(.nearest(time: inRide + 500, within: 120))
+        let (note, record) = try await diary.addNote("Coffee stop", to: id)
         #expect(record.notes == [note] && !record.manual)
-        #expect(throws: DiaryError.emptyNote) { try diary.addNote("  \n", to: id) }
-        #expect(throws: DiaryError.noRecordNear("2026-06-20 08:40:00 +02:00", seconds: 120)) {
-            try diary.recordID(.nearest(time: inRide + 6 * 86_400_000, within: 120))
+        await #expect(throws: DiaryError.emptyNote) { try await diary.addNote("  \n", to: id) }
+        await #expect(throws: DiaryError.noRecordNear("2026-06-20 08:40:00 +02:00", seconds: 120)) {
+            try await diary.recordID(.nearest(time: inRide + 6 * 86_400_000, within: 120))
         }
-        #expect(throws: DiaryError.noRecord(999, store: store.path)) { try diary.recordID(.id(999)) }
+        await #expect(throws: DiaryError.noRecord(999, store: store.path)) { try await diary.recordID(.id(999)) }
 
-        try diary.editNote(note.id, text: "Coffee and cake")
-        #expect(try diary.note(note.id).text == "Coffee and cake")
-        #expect(throws: DiaryError.emptyNewText(note: note.id)) { try diary.editNote(note.id, text: "") }
+        try await diary.editNote(note.id, text: "Coffee and cake")
+        #expect(try await diary.note(note.id).text == "Coffee and cake")
+        await #expect(throws: DiaryError.emptyNewText(note: note.id)) { try await diary.editNote(note.id, text: "") }
         // One missing id: nothing is deleted.
-        #expect(throws: DiaryError.noNote(77, store: store.path)) { try diary.deleteNotes([note.id, 77]) }
+        await #expect(throws: DiaryError.noNote(77, store: store.path)) { try await diary.deleteNotes([note.id, 77]) }
         #expect(try store.note(note.id, account: nil) != nil)
-        try diary.deleteNotes([note.id])
+        try await diary.deleteNotes([note.id])
         #expect(try store.note(note.id, account: nil) == nil)
     }
 
-    @Test func fieldsAreSetRemovedAndSortedWithNumbersAsNumbers() throws {
+    @Test func fieldsAreSetRemovedAndSortedWithNumbersAsNumbers() async throws {
         let (store, _) = try storeWithRide()
         let diary = DiaryService(store: store, zone: zone)
         let place = Coordinate(latitude: 47.4, longitude: 8.5)
         var ids: [Int64] = []
         for (minute, weight, weather) in [(40, "100", "sunny"), (41, "9", "rain"), (42, "12.5", "sunny")] {
-            let r = try diary.mark(
+            let r = try await diary.mark(
                 .given(place, altitude: nil, time: inRide + Int64(minute - 40) * 60_000),
                 fields: [try DiaryService.field("weight_kg=\(weight)"), try DiaryService.field("weather=\(weather)")])
             ids.append(r.id!)
         }
-        _ = try diary.mark(.given(place, altitude: nil, time: inRide + 600_000))
+        _ = try await diary.mark(.given(place, altitude: nil, time: inRide + 600_000))
         var query = DiaryService.RecordQuery()
         query.sortField = "weight_kg"
-        let sorted = try diary.records(query)
+        let sorted = try await diary.records(query)
         #expect(sorted.prefix(3).map(\.id) == [ids[1], ids[2], ids[0]], "9 < 12.5 < 100, not as text")
         #expect(sorted.last?.fields.isEmpty == true, "records without the field come after")
         query.conditions = [try DiaryService.field("weather=sunny")]
         query.reverse = true
-        #expect(try diary.records(query).map(\.id) == [ids[0], ids[2]])
+        #expect(try await diary.records(query).map(\.id) == [ids[0], ids[2]])
 
-        try diary.setFields([try DiaryService.field("weather=fog")], on: ids[0])
-        #expect(try diary.record(ids[0]).fields.contains(Field(key: "weather", value: .text("fog"))))
-        #expect(throws: DiaryError.noField(record: ids[0], key: "nope")) {
-            try diary.removeFields(["weather", "nope"], from: ids[0])
+        try await diary.setFields([try DiaryService.field("weather=fog")], on: ids[0])
+        #expect(try await diary.record(ids[0]).fields.contains(Field(key: "weather", value: .text("fog"))))
+        await #expect(throws: DiaryError.noField(record: ids[0], key: "nope")) {
+            try await diary.removeFields(["weather", "nope"], from: ids[0])
         }
-        #expect(try diary.record(ids[0]).fields.count == 2, "nothing removed when one key is missing")
-        try diary.removeFields(["weather"], from: ids[0])
-        #expect(try diary.record(ids[0]).fields.map(\.key) == ["weight_kg"])
+        #expect(try await diary.record(ids[0]).fields.count == 2, "nothing removed when one key is missing")
+        try await diary.removeFields(["weather"], from: ids[0])
+        #expect(try await diary.record(ids[0]).fields.map(\.key) == ["weight_kg"])
     }
 
-    @Test func photosAttachAndGeotagByTime() throws {
+    @Test func photosAttachAndGeotagByTime() async throws {
         let (store, dir) = try storeWithRide()
         let diary = DiaryService(store: store, zone: zone)
         // Camera clock in Zurich time, 5 minutes slow.
@@ -126,7 +126,7 @@ import TrailbookTestSupport
         #expect(throws: PhotoError.isFolder(dir)) { try PhotoFile(dir) }
 
         let photos = try files.prefix(3).map(PhotoFile.init)
-        let outcomes = try diary.geotag(photos, offset: 300, maxGap: 300)
+        let outcomes = try await diary.geotag(photos, offset: 300, maxGap: 300)
         #expect(outcomes[0].taken == "2026-06-14T06:40:00.000Z" && outcomes[0].record != nil && !outcomes[0].created)
         #expect(outcomes[1].created && outcomes[1].record != nil)
         #expect(outcomes[2].record == nil && outcomes[2].skipped?.contains("no GPS position") == true)
@@ -136,34 +136,38 @@ import TrailbookTestSupport
         }
         #expect(media.count == 2)
         // The same photo on another record is one file.
-        let stored = try diary.attach([photos[0]], to: outcomes[1].record!)
-        #expect(stored.first?.sha256 == (try diary.record(outcomes[0].record!)).photos.first?.sha256)
+        let stored = try await diary.attach([photos[0]], to: outcomes[1].record!)
+        #expect(stored.first?.sha256 == (try await diary.record(outcomes[0].record!)).photos.first?.sha256)
         #expect(
             try FileManager.default.subpathsOfDirectory(atPath: store.mediaDirectory).filter { $0.hasSuffix(".jpg") }
                 .count == 2)
-        #expect(throws: DiaryError.noRecord(12345, store: store.path)) { try diary.attach([photos[2]], to: 12345) }
+        await #expect(throws: DiaryError.noRecord(12345, store: store.path)) {
+            try await diary.attach([photos[2]], to: 12345)
+        }
     }
 
-    @Test func removalChecksFirstThenRemovesForGood() throws {
+    @Test func removalChecksFirstThenRemovesForGood() async throws {
         let (store, _) = try storeWithRide()
         let diary = DiaryService(store: store, zone: zone)
         let ride = try #require(try store.rides().first?.id)
-        #expect(throws: QueryError.noRide(ride + 1, store: store.path)) { try diary.remove(.ride(ride + 1)) }
-        #expect(throws: DiaryError.noRecord(5, store: store.path)) { try diary.remove(.records([5])) }
-        #expect(throws: DiaryError.emptyRange) { try diary.remove(.range(from: inRide, to: inRide)) }
+        await #expect(throws: QueryError.noRide(ride + 1, store: store.path)) {
+            try await diary.remove(.ride(ride + 1))
+        }
+        await #expect(throws: DiaryError.noRecord(5, store: store.path)) { try await diary.remove(.records([5])) }
+        await #expect(throws: DiaryError.emptyRange) { try await diary.remove(.range(from: inRide, to: inRide)) }
         #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).count == 1762)
 
-        let removed = try diary.remove(.range(from: inRide, to: inRide + 60_000))
+        let removed = try await diary.remove(.range(from: inRide, to: inRide + 60_000))
         #expect(removed.points > 0)
         #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).count == 1762 - removed.points)
-        _ = try diary.setDaySummary(CivilDate(year: 2026, month: 6, day: 14)!, text: "  Loop \n")
-        #expect(try diary.daySummary(CivilDate(year: 2026, month: 6, day: 14)!) == "Loop")
-        let day = try diary.remove(.day(CivilDate(year: 2026, month: 6, day: 14)!))
+        _ = try await diary.setDaySummary(CivilDate(year: 2026, month: 6, day: 14)!, text: "  Loop \n")
+        #expect(try await diary.daySummary(CivilDate(year: 2026, month: 6, day: 14)!) == "Loop")
+        let day = try await diary.remove(.day(CivilDate(year: 2026, month: 6, day: 14)!))
         #expect(day.rides == 1 && day.daySummaries == 1)
         #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).isEmpty)
     }
 
-    @Test func pauseResumeAndTheOverview() throws {
+    @Test func pauseResumeAndTheOverview() async throws {
         let (store, _) = try storeWithRide()
         let control = RecorderControl(store: store)
         let now = UTCTimestamp.now()
@@ -181,7 +185,7 @@ import TrailbookTestSupport
         #expect(overview.lastStoredPoint == (try store.latestPoint(devices: .all)?.unixMilliseconds))
     }
 
-    @Test func aRecordTakesItsOwnDevicesBarometerOverTheStations() throws {
+    @Test func aRecordTakesItsOwnDevicesBarometerOverTheStations() async throws {
         let (store, _) = try storeWithRide()
         let bike = try store.device(named: "bike")
         let stranger = DeviceID(rawValue: bike.rawValue + 100)
@@ -193,7 +197,7 @@ import TrailbookTestSupport
                 WeatherReading(milliseconds: inRide + 600_000, pressure: 960.0, device: bike),
                 WeatherReading(milliseconds: inRide, pressure: 900, device: stranger),
             ], account: nil)
-        let record = try DiaryService(store: store, zone: zone).mark(.storedFix(time: inRide, within: 60))
+        let record = try await DiaryService(store: store, zone: zone).mark(.storedFix(time: inRide, within: 60))
         func value(_ key: String) -> ConditionValue? { record.conditions.first { $0.key == key } }
         // The device's own pressure (at the spot), the station's temperature; never another's.
         #expect(

@@ -83,8 +83,8 @@ import TrailbookTestSupport
         return count
     }
 
-    func mark(_ diary: DiaryService, at ms: Int64, weight: Double, place: Coordinate = lake) throws {
-        _ = try diary.mark(
+    func mark(_ diary: DiaryService, at ms: Int64, weight: Double, place: Coordinate = lake) async throws {
+        _ = try await diary.mark(
             .given(place, altitude: nil, time: ms),
             fields: [Field(key: "species", value: .text("pike")), Field(key: "weight", value: .text("\(weight)kg"))],
             kind: catchKind)
@@ -92,7 +92,7 @@ import TrailbookTestSupport
 
     /// Catches at 0.3 an hour, anywhere in the outings; with `planted`, three more (heavier) in
     /// each dawn that falls in the last quarter moon.
-    func catches(planted: Bool, seed: UInt64) throws -> (SuggestService, [Outing]) {
+    func catches(planted: Bool, seed: UInt64) async throws -> (SuggestService, [Outing]) {
         let store = try TrackStore(path: try Samples.temporaryDirectory() + "/s.sqlite")
         var random = SeededGenerator(seed: seed)
         let outings = try season(store, random: &random)
@@ -100,13 +100,13 @@ import TrailbookTestSupport
         for outing in outings {
             for _ in 0..<poisson(0.3 * 3, &random) {
                 let at = outing.start + Int64(random.uniform(0...1) * Double(outing.end - outing.start))
-                try mark(diary, at: at, weight: random.uniform(0.5...3))
+                try await mark(diary, at: at, weight: random.uniform(0.5...3))
             }
             guard planted, let (from, to) = outing.dawn,
                 Sky.moonPhaseName(at: Date(timeIntervalSince1970: Double(from + to) / 2000)) == .lastQuarter
             else { continue }
             for _ in 0..<3 {
-                try mark(
+                try await mark(
                     diary, at: from + Int64(random.uniform(0...1) * Double(to - from)), weight: random.uniform(3...6))
             }
         }
@@ -116,8 +116,8 @@ import TrailbookTestSupport
     /// 2026-10-01T00:00Z: the last quarter of 2 October is in the coming week.
     static let october: Int64 = seasonStart + 183 * 86_400_000
 
-    @Test func dawnInTheLastQuarterLeadsAPlantedSeason() throws {
-        let (service, outings) = try catches(planted: true, seed: 7)
+    @Test func dawnInTheLastQuarterLeadsAPlantedSeason() async throws {
+        let (service, outings) = try await catches(planted: true, seed: 7)
         let report = try service.suggest(kind: catchKind, now: Self.october)
         #expect(report.counted == report.records, "every catch lies in an outing")
         #expect(abs(report.hours - Double(outings.count) * 3) < 0.01, "\(report.hours) h out there")
@@ -166,9 +166,9 @@ import TrailbookTestSupport
         #expect(layout.overflowing.isEmpty && layout.scrollWidth <= layout.viewport, "\(layout.overflowing)")
     }
 
-    @Test func randomCatchesGiveNoSuggestion() throws {
+    @Test func randomCatchesGiveNoSuggestion() async throws {
         for seed: UInt64 in [1, 2, 3] {
-            let report = try catches(planted: false, seed: seed).0.suggest(kind: catchKind, now: Self.october)
+            let report = try await catches(planted: false, seed: seed).0.suggest(kind: catchKind, now: Self.october)
             #expect(report.records > 30)
             #expect(report.suggestions.isEmpty, "seed \(seed): \(report.suggestions)")
             #expect(report.windows.isEmpty)
@@ -178,7 +178,7 @@ import TrailbookTestSupport
         }
     }
 
-    @Test func aRisingTidePlantedAtAHarbourLeadsAndComesAgain() throws {
+    @Test func aRisingTidePlantedAtAHarbourLeadsAndComesAgain() async throws {
         let harbour = Coordinate(latitude: 48.546, longitude: -123.013)
         let station = try TideDatabase.station("9449880")
         let store = try TrackStore(path: try Samples.temporaryDirectory() + "/t.sqlite")
@@ -194,13 +194,13 @@ import TrailbookTestSupport
                 in: DateInterval(
                     start: date(outing.start) - TidePrediction.reach, end: date(outing.end) + TidePrediction.reach))
             func anywhere() -> Int64 { outing.start + Int64(random.uniform(0...1) * Double(outing.end - outing.start)) }
-            for _ in 0..<poisson(0.9, &random) { try mark(diary, at: anywhere(), weight: 1, place: harbour) }
+            for _ in 0..<poisson(0.9, &random) { try await mark(diary, at: anywhere(), weight: 1, place: harbour) }
             // Two more while the tide rises, when it does during the outing.
             var planted = 0
             for _ in 0..<40 where planted < 2 {
                 let at = anywhere()
                 if TidePrediction.state(at: date(at), turns: turns) == .rising {
-                    try mark(diary, at: at, weight: 2, place: harbour)
+                    try await mark(diary, at: at, weight: 2, place: harbour)
                     planted += 1
                 }
             }
@@ -217,8 +217,8 @@ import TrailbookTestSupport
         }
     }
 
-    @Test func keptWeatherReadingsBinTheTimeOutThere() throws {
-        let (service, _) = try catches(planted: false, seed: 5)
+    @Test func keptWeatherReadingsBinTheTimeOutThere() async throws {
+        let (service, _) = try await catches(planted: false, seed: 5)
         // A station's hourly readings over the season: pressure swinging ±8 hPa over four days.
         let readings = (0..<(Self.seasonDays * 24 + 24)).map { h -> WeatherReading in
             let ms = Self.seasonStart + Int64(h) * 3_600_000

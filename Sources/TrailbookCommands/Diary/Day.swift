@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
 import GPSCore
+import Pipeline
 import TrackStore
 import TrailbookKit
 
 /// `trailbook day D`: a day's rides, records and summary; `--summary`/`--edit` set the summary.
-struct Day: ParsableCommand {
+struct Day: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "day",
         abstract: "Show a day (where you were, rides, records, notes, photos, summary) or set its summary.",
@@ -52,20 +53,29 @@ struct Day: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let config = try zoneOptions.loaded()
         let zone = config.timeZone
         let day = try LocalDate.require(date, option: "", zone: zone)
-        let writes = summary != nil || edit
-        let store = try writes ? storeOptions.openOrCreate() : storeOptions.open()
-        let account = try accountOptions.account(in: store)
-        if writes {
-            let diary = DiaryService(store: store, zone: zone, account: account)
-            let text = try summary ?? TextInput.edit(try diary.daySummary(day) ?? "", what: "the summary")
-            let trimmed = try diary.setDaySummary(day, text: text)
+        if summary != nil || edit {
+            let diary = try await accountOptions.diary(storeOptions.openedOrCreated(), zone: zone)
+            var text = summary ?? ""
+            if summary == nil {
+                let old = try await diary.daySummary(day) ?? ""
+                text = try await Blocking.run { try TextInput.edit(old, what: "the summary") }
+            }
+            let trimmed = try await diary.setDaySummary(day, text: text)
             print(trimmed.isEmpty ? "summary of \(day) removed" : "summary of \(day) saved")
             return
         }
+        let store = try await storeOptions.opened()
+        // The day's view reads the visits with the store's own calls: on a thread of its own.
+        try await Blocking.run { try show(day, config: config, store: store) }
+    }
+
+    private func show(_ day: CivilDate, config: TrailbookConfig, store: any TrackStoring) throws {
+        let zone = config.timeZone
+        let account = try accountOptions.account(in: store)
         // The day where the person was (a day in London is London's day), its times in `zone`.
         let cut = try DayZone.of(day, store: store, devices: DeviceFilter(account: account), zone: zone)
         let (from, to) = LocalDay.range(day, in: cut)

@@ -6,7 +6,7 @@ import TrackStore
 import TrailbookKit
 
 /// `trailbook mark`: add a location record by hand.
-struct Mark: ParsableCommand {
+struct Mark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mark",
         abstract: "Add a location record: here and now, or at a time and place, with a note, photos and fields.",
@@ -75,7 +75,7 @@ struct Mark: ParsableCommand {
         if !(within > 0) { throw ValidationError("--within must be a positive number of seconds.") }
     }
 
-    func run() throws {
+    func run() async throws {
         let zone = try zoneOptions.zone()
         let kind = try kind.map { try zoneOptions.kind($0) }
         let at = try self.at.map { try LocalTime.require($0, option: "--at", zone: zone) }
@@ -83,8 +83,8 @@ struct Mark: ParsableCommand {
         let observed = try condition.map { try FieldArgument.parse($0, option: "--condition") }.map {
             ConditionValue(key: $0.key, value: $0.value, source: .user)
         }
-        let photos = try photo.map(PhotoFile.init)
-        let store = try storeOptions.openOrCreate()
+        let photos = try await Blocking.run { [photo] in try photo.map(PhotoFile.init) }
+        let store = try await storeOptions.openedOrCreated()
         let placement: DiaryService.Placement
         if let lat, let lon {
             placement = .given(Coordinate(latitude: lat, longitude: lon), altitude: alt, time: at)
@@ -93,8 +93,8 @@ struct Mark: ParsableCommand {
         } else {
             placement = .latest(maxAge: maxAge)
         }
-        let diary = try accountOptions.diary(store, zone: zone, tide: try zoneOptions.tide())
-        let record = try diary.mark(
+        let diary = try await accountOptions.diary(store, zone: zone, tide: try zoneOptions.tide())
+        let record = try await diary.mark(
             placement, note: note, fields: fields, photos: photos, kind: kind, conditions: observed)
         if json {
             try printJSON(RecordJSON(record, store: store, zone: zone))

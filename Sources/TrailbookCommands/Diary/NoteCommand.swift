@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import GPSCore
 import TrackStore
 import TrailbookKit
 
 /// `trailbook note add|edit|rm`: text on location records.
-struct NoteCommand: ParsableCommand {
+struct NoteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "note",
         abstract: "Attach, edit and delete notes (text of any length) on location records.",
@@ -23,7 +24,7 @@ struct NoteCommand: ParsableCommand {
         }
     }
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a note to a record (by id, or the one nearest --at).",
@@ -56,16 +57,19 @@ struct NoteCommand: ParsableCommand {
             if !(within > 0) { throw ValidationError("--within must be a positive number of seconds.") }
         }
 
-        func run() throws {
+        func run() async throws {
             let zone = try zoneOptions.zone()
             let at = try self.at.map { try LocalTime.require($0, option: "--at", zone: zone) }
             let target: DiaryService.RecordTarget =
                 try record.map { .id(try RecordReference.parse($0)) } ?? .nearest(time: at!, within: within)
-            let store = try storeOptions.open()
-            let diary = try accountOptions.diary(store, zone: zone, tide: try zoneOptions.tide())
-            let id = try diary.recordID(target)
-            let text = try TextInput.read(text: textOptions.text, file: textOptions.file, what: "the note")
-            let (note, record) = try diary.addNote(text, to: id)
+            let store = try await storeOptions.opened()
+            let diary = try await accountOptions.diary(store, zone: zone, tide: try zoneOptions.tide())
+            let id = try await diary.recordID(target)
+            // Piped input or the editor is waited for on a thread of its own.
+            let text = try await Blocking.run { [textOptions] in
+                try TextInput.read(text: textOptions.text, file: textOptions.file, what: "the note")
+            }
+            let (note, record) = try await diary.addNote(text, to: id)
             if json {
                 try printJSON(RecordJSON(record, store: store, zone: zone))
             } else {
@@ -74,7 +78,7 @@ struct NoteCommand: ParsableCommand {
         }
     }
 
-    struct Edit: ParsableCommand {
+    struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Replace a note's text (from --text, --file, piped input, or the editor with the old text).")
@@ -86,17 +90,18 @@ struct NoteCommand: ParsableCommand {
         @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            let diary = try accountOptions.diary(storeOptions.open())
-            let old = try diary.note(note)
-            let text = try TextInput.read(
-                text: textOptions.text, file: textOptions.file, initial: old.text, what: "the note")
-            try diary.editNote(note, text: text)
+        func run() async throws {
+            let diary = try await accountOptions.diary(storeOptions.opened())
+            let old = try await diary.note(note)
+            let text = try await Blocking.run { [textOptions] in
+                try TextInput.read(text: textOptions.text, file: textOptions.file, initial: old.text, what: "the note")
+            }
+            try await diary.editNote(note, text: text)
             print("note \(note) updated")
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm", abstract: "Delete notes for good (their text is overwritten in the store).")
 
@@ -106,8 +111,8 @@ struct NoteCommand: ParsableCommand {
         @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            try accountOptions.diary(storeOptions.open()).deleteNotes(notes)
+        func run() async throws {
+            try await accountOptions.diary(storeOptions.opened()).deleteNotes(notes)
             for id in notes { print("note \(id) deleted") }
         }
     }

@@ -6,13 +6,13 @@ import TrackStore
 import TrailbookKit
 
 /// `trailbook photo add|import`: JPEG photos on location records.
-struct PhotoCommand: ParsableCommand {
+struct PhotoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photo",
         abstract: "Attach JPEG photos to records, by hand or by the time they were taken (geotagging).",
         subcommands: [Add.self, Import.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Attach photos to a record.",
@@ -31,17 +31,17 @@ struct PhotoCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
-        func run() throws {
+        func run() async throws {
             let zone = try zoneOptions.zone()
             let id = try RecordReference.parse(record)
-            let photos = try files.map(PhotoFile.init)
-            let store = try storeOptions.open()
-            let stored = try accountOptions.diary(store, zone: zone).attach(photos, to: id)
+            let photos = try await Blocking.run { [files] in try files.map(PhotoFile.init) }
+            let store = try await storeOptions.opened()
+            let stored = try await accountOptions.diary(store, zone: zone).attach(photos, to: id)
             for p in stored { print("\(p.name) → record \(id): \(store.mediaDirectory)/\(p.file)") }
         }
     }
 
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Attach photos to the records at the times they were taken (from EXIF).",
@@ -74,13 +74,13 @@ struct PhotoCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
-        func run() throws {
+        func run() async throws {
             guard maxGap > 0 else { throw ValidationError("--max-gap must be a positive number of seconds.") }
             let zone = try zoneOptions.zone()
-            let inputs = try PhotoFile.collect(paths).map(PhotoFile.init)
+            let inputs = try await Blocking.run { [paths] in try PhotoFile.collect(paths).map(PhotoFile.init) }
             if inputs.isEmpty { throw PhotoError.noneFound(paths) }
-            let store = try storeOptions.openOrCreate()
-            let outcomes = try accountOptions.diary(store, zone: zone, tide: try zoneOptions.tide()).geotag(
+            let store = try await storeOptions.openedOrCreated()
+            let outcomes = try await accountOptions.diary(store, zone: zone, tide: try zoneOptions.tide()).geotag(
                 inputs, offset: offset, maxGap: maxGap)
             if json {
                 try printJSON(["photos": outcomes])
@@ -108,13 +108,13 @@ struct PhotoCommand: ParsableCommand {
 }
 
 /// `trailbook field set|rm`: structured values on records.
-struct FieldCommand: ParsableCommand {
+struct FieldCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "field",
         abstract: "Set or remove fields (key=value; numbers stay numbers) on a record.",
         subcommands: [Set.self, Remove.self])
 
-    struct Set: ParsableCommand {
+    struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set", abstract: "Set fields on a record (replacing the same keys).")
 
@@ -127,16 +127,16 @@ struct FieldCommand: ParsableCommand {
         @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
+        func run() async throws {
             let parsed = try fields.map { try FieldArgument.parse($0) }
             let id = try RecordReference.parse(record)
-            let store = try storeOptions.open()
-            try accountOptions.diary(store).setFields(parsed, on: id)
+            let store = try await storeOptions.opened()
+            try await accountOptions.diary(store).setFields(parsed, on: id)
             print("record \(id): " + parsed.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove fields from a record.")
 
         @Argument(help: "The record's id.")
@@ -148,10 +148,10 @@ struct FieldCommand: ParsableCommand {
         @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
+        func run() async throws {
             let id = try RecordReference.parse(record)
-            let store = try storeOptions.open()
-            try accountOptions.diary(store).removeFields(keys, from: id)
+            let store = try await storeOptions.opened()
+            try await accountOptions.diary(store).removeFields(keys, from: id)
             print("record \(id): removed " + keys.joined(separator: ", "))
         }
     }

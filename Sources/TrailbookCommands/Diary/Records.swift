@@ -4,7 +4,7 @@ import TrackStore
 import TrailbookKit
 
 /// `trailbook records`: location records with their notes, photos and fields.
-struct Records: ParsableCommand {
+struct Records: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "records",
         abstract: "List location records with their notes, photos and fields.",
@@ -45,19 +45,23 @@ struct Records: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
-    func run() throws {
+    func run() async throws {
         let zone = try zoneOptions.zone()
         let wanted = try conditions.map { try FieldArgument.parse($0, option: "--where") }
-        let store = try storeOptions.open()
+        let store = try await storeOptions.opened()
+        let diary = try await accountOptions.diary(store, zone: zone)
         var query = DiaryService.RecordQuery()
-        (query.from, query.to, _) = try days.range(
-            in: zone, store: store, devices: DeviceFilter(account: accountOptions.user))
+        let (days, user) = (days, accountOptions.user)
+        (query.from, query.to) = try await store.read { tx in
+            let (from, to, _) = try days.range(in: zone, store: tx, devices: DeviceFilter(account: user))
+            return (from, to)
+        }
         query.plainPoints = all
         query.conditions = wanted
         query.sortField = sort == "time" ? nil : sort
         query.reverse = reverse
         query.kind = try kind.map { try zoneOptions.kind($0) }
-        let list = try accountOptions.diary(store, zone: zone).records(query)
+        let list = try await diary.records(query)
         if json {
             try printJSON(["records": list.map { RecordJSON($0, store: store, zone: zone) }])
             return

@@ -5,7 +5,7 @@ import TrackStore
 import TrailbookKit
 
 /// `trailbook rm`: remove records, a ride, a day or a time range, for good.
-struct Remove: ParsableCommand {
+struct Remove: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Remove records, a ride, a day or a time range for good.",
@@ -65,7 +65,7 @@ struct Remove: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let zone = try zoneOptions.zone()
         let ids = try records.map(RecordReference.parse)
         // What was typed is checked before the store is opened: a wrong date is said as such.
@@ -77,12 +77,14 @@ struct Remove: ParsableCommand {
             guard b > a else { throw CommandFailure(message: "--to must be after --from.", code: .usage) }
             range = (a, b)
         }
-        let store = try storeOptions.open()
+        let store = try await storeOptions.opened()
+        let diary = try await accountOptions.diary(store, zone: zone)
         let target: DiaryService.RemovalTarget
         let what: String
         if let d {
             target = .day(d)
-            let cut = try DayZone.of(d, store: store, devices: DeviceFilter(account: accountOptions.user), zone: zone)
+            let devices = DeviceFilter(account: accountOptions.user)
+            let cut = try await store.read { tx in try DayZone.of(d, store: tx, devices: devices, zone: zone) }
             what = "Everything recorded on \(d) \(DayZone.words(cut: cut, times: zone))"
         } else if let (a, b) = range {
             target = .range(from: a, to: b)
@@ -96,20 +98,20 @@ struct Remove: ParsableCommand {
                 "Record" + (ids.count == 1 ? " " : "s ") + ids.map(String.init).joined(separator: ", ")
                 + (ids.count == 1 ? " and what it carries" : " and what they carry")
         }
-        let diary = try accountOptions.diary(store, zone: zone)
         var question =
             "\(what) will be removed for good:\n"
-            + (try diary.preview(target)).map { "  " + $0 }.joined(separator: "\n")
+            + (try await diary.preview(target)).map { "  " + $0 }.joined(separator: "\n")
         if case .records(let ids) = target {
-            let notes = try ids.flatMap { try diary.record($0).notes.map(\.id) }
+            var notes: [Int64] = []
+            for id in ids { notes += try await diary.record(id).notes.map(\.id) }
             if !notes.isEmpty {
                 question +=
                     "\n(To remove only the note" + (notes.count == 1 ? ": " : "s: ") + "trailbook note rm "
                     + notes.map(String.init).joined(separator: " ") + ".)"
             }
         }
-        try Confirmation.require(question, yes: yes)
-        let removal = try diary.remove(target)
+        try await Blocking.run { [question, yes] in try Confirmation.require(question, yes: yes) }
+        let removal = try await diary.remove(target)
         let report = Report(
             points: removal.points, records: removal.records, notes: removal.notes, photos: removal.photos,
             fields: removal.fields, rides: removal.rides, daySummaries: removal.daySummaries,

@@ -131,7 +131,7 @@ public struct SuggestService {
     /// The report for `kind`; with `best`, only the records in the top quarter by that field
     /// count. `now` and `days`: the windows' span.
     public func suggest(kind: RecordKind, best: String? = nil, now: Int64, days: Int = 7) throws -> SuggestReport {
-        var all = try DiaryService(store: store, zone: zone, account: account).records(kindQuery(kind))
+        var all = try DiaryService(store: store, zone: zone, account: account).records(kindQuery(kind), in: store)
         guard !all.isEmpty else { throw SuggestError.noRecords(kind: kind.name) }
         var notes: [String] = []
         let recordCount = all.count
@@ -187,7 +187,7 @@ public struct SuggestService {
         var hours: [String: [String: Double]] = [:]
         var weatherCovered = false
         let weather = try store.weatherReadings(fromMilliseconds: .min, toMilliseconds: .max, account: account)
-        let ownDevices = try DiaryService(store: store, account: account).deviceIDs()
+        let ownDevices = try DiaryService(store: store, account: account).deviceIDs(in: store)
         for ride in effortRides {
             let list = points[ride.id] ?? []
             guard let first = list.first?.fix.coordinate else { continue }

@@ -6,6 +6,11 @@ import TrackModel
 
 /// The diary use cases: marking places, notes, photos, fields, the day's summary, listing and
 /// removing. Times are ms since 1970 UTC; `zone` is where local days and printed times are.
+///
+/// Each use case is one or more units of work the store runs on its own threads (`store.read`,
+/// `store.write`): nothing here touches the store on the caller's thread, so the web app awaits
+/// them from its routes as the commands do. Photo files are copied and deleted through
+/// ``Blocking``, outside any unit.
 public struct DiaryService: Sendable {
     public let store: any TrackStoring
     public let zone: TimeZone
@@ -30,8 +35,7 @@ public struct DiaryService: Sendable {
     var devices: DeviceFilter { DeviceFilter(account: account) }
 
     /// The ids of the diary's account's devices.
-    func deviceIDs(in tx: (any StoreUnit)? = nil) throws -> Set<DeviceID> {
-        let tx = tx ?? store
+    func deviceIDs(in tx: any StoreUnit) throws -> Set<DeviceID> {
         guard let account else { return Set(try tx.devices().map(\.id)) }
         return Set(try tx.devices(of: account)?.map(\.id) ?? [])
     }
@@ -53,7 +57,7 @@ public struct DiaryService: Sendable {
     public func mark(
         _ placement: Placement, note: String? = nil, fields: [Field] = [], photos: [PhotoFile] = [],
         kind: RecordKind? = nil, conditions: [ConditionValue] = [], now: Int64 = UTCTimestamp.now()
-    ) throws -> LocationRecord {
+    ) async throws -> LocationRecord {
         var fields = fields
         if let kind {
             // Checked before anything is read or copied: a record that does not fit is not stored.
@@ -63,27 +67,10 @@ public struct DiaryService: Sendable {
             fields.removeAll { $0.key == "kind" }
             fields.insert(Field(key: "kind", value: .text(kind.name)), at: 0)
         }
-        let time: Int64
-        let coordinate: Coordinate
-        let altitude: Double?
-        switch placement {
-        case .given(let place, let alt, let at):
-            (time, coordinate, altitude) = (at ?? now, place, alt)
-        case .storedFix(let at, let within):
-            guard let fix = try store.nearestPoint(to: at, within: Int64(within * 1000), devices: devices) else {
-                throw DiaryError.noFixNear(LocalTime.format(at, zone: zone), seconds: Int(within))
-            }
-            (time, coordinate, altitude) = (at, fix.coordinate!, fix.altitudeMSL)
-        case .latest(let maxAge):
-            guard let fix = try store.latestPoint(devices: devices), now - fix.unixMilliseconds! <= Int64(maxAge * 1000)
-            else {
-                throw DiaryError.noRecentFix(seconds: Int(maxAge))
-            }
-            (time, coordinate, altitude) = (fix.unixMilliseconds!, fix.coordinate!, fix.altitudeMSL)
-        }
-        let stored = try store.storePhotos(photos, zone: zone)
+        let (time, coordinate, altitude) = try await place(placement, now: now)
+        let stored = try await storePhotos(photos)
         do {
-            return try store.writeNow { tx in
+            return try await store.write { [fields] tx in
                 guard
                     let id = try tx.addRecord(
                         milliseconds: time, coordinate: coordinate, altitude: altitude, notes: note.map { [$0] } ?? [],
@@ -95,9 +82,47 @@ public struct DiaryService: Sendable {
                 return try tx.record(id, account: account)!
             }
         } catch {
-            store.discardUnattached(stored)
+            await discard(stored)
             throw error
         }
+    }
+
+    /// The time, place and altitude `placement` gives (a stored fix is read in one unit).
+    private func place(_ placement: Placement, now: Int64) async throws -> (Int64, Coordinate, Double?) {
+        if case .given(let place, let alt, let at) = placement { return (at ?? now, place, alt) }
+        return try await store.read { tx in
+            switch placement {
+            case .given(let place, let alt, let at): return (at ?? now, place, alt)
+            case .storedFix(let at, let within):
+                guard let fix = try tx.nearestPoint(to: at, within: Int64(within * 1000), devices: devices) else {
+                    throw DiaryError.noFixNear(LocalTime.format(at, zone: zone), seconds: Int(within))
+                }
+                return (at, fix.coordinate!, fix.altitudeMSL)
+            case .latest(let maxAge):
+                guard let fix = try tx.latestPoint(devices: devices),
+                    now - fix.unixMilliseconds! <= Int64(maxAge * 1000)
+                else {
+                    throw DiaryError.noRecentFix(seconds: Int(maxAge))
+                }
+                return (fix.unixMilliseconds!, fix.coordinate!, fix.altitudeMSL)
+            }
+        }
+    }
+
+    /// Copies the photo files into the media folder, off the caller's thread.
+    private func storePhotos(_ photos: [PhotoFile], offset: Double = 0) async throws -> [Photo] {
+        if photos.isEmpty { return [] }
+        let (store, zone) = (store, zone)
+        return try await Blocking.run { () throws(PhotoError) -> [Photo] in
+            try store.storePhotos(photos, zone: zone, offset: offset)
+        }
+    }
+
+    /// Deletes copied photo files no record took, off the caller's thread.
+    private func discard(_ photos: [Photo]) async {
+        if photos.isEmpty { return }
+        let store = store
+        await Blocking.run { store.discardUnattached(photos) }
     }
 
     /// Stores the computed conditions of record `id`'s moment and place, unless it has them.
@@ -116,8 +141,13 @@ public struct DiaryService: Sendable {
     }
 
     /// The record `id`, which must exist.
-    public func record(_ id: Int64) throws -> LocationRecord {
-        guard let record = try store.record(id, account: account) else {
+    public func record(_ id: Int64) async throws -> LocationRecord {
+        try await store.read { tx in try record(id, in: tx) }
+    }
+
+    /// The record `id` as `tx` sees it, which must exist.
+    func record(_ id: Int64, in tx: any StoreUnit) throws -> LocationRecord {
+        guard let record = try tx.record(id, account: account) else {
             throw DiaryError.noRecord(id, store: store.path)
         }
         return record
@@ -126,15 +156,17 @@ public struct DiaryService: Sendable {
     // MARK: photos
 
     /// Attaches the photos to record `id` (copied into the media folder first).
-    public func attach(_ photos: [PhotoFile], to id: Int64) throws -> [Photo] {
-        _ = try record(id)
-        let stored = try store.storePhotos(photos, zone: zone)
+    public func attach(_ photos: [PhotoFile], to id: Int64) async throws -> [Photo] {
+        _ = try await record(id)
+        let stored = try await storePhotos(photos)
         do {
-            guard try store.attachPhotos(stored, to: id, account: account) else {
-                throw DiaryError.noRecord(id, store: store.path)
+            try await store.write { tx in
+                guard try tx.attachPhotos(stored, to: id, account: account) else {
+                    throw DiaryError.noRecord(id, store: store.path)
+                }
             }
         } catch {
-            store.discardUnattached(stored)
+            await discard(stored)
             throw error
         }
         return stored
@@ -156,7 +188,7 @@ public struct DiaryService: Sendable {
     /// Puts each photo on the record or stored point nearest the time it was taken (the camera
     /// clock plus `offset` seconds) within `maxGap` seconds; else, when it has GPS tags, on a new
     /// record at its position; else it is skipped with the reason.
-    public func geotag(_ photos: [PhotoFile], offset: Double, maxGap: Double) throws -> [GeotagOutcome] {
+    public func geotag(_ photos: [PhotoFile], offset: Double, maxGap: Double) async throws -> [GeotagOutcome] {
         var outcomes: [GeotagOutcome] = []
         for photo in photos {
             let taken = photo.taken(zone: zone, offset: offset)
@@ -167,10 +199,10 @@ public struct DiaryService: Sendable {
                 outcomes.append(outcome)
                 continue
             }
-            let stored = try store.storePhotos([photo], zone: zone, offset: offset)
+            let stored = try await storePhotos([photo], offset: offset)
             do {
                 // The record found (or made) and the photo on it are one unit of work.
-                let placed = try store.writeNow { tx -> (id: Int64, created: Bool)? in
+                let placed = try await store.write { tx -> (id: Int64, created: Bool)? in
                     if let near = try tx.nearestRecordID(to: taken, within: Int64(maxGap * 1000), account: account) {
                         try tx.attachPhotos(stored, to: near, account: account)
                         try captureConditions(near, in: tx)
@@ -188,7 +220,7 @@ public struct DiaryService: Sendable {
                 if let placed {
                     (outcome.record, outcome.created) = (placed.id, placed.created)
                 } else {
-                    store.discardUnattached(stored)
+                    await discard(stored)
                     let clock =
                         photo.metadata.cameraClockMilliseconds != nil && photo.metadata.offsetMinutes == nil
                         ? " (its camera clock read in \(zone.displayIdentifier)\(offset == 0 ? "" : ", shifted by \(offset) s"))"
@@ -198,7 +230,7 @@ public struct DiaryService: Sendable {
                         + "and no GPS position in it"
                 }
             } catch {
-                store.discardUnattached(stored)
+                await discard(stored)
                 throw error
             }
             outcomes.append(outcome)
@@ -217,8 +249,8 @@ public struct DiaryService: Sendable {
     }
 
     /// The record a target names (a point near the time becomes a record now).
-    public func recordID(_ target: RecordTarget) throws -> Int64 {
-        try store.writeNow { tx in
+    public func recordID(_ target: RecordTarget) async throws -> Int64 {
+        try await store.write { tx in
             let id: Int64
             switch target {
             case .id(let given):
@@ -239,9 +271,9 @@ public struct DiaryService: Sendable {
     }
 
     /// Adds a note; empty text (only white space) is refused.
-    public func addNote(_ text: String, to id: Int64) throws -> (note: Note, record: LocationRecord) {
+    public func addNote(_ text: String, to id: Int64) async throws -> (note: Note, record: LocationRecord) {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw DiaryError.emptyNote }
-        return try store.writeNow { tx in
+        return try await store.write { tx in
             guard let note = try tx.addNote(to: id, text: text, account: account),
                 let record = try tx.record(id, account: account)
             else { throw DiaryError.noRecord(id, store: store.path) }
@@ -250,26 +282,30 @@ public struct DiaryService: Sendable {
     }
 
     /// The note `id`, which must exist.
-    public func note(_ id: Int64) throws -> Note {
-        guard let note = try store.note(id, account: account) else { throw DiaryError.noNote(id, store: store.path) }
-        return note
+    public func note(_ id: Int64) async throws -> Note {
+        try await store.read { tx in
+            guard let note = try tx.note(id, account: account) else { throw DiaryError.noNote(id, store: store.path) }
+            return note
+        }
     }
 
     /// Replaces a note's text; empty text is refused (delete the note instead).
-    public func editNote(_ id: Int64, text: String) throws {
+    public func editNote(_ id: Int64, text: String) async throws {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            _ = try note(id)
+            _ = try await note(id)
             throw DiaryError.emptyNewText(note: id)
         }
-        guard try store.updateNote(id, text: text, account: account) else {
-            throw DiaryError.noNote(id, store: store.path)
+        try await store.write { tx in
+            guard try tx.updateNote(id, text: text, account: account) else {
+                throw DiaryError.noNote(id, store: store.path)
+            }
         }
     }
 
     /// Deletes notes for good, in one unit of work; nothing is deleted when one of them does not
     /// exist.
-    public func deleteNotes(_ ids: [Int64]) throws {
-        try store.writeNow { tx in
+    public func deleteNotes(_ ids: [Int64]) async throws {
+        try await store.write { tx in
             for id in ids where try tx.deleteNote(id, account: account) == nil {
                 throw DiaryError.noNote(id, store: store.path)
             }
@@ -279,15 +315,17 @@ public struct DiaryService: Sendable {
     // MARK: fields
 
     /// Sets fields on record `id`, replacing the same keys.
-    public func setFields(_ fields: [Field], on id: Int64) throws {
-        _ = try record(id)
-        try store.setFields(fields, on: id, account: account)
+    public func setFields(_ fields: [Field], on id: Int64) async throws {
+        try await store.write { tx in
+            _ = try record(id, in: tx)
+            try tx.setFields(fields, on: id, account: account)
+        }
     }
 
     /// Removes fields from record `id`; nothing is removed when one of them is not there.
-    public func removeFields(_ keys: [String], from id: Int64) throws {
-        _ = try record(id)
-        try store.writeNow { tx in
+    public func removeFields(_ keys: [String], from id: Int64) async throws {
+        try await store.write { tx in
+            _ = try record(id, in: tx)
             for key in keys where try !tx.removeField(key, from: id, account: account) {
                 throw DiaryError.noField(record: id, key: key)
             }
@@ -326,8 +364,13 @@ public struct DiaryService: Sendable {
         public init() {}
     }
 
-    public func records(_ query: RecordQuery) throws -> [LocationRecord] {
-        var list = try store.records(
+    public func records(_ query: RecordQuery) async throws -> [LocationRecord] {
+        try await store.read { tx in try records(query, in: tx) }
+    }
+
+    /// ``records(_:)`` as `tx` sees them.
+    func records(_ query: RecordQuery, in tx: any StoreUnit) throws -> [LocationRecord] {
+        var list = try tx.records(
             fromMilliseconds: query.from, toMilliseconds: query.to, plainPoints: query.plainPoints, account: account)
         list = list.filter { r in
             query.conditions.allSatisfy { w in r.fields.contains { $0.key == w.key && $0.value == w.value } }
@@ -362,12 +405,14 @@ public struct DiaryService: Sendable {
 
     // MARK: day summary
 
-    public func daySummary(_ day: CivilDate) throws -> String? { try store.daySummary(day, account: account) }
+    public func daySummary(_ day: CivilDate) async throws -> String? {
+        try await store.read { tx in try tx.daySummary(day, account: account) }
+    }
 
     /// Sets the day's summary, trimmed; empty text removes it. Returns the text kept.
-    public func setDaySummary(_ day: CivilDate, text: String) throws -> String {
+    public func setDaySummary(_ day: CivilDate, text: String) async throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        try store.setDaySummary(day, text: trimmed, account: account)
+        _ = try await store.write { tx in try tx.setDaySummary(day, text: trimmed, account: account) }
         return trimmed
     }
 
@@ -385,19 +430,27 @@ public struct DiaryService: Sendable {
     }
 
     /// Checks that what `target` names exists, before anyone is asked to confirm.
-    public func checkRemoval(_ target: RemovalTarget) throws {
+    public func checkRemoval(_ target: RemovalTarget) async throws {
+        try await store.read { tx in try checkRemoval(target, in: tx) }
+    }
+
+    private func checkRemoval(_ target: RemovalTarget, in tx: any StoreUnit) throws {
         switch target {
-        case .records(let ids): for id in ids { _ = try record(id) }
+        case .records(let ids): for id in ids { _ = try record(id, in: tx) }
         case .ride(let id):
-            if try store.rideRange(id) == nil { throw QueryError.noRide(id, store: store.path) }
+            if try tx.rideRange(id) == nil { throw QueryError.noRide(id, store: store.path) }
         case .range(let from, let to): if to <= from { throw DiaryError.emptyRange }
         case .day: break
         }
     }
 
     /// What `target` would remove, one line per thing, for the question asked before removing.
-    public func preview(_ target: RemovalTarget) throws -> [String] {
-        try checkRemoval(target)
+    public func preview(_ target: RemovalTarget) async throws -> [String] {
+        try await store.read { tx in try preview(target, in: tx) }
+    }
+
+    private func preview(_ target: RemovalTarget, in tx: any StoreUnit) throws -> [String] {
+        try checkRemoval(target, in: tx)
         func carried(_ records: [LocationRecord]) -> String {
             var totals: [(Int, String)] = []
             totals.append((records.map { $0.notes.count }.reduce(0, +), "note"))
@@ -407,24 +460,24 @@ public struct DiaryService: Sendable {
             return parts.isEmpty ? "" : " with " + parts.joined(separator: ", ")
         }
         func rideNames(_ from: Int64, _ to: Int64) throws -> String {
-            let ids = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices).map(\.id)
+            let ids = try tx.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices).map(\.id)
             return ids.isEmpty
                 ? "" : " of ride" + (ids.count == 1 ? " " : "s ") + ids.map(String.init).joined(separator: ", ")
         }
         switch target {
         case .records(let ids):
             return try ids.map { id in
-                let r = try record(id)
+                let r = try record(id, in: tx)
                 let time = LocalTime.format(r.milliseconds, zone: zone)
                 if r.manual { return "record \(id), marked at \(time)\(carried([r]))" }
                 return "record \(id)\(carried([r])): the stored point at \(time)"
                     + "\(try rideNames(r.milliseconds, r.milliseconds + 1)), which leaves its ride"
             }
         case .ride(let id):
-            let range = try store.rideRange(id)!
-            let ride = try store.rides(fromMilliseconds: range.start, toMilliseconds: range.end + 1, devices: devices)
+            let range = try tx.rideRange(id)!
+            let ride = try tx.rides(fromMilliseconds: range.start, toMilliseconds: range.end + 1, devices: devices)
                 .first { $0.id == id }
-            let records = try store.records(
+            let records = try tx.records(
                 fromMilliseconds: range.start, toMilliseconds: range.end + 1, account: account
             ).filter {
                 !$0.manual
@@ -436,38 +489,40 @@ public struct DiaryService: Sendable {
             if !records.isEmpty { lines.append("\(counted(records.count, "record")) of its points\(carried(records))") }
             return lines
         case .day(let day):
-            let (from, to) = try dayRange(day)
+            let (from, to) = try dayRange(day, in: tx)
             return try rangeLines(from, to, rideNames(from, to))
-                + (try store.daySummary(day, account: account) != nil ? ["the day's summary"] : [])
+                + (try tx.daySummary(day, account: account) != nil ? ["the day's summary"] : [])
         case .range(let from, let to):
             return try rangeLines(from, to, rideNames(from, to))
         }
         func rangeLines(_ from: Int64, _ to: Int64, _ rides: String) throws -> [String] {
-            let points = try store.points(fromMilliseconds: from, toMilliseconds: to, devices: devices).count
-            let records = try store.records(fromMilliseconds: from, toMilliseconds: to, account: account)
+            let points = try tx.points(fromMilliseconds: from, toMilliseconds: to, devices: devices).count
+            let records = try tx.records(fromMilliseconds: from, toMilliseconds: to, account: account)
             return [counted(points, "point") + rides]
                 + (records.isEmpty ? [] : [counted(records.count, "record") + carried(records)])
         }
     }
 
-    /// Removes for good (secure delete, photo files no longer used deleted).
     /// `[start, end)` of local day `day`, cut where the account's devices were (``DayZone``).
-    private func dayRange(_ day: CivilDate) throws -> (Int64, Int64) {
+    private func dayRange(_ day: CivilDate, in tx: any StoreUnit) throws -> (Int64, Int64) {
         let (from, to, _) = try DayZone.range(
-            first: day, last: day, store: store, devices: DeviceFilter(account: account), zone: zone)
+            first: day, last: day, store: tx, devices: DeviceFilter(account: account), zone: zone)
         return (from, to)
     }
 
-    public func remove(_ target: RemovalTarget) throws -> Removal {
-        try checkRemoval(target)
-        switch target {
-        case .records(let ids): return try store.remove(records: ids, account: account).removal
-        case .ride(let id): return try store.remove(ride: id, account: account) ?? Removal()
-        case .day(let day):
-            let (from, to) = try dayRange(day)
-            return try store.remove(fromMilliseconds: from, toMilliseconds: to, days: [day], account: account)
-        case .range(let from, let to):
-            return try store.remove(fromMilliseconds: from, toMilliseconds: to, days: [], account: account)
+    /// Removes for good (secure delete, photo files no longer used deleted), in one unit of work.
+    public func remove(_ target: RemovalTarget) async throws -> Removal {
+        try await store.write { tx in
+            try checkRemoval(target, in: tx)
+            switch target {
+            case .records(let ids): return try tx.remove(records: ids, account: account).removal
+            case .ride(let id): return try tx.remove(ride: id, account: account) ?? Removal()
+            case .day(let day):
+                let (from, to) = try dayRange(day, in: tx)
+                return try tx.remove(fromMilliseconds: from, toMilliseconds: to, days: [day], account: account)
+            case .range(let from, let to):
+                return try tx.remove(fromMilliseconds: from, toMilliseconds: to, days: [], account: account)
+            }
         }
     }
 }
