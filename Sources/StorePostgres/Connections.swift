@@ -94,7 +94,7 @@ final class Connections: Sendable {
         let leased = try handoff.wait(until: { $0 != nil }) { try $0!.get() }
         defer { leased.release() }
         do {
-            return try body(Session(connection: leased.connection, logger: logger))
+            return try body(Session(connection: leased.connection, logger: logger, executor: executor))
         } catch {
             if !leased.connection.isClosed && Self.isConnectionFailure(error) { Self.drop(leased.connection) }
             throw error
@@ -107,10 +107,10 @@ final class Connections: Sendable {
             lease { continuation.resume(with: $0) }
         }
         defer { leased.release() }
-        let logger = self.logger
+        let (logger, executor) = (self.logger, self.executor)
         return try await threads.runIfActive {
             do {
-                return try body(Session(connection: leased.connection, logger: logger))
+                return try body(Session(connection: leased.connection, logger: logger, executor: executor))
             } catch {
                 if !leased.connection.isClosed && Self.isConnectionFailure(error) { Self.drop(leased.connection) }
                 throw error
@@ -333,6 +333,8 @@ final class LoopExecutor: TaskExecutor {
 struct Session {
     let connection: PostgresConnection
     let logger: Logger
+    /// Where the async calls of prepared statements run (nil: every statement runs unprepared).
+    var executor: LoopExecutor? = nil
 
     /// The rows of `query`.
     @discardableResult

@@ -95,6 +95,7 @@ extension PostgresStoring {
         try read { session in
             guard
                 let row = try session.query(
+                    prepared: Prepared.DeviceByToken.self,
                     """
                     SELECT a.name AS account, d.id, d.name FROM device d JOIN account a ON a.id = d.user_id
                     WHERE d.token_hash = \(tokenHash) AND d.revoked_ms IS NULL

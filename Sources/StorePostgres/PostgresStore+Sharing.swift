@@ -67,14 +67,30 @@ extension PostgresStoring {
 
     /// The grants of an owner, of a viewer, or between the two, by owner then viewer.
     static func grants(_ session: Session, ownerID: Int64?, viewerID: Int64?, owner: String? = nil) throws -> [Grant] {
-        let query: PostgresQuery = """
+        let select = """
             SELECT o.name AS owner, v.name AS viewer, g.scopes, g.history_hours, g.created_ms, g.paused, g.expires_ms
             FROM share_grant g JOIN account o ON o.id = g.owner_id JOIN account v ON v.id = g.viewer_id
-            WHERE (\(ownerID)::bigint IS NULL OR g.owner_id = \(ownerID)::bigint)
-              AND (\(viewerID)::bigint IS NULL OR g.viewer_id = \(viewerID)::bigint)
-              AND (\(owner)::text IS NULL OR o.name = \(owner)::text)
             """
-        return try session.query(query).map { row in
+        let rows: [PostgresRandomAccessRow]
+        // The two lookups a phone's point can make, prepared each with its own condition (one
+        // statement with optional conditions would be planned again at every use).
+        switch (ownerID, viewerID, owner) {
+        case (nil, let viewer?, nil):
+            rows = try session.query(
+                prepared: Prepared.GrantsOfViewer.self, "\(unescaped: select) WHERE g.viewer_id = \(viewer)")
+        case (nil, nil, let owner?):
+            rows = try session.query(
+                prepared: Prepared.GrantsOfOwner.self, "\(unescaped: select) WHERE o.name = \(owner)")
+        default:
+            rows = try session.query(
+                """
+                \(unescaped: select)
+                WHERE (\(ownerID)::bigint IS NULL OR g.owner_id = \(ownerID)::bigint)
+                  AND (\(viewerID)::bigint IS NULL OR g.viewer_id = \(viewerID)::bigint)
+                  AND (\(owner)::text IS NULL OR o.name = \(owner)::text)
+                """)
+        }
+        return try rows.map { row in
             Grant(
                 owner: try row.get("owner"), viewer: try row.get("viewer"),
                 scopes: try row.get("scopes", as: String.self).split(separator: ",").map(String.init),
@@ -134,6 +150,7 @@ extension PostgresStoring {
     public func recentPoints(account: String, device: String?, limit: Int) throws -> [RecentDevice] {
         try read { session in
             let rows = try session.query(
+                prepared: Prepared.RecentPoints.self,
                 """
                 SELECT d.name AS device, s.battery, s.accuracy, \(unescaped: PostgresStore.positionColumns)
                 FROM device d JOIN account a ON a.id = d.user_id LEFT JOIN device_state s ON s.device_id = d.id
@@ -195,12 +212,13 @@ extension PostgresStoring {
 
     public func setDeviceState(_ device: DeviceID, atMilliseconds: Int64, battery: Double?, accuracy: Double?) throws {
         // One statement: its own transaction.
-        try read { session in
+        _ = try read { session in
             // A point without a battery level does not make the last known one unknown.
-            try session.execute(
+            try session.query(
+                prepared: Prepared.DeviceState.self,
                 """
                 INSERT INTO device_state (device_id, at_ms, battery, accuracy)
-                VALUES (\(device.rawValue), \(atMilliseconds), \(battery), \(accuracy))
+                VALUES (\(device.rawValue), \(atMilliseconds), \(battery)::float8, \(accuracy)::float8)
                 ON CONFLICT (device_id) DO UPDATE SET at_ms = excluded.at_ms,
                     battery = coalesce(excluded.battery, device_state.battery), accuracy = excluded.accuracy
                 WHERE excluded.at_ms > device_state.at_ms

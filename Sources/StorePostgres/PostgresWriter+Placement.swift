@@ -25,6 +25,7 @@ extension PostgresWriter {
                 var before: PointPlacement.Span?
                 var after: PointPlacement.Span?
                 for row in try session.query(
+                    prepared: Prepared.Neighbours.self,
                     """
                     (SELECT 0 AS side, id, ride_id, start_ms, end_ms FROM segment
                      WHERE device_id = \(d) AND start_ms <= \(t) ORDER BY start_ms DESC LIMIT 1)

@@ -117,7 +117,8 @@ final class PostgresWriter: TrackWriting {
         let columns = PostgresStore.positionColumns
         let d = device.rawValue
         // Data-modifying CTEs run to completion whether or not the query reads them.
-        try session.execute(
+        try session.query(
+            prepared: Prepared.Finish.self,
             """
             WITH s AS (
                 UPDATE segment SET start_ms = least(start_ms, u.a), end_ms = greatest(end_ms, u.e),
@@ -179,6 +180,7 @@ final class PostgresWriter: TrackWriting {
             start = chunk.endIndex
             let unknown = KeptPoint.unknown
             let times = try session.values(
+                prepared: Prepared.Insert.self,
                 """
                 WITH locked AS MATERIALIZED (
                     SELECT pg_advisory_xact_lock(x.k) FROM (SELECT \(key)::bigint AS k) AS x WHERE x.k IS NOT NULL
@@ -186,7 +188,7 @@ final class PostgresWriter: TrackWriting {
                 INSERT INTO position (device_id, t, lat, lon, alt, speed, track, hdop, mode_sats, sensors, import_id)
                 SELECT \(device.rawValue), u.t, u.lat, u.lon, nullif(u.alt, \(unknown)), nullif(u.speed, \(unknown)),
                        nullif(u.track, \(unknown)), nullif(u.hdop, \(unknown)), u.mode_sats,
-                       nullif(u.sensors, \(unknown)), \(importID)
+                       nullif(u.sensors, \(unknown)), \(importID)::bigint
                 FROM unnest(\(chunk.map(\.milliseconds))::bigint[], \(chunk.map(\.lat))::bigint[],
                             \(chunk.map(\.lon))::bigint[], \(chunk.map(\.alt))::bigint[], \(chunk.map(\.speed))::bigint[],
                             \(chunk.map(\.track))::bigint[], \(chunk.map(\.hdop))::bigint[],

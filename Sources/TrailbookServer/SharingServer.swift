@@ -125,15 +125,9 @@ public struct SharingServer: Service, CustomStringConvertible {
         let ingest = self.ingest
         let feed = self.feed
         let logger = self.logger
-        /// Tells the live viewers of `owner` of the device's newest position; the store is read on
-        /// the thread pool.
+        /// Tells the live viewers of `owner` of the device's newest position (read in one unit).
         @Sendable func publish(owner: String, device: String) async throws {
-            let viewers = await feed.viewers()
-            guard !viewers.isEmpty else { return }
-            let positions = try await threads.runIfActive {
-                try feed.positions(owner: owner, device: device, viewers: viewers)
-            }
-            await feed.deliver(positions)
+            try await feed.published(owner: owner, device: device)
         }
         /// The device of a token, looked up on the thread pool.
         @Sendable func device(token: String) async throws -> PhoneDevice? {
@@ -289,9 +283,8 @@ public struct SharingServer: Service, CustomStringConvertible {
                 for await announcement in announcing.announcements() {
                     switch announcement {
                     case .positions(let account, let device):
-                        do {
-                            try await feed.published(owner: account, device: device)
-                        } catch {
+                        // Not awaited: a backlog of one device does not hold up the others.
+                        await feed.relayed(owner: account, device: device) { error in
                             logger.warning("cannot read the positions of \(account)/\(device): \(error)")
                         }
                     case .grant(let viewer): await feed.close(viewer: viewer)

@@ -22,6 +22,14 @@ public actor LiveFeed {
     private var subscribers: [UUID: (viewer: String, continuation: AsyncStream<Event>.Continuation)] = [:]
     private var ticker: Task<Void, Never>?
     private var closed = false
+    /// The devices whose newest position is being read for ``relayed(owner:device:failed:)``, and
+    /// whether another announcement came meanwhile.
+    private var relaying: [DeviceKey: Bool] = [:]
+
+    private struct DeviceKey: Hashable {
+        var owner: String
+        var device: String
+    }
 
     public init(store: any TrackStoring, movingWithin: Double = 120) {
         sharing = SharingService(store: store)
@@ -63,33 +71,67 @@ public actor LiveFeed {
 
     /// `owner`'s `device` stored new points: each subscribed viewer whose grant is in force
     /// with the `live` scope gets the device's newest position. The store is read outside the
-    /// feed's isolation (``positions(owner:device:viewers:now:)``; a server reads it on threads of
-    /// its own), so that one device's reads do not hold up another's.
+    /// feed's isolation (``positions(owner:device:viewers:now:)``), so that one device's reads do
+    /// not hold up another's.
     public nonisolated func published(owner: String, device: String, now: Int64 = UTCTimestamp.now()) async throws {
         let viewers = await self.viewers()
         guard !viewers.isEmpty else { return }
-        await deliver(try positions(owner: owner, device: device, viewers: viewers, now: now))
+        await deliver(try await positions(owner: owner, device: device, viewers: viewers, now: now))
+    }
+
+    /// ``published(owner:device:now:)`` for announcements that may come faster than they are read
+    /// (another server process's phones): one read at a time per device, and announcements that
+    /// come during it make one more read, of the newest position, after it. `failed` hears why a
+    /// read failed.
+    public func relayed(owner: String, device: String, failed: @escaping @Sendable (any Error) -> Void) {
+        let key = DeviceKey(owner: owner, device: device)
+        if relaying[key] != nil {
+            relaying[key] = true
+            return
+        }
+        relaying[key] = false
+        Task {
+            repeat {
+                do {
+                    try await published(owner: owner, device: device)
+                } catch {
+                    failed(error)
+                }
+            } while again(key)
+        }
+    }
+
+    /// Whether `key`'s device was announced again during its read (else its reading is over).
+    private func again(_ key: DeviceKey) -> Bool {
+        if relaying[key] == true {
+            relaying[key] = false
+            return true
+        }
+        relaying[key] = nil
+        return false
     }
 
     /// Who is watching now.
     public func viewers() -> Set<String> { Set(subscribers.values.map(\.viewer)) }
 
-    /// What each of `viewers` may see of `owner`'s `device` now (read from the store; blocks).
+    /// What each of `viewers` may see of `owner`'s `device` now: the grants and the newest points
+    /// read in one read unit, on the store's threads.
     public nonisolated func positions(
         owner: String, device: String, viewers: Set<String>, now: Int64 = UTCTimestamp.now()
-    )
-        throws -> [(friend: SharingService.Friend, viewer: String)]
-    {
-        let grants = try sharing.store.grants(owner: owner).filter {
-            viewers.contains($0.viewer) && $0.scopes.contains("live") && $0.isActive(at: now)
+    ) async throws -> [(friend: SharingService.Friend, viewer: String)] {
+        let movingWithin = movingWithin
+        return try await sharing.store.read { tx in
+            let grants = try tx.grants(owner: owner).filter {
+                viewers.contains($0.viewer) && $0.scopes.contains("live") && $0.isActive(at: now)
+            }
+            guard !grants.isEmpty,
+                let recent = try tx.recentPoints(account: owner, device: device, limit: SharingService.recentFixes)
+                    .first
+            else { return [] }
+            return grants.map {
+                (SharingService.friend(recent, as: $0, now: now, movingWithin: movingWithin), $0.viewer)
+            }
         }
-        guard !grants.isEmpty,
-            let recent = try sharing.store.recentPoints(
-                account: owner, device: device, limit: SharingService.recentFixes
-            )
-            .first
-        else { return [] }
-        return grants.map { (SharingService.friend(recent, as: $0, now: now, movingWithin: movingWithin), $0.viewer) }
     }
 
     /// Hands positions to the viewers' streams.

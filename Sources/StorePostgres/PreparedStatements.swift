@@ -1,0 +1,94 @@
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// The statements a phone's point runs, parsed and planned once per connection.
+///
+/// Under load, PostgreSQL spent most of its time planning them, not running them
+/// (`pg_stat_statements` with `track_planning`, 50 phones saturating one server: 20 s of planning
+/// for 7 s of execution). PostgresNIO prepares a statement under its type's name, with a fixed
+/// text; these statements are built with ``PostgresQuery`` interpolation like the others, so each
+/// has a key type, and its text is the text of its first use. A later use whose text differs
+/// (no call site builds one) runs unprepared, as every other statement does.
+///
+/// A parameter that is NULL when the statement is prepared has the type its context gives it:
+/// every optional value these statements take is cast in the text (`::bigint`, `::float8`) to
+/// the type its Swift value has.
+protocol PreparedKey: Sendable {}
+
+/// The key types of the prepared statements.
+enum Prepared {
+    /// ``PostgresWriter/finish(_:device:segments:rides:announcing:store:)``.
+    enum Finish: PreparedKey {}
+    /// The insert of a batch's points (``PostgresWriter/insert(_:device:_:importID:locking:)``).
+    enum Insert: PreparedKey {}
+    /// The segments on either side of a point.
+    enum Neighbours: PreparedKey {}
+    /// A device by its token.
+    enum DeviceByToken: PreparedKey {}
+    /// The grants a viewer has.
+    enum GrantsOfViewer: PreparedKey {}
+    /// The grants an owner gave.
+    enum GrantsOfOwner: PreparedKey {}
+    /// An account's devices with their newest points.
+    enum RecentPoints: PreparedKey {}
+    /// A device's battery and accuracy.
+    enum DeviceState: PreparedKey {}
+
+    /// The text of each key's statement, from its first use.
+    private static let texts = Mutex<[ObjectIdentifier: String]>([:])
+
+    /// Whether `sql` is the text of `key`'s statement (the first text given is).
+    static func register<Key: PreparedKey>(_ key: Key.Type, _ sql: String) -> Bool {
+        texts.withLock { texts in
+            if let known = texts[ObjectIdentifier(key)] { return known == sql }
+            texts[ObjectIdentifier(key)] = sql
+            return true
+        }
+    }
+
+    static func text<Key: PreparedKey>(_ key: Key.Type) -> String {
+        texts.withLock { $0[ObjectIdentifier(key)] ?? "" }
+    }
+}
+
+/// One use of `Key`'s statement, with its values.
+struct PreparedUse<Key: PreparedKey>: PostgresPreparedStatement {
+    typealias Row = PostgresRow
+    static var sql: String { Prepared.text(Key.self) }
+    let bindings: PostgresBindings
+
+    func makeBindings() -> PostgresBindings { bindings }
+    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+}
+
+extension Session {
+    /// The rows of `query`, run as `key`'s prepared statement.
+    @discardableResult
+    func query<Key: PreparedKey>(prepared key: Key.Type, _ query: PostgresQuery) throws -> [PostgresRandomAccessRow] {
+        guard let executor, Prepared.register(key, query.sql) else { return try self.query(query) }
+        let (connection, logger) = (connection, logger)
+        let use = PreparedUse<Key>(bindings: query.binds)
+        let promise = connection.eventLoop.makePromise(of: [PostgresRow].self)
+        // PostgresNIO's prepared statements are async only: the task runs on the pool's event
+        // loop, not on a cooperative thread a synchronous caller may be holding.
+        Task(executorPreference: executor) {
+            do {
+                var rows: [PostgresRow] = []
+                for try await row in try await connection.execute(use, logger: logger) { rows.append(row) }
+                promise.succeed(rows)
+            } catch {
+                promise.fail(error)
+            }
+        }
+        return try Connections.settled(promise.futureResult, on: connection).map { $0.makeRandomAccess() }
+    }
+
+    /// The first column of every row of `query`, run as `key`'s prepared statement.
+    func values<Key: PreparedKey, T: PostgresDecodable>(
+        prepared key: Key.Type, _ query: PostgresQuery, as type: T.Type = T.self
+    ) throws -> [T] {
+        try self.query(prepared: key, query).map { try $0[0].decode(T.self) }
+    }
+}
