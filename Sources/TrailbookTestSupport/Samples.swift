@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The package's sample files.
 public enum Samples {
@@ -29,10 +30,24 @@ public enum Samples {
         return epochs
     }
 
-    /// A new empty temporary directory.
+    /// A new empty temporary directory, removed with everything in it when the test process
+    /// exits (kept with `TRAILBOOK_KEEP_TEST_FILES=1`, to look at what a failing test left).
     public static func temporaryDirectory() throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trailbook-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        _ = removedAtExit
+        made.withLock { $0.append(dir.path) }
         return dir.path
     }
+
+    /// The temporary directories made in this process.
+    private static let made = Mutex<[String]>([])
+
+    /// Registers, once, the removal of ``made`` when the process exits.
+    private static let removedAtExit: Void = {
+        guard ProcessInfo.processInfo.environment["TRAILBOOK_KEEP_TEST_FILES"] != "1" else { return }
+        atexit {
+            for dir in Samples.made.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: dir) }
+        }
+    }()
 }

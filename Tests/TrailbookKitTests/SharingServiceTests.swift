@@ -81,17 +81,24 @@ import TrailbookTestSupport
             [KeptPoint(fix: fix(now, lon: 8.54), ride: 1, segment: 1)], drops: [:])
         try await feed.published(owner: "ana", device: "phone")
         await feed.close(viewer: "cat")
+        // A heartbeat (every 15 s) may come between on a loaded machine: only positions count.
+        func nextPosition(_ events: inout AsyncStream<LiveFeed.Event>.Iterator) async -> SharingService.Friend? {
+            while let event = await events.next() {
+                if case .position(let friend) = event { return friend }
+            }
+            return nil
+        }
         var seen: [SharingService.Friend] = []
         var bensIterator = bens.makeAsyncIterator()
-        if case .position(let f) = await bensIterator.next() { seen.append(f) }
+        if let f = await nextPosition(&bensIterator) { seen.append(f) }
         #expect(seen.map(\.user) == ["ana"] && seen.first?.moving == nil, "no motion scope, no motion: \(seen)")
         var catsIterator = cats.makeAsyncIterator()
-        #expect(await catsIterator.next() == nil, "Cat's stream ended with nothing in it")
+        #expect(await nextPosition(&catsIterator) == nil, "Cat's stream ended with no position in it")
         // Paused: nothing more reaches Ben.
         _ = try await sharing.update(owner: "ana", viewer: "ben", paused: true, expires: nil)
         try await feed.published(owner: "ana", device: "phone")
         await feed.closeAll()
-        #expect(await bensIterator.next() == nil, "nothing after the pause")
+        #expect(await nextPosition(&bensIterator) == nil, "nothing after the pause")
         #expect(await feed.count == 0)
     }
 
