@@ -178,6 +178,14 @@ import TrailbookTestSupport
         // An older export's last minutes, without tags.
         let untagged = ride.suffix(30).map { location($0, tag: nil, shift: 3_600_000, north: 0) }
         let file = try write(["locations": locations + untagged], "Records.json")
+        // A dry run's CSV: each phone's ride has a number of its own.
+        let csv = try run(["import", "--dry-run", "--format", "csv", file])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let rows = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let rideColumn = try #require(rows.first?.firstIndex(of: "ride"))
+        let rideSizes = Dictionary(grouping: rows.dropFirst(), by: { $0[rideColumn] }).mapValues(\.count).values
+            .sorted()
+        #expect(rideSizes == [30, ride.count, ride.count], "one ride number per phone: \(rideSizes)")
         let (report, store) = try importJSON(file)
         #expect(report["fixes_read"] as? Int == 2 * ride.count + 30)
         #expect(report["stored"] as? Int == 2 * ride.count + 30, "\(report)")

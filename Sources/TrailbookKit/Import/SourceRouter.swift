@@ -113,7 +113,17 @@ struct SourceRouter {
     var eventCount: Int { runners.reduce(0) { $0 + $1.eventCount } }
     var events: [TrailEvent] { runners.flatMap(\.events).sorted { $0.milliseconds < $1.milliseconds } }
     var firstTime: Int64? { runners.compactMap(\.firstTime).min() }
-    var keptFixes: [(fix: Fix, ride: Int, segment: Int)] { runners.flatMap(\.keptFixes) }
+    /// The kept fixes of every source, each source's rides and segments numbered after the
+    /// earlier sources' (a dry run's CSV gives no two phones the same ride).
+    var keptFixes: [(fix: Fix, ride: Int, segment: Int)] {
+        var (ridesBefore, segmentsBefore) = (0, 0)
+        var all: [(fix: Fix, ride: Int, segment: Int)] = []
+        for runner in runners {
+            all += runner.keptFixes.map { ($0.fix, $0.ride + ridesBefore, $0.segment + segmentsBefore) }
+            (ridesBefore, segmentsBefore) = (ridesBefore + runner.rides, segmentsBefore + runner.segments)
+        }
+        return all
+    }
     var rides: Int { runners.reduce(0) { $0 + $1.rides } }
     var segments: Int { runners.reduce(0) { $0 + $1.segments } }
     /// The devices of the sources named in the file, in the order they came.
