@@ -157,7 +157,7 @@ struct Import: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(summary), as: UTF8.self))
         } else if format == nil {
-            for line in summary.lines(device: deviceName, zone: config.timeZone) { print(line) }
+            for line in summary.lines(zone: config.timeZone) { print(line) }
         }
     }
 }
@@ -173,11 +173,11 @@ extension Import {
 
 extension ImportSummary {
     /// The text `import` prints: a line per file, the events (with --events) and the totals.
-    func lines(device: String, zone: TimeZone) -> [String] {
+    func lines(zone: TimeZone) -> [String] {
         var lines = files.map(\.line)
         if events != nil {
             for (i, e) in found.enumerated() {
-                lines.append("  " + EventService.line(StoredEvent(id: 0, device: device, event: e), zone: zone))
+                lines.append("  " + EventService.line(StoredEvent(id: 0, device: e.device, event: e.event), zone: zone))
                 for alert in i < wouldSend.count ? wouldSend[i] : [] {
                     lines.append("    → alert \(alert.id) (\(alert.channel.kind)) would send it live")
                 }

@@ -186,6 +186,7 @@ import TrailbookTestSupport
         let rideSizes = Dictionary(grouping: rows.dropFirst(), by: { $0[rideColumn] }).mapValues(\.count).values
             .sorted()
         #expect(rideSizes == [30, ride.count, ride.count], "one ride number per phone: \(rideSizes)")
+
         let (report, store) = try importJSON(file)
         #expect(report["fixes_read"] as? Int == 2 * ride.count + 30)
         #expect(report["stored"] as? Int == 2 * ride.count + 30, "\(report)")
@@ -209,6 +210,44 @@ import TrailbookTestSupport
         let again = try run(["import", "--store", store, copy])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("0 stored (\(2 * ride.count + 30) already in the store)"), "\(again.stdout)")
+    }
+
+    /// The events a dry run finds in a Records.json of two phones are each of its phone: in the
+    /// text, in the JSON, and for the alerts that would have sent them.
+    @Test func aDryRunsEventsAreEachOfItsPhone() throws {
+        let t0: Int64 = 1_781_418_600_000  // 2026-06-14T06:30:00Z
+        var locations: [[String: Any]] = []
+        for (tag, north) in [(7, 0.0), (-9, 0.01)] {
+            // Ten minutes riding north, then five standing still: a stop after two minutes.
+            for i in 0..<90 {
+                locations.append([
+                    "latitudeE7": Self.e7(47.37 + north + Double(min(i, 59)) * 0.0004), "longitudeE7": Self.e7(8.54),
+                    "accuracy": 8, "timestamp": Self.iso(t0 + Int64(i) * 10_000), "deviceTag": tag,
+                ])
+            }
+        }
+        let file = try write(["locations": locations], "Records.json")
+        let text = try run(["import", "--dry-run", "--events", file])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("motion.stopped  (imported-google-7)"), "\(text.stdout)")
+        #expect(text.stdout.contains("motion.stopped  (imported-google--9)"), "\(text.stdout)")
+        let json = try run(["import", "--dry-run", "--events", "--json", file])
+        let found = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let devices = (found?["events"] as? [[String: Any]] ?? []).compactMap { $0["device"] as? String }
+        #expect(devices.sorted() == ["imported-google--9", "imported-google-7"], "\(json.stdout)")
+        // An alert on the tablet's stops would have sent the tablet's stop, not the phone's.
+        let store = try Samples.temporaryDirectory() + "/alerts.sqlite"
+        let added = try run([
+            "alert", "add", "--on", "motion.stopped", "--device", "imported-google--9", "--webhook",
+            "http://127.0.0.1:9/x", "--store", store,
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        let withAlert = try run(["import", "--dry-run", "--events", "--store", store, file])
+        #expect(
+            withAlert.stdout.contains(
+                "motion.stopped  (imported-google--9)  accuracy_m 8\n    → alert 1 (webhook) would send it live"),
+            "\(withAlert.stdout)")
+        #expect(withAlert.stdout.components(separatedBy: "would send").count == 2, "once: \(withAlert.stdout)")
     }
 
     /// A month of Semantic Location History: visits at both ends, the ride's activity with its

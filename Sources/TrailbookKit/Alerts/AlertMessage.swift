@@ -72,9 +72,17 @@ public struct AlertMatcher: Sendable {
     /// The deliveries `events` of `device` (of `account`) make for `alerts`, in event order.
     public func deliveries(for events: [TrailEvent], device: String, account: String, alerts: [Alert]) -> [NewDelivery]
     {
+        deliveries(for: events.map { ($0, device) }, account: account, alerts: alerts)
+    }
+
+    /// The deliveries `events`, each of its own device, make for `alerts`, in event order: a
+    /// cooldown counts every device's events, as it does live.
+    public func deliveries(for events: [(event: TrailEvent, device: String)], account: String, alerts: [Alert])
+        -> [NewDelivery]
+    {
         var last = Dictionary(uniqueKeysWithValues: alerts.map { ($0.id, $0.lastMilliseconds) })
         var out: [NewDelivery] = []
-        for event in events.sorted(by: { $0.milliseconds < $1.milliseconds }) {
+        for (event, device) in events.sorted(by: { $0.event.milliseconds < $1.event.milliseconds }) {
             for alert in alerts where takes(alert, event, device: device) {
                 if event.type != .deviceAlarm, let previous = last[alert.id] ?? nil, alert.cooldown > 0,
                     event.milliseconds >= previous, Double(event.milliseconds - previous) < alert.cooldown * 1000

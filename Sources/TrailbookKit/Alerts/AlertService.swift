@@ -73,9 +73,9 @@ public struct AlertService: Sendable {
     /// The newest `limit` deliveries of the account's alerts, newest first.
     public func log(limit: Int) throws -> [StoredDelivery] { try store.deliveries(account: account, limit: limit) }
 
-    /// What the alerts would have sent for `events` of `device` had they happened live (a
-    /// replay: the cooldowns start afresh): for each event, the alerts that take it.
-    public func wouldSend(_ events: [TrailEvent], device: String, zone: TimeZone) throws -> [[Alert]] {
+    /// What the alerts would have sent for `events`, each of its device, had they happened live
+    /// (a replay: the cooldowns start afresh): for each event, the alerts that take it.
+    public func wouldSend(_ events: [(event: TrailEvent, device: String)], zone: TimeZone) throws -> [[Alert]] {
         let alerts = try list().map { alert -> Alert in
             var fresh = alert
             fresh.lastMilliseconds = nil
@@ -83,13 +83,12 @@ public struct AlertService: Sendable {
         }
         let byID = Dictionary(uniqueKeysWithValues: alerts.map { ($0.id, $0) })
         var byKey: [String: [Alert]] = [:]
-        for d in AlertMatcher(zone: zone).deliveries(
-            for: events, device: device, account: account ?? "me", alerts: alerts)
-        {
+        for d in AlertMatcher(zone: zone).deliveries(for: events, account: account ?? "me", alerts: alerts) {
             byKey[d.key, default: []].append(byID[d.alert]!)
         }
         return events.map {
-            byKey[AlertMessage(event: $0, device: device, account: account ?? "me", alert: 0, zone: zone).key] ?? []
+            byKey[AlertMessage(event: $0.event, device: $0.device, account: account ?? "me", alert: 0, zone: zone).key]
+                ?? []
         }
     }
 

@@ -52,7 +52,7 @@ public struct ImportJob {
         options.cues = try lookIn?.cues(account: account) ?? []
         var service = try ImportService(store: target, device: device, account: account, options: options)
         var perFile: [ImportFileReport] = []
-        var found: [TrailEvent] = []
+        var found: [ImportService.FoundEvent] = []
         for (index, path) in files.enumerated() {
             /// The files stored before this one, for the sentence an interruption ends with.
             func interrupted() -> ImportJob.Interrupted {
@@ -78,15 +78,13 @@ public struct ImportJob {
             files: perFile, fixesRead: perFile.map(\.fixesRead).reduce(0, +), kept: perFile.map(\.kept).reduce(0, +),
             dropped: dropped, rides: service.rides, segments: service.segments,
             stored: target == nil ? nil : perFile.compactMap(\.stored).reduce(0, +), store: target?.path,
-            events: events ? found.map { EventJSON($0, device: device) } : nil)
-        summary.found = found
+            events: events ? found.map { EventJSON($0.event, device: $0.device ?? device) } : nil)
+        let named = found.map { (event: $0.event, device: $0.device ?? device) }
+        summary.found = named
         guard events else { return summary }
         summary.wouldSend =
-            try lookIn.map {
-                try AlertService(store: $0, account: account).wouldSend(found, device: device, zone: zone)
-            }
-            ?? []
-        summary.alerts = zip(found, summary.wouldSend).flatMap { e, alerts in
+            try lookIn.map { try AlertService(store: $0, account: account).wouldSend(named, zone: zone) } ?? []
+        summary.alerts = zip(found.map(\.event), summary.wouldSend).flatMap { e, alerts in
             alerts.map {
                 ImportSummary.WouldAlert(
                     time: LocalTime.utc(e.milliseconds), type: e.type.rawValue, alert: $0.id, channel: $0.channel.kind)

@@ -51,7 +51,14 @@ public struct ImportService {
         public var report: ImportFileReport
         public var keptFixes: [(fix: Fix, ride: Int, segment: Int)] = []
         /// The events found in the file (stored with its points, or only shown by a dry run).
-        public var events: [TrailEvent] = []
+        public var events: [FoundEvent] = []
+    }
+
+    /// An event an import found, with the device it is of.
+    public struct FoundEvent: Sendable {
+        /// The device of the source it came from (a Records.json's phone); nil: the import's own.
+        public var device: String?
+        public var event: TrailEvent
     }
 
     public let options: Options

@@ -21,8 +21,9 @@ public struct ImportSummary: Encodable {
     /// When events were asked for: the alerts each event would have sent live.
     public var alerts: [WouldAlert]?
 
-    /// The events found, in order (whether or not they were asked for in the document).
-    public var found: [TrailEvent] = []
+    /// The events found, in order, each with its device (whether or not they were asked for in
+    /// the document).
+    public var found: [(event: TrailEvent, device: String)] = []
     /// For each of ``found``, the alerts it would have sent live (empty without events).
     public var wouldSend: [[Alert]] = []
 

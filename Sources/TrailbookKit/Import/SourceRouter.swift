@@ -111,7 +111,14 @@ struct SourceRouter {
     var kept: Int { runners.reduce(0) { $0 + $1.kept } }
     var dropped: [String: Int] { runners.reduce(into: [:]) { $0.merge($1.dropped, uniquingKeysWith: +) } }
     var eventCount: Int { runners.reduce(0) { $0 + $1.eventCount } }
-    var events: [TrailEvent] { runners.flatMap(\.events).sorted { $0.milliseconds < $1.milliseconds } }
+    /// The events of every source, in time order, each with its source's device (nil: the
+    /// import's own).
+    var events: [ImportService.FoundEvent] {
+        runners.indices.flatMap { s in
+            runners[s].events.map { ImportService.FoundEvent(device: sourceDevices[s], event: $0) }
+        }
+        .sorted { $0.event.milliseconds < $1.event.milliseconds }
+    }
     var firstTime: Int64? { runners.compactMap(\.firstTime).min() }
     /// The kept fixes of every source, each source's rides and segments numbered after the
     /// earlier sources' (a dry run's CSV gives no two phones the same ride).
