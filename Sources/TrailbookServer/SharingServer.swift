@@ -125,10 +125,6 @@ public struct SharingServer: Service, CustomStringConvertible {
         let ingest = self.ingest
         let feed = self.feed
         let logger = self.logger
-        /// Tells the live viewers of `owner` of the device's newest position (read in one unit).
-        @Sendable func publish(owner: String, device: String) async throws {
-            try await feed.published(owner: owner, device: device)
-        }
         /// The device of a token, looked up on the thread pool.
         @Sendable func device(token: String) async throws -> PhoneDevice? {
             try await threads.runIfActive { try accounts.device(token: token) }
@@ -150,7 +146,8 @@ public struct SharingServer: Service, CustomStringConvertible {
                     battery: report.battery, readings: readings, alarms: report.alarms)
             }
             logger.debug("points of \(device.account)/\(device.name): \(report.fixes.count) received, \(stored) new")
-            if stored > 0 { try await publish(owner: device.account, device: device.name) }
+            // Friends watching live get the newest position (read in one unit).
+            if stored > 0 { try await feed.published(owner: device.account, device: device.name) }
         }
         /// One fix of a query request, with the alarm it raises (`alarm=sos`) and the battery.
         @Sendable func single(_ fix: Fix, _ query: [String: String]) -> PhoneProtocols.Report {
