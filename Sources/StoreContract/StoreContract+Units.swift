@@ -73,15 +73,29 @@ extension StoreContract {
             try expect(!FileManager.default.fileExists(atPath: file), "the file goes once the unit committed")
         },
         UnitCase(description: "a read unit cannot write; a synchronous unit commits on return") { store in
-            do {
-                _ = try await store.read { tx in try tx.device(named: "bike") }
-                try expect(false, "a read unit wrote a device")
-            } catch is Violation {
-                throw Violation(description: "a read unit wrote a device")
-            } catch {}
-            try expect(try store.devices().isEmpty, "no device after the refused write")
+            try await refusesToWrite(store, "a read unit") { try await store.read($0) }
             let device = try store.writeNow { tx in try tx.device(named: "bike") }
             try expect(try store.devices().map(\.id) == [device], "the synchronous unit committed")
         },
+        UnitCase(description: "a single read sees what is committed and cannot write") { store in
+            _ = try store.writeNow { tx in try tx.addAccount(name: "ana", passwordHash: "v1$x") }
+            let names = try await store.readSingle { tx in try tx.accounts().map(\.name) }
+            try expect(names.contains("ana"), "the account committed before: \(names)")
+            try await refusesToWrite(store, "a single read") { try await store.readSingle($0) }
+        },
     ]
+
+    /// Checks that `read` (a read unit of `store`) fails to add a device and leaves none.
+    static func refusesToWrite(
+        _ store: any TrackStoring, _ what: String,
+        _ read: (@escaping @Sendable (any StoreUnit) throws -> DeviceID) async throws -> DeviceID
+    ) async throws {
+        do {
+            _ = try await read { tx in try tx.device(named: "bike") }
+            try expect(false, "\(what) wrote a device")
+        } catch is Violation {
+            throw Violation(description: "\(what) wrote a device")
+        } catch {}
+        try expect(try store.devices().isEmpty, "no device after the refused write")
+    }
 }

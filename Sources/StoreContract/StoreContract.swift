@@ -692,6 +692,59 @@ public enum StoreContract {
                 try store.updateGrant(owner: "ana", viewer: "ben", paused: true, expiresMilliseconds: nil) == false,
                 "no grant to change")
         },
+        Case(description: "a batch's phone state goes in with its points; a live view reads grants and points together")
+        {
+            store in
+            for name in ["ana", "ben", "cat", "dan"] { _ = try store.addAccount(name: name, passwordHash: "v1$x") }
+            for (code, viewer) in [("c1", "ben"), ("c2", "cat"), ("c3", "dan")] {
+                _ = try store.addShareCode(
+                    owner: "ana", codeHash: code, scopes: ["live"], historyHours: 0, expiresMilliseconds: t0 + 60_000)
+                _ = try store.redeemShareCode(codeHash: code, viewer: viewer, now: t0, maxFailures: 3, window: 60_000)
+            }
+            _ = try store.revokeGrant(owner: "ana", viewer: "ben")
+            let phone = try store.addDevice(named: "phone", account: "ana", tokenHash: "t")!
+            let writer = store.makeWriter(device: phone)
+            let rule = PointPlacement(segmentGapSeconds: 30, rideGapSeconds: 600)
+            func place(_ t: Int64, _ state: DeviceStateUpdate) throws -> Int {
+                try writer.place(
+                    [KeptPoint(fix: makeFix(t), ride: 0, segment: 0)], drops: [:], rule: rule, state: state)
+            }
+            func state() throws -> (Double?, Double?) {
+                let recent = try store.recentPoints(account: "ana", limit: 1).first
+                return (recent?.battery, recent?.accuracy)
+            }
+            try expect(try place(t0, .init(milliseconds: t0, battery: 40, accuracy: 8)) == 1, "a point placed")
+            let s1 = try state()
+            try expect(s1 == (40, 8), "with the phone's state: \(s1)")
+            try expect(try place(t0, .init(milliseconds: t0 + 1000, battery: nil, accuracy: 3)) == 0, "resent")
+            try expect(try state() == (40, 8), "a batch that added nothing and says no battery changes nothing")
+            _ = try place(t0, .init(milliseconds: t0 + 1000, battery: 35, accuracy: 3))
+            let s2 = try state()
+            try expect(s2 == (35, 3), "one that says the battery moves it on: \(s2)")
+            _ = try place(t0 + 2000, .init(milliseconds: t0 + 500, battery: 20, accuracy: 1))
+            let s3 = try state()
+            try expect(s3 == (35, 3), "an older state changes nothing: \(s3)")
+            _ = try place(t0 + 3000, .init(milliseconds: t0 + 3000, battery: nil, accuracy: 5))
+            let s4 = try state()
+            try expect(s4 == (35, 5), "no battery keeps the last known level: \(s4)")
+
+            let view = try store.liveView(
+                owner: "ana", device: "phone", viewers: ["ben", "cat", "dan", "eve"], limit: 2)
+            try expect(
+                view.grants == (try store.grants(owner: "ana")) && view.grants.map(\.viewer) == ["cat", "dan"],
+                "the grants to the viewers, by viewer: \(view.grants.map(\.viewer))")
+            try expect(
+                view.recent?.device == "phone" && view.recent?.fixes.map(\.unixMilliseconds) == [t0 + 2000, t0 + 3000]
+                    && view.recent?.battery == 35 && view.recent?.accuracy == 5,
+                "the newest two points once, oldest first, with the state: \(view.recent as Any)")
+            let ben = try store.liveView(owner: "ana", device: "phone", viewers: ["ben"], limit: 2)
+            try expect(ben.grants.isEmpty && ben.recent == nil, "no grant: nothing")
+            let tablet = try store.liveView(owner: "ana", device: "tablet", viewers: ["dan"], limit: 2)
+            try expect(
+                tablet.grants.map(\.viewer) == ["dan"] && tablet.recent == nil, "no such device: the grant alone")
+            let other = try store.liveView(owner: "cat", device: "phone", viewers: ["ana", "dan"], limit: 2)
+            try expect(other.grants.isEmpty && other.recent == nil, "cat gave no grant")
+        },
         Case(description: "a device's messages that are not positions are kept once, per account") { store in
             try expect(try store.addAccount(name: "ana", passwordHash: "v1$x"), "ana added")
             try expect(try store.addAccount(name: "ben", passwordHash: "v1$x"), "ben added")

@@ -16,7 +16,11 @@ public struct PostgresAccess {
     }
 
     func write<T>(_ body: (Session) throws -> T) throws -> T {
-        if let unit { return try body(unit.session) }
+        if let unit {
+            // Without a transaction, a write's statements would each commit alone.
+            guard !unit.alone else { throw PostgresStoreError.readOnly(location: store.location.description) }
+            return try body(unit.session)
+        }
         return try store.writeSession(body)
     }
 
@@ -52,12 +56,16 @@ extension PostgresStoring {
 public final class PostgresUnit: PostgresStoring {
     let session: Session
     let store: PostgresStore
+    /// A read of one call outside any transaction (``PostgresStore/readSingle(_:)``): nothing
+    /// may be written.
+    let alone: Bool
     /// What runs once the unit has committed.
     fileprivate(set) var afterCommit: [@Sendable () -> Void] = []
 
-    init(_ session: Session, store: PostgresStore) {
+    init(_ session: Session, store: PostgresStore, alone: Bool = false) {
         self.session = session
         self.store = store
+        self.alone = alone
     }
 
     public var access: PostgresAccess { PostgresAccess(store: store, unit: self) }
@@ -90,6 +98,11 @@ extension PostgresStore: PostgresStoring {
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T {
         try await mappedAsync { try await connections.run { try self.unit(readingOn: $0, body) } }
+    }
+
+    /// The call runs on a connection of its own, its statement its own transaction.
+    public func readSingle<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T {
+        try await mappedAsync { try await connections.run { try body(PostgresUnit($0, store: self, alone: true)) } }
     }
 
     /// `body` as a write unit on `session`, with what is to run once it has committed.

@@ -90,13 +90,16 @@ extension PostgresStoring {
                   AND (\(owner)::text IS NULL OR o.name = \(owner)::text)
                 """)
         }
-        return try rows.map { row in
-            Grant(
-                owner: try row.get("owner"), viewer: try row.get("viewer"),
-                scopes: try row.get("scopes", as: String.self).split(separator: ",").map(String.init),
-                historyHours: try row.get("history_hours"), createdMilliseconds: try row.get("created_ms"),
-                paused: try row.get("paused"), expiresMilliseconds: try row.optional("expires_ms"))
-        }.sorted { ($0.owner, $0.viewer) < ($1.owner, $1.viewer) }
+        return try rows.map(grant).sorted { ($0.owner, $0.viewer) < ($1.owner, $1.viewer) }
+    }
+
+    /// The grant of a row with its columns (`owner`, `viewer`, `scopes`, ...).
+    static func grant(_ row: PostgresRandomAccessRow) throws -> Grant {
+        Grant(
+            owner: try row.get("owner"), viewer: try row.get("viewer"),
+            scopes: try row.get("scopes", as: String.self).split(separator: ",").map(String.init),
+            historyHours: try row.get("history_hours"), createdMilliseconds: try row.get("created_ms"),
+            paused: try row.get("paused"), expiresMilliseconds: try row.optional("expires_ms"))
     }
 
     public func grants(owner: String) throws -> [Grant] {
@@ -174,6 +177,46 @@ extension PostgresStoring {
         }
     }
 
+    /// One statement: each grant's row with each of the device's newest points (none without a
+    /// grant; the grants alone when the device has no point).
+    public func liveView(owner: String, device: String, viewers: Set<String>, limit: Int) throws -> LiveView {
+        try read { session in
+            let rows = try session.query(
+                prepared: Prepared.LiveView.self,
+                """
+                WITH g AS (
+                    SELECT o.name AS owner, v.name AS viewer, g.scopes, g.history_hours, g.created_ms, g.paused,
+                        g.expires_ms, g.owner_id
+                    FROM share_grant g JOIN account o ON o.id = g.owner_id JOIN account v ON v.id = g.viewer_id
+                    WHERE o.name = \(owner) AND v.name = ANY(\(viewers.sorted())::text[])
+                ),
+                r AS (
+                    SELECT d.name AS device, s.battery, s.accuracy, p.*
+                    FROM device d LEFT JOIN device_state s ON s.device_id = d.id
+                    CROSS JOIN LATERAL (SELECT \(unescaped: PostgresStore.positionColumns) FROM position
+                                        WHERE device_id = d.id ORDER BY t DESC LIMIT \(limit)) p
+                    WHERE d.user_id = (SELECT owner_id FROM g LIMIT 1) AND d.name = \(device)
+                )
+                SELECT g.*, r.* FROM g LEFT JOIN r ON true ORDER BY g.viewer, r.t
+                """)
+            var grants: [Grant] = []
+            var recent: RecentDevice?
+            for row in rows {
+                let grant = try PostgresStore.grant(row)
+                if grants.last?.viewer != grant.viewer { grants.append(grant) }
+                // The points come again with each grant: those of the first are kept.
+                guard grants.count == 1, try row.optional("t", as: Int64.self) != nil else { continue }
+                if recent == nil {
+                    recent = RecentDevice(
+                        device: try row.get("device"), fixes: [], battery: try row.optional("battery"),
+                        accuracy: try row.optional("accuracy"))
+                }
+                recent?.fixes.append(try PostgresStore.fix(row))
+            }
+            return LiveView(grants: grants.sorted { $0.viewer < $1.viewer }, recent: recent)
+        }
+    }
+
     public func points(account: String, fromMilliseconds: Int64, toMilliseconds: Int64) throws -> [(
         device: String, fix: Fix
     )] {
@@ -213,16 +256,23 @@ extension PostgresStoring {
     public func setDeviceState(_ device: DeviceID, atMilliseconds: Int64, battery: Double?, accuracy: Double?) throws {
         // One statement: its own transaction.
         _ = try read { session in
-            // A point without a battery level does not make the last known one unknown.
             try session.query(
                 prepared: Prepared.DeviceState.self,
                 """
                 INSERT INTO device_state (device_id, at_ms, battery, accuracy)
                 VALUES (\(device.rawValue), \(atMilliseconds), \(battery)::float8, \(accuracy)::float8)
-                ON CONFLICT (device_id) DO UPDATE SET at_ms = excluded.at_ms,
-                    battery = coalesce(excluded.battery, device_state.battery), accuracy = excluded.accuracy
-                WHERE excluded.at_ms > device_state.at_ms
+                \(unescaped: PostgresStore.deviceStateConflict)
                 """)
         }
     }
+}
+
+extension PostgresStore {
+    /// How a new state of a device meets the stored one: it moves forward only, and a missing
+    /// battery level keeps the last known one.
+    static let deviceStateConflict = """
+        ON CONFLICT (device_id) DO UPDATE SET at_ms = excluded.at_ms,
+            battery = coalesce(excluded.battery, device_state.battery), accuracy = excluded.accuracy
+        WHERE excluded.at_ms > device_state.at_ms
+        """
 }

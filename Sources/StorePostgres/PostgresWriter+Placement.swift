@@ -4,7 +4,9 @@ import TrackModel
 
 /// Points of any time placed by ``PointPlacement``, as the SQLite store places them.
 extension PostgresWriter {
-    func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement) throws -> Int {
+    func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement, state: DeviceStateUpdate?) throws
+        -> Int
+    {
         let points = points.filter {
             $0.milliseconds >= PostgresStore.earliest && $0.milliseconds <= PostgresStore.latest
         }.sorted { $0.milliseconds < $1.milliseconds }
@@ -106,7 +108,8 @@ extension PostgresWriter {
             }
             try Self.finish(
                 session, device: device, segments: counts(tally.segments, widening: last?.segment),
-                rides: counts(tally.rides, widening: last?.ride), announcing: added > 0, store: store)
+                rides: counts(tally.rides, widening: last?.ride), announcing: added > 0,
+                state: state.flatMap { $0.applies(added: added) ? $0 : nil }, store: store)
             let dropRide =
                 try tally.dropRide
                 ?? session.value(

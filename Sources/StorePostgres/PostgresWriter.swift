@@ -106,12 +106,14 @@ final class PostgresWriter: TrackWriting {
     /// out to take it in; `.max`/`.min` leave them), and with `announcing`, sets the device's
     /// latest position from its stored positions (none left: no row) and announces the change to
     /// the listening servers when the transaction commits (``PostgresStore/announcements()``).
-    /// One statement: a batch's last round trip before its commit.
+    /// With `state`, the device's state moves on too. One statement: a batch's last round trip
+    /// before its commit.
     static func finish(
         _ session: Session, device: DeviceID, segments: [(id: Int64, extent: RunNumbering.Extent)] = [],
-        rides: [(id: Int64, extent: RunNumbering.Extent)] = [], announcing: Bool, store: any PostgresStoring
+        rides: [(id: Int64, extent: RunNumbering.Extent)] = [], announcing: Bool, state: DeviceStateUpdate? = nil,
+        store: any PostgresStoring
     ) throws {
-        guard !segments.isEmpty || !rides.isEmpty || announcing else { return }
+        guard !segments.isEmpty || !rides.isEmpty || announcing || state != nil else { return }
         let s = segments.sorted { $0.id < $1.id }
         let r = rides.sorted { $0.id < $1.id }
         let columns = PostgresStore.positionColumns
@@ -147,6 +149,12 @@ final class PostgresWriter: TrackWriting {
             emptied AS (
                 DELETE FROM latest_position
                 WHERE \(announcing) AND device_id = \(d) AND NOT EXISTS (SELECT 1 FROM newest)
+            ),
+            state AS (
+                INSERT INTO device_state (device_id, at_ms, battery, accuracy)
+                SELECT \(d), \(state?.milliseconds)::bigint, \(state?.battery)::float8, \(state?.accuracy)::float8
+                WHERE \(state?.milliseconds)::bigint IS NOT NULL
+                \(unescaped: PostgresStore.deviceStateConflict)
             )
             SELECT pg_notify(\(PostgresStore.channel),
                 json_build_object('kind', 'positions', 'from', \(store.instance)::text, 'account', a.name,

@@ -35,6 +35,8 @@ enum Prepared {
     enum RecentPoints: PreparedKey {}
     /// A device's battery and accuracy.
     enum DeviceState: PreparedKey {}
+    /// What a device's live viewers are shown.
+    enum LiveView: PreparedKey {}
 
     /// The text of each key's statement, from its first use.
     private static let texts = Mutex<[ObjectIdentifier: String]>([:])

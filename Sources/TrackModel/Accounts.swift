@@ -93,6 +93,20 @@ public struct Grant: Equatable, Sendable {
     public func isActive(at now: Int64) -> Bool { !paused && (expiresMilliseconds.map { now < $0 } ?? true) }
 }
 
+/// What the live viewers of a device are shown: the grants they hold, the device's newest
+/// points (``SharingStoring/liveView(owner:device:viewers:limit:)``).
+public struct LiveView: Sendable {
+    /// By viewer.
+    public var grants: [Grant]
+    /// Nil without a grant, or when the device has no point.
+    public var recent: RecentDevice?
+
+    public init(grants: [Grant], recent: RecentDevice?) {
+        self.grants = grants
+        self.recent = recent
+    }
+}
+
 /// A device's newest points and what it said of itself with them.
 public struct RecentDevice: Sendable {
     public var device: String
@@ -164,6 +178,10 @@ public protocol SharingStoring {
     /// named `device` alone, when given), oldest first, with the device's name and its last
     /// state, by device name.
     func recentPoints(account: String, device: String?, limit: Int) throws -> [RecentDevice]
+    /// What the live viewers of one device need, read together: the grants `owner` gave to any
+    /// of `viewers` (by viewer), and when there is one, `device`'s newest `limit` points and
+    /// state as ``recentPoints(account:device:limit:)`` gives them (nil when it has none).
+    func liveView(owner: String, device: String, viewers: Set<String>, limit: Int) throws -> LiveView
     /// The points of all of `account`'s devices in [from, to), in time order, with their
     /// device's name.
     func points(account: String, fromMilliseconds: Int64, toMilliseconds: Int64) throws -> [(device: String, fix: Fix)]
@@ -188,6 +206,13 @@ extension SharingStoring {
     /// The newest `limit` points of each of `account`'s devices.
     public func recentPoints(account: String, limit: Int) throws -> [RecentDevice] {
         try recentPoints(account: account, device: nil, limit: limit)
+    }
+
+    /// Two reads: the grants, then the points when a grant is there.
+    public func liveView(owner: String, device: String, viewers: Set<String>, limit: Int) throws -> LiveView {
+        let grants = try grants(owner: owner).filter { viewers.contains($0.viewer) }
+        guard !grants.isEmpty else { return LiveView(grants: [], recent: nil) }
+        return LiveView(grants: grants, recent: try recentPoints(account: owner, device: device, limit: limit).first)
     }
 }
 

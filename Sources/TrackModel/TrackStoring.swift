@@ -15,6 +15,11 @@ public protocol TrackStoring: StoreUnit, AnyObject, Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T
     /// Runs `body` on one consistent state of the store, off the cooperative threads.
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T
+    /// Runs a read of one call off the cooperative threads, the call its own transaction, with
+    /// no unit around it: where a unit costs more than its one statement (PostgreSQL's BEGIN and
+    /// COMMIT are two round trips). `body` only reads; a second call it makes may see a later
+    /// state than the first.
+    func readSingle<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T
     /// Runs `body` in one write transaction on the calling thread: for synchronous callers that
     /// are not on a cooperative thread (a command's main thread, a thread-pool thread).
     func writeNow<T>(_ body: (any StoreUnit) throws -> T) throws -> T
@@ -170,8 +175,11 @@ public protocol TrackWriting: AnyObject {
     /// each in the segment and ride ``PointPlacement`` gives it among the device's stored ones;
     /// a millisecond the device has is skipped. `drops` (reason → count) go to the ride of the
     /// newest point placed (else the device's latest ride). Returns the points added.
+    /// With `state`, what the phone said of itself goes in with them when
+    /// ``DeviceStateUpdate/applies(added:)`` (as ``SharingStoring/setDeviceState(_:atMilliseconds:battery:accuracy:)``).
     @discardableResult
-    func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement) throws -> Int
+    func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement, state: DeviceStateUpdate?) throws
+        -> Int
     /// Stores a file's streams and places in one transaction; rides and segments that overlap
     /// stored ones of the device in time merge with them. With `earlier`, what that import
     /// stored is removed first. The file is noted when something was stored.
@@ -182,6 +190,33 @@ public protocol TrackWriting: AnyObject {
     /// stores, with the points added as they are kept. A store that cannot write meanwhile
     /// (the default) holds them until ``ImportWriting/finish(_:places:)``.
     func beginImport(file: ImportedFile?, replacing earlier: StoredImport?) throws -> any ImportWriting
+}
+
+extension TrackWriting {
+    /// Stores points of any time, with no state of the phone (``place(_:drops:rule:state:)``).
+    @discardableResult
+    public func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement) throws -> Int {
+        try place(points, drops: drops, rule: rule, state: nil)
+    }
+}
+
+/// What a phone's batch said of the phone (its battery, the accuracy of its newest point), for
+/// the device's state, when the batch holds a point newer than any the device sent before.
+public struct DeviceStateUpdate: Sendable, Equatable {
+    /// The batch's newest point's time, ms.
+    public var milliseconds: Int64
+    public var battery: Double?
+    public var accuracy: Double?
+
+    public init(milliseconds: Int64, battery: Double?, accuracy: Double?) {
+        self.milliseconds = milliseconds
+        self.battery = battery
+        self.accuracy = accuracy
+    }
+
+    /// Whether the state moves on when the batch added `added` points: a batch that stored
+    /// nothing (its points all stored before) moves it only with a battery level.
+    public func applies(added: Int) -> Bool { added > 0 || battery != nil }
 }
 
 /// A file's import written while the file is read: kept points go in as they come, and the

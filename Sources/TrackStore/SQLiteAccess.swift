@@ -73,6 +73,11 @@ extension TrackStore: SQLiteStoring {
         try await databasePool.read { db in try body(SQLiteUnit(db, store: self)) }
     }
 
+    /// A read unit: a snapshot costs nothing more on SQLite.
+    public func readSingle<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T {
+        try await read(body)
+    }
+
     public func writeNow<T>(_ body: (any StoreUnit) throws -> T) throws -> T {
         var after: [@Sendable () -> Void] = []
         let value = try databasePool.write { db in

@@ -8,8 +8,10 @@ extension TrackWriter {
     /// Stores `points` (any order, any time) in one transaction, each in the segment and ride
     /// its neighbours in time give it; a millisecond the device has is skipped. `drops` (reason →
     /// count) go to the ride of the newest point placed, or the device's latest ride. Returns
-    /// the points added.
-    public func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement) throws -> Int {
+    /// the points added. With `state`, the device's state moves on in the same transaction.
+    public func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement, state: DeviceStateUpdate?)
+        throws -> Int
+    {
         let d = device.rawValue
         let added = try store.pool.write { db -> Int in
             let insert = try db.cachedStatement(
@@ -103,6 +105,9 @@ extension TrackWriter {
                             ON CONFLICT (ride_id, reason) DO UPDATE SET count = count + excluded.count
                             """, arguments: [dropRide, reason, count])
                 }
+            }
+            if let state, state.applies(added: added) {
+                try TrackStore.setDeviceState(db, device, state)
             }
             return added
         }

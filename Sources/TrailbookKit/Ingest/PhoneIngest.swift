@@ -182,8 +182,16 @@ public final class PhoneIngest: Sendable {
             let offline = lane.offline
             // The batch is one unit of work: its points, the phone's readings, the events with their
             // cues and alerts, and the device's state are stored together or not at all.
+            // What the batch says of the phone moves the device's state on with its points.
+            let state = sorted.last.flatMap { newest in
+                advances
+                    ? DeviceStateUpdate(
+                        milliseconds: newest.unixMilliseconds!, battery: battery, accuracy: newest.horizontalError)
+                    : nil
+            }
             let stored = try store.writeNow { tx -> Int in
-                let stored = try tx.makeWriter(device: device).place(kept, drops: drops, rule: placement)
+                let stored = try tx.makeWriter(device: device).place(
+                    kept, drops: drops, rule: placement, state: state)
                 // What the phone measured (its barometer), as the device's own weather readings.
                 if !readings.isEmpty {
                     _ = try tx.addWeatherReadings(
@@ -213,11 +221,6 @@ public final class PhoneIngest: Sendable {
                         milliseconds: $0.milliseconds, type: .deviceAlarm, coordinate: $0.coordinate, text: $0.kind)
                 }
                 try outlet.take(events, device: device, deviceName: name, in: tx)
-                if advances, let newest = sorted.last, stored > 0 || battery != nil {
-                    try tx.setDeviceState(
-                        device, atMilliseconds: newest.unixMilliseconds!, battery: battery,
-                        accuracy: newest.horizontalError)
-                }
                 return stored
             }
             lane.pipeline = pipeline

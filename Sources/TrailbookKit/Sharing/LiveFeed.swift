@@ -120,14 +120,12 @@ public actor LiveFeed {
         owner: String, device: String, viewers: Set<String>, now: Int64 = UTCTimestamp.now()
     ) async throws -> [(friend: SharingService.Friend, viewer: String)] {
         let movingWithin = movingWithin
-        return try await sharing.store.read { tx in
-            let grants = try tx.grants(owner: owner).filter {
-                viewers.contains($0.viewer) && $0.scopes.contains("live") && $0.isActive(at: now)
-            }
-            guard !grants.isEmpty,
-                let recent = try tx.recentPoints(account: owner, device: device, limit: SharingService.recentFixes)
-                    .first
-            else { return [] }
+        // One call, one statement on PostgreSQL, for every point a phone sends.
+        return try await sharing.store.readSingle { tx in
+            let view = try tx.liveView(
+                owner: owner, device: device, viewers: viewers, limit: SharingService.recentFixes)
+            let grants = view.grants.filter { $0.scopes.contains("live") && $0.isActive(at: now) }
+            guard !grants.isEmpty, let recent = view.recent else { return [] }
             return grants.map {
                 (SharingService.friend(recent, as: $0, now: now, movingWithin: movingWithin), $0.viewer)
             }
