@@ -73,29 +73,43 @@ extension StoreContract {
             try expect(!FileManager.default.fileExists(atPath: file), "the file goes once the unit committed")
         },
         UnitCase(description: "a read unit cannot write; a synchronous unit commits on return") { store in
-            try await refusesToWrite(store, "a read unit") { try await store.read($0) }
+            do {
+                _ = try await store.read { tx in try tx.device(named: "bike") }
+                try expect(false, "a read unit wrote a device")
+            } catch is Violation {
+                throw Violation(description: "a read unit wrote a device")
+            } catch {}
+            try expect(try store.devices().isEmpty, "no device after the refused write")
             let device = try store.writeNow { tx in try tx.device(named: "bike") }
             try expect(try store.devices().map(\.id) == [device], "the synchronous unit committed")
         },
-        UnitCase(description: "a single read sees what is committed and cannot write") { store in
-            _ = try store.writeNow { tx in try tx.addAccount(name: "ana", passwordHash: "v1$x") }
-            let names = try await store.readSingle { tx in try tx.accounts().map(\.name) }
-            try expect(names.contains("ana"), "the account committed before: \(names)")
-            try await refusesToWrite(store, "a single read") { try await store.readSingle($0) }
+        UnitCase(description: "a phone's token and a device's live view read without a unit are what a unit reads") {
+            store in
+            try store.writeNow { tx in
+                for name in ["ana", "ben"] { _ = try tx.addAccount(name: name, passwordHash: "v1$x") }
+                _ = try tx.addShareCode(
+                    owner: "ana", codeHash: "c", scopes: ["live"], historyHours: 0, expiresMilliseconds: t0 + 60_000)
+                _ = try tx.redeemShareCode(codeHash: "c", viewer: "ben", now: t0, maxFailures: 3, window: 60_000)
+                let phone = try tx.addDevice(named: "phone", account: "ana", tokenHash: "t")!
+                try tx.makeWriter(device: phone).write(
+                    (0..<3).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) }, drops: [:])
+                _ = try tx.addDevice(named: "old", account: "ana", tokenHash: "o")
+                _ = try tx.revokeDevice(named: "old", account: "ana", at: t0)
+            }
+            let found = try await store.readPhoneDevice(tokenHash: "t")
+            try expect(
+                found?.account == "ana" && found?.name == "phone"
+                    && found?.device == (try store.device(tokenHash: "t"))?.device,
+                "the token's device: \(found as Any)")
+            try expect(try await store.readPhoneDevice(tokenHash: "o") == nil, "a revoked token finds nothing")
+            try expect(try await store.readPhoneDevice(tokenHash: "x") == nil, "an unknown one neither")
+            let view = try await store.readLiveView(owner: "ana", device: "phone", viewers: ["ben"], limit: 2)
+            try expect(
+                view.grants.map(\.viewer) == ["ben"]
+                    && view.recent?.fixes.map(\.unixMilliseconds) == [t0 + 1000, t0 + 2000],
+                "ben's grant and the newest two points: \(view)")
+            let none = try await store.readLiveView(owner: "ben", device: "phone", viewers: ["ana"], limit: 2)
+            try expect(none.grants.isEmpty && none.recent == nil, "no grant, nothing")
         },
     ]
-
-    /// Checks that `read` (a read unit of `store`) fails to add a device and leaves none.
-    static func refusesToWrite(
-        _ store: any TrackStoring, _ what: String,
-        _ read: (@escaping @Sendable (any StoreUnit) throws -> DeviceID) async throws -> DeviceID
-    ) async throws {
-        do {
-            _ = try await read { tx in try tx.device(named: "bike") }
-            try expect(false, "\(what) wrote a device")
-        } catch is Violation {
-            throw Violation(description: "\(what) wrote a device")
-        } catch {}
-        try expect(try store.devices().isEmpty, "no device after the refused write")
-    }
 }

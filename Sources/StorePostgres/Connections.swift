@@ -118,6 +118,38 @@ final class Connections: Sendable {
         }
     }
 
+    /// The rows of `query`, run as `key`'s prepared statement on a connection leased for it,
+    /// from the calling task: a read of one statement needs neither a transaction nor a thread
+    /// of the store's to wait on the connection.
+    func rows<Key: PreparedKey>(prepared key: Key.Type, _ query: PostgresQuery) async throws
+        -> [PostgresRandomAccessRow]
+    {
+        let leased = try await withCheckedThrowingContinuation { continuation in
+            lease { continuation.resume(with: $0) }
+        }
+        defer { leased.release() }
+        let (connection, logger) = (leased.connection, logger)
+        do {
+            let rows: EventLoopFuture<[PostgresRow]>
+            if Prepared.register(key, query.sql) {
+                let promise = connection.eventLoop.makePromise(of: [PostgresRow].self)
+                let use = PreparedUse<Key>(bindings: query.binds)
+                promise.completeWithTask {
+                    var rows: [PostgresRow] = []
+                    for try await row in try await connection.execute(use, logger: logger) { rows.append(row) }
+                    return rows
+                }
+                rows = promise.futureResult
+            } else {
+                rows = connection.query(query, logger: logger).map(\.rows)
+            }
+            return try await Self.watched(rows, on: connection).get().map { $0.makeRandomAccess() }
+        } catch {
+            if !connection.isClosed && Self.isConnectionFailure(error) { Self.drop(connection) }
+            throw error
+        }
+    }
+
     /// Leases a connection of the pool in a task of its own, on the event loop, and calls
     /// `settle` once: with the connection (the caller gives it back with ``Leased/release()``),
     /// with the pool's failure, or with why the database does not answer when a probe says so
@@ -223,6 +255,14 @@ final class Connections: Sendable {
     /// as a closed channel (which the store reports as the database being away). A query that
     /// is merely slow on a live connection is waited for.
     static func settled<T: Sendable>(_ future: EventLoopFuture<T>, on connection: PostgresConnection) throws -> T {
+        try watched(future, on: connection).wait()
+    }
+
+    /// `future`, failed as a closed channel when `connection` has been closed for a second
+    /// while it has no result (``settled(_:on:)``).
+    static func watched<T: Sendable>(_ future: EventLoopFuture<T>, on connection: PostgresConnection)
+        -> EventLoopFuture<T>
+    {
         let promise = future.eventLoop.makePromise(of: T.self)
         future.cascade(to: promise)
         let loop = future.eventLoop
@@ -233,7 +273,7 @@ final class Connections: Sendable {
             loop.scheduleTask(in: .seconds(1)) { promise.fail(ChannelError.ioOnClosedChannel) }
         }
         promise.futureResult.whenComplete { _ in watchdog.cancel() }
-        return try promise.futureResult.wait()
+        return promise.futureResult
     }
 
     /// Ends the pool; calls after this fail. Its connections close in the background: the pool's

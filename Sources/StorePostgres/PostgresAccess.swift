@@ -16,11 +16,7 @@ public struct PostgresAccess {
     }
 
     func write<T>(_ body: (Session) throws -> T) throws -> T {
-        if let unit {
-            // Without a transaction, a write's statements would each commit alone.
-            guard !unit.alone else { throw PostgresStoreError.readOnly(location: store.location.description) }
-            return try body(unit.session)
-        }
+        if let unit { return try body(unit.session) }
         return try store.writeSession(body)
     }
 
@@ -56,16 +52,12 @@ extension PostgresStoring {
 public final class PostgresUnit: PostgresStoring {
     let session: Session
     let store: PostgresStore
-    /// A read of one call outside any transaction (``PostgresStore/readSingle(_:)``): nothing
-    /// may be written.
-    let alone: Bool
     /// What runs once the unit has committed.
     fileprivate(set) var afterCommit: [@Sendable () -> Void] = []
 
-    init(_ session: Session, store: PostgresStore, alone: Bool = false) {
+    init(_ session: Session, store: PostgresStore) {
         self.session = session
         self.store = store
-        self.alone = alone
     }
 
     public var access: PostgresAccess { PostgresAccess(store: store, unit: self) }
@@ -100,9 +92,21 @@ extension PostgresStore: PostgresStoring {
         try await mappedAsync { try await connections.run { try self.unit(readingOn: $0, body) } }
     }
 
-    /// The call runs on a connection of its own, its statement its own transaction.
-    public func readSingle<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T {
-        try await mappedAsync { try await connections.run { try body(PostgresUnit($0, store: self, alone: true)) } }
+    // One prepared statement each, run from the caller's task on a leased connection.
+    public func readPhoneDevice(tokenHash: String) async throws -> (account: String, device: DeviceID, name: String)? {
+        try await mappedAsync {
+            try await connections.rows(prepared: Prepared.DeviceByToken.self, Self.deviceQuery(tokenHash: tokenHash))
+                .first.map(Self.phoneDevice)
+        }
+    }
+
+    public func readLiveView(owner: String, device: String, viewers: Set<String>, limit: Int) async throws -> LiveView {
+        try await mappedAsync {
+            try Self.liveView(
+                await connections.rows(
+                    prepared: Prepared.LiveView.self,
+                    Self.liveViewQuery(owner: owner, device: device, viewers: viewers, limit: limit)))
+        }
     }
 
     /// `body` as a write unit on `session`, with what is to run once it has committed.

@@ -93,16 +93,8 @@ extension PostgresStoring {
 
     public func device(tokenHash: String) throws -> (account: String, device: DeviceID, name: String)? {
         try read { session in
-            guard
-                let row = try session.query(
-                    prepared: Prepared.DeviceByToken.self,
-                    """
-                    SELECT a.name AS account, d.id, d.name FROM device d JOIN account a ON a.id = d.user_id
-                    WHERE d.token_hash = \(tokenHash) AND d.revoked_ms IS NULL
-                    """
-                ).first
-            else { return nil }
-            return (try row.get("account"), DeviceID(rawValue: try row.get("id")), try row.get("name"))
+            try session.query(prepared: Prepared.DeviceByToken.self, PostgresStore.deviceQuery(tokenHash: tokenHash))
+                .first.map(PostgresStore.phoneDevice)
         }
     }
 
@@ -177,5 +169,20 @@ extension PostgresStoring {
                 "SELECT count(*) FROM position WHERE device_id = \(device.rawValue) AND t > \(milliseconds ?? .min)",
                 as: Int.self) ?? 0
         }
+    }
+}
+
+extension PostgresStore {
+    /// The live device of a token's hash, with its account.
+    static func deviceQuery(tokenHash: String) -> PostgresQuery {
+        """
+        SELECT a.name AS account, d.id, d.name FROM device d JOIN account a ON a.id = d.user_id
+        WHERE d.token_hash = \(tokenHash) AND d.revoked_ms IS NULL
+        """
+    }
+
+    static func phoneDevice(_ row: PostgresRandomAccessRow) throws -> (account: String, device: DeviceID, name: String)
+    {
+        (try row.get("account"), DeviceID(rawValue: try row.get("id")), try row.get("name"))
     }
 }

@@ -177,43 +177,12 @@ extension PostgresStoring {
         }
     }
 
-    /// One statement: each grant's row with each of the device's newest points (none without a
-    /// grant; the grants alone when the device has no point).
     public func liveView(owner: String, device: String, viewers: Set<String>, limit: Int) throws -> LiveView {
         try read { session in
-            let rows = try session.query(
-                prepared: Prepared.LiveView.self,
-                """
-                WITH g AS (
-                    SELECT o.name AS owner, v.name AS viewer, g.scopes, g.history_hours, g.created_ms, g.paused,
-                        g.expires_ms, g.owner_id
-                    FROM share_grant g JOIN account o ON o.id = g.owner_id JOIN account v ON v.id = g.viewer_id
-                    WHERE o.name = \(owner) AND v.name = ANY(\(viewers.sorted())::text[])
-                ),
-                r AS (
-                    SELECT d.name AS device, s.battery, s.accuracy, p.*
-                    FROM device d LEFT JOIN device_state s ON s.device_id = d.id
-                    CROSS JOIN LATERAL (SELECT \(unescaped: PostgresStore.positionColumns) FROM position
-                                        WHERE device_id = d.id ORDER BY t DESC LIMIT \(limit)) p
-                    WHERE d.user_id = (SELECT owner_id FROM g LIMIT 1) AND d.name = \(device)
-                )
-                SELECT g.*, r.* FROM g LEFT JOIN r ON true ORDER BY g.viewer, r.t
-                """)
-            var grants: [Grant] = []
-            var recent: RecentDevice?
-            for row in rows {
-                let grant = try PostgresStore.grant(row)
-                if grants.last?.viewer != grant.viewer { grants.append(grant) }
-                // The points come again with each grant: those of the first are kept.
-                guard grants.count == 1, try row.optional("t", as: Int64.self) != nil else { continue }
-                if recent == nil {
-                    recent = RecentDevice(
-                        device: try row.get("device"), fixes: [], battery: try row.optional("battery"),
-                        accuracy: try row.optional("accuracy"))
-                }
-                recent?.fixes.append(try PostgresStore.fix(row))
-            }
-            return LiveView(grants: grants.sorted { $0.viewer < $1.viewer }, recent: recent)
+            try PostgresStore.liveView(
+                session.query(
+                    prepared: Prepared.LiveView.self,
+                    PostgresStore.liveViewQuery(owner: owner, device: device, viewers: viewers, limit: limit)))
         }
     }
 
@@ -275,4 +244,46 @@ extension PostgresStore {
             battery = coalesce(excluded.battery, device_state.battery), accuracy = excluded.accuracy
         WHERE excluded.at_ms > device_state.at_ms
         """
+}
+
+extension PostgresStore {
+    /// One statement: each grant's row with each of the device's newest points (none without a
+    /// grant; the grants alone when the device has no point).
+    static func liveViewQuery(owner: String, device: String, viewers: Set<String>, limit: Int) -> PostgresQuery {
+        """
+        WITH g AS (
+            SELECT o.name AS owner, v.name AS viewer, g.scopes, g.history_hours, g.created_ms, g.paused,
+                g.expires_ms, g.owner_id
+            FROM share_grant g JOIN account o ON o.id = g.owner_id JOIN account v ON v.id = g.viewer_id
+            WHERE o.name = \(owner) AND v.name = ANY(\(viewers.sorted())::text[])
+        ),
+        r AS (
+            SELECT d.name AS device, s.battery, s.accuracy, p.*
+            FROM device d LEFT JOIN device_state s ON s.device_id = d.id
+            CROSS JOIN LATERAL (SELECT \(unescaped: positionColumns) FROM position
+                                WHERE device_id = d.id ORDER BY t DESC LIMIT \(limit)) p
+            WHERE d.user_id = (SELECT owner_id FROM g LIMIT 1) AND d.name = \(device)
+        )
+        SELECT g.*, r.* FROM g LEFT JOIN r ON true ORDER BY g.viewer, r.t
+        """
+    }
+
+    /// The live view of ``liveViewQuery(owner:device:viewers:limit:)``'s rows.
+    static func liveView(_ rows: [PostgresRandomAccessRow]) throws -> LiveView {
+        var grants: [Grant] = []
+        var recent: RecentDevice?
+        for row in rows {
+            let grant = try PostgresStore.grant(row)
+            if grants.last?.viewer != grant.viewer { grants.append(grant) }
+            // The points come again with each grant: those of the first are kept.
+            guard grants.count == 1, try row.optional("t", as: Int64.self) != nil else { continue }
+            if recent == nil {
+                recent = RecentDevice(
+                    device: try row.get("device"), fixes: [], battery: try row.optional("battery"),
+                    accuracy: try row.optional("accuracy"))
+            }
+            recent?.fixes.append(try PostgresStore.fix(row))
+        }
+        return LiveView(grants: grants.sorted { $0.viewer < $1.viewer }, recent: recent)
+    }
 }

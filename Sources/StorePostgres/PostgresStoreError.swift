@@ -19,8 +19,6 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
     case newerSchema(location: String, unknown: [String])
     /// The store was closed.
     case closed
-    /// A read of one call (``PostgresStore/readSingle(_:)``) tried to write: a fault of Trailbook's.
-    case readOnly(location: String)
 
     public var description: String {
         switch self {
@@ -42,9 +40,6 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, Senda
                 "The store \(location) was written by a newer Trailbook (schema \(unknown.joined(separator: ", "))); "
                 + "upgrade Trailbook to read it."
         case .closed: return "The store was closed."
-        case .readOnly(let location):
-            return
-                "A read of \(location) tried to write, which Trailbook must not do; nothing was written: please report it."
         }
     }
 

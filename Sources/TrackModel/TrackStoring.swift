@@ -15,11 +15,15 @@ public protocol TrackStoring: StoreUnit, AnyObject, Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T
     /// Runs `body` on one consistent state of the store, off the cooperative threads.
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T
-    /// Runs a read of one call off the cooperative threads, the call its own transaction, with
-    /// no unit around it: where a unit costs more than its one statement (PostgreSQL's BEGIN and
-    /// COMMIT are two round trips). `body` only reads; a second call it makes may see a later
-    /// state than the first.
-    func readSingle<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T
+    /// The account and device of a live token, as ``AccountStoring/device(tokenHash:)``, read
+    /// off the cooperative threads without a unit around the one read: every request of a phone
+    /// asks it (on PostgreSQL a unit's BEGIN and COMMIT would be two round trips more, and a
+    /// thread of the store's is not needed for one statement).
+    func readPhoneDevice(tokenHash: String) async throws -> (account: String, device: DeviceID, name: String)?
+    /// What the live viewers of a device are shown, as
+    /// ``SharingStoring/liveView(owner:device:viewers:limit:)``, read as
+    /// ``readPhoneDevice(tokenHash:)`` is: for every point a phone sends.
+    func readLiveView(owner: String, device: String, viewers: Set<String>, limit: Int) async throws -> LiveView
     /// Runs `body` in one write transaction on the calling thread: for synchronous callers that
     /// are not on a cooperative thread (a command's main thread, a thread-pool thread).
     func writeNow<T>(_ body: (any StoreUnit) throws -> T) throws -> T

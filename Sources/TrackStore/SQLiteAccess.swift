@@ -73,9 +73,13 @@ extension TrackStore: SQLiteStoring {
         try await databasePool.read { db in try body(SQLiteUnit(db, store: self)) }
     }
 
-    /// A read unit: a snapshot costs nothing more on SQLite.
-    public func readSingle<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T {
-        try await read(body)
+    // Read units: a snapshot costs SQLite nothing more.
+    public func readPhoneDevice(tokenHash: String) async throws -> (account: String, device: DeviceID, name: String)? {
+        try await read { try $0.device(tokenHash: tokenHash) }
+    }
+
+    public func readLiveView(owner: String, device: String, viewers: Set<String>, limit: Int) async throws -> LiveView {
+        try await read { try $0.liveView(owner: owner, device: device, viewers: viewers, limit: limit) }
     }
 
     public func writeNow<T>(_ body: (any StoreUnit) throws -> T) throws -> T {

@@ -63,7 +63,7 @@ extension PostgresStoreError {
         case .refused: return CommandFailure(message: description, code: .noPermission)
         case .noStore: return CommandFailure(message: description + " (--store URL)", code: .noInput)
         case .notAStore: return CommandFailure(message: description + " (--store URL)", code: .cannotCreate)
-        case .newerSchema, .readOnly: return CommandFailure(message: description, code: .failure)
+        case .newerSchema: return CommandFailure(message: description, code: .failure)
         }
     }
 }

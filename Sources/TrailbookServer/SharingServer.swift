@@ -125,9 +125,9 @@ public struct SharingServer: Service, CustomStringConvertible {
         let ingest = self.ingest
         let feed = self.feed
         let logger = self.logger
-        /// The device of a token, looked up on the thread pool.
+        /// The device of a token (one statement, no thread of the pool's).
         @Sendable func device(token: String) async throws -> PhoneDevice? {
-            try await threads.runIfActive { try accounts.device(token: token) }
+            try await store.readPhoneDevice(tokenHash: AccountService.tokenHash(token))
         }
         /// Stores a device's points (and keeps what is no position as its messages), or refuses
         /// them with the status that says why; friends watching live get the newest.

@@ -178,7 +178,8 @@ public struct AccountService: Sendable {
         try store.device(tokenHash: Self.tokenHash(token))
     }
 
-    static func tokenHash(_ token: String) -> String { ContentDigest.hexDigest(of: Array(token.utf8)) }
+    /// How a device's token is kept: its SHA-256.
+    public static func tokenHash(_ token: String) -> String { ContentDigest.hexDigest(of: Array(token.utf8)) }
 
     /// Crockford's base32, lower case.
     static func base32(_ bytes: [UInt8]) -> String {

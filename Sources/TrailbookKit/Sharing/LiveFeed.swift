@@ -115,20 +115,16 @@ public actor LiveFeed {
     public func viewers() -> Set<String> { Set(subscribers.values.map(\.viewer)) }
 
     /// What each of `viewers` may see of `owner`'s `device` now: the grants and the newest points
-    /// read in one read unit, on the store's threads.
+    /// read together (one statement on PostgreSQL, for every point a phone sends).
     public nonisolated func positions(
         owner: String, device: String, viewers: Set<String>, now: Int64 = UTCTimestamp.now()
     ) async throws -> [(friend: SharingService.Friend, viewer: String)] {
-        let movingWithin = movingWithin
-        // One call, one statement on PostgreSQL, for every point a phone sends.
-        return try await sharing.store.readSingle { tx in
-            let view = try tx.liveView(
-                owner: owner, device: device, viewers: viewers, limit: SharingService.recentFixes)
-            let grants = view.grants.filter { $0.scopes.contains("live") && $0.isActive(at: now) }
-            guard !grants.isEmpty, let recent = view.recent else { return [] }
-            return grants.map {
-                (SharingService.friend(recent, as: $0, now: now, movingWithin: movingWithin), $0.viewer)
-            }
+        let view = try await sharing.store.readLiveView(
+            owner: owner, device: device, viewers: viewers, limit: SharingService.recentFixes)
+        let grants = view.grants.filter { $0.scopes.contains("live") && $0.isActive(at: now) }
+        guard !grants.isEmpty, let recent = view.recent else { return [] }
+        return grants.map {
+            (SharingService.friend(recent, as: $0, now: now, movingWithin: movingWithin), $0.viewer)
         }
     }
 
