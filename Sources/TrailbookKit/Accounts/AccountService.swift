@@ -173,12 +173,8 @@ public struct AccountService: Sendable {
         }
     }
 
-    /// The account and device of a live token; nil for an unknown or revoked one.
-    public func device(token: String) throws -> (account: String, device: DeviceID, name: String)? {
-        try store.device(tokenHash: Self.tokenHash(token))
-    }
-
-    /// How a device's token is kept: its SHA-256.
+    /// How a device's token is kept and looked up (``TrackStoring/readPhoneDevice(tokenHash:)``):
+    /// its SHA-256.
     public static func tokenHash(_ token: String) -> String { ContentDigest.hexDigest(of: Array(token.utf8)) }
 
     /// Crockford's base32, lower case.

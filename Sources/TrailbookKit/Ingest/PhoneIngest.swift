@@ -180,8 +180,6 @@ public final class PhoneIngest: Sendable {
             let name = lane.name
             let outlet = lane.outlet
             let offline = lane.offline
-            // The batch is one unit of work: its points, the phone's readings, the events with their
-            // cues and alerts, and the device's state are stored together or not at all.
             // What the batch says of the phone moves the device's state on with its points.
             let state = sorted.last.flatMap { newest in
                 advances
@@ -189,6 +187,8 @@ public final class PhoneIngest: Sendable {
                         milliseconds: newest.unixMilliseconds!, battery: battery, accuracy: newest.horizontalError)
                     : nil
             }
+            // The batch is one unit of work: its points, the phone's readings, the events with their
+            // cues and alerts, and the device's state are stored together or not at all.
             let stored = try store.writeNow { tx -> Int in
                 let stored = try tx.makeWriter(device: device).place(
                     kept, drops: drops, rule: placement, state: state)
