@@ -727,6 +727,20 @@ public enum StoreContract {
             _ = try place(t0 + 3000, .init(milliseconds: t0 + 3000, battery: nil, accuracy: 5))
             let s4 = try state()
             try expect(s4 == (35, 5), "no battery keeps the last known level: \(s4)")
+            func latest() throws -> Int64? {
+                try store.latestPoint(devices: .account("ana", device: "phone"))?.unixMilliseconds
+            }
+            try expect(try latest() == t0 + 3000, "the newest point is the device's latest")
+            // A late point 40 days back (another month) leaves the latest where it was.
+            let late = t0 - 40 * 86_400_000
+            _ = try place(late, .init(milliseconds: late, battery: nil, accuracy: 9))
+            let after = try latest()
+            try expect(after == t0 + 3000, "the latest after a late point: \(after as Any)")
+            try expect(
+                try store.points(
+                    fromMilliseconds: .min, toMilliseconds: .max, devices: .account("ana", device: "phone")
+                )
+                .first?.unixMilliseconds == late, "the late point is stored")
 
             let view = try store.liveView(
                 owner: "ana", device: "phone", viewers: ["ben", "cat", "dan", "eve"], limit: 2)

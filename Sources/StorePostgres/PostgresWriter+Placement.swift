@@ -16,6 +16,7 @@ extension PostgresWriter {
             var fresh = try Self.insert(session, device: device, points, importID: nil, locking: true)
             var tally = PlacementTally()
             var added = 0
+            var newestAdded = Int64.min
             // The last point's ranges are widened by the batch's closing statement (no later point
             // reads them): one round trip instead of three.
             var last: (t: Int64, segment: Int64, ride: Int64)?
@@ -23,6 +24,7 @@ extension PostgresWriter {
                 let t = p.milliseconds
                 guard fresh.remove(t) != nil else { continue }  // stored before, or twice in the batch
                 added += 1
+                newestAdded = t  // the points go in time order
                 // The segment that starts at or before the point (side 0) and the one after it (1).
                 var before: PointPlacement.Span?
                 var after: PointPlacement.Span?
@@ -108,7 +110,7 @@ extension PostgresWriter {
             }
             try Self.finish(
                 session, device: device, segments: counts(tally.segments, widening: last?.segment),
-                rides: counts(tally.rides, widening: last?.ride), announcing: added > 0,
+                rides: counts(tally.rides, widening: last?.ride), announcing: added > 0, newestAtLeast: newestAdded,
                 state: state.flatMap { $0.applies(added: added) ? $0 : nil }, store: store)
             let dropRide =
                 try tally.dropRide

@@ -61,7 +61,8 @@ final class PostgresWriter: TrackWriting {
             }
             try Self.finish(
                 session, device: device, segments: plan.segments.map { ($0.key.id(madeSegments), $0.value) },
-                rides: plan.rides.map { ($0.key.id(madeRides), $0.value) }, announcing: !fresh.isEmpty, store: store)
+                rides: plan.rides.map { ($0.key.id(madeRides), $0.value) }, announcing: !fresh.isEmpty,
+                newestAtLeast: times.max() ?? .min, store: store)
             for (ride, reasons) in plan.drops {
                 for (reason, count) in reasons {
                     try Self.addDrops(session, ride: ride.id(madeRides), reason: reason, count: count)
@@ -106,12 +107,14 @@ final class PostgresWriter: TrackWriting {
     /// out to take it in; `.max`/`.min` leave them), and with `announcing`, sets the device's
     /// latest position from its stored positions (none left: no row) and announces the change to
     /// the listening servers when the transaction commits (``PostgresStore/announcements()``).
-    /// With `state`, the device's state moves on too. One statement: a batch's last round trip
-    /// before its commit.
+    /// With `state`, the device's state moves on too. `newestAtLeast`: a time the device's newest
+    /// point is known to have reached (a point the batch added), so that only the month
+    /// partitions from it on are looked in, not every month the device ever had. One statement:
+    /// a batch's last round trip before its commit.
     static func finish(
         _ session: Session, device: DeviceID, segments: [(id: Int64, extent: RunNumbering.Extent)] = [],
-        rides: [(id: Int64, extent: RunNumbering.Extent)] = [], announcing: Bool, state: DeviceStateUpdate? = nil,
-        store: any PostgresStoring
+        rides: [(id: Int64, extent: RunNumbering.Extent)] = [], announcing: Bool, newestAtLeast: Int64 = .min,
+        state: DeviceStateUpdate? = nil, store: any PostgresStoring
     ) throws {
         guard !segments.isEmpty || !rides.isEmpty || announcing || state != nil else { return }
         let s = segments.sorted { $0.id < $1.id }
@@ -137,7 +140,8 @@ final class PostgresWriter: TrackWriting {
                 WHERE ride.id = u.id
             ),
             newest AS (
-                SELECT \(unescaped: columns) FROM position WHERE \(announcing) AND device_id = \(d) ORDER BY t DESC LIMIT 1
+                SELECT \(unescaped: columns) FROM position
+                WHERE \(announcing) AND device_id = \(d) AND t >= \(newestAtLeast) ORDER BY t DESC LIMIT 1
             ),
             kept AS (
                 INSERT INTO latest_position (device_id, \(unescaped: columns))
