@@ -83,7 +83,10 @@ extension StoreContract {
             let device = try store.writeNow { tx in try tx.device(named: "bike") }
             try expect(try store.devices().map(\.id) == [device], "the synchronous unit committed")
         },
-        UnitCase(description: "a phone's token and a device's live view read without a unit are what a unit reads") {
+        UnitCase(
+            description:
+                "a phone's token and a device's live view read without a unit are what a unit reads; a revoked device's batch is refused"
+        ) {
             store in
             try store.writeNow { tx in
                 for name in ["ana", "ben"] { _ = try tx.addAccount(name: name, passwordHash: "v1$x") }
@@ -103,6 +106,24 @@ extension StoreContract {
                 "the token's device: \(found as Any)")
             try expect(try await store.readPhoneDevice(tokenHash: "o") == nil, "a revoked token finds nothing")
             try expect(try await store.readPhoneDevice(tokenHash: "x") == nil, "an unknown one neither")
+            // A device revoked after its token was read: its batch stores nothing (a store that
+            // keeps tokens finds out there) and its token, read again, finds nothing.
+            let late = try store.writeNow { tx in try tx.addDevice(named: "late", account: "ana", tokenHash: "l")! }
+            try expect(try await store.readPhoneDevice(tokenHash: "l")?.device == late, "the late device's token")
+            _ = try store.writeNow { tx in try tx.revokeDevice(named: "late", account: "ana", at: t0) }
+            do {
+                _ = try store.writeNow { tx in
+                    try tx.makeWriter(device: late).place(
+                        [KeptPoint(fix: makeFix(t0 + 5000), ride: 0, segment: 0)], drops: [:],
+                        rule: PointPlacement(segmentGapSeconds: 30, rideGapSeconds: 600))
+                }
+                throw Violation(description: "a revoked device's batch was stored")
+            } catch is DeviceRevoked {}
+            try expect(
+                try store.recentPoints(account: "ana", device: "late", limit: 1).allSatisfy { $0.fixes.isEmpty },
+                "the revoked device has no point")
+            try expect(
+                try await store.readPhoneDevice(tokenHash: "l") == nil, "the revoked token, read again, finds nothing")
             let view = try await store.readLiveView(owner: "ana", device: "phone", viewers: ["ben"], limit: 2)
             try expect(
                 view.grants.map(\.viewer) == ["ben"]

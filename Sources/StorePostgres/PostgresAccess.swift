@@ -92,12 +92,16 @@ extension PostgresStore: PostgresStoring {
         try await mappedAsync { try await connections.run { try self.unit(readingOn: $0, body) } }
     }
 
-    // One prepared statement each, run from the caller's task on a leased connection.
+    // One prepared statement each, run from the caller's task on a leased connection. A token's
+    // device is read once, then kept (``PhoneDeviceCache``: a batch for it checks it again).
     public func readPhoneDevice(tokenHash: String) async throws -> (account: String, device: DeviceID, name: String)? {
-        try await mappedAsync {
+        if let known = phoneDevices.entry(tokenHash: tokenHash) { return known }
+        let found = try await mappedAsync {
             try await connections.rows(prepared: Prepared.DeviceByToken.self, Self.deviceQuery(tokenHash: tokenHash))
                 .first.map(Self.phoneDevice)
         }
+        if let found { phoneDevices.keep(found, tokenHash: tokenHash) }
+        return found
     }
 
     public func readLiveView(owner: String, device: String, viewers: Set<String>, limit: Int) async throws -> LiveView {

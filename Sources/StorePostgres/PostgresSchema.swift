@@ -522,6 +522,28 @@ enum PostgresSchema {
                 )
                 """,
             ]),
+        // The segments on either side of a device's point, read with a snapshot of their own: a
+        // phone's insert calls it after the device's write lock is its own, in the same statement
+        // (a volatile PL/pgSQL function takes a new snapshot for each query in READ COMMITTED; the
+        // calling statement's was taken before it waited for the lock).
+        Migration(
+            name: "p14-segments-around",
+            statements: [
+                """
+                CREATE FUNCTION segments_around(p_device bigint, p_t bigint)
+                RETURNS TABLE (side integer, segment bigint, ride bigint, start_at bigint, end_at bigint)
+                LANGUAGE plpgsql VOLATILE AS $$
+                BEGIN
+                    RETURN QUERY
+                    (SELECT 0, s.id, s.ride_id, s.start_ms, s.end_ms FROM segment s
+                     WHERE s.device_id = p_device AND s.start_ms <= p_t ORDER BY s.start_ms DESC LIMIT 1)
+                    UNION ALL
+                    (SELECT 1, s.id, s.ride_id, s.start_ms, s.end_ms FROM segment s
+                     WHERE s.device_id = p_device AND s.start_ms > p_t ORDER BY s.start_ms LIMIT 1);
+                END
+                $$
+                """
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

@@ -37,7 +37,8 @@ extension PostgresStoring {
     }
 
     public func removeAccount(_ name: String) throws -> Bool {
-        try write { session in
+        access.store.phoneDevices.forget(account: name)
+        return try write { session in
             guard let id = try session.value("SELECT id FROM account WHERE name = \(name)", as: Int64.self) else {
                 return false
             }
@@ -81,7 +82,8 @@ extension PostgresStoring {
     }
 
     public func revokeDevice(named name: String, account: String, at milliseconds: Int64) throws -> Bool {
-        try write { session in
+        access.store.phoneDevices.forget(account: account, device: name)
+        return try write { session in
             try session.execute(
                 """
                 UPDATE device d SET revoked_ms = \(milliseconds) FROM account a
@@ -104,7 +106,8 @@ extension PostgresStoring {
     {
         try write { session in
             // The device's writes take turns (its advisory lock), so two copies of one batch do not
-            // both find the message missing.
+            // both find the message missing. None goes in for a device revoked since its token was
+            // read (``PhoneDeviceCache``).
             try PostgresWriter.lock(session, device: device)
             return try session.execute(
                 """
@@ -112,6 +115,7 @@ extension PostgresStoring {
                 SELECT \(device.rawValue), \(receivedMilliseconds), \(type), \(body)
                 WHERE NOT EXISTS (SELECT 1 FROM device_message
                     WHERE device_id = \(device.rawValue) AND type = \(type) AND body = \(body))
+                AND EXISTS (SELECT 1 FROM device WHERE id = \(device.rawValue) AND revoked_ms IS NULL)
                 """) > 0
         }
     }

@@ -19,6 +19,8 @@ public final class PostgresStore: TrackStoring, Sendable {
     public let location: PostgresLocation
     public let mediaDirectory: String
     let connections: Connections
+    /// Phones' devices by their token's hash (``readPhoneDevice(tokenHash:)``).
+    let phoneDevices = PhoneDeviceCache()
     /// The months (`year * 12 + month - 1`) that have a partition of `position`.
     let knownMonths = Mutex<Set<Int>>([])
     /// `lock_timeout` of write transactions, ms (0: wait as long as it takes).

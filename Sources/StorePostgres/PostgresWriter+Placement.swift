@@ -13,7 +13,7 @@ extension PostgresWriter {
         try store.ensurePartitions(Set(points.map { PostgresStore.month(of: $0.milliseconds) }))
         let d = device.rawValue
         let added = try store.write { session -> Int in
-            var fresh = try Self.insert(session, device: device, points, importID: nil, locking: true)
+            var (fresh, around) = try insertLocked(session, points)
             var tally = PlacementTally()
             var added = 0
             var newestAdded = Int64.min
@@ -26,22 +26,23 @@ extension PostgresWriter {
                 added += 1
                 newestAdded = t  // the points go in time order
                 // The segment that starts at or before the point (side 0) and the one after it (1).
+                // The first point's were read by the insert; nothing of the batch has moved them.
                 var before: PointPlacement.Span?
                 var after: PointPlacement.Span?
-                for row in try session.query(
-                    prepared: Prepared.Neighbours.self,
-                    """
-                    (SELECT 0 AS side, id, ride_id, start_ms, end_ms FROM segment
-                     WHERE device_id = \(d) AND start_ms <= \(t) ORDER BY start_ms DESC LIMIT 1)
-                    UNION ALL
-                    (SELECT 1, id, ride_id, start_ms, end_ms FROM segment
-                     WHERE device_id = \(d) AND start_ms > \(t) ORDER BY start_ms LIMIT 1)
-                    """)
-                {
-                    let span = PointPlacement.Span(
-                        segment: try row.get("id"), ride: try row.get("ride_id"), start: try row.get("start_ms"),
-                        end: try row.get("end_ms"))
-                    if try row.get("side", as: Int32.self) == 0 { before = span } else { after = span }
+                if let first = around, first.t == t {
+                    (before, after) = (first.before, first.after)
+                    around = nil
+                } else {
+                    for row in try session.query(
+                        prepared: Prepared.Neighbours.self,
+                        "SELECT side, segment, ride, start_at, end_at FROM segments_around(\(d), \(t))")
+                    {
+                        if try row.get("side", as: Int32.self) == 0 {
+                            before = try Self.span(row)
+                        } else {
+                            after = try Self.span(row)
+                        }
+                    }
                 }
                 let plan = rule.plan(at: t, before: before, after: after)
                 let ride: Int64

@@ -186,17 +186,94 @@ final class PostgresWriter: TrackWriting {
         var fresh = Set<Int64>()
         var start = 0
         while start < points.count {
-            let chunk = points[start..<Swift.min(start + 20_000, points.count)]
+            let chunk = points[start..<Swift.min(start + chunkSize, points.count)]
             // Only the first chunk takes the lock (a CTE read by the first row's join).
             let key: Int64? = locking && start == 0 ? lockKey(device) : nil
             start = chunk.endIndex
-            let unknown = KeptPoint.unknown
             let times = try session.values(
                 prepared: Prepared.Insert.self,
-                """
-                WITH locked AS MATERIALIZED (
-                    SELECT pg_advisory_xact_lock(x.k) FROM (SELECT \(key)::bigint AS k) AS x WHERE x.k IS NOT NULL
-                )
+                insertQuery(device: device, chunk, importID: importID, lockKey: key, around: false), as: Int64.self)
+            fresh.formUnion(times)
+        }
+        return fresh
+    }
+
+    /// The device's points of a phone (``insert(_:device:_:importID:locking:)`` with the lock) and, read under
+    /// the lock in the same statement, the segments around the earliest point that went in: the
+    /// first point placed needs no read of its own. `around` is nil when nothing went in, or when
+    /// the batch is more than one statement's worth (its points then read their segments each).
+    func insertLocked(_ session: Session, _ points: [KeptPoint]) throws
+        -> (fresh: Set<Int64>, around: (t: Int64, before: PointPlacement.Span?, after: PointPlacement.Span?)?)
+    {
+        guard !points.isEmpty, points.count <= Self.chunkSize else {
+            let fresh = try Self.insert(session, device: device, points, importID: nil, locking: true)
+            guard try session.value(Self.liveQuery(device), as: Bool.self) == true else { throw revoked(device) }
+            return (fresh, nil)
+        }
+        var fresh = Set<Int64>()
+        var around: (t: Int64, before: PointPlacement.Span?, after: PointPlacement.Span?)?
+        for row in try session.query(
+            prepared: Prepared.InsertLocked.self,
+            Self.insertQuery(device: device, points[...], importID: nil, lockKey: Self.lockKey(device), around: true))
+        {
+            switch try row.get("side", as: Int32.self) {
+            case 0: around = (try row.get("t"), try Self.span(row), around?.after)
+            case 1: around = (try row.get("t"), around?.before, try Self.span(row))
+            case -1: fresh.insert(try row.get("t"))
+            default: throw revoked(device)
+            }
+        }
+        if around == nil, let first = fresh.min() { around = (first, nil, nil) }
+        return (fresh, around)
+    }
+
+    /// Whether `device` is there and its token not revoked (``DeviceRevoked``).
+    static func liveQuery(_ device: DeviceID) -> PostgresQuery {
+        "SELECT EXISTS (SELECT 1 FROM device WHERE id = \(device.rawValue) AND revoked_ms IS NULL)"
+    }
+
+    /// The error of a batch for a revoked device; its token is no longer taken from the cache.
+    func revoked(_ device: DeviceID) -> DeviceRevoked {
+        store.access.store.phoneDevices.forget(device)
+        return DeviceRevoked(device: device)
+    }
+
+    /// A segment read by ``insertLocked(_:_:)`` or a neighbours query.
+    static func span(_ row: PostgresRandomAccessRow) throws -> PointPlacement.Span {
+        PointPlacement.Span(
+            segment: try row.get("segment"), ride: try row.get("ride"), start: try row.get("start_at"),
+            end: try row.get("end_at"))
+    }
+
+    /// The points of one insert statement at most.
+    static let chunkSize = 20_000
+
+    /// The insert of `chunk`, taking the lock of `lockKey` first when there is one; with `around`,
+    /// also the segments on either side of the earliest point that went in (`side` 0 and 1; the
+    /// times that went in have side -1), read by `segments_around` with a snapshot taken after the
+    /// lock (the statement's own was taken before it waited), and a row of side -2 when the device
+    /// is revoked or gone (``DeviceRevoked``: the unit is rolled back).
+    static func insertQuery(
+        device: DeviceID, _ chunk: ArraySlice<KeptPoint>, importID: Int64?, lockKey key: Int64?, around: Bool
+    ) -> PostgresQuery {
+        let unknown = KeptPoint.unknown
+        let tail =
+            around
+            ? """
+            , first AS MATERIALIZED (SELECT min(t) AS t FROM ins)
+            SELECT -1 AS side, t, NULL::bigint AS segment, NULL::bigint AS ride, NULL::bigint AS start_at,
+                   NULL::bigint AS end_at FROM ins
+            UNION ALL
+            SELECT n.side, f.t, n.segment, n.ride, n.start_at, n.end_at
+            FROM first f CROSS JOIN LATERAL segments_around(\(device.rawValue), f.t) n WHERE f.t IS NOT NULL
+            UNION ALL
+            SELECT -2, NULL, NULL, NULL, NULL, NULL
+            WHERE NOT EXISTS (SELECT 1 FROM device WHERE id = \(device.rawValue) AND revoked_ms IS NULL)
+            """ : "SELECT t FROM ins"
+        return """
+            WITH locked AS MATERIALIZED (
+                SELECT pg_advisory_xact_lock(x.k) FROM (SELECT \(key)::bigint AS k) AS x WHERE x.k IS NOT NULL
+            ), ins AS (
                 INSERT INTO position (device_id, t, lat, lon, alt, speed, track, hdop, mode_sats, sensors, import_id)
                 SELECT \(device.rawValue), u.t, u.lat, u.lon, nullif(u.alt, \(unknown)), nullif(u.speed, \(unknown)),
                        nullif(u.track, \(unknown)), nullif(u.hdop, \(unknown)), u.mode_sats,
@@ -208,10 +285,9 @@ final class PostgresWriter: TrackWriting {
                      AS u(t, lat, lon, alt, speed, track, hdop, mode_sats, sensors)
                 WHERE (SELECT count(*) FROM locked) >= 0
                 ON CONFLICT DO NOTHING RETURNING t
-                """, as: Int64.self)
-            fresh.formUnion(times)
-        }
-        return fresh
+            )
+            \(unescaped: tail)
+            """
     }
 
     static func addDrops(_ session: Session, ride: Int64, reason: String, count: Int) throws {

@@ -18,7 +18,9 @@ public protocol TrackStoring: StoreUnit, AnyObject, Sendable {
     /// The account and device of a live token, as ``AccountStoring/device(tokenHash:)``, read
     /// off the cooperative threads without a unit around the one read: every request of a phone
     /// asks it (on PostgreSQL a unit's BEGIN and COMMIT would be two round trips more, and a
-    /// thread of the store's is not needed for one statement).
+    /// thread of the store's is not needed for one statement). A store may give it from a cache,
+    /// so a token revoked through another process can still be given: a batch for its device
+    /// is then refused (``TrackWriting/place(_:drops:rule:state:)`` throws ``DeviceRevoked``).
     func readPhoneDevice(tokenHash: String) async throws -> (account: String, device: DeviceID, name: String)?
     /// What the live viewers of a device are shown, as
     /// ``SharingStoring/liveView(owner:device:viewers:limit:)``, read as
@@ -181,6 +183,8 @@ public protocol TrackWriting: AnyObject {
     /// newest point placed (else the device's latest ride). Returns the points added.
     /// With `state`, what the phone said of itself goes in with them when
     /// ``DeviceStateUpdate/applies(added:)`` (as ``SharingStoring/setDeviceState(_:atMilliseconds:battery:accuracy:)``).
+    /// Throws ``DeviceRevoked``, storing nothing, when the device's token was revoked or the
+    /// device is gone (a store may then give its token from a cache: the write decides).
     @discardableResult
     func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement, state: DeviceStateUpdate?) throws
         -> Int
@@ -202,6 +206,16 @@ extension TrackWriting {
     public func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement) throws -> Int {
         try place(points, drops: drops, rule: rule, state: nil)
     }
+}
+
+/// A phone's batch for a device whose token was revoked, or that is gone with its account,
+/// since the token was read: nothing of the batch was stored.
+public struct DeviceRevoked: Error, CustomStringConvertible {
+    public let device: DeviceID
+
+    public init(device: DeviceID) { self.device = device }
+
+    public var description: String { "device \(device.rawValue) was revoked or removed; nothing was stored" }
 }
 
 /// What a phone's batch said of the phone (its battery, the accuracy of its newest point), for

@@ -14,6 +14,10 @@ extension TrackWriter {
     {
         let d = device.rawValue
         let added = try store.pool.write { db -> Int in
+            // A phone's device whose token was revoked since the server read it stores nothing.
+            guard
+                try Bool.fetchOne(db, sql: "SELECT revoked_ms IS NULL FROM device WHERE id = ?", arguments: [d]) == true
+            else { throw DeviceRevoked(device: device) }
             let insert = try db.cachedStatement(
                 sql:
                     "INSERT OR IGNORE INTO point (\(PointKey.insertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")

@@ -1,4 +1,5 @@
 import Hummingbird
+import TrackModel
 import TrailbookKit
 
 // What the server answers when a request fails, in one place: the server's counterpart to the
@@ -69,6 +70,16 @@ extension SharingError: HTTPResponseError {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         try Refusal(status, description).response(from: request, context: context)
+    }
+}
+
+/// A phone's batch for a device revoked since its token was read (through another `serve`
+/// process, say): the answer to a revoked token.
+extension DeviceRevoked: HTTPResponseError {
+    public var status: HTTPResponse.Status { Refusal.unknownDevice.status }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try Refusal.unknownDevice.response(from: request, context: context)
     }
 }
 
