@@ -131,7 +131,9 @@ final class Connections: Sendable {
         let (connection, logger) = (leased.connection, logger)
         do {
             let rows: EventLoopFuture<[PostgresRow]>
-            if Prepared.register(key, query.sql) {
+            let registered = Prepared.register(key, query.sql)
+            assert(registered, "the text of \(key)'s statement changed: bind its values")
+            if registered {
                 let promise = connection.eventLoop.makePromise(of: [PostgresRow].self)
                 let use = PreparedUse<Key>(bindings: query.binds)
                 promise.completeWithTask {

@@ -265,13 +265,13 @@ final class PostgresWriter: TrackWriting {
                    NULL::bigint AS end_at FROM ins
             UNION ALL
             SELECT n.side, f.t, n.segment, n.ride, n.start_at, n.end_at
-            FROM first f CROSS JOIN LATERAL segments_around(\(device.rawValue), f.t) n WHERE f.t IS NOT NULL
+            FROM first f CROSS JOIN LATERAL segments_around((SELECT id FROM d), f.t) n WHERE f.t IS NOT NULL
             UNION ALL
             SELECT -2, NULL, NULL, NULL, NULL, NULL
-            WHERE NOT EXISTS (SELECT 1 FROM device WHERE id = \(device.rawValue) AND revoked_ms IS NULL)
+            WHERE NOT EXISTS (SELECT 1 FROM device, d WHERE device.id = d.id AND revoked_ms IS NULL)
             """ : "SELECT t FROM ins"
         return """
-            WITH locked AS MATERIALIZED (
+            WITH d AS (SELECT \(device.rawValue)::bigint AS id), locked AS MATERIALIZED (
                 SELECT pg_advisory_xact_lock(x.k) FROM (SELECT \(key)::bigint AS k) AS x WHERE x.k IS NOT NULL
             ), ins AS (
                 INSERT INTO position (device_id, t, lat, lon, alt, speed, track, hdop, mode_sats, sensors, import_id)

@@ -71,7 +71,11 @@ extension Session {
     /// The rows of `query`, run as `key`'s prepared statement.
     @discardableResult
     func query<Key: PreparedKey>(prepared key: Key.Type, _ query: PostgresQuery) throws -> [PostgresRandomAccessRow] {
-        guard let executor, Prepared.register(key, query.sql) else { return try self.query(query) }
+        let registered = Prepared.register(key, query.sql)
+        // A statement whose text varies had a value put in its text instead of bound: each use
+        // would be parsed and planned again (tests run debug builds, where this stops them).
+        assert(registered, "the text of \(key)'s statement changed: bind its values")
+        guard let executor, registered else { return try self.query(query) }
         let (connection, logger) = (connection, logger)
         let use = PreparedUse<Key>(bindings: query.binds)
         let promise = connection.eventLoop.makePromise(of: [PostgresRow].self)
