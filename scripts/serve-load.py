@@ -8,7 +8,9 @@ peak RSS, and how many points the store holds against how many were sent (lost =
 
 With --store postgresql://... the store is that (empty) database, and --processes N starts N
 `serve` processes on it: the phones are spread over them and the viewer listens on the first,
-so the live events of the others' phones come through the database (LISTEN/NOTIFY).
+so the live events of the others' phones come through the database (LISTEN/NOTIFY). It also
+prints the CPU time PostgreSQL's processes spent per point while the phones posted (all of the
+machine's: run one cluster).
 
 With --saturate each phone posts its next point as soon as the last is answered (a point a
 second apart in the phone's time), for SECONDS: the devices are the open connections, and
@@ -147,6 +149,24 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def postgres_cpu_seconds():
+    """User and system CPU time of every PostgreSQL process on the machine so far, ended backends
+    included (they are counted in their parent's, the postmaster's, children's time)."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                head, fields = f.read().rsplit(")", 1)
+        except OSError:
+            continue
+        if head.split("(", 1)[1].startswith("postgres"):
+            fields = fields.split()
+            total += sum(int(fields[i]) for i in (11, 12, 13, 14))
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def peak_rss_mb(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -214,11 +234,13 @@ async def main():
         base_ms = (int(time.time()) - span - 5) * 1000
         start = time.monotonic() + 0.5
         began = time.monotonic()
+        database_cpu = postgres_cpu_seconds() if store.startswith("postgres") else 0
         await asyncio.gather(*[
             device(host, ports[i % len(ports)], tokens[i], i, start, a.seconds, sent, latencies, errors, base_ms,
                    a.saturate)
             for i in range(a.devices)])
         wall = time.monotonic() - (start if a.saturate else began)
+        database_cpu = postgres_cpu_seconds() - database_cpu if store.startswith("postgres") else 0
         await asyncio.sleep(2)
         stop.set()
         await watcher
@@ -248,6 +270,8 @@ async def main():
         "server_peak_rss_mb": round(rss, 1),  # the largest of the processes
         "server_cpu_ms_per_point": round(cpu * 1000 / max(1, len(sent)), 2),  # all processes, set-up included
     }
+    if store.startswith("postgres"):  # the phones' posting only; every PostgreSQL process on the machine
+        result["postgres_cpu_ms_per_point"] = round(database_cpu * 1000 / max(1, len(sent)), 2)
     if a.json:
         print(json.dumps(result))
     else:
