@@ -85,7 +85,7 @@ extension StoreContract {
         },
         UnitCase(
             description:
-                "a phone's token and a device's live view read without a unit are what a unit reads; a revoked device's batch is refused"
+                "a phone's token and devices' live views read without a unit are what a unit reads; a revoked device's batch is refused"
         ) {
             store in
             try store.writeNow { tx in
@@ -124,13 +124,24 @@ extension StoreContract {
                 "the revoked device has no point")
             try expect(
                 try await store.readPhoneDevice(tokenHash: "l") == nil, "the revoked token, read again, finds nothing")
-            let view = try await store.readLiveView(owner: "ana", device: "phone", viewers: ["ben"], limit: 2)
+            // Several devices in one read, each as its own view, in the order asked.
+            let views = try await store.readLiveViews(
+                of: [
+                    OwnedDevice(owner: "ben", device: "phone"), OwnedDevice(owner: "ana", device: "phone"),
+                    OwnedDevice(owner: "ana", device: "old"),
+                ], viewers: ["ben", "dan"], limit: 2)
+            try expect(views.count == 3, "a view for each device asked: \(views)")
+            let none = views[0]
+            try expect(none.grants.isEmpty && none.recent == nil, "no grant, nothing: \(none)")
+            let view = views[1]
             try expect(
                 view.grants.map(\.viewer) == ["ben"]
                     && view.recent?.fixes.map(\.unixMilliseconds) == [t0 + 1000, t0 + 2000],
                 "ben's grant and the newest two points: \(view)")
-            let none = try await store.readLiveView(owner: "ben", device: "phone", viewers: ["ana"], limit: 2)
-            try expect(none.grants.isEmpty && none.recent == nil, "no grant, nothing")
+            try expect(
+                views[2].grants.map(\.viewer) == ["ben"] && views[2].recent == nil,
+                "a device with no point: the grant alone: \(views[2])")
+            try expect(try await store.readLiveViews(of: [], viewers: ["ben"], limit: 2).isEmpty, "no device, no view")
         },
     ]
 }

@@ -104,12 +104,14 @@ extension PostgresStore: PostgresStoring {
         return found
     }
 
-    public func readLiveView(owner: String, device: String, viewers: Set<String>, limit: Int) async throws -> LiveView {
-        try await mappedAsync {
-            try Self.liveView(
+    public func readLiveViews(of devices: [OwnedDevice], viewers: Set<String>, limit: Int) async throws -> [LiveView] {
+        guard !devices.isEmpty else { return [] }
+        return try await mappedAsync {
+            try Self.liveViews(
                 await connections.rows(
                     prepared: Prepared.LiveView.self,
-                    Self.liveViewQuery(owner: owner, device: device, viewers: viewers, limit: limit)))
+                    Self.liveViewQuery(devices, viewers: viewers, limit: limit)),
+                count: devices.count)
         }
     }
 

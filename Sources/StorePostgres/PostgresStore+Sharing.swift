@@ -179,10 +179,12 @@ extension PostgresStoring {
 
     public func liveView(owner: String, device: String, viewers: Set<String>, limit: Int) throws -> LiveView {
         try read { session in
-            try PostgresStore.liveView(
+            try PostgresStore.liveViews(
                 session.query(
                     prepared: Prepared.LiveView.self,
-                    PostgresStore.liveViewQuery(owner: owner, device: device, viewers: viewers, limit: limit)))
+                    PostgresStore.liveViewQuery(
+                        [OwnedDevice(owner: owner, device: device)], viewers: viewers, limit: limit)),
+                count: 1)[0]
         }
     }
 
@@ -247,43 +249,53 @@ extension PostgresStore {
 }
 
 extension PostgresStore {
-    /// One statement: each grant's row with each of the device's newest points (none without a
-    /// grant; the grants alone when the device has no point).
-    static func liveViewQuery(owner: String, device: String, viewers: Set<String>, limit: Int) -> PostgresQuery {
+    /// One statement for any number of devices: each grant of a device's owner to one of
+    /// `viewers`, with each of that device's newest points (none without a grant; the grants
+    /// alone when the device has no point), by the device's place in `devices` (`i`, from 1).
+    /// `r` is materialized: else the planner reads every device's points again for each grant.
+    static func liveViewQuery(_ devices: [OwnedDevice], viewers: Set<String>, limit: Int) -> PostgresQuery {
         """
-        WITH g AS (
-            SELECT o.name AS owner, v.name AS viewer, g.scopes, g.history_hours, g.created_ms, g.paused,
-                g.expires_ms, g.owner_id
-            FROM share_grant g JOIN account o ON o.id = g.owner_id JOIN account v ON v.id = g.viewer_id
-            WHERE o.name = \(owner) AND v.name = ANY(\(viewers.sorted())::text[])
+        WITH k AS (
+            SELECT k.i, k.owner, k.device, o.id AS owner_id
+            FROM unnest(\(devices.map(\.owner))::text[], \(devices.map(\.device))::text[]) WITH ORDINALITY
+                AS k(owner, device, i)
+            JOIN account o ON o.name = k.owner
         ),
-        r AS (
-            SELECT d.name AS device, s.battery, s.accuracy, p.*
-            FROM device d LEFT JOIN device_state s ON s.device_id = d.id
+        g AS (
+            SELECT k.i, k.owner, v.name AS viewer, g.scopes, g.history_hours, g.created_ms, g.paused,
+                g.expires_ms
+            FROM k JOIN share_grant g ON g.owner_id = k.owner_id JOIN account v ON v.id = g.viewer_id
+            WHERE v.name = ANY(\(viewers.sorted())::text[])
+        ),
+        r AS MATERIALIZED (
+            SELECT k.i AS ri, d.name AS device, s.battery, s.accuracy, p.*
+            FROM k JOIN device d ON d.user_id = k.owner_id AND d.name = k.device
+            LEFT JOIN device_state s ON s.device_id = d.id
             CROSS JOIN LATERAL (SELECT \(unescaped: positionColumns) FROM position
                                 WHERE device_id = d.id ORDER BY t DESC LIMIT \(limit)) p
-            WHERE d.user_id = (SELECT owner_id FROM g LIMIT 1) AND d.name = \(device)
+            WHERE EXISTS (SELECT FROM g WHERE g.i = k.i)
         )
-        SELECT g.*, r.* FROM g LEFT JOIN r ON true ORDER BY g.viewer, r.t
+        SELECT g.*, r.* FROM g LEFT JOIN r ON r.ri = g.i ORDER BY g.i, g.viewer, r.t
         """
     }
 
-    /// The live view of ``liveViewQuery(owner:device:viewers:limit:)``'s rows.
-    static func liveView(_ rows: [PostgresRandomAccessRow]) throws -> LiveView {
-        var grants: [Grant] = []
-        var recent: RecentDevice?
+    /// The live views of ``liveViewQuery(_:viewers:limit:)``'s rows, `count` devices.
+    static func liveViews(_ rows: [PostgresRandomAccessRow], count: Int) throws -> [LiveView] {
+        var views = Array(repeating: LiveView(grants: [], recent: nil), count: count)
         for row in rows {
+            let i = Int(try row.get("i", as: Int64.self)) - 1
+            guard views.indices.contains(i) else { continue }
             let grant = try PostgresStore.grant(row)
-            if grants.last?.viewer != grant.viewer { grants.append(grant) }
+            if views[i].grants.last?.viewer != grant.viewer { views[i].grants.append(grant) }
             // The points come again with each grant: those of the first are kept.
-            guard grants.count == 1, try row.optional("t", as: Int64.self) != nil else { continue }
-            if recent == nil {
-                recent = RecentDevice(
+            guard views[i].grants.count == 1, try row.optional("t", as: Int64.self) != nil else { continue }
+            if views[i].recent == nil {
+                views[i].recent = RecentDevice(
                     device: try row.get("device"), fixes: [], battery: try row.optional("battery"),
                     accuracy: try row.optional("accuracy"))
             }
-            recent?.fixes.append(try PostgresStore.fix(row))
+            views[i].recent?.fixes.append(try PostgresStore.fix(row))
         }
-        return LiveView(grants: grants.sorted { $0.viewer < $1.viewer }, recent: recent)
+        return views.map { LiveView(grants: $0.grants.sorted { $0.viewer < $1.viewer }, recent: $0.recent) }
     }
 }

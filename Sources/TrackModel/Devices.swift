@@ -9,6 +9,17 @@ public struct DeviceID: Hashable, Comparable, Sendable, CustomStringConvertible 
     public var description: String { String(rawValue) }
 }
 
+/// A device by name: its account's and its own (a server's devices, as live viewers see them).
+public struct OwnedDevice: Hashable, Sendable {
+    public var owner: String
+    public var device: String
+
+    public init(owner: String, device: String) {
+        self.owner = owner
+        self.device = device
+    }
+}
+
 /// A device of the store's user.
 public struct StoredDevice: Equatable, Sendable {
     public var id: DeviceID

@@ -22,10 +22,11 @@ public protocol TrackStoring: StoreUnit, AnyObject, Sendable {
     /// so a token revoked through another process can still be given: a batch for its device
     /// is then refused (``TrackWriting/place(_:drops:rule:state:)`` throws ``DeviceRevoked``).
     func readPhoneDevice(tokenHash: String) async throws -> (account: String, device: DeviceID, name: String)?
-    /// What the live viewers of a device are shown, as
-    /// ``SharingStoring/liveView(owner:device:viewers:limit:)``, read as
-    /// ``readPhoneDevice(tokenHash:)`` is: for every point a phone sends.
-    func readLiveView(owner: String, device: String, viewers: Set<String>, limit: Int) async throws -> LiveView
+    /// What the live viewers of each of `devices` are shown, as
+    /// ``SharingStoring/liveView(owner:device:viewers:limit:)`` gives it for one, in the order of
+    /// `devices`; read as ``readPhoneDevice(tokenHash:)`` is, and together: the devices whose
+    /// phones sent points while the last read ran (on PostgreSQL one statement for all).
+    func readLiveViews(of devices: [OwnedDevice], viewers: Set<String>, limit: Int) async throws -> [LiveView]
     /// Runs `body` in one write transaction on the calling thread: for synchronous callers that
     /// are not on a cooperative thread (a command's main thread, a thread-pool thread).
     func writeNow<T>(_ body: (any StoreUnit) throws -> T) throws -> T

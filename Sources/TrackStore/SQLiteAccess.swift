@@ -78,8 +78,10 @@ extension TrackStore: SQLiteStoring {
         try await read { try $0.device(tokenHash: tokenHash) }
     }
 
-    public func readLiveView(owner: String, device: String, viewers: Set<String>, limit: Int) async throws -> LiveView {
-        try await read { try $0.liveView(owner: owner, device: device, viewers: viewers, limit: limit) }
+    public func readLiveViews(of devices: [OwnedDevice], viewers: Set<String>, limit: Int) async throws -> [LiveView] {
+        try await read { unit in
+            try devices.map { try unit.liveView(owner: $0.owner, device: $0.device, viewers: viewers, limit: limit) }
+        }
     }
 
     public func writeNow<T>(_ body: (any StoreUnit) throws -> T) throws -> T {

@@ -76,7 +76,9 @@ public struct SharingServer: Service, CustomStringConvertible {
         self.logger = logger
         self.onListening = onListening
         ingest = PhoneIngest(store: store, configuration: rules, logger: logger)
-        feed = LiveFeed(store: store, movingWithin: rules.events.movingWithin)
+        feed = LiveFeed(store: store, movingWithin: rules.events.movingWithin) { error in
+            logger.warning("cannot read the newest positions for the live viewers: \(error)")
+        }
     }
 
     /// The largest body read (a day of an app's backlog fits easily).
@@ -146,8 +148,9 @@ public struct SharingServer: Service, CustomStringConvertible {
                     battery: report.battery, readings: readings, alarms: report.alarms)
             }
             logger.debug("points of \(device.account)/\(device.name): \(report.fixes.count) received, \(stored) new")
-            // Friends watching live get the newest position (read in one unit).
-            if stored > 0 { try await feed.published(owner: device.account, device: device.name) }
+            // Friends watching live get the newest position (read after the reply, with the other
+            // devices' that posted meanwhile).
+            if stored > 0 { await feed.announced(owner: device.account, device: device.name) }
         }
         /// One fix of a query request, with the alarm it raises (`alarm=sos`) and the battery.
         @Sendable func single(_ fix: Fix, _ query: [String: String]) -> PhoneProtocols.Report {
@@ -279,11 +282,7 @@ public struct SharingServer: Service, CustomStringConvertible {
             Task {
                 for await announcement in announcing.announcements() {
                     switch announcement {
-                    case .positions(let account, let device):
-                        // Not awaited: a backlog of one device does not hold up the others.
-                        await feed.relayed(owner: account, device: device) { error in
-                            logger.warning("cannot read the positions of \(account)/\(device): \(error)")
-                        }
+                    case .positions(let account, let device): await feed.announced(owner: account, device: device)
                     case .grant(let viewer): await feed.close(viewer: viewer)
                     }
                 }

@@ -19,21 +19,25 @@ public actor LiveFeed {
     private let sharing: SharingService
     /// Motion only from fixes this recent, seconds (`events.moving_within`).
     private let movingWithin: Double
+    /// Hears why a read for ``announced(owner:device:)`` failed.
+    private let failed: @Sendable (any Error) -> Void
     private var subscribers: [UUID: (viewer: String, continuation: AsyncStream<Event>.Continuation)] = [:]
     private var ticker: Task<Void, Never>?
     private var closed = false
-    /// The devices whose newest position is being read for ``relayed(owner:device:failed:)``, and
-    /// whether another announcement came meanwhile.
-    private var relaying: [DeviceKey: Bool] = [:]
+    /// The devices announced since the last read began, in the order they came, and whether
+    /// a read is running (``announced(owner:device:)``).
+    private var pending: [OwnedDevice] = []
+    private var pendingSet: Set<OwnedDevice> = []
+    private var reading = false
+    /// The most devices one read covers.
+    static let readLimit = 256
 
-    private struct DeviceKey: Hashable {
-        var owner: String
-        var device: String
-    }
-
-    public init(store: any TrackStoring, movingWithin: Double = 120) {
+    public init(
+        store: any TrackStoring, movingWithin: Double = 120, failed: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) {
         sharing = SharingService(store: store)
         self.movingWithin = movingWithin
+        self.failed = failed
     }
 
     /// A new stream for `viewer`; it ends when ``close(viewer:)`` or ``closeAll()`` is called,
@@ -70,61 +74,70 @@ public actor LiveFeed {
     }
 
     /// `owner`'s `device` stored new points: each subscribed viewer whose grant is in force
-    /// with the `live` scope gets the device's newest position. The store is read outside the
-    /// feed's isolation (``positions(owner:device:viewers:now:)``), so that one device's reads do
-    /// not hold up another's.
-    public nonisolated func published(owner: String, device: String, now: Int64 = UTCTimestamp.now()) async throws {
-        let viewers = await self.viewers()
-        guard !viewers.isEmpty else { return }
-        await deliver(try await positions(owner: owner, device: device, viewers: viewers, now: now))
-    }
-
-    /// ``published(owner:device:now:)`` for announcements that may come faster than they are read
-    /// (another server process's phones): one read at a time per device, and announcements that
-    /// come during it make one more read, of the newest position, after it. `failed` hears why a
-    /// read failed.
-    public func relayed(owner: String, device: String, failed: @escaping @Sendable (any Error) -> Void) {
-        let key = DeviceKey(owner: owner, device: device)
-        if relaying[key] != nil {
-            relaying[key] = true
-            return
-        }
-        relaying[key] = false
+    /// with the `live` scope gets the device's newest position. One read runs at a time, for
+    /// every device announced since the one before began: a phone's request does not wait for
+    /// it, a device announced during a read is read once more after it (its newest position),
+    /// and when phones post faster than one read per point, a read covers many of them (one
+    /// statement on PostgreSQL). Announcements from this process's phones and, through the
+    /// database, from other processes' come here alike.
+    public func announced(owner: String, device: String) {
+        guard !subscribers.isEmpty else { return }
+        let key = OwnedDevice(owner: owner, device: device)
+        if pendingSet.insert(key).inserted { pending.append(key) }
+        guard !reading else { return }
+        reading = true
         Task {
-            repeat {
+            while let devices = await nextRead() {
                 do {
-                    try await published(owner: owner, device: device)
+                    try await published(devices)
                 } catch {
                     failed(error)
                 }
-            } while again(key)
+            }
         }
     }
 
-    /// Whether `key`'s device was announced again during its read (else its reading is over).
-    private func again(_ key: DeviceKey) -> Bool {
-        if relaying[key] == true {
-            relaying[key] = false
-            return true
+    /// The devices of the next read (at most ``readLimit``), or nil when none is waiting (and
+    /// then the reading is over).
+    private func nextRead() -> [OwnedDevice]? {
+        guard !pending.isEmpty else {
+            reading = false
+            return nil
         }
-        relaying[key] = nil
-        return false
+        let devices = Array(pending.prefix(Self.readLimit))
+        pending.removeFirst(devices.count)
+        pendingSet.subtract(devices)
+        return devices
+    }
+
+    /// Reads `owner`'s `device` for the viewers now and delivers what they may see (awaited:
+    /// ``announced(owner:device:)`` does this for the server's phones).
+    public nonisolated func published(owner: String, device: String, now: Int64 = UTCTimestamp.now()) async throws {
+        try await published([OwnedDevice(owner: owner, device: device)], now: now)
+    }
+
+    /// ``published(owner:device:now:)`` for several devices, in one read.
+    nonisolated func published(_ devices: [OwnedDevice], now: Int64 = UTCTimestamp.now()) async throws {
+        let viewers = await self.viewers()
+        guard !viewers.isEmpty else { return }
+        await deliver(try await positions(devices, viewers: viewers, now: now))
     }
 
     /// Who is watching now.
     public func viewers() -> Set<String> { Set(subscribers.values.map(\.viewer)) }
 
-    /// What each of `viewers` may see of `owner`'s `device` now: the grants and the newest points
-    /// read together (one statement on PostgreSQL, for every point a phone sends).
+    /// What each of `viewers` may see of each of `devices` now: the grants and the newest points
+    /// read together (one statement on PostgreSQL).
     public nonisolated func positions(
-        owner: String, device: String, viewers: Set<String>, now: Int64 = UTCTimestamp.now()
+        _ devices: [OwnedDevice], viewers: Set<String>, now: Int64 = UTCTimestamp.now()
     ) async throws -> [(friend: SharingService.Friend, viewer: String)] {
-        let view = try await sharing.store.readLiveView(
-            owner: owner, device: device, viewers: viewers, limit: SharingService.recentFixes)
-        let grants = view.grants.filter { $0.scopes.contains("live") && $0.isActive(at: now) }
-        guard !grants.isEmpty, let recent = view.recent else { return [] }
-        return grants.map {
-            (SharingService.friend(recent, as: $0, now: now, movingWithin: movingWithin), $0.viewer)
+        let views = try await sharing.store.readLiveViews(
+            of: devices, viewers: viewers, limit: SharingService.recentFixes)
+        return views.flatMap { view -> [(friend: SharingService.Friend, viewer: String)] in
+            guard let recent = view.recent else { return [] }
+            return view.grants.filter { $0.scopes.contains("live") && $0.isActive(at: now) }.map {
+                (SharingService.friend(recent, as: $0, now: now, movingWithin: movingWithin), $0.viewer)
+            }
         }
     }
 
