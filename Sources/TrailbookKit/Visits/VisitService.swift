@@ -103,6 +103,9 @@ public enum VisitService {
         var rides: [StoredRide] = []
         if start == .min || stop == .max || memo != nil {
             rides = try store.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices)
+            // No ride in [a, b), no point (each is of a ride): nothing to read. Without this an
+            // account with no point that year had it read two days at a time on every look.
+            if rides.isEmpty { return found }
         }
         if start == .min || stop == .max {
             guard let first = rides.first, let newest = try store.latestPoint(devices: devices)?.unixMilliseconds else {
