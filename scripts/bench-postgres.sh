@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The PostgreSQL store under load (the last part of `make bench`; runs alone too):
 #  0. phones posting as fast as the server answers, on 50 connections for 30 s: SQLite, then
-#     PostgreSQL with 1 and 2 `serve` processes (points/s, p99), in one run;
+#     PostgreSQL with 1 and 2 `serve` processes (points/s, p99), in one run, and PostgreSQL's points/s as a
+#     share of SQLite's;
 #  1. the server's ingestion load (500 phones at 1 Hz for 60 s, a live viewer) with 1, 2 and 4
 #     `serve` processes on one database: points/s, p99, live delay, lost;
 #  2. a table growing to PG_GROWTH million points (default 1,10,100): a device's day and the
@@ -22,6 +23,12 @@ for n in 1 2; do
   psql -X -q -d "$base/postgres" -c "DROP DATABASE IF EXISTS saturate$n" -c "CREATE DATABASE saturate$n"
   python3 scripts/serve-load.py "$bin" --devices 50 --users 10 --seconds 30 --saturate --store "$base/saturate$n" \
     --processes "$n" | tee "$out/saturate-pg-$n.txt"
+done
+# The issue-38 figure: PostgreSQL's points/s against SQLite's in this same run.
+pps() { awk '$1 == "points_per_s" { print $2 }' "$1"; }
+for n in 1 2; do
+  awk -v n="$n" -v p="$(pps "$out/saturate-pg-$n.txt")" -v s="$(pps "$out/saturate-sqlite.txt")" \
+    'BEGIN { printf "PostgreSQL with %d process(es): %.1f points/s, %.2f of SQLite'"'"'s %.1f in this run\n", n, p, p / s, s }'
 done
 for n in 1 2 4; do
   psql -X -q -d "$base/postgres" -c "DROP DATABASE IF EXISTS load$n" -c "CREATE DATABASE load$n"
