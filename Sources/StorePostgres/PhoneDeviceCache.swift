@@ -36,3 +36,23 @@ final class PhoneDeviceCache: Sendable {
         }
     }
 }
+
+/// Each device's newest segment as this process's last batch for it left it, committed: a
+/// phone's next point is placed from it in the batch's one statement (``PostgresWriter/insertLocked(_:_:placing:)``),
+/// which checks under the device's lock that the segments around the point are this one and
+/// none after; when they are not (another process wrote, a late point), the statement places
+/// nothing and the batch goes the usual way. So a wrong or old entry costs nothing but that.
+final class SegmentHints: Sendable {
+    private let spans = Mutex<[DeviceID: PointPlacement.Span]>([:])
+    /// Past this many devices, the hints start again empty.
+    static let limit = 100_000
+
+    func span(of device: DeviceID) -> PointPlacement.Span? { spans.withLock { $0[device] } }
+
+    func keep(_ span: PointPlacement.Span?, of device: DeviceID) {
+        spans.withLock { spans in
+            if spans.count >= Self.limit { spans.removeAll() }
+            spans[device] = span
+        }
+    }
+}

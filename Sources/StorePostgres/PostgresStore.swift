@@ -21,6 +21,8 @@ public final class PostgresStore: TrackStoring, Sendable {
     let connections: Connections
     /// Phones' devices by their token's hash (``readPhoneDevice(tokenHash:)``).
     let phoneDevices = PhoneDeviceCache()
+    /// Devices' newest segments (``SegmentHints``).
+    let segmentHints = SegmentHints()
     /// The months (`year * 12 + month - 1`) that have a partition of `position`.
     let knownMonths = Mutex<Set<Int>>([])
     /// `lock_timeout` of write transactions, ms (0: wait as long as it takes).

@@ -12,8 +12,27 @@ extension PostgresWriter {
         }.sorted { $0.milliseconds < $1.milliseconds }
         try store.ensurePartitions(Set(points.map { PostgresStore.month(of: $0.milliseconds) }))
         let d = device.rawValue
+        let hints = store.access.store.segmentHints
+        // A phone's one point after the device's newest segment, as this process left it: its
+        // insert places it when the segments are still that one (one round trip less).
+        var placing: Placing?
+        if points.count == 1, drops.isEmpty, let p = points.first, let span = hints.span(of: device),
+            span.end < p.milliseconds,
+            rule.plan(at: p.milliseconds, before: span, after: nil)
+                == PointPlacement.Plan(segment: span.segment, ride: span.ride)
+        {
+            placing = Placing(t: p.milliseconds, span: span, state: state.flatMap { $0.applies(added: 1) ? $0 : nil })
+        }
+        // The device's newest segment once the batch is in (nil: not known).
+        var hint: PointPlacement.Span?
         let added = try store.write { session -> Int in
-            var (fresh, around) = try insertLocked(session, points)
+            var (fresh, around, placed) = try insertLocked(session, points, placing: placing)
+            if placed, let placing {
+                placedByInsert += 1
+                hint = PointPlacement.Span(
+                    segment: placing.span.segment, ride: placing.span.ride, start: placing.span.start, end: placing.t)
+                return 1
+            }
             var tally = PlacementTally()
             var added = 0
             var newestAdded = Int64.min
@@ -102,6 +121,12 @@ extension PostgresWriter {
                     )
                 }
                 tally.placed(at: t, segment: segment, ride: ride, plan: plan)
+                // With no segment after it, the point's segment is the device's newest.
+                hint =
+                    after == nil && plan.absorbedSegment == nil && plan.absorbedRide == nil
+                    ? PointPlacement.Span(
+                        segment: segment, ride: ride, start: min(plan.segment == nil ? t : before?.start ?? t, t),
+                        end: max(plan.segment == nil ? t : before?.end ?? t, t)) : nil
             }
             func counts(_ counts: [Int64: Int], widening id: Int64?) -> [(id: Int64, extent: RunNumbering.Extent)] {
                 counts.map {
@@ -123,6 +148,10 @@ extension PostgresWriter {
                 }
             }
             return added
+        }
+        if added > 0 {
+            let kept = hint
+            store.access.afterCommit { hints.keep(kept, of: DeviceID(rawValue: d)) }
         }
         stored += added
         return added

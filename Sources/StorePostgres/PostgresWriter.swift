@@ -16,6 +16,8 @@ final class PostgresWriter: TrackWriting {
     /// The stored rides and segments of the run's numbers.
     var numbering = RunNumbering()
     var stored = 0
+    /// The batches whose one point its insert placed (``insertLocked(_:_:placing:)``).
+    var placedByInsert = 0
 
     init(store: any PostgresStoring, device: DeviceID) {
         self.store = store
@@ -146,9 +148,7 @@ final class PostgresWriter: TrackWriting {
             kept AS (
                 INSERT INTO latest_position (device_id, \(unescaped: columns))
                 SELECT \(d), * FROM newest
-                ON CONFLICT (device_id) DO UPDATE SET t = excluded.t, lat = excluded.lat, lon = excluded.lon,
-                    alt = excluded.alt, speed = excluded.speed, track = excluded.track, hdop = excluded.hdop,
-                    mode_sats = excluded.mode_sats, sensors = excluded.sensors
+                \(unescaped: latestConflict)
             ),
             emptied AS (
                 DELETE FROM latest_position
@@ -202,29 +202,35 @@ final class PostgresWriter: TrackWriting {
     /// the lock in the same statement, the segments around the earliest point that went in: the
     /// first point placed needs no read of its own. `around` is nil when nothing went in, or when
     /// the batch is more than one statement's worth (its points then read their segments each).
-    func insertLocked(_ session: Session, _ points: [KeptPoint]) throws
-        -> (fresh: Set<Int64>, around: (t: Int64, before: PointPlacement.Span?, after: PointPlacement.Span?)?)
-    {
+    /// With `placing`, the statement may place the point itself (``insertQuery(device:_:importID:lockKey:around:placing:instance:)``):
+    /// `placed` says whether it did.
+    func insertLocked(_ session: Session, _ points: [KeptPoint], placing: Placing? = nil) throws -> (
+        fresh: Set<Int64>, around: (t: Int64, before: PointPlacement.Span?, after: PointPlacement.Span?)?, placed: Bool
+    ) {
         guard !points.isEmpty, points.count <= Self.chunkSize else {
             let fresh = try Self.insert(session, device: device, points, importID: nil, locking: true)
             guard try session.value(Self.liveQuery(device), as: Bool.self) == true else { throw revoked(device) }
-            return (fresh, nil)
+            return (fresh, nil, false)
         }
         var fresh = Set<Int64>()
         var around: (t: Int64, before: PointPlacement.Span?, after: PointPlacement.Span?)?
+        var placed = false
         for row in try session.query(
             prepared: Prepared.InsertLocked.self,
-            Self.insertQuery(device: device, points[...], importID: nil, lockKey: Self.lockKey(device), around: true))
+            Self.insertQuery(
+                device: device, points[...], importID: nil, lockKey: Self.lockKey(device), around: true,
+                placing: placing, instance: store.instance))
         {
             switch try row.get("side", as: Int32.self) {
             case 0: around = (try row.get("t"), try Self.span(row), around?.after)
             case 1: around = (try row.get("t"), around?.before, try Self.span(row))
             case -1: fresh.insert(try row.get("t"))
+            case 2: placed = true
             default: throw revoked(device)
             }
         }
         if around == nil, let first = fresh.min() { around = (first, nil, nil) }
-        return (fresh, around)
+        return (fresh, around, placed)
     }
 
     /// Whether `device` is there and its token not revoked (``DeviceRevoked``).
@@ -238,7 +244,7 @@ final class PostgresWriter: TrackWriting {
         return DeviceRevoked(device: device)
     }
 
-    /// A segment read by ``insertLocked(_:_:)`` or a neighbours query.
+    /// A segment read by ``insertLocked(_:_:placing:)`` or a neighbours query.
     static func span(_ row: PostgresRandomAccessRow) throws -> PointPlacement.Span {
         PointPlacement.Span(
             segment: try row.get("segment"), ride: try row.get("ride"), start: try row.get("start_at"),
@@ -248,30 +254,94 @@ final class PostgresWriter: TrackWriting {
     /// The points of one insert statement at most.
     static let chunkSize = 20_000
 
+    /// What places a phone's one point in its insert (``insertLocked(_:_:placing:)``): the point
+    /// continues `span`, the device's newest segment as the plan was made from it, and `state` is
+    /// the device's state it brings.
+    struct Placing {
+        var t: Int64
+        var span: PointPlacement.Span
+        var state: DeviceStateUpdate?
+    }
+
     /// The insert of `chunk`, taking the lock of `lockKey` first when there is one; with `around`,
     /// also the segments on either side of the earliest point that went in (`side` 0 and 1; the
     /// times that went in have side -1), read by `segments_around` with a snapshot taken after the
     /// lock (the statement's own was taken before it waited), and a row of side -2 when the device
     /// is revoked or gone (``DeviceRevoked``: the unit is rolled back).
+    ///
+    /// With `placing` too (and `around`), the statement also does what the batch's closing
+    /// statement would (``finish(_:device:segments:rides:announcing:newestAtLeast:state:)``) when
+    /// what it read under the lock is what the plan was made from: the point went in, the segment
+    /// before it is `placing.span` as it was, and none is after it. Then it returns a row of side
+    /// 2; else it changes nothing more, and the batch is placed from the rows as without.
     static func insertQuery(
-        device: DeviceID, _ chunk: ArraySlice<KeptPoint>, importID: Int64?, lockKey key: Int64?, around: Bool
+        device: DeviceID, _ chunk: ArraySlice<KeptPoint>, importID: Int64?, lockKey key: Int64?, around: Bool,
+        placing: Placing? = nil, instance: String? = nil
     ) -> PostgresQuery {
         let unknown = KeptPoint.unknown
+        let columns = PostgresStore.positionColumns
         let tail =
             around
             ? """
-            , first AS MATERIALIZED (SELECT min(t) AS t FROM ins)
+            , first AS MATERIALIZED (SELECT min(t) AS t FROM ins),
+            n AS MATERIALIZED (
+                SELECT x.* FROM first f CROSS JOIN LATERAL segments_around((SELECT id FROM d), f.t) x WHERE f.t IS NOT NULL
+            ),
+            live AS MATERIALIZED (
+                SELECT EXISTS (SELECT 1 FROM device, d WHERE device.id = d.id AND revoked_ms IS NULL) AS live
+            ),
+            ok AS MATERIALIZED (
+                SELECT coalesce((SELECT live FROM live) AND (SELECT t FROM first) = pl.t
+                    AND EXISTS (SELECT 1 FROM n WHERE side = 0 AND segment = pl.segment AND ride = pl.ride
+                                AND start_at = pl.a AND end_at = pl.e)
+                    AND NOT EXISTS (SELECT 1 FROM n WHERE side = 1), false) AS ok
+                FROM pl
+            ),
+            s AS (
+                UPDATE segment SET start_ms = least(start_ms, pl.t), end_ms = greatest(end_ms, pl.t),
+                    point_count = point_count + 1
+                FROM pl WHERE segment.id = pl.segment AND (SELECT ok FROM ok)
+            ),
+            r AS (
+                UPDATE ride SET start_ms = least(start_ms, pl.t), end_ms = greatest(end_ms, pl.t),
+                    point_count = point_count + 1
+                FROM pl WHERE ride.id = pl.ride AND (SELECT ok FROM ok)
+            ),
+            kept AS (
+                INSERT INTO latest_position (device_id, \(columns))
+                SELECT (SELECT id FROM d), \(columns) FROM ins WHERE (SELECT ok FROM ok)
+                \(latestConflict)
+                WHERE excluded.t >= latest_position.t
+            ),
+            state AS (
+                INSERT INTO device_state (device_id, at_ms, battery, accuracy)
+                SELECT (SELECT id FROM d), pl.st, pl.battery, pl.accuracy FROM pl
+                WHERE pl.st IS NOT NULL AND (SELECT ok FROM ok)
+                \(PostgresStore.deviceStateConflict)
+            )
             SELECT -1 AS side, t, NULL::bigint AS segment, NULL::bigint AS ride, NULL::bigint AS start_at,
                    NULL::bigint AS end_at FROM ins
             UNION ALL
-            SELECT n.side, f.t, n.segment, n.ride, n.start_at, n.end_at
-            FROM first f CROSS JOIN LATERAL segments_around((SELECT id FROM d), f.t) n WHERE f.t IS NOT NULL
+            SELECT n.side, f.t, n.segment, n.ride, n.start_at, n.end_at FROM first f, n
             UNION ALL
-            SELECT -2, NULL, NULL, NULL, NULL, NULL
-            WHERE NOT EXISTS (SELECT 1 FROM device, d WHERE device.id = d.id AND revoked_ms IS NULL)
+            SELECT -2, NULL, NULL, NULL, NULL, NULL WHERE NOT (SELECT live FROM live)
+            UNION ALL
+            SELECT 2, NULL, NULL, NULL, NULL, NULL FROM (
+                SELECT pg_notify('\(PostgresStore.channel)',
+                    json_build_object('kind', 'positions', 'from', pl.instance, 'account', a.name, 'device', dv.name)::text)
+                FROM pl, device dv JOIN account a ON a.id = dv.user_id
+                WHERE dv.id = (SELECT id FROM d) AND (SELECT ok FROM ok)
+            ) AS notified
             """ : "SELECT t FROM ins"
+        let state = placing?.state
         return """
-            WITH d AS (SELECT \(device.rawValue)::bigint AS id), locked AS MATERIALIZED (
+            WITH d AS (SELECT \(device.rawValue)::bigint AS id), pl AS (
+                SELECT \(placing?.t)::bigint AS t, \(placing?.span.segment)::bigint AS segment,
+                    \(placing?.span.ride)::bigint AS ride, \(placing?.span.start)::bigint AS a,
+                    \(placing?.span.end)::bigint AS e, \(state?.milliseconds)::bigint AS st,
+                    \(state?.battery)::float8 AS battery, \(state?.accuracy)::float8 AS accuracy,
+                    \(instance)::text AS instance
+            ), locked AS MATERIALIZED (
                 SELECT pg_advisory_xact_lock(x.k) FROM (SELECT \(key)::bigint AS k) AS x WHERE x.k IS NOT NULL
             ), ins AS (
                 INSERT INTO position (device_id, t, lat, lon, alt, speed, track, hdop, mode_sats, sensors, import_id)
@@ -284,11 +354,18 @@ final class PostgresWriter: TrackWriting {
                             \(chunk.map { Int64($0.modeSats) })::bigint[], \(chunk.map(\.sensors))::bigint[])
                      AS u(t, lat, lon, alt, speed, track, hdop, mode_sats, sensors)
                 WHERE (SELECT count(*) FROM locked) >= 0
-                ON CONFLICT DO NOTHING RETURNING t
+                ON CONFLICT DO NOTHING RETURNING \(unescaped: around ? columns : "t")
             )
             \(unescaped: tail)
             """
     }
+
+    /// How a device's new latest position replaces the stored one.
+    static let latestConflict = """
+        ON CONFLICT (device_id) DO UPDATE SET t = excluded.t, lat = excluded.lat, lon = excluded.lon,
+            alt = excluded.alt, speed = excluded.speed, track = excluded.track, hdop = excluded.hdop,
+            mode_sats = excluded.mode_sats, sensors = excluded.sensors
+        """
 
     static func addDrops(_ session: Session, ride: Int64, reason: String, count: Int) throws {
         try session.execute(
@@ -307,9 +384,7 @@ final class PostgresWriter: TrackWriting {
             SELECT d.id, p.* FROM unnest(\(devices)::bigint[]) AS d(id)
             CROSS JOIN LATERAL (SELECT \(unescaped: columns) FROM position
                                 WHERE device_id = d.id ORDER BY t DESC LIMIT 1) p
-            ON CONFLICT (device_id) DO UPDATE SET t = excluded.t, lat = excluded.lat, lon = excluded.lon,
-                alt = excluded.alt, speed = excluded.speed, track = excluded.track, hdop = excluded.hdop,
-                mode_sats = excluded.mode_sats, sensors = excluded.sensors
+            \(unescaped: latestConflict)
             """)
         try session.execute(
             """

@@ -23,7 +23,8 @@ enum Prepared {
     enum Finish: PreparedKey {}
     /// The insert of a batch's points (``PostgresWriter/insert(_:device:_:importID:locking:)``).
     enum Insert: PreparedKey {}
-    /// A phone's insert with the segments around its first point (``PostgresWriter/insertLocked(_:_:)``).
+    /// A phone's insert with the segments around its first point, which may place that point too
+    /// (``PostgresWriter/insertLocked(_:_:placing:)``).
     enum InsertLocked: PreparedKey {}
     /// The segments on either side of a point.
     enum Neighbours: PreparedKey {}

@@ -1,0 +1,74 @@
+import Foundation
+import GPSCore
+import Testing
+import TrackModel
+import TrackStore
+import TrailbookTestSupport
+
+@testable import StorePostgres
+
+/// A phone's one point after its device's newest segment is placed by its insert, from the
+/// segment this process left: the insert checks under the lock that the segments are still that
+/// one. Another process writing between, a resend, a gap and a late point all take the usual
+/// path, and the rides come out as SQLite's for the same points.
+@Suite struct SegmentHintTests {
+    @Test func aPhonesNextPointIsPlacedByItsInsertAndTheRidesAreSQLites() async throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let directory = try Samples.temporaryDirectory()
+        let here = try PostgresStore(url: url, mediaDirectory: directory + "/media")
+        defer { here.close() }
+        let there = try PostgresStore(url: url, mediaDirectory: directory + "/media")
+        defer { there.close() }
+        let sqlite = try TrackStore(path: directory + "/s.sqlite")
+        #expect(try here.addAccount(name: "ana", passwordHash: "x"))
+        let phone = try #require(try here.addDevice(named: "phone", account: "ana", tokenHash: "t"))
+        let local = try sqlite.device(named: "phone")
+        let t0: Int64 = 1_781_419_200_000
+        let rule = PointPlacement(segmentGapSeconds: 60, rideGapSeconds: 600)
+        func point(_ t: Int64) -> [KeptPoint] {
+            var fix = Fix()
+            UTCTimestamp.set(t, on: &fix)
+            fix.coordinate = Coordinate(latitude: 47.37, longitude: 8.54 + Double(t - t0) * 1e-7)
+            fix.mode = .threeD
+            return [KeptPoint(fix: fix, ride: 0, segment: 0)]
+        }
+        // (which process, the point's offset from t0 in ms)
+        let batches: [(there: Bool, dt: Int64)] = [
+            (false, 0), (false, 1000), (false, 2000),
+            (true, 3000),  // another process: this one's segment is not as it left it
+            (false, 4000), (false, 5000),
+            (false, 5000),  // a resend
+            (false, 200_000),  // past the segment gap: a new segment, then on in it
+            (false, 201_000), (false, 202_000),
+            (false, 1500),  // late, inside the first segment
+            (false, 203_000),
+        ]
+        var placedByInsert = 0
+        var added: [Int] = []
+        for (i, b) in batches.enumerated() {
+            let state = DeviceStateUpdate(milliseconds: t0 + b.dt, battery: Double(90 - i), accuracy: 5)
+            let writer = try #require((b.there ? there : here).makeWriter(device: phone) as? PostgresWriter)
+            added.append(try writer.place(point(t0 + b.dt), drops: [:], rule: rule, state: state))
+            placedByInsert += writer.placedByInsert
+            _ = try sqlite.makeWriter(device: local).place(point(t0 + b.dt), drops: [:], rule: rule, state: state)
+        }
+        #expect(added == [1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1], "\(added)")
+        // 1000, 2000, 5000, 201000 and 202000 by the insert. Not 4000 (the other process moved
+        // the segment), the resend, the gap, the late point, nor 203000 (after the late point
+        // this process no longer knows the newest segment: the late point had one after it).
+        #expect(placedByInsert == 5, "placed by the insert: \(placedByInsert)")
+        func shape(_ rides: [StoredRide]) -> [[Int64]] {
+            rides.map { [$0.startMilliseconds, $0.endMilliseconds, Int64($0.pointCount), Int64($0.segmentCount)] }
+        }
+        let pgRides = try here.rides(
+            fromMilliseconds: .min, toMilliseconds: .max, devices: .account("ana", device: "phone"))
+        let sqliteRides = try sqlite.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .named("phone"))
+        #expect(shape(pgRides) == shape(sqliteRides), "PostgreSQL \(shape(pgRides)), SQLite \(shape(sqliteRides))")
+        #expect(shape(pgRides) == [[t0, t0 + 203_000, 11, 2]], "\(shape(pgRides))")
+        let latest = try here.latestPoint(devices: .account("ana", device: "phone"))
+        #expect(latest?.unixMilliseconds == t0 + 203_000, "the newest point is the latest position")
+        let recent = try #require(try here.recentPoints(account: "ana", device: "phone", limit: 1).first)
+        #expect(
+            recent.battery == Double(90 - (batches.count - 1)), "the last batch's battery: \(recent.battery as Any)")
+    }
+}
