@@ -1,5 +1,6 @@
 import Foundation
 import GPSCore
+import Synchronization
 import Testing
 import TrackStore
 import TrailbookKit
@@ -100,6 +101,53 @@ import TrailbookTestSupport
         await feed.closeAll()
         #expect(await nextPosition(&bensIterator) == nil, "nothing after the pause")
         #expect(await feed.count == 0)
+    }
+
+    /// Announcements come faster than reads: each announced device reaches the viewer at its
+    /// newest, however many announcements it had, and a device with no grant reaches nobody.
+    @Test func announcedDevicesReachTheViewerAtTheirNewest() async throws {
+        let (sharing, store, phone) = try setUp()
+        for owner in ["ana", "cat"] {
+            let code = try await sharing.createCode(owner: owner, scopes: ["live"], historyHours: 0).code
+            _ = try await sharing.redeem(code, viewer: "ben")
+        }
+        let bike = try #require(try store.addDevice(named: "bike", account: "cat", tokenHash: "b"))
+        let other = try #require(try store.addDevice(named: "tablet", account: "ben", tokenHash: "o"))
+        let failures = Mutex(0)
+        let feed = LiveFeed(store: store) { _ in failures.withLock { $0 += 1 } }
+        let bens = await feed.subscribe(viewer: "ben")
+        let now = UTCTimestamp.now()
+        for i in 0..<20 {
+            for (device, lon) in [(phone, 8.5), (bike, 9.5), (other, 10.5)] {
+                try store.makeWriter(device: device).write(
+                    [
+                        KeptPoint(
+                            fix: fix(now - 20_000 + Int64(i) * 1000, lon: lon + Double(i) * 0.001), ride: 1, segment: 1)
+                    ],
+                    drops: [:])
+            }
+            await feed.announced(owner: "ana", device: "phone")
+            await feed.announced(owner: "cat", device: "bike")
+            await feed.announced(owner: "ben", device: "tablet")
+        }
+        // The last longitude each friend reached, once both friends' newest came (the stream is
+        // ended after 60 s, so that a missing one fails instead of waiting for ever).
+        let bound = Task {
+            try await Task.sleep(for: .seconds(60))
+            await feed.closeAll()
+        }
+        defer { bound.cancel() }
+        var newest: [String: Double] = [:]
+        var events = bens.makeAsyncIterator()
+        while newest["ana"] != 8.519 || newest["cat"] != 9.519, let event = await events.next() {
+            if case .position(let friend) = event {
+                newest[friend.user] = ((friend.fix.coordinate?.longitude ?? 0) * 1000).rounded() / 1000
+            }
+        }
+        #expect(
+            newest == ["ana": 8.519, "cat": 9.519], "each friend at the newest point, ben's own device not: \(newest)")
+        #expect(failures.withLock { $0 } == 0)
+        await feed.closeAll()
     }
 
     /// The shared track as lines: read a day at a time, never further back than the grant.
