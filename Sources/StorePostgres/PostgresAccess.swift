@@ -12,7 +12,7 @@ public struct PostgresAccess {
 
     func read<T>(_ body: (Session) throws -> T) throws -> T {
         if let unit { return try body(unit.session) }
-        return try store.readSession(body)
+        return try store.session(body)
     }
 
     func write<T>(_ body: (Session) throws -> T) throws -> T {

@@ -61,8 +61,9 @@ public final class PostgresStore: TrackStoring, Sendable {
 
     deinit { connections.close() }
 
-    /// Runs `body` on a connection, turning a lost connection into ``PostgresStoreError``.
-    func readSession<T>(_ body: (Session) throws -> T) throws -> T {
+    /// Runs `body` on a connection, outside a transaction (each statement commits on its own),
+    /// turning a lost connection into ``PostgresStoreError``.
+    func session<T>(_ body: (Session) throws -> T) throws -> T {
         try mapped { try connections.withConnection(body) }
     }
 
@@ -89,6 +90,9 @@ public final class PostgresStore: TrackStoring, Sendable {
         }
     }
 
+    /// Whether writes wait for locks as long as the connections do (no ``limitWriteWait(to:)``).
+    var waitsAsConnected: Bool { writeWait.load(ordering: .relaxed) == Self.defaultWriteWait }
+
     public func limitWriteWait(to seconds: TimeInterval) throws {
         writeWait.store(max(1, Int((seconds * 1000).rounded())), ordering: .relaxed)
     }
@@ -108,7 +112,7 @@ public final class PostgresStore: TrackStoring, Sendable {
 
     /// Names of the migrations applied, oldest first.
     public func appliedMigrations() throws -> [String] {
-        try readSession {
+        try session {
             try $0.values("SELECT name FROM trailbook_migration ORDER BY applied_ms, name", as: String.self)
         }
     }

@@ -23,6 +23,19 @@ extension PostgresWriter {
         {
             placing = Placing(t: p.milliseconds, span: span, state: state.flatMap { $0.applies(added: 1) ? $0 : nil })
         }
+        // Outside a unit of work, the point's statement is the batch's transaction: one round
+        // trip in all. When the segments are no longer what the plan was made from, it wrote
+        // nothing, and the batch is placed as below.
+        if let alone = placing, !store.access.inUnit, store.access.store.waitsAsConnected {
+            if try placeAlone(points[0], alone) {
+                hints.keep(
+                    PointPlacement.Span(
+                        segment: alone.span.segment, ride: alone.span.ride, start: alone.span.start, end: alone.t),
+                    of: device)
+                return 1
+            }
+            placing = nil
+        }
         // The device's newest segment once the batch is in (nil: not known).
         var hint: PointPlacement.Span?
         let added = try store.write { session -> Int in
@@ -155,5 +168,21 @@ extension PostgresWriter {
         }
         stored += added
         return added
+    }
+
+    /// Places a phone's one point in a statement that is a transaction of its own
+    /// (``aloneQuery(device:_:placing:instance:)``); false: it wrote nothing (a batch for a
+    /// revoked device is refused by the transaction that follows).
+    func placeAlone(_ point: KeptPoint, _ placing: Placing) throws -> Bool {
+        let rows = try store.access.store.session { session in
+            try session.query(
+                prepared: Prepared.PlaceAlone.self,
+                Self.aloneQuery(device: device, point, placing: placing, instance: store.instance))
+        }
+        let placed = !rows.isEmpty
+        guard placed else { return false }
+        placedByInsert += 1
+        stored += 1
+        return true
     }
 }

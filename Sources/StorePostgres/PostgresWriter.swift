@@ -297,28 +297,7 @@ final class PostgresWriter: TrackWriting {
                     AND NOT EXISTS (SELECT 1 FROM n WHERE side = 1), false) AS ok
                 FROM pl
             ),
-            s AS (
-                UPDATE segment SET start_ms = least(start_ms, pl.t), end_ms = greatest(end_ms, pl.t),
-                    point_count = point_count + 1
-                FROM pl WHERE segment.id = pl.segment AND (SELECT ok FROM ok)
-            ),
-            r AS (
-                UPDATE ride SET start_ms = least(start_ms, pl.t), end_ms = greatest(end_ms, pl.t),
-                    point_count = point_count + 1
-                FROM pl WHERE ride.id = pl.ride AND (SELECT ok FROM ok)
-            ),
-            kept AS (
-                INSERT INTO latest_position (device_id, \(columns))
-                SELECT (SELECT id FROM d), \(columns) FROM ins WHERE (SELECT ok FROM ok)
-                \(latestConflict)
-                WHERE excluded.t >= latest_position.t
-            ),
-            state AS (
-                INSERT INTO device_state (device_id, at_ms, battery, accuracy)
-                SELECT (SELECT id FROM d), pl.st, pl.battery, pl.accuracy FROM pl
-                WHERE pl.st IS NOT NULL AND (SELECT ok FROM ok)
-                \(PostgresStore.deviceStateConflict)
-            )
+            \(placedWrites(when: "(SELECT ok FROM ok)"))
             SELECT -1 AS side, t, NULL::bigint AS segment, NULL::bigint AS ride, NULL::bigint AS start_at,
                    NULL::bigint AS end_at FROM ins
             UNION ALL
@@ -327,10 +306,7 @@ final class PostgresWriter: TrackWriting {
             SELECT -2, NULL, NULL, NULL, NULL, NULL WHERE NOT (SELECT live FROM live)
             UNION ALL
             SELECT 2, NULL, NULL, NULL, NULL, NULL FROM (
-                SELECT pg_notify('\(PostgresStore.channel)',
-                    json_build_object('kind', 'positions', 'from', pl.instance, 'account', a.name, 'device', dv.name)::text)
-                FROM pl, device dv JOIN account a ON a.id = dv.user_id
-                WHERE dv.id = (SELECT id FROM d) AND (SELECT ok FROM ok)
+                \(notification(when: "(SELECT ok FROM ok)"))
             ) AS notified
             """ : "SELECT t FROM ins"
         let state = placing?.state
@@ -357,6 +333,85 @@ final class PostgresWriter: TrackWriting {
                 ON CONFLICT DO NOTHING RETURNING \(unescaped: around ? columns : "t")
             )
             \(unescaped: tail)
+            """
+    }
+
+    /// What places a phone's point in its own statement when `condition` holds (its insert `ins`
+    /// returned it; `pl` is its ``Placing``): the segment and ride widened, the latest position
+    /// and the device's state set. Data-modifying CTEs of ``insertQuery(device:_:importID:lockKey:around:placing:instance:)``
+    /// and ``aloneQuery(device:_:placing:instance:)``.
+    static func placedWrites(when condition: String) -> String {
+        let columns = PostgresStore.positionColumns
+        return """
+            s AS (
+                UPDATE segment SET start_ms = least(start_ms, pl.t), end_ms = greatest(end_ms, pl.t),
+                    point_count = point_count + 1
+                FROM pl WHERE segment.id = pl.segment AND \(condition)
+            ),
+            r AS (
+                UPDATE ride SET start_ms = least(start_ms, pl.t), end_ms = greatest(end_ms, pl.t),
+                    point_count = point_count + 1
+                FROM pl WHERE ride.id = pl.ride AND \(condition)
+            ),
+            kept AS (
+                INSERT INTO latest_position (device_id, \(columns))
+                SELECT (SELECT id FROM d), \(columns) FROM ins WHERE \(condition)
+                \(latestConflict)
+                WHERE excluded.t >= latest_position.t
+            ),
+            state AS (
+                INSERT INTO device_state (device_id, at_ms, battery, accuracy)
+                SELECT (SELECT id FROM d), pl.st, pl.battery, pl.accuracy FROM pl
+                WHERE pl.st IS NOT NULL AND \(condition)
+                \(PostgresStore.deviceStateConflict)
+            )
+            """
+    }
+
+    /// The announcement of a point placed in its own statement: a row when `condition` holds.
+    static func notification(when condition: String) -> String {
+        """
+        SELECT pg_notify('\(PostgresStore.channel)',
+            json_build_object('kind', 'positions', 'from', pl.instance, 'account', a.name, 'device', dv.name)::text)
+        FROM pl, device dv JOIN account a ON a.id = dv.user_id
+        WHERE dv.id = (SELECT id FROM d) AND \(condition)
+        """
+    }
+
+    /// A phone's one point placed by a statement that is a transaction of its own, all or
+    /// nothing: under the device's lock, it reads the segments around the point (a snapshot of
+    /// its own, taken after the lock) and inserts the point only when the segment before it is
+    /// `placing.span` as it was, none is after it and the device is there and not revoked; then
+    /// it places it (``placedWrites(when:)``) and returns one row, the announcement's. Otherwise
+    /// it writes nothing and returns no row.
+    static func aloneQuery(device: DeviceID, _ point: KeptPoint, placing: Placing, instance: String)
+        -> PostgresQuery
+    {
+        let known = { (value: Int64) -> Int64? in value == KeptPoint.unknown ? nil : value }
+        let inserted = "EXISTS (SELECT 1 FROM ins)"
+        let state = placing.state
+        return """
+            WITH d AS (SELECT \(device.rawValue)::bigint AS id), pl AS (
+                SELECT \(placing.t)::bigint AS t, \(placing.span.segment)::bigint AS segment,
+                    \(placing.span.ride)::bigint AS ride, \(placing.span.start)::bigint AS a, \(placing.span.end)::bigint AS e,
+                    \(state?.milliseconds)::bigint AS st, \(state?.battery)::float8 AS battery,
+                    \(state?.accuracy)::float8 AS accuracy, \(instance)::text AS instance
+            ), ok AS MATERIALIZED (
+                SELECT coalesce(bool_and(x.side = 0 AND x.segment = pl.segment AND x.ride = pl.ride
+                                         AND x.start_at = pl.a AND x.end_at = pl.e), false) AS ok
+                FROM pl CROSS JOIN LATERAL segments_around((SELECT id FROM d), pl.t) x
+                WHERE (SELECT count(*) FROM (SELECT pg_advisory_xact_lock(\(lockKey(device)))) AS l) >= 0
+                    AND EXISTS (SELECT 1 FROM device, d WHERE device.id = d.id AND revoked_ms IS NULL)
+            ), ins AS (
+                INSERT INTO position (device_id, t, lat, lon, alt, speed, track, hdop, mode_sats, sensors)
+                SELECT (SELECT id FROM d), pl.t, \(point.lat)::bigint, \(point.lon)::bigint, \(known(point.alt))::bigint,
+                       \(known(point.speed))::bigint, \(known(point.track))::bigint, \(known(point.hdop))::bigint,
+                       \(Int64(point.modeSats))::bigint, \(known(point.sensors))::bigint
+                FROM pl WHERE (SELECT ok FROM ok)
+                ON CONFLICT DO NOTHING RETURNING \(unescaped: PostgresStore.positionColumns)
+            ),
+            \(unescaped: placedWrites(when: inserted))
+            \(unescaped: notification(when: inserted))
             """
     }
 

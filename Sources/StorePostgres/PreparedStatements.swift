@@ -26,6 +26,9 @@ enum Prepared {
     /// A phone's insert with the segments around its first point, which may place that point too
     /// (``PostgresWriter/insertLocked(_:_:placing:)``).
     enum InsertLocked: PreparedKey {}
+    /// A phone's one point placed by a statement that is a transaction of its own
+    /// (``PostgresWriter/placeAlone(_:_:)``).
+    enum PlaceAlone: PreparedKey {}
     /// The segments on either side of a point.
     enum Neighbours: PreparedKey {}
     /// A device by its token.

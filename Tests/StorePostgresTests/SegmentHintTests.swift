@@ -7,12 +7,15 @@ import TrailbookTestSupport
 
 @testable import StorePostgres
 
-/// A phone's one point after its device's newest segment is placed by its insert, from the
-/// segment this process left: the insert checks under the lock that the segments are still that
-/// one. Another process writing between, a resend, a gap and a late point all take the usual
-/// path, and the rides come out as SQLite's for the same points.
+/// A phone's one point after its device's newest segment is placed by one statement, from the
+/// segment this process left: the statement checks under the lock that the segments are still
+/// that one. Outside a unit of work that statement is the batch's transaction, and writes nothing
+/// when the check fails; inside one it is the unit's insert. Another process writing between
+/// (widening the segment, or starting the next one the point joins it to), a resend, a gap and a
+/// late point all take the usual path, and the rides come out as SQLite's for the same points.
 @Suite struct SegmentHintTests {
-    @Test func aPhonesNextPointIsPlacedByItsInsertAndTheRidesAreSQLites() async throws {
+    @Test(arguments: [false, true])
+    func aPhonesNextPointIsPlacedByOneStatementAndTheRidesAreSQLites(inUnits: Bool) async throws {
         let url = try PostgresCluster.shared().newDatabase()
         let directory = try Samples.temporaryDirectory()
         let here = try PostgresStore(url: url, mediaDirectory: directory + "/media")
@@ -38,25 +41,37 @@ import TrailbookTestSupport
             (true, 3000),  // another process: this one's segment is not as it left it
             (false, 4000), (false, 5000),
             (false, 5000),  // a resend
-            (false, 200_000),  // past the segment gap: a new segment, then on in it
-            (false, 201_000), (false, 202_000),
+            (true, 66_000),  // the other process starts the next segment (63 s after)...
+            (false, 30_000),  // ...and this point joins the two: one is after the one it knew
+            (false, 31_000),
+            (true, 110_000),  // the other process widens the segment...
+            (true, 172_000),  // ...and starts the next (62 s after)
+            (false, 115_000),  // within a minute of both: the two segments become one
+            (false, 300_000),  // past the segment gap: a new segment, then on in it
+            (false, 301_000), (false, 302_000),
             (false, 1500),  // late, inside the first segment
-            (false, 203_000),
+            (false, 303_000),
         ]
         var placedByInsert = 0
         var added: [Int] = []
         for (i, b) in batches.enumerated() {
             let state = DeviceStateUpdate(milliseconds: t0 + b.dt, battery: Double(90 - i), accuracy: 5)
-            let writer = try #require((b.there ? there : here).makeWriter(device: phone) as? PostgresWriter)
-            added.append(try writer.place(point(t0 + b.dt), drops: [:], rule: rule, state: state))
-            placedByInsert += writer.placedByInsert
+            let store = b.there ? there : here
+            func place(_ unit: any StoreUnit) throws -> Int {
+                let writer = try #require(unit.makeWriter(device: phone) as? PostgresWriter)
+                let stored = try writer.place(point(t0 + b.dt), drops: [:], rule: rule, state: state)
+                placedByInsert += writer.placedByInsert
+                return stored
+            }
+            added.append(inUnits ? try store.writeNow(place) : try place(store))
             _ = try sqlite.makeWriter(device: local).place(point(t0 + b.dt), drops: [:], rule: rule, state: state)
         }
-        #expect(added == [1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1], "\(added)")
-        // 1000, 2000, 5000, 201000 and 202000 by the insert. Not 4000 (the other process moved
-        // the segment), the resend, the gap, the late point, nor 203000 (after the late point
-        // this process no longer knows the newest segment: the late point had one after it).
-        #expect(placedByInsert == 5, "placed by the insert: \(placedByInsert)")
+        #expect(added == [1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], "\(added)")
+        // 1000, 2000, 5000, 301000 and 302000 by the one statement. Not 4000, 30000 nor 115000
+        // (the other process moved the segment, or made one after it), the resend, the gaps, the
+        // late point, nor 303000 (after the late point this process no longer knows the newest
+        // segment: the late point had one after it).
+        #expect(placedByInsert == 5, "placed by the one statement: \(placedByInsert)")
         func shape(_ rides: [StoredRide]) -> [[Int64]] {
             rides.map { [$0.startMilliseconds, $0.endMilliseconds, Int64($0.pointCount), Int64($0.segmentCount)] }
         }
@@ -64,9 +79,9 @@ import TrailbookTestSupport
             fromMilliseconds: .min, toMilliseconds: .max, devices: .account("ana", device: "phone"))
         let sqliteRides = try sqlite.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .named("phone"))
         #expect(shape(pgRides) == shape(sqliteRides), "PostgreSQL \(shape(pgRides)), SQLite \(shape(sqliteRides))")
-        #expect(shape(pgRides) == [[t0, t0 + 203_000, 11, 2]], "\(shape(pgRides))")
+        #expect(shape(pgRides) == [[t0, t0 + 303_000, 17, 2]], "\(shape(pgRides))")
         let latest = try here.latestPoint(devices: .account("ana", device: "phone"))
-        #expect(latest?.unixMilliseconds == t0 + 203_000, "the newest point is the latest position")
+        #expect(latest?.unixMilliseconds == t0 + 303_000, "the newest point is the latest position")
         let recent = try #require(try here.recentPoints(account: "ana", device: "phone", limit: 1).first)
         #expect(
             recent.battery == Double(90 - (batches.count - 1)), "the last batch's battery: \(recent.battery as Any)")

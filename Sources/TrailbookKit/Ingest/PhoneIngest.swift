@@ -187,41 +187,62 @@ public final class PhoneIngest: Sendable {
                         milliseconds: newest.unixMilliseconds!, battery: battery, accuracy: newest.horizontalError)
                     : nil
             }
-            // The batch is one unit of work: its points, the phone's readings, the events with their
-            // cues and alerts, and the device's state are stored together or not at all.
-            let stored = try store.writeNow { tx -> Int in
-                let stored = try tx.makeWriter(device: device).place(
-                    kept, drops: drops, rule: placement, state: state)
-                // What the phone measured (its barometer), as the device's own weather readings.
-                if !readings.isEmpty {
-                    _ = try tx.addWeatherReadings(
-                        readings.map { r in
-                            var r = r
-                            r.device = device
-                            return r
-                        }, account: account)
-                }
-                if readPlaces {
-                    let places = try tx.places(account: account)
-                    if places != detector.places { detector.setPlaces(places) }
-                }
-                var events = try unrepeated(
-                    sorted.flatMap { detector.observe($0) }, deviceName: name, account: account, in: tx)
-                if let late, stored > 0 {
-                    events += try lateEvents(
-                        in: late, device: device, deviceName: name, account: account, places: detector.places,
-                        besides: events, unit: tx)
-                }
+            // What the detector makes of the batch: the points' events, then the battery's, the
+            // phone coming back and its user's alarms.
+            func observe(_ detector: inout EventDetector) -> (points: [TrailEvent], others: [TrailEvent]) {
+                let points = sorted.flatMap { detector.observe($0) }
+                var others: [TrailEvent] = []
                 if let battery, advances, let newest = sorted.last?.unixMilliseconds {
-                    events += detector.observe(battery: battery, at: newest)
+                    others += detector.observe(battery: battery, at: newest)
                 }
-                if offline { events.append(detector.connected(at: now)) }
-                events += alarms.map {
+                if offline { others.append(detector.connected(at: now)) }
+                others += alarms.map {
                     TrailEvent(
                         milliseconds: $0.milliseconds, type: .deviceAlarm, coordinate: $0.coordinate, text: $0.kind)
                 }
-                try outlet.take(events, device: device, deviceName: name, in: tx)
-                return stored
+                return (points, others)
+            }
+            let stored: Int
+            // Nothing but points (no reading, no event, the places read lately): their placement
+            // is the batch's one write, a transaction of its own.
+            var alone = detector
+            var quiet = !readPlaces && readings.isEmpty && late == nil
+            if quiet {
+                let observed = observe(&alone)
+                quiet = observed.points.isEmpty && observed.others.isEmpty
+            }
+            if quiet {
+                stored = try store.makeWriter(device: device).place(kept, drops: drops, rule: placement, state: state)
+                detector = alone
+            } else {
+                // The batch is one unit of work: its points, the phone's readings, the events with
+                // their cues and alerts, and the device's state are stored together or not at all.
+                stored = try store.writeNow { tx -> Int in
+                    let stored = try tx.makeWriter(device: device).place(
+                        kept, drops: drops, rule: placement, state: state)
+                    // What the phone measured (its barometer), as the device's own weather readings.
+                    if !readings.isEmpty {
+                        _ = try tx.addWeatherReadings(
+                            readings.map { r in
+                                var r = r
+                                r.device = device
+                                return r
+                            }, account: account)
+                    }
+                    if readPlaces {
+                        let places = try tx.places(account: account)
+                        if places != detector.places { detector.setPlaces(places) }
+                    }
+                    let observed = observe(&detector)
+                    var events = try unrepeated(observed.points, deviceName: name, account: account, in: tx)
+                    if let late, stored > 0 {
+                        events += try lateEvents(
+                            in: late, device: device, deviceName: name, account: account, places: detector.places,
+                            besides: events, unit: tx)
+                    }
+                    try outlet.take(events + observed.others, device: device, deviceName: name, in: tx)
+                    return stored
+                }
             }
             lane.pipeline = pipeline
             lane.seen = seen
