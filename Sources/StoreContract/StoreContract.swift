@@ -133,6 +133,13 @@ public enum StoreContract {
             try expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all).count == 60, "60")
             let phone = try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .named("phone"))
             try expect(phone.count == 30, "the phone's 30")
+            var each: [Int64?] = []
+            try store.forEachPoint(fromMilliseconds: t0 + 5000, toMilliseconds: t0 + 10_000, devices: .named("phone")) {
+                each.append($0.unixMilliseconds)
+            }
+            try expect(
+                each == (5..<10).map { t0 + Int64($0) * 1000 }, "the phone's points in [5 s, 10 s), one by one: \(each)"
+            )
             let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
             try expect(rides.map(\.device).sorted() == ["bike", "phone"], "a ride per device")
             let placed = try store.pointsWithSegments(fromMilliseconds: t0, toMilliseconds: t0 + 1, devices: .all)
@@ -281,6 +288,30 @@ public enum StoreContract {
             try expect(try store.importedFile(sha256: other.sha256) == nil, "a file that stored nothing is forgotten")
             let after = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
             try expect(after.map(\.drops) == [["speed": 3]], "drops count once: \(after.map(\.drops))")
+        },
+        Case(description: "an import's rides closed while its file is read are stored as those given at its finish") {
+            store in
+            let writer = store.makeWriter(device: try store.device(named: "import"))
+            let first = (0..<10).map { KeptPoint(fix: makeFix(t0 + Int64($0) * 1000), ride: 1, segment: 1) }
+            let second = (0..<10).map {
+                KeptPoint(fix: makeFix(t0 + 3_600_000 + Int64($0) * 1000), ride: 2, segment: 2)
+            }
+            let stop = TrailEvent(milliseconds: t0 + 9000, type: .motionStopped)
+            let importing = try writer.beginImport(file: nil, replacing: nil)
+            try importing.add(first, stream: 0, device: nil)
+            try importing.close(
+                RideExtent.extents(of: first), drops: [1: ["speed": 2]], events: [stop], stream: 0, device: nil)
+            try importing.add(second, stream: 0, device: nil)
+            let outcome = try importing.finish(
+                [ImportStream(points: [], extents: RideExtent.extents(of: second), drops: [2: ["hdop": 1]])],
+                places: [])
+            try expect(outcome.points == 20, "20 points: \(outcome)")
+            let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+            try expect(
+                rides.map(\.pointCount) == [10, 10] && rides.map(\.drops) == [["speed": 2], ["hdop": 1]],
+                "the closed ride and the one given at the finish, each with its drops: \(rides)")
+            let events = try store.events(fromMilliseconds: .min, toMilliseconds: .max, types: nil, account: nil)
+            try expect(events.map(\.event) == [stop], "the closed ride's event: \(events.map(\.event))")
         },
         Case(description: "an import's streams that name a device go to it, made in the account; a cancel makes none") {
             store in
