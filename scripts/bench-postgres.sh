@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The PostgreSQL store under load (the last part of `make bench`; runs alone too):
 #  0. phones posting as fast as the server answers, on 50 connections for 30 s: SQLite, then
-#     PostgreSQL with 1 and 2 `serve` processes (points/s, p99), in one run, and PostgreSQL's points/s as a
-#     share of SQLite's;
+#     PostgreSQL with 1 and 2 `serve` processes, and back (points/s, p99), in one run, and PostgreSQL's
+#     points/s as a share of SQLite's (the means of each setting's two runs);
 #  1. the server's ingestion load (500 phones at 1 Hz for 60 s, a live viewer) with 1, 2 and 4
 #     `serve` processes on one database: points/s, p99, live delay, lost;
 #  2. a table growing to PG_GROWTH million points (default 1,10,100): a device's day and the
@@ -17,18 +17,33 @@ rm -rf "$cluster"
 url=$(scripts/pg-cluster.sh start "$cluster" 54330)
 trap 'scripts/pg-cluster.sh stop "$cluster" || true; rm -rf "$cluster"' EXIT
 base=${url%/*}
-echo "Saturated: 50 phones posting back to back for 30 s (SQLite, then PostgreSQL with 1 and 2 processes)..."
-python3 scripts/serve-load.py "$bin" --devices 50 --users 10 --seconds 30 --saturate | tee "$out/saturate-sqlite.txt"
+# The machine's speed drifts by 20-30% within half an hour, so the runs go SQLite, PostgreSQL with
+# 1 and 2 processes, then back (2, 1, SQLite): each setting's two runs have the same mean time, and
+# a steady drift moves each setting's mean alike.
+echo "Saturated: 50 phones posting back to back for 30 s (SQLite, PostgreSQL with 1 and 2 processes, and back)..."
+saturate() {  # saturate NAME [serve-load options]: one 30-s run into $out/saturate-NAME.txt
+  local name=$1
+  shift
+  python3 scripts/serve-load.py "$bin" --devices 50 --users 10 --seconds 30 --saturate "$@" | tee "$out/saturate-$name.txt"
+}
+pg() {  # pg N RUN: PostgreSQL with N processes on a new database
+  psql -X -q -d "$base/postgres" -c "DROP DATABASE IF EXISTS saturate$1" -c "CREATE DATABASE saturate$1"
+  saturate "pg-$1-$2" --store "$base/saturate$1" --processes "$1"
+}
+saturate sqlite-a
+pg 1 a
+pg 2 a
+pg 2 b
+pg 1 b
+saturate sqlite-b
+# The issue-38 figure: PostgreSQL's points/s against SQLite's in this same run (the means of two runs each).
+pps() { awk '$1 == "points_per_s" { print $2 }' "$out/saturate-$1.txt"; }
+sqlite="$(pps sqlite-a) $(pps sqlite-b)"
 for n in 1 2; do
-  psql -X -q -d "$base/postgres" -c "DROP DATABASE IF EXISTS saturate$n" -c "CREATE DATABASE saturate$n"
-  python3 scripts/serve-load.py "$bin" --devices 50 --users 10 --seconds 30 --saturate --store "$base/saturate$n" \
-    --processes "$n" | tee "$out/saturate-pg-$n.txt"
-done
-# The issue-38 figure: PostgreSQL's points/s against SQLite's in this same run.
-pps() { awk '$1 == "points_per_s" { print $2 }' "$1"; }
-for n in 1 2; do
-  awk -v n="$n" -v p="$(pps "$out/saturate-pg-$n.txt")" -v s="$(pps "$out/saturate-sqlite.txt")" \
-    'BEGIN { printf "PostgreSQL with %d process(es): %.1f points/s, %.2f of SQLite'"'"'s %.1f in this run\n", n, p, p / s, s }'
+  awk -v n="$n" -v p="$(pps pg-$n-a) $(pps pg-$n-b)" -v s="$sqlite" 'BEGIN {
+    split(p, a, " "); split(s, b, " "); pm = (a[1] + a[2]) / 2; sm = (b[1] + b[2]) / 2
+    printf "PostgreSQL with %d process(es): %.1f points/s (%.1f, %.1f), %.2f of SQLite'"'"'s %.1f (%.1f, %.1f) in this run\n",
+      n, pm, a[1], a[2], pm / sm, sm, b[1], b[2] }'
 done
 for n in 1 2 4; do
   psql -X -q -d "$base/postgres" -c "DROP DATABASE IF EXISTS load$n" -c "CREATE DATABASE load$n"
