@@ -179,8 +179,7 @@ extension PostgresWriter {
                 prepared: Prepared.PlaceAlone.self,
                 Self.aloneQuery(device: device, point, placing: placing, instance: store.instance))
         }
-        let placed = !rows.isEmpty
-        guard placed else { return false }
+        guard !rows.isEmpty else { return false }
         placedByInsert += 1
         stored += 1
         return true
