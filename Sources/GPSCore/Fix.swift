@@ -49,9 +49,11 @@ public struct Fix: Equatable, Sendable {
         return msl + sep
     }
 
-    /// Estimated horizontal error in metres (root sum of squares of the GST estimates).
+    /// Estimated horizontal error in metres: the root sum of squares of the latitude and
+    /// longitude estimates (a receiver's GST, a phone's accuracy), else the accuracy stored with
+    /// the point (``Sensors/accuracy``).
     public var horizontalError: Double? {
-        guard let la = latitudeError, let lo = longitudeError else { return nil }
+        guard let la = latitudeError, let lo = longitudeError else { return sensors?.accuracy.map(Double.init) }
         return (la * la + lo * lo).squareRoot()
     }
 
@@ -78,16 +80,21 @@ public struct Sensors: Equatable, Sendable {
     public var temperature: Int?
     /// What the phone's motion recognition said the person was doing.
     public var activity: MotionActivity?
+    /// The horizontal accuracy the source reported, whole metres (0-32766): a phone's `acc` or
+    /// `accuracy`, Google's `accuracy`; kept for points without an HDOP, which says as much for a
+    /// receiver's.
+    public var accuracy: Int?
 
     public init(
         heartRate: Int? = nil, cadence: Int? = nil, power: Int? = nil, temperature: Int? = nil,
-        activity: MotionActivity? = nil
+        activity: MotionActivity? = nil, accuracy: Int? = nil
     ) {
         self.heartRate = heartRate
         self.cadence = cadence
         self.power = power
         self.temperature = temperature
         self.activity = activity
+        self.accuracy = accuracy
     }
 
     /// Nil when no value is known, so a fix without sensors stays without.
@@ -95,10 +102,11 @@ public struct Sensors: Equatable, Sendable {
 
     /// The values packed in one integer, as the stores keep them: heart rate in bits 0-7,
     /// cadence 8-15, power 16-31, temperature + 128 in 32-39, and in bits 40-43 which of the four
-    /// are known; the activity's number in bits 44-47 (0: none). Values beyond their range are
-    /// clamped to it.
+    /// are known; the activity's number in bits 44-47 (0: none); the accuracy + 1 in bits 48-62
+    /// (0: none). Values beyond their range are clamped to it.
     public var packed: Int64 {
         var v: Int64 = 0
+        if let a = accuracy { v |= Int64(min(max(a, 0), 32766) + 1) << 48 }
         if let h = heartRate { v |= Int64(min(max(h, 0), 255)) | 1 << 40 }
         if let c = cadence { v |= Int64(min(max(c, 0), 255)) << 8 | 1 << 41 }
         if let p = power { v |= Int64(min(max(p, 0), 65535)) << 16 | 1 << 42 }
@@ -115,6 +123,8 @@ public struct Sensors: Equatable, Sendable {
         if v & 1 << 42 != 0 { power = Int(v >> 16 & 0xFFFF) }
         if v & 1 << 43 != 0 { temperature = Int(v >> 32 & 0xFF) - 128 }
         activity = MotionActivity(rawValue: Int(v >> 44 & 0xF))
+        let a = Int(v >> 48 & 0x7FFF)
+        if a > 0 { accuracy = a - 1 }
     }
 }
 

@@ -111,8 +111,15 @@ public enum StoreContract {
             var bare = makeFix(t0 + 1000, latitude: -33.9, longitude: 151.2)
             bare.mode = .twoD
             try writer.write([KeptPoint(fix: bare, ride: 1, segment: 1)], drops: [:])
+            // A phone's point: no HDOP, its accuracy (21.4 m) kept in whole metres.
+            var phone = makeFix(t0 + 2000)
+            (phone.latitudeError, phone.longitudeError) = (21.4 / 2.squareRoot(), 21.4 / 2.squareRoot())
+            try writer.write([KeptPoint(fix: phone, ride: 1, segment: 1)], drops: [:])
             let back = try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
-            try expect(back.count == 2, "2 points stored, \(back.count) read")
+            try expect(back.count == 3, "3 points stored, \(back.count) read")
+            try expect(
+                back[2].horizontalError == 21 && back[2].hdop == nil, "accuracy: \(back[2].horizontalError ?? -1)")
+            try expect(back[0].sensors == nil, "a point with an HDOP keeps no accuracy beside it")
             let p = back[0]
             try expect(p.unixMilliseconds == t0 + 123, "time to the millisecond")
             try expect(

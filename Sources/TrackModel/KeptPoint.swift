@@ -69,7 +69,13 @@ public struct KeptPoint: Sendable {
         hdop = scaled(fix.hdop)
         let sats = fix.satellitesUsed.map { Swift.min(Swift.max($0, 0), 255) } ?? 0
         modeSats = Int32(fix.mode.rawValue + 4 * sats)
-        sensors = fix.sensors?.packed ?? Self.unknown
+        // The accuracy a phone or an import gave goes with the sensors' values; a receiver's
+        // point has its HDOP (and leaves the sensors' table untouched).
+        var measured = fix.sensors ?? Sensors()
+        if measured.accuracy == nil, fix.hdop == nil, let e = fix.horizontalError, e.isFinite {
+            measured.accuracy = Int(Swift.min(Swift.max(e, 0), 32766).rounded())
+        }
+        sensors = measured.orNil?.packed ?? Self.unknown
         rideNumber = Int32(clamping: ride)
         segmentNumber = Int32(clamping: segment)
     }

@@ -15,6 +15,21 @@ import Testing
         #expect(Sensors().packed == 0 && Sensors().orNil == nil)
     }
 
+    /// A phone's accuracy is kept with the point: whole metres, 0 included, clamped at 32766.
+    @Test func theAccuracyComesBackFromThePackedInteger() {
+        let all = Sensors(heartRate: 142, cadence: 88, power: 312, temperature: -4, activity: .cycling, accuracy: 65)
+        #expect(Sensors(packed: all.packed) == all && all.packed > 0)
+        for metres in [0, 1, 20, 32766] {
+            #expect(Sensors(packed: Sensors(accuracy: metres).packed).accuracy == metres, "\(metres) m")
+        }
+        #expect(Sensors(packed: Sensors(accuracy: 90_000).packed).accuracy == 32766)
+        #expect(Sensors(packed: Sensors(heartRate: 60).packed).accuracy == nil, "no accuracy unless said")
+        #expect(Sensors(accuracy: 12).orNil != nil)
+        var fix = Fix()
+        fix.sensors = Sensors(accuracy: 12)
+        #expect(fix.horizontalError == 12, "a stored point's accuracy is its horizontal error")
+    }
+
     @Test func theAppsWordsNameTheActivity() {
         // Overland's (CoreMotion), Traccar Client's (the background geolocation plugin), Google's.
         let words: [String: MotionActivity] = [
