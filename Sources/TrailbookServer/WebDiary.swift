@@ -245,7 +245,8 @@ struct WebDiary {
                 guard from <= to else { throw Refusal(.unprocessableContent, "The range ends before it begins.") }
                 let text = try await threads.runIfActive {
                     let selection = try RideSelection.load(
-                        .days(first: from, last: to), store: store, zone: zone, devices: DeviceFilter(account: user))
+                        .days(first: from, last: to), store: store, zone: zone, devices: DeviceFilter(account: user),
+                        fused: false)
                     var export = try selection.export(store: store, records: true, account: user)
                     // The photos' files on the server are nobody's business: their names only.
                     for i in export.places.indices {

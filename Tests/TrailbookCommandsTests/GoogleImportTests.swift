@@ -321,6 +321,19 @@ import TrailbookTestSupport
         #expect(field(home, "minutes") as? Double == 60)
         let cycling = try #require(stored.first { field($0, "activity_type") as? String == "CYCLING" })
         #expect(field(cycling, "distance_m") as? Double == 7400)
+
+        // What Google knew is kept: the hour at the station, with no point in it, is a visit
+        // named as Google named it (not "place 1", not part of a trip), and the ride is cycling.
+        let listed = try run(["visits", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        let visits = try #require(json["visits"] as? [[String: Any]])
+        let station = try #require(visits.first { $0["name"] as? String == "Zürich HB" }, "\(visits)")
+        #expect(station["start"] as? String == Self.iso(first.milliseconds - 3_600_000))
+        #expect(station["end"] as? String == Self.iso(first.milliseconds))
+        let trips = try #require(json["trips"] as? [[String: Any]])
+        #expect(!trips.contains { ($0["start"] as? String ?? "") < Self.iso(first.milliseconds) }, "\(trips)")
+        #expect(trips.contains { $0["mode"] as? String == "cycling" }, "\(trips)")
     }
 
     /// The Android export: the path in a semantic segment, the raw signals, a visit and an

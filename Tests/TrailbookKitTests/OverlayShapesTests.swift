@@ -24,6 +24,32 @@ import TrailbookTestSupport
         return store
     }
 
+    /// A day recorded by two devices at once (the same log as a bike computer's and a phone's)
+    /// is as far as the bike's alone in the overlay, as on its day page: one timeline, not two.
+    @Test func aDayOfTwoDevicesAtOnceCountsOnce() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = try self.store(dir, epochs: 900)
+        // The same fixes in another file (a line more): the store takes it as a file of its own.
+        try (try Data(contentsOf: URL(fileURLWithPath: dir + "/part-900.nmea")) + Data("\r\n".utf8))
+            .write(to: URL(fileURLWithPath: dir + "/phone.nmea"))
+        var phone = try ImportService(store: store, device: "phone", options: .init(configuration: .ride))
+        _ = try phone.importFile(dir + "/phone.nmea")
+        #expect(try store.devices().map(\.name).sorted() == ["bike", "phone"])
+        let summed = try OverlayShapes().days([day], store: store, zone: zone, devices: .named("phone")) { "\($0)" }
+        let bike = try #require(
+            try OverlayShapes().days([day], store: store, zone: zone, devices: .named("bike")) { "\($0)" }.first)
+        let both = try #require(
+            try OverlayShapes().days([day], store: store, zone: zone, devices: .all) { "\($0)" }.first)
+        #expect(abs((summed.first?.distance ?? 0) - bike.distance) < 0.001, "the phone has the same ride")
+        #expect(
+            bike.distance > 1000 && abs(both.distance - bike.distance) < 0.001,
+            "\(both.distance) m, bike \(bike.distance) m")
+        #expect(abs(both.moving - bike.moving) < 0.001)
+        let (pages, _) = try OverlayPages.collect(
+            [day], store: store, zone: zone, style: ReportStyle(), visits: nil, link: { "\($0)" })
+        #expect(abs((pages.first?.distance ?? 0) - bike.distance) < 0.001)
+    }
+
     @Test func theOverlayKeptPerRideIsTheOverlayReadFromThePoints() throws {
         let dir = try Samples.temporaryDirectory()
         var store = try self.store(dir, epochs: 900)

@@ -54,6 +54,27 @@ import TrailbookTestSupport
         #expect(try byID.export(store: store, records: false).places.isEmpty)
     }
 
+    /// One ride recorded by two devices (the same receiver log imported as a bike computer's and
+    /// a phone's) is one ride of the day, counted once; an export still has each device's.
+    @Test func aRideRecordedByTwoDevicesCountsOnce() throws {
+        let store = try storeWithRide()
+        // The same fixes in another file (a line more): the store takes it as a file of its own.
+        let copy = try Samples.temporaryDirectory() + "/phone.nmea"
+        try (try Data(contentsOf: URL(fileURLWithPath: Samples.path("ride.nmea"))) + Data("\r\n".utf8))
+            .write(to: URL(fileURLWithPath: copy))
+        var phone = try ImportService(store: store, device: "phone", options: .init(configuration: .ride))
+        _ = try phone.importFile(copy)
+        let alone = try RideSelection.load(.day(day), store: store, zone: zone, devices: .named("bike")).statistics()
+        let both = try RideSelection.load(.day(day), store: store, zone: zone)
+        #expect(both.rides.count == 1, "rides: \(both.rides.map(\.ride.device))")
+        let distance = both.statistics().rides.map(\.statistics.distance).reduce(0, +)
+        #expect(abs(distance - alone.rides[0].statistics.distance) < 1, "\(distance) m")
+        let stored = try RideSelection.load(.day(day), store: store, zone: zone, fused: false)
+        #expect(stored.rides.map(\.ride.device).sorted() == ["bike", "phone"])
+        let input = try DayReportInputs.load(day, store: store, zone: zone, imperial: false, embedPhotos: false)
+        #expect(input.rides.count == 1 && input.rides[0].points.count == 1762)
+    }
+
     @Test func overlayPagesAreHandedOverDayByDay() throws {
         let store = try storeWithRide()
         var written: [String: String] = [:]

@@ -105,6 +105,23 @@ import TrailbookTestSupport
 
     /// Announcements come faster than reads: each announced device reaches the viewer at its
     /// newest, however many announcements it had, and a device with no grant reaches nobody.
+    /// Live means live: a friend sees the phone that posts, not a history imported into the
+    /// account, even when the import's points are newer; a revoked phone is still its last place.
+    @Test func importsAreNeverSeenLive() async throws {
+        let (sharing, store, phone) = try setUp()
+        let code = try await sharing.createCode(owner: "ana", scopes: ["live", "motion"], historyHours: 0).code
+        _ = try await sharing.redeem(code, viewer: "ben")
+        let now = UTCTimestamp.now()
+        try store.makeWriter(device: phone).write(
+            [KeptPoint(fix: fix(now - 60_000, lon: 8.54), ride: 1, segment: 1)], drops: [:])
+        let imported = try #require(try store.device(named: "imported-google-1", account: "ana"))
+        try store.makeWriter(device: imported).write(
+            [KeptPoint(fix: fix(now - 1000, lon: 8.60), ride: 1, segment: 1)], drops: [:])
+        #expect(try await sharing.friends(of: "ben", now: now).map(\.device) == ["phone"])
+        #expect(try store.revokeDevice(named: "phone", account: "ana", at: now))
+        #expect(try await sharing.friends(of: "ben", now: now).map(\.device) == ["phone"])
+    }
+
     @Test func announcedDevicesReachTheViewerAtTheirNewest() async throws {
         let (sharing, store, phone) = try setUp()
         for owner in ["ana", "cat"] {

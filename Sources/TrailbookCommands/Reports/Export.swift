@@ -52,7 +52,7 @@ struct Export: ParsableCommand {
         let store = try storeOptions.open()
         let selection = try RideSelection.load(
             days.scope(ride: ride, zone: zone), store: store, zone: zone,
-            devices: try devices.filter(store, account: user))
+            devices: try devices.filter(store, account: user), fused: false)
         let export = try selection.export(store: store, records: ride == nil, account: user)
         let file = try OutputFile(path: output, suffix: format.rawValue)
         var out = OutputBuffer(fd: file.fd)

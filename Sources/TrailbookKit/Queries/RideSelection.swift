@@ -37,9 +37,12 @@ public struct RideSelection {
     /// A name for titles: "ride 3", "2026-06-14", "2026-06-01 to 2026-06-14".
     public var name: String
 
-    /// Loads the rides; an unknown ride, or no rides on the days, fails.
+    /// Loads the rides; an unknown ride, or no rides on the days, fails. Days of several devices
+    /// are one timeline (``FusedPoints``): where two devices were there at once, the points of
+    /// the better one are kept, and a ride with none kept is not in the selection; with `fused`
+    /// false (an export, which gives each device's rides as stored) every point is.
     public static func load(
-        _ scope: Scope, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter = .all
+        _ scope: Scope, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter = .all, fused: Bool = true
     ) throws -> RideSelection {
         var from: Int64
         var to: Int64
@@ -63,11 +66,13 @@ public struct RideSelection {
         var stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         if let only { stored = stored.filter { $0.id == only } }
         if stored.isEmpty { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
-        let all = try store.pointsWithSegments(
+        var all = try store.pointsWithSegments(
             fromMilliseconds: stored.map(\.startMilliseconds).min()!,
             toMilliseconds: stored.map(\.endMilliseconds).max()! + 1, devices: devices)
+        if fused, only == nil, FusedPoints.spansDevices(devices) { all = FusedPoints.fuse(all) }
         var byRide: [Int64: [TrackPoint]] = [:]
         for p in all { byRide[p.ride, default: []].append(TrackPoint(fix: p.fix, segment: p.segment)) }
+        if fused, only == nil { stored = stored.filter { byRide[$0.id] != nil } }
         if only == nil {
             from = min(from, stored.map(\.startMilliseconds).min()!)
             to = max(to, stored.map(\.endMilliseconds).max()! + 1)

@@ -21,7 +21,10 @@ public enum DayReportInputs {
         let (from, to) = LocalDay.range(day, in: cutIn ?? zone)
         let stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         var byRide: [Int64: [TrackPoint]] = [:]
-        for p in try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices) {
+        var placed = try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+        // One timeline of the person's devices: what two of them saw at once counts once.
+        if FusedPoints.spansDevices(devices) { placed = FusedPoints.fuse(placed) }
+        for p in placed {
             byRide[p.ride, default: []].append(TrackPoint(fix: p.fix, segment: p.segment))
         }
         var options = StatisticsOptions()

@@ -240,13 +240,23 @@ public final class OverlayShapes: Sendable {
         let map = MapProjection(
             fitting: corners, width: OverlayReport.mapSize.width, height: OverlayReport.mapSize.height)
         let level = Self.tolerances.lastIndex { $0 <= map.metresPerPixel / 2 } ?? 0
+        // Days where rides of two devices overlap count their fused points (``FusedPoints``), not
+        // the sum of the rides.
+        var spans: [CivilDate: [(from: Int64, to: Int64, device: String)]] = [:]
+        for (day, part, ride) in Self.parts(rides, first: first, last: last, zone: zone) {
+            spans[day, default: []].append((part.from, part.to, ride.device))
+        }
         return try days.compactMap { day -> OverlayReport.Day? in
             let shapes = byDay[day] ?? []
             guard !shapes.isEmpty || places[day] != nil else { return nil }
+            var figures = (distance: shapes.map(\.distance).reduce(0, +), moving: shapes.map(\.moving).reduce(0, +))
+            if FusedPoints.spansDevices(devices), FusedPoints.overlap(spans[day] ?? []) {
+                let (a, b) = LocalDay.range(day, in: zone)
+                figures = try FusedPoints.figures(store: store, from: a, to: b, devices: devices)
+            }
             return OverlayReport.Day(
                 date: day.description, lines: shapes.flatMap { $0.lines(level) },
-                distance: shapes.map(\.distance).reduce(0, +),
-                moving: shapes.map(\.moving).reduce(0, +), link: link(day),
+                distance: figures.distance, moving: figures.moving, link: link(day),
                 summary: try store.daySummary(day, account: devices.account), places: places[day] ?? [])
         }
     }

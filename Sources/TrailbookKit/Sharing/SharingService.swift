@@ -169,8 +169,8 @@ public struct SharingService: Sendable {
         }
     }
 
-    /// The newest position of each device of every owner who lets `viewer` see them live now;
-    /// moving only from fixes of the last `movingWithin` seconds (`events.moving_within`).
+    /// The newest position of each device that posts live (``liveDevices(_:of:)``) of every owner
+    /// who lets `viewer` see them live now; moving only from fixes of the last `movingWithin` seconds (`events.moving_within`).
     public func friends(of viewer: String, now: Int64 = UTCTimestamp.now(), movingWithin: Double = 120)
         async throws -> [Friend]
     {
@@ -192,10 +192,17 @@ public struct SharingService: Sendable {
     {
         try store.grants(viewer: viewer).filter { $0.scopes.contains("live") && $0.isActive(at: now) }.flatMap {
             grant in
-            try store.recentPoints(account: grant.owner, limit: Self.recentFixes).map {
-                Self.friend($0, as: grant, now: now, movingWithin: movingWithin)
-            }
+            let live = try Self.liveDevices(store, of: grant.owner)
+            return try store.recentPoints(account: grant.owner, limit: Self.recentFixes).filter {
+                live.contains($0.device)
+            }.map { Self.friend($0, as: grant, now: now, movingWithin: movingWithin) }
         }
+    }
+
+    /// The devices of `owner` that post live: those given a token (a phone app, `record --server`),
+    /// revoked ones included. An import's device is never somewhere now, however new its points.
+    static func liveDevices(_ store: any StoreUnit, of owner: String) throws -> Set<String> {
+        Set((try store.devices(of: owner) ?? []).filter { $0.hasToken || $0.revokedMilliseconds != nil }.map(\.name))
     }
 
     /// How many of a device's newest fixes tell whether it moves.

@@ -63,7 +63,8 @@ public struct VisitFindings: Sendable {
     }
 }
 
-/// Finds visits and trips in the stored points (every device of the filter, in time order) on
+/// Finds visits and trips in the stored points (every device of the filter, fused into one
+/// timeline by ``FusedPoints``, in time order) on
 /// demand, from the time asked for and half a day or a day on either side (so a stay across
 /// midnight, or a night at home, is whole). A place keeps the id it was first found with; the user's
 /// corrections (``MovementCorrection``) are applied. With a gazetteer loaded
@@ -118,7 +119,7 @@ public enum VisitService {
         func read(to end: Int64) throws {
             while start < end {
                 let next = end - start > window ? start + window : end
-                try store.forEachPoint(fromMilliseconds: start, toMilliseconds: next, devices: devices) { fix in
+                try FusedPoints.forEach(store: store, from: start, to: next, devices: devices) { fix in
                     count += 1
                     if let p = VisitPoint(fix) { detector.add(p, collect) }
                 }
@@ -167,7 +168,7 @@ public enum VisitService {
         var fixes = 0
         func read(_ start: Int64, _ end: Int64, keep: Bool = false) throws -> [VisitPoint] {
             var kept: [VisitPoint] = []
-            try store.forEachPoint(fromMilliseconds: start, toMilliseconds: end, devices: devices) { fix in
+            try FusedPoints.forEach(store: store, from: start, to: end, devices: devices) { fix in
                 fixes += 1
                 guard let p = VisitPoint(fix) else { return }
                 detector.add(p) { emitted.append($0) }
@@ -261,10 +262,14 @@ public enum VisitService {
         let (found, a, b) = try detected(
             store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo)
         var (visits, trips, count) = (found.visits, found.trips, found.points)
-        // Google's activity segments (imported as records) say how a trip went where no phone did.
+        // What Google knew (its visits and activity segments, imported as records): a visit is a
+        // visit for its hours, points or not, and names its place; an activity says how a trip
+        // went where no phone did.
+        let (saidVisits, saidActivities) = try said(
+            store: store, from: a == .min ? a : a - 86_400_000, to: b, account: devices.account)
+        SaidVisit.merge(saidVisits.filter { $0.end > a && $0.start < b }, visits: &visits, trips: &trips)
         if let first = trips.first, let last = trips.last {
-            Trip.hear(
-                try said(store: store, from: first.start, to: last.end, account: devices.account), in: &trips)
+            Trip.hear(saidActivities.filter { $0.end > first.start && $0.start < last.end }, in: &trips)
         }
         let userPlaces = try store.places(account: devices.account)
         let clusters = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
@@ -293,8 +298,11 @@ public enum VisitService {
             try store.suggestFoundPlaces(
                 home: home.map(Int64.init), work: work.map(Int64.init), account: devices.account)
         }
+        let googleNames = SaidVisit.names(saidVisits, visits: visits)
         for j in places.indices {
             places[j].suggestion = places[j].id == home ? "home" : places[j].id == work ? "work" : nil
+            // The user's own name wins; else the name Google gave it.
+            if places[j].name == nil { places[j].name = googleNames[places[j].id] }
         }
         visits = visits.filter { $0.end >= from && $0.start < to }
         trips = trips.filter { $0.end >= from && $0.start < to }
@@ -342,20 +350,36 @@ public enum VisitService {
         return (newIDs, known, addresses)
     }
 
-    /// The activities of Google's activity segments (records with `google` = activity, their
-    /// `activity_type` and `until`) that overlap `[from, to)`.
-    static func said(store: any TrackStoring, from: Int64, to: Int64, account: String?) throws -> [Trip.Said] {
-        try store.records(fromMilliseconds: from - 86_400_000, toMilliseconds: to, account: account).compactMap { r in
+    /// What Google knew of `[from, to)`, from its visits and activity segments imported as
+    /// records (`google` = visit or activity, with `until`): the visits with their place's name
+    /// and id, and the activities with their `activity_type`.
+    static func said(store: any TrackStoring, from: Int64, to: Int64, account: String?) throws
+        -> (visits: [SaidVisit], activities: [Trip.Said])
+    {
+        var visits: [SaidVisit] = []
+        var activities: [Trip.Said] = []
+        for r in try store.records(fromMilliseconds: from, toMilliseconds: to, account: account) {
             func text(_ key: String) -> String? {
                 guard case .text(let t) = r.fields.first(where: { $0.key == key })?.value else { return nil }
                 return t
             }
-            guard text("google") == "activity",
-                let activity = text("activity_type").flatMap(MotionActivity.init(word:)),
+            guard let kind = text("google"),
                 let end = text("until").flatMap({ UTCTimestamp.milliseconds(Substring($0)) }), end > from
-            else { return nil }
-            return Trip.Said(start: r.milliseconds, end: end, activity: activity)
+            else { continue }
+            switch kind {
+            case "visit":
+                visits.append(
+                    SaidVisit(
+                        start: r.milliseconds, end: end, coordinate: r.coordinate, name: text("name"),
+                        placeID: text("place_id")))
+            case "activity":
+                if let activity = text("activity_type").flatMap(MotionActivity.init(word:)) {
+                    activities.append(Trip.Said(start: r.milliseconds, end: end, activity: activity))
+                }
+            default: continue
+            }
         }
+        return (visits, activities)
     }
 
     /// "3.6 km", "850 m".
