@@ -48,6 +48,11 @@ import TrailbookTestSupport
         let (pages, _) = try OverlayPages.collect(
             [day], store: store, zone: zone, style: ReportStyle(), visits: nil, link: { "\($0)" })
         #expect(abs((pages.first?.distance ?? 0) - bike.distance) < 0.001)
+        // The calendar shades the day by the time recorded, once.
+        let calendar = try DiaryCalendar.load(2026, store: store, zone: zone, devices: .all)
+        let ride = try #require(try store.rides().first)
+        #expect(calendar.days[day]?.seconds == Double(ride.endMilliseconds - ride.startMilliseconds) / 1000)
+        #expect(DiaryCalendar.covered([(0, 10), (5, 20), (30, 40), (32, 35)]) == 30)
     }
 
     @Test func theOverlayKeptPerRideIsTheOverlayReadFromThePoints() throws {

@@ -8,7 +8,8 @@ public struct DiaryCalendar: Sendable, Equatable {
     /// One day's amounts.
     public struct Day: Sendable, Equatable {
         public var rides = 0
-        /// The rides' time from first to last point, seconds.
+        /// The time the rides cover from first to last point, seconds: time two devices
+        /// recorded at once counts once (one timeline, docs/TIMELINE.md).
         public var seconds = 0.0
         public var points = 0
         public var records = 0
@@ -42,20 +43,33 @@ public struct DiaryCalendar: Sendable, Equatable {
         let from = LocalDay.start(CivilDate(unchecked: year, 1, 1), in: zone) - margin
         let to = LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: zone) + margin
         var days: [CivilDate: Day] = [:]
+        var spans: [CivilDate: [(Int64, Int64)]] = [:]
         for ride in try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         where (from..<to).contains(ride.startMilliseconds) {
             let there = try zones.zone(of: ride, account: devices.account, store: store) ?? zone
             let day = LocalDay.of(ride.startMilliseconds, in: there)
             guard day.year == year else { continue }
             days[day, default: Day()].rides += 1
-            days[day, default: Day()].seconds += Double(ride.endMilliseconds - ride.startMilliseconds) / 1000
+            spans[day, default: []].append((ride.startMilliseconds, ride.endMilliseconds))
             days[day, default: Day()].points += ride.pointCount
         }
+        for (day, list) in spans { days[day]?.seconds = Double(covered(list)) / 1000 }
         for record in try store.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account) {
             let there = try zones.zone(at: record.coordinate) ?? zone
             let day = LocalDay.of(record.milliseconds, in: there)
             if day.year == year { days[day, default: Day()].records += 1 }
         }
         return DiaryCalendar(year: year, days: days)
+    }
+
+    /// The time `spans` (`[start, end]`, ms) cover together, ms.
+    static func covered(_ spans: [(Int64, Int64)]) -> Int64 {
+        var total: Int64 = 0
+        var reach = Int64.min
+        for (a, b) in spans.sorted(by: { $0.0 < $1.0 }) where b > reach {
+            total += b - max(a, reach)
+            reach = b
+        }
+        return total
     }
 }
