@@ -113,3 +113,24 @@ func splitsCountMovingTimeAndMarkTheRest(seed: UInt64) {
     #expect(altitudes(7, zurich).first != altitudes(7, sion).first, "the place moves the base altitude")
     #expect(altitudes(7, zurich) == altitudes(7, zurich), "deterministic")
 }
+
+/// A train day from a phone's history: a point a minute, each with the speed the phone reported
+/// (a little below what the positions say). The maximum is never below the average moving speed.
+@Test func theMaxSpeedIsNeverBelowTheAverageMovingSpeed() {
+    let start = CivilDate(year: 2026, month: 11, day: 18)!
+    let origin = Coordinate(latitude: 47.5476, longitude: 7.5897)
+    let points = (0..<40).map { i -> TrackPoint in
+        var fix = Fix()
+        fix.date = start
+        fix.timeOfDay = 8 * 3_600_000 + i * 60_000
+        fix.coordinate = Geodesy.destination(from: origin, bearing: 80, distance: Double(i) * 1210)
+        fix.mode = .twoD
+        fix.speed = 19.86
+        return TrackPoint(fix: fix, segment: 1)
+    }
+    let s = RideStatistics.compute(points)
+    let average = try! #require(s.averageMovingSpeed)
+    let max = try! #require(s.maxSpeed)
+    #expect(average > 20, "the positions say 20.2 m/s: \(average)")
+    #expect(max >= average, "max \(max * 3.6) km/h, average \(average * 3.6) km/h")
+}

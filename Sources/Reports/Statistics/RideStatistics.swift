@@ -17,6 +17,9 @@ public struct TrackPoint: Sendable {
 public struct StatisticsOptions: Sendable {
     /// Smoothed speed at or above which time counts as moving, m/s (1 km/h, gpxpy's threshold).
     public var movingSpeed = 1.0 / 3.6
+    /// The shortest interval between two points whose straight-line speed the maximum speed
+    /// may not fall below, seconds.
+    public var sustainedSeconds = 30.0
     /// Stops shorter than this count as moving time, seconds.
     public var minimumStop = 15.0
     /// Half-width of the centred moving average over speeds, seconds (2: five points at 1 Hz).
@@ -160,7 +163,15 @@ extension RideStatistics {
         let typical = intervals.isEmpty ? 1 : max(0.001, intervals[intervals.count / 2])
         func radius(_ seconds: Double) -> Int { Int((seconds / typical).rounded()) }
         let smooth = movingAverage(speed, radius: radius(options.speedSmoothing))
-        s.maxSpeed = speed.indices.map { i in median3(speed, i) }.max()
+        // The fastest speed after the median (one wild fix cannot set it), and no slower than
+        // the straight-line speed over any interval of 30 s or more: that is an average over
+        // the interval, so the speed was at least that, whatever speed the points reported (a
+        // phone's history a point a minute would otherwise give a maximum below the average).
+        let sustained = (1..<max(points.count, 1)).compactMap { i -> Double? in
+            let dt = Double(points[i].milliseconds - points[i - 1].milliseconds) / 1000
+            return dt >= options.sustainedSeconds ? step[i] / dt : nil
+        }
+        s.maxSpeed = (speed.indices.map { i in median3(speed, i) } + sustained).max()
 
         // Moving time: intervals whose smoothed speed is at or above the threshold, plus stops
         // shorter than the minimum stop. Gaps count when the straight line implies moving.
