@@ -26,6 +26,14 @@ import TrailbookTestSupport
         #expect(refused("my trailbook secret") != nil)
         #expect(refused("passwordpassword") != nil && refused("aaaaaaaaaaaaaaaaaaaa") != nil, "common ones")
         #expect(refused(String(repeating: "ab", count: 129)) != nil, "over 256")
+        // A common word padded to the length with digits or symbols, and runs of digits.
+        for common in [
+            "password12345678", "Password!2026!!!", "2026qwerty202620", "123456789012345678", "987654321098765",
+        ] {
+            #expect(refused(common)?.contains("common password") == true, "\(common): \(refused(common) ?? "taken")")
+        }
+        #expect(refused("password is not my 2026 secret") == nil, "a phrase with a common word in it")
+        #expect(refused("739215468203917") == nil, "digits that are not a run")
         #expect(refused("ünïcödé pässwörd ✓") == nil, "any Unicode")
     }
 

@@ -39,7 +39,8 @@ public enum AccountError: ServiceFailure, Equatable {
 ///
 /// Passwords follow NIST SP 800-63B rev. 4: at least 15 characters, up to 256, any Unicode
 /// (compared after NFKC normalisation), no composition rules and no expiry, refused when they
-/// are on a short blocklist or contain the account's name or "trailbook". Stored as
+/// are on a short blocklist, are a common word padded with digits or symbols, are a run of
+/// consecutive digits, or contain the account's name or "trailbook". Stored as
 /// `v1$` + bcrypt (cost 12) of the hex SHA-256 of the normalised password: bcrypt reads only 72
 /// bytes, the pre-hash makes every character count; the prefix lets the scheme change later.
 /// Device tokens are 32 random bytes (base32, 52 characters), shown once and stored as SHA-256.
@@ -61,6 +62,33 @@ public struct AccountService: Sendable {
         "iloveyouiloveyou", "aaaaaaaaaaaaaaa", "correcthorsebatterystaple", "letmeinletmein1",
         "trustno1trustno1",
     ]
+
+    /// The words people pad to the minimum length with digits ("password12345678"), compared
+    /// without case.
+    static let commonWords: Set<String> = [
+        "password", "passw0rd", "passwort", "motdepasse", "contraseña", "qwerty", "qwertz", "azerty", "asdf",
+        "letmein", "iloveyou", "admin", "administrator", "welcome", "monkey", "dragon", "football", "baseball",
+        "sunshine", "princess", "master", "login", "abc", "abcdef", "changeme", "secret", "hello", "shadow",
+        "superman", "trustno", "test", "guest", "root", "user", "default", "summer", "winter", "spring", "autumn",
+    ]
+
+    /// Whether `lower` (lower case) is a common word or a repetition of one with only digits and
+    /// symbols around it, or only a run of consecutive digits (up or down).
+    static func isCommonPattern(_ lower: String) -> Bool {
+        let core = lower.drop { !$0.isLetter }.reversed().drop { !$0.isLetter }.reversed()
+        let word = String(core)
+        if !word.isEmpty,
+            commonWords.contains(where: { w in
+                word.count % w.count == 0 && String(repeating: w, count: word.count / w.count) == word
+            })
+        {
+            return true
+        }
+        let digits = lower.compactMap(\.wholeNumberValue)
+        guard digits.count == lower.count, digits.count > 1 else { return false }
+        let steps = Set(zip(digits.dropFirst(), digits).map { ($0 - $1 + 10) % 10 })
+        return steps == [1] || steps == [9]
+    }
 
     /// Checks a name for an account or a device.
     public static func checkName(_ name: String) throws(AccountError) {
@@ -84,6 +112,9 @@ public struct AccountService: Sendable {
         let lower = p.lowercased()
         if blocklist.contains(lower) || Set(lower).count == 1 {
             throw .weakPassword("it is on the list of common passwords")
+        }
+        if isCommonPattern(lower) {
+            throw .weakPassword("it is a common password with digits or symbols around it, or a run of digits")
         }
         if lower.contains(account.lowercased()) { throw .weakPassword("it contains the account's name") }
         if lower.contains("trailbook") { throw .weakPassword("it contains \"trailbook\"") }
