@@ -32,6 +32,19 @@ struct DayRangeOptions: ParsableArguments {
         }
     }
 
+    /// The days asked for as a person reads them, with today and yesterday resolved in `zone`:
+    /// "2026-11-27", "2026-06-01 to 2026-06-14", "those days".
+    func words(in zone: TimeZone) -> String {
+        let (first, last) = days(in: zone)
+        switch (first, last) {
+        case (let a?, let b?) where a == b: return a.description
+        case (let a?, let b?): return "\(a) to \(b)"
+        case (let a?, nil): return "\(a) or later"
+        case (nil, let b?): return "\(b) or earlier"
+        case (nil, nil): return "those days"
+        }
+    }
+
     /// Whether any day option was given.
     var isSet: Bool { day != nil || from != nil || to != nil }
 

@@ -183,7 +183,11 @@ extension ImportSummary {
                 }
             }
         }
-        let totals = "\(counted(rides, "ride")), \(counted(segments, "segment"))"
+        let skipped = !files.isEmpty && files.allSatisfy { $0.alreadyImported != nil && $0.replaced == nil }
+        let totals =
+            rides == 0 && skipped
+            ? (files.count == 1 ? "Nothing new: the file was" : "Nothing new: every file was") + " imported before"
+            : "\(counted(rides, "ride")), \(counted(segments, "segment"))"
         lines.append(store.map { totals + "; store \($0)" } ?? totals + " (dry run: nothing stored)")
         return lines
     }

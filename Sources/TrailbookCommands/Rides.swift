@@ -98,7 +98,7 @@ struct Rides: ParsableCommand {
         if reports.isEmpty {
             print(
                 days.isSet
-                    ? "No rides stored on \(days.day ?? "those days") \(DayZone.words(cut: cut, times: zone)). "
+                    ? "No rides stored on \(days.words(in: zone)) \(DayZone.words(cut: cut, times: zone)). "
                         + (try Self.nearestDays(store, filter, from: from, to: to, zone: zone))
                     : "No rides stored yet. Store some with trailbook import FILE.")
         }

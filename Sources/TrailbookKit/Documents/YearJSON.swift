@@ -87,8 +87,9 @@ public struct YearJSON: Encodable, Sendable {
     {
         func days(_ n: Int) -> String { n == 1 ? "1 day" : "\(n) days" }
         var lines = [
-            "\(title) (\(zone.displayIdentifier)): \(review.days) days with data, \(review.visits) visits at "
-                + "\(f.places.count) places, \(review.trips) trips"
+            "\(title) (\(zone.displayIdentifier)): \(counted(review.days, "day")) with data, "
+                + "\(counted(review.visits, "visit")) at \(counted(f.places.count, "place")), "
+                + counted(review.trips, "trip")
         ]
         if review.days == 0 { return lines }
         lines.append(
@@ -113,9 +114,11 @@ public struct YearJSON: Encodable, Sendable {
         }
         lines.append(
             "Most time: "
-                + review.places.prefix(5).map { p in
-                    String(format: "%@ %.1f h", VisitFindings.name(of: p), p.seconds / 3600)
-                }.joined(separator: ", "))
+                + (review.places.isEmpty
+                    ? "no visits found yet"
+                    : review.places.prefix(5).map { p in
+                        String(format: "%@ %.1f h", VisitFindings.name(of: p), p.seconds / 3600)
+                    }.joined(separator: ", ")))
         if let t = review.longestTrip {
             let ends = f.localities(of: t)
             lines.append(

@@ -1,0 +1,33 @@
+import Foundation
+import GPSCore
+import Testing
+import TrailbookTestSupport
+
+/// What a new user tripped over on the third walk through the README (the first-hour issue,
+/// third pass): each test failed before its change.
+@Suite struct FirstHourThirdPassTests {
+    /// `rides --day yesterday` names the day it looked at; a file imported twice says it was
+    /// there already instead of "0 rides, 0 segments"; `year` counts in words ("1 day") and says
+    /// when there is no place yet instead of an empty "Most time:".
+    @Test func sentencesSayWhatTheyMean() throws {
+        let folder = try Samples.temporaryDirectory()
+        let store = folder + "/s.sqlite"
+        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        let again = try run(["import", "--store", store, "Samples/ride.nmea"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!again.stdout.contains("0 rides"), "\(again.stdout)")
+        #expect(again.stdout.contains("Nothing new: the file was imported before"), "\(again.stdout)")
+
+        let yesterday = try run(["rides", "--day", "yesterday", "--store", store, "--time-zone", "UTC"])
+        let date = CivilDate(daysSinceEpoch: Int(UTCTimestamp.now() / 86_400_000) - 1).description
+        #expect(yesterday.stdout.hasPrefix("No rides stored on \(date) "), "\(yesterday.stdout)")
+        #expect(!yesterday.stdout.contains("on yesterday"))
+
+        let year = try run(["year", "2026", "--store", store, "--time-zone", "UTC"])
+        #expect(year.status == 0, "\(year.stderr)")
+        #expect(year.stdout.contains("1 day with data") && year.stdout.contains("1 trip"), "\(year.stdout)")
+        #expect(!year.stdout.contains("1 days") && !year.stdout.contains("1 trips"))
+        let most = try #require(year.stdout.split(separator: "\n").first { $0.hasPrefix("Most time:") })
+        #expect(most != "Most time: ", "\(year.stdout)")
+    }
+}
