@@ -102,9 +102,35 @@ public struct Trailbook: AsyncParsableCommand {
             let code = exitCode(for: error)
             // Help and version go where ArgumentParser puts them (standard output, exit 0).
             guard code != .success else { exit(withError: error) }
-            printError(usageLine(for: error))
+            printError(
+                unknownCommand(prepared(Array(CommandLine.arguments.dropFirst()))).map { "trailbook: " + $0 }
+                    ?? usageLine(for: error))
             Glibc.exit(code.rawValue)
         }
+    }
+
+    /// The sentence for a command line whose word after a group of commands is none of them
+    /// (`report days --from ...`): ArgumentParser would blame the first option that follows.
+    static func unknownCommand(_ arguments: [String]) -> String? {
+        var command: any ParsableCommand.Type = Trailbook.self
+        var path = ["trailbook"]
+        for word in arguments {
+            let configuration = command.configuration
+            guard !word.hasPrefix("-"), word != "help", !configuration.subcommands.isEmpty else { return nil }
+            if let next = configuration.subcommands.first(where: {
+                $0._commandName == word || $0.configuration.aliases.contains(word)
+            }) {
+                command = next
+                path.append(word)
+                continue
+            }
+            guard configuration.defaultSubcommand == nil else { return nil }
+            let group = path.joined(separator: " ")
+            let names = configuration.subcommands.map { $0._commandName }
+            return "'\(word)' is not a command of '\(group)'; its commands are \(names.joined(separator: ", ")). "
+                + "'\(group) --help' explains them."
+        }
+        return nil
     }
 
     /// A command line ArgumentParser refused, in the same style as every other failure: one

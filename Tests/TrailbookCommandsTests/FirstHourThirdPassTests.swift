@@ -31,3 +31,22 @@ import TrailbookTestSupport
         #expect(most != "Most time: ", "\(year.stdout)")
     }
 }
+
+extension FirstHourThirdPassTests {
+    /// A word after a group of commands that is none of them is named, with the group's commands,
+    /// rather than the first option after it; the docs name only commands that exist.
+    @Test func anUnknownCommandIsNamed() throws {
+        let wrong = try run(["report", "days", "--from", "2026-06-01"])
+        #expect(wrong.status == 64)
+        #expect(
+            wrong.stderr.hasPrefix(
+                "trailbook: 'days' is not a command of 'trailbook report'; its commands are day, overlay"),
+            "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains("--from"))
+        let option = try run(["report", "day", "2026-06-14", "--frm", "x"])
+        #expect(
+            option.status == 64 && option.stderr.contains("'--frm'"), "a wrong option is still named: \(option.stderr)")
+        let commands = try String(contentsOfFile: "docs/COMMANDS.md", encoding: .utf8)
+        #expect(!commands.contains("trailbook report days"))
+    }
+}
