@@ -50,3 +50,16 @@ extension FirstHourThirdPassTests {
         #expect(!commands.contains("trailbook report days"))
     }
 }
+
+extension FirstHourThirdPassTests {
+    /// `place add NAME --here` with the name taken says so, also on a store with no point yet.
+    @Test func aTakenPlaceNameIsSaidFirst() throws {
+        let store = try Samples.temporaryDirectory() + "/s.sqlite"
+        #expect(try run(["place", "add", "home", "--lat", "47.37", "--lon", "8.54", "--store", store]).status == 0)
+        let taken = try run(["place", "add", "home", "--here", "--store", store])
+        #expect(taken.status != 0 && taken.stderr.contains("already a place named home"), "\(taken.stderr)")
+        #expect(!taken.stderr.contains("no stored point"))
+        let fresh = try run(["place", "add", "work", "--here", "--store", store])
+        #expect(fresh.stderr.contains("no stored point"), "an untaken name still needs a point: \(fresh.stderr)")
+    }
+}

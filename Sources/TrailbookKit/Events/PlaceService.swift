@@ -68,6 +68,9 @@ public struct PlaceService: Sendable {
     /// A place around the newest stored point; also returns that point's time.
     public func addHere(name: String, radius: Double) throws -> (place: Place, at: Int64) {
         try checkAccount()
+        // A name taken is the first thing wrong, whether or not there is a point.
+        let name = try checked(name)
+        if try store.places(account: account).contains(where: { $0.name == name }) { throw PlaceError.exists(name) }
         guard let latest = try store.latestPoint(devices: DeviceFilter(account: account)), let c = latest.coordinate,
             let t = latest.unixMilliseconds
         else {
