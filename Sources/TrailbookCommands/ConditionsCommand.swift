@@ -16,7 +16,8 @@ struct ConditionsCommand: ParsableCommand {
             overhead and underfoot. Solunar periods by the traditional rule. Rise, set and the \
             periods are those of the local day where the place is: in --time-zone when given, else \
             in the zone of the gazetteer's nearest populated place (trailbook geocoder import, \
-            within 50 km), else in the config's time.zone. With a tide station in the config (tide.station), the tide there: height, \
+            within 50 km), else in the config's time.zone (or at the place's mean solar time when that zone is more than 3 h \
+            from it). With a tide station in the config (tide.station), the tide there: height, \
             state and the day's high and low waters (not for navigation). Algorithms and accuracy: \
             docs/CONDITIONS.md.
             """)
@@ -37,7 +38,13 @@ struct ConditionsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let zone = try placeZone() ?? zoneOptions.zone()
+        // --time-zone as given; else the gazetteer's zone of the place; else the config's, unless
+        // the place is far from it (then its own solar time: its day, not a day and a half).
+        let zone =
+            try placeZone()
+            ?? (zoneOptions.timeZone != nil
+                ? zoneOptions.zone()
+                : ConditionsService.zone(near: lon, at: UTCTimestamp.now(), configured: try zoneOptions.zone()))
         let ms = try LocalTime.require(at, option: "--at", zone: zone)
         let service = ConditionsService(zone: zone, tide: try zoneOptions.tide())
         let sky = service.sky(at: ms, coordinate: Coordinate(latitude: lat, longitude: lon))

@@ -68,9 +68,10 @@ import TrailbookTestSupport
         let midnight = 1_781_431_200.0
         #expect(rise < set && rise.timeIntervalSince1970 > midnight && set.timeIntervalSince1970 < midnight + 86_400)
         #expect(set.timeIntervalSince(rise) > 10 * 3600 && set.timeIntervalSince(rise) < 12 * 3600)
-        // Without the gazetteer the configured zone's day applies (15 June in Zurich then).
+        // Without the gazetteer, the configured zone is 12 hours from the place's solar time: the
+        // place's own solar day applies (14 June at -10:00), not Zurich's 15 June.
         let home2 = try json(at + home + ["--store", dir + "/none.sqlite"])
-        #expect(home2["zone"] as? String == "Europe/Zurich" && home2["day"] as? String == "2026-06-15")
+        #expect(home2["zone"] as? String == "GMT-1000" && home2["day"] as? String == "2026-06-14", "\(home2)")
         // --time-zone wins over the gazetteer.
         let asked = try json(at + ["--store", store, "--time-zone", "UTC"])
         #expect(asked["zone"] as? String == "UTC")

@@ -63,3 +63,27 @@ extension FirstHourThirdPassTests {
         #expect(fresh.stderr.contains("no stored point"), "an untaken name still needs a point: \(fresh.stderr)")
     }
 }
+
+extension FirstHourThirdPassTests {
+    /// `conditions` for a place far west of the configured zone, at its local noon: the rise is
+    /// before the set, both of that place's day.
+    @Test func conditionsFarFromTheConfiguredZoneAreOfThePlacesDay() throws {
+        let folder = try Samples.temporaryDirectory()
+        let config = folder + "/config.toml"
+        try "[time]\nzone = \"Europe/Zurich\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        // Local noon at 150° W on 14 June: 22:00 UTC.
+        let result = try run([
+            "conditions", "--lat", "21.3", "--lon", "-150", "--at", "2026-06-14T22:00:00Z", "--json", "--config",
+            config,
+            "--store", folder + "/none.sqlite",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let sun = try #require(json["sun"] as? [String: Any])
+        let (rise, set) = (try #require(sun["rise"] as? String), try #require(sun["set"] as? String))
+        let riseAt = try Date(rise, strategy: .iso8601)
+        let setAt = try Date(set, strategy: .iso8601)
+        let noon = try Date("2026-06-14T22:00:00Z", strategy: .iso8601)
+        #expect(riseAt < noon && noon < setAt, "the day around its noon: rise \(rise), set \(set)")
+    }
+}

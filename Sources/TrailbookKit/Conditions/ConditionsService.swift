@@ -16,6 +16,17 @@ public struct ConditionsService: Sendable {
         self.tide = tide
     }
 
+    /// The zone whose local day the rise and set at `longitude` go by: `configured` when its
+    /// offset at `ms` is within 3 hours of the place's mean solar time (longitude / 15°, to the
+    /// hour); else a fixed offset at that solar time. A place far from the configured zone (150° W
+    /// with Europe/Zurich) would otherwise get a rise of one day and a set of the day before.
+    public static func zone(near longitude: Double, at ms: Int64, configured: TimeZone) -> TimeZone {
+        let solar = Int((longitude / 15).rounded()) * 3600
+        let offset = configured.secondsFromGMT(for: Date(timeIntervalSince1970: Double(ms) / 1000))
+        guard abs(offset - solar) > 3 * 3600 else { return configured }
+        return TimeZone(secondsFromGMT: solar) ?? configured
+    }
+
     /// The tide at `ms` at the station, with the high and low waters of the local day.
     public func tide(at ms: Int64) -> (moment: TideMoment, day: [TideExtreme])? {
         guard let tide else { return nil }

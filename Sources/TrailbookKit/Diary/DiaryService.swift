@@ -135,7 +135,9 @@ public struct DiaryService: Sendable {
             fromMilliseconds: ms - 2 * WeatherImportService.maximumGap,
             toMilliseconds: ms + WeatherImportService.maximumGap + 1, account: account)
         try tx.setConditions(
-            ConditionsService(zone: zone, tide: tide).snapshot(at: ms, coordinate: record.coordinate)
+            ConditionsService(
+                zone: ConditionsService.zone(near: record.coordinate.longitude, at: ms, configured: zone), tide: tide
+            ).snapshot(at: ms, coordinate: record.coordinate)
                 + WeatherImportService.conditions(readings, at: ms, devices: try deviceIDs(in: tx)), on: id,
             account: account)
     }
