@@ -60,19 +60,28 @@ struct WebImport {
                         r.file = r.file.replacingOccurrences(of: path, with: name)
                         return r
                     }
+                    let days = Self.days(reports, zone: zone)
                     guard reports.count != 1 else {
-                        return Upload(report: reports[0], rides: summary.rides, segments: summary.segments)
+                        return Upload(
+                            report: reports[0], rides: summary.rides, segments: summary.segments, days: days)
                     }
                     // The archive as a whole: its totals; imported before when every file in it was.
                     var report = ImportFileReport(file: name)
                     (report.fixesRead, report.kept, report.dropped) = (summary.fixesRead, summary.kept, summary.dropped)
                     report.stored = summary.stored
+                    func total(_ value: (ImportFileReport) -> Int?) -> Int? {
+                        let values = reports.compactMap(value)
+                        return values.isEmpty ? nil : values.reduce(0, +)
+                    }
+                    (report.visits, report.activities, report.records) = (
+                        total(\.visits), total(\.activities), total(\.records)
+                    )
                     if reports.allSatisfy({ $0.alreadyImported != nil }), let first = reports.first?.alreadyImported {
                         report.alreadyImported = first
                         report.alreadyImported?.points = reports.compactMap(\.alreadyImported?.points).reduce(0, +)
                     }
                     return Upload(
-                        report: report, rides: summary.rides, segments: summary.segments, files: reports,
+                        report: report, rides: summary.rides, segments: summary.segments, days: days, files: reports,
                         passedOver: passedOver)
                 }
                 return try context.responseEncoder.encode(answer, from: request, context: context)
@@ -123,6 +132,9 @@ struct WebImport {
         var report: ImportFileReport
         var rides: Int
         var segments: Int
+        /// The local days (in the account's zone) the stored points fall on, at most ``maxDays``
+        /// of them (the first ones), for the page to link.
+        var days: [String] = []
         var files: [ImportFileReport]? = nil
         var passedOver: Int? = nil
 
@@ -131,14 +143,34 @@ struct WebImport {
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(rides, forKey: .rides)
             try container.encode(segments, forKey: .segments)
+            try container.encode(days, forKey: .days)
             try container.encodeIfPresent(files, forKey: .files)
             try container.encodeIfPresent(passedOver, forKey: .passedOver)
         }
 
         enum Keys: String, CodingKey {
-            case rides, segments, files
+            case rides, segments, files, days
             case passedOver = "passed_over"
         }
+    }
+
+    /// The most days an upload's answer lists.
+    static let maxDays = 62
+
+    /// The local days in `zone` from the first point the reports stored to the last, at most
+    /// ``maxDays``.
+    static func days(_ reports: [ImportFileReport], zone: TimeZone) -> [String] {
+        let starts = reports.compactMap { $0.start.flatMap { UTCTimestamp.milliseconds(Substring($0)) } }
+        let ends = reports.compactMap { $0.end.flatMap { UTCTimestamp.milliseconds(Substring($0)) } }
+        guard let first = starts.min(), let last = ends.max() else { return [] }
+        var day = LocalDay.of(first, in: zone)
+        let end = LocalDay.of(last, in: zone)
+        var out: [String] = []
+        while day <= end, out.count < maxDays {
+            out.append(day.description)
+            day = day.adding(days: 1)
+        }
+        return out
     }
 
     /// The last part of the name the browser gave, in letters, digits, `.`, `-` and `_` (so it

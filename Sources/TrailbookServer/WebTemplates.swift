@@ -210,13 +210,18 @@ enum WebTemplates {
         {{> head}}
         <header><h1>Import</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
         <nav class="days"><a href="/">Home</a><a href="/day/{{today}}">Today’s diary</a><a href="/calendar">Calendar</a></nav>
-        <p>NMEA logs (.nmea, .log, .txt), GPX, JSON tracks, each also gzip-compressed; at most {{limit}} MiB. The points \
-        go through your collection rules, as <code>trailbook import</code> does; a file imported before is skipped.</p>
+        <p>NMEA logs (.nmea, .log, .txt), GPX, FIT and TCX (bike computers and watches), KML and KMZ, GeoJSON, CSV, \
+        Trailbook's JSON tracks, OwnTracks Recorder <code>.rec</code> files, and Google's location history (a Takeout \
+        zip, <code>Records.json</code>, the Semantic Location History, <code>Timeline.json</code>, \
+        <code>location-history.json</code>); each also gzip-compressed, or several in a zip; at most {{limit}} MiB. The \
+        points go through your collection rules, as <code>trailbook import</code> does; a file imported before is \
+        skipped.</p>
         <form id="import" data-csrf="{{csrf}}"><label>File <input type="file" name="file" id="file" required></label>\
         <button id="send">Import</button></form>
         <progress id="progress" max="100" value="0" hidden></progress>
         <p id="status" role="status"></p>
         <table id="summary" hidden><tbody></tbody></table>
+        <p id="days" hidden></p>
         <noscript><p>This page needs JavaScript to send the file; or run trailbook import --user {{user}} FILE on the \
         server.</p></noscript>
         <script src="/import.js"></script>
@@ -269,7 +274,20 @@ enum WebTemplates {
             row("Fixes read", answer.fixes_read); row("Kept", answer.kept); row("Stored", answer.stored);
             for (const [reason, n] of Object.entries(answer.dropped || {})) row("Dropped: " + reason.replace(/_/g, " "), n);
             row("Rides", answer.rides);
+            if (answer.visits != null) row("Visits (Google's)", answer.visits);
+            if (answer.records != null) row("Records made", answer.records);
             summary.hidden = false;
+            const days = document.getElementById("days");
+            days.replaceChildren();
+            if ((answer.days || []).length > 0) {
+              days.append("The days it filled: ");
+              answer.days.forEach((d, i) => {
+                const a = document.createElement("a"); a.href = "/day/" + d; a.textContent = d;
+                if (i > 0) days.append(", ");
+                days.appendChild(a);
+              });
+              days.hidden = false;
+            }
           });
           xhr.addEventListener("error", () => { status.textContent = "The upload broke off; try again."; });
           xhr.send(chosen);

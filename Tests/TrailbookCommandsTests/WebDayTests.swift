@@ -451,21 +451,27 @@ extension WebPageTests {
                 "eval:document.getElementById('send').click() || 1",
                 "wait:!document.getElementById('summary').hidden", "eval:" + summary,
                 "eval:document.getElementById('status').textContent", "shot:\(dir)/import.png",
+                "eval:Array.from(document.querySelectorAll('#days a')).map(a=>a.getAttribute('href'))",
+                "eval:document.querySelector('main, body').innerText.includes('FIT and TCX')",
                 // The same file again: skipped, and said so.
                 "eval:document.getElementById('send').click() || 1",
                 "wait:document.getElementById('status').textContent.includes('imported before')",
                 "eval:document.getElementById('status').textContent",
                 "eval:document.documentElement.scrollWidth - document.documentElement.clientWidth",
             ])
-        #expect(lines.count == 6, "\(lines)")
-        guard lines.count == 6 else { return }
+        #expect(lines.count == 8, "\(lines)")
+        guard lines.count == 8 else { return }
+        // The days it filled are linked; the page names the formats it takes.
+        let links = lines[3] as? [String] ?? []
+        #expect(links == ["/day/2026-06-14"], "\(lines[3])")
+        #expect(lines[4] as? Bool == true)
         let rows = lines[1] as? [String] ?? []
         #expect(
             rows.contains("Fixes read\t1800") && rows.contains("Kept\t1762") && rows.contains("Stored\t1762")
                 && rows.contains("Dropped: no fix\t38") && rows.contains("Rides\t1"), "\(rows)")
         #expect(lines[2] as? String == "ride.nmea is imported.")
-        #expect(lines[4] as? String == "ride.nmea was imported before (1762 points); nothing changed.", "\(lines[4])")
-        #expect(lines[5] as? Int == 0)
+        #expect(lines[6] as? String == "ride.nmea was imported before (1762 points); nothing changed.", "\(lines[6])")
+        #expect(lines[7] as? Int == 0)
         // On Ana's day, not Ben's.
         let jar = ["Cookie": "trailbook_session=\(session)"]
         #expect(try await HTTP.request(URL(string: "\(base)/day/2026-06-14")!, headers: jar).1.contains("1 ride"))
@@ -519,6 +525,7 @@ extension WebPageTests {
                 "takeout-2026.zip/Takeout/a/Records.json", "takeout-2026.zip/Takeout/b/Records.json",
             ])
         #expect(answer["stored"] as? Int == 1762 && answer["passed_over"] as? Int == 1, "\(uploaded.body)")
+        #expect(answer["days"] as? [String] == ["2026-06-15"], "\(uploaded.body)")
         #expect(!uploaded.body.contains("trailbook-upload"))
     }
 }

@@ -41,6 +41,9 @@ public struct ImportFileReport: Codable, Sendable {
     /// Events found in the file, and those of them stored (not there already).
     public var events: Int?
     public var eventsStored: Int?
+    /// The first and last point the file stored (UTC, ISO 8601 with milliseconds).
+    public var start: String?
+    public var end: String?
 
     public struct Earlier: Codable, Sendable {
         public var name: String
@@ -69,7 +72,7 @@ public struct ImportFileReport: Codable, Sendable {
         case recordsAlreadyStored = "records_already_stored"
         case waypointsWithoutTime = "waypoints_without_time"
         case routesSkipped = "routes_skipped"
-        case events
+        case events, start, end
         case eventsStored = "events_stored"
     }
 

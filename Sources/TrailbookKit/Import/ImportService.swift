@@ -308,6 +308,12 @@ public struct ImportService {
             }
             report.stored = outcome.points
             report.eventsStored = outcome.events
+            if outcome.points > 0, let digest = imported?.sha256,
+                let stored = try store?.importedFile(sha256: digest, account: account)
+            {
+                report.start = stored.startMilliseconds.map(LocalTime.utc)
+                report.end = stored.endMilliseconds.map(LocalTime.utc)
+            }
             if earlier != nil { report.replaced = outcome.replacedPoints }
             if report.waypoints != nil || report.visits != nil {
                 report.records = outcome.places
