@@ -112,7 +112,8 @@ fuzz: deps-test
 	bash scripts/fuzz.sh
 	bash scripts/fuzz-api.sh
 
-# Installs the binary (stripped of its debug information), the udev rules and the systemd unit (DESTDIR for staging, PREFIX for the binary).
+# Installs the binary (stripped of its debug information), the udev rules and the systemd units (the recorder's,
+# started by udev, and trailbook-serve.service; DESTDIR for staging, PREFIX for the binary).
 PREFIX  ?= /usr/local
 DESTDIR ?=
 install: release
@@ -122,9 +123,11 @@ install: release
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/trailbook/README.md
 	mkdir -p $(DESTDIR)/etc/systemd/system
 	scripts/render-unit.sh $(PREFIX)/bin $(PREFIX)/share/doc/trailbook $(DESTDIR)/etc/systemd/system/trailbook-record@.service
+	scripts/render-unit.sh $(PREFIX)/bin $(PREFIX)/share/doc/trailbook $(DESTDIR)/etc/systemd/system/trailbook-serve.service trailbook-serve.service
 	@if [ -z "$(DESTDIR)" ]; then \
 	  udevadm control --reload 2>/dev/null || true; systemctl daemon-reload 2>/dev/null || true; \
 	  echo "Installed. Plug a receiver in: trailbook-record@<device>.service starts; journalctl -u 'trailbook-record@*' shows it."; \
+	  echo "The server: sudo systemctl enable --now trailbook-serve (127.0.0.1:8750); its first account: README, 'The server as a service'."; \
 	fi
 
 # Style check with the toolchain's swift-format (.swift-format).
