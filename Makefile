@@ -45,43 +45,48 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswif
 release: deps-build
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-demo: release
+# The demo runs the debug binary `make test` builds too: it builds in about a third of the release build's time
+# (docs/BENCHMARKS.md, "make demo"), and the demo's samples take it a second or two. `make release` (and
+# `make install`) build the optimised binary.
+DEMO_BIN := .build/debug/trailbook
+
+demo: build
 	@echo "== trailbook decode Samples/ride.nmea (the start, then 10 minutes in):"
-	@.build/release/trailbook decode --stats Samples/ride.nmea > .build/demo-ride.csv
+	@$(DEMO_BIN) decode --stats Samples/ride.nmea > .build/demo-ride.csv
 	@head -3 .build/demo-ride.csv | cut -d, -f1-9
 	@echo "   ..."
 	@sed -n '601,603p' .build/demo-ride.csv | cut -d, -f1-9
 	@echo "   ... $$(($$(wc -l < .build/demo-ride.csv) - 1)) epochs in .build/demo-ride.csv"
 	@echo
 	@echo "== trailbook watch --replay Samples/ride.nmea --realtime --speed 20 (what a live receiver looks like):"
-	@.build/release/trailbook watch --replay Samples/ride.nmea --realtime --speed 20 --count 5 2>/dev/null | tail -n +1
+	@$(DEMO_BIN) watch --replay Samples/ride.nmea --realtime --speed 20 --count 5 2>/dev/null | tail -n +1
 	@echo
 	@echo "== trailbook import: the sample ride and a simulated ride the next day, into a demo store:"
 	@rm -rf .build/demo-store.sqlite .build/demo-store.sqlite-wal .build/demo-store.sqlite-shm .build/demo-store-media .build/demo-reports
-	@.build/release/trailbook simulate --duration 2400 --seed 9 --start 2026-06-15T07:10:00 -o .build/demo-ride-2.nmea
-	@.build/release/trailbook import --store .build/demo-store.sqlite Samples/ride.nmea .build/demo-ride-2.nmea
-	@.build/release/trailbook rides --store .build/demo-store.sqlite --time-zone Europe/Zurich
+	@$(DEMO_BIN) simulate --duration 2400 --seed 9 --start 2026-06-15T07:10:00 -o .build/demo-ride-2.nmea
+	@$(DEMO_BIN) import --store .build/demo-store.sqlite Samples/ride.nmea .build/demo-ride-2.nmea
+	@$(DEMO_BIN) rides --store .build/demo-store.sqlite --time-zone Europe/Zurich
 	@echo
 	@echo "== a diary entry: a note at 08:45 local time and the day's summary"
-	@.build/release/trailbook note add --store .build/demo-store.sqlite --at "2026-06-14 08:45" --time-zone Europe/Zurich --text "Coffee by the lake, then the long way home."
-	@.build/release/trailbook day 2026-06-14 --store .build/demo-store.sqlite --summary "Morning loop round the lake."
+	@$(DEMO_BIN) note add --store .build/demo-store.sqlite --at "2026-06-14 08:45" --time-zone Europe/Zurich --text "Coffee by the lake, then the long way home."
+	@$(DEMO_BIN) day 2026-06-14 --store .build/demo-store.sqlite --summary "Morning loop round the lake."
 	@echo
 	@echo "== trailbook summary --day 2026-06-14 and --day 2026-06-15:"
-	@.build/release/trailbook summary --store .build/demo-store.sqlite --day 2026-06-14 --time-zone Europe/Zurich
-	@.build/release/trailbook summary --store .build/demo-store.sqlite --day 2026-06-15 --time-zone Europe/Zurich
+	@$(DEMO_BIN) summary --store .build/demo-store.sqlite --day 2026-06-14 --time-zone Europe/Zurich
+	@$(DEMO_BIN) summary --store .build/demo-store.sqlite --day 2026-06-15 --time-zone Europe/Zurich
 	@echo
 	@echo "== trailbook report day and report overlay (open them in a browser; they load nothing from the network):"
 	@mkdir -p .build/demo-reports
-	@.build/release/trailbook report day 2026-06-14 --store .build/demo-store.sqlite --time-zone Europe/Zurich -o .build/demo-reports/2026-06-14.html
+	@$(DEMO_BIN) report day 2026-06-14 --store .build/demo-store.sqlite --time-zone Europe/Zurich -o .build/demo-reports/2026-06-14.html
 	@echo "   ...and with a base map: made-up grid tiles from an MBTiles file (no internet needed):"
 	@python3 Samples/make-demo-tiles.py .build/demo-tiles.mbtiles 47.30 8.45 47.45 8.65 11 17
-	@.build/release/trailbook report day 2026-06-14 --store .build/demo-store.sqlite --time-zone Europe/Zurich --tiles mbtiles:.build/demo-tiles.mbtiles --attribution "Trailbook demo grid (not a real map)" -o .build/demo-reports/2026-06-14-map.html
+	@$(DEMO_BIN) report day 2026-06-14 --store .build/demo-store.sqlite --time-zone Europe/Zurich --tiles mbtiles:.build/demo-tiles.mbtiles --attribution "Trailbook demo grid (not a real map)" -o .build/demo-reports/2026-06-14-map.html
 	@echo "   For a real map: --tiles osm (OpenStreetMap), or --tiles 'https://tile.example.org/{z}/{x}/{y}.png' --attribution '...'"
 	@echo "   (your tile provider's URL and credit; mind its usage policy), or maps.tiles in the config (docs/CONFIG.md)."
-	@.build/release/trailbook report overlay --store .build/demo-store.sqlite --time-zone Europe/Zurich --from 2026-06-14 --to 2026-06-15 -o .build/demo-reports/overlay
-	@.build/release/trailbook export --store .build/demo-store.sqlite --day 2026-06-14 --time-zone Europe/Zurich --format gpx -o .build/demo-reports/2026-06-14.gpx && echo .build/demo-reports/2026-06-14.gpx
+	@$(DEMO_BIN) report overlay --store .build/demo-store.sqlite --time-zone Europe/Zurich --from 2026-06-14 --to 2026-06-15 -o .build/demo-reports/overlay
+	@$(DEMO_BIN) export --store .build/demo-store.sqlite --day 2026-06-14 --time-zone Europe/Zurich --format gpx -o .build/demo-reports/2026-06-14.gpx && echo .build/demo-reports/2026-06-14.gpx
 	@echo
-	@echo "Next: plug in a receiver and run .build/release/trailbook devices, then .build/release/trailbook watch"
+	@echo "Next: plug in a receiver and run $(DEMO_BIN) devices, then $(DEMO_BIN) watch"
 
 # The debug binary the tests use decodes the corpus too: a release build would double the time of
 # a clean `make test` (CI) for the same decoder; `make conformance` runs it on the release binary.

@@ -11,6 +11,7 @@ import TrailbookTestSupport
     /// Lines run by none of the tests here, and why.
     static func leftOut(_ line: String) -> String? {
         if line.hasPrefix("make ") { return "make demo and make test are what runs this test" }
+        if line.hasPrefix("sudo ") || line.hasPrefix("journalctl ") { return "needs systemd running the service" }
         if line.contains("--device /dev/") || line.contains("record --") { return "needs a receiver" }
         // An alert's channel is only stored by `alert add`; `alert test`, a report's web tiles, a
         // server and curl reach the host.
@@ -52,7 +53,7 @@ import TrailbookTestSupport
                 // `/tmp/` first: the binary's own path may lie under /tmp (a CI clone).
                 let command = (assignments + [line]).joined(separator: "\n")
                     .replacingOccurrences(of: "/tmp/", with: scratch + "/")
-                    .replacingOccurrences(of: ".build/release/trailbook", with: binary)
+                    .replacingOccurrences(of: ".build/debug/trailbook", with: binary)
                     .replacingOccurrences(
                         of: #"(^|[\s;(|])trailbook "#, with: "$1\(binary) ", options: .regularExpression
                     )
