@@ -56,10 +56,13 @@ enum WebPages {
             // Every device is listed; on the map, only those seen today (an old position would
             // pull the map away from today's track).
             let startOfToday = LocalDay.start(LocalDay.of(now, in: zone), in: zone)
+            // An import's device is listed as one, never drawn as where it is now.
             let own = today.positions.map { p -> [String: Any] in
-                let recent = p.fix.unixMilliseconds! >= startOfToday
+                let recent = p.live && p.fix.unixMilliseconds! >= startOfToday
                 return [
                     "user": user, "device": p.device, "time": LocalTime.utc(p.fix.unixMilliseconds!),
+                    // Only for an import's device (an empty text still opens a section).
+                    "kind": p.live ? false : "imported, not live" as Any,
                     "lat": recent ? "\(p.fix.coordinate!.latitude)" : "",
                     "lon": recent ? "\(p.fix.coordinate!.longitude)" : "",
                     "seen": Self.ago(Double(now - p.fix.unixMilliseconds!) / 1000),

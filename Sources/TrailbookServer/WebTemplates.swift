@@ -462,7 +462,8 @@ enum WebTemplates {
         <div class="scroll"><table id="friends" data-moving-within="{{movingWithin}}" data-offline-after="{{offlineAfter}}"><thead><tr><th>Who</th><th>Device</th><th>Last seen</th><th>Motion</th><th>Speed</th><th>Heading</th></tr></thead>
         <tbody>
         {{#own}}<tr class="self" data-user="{{user}}" data-device="{{device}}" data-lat="{{lat}}" data-lon="{{lon}}" \
-        data-time="{{time}}" data-motion=""><td>you</td><td>{{device}}</td><td>{{seen}}</td><td></td><td>{{speed}}</td>\
+        data-time="{{time}}" data-motion=""><td>you</td><td>{{device}}{{#kind}} <span class="muted">({{.}})</span>{{/kind}}</td>\
+        <td>{{seen}}</td><td></td><td>{{speed}}</td>\
         <td>{{course}}</td></tr>
         {{/own}}{{#friends}}<tr data-user="{{user}}" data-device="{{device}}" data-lat="{{lat}}" data-lon="{{lon}}" data-time="{{time}}" \
         data-motion="{{motion}}"{{#offline}} class="offline"{{/offline}}>

@@ -65,8 +65,8 @@ public struct SourceFusion: Sendable {
     public func kept(_ points: [Point]) -> [Bool] {
         let sources = Set(points.map(\.source))
         guard sources.count > 1 else { return Array(repeating: true, count: points.count) }
-        let ranked = rank(points)
         let covered = coverage(points)
+        let ranked = rank(points, covered: covered)
         var out = Array(repeating: true, count: points.count)
         for (i, p) in points.enumerated() {
             guard let place = ranked[p.source] else { continue }
@@ -80,15 +80,14 @@ public struct SourceFusion: Sendable {
         return out
     }
 
-    /// Each source's quality over `points`.
-    func rank(_ points: [Point]) -> [Int: Quality] {
+    /// Each source's quality over `points`, whose ``coverage(_:)`` is `covered`.
+    func rank(_ points: [Point], covered: [Int: [(Int64, Int64)]]) -> [Int: Quality] {
         var errors: [Int: [Double]] = [:]
         var counts: [Int: Int] = [:]
         for p in points {
             counts[p.source, default: 0] += 1
             if let e = p.error, e.isFinite, e >= 0 { errors[p.source, default: []].append(e) }
         }
-        let covered = coverage(points)
         var out: [Int: Quality] = [:]
         for (source, count) in counts {
             let known = (errors[source] ?? []).sorted()

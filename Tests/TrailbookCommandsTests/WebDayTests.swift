@@ -472,8 +472,10 @@ extension WebPageTests {
         #expect(lines[2] as? String == "ride.nmea is imported.")
         #expect(lines[6] as? String == "ride.nmea was imported before (1762 points); nothing changed.", "\(lines[6])")
         #expect(lines[7] as? Int == 0)
-        // On Ana's day, not Ben's.
+        // On Ana's day, not Ben's; her home page lists the import's device as imported, not live.
         let jar = ["Cookie": "trailbook_session=\(session)"]
+        let homePage = try await HTTP.request(base, headers: jar).1
+        #expect(homePage.contains("imported <span class=\"muted\">(imported, not live)</span>"), "\(homePage)")
         #expect(try await HTTP.request(URL(string: "\(base)/day/2026-06-14")!, headers: jar).1.contains("1 ride"))
         let bens = try run(["rides", "--user", "ben", "--store", store, "--json"])
         #expect(!bens.stdout.contains("1762"), "\(bens.stdout)")

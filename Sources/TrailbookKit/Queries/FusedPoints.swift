@@ -20,6 +20,8 @@ enum FusedPoints {
     /// better source between two it kept, the kept part after the hole is a segment of its own
     /// (a negative id, never a stored one), so no line or distance crosses the time it lost.
     static func fuse(_ placed: [PlacedPoint]) -> [PlacedPoint] {
+        // One device: nothing to fuse, nothing to allocate.
+        guard let first = placed.first?.device, placed.contains(where: { $0.device != first }) else { return placed }
         var sources: [String: Int] = [:]
         let points = placed.map { p in
             let source =

@@ -10,6 +10,9 @@ public struct TodayMap: Sendable {
     public struct Position: Sendable {
         public var device: String
         public var fix: Fix
+        /// Whether the device posts live (it was given a token: a phone app, `record --server`);
+        /// false for the device of imports, whose newest point says nothing of now.
+        public var live: Bool
     }
 
     /// Each device's newest stored fix (devices with none are left out).
@@ -23,7 +26,9 @@ public struct TodayMap: Sendable {
         var positions: [Position] = []
         for device in try store.devices(of: account) ?? [] {
             if let fix = try store.latestPoint(devices: .account(account, device: device.name)) {
-                positions.append(Position(device: device.name, fix: fix))
+                positions.append(
+                    Position(
+                        device: device.name, fix: fix, live: device.hasToken || device.revokedMilliseconds != nil))
             }
         }
         let (from, _) = LocalDay.range(LocalDay.of(now, in: zone), in: zone)
