@@ -6,11 +6,13 @@ import GPSCore
 /// points stay, over points already read; the stored points are never changed.
 ///
 /// The order of the sources, best first (docs/TIMELINE.md):
-/// 1. a source whose points say how accurate they are (a horizontal error or an HDOP: a receiver,
-///    a phone, Google's raw locations) over one whose points never do (Google's semantic paths);
-/// 2. the smaller median horizontal error (HDOP counted as ``hdopMetres`` metres per unit);
-/// 3. the denser source: more points per hour of the time it covers;
-/// 4. the lower source number (a stable choice between equals).
+/// 1. a source with a point every ``sparseInterval`` or more often (its median interval) over a
+///    sparser one: measured points over a path drawn from a few (Google's semantic paths);
+/// 2. a source whose points say how accurate they are (a horizontal error or an HDOP: a receiver,
+///    a phone, Google's raw locations) over one whose points never do;
+/// 3. the smaller median horizontal error (HDOP counted as ``hdopMetres`` metres per unit);
+/// 4. the denser source: more points per hour of the time it covers;
+/// 5. the lower source number (a stable choice between equals).
 ///
 /// A source covers the time between two of its consecutive points no more than ``bridge`` apart,
 /// and ``margin`` on either side of each of its points. A point is kept when no better source
@@ -34,17 +36,22 @@ public struct SourceFusion: Sendable {
 
     /// What a source's points say of it, in the order above (smaller is better).
     struct Quality: Comparable {
+        var sparse: Bool
         var inferred: Bool
         var error: Double
         var sparseness: Double
         var source: Int
 
         static func < (a: Quality, b: Quality) -> Bool {
-            (a.inferred ? 1 : 0, a.error, a.sparseness, a.source) < (
-                b.inferred ? 1 : 0, b.error, b.sparseness, b.source
+            (a.sparse ? 1 : 0, a.inferred ? 1 : 0, a.error, a.sparseness, a.source) < (
+                b.sparse ? 1 : 0, b.inferred ? 1 : 0, b.error, b.sparseness, b.source
             )
         }
     }
+
+    /// A source whose median time between two points (within ``bridge``) is longer is sparse: a
+    /// path drawn from a few points, as Google's semantic paths are, ms.
+    public var sparseInterval: Int64 = 120_000
 
     /// The longest time between two points of a source that it still covers, ms.
     public var bridge: Int64 = 600_000
@@ -84,16 +91,24 @@ public struct SourceFusion: Sendable {
     func rank(_ points: [Point], covered: [Int: [(Int64, Int64)]]) -> [Int: Quality] {
         var errors: [Int: [Double]] = [:]
         var counts: [Int: Int] = [:]
+        var intervals: [Int: [Int64]] = [:]
+        var last: [Int: Int64] = [:]
         for p in points {
             counts[p.source, default: 0] += 1
             if let e = p.error, e.isFinite, e >= 0 { errors[p.source, default: []].append(e) }
+            if let before = last[p.source], p.milliseconds - before <= bridge {
+                intervals[p.source, default: []].append(p.milliseconds - before)
+            }
+            last[p.source] = p.milliseconds
         }
         var out: [Int: Quality] = [:]
         for (source, count) in counts {
             let known = (errors[source] ?? []).sorted()
             let hours = Double(covered[source]?.reduce(0) { $0 + $1.1 - $1.0 } ?? 0) / 3_600_000
+            let gaps = (intervals[source] ?? []).sorted()
             out[source] = Quality(
-                inferred: known.isEmpty, error: known.isEmpty ? .infinity : known[known.count / 2],
+                sparse: gaps.isEmpty || gaps[gaps.count / 2] > sparseInterval, inferred: known.isEmpty,
+                error: known.isEmpty ? .infinity : known[known.count / 2],
                 sparseness: hours > 0 ? hours / Double(count) : .infinity, source: source)
         }
         return out

@@ -1,4 +1,5 @@
 import Foundation
+import GPSCore
 import Testing
 import TrailbookTestSupport
 
@@ -334,6 +335,73 @@ import TrailbookTestSupport
         let trips = try #require(json["trips"] as? [[String: Any]])
         #expect(!trips.contains { ($0["start"] as? String ?? "") < Self.iso(first.milliseconds) }, "\(trips)")
         #expect(trips.contains { $0["mode"] as? String == "cycling" }, "\(trips)")
+    }
+
+    /// A Takeout of one day with both Records.json (a point a minute, 15 m) and the Semantic
+    /// Location History of the same hours (its ride's path a point in five minutes, each saying
+    /// 5 m): the day counts the ride once, from the raw locations, within 5% of the truth; the
+    /// sum of the two would be about twice it.
+    @Test func aTakeoutWithRecordsAndTheSemanticHistoryCountsTheDayOnce() throws {
+        let ride = Self.ride
+        let truth = Swift.zip(ride, ride.dropFirst()).reduce(0.0) { sum, pair in
+            sum
+                + Geodesy.haversineDistance(
+                    Coordinate(latitude: pair.0.latitude, longitude: pair.0.longitude),
+                    Coordinate(latitude: pair.1.latitude, longitude: pair.1.longitude))
+        }
+        let folder = try Samples.temporaryDirectory() + "/Takeout"
+        let history = folder + "/Location History"
+        try FileManager.default.createDirectory(
+            atPath: history + "/Semantic Location History/2026", withIntermediateDirectories: true)
+        let records = ride.enumerated().filter { $0.offset % 60 == 0 }.map { _, p in
+            [
+                "latitudeE7": Self.e7(p.latitude), "longitudeE7": Self.e7(p.longitude), "accuracy": 15,
+                "timestamp": Self.iso(p.milliseconds), "deviceTag": 7,
+            ] as [String: Any]
+        }
+        try JSONSerialization.data(withJSONObject: ["locations": records]).write(
+            to: URL(fileURLWithPath: history + "/Records.json"))
+        let path = ride.enumerated().filter { $0.offset % 300 == 0 }.map(\.element)
+        let (first, last) = (ride.first!, ride.last!)
+        let segment: [String: Any] = [
+            "activitySegment": [
+                "startLocation": ["latitudeE7": Self.e7(first.latitude), "longitudeE7": Self.e7(first.longitude)],
+                "endLocation": ["latitudeE7": Self.e7(last.latitude), "longitudeE7": Self.e7(last.longitude)],
+                "duration": [
+                    "startTimestamp": Self.iso(first.milliseconds), "endTimestamp": Self.iso(last.milliseconds),
+                ],
+                "activityType": "CYCLING",
+                "simplifiedRawPath": [
+                    "points": path.map {
+                        [
+                            "latE7": Self.e7($0.latitude), "lngE7": Self.e7($0.longitude),
+                            "timestamp": Self.iso($0.milliseconds), "accuracyMeters": 5,
+                        ] as [String: Any]
+                    }
+                ],
+            ]
+        ]
+        try JSONSerialization.data(withJSONObject: ["timelineObjects": [segment]]).write(
+            to: URL(fileURLWithPath: history + "/Semantic Location History/2026/2026_JUNE.json"))
+        let archive = try Samples.temporaryDirectory() + "/takeout.zip"
+        try zip(folder, into: archive)
+        let store = try Samples.temporaryDirectory() + "/google.sqlite"
+        let imported = try run(["import", "--store", store, archive])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        func distance(_ extra: [String]) throws -> Double {
+            let result = try run(
+                ["summary", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let rides = try #require(json["rides"] as? [[String: Any]])
+            return rides.compactMap { $0["distance_m"] as? Double }.reduce(0, +)
+        }
+        let day = try distance([])
+        let raw = try distance(["--device-name", "imported-google-7"])
+        let semantic = try distance(["--device-name", "imported"])
+        #expect(raw > 0.9 * truth && semantic > 0.3 * truth, "each source alone: \(raw) m, \(semantic) m of \(truth) m")
+        #expect(abs(day - truth) / truth < 0.05, "the day: \(day) m against the truth's \(truth) m")
+        #expect(abs(day - raw) < 1, "the raw locations, not the path: \(day) m, raw \(raw) m")
     }
 
     /// The Android export: the path in a semantic segment, the raw signals, a visit and an

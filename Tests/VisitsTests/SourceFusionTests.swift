@@ -54,6 +54,14 @@ import Visits
         #expect(keptSources(dense).allSatisfy { $0 == [1] })
     }
 
+    /// Google's semantic path (a point in five minutes, each saying 5 m) over its raw locations
+    /// (a point a minute, saying 20 m): the measured points win, though the path says better.
+    @Test func measuredPointsWinOverASparsePathThatSaysItIsAccurate() {
+        let all = merged(
+            points(0, from: 0, to: 7200, every: 300, error: 5), points(1, from: 0, to: 7200, every: 60, error: 20))
+        #expect(keptSources(all).allSatisfy { $0 == [1] })
+    }
+
     @Test func theWorseSourceFillsTheBetterOnesGaps() {
         // The receiver is off from minute 20 to minute 50: the phone's points there are kept,
         // and only there.
