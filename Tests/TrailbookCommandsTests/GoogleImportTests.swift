@@ -337,6 +337,48 @@ import TrailbookTestSupport
         #expect(trips.contains { $0["mode"] as? String == "cycling" }, "\(trips)")
     }
 
+    /// Semantic history with no point at all: two visits and, between them, an activity segment
+    /// with only its start and end. The day is two visits named as Google named them and a train
+    /// trip of Google's distance; `year` counts it.
+    @Test func aSegmentWithOnlyItsEndsIsATripOfItsMode() throws {
+        let basel = (lat: 47.5476, lon: 7.5897)
+        let zurich = (lat: 47.3779, lon: 8.5403)
+        let t0 = try #require(Self.milliseconds("2026-06-14T08:00:00.000Z"))
+        func location(_ p: (lat: Double, lon: Double), _ name: String? = nil) -> [String: Any] {
+            var l: [String: Any] = ["latitudeE7": Self.e7(p.lat), "longitudeE7": Self.e7(p.lon)]
+            if let name { l["name"] = name }
+            return l
+        }
+        func duration(_ a: Int64, _ b: Int64) -> [String: Any] {
+            ["startTimestamp": Self.iso(a), "endTimestamp": Self.iso(b)]
+        }
+        let objects: [[String: Any]] = [
+            ["placeVisit": ["location": location(basel, "Basel SBB"), "duration": duration(t0 - 3_600_000, t0)]],
+            [
+                "activitySegment": [
+                    "startLocation": location(basel), "endLocation": location(zurich),
+                    "duration": duration(t0, t0 + 3_300_000), "distance": 86_400, "activityType": "IN_RAIL_VEHICLE",
+                ]
+            ],
+            [
+                "placeVisit": [
+                    "location": location(zurich, "Zürich HB"), "duration": duration(t0 + 3_300_000, t0 + 7_200_000),
+                ]
+            ],
+        ]
+        let (_, store) = try importJSON(try write(["timelineObjects": objects], "2026_JUNE.json"))
+        let listed = try run(["visits", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        let names = (json["visits"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(names == ["Basel SBB", "Zürich HB"], "\(listed.stdout)")
+        let trips = try #require(json["trips"] as? [[String: Any]])
+        #expect(trips.count == 1 && trips.first?["mode"] as? String == "train", "\(trips)")
+        #expect(trips.first?["distance_m"] as? Double == 86_400)
+        let year = try run(["year", "2026", "--store", store, "--time-zone", "UTC"])
+        #expect(year.stdout.contains("train 86.4 km"), "\(year.stdout)")
+    }
+
     /// A Takeout of one day with both Records.json (a point a minute, 15 m) and the Semantic
     /// Location History of the same hours (its ride's path a point in five minutes, each saying
     /// 5 m): the day counts the ride once, from the raw locations, within 5% of the truth; the

@@ -70,3 +70,45 @@ import Testing
         #expect(visits.count == 1)
     }
 }
+
+/// Google's activity segments with only their ends: trips of their own, with their activity's mode.
+@Suite struct SaidTripTests {
+    let basel = Coordinate(latitude: 47.5476, longitude: 7.5897)
+    let zurich = Coordinate(latitude: 47.3779, longitude: 8.5403)
+    let t0: Int64 = 1_780_000_000_000
+
+    @Test func aSegmentWithOnlyItsEndsIsATripByItsActivity() {
+        var visits = [
+            Visit(start: t0 - 3_600_000, end: t0, center: basel, spread: 0, fixes: 0),
+            Visit(start: t0 + 3_600_000, end: t0 + 7_200_000, center: zurich, spread: 0, fixes: 0),
+        ]
+        var trips: [Trip] = []
+        let train = SaidTrip(
+            start: t0, end: t0 + 3_600_000, from: basel, to: zurich, distance: 86_000, activity: .train)
+        SaidVisit.merge([], visits: &visits, trips: &trips)
+        SaidTrip.merge([train], visits: visits, trips: &trips)
+        #expect(trips.count == 1)
+        #expect(trips.first?.mode == .train && trips.first?.distance == 86_000 && trips.first?.modeFrom == .phone)
+        // Cycling, by bicycle; a vehicle at train speed over a long way is a train; no activity: the speed's.
+        #expect(
+            SaidTrip(start: t0, end: t0 + 1_800_000, from: basel, to: zurich, distance: 9000, activity: .cycling).mode
+                == .cycling)
+        #expect(SaidTrip(start: t0, end: t0 + 1_500_000, from: basel, to: zurich, activity: .vehicle).mode == .train)
+        #expect(SaidTrip(start: t0, end: t0 + 3_600_000, from: basel, to: zurich, distance: 80_000).mode == .car)
+    }
+
+    @Test func aSegmentThePointsToldIsNotAddedAgain() {
+        let found = Trip(
+            start: t0, end: t0 + 3_600_000, from: basel, to: zurich, distance: 87_000, mode: .car,
+            movingSeconds: 3500, medianSpeed: 25, highSpeed: 38, fixes: 360)
+        var trips = [found]
+        let said = SaidTrip(start: t0 + 60_000, end: t0 + 3_500_000, from: basel, to: zurich, activity: .train)
+        SaidTrip.merge([said], visits: [], trips: &trips)
+        #expect(trips == [found])
+        // A stay the points saw there: no trip either.
+        var none: [Trip] = []
+        SaidTrip.merge(
+            [said], visits: [Visit(start: t0, end: t0 + 3_600_000, center: basel, spread: 10, fixes: 60)], trips: &none)
+        #expect(none.isEmpty)
+    }
+}

@@ -265,12 +265,17 @@ public enum VisitService {
         // What Google knew (its visits and activity segments, imported as records): a visit is a
         // visit for its hours, points or not, and names its place; an activity says how a trip
         // went where no phone did.
-        let (saidVisits, saidActivities) = try said(
+        let (saidVisits, saidTrips) = try said(
             store: store, from: a == .min ? a : a - 86_400_000, to: b, account: devices.account)
         SaidVisit.merge(saidVisits.filter { $0.end > a && $0.start < b }, visits: &visits, trips: &trips)
         if let first = trips.first, let last = trips.last {
-            Trip.hear(saidActivities.filter { $0.end > first.start && $0.start < last.end }, in: &trips)
+            Trip.hear(
+                saidTrips.filter { $0.end > first.start && $0.start < last.end }.compactMap { t in
+                    t.activity.map { Trip.Said(start: t.start, end: t.end, activity: $0) }
+                }, in: &trips)
         }
+        // A segment Google knew with no point of it (only its start and end): a trip of its own.
+        SaidTrip.merge(saidTrips.filter { $0.end > a && $0.start < b }, visits: visits, trips: &trips)
         let userPlaces = try store.places(account: devices.account)
         let clusters = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
         let (ids, known, addresses) = try remember(
@@ -352,12 +357,12 @@ public enum VisitService {
 
     /// What Google knew of `[from, to)`, from its visits and activity segments imported as
     /// records (`google` = visit or activity, with `until`): the visits with their place's name
-    /// and id, and the activities with their `activity_type`.
+    /// and id, and the activity segments with their ends, distance and `activity_type`.
     static func said(store: any TrackStoring, from: Int64, to: Int64, account: String?) throws
-        -> (visits: [SaidVisit], activities: [Trip.Said])
+        -> (visits: [SaidVisit], trips: [SaidTrip])
     {
         var visits: [SaidVisit] = []
-        var activities: [Trip.Said] = []
+        var trips: [SaidTrip] = []
         for r in try store.records(fromMilliseconds: from, toMilliseconds: to, account: account) {
             func text(_ key: String) -> String? {
                 guard case .text(let t) = r.fields.first(where: { $0.key == key })?.value else { return nil }
@@ -373,13 +378,21 @@ public enum VisitService {
                         start: r.milliseconds, end: end, coordinate: r.coordinate, name: text("name"),
                         placeID: text("place_id")))
             case "activity":
-                if let activity = text("activity_type").flatMap(MotionActivity.init(word:)) {
-                    activities.append(Trip.Said(start: r.milliseconds, end: end, activity: activity))
+                func number(_ key: String) -> Double? {
+                    guard case .number(let n) = r.fields.first(where: { $0.key == key })?.value else { return nil }
+                    return n
                 }
+                let to = number("end_latitude").flatMap { lat in
+                    number("end_longitude").map { Coordinate(latitude: lat, longitude: $0) }
+                }
+                trips.append(
+                    SaidTrip(
+                        start: r.milliseconds, end: end, from: r.coordinate, to: to, distance: number("distance_m"),
+                        activity: text("activity_type").flatMap(MotionActivity.init(word:))))
             default: continue
             }
         }
-        return (visits, activities)
+        return (visits, trips)
     }
 
     /// "3.6 km", "850 m".
