@@ -120,3 +120,28 @@ struct Rides: ParsableCommand {
         return "The nearest days with rides: " + days.joined(separator: ", ") + " (trailbook rides lists them all)."
     }
 }
+
+extension RideSelection {
+    /// ``load(_:store:zone:devices:fused:)``, where days without rides say which days nearby have
+    /// some, as `rides --day` does (`summary`, `export`).
+    static func loadNamingNearest(
+        _ scope: Scope, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter, fused: Bool = true
+    ) throws -> RideSelection {
+        do {
+            return try load(scope, store: store, zone: zone, devices: devices, fused: fused)
+        } catch let failure as QueryError {
+            guard case .noRides = failure else { throw failure }
+            let (first, last): (CivilDate?, CivilDate?)
+            switch scope {
+            case .ride: throw failure
+            case .day(let day): (first, last) = (day, day)
+            case .days(let a, let b): (first, last) = (a, b)
+            }
+            let (from, to, _) = try DayZone.range(first: first, last: last, store: store, devices: devices, zone: zone)
+            throw CommandFailure(
+                message: failure.description + " "
+                    + (try Rides.nearestDays(store, devices, from: from, to: to, zone: zone)),
+                code: .noInput)
+        }
+    }
+}

@@ -87,3 +87,23 @@ extension FirstHourThirdPassTests {
         #expect(riseAt < noon && noon < setAt, "the day around its noon: rise \(rise), set \(set)")
     }
 }
+
+extension FirstHourThirdPassTests {
+    /// `summary` and `export` of a day without rides say which days nearby have some, as
+    /// `rides --day` does, and exit 66.
+    @Test func aDayWithoutRidesNamesTheNearestDaysEverywhere() throws {
+        let folder = try Samples.temporaryDirectory()
+        let store = folder + "/s.sqlite"
+        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        for command in [
+            ["summary", "--day", "2026-06-20"],
+            ["export", "--day", "2026-06-20", "--format", "gpx", "-o", folder + "/x.gpx"],
+        ] {
+            let result = try run(command + ["--store", store, "--time-zone", "UTC"])
+            #expect(result.status == 66, "\(command[0]): \(result.stderr)")
+            #expect(
+                result.stderr.contains("No rides stored on 2026-06-20 (UTC).")
+                    && result.stderr.contains("The nearest days with rides: 2026-06-14 before"), "\(result.stderr)")
+        }
+    }
+}

@@ -50,7 +50,7 @@ struct Export: ParsableCommand {
     func run() throws {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
-        let selection = try RideSelection.load(
+        let selection = try RideSelection.loadNamingNearest(
             days.scope(ride: ride, zone: zone), store: store, zone: zone,
             devices: try devices.filter(store, account: user), fused: false)
         let export = try selection.export(store: store, records: ride == nil, account: user)

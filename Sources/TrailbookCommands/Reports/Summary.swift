@@ -47,7 +47,7 @@ struct Summary: ParsableCommand {
     func run() throws {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
-        let selection = try RideSelection.load(
+        let selection = try RideSelection.loadNamingNearest(
             days.scope(ride: ride, zone: zone), store: store, zone: zone,
             devices: try devices.filter(store, account: user))
         var options = StatisticsOptions()
