@@ -122,9 +122,9 @@ public struct SourceFusion: Sendable {
             let t = p.milliseconds
             var start = t - margin
             if let before = last[p.source], t - before <= bridge { start = min(start, before) }
-            if var list = spans[p.source], let end = list.last?.1, start <= end {
-                list[list.count - 1].1 = max(end, t + margin)
-                spans[p.source] = list
+            // In place: a copy of the list taken out of the dictionary would be copied on write.
+            if let end = spans[p.source]?.last?.1, start <= end {
+                spans[p.source]![spans[p.source]!.count - 1].1 = max(end, t + margin)
             } else {
                 spans[p.source, default: []].append((start, t + margin))
             }
