@@ -23,6 +23,10 @@ public struct AccountDevice: Equatable, Sendable {
     public var hasToken: Bool
     public var revokedMilliseconds: Int64?
 
+    /// Whether it posts live: it was given a token (a phone app, `record --server`), revoked or
+    /// not. An import's device never is: its newest point says nothing of now.
+    public var postsLive: Bool { hasToken || revokedMilliseconds != nil }
+
     public init(id: DeviceID, name: String, createdMilliseconds: Int64, hasToken: Bool, revokedMilliseconds: Int64?) {
         self.id = id
         self.name = name

@@ -28,7 +28,7 @@ public struct TodayMap: Sendable {
             if let fix = try store.latestPoint(devices: .account(account, device: device.name)) {
                 positions.append(
                     Position(
-                        device: device.name, fix: fix, live: device.hasToken || device.revokedMilliseconds != nil))
+                        device: device.name, fix: fix, live: device.postsLive))
             }
         }
         let (from, _) = LocalDay.range(LocalDay.of(now, in: zone), in: zone)

@@ -199,10 +199,10 @@ public struct SharingService: Sendable {
         }
     }
 
-    /// The devices of `owner` that post live: those given a token (a phone app, `record --server`),
-    /// revoked ones included. An import's device is never somewhere now, however new its points.
+    /// The devices of `owner` that post live (``AccountDevice/postsLive``): an import's device is
+    /// never somewhere now, however new its points.
     static func liveDevices(_ store: any StoreUnit, of owner: String) throws -> Set<String> {
-        Set((try store.devices(of: owner) ?? []).filter { $0.hasToken || $0.revokedMilliseconds != nil }.map(\.name))
+        Set((try store.devices(of: owner) ?? []).filter(\.postsLive).map(\.name))
     }
 
     /// How many of a device's newest fixes tell whether it moves.
