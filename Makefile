@@ -7,7 +7,7 @@ CONFORMANCE  := $(SHARED)/conformance/gpsd
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # What each job needs from apt.
 PKGS_BUILD   := python3 pkg-config libgps-dev libsqlite3-dev zlib1g-dev libcurl4-openssl-dev libtcd-dev xtide-data libqrencode-dev
-PKGS_TEST    := gpsd gpsd-clients gpsbabel python3-pil libxml2-utils chromium time curl postgresql mosquitto mosquitto-clients libnotify-bin zbar-tools
+PKGS_TEST    := sqlite3 gpsd gpsd-clients gpsbabel python3-pil libxml2-utils chromium time curl postgresql mosquitto mosquitto-clients libnotify-bin zbar-tools
 PKGS_BENCH   := gpsd-clients hyperfine gpsbabel time
 PKGS_FUZZ    := python3-venv
 

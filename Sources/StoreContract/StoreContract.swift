@@ -74,6 +74,14 @@ public enum StoreContract {
             try expect(try store.foundPlaces(account: "ana").isEmpty, "ana has none of mine")
             try expect(!(try store.nameFoundPlace(mine[0].id, name: "x", account: "ana")), "ana cannot name mine")
             try expect(try store.rememberPlaces([zurich], milliseconds: t0, account: "nobody").isEmpty, "no account")
+            // Numbers are the account's own: ana's first place is her place 1, whatever mine are.
+            try expect(mine.map(\.id) == [1, 2], "my places are numbered from 1: \(mine)")
+            let hers = try store.rememberPlaces([kloten], milliseconds: t0, account: "ana")
+            try expect(hers.map(\.id) == [1], "her first place is her place 1: \(hers)")
+            try expect(try store.nameFoundPlace(1, name: "Hangar", account: "ana"), "she names her place 1")
+            try expect(try store.foundPlaces(account: nil)[0].name == nil, "my place 1 keeps no name")
+            let more = try store.rememberPlaces([zurich, kloten], milliseconds: t0, account: nil)
+            try expect(more.map(\.id) == [3, 4], "numbered after my last: \(more)")
             let train = MovementCorrection(milliseconds: t0 + 60_000, kind: .mode, value: "train")
             let first = try store.addCorrection(train, account: nil)
             let again = try store.addCorrection(

@@ -544,6 +544,23 @@ enum PostgresSchema {
                 $$
                 """
             ]),
+        // A found place's number is its account's own (as on SQLite).
+        Migration(
+            name: "p15-found-place-numbers",
+            statements: [
+                "ALTER TABLE found_place ADD COLUMN number bigint NOT NULL DEFAULT 0",
+                """
+                UPDATE found_place SET number = n.number FROM (
+                    SELECT id, row_number() OVER (PARTITION BY user_id ORDER BY id) AS number FROM found_place
+                ) n WHERE n.id = found_place.id
+                """,
+                """
+                UPDATE movement_correction c SET value = coalesce((
+                    SELECT f.number::text FROM found_place f WHERE f.user_id = c.user_id AND f.id::text = c.value), '0')
+                WHERE c.kind = 'place'
+                """,
+                "CREATE UNIQUE INDEX found_place_on_number ON found_place (user_id, number)",
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

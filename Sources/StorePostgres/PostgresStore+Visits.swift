@@ -8,13 +8,13 @@ extension PostgresStoring {
         try read { session in
             try session.query(
                 """
-                SELECT f.id, f.lat, f.lon, f.name, f.address, f.suggestion, f.created_ms FROM found_place f
+                SELECT f.number, f.lat, f.lon, f.name, f.address, f.suggestion, f.created_ms FROM found_place f
                 JOIN account a ON a.id = f.user_id
-                WHERE a.name = \(account ?? PostgresStore.localUser) ORDER BY f.id
+                WHERE a.name = \(account ?? PostgresStore.localUser) ORDER BY f.number
                 """
             ).map {
                 FoundPlace(
-                    id: try $0.get("id"),
+                    id: try $0.get("number"),
                     center: Coordinate(latitude: try $0.get("lat"), longitude: try $0.get("lon")),
                     name: try $0.get("name"), address: try $0.get("address"), suggestion: try $0.get("suggestion"),
                     createdMilliseconds: try $0.get("created_ms"))
@@ -25,15 +25,18 @@ extension PostgresStoring {
     public func rememberPlaces(_ centers: [Coordinate], milliseconds: Int64, account: String?) throws -> [FoundPlace] {
         try write { session in
             guard let user = try PostgresStore.accountID(session, account) else { return [] }
-            // One statement; ids come back in the order of the arrays (WITH ORDINALITY).
+            // Numbered after the account's last, in the order of the arrays (WITH ORDINALITY);
+            // the account's row is locked first, so two writers number one after the other.
+            _ = try session.execute("SELECT id FROM account WHERE id = \(user) FOR UPDATE")
             let ids: [Int64] = try session.values(
                 """
-                INSERT INTO found_place (user_id, lat, lon, created_ms)
-                SELECT \(user), lat, lon, \(milliseconds)
+                INSERT INTO found_place (user_id, lat, lon, created_ms, number)
+                SELECT \(user), lat, lon, \(milliseconds),
+                    n + (SELECT coalesce(max(number), 0) FROM found_place WHERE user_id = \(user))
                 FROM unnest(\(centers.map(\.latitude))::double precision[],
                     \(centers.map(\.longitude))::double precision[]) WITH ORDINALITY AS c (lat, lon, n)
                 ORDER BY n
-                RETURNING id
+                RETURNING number
                 """)
             return zip(ids.sorted(), centers).map { FoundPlace(id: $0, center: $1, createdMilliseconds: milliseconds) }
         }
@@ -42,7 +45,8 @@ extension PostgresStoring {
     public func nameFoundPlace(_ id: Int64, name: String?, account: String?) throws -> Bool {
         try write { session in
             guard let user = try PostgresStore.accountID(session, account) else { return false }
-            return try session.execute("UPDATE found_place SET name = \(name) WHERE id = \(id) AND user_id = \(user)")
+            return try session.execute(
+                "UPDATE found_place SET name = \(name) WHERE number = \(id) AND user_id = \(user)")
                 > 0
         }
     }
@@ -51,7 +55,7 @@ extension PostgresStoring {
         try write { session in
             guard let user = try PostgresStore.accountID(session, account) else { return false }
             return try session.execute(
-                "UPDATE found_place SET address = \(address) WHERE id = \(id) AND user_id = \(user)") > 0
+                "UPDATE found_place SET address = \(address) WHERE number = \(id) AND user_id = \(user)") > 0
         }
     }
 
@@ -60,7 +64,7 @@ extension PostgresStoring {
             guard let user = try PostgresStore.accountID(session, account) else { return }
             _ = try session.execute(
                 """
-                UPDATE found_place SET suggestion = CASE id WHEN \(home) THEN 'home' WHEN \(work) THEN 'work' END
+                UPDATE found_place SET suggestion = CASE number WHEN \(home) THEN 'home' WHEN \(work) THEN 'work' END
                 WHERE user_id = \(user)
                 """)
         }

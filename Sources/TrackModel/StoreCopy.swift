@@ -157,7 +157,7 @@ public enum StoreCopy {
             "found_place",
             [
                 ("id", .int), ("user_id", .int), ("lat", .double), ("lon", .double), ("name", .text),
-                ("address", .text), ("suggestion", .text), ("created_ms", .int),
+                ("address", .text), ("suggestion", .text), ("created_ms", .int), ("number", .int),
             ]),
         table(
             "movement_correction",

@@ -601,6 +601,25 @@ enum Schema {
                     )
                     """)
         }
+        migrator.registerMigration("v22-found-place-numbers") { db in
+            // A found place's number is its account's own (1, 2, ... per account): the ids shown
+            // and taken never tell one account how many places the others have. A correction
+            // that named a place by its id names it by its number; one that named no place
+            // names none (0).
+            try db.execute(
+                sql: """
+                    ALTER TABLE found_place ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
+                    UPDATE found_place SET number = (
+                        SELECT count(*) FROM found_place f
+                        WHERE f.user_id = found_place.user_id AND f.id <= found_place.id);
+                    UPDATE movement_correction SET value = coalesce((
+                        SELECT CAST(f.number AS TEXT) FROM found_place f
+                        WHERE f.user_id = movement_correction.user_id
+                            AND CAST(f.id AS TEXT) = movement_correction.value), '0')
+                    WHERE kind = 'place';
+                    CREATE UNIQUE INDEX found_place_on_number ON found_place (user_id, number);
+                    """)
+        }
         return migrator
     }
 

@@ -24,6 +24,7 @@ enum SchemaSnapshot {
         "v19-account-preferences",
         "v20-gazetteer",
         "v21-found-places",
+        "v22-found-place-numbers",
     ]
     static let statements: [String] = [
         #"""
@@ -178,7 +179,7 @@ enum SchemaSnapshot {
             address TEXT,
             suggestion TEXT,
             created_ms INTEGER NOT NULL
-        )
+        , number INTEGER NOT NULL DEFAULT 0)
         """#,
         #"""
         CREATE TABLE movement_correction (
@@ -247,6 +248,9 @@ enum SchemaSnapshot {
         """#,
         #"""
         CREATE INDEX "found_place_on_user" ON "found_place"("user_id")
+        """#,
+        #"""
+        CREATE UNIQUE INDEX found_place_on_number ON found_place (user_id, number)
         """#,
     ]
     static let sequences: [(table: String, seq: Int64)] = [

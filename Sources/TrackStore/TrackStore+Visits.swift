@@ -8,11 +8,13 @@ extension SQLiteStoring {
         try pool.read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT f.* FROM found_place f JOIN user u ON u.id = f.user_id WHERE u.name = ? ORDER BY f.id",
+                sql: """
+                    SELECT f.* FROM found_place f JOIN user u ON u.id = f.user_id WHERE u.name = ? ORDER BY f.number
+                    """,
                 arguments: [account ?? TrackStore.localUser]
             ).map {
                 FoundPlace(
-                    id: $0["id"], center: Coordinate(latitude: $0["lat"], longitude: $0["lon"]), name: $0["name"],
+                    id: $0["number"], center: Coordinate(latitude: $0["lat"], longitude: $0["lon"]), name: $0["name"],
                     address: $0["address"], suggestion: $0["suggestion"], createdMilliseconds: $0["created_ms"])
             }
         }
@@ -21,11 +23,17 @@ extension SQLiteStoring {
     public func rememberPlaces(_ centers: [Coordinate], milliseconds: Int64, account: String?) throws -> [FoundPlace] {
         try pool.write { db in
             guard let user = try Self.accountID(db, account) else { return [] }
+            // Numbered after the account's last (its own numbers: 1, 2, ...).
+            var number =
+                try Int64.fetchOne(
+                    db, sql: "SELECT coalesce(max(number), 0) FROM found_place WHERE user_id = ?", arguments: [user])
+                ?? 0
             let insert = try db.cachedStatement(
-                sql: "INSERT INTO found_place (user_id, lat, lon, created_ms) VALUES (?, ?, ?, ?)")
+                sql: "INSERT INTO found_place (user_id, lat, lon, created_ms, number) VALUES (?, ?, ?, ?, ?)")
             return try centers.map { c in
-                try insert.execute(arguments: [user, c.latitude, c.longitude, milliseconds])
-                return FoundPlace(id: db.lastInsertedRowID, center: c, createdMilliseconds: milliseconds)
+                number += 1
+                try insert.execute(arguments: [user, c.latitude, c.longitude, milliseconds, number])
+                return FoundPlace(id: number, center: c, createdMilliseconds: milliseconds)
             }
         }
     }
@@ -34,7 +42,7 @@ extension SQLiteStoring {
         try pool.write { db in
             guard let user = try Self.accountID(db, account) else { return false }
             try db.execute(
-                sql: "UPDATE found_place SET name = ? WHERE id = ? AND user_id = ?", arguments: [name, id, user])
+                sql: "UPDATE found_place SET name = ? WHERE number = ? AND user_id = ?", arguments: [name, id, user])
             return db.changesCount > 0
         }
     }
@@ -43,7 +51,8 @@ extension SQLiteStoring {
         try pool.write { db in
             guard let user = try Self.accountID(db, account) else { return false }
             try db.execute(
-                sql: "UPDATE found_place SET address = ? WHERE id = ? AND user_id = ?", arguments: [address, id, user])
+                sql: "UPDATE found_place SET address = ? WHERE number = ? AND user_id = ?",
+                arguments: [address, id, user])
             return db.changesCount > 0
         }
     }
@@ -53,7 +62,7 @@ extension SQLiteStoring {
             guard let user = try Self.accountID(db, account) else { return }
             try db.execute(
                 sql: """
-                    UPDATE found_place SET suggestion = CASE id WHEN ? THEN 'home' WHEN ? THEN 'work' END
+                    UPDATE found_place SET suggestion = CASE number WHEN ? THEN 'home' WHEN ? THEN 'work' END
                     WHERE user_id = ?
                     """, arguments: [home, work, user])
         }

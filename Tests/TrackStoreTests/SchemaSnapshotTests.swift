@@ -1,4 +1,5 @@
 import Foundation
+import GPSCore
 import GRDB
 import Testing
 import TrailbookTestSupport
@@ -145,5 +146,32 @@ import TrailbookTestSupport
         _ = try TrackStore(path: path, migratingUpTo: "v4-import-provenance")
         let store = try TrackStore(path: path)
         #expect(try store.appliedMigrations() == Schema.migrator().migrations)
+    }
+
+    /// A store of the release before numbers its found places per account on upgrade, and a
+    /// correction that named a place by its id names it by its number.
+    @Test func foundPlacesAreNumberedPerAccountOnUpgrade() throws {
+        let path = try Samples.temporaryDirectory() + "/v21.sqlite"
+        let old = try TrackStore(path: path, migratingUpTo: "v21-found-places")
+        try old.pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO user (id, name, created_ms) VALUES (7, 'ana', 0), (8, 'ben', 0);
+                    INSERT INTO found_place (id, user_id, lat, lon, created_ms, name) VALUES
+                        (3, 7, 47.1, 8.1, 0, 'Flat'), (4, 8, 47.2, 8.2, 0, NULL), (6, 7, 47.3, 8.3, 0, 'Lab'),
+                        (9, 8, 47.4, 8.4, 0, 'Barn');
+                    INSERT INTO movement_correction (user_id, at_ms, kind, value, created_ms) VALUES
+                        (7, 1, 'place', '6', 0), (8, 2, 'place', '9', 0), (8, 3, 'place', '6', 0),
+                        (7, 4, 'mode', 'train', 0);
+                    """)
+        }
+        let store = try TrackStore(path: path)
+        #expect(try store.foundPlaces(account: "ana").map { "\($0.id) \($0.name ?? "-")" } == ["1 Flat", "2 Lab"])
+        #expect(try store.foundPlaces(account: "ben").map { "\($0.id) \($0.name ?? "-")" } == ["1 -", "2 Barn"])
+        #expect(try store.corrections(account: "ana").map(\.value) == ["2", "train"])
+        #expect(try store.corrections(account: "ben").map(\.value) == ["2", "0"], "ana's place 6 is none of ben's")
+        #expect(
+            try store.rememberPlaces([Coordinate(latitude: 1, longitude: 2)], milliseconds: 0, account: "ben")
+                .map(\.id) == [3])
     }
 }

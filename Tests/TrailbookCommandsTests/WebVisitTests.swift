@@ -134,4 +134,86 @@ extension WebPageTests {
             }
         }
     }
+
+    /// The store as `sqlite3 STORE .dump` prints it (the `sqlite3` package).
+    func dump(_ store: String) throws -> String {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"),
+            "/usr/bin/sqlite3 is missing: install the Debian package sqlite3 (make test does).")
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [store, ".dump"]
+        let out = Pipe()
+        sqlite.standardOutput = out
+        try sqlite.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
+        return text
+    }
+
+    /// Reading the day, its visits and timeline, by command and page, writes nothing: the places
+    /// a reading meets for the first time are shown under the numbers they will be kept by, and
+    /// kept by the writes (an import, the server's round, a correction).
+    @Test func readingTheDayWritesNothing() async throws {
+        let (_, store, config) = try fortnightStore(users: ["ana"])
+        func sql(_ statement: String) throws -> String {
+            let sqlite = Process()
+            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            sqlite.arguments = [store, statement]
+            let out = Pipe()
+            sqlite.standardOutput = out
+            try sqlite.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            sqlite.waitUntilExit()
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let kept = try dump(store).components(separatedBy: "INSERT INTO found_place").count - 1
+        #expect(kept >= 3, "the imports kept the places they found")
+        // The server's first round keeps the places of the account's newest two days: taken away,
+        // the round after finds the same newest point and keeps nothing again.
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        defer { _ = server.stop() }
+        _ = try sql("DELETE FROM found_place")
+        var rounds = 0
+        while try sql("SELECT count(*) FROM found_place") == "0", rounds < 600 {
+            try await Task.sleep(for: .milliseconds(100))
+            rounds += 1
+        }
+        #expect(try sql("SELECT count(*) FROM found_place") != "0", "the server's round kept the newest days' places")
+        _ = try sql("DELETE FROM found_place")
+        let before = try dump(store)
+        let user = ["--store", store, "--user", "ana", "--config", config]
+        let listed = try run(["visits", "--day", "2026-06-03"] + user)
+        #expect(listed.status == 0 && listed.stdout.contains("work (suggested)"), "\(listed.stdout)")
+        for command in [
+            ["day", "2026-06-03"], ["timeline", "2026-06-03"], ["visits", "--places"], ["year", "2026"],
+        ] {
+            let result = try run(command + user)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let ana = try await signIn(server.url!, as: "ana")
+        let jar = ["Cookie": "trailbook_session=\(ana)"]
+        for page in ["day/2026-06-03", "days", "places", "year"] {
+            let (status, body) = try await HTTP.request(URL(string: "\(server.url!)/\(page)")!, headers: jar)
+            #expect(status == 200, "\(page): \(body.prefix(500))")
+        }
+        // Signing in writes its session: the web_session rows aside, the store is as it was.
+        func content(_ dump: String) -> [String] {
+            dump.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("INSERT INTO web_session") }
+        }
+        let after = content(try dump(store))
+        #expect(
+            after == content(before),
+            "a reading wrote to the store: \(Set(after).symmetricDifference(content(before)).sorted().prefix(20))")
+        // A correction is a write: naming the place a reading showed keeps the places, under
+        // the numbers readings showed.
+        let first = try run(["visits", "--places"] + user)
+        #expect(first.stdout.contains("place 1"), "\(first.stdout)")
+        let named = try run(["visit", "name", "1", "Flat"] + user)
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(try sql("SELECT count(*) FROM found_place") != "0", "the correction kept the places")
+        let places = try run(["visits", "--places"] + user)
+        #expect(places.stdout.contains("Flat"), "\(places.stdout)")
+    }
 }

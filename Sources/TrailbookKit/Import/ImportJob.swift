@@ -72,6 +72,7 @@ public struct ImportJob {
             perFile.append(result.report)
             found += result.events
         }
+        if let target { try keepVisits(perFile, store: target) }
         var dropped: [String: Int] = [:]
         for f in perFile { dropped.merge(f.dropped, uniquingKeysWith: +) }
         var summary = ImportSummary(
@@ -91,6 +92,20 @@ public struct ImportJob {
             }
         }
         return summary
+    }
+}
+
+extension ImportJob {
+    /// Keeps the places the visits of the days imported found (their numbers, home and work):
+    /// the write that brought the points in keeps what they make, so that reading them never
+    /// writes (``VisitService/find(store:fromMilliseconds:toMilliseconds:devices:rules:zone:memo:keep:)``).
+    func keepVisits(_ reports: [ImportFileReport], store: any TrackStoring) throws {
+        let starts = reports.compactMap { $0.start.flatMap { UTCTimestamp.milliseconds(Substring($0)) } }
+        let ends = reports.compactMap { $0.end.flatMap { UTCTimestamp.milliseconds(Substring($0)) } }
+        guard let from = starts.min(), let to = ends.max() else { return }
+        _ = try VisitService.find(
+            store: store, fromMilliseconds: from, toMilliseconds: to + 1, devices: DeviceFilter(account: account),
+            rules: options.configuration.visits, zone: zone, keep: true)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GPSCore
+import Synchronization
 import TrackModel
 import Visits
 
@@ -12,6 +13,8 @@ public struct KeptViews: Sendable {
     public let heat: HeatCells
     public let years = DetectionMemo()
     public let cache: ViewCache?
+    /// The newest point (ms) of each account whose places were kept last.
+    let kept = LatestKept()
 
     /// `cache`: where the views outlive the server (nil: in memory only).
     public init(cache: ViewCache? = nil) {
@@ -33,9 +36,12 @@ public struct KeptViews: Sendable {
         guard let cache else { return (0, 0) }
         let accounts = try store.accounts()
         var stored = Set<Int64>()
+        var newest: [String: Int64] = [:]
         for account in accounts {
             let devices = DeviceFilter(account: account.name)
-            stored.formUnion(try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices).map(\.id))
+            let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices)
+            stored.formUnion(rides.map(\.id))
+            newest[account.name] = rides.map(\.endMilliseconds).max()
         }
         try cache.forget(allBut: stored)
         var done = (rides: 0, parts: 0)
@@ -52,7 +58,26 @@ public struct KeptViews: Sendable {
                 store: store, fromMilliseconds: LocalDay.start(CivilDate(unchecked: year, 1, 1), in: local),
                 toMilliseconds: LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: local),
                 devices: DeviceFilter(account: account.name), rules: rules, memo: years)
+            // The places the account's newest points make are kept here (the phones that post
+            // them write points only), so that reading the day never writes: the two days
+            // before its newest point, once per point newer than the round before saw.
+            if let end = newest[account.name], kept[account.name] != end {
+                _ = try VisitService.find(
+                    store: store, fromMilliseconds: end - 2 * 86_400_000, toMilliseconds: end + 1,
+                    devices: DeviceFilter(account: account.name), rules: rules, zone: local, keep: true)
+                kept[account.name] = end
+            }
         }
         return done
+    }
+}
+
+/// The newest point of each account whose found places a round kept.
+final class LatestKept: Sendable {
+    private let ends = Mutex<[String: Int64]>([:])
+
+    subscript(account: String) -> Int64? {
+        get { ends.withLock { $0[account] } }
+        set { ends.withLock { $0[account] = newValue } }
     }
 }

@@ -65,12 +65,19 @@ public struct VisitCorrections: Sendable {
 
     var account: String? { devices.account }
 
-    /// Names the place `id` ("place 7"); nil takes the name away.
+    /// Names the place `id` ("place 7"); nil takes the name away. A place a reading showed but
+    /// nothing kept yet (points no import or server round has looked at) is kept first: the
+    /// places of all the account's days are, in the order they were first visited.
     public func name(place id: Int, as name: String?) throws {
         let text = name?.trimmingCharacters(in: .whitespaces)
-        guard try store.nameFoundPlace(Int64(id), name: text?.isEmpty == false ? text : nil, account: account) else {
-            throw VisitCorrectionError.noPlace(String(id))
+        func named() throws -> Bool {
+            try store.nameFoundPlace(Int64(id), name: text?.isEmpty == false ? text : nil, account: account)
         }
+        if try named() { return }
+        _ = try VisitService.find(
+            store: store, fromMilliseconds: .min, toMilliseconds: .max, devices: devices, rules: rules, zone: zone,
+            keep: true)
+        guard try named() else { throw VisitCorrectionError.noPlace(String(id)) }
     }
 
     /// The trip at `at` went by `mode`; returns it as corrected and the correction's id.
@@ -116,7 +123,8 @@ public struct VisitCorrections: Sendable {
     /// The visits and trips around `at` (the day on either side is read, as always).
     func findings(at: Int64) throws -> VisitFindings {
         try VisitService.find(
-            store: store, fromMilliseconds: at, toMilliseconds: at + 1, devices: devices, rules: rules, zone: zone)
+            store: store, fromMilliseconds: at, toMilliseconds: at + 1, devices: devices, rules: rules, zone: zone,
+            keep: true)
     }
 
     /// Stores `correction` in one unit of work with the others of its kind within `span` (the

@@ -255,7 +255,7 @@ public enum VisitService {
 
     public static func find(
         store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
-        rules: VisitRules, zone: TimeZone, memo: DetectionMemo? = nil
+        rules: VisitRules, zone: TimeZone, memo: DetectionMemo? = nil, keep: Bool = false
     ) throws -> VisitFindings {
         let stored = try store.foundPlaces(account: devices.account)
         let remembered = stored.contains { $0.suggestion != nil }
@@ -279,7 +279,7 @@ public enum VisitService {
         let userPlaces = try store.places(account: devices.account)
         let clusters = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
         let (ids, known, addresses) = try remember(
-            clusters, stored: stored, store: store, account: devices.account, radius: rules.placeRadius)
+            clusters, stored: stored, store: store, account: devices.account, radius: rules.placeRadius, keep: keep)
         let corrections = try store.corrections(account: devices.account).compactMap { c -> Remembered.Correction? in
             switch c.kind {
             case .mode: TravelMode(rawValue: c.value).map { .mode(at: c.milliseconds, $0) }
@@ -299,7 +299,7 @@ public enum VisitService {
         let home = long ? h ?? storedHome : wide ? storedHome ?? h : storedHome
         var work = long ? w ?? storedWork : wide ? storedWork ?? w : storedWork
         if work == home { work = nil }
-        if wide, (home, work) != (storedHome, storedWork) {
+        if keep, wide, (home, work) != (storedHome, storedWork) {
             try store.suggestFoundPlaces(
                 home: home.map(Int64.init), work: work.map(Int64.init), account: devices.account)
         }
@@ -326,12 +326,16 @@ public enum VisitService {
         return findings
     }
 
-    /// The remembered id of each place found, and the places remembered: a place found for the
-    /// first time is remembered (in one unit of work that looks again, so two readings at once
-    /// remember it once), its id kept from then on.
+    /// The remembered id of each place found, and the places remembered. A place found for the
+    /// first time is numbered after the account's last; with `keep` it is remembered (in one
+    /// unit of work that looks again, so two at once remember it once), its number kept from
+    /// then on. Without, nothing is written: a reading shows the number the place will be kept
+    /// under by the writes that keep what they find (an import, the server's round, a
+    /// correction), when nothing else was found first.
     /// `stored`: the account's places as the store held them before this reading.
     static func remember(
-        _ found: [VisitPlace], stored: [FoundPlace], store: any TrackStoring, account: String?, radius: Double
+        _ found: [VisitPlace], stored: [FoundPlace], store: any TrackStoring, account: String?, radius: Double,
+        keep: Bool
     ) throws -> (ids: [Int: Int], known: [Remembered.Known], addresses: [Int: String]) {
         func known(_ unit: any StoreUnit) throws -> [Remembered.Known] {
             try unit.foundPlaces(account: account).map { .init(id: Int($0.id), center: $0.center, name: $0.name) }
@@ -341,6 +345,16 @@ public enum VisitService {
         let all = stored.map { Remembered.Known(id: Int($0.id), center: $0.center, name: $0.name) }
         let ids = Remembered.match(found, known: all, radius: radius)
         if ids.count == found.count { return (ids, all, addresses) }
+        guard keep else {
+            var (ids, all) = (ids, all)
+            var next = all.map(\.id).max() ?? 0
+            for p in found where ids[p.id] == nil {
+                next += 1
+                ids[p.id] = next
+                all.append(.init(id: next, center: p.center))
+            }
+            return (ids, all, addresses)
+        }
         let (newIDs, known) = try store.writeNow { unit in
             var all = try known(unit)
             var ids = Remembered.match(found, known: all, radius: radius)
