@@ -190,8 +190,9 @@ struct Timeline: ParsableCommand {
         let filter = try devices.filter(store, account: accountOptions.user)
         // The day where the person was (a day in London is London's day), its times in `zone`.
         let cut = try DayZone.of(day, store: store, devices: filter, zone: zone)
+        let until = try DayZone.end(of: day, store: store, devices: filter, zone: zone)
         let entries = try DayTimeline.load(
-            day, store: store, zone: zone, cutIn: cut, devices: filter, visits: config.pipeline.visits)
+            day, store: store, zone: zone, cutIn: cut, until: until, devices: filter, visits: config.pipeline.visits)
         if json { return try printJSON(TimelineJSON(date: day.description, zone: zone, cutIn: cut, entries: entries)) }
         if entries.isEmpty { print("Nothing on \(day) \(DayZone.words(cut: cut, times: zone)).") }
         for entry in entries { print(TimelineJSON.line(entry, zone: zone)) }

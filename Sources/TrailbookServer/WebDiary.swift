@@ -438,7 +438,9 @@ struct WebDiary {
             let devices = DeviceFilter(account: user)
             // The day where the person was (a day in London is London's day), its times in `zone`.
             let cut = try DayZone.of(day, store: store, devices: devices, zone: zone)
-            let (from, to) = LocalDay.range(day, in: cut)
+            let from = LocalDay.start(day, in: cut)
+            let until = try DayZone.end(of: day, store: store, devices: devices, zone: zone)
+            let to = until
             let found = try VisitService.find(
                 store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules, zone: zone)
             var web = web
@@ -446,7 +448,8 @@ struct WebDiary {
             (web.movements, web.places) = try Self.movements(found, store: store, user: user, zone: zone)
             web.modes = TravelMode.allCases.map(\.rawValue)
             let input = try DayReportInputs.load(
-                day, store: store, zone: zone, cutIn: cut, imperial: imperial, embedPhotos: false, devices: devices,
+                day, store: store, zone: zone, cutIn: cut, until: until, imperial: imperial, embedPhotos: false,
+                devices: devices,
                 visits: rules, found: found, photoLink: { "/photos/\($0)/\($1)" })
             return DayReport.render(input, style: style, web: web)
         }

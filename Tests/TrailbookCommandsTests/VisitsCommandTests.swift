@@ -579,4 +579,69 @@ import Visits
         let fewerWhole = try look(nil)
         #expect(memo.resumed == 2 && fewer == fewerWhole && fewer != more)
     }
+
+    /// A flight east from Zurich lands in Tokyo after midnight there: the day it left ends where
+    /// the next begins (Tokyo's midnight), so the arrival at the airport and the hotel are the
+    /// 11th's alone, in every listing; the flight, over both days' edge, is on both, cut there.
+    @Test func aFlightEastLeavesItsArrivalToTheDayItLands() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        let zurichAirport = Coordinate(latitude: 47.4581, longitude: 8.5555)
+        let narita = Coordinate(latitude: 35.7720, longitude: 140.3929)
+        let hotel = Coordinate(latitude: 35.6850, longitude: 139.7500)
+        // From 2026-06-10T06:00:00Z (08:00 in Zurich): 2 h at the airport, 10 h 40 min in the air,
+        // landing 18:41Z (03:41 on the 11th in Tokyo), an hour there, an hour's drive, the hotel.
+        var history = HistorySimulator(
+            start: zurichAirport, startMilliseconds: 1_781_071_200_000,
+            steps: [
+                .stay(seconds: 2 * 3600), .move(to: narita, speed: 250, mode: "plane", darkShare: 0.6),
+                .stay(seconds: 3600), .move(to: hotel, speed: 15, mode: "car"), .stay(seconds: 20 * 3600),
+            ])
+        history.seed = 3
+        var gpx = """
+            <?xml version="1.0"?><gpx version="1.1" creator="VisitsCommandTests" \
+            xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+
+            """
+        for f in Array(history) {
+            let c = f.coordinate!
+            gpx += String(format: "<trkpt lat=\"%.7f\" lon=\"%.7f\">", c.latitude, c.longitude)
+            gpx += "<time>\(GoogleImportTests.iso(f.unixMilliseconds!))</time></trkpt>\n"
+        }
+        try (gpx + "</trkseg></trk></gpx>\n").write(toFile: dir + "/flight.gpx", atomically: true, encoding: .utf8)
+        #expect(try run(["import", "--store", store, dir + "/flight.gpx"]).status == 0)
+        // GeoNames rows (cities500.txt's columns) for both cities.
+        let rows = [
+            [
+                "1850147", "Tokyo", "Tokyo", "", "35.6895", "139.69171", "P", "PPLC", "JP", "", "40", "", "", "",
+                "8336599", "", "44", "Asia/Tokyo", "2025-01-01",
+            ],
+            [
+                "2657896", "Zurich", "Zurich", "", "47.36667", "8.55", "P", "PPLA", "CH", "", "ZH", "", "", "",
+                "341730", "", "410", "Europe/Zurich", "2025-01-01",
+            ],
+        ]
+        try (rows.map { $0.joined(separator: "\t") }.joined(separator: "\n") + "\n").write(
+            toFile: dir + "/cities.txt", atomically: true, encoding: .utf8)
+        #expect(try run(["geocoder", "import", dir + "/cities.txt", "--store", store]).status == 0)
+        let zurich = ["--store", store, "--time-zone", "Europe/Zurich", "--json"]
+        func json(_ arguments: [String]) throws -> [String: Any] {
+            let result = try run(arguments + zurich)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        }
+        // The 11th begins in Tokyo: 2026-06-10T15:00:00Z.
+        let edge = try #require(GoogleImportTests.milliseconds("2026-06-10T15:00:00.000Z"))
+        for (day, visits) in [("2026-06-10", 1), ("2026-06-11", 2)] {
+            let found = try #require(try json(["visits", "--day", day])["visits"] as? [[String: Any]])
+            let starts = found.compactMap { GoogleImportTests.milliseconds($0["start"] as? String ?? "") }
+            #expect(starts.count == visits, "\(day): \(found)")
+            #expect(
+                starts.allSatisfy { day == "2026-06-10" ? $0 < edge : $0 >= edge }, "\(day): \(found)")
+            let trips = try #require(try json(["visits", "--day", day])["trips"] as? [[String: Any]])
+            #expect(trips.contains { $0["mode"] as? String == "plane" }, "the flight on both days: \(trips)")
+            let entries = try #require(try json(["timeline", day])["entries"] as? [[String: Any]])
+            #expect(entries.filter { $0["kind"] as? String == "visit" }.count == visits, "\(day): \(entries)")
+        }
+    }
 }

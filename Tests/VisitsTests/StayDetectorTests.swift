@@ -27,20 +27,29 @@ import Visits
         }
         var right = 0.0
         var total = 0.0
+        var byMode: [String: (right: Double, total: Double)] = [:]
         for t in truth where t.mode != nil {
             let seconds = Double(t.end - t.start) / 1000
             total += seconds
+            byMode[t.mode!, default: (0, 0)].total += seconds
             let overlapping = trips.max {
                 min($0.end, t.end) - max($0.start, t.start) < min($1.end, t.end) - max($1.start, t.start)
             }
             if overlapping?.mode.rawValue == t.mode {
                 right += seconds
+                byMode[t.mode!, default: (0, 0)].right += seconds
             } else {
                 Issue.record(
                     "a \(t.mode!) trip of \(Int(seconds)) s was found as \(overlapping?.mode.rawValue ?? "nothing")")
             }
         }
         #expect(right / total >= 0.9, "modes right for \(Int(right / total * 100))% of the trip time")
+        // Every mode on its own (walking too), not only all of them together.
+        for (mode, time) in byMode.sorted(by: { $0.key < $1.key }) {
+            #expect(
+                time.right / time.total >= 0.9, "\(mode) right for \(Int(time.right / time.total * 100))% of its time")
+        }
+        #expect(Set(byMode.keys).isSuperset(of: ["walking", "cycling", "car", "plane"]), "\(byMode.keys)")
     }
 
     @Test func aFortnightAtAPhonesRate() {

@@ -78,7 +78,8 @@ struct Day: AsyncParsableCommand {
         let account = try accountOptions.account(in: store)
         // The day where the person was (a day in London is London's day), its times in `zone`.
         let cut = try DayZone.of(day, store: store, devices: DeviceFilter(account: account), zone: zone)
-        let (from, to) = LocalDay.range(day, in: cut)
+        let from = LocalDay.start(day, in: cut)
+        let to = try DayZone.end(of: day, store: store, devices: DeviceFilter(account: account), zone: zone)
         var found = try VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account),
             rules: config.pipeline.visits, zone: zone)

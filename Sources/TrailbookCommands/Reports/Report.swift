@@ -152,8 +152,10 @@ struct Report: ParsableCommand {
                 tide: try zoneOptions.tide(), account: filter.account)
             // The day where the person was (a day in London is London's day), its times in `zone`.
             let cut = try DayZone.of(day, store: store, devices: filter, zone: zone)
+            let until = try DayZone.end(of: day, store: store, devices: filter, zone: zone)
             let input = try DayReportInputs.load(
-                day, store: store, zone: zone, cutIn: cut, imperial: style.imperial, embedPhotos: photos == "embed",
+                day, store: store, zone: zone, cutIn: cut, until: until, imperial: style.imperial,
+                embedPhotos: photos == "embed",
                 devices: filter, suggest: suggest, visits: try zoneOptions.loaded().pipeline.visits)
             if input.rides.isEmpty && input.records.isEmpty && input.summary == nil {
                 let (from, to) = LocalDay.range(day, in: cut)

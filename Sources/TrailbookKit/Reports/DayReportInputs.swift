@@ -13,12 +13,14 @@ public enum DayReportInputs {
     /// the day's summary; with `suggest`, what goes with the kinds of its records. The day is
     /// cut in `cutIn` (where the person was, ``DayZone``; nil: `zone`), its times written in `zone`.
     public static func load(
-        _ day: CivilDate, store: any TrackStoring, zone: TimeZone, cutIn: TimeZone? = nil, imperial: Bool,
+        _ day: CivilDate, store: any TrackStoring, zone: TimeZone, cutIn: TimeZone? = nil, until: Int64? = nil,
+        imperial: Bool,
         embedPhotos: Bool, devices: DeviceFilter = .all, suggest: SuggestTables? = nil,
         visits: VisitRules? = VisitRules(), found: VisitFindings? = nil,
         photoLink: ((_ record: Int64, _ index: Int) -> String)? = nil
     ) throws -> DayReportInput {
-        let (from, to) = LocalDay.range(day, in: cutIn ?? zone)
+        let (from, midnight) = LocalDay.range(day, in: cutIn ?? zone)
+        let to = until ?? midnight
         let stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         var byRide: [Int64: [TrackPoint]] = [:]
         var placed = try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices)
@@ -52,7 +54,8 @@ public enum DayReportInputs {
             date: day.description, timeZone: zone, summary: try store.daySummary(day, account: devices.account),
             rides: rides, records: records,
             timeline: try DayTimeline.load(
-                day, store: store, zone: zone, cutIn: cutIn, devices: devices, visits: visits, found: found))
+                day, store: store, zone: zone, cutIn: cutIn, until: until, devices: devices, visits: visits,
+                found: found))
         if let cutIn, cutIn.identifier != zone.identifier { input.dayZone = cutIn }
         input.suggestions = try suggest?.tables(for: SuggestTables.kindNames(storedRecords)) ?? []
         return input

@@ -13,10 +13,12 @@ public enum DayTimeline {
     /// `found`: the day's visits and trips when the caller found them already (they are used
     /// instead). The day is cut in `cutIn` (where the person was, ``DayZone``; nil: `zone`).
     public static func load(
-        _ day: CivilDate, store: any TrackStoring, zone: TimeZone, cutIn: TimeZone? = nil, devices: DeviceFilter = .all,
+        _ day: CivilDate, store: any TrackStoring, zone: TimeZone, cutIn: TimeZone? = nil, until: Int64? = nil,
+        devices: DeviceFilter = .all,
         visits rules: VisitRules? = VisitRules(), found: VisitFindings? = nil
     ) throws -> [TimelineEntry] {
-        let (from, to) = LocalDay.range(day, in: cutIn ?? zone)
+        let (from, midnight) = LocalDay.range(day, in: cutIn ?? zone)
+        let to = until ?? midnight
         let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         // Each device's last fix of the day: a stay with no departure ends there, not at midnight.
         var lastFix: [String: Int64] = [:]

@@ -251,6 +251,15 @@ public enum DayZone {
         return second
     }
 
+    /// Where `day` ends: where the next day begins, in its own zone (``of(_:store:devices:zone:)``).
+    /// A day cut in one zone whose next is in another (a flight east) ends before its midnight.
+    public static func end(of day: CivilDate, store: any StoreUnit, devices: DeviceFilter, zone: TimeZone) throws
+        -> Int64
+    {
+        let next = day.adding(days: 1)
+        return LocalDay.start(next, in: try of(next, store: store, devices: devices, zone: zone))
+    }
+
     /// `[start, end)` in ms since 1970 UTC of the local days `first` to `last` (nil: without
     /// that bound), the first day starting at its midnight where the person was and the last
     /// ending at its own (``of(_:store:devices:zone:)``), and the zone the first day is cut in.
@@ -259,7 +268,12 @@ public enum DayZone {
     ) throws -> (from: Int64, to: Int64, cut: TimeZone) {
         var zones = try PlaceZones(store: store)
         let start = try first.map { try of($0, zones: &zones, store: store, devices: devices, zone: zone) } ?? zone
-        let end = try last.map { try of($0, zones: &zones, store: store, devices: devices, zone: zone) } ?? zone
+        // A day ends where the next begins, in the next day's zone: a flight east that lands
+        // after midnight where it lands leaves its arrival to that day alone, and a flight west
+        // keeps the hours it gains on the day it left.
+        let end =
+            try last.map { try of($0.adding(days: 1), zones: &zones, store: store, devices: devices, zone: zone) }
+            ?? zone
         return (
             first.map { LocalDay.start($0, in: start) } ?? .min,
             last.map { LocalDay.start($0.adding(days: 1), in: end) } ?? .max, start

@@ -45,7 +45,21 @@ public struct VisitFindings: Sendable {
     }
 
     /// The time zone where the visit was: its populated place's, when the gazetteer gives one.
+    /// A visit far from every populated place (an airport, a hut) takes the zone of the visit
+    /// nearest in time that has one, when that zone's time lies within 3 hours of the visit's
+    /// solar time, else a fixed offset at its solar time (``ConditionsService/zone(near:at:configured:)``).
     public func zone(of visit: Visit) -> TimeZone? {
+        if let own = placeZone(of: visit) { return own }
+        guard !localities.isEmpty else { return nil }
+        let nearest = visits.filter { placeZone(of: $0) != nil }.min {
+            Swift.min(abs($0.start - visit.start), abs($0.end - visit.start))
+                < Swift.min(abs($1.start - visit.start), abs($1.end - visit.start))
+        }
+        guard let near = nearest.flatMap(placeZone(of:)) else { return nil }
+        return ConditionsService.zone(near: visit.center.longitude, at: visit.start, configured: near)
+    }
+
+    private func placeZone(of visit: Visit) -> TimeZone? {
         visit.place.flatMap { localities[$0] }.flatMap { TimeZone(identifier: $0.zone) }
     }
 
