@@ -82,7 +82,22 @@ struct Rides: ParsableCommand {
         let store = try storeOptions.open()
         let filter = try devices.filter(store, account: user)
         let (from, to, cut) = try days.range(in: zone, store: store, devices: filter)
-        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: filter)
+        var rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: filter)
+        let storedAny = !rides.isEmpty
+        // Days are the person's: rides cut around the stays of the timeline (a night at home, a
+        // phone lying still, is no ride), as the day page and `summary --day` count them.
+        if days.isSet, !rides.isEmpty {
+            let (first, last) = days.days(in: zone)
+            let config = try zoneOptions.loaded()
+            do {
+                rides = try RideSelection.load(
+                    .days(first: first, last: last), store: store, zone: zone, devices: filter,
+                    stays: .init(rules: config.pipeline.visits, minimumSeconds: config.pipeline.rideStop)
+                ).rides.map(\.ride)
+            } catch QueryError.noRides {
+                rides = []
+            }
+        }
         // Each ride's times in the zone of where it began (a day in Tokyo is written +09:00),
         // with a gazetteer loaded (`trailbook geocoder import`).
         var zones = try PlaceZones(store: store)
@@ -95,7 +110,11 @@ struct Rides: ParsableCommand {
             print(String(decoding: try encoder.encode(["rides": reports]), as: UTF8.self))
             return
         }
-        if reports.isEmpty {
+        if reports.isEmpty, storedAny {
+            print(
+                "No rides on \(days.words(in: zone)) \(DayZone.words(cut: cut, times: zone)): the points stored then "
+                    + "are stays (trailbook visits lists them).")
+        } else if reports.isEmpty {
             print(
                 days.isSet
                     ? "No rides stored on \(days.words(in: zone)) \(DayZone.words(cut: cut, times: zone)). "

@@ -2,6 +2,7 @@ import Foundation
 import GPSCore
 import Reports
 import TrackModel
+import Visits
 
 /// Why a query finds nothing to work on.
 public enum QueryError: ServiceFailure, Equatable {
@@ -41,8 +42,13 @@ public struct RideSelection {
     /// are one timeline (``FusedPoints``): where two devices were there at once, the points of
     /// the better one are kept, and a ride with none kept is not in the selection; with `fused`
     /// false (an export, which gives each device's rides as stored) every point is.
+    ///
+    /// Days (not a ride asked for by its id, not an export) are cut around the stays of the
+    /// person's timeline (``moving(_:stays:)``, with `stays`; nil: not cut): a night at home, or
+    /// a phone lying still for hours, is no ride and no part of one.
     public static func load(
-        _ scope: Scope, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter = .all, fused: Bool = true
+        _ scope: Scope, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter = .all, fused: Bool = true,
+        stays: StayCut? = StayCut()
     ) throws -> RideSelection {
         var from: Int64
         var to: Int64
@@ -73,11 +79,60 @@ public struct RideSelection {
         var byRide: [Int64: [TrackPoint]] = [:]
         for p in all { byRide[p.ride, default: []].append(TrackPoint(fix: p.fix, segment: p.segment)) }
         if fused, only == nil { stored = stored.filter { byRide[$0.id] != nil } }
+        var rides = stored.map { ($0, byRide[$0.id] ?? []) }
+        if fused, only == nil, let stays {
+            let found = try VisitService.find(
+                store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: stays.rules,
+                zone: zone)
+            rides = moving(rides, stays: stays.stays(found))
+            stored = rides.map(\.0)
+            if stored.isEmpty { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
+        }
         if only == nil {
             from = min(from, stored.map(\.startMilliseconds).min()!)
             to = max(to, stored.map(\.endMilliseconds).max()! + 1)
         }
-        return RideSelection(rides: stored.map { ($0, byRide[$0.id] ?? []) }, from: from, to: to, name: name)
+        return RideSelection(rides: rides, from: from, to: to, name: name)
+    }
+
+    /// Which stays cut rides: the visits found with `rules` that last `minimumSeconds` or more
+    /// (the collection rules' `segments.ride_stop`, by which a receiver's ride ends at a stop).
+    public struct StayCut: Sendable {
+        public var rules: VisitRules
+        public var minimumSeconds: Double
+
+        public init(rules: VisitRules = VisitRules(), minimumSeconds: Double = 600) {
+            self.rules = rules
+            self.minimumSeconds = minimumSeconds
+        }
+
+        /// The stays of `found` that cut rides.
+        public func stays(_ found: VisitFindings) -> [RideParts.Stay] {
+            found.visits.filter { $0.seconds >= minimumSeconds }.map { RideParts.Stay(start: $0.start, end: $0.end) }
+        }
+    }
+
+    /// Each ride's moving parts (``RideParts``): a ride cut by a stay is listed as its parts
+    /// (each with the ride's id, its own times and points; its drops on the first), a ride
+    /// that is all stay not at all.
+    public static func moving(_ rides: [(StoredRide, [TrackPoint])], stays: [RideParts.Stay])
+        -> [(StoredRide, [TrackPoint])]
+    {
+        guard !stays.isEmpty else { return rides }
+        return rides.flatMap { ride, points -> [(StoredRide, [TrackPoint])] in
+            let parts = RideParts.moving(points.map { $0.fix.unixMilliseconds ?? 0 }, stays: stays)
+            if parts == [points.indices] { return [(ride, points)] }
+            return parts.enumerated().map { n, part in
+                let kept = Array(points[part])
+                var piece = ride
+                piece.startMilliseconds = kept.first!.fix.unixMilliseconds ?? ride.startMilliseconds
+                piece.endMilliseconds = kept.last!.fix.unixMilliseconds ?? ride.endMilliseconds
+                piece.pointCount = kept.count
+                piece.segmentCount = Set(kept.map(\.segment)).count
+                if n > 0 { piece.drops = [:] }
+                return (piece, kept)
+            }
+        }
     }
 
     /// Each ride's statistics and, for more than one ride, their total.

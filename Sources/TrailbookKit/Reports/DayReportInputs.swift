@@ -31,9 +31,19 @@ public enum DayReportInputs {
         }
         var options = StatisticsOptions()
         if imperial { options.splitLength = 1609.344 }
-        let rides = stored.compactMap { r -> DayReportInput.Ride? in
-            guard let points = byRide[r.id], !points.isEmpty else { return nil }
-            return .init(
+        // The person's stays and trips, found once: they cut the rides (a stay is no part of a
+        // ride) and make the timeline.
+        let found =
+            try found
+            ?? visits.map {
+                try VisitService.find(
+                    store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: $0, zone: zone)
+            }
+        let stays = found.map { RideSelection.StayCut(rules: visits ?? VisitRules()).stays($0) } ?? []
+        let parts = RideSelection.moving(
+            stored.compactMap { r in byRide[r.id].flatMap { $0.isEmpty ? nil : (r, $0) } }, stays: stays)
+        let rides = parts.map { r, points in
+            DayReportInput.Ride(
                 id: r.id, points: points, statistics: RideStatistics.compute(points, drops: r.drops, options: options))
         }
         let storedRecords = try store.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account)

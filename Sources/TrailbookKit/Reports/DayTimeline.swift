@@ -9,6 +9,27 @@ import Visits
 /// their mode, stops elsewhere (a stop to the next start), the other events, cues, tasks and
 /// diary records, in time order.
 public enum DayTimeline {
+    /// The ride entries with the stays' insides taken out: a ride over a stay is its parts on
+    /// either side (their point counts not known here, so not said), a ride inside one is none.
+    static func cut(_ entries: [TimelineEntry], at stays: [RideParts.Stay]) -> [TimelineEntry] {
+        entries.flatMap { e -> [TimelineEntry] in
+            guard e.kind == .ride, let end = e.end else { return [e] }
+            var pieces: [(Int64, Int64)] = [(e.start, end)]
+            for s in stays {
+                pieces = pieces.flatMap { a, b -> [(Int64, Int64)] in
+                    guard s.start < b, s.end > a else { return [(a, b)] }
+                    return [(a, Swift.min(b, s.start)), (Swift.max(a, s.end), b)].filter { $0.1 > $0.0 }
+                }
+            }
+            if pieces.count == 1, pieces[0] == (e.start, end) { return [e] }
+            return pieces.map { a, b in
+                var piece = e
+                (piece.start, piece.end, piece.detail) = (a, b, nil)
+                return piece
+            }
+        }
+    }
+
     /// `visits`: the rules of visit detection (nil: only the visits the place events mark);
     /// `found`: the day's visits and trips when the caller found them already (they are used
     /// instead). The day is cut in `cutIn` (where the person was, ``DayZone``; nil: `zone`).
@@ -41,6 +62,8 @@ public enum DayTimeline {
             })
         {
             spans = merged(found, adding: spans, from: from, to: to)
+            // A stay is no part of a ride: a ride is listed as its times between the stays.
+            entries = cut(entries, at: RideSelection.StayCut(rules: rules ?? VisitRules()).stays(found))
             // A ride abroad in the time of where it was, as the visits and trips around it.
             for i in entries.indices where entries[i].kind == .ride {
                 entries[i].zone = found.zone(at: entries[i].start)
