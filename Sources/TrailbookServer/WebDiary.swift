@@ -190,7 +190,8 @@ struct WebDiary {
             let (store, user, first, last, shapes) = (self.store, session.user, from, to, self.shapes)
             let html = try await threads.runIfActive {
                 let list = try shapes.days(
-                    days, store: store, zone: zone, devices: DeviceFilter(account: user), link: { "/day/\($0)" })
+                    days, store: store, zone: zone, devices: DeviceFilter(account: user), rules: visitRules,
+                    link: { "/day/\($0)" })
                 let title =
                     list.isEmpty
                     ? "Nothing recorded from \(first) to \(last)" : "\(first) to \(last): \(counted(list.count, "day"))"

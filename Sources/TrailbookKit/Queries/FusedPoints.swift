@@ -77,19 +77,19 @@ enum FusedPoints {
     /// The distance (m) and moving time (s) of `devices` in `[from, to)` over their fused points:
     /// for a day whose rides of several devices overlap, where adding each ride's own would count
     /// the shared time twice.
-    static func figures(store: any StoreUnit, from: Int64, to: Int64, devices: DeviceFilter) throws
-        -> (distance: Double, moving: Double)
-    {
-        let drops = Dictionary(
-            try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices).map { ($0.id, $0.drops) },
-            uniquingKeysWith: { a, _ in a })
+    static func figures(
+        store: any StoreUnit, from: Int64, to: Int64, devices: DeviceFilter, stays: [RideParts.Stay] = []
+    ) throws -> (distance: Double, moving: Double) {
+        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         var byRide: [Int64: [TrackPoint]] = [:]
         for p in fuse(try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices)) {
             byRide[p.ride, default: []].append(TrackPoint(fix: p.fix, segment: p.segment))
         }
+        // A stay is no part of a ride (``RideSelection/moving(_:stays:)``).
+        let parts = RideSelection.moving(rides.compactMap { r in byRide[r.id].map { (r, $0) } }, stays: stays)
         var (distance, moving) = (0.0, 0.0)
-        for (ride, points) in byRide {
-            let statistics = RideStatistics.compute(points, drops: drops[ride] ?? [:], options: StatisticsOptions())
+        for (ride, points) in parts {
+            let statistics = RideStatistics.compute(points, drops: ride.drops, options: StatisticsOptions())
             distance += statistics.distance
             moving += statistics.moving
         }

@@ -3,6 +3,7 @@ import GPSCore
 import Reports
 import Synchronization
 import TrackModel
+import Visits
 
 /// The overlay of many days as the web app draws it (`/days`), without reading every point of
 /// every day on each look: each ride's lines (simplified to each of ``tolerances``), extent,
@@ -224,7 +225,7 @@ public final class OverlayShapes: Sendable {
     /// overlay draws them; `link` is where each day's row points.
     public func days(
         _ days: [CivilDate], store: any TrackStoring, zone: TimeZone, devices: DeviceFilter,
-        link: (CivilDate) -> String
+        rules: VisitRules = VisitRules(), link: (CivilDate) -> String
     ) throws -> [OverlayReport.Day] {
         guard let first = days.first, let last = days.last else { return [] }
         let (from, to) = (LocalDay.start(first, in: zone), LocalDay.start(last.adding(days: 1), in: zone))
@@ -242,6 +243,14 @@ public final class OverlayShapes: Sendable {
         let level = Self.tolerances.lastIndex { $0 <= map.metresPerPixel / 2 } ?? 0
         // Days where rides of two devices overlap count their fused points (``FusedPoints``), not
         // the sum of the rides.
+        // The stays of the person's timeline in these days (``RideSelection/StayCut``).
+        let stays =
+            rides.isEmpty
+            ? []
+            : RideSelection.StayCut(rules: rules).stays(
+                try VisitService.find(
+                    store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules,
+                    zone: zone))
         var spans: [CivilDate: [(from: Int64, to: Int64, device: String)]] = [:]
         for (day, part, ride) in Self.parts(rides, first: first, last: last, zone: zone) {
             spans[day, default: []].append((part.from, part.to, ride.device))
@@ -250,9 +259,13 @@ public final class OverlayShapes: Sendable {
             let shapes = byDay[day] ?? []
             guard !shapes.isEmpty || places[day] != nil else { return nil }
             var figures = (distance: shapes.map(\.distance).reduce(0, +), moving: shapes.map(\.moving).reduce(0, +))
-            if FusedPoints.spansDevices(devices), FusedPoints.overlap(spans[day] ?? []) {
-                let (a, b) = LocalDay.range(day, in: zone)
-                figures = try FusedPoints.figures(store: store, from: a, to: b, devices: devices)
+            // A day whose rides hold a stay (a phone's night at home) counts its rides' moving
+            // parts, as the day page does.
+            let (a, b) = LocalDay.range(day, in: zone)
+            let dayStays = stays.filter { $0.start < b && $0.end > a }
+            let cuts = dayStays.contains { s in (spans[day] ?? []).contains { s.start < $0.to && s.end > $0.from } }
+            if cuts || (FusedPoints.spansDevices(devices) && FusedPoints.overlap(spans[day] ?? [])) {
+                figures = try FusedPoints.figures(store: store, from: a, to: b, devices: devices, stays: dayStays)
             }
             return OverlayReport.Day(
                 date: day.description, lines: shapes.flatMap { $0.lines(level) },
