@@ -8,7 +8,8 @@ import GPSCore
 /// ``PipelineConfiguration/segmentGap``, after a disconnect of the source, at a re-anchor after
 /// a confirmed jump, and when a fix falls in another occurrence of the active-hours windows.
 /// A new ride starts after a gap longer than ``PipelineConfiguration/rideGap``, or when the
-/// receiver moves off after staying within ``PipelineConfiguration/stopRadius`` for
+/// receiver moves off after staying within ``PipelineConfiguration/stopRadius`` (or twice the
+/// fix's horizontal error, when larger) for
 /// ``PipelineConfiguration/rideStop`` or longer. Rides and segments are numbered through the
 /// whole run, from 1.
 struct Segmenter {
@@ -19,7 +20,9 @@ struct Segmenter {
     private var lastOccurrence: ActiveHours.Occurrence?
     private var segmentBreak = false
     private var rideBreak = false
-    private var stillAnchor: Coordinate?
+    /// Where the receiver stands still: the mean of the fixes since it last moved (their sum
+    /// and count), so fixes wandering around it on every side are not taken for moving.
+    private var stillSum: (latitude: Double, longitude: Double, count: Double)?
     private var stillSince: Int64 = 0
 
     init(configuration: PipelineConfiguration) { self.configuration = configuration }
@@ -36,15 +39,25 @@ struct Segmenter {
             if gap > configuration.segmentGap { segmentBreak = true }
             if gap > configuration.rideGap { rideBreak = true }
         }
-        let moved = stillAnchor.map { Geodesy.haversineDistance($0, here) > configuration.stopRadius } ?? true
+        // Jitter within the fix's own accuracy is not movement: the radius grows to twice it.
+        let radius = Swift.max(configuration.stopRadius, 2 * (fix.horizontalError ?? 0))
+        let moved =
+            stillSum.map {
+                let anchor = Coordinate(latitude: $0.latitude / $0.count, longitude: $0.longitude / $0.count)
+                return Geodesy.haversineDistance(anchor, here) > radius
+            } ?? true
         if rideBreak || moved {
-            if !rideBreak, stillAnchor != nil, let last = lastUsable,
+            if !rideBreak, stillSum != nil, let last = lastUsable,
                 Double(last - stillSince) / 1000 >= configuration.rideStop
             {
                 rideBreak = true
             }
-            stillAnchor = here
+            stillSum = (here.latitude, here.longitude, 1)
             stillSince = t
+        } else {
+            stillSum!.latitude += here.latitude
+            stillSum!.longitude += here.longitude
+            stillSum!.count += 1
         }
         lastUsable = t
     }

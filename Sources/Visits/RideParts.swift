@@ -1,3 +1,5 @@
+import GPSCore
+
 /// The moving parts of a recorded ride: a stay (a visit long enough, found in the person's one
 /// timeline) is never part of a ride, so a ride that holds one is cut around it and a ride
 /// that is all stay is no ride. Pure: the caller gives the points' times and the stays.
@@ -6,10 +8,40 @@ public enum RideParts {
     public struct Stay: Equatable, Sendable {
         public var start: Int64
         public var end: Int64
+        /// Where the person stood (the visit's centre), when known.
+        public var center: Coordinate?
 
-        public init(start: Int64, end: Int64) {
+        public init(start: Int64, end: Int64, center: Coordinate? = nil) {
             self.start = start
             self.end = end
+            self.center = center
+        }
+    }
+
+    /// A moving part: its points (a range of the times given) and the stays it leaves and
+    /// reaches, when it leaves or reaches one within ``adjoining`` ms of its first or last point.
+    public struct Part: Equatable, Sendable {
+        public var points: Range<Int>
+        public var leaves: Stay?
+        public var reaches: Stay?
+    }
+
+    /// How near a stay's end (start) a part's first (last) point lies to leave (reach) it, ms.
+    public static let adjoining: Int64 = 120_000
+
+    /// ``moving(_:stays:)`` with the stays each part leaves and reaches: a move begins where
+    /// the person stood, not at the first fix past the stay's edge, so the caller may count
+    /// the way from the stay's centre to it.
+    public static func parts(_ times: [Int64], stays: [Stay]) -> [Part] {
+        let stays = stays.sorted { $0.start < $1.start }
+        return moving(times, stays: stays).map { range in
+            let (first, last) = (times[range.lowerBound], times[range.upperBound - 1])
+            let before = range.lowerBound > 0 ? times[range.lowerBound - 1] : .min
+            let after = range.upperBound < times.count ? times[range.upperBound] : .max
+            return Part(
+                points: range,
+                leaves: stays.last { $0.end <= first && $0.end > before && first - $0.end <= adjoining },
+                reaches: stays.first { $0.start >= last && $0.start < after && $0.start - last <= adjoining })
         }
     }
 

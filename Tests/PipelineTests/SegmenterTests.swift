@@ -41,6 +41,27 @@ import Testing
         #expect(events.rides.filter { $0 == 2 }.count == 60, "the ride after the stop starts when it moves off")
     }
 
+    /// A phone at a table for half an hour, its fixes saying 20 m and wandering up to 35 m (past
+    /// `segments.stop_radius`, within twice their accuracy): one stay, no ride cut in the middle
+    /// of it; moving off starts the next ride.
+    @Test func jitterWithinTheFixesAccuracyIsNotMoving() {
+        let a = line(from: 0, count: 60)
+        let here = a.last!.coordinate!
+        let still = (60..<1860).map { i in
+            let p = Geodesy.destination(from: here, bearing: Double(i * 97 % 360), distance: Double(i * 13 % 36))
+            var f = fix(Double(i), p.latitude, p.longitude)
+            (f.latitudeError, f.longitudeError) = (14.1, 14.1)
+            return f
+        }
+        let b = line(from: 1860, count: 60, start: Geodesy.destination(from: here, bearing: 90, distance: 100))
+        let events = run(a + still + b, permissive)
+        #expect(Set(events.rides) == [1, 2], "\(Set(events.rides))")
+        // Ride 2 is the fixes after moving off (the first one or two dropped as the jump from the
+        // table to 100 m away in a second).
+        let second = events.compactMap { e -> Fix? in e.ride == 2 ? e.keptFix : nil }
+        #expect(second.count >= 55 && second.allSatisfy { $0.unixMilliseconds! >= b[0].unixMilliseconds! })
+    }
+
     @Test func thinningIsNotAGap() {
         var c = PipelineConfiguration.ride
         c.interval = 60

@@ -1,3 +1,4 @@
+import GPSCore
 import Testing
 import Visits
 
@@ -40,5 +41,20 @@ import Visits
         #expect(
             RideParts.moving(minutes(90), stays: [stay(60, 70), stay(20, 30), stay(80, 80)])
                 == [0..<21, 30..<61, 70..<91])
+    }
+
+    @Test func aPartKnowsTheStaysItLeavesAndReaches() {
+        let home = Coordinate(latitude: 47.37, longitude: 8.54)
+        let stays = [
+            RideParts.Stay(start: 0, end: 10 * 60_000, center: home),
+            RideParts.Stay(start: 40 * 60_000, end: 50 * 60_000),
+        ]
+        let parts = RideParts.parts(minutes(60), stays: stays)
+        #expect(parts.map(\.points) == [10..<41, 50..<61])
+        #expect(parts[0].leaves?.center == home && parts[0].reaches == stays[1], "\(parts)")
+        #expect(parts[1].leaves == stays[1] && parts[1].reaches == nil)
+        // A stay long before the ride's first point is not the one it leaves.
+        let later = RideParts.parts((30...40).map { Int64($0) * 60_000 }, stays: [stays[0]])
+        #expect(later.count == 1 && later[0].leaves == nil)
     }
 }

@@ -108,31 +108,61 @@ public struct RideSelection {
 
         /// The stays of `found` that cut rides.
         public func stays(_ found: VisitFindings) -> [RideParts.Stay] {
-            found.visits.filter { $0.seconds >= minimumSeconds }.map { RideParts.Stay(start: $0.start, end: $0.end) }
+            found.visits.filter { $0.seconds >= minimumSeconds }.map {
+                RideParts.Stay(start: $0.start, end: $0.end, center: $0.center)
+            }
         }
     }
 
     /// Each ride's moving parts (``RideParts``): a ride cut by a stay is listed as its parts
     /// (each with the ride's id, its own times and points; its drops on the first), a ride
-    /// that is all stay not at all.
+    /// that is all stay not at all. A part that leaves (reaches) a stay begins (ends) at the
+    /// stay's centre: the way from where the person stood to the first fix past the stay's edge
+    /// is counted, at the speed of the part's first (last) leg.
     public static func moving(_ rides: [(StoredRide, [TrackPoint])], stays: [RideParts.Stay])
         -> [(StoredRide, [TrackPoint])]
     {
         guard !stays.isEmpty else { return rides }
         return rides.flatMap { ride, points -> [(StoredRide, [TrackPoint])] in
-            let parts = RideParts.moving(points.map { $0.fix.unixMilliseconds ?? 0 }, stays: stays)
-            if parts == [points.indices] { return [(ride, points)] }
+            let parts = RideParts.parts(points.map { $0.fix.unixMilliseconds ?? 0 }, stays: stays)
+            if parts.map(\.points) == [points.indices], parts[0].leaves == nil, parts[0].reaches == nil {
+                return [(ride, points)]
+            }
             return parts.enumerated().map { n, part in
-                let kept = Array(points[part])
+                var kept = Array(points[part.points])
+                if let from = part.leaves?.center, let step = Self.step(from, kept[0], kept[1]) {
+                    kept.insert(step, at: 0)
+                }
+                if let to = part.reaches?.center, let step = Self.step(to, kept[kept.count - 1], kept[kept.count - 2]) {
+                    kept.append(step)
+                }
                 var piece = ride
                 piece.startMilliseconds = kept.first!.fix.unixMilliseconds ?? ride.startMilliseconds
                 piece.endMilliseconds = kept.last!.fix.unixMilliseconds ?? ride.endMilliseconds
-                piece.pointCount = kept.count
+                piece.pointCount = part.points.count
                 piece.segmentCount = Set(kept.map(\.segment)).count
                 if n > 0 { piece.drops = [:] }
                 return (piece, kept)
             }
         }
+    }
+
+    /// The point at `place` (a stay's centre) one leg away from `end` (a part's first or last
+    /// point, `next` beside it): at the time the leg's speed puts it; nil when it is under 5 m
+    /// away or the leg is slower than 0.5 m/s.
+    static func step(_ place: Coordinate, _ end: TrackPoint, _ next: TrackPoint) -> TrackPoint? {
+        guard let t = end.fix.unixMilliseconds, let u = next.fix.unixMilliseconds, let a = end.fix.coordinate,
+            let b = next.fix.coordinate, t != u
+        else { return nil }
+        let speed = Geodesy.haversineDistance(a, b) / (Double(abs(u - t)) / 1000)
+        let away = Geodesy.haversineDistance(place, a)
+        guard away >= 5, speed >= 0.5 else { return nil }
+        let ms = Int64((away / speed * 1000).rounded())
+        var fix = end.fix
+        fix.coordinate = place
+        let at = u > t ? t - ms : t + ms
+        UTCTimestamp.set(at, on: &fix)
+        return TrackPoint(fix: fix, segment: end.segment)
     }
 
     /// Each ride's statistics and, for more than one ride, their total.
