@@ -173,6 +173,45 @@ import TrailbookTestSupport
         #expect(google.field(record, "name") as? String == "Top")
     }
 
+    /// Dawarich's GeoJSON export as it was written from late 2024 to mid 2025: `Points::GeojsonSerializer`
+    /// (Freika/dawarich app/serializers/points/geojson_serializer.rb at 0ac3b025ed4418a75ffa5360505eff5298fc449b)
+    /// puts `[point.longitude, point.latitude]` in the geometry and the point's columns in the
+    /// properties; db/schema.rb (at 0038f72155732e7fd1157ef45966825dd098e64b, version 2024_08_22)
+    /// makes latitude and longitude `decimal(10,6)`, which Rails writes as JSON strings, `timestamp`
+    /// an integer of Unix seconds, `altitude` and `accuracy` integers, `velocity` a string.
+    @Test func dawarichGeoJSONWithCoordinatesAsStrings() throws {
+        let sampled = ride.enumerated().filter { $0.offset % 10 == 0 }.map(\.element)
+        func six(_ v: Double) -> String { String(format: "%.6f", v) }
+        let features: [[String: Any]] = sampled.map { p in
+            [
+                "type": "Feature",
+                "geometry": ["type": "Point", "coordinates": [six(p.longitude), six(p.latitude)]],
+                "properties": [
+                    "battery_status": 1, "ping": NSNull(), "battery": 81, "tracker_id": "an",
+                    "topic": "owntracks/ana/phone", "altitude": Int((p.altitude ?? 0).rounded()),
+                    "longitude": six(p.longitude), "velocity": "18", "trigger": NSNull(), "bssid": NSNull(),
+                    "ssid": NSNull(), "connection": 1, "vertical_accuracy": 3, "accuracy": 5,
+                    "timestamp": Int(p.milliseconds / 1000), "latitude": six(p.latitude), "mode": NSNull(),
+                    "inrids": [String](), "in_regions": [String](), "city": NSNull(), "country": NSNull(),
+                    "geodata": [String: Any](),
+                ] as [String: Any],
+            ]
+        }
+        let path = try Samples.temporaryDirectory() + "/dawarich-export.json"
+        try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features]).write(
+            to: URL(fileURLWithPath: path))
+        let (report, store) = try importJSON(path)
+        #expect(report["format"] as? String == "GeoJSON")
+        #expect(report["fixes_read"] as? Int == sampled.count, "\(report)")
+        #expect(report["skipped"] == nil || (report["skipped"] as? [String: Int])?.isEmpty == true, "\(report)")
+        let written = sampled.map {
+            Point(
+                milliseconds: $0.milliseconds / 1000 * 1000, latitude: Double(six($0.latitude))!,
+                longitude: Double(six($0.longitude))!, altitude: ($0.altitude ?? 0).rounded())
+        }
+        try google.expectStored(store, match: written, count: sampled.count)
+    }
+
     /// CSV as loggers write it: GPSLogger's columns with a quoted annotation; `;` with decimal
     /// commas, N/E letters, Unix milliseconds and km/h; E7 integers with Unix seconds and tabs;
     /// date and time in columns of their own.

@@ -3,7 +3,8 @@ import GPSCore
 /// Reads GeoJSON (RFC 7946) as a stream of features, a FeatureCollection or a single Feature:
 ///
 /// - a `Point` (or each position of a `MultiPoint`) with a time in its properties (`time`,
-///   `timestamp`, `datetime`, `when` or `recorded_at`: ISO 8601, or Unix seconds or milliseconds)
+///   `timestamp`, `datetime`, `when` or `recorded_at`: ISO 8601, or Unix seconds or milliseconds),
+///   its altitude there too (`altitude`, `elevation`) when the position has none
 ///   is a point of the file's stream of single points, with `speed` (m/s), `course`/`bearing`
 ///   and `accuracy` (m) when the properties have them;
 /// - a `LineString` or `MultiLineString` whose positions have their times in the properties
@@ -12,7 +13,7 @@ import GPSCore
 /// - Trailbook's own records (`"kind": "record"`) come back as waypoints with their name, notes
 ///   and fields.
 ///
-/// A position is `[lon, lat]` or `[lon, lat, alt]`. Other geometries (polygons) are counted and
+/// A position is `[lon, lat]` or `[lon, lat, alt]`, numbers or numbers written as strings. Other geometries (polygons) are counted and
 /// left out. One feature is held at a time: memory grows with the largest feature, not the file.
 public final class GeoJSONReader: TrackFileReader {
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -92,6 +93,8 @@ public final class GeoJSONReader: TrackFileReader {
         var speed: Double?
         var course: Double?
         var accuracy: Double?
+        /// A point's altitude in its properties (when its position has none), metres.
+        var altitude: Double?
         var kind: String?
         var name: String?
         var notes: [String] = []
@@ -206,8 +209,10 @@ public final class GeoJSONReader: TrackFileReader {
             switch kind {
             case .coordinates:
                 stack[stack.count - 1].numbers += 1
-                if token == .number {
-                    feature.numbers.append(JSONValue.double(bytes))
+                if let n = Self.number(token, bytes) {
+                    // Numbers, or numbers written as strings (Dawarich's export of late 2024 to
+                    // mid 2025 wrote its decimal columns so).
+                    feature.numbers.append(n)
                 } else {
                     feature.numbers.append(.nan)
                     feature.numbersReadable = false
@@ -221,13 +226,14 @@ public final class GeoJSONReader: TrackFileReader {
                 if key == "geometry", token == .null { feature.hasGeometry = false }
                 if kind == .root, key == "type", token == .string { rootType = JSONValue.string(bytes) }
             case .properties:
-                let number: Double? = token == .number ? JSONValue.double(bytes) : nil
+                let number = Self.number(token, bytes)
                 switch key {
                 case "time", "timestamp", "datetime", "when", "recorded_at":
                     if case .none = feature.time { feature.time = time(token, bytes) }
                 case "speed": feature.speed = number
                 case "course", "bearing", "heading": feature.course = number
                 case "accuracy": feature.accuracy = number
+                case "altitude", "elevation": feature.altitude = number
                 case "kind": feature.kind = token == .string ? JSONValue.string(bytes) : nil
                 case "name": feature.name = token == .string ? JSONValue.string(bytes) : nil
                 default: break
@@ -244,6 +250,15 @@ public final class GeoJSONReader: TrackFileReader {
                 }
                 feature.fields.append(.init(key: key, value: text))
             default: break
+            }
+        }
+
+        /// A number, or a string that holds one ("47.3769"); nil for anything else.
+        static func number(_ token: JSONScanner.Token, _ bytes: UnsafeRawBufferPointer) -> Double? {
+            switch token {
+            case .number: return JSONValue.double(bytes)
+            case .string: return Double(JSONValue.string(bytes))
+            default: return nil
             }
         }
 
@@ -299,6 +314,10 @@ public final class GeoJSONReader: TrackFileReader {
                         continue
                     }
                     if single {
+                        if fix.altitudeMSL == nil, let h = f.altitude, h.isFinite {
+                            fix.altitudeMSL = h
+                            fix.mode = .threeD
+                        }
                         if let s = f.speed, s >= 0 { fix.speed = s }
                         if let c = f.course, c >= 0, c <= 360 { fix.track = c }
                         if let a = f.accuracy, a >= 0 {
