@@ -20,9 +20,9 @@ struct Segmenter {
     private var lastOccurrence: ActiveHours.Occurrence?
     private var segmentBreak = false
     private var rideBreak = false
-    /// Where the receiver stands still: the mean of the fixes since it last moved (their sum
-    /// and count), so fixes wandering around it on every side are not taken for moving.
-    private var stillSum: (latitude: Double, longitude: Double, count: Double)?
+    /// Where the receiver stands still: the mean of the fixes since it last moved, so fixes
+    /// wandering around it on every side are not taken for moving.
+    private var still: StillMean?
     private var stillSince: Int64 = 0
 
     init(configuration: PipelineConfiguration) { self.configuration = configuration }
@@ -41,23 +41,17 @@ struct Segmenter {
         }
         // Jitter within the fix's own accuracy is not movement: the radius grows to twice it.
         let radius = Swift.max(configuration.stopRadius, 2 * (fix.horizontalError ?? 0))
-        let moved =
-            stillSum.map {
-                let anchor = Coordinate(latitude: $0.latitude / $0.count, longitude: $0.longitude / $0.count)
-                return Geodesy.haversineDistance(anchor, here) > radius
-            } ?? true
+        let moved = still.map { Geodesy.haversineDistance($0.mean, here) > radius } ?? true
         if rideBreak || moved {
-            if !rideBreak, stillSum != nil, let last = lastUsable,
+            if !rideBreak, still != nil, let last = lastUsable,
                 Double(last - stillSince) / 1000 >= configuration.rideStop
             {
                 rideBreak = true
             }
-            stillSum = (here.latitude, here.longitude, 1)
+            still = StillMean(here)
             stillSince = t
         } else {
-            stillSum!.latitude += here.latitude
-            stillSum!.longitude += here.longitude
-            stillSum!.count += 1
+            still!.add(here)
         }
         lastUsable = t
     }
@@ -74,5 +68,29 @@ struct Segmenter {
         segmentBreak = false
         lastOccurrence = occurrence
         return (ride, segment)
+    }
+}
+
+/// The mean of fixes near each other: their offsets from the first, in degrees, the longitude's
+/// taken the short way round (a stop on the antimeridian is not half the world away).
+struct StillMean {
+    let origin: Coordinate
+    private var sum = (latitude: 0.0, longitude: 0.0)
+    private var count = 1.0
+
+    init(_ first: Coordinate) { origin = first }
+
+    mutating func add(_ c: Coordinate) {
+        var dLon = c.longitude - origin.longitude
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        sum.latitude += c.latitude - origin.latitude
+        sum.longitude += dLon
+        count += 1
+    }
+
+    var mean: Coordinate {
+        var lon = origin.longitude + sum.longitude / count
+        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        return Coordinate(latitude: origin.latitude + sum.latitude / count, longitude: lon)
     }
 }

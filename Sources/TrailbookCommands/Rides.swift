@@ -78,7 +78,8 @@ struct Rides: ParsableCommand {
     }
 
     func run() throws {
-        let zone = try zoneOptions.zone()
+        let config = try zoneOptions.loaded()
+        let zone = config.timeZone
         let store = try storeOptions.open()
         let filter = try devices.filter(store, account: user)
         let (from, to, cut) = try days.range(in: zone, store: store, devices: filter)
@@ -88,11 +89,10 @@ struct Rides: ParsableCommand {
         // phone lying still, is no ride), as the day page and `summary --day` count them.
         if days.isSet, !rides.isEmpty {
             let (first, last) = days.days(in: zone)
-            let config = try zoneOptions.loaded()
             do {
                 rides = try RideSelection.load(
                     .days(first: first, last: last), store: store, zone: zone, devices: filter,
-                    stays: .init(rules: config.pipeline.visits, minimumSeconds: config.pipeline.rideStop)
+                    stays: .init(rules: config.pipeline.visits)
                 ).rides.map(\.ride)
             } catch QueryError.noRides {
                 rides = []
@@ -144,10 +144,11 @@ extension RideSelection {
     /// ``load(_:store:zone:devices:fused:)``, where days without rides say which days nearby have
     /// some, as `rides --day` does (`summary`, `export`).
     static func loadNamingNearest(
-        _ scope: Scope, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter, fused: Bool = true
+        _ scope: Scope, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter, fused: Bool = true,
+        stays: StayCut? = StayCut()
     ) throws -> RideSelection {
         do {
-            return try load(scope, store: store, zone: zone, devices: devices, fused: fused)
+            return try load(scope, store: store, zone: zone, devices: devices, fused: fused, stays: stays)
         } catch let failure as QueryError {
             guard case .noRides = failure else { throw failure }
             let (first, last): (CivilDate?, CivilDate?)

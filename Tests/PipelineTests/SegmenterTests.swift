@@ -62,6 +62,21 @@ import Testing
         #expect(second.count >= 55 && second.allSatisfy { $0.unixMilliseconds! >= b[0].unixMilliseconds! })
     }
 
+    /// Standing on the antimeridian (Taveuni, Fiji), the fixes on either side of 180°: one stay,
+    /// not a move each time a fix crosses.
+    @Test func aStopOnTheAntimeridianIsStill() {
+        let here = Coordinate(latitude: -16.8, longitude: 179.99995)
+        let a = line(from: 0, count: 60, start: Geodesy.destination(from: here, bearing: 270, distance: 300))
+        let still = (60..<1260).map { i in
+            let p = Geodesy.destination(from: here, bearing: i % 2 == 0 ? 90 : 270, distance: Double(i % 7))
+            return fix(Double(i), p.latitude, p.longitude)
+        }
+        let b = line(from: 1260, count: 60, start: Geodesy.destination(from: here, bearing: 0, distance: 40))
+        #expect(still.contains { $0.coordinate!.longitude < 0 } && still.contains { $0.coordinate!.longitude > 0 })
+        let events = run(a + still + b, permissive)
+        #expect(Set(events.rides) == [1, 2], "\(Set(events.rides))")
+    }
+
     @Test func thinningIsNotAGap() {
         var c = PipelineConfiguration.ride
         c.interval = 60

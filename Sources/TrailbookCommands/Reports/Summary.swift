@@ -45,11 +45,13 @@ struct Summary: ParsableCommand {
     }
 
     func run() throws {
-        let zone = try zoneOptions.zone()
+        let config = try zoneOptions.loaded()
+        let zone = config.timeZone
         let store = try storeOptions.open()
+        // Days are cut around the stays the visit rules find, as `visits` and the day page find them.
         let selection = try RideSelection.loadNamingNearest(
             days.scope(ride: ride, zone: zone), store: store, zone: zone,
-            devices: try devices.filter(store, account: user))
+            devices: try devices.filter(store, account: user), stays: .init(rules: config.pipeline.visits))
         var options = StatisticsOptions()
         if units == .imperial { options.splitLength = 1609.344 }
         let statistics = selection.statistics(options)

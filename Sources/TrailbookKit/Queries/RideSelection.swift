@@ -95,8 +95,9 @@ public struct RideSelection {
         return RideSelection(rides: rides, from: from, to: to, name: name)
     }
 
-    /// Which stays cut rides: the visits found with `rules` that last `minimumSeconds` or more
-    /// (the collection rules' `segments.ride_stop`, by which a receiver's ride ends at a stop).
+    /// Which stays cut rides: the visits found with `rules` (the config's `visits.*`) that last
+    /// `minimumSeconds` or more (10 minutes, as long as a stop that ends a receiver's ride by
+    /// default, `segments.ride_stop`).
     public struct StayCut: Sendable {
         public var rules: VisitRules
         public var minimumSeconds: Double
