@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The newer of the release and debug builds.
-bin=$(ls -t .build/release/trailbook .build/debug/trailbook 2> /dev/null | head -1)
+bin=$(ls -t .build/release/trailbook .build/debug/trailbook 2> /dev/null | head -1 || true)
 [ -n "$bin" ] || { echo "Build first: make build" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -28,7 +28,8 @@ public struct PageTemplates: Sendable {
     }
 
     /// `value` with the control characters of its strings removed (tab, line feed and carriage
-    /// return stay), through dictionaries and arrays.
+    /// return stay), through dictionaries and arrays; an Optional is unwrapped and a nil one left
+    /// out (a template would show it as the word "nil").
     static func clean(_ value: Any) -> Any {
         switch value {
         case let text as String:
@@ -37,10 +38,25 @@ public struct PageTemplates: Sendable {
             out.append(contentsOf: text.unicodeScalars.filter { !isControl($0) })
             return String(out)
         case let strings as [String]: return strings.map { clean($0) }
-        case let dictionary as [String: Any]: return dictionary.mapValues(clean)
-        case let array as [Any]: return array.map(clean)
-        default: return value
+        case let dictionary as [String: Any]: return dictionary.compactMapValues { unwrapped($0).map(clean) }
+        case let array as [Any]: return array.compactMap { unwrapped($0).map(clean) }
+        // A cast unwraps an Optional that holds one (`.some(3)` as Int is 3).
+        case let n as Int: return n
+        case let n as Int64: return n
+        case let n as Double: return n
+        case let b as Bool: return b
+        default:
+            guard Mirror(reflecting: value).displayStyle == .optional else { return value }
+            return unwrapped(value).map(clean) ?? ""
         }
+    }
+
+    /// The value inside `value` when it is an Optional (nil when it is nil), `value` otherwise.
+    static func unwrapped(_ value: Any) -> Any? {
+        if value is String || value is Int || value is Bool || value is [String: Any] { return value }
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first.flatMap { unwrapped($0.value) }
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {

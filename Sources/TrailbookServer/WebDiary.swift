@@ -303,7 +303,15 @@ struct WebDiary {
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
             let zone = await login.local(session.user, zone: zone).zone
             let today = LocalTime.today(in: zone)
-            let year = request.uri.queryParameters.get("year").flatMap { Int(String($0)) } ?? today.year
+            guard let year = request.uri.queryParameters.get("year").flatMap({ Int(String($0)) }) else {
+                // No year asked: the month of the newest point, in view.
+                let (store, user) = (self.store, session.user)
+                let newest = try await threads.runIfActive {
+                    try store.latestPoint(devices: DeviceFilter(account: user))?.unixMilliseconds
+                }
+                let day = newest.map { LocalDay.of($0, in: zone) } ?? today
+                return WebPages.redirect("/calendar?year=\(day.year)#" + Self.monthID(day))
+            }
             guard (1970...9999).contains(year) else {
                 throw Refusal(.notFound, "A calendar's year is between 1970 and 9999, e.g. /calendar?year=2026.")
             }
@@ -342,11 +350,13 @@ struct WebDiary {
             "countries": review.countries.map { ["name": $0.name, "days": days($0.days)] },
             "cities": review.cities.prefix(20).map { ["name": $0.name, "country": $0.country, "days": days($0.days)] },
             "places": review.places.map { p in
-                [
+                var row: [String: Any] = [
                     "name": VisitFindings.name(of: p), "hours": String(format: "%.1f h", p.seconds / 3600),
                     "visits": counted(p.visits, "visit"),
-                    "locality": f.localities[p.id].map { "\($0.name), \($0.country)" } as Any,
-                ] as [String: Any]
+                ]
+                // Absent, not nil: a template shows an Optional's nil as the word.
+                if let l = f.localities[p.id] { row["locality"] = "\(l.name), \(l.country)" }
+                return row
             },
         ]
         if let t = review.longestTrip {
@@ -384,7 +394,8 @@ struct WebDiary {
             }
             let last = CivilDate(unchecked: calendar.year, month, CivilDate.daysIn(month: month, year: calendar.year))
             return [
-                "name": DayReport.monthNames[month - 1], "cells": cells, "from": first.description,
+                "id": monthID(first), "name": DayReport.monthNames[month - 1], "cells": cells,
+                "from": first.description,
                 "to": last.description,
             ]
         }
@@ -399,6 +410,9 @@ struct WebDiary {
                 + counted(all.map(\.records).reduce(0, +), "record"),
         ]
     }
+
+    /// A month's anchor on the calendar page: `2026-11`.
+    static func monthID(_ day: CivilDate) -> String { String(day.description.prefix(7)) }
 
     /// The export formats and their media types.
     static let exportFormats = [
@@ -467,22 +481,28 @@ struct WebDiary {
             // Times where it happened (a visit abroad: its place's, with the offset).
             case .visit(let v):
                 let there = found.zone(of: v) ?? zone
-                return WebDay.Movement(
+                var row = WebDay.Movement(
                     isTrip: false,
                     span: LocalTime.clock(v.start, there: there, listing: zone) + "–"
                         + LocalTime.clock(v.end, there: there, listing: zone),
                     title: found.name(of: v) + (found.address(of: v).map { " · \($0)" } ?? ""),
                     at: v.start + (v.end - v.start) / 2, corrected: v.placeCorrected,
                     place: v.place.map(String.init), placeName: v.place.flatMap { found.places[$0]?.name })
+                (row.start, row.end, row.coordinates, row.spread) = (v.start, v.end, [v.center], v.spread)
+                row.detail = LocalTime.hoursAndMinutes(v.seconds)
+                return row
             case .trip(let t):
                 let there = found.zone(at: t.start) ?? zone
-                return WebDay.Movement(
+                var row = WebDay.Movement(
                     isTrip: true,
                     span: LocalTime.clock(t.start, there: there, listing: zone) + "–"
                         + LocalTime.clock(t.end, there: there, listing: zone),
                     title: "\(t.mode.rawValue) \(VisitService.distance(t.distance))",
                     at: t.start + (t.end - t.start) / 2,
                     corrected: t.modeCorrected, mode: t.mode.rawValue)
+                (row.start, row.end, row.coordinates) = (t.start, t.end, [t.from, t.to])
+                row.detail = VisitService.distance(t.distance) + " · " + LocalTime.hoursAndMinutes(t.seconds)
+                return row
             }
         }
         var places = found.places.values.sorted { $0.id < $1.id }.map { (String($0.id), VisitFindings.name(of: $0)) }

@@ -142,7 +142,7 @@ enum WebMapScripts {
 
     /// The home page's: the reader's devices and track today, friends' positions and shared
     /// tracks; rows and map kept up to date from `/api/live`. Every 5 s it writes each friend's
-    /// real age ("12 s ago", "5 min ago"), "silent since HH:MM" instead of the motion once the
+    /// real age ("12 s ago", "5 min ago"), "silent since HH:MM" (with the day when not today) instead of the motion once the
     /// newest fix is older than `events.moving_within`, and greys a friend silent for longer than
     /// `events.offline_after`. Pointing at a dot (or tapping it) shows who, which device, when,
     /// motion and speed.
@@ -176,24 +176,33 @@ enum WebMapScripts {
           });
           for (const l of track) if (l.length > 1) svg.appendChild(polyline(l, X, Y, { class: "track", stroke: "#d62728", "stroke-width": 3 }));
           dots = [];
+          // Names of dots close together (two devices of one person at home) stack, not overlap.
+          const placed = [];
           for (const p of friends()) {
-            const x = X(p.x), y = Y(p.y);
+            const x = X(p.x);
+            let y = Y(p.y);
+            const dotY = y;
+            while (placed.some(q => Math.abs(q.x - x) < 120 && Math.abs(q.y - y) < 16)) y += 17;
+            placed.push({ x, y });
             const grey = p.row.classList.contains("offline"), self = p.row.classList.contains("self");
-            const dot = element("circle", { cx: x, cy: y, r: 7, fill: self ? "#d62728" : grey ? "#9a9a9a" : "#1f6feb",
+            const dot = element("circle", { cx: x, cy: dotY, r: 7, fill: self ? "#d62728" : grey ? "#9a9a9a" : "#1f6feb",
               stroke: "#fff", "stroke-width": 2, class: self ? "self" : grey ? "friend offline" : "friend" });
             const label = element("text", { x: x + 10, y: y + 5, "font-size": 14 });
             label.textContent = (self ? "you" : p.row.dataset.user) + " \\u00b7 " + p.row.dataset.device;
             // Near the right edge the name goes on the dot's left, so it is not cut off.
             if (x > W * 0.6) { label.setAttribute("x", x - 10); label.setAttribute("text-anchor", "end"); }
             svg.appendChild(dot); svg.appendChild(label);
-            dots.push({ x, y, row: p.row });
+            dots.push({ x, y: dotY, row: p.row });
           }
         }
         function when(t) {
           const d = new Date(t);
           if (isNaN(d)) return "";
-          const two = v => (v < 10 ? "0" : "") + v;
-          return two(d.getHours()) + ":" + two(d.getMinutes());
+          const two = v => (v < 10 ? "0" : "") + v, clock = two(d.getHours()) + ":" + two(d.getMinutes());
+          // A moment of another day says which: "Tue 17 Nov 17:50".
+          if (d.toDateString() === new Date().toDateString()) return clock;
+          return d.toLocaleDateString("en-GB", { weekday: "short", day: "numeric", month: "short" }).replace(",", "")
+            + " " + clock;
         }
         function hover(px, py) {
           let best = null, bd = 16 * 16;

@@ -29,11 +29,13 @@ enum WebPages {
         {
             html(templates.render(template, values), cookies: cookies, status: status)
         }
-        @Sendable func loginPage(_ request: Request, message: String? = nil, status: HTTPResponse.Status = .ok)
+        @Sendable func loginPage(
+            _ request: Request, message: String? = nil, user: String = "", status: HTTPResponse.Status = .ok
+        )
             -> Response
         {
             let token = WebSessions.random()
-            var values: [String: Any] = ["csrf": token, "bodyClass": "login"]
+            var values: [String: Any] = ["csrf": token, "bodyClass": "login", "user": user]
             if let message { values["message"] = message }
             return page(
                 "login", values, cookies: [login.cookie(Login.loginCookie, token, request, maxAge: 3600)],
@@ -112,10 +114,12 @@ enum WebPages {
             do {
                 try await login.check(name, fields["password"] ?? "", request, context, challenge: false)
             } catch let refusal as Refusal where refusal.status == .unauthorized {
-                return loginPage(request, message: "Wrong user name or password.", status: .unauthorized)
+                return loginPage(
+                    request, message: "Wrong user name or password.", user: name, status: .unauthorized)
             } catch let refusal as Refusal where refusal.status == .tooManyRequests {
                 return loginPage(
-                    request, message: "Too many failed logins; wait a quarter of an hour.", status: .tooManyRequests)
+                    request, message: "Too many failed logins; wait a quarter of an hour.", user: name,
+                    status: .tooManyRequests)
             }
             let sessions = login.sessions
             let (session, _) = try await threads.runIfActive { try sessions.create(user: name) }
@@ -171,14 +175,22 @@ enum WebPages {
                 (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y)
             else { throw Refusal.noTile }
             let key = TileKey(z: z, x: x, y: y)
-            guard let image = try await threads.runIfActive({ tiles.images([key])[key] }) else {
-                return Self.missingTile
+            // A tile the source lacks is drawn from the nearest lower zoom it has, scaled.
+            let keys = (0...min(z, Self.tileFallbackLevels)).map { k in TileKey(z: z - k, x: x >> k, y: y >> k) }
+            let found = try await threads.runIfActive { () -> (Int, TileImage)? in
+                for (k, key) in keys.enumerated() {
+                    if let image = tiles.images([key])[key] { return (k, image) }
+                }
+                return nil
             }
+            guard let (levels, image) = found else { return Self.missingTile }
+            if levels > 0 { return Self.scaledTile(image, levels: levels, x: x, y: y) }
             return Response(
                 status: .ok,
                 headers: [.contentType: image.mime, .cacheControl: "private, max-age=86400"],
                 body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
         }
+        WebAssets.add(to: router)
         router.get("/map.js") { _, _ -> Response in script(WebMapScripts.map) }
         router.get("/live.js") { _, _ -> Response in script(WebMapScripts.live) }
         WebDiary(
@@ -201,7 +213,7 @@ enum WebPages {
         var headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
             .contentSecurityPolicy:
-                "default-src 'self'; style-src 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
+                "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
         ]
         for c in cookies { headers.append(.init(name: .setCookie, value: c)) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
@@ -224,7 +236,8 @@ enum WebPages {
             ]
             row["motion"] = f.moving.map { $0 ? "moving" : "still" } ?? ""
             if f.moving != nil, f.ageSeconds > rules.movingWithin {
-                row["moving"] = "silent since " + LocalTime.clock(f.fix.unixMilliseconds!, zone: zone)
+                row["moving"] =
+                    "silent since " + LocalTime.since(f.fix.unixMilliseconds!, zone: zone, now: UTCTimestamp.now())
             } else {
                 row["moving"] = row["motion"]
             }
@@ -297,6 +310,30 @@ enum WebPages {
             headers: [
                 .contentType: "image/svg+xml", .cacheControl: "no-store",
                 .init("X-Trailbook-Tile")!: "missing",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: svg)))
+    }
+
+    /// How many zoom levels up a missing tile is looked for (a tile 2⁶ = 64 times enlarged is
+    /// still a map of the place, if a coarse one).
+    static let tileFallbackLevels = 6
+
+    /// Tile `x`, `y` drawn from `image`, the tile `levels` zooms up that covers it: an SVG that
+    /// shows the image's part over this tile, enlarged (it carries the image, so it loads nothing).
+    static func scaledTile(_ image: TileImage, levels: Int, x: Int, y: Int) -> Response {
+        let size = 256.0 / Double(1 << levels)
+        let mask = (1 << levels) - 1
+        let (left, top) = (Double(x & mask) * size, Double(y & mask) * size)
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="256" \
+            height="256" viewBox="\(left) \(top) \(size) \(size)" preserveAspectRatio="none">\
+            <image width="256" height="256" xlink:href="data:\(image.mime);base64,\(image.data.base64EncodedString())"/></svg>
+            """
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "image/svg+xml", .cacheControl: "private, max-age=3600",
+                .init("X-Trailbook-Tile")!: "scaled from \(levels) zoom level\(levels == 1 ? "" : "s") up",
             ],
             body: .init(byteBuffer: ByteBuffer(string: svg)))
     }

@@ -157,7 +157,8 @@ struct WebSettings {
                 "text": osmand, "qr": QRCode.values(osmand, label: "OsmAnd URL") as Any,
             ],
             [
-                "app": "Overland", "how": "Receiver endpoint \(base)/overland, access token below.",
+                "app": "Overland",
+                "how": "Receiver endpoint \(base)/overland; the access token is the device token at the top.",
                 "text": base + "/overland", "qr": QRCode.values(base + "/overland", label: "Overland endpoint") as Any,
             ],
             [

@@ -1,84 +1,36 @@
 import PageTemplates
+import Reports
 
 /// The Mustache templates of the server's pages (through ``PageTemplates``, which escapes what
 /// they insert) and the page script.
 enum WebTemplates {
-    static let pages = PageTemplates([
-        (name: "head", text: head), ("login", login), ("home", home), ("calendar", calendar), ("confirm", confirm),
-        ("export", export), ("import", importPage), ("settings", settings), ("paired", paired),
-        ("places", places), ("alerts", alerts), ("livemap", livemap), ("friends", friends),
-        ("heatmap", heatmap), ("year", year),
-    ])
+    static let pages = PageTemplates(
+        [
+            (name: "head", text: head), ("login", login), ("livemap", livemap),
+        ]
+            + [
+                (name: "home", text: home, tab: "home"), ("calendar", calendar, "calendar"), ("confirm", confirm, ""),
+                ("export", export, "export"), ("import", importPage, "import"), ("settings", settings, "settings"),
+                ("paired", paired, "settings"), ("places", places, "places"), ("alerts", alerts, "alerts"),
+                ("friends", friends, "friends"), ("heatmap", heatmap, "year"), ("year", year, "year"),
+            ].map { page in
+                // Each signed-in page opens with the app's bar, its own tab marked.
+                (
+                    name: page.name,
+                    text: page.text.replacingOccurrences(
+                        of: "{{> head}}", with: "{{> head}}" + AppStyle.bar(current: page.tab))
+                )
+            })
 
     static let head = """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>Trailbook</title>
-        <style>
-        body { font: 16px/1.4 system-ui, sans-serif; margin: 0 auto; max-width: 960px; padding: 0 12px; color: #1b1b1b; }
-        header { display: flex; justify-content: space-between; align-items: center; gap: 8px; flex-wrap: wrap; }
-        table { border-collapse: collapse; width: 100%; }
-        th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #ddd; white-space: nowrap; }
-        .mapwrap { position: relative; }
-        #map { display: block; width: 100%; height: 320px; background: #eef2ee; border: 1px solid #ccc; box-sizing: border-box; touch-action: none; cursor: grab; }
-        #map:focus { outline: 2px solid #1f6feb; } #map.tall { height: 70vh; }
-        .mapctl { position: absolute; top: 8px; right: 8px; display: flex; flex-direction: column; gap: 4px; }
-        .mapctl button { width: 34px; height: 34px; font-size: 20px; line-height: 1; border-radius: 6px; border: 1px solid #bbb; background: #fff; cursor: pointer; }
-        .maptip { display: none; position: absolute; z-index: 2; padding: 4px 8px; border-radius: 6px; font-size: 13px; white-space: nowrap; pointer-events: none; background: #fff; box-shadow: 0 1px 4px rgba(0,0,0,.3); }
-        .scroll { overflow-x: auto; }
-        tr.offline td { color: #8a8a8a; }
-        .attribution { font-size: .8em; opacity: .75; text-align: right; }
-        @media (max-width: 600px) { #map { height: 240px; } th, td { padding: 4px 3px; }
-          #friends th:nth-child(n+5), #friends td:nth-child(n+5) { display: none; } #friends td { white-space: normal; }
-          table.cards thead { display: none; } table.cards tr { display: block; border-bottom: 1px solid #ddd; padding: 6px 0; }
-          table.cards td { display: block; border: 0; padding: 2px 3px; white-space: normal; } }
-        .message { background: #fff4c2; padding: 6px 10px; }
-        .code { font: 700 28px/1.2 ui-monospace, monospace; letter-spacing: 2px; }
-        form.inline { display: inline; }
-        label { display: block; margin: 4px 0; }
-        section { margin: 18px 0; }
-        nav.days { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin: 4px 0 10px; }
-        nav.days form { margin: 0; } nav.days label { display: inline; }
-        input, button, textarea { font: inherit; }
-        .signin { max-width: 340px; margin: 12vh auto 0; padding: 24px; border-radius: 10px; background: #fff; box-shadow: 0 2px 12px rgba(0,0,0,.12); }
-        .signin h1 { margin-top: 0; } .signin input { width: 100%; box-sizing: border-box; padding: 8px; margin-top: 4px; border: 1px solid #bbb; border-radius: 6px; }
-        .signin button { width: 100%; padding: 10px; margin-top: 12px; border: 0; border-radius: 6px; background: #1f6feb; color: #fff; font-weight: 600; cursor: pointer; }
-        body.login { background: #eef2f6; max-width: none; }
-        .months { display: grid; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr)); gap: 14px 18px; }
-        .month h3 { margin: 0 0 4px; font-size: 1em; }
-        .weeks { display: grid; grid-template-columns: repeat(7, 1fr); gap: 2px; }
-        .weeks span, .weeks a { display: block; aspect-ratio: 1; font-size: 11px; line-height: 1; padding: 3px; box-sizing: border-box; border-radius: 3px; text-decoration: none; color: #1b1b1b; }
-        .weeks .wd { aspect-ratio: auto; text-align: center; opacity: .6; }
-        .l0 { background: #eceff1; } .l1 { background: #c6e0f5; } .l2 { background: #8cc0ea; } .l3 { background: #4a93d6; color: #fff !important; } .l4 { background: #1f5fa8; color: #fff !important; }
-        .weeks a.today { outline: 2px solid #d62728; }
-        .legend .key { white-space: nowrap; margin-right: 6px; }
-        .legend .key span { display: inline-block; width: 14px; height: 14px; border-radius: 3px; vertical-align: middle; }
-        @media (prefers-color-scheme: dark) {
-          body { background: #15181c; color: #e6e6e6; } a { color: #8ab4f8; }
-          th, td { border-bottom-color: #333a44; } #map { background: #232830; border-color: #3a414c; }
-          .mapctl button { background: #2a3038; color: #e6e6e6; border-color: #4a525e; }
-          .maptip { background: #2a3038; color: #e6e6e6; } .message { background: #4a4020; }
-          .signin { background: #1e232a; } body.login { background: #101317; }
-          .signin input { background: #15181c; color: #e6e6e6; border-color: #4a525e; }
-          input, select, textarea, button { background: #2a3038; color: #e6e6e6; border: 1px solid #4a525e; }
-          .weeks span, .weeks a { color: #e6e6e6; } .l0 { background: #262b33; } .l1 { background: #23415e; }
-          .l2 { background: #2b6399; } #map text { fill: #e6e6e6; } #map .placename { stroke: #15181c; } #map .tile { filter: invert(1) hue-rotate(180deg) brightness(.85) contrast(.9); }
-        }
-        .qrbox svg { width: 220px; max-width: 100%; height: auto; } .url code { word-break: break-all; }
-        #token { word-break: break-all; font-size: 20px; }
-        #map .place { fill: rgba(31,111,235,.18); stroke: #1f6feb; stroke-width: 2; }
-        #map .placename { fill: #0b3d91; font-weight: 600; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
-        #map .pick { fill: rgba(214,39,40,.15); stroke: #d62728; stroke-width: 2; stroke-dasharray: 6 4; }
-        #map .pickcentre { fill: #d62728; } #map .handle { fill: #fff; stroke: #d62728; stroke-width: 3; cursor: ew-resize; }
-        .muted { opacity: .75; }
-        .fields { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: end; }
-        .fields input { width: 9em; } .fields label.wide { flex: 1 1 16em; } .fields label.wide input { width: 100%; box-sizing: border-box; }
-        fieldset { border: 1px solid #ccc; border-radius: 6px; margin: 6px 0; } .checks { display: grid; grid-template-columns: repeat(auto-fill, minmax(15em, 1fr)); }
-        .checks label { margin: 2px 0; } #alerts td { white-space: normal; vertical-align: top; } #alerts td.target { word-break: break-all; } ul.events { margin: 0; padding-left: 1.1em; font-size: .9em; }
-        #places td { white-space: normal; vertical-align: top; }
-        button.danger { background: #b42318; color: #fff; border: 0; border-radius: 6px; padding: 8px 14px; cursor: pointer; }
-        </style></head><body{{#bodyClass}} class="{{.}}"{{/bodyClass}}>
+        <title>{{#title}}{{.}} · {{/title}}Trailbook</title>
+        <link rel="stylesheet" href="/app.css"><link rel="icon" href="/favicon.ico" sizes="32x32">
+        <link rel="icon" href="/icon.svg" type="image/svg+xml"><link rel="manifest" href="/manifest.webmanifest">
+        <meta name="theme-color" content="#0a63c2">
+        </head><body{{#bodyClass}} class="{{.}}"{{/bodyClass}}>
         """
 
     static let login = """
@@ -88,8 +40,8 @@ enum WebTemplates {
         {{#message}}<p class="message" id="message" role="alert">{{message}}</p>{{/message}}
         <form method="post" action="/login" id="login">
         <input type="hidden" name="csrf" value="{{csrf}}">
-        <label>User name <input name="user" autocomplete="username" required autofocus></label>
-        <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+        <label>User name <input name="user" value="{{user}}" autocomplete="username" required{{^user}} autofocus{{/user}}></label>
+        <label>Password <input name="password" type="password" autocomplete="current-password" required{{#user}} autofocus{{/user}}></label>
         <button>Sign in</button>
         </form></main>
         </body></html>
@@ -141,7 +93,7 @@ enum WebTemplates {
         <p class="legend">Time recorded: <span class="key"><span class="l0"></span> none</span> <span class="key">\
         <span class="l1"></span> under 15 min</span> <span class="key"><span class="l2"></span> under an hour</span> \
         <span class="key"><span class="l3"></span> under 3 h</span> <span class="key"><span class="l4"></span> more</span></p>
-        <div class="months" id="calendar">{{#months}}<section class="month"><h3><a href="/days?from={{from}}&amp;to={{to}}" \
+        <div class="months" id="calendar">{{#months}}<section class="month" id="{{id}}"><h3><a href="/days?from={{from}}&amp;to={{to}}" \
         title="{{name}} on one map">{{name}}</a></h3><div class="weeks">\
         <span class="wd">M</span><span class="wd">T</span><span class="wd">W</span><span class="wd">T</span>\
         <span class="wd">F</span><span class="wd">S</span><span class="wd">S</span>\
@@ -301,7 +253,7 @@ enum WebTemplates {
         <nav class="days"><a href="/">Home</a><a href="/day/{{today}}">Today’s diary</a><a href="/calendar">Calendar</a></nav>
         {{#message}}<p class="message" id="message" role="status">{{.}}</p>{{/message}}
         <section><h2>Devices</h2>
-        <div class="scroll"><table id="devices"><thead><tr><th>Device</th><th>Added</th><th>State</th><th></th></tr></thead><tbody>
+        <div class="scroll"><table id="devices" class="cards"><thead><tr><th>Device</th><th>Added</th><th>State</th><th></th></tr></thead><tbody>
         {{#devices}}<tr><td>{{name}}</td><td>{{added}}</td><td>{{state}}</td><td>{{#live}}<form method="post" \
         action="/devices/revoke" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" \
         name="name" value="{{name}}"><button>Revoke</button></form>{{/live}}</td></tr>
@@ -343,7 +295,7 @@ enum WebTemplates {
         <p>The device’s token, shown only now (it is its password: keep it like one):</p>
         <p class="code" id="token">{{token}}</p>
         {{#apps}}<section class="app"><h2>{{app}}</h2><p>{{how}}</p><div class="qrbox">{{#qr}}<svg xmlns="http://www.w3.org/2000/svg" \
-        viewBox="0 0 {{side}} {{side}}" class="qr" role="img" aria-label="{{label}}" shape-rendering="crispEdges">\
+        viewBox="0 0 {{side}} {{side}}" width="220" height="220" class="qr" role="img" aria-label="{{label}}" shape-rendering="crispEdges">\
         <rect width="{{side}}" height="{{side}}" fill="#fff"/><path d="{{path}}" fill="#000"/></svg>{{/qr}}</div>\
         <p class="url"><code>{{text}}</code></p></section>
         {{/apps}}

@@ -238,11 +238,11 @@ extension WebPageTests {
             // The day page's totals.
             let page = try await HTTP.request(URL(string: "\(server.url!)/day/\(date)")!, headers: jar)
             let totals = try #require(
-                page.1.components(separatedBy: #"<div class="totals"><span class="nowrap">"#).dropFirst().first)
+                page.1.components(separatedBy: #"<div class="totals"><span>"#).dropFirst().first)
             let pageFigures = figures(
                 String(totals.prefix { $0 != "<" }),
                 String(
-                    totals.components(separatedBy: #"<span class="nowrap">moving "#).dropFirst().first?.prefix {
+                    totals.components(separatedBy: #"<span>moving "#).dropFirst().first?.prefix {
                         $0 != "<"
                     } ?? ""))
             #expect(

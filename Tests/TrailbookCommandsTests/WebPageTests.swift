@@ -275,13 +275,27 @@ import TrailbookTestSupport
         #expect(home.1.contains(#"data-tiles="/tiles/""#) && home.1.contains("© Test &lt;Tiles&gt;"), "\(home.1)")
         let got = try await HTTP.exchange(tile, headers: jar)
         #expect(got.status == 200 && got.headers.contains { $0.lowercased().hasPrefix("content-type: image/png") })
-        // A tile the file lacks is a square that says so, not a blank (and not cached).
+        // A tile the file lacks at its zoom and the six above is a square that says so (not cached).
         let lacking = try await HTTP.exchange(URL(string: "\(base)/tiles/15/1/1")!, headers: jar)
         #expect(
             lacking.status == 200 && lacking.body.contains("no map here")
                 && lacking.headers.contains { $0.lowercased() == "x-trailbook-tile: missing" }
                 && lacking.headers.contains { $0.lowercased() == "content-type: image/svg+xml" }, "\(lacking.headers)")
         #expect(try await HTTP.request(URL(string: "\(base)/tiles/3/8/0")!, headers: jar).0 == 404, "not a tile")
+        // A zoom the file lacks is the nearest lower one enlarged: the part of the tile above that
+        // covers this one, never a hole (16/34316/22946 is the top-left quarter of 15/17158/11473;
+        // 17/68633/45893 the second sixteenth along and down).
+        for (path, box, levels) in [
+            ("16/34316/22946", #"viewBox="0.0 0.0 128.0 128.0""#, "1 zoom level"),
+            ("17/68633/45893", #"viewBox="64.0 64.0 64.0 64.0""#, "2 zoom levels"),
+        ] {
+            let scaled = try await HTTP.exchange(URL(string: "\(base)/tiles/\(path)")!, headers: jar)
+            #expect(
+                scaled.status == 200 && scaled.body.contains(box)
+                    && scaled.body.contains("data:image/png;base64,")
+                    && scaled.headers.contains { $0.lowercased() == "x-trailbook-tile: scaled from \(levels) up" },
+                "\(path): \(scaled.headers) \(scaled.body.prefix(300))")
+        }
     }
 
     /// Without a base map in the config the pages have OpenStreetMap's, through this server and

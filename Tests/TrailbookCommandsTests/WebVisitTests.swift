@@ -33,16 +33,19 @@ extension WebPageTests {
         let dayURL = URL(string: "\(base)/day/2026-06-03")!
         let page = try await HTTP.request(dayURL, headers: jar)
         #expect(page.0 == 200)
-        #expect(page.1.contains(#"<h2 id="movements">Where you were</h2>"#), "\(page.1.suffix(4000))")
-        // A row per visit and trip; the ride to work's moment, and the work place's id, as the forms carry them.
-        let table = try #require(page.1.components(separatedBy: #"<table class="movements">"#).last)
-        let rows = table.components(separatedBy: "<tr>")
+        #expect(
+            page.1.contains(#"<ol class="story" id="movements" aria-label="Where you were">"#), "\(page.1.suffix(4000))"
+        )
+        // An entry per visit and trip; the ride to work's moment, and the work place's id, as the forms carry them.
+        let table = try #require(page.1.components(separatedBy: #"<ol class="story" id="movements""#).last)
+        let rows = table.components(separatedBy: "<li ")
         func value(_ name: String, inRowWith words: String) -> String? {
             rows.first { $0.contains(words) }?.components(separatedBy: "name=\"\(name)\" value=\"").dropFirst().first
                 .map { String($0.prefix { $0 != "\"" }) }
         }
-        let at = try #require(value("at", inRowWith: "→ cycling 3.5 km"), "\(table)")
-        let work = try #require(value("place_id", inRowWith: "⌂ work (suggested)"))
+        let at = try #require(value("at", inRowWith: #"<span class="what">Cycling</span>"#), "\(table)")
+        #expect(rows.contains { $0.contains("Cycling") && $0.contains("3.5 km") && $0.contains("#cycling") })
+        let work = try #require(value("place_id", inRowWith: #"<span class="what">work (suggested)"#))
         #expect(rows.filter { $0.contains("<select name=\"mode\">") }.count == 5, "a mode form for each trip")
         let token = try #require(csrf(in: page.1))
         let headers = jar.merging(["Content-Type": "application/x-www-form-urlencoded"]) { a, _ in a }
@@ -66,9 +69,9 @@ extension WebPageTests {
         let after = try await HTTP.request(URL(string: "\(dayURL)?saved=corrected")!, headers: jar)
         #expect(after.1.contains("Your correction is kept."))
         #expect(
-            after.1.contains(#"→ running 3.5 km <span class="muted">(as you said)</span>"#),
+            after.1.contains(#"<span class="what">Running <span class="muted">(as you said)</span>"#),
             "\(after.1.suffix(4000))")
-        #expect(after.1.contains("⌂ Lab"), "the name on the page")
+        #expect(after.1.contains(#"<span class="what">Lab"#), "the name on the page")
         // The command line sees the same corrections: they are the account's.
         let listed = try run(["visits", "--store", store, "--user", "ana", "--day", "2026-06-03", "--config", config])
         #expect(listed.stdout.contains("→ running 3.5 km") && listed.stdout.contains("⌂ Lab"), "\(listed.stdout)")
@@ -114,13 +117,13 @@ extension WebPageTests {
             (
                 "day/2026-06-03", "movements",
                 [
-                    "eval:document.querySelector('#movements ~ table details').open = true",
+                    "eval:document.querySelector('#movements details').open = true",
                     "eval:document.getElementById('movements').scrollIntoView()",
                 ], 11...11
             ),
         ]
         for look in looks {
-            let rows = look.name == "found" ? "#foundplaces tbody tr" : "table.movements tr"
+            let rows = look.name == "found" ? "#foundplaces tbody tr" : "#movements li"
             for width in [390, 1280] {
                 let shot = "\(dir)/\(look.name)-\(width).png"
                 let seen = try browse(

@@ -244,6 +244,14 @@ public struct WebDay: Sendable {
         public var mode: String?
         public var place: String?
         public var placeName: String?
+        /// When it began and ended, ms since 1970 UTC (the panel finds the trip's points by them).
+        public var start: Int64 = 0
+        public var end: Int64 = 0
+        /// Where: a visit's centre, a trip's ends; and how far a visit's fixes spread, metres.
+        public var coordinates: [Coordinate] = []
+        public var spread: Double = 0
+        /// "2 h 10 min", "3.5 km · 14 min": what the panel says under the title.
+        public var detail = ""
 
         public init(
             isTrip: Bool, span: String, title: String, at: Int64, corrected: Bool, mode: String? = nil,
@@ -315,7 +323,8 @@ public enum DayReport {
             ]
             if let message = web.message { links["message"] = message }
             page["web"] = links
-            if !web.movements.isEmpty { page["movements"] = movementRows(web) }
+            page["map"] = map(input, style: style, frame: .web)
+            page["story"] = story(input, web: web, style: style, projection: projection(input, frame: .web))
             page["records"] = (page["records"] as! [[String: Any]]).map { r in
                 var added: [String: Any] = [
                     "noteAction": web.noteAction(r["id"] as! Int64), "csrf": web.csrf,
@@ -324,8 +333,6 @@ public enum DayReport {
                 if let photoAction = web.photoAction { added["photoAction"] = photoAction(r["id"] as! Int64) }
                 return r.merging(added) { a, _ in a }
             }
-        } else {
-            page["inline"] = true
         }
         if let suggest = SuggestionTable.section(input.suggestions) { page["suggest"] = suggest }
         if let tiles = style.tiles, !tiles.attribution.isEmpty { page["attribution"] = tiles.attribution }
@@ -336,29 +343,82 @@ public enum DayReport {
                 "climb": style.height(stats.map(\.climb).reduce(0, +)),
             ]
         }
-        return ReportTemplates.pages.render("day", page)
+        return ReportTemplates.pages.render(web == nil ? "day" : "webday", page)
     }
 
-    /// The served page's visits and trips, each with its correction form.
-    static func movementRows(_ web: WebDay) -> [String: Any] {
-        let rows: [[String: Any]] = web.movements.map { m in
-            var row: [String: Any] = [
-                "span": m.span, "title": m.title, "at": String(m.at), "corrected": m.corrected,
-                "icon": m.isTrip ? "→" : "⌂", "csrf": web.csrf, "action": web.correctAction,
-            ]
+    /// The served page's panel: the day as it was lived, in time order: each stay a named place
+    /// with its hours, each move its mode with distance and duration (both with the forms that put
+    /// them right), each record at its moment. Each entry carries where it is on the map (`box`,
+    /// which the map fits when it is picked) and its shape there (`focus`: a trip's way, a stay's
+    /// circle), in the map's frame units.
+    static func story(_ input: DayReportInput, web: WebDay, style: ReportStyle, projection: MapProjection)
+        -> [[String: Any]]
+    {
+        let points = input.rides.flatMap(\.points).compactMap { p -> (ms: Int64, xy: (x: Double, y: Double))? in
+            guard let ms = p.fix.unixMilliseconds, let c = p.fix.coordinate else { return nil }
+            return (ms, projection.point(c))
+        }.sorted { $0.ms < $1.ms }
+        var entries: [(start: Int64, row: [String: Any])] = []
+        for (i, m) in web.movements.enumerated() {
+            var row = movementRow(m, web: web)
+            let ends = m.coordinates.map { projection.point($0) }
+            row["kind"] = m.isTrip ? "move" : "stay"
+            row["mode"] = m.isTrip ? (m.mode ?? "still") : "stay"
+            row["icon"] = m.isTrip ? AppStyle.modeIcon(m.mode ?? "") : "stay"
+            row["name"] = m.isTrip ? (m.mode ?? "trip").capitalized : m.title
+            if !m.detail.isEmpty { row["detail"] = m.detail }
+            row["id"] = "s\(i)"
             if m.isTrip {
-                row["modes"] = ["options": web.modes.map { ["value": $0, "selected": $0 == m.mode] }]
-            } else {
-                var options = web.places.map { ["value": $0.value, "name": $0.name, "selected": $0.value == m.place] }
-                if !web.places.contains(where: { $0.value == m.place }) {
-                    options.insert(["value": m.place ?? "", "name": m.title, "selected": true], at: 0)
-                }
-                row["places"] = ["options": options]
-                if let place = m.place { row["rename"] = ["place": place, "current": m.placeName ?? ""] }
+                let way = points.filter { (m.start...m.end).contains($0.ms) }.map(\.xy)
+                let line = way.isEmpty ? ends : [ends.first].compactMap { $0 } + way + [ends.last].compactMap { $0 }
+                row["box"] = box(line, projection: projection, minimumMetres: 300)
+                if line.count > 1 { row["focus"] = ["line": path(line)] }
+            } else if let centre = ends.first {
+                let r = max(m.spread, 40) / projection.metresPerPixel
+                row["box"] = box([centre], projection: projection, minimumMetres: max(m.spread * 6, 400))
+                row["focus"] = [
+                    "circle": ["x": HTML.number(centre.x), "y": HTML.number(centre.y), "r": HTML.number(r)]
+                ]
             }
-            return row
+            entries.append((m.start, row))
         }
-        return ["rows": rows]
+        for r in input.records {
+            let p = projection.point(r.coordinate)
+            let title = r.notes.first.map { String($0.prefix(80)) } ?? "Record \(r.id)"
+            entries.append(
+                (
+                    r.milliseconds,
+                    [
+                        "kind": "note", "mode": "record", "icon": "record", "name": title, "id": "r\(r.id)",
+                        "span": style.time(r.milliseconds, input.timeZone), "record": r.id,
+                        // Absent, not empty: an empty text still opens a section.
+                        "detail": r.photos.isEmpty ? nil : counted(r.photos.count, "photo") as Any,
+                        "box": box([p], projection: projection, minimumMetres: 400),
+                        "focus": ["circle": ["x": HTML.number(p.x), "y": HTML.number(p.y), "r": "6"]],
+                    ]
+                ))
+        }
+        return entries.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+            .map(\.element.row)
+    }
+
+    /// A visit's or trip's correction forms.
+    static func movementRow(_ m: WebDay.Movement, web: WebDay) -> [String: Any] {
+        var row: [String: Any] = [
+            "span": m.span, "title": m.title, "at": String(m.at), "corrected": m.corrected,
+            "csrf": web.csrf, "action": web.correctAction,
+        ]
+        if m.isTrip {
+            row["modes"] = ["options": web.modes.map { ["value": $0, "selected": $0 == m.mode] }]
+        } else {
+            var options = web.places.map { ["value": $0.value, "name": $0.name, "selected": $0.value == m.place] }
+            if !web.places.contains(where: { $0.value == m.place }) {
+                options.insert(["value": m.place ?? "", "name": m.title, "selected": true], at: 0)
+            }
+            row["places"] = ["options": options]
+            if let place = m.place { row["rename"] = ["place": place, "current": m.placeName ?? ""] }
+        }
+        return row
     }
 
     /// A day as people write it: "Sunday 14 June 2026" (the served page's heading; a report file
@@ -384,10 +444,26 @@ public enum DayReport {
                 "id": r.id, "pinned": pinned.contains(r.id), "time": style.time(r.milliseconds, input.timeZone),
                 "position": String(format: "%.5f, %.5f", r.coordinate.latitude, r.coordinate.longitude),
                 "notes": r.notes, "hasFields": !r.fields.isEmpty,
-                "fields": r.fields.map { ["key": $0.key, "value": $0.value] }, "hasPhotos": !r.photos.isEmpty,
+                "fields": r.fields.map { ["key": $0.key, "value": $0.value, "label": label($0.key)] },
+                "hasPhotos": !r.photos.isEmpty,
                 "photos": r.photos.map { ["name": $0.name, "source": $0.source] },
             ]
         }
+    }
+
+    /// A field's key as a label: `place_id` is "Place id", `heartRate` "Heart rate".
+    static func label(_ key: String) -> String {
+        var words = ""
+        for c in key {
+            if c == "_" || c == "-" || c == "." {
+                words.append(" ")
+            } else if c.isUppercase, let last = words.last, last.isLowercase {
+                words += " " + c.lowercased()
+            } else {
+                words.append(c)
+            }
+        }
+        return words.prefix(1).uppercased() + words.dropFirst()
     }
 
     /// The records that get a pin on the map (a note or a photo): the pin shows the record's id,
@@ -402,11 +478,9 @@ public enum DayReport {
 
     /// The SVG map: rides per segment (simplified at the drawn scale), dashed lines across gaps,
     /// start and end markers, numbered pins, a scale bar.
-    static func map(_ input: DayReportInput, style: ReportStyle, width: Double = 960, height: Double = 600)
-        -> [String: Any]
-    {
-        let coordinates = input.rides.flatMap { $0.points.map { $0.fix.coordinate! } } + input.records.map(\.coordinate)
-        let projection = MapProjection(fitting: coordinates, width: width, height: height)
+    static func map(_ input: DayReportInput, style: ReportStyle, frame: Frame = .report) -> [String: Any] {
+        let (width, height) = (frame.width, frame.height)
+        let projection = projection(input, frame: frame)
         var lines: [[(x: Double, y: Double)]] = input.records.map { [projection.point($0.coordinate)] }
         let rides: [[String: Any]] = input.rides.enumerated().map { i, ride in
             var parts: [[String: Any]] = []
@@ -451,7 +525,7 @@ public enum DayReport {
             ? String(format: "%.0f ft", bar.metres / 0.3048)
             : (bar.metres >= 1000 ? "\(Int(bar.metres / 1000)) km" : "\(Int(bar.metres)) m")
         let y = height - 18
-        return [
+        var values: [String: Any] = [
             "width": Int(width), "height": Int(height), "rides": rides, "pins": pins, "markerFill": markerFill,
             "markerEdge": markerEdge,
             "tileLevels": MapTiles.layers(
@@ -460,6 +534,39 @@ public enum DayReport {
             "trackData": trackData(input, style: style, projection: projection),
             "bar": ["y": HTML.number(y), "ty": HTML.number(y - 6), "width": HTML.number(bar.pixels), "label": label],
         ]
+        // A frame larger than the routes (the served page's) says where they are: the script
+        // opens the map on them, at the shape of the window.
+        if frame.margin > Frame.report.margin {
+            values["fit"] = box(lines.flatMap { $0 }, projection: projection, minimumMetres: 400)
+        }
+        return values
+    }
+
+    /// The map's frame in SVG units, and the margin left around the routes. A report's is the
+    /// routes with a small margin; the served page's a square with the routes in its middle, so a
+    /// window of any shape shows base map all around them.
+    struct Frame {
+        var width: Double
+        var height: Double
+        var margin: Double
+        static let report = Frame(width: 960, height: 600, margin: 30)
+        static let web = Frame(width: 1200, height: 1200, margin: 220)
+    }
+
+    static func projection(_ input: DayReportInput, frame: Frame) -> MapProjection {
+        let coordinates = input.rides.flatMap { $0.points.map { $0.fix.coordinate! } } + input.records.map(\.coordinate)
+        return MapProjection(fitting: coordinates, width: frame.width, height: frame.height, margin: frame.margin)
+    }
+
+    /// `x y w h` around `points` (frame units), at least `minimumMetres` across.
+    static func box(_ points: [(x: Double, y: Double)], projection: MapProjection, minimumMetres: Double) -> String {
+        let xs = points.map(\.x)
+        let ys = points.map(\.y)
+        let least = minimumMetres / projection.metresPerPixel
+        let (cx, cy) = (((xs.min() ?? 0) + (xs.max() ?? 0)) / 2, ((ys.min() ?? 0) + (ys.max() ?? 0)) / 2)
+        let w = max((xs.max() ?? 0) - (xs.min() ?? 0), least)
+        let h = max((ys.max() ?? 0) - (ys.min() ?? 0), least)
+        return [cx - w / 2, cy - h / 2, w, h].map(HTML.number).joined(separator: " ")
     }
 
     /// The points the map's pointer finds (at most ``hoverPoints``, evenly spread): map x, y;

@@ -13,6 +13,11 @@ public enum MapScript {
         (function(){
         var svg=document.getElementById('map');if(!svg)return;
         var box=svg.viewBox.baseVal,W=box.width,H=box.height,v={x:0,y:0,w:W,h:H};
+        var home=(svg.getAttribute('data-fit')||'').split(' ').map(Number);if(home.length!==4)home=[0,0,W,H];
+        function ratio(){var r=svg.getBoundingClientRect(),k=r.width>0&&r.height>0?r.height/r.width:H/W;
+        return Math.abs(k*W/H-1)<0.01?H/W:k}
+        function show(b,pad){var R=ratio(),cx=b[0]+b[2]/2,cy=b[1]+b[3]/2,w=Math.max(b[2],b[3]/R)*(pad||1);
+        w=Math.max(W/32,Math.min(W,w));v={x:cx-w/2,y:cy-w*R/2,w:w,h:w*R};set()}
         var levels=svg.querySelectorAll('g.tiles');
         function set(){svg.setAttribute('viewBox',v.x+' '+v.y+' '+v.w+' '+v.h);
         svg.style.setProperty('--zoom',W/v.w);
@@ -22,9 +27,11 @@ public enum MapScript {
         var p=svg.createSVGPoint();p.x=cx;p.y=cy;return p.matrixTransform(m.inverse())}
         function zoom(f,cx,cy){var w=Math.max(W/32,Math.min(W,v.w/f)),k=w/v.w,
         c=cx===undefined?{x:v.x+v.w/2,y:v.y+v.h/2}:at(cx,cy);
-        v.x=c.x-(c.x-v.x)*k;v.y=c.y-(c.y-v.y)*k;v.w=w;v.h=H*w/W;clamp();set()}
+        v.x=c.x-(c.x-v.x)*k;v.y=c.y-(c.y-v.y)*k;v.w=w;v.h=w*ratio();clamp();set()}
         function clamp(){v.x=Math.max(-v.w/2,Math.min(W-v.w/2,v.x));v.y=Math.max(-v.h/2,Math.min(H-v.h/2,v.y))}
-        function fit(){v={x:0,y:0,w:W,h:H};set()}
+        function fit(){show(home,home[2]===W?1:1.08)}
+        svg.addEventListener('mapfit',function(e){show(e.detail,1.25)});
+        window.addEventListener('resize',function(){var c={x:v.x+v.w/2,y:v.y+v.h/2};v.h=v.w*ratio();v.x=c.x-v.w/2;v.y=c.y-v.h/2;set()});
         function pan(dx,dy){v.x+=dx;v.y+=dy;clamp();set()}
         svg.addEventListener('wheel',function(e){e.preventDefault();zoom(e.deltaY<0?1.25:0.8,e.clientX,e.clientY)},{passive:false});
         var down={},moved=false,pinch=0;
@@ -64,7 +71,7 @@ public enum MapScript {
         if(pmark){if(best[2]===null)pmark.setAttribute('visibility','hidden');else{pmark.setAttribute('cx',best[2]);
         pmark.setAttribute('cy',best[3]);pmark.setAttribute('visibility','visible')}}return best}
         svg.addEventListener('pointerleave',function(){if(tip)tip.style.display='none'});
-        set()})();
+        fit()})();
         """
 }
 
@@ -81,7 +88,21 @@ extension MapScript {
             form.elements.lat.value=lat.toFixed(6);form.elements.lon.value=lon.toFixed(6);
             var t=b&&typeof b[4]==='string'?b[4].match(/\\b(\\d\\d:\\d\\d)\\b/):null;if(t)form.elements.time.value=t[1];
             document.getElementById('markplace').textContent=lat.toFixed(5)+', '+lon.toFixed(5);form.hidden=false;
-            if(pin){pin.setAttribute('cx',x);pin.setAttribute('cy',y);pin.setAttribute('visibility','visible')}})})();
+            if(pin){pin.setAttribute('cx',x);pin.setAttribute('cy',y);pin.setAttribute('visibility','visible')}
+            form.scrollIntoView({block:'nearest'})})})();
+            (function(){var svg=document.getElementById('map'),panel=document.getElementById('panel'),
+            grip=document.getElementById('grip');if(!svg||!panel)return;
+            if(grip)grip.addEventListener('click',function(){var open=panel.classList.toggle('open');
+            grip.setAttribute('aria-expanded',open?'true':'false')});
+            var items=panel.querySelectorAll('.story li[data-box]');
+            function pick(li){items.forEach(function(o){o.classList.toggle('on',o===li)});
+            svg.querySelectorAll('g.focus').forEach(function(g){g.setAttribute('visibility',
+            g.getAttribute('data-for')===li.id?'visible':'hidden')});
+            svg.dispatchEvent(new CustomEvent('mapfit',{detail:li.getAttribute('data-box').split(' ').map(Number)}))}
+            items.forEach(function(li){li.addEventListener('click',function(e){
+            if(e.target.closest('details,a,form'))return;pick(li)});
+            li.addEventListener('keydown',function(e){if(e.target===li&&(e.key==='Enter'||e.key===' ')){
+            e.preventDefault();pick(li)}})})})();
             """
 }
 

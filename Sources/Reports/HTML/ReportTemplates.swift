@@ -6,7 +6,93 @@ enum ReportTemplates {
     static let pages = PageTemplates([
         (name: "report-head", text: head), ("day", day), ("day-map", dayMap), ("profile", profile),
         ("timeline", timeline), ("overlay", overlay), ("suggestions", suggestions), ("tiles", tiles),
+        ("webday", webDay),
     ])
+
+    /// The head of a served page: the app's stylesheet, icons and manifest (``AppStyle``).
+    static let webHead = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{title}}</title>
+        <link rel="stylesheet" href="/app.css"><link rel="icon" href="/favicon.ico" sizes="32x32">
+        <link rel="icon" href="/icon.svg" type="image/svg+xml"><link rel="manifest" href="/manifest.webmanifest">
+        <meta name="theme-color" content="#0a63c2">
+        </head>
+        """
+
+    /// The served day: the map filling the window, the day beside it (wide) or as a sheet over
+    /// its lower part (phone): the day's stays, moves and records in time order, then what
+    /// changes the diary, the rides, the elevation and the timeline.
+    static let webDay = """
+        \(webHead)
+        <body class="{{theme}} mapfirst-page">\(AppStyle.bar(current: "day"))
+        {{#web}}<div class="mapfirst">
+        {{#map}}{{> day-map}}{{/map}}{{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
+        <aside class="panel" id="panel" aria-label="The day">\
+        <button type="button" class="grip" id="grip" aria-expanded="false" aria-controls="panel" \
+        aria-label="Show more of the day"></button>
+        <nav class="daynav" aria-label="Days"><a class="button quiet" href="{{previous}}" rel="prev" \
+        aria-label="The day before">\(AppStyle.icon("prev"))</a><form method="get" action="/day" class="pickday">\
+        <input type="date" name="date" value="{{date}}" required aria-label="Day"><button class="quiet">Show</button></form>\
+        <a class="button quiet" href="{{next}}" rel="next" aria-label="The day after">\(AppStyle.icon("next"))</a></nav>
+        {{#message}}<p class="message" id="message" role="status">{{.}}</p>{{/message}}
+        <h1>{{written}}</h1>{{/web}}
+        {{#totals}}<div class="totals"><span>{{distance}}</span><span>moving {{moving}}</span><span>climb {{climb}}</span></div>{{/totals}}
+        <div class="muted">{{zone}} · {{rideCount}} · {{recordCount}}</div>
+        {{#web}}<form method="post" action="{{markAction}}" class="edit card" id="mark" hidden><input type="hidden" name="csrf" \
+        value="{{csrf}}"><input type="hidden" name="lat"><input type="hidden" name="lon"><p>A new record at \
+        <span id="markplace"></span></p><label>Time <input type="time" name="time" required value="12:00"></label>\
+        <label>Note <input name="note" maxlength="10000"></label><button>Add the record</button></form>{{/web}}
+        <ol class="story" id="movements" aria-label="Where you were">{{#story}}<li class="{{kind}}" id="{{id}}" tabindex="0" \
+        {{#box}}data-box="{{.}}" {{/box}}style="--mode:var(--m-{{mode}})"><span class="icon"><svg class="i" aria-hidden="true">\
+        <use href="/icons.svg#{{icon}}"/></svg></span><span class="what">{{name}}{{#corrected}} \
+        <span class="muted">(as you said)</span>{{/corrected}}</span><span class="when">{{span}}{{#detail}} · {{.}}{{/detail}}</span>\
+        {{#record}}<a class="detail" href="#record-{{.}}">the record</a>{{/record}}\
+        {{#action}}<details><summary>Put right</summary>\
+        <form method="post" action="{{action}}" class="edit"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <input type="hidden" name="at" value="{{at}}">{{#modes}}<label>Mode <select name="mode">{{#options}}\
+        <option{{#selected}} selected{{/selected}}>{{value}}</option>{{/options}}</select></label>{{/modes}}\
+        {{#places}}<label>It was at <select name="place">{{#options}}<option value="{{value}}"\
+        {{#selected}} selected{{/selected}}>{{name}}</option>{{/options}}</select></label>{{/places}} \
+        <button>Save</button></form>{{#rename}}<form method="post" action="{{action}}" class="edit">\
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="place_id" value="{{place}}">\
+        <label>Name this place <input name="name" maxlength="200" value="{{current}}"></label> \
+        <button>Name it</button></form>{{/rename}}</details>{{/action}}</li>{{/story}}</ol>
+        {{^story}}<p class="muted" id="nostory">Nothing recorded this day. Tap the map to add a record.</p>{{/story}}
+        {{#web}}<p class="muted">Pick a stay or a move to see it on the map; tap the map to add a record there.</p>
+        <form method="post" action="{{summaryAction}}" class="edit" id="summary">\
+        <input type="hidden" name="csrf" value="{{csrf}}"><label for="summary-text">The day’s summary</label>\
+        <textarea id="summary-text" name="summary" rows="3" maxlength="10000">{{summaryText}}</textarea>\
+        <button>Save the summary</button></form>{{/web}}
+        {{#hasRecords}}<h2>Records</h2>
+        {{#records}}<section class="record" id="record-{{id}}"><div>{{#pinned}}<span class="pinlabel">{{id}}</span>{{/pinned}}\
+        <strong>{{time}}</strong> <span class="muted">record {{id}} · {{position}}</span></div>
+        {{#notes}}<p class="note">{{.}}</p>
+        {{/notes}}{{#hasFields}}<dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/fields}}</dl>
+        {{/hasFields}}{{#hasPhotos}}<div class="photos">{{#photos}}<a href="{{source}}"><img src="{{source}}" alt="{{name}}"></a>{{/photos}}</div>
+        {{/hasPhotos}}{{#noteAction}}<form method="post" action="{{.}}" class="edit note-form"><input type="hidden" \
+        name="csrf" value="{{csrf}}"><label>Add a note <input name="note" maxlength="10000" required></label> \
+        <button>Add</button></form>{{#photoAction}}<form class="edit photo-form" data-action="{{.}}"><label>Add a photo \
+        (JPEG) <input type="file" name="photo" accept="image/jpeg" required></label> <button>Upload</button> \
+        <span class="upload-status" role="status"></span></form>{{/photoAction}}\
+        <p><a href="{{deleteLink}}" class="delete">Delete record {{id}}…</a></p>{{/noteAction}}</section>
+        {{/records}}{{/hasRecords}}\
+        {{#hasRides}}<h2>Rides</h2>
+        <table><tr><th>ride</th><th>time</th><th>distance</th><th>moving</th><th>climb</th></tr>\
+        {{#rides}}<tr><td class="nowrap"><span class="swatch" style="background:{{colour}}"></span>{{id}}</td>\
+        <td><span class="nowrap">{{start}}</span>–<span class="nowrap">{{end}}</span></td>\
+        <td class="nowrap">{{distance}}</td><td>{{moving}}</td><td class="nowrap">{{climb}}</td></tr>{{/rides}}</table>
+        <h2>Elevation</h2>
+        {{#profile}}{{> profile}}{{/profile}}
+        {{/hasRides}}<h2>Timeline</h2>
+        {{#timeline}}{{> timeline}}{{/timeline}}
+        {{#suggest}}{{> suggestions}}{{/suggest}}
+        </aside></div>
+        {{#web}}<script src="{{script}}"></script>{{/web}}
+        </body></html>
+
+        """
 
     static let head = """
         <!DOCTYPE html>
@@ -26,29 +112,16 @@ enum ReportTemplates {
 
         """
 
+    /// A report file's day (``DayReport``): self-contained, the served page is ``webDay``.
     static let day = """
         {{> report-head}}
-        {{#web}}<nav class="webnav"><a href="{{home}}">Trailbook</a><a href="{{previous}}" rel="prev">← previous day</a>\
-        <a href="{{next}}" rel="next">next day →</a><a href="/calendar?year={{year}}">calendar</a><form method="get" action="/day" class="pickday"><label>Day \
-        <input type="date" name="date" value="{{date}}" required></label> <button>Show</button></form>\
-        <span class="muted">signed in as <strong id="me">{{user}}</strong></span></nav>
-        {{#message}}<p class="message" id="message" role="status">{{.}}</p>{{/message}}{{/web}}\
-        {{#back}}<nav><a href="{{.}}">← all days</a></nav>{{/back}}<header><h1{{^web}} class="nowrap"{{/web}}>{{#web}}{{written}}{{/web}}{{^web}}{{weekday}}{{date}}{{/web}}</h1>\
+        {{#back}}<nav><a href="{{.}}">← all days</a></nav>{{/back}}<header><h1 class="nowrap">{{weekday}}{{date}}</h1>
         {{#totals}}<div class="totals"><span class="nowrap">{{distance}}</span> · <span class="nowrap">moving {{moving}}</span> · \
         <span class="nowrap">climb {{climb}}</span></div>{{/totals}}<div class="muted">{{zone}} · {{rideCount}} · {{recordCount}}</div></header>
 
-        {{^web}}{{#summary}}<p class="summary">{{.}}</p>
-        {{/summary}}{{/web}}{{#web}}<form method="post" action="{{summaryAction}}" class="edit" id="summary">\
-        <input type="hidden" name="csrf" value="{{csrf}}"><label for="summary-text">The day’s summary</label>\
-        <textarea id="summary-text" name="summary" rows="3" maxlength="10000">{{summaryText}}</textarea>\
-        <button>Save the summary</button></form>
-        {{/web}}<h2>Map</h2>
+        {{#summary}}<p class="summary">{{.}}</p>
+        {{/summary}}<h2>Map</h2>
         {{#map}}{{> day-map}}{{/map}}{{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
-        {{#web}}<p class="muted">Tap the map (or the track) to add a record there.</p>\
-        <form method="post" action="{{markAction}}" class="edit" id="mark" hidden><input type="hidden" name="csrf" \
-        value="{{csrf}}"><input type="hidden" name="lat"><input type="hidden" name="lon"><p>A new record at \
-        <span id="markplace"></span></p><label>Time <input type="time" name="time" required value="12:00"></label>\
-        <label>Note <input name="note" maxlength="10000"></label><button>Add the record</button></form>{{/web}}
         {{#hasRides}}<h2>Rides</h2>
         <table><tr><th>ride</th><th>time</th><th>distance</th><th>moving</th><th class="wide">avg speed</th>\
         <th class="wide">max</th><th>climb</th><th class="wide">descent</th></tr>\
@@ -60,34 +133,14 @@ enum ReportTemplates {
         {{#profile}}{{> profile}}{{/profile}}
         {{/hasRides}}<h2>Timeline</h2>
         {{#timeline}}{{> timeline}}{{/timeline}}
-        {{#movements}}<h2 id="movements">Where you were</h2>
-        <p class="muted">Found in your points. If a trip’s mode or a visit’s place is wrong, put it right: it stays so \
-        whenever the points are looked at again.</p>
-        <table class="movements">{{#rows}}<tr><td class="nowrap">{{span}}</td><td>{{icon}} {{title}}\
-        {{#corrected}} <span class="muted">(as you said)</span>{{/corrected}}<details><summary>Put right</summary>\
-        <form method="post" action="{{action}}" class="edit"><input type="hidden" name="csrf" value="{{csrf}}">\
-        <input type="hidden" name="at" value="{{at}}">{{#modes}}<label>Mode <select name="mode">{{#options}}\
-        <option{{#selected}} selected{{/selected}}>{{value}}</option>{{/options}}</select></label>{{/modes}}\
-        {{#places}}<label>It was at <select name="place">{{#options}}<option value="{{value}}"\
-        {{#selected}} selected{{/selected}}>{{name}}</option>{{/options}}</select></label>{{/places}} \
-        <button>Save</button></form>{{#rename}}<form method="post" action="{{action}}" class="edit">\
-        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="place_id" value="{{place}}">\
-        <label>Name this place <input name="name" maxlength="200" value="{{current}}"></label> \
-        <button>Name it</button></form>{{/rename}}</details></td></tr>{{/rows}}</table>
-        {{/movements}}        {{#hasRecords}}<h2>Records</h2>
+        {{#hasRecords}}<h2>Records</h2>
         {{#records}}<section class="record" id="record-{{id}}"><div>{{#pinned}}<span class="pinlabel">{{id}}</span>{{/pinned}}\
         <strong>{{time}}</strong> <span class="muted">record {{id}} · {{position}}</span></div>
         {{#notes}}<p class="note">{{.}}</p>
         {{/notes}}{{#hasFields}}<table>{{#fields}}<tr><th>{{key}}</th><td>{{value}}</td></tr>{{/fields}}</table>
         {{/hasFields}}{{#hasPhotos}}<div class="photos">{{#photos}}<a href="{{source}}"><img src="{{source}}" alt="{{name}}"></a>{{/photos}}</div>
-        {{/hasPhotos}}{{#noteAction}}<form method="post" action="{{.}}" class="edit note-form"><input type="hidden" \
-        name="csrf" value="{{csrf}}"><label>Add a note <input name="note" maxlength="10000" required></label> \
-        <button>Add</button></form>{{#photoAction}}<form class="edit photo-form" data-action="{{.}}"><label>Add a photo \
-        (JPEG) <input type="file" name="photo" accept="image/jpeg" required></label> <button>Upload</button> \
-        <span class="upload-status" role="status"></span></form>{{/photoAction}}\
-        <p><a href="{{deleteLink}}" class="delete">Delete record {{id}}…</a></p>{{/noteAction}}</section>
-        {{/records}}{{/hasRecords}}{{#suggest}}{{> suggestions}}{{/suggest}}{{#inline}}<script>\(MapScript.js)</script>{{/inline}}\
-        {{#web}}<script src="{{script}}"></script>{{/web}}\(footer)
+        {{/hasPhotos}}</section>
+        {{/records}}{{/hasRecords}}{{#suggest}}{{> suggestions}}{{/suggest}}<script>\(MapScript.js)</script>\(footer)
         """
 
     /// What `suggest` found for each record kind: a small table and the coming windows.
@@ -120,18 +173,20 @@ enum ReportTemplates {
     static let dayMap = """
         <div class="mapwrap"><svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" role="img" \
         tabindex="0" aria-label="Map of the day’s routes (drag to pan; wheel, pinch, + and − to zoom; 0 to fit)" \
-        data-projection="{{projection}}">\
-        <rect class="mapbg" width="100%" height="100%"/>
+        data-projection="{{projection}}"{{#fit}} data-fit="{{.}}"{{/fit}}>\
+        <rect class="mapbg" x="-100%" y="-100%" width="300%" height="300%"/>
         {{> tiles}}
         {{#rides}}<g class="ride" data-ride="{{id}}">{{#parts}}{{#gap}}<line class="gap" stroke="{{colour}}" \
         x1="{{x1}}" y1="{{y1}}" x2="{{x2}}" y2="{{y2}}"/>{{/gap}}<path class="route" stroke="{{colour}}" d="{{d}}"/>{{/parts}}\
         {{#ends}}<circle class="start" cx="{{ax}}" cy="{{ay}}" r="6" fill="{{markerFill}}" stroke="{{markerEdge}}" \
         stroke-width="3"><title>start of ride {{id}}</title></circle><rect class="end" x="{{bx}}" y="{{by}}" width="12" \
         height="12" fill="{{markerEdge}}" stroke="{{markerFill}}" stroke-width="2"><title>end of ride {{id}}</title></rect>{{/ends}}</g>
-        {{/rides}}{{#pins}}<g class="pin"><a href="#record-{{id}}"><rect x="{{x}}" y="{{y}}" width="{{w}}" height="18" \
+        {{/rides}}{{#story}}{{#focus}}<g class="focus" data-for="{{id}}" visibility="hidden">{{#line}}<path class="halo" \
+        d="{{.}}"/><path class="line" d="{{.}}"/>{{/line}}{{#circle}}<circle cx="{{x}}" cy="{{y}}" r="{{r}}"/>{{/circle}}</g>\
+        {{/focus}}{{/story}}{{#pins}}<g class="pin"><a href="#record-{{id}}"><rect x="{{x}}" y="{{y}}" width="{{w}}" height="18" \
         rx="4" fill="#333"/><text x="{{tx}}" y="{{ty}}" text-anchor="middle">{{id}}</text><title>record {{id}}</title></a></g>
-        {{/pins}}{{#bar}}<g class="ink"><rect x="20" y="{{y}}" width="{{width}}" height="4"/><text x="20" y="{{ty}}" \
-        font-size="12" stroke="none">{{label}}</text></g>{{/bar}}
+        {{/pins}}{{^fit}}{{#bar}}<g class="ink"><rect x="20" y="{{y}}" width="{{width}}" height="4"/><text x="20" y="{{ty}}" \
+        font-size="12" stroke="none">{{label}}</text></g>{{/bar}}{{/fit}}
         <circle id="hover" class="hovermark" r="7" visibility="hidden"/><circle id="markpin" r="8" fill="#d62728" \
         stroke="#fff" stroke-width="3" visibility="hidden"/></svg>\(mapControls)</div>
         <div id="track-data" hidden data-points="{{trackData}}"></div>

@@ -130,7 +130,8 @@ extension DayReport {
         return [
             "empty": false, "lanes": style.view == .timeline,
             "lane": [lane([.ride]), lane([.visit, .trip, .stop]), lane([.event, .cue, .task, .record])], "rows": rows,
-            "first": style.time(first, zone), "last": style.time(last, zone),
+            "first": axisLabel(first, of: last, style: style, zone: zone, next: false),
+            "last": axisLabel(last, of: first, style: style, zone: zone, next: true),
             "legend": TimelineEntry.Kind.allCases.map { ["icon": $0.icon, "kind": $0.rawValue] },
         ]
     }
@@ -140,5 +141,16 @@ extension DayReport {
         if let end = e.end { text += "–" + style.time(end, there: e.zone, zone) }
         if let detail = e.detail { text += " · \(detail)" }
         return text
+    }
+
+    /// An end of the time axis: its clock time, with "the day before" or "next day" when it is not
+    /// on the other end's day (a night that runs on to 04:01 says so).
+    static func axisLabel(_ ms: Int64, of other: Int64, style: ReportStyle, zone: TimeZone, next: Bool) -> String {
+        let clock = style.time(ms, zone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let (a, b) = (Date(timeIntervalSince1970: Double(ms) / 1000), Date(timeIntervalSince1970: Double(other) / 1000))
+        guard !calendar.isDate(a, inSameDayAs: b) else { return clock }
+        return next ? clock + " next day" : clock + " the day before"
     }
 }

@@ -88,6 +88,17 @@ public enum LocalTime {
         return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
     }
 
+    /// `17:50` when `ms` is on `now`'s day in `zone`, `Tue 17 Nov 17:50` when it is not: a
+    /// moment a reader places without a date only when it is today.
+    public static func since(_ ms: Int64, zone: TimeZone, now: Int64) -> String {
+        guard LocalDay.of(ms, in: zone) != LocalDay.of(now, in: zone) else { return clock(ms, zone: zone) }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = zone
+        f.dateFormat = "EEE d MMM HH:mm"
+        return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+
     /// `08:31` in `there`, with its offset when that differs from `listing`'s then (`19:59+01:00`):
     /// a time where it happened, in a list whose other times are `listing`'s.
     public static func clock(_ ms: Int64, there: TimeZone, listing: TimeZone) -> String {
