@@ -339,9 +339,18 @@ struct WebDiary {
             "modes": review.byMode.map { m in
                 [
                     "mode": m.mode.rawValue, "distance": distance(m.distance),
+                    "icon": AppStyle.modeIcon(m.mode.rawValue),
                     "time": LocalTime.hoursAndMinutes(m.seconds), "trips": m.trips,
+                    "share": share(m.distance, of: review.byMode.map(\.distance).max() ?? 0),
                 ] as [String: Any]
             },
+            "figures": [
+                ["value": "\(review.days)", "label": review.days == 1 ? "day with data" : "days with data"],
+                ["value": distance(review.byMode.map(\.distance).reduce(0, +)), "label": "travelled"],
+                ["value": "\(review.trips)", "label": review.trips == 1 ? "trip" : "trips"],
+                ["value": "\(f.places.count)", "label": f.places.count == 1 ? "place" : "places"],
+                ["value": "\(review.countries.count)", "label": review.countries.count == 1 ? "country" : "countries"],
+            ],
             "away": review.home.map { h in
                 "\(days(review.daysAwayFromHome)) never at \(VisitFindings.name(of: h)), "
                     + counted(review.nightsAwayFromHome, "night") + " elsewhere"
@@ -353,6 +362,7 @@ struct WebDiary {
                 var row: [String: Any] = [
                     "name": VisitFindings.name(of: p), "hours": String(format: "%.1f h", p.seconds / 3600),
                     "visits": counted(p.visits, "visit"),
+                    "share": share(p.seconds, of: review.places.map(\.seconds).max() ?? 0),
                 ]
                 // Absent, not nil: a template shows an Optional's nil as the word.
                 if let l = f.localities[p.id] { row["locality"] = "\(l.name), \(l.country)" }
@@ -368,6 +378,11 @@ struct WebDiary {
             ]
         }
         return values
+    }
+
+    /// `value` as a whole percentage of `largest`, for a bar (at least 1).
+    static func share(_ value: Double, of largest: Double) -> Int {
+        largest > 0 ? max(1, Int((value / largest * 100).rounded())) : 0
     }
 
     /// What the calendar template shows: the year's totals and its months, each a grid of weeks
@@ -460,7 +475,8 @@ struct WebDiary {
                 store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules, zone: zone)
             var web = web
             web.correctAction = "/day/\(day)/corrections"
-            (web.movements, web.places) = try Self.movements(found, store: store, user: user, zone: zone)
+            (web.movements, web.places) = try Self.movements(
+                found, store: store, user: user, zone: zone, day: from..<until)
             web.modes = TravelMode.allCases.map(\.rawValue)
             let input = try DayReportInputs.load(
                 day, store: store, zone: zone, cutIn: cut, until: until, imperial: imperial, embedPhotos: false,
@@ -473,9 +489,16 @@ struct WebDiary {
 
     /// The day's visits and trips for the page's correction forms, and the places a visit can be
     /// said to have been at: those found around the day, then the account's own places.
-    static func movements(_ found: VisitFindings, store: any TrackStoring, user: String, zone: TimeZone) throws
+    static func movements(
+        _ found: VisitFindings, store: any TrackStoring, user: String, zone: TimeZone, day: Range<Int64>
+    ) throws
         -> ([WebDay.Movement], [(value: String, name: String)])
     {
+        // A span that begins before the day or ends after it says so.
+        func span(_ start: Int64, _ end: Int64, there: TimeZone) -> String {
+            LocalTime.clock(start, there: there, listing: zone) + (start < day.lowerBound ? " the day before" : "")
+                + "–" + LocalTime.clock(end, there: there, listing: zone) + (end > day.upperBound ? " next day" : "")
+        }
         let rows = found.movements.map { m -> WebDay.Movement in
             switch m {
             // Times where it happened (a visit abroad: its place's, with the offset).
@@ -483,8 +506,7 @@ struct WebDiary {
                 let there = found.zone(of: v) ?? zone
                 var row = WebDay.Movement(
                     isTrip: false,
-                    span: LocalTime.clock(v.start, there: there, listing: zone) + "–"
-                        + LocalTime.clock(v.end, there: there, listing: zone),
+                    span: span(v.start, v.end, there: there),
                     title: found.name(of: v) + (found.address(of: v).map { " · \($0)" } ?? ""),
                     at: v.start + (v.end - v.start) / 2, corrected: v.placeCorrected,
                     place: v.place.map(String.init), placeName: v.place.flatMap { found.places[$0]?.name })
@@ -495,8 +517,7 @@ struct WebDiary {
                 let there = found.zone(at: t.start) ?? zone
                 var row = WebDay.Movement(
                     isTrip: true,
-                    span: LocalTime.clock(t.start, there: there, listing: zone) + "–"
-                        + LocalTime.clock(t.end, there: there, listing: zone),
+                    span: span(t.start, t.end, there: there),
                     title: "\(t.mode.rawValue) \(VisitService.distance(t.distance))",
                     at: t.start + (t.end - t.start) / 2,
                     corrected: t.modeCorrected, mode: t.mode.rawValue)

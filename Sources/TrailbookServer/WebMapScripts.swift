@@ -9,6 +9,12 @@
 enum WebMapScripts {
     static let map = """
         "use strict";
+        // A page whose panel is a sheet on a phone: the grip opens and closes it.
+        addEventListener("DOMContentLoaded", () => {
+          const grip = document.getElementById("grip"), panel = document.getElementById("panel");
+          if (grip && panel) grip.addEventListener("click", () =>
+            grip.setAttribute("aria-expanded", String(panel.classList.toggle("open"))));
+        });
         const ns = "http://www.w3.org/2000/svg";
         function mx(lon) { return (lon + 180) / 360; }
         function my(lat) { const r = lat * Math.PI / 180; return (1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2; }

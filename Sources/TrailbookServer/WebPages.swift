@@ -35,7 +35,9 @@ enum WebPages {
             -> Response
         {
             let token = WebSessions.random()
-            var values: [String: Any] = ["csrf": token, "bodyClass": "login", "user": user]
+            var values: [String: Any] = ["csrf": token, "bodyClass": "login"]
+            // Absent when empty: an empty text still opens a section.
+            if !user.isEmpty { values["user"] = user }
             if let message { values["message"] = message }
             return page(
                 "login", values, cookies: [login.cookie(Login.loginCookie, token, request, maxAge: 3600)],
@@ -82,6 +84,7 @@ enum WebPages {
             var values: [String: Any] = [
                 "movingWithin": Int(rules.movingWithin), "offlineAfter": Int(rules.offlineAfter),
                 "user": user, "csrf": csrf, "friends": friends, "grants": grants, "hasFriends": !friends.isEmpty,
+                "bodyClass": "mapfirst-page", "title": "Today",
                 "mapLabel": "Your track today and where your friends are",
                 "hasGrants": !grants.isEmpty, "today": LocalTime.today(in: zone).description, "own": own,
                 "track": today.linesJSON, "shared": shared,

@@ -6,7 +6,8 @@ import Reports
 enum WebTemplates {
     static let pages = PageTemplates(
         [
-            (name: "head", text: head), ("login", login), ("livemap", livemap),
+            (name: "head", text: head), ("login", login), ("livemap", livemap), ("livemap-map", livemapMap),
+            ("livemap-table", livemapTable),
         ]
             + [
                 (name: "home", text: home, tab: "home"), ("calendar", calendar, "calendar"), ("confirm", confirm, ""),
@@ -47,26 +48,32 @@ enum WebTemplates {
         </body></html>
         """
 
+    /// The home page: the live map filling the window (your track today, your devices, your friends),
+    /// and beside it (or as a sheet on a phone) who is where, sharing and the way to the days.
     static let home = """
         {{> head}}
-        <header><h1>Trailbook</h1>
-        <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
-        Signed in as <strong id="me">{{user}}</strong> <button>Sign out</button></form></header>
-        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a><a href="/calendar">Calendar</a><a href="/heatmap">Heat map</a><a href="/friends">Friends</a><a href="/places">Places</a><a href="/alerts">Alerts</a><a href="/import">Import</a><a href="/export">Export</a><a href="/settings">Settings</a><form method="get" action="/day">\
-        <label>Another day <input type="date" name="date" value="{{today}}" required></label> <button>Show</button></form></nav>
+        <div class="mapfirst">{{> livemap-map}}
+        <aside class="panel" id="panel" aria-label="Today">\
+        <button type="button" class="grip" id="grip" aria-expanded="false" aria-controls="panel" \
+        aria-label="Show more"></button>
+        <header class="panelhead"><h1>Today</h1><form method="post" action="/logout" class="inline">\
+        <input type="hidden" name="csrf" value="{{csrf}}"><span class="muted">signed in as <strong id="me">{{user}}</strong></span> \
+        <button class="quiet">Sign out</button></form></header>
         {{#message}}<p class="message" id="message">{{message}}</p>{{/message}}
-        <section><h2>Today</h2>
         <p class="muted" id="todaynote">{{todayNote}}</p>
-        {{> livemap}}
+        <nav class="days"><a href="/day/{{today}}" id="today">Today’s diary</a><a href="/days">The last 7 days</a>\
+        <a href="/heatmap">Heat map</a><form method="get" action="/day"><input type="date" name="date" value="{{today}}" \
+        required aria-label="Another day"> <button class="quiet">Show</button></form></nav>
+        {{> livemap-table}}
         {{^hasFriends}}<p id="nobody">Nobody shares with you yet: ask a friend for a code and enter it below.</p>{{/hasFriends}}
-        </section>
         <section id="share"><h2>Share where you are</h2>
         {{#code}}<p>Give this code to the person who should see you; it works once, until {{expires}}:</p>
         <p class="code" id="code">{{code}}</p>{{/code}}
         <form method="post" action="/codes"><input type="hidden" name="csrf" value="{{csrf}}">
         <label><input type="checkbox" name="motion" checked> whether I am moving</label>
         <label><input type="checkbox" name="events"> when I arrive at and leave my places</label>
-        <label><input type="checkbox" name="history"> my track of the last <input name="history_hours" value="24" size="3"> hours</label>
+        <label><input type="checkbox" name="history"> my track of the last <input name="history_hours" value="24" size="3" \
+        aria-label="hours"> hours</label>
         <button>Make a code</button></form>
         <form method="post" action="/redeem"><input type="hidden" name="csrf" value="{{csrf}}">
         <label>A friend's code <input name="code" placeholder="XXXX-XXXX" autocomplete="off" required></label>
@@ -74,10 +81,10 @@ enum WebTemplates {
         </section>
         <section><h2>Who sees you</h2>
         {{^hasGrants}}<p>Nobody.</p>{{/hasGrants}}
-        <table id="grants">{{#grants}}<tr><td>{{viewer}}</td><td>{{scopes}}</td><td>{{state}}</td><td>
+        <table id="grants" class="cards">{{#grants}}<tr><td>{{viewer}}</td><td>{{scopes}}</td><td>{{state}}</td><td>
         <form method="post" action="/revoke" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
-        <input type="hidden" name="viewer" value="{{viewer}}"><button>Stop sharing</button></form></td></tr>{{/grants}}</table>
-        </section>
+        <input type="hidden" name="viewer" value="{{viewer}}"><button class="quiet">Stop sharing</button></form></td></tr>{{/grants}}</table>
+        </section></aside></div>
         <script src="/map.js"></script><script src="/live.js"></script>
         </body></html>
         """
@@ -102,26 +109,34 @@ enum WebTemplates {
         </body></html>
         """
 
-    /// The year in review: what `trailbook year` prints, from the visits and trips in the points.
+    /// The year in review: what `trailbook year` prints, from the visits and trips in the points:
+    /// the year in figures, distance by mode as bars, countries and cities, the places with the
+    /// most time, the longest trip.
     static let year = """
         {{> head}}
         <header><h1>{{year}} in review</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
-        <nav class="days"><a href="/">Home</a><a href="/calendar?year={{year}}">Calendar</a>\
+        <nav class="days"><a href="/calendar?year={{year}}">Calendar</a>\
         <a href="/year?year={{previous}}" rel="prev">← {{previous}}</a><a href="/year?year={{next}}" rel="next">{{next}} →</a></nav>
-        <p id="summary">{{summary}}</p>
+        <p id="summary" class="muted">{{summary}}</p>
         {{#empty}}<p>Nothing recorded in {{year}}: import your history (<a href="/import">Import</a>) or let a phone post.</p>{{/empty}}
-        {{^empty}}<h2>By mode</h2>
-        <table id="modes"><thead><tr><th>Mode</th><th>Distance</th><th>Time</th><th>Trips</th></tr></thead><tbody>\
-        {{#modes}}<tr><td>{{mode}}</td><td>{{distance}}</td><td>{{time}}</td><td>{{trips}}</td></tr>{{/modes}}</tbody></table>
+        {{^empty}}<div class="cards-grid" id="figures">{{#figures}}<div class="stat"><b>{{value}}</b>\
+        <span class="muted">{{label}}</span></div>{{/figures}}</div>
+        <h2>By mode</h2>
+        <table id="modes" class="bars-table"><thead><tr><th>Mode</th><th>Distance</th><th>Time</th><th>Trips</th></tr></thead><tbody>\
+        {{#modes}}<tr style="--mode:var(--m-{{mode}})"><td class="nowrap"><svg class="i" aria-hidden="true">\
+        <use href="/icons.svg#{{icon}}"/></svg> {{mode}}</td><td><span class="meter" style="width:{{share}}%"></span>{{distance}}</td>\
+        <td class="nowrap">{{time}}</td><td>{{trips}}</td></tr>{{/modes}}</tbody></table>
         <h2>Away from home</h2><p id="away">{{away}}</p>
         <h2>Countries and cities</h2>
         {{#noGazetteer}}<p id="countries">Names come from a gazetteer loaded once on the server: \
         <code>trailbook geocoder import cities500.zip</code> (GeoNames).</p>{{/noGazetteer}}\
-        {{^noGazetteer}}<ul id="countries">{{#countries}}<li><strong>{{name}}</strong> {{days}}</li>{{/countries}}</ul>
+        {{^noGazetteer}}<div class="cards-grid" id="countries">{{#countries}}<div class="stat"><strong>{{name}}</strong> \
+        {{days}}</div>{{/countries}}</div>
         <ul id="cities" class="columns">{{#cities}}<li>{{name}}, {{country}} · {{days}}</li>{{/cities}}</ul>{{/noGazetteer}}
         <p><a href="/heatmap?year={{year}}" id="heat">Where you were in {{year}}: the heat map</a></p>
         <h2>Places with the most time</h2>
-        <ol id="places">{{#places}}<li><strong>{{name}}</strong> {{hours}} · {{visits}}{{#locality}} · {{.}}{{/locality}}</li>{{/places}}</ol>
+        <ol id="places" class="ranked">{{#places}}<li><span class="meter" style="width:{{share}}%"></span><strong>{{name}}</strong> \
+        {{hours}} · {{visits}}{{#locality}} · {{.}}{{/locality}}</li>{{/places}}</ol>
         {{#longest}}<h2>The longest trip</h2><p id="longest"><a href="/day/{{date}}">{{when}}</a>: {{what}}</p>{{/longest}}{{/empty}}
         </body></html>
         """
@@ -403,6 +418,12 @@ enum WebTemplates {
     /// The live map and its table of devices (the reader's own rows first, then friends'), which
     /// `/live.js` keeps up to date: the home page's and the friends page's.
     static let livemap = """
+        {{> livemap-map}}
+        {{> livemap-table}}
+        """
+
+    /// The live map and its credit.
+    static let livemapMap = """
         <div class="mapwrap"><svg id="map" role="img" tabindex="0" aria-label="{{mapLabel}} \
         (drag to pan; wheel, pinch, + and − to zoom; 0 to fit and follow)"{{#tiles}} data-tiles="/tiles/"{{/tiles}} \
         data-track="{{track}}" data-shared="{{shared}}"></svg>\
@@ -411,6 +432,10 @@ enum WebTemplates {
         <button type="button" data-map="fit" aria-label="Fit to your friends and follow them">⤢</button></div>\
         <div id="maptip" class="maptip" role="status"></div></div>
         {{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
+        """
+
+    /// Who is where: your devices and your friends', kept up to date by the page's script.
+    static let livemapTable = """
         <div class="scroll"><table id="friends" data-moving-within="{{movingWithin}}" data-offline-after="{{offlineAfter}}"><thead><tr><th>Who</th><th>Device</th><th>Last seen</th><th>Motion</th><th>Speed</th><th>Heading</th></tr></thead>
         <tbody>
         {{#own}}<tr class="self" data-user="{{user}}" data-device="{{device}}" data-lat="{{lat}}" data-lon="{{lon}}" \

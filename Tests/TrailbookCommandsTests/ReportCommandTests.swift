@@ -89,14 +89,15 @@ import TrailbookTestSupport
             dom.range(of: pattern, options: .regularExpression) != nil
         }
         let picked = try Chromium.dom(of: index, fragment: "#2026-06-15")
-        #expect(has(picked, #"<svg id="map"[^>]* class="dim""#), "the map is dimmed")
+        #expect(has(picked, #"<svg id="map" class="frame dim""#), "the map is dimmed")
         #expect(has(picked, #"<g class="day on" id="day-2026-06-15""#), "the day's route is highlighted")
         #expect(has(picked, #"<g class="day" id="day-2026-06-14""#), "the other day is not")
         #expect(has(picked, #"<tr class="pick on" data-day="2026-06-15""#), "so is its row")
         for fragment in ["", "#2031-01-01", "#%22%3E%3Cx"] {
             let all = try Chromium.dom(of: index, fragment: fragment)
             #expect(
-                !has(all, #"class="dim""#) && !has(all, #"class="day on""#), "fragment '\(fragment)' shows all days")
+                !has(all, #"class="frame dim""#) && !has(all, #"class="day on""#),
+                "fragment '\(fragment)' shows all days")
             #expect(has(all, #"<g class="day" id="day-2026-06-15""#))
         }
     }

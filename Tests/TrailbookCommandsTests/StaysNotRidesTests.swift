@@ -35,15 +35,7 @@ import TrailbookTestSupport
         for s in stride(from: 0, through: 900, by: 10) {
             fixes.append((walkStart + s, Geodesy.destination(from: home, bearing: 0, distance: 30 + 1.4 * Double(s))))
         }
-        let basic = ["Authorization": "Basic " + Data("ana:\(token)".utf8).base64EncodedString()]
-        for f in fixes {
-            let body =
-                #"{"_type":"location","tid":"an","lat":\#(f.at.latitude),"lon":\#(f.at.longitude),"#
-                + #""tst":\#(f.seconds),"acc":20,"batt":80,"conn":"w","t":"u"}"#
-            let r = try await HTTP.request(
-                URL(string: "\(server.url!)/pub")!, method: "POST", body: Data(body.utf8), headers: basic)
-            #expect(r.0 == 200, "\(r)")
-        }
+        try await Self.postOwnTracks(fixes, to: server.url!, user: "ana", token: token)
         let user = ["--store", store, "--user", "ana", "--time-zone", "Europe/Zurich"]
         // As stored: the phone's rule cuts rides at gaps only, so the night is in a ride.
         let stored = try run(["rides"] + user)
@@ -67,5 +59,21 @@ import TrailbookTestSupport
         let timeline = try run(["timeline", "2026-06-03"] + user)
         let rideLines = timeline.stdout.split(separator: "\n").filter { $0.contains("▶ ride") }
         #expect(rideLines.count == 1 && rideLines[0].hasPrefix("08:3"), "\(timeline.stdout)")
+    }
+
+    /// `fixes` posted to `base`'s `/pub` as OwnTracks sends a location (HTTP mode, Basic
+    /// `user:token`, each saying 20 m of accuracy), each answered 200.
+    static func postOwnTracks(_ fixes: [(seconds: Int, at: Coordinate)], to base: URL, user: String, token: String)
+        async throws
+    {
+        let basic = ["Authorization": "Basic " + Data("\(user):\(token)".utf8).base64EncodedString()]
+        for f in fixes {
+            let body =
+                #"{"_type":"location","tid":"an","lat":\#(f.at.latitude),"lon":\#(f.at.longitude),"#
+                + #""tst":\#(f.seconds),"acc":20,"batt":80,"conn":"w","t":"u"}"#
+            let r = try await HTTP.request(
+                URL(string: "\(base)/pub")!, method: "POST", body: Data(body.utf8), headers: basic)
+            #expect(r.0 == 200, "\(r)")
+        }
     }
 }

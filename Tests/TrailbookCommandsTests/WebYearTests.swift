@@ -17,7 +17,7 @@ extension WebPageTests {
             URL(string: "\(base)/year?year=2026")!, headers: ["Cookie": "trailbook_session=\(ana)"])
         #expect(page.0 == 200, "\(page.1.prefix(500))")
         for words in [
-            "2026 in review", "14 days with data", "<td>plane</td>", "Switzerland</strong> 13 days",
+            "2026 in review", "14 days with data", "#plane\"/></svg> plane</td>", "Switzerland</strong> 13 days",
             "United Kingdom</strong> 3 days", "3 nights elsewhere", "home (suggested)",
             "from Kloten, CH to Hounslow, GB",
         ] {

@@ -31,6 +31,7 @@ public enum AppStyle {
         html{-webkit-text-size-adjust:100%}
         body{margin:0;font:var(--t-m)/1.5 var(--font);background:var(--bg);color:var(--text);font-variant-numeric:tabular-nums}
         body>*:not(.bar):not(.mapfirst):not(script){max-width:1080px;margin-left:auto;margin-right:auto;padding-left:var(--s-4);padding-right:var(--s-4)}
+        body>table{width:calc(100% - 2*var(--s-4));max-width:calc(1080px - 2*var(--s-4))}
         h1{font-size:var(--t-xl);line-height:1.2;margin:var(--s-5) 0 var(--s-2);letter-spacing:-.01em}
         h2{font-size:var(--t-l);margin:var(--s-5) 0 var(--s-2)}h3{font-size:var(--t-m);margin:var(--s-4) 0 var(--s-1)}
         a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
@@ -80,8 +81,8 @@ public enum AppStyle {
         /* navigation inside a page */
         nav.days{display:flex;flex-wrap:wrap;gap:var(--s-2);align-items:center;margin:var(--s-3) auto}
         nav.days>a{padding:4px 12px;border-radius:999px;background:var(--surface);border:1px solid var(--line);font-size:var(--t-s);font-weight:600}
-        nav.days form{margin:0;display:flex;gap:6px;align-items:center}nav.days label{display:inline;margin:0}
-        body>header{display:flex;justify-content:space-between;align-items:baseline;gap:var(--s-2);flex-wrap:wrap}
+        nav.days form{margin:0;display:flex;flex-wrap:wrap;gap:6px;align-items:center}nav.days label{display:inline;margin:0}
+        body>header:not(.bar){display:flex;justify-content:space-between;align-items:baseline;gap:var(--s-2);flex-wrap:wrap}
         /* sign in */
         body.login{display:grid;place-items:start center}
         .signin{width:min(360px,calc(100vw - 32px));margin:12vh auto 0;padding:var(--s-5)}\
@@ -100,12 +101,17 @@ public enum AppStyle {
         /* the year */
         .cards-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:var(--s-3)}
         .stat{background:var(--surface);border-radius:var(--r-m);box-shadow:var(--shadow);padding:var(--s-3) var(--s-4)}
-        .stat b{display:block;font-size:var(--t-xl)}.bars{display:grid;gap:6px}.bars .row{display:grid;grid-template-columns:7em 1fr auto;gap:var(--s-2);align-items:center}
-        .bars .fill{height:10px;border-radius:5px;background:var(--accent)}
+        .stat b{display:block;font-size:var(--t-xl)}
+        .bars-table td{vertical-align:middle}.bars-table svg.i{color:var(--mode)}\
+        .meter{display:block;height:8px;border-radius:4px;background:var(--mode,var(--accent));margin:2px 0 4px;min-width:2px}
+        ol.ranked{padding-left:1.4em}ol.ranked li{margin:0 0 var(--s-2)}ol.ranked .meter{opacity:.6}
+        ul.columns{columns:14em;padding-left:1.2em}
         /* maps */
         .mapwrap{position:relative}
         #map{display:block;width:100%;height:320px;background:var(--map);border-radius:var(--r-m);touch-action:none;cursor:grab}
-        #map.tall{height:70vh}#map:focus-visible{outline:2px solid var(--focus)}
+        #map.tall{height:70vh}#map.frame{height:auto}
+        .day{transition:opacity .15s}.dim .day{opacity:.15}.dim .day.on{opacity:1}.dim .day.on .route{stroke-width:5}\
+        tr.pick{cursor:pointer}tr.pick:hover{background:var(--surface-2)}tr.pick.on{font-weight:700}#map:focus-visible{outline:2px solid var(--focus)}
         .mapbg{fill:var(--map)}.tile{filter:var(--tile-filter)}
         .mapctl{position:absolute;top:var(--s-3);right:var(--s-3);display:flex;flex-direction:column;gap:6px;z-index:3}
         .mapctl button{width:38px;height:38px;min-height:0;padding:0;font-size:20px;box-shadow:var(--shadow)}
@@ -138,9 +144,12 @@ public enum AppStyle {
         .panel{top:auto;left:0;width:auto;height:calc(42% + 14px);border-left:0;border-radius:var(--r-l) var(--r-l) 0 0;\
         box-shadow:0 -4px 18px rgba(0,0,0,.18);transition:height .2s ease}.panel.open{height:88%}\
         .grip{display:block;position:sticky;top:0;z-index:2;width:100%;min-height:0;height:22px;padding:0;border:0;\
-        border-radius:0;background:var(--surface)}.grip::before{content:"";display:block;width:40px;height:5px;\
+        border-radius:var(--r-l) var(--r-l) 0 0;background:var(--surface)}.grip::before{content:"";display:block;width:40px;height:5px;\
         border-radius:3px;background:var(--line);margin:8px auto}}
         .panel h1{font-size:var(--t-l);margin:var(--s-3) 0 2px}
+        .panelhead{display:flex;justify-content:space-between;align-items:center;gap:var(--s-2);flex-wrap:wrap}
+        .panelhead form{display:flex;align-items:center;gap:6px;font-size:var(--t-s)}.panel section{margin:var(--s-5) 0}
+        .panel #friends th:nth-child(n+5),.panel #friends td:nth-child(n+5){display:none}.panel #friends td{white-space:normal}
         .panel h2{font-size:var(--t-m);margin:var(--s-5) 0 var(--s-2)}
         .daynav{display:flex;align-items:center;gap:6px;padding-top:var(--s-3)}.daynav form{display:flex;gap:6px;flex:1;margin:0}
         .daynav input{flex:1;min-width:0}.daynav .button{padding:6px 10px}
@@ -158,6 +167,7 @@ public enum AppStyle {
         .story details summary{color:var(--muted);cursor:pointer}.story form{display:flex;flex-wrap:wrap;gap:6px;align-items:end}
         .story form label{margin:4px 0}
         .panel .record{box-shadow:none;border:1px solid var(--line);margin:var(--s-3) 0;scroll-margin-top:var(--s-4)}
+        details.google{margin:var(--s-4) 0}details.google>summary{cursor:pointer;color:var(--muted)}
         .note{white-space:pre-wrap}.photos{display:flex;flex-wrap:wrap;gap:6px}.photos img{max-width:100%;max-height:240px;border-radius:var(--r-s)}
         .pinlabel{display:inline-block;min-width:1.5em;padding:0 .3em;text-align:center;border-radius:.3em;color:#fff;background:#333;margin-right:6px;font-weight:700}
         .edit textarea,.edit input[name=note]{width:100%}.edit{margin:var(--s-2) 0}

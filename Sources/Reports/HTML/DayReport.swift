@@ -36,8 +36,12 @@ public struct DayReportInput: Sendable {
             self.fields = fields
         }
 
-        /// Whether the record gets a numbered pin (it has a note or a photo).
-        var pinned: Bool { !notes.isEmpty || !photos.isEmpty }
+        /// Whether the record gets a numbered pin (it has a note or a photo, and is not one of
+        /// Google's visits or trips, which the day shows as its stays and moves).
+        var pinned: Bool { (!notes.isEmpty || !photos.isEmpty) && !fromGoogle }
+
+        /// A visit or trip of Google's timeline kept as a record at import (its `google` field).
+        public var fromGoogle: Bool { fields.contains { $0.key == "google" } }
     }
 
     public var date: String
@@ -325,13 +329,24 @@ public enum DayReport {
             page["web"] = links
             page["map"] = map(input, style: style, frame: .web)
             page["story"] = story(input, web: web, style: style, projection: projection(input, frame: .web))
-            page["records"] = (page["records"] as! [[String: Any]]).map { r in
+            let records = (page["records"] as! [[String: Any]]).map { r in
                 var added: [String: Any] = [
                     "noteAction": web.noteAction(r["id"] as! Int64), "csrf": web.csrf,
                     "deleteLink": web.deleteLink(r["id"] as! Int64),
                 ]
                 if let photoAction = web.photoAction { added["photoAction"] = photoAction(r["id"] as! Int64) }
                 return r.merging(added) { a, _ in a }
+            }
+            // Google's visits and trips are the day's stays and moves: their records go together, folded.
+            let google = Set(input.records.filter(\.fromGoogle).map(\.id))
+            page["records"] = records.filter { !google.contains($0["id"] as! Int64) }
+            page["hasRecords"] = input.records.count > google.count
+            let googleRecords = records.filter { google.contains($0["id"] as! Int64) }
+            if !googleRecords.isEmpty {
+                page["google"] = [
+                    "records": googleRecords,
+                    "count": counted(googleRecords.count, "visit or trip", "visits and trips"),
+                ]
             }
         }
         if let suggest = SuggestionTable.section(input.suggestions) { page["suggest"] = suggest }
@@ -382,7 +397,7 @@ public enum DayReport {
             }
             entries.append((m.start, row))
         }
-        for r in input.records {
+        for r in input.records where !r.fromGoogle {
             let p = projection.point(r.coordinate)
             let title = r.notes.first.map { String($0.prefix(80)) } ?? "Record \(r.id)"
             entries.append(

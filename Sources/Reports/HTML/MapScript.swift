@@ -17,7 +17,7 @@ public enum MapScript {
         function ratio(){var r=svg.getBoundingClientRect(),k=r.width>0&&r.height>0?r.height/r.width:H/W;
         return Math.abs(k*W/H-1)<0.01?H/W:k}
         function show(b,pad){var R=ratio(),cx=b[0]+b[2]/2,cy=b[1]+b[3]/2,w=Math.max(b[2],b[3]/R)*(pad||1);
-        w=Math.max(W/32,Math.min(W,w));v={x:cx-w/2,y:cy-w*R/2,w:w,h:w*R};set()}
+        w=Math.max(W/32,Math.min(Math.max(W,H/R),w));v={x:cx-w/2,y:cy-w*R/2,w:w,h:w*R};set()}
         var levels=svg.querySelectorAll('g.tiles');
         function set(){svg.setAttribute('viewBox',v.x+' '+v.y+' '+v.w+' '+v.h);
         svg.style.setProperty('--zoom',W/v.w);
@@ -25,7 +25,7 @@ public enum MapScript {
         levels[i].style.display=k===0||W/v.w*1.5>=Math.pow(2,k)?'inline':'none'}}
         function at(cx,cy){var m=svg.getScreenCTM();if(!m)return{x:v.x+v.w/2,y:v.y+v.h/2};
         var p=svg.createSVGPoint();p.x=cx;p.y=cy;return p.matrixTransform(m.inverse())}
-        function zoom(f,cx,cy){var w=Math.max(W/32,Math.min(W,v.w/f)),k=w/v.w,
+        function zoom(f,cx,cy){var w=Math.max(W/32,Math.min(Math.max(W,H/ratio()),v.w/f)),k=w/v.w,
         c=cx===undefined?{x:v.x+v.w/2,y:v.y+v.h/2}:at(cx,cy);
         v.x=c.x-(c.x-v.x)*k;v.y=c.y-(c.y-v.y)*k;v.w=w;v.h=w*ratio();clamp();set()}
         function clamp(){v.x=Math.max(-v.w/2,Math.min(W-v.w/2,v.x));v.y=Math.max(-v.h/2,Math.min(H-v.h/2,v.y))}

@@ -139,7 +139,7 @@ public enum OverlayReport {
         } else {
             page["inline"] = true
         }
-        return ReportTemplates.pages.render("overlay", page)
+        return ReportTemplates.pages.render(web == nil ? "overlay" : "webdays", page)
     }
 }
 

@@ -6,7 +6,7 @@ enum ReportTemplates {
     static let pages = PageTemplates([
         (name: "report-head", text: head), ("day", day), ("day-map", dayMap), ("profile", profile),
         ("timeline", timeline), ("overlay", overlay), ("suggestions", suggestions), ("tiles", tiles),
-        ("webday", webDay),
+        ("webday", webDay), ("webdays", webOverlay), ("webrecord", webRecord),
     ])
 
     /// The head of a served page: the app's stylesheet, icons and manifest (``AppStyle``).
@@ -66,18 +66,9 @@ enum ReportTemplates {
         <textarea id="summary-text" name="summary" rows="3" maxlength="10000">{{summaryText}}</textarea>\
         <button>Save the summary</button></form>{{/web}}
         {{#hasRecords}}<h2>Records</h2>
-        {{#records}}<section class="record" id="record-{{id}}"><div>{{#pinned}}<span class="pinlabel">{{id}}</span>{{/pinned}}\
-        <strong>{{time}}</strong> <span class="muted">record {{id}} · {{position}}</span></div>
-        {{#notes}}<p class="note">{{.}}</p>
-        {{/notes}}{{#hasFields}}<dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/fields}}</dl>
-        {{/hasFields}}{{#hasPhotos}}<div class="photos">{{#photos}}<a href="{{source}}"><img src="{{source}}" alt="{{name}}"></a>{{/photos}}</div>
-        {{/hasPhotos}}{{#noteAction}}<form method="post" action="{{.}}" class="edit note-form"><input type="hidden" \
-        name="csrf" value="{{csrf}}"><label>Add a note <input name="note" maxlength="10000" required></label> \
-        <button>Add</button></form>{{#photoAction}}<form class="edit photo-form" data-action="{{.}}"><label>Add a photo \
-        (JPEG) <input type="file" name="photo" accept="image/jpeg" required></label> <button>Upload</button> \
-        <span class="upload-status" role="status"></span></form>{{/photoAction}}\
-        <p><a href="{{deleteLink}}" class="delete">Delete record {{id}}…</a></p>{{/noteAction}}</section>
-        {{/records}}{{/hasRecords}}\
+        {{#records}}{{> webrecord}}
+        {{/records}}{{/hasRecords}}{{#google}}<details class="google" id="google"><summary>What Google’s timeline \
+        kept: {{count}}</summary>{{#records}}{{> webrecord}}{{/records}}</details>{{/google}}\
         {{#hasRides}}<h2>Rides</h2>
         <table><tr><th>ride</th><th>time</th><th>distance</th><th>moving</th><th>climb</th></tr>\
         {{#rides}}<tr><td class="nowrap"><span class="swatch" style="background:{{colour}}"></span>{{id}}</td>\
@@ -220,15 +211,44 @@ enum ReportTemplates {
 
     static let overlay = """
         {{> report-head}}
-        {{#web}}<nav class="webnav"><a href="{{home}}">Trailbook</a><a href="{{calendar}}">calendar</a>\
-        <form method="get" action="/days" class="pickday"><label>From <input type="date" name="from" value="{{from}}" \
-        required></label> <label>to <input type="date" name="to" value="{{to}}" required></label> <button>Show</button>\
-        </form><span class="muted">signed in as <strong id="me">{{user}}</strong></span></nav>
+        \(overlayMain)
+        """
+
+    /// A record on the served day: its time, notes, fields as labelled values, photos and the forms
+    /// that add to it or delete it.
+    static let webRecord = """
+        <section class="record" id="record-{{id}}"><div>{{#pinned}}<span class="pinlabel">{{id}}</span>{{/pinned}}\
+        <strong>{{time}}</strong> <span class="muted">record {{id}} · {{position}}</span></div>
+        {{#notes}}<p class="note">{{.}}</p>
+        {{/notes}}{{#hasFields}}<dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/fields}}</dl>
+        {{/hasFields}}{{#hasPhotos}}<div class="photos">{{#photos}}<a href="{{source}}"><img src="{{source}}" alt="{{name}}"></a>{{/photos}}</div>
+        {{/hasPhotos}}{{#noteAction}}<form method="post" action="{{.}}" class="edit note-form"><input type="hidden" \
+        name="csrf" value="{{csrf}}"><label>Add a note <input name="note" maxlength="10000" required></label> \
+        <button>Add</button></form>{{#photoAction}}<form class="edit photo-form" data-action="{{.}}"><label>Add a photo \
+        (JPEG) <input type="file" name="photo" accept="image/jpeg" required></label> <button>Upload</button> \
+        <span class="upload-status" role="status"></span></form>{{/photoAction}}\
+        <p><a href="{{deleteLink}}" class="delete">Delete record {{id}}…</a></p>{{/noteAction}}</section>
+        """
+
+    /// The served overlay: the app's look and bar, the range's form, then what a report file shows.
+    static let webOverlay = """
+        \(webHead)
+        <body class="{{theme}}">\(AppStyle.bar(current: "calendar"))
+        {{#web}}<header><h1>{{title}}</h1><span class="muted">signed in as <strong id="me">{{user}}</strong></span></header>
+        <nav class="days"><a href="{{calendar}}">Calendar</a><form method="get" action="/days" class="pickday">\
+        <label>From <input type="date" name="from" value="{{from}}" required></label> <label>to <input type="date" \
+        name="to" value="{{to}}" required></label> <button class="quiet">Show</button></form></nav>
         {{#message}}<p class="message" id="message" role="status">{{.}}</p>{{/message}}{{/web}}\
-        <header><h1>{{title}}</h1><div class="muted">{{dayCount}} · {{total}}</div></header>
+        \(overlayMain)
+        """
+
+    /// The overlay's map, its list of days and its script, in a report file and served.
+    static let overlayMain = """
+        {{^web}}<header><h1>{{title}}</h1><div class="muted">{{dayCount}} · {{total}}</div></header>{{/web}}\
+        {{#web}}<p class="muted">{{dayCount}} · {{total}}</p>{{/web}}
         <h2>Map</h2>
-        {{#map}}<div class="mapwrap"><svg id="map" viewBox="0 0 {{width}} {{height}}" xmlns="http://www.w3.org/2000/svg" \
-        role="img" tabindex="0" aria-label="Routes of {{dayCount}} (drag to pan; wheel, pinch, + and − to zoom; 0 to fit)">\
+        {{#map}}<div class="mapwrap"><svg id="map" class="frame" viewBox="0 0 {{width}} {{height}}" \
+        xmlns="http://www.w3.org/2000/svg" role="img" tabindex="0" aria-label="Routes of {{dayCount}} (drag to pan; wheel, pinch, + and − to zoom; 0 to fit)">\
         <rect class="mapbg" width="100%" height="100%"/>
         {{> tiles}}
         {{#days}}<g class="day" id="day-{{date}}" stroke="{{colour}}">{{#paths}}<path class="route" d="{{.}}"/>{{/paths}}\
@@ -240,11 +260,11 @@ enum ReportTemplates {
         {{#attribution}}<div class="attribution">{{.}}</div>{{/attribution}}
         <h2>Days</h2>
         <p class="muted">Select a day to highlight its route; select it again to show all.</p>
-        <table><tr><th>day</th><th>distance</th><th>moving</th><th></th></tr>\
+        <div class="scroll"><table><tr><th>day</th><th>distance</th><th>moving</th><th></th></tr>\
         {{#rows}}<tr class="pick" data-day="{{date}}"><td><span class="swatch" style="background:{{colour}}"></span>\
         <span class="nowrap">{{shown}}</span>{{#summary}}<div class="muted daysummary">{{.}}</div>{{/summary}}</td>\
         {{#ride}}<td class="nowrap">{{distance}}</td><td>{{moving}}</td>{{/ride}}{{^ride}}<td>no ride</td><td></td>{{/ride}}\
-        <td><a href="{{link}}">day report</a></td></tr>{{/rows}}</table>
+        <td><a href="{{link}}">{{#web}}the day{{/web}}{{^web}}day report{{/web}}</a></td></tr>{{/rows}}</table></div>
         {{#suggest}}{{> suggestions}}{{/suggest}}
         {{#inline}}<script>
         \(MapScript.overlay)
