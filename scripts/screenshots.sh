@@ -2,7 +2,7 @@
 # The README's screenshots of the web app, made again from the samples: a store with Samples/ride.nmea
 # and a record with a photo for "ana", a friend "ben" who shares his afternoon, two places, the
 # demo grid tiles (Samples/make-demo-tiles.py: not a real map), then headless Chromium
-# (scripts/browse.py) on five pages. Writes docs/screenshots/*.png.
+# (scripts/browse.py) on six pages. Writes docs/screenshots/*.png.
 #
 # usage: scripts/screenshots.sh   (after `make build`; needs chromium and python3)
 set -euo pipefail
@@ -59,7 +59,9 @@ curl -s -b "$jar" -c "$jar" -o /dev/null --data-urlencode "csrf=$login" --data-u
 session=$(awk '$6 == "trailbook_session" {print $7}' "$jar")
 shot() { python3 scripts/browse.py "$base$1" --cookie "trailbook_session=$session" --width "$2" "${@:4}" "shot:$out/$3" > /dev/null; }
 shot / 1280 home.png "wait:document.querySelectorAll('#map circle').length>=2"
-shot /day/2026-06-14 1280 day.png "wait:!!document.querySelector('#map svg, svg#map')"
+shot /day/2026-06-14 1280 day.png "wait:!!document.querySelector('svg#map')"
+shot /day/2026-06-14 390 day-phone.png "wait:!!document.querySelector('svg#map')"
+shot /year?year=2026 1280 year.png
 shot /calendar?year=2026 1280 calendar.png
 shot /places 390 places.png "wait:document.querySelectorAll('#map circle.place').length===2"
 shot /friends 390 friends.png "wait:document.querySelectorAll('#map circle').length>=1"
