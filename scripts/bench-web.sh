@@ -49,7 +49,8 @@ views() {
   echo "| view | first look | next look | bytes |"
   echo "|---|---|---|---|"
   for view in "/day/2026-12-02" "/days?from=2026-06-01&to=2027-05-31" "/days?from=2026-11-30&to=2026-12-06" \
-    "/heatmap" "/heatmap?year=2026" "/calendar?year=2026" "/year?year=2026" "/"; do
+    "/heatmap" "/heatmap?year=2026" "/calendar?year=2026" "/year?year=2026" "/" \
+    "/app.css" "/icons.svg" "/map.js" "/live.js" "/day.js"; do
     first=$(curl -s -b "$jar" -o /dev/null -w "%{time_total}" "$base$view")
     next=$(curl -s -b "$jar" -o /dev/null -w "%{time_total} %{size_download}" "$base$view")
     echo "| \`$view\` | ${first} s | ${next% *} s | ${next#* } |"
