@@ -61,6 +61,8 @@ public enum AppStyle {
         button.danger{background:var(--danger);border-color:var(--danger);color:#fff}
         input:not([type=checkbox]):not([type=radio]):not([type=file]),select,textarea{min-height:36px;padding:6px 10px;\
         border:1px solid var(--line);border-radius:var(--r-s);background:var(--surface);max-width:100%}
+        input[type=file]::file-selector-button{font:inherit;font-weight:600;border:1px solid var(--line);\
+        border-radius:var(--r-s);background:var(--surface);color:var(--text);padding:6px 12px;margin-right:8px;cursor:pointer}
         input[type=checkbox],input[type=radio]{accent-color:var(--accent);width:1.05em;height:1.05em;vertical-align:-.15em}
         label{display:block;margin:var(--s-2) 0;color:var(--text)}
         form.inline{display:inline}fieldset{border:1px solid var(--line);border-radius:var(--r-m);margin:var(--s-2) 0}
@@ -140,6 +142,8 @@ public enum AppStyle {
         .panel{position:absolute;top:0;right:0;bottom:0;width:var(--panel);overflow-y:auto;background:var(--surface);\
         border-left:1px solid var(--line);padding:0 var(--s-4) var(--s-6);overscroll-behavior:contain}
         .grip{display:none}
+        .mapfirst .start,.mapfirst .end,.mapfirst .pin{transform:scale(1.4);transform-box:fill-box;transform-origin:center}
+        @media (max-width:800px){.mapfirst .start,.mapfirst .end,.mapfirst .pin{transform:scale(2.6)}}
         @media (max-width:800px){.mapfirst .mapwrap{inset:0 0 42% 0}.mapfirst .attribution{right:4px;bottom:calc(42% + 16px)}\
         .panel{top:auto;left:0;width:auto;height:calc(42% + 14px);border-left:0;border-radius:var(--r-l) var(--r-l) 0 0;\
         box-shadow:0 -4px 18px rgba(0,0,0,.18);transition:height .2s ease}.panel.open{height:88%}\

@@ -29,7 +29,7 @@ public enum MapScript {
         c=cx===undefined?{x:v.x+v.w/2,y:v.y+v.h/2}:at(cx,cy);
         v.x=c.x-(c.x-v.x)*k;v.y=c.y-(c.y-v.y)*k;v.w=w;v.h=w*ratio();clamp();set()}
         function clamp(){v.x=Math.max(-v.w/2,Math.min(W-v.w/2,v.x));v.y=Math.max(-v.h/2,Math.min(H-v.h/2,v.y))}
-        function fit(){show(home,home[2]===W?1:1.08)}
+        function fit(){show(home,home[2]===W?1:1.15)}
         svg.addEventListener('mapfit',function(e){show(e.detail,1.25)});
         window.addEventListener('resize',function(){var c={x:v.x+v.w/2,y:v.y+v.h/2};v.h=v.w*ratio();v.x=c.x-v.w/2;v.y=c.y-v.h/2;set()});
         function pan(dx,dy){v.x+=dx;v.y+=dy;clamp();set()}
