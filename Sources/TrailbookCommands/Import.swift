@@ -122,6 +122,9 @@ struct Import: ParsableCommand {
             }
             try AccountOptions.check(user, in: existing)
         }
+        if files.count == 1, let tree = RecorderTree.find(files[0]) {
+            return try importTree(tree, options: options, existing: existing, zone: config.timeZone)
+        }
         let deviceName = try deviceName ?? Self.defaultDevice(in: existing)
         let (expanded, passedOver) = try ImportJob.files(for: files)
         if passedOver > 0 && !json && format == nil {
@@ -163,6 +166,76 @@ struct Import: ParsableCommand {
 }
 
 extension Import {
+    /// What one device of a Recorder tree became: whose, which device, what its files stored.
+    struct TreeDevice: Encodable {
+        var user: String
+        var device: String
+        var account: String?
+        var storedAs: String
+        var summary: ImportSummary
+
+        enum CodingKeys: String, CodingKey {
+            case user, device, account
+            case storedAs = "stored_as"
+            case summary = "import"
+        }
+    }
+
+    /// An OwnTracks Recorder tree, whole: each user's devices into the account of the user's name
+    /// (or all into --user's), each device stored as its folder's name (`USER-DEVICE` when
+    /// --user gathers several users), its monthly files one import.
+    func importTree(
+        _ tree: RecorderTree, options: ImportService.Options, existing: (any TrackStoring)?, zone: TimeZone
+    ) throws {
+        if deviceName != nil {
+            throw CommandFailure(
+                message: "\(tree.root) is an OwnTracks Recorder tree, whose devices are named by their folders; "
+                    + "leave out --device-name.", code: .usage)
+        }
+        if format != nil {
+            throw CommandFailure(
+                message: "--format csv prints the fixes of one device: give that device's .rec files, "
+                    + "not the Recorder tree \(tree.root).", code: .usage)
+        }
+        if accountOptions.user == nil {
+            let missing = try tree.users.filter { try existing?.devices(of: $0) == nil }
+            guard missing.isEmpty else {
+                let who = missing.count == 1 ? "the user \(missing[0])" : "the users " + missing.joined(separator: ", ")
+                throw CommandFailure(
+                    message: "The OwnTracks Recorder tree \(tree.root) holds \(who) with no account in "
+                        + "\(storeOptions.path): add \(missing.count == 1 ? "it" : "each") (trailbook user add NAME), "
+                        + "or give --user NAME to take every device into one account.", code: .noInput)
+            }
+        }
+        let gathered = accountOptions.user != nil && tree.users.count > 1
+        var done: [TreeDevice] = []
+        for device in tree.devices {
+            let name = gathered ? "\(device.user)-\(device.device)" : device.device
+            var job = ImportJob(files: device.files, device: name, options: options)
+            job.account = accountOptions.user ?? device.user
+            job.dryRun = dryRun
+            job.events = events
+            job.zone = zone
+            let summary: ImportSummary
+            do {
+                summary = try job.run(store: { try existing ?? storeOptions.openOrCreate() }, existing: { existing })
+            } catch let stopped as ImportJob.Interrupted {
+                throw CommandFailure(message: stopped.description, code: .interrupted)
+            }
+            done.append(
+                TreeDevice(
+                    user: device.user, device: device.device, account: job.account, storedAs: name, summary: summary))
+            guard !json else { continue }
+            print("\(device.user)/\(device.device) → account \(job.account ?? ""), device \(name):")
+            for line in summary.lines(zone: zone) { print("  " + line) }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(["recorder": done]), as: UTF8.self))
+        }
+    }
+
     /// The device of files imported without --device-name: `imported` (its events read "imported
     /// lost its fix"), or `import`, the name earlier versions used, in a store that has it.
     static func defaultDevice(in store: (any TrackStoring)?) throws -> String {

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// Moving in from OwnTracks Recorder: its whole store in one `import`. The tree is laid out as the
+/// Recorder keeps it (its README, "Storage", owntracks/recorder@02c0ce20: `rec/USER/DEVICE/
+/// YYYY-MM.rec`, lower-case names, beside `last/` and `ghash/`), each line as the Recorder writes
+/// it (a UTC time, a tab, the topic field `*` padded, a tab, the phone's JSON: the OwnTracks
+/// booklet's `location` message with `tst` in seconds, `acc`, `alt`, `vel` in km/h, `batt`).
+extension GoogleImportTests {
+    /// A device's fixes: every 30 s from `start` (s since 1970 UTC), walking east from `lat`, `lon`.
+    static func recorderLines(start: Int, count: Int, lat: Double, lon: Double) -> [(
+        tst: Int, lat: Double, lon: Double, line: String
+    )] {
+        (0..<count).map { i in
+            let tst = start + 30 * i
+            let (la, lo) = (lat, lon + Double(i) * 0.0004)
+            let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(tst)))
+            let json = String(
+                format:
+                    #"{"_type":"location","tid":"xx","acc":8,"alt":410,"batt":77,"vel":5,"lat":%.6f,"lon":%.6f,"tst":%d,"t":"u"}"#,
+                la, lo, tst)
+            return (tst, la, lo, time + "\t*                 \t" + json)
+        }
+    }
+
+    @Test func anOwnTracksRecorderTreeOfTwoUsersAndThreeDevicesImportsIntoTheirAccounts() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        for user in ["ana", "ben"] {
+            #expect(
+                try run(
+                    ["user", "add", user, "--password-stdin", "--store", store],
+                    input: Data("correct horse battery staple".utf8)
+                ).status == 0)
+        }
+        let recorder = dir + "/recorder-store"
+        // Ana's phone over two months, her tablet, Ben's phone; the Recorder's other folders beside.
+        let devices: [(user: String, device: String, months: [(String, Int, Int)])] = [
+            ("ana", "phone", [("2026-05", 1_780_210_800, 40), ("2026-06", 1_780_297_200, 30)]),
+            ("ana", "tablet", [("2026-06", 1_780_383_600, 25)]),
+            ("ben", "phone", [("2026-06", 1_780_470_000, 35)]),
+        ]
+        var written: [String: [(tst: Int, lat: Double, lon: Double, line: String)]] = [:]
+        for (n, d) in devices.enumerated() {
+            let folder = "\(recorder)/rec/\(d.user)/\(d.device)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (month, start, count) in d.months {
+                let lines = Self.recorderLines(start: start, count: count, lat: 47.37 + Double(n) * 0.01, lon: 8.54)
+                written["\(d.user)/\(d.device)", default: []] += lines
+                // A transition and a waypoint line among them, as the Recorder keeps them.
+                let text =
+                    lines.map(\.line).joined(separator: "\n")
+                    + "\n2026-06-01T09:00:00Z\t*                 \t{\"_type\":\"transition\",\"event\":\"enter\",\"desc\":\"Home\",\"tst\":1780304400}\n"
+                try text.write(toFile: "\(folder)/\(month).rec", atomically: true, encoding: .utf8)
+            }
+        }
+        for other in ["last/ana/phone", "ghash/u0q"] {
+            try FileManager.default.createDirectory(atPath: "\(recorder)/\(other)", withIntermediateDirectories: true)
+        }
+        try "{}".write(toFile: "\(recorder)/last/ana/phone/ana-phone.json", atomically: true, encoding: .utf8)
+
+        // Without an account for each user: one sentence, nothing stored.
+        let lonely = dir + "/lonely.sqlite"
+        #expect(
+            try run(
+                ["user", "add", "ana", "--password-stdin", "--store", lonely],
+                input: Data("correct horse battery staple".utf8)
+            ).status == 0)
+        let refused = try run(["import", "--store", lonely, recorder])
+        #expect(refused.status == 66, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "holds the user ben with no account in \(lonely): add it (trailbook user add NAME)"),
+            "\(refused.stderr)")
+        #expect(
+            try run([
+                "points", "--store", lonely, "--user", "ana", "--from", "2026-05-01", "--to", "2026-06-30", "--format",
+                "jsonl",
+            ]).stdout.isEmpty)
+
+        let imported = try run(["import", "--store", store, recorder, "--json"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
+        let parts = try #require(answer["recorder"] as? [[String: Any]])
+        #expect(
+            parts.map { "\($0["account"] ?? "")/\($0["stored_as"] ?? "")" } == ["ana/phone", "ana/tablet", "ben/phone"])
+        for d in devices {
+            let key = "\(d.user)/\(d.device)"
+            let out = try run([
+                "points", "--store", store, "--user", d.user, "--device-name", d.device, "--from", "2026-05-01", "--to",
+                "2026-06-30", "--time-zone", "UTC", "--format", "jsonl",
+            ])
+            let rows = out.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            let expected = try #require(written[key])
+            #expect(rows.count == expected.count, "\(key): \(rows.count) points for \(expected.count) written")
+            for (row, w) in Swift.zip(rows, expected) {
+                let ms = Self.milliseconds(row["time"] as? String ?? "")
+                #expect(ms == Int64(w.tst) * 1000, "\(key): \(row)")
+                #expect(
+                    abs((row["lat"] as? Double ?? 0) - w.lat) < 1e-6 && abs((row["lon"] as? Double ?? 0) - w.lon) < 1e-6
+                )
+                #expect(row["device"] as? String == d.device)
+            }
+        }
+        // The other account sees none of them.
+        let bens = try run([
+            "points", "--store", store, "--user", "ben", "--device-name", "tablet", "--from", "2026-05-01", "--to",
+            "2026-06-30",
+        ])
+        #expect(bens.status != 0 || bens.stdout.isEmpty, "\(bens.stdout)")
+        // With --user, every device into one account, named USER-DEVICE.
+        let gathered = dir + "/one.sqlite"
+        #expect(
+            try run(
+                ["user", "add", "cleo", "--password-stdin", "--store", gathered],
+                input: Data("correct horse battery staple".utf8)
+            ).status == 0)
+        let one = try run(["import", "--store", gathered, "--user", "cleo", recorder + "/rec"])
+        #expect(one.status == 0, "\(one.stderr)")
+        for line in ["ana/phone → account cleo, device ana-phone:", "ben/phone → account cleo, device ben-phone:"] {
+            #expect(one.stdout.contains(line), "\(one.stdout)")
+        }
+        // --device-name does not go with a tree.
+        let named = try run(["import", "--store", gathered, "--user", "cleo", "--device-name", "x", recorder])
+        #expect(named.status == 64 && named.stderr.contains("leave out --device-name"), "\(named.stderr)")
+    }
+}
