@@ -128,3 +128,60 @@ extension GoogleImportTests {
         #expect(named.status == 64 && named.stderr.contains("leave out --device-name"), "\(named.stderr)")
     }
 }
+
+extension GoogleImportTests {
+    /// Files that hold no track say what they are and what to give instead, in one sentence, exit
+    /// 65, nothing stored: Google's Timeline Edits and Settings files (shaped as
+    /// CarlosBergillos/LocationHistoryFormat documents them: schemas/TimelineEdits.schema.json
+    /// @eec3a7c8, schemas/Settings.schema.json @3e36377f), JSON of another kind, and CSV without
+    /// coordinates. In a Takeout folder they are passed over, not refused.
+    @Test func refusalsSayWhatTheFileIs() throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        let files: [(name: String, text: String, says: String)] = [
+            (
+                "Timeline Edits.json",
+                #"{"timelineEdits":[{"deviceId":"1234","placeAggregates":{"placeAggregateInfo":[],"processWindow":{"#
+                    + #""startTime":"2024-01-01T00:00:00Z","endTime":"2024-01-02T00:00:00Z"}}}]}"#,
+                "it is Google's Timeline Edits file (the edits made on a phone and its raw signals, not the location "
+                    + "history); give Records.json, the Semantic Location History or Timeline.json"
+            ),
+            (
+                "Settings.json",
+                #"{"createdTime":"2013-05-15T21:53:59.385Z","modifiedTime":"2020-07-01T21:27:31.880Z","#
+                    + #""historyEnabled":true,"deviceSettings":[{"deviceTag":1234567890,"reportingEnabled":true,"#
+                    + #""devicePrettyName":"ONEPLUS A6013","platformType":"ANDROID"}],"retentionWindowDays":2147483647}"#,
+                "it is Google Location History's settings (its devices and whether history is on, no locations)"
+            ),
+            (
+                "orders.json", #"[{"order":1,"total":12.5},{"order":2,"total":3}]"#,
+                "it is JSON, but not GeoJSON, Google location history or a JSON track"
+            ),
+            (
+                "people.csv", "name;born;town\nAna;1990-02-03;Zürich\n",
+                "it is CSV whose header (name, born, town) names no latitude and longitude columns; give a CSV"
+            ),
+        ]
+        for f in files {
+            let path = dir + "/" + f.name
+            try f.text.write(toFile: path, atomically: true, encoding: .utf8)
+            let refused = try run(["import", "--store", store, path])
+            #expect(refused.status == 65, "\(f.name): \(refused.stderr)")
+            #expect(refused.stderr.contains("Nothing to import from \(path): \(f.says)"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("NMEA"), "\(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1, "one sentence: \(refused.stderr)")
+        }
+        // A Takeout folder with them beside a Records.json: they are passed over, the history is taken.
+        let takeout = dir + "/Takeout/Location History"
+        try FileManager.default.createDirectory(atPath: takeout, withIntermediateDirectories: true)
+        for f in files.prefix(2) { try f.text.write(toFile: takeout + "/" + f.name, atomically: true, encoding: .utf8) }
+        let records = Self.ride.prefix(20).map {
+            #"{"latitudeE7":\#(Self.e7($0.latitude)),"longitudeE7":\#(Self.e7($0.longitude)),"timestamp":"\#(Self.iso($0.milliseconds))"}"#
+        }
+        try (#"{"locations":["# + records.joined(separator: ",") + "]}").write(
+            toFile: takeout + "/Records.json", atomically: true, encoding: .utf8)
+        let taken = try run(["import", "--store", store, dir + "/Takeout"])
+        #expect(taken.status == 0, "\(taken.stderr)")
+        #expect(taken.stderr.contains("2 other files passed over"), "\(taken.stderr)")
+    }
+}

@@ -230,6 +230,7 @@ public struct ImportService {
             case .jsonTrack: try ImportReaders.jsonTrack(path, item)
             case .googleTimeline: extras = try ImportReaders.google(path, progress: progress, item)
             case .ownTracksRec: extras = try ImportReaders.ownTracks(path, progress: progress, item)
+            case .notATrack(let what, let give): throw ImportError.notATrack(path, what: what, give: give)
             default:
                 if let started = reading {
                     reading = nil
