@@ -34,10 +34,13 @@ import TrailbookTestSupport
         "GET /day.js", "GET /days", "GET /days.js", "GET /calendar", "GET /year", "GET /export", "GET /import",
         "GET /import.js",
         "POST /import", "GET /settings", "POST /devices", "POST /devices/revoke", "POST /password", "GET /map.js",
-        "GET /places", "GET /places.js", "POST /places", "POST /places/rename", "POST /places/found", "GET /places/delete",
+        "GET /places", "GET /places.js", "POST /places", "POST /places/rename", "POST /places/found",
+        "GET /places/delete",
         "POST /places/delete", "GET /alerts", "POST /alerts", "POST /alerts/{id}/test", "GET /alerts/{id}/delete",
         "POST /alerts/{id}/delete", "GET /friends", "POST /sessions/end", "POST /preferences",
         "GET /export/archive", "POST /records/{id}/photos", "GET /heatmap", "GET /heatmap.js",
+        // The app's look: stylesheet, icons, manifest.
+        "GET /app.css", "GET /icons.svg", "GET /icon.svg", "GET /favicon.ico", "GET /manifest.webmanifest",
     ]
 
     /// The document is one file in the repository; the server serves it and `serve --openapi`
