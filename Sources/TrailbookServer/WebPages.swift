@@ -178,11 +178,17 @@ enum WebPages {
                 (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y)
             else { throw Refusal.noTile }
             let key = TileKey(z: z, x: x, y: y)
-            // A tile the source lacks is drawn from the nearest lower zoom it has, scaled.
-            let keys = (0...min(z, Self.tileFallbackLevels)).map { k in TileKey(z: z - k, x: x >> k, y: y >> k) }
+            // A tile the source lacks is drawn from the nearest lower zoom it has, scaled (those
+            // the MBTiles file or the tile cache holds: a tile server is asked once, for this one).
+            let keys = (1...max(1, min(z, Self.tileFallbackLevels))).map { k in
+                TileKey(z: z - k, x: x >> k, y: y >> k)
+            }
             let found = try await threads.runIfActive { () -> (Int, TileImage)? in
-                for (k, key) in keys.enumerated() {
-                    if let image = tiles.images([key])[key] { return (k, image) }
+                if let image = tiles.images([key])[key] { return (0, image) }
+                guard z > 0 else { return nil }
+                let lower = tiles.stored(keys)
+                for (k, parent) in keys.enumerated() {
+                    if let image = lower[parent] { return (k + 1, image) }
                 }
                 return nil
             }

@@ -32,11 +32,12 @@ public final class TileServer: @unchecked Sendable {
             import sys, json, re
             from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
             port, log = int(sys.argv[1]), sys.argv[2]
+            deepest = int(sys.argv[3]) if len(sys.argv) > 3 else 99
             class Handler(BaseHTTPRequestHandler):
                 def do_GET(self):
                     with open(log, 'a') as f:
                         f.write(json.dumps({'path': self.path, 'agent': self.headers.get('User-Agent')}) + '\n')
-                    if not re.fullmatch(r'/\d+/\d+/\d+\.png', self.path):
+                    if not re.fullmatch(r'/\d+/\d+/\d+\.png', self.path) or int(self.path.split('/')[1]) > deepest:
                         self.send_response(404); self.end_headers(); return
                     self.send_response(200)
                     self.send_header('Content-Type', 'image/png')
@@ -62,8 +63,12 @@ public final class TileServer: @unchecked Sendable {
     /// The URL template of its tiles.
     public var template: String { "http://127.0.0.1:\(port)/{z}/{x}/{y}.png" }
 
+    /// The deepest zoom it has (deeper tiles: 404), as a tile server that stops at a zoom.
+    public var deepest = 99
+
     public func start() throws {
-        process = try PythonServer.start(Self.script, [String(port), log], port: port, name: "test tile server")
+        process = try PythonServer.start(
+            Self.script, [String(port), log, String(deepest)], port: port, name: "test tile server")
     }
 
     public func stop() { PythonServer.stop(&process) }

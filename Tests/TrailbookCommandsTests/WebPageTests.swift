@@ -298,6 +298,32 @@ import TrailbookTestSupport
         }
     }
 
+    /// A tile server that stops at zoom 15: a deeper tile is asked of it once, then drawn from the
+    /// tile above it that the server's cache holds (never from the server again, zoom by zoom).
+    @Test func aTileServersMissingZoomIsDrawnFromItsCache() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        try addUsers(["ana"], store: store)
+        let tiles = try TileServer(directory: dir)
+        tiles.deepest = 15
+        try tiles.start()
+        defer { tiles.stop() }
+        let config = dir + "/config.toml"
+        try "[maps]\ntiles = \"\(tiles.template)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        defer { _ = server.stop() }
+        let jar = ["Cookie": "trailbook_session=\(try await signIn(server.url!, as: "ana"))"]
+        let top = try await HTTP.exchange(URL(string: "\(server.url!)/tiles/15/17158/11473")!, headers: jar)
+        #expect(top.status == 200 && top.headers.contains { $0.lowercased().hasPrefix("content-type: image/png") })
+        let deeper = try await HTTP.exchange(URL(string: "\(server.url!)/tiles/17/68633/45893")!, headers: jar)
+        #expect(
+            deeper.status == 200 && deeper.body.contains(#"viewBox="64.0 64.0 64.0 64.0""#)
+                && deeper.headers.contains { $0.lowercased() == "x-trailbook-tile: scaled from 2 zoom levels up" },
+            "\(deeper.headers)")
+        let asked = tiles.requests().map(\.path)
+        #expect(asked == ["/15/17158/11473.png", "/17/68633/45893.png"], "\(asked)")
+    }
+
     /// Without a base map in the config the pages have OpenStreetMap's, through this server and
     /// credited; `maps.tiles = "none"` leaves the plain map. (No tile is asked for: OpenStreetMap
     /// is on the network.)

@@ -145,6 +145,24 @@ public final class TileFetcher: TileFetching, Sendable {
         }
     }
 
+    /// The tiles of `keys` there are without asking a tile server: an MBTiles file's, or a tile
+    /// server's kept in the cache (stale ones too). What a missing tile is drawn from.
+    public func stored(_ keys: [TileKey]) -> [TileKey: TileImage] {
+        switch source {
+        case .mbtiles(let path): return mbtiles(path, keys)
+        case .url:
+            let folder = folder()
+            var found: [TileKey: TileImage] = [:]
+            for key in keys {
+                guard let data = FileManager.default.contents(atPath: "\(folder)/\(key.z)/\(key.x)/\(key.y)"),
+                    let mime = TileImage.mime(of: data)
+                else { continue }
+                found[key] = TileImage(data: data, mime: mime)
+            }
+            return found
+        }
+    }
+
     // MARK: MBTiles
 
     static func openMBTiles(_ path: String) throws -> DatabaseQueue {
