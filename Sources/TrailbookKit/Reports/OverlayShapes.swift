@@ -221,6 +221,9 @@ public final class OverlayShapes: Sendable {
         return done
     }
 
+    /// The longest range whose days count only their moving parts (a week: the overlay's default).
+    public static let stayCutDays = 7
+
     /// The days among `days` (local days in `zone`) with rides or records of `devices`, as the
     /// overlay draws them; `link` is where each day's row points.
     public func days(
@@ -243,9 +246,12 @@ public final class OverlayShapes: Sendable {
         let level = Self.tolerances.lastIndex { $0 <= map.metresPerPixel / 2 } ?? 0
         // Days where rides of two devices overlap count their fused points (``FusedPoints``), not
         // the sum of the rides.
-        // The stays of the person's timeline in these days (``RideSelection/StayCut``).
+        // The stays of the person's timeline in these days (``RideSelection/StayCut``), for a
+        // range of at most ``stayCutDays``: finding them reads every point of the range, which a
+        // year of 1 Hz logging makes minutes (docs/BENCHMARKS.md); a longer range counts its
+        // rides as stored.
         let stays =
-            rides.isEmpty
+            rides.isEmpty || days.count > Self.stayCutDays
             ? []
             : RideSelection.StayCut(rules: rules).stays(
                 try VisitService.find(
