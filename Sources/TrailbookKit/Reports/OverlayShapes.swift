@@ -221,7 +221,9 @@ public final class OverlayShapes: Sendable {
         return done
     }
 
-    /// The longest range whose days count only their moving parts (a week: the overlay's default).
+    /// The longest range whose days count only their moving parts, and the points of devices
+    /// recording at once as one (a week: the overlay's default). Both read every point of such a
+    /// day: over a year of two devices at 1 Hz that took two minutes (docs/BENCHMARKS.md).
     public static let stayCutDays = 7
 
     /// The days among `days` (local days in `zone`) with rides or records of `devices`, as the
@@ -270,7 +272,10 @@ public final class OverlayShapes: Sendable {
             let (a, b) = LocalDay.range(day, in: zone)
             let dayStays = stays.filter { $0.start < b && $0.end > a }
             let cuts = dayStays.contains { s in (spans[day] ?? []).contains { s.start < $0.to && s.end > $0.from } }
-            if cuts || (FusedPoints.spansDevices(devices) && FusedPoints.overlap(spans[day] ?? [])) {
+            let fused =
+                days.count <= Self.stayCutDays && FusedPoints.spansDevices(devices)
+                && FusedPoints.overlap(spans[day] ?? [])
+            if cuts || fused {
                 figures = try FusedPoints.figures(store: store, from: a, to: b, devices: devices, stays: dayStays)
             }
             return OverlayReport.Day(
