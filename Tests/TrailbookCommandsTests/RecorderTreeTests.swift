@@ -27,13 +27,7 @@ extension GoogleImportTests {
     @Test func anOwnTracksRecorderTreeOfTwoUsersAndThreeDevicesImportsIntoTheirAccounts() throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        for user in ["ana", "ben"] {
-            #expect(
-                try run(
-                    ["user", "add", user, "--password-stdin", "--store", store],
-                    input: Data("correct horse battery staple".utf8)
-                ).status == 0)
-        }
+        try WebPageTests().addUsers(["ana", "ben"], store: store)
         let recorder = dir + "/recorder-store"
         // Ana's phone over two months, her tablet, Ben's phone; the Recorder's other folders beside.
         let devices: [(user: String, device: String, months: [(String, Int, Int)])] = [
@@ -62,11 +56,7 @@ extension GoogleImportTests {
 
         // Without an account for each user: one sentence, nothing stored.
         let lonely = dir + "/lonely.sqlite"
-        #expect(
-            try run(
-                ["user", "add", "ana", "--password-stdin", "--store", lonely],
-                input: Data("correct horse battery staple".utf8)
-            ).status == 0)
+        try WebPageTests().addUsers(["ana"], store: lonely)
         let refused = try run(["import", "--store", lonely, recorder])
         #expect(refused.status == 66, "\(refused.stderr)")
         #expect(
@@ -113,11 +103,7 @@ extension GoogleImportTests {
         #expect(bens.status != 0 || bens.stdout.isEmpty, "\(bens.stdout)")
         // With --user, every device into one account, named USER-DEVICE.
         let gathered = dir + "/one.sqlite"
-        #expect(
-            try run(
-                ["user", "add", "cleo", "--password-stdin", "--store", gathered],
-                input: Data("correct horse battery staple".utf8)
-            ).status == 0)
+        try WebPageTests().addUsers(["cleo"], store: gathered)
         let one = try run(["import", "--store", gathered, "--user", "cleo", recorder + "/rec"])
         #expect(one.status == 0, "\(one.stderr)")
         for line in ["ana/phone → account cleo, device ana-phone:", "ben/phone → account cleo, device ben-phone:"] {
