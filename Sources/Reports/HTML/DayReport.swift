@@ -384,7 +384,13 @@ public enum DayReport {
             if !m.detail.isEmpty { row["detail"] = m.detail }
             row["id"] = "s\(i)"
             if m.isTrip {
-                let way = points.filter { (m.start...m.end).contains($0.ms) }.map(\.xy)
+                // The points are in time order: the trip's are one run of them, found by halving.
+                var (first, high) = (0, points.count)
+                while first < high {
+                    let mid = (first + high) / 2
+                    if points[mid].ms < m.start { first = mid + 1 } else { high = mid }
+                }
+                let way = points[first...].prefix { $0.ms <= m.end }.map(\.xy)
                 let line = way.isEmpty ? ends : [ends.first].compactMap { $0 } + way + [ends.last].compactMap { $0 }
                 row["box"] = box(line, projection: projection, minimumMetres: 300)
                 if line.count > 1 { row["focus"] = ["line": path(line)] }
