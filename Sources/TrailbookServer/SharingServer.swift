@@ -341,10 +341,11 @@ public struct SharingServer: Service, CustomStringConvertible {
                         }
                         let took = String(format: "%.1f", (ContinuousClock.now - started) / .seconds(1))
                         let (rides, parts) = (counted(done.rides, "ride"), counted(done.parts, "overlay part"))
-                        if done.rides + done.parts > 0 {
+                        if done.rides + done.parts + done.days > 0 {
+                            let worked = "\(parts) and the figures of \(counted(done.days, "day"))"
                             logger.log(
                                 level: first ? .info : .debug,
-                                "view cache \(cache.path): \(rides) counted, \(parts) worked out in \(took) s")
+                                "view cache \(cache.path): \(rides) counted, \(worked) worked out in \(took) s")
                         } else if first {
                             logger.info("view cache \(cache.path): nothing new, the round took \(took) s")
                         }

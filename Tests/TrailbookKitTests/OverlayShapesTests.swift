@@ -45,6 +45,27 @@ import TrailbookTestSupport
             bike.distance > 1000 && abs(both.distance - bike.distance) < 0.001,
             "\(both.distance) m, bike \(bike.distance) m")
         #expect(abs(both.moving - bike.moving) < 0.001)
+        // The fused figures read every point of the day: they are kept with what they came from,
+        // in memory and in the cache file, and read again only when that changed.
+        let path = dir + "/views.sqlite"
+        let kept = OverlayShapes(cache: try ViewCache(path: path))
+        func look(_ shapes: OverlayShapes) throws -> OverlayReport.Day {
+            try #require(try shapes.days([day], store: store, zone: zone, devices: .all) { "\($0)" }.first)
+        }
+        #expect(try look(kept).distance == both.distance && kept.daysWorkedOut == 1)
+        #expect(try look(kept).distance == both.distance && kept.daysWorkedOut == 1, "kept in memory")
+        let started = OverlayShapes(cache: try ViewCache(path: path))
+        #expect(try look(started).distance == both.distance && started.daysWorkedOut == 0, "kept in the file")
+        // A ride that grows the day after (within the detector's reach) is read again.
+        var more = try ImportService(store: store, device: "watch", options: .init(configuration: .ride))
+        let points = (0..<60).map { i in
+            #"<trkpt lat="47.38" lon="\#(8.54 + Double(i) * 0.0002)"><time>2026-06-15T08:00:\#(i < 10 ? "0" : "")\#(i)Z</time></trkpt>"#
+        }
+        try (#"<gpx version="1.1" creator="test"><trk><trkseg>"# + points.joined() + "</trkseg></trk></gpx>")
+            .write(toFile: dir + "/watch.gpx", atomically: true, encoding: .utf8)
+        _ = try more.importFile(dir + "/watch.gpx")
+        #expect(try store.devices().count == 3)
+        #expect(try look(started).distance == both.distance && started.daysWorkedOut == 1, "the next day changed")
         let (pages, _) = try OverlayPages.collect(
             [day], store: store, zone: zone, style: ReportStyle(), visits: nil, link: { "\($0)" })
         #expect(abs((pages.first?.distance ?? 0) - bike.distance) < 0.001)
@@ -115,14 +136,14 @@ import TrailbookTestSupport
         // The server's first start files every ride once.
         let first = KeptViews(cache: try ViewCache(path: path))
         let filled = try first.fill(store: store, zone: zone)
-        #expect(filled.rides == 1 && filled.parts == 1)
-        #expect(try first.fill(store: store, zone: zone) == (0, 0), "nothing is worked out twice")
+        #expect(filled.rides == 1 && filled.parts == 1 && filled.days == 1)
+        #expect(try first.fill(store: store, zone: zone) == (0, 0, 0), "nothing is worked out twice")
         let (day0, cells0) = try look(KeptViews())  // from the points
 
         // Started again: the same lines to the last digit, the same counts, no point read.
         let again = KeptViews(cache: try ViewCache(path: path))
         let (day1, cells1) = try look(again)
-        #expect(again.shapes.workedOut == 0 && again.heat.countedFromPoints == 0)
+        #expect(again.shapes.workedOut == 0 && again.heat.countedFromPoints == 0 && again.shapes.daysWorkedOut == 0)
         #expect(day1.lines == day0.lines && day1.distance == day0.distance && day1.moving == day0.moving)
         #expect(cells1 == cells0)
 
@@ -130,7 +151,7 @@ import TrailbookTestSupport
         store = try self.store(dir, epochs: 1800)
         let third = KeptViews(cache: try ViewCache(path: path))
         let (day2, cells2) = try look(third)
-        #expect(third.shapes.workedOut == 1 && third.heat.countedFromPoints == 1)
+        #expect(third.shapes.workedOut == 1 && third.heat.countedFromPoints == 1 && third.shapes.daysWorkedOut == 1)
         #expect(day2.distance > day0.distance && cells2.values.reduce(0, +) > cells0.values.reduce(0, +))
         let ride = try #require(try store.rides().first)
         let states = try #require(third.cache).partStates(of: [ride.id])
@@ -142,13 +163,13 @@ import TrailbookTestSupport
         // two parts, and the part of the old cut goes.
         let middle = (ride.startMilliseconds + ride.endMilliseconds) / 2 / 1000 % 86_400
         let night = try #require(TimeZone(secondsFromGMT: -Int(middle / 60 * 60)))
-        #expect(try fourth.fill(store: store, zone: night) == (0, 2))
+        #expect(try fourth.fill(store: store, zone: night) == (0, 2, 2))
         let cut = try fourth.cache!.partStates(of: [ride.id])
         #expect(cut.count == 2 && cut[states.keys.first!] == nil, "\(cut) after \(states)")
 
         // Removed from the store: its entries go at the next start.
         #expect(try store.remove(ride: ride.id, account: nil) != nil)
-        #expect(try fourth.fill(store: store, zone: zone) == (0, 0))
+        #expect(try fourth.fill(store: store, zone: zone) == (0, 0, 0))
         #expect(try fourth.cache!.partStates(of: [ride.id]).isEmpty && fourth.cache!.heat(of: [ride.id]).isEmpty)
 
         // A file of another version is emptied, not misread.

@@ -27,13 +27,15 @@ public struct KeptViews: Sendable {
     /// parts (its days in its own zone, else `zone`); takes away what is kept of rides no
     /// longer stored; reads the account's year so far with the visit `rules` into ``years``
     /// (only the points since the last time, when its earlier rides are as they were). Reads
-    /// each point of what it works out once; stops between rides when `stop` says so. Returns
-    /// the rides counted and the parts worked out.
+    /// each point of what it works out once; then the figures of each day the overlay counts
+    /// (``OverlayShapes/fillDays(account:zone:store:rules:stop:)``, a week at a time from the
+    /// newest). Stops between rides (and weeks) when `stop` says so. Returns the rides counted,
+    /// the parts and the days worked out.
     @discardableResult
     public func fill(
         store: any TrackStoring, zone: TimeZone, rules: VisitRules = VisitRules(), stop: () -> Bool = { false }
-    ) throws -> (rides: Int, parts: Int) {
-        guard let cache else { return (0, 0) }
+    ) throws -> (rides: Int, parts: Int, days: Int) {
+        guard let cache else { return (0, 0, 0) }
         let accounts = try store.accounts()
         var stored = Set<Int64>()
         var newest: [String: Int64] = [:]
@@ -44,7 +46,7 @@ public struct KeptViews: Sendable {
             newest[account.name] = rides.map(\.endMilliseconds).max()
         }
         try cache.forget(allBut: stored)
-        var done = (rides: 0, parts: 0)
+        var done = (rides: 0, parts: 0, days: 0)
         for account in accounts where account.hasPassword {
             guard !stop() else { break }
             let chosen = try store.preferences(account: account.name).timeZone.flatMap(TimeZone.init(identifier:))
@@ -67,6 +69,10 @@ public struct KeptViews: Sendable {
                     devices: DeviceFilter(account: account.name), rules: rules, zone: local, keep: true)
                 kept[account.name] = end
             }
+            // The days' figures last: the detector reads otherwise once places are remembered.
+            guard !stop() else { break }
+            done.days += try shapes.fillDays(
+                account: account.name, zone: local, store: store, rules: rules, stop: stop)
         }
         return done
     }

@@ -51,6 +51,9 @@ public final class ViewCache: Sendable {
                     CREATE TABLE IF NOT EXISTS heat (
                         ride INTEGER PRIMARY KEY, points INTEGER NOT NULL, start_ms INTEGER NOT NULL,
                         end_ms INTEGER NOT NULL, cells BLOB NOT NULL);
+                    CREATE TABLE IF NOT EXISTS day (
+                        account TEXT NOT NULL, zone TEXT NOT NULL, day TEXT NOT NULL, signature INTEGER NOT NULL,
+                        distance REAL, moving REAL, PRIMARY KEY (account, zone, day));
                     """)
         }
     }
@@ -154,6 +157,48 @@ public final class ViewCache: Sendable {
                 try db.execute(
                     sql: "DELETE FROM part WHERE ride = ? AND from_ms = ? AND to_ms = ?",
                     arguments: [part.ride, part.from, part.to])
+            }
+        }
+    }
+
+    // MARK: the overlay's day figures
+
+    /// The kept figures of `account`'s `days` (in the zone named `zone`), by day.
+    func days(account: String, zone: String, _ days: [CivilDate]) throws -> [CivilDate: OverlayShapes.DayFigures] {
+        guard let first = days.min(), let last = days.max() else { return [:] }
+        return try pool.read { db in
+            var out: [CivilDate: OverlayShapes.DayFigures] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT day, signature, distance, moving FROM day
+                    WHERE account = ? AND zone = ? AND day BETWEEN ? AND ?
+                    """, arguments: [account, zone, first.description, last.description])
+            {
+                guard let day = CivilDate(iso: row["day"]) else { continue }
+                let (distance, moving): (Double?, Double?) = (row["distance"], row["moving"])
+                out[day] = OverlayShapes.DayFigures(
+                    signature: UInt64(bitPattern: row["signature"]),
+                    figures: distance.flatMap { d in moving.map { (d, $0) } })
+            }
+            return out
+        }
+    }
+
+    /// Keeps the figures of `account`'s days (in the zone named `zone`), in place of those kept.
+    func keep(account: String, zone: String, days: [CivilDate: OverlayShapes.DayFigures]) throws {
+        guard !days.isEmpty else { return }
+        try pool.write { db in
+            let insert = try db.makeStatement(
+                sql: """
+                    INSERT OR REPLACE INTO day (account, zone, day, signature, distance, moving)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """)
+            for (day, f) in days {
+                try insert.execute(arguments: [
+                    account, zone, day.description, Int64(bitPattern: f.signature), f.figures?.distance,
+                    f.figures?.moving,
+                ])
             }
         }
     }

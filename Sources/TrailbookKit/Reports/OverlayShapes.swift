@@ -226,6 +226,168 @@ public final class OverlayShapes: Sendable {
     /// day: over a year of two devices at 1 Hz that took two minutes (docs/BENCHMARKS.md).
     public static let stayCutDays = 7
 
+    /// A day's figures as the overlay counts them, with the ``signature(of:rides:said:remembered:rules:)``
+    /// of what they were worked out from. nil figures: the sum of the day's shapes (no stay cut
+    /// a ride and no two devices recorded at once).
+    struct DayFigures: Sendable {
+        var signature: UInt64
+        var figures: (distance: Double, moving: Double)?
+    }
+
+    /// A day of an account in a zone.
+    struct DayKey: Hashable, Sendable {
+        var account: String
+        var zone: String
+        var day: CivilDate
+    }
+
+    private let counted = Mutex<[DayKey: DayFigures]>([:])
+    /// How many days' figures were worked out from the points (not found kept).
+    private let daysWorked = Atomic(0)
+    var daysWorkedOut: Int { daysWorked.load(ordering: .relaxed) }
+
+    /// How far around a day the visit detector reads (``VisitService``: two days at most).
+    static let detectorReach: Int64 = 2 * 86_400_000
+
+    /// What the figures of the day `[from, to)` come from: the rides and Google's visits and
+    /// segments (`said`: id and time) within ``detectorReach`` of it, whether the account has
+    /// remembered places (the detector reads otherwise), and the visit rules.
+    static func signature(
+        of range: (from: Int64, to: Int64), rides: [StoredRide], said: [(id: Int64, at: Int64)], remembered: Bool,
+        rules: VisitRules
+    ) -> UInt64 {
+        let (a, b) = (range.from - detectorReach, range.to + detectorReach)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ value: Int64) {
+            for shift in stride(from: 0, to: 64, by: 8) {
+                hash = (hash ^ UInt64(truncatingIfNeeded: value >> Int64(shift)) & 0xFF) &* 0x100_0000_01b3
+            }
+        }
+        for r in rides where r.startMilliseconds < b && r.endMilliseconds >= a {
+            for v in [r.id, Int64(r.pointCount), r.startMilliseconds, r.endMilliseconds] { add(v) }
+        }
+        for r in said where r.at >= a && r.at < b {
+            add(r.id)
+            add(r.at)
+        }
+        add(remembered ? 1 : 0)
+        for byte in String(describing: rules).utf8 { add(Int64(byte)) }
+        return hash
+    }
+
+    /// The figures of `days` (local days in `zone` with rides among `rides`) that count only
+    /// the rides' moving parts (``RideSelection/StayCut``) and the points of devices recording at
+    /// once as one (``FusedPoints``): both read every point of a day, so each day's are kept (in
+    /// memory and the cache file) with the signature of what they came from, and worked out
+    /// again only when it changed.
+    func dayFigures(
+        _ days: [CivilDate], rides: [StoredRide], store: any TrackStoring, zone: TimeZone, devices: DeviceFilter,
+        rules: VisitRules
+    ) throws -> [CivilDate: (distance: Double, moving: Double)] {
+        guard let first = days.min(), let last = days.max() else { return [:] }
+        let account = devices.account ?? ""
+        let (from, to) = (LocalDay.start(first, in: zone), LocalDay.start(last.adding(days: 1), in: zone))
+        let around = try store.rides(
+            fromMilliseconds: from - Self.detectorReach, toMilliseconds: to + Self.detectorReach, devices: devices
+        ).sorted { $0.id < $1.id }
+        let said = try store.records(
+            fromMilliseconds: from - Self.detectorReach, toMilliseconds: to + Self.detectorReach,
+            account: devices.account
+        ).filter { r in r.fields.contains { $0.key == "google" } }.compactMap { r in r.id.map { ($0, r.milliseconds) } }
+        let remembered = try store.foundPlaces(account: devices.account).contains { $0.suggestion != nil }
+        var signatures: [CivilDate: UInt64] = [:]
+        for day in days {
+            let (a, b) = LocalDay.range(day, in: zone)
+            signatures[day] = Self.signature(
+                of: (a, b), rides: around, said: said, remembered: remembered, rules: rules)
+        }
+        let key = { (day: CivilDate) in DayKey(account: account, zone: zone.identifier, day: day) }
+        var known = counted.withLock { all in
+            Dictionary(uniqueKeysWithValues: days.compactMap { d in all[key(d)].map { (d, $0) } })
+        }
+        if let cache, days.contains(where: { known[$0]?.signature != signatures[$0] }) {
+            let filed = try cache.days(account: account, zone: zone.identifier, days)
+            for (day, f) in filed where f.signature == signatures[day] { known[day] = f }
+        }
+        let missing = days.filter { known[$0]?.signature != signatures[$0] }
+        if !missing.isEmpty {
+            let worked = try Self.workOut(
+                missing, rides: rides, store: store, zone: zone, devices: devices, rules: rules)
+            daysWorked.add(missing.count, ordering: .relaxed)
+            var fresh: [CivilDate: DayFigures] = [:]
+            for day in missing {
+                fresh[day] = DayFigures(signature: signatures[day]!, figures: worked[day] ?? nil)
+            }
+            known.merge(fresh) { $1 }
+            counted.withLock { all in for (day, f) in fresh { all[key(day)] = f } }
+            try cache?.keep(account: account, zone: zone.identifier, days: fresh)
+        }
+        return known.compactMapValues(\.figures)
+    }
+
+    /// The figures of `days` that are not the sum of their shapes: those where a stay of the
+    /// person's timeline cuts a ride, or two devices' rides overlap.
+    static func workOut(
+        _ days: [CivilDate], rides: [StoredRide], store: any TrackStoring, zone: TimeZone, devices: DeviceFilter,
+        rules: VisitRules
+    ) throws -> [CivilDate: (distance: Double, moving: Double)?] {
+        guard let first = days.min(), let last = days.max() else { return [:] }
+        let (from, to) = (LocalDay.start(first, in: zone), LocalDay.start(last.adding(days: 1), in: zone))
+        var spans: [CivilDate: [(from: Int64, to: Int64, device: String)]] = [:]
+        for (day, part, ride) in Self.parts(rides, first: first, last: last, zone: zone) {
+            spans[day, default: []].append((part.from, part.to, ride.device))
+        }
+        // The stays of the person's timeline in these days: finding them reads every point.
+        let stays = RideSelection.StayCut(rules: rules).stays(
+            try VisitService.find(
+                store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules, zone: zone))
+        var out: [CivilDate: (distance: Double, moving: Double)?] = [:]
+        for day in days {
+            let (a, b) = LocalDay.range(day, in: zone)
+            let daySpans = spans[day] ?? []
+            let dayStays = stays.filter { $0.start < b && $0.end > a }
+            // A day whose rides hold a stay (a phone's night at home) counts its rides' moving
+            // parts, as the day page does; where rides of two devices overlap, their fused points.
+            let cuts = dayStays.contains { s in daySpans.contains { s.start < $0.to && s.end > $0.from } }
+            let fused = FusedPoints.spansDevices(devices) && FusedPoints.overlap(daySpans)
+            out[day] =
+                cuts || fused
+                ? try FusedPoints.figures(store: store, from: a, to: b, devices: devices, stays: dayStays) : nil
+        }
+        return out
+    }
+
+    /// Works out and files in the cache the day figures (``dayFigures(_:rides:store:zone:devices:rules:)``)
+    /// of `account`'s days in `zone`, a week at a time from the newest, that are not there yet;
+    /// stops between weeks when `stop` says so. Returns the days worked out.
+    @discardableResult
+    public func fillDays(
+        account: String, zone: TimeZone, store: any TrackStoring, rules: VisitRules, stop: () -> Bool = { false }
+    ) throws -> Int {
+        guard let cache else { return 0 }
+        let devices = DeviceFilter(account: account)
+        let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices)
+        guard let first = rides.map({ LocalDay.of($0.startMilliseconds, in: zone) }).min(),
+            let last = rides.map({ LocalDay.of($0.endMilliseconds, in: zone) }).max()
+        else { return 0 }
+        let withRides = Set(Self.parts(rides, first: first, last: last, zone: zone).map(\.day))
+        var done = 0
+        var end = last
+        while end >= first, !stop() {
+            let start = max(first, end.adding(days: -(Self.stayCutDays - 1)))
+            let week = (start.daysSinceEpoch...end.daysSinceEpoch).map { CivilDate(daysSinceEpoch: $0) }
+                .filter(withRides.contains)
+            let (a, b) = (LocalDay.start(start, in: zone), LocalDay.start(end.adding(days: 1), in: zone))
+            let before = daysWorked.load(ordering: .relaxed)
+            _ = try dayFigures(
+                week, rides: rides.filter { $0.startMilliseconds < b && $0.endMilliseconds >= a }, store: store,
+                zone: zone, devices: devices, rules: rules)
+            done += daysWorked.load(ordering: .relaxed) - before
+            end = start.adding(days: -1)
+        }
+        return done
+    }
+
     /// The days among `days` (local days in `zone`) with rides or records of `devices`, as the
     /// overlay draws them; `link` is where each day's row points.
     public func days(
@@ -246,38 +408,20 @@ public final class OverlayShapes: Sendable {
         let map = MapProjection(
             fitting: corners, width: OverlayReport.mapSize.width, height: OverlayReport.mapSize.height)
         let level = Self.tolerances.lastIndex { $0 <= map.metresPerPixel / 2 } ?? 0
-        // Days where rides of two devices overlap count their fused points (``FusedPoints``), not
-        // the sum of the rides.
-        // The stays of the person's timeline in these days (``RideSelection/StayCut``), for a
-        // range of at most ``stayCutDays``: finding them reads every point of the range, which a
-        // year of 1 Hz logging makes minutes (docs/BENCHMARKS.md); a longer range counts its
-        // rides as stored.
-        let stays =
+        // A week or less counts each day's moving parts, the points of devices recording at once
+        // as one (``DayFigures``); a longer range counts its rides as stored.
+        let counted =
             rides.isEmpty || days.count > Self.stayCutDays
-            ? []
-            : RideSelection.StayCut(rules: rules).stays(
-                try VisitService.find(
-                    store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules,
-                    zone: zone))
-        var spans: [CivilDate: [(from: Int64, to: Int64, device: String)]] = [:]
-        for (day, part, ride) in Self.parts(rides, first: first, last: last, zone: zone) {
-            spans[day, default: []].append((part.from, part.to, ride.device))
-        }
+            ? [:]
+            : try dayFigures(
+                days.filter { byDay[$0] != nil }, rides: rides, store: store, zone: zone, devices: devices, rules: rules
+            )
         return try days.compactMap { day -> OverlayReport.Day? in
             let shapes = byDay[day] ?? []
             guard !shapes.isEmpty || places[day] != nil else { return nil }
-            var figures = (distance: shapes.map(\.distance).reduce(0, +), moving: shapes.map(\.moving).reduce(0, +))
-            // A day whose rides hold a stay (a phone's night at home) counts its rides' moving
-            // parts, as the day page does.
-            let (a, b) = LocalDay.range(day, in: zone)
-            let dayStays = stays.filter { $0.start < b && $0.end > a }
-            let cuts = dayStays.contains { s in (spans[day] ?? []).contains { s.start < $0.to && s.end > $0.from } }
-            let fused =
-                days.count <= Self.stayCutDays && FusedPoints.spansDevices(devices)
-                && FusedPoints.overlap(spans[day] ?? [])
-            if cuts || fused {
-                figures = try FusedPoints.figures(store: store, from: a, to: b, devices: devices, stays: dayStays)
-            }
+            let figures =
+                counted[day]
+                ?? (distance: shapes.map(\.distance).reduce(0, +), moving: shapes.map(\.moving).reduce(0, +))
             return OverlayReport.Day(
                 date: day.description, lines: shapes.flatMap { $0.lines(level) },
                 distance: figures.distance, moving: figures.moving, link: link(day),
