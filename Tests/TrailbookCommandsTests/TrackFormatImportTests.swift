@@ -100,6 +100,90 @@ import TrailbookTestSupport
         #expect(try GoogleImportTests.storedPoints(kmzStore, day: "2026-06-14").count == ride.count + 1)
     }
 
+    /// A day as Google Maps' Timeline exported it to KML ("Export this day to KML", until 2024):
+    /// a Placemark per visit (a `Point`) and per move (a `LineString` whose first position is
+    /// written twice), each with a `TimeSpan` and `ExtendedData` (`Email`, `Category`,
+    /// `Distance`), the placemarks in a `Folder`. The fields as Google wrote them, converted to
+    /// GeoJSON by ogr2ogr in theianzhang/iZhang.github.io js/2020_callback.js @8ac8ead4
+    /// ("Driving from … to …. Distance 1976m", `begin`, `end`, `altitudeMode` clampToGround).
+    /// Each move's positions are timed by the distance along it from its begin to its end; a
+    /// visit is there at both ends; what Google knew is kept as records, as from its JSON.
+    @Test func googleTimelineKMLOfADayTimesItsLinesAndKeepsItsPlaces() throws {
+        // 2026-06-14: home until 08:00, driving north along a meridian (three positions 1.11 km
+        // apart) until 08:10, the office until 17:00; a line with one time; a line with none.
+        let (home, office) = ((47.37, 8.54), (47.39, 8.54))
+        func data(_ category: String, _ distance: Int) -> String {
+            """
+            <ExtendedData><Data name="Email"><value>ana@example.com</value></Data>
+            <Data name="Category"><value>\(category)</value></Data>
+            <Data name="Distance"><value>\(distance)</value></Data></ExtendedData>
+            """
+        }
+        let kml = """
+            <?xml version='1.0' encoding='UTF-8'?>
+            <kml xmlns='http://www.opengis.net/kml/2.2'>
+            <Document><name>Location history from 2026-06-14 to 2026-06-14 </name><open>1</open>
+            <Folder><name>Location history</name>
+            <Placemark><name>Home</name><address>Limmatstrasse 1, Zürich</address>\(data("Home", 0))
+              <description>Home from 2026-06-14T05:00:00.000Z to 2026-06-14T08:00:00.000Z. Distance 0m </description>
+              <Point><coordinates>\(home.1),\(home.0),0</coordinates></Point>
+              <TimeSpan><begin>2026-06-14T05:00:00.000Z</begin><end>2026-06-14T08:00:00.000Z</end></TimeSpan>
+            </Placemark>
+            <Placemark><name>Driving</name><address></address>\(data("Driving", 2224))
+              <description>Driving from 2026-06-14T08:00:00.000Z to 2026-06-14T08:10:00.000Z. Distance 2224m </description>
+              <LineString><altitudeMode>clampToGround</altitudeMode><extrude>1</extrude><tesselate>1</tesselate>
+              <coordinates>\(home.1),\(home.0),0 \(home.1),\(home.0),0 8.54,47.38,0 \(office.1),\(office.0),0</coordinates>
+              </LineString>
+              <TimeSpan><begin>2026-06-14T08:00:00.000Z</begin><end>2026-06-14T08:10:00.000Z</end></TimeSpan>
+            </Placemark>
+            <Placemark><name>Office</name><address>Hardstrasse 2, Zürich</address>\(data("Work", 0))
+              <Point><coordinates>\(office.1),\(office.0),0</coordinates></Point>
+              <TimeSpan><begin>2026-06-14T08:10:00.000Z</begin><end>2026-06-14T17:00:00.000Z</end></TimeSpan>
+            </Placemark>
+            <Placemark><name>stamped</name><TimeStamp><when>2026-06-14T18:00:00Z</when></TimeStamp>
+              <MultiGeometry><LineString><coordinates>8.50,47.30 8.51,47.31</coordinates></LineString></MultiGeometry>
+            </Placemark>
+            <Placemark><name>planned</name><LineString><coordinates>8.54,47.37 8.55,47.38</coordinates></LineString>
+            </Placemark>
+            </Folder></Document></kml>
+            """
+        let file = try write(kml, "history-2026-06-14.kml")
+        let (report, store) = try importJSON(file)
+        #expect(report["format"] as? String == "KML")
+        // Two visits, four line positions (one repeated), two stamped, two planned.
+        #expect(report["elements"] as? Int == 2 + 4 + 2 + 2, "\(report)")
+        #expect(
+            report["skipped"] as? [String: Int] == ["repeated position": 1, "one time for a line": 1, "no time": 2],
+            "\(report)")
+        func at(_ time: String, _ p: (Double, Double)) -> Point {
+            Point(milliseconds: GoogleImportTests.milliseconds(time)!, latitude: p.0, longitude: p.1)
+        }
+        let written = [
+            at("2026-06-14T05:00:00.000Z", home), at("2026-06-14T08:00:00.000Z", home),
+            at("2026-06-14T08:05:00.000Z", (47.38, 8.54)), at("2026-06-14T08:10:00.000Z", office),
+            at("2026-06-14T17:00:00.000Z", office), at("2026-06-14T18:00:00.000Z", (47.30, 8.50)),
+        ]
+        // The visits' ends and the line's meet (08:00 home, 08:10 the office): stored once.
+        try google.expectStored(store, match: written, count: written.count)
+        let records = try google.records(store)
+        #expect(records.count == 3, "\(records)")
+        let kinds = records.map { google.field($0, "google") as? String }
+        #expect(kinds == ["visit", "activity", "visit"], "\(records)")
+        #expect(google.field(records[0], "name") as? String == "Home")
+        #expect(google.field(records[0], "address") as? String == "Limmatstrasse 1, Zürich")
+        #expect(google.field(records[0], "until") as? String == "2026-06-14T08:00:00.000Z")
+        #expect(google.field(records[1], "category") as? String == "Driving")
+        #expect(google.field(records[1], "distance_m") as? Double == 2224)
+        #expect((google.field(records[1], "end_latitude") as? Double).map { abs($0 - office.0) < 1e-9 } == true)
+        #expect(
+            notes(records[1]) == ["Driving from 2026-06-14T08:00:00.000Z to 2026-06-14T08:10:00.000Z. Distance 2224m"])
+        // The day's timeline names the places as Google did.
+        let listed = try run(["visits", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        let names = (json["visits"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(names.starts(with: ["Home", "Office"]), "\(listed.stdout)")
+    }
+
     /// GeoJSON: a LineString with `coordTimes`, a MultiLineString with nested `times` (the
     /// properties before the geometry), points with Unix times, a record, and what is left out.
     @Test func geoJSONLinesPointsAndRecords() throws {

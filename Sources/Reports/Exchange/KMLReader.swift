@@ -4,10 +4,18 @@ import GPSCore
 ///
 /// - a `<gx:Track>` is a track of `<when>` times and `<gx:coord>` positions ("lon lat alt"),
 ///   paired in order; the tracks of a `<gx:MultiTrack>` are the segments of one track;
-/// - a `<Placemark>` with a `<Point>` and a `<TimeStamp>` (or the `<begin>` of a `<TimeSpan>`) is
-///   a point, one of the file's stream of single points; Trailbook's own records (style `#record`)
-///   come back as waypoints with their name and description;
-/// - a `<LineString>` has no times: its positions are counted and left out ("no time").
+/// - a `<Placemark>` with a `<Point>` and a `<TimeStamp>` is a point, one of the file's stream of
+///   single points; with a `<TimeSpan>`, the place held from its `<begin>` to its `<end>`: two
+///   points, there at both. Trailbook's own records (style `#record`) come back as waypoints with
+///   their name and description;
+/// - a `<Placemark>` with a `<LineString>` (or several in a `<MultiGeometry>`, the segments of one
+///   track) and a `<TimeSpan>` is a track whose positions are timed from `<begin>` to `<end>` by
+///   the distance along it (as Google Maps' Timeline exported a day: a move is such a line, named
+///   by its mode); with a `<TimeStamp>` only its first position has a time, the rest is counted
+///   ("one time for a line"); with no time, all are ("no time");
+/// - a Placemark of Google Maps' Timeline (its `<ExtendedData>` has a `Category`) is also a
+///   waypoint with what Google knew as fields (`google` visit or activity, `name`, `until`,
+///   `category`, `distance_m`, `address`), as the semantic location history's are kept.
 ///
 /// A track holds its times until its positions come (KML writes all `<when>` before the
 /// `<gx:coord>`s): memory grows with the longest track, not with the file.
@@ -35,12 +43,21 @@ public final class KMLReader: TrackFileReader {
     struct Placemark {
         var name: String?
         var description: String?
+        var address: String?
         var style: String?
         var time: Int64?
+        /// A `<TimeSpan>`'s end (its `<begin>` is `time`), and as written.
+        var end: Int64?
+        var endText: String?
         var timeUnreadable = false
         var point: (Coordinate, Double?)?
         var pointUnreadable = false
         var hasPoint = false
+        /// The positions of each `<LineString>` (nil: unreadable).
+        var lines: [[(Coordinate, Double?)?]] = []
+        /// `<ExtendedData>`'s `<Data name="...">` values, in file order.
+        var data: [(name: String, value: String)] = []
+        var dataName: String?
     }
 
     public init() {}
@@ -65,7 +82,7 @@ public final class KMLReader: TrackFileReader {
 
     private func event(_ event: XMLScanner.Event, _ handle: (TrackItem) throws -> Void) throws {
         switch event {
-        case .start(let name, _, let line):
+        case .start(let name, let attributes, let line):
             if !checkedRoot {
                 checkedRoot = true
                 guard name == "kml" else {
@@ -76,6 +93,7 @@ public final class KMLReader: TrackFileReader {
             text = ""
             switch name {
             case "Placemark": placemark = Placemark()
+            case "Data": placemark?.dataName = attributes["name"]
             case "MultiTrack":
                 inMultiTrack = true
                 multiTrackStarted = false
@@ -104,6 +122,10 @@ public final class KMLReader: TrackFileReader {
                 let ms = UTCTimestamp.milliseconds(value)
                 placemark?.time = ms
                 placemark?.timeUnreadable = ms == nil
+            case "end" where parent == "TimeSpan":
+                guard placemark != nil, placemark?.end == nil else { break }
+                placemark?.end = UTCTimestamp.milliseconds(value)
+                placemark?.endText = String(value)
             case "coordinates" where parent == "Point":
                 guard placemark != nil, path.count >= 3, path[path.count - 3] == "Placemark" else {
                     // A point of a MultiGeometry: no time of its own.
@@ -115,6 +137,11 @@ public final class KMLReader: TrackFileReader {
                 let position = Self.position(value.split(separator: ","))
                 placemark?.point = position
                 placemark?.pointUnreadable = position == nil
+            case "coordinates" where parent == "LineString" && placemark != nil:
+                placemark?.lines.append(
+                    value.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).map {
+                        Self.position($0.split(separator: ","))
+                    })
             case "coordinates" where parent == "LineString" || parent == "LinearRing":
                 let n = value.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).count
                 elements += n
@@ -123,6 +150,10 @@ public final class KMLReader: TrackFileReader {
             case "description" where parent == "Placemark":
                 placemark?.description = value.isEmpty ? nil : String(value)
             case "styleUrl" where parent == "Placemark": placemark?.style = String(value)
+            case "address" where parent == "Placemark": placemark?.address = value.isEmpty ? nil : String(value)
+            case "value" where parent == "Data":
+                if let key = placemark?.dataName { placemark?.data.append((key, String(value))) }
+            case "Data": placemark?.dataName = nil
             case "Track": try endTrack(handle)
             case "MultiTrack": inMultiTrack = false
             case "Placemark": try endPlacemark(handle)
@@ -179,6 +210,7 @@ public final class KMLReader: TrackFileReader {
     private func endPlacemark(_ handle: (TrackItem) throws -> Void) throws {
         guard let p = placemark else { return }
         placemark = nil
+        if !p.lines.isEmpty { return try endLines(p, handle) }
         guard p.hasPoint else { return }
         elements += 1
         guard let position = p.point else { return skip("position unreadable") }
@@ -192,10 +224,92 @@ public final class KMLReader: TrackFileReader {
             try handle(.waypoint(.init(fix: fix, name: p.name, text: p.description)))
             return
         }
+        if let said = Self.said(p, at: fix, lines: []) { try handle(.waypoint(said)) }
         if !inPointStream {
             try handle(.track)
             inPointStream = true
         }
         try handle(.point(fix))
+        // A place held for a while: there at its end too.
+        if let end = p.end, end > ms {
+            UTCTimestamp.set(end, on: &fix)
+            try handle(.point(fix))
+        }
+    }
+
+    /// A placemark's lines: timed from its `<TimeSpan>` by the distance along them.
+    private func endLines(_ p: Placemark, _ handle: (TrackItem) throws -> Void) throws {
+        let count = p.lines.map(\.count).reduce(0, +)
+        elements += count
+        let unreadable = p.lines.joined().filter { $0 == nil }.count
+        skip("position unreadable", unreadable)
+        // Repeated positions (Google's lines often begin twice where they begin) say nothing more.
+        let lines = p.lines.map { line in
+            line.compactMap { $0 }.reduce(into: [(Coordinate, Double?)]()) { kept, position in
+                if kept.last?.0 != position.0 { kept.append(position) }
+            }
+        }.filter { !$0.isEmpty }
+        let positions = lines.map(\.count).reduce(0, +)
+        skip("repeated position", count - unreadable - positions)
+        guard let begin = p.time, positions > 0 else {
+            return skip(p.timeUnreadable ? "time unreadable" : "no time", positions)
+        }
+        func fix(_ position: (Coordinate, Double?), _ ms: Int64) -> Fix {
+            var fix = Fix()
+            fix.coordinate = position.0
+            fix.altitudeMSL = position.1
+            fix.mode = position.1 == nil ? .twoD : .threeD
+            UTCTimestamp.set(ms, on: &fix)
+            return fix
+        }
+        if let said = Self.said(p, at: fix(lines[0][0], begin), lines: lines) { try handle(.waypoint(said)) }
+        inPointStream = false
+        try handle(.track)
+        guard let end = p.end, end >= begin else {
+            try handle(.point(fix(lines[0][0], begin)))
+            return skip("one time for a line", positions - 1)
+        }
+        // Each position's share of the way (by its index where the line does not move).
+        var along: [[Double]] = []
+        var total = 0.0
+        for line in lines {
+            var distances: [Double] = []
+            for (i, position) in line.enumerated() {
+                if i > 0 { total += Geodesy.haversineDistance(line[i - 1].0, position.0) }
+                distances.append(total)
+            }
+            along.append(distances)
+        }
+        var index = 0
+        for (l, line) in lines.enumerated() {
+            if l > 0 { try handle(.segment) }
+            for (i, position) in line.enumerated() {
+                let share = total > 0 ? along[l][i] / total : positions > 1 ? Double(index) / Double(positions - 1) : 0
+                try handle(.point(fix(position, begin + Int64((Double(end - begin) * share).rounded()))))
+                index += 1
+            }
+        }
+    }
+
+    /// What Google Maps' Timeline knew of a placemark (its `Category` data), as a waypoint: a
+    /// visit (a point) or an activity (lines), with its name, end, category and distance.
+    static func said(_ p: Placemark, at fix: Fix, lines: [[(Coordinate, Double?)]]) -> TrackItem.Waypoint? {
+        guard let category = p.data.first(where: { $0.name == "Category" })?.value, !category.isEmpty else {
+            return nil
+        }
+        var fields = [TrackItem.Waypoint.Field(key: "google", value: lines.isEmpty ? "visit" : "activity")]
+        func add(_ key: String, _ value: String?) {
+            if let value, !value.isEmpty { fields.append(.init(key: key, value: value)) }
+        }
+        if lines.isEmpty { add("name", p.name) }
+        add("address", p.address)
+        add("category", category)
+        if !lines.isEmpty { add("distance_m", p.data.first { $0.name == "Distance" }?.value) }
+        if let end = p.end, let start = fix.unixMilliseconds, end >= start { add("until", p.endText) }
+        if let last = lines.last?.last?.0 {
+            add("end_latitude", String(last.latitude))
+            add("end_longitude", String(last.longitude))
+        }
+        return TrackItem.Waypoint(fix: fix, text: p.description, fields: fields)
     }
 }
