@@ -612,8 +612,12 @@ import TrailbookTestSupport
             nothing.stderr.contains("no NMEA log, GPX, KML, GeoJSON, CSV or Google location history file is under it"))
     }
 
-    /// An OwnTracks Recorder month: location lines stored (speed from km/h), the other message
-    /// types and broken lines counted.
+    /// An OwnTracks Recorder month: location lines stored (speed from km/h), a transition and a
+    /// waypoint kept as records, the other message types and broken lines counted. The lines as
+    /// the Recorder writes them (owntracks/recorder storage.c @1788cb58, `RECFORMAT`
+    /// "%s\t%-18s\t%s\n": the time, the topic below the device's (`*`, `event`, `waypoint`, or
+    /// another whose payload is not JSON), the payload); the messages as the booklet describes
+    /// them (owntracks/booklet docs/tech/json.md @0213d45a).
     @Test func ownTracksRecorderFilesStoreTheirLocations() throws {
         let ride = Self.ride.enumerated().filter { $0.offset % 5 == 0 }.map(\.element)
         var lines = ride.map { p -> String in
@@ -625,18 +629,43 @@ import TrailbookTestSupport
             return Self.iso(p.milliseconds).replacingOccurrences(of: ".000", with: "") + "\t*                 \t"
                 + message
         }
+        let first = ride[0]
         lines.insert(
-            "2026-06-14T06:29:00Z\t*                 \t{\"_type\":\"transition\",\"event\":\"leave\",\"tst\":1781418540}",
+            "2026-06-14T06:29:00Z\tevent             \t{\"_type\":\"transition\",\"event\":\"leave\",\"tst\":1781418540}",
             at: 0)
+        // The month begins with a message whose payload is not JSON.
+        lines.insert("2026-06-14T06:28:00Z\tinfo              \tonline", at: 0)
+        lines.insert(
+            String(
+                format:
+                    #"2026-06-14T06:29:30Z\#twaypoint          \#t{"_type":"waypoint","desc":"Home","lat":%.7f,"lon":%.7f,"rad":100,"tst":1781418570}"#,
+                first.latitude, first.longitude), at: 2)
+        lines.insert(
+            String(
+                format:
+                    #"2026-06-14T06:29:50Z\#tevent             \#t{"_type":"transition","wtst":1781418570,"lat":%.7f,"lon":%.7f,"tst":1781418590,"acc":5,"event":"leave","desc":"Home","t":"c","tid":"ph"}"#,
+                first.latitude, first.longitude), at: 3)
         lines.append("2026-06-14T07:10:00Z\t*                 \t{\"_type\":\"lwt\",\"tst\":1781421000}")
         lines.append("2026-06-14T07:11:00Z\t*                 \t{\"_type\":\"location\",\"lat\":47.1,")
         let file = try Samples.temporaryDirectory() + "/2026-06.rec"
         try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         let (report, store) = try importJSON(file)
         #expect(report["format"] as? String == "OwnTracks Recorder .rec")
-        #expect(report["elements"] as? Int == ride.count + 3)
-        #expect(report["skipped"] as? [String: Int] == ["not a location": 2, "line unreadable": 1])
+        #expect(report["elements"] as? Int == ride.count + 6)
+        #expect(report["skipped"] as? [String: Int] == ["not a location": 2, "no position": 1, "line unreadable": 1])
         #expect(report["fixes_read"] as? Int == ride.count)
+        #expect(report["records"] as? Int == 2, "\(report)")
+        let kept = try records(store)
+        #expect(kept.map { field($0, "owntracks") as? String } == ["waypoint", "transition"], "\(kept)")
+        #expect(kept.map { field($0, "region") as? String } == ["Home", "Home"])
+        #expect(field(kept[0], "radius_m") as? Double == 100)
+        #expect(field(kept[1], "event") as? String == "leave" && field(kept[1], "trigger") as? String == "c")
+        #expect(
+            kept.map { ($0["notes"] as? [[String: Any]])?.first?["text"] as? String } == [
+                "Region Home, 100 m", "Left Home",
+            ])
+        #expect(
+            kept.map { $0["time"] as? String } == ["2026-06-14T06:29:30.000Z", "2026-06-14T06:29:50.000Z"], "\(kept)")
         let written = ride.map {
             Point(
                 milliseconds: $0.milliseconds, latitude: $0.latitude, longitude: $0.longitude,

@@ -5,17 +5,27 @@ import GPSCore
 /// a line per message, `TIME<tab>TOPIC<tab>JSON`, where TIME is ISO 8601 UTC, TOPIC is `*`
 /// (padded with spaces) or the MQTT topic, and JSON the message the phone published. Location
 /// messages (`"_type": "location"`) carry `lat`, `lon`, `tst` (Unix seconds), `acc` (m), `alt`
-/// (m), `vel` (km/h) and `cog` (°); the other types (transitions, waypoints, cards, status) are
-/// counted and left out.
+/// (m), `vel` (km/h) and `cog` (°). Transitions (entering or leaving a region, published on the
+/// topic `.../event`) and waypoints (a region defined on the phone) are places: waypoints with
+/// what they say as fields (the booklet's `docs/tech/json.md`, `_type=transition` and
+/// `_type=waypoint`). The other types (`lwt`, cards, status, commands) are counted and left out.
 public enum OwnTracksRec {
-    /// Whether `prefix` (a file's first bytes) starts like such a file: a time, a tab, a topic, a
-    /// tab and a JSON object.
+    /// Whether `prefix` (a file's first bytes) starts like such a file: each whole line of it a
+    /// time, a tab, a topic, a tab and a payload, and one payload at least a JSON object (a month
+    /// may begin with a message of another topic whose payload is not JSON: the Recorder writes
+    /// what it got).
     public static func looksLikeRec(_ prefix: UnsafeRawBufferPointer) -> Bool {
         let head = String(decoding: prefix.prefix(4096), as: UTF8.self)
-        guard let line = head.split(separator: "\n").first else { return false }
-        let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
-        return fields.count == 3 && UTCTimestamp.milliseconds(fields[0]) != nil
-            && fields[2].drop(while: { $0 == " " }).first == "{"
+        var lines = head.split(separator: "\n").prefix(16)
+        // The last line of the prefix may be cut short.
+        if lines.count > 1, prefix.count >= 4096 { lines.removeLast() }
+        var json = false
+        for line in lines {
+            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3, UTCTimestamp.milliseconds(fields[0]) != nil else { return false }
+            json = json || fields[2].drop(while: { $0 == " " }).first == "{"
+        }
+        return json
     }
 
     /// Reads a file fed in chunks, a line at a time.
@@ -26,6 +36,8 @@ public enum OwnTracksRec {
         /// "position out of range", "line unreadable").
         public private(set) var skipped: [String: Int] = [:]
         private var partial: [UInt8] = []
+        /// The transitions and waypoints read, in file order.
+        public private(set) var places: [TrackItem.Waypoint] = []
 
         public init() {}
 
@@ -69,6 +81,11 @@ public enum OwnTracksRec {
                 skip("line unreadable")
                 return
             }
+            // A payload that is not JSON (a message of another topic, kept as the Recorder got it).
+            guard raw[(tab2 + 1)..<end].first(where: { $0 != 0x20 }) == UInt8(ascii: "{") else {
+                skip("not a location")
+                return
+            }
             var message = Message()
             var scanner = JSONScanner()
             do {
@@ -78,7 +95,7 @@ public enum OwnTracksRec {
                 skip("line unreadable")
                 return
             }
-            guard message.type == "location" else {
+            guard message.type == "location" || message.type == "transition" || message.type == "waypoint" else {
                 skip("not a location")
                 return
             }
@@ -98,6 +115,7 @@ public enum OwnTracksRec {
             var fix = Fix()
             fix.coordinate = Coordinate(latitude: lat, longitude: lon)
             UTCTimestamp.set(ms, on: &fix)
+            if message.type != "location" { return places.append(OwnTracksRec.place(message, at: fix)) }
             fix.altitudeMSL = message.alt
             fix.mode = message.alt == nil ? .twoD : .threeD
             if let v = message.vel, v >= 0 { fix.speed = v / 3.6 }
@@ -110,9 +128,33 @@ public enum OwnTracksRec {
         }
     }
 
-    /// The keys of a message's top level that a location needs.
+    /// What a transition or waypoint says: a note ("Entered Home", "Region Home, 100 m") and the
+    /// fields `owntracks` (its type), `region` (`desc`), `event` (`enter`, `leave`), `trigger`
+    /// (`t`: `c` a circular region, `b` a beacon, `l` a location update), `radius_m` (`rad`).
+    static func place(_ m: Message, at fix: Fix) -> TrackItem.Waypoint {
+        var fields = [TrackItem.Waypoint.Field(key: "owntracks", value: m.type ?? "")]
+        func add(_ key: String, _ value: String?) {
+            if let value, !value.isEmpty { fields.append(.init(key: key, value: value)) }
+        }
+        add("region", m.desc)
+        add("event", m.event)
+        add("trigger", m.trigger)
+        add("radius_m", m.rad.map { String(format: "%g", $0) })
+        let region = m.desc ?? "a region"
+        let note =
+            m.type == "waypoint"
+            ? "Region " + region + (m.rad.map { String(format: ", %g m", $0) } ?? "")
+            : (m.event == "leave" ? "Left " : m.event == "enter" ? "Entered " : "At ") + region
+        return TrackItem.Waypoint(fix: fix, text: note, fields: fields)
+    }
+
+    /// The keys of a message's top level that a location, transition or waypoint needs.
     struct Message: JSONHandler {
         var type: String?
+        var desc: String?
+        var event: String?
+        var trigger: String?
+        var rad: Double?
         var lat: Double?
         var lon: Double?
         var tst: Double?
@@ -135,6 +177,10 @@ public enum OwnTracksRec {
                     ? JSONValue.double(bytes) : token == .string ? Double(JSONValue.string(bytes)) : nil
                 switch key {
                 case "_type": type = token == .string ? JSONValue.string(bytes) : nil
+                case "desc": desc = token == .string ? JSONValue.string(bytes) : nil
+                case "event": event = token == .string ? JSONValue.string(bytes) : nil
+                case "t": trigger = token == .string ? JSONValue.string(bytes) : nil
+                case "rad": rad = number
                 case "lat": lat = number
                 case "lon": lon = number
                 case "tst": tst = number

@@ -148,6 +148,7 @@ enum ImportReaders {
         }
         try reader.finish { try item(.fix($0)) }
         var extras = Extras()
+        extras.waypoints = reader.places
         extras.format = "OwnTracks Recorder .rec"
         extras.elements = reader.elements
         extras.skipped = reader.skipped
