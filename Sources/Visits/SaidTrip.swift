@@ -38,6 +38,9 @@ public struct SaidTrip: Equatable, Sendable {
         return TravelMode.said([activity: seconds], total: seconds, bySpeeds: bySpeeds) ?? bySpeeds
     }
 
+    /// How far apart in time a segment's end and a visit's may be and still meet: 15 minutes.
+    public static let neighbourGap: Int64 = 900_000
+
     /// Its length, metres: the source's, else the straight line between its ends.
     public var metres: Double { distance ?? to.map { Geodesy.haversineDistance(from, $0) } ?? 0 }
 
@@ -45,9 +48,23 @@ public struct SaidTrip: Equatable, Sendable {
     /// trip and no visit covers for half its time or more (a found trip gets the activity's mode
     /// from ``Trip/hear(_:in:)`` instead; a visit there says the person stayed). `trips` stay in
     /// time order.
+    /// A segment that carried one end only (its other end the place it started at: `from` and
+    /// `to` the same) takes the missing end from the visit that ends where it begins or begins
+    /// where it ends (within ``neighbourGap``), else the one it has.
     public static func merge(_ said: [SaidTrip], visits: [Visit], trips: inout [Trip]) {
         let found = trips
-        for s in said where s.end > s.start && s.to != nil {
+        for var s in said where s.end > s.start {
+            if s.to == nil || s.to == s.from {
+                let before = visits.last { $0.end <= s.start + neighbourGap && $0.end >= s.start - neighbourGap }
+                let after = visits.first { $0.start >= s.end - neighbourGap && $0.start <= s.end + neighbourGap }
+                if s.to == nil {
+                    s.to = after?.center ?? s.from
+                } else if let before, before.center != s.to {
+                    s.from = before.center
+                } else if let after, after.center != s.from {
+                    s.to = after.center
+                }
+            }
             func covered(_ spans: [(Int64, Int64)]) -> Bool {
                 let time = spans.reduce(Int64(0)) { $0 + max(0, min($1.1, s.end) - max($1.0, s.start)) }
                 return 2 * time >= s.end - s.start
@@ -59,7 +76,7 @@ public struct SaidTrip: Equatable, Sendable {
             let speed = s.metres / seconds
             trips.append(
                 Trip(
-                    start: s.start, end: s.end, from: s.from, to: s.to!, distance: s.metres, mode: s.mode,
+                    start: s.start, end: s.end, from: s.from, to: s.to ?? s.from, distance: s.metres, mode: s.mode,
                     movingSeconds: seconds, medianSpeed: speed, highSpeed: speed, fixes: 0,
                     modeFrom: s.activity == nil ? .speeds : .phone))
         }

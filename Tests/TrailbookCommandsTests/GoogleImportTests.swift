@@ -340,7 +340,13 @@ import TrailbookTestSupport
     /// Semantic history with no point at all: two visits and, between them, an activity segment
     /// with only its start and end. The day is two visits named as Google named them and a train
     /// trip of Google's distance; `year` counts it.
-    @Test func aSegmentWithOnlyItsEndsIsATripOfItsMode() throws {
+    ///
+    /// Every encoding of its times (ISO 8601; `...TimestampMs` as a string or a number; Unix
+    /// seconds as a number) and a segment that has only its start or only its end location
+    /// (CarlosBergillos/LocationHistoryFormat, semantic `activitySegment`: `startLocation` and
+    /// `endLocation` each optional) read the same.
+    @Test(arguments: ["iso", "ms string, start only", "ms number, end only", "seconds"])
+    func aSegmentWithOnlyItsEndsIsATripOfItsMode(_ variant: String) throws {
         let basel = (lat: 47.5476, lon: 7.5897)
         let zurich = (lat: 47.3779, lon: 8.5403)
         let t0 = try #require(Self.milliseconds("2026-06-14T08:00:00.000Z"))
@@ -350,7 +356,12 @@ import TrailbookTestSupport
             return l
         }
         func duration(_ a: Int64, _ b: Int64) -> [String: Any] {
-            ["startTimestamp": Self.iso(a), "endTimestamp": Self.iso(b)]
+            switch variant {
+            case "iso": ["startTimestamp": Self.iso(a), "endTimestamp": Self.iso(b)]
+            case "seconds": ["startTimestamp": a / 1000, "endTimestamp": b / 1000]
+            case "ms number, end only": ["startTimestampMs": a, "endTimestampMs": b]
+            default: ["startTimestampMs": "\(a)", "endTimestampMs": "\(b)"]
+            }
         }
         let objects: [[String: Any]] = [
             ["placeVisit": ["location": location(basel, "Basel SBB"), "duration": duration(t0 - 3_600_000, t0)]],
@@ -358,7 +369,10 @@ import TrailbookTestSupport
                 "activitySegment": [
                     "startLocation": location(basel), "endLocation": location(zurich),
                     "duration": duration(t0, t0 + 3_300_000), "distance": 86_400, "activityType": "IN_RAIL_VEHICLE",
-                ]
+                ].filter { key, _ in
+                    !(variant.hasSuffix("start only") && key == "endLocation")
+                        && !(variant.hasSuffix("end only") && key == "startLocation")
+                }
             ],
             [
                 "placeVisit": [

@@ -366,9 +366,12 @@ extension GoogleTimeline {
                 if token == .number, let v = JSONValue.integer(raw) { return Double(v) / 1e7 }
                 return number().map { $0 / 1e7 }
             }
+            // ISO 8601, or Unix seconds or milliseconds as a number or a string (exports differ).
             func time() -> Int64? {
+                if token == .number { return TrackValues.milliseconds(unix: JSONValue.double(raw)) }
                 guard token == .string else { return nil }
                 return UTCTimestamp.milliseconds(raw)
+                    ?? Double(JSONValue.string(raw)).flatMap(TrackValues.milliseconds(unix:))
             }
             func milliseconds() -> Int64? {
                 if token == .number { return JSONValue.integer(raw) }
@@ -545,9 +548,15 @@ extension GoogleTimeline {
             if segment.isActivity {
                 var activity = segment.activity ?? with(nil) { _ in }
                 activity.kind = .activity
-                if let c = placed(segment.startPosition) {
+                // A segment may carry only its end: it is placed there (its start is the visit
+                // before it, as the timeline reads it).
+                let end = coordinate(ofQuietly: segment.endPosition)
+                let start =
+                    coordinate(ofQuietly: segment.startPosition) == nil && end != nil
+                    ? segment.endPosition : segment.startPosition
+                if let c = placed(start) {
                     activity.coordinate = c
-                    activity.endCoordinate = coordinate(ofQuietly: segment.endPosition)
+                    activity.endCoordinate = end
                     activity.end = segment.end
                     activity.start = segment.start!
                     items.append(.record(activity))
