@@ -60,6 +60,18 @@ public struct PipelineConfiguration: Equatable, Sendable {
         return c
     }
 
+    /// For a file whose points were kept by these rules once already and that says where its
+    /// rides and segments begin (Trailbook's own export): every point kept (no accuracy gate,
+    /// jump, interval, distance or active hours), and no gap, stop or jump cutting its segments
+    /// and rides: they stay as it says. The events' and visits' rules stay.
+    public var asWritten: PipelineConfiguration {
+        var c = self
+        (c.maxHDOP, c.minSatellites, c.minMode, c.maxErrorMetres) = (nil, nil, 2, nil)
+        (c.maxSpeed, c.interval, c.minDistance, c.activeHours) = (.infinity, 0, 0, nil)
+        (c.segmentGap, c.rideGap, c.rideStop) = (.infinity, .infinity, .infinity)
+        return c
+    }
+
     /// `diary`: one point a minute, looser accuracy, a few metres apart.
     public static var diary: PipelineConfiguration {
         var c = PipelineConfiguration()

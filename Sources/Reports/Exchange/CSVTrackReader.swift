@@ -14,7 +14,11 @@ import GPSCore
 ///   is UTC); altitude `alt`/`altitude`/`ele`/`elevation`/`height` (m); `speed` (m/s, or km/h,
 ///   mph or knots when the header says so); `course`/`bearing`/`heading`/`track`/`cog` (°);
 ///   `accuracy`/`acc` (m); `hdop`; `satellites`/`sats`/`sats_used`;
-/// - a row's `annotation`, `note`, `comment` or `description` is also a waypoint with that text.
+/// - a row's `annotation`, `note`, `comment` or `description` is also a waypoint with that text;
+/// - a row whose `kind` is `record` (Trailbook's own export) is a waypoint only, with its `note`
+///   and its `fields` (a `key=value` line each);
+/// - where the `ride` column's value changes a track begins, where `segment`'s does a segment
+///   (Trailbook's own export: its rides and segments come back as they went out).
 public final class CSVTrackReader: TrackFileReader {
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var description: String
@@ -33,6 +37,9 @@ public final class CSVTrackReader: TrackFileReader {
     private var afterQuote = false
     private var started = false
     private var rowLine = 1
+    /// The last row's `ride` and `segment` values.
+    private var lastRide: Substring?
+    private var lastSegment: Substring?
 
     struct Columns {
         var latitude: Int
@@ -49,6 +56,10 @@ public final class CSVTrackReader: TrackFileReader {
         var hdop: Int?
         var satellites: Int?
         var note: Int?
+        var kind: Int?
+        var fields: Int?
+        var ride: Int?
+        var segment: Int?
         var heartRate: Int?
         var cadence: Int?
         var power: Int?
@@ -224,6 +235,10 @@ public final class CSVTrackReader: TrackFileReader {
         c.hdop = index(["hdop"])
         c.satellites = index(["satellites", "sats", "sats_used", "sat"])
         c.note = index(["annotation", "note", "notes", "comment", "description"])
+        c.kind = index(["kind"])
+        c.fields = index(["fields"])
+        c.ride = index(["ride"])
+        c.segment = index(["segment"])
         c.heartRate = index(["heart_rate", "hr", "heartrate", "bpm"])
         c.cadence = index(["cadence", "cad"])
         c.power = index(["power", "watts"])
@@ -300,6 +315,21 @@ public final class CSVTrackReader: TrackFileReader {
                 temperature: whole(c.temperature),
                 activity: value(c.activity).flatMap { MotionActivity(word: String($0.trimmingSpaces)) }
             ).orNil
+        if value(c.kind) == "record" {
+            let fields = (value(c.fields) ?? "").split(whereSeparator: \.isNewline).compactMap {
+                line -> TrackItem.Waypoint.Field? in
+                let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return parts.count == 2 ? .init(key: String(parts[0]), value: String(parts[1])) : nil
+            }
+            return try handle(.waypoint(.init(fix: fix, text: value(c.note).map(String.init), fields: fields)))
+        }
+        if let ride = value(c.ride), ride != lastRide {
+            try handle(.track)
+            (lastRide, lastSegment) = (ride, value(c.segment))
+        } else if let segment = value(c.segment), segment != lastSegment {
+            if lastSegment != nil { try handle(.segment) }
+            lastSegment = segment
+        }
         try handle(.point(fix))
         if let note = value(c.note) { try handle(.waypoint(.init(fix: fix, text: String(note)))) }
     }

@@ -26,6 +26,13 @@ public struct TrackExport: Sendable {
     }
 
     /// A location record with a note, photos or fields.
+    /// A record's fields as one text, a `key=value` line each (a value's line breaks as spaces),
+    /// as the CSV export writes them and ``CSVTrackReader`` reads them back.
+    public static func fieldLines(_ fields: [(key: String, value: String)]) -> String {
+        fields.map { $0.key + "=" + $0.value.split(whereSeparator: \.isNewline).joined(separator: " ") }
+            .joined(separator: "\n")
+    }
+
     public struct Place: Sendable {
         public var id: Int64
         public var milliseconds: Int64

@@ -15,8 +15,8 @@ struct Export: ParsableCommand {
             field or its note's first line, its notes as the description, a link per photo and its \
             fields as extensions. geojson: RFC 7946, a MultiLineString per \
             ride, a Point per record. kml: KML 2.2 for Google Earth, a gx:Track per segment with its \
-            times. csv: the columns of trailbook \
-            points. json: {name, link, time, segments: [{coords: [{latitude, longitude, altitude, time}]}], \
+            times. csv: the columns of trailbook points, then kind, note and fields: a row per record \
+            (kind record, its notes, its fields as key=value lines). json: {name, link, time, segments: [{coords: [{latitude, longitude, altitude, time}]}], \
             distance, feetClimbed} (distance in metres, climb in feet). Written to -o FILE (under a \
             temporary name, renamed when complete) or standard output.
             """)
@@ -64,14 +64,28 @@ struct Export: ParsableCommand {
             let stats = RideStatistics.total(selection.rides.map { RideStatistics.compute($0.points) })
             out.append(try JSONTrack.write(export, distance: stats.distance, climb: stats.climb))
         case .csv:
-            out.appendCSVHeader(extra: ["ride", "segment"] + SensorColumns.names)
+            // The points' columns, then a row per record (`kind` record, its notes and fields).
+            out.appendCSVHeader(extra: ["ride", "segment"] + SensorColumns.names + ["kind", "note", "fields"])
             for (ride, points) in selection.rides {
                 for p in points {
                     out.appendCSVRow(
                         p.fix, extra: [Int(ride.id), Int(p.segment)] + SensorColumns.values(p.fix.sensors),
-                        text: SensorColumns.texts(p.fix.sensors))
+                        text: SensorColumns.texts(p.fix.sensors) + [nil, nil, nil])
                     try out.flushIfFull()
                 }
+            }
+            for place in export.places {
+                var fix = Fix()
+                fix.coordinate = place.coordinate
+                fix.altitudeMSL = place.altitude
+                fix.mode = place.altitude == nil ? .twoD : .threeD
+                UTCTimestamp.set(place.milliseconds, on: &fix)
+                out.appendCSVRow(
+                    fix, extra: [nil, nil] + SensorColumns.values(nil),
+                    text: SensorColumns.texts(nil) + [
+                        "record", place.notes.isEmpty ? nil : place.notes.joined(separator: "\n\n"),
+                        place.fields.isEmpty ? nil : TrackExport.fieldLines(place.fields),
+                    ])
             }
         }
         try out.flush()

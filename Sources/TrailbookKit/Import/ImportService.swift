@@ -95,6 +95,8 @@ public struct ImportService {
     public final class StartedFile {
         let path: String
         let kind: FileKind
+        /// Trailbook's own export (``FileKind/writtenByTrailbook(_:head:)``).
+        let ownExport: Bool
         let progress: (@Sendable (Int) -> Void)?
         fileprivate var reading: NMEAReading?
         let digesting: FileDigesting?
@@ -102,7 +104,9 @@ public struct ImportService {
         fileprivate init(_ path: String, date: CivilDate?, digest: Bool, progress: (@Sendable (Int) -> Void)?) throws {
             self.path = path
             self.progress = progress
-            kind = try FileKind.sniff(path)
+            let head = try FileKind.head(path)
+            kind = head.withUnsafeBytes { FileKind.kind(of: $0) }
+            ownExport = FileKind.writtenByTrailbook(kind, head: head)
             reading = kind == .nmeaOrText ? NMEAReading(path, date: date, progress: progress) : nil
             digesting = digest ? FileDigesting(path) : nil
         }
@@ -201,12 +205,17 @@ public struct ImportService {
         let (rideOffset, segmentOffset) = (rides, segments)
         // A phone's history is split as the phones' posts are (``PipelineConfiguration/forPhones``).
         let phone = kind == .googleTimeline || kind == .ownTracksRec
-        let configuration = phone ? options.configuration.forPhones : options.configuration
+        // Trailbook's own export keeps its rides and segments as written (a ride a track, a
+        // segment a track segment): no gap or stop cuts them again.
+        let ownExport = started.ownExport
+        let configuration =
+            phone
+            ? options.configuration.forPhones : ownExport ? options.configuration.asWritten : options.configuration
         let (keepPoints, keepFixes, watched, cues) = (writer != nil, options.keepFixes, options.places, options.cues)
         let keepEvents = options.keepEvents
         // Tracks that any app may have written at any pace; receivers' logs and bike computers'
         // files keep the configured gaps.
-        let followsPace = !phone && [.gpx, .kml, .geoJSON, .csv, .jsonTrack].contains(kind)
+        let followsPace = !phone && !ownExport && [.gpx, .kml, .geoJSON, .csv, .jsonTrack].contains(kind)
         let device = self.device
         func newRunner() -> SourceRouter {
             SourceRouter(

@@ -20,6 +20,28 @@ public enum FileKind: Equatable, Sendable {
 
     /// Looks at the first kilobytes of `path` (an ``InputError`` when it cannot be read).
     public static func sniff(_ path: String) throws -> FileKind {
+        try head(path).withUnsafeBytes { kind(of: $0) }
+    }
+
+    /// Whether a file of `kind` starting with `head` is Trailbook's own export (`export`): a
+    /// GPX it wrote (`creator="Trailbook"`), its GeoJSON or KML (named "Trailbook ..."), its CSV
+    /// (the points' columns with `ride` and `segment`). Its rides and segments are taken as
+    /// written: a round trip comes back with the rides it went out with.
+    public static func writtenByTrailbook(_ kind: FileKind, head: [UInt8]) -> Bool {
+        let text = String(decoding: head.prefix(2048), as: UTF8.self)
+        switch kind {
+        case .gpx: return text.contains(#"creator="Trailbook""#)
+        case .geoJSON: return text.contains(#""name":"Trailbook "#)
+        case .kml: return text.contains("<name>Trailbook ")
+        case .csv:
+            let header = text.prefix { $0 != "\n" && $0 != "\r\n" }
+            return header.hasPrefix("time,mode,lat,lon,alt,speed,track,quality,") && header.contains(",ride,segment,")
+        default: return false
+        }
+    }
+
+    /// The first kilobytes of `path`, decompressed (an ``InputError`` when it cannot be read).
+    public static func head(_ path: String) throws -> [UInt8] {
         let input = try InputFile(path: path)
         var head: [UInt8] = []
         struct Enough: Error {}
@@ -32,7 +54,7 @@ public enum FileKind: Equatable, Sendable {
         } catch InputError.brokenGzip {
             // A broken gzip stream: the reader that follows reports it.
         }
-        return head.withUnsafeBytes { kind(of: $0) }
+        return head
     }
 
     public static func kind(of head: UnsafeRawBufferPointer) -> FileKind {

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import TrailbookTestSupport
+
+/// Trailbook's own exports read back: a month of 50 rides and 30 records (July), and a week of a
+/// phone's history (a point a minute, its rides cut at the phone's gaps and stops), exported as
+/// GPX, GeoJSON and CSV and imported into a new store, come back as the same rides (start, end,
+/// points, segments) and the same records (time, position, notes, fields).
+@Suite struct RoundTripTests {
+    /// A store with the month and the phone's week: (store, folder).
+    static let month: (store: String, dir: String) = {
+        let dir = try! Samples.temporaryDirectory()
+        let store = dir + "/month.sqlite"
+        // 50 rides: two a day for 25 days, each 10 minutes at 1 Hz (the simulator's bike).
+        var logs: [String] = []
+        for day in 1...25 {
+            for hour in [7, 17] {
+                let log = dir + String(format: "/ride-%02d-%02d.nmea", day, hour)
+                let start = String(format: "2026-07-%02dT%02d:00:00", day, hour)
+                precondition(
+                    try! run([
+                        "simulate", "--duration", "600", "--seed", "\(day * 100 + hour)", "--start", start, "-o", log,
+                    ])
+                    .status == 0)
+                logs.append(log)
+            }
+        }
+        precondition(try! run(["import", "--store", store, "--time-zone", "UTC"] + logs).status == 0)
+        // 30 records with a note and two fields each.
+        for i in 1...30 {
+            let at = String(format: "2026-07-%02dT12:%02d:00Z", i % 25 + 1, i)
+            let marked = try! run([
+                "mark", "--store", store, "--time-zone", "UTC", "--at", at, "--lat", "47.\(i)", "--lon", "8.5",
+                "--note", "note \(i)", "--field", "n=\(i)", "--field", "kind=test",
+            ])
+            precondition(marked.status == 0, marked.stderr)
+        }
+        // A phone's week before it (from 31 May) as OwnTracks Recorder wrote it: a point a
+        // minute, imported as a phone's.
+        let life = dir + "/life.csv"
+        precondition(try! run(["simulate", "--fortnights", "1", "--every", "60", "-o", life]).status == 0)
+        var lines: [String] = []
+        for row in try! String(contentsOfFile: life, encoding: .utf8).split(separator: "\n").dropFirst() {
+            let f = row.split(separator: ",").map(String.init)
+            guard f.count >= 5, let ms = Int64(f[0]), let speed = Double(f[3]), let acc = Double(f[4]) else { continue }
+            guard ms < 1_780_264_800_000 + 7 * 86_400_000 else { break }
+            let time = Date(timeIntervalSince1970: Double(ms) / 1000).ISO8601Format()
+            lines.append(
+                "\(time)\t*                 \t{\"_type\":\"location\",\"lat\":\(f[1]),\"lon\":\(f[2]),"
+                    + "\"tst\":\(ms / 1000),\"acc\":\(Int(acc)),\"vel\":\(Int(speed * 3.6))}")
+        }
+        let rec = dir + "/2026-05.rec"
+        try! (lines.joined(separator: "\n") + "\n").write(toFile: rec, atomically: true, encoding: .utf8)
+        let phone = try! run(["import", "--store", store, "--time-zone", "UTC", "--device-name", "phone", rec])
+        precondition(phone.status == 0, phone.stderr)
+        return (store, dir)
+    }()
+
+    static func json(_ arguments: [String]) throws -> [String: Any] {
+        let result = try run(arguments)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+
+    /// The store's rides as (start, end, points, segments), in time order.
+    static func rides(_ store: String) throws -> [String] {
+        let rides = try #require(try json(["rides", "--store", store, "--json"])["rides"] as? [[String: Any]])
+        return rides.map { "\($0["start"] ?? "") \($0["end"] ?? "") \($0["points"] ?? "") \($0["segments"] ?? "")" }
+            .sorted()
+    }
+
+    /// The store's records as (time, position to 1e-6, notes, fields), in time order.
+    static func records(_ store: String) throws -> [String] {
+        let records = try #require(
+            try json([
+                "records", "--store", store, "--from", "2026-05-01", "--to", "2026-07-31", "--time-zone", "UTC",
+                "--json",
+            ])["records"] as? [[String: Any]])
+        return records.map { r in
+            let notes = (r["notes"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+            let fields = (r["fields"] as? [String: Any] ?? [:]).map { "\($0.key)=\($0.value)" }.sorted()
+            let lat = String(format: "%.6f", r["lat"] as? Double ?? .nan)
+            let lon = String(format: "%.6f", r["lon"] as? Double ?? .nan)
+            return "\(r["local_time"] ?? "") \(lat) \(lon) \(notes) \(fields)"
+        }.sorted()
+    }
+
+    @Test(arguments: ["gpx", "geojson", "csv"])
+    func anExportReadBackIsTheSameRidesAndRecords(_ format: String) throws {
+        let (store, dir) = Self.month
+        let before = try Self.rides(store)
+        let kept = try Self.records(store)
+        #expect(before.filter { $0.hasPrefix("2026-07") }.count == 50 && before.count > 100, "\(before.count) rides")
+        #expect(kept.count == 30)
+        let file = dir + "/export.\(format)"
+        let exported = try run([
+            "export", "--store", store, "--time-zone", "UTC", "--from", "2026-05-01", "--to", "2026-07-31",
+            "--format", format, "-o", file,
+        ])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let back = dir + "/back-\(format).sqlite"
+        let imported = try run(["import", "--store", back, "--time-zone", "UTC", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let after = try Self.rides(back)
+        #expect(after.count == before.count, "\(before.count) rides went out, \(after.count) came back")
+        #expect(after == before, "\(Set(before).symmetricDifference(after).sorted().prefix(6))")
+        #expect(try Self.records(back) == kept)
+    }
+}
