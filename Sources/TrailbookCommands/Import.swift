@@ -122,6 +122,17 @@ struct Import: ParsableCommand {
             }
             try AccountOptions.check(user, in: existing)
         }
+        // The web app's account archive, as downloaded: its rides and records as Trailbook's GPX.
+        var archives: [AccountArchive] = []
+        defer { for archive in archives { archive.remove() } }
+        let files = try self.files.map { path -> String in
+            guard AccountArchive.isArchive(path) else { return path }
+            let archive = try AccountArchive(path, undone: "stored")
+            archives.append(archive)
+            let gpx = try archive.gpx(named: path)
+            options.names[gpx] = path
+            return gpx
+        }
         if files.count == 1, let tree = RecorderTree.find(files[0]) {
             return try importTree(tree, options: options, existing: existing, zone: config.timeZone)
         }

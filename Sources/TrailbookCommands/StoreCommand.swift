@@ -53,12 +53,21 @@ struct StoreCommand: ParsableCommand {
         var json = false
 
         func run() throws {
+            // The web app's account archive, as downloaded: unpacked (checked whole first) into a
+            // folder of its own, its store copied, the folder removed.
+            var source = self.source
+            var archive: AccountArchive?
+            defer { archive?.remove() }
+            if !source.contains("://"), AccountArchive.isArchive(source) {
+                archive = try AccountArchive(source, undone: "copied")
+                source = archive!.store
+            }
             let from = try Self.open(source, create: false)
             var account: Int64?
             if let user {
                 guard let id = try from.copyAccountID(user) else {
                     throw CommandFailure(
-                        message: "The store \(source) has no account \(user); trailbook user list shows them.",
+                        message: "The store \(self.source) has no account \(user); trailbook user list shows them.",
                         code: .noInput)
                 }
                 account = id

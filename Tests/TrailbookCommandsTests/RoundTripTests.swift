@@ -106,4 +106,53 @@ import TrailbookTestSupport
         #expect(after == before, "\(Set(before).symmetricDifference(after).sorted().prefix(6))")
         #expect(try Self.records(back) == kept)
     }
+
+    /// Tar archives that would write outside their folder or lie about their size, made with
+    /// Python's tarfile (GNU and pax formats, as GNU tar and others write them): `store copy` and
+    /// `import` refuse each whole with one sentence, exit 65, and write nothing (no store, no
+    /// file outside).
+    @Test(arguments: ["climb", "absolute", "symlink", "hardlink", "bomb", "twice"])
+    func aHostileArchiveIsRefusedWithNothingWritten(_ kind: String) throws {
+        let dir = try Samples.temporaryDirectory()
+        let tar = dir + "/\(kind).tar"
+        try GoogleImportTests().python(
+            """
+            import io, sys, tarfile
+            kind, out = sys.argv[1], sys.argv[2]
+            def add(t, name, data=b"SQLite format 3\\0", typ=tarfile.REGTYPE, link=""):
+                i = tarfile.TarInfo(name); i.type = typ; i.linkname = link
+                i.size = len(data) if typ == tarfile.REGTYPE else 0
+                t.addfile(i, io.BytesIO(data) if typ == tarfile.REGTYPE else None)
+            with tarfile.open(out, "w", format=tarfile.PAX_FORMAT if kind == "absolute" else tarfile.GNU_FORMAT) as t:
+                add(t, "trailbook-ana-2026-11-28/trailbook.sqlite")
+                if kind == "climb": add(t, "trailbook-ana-2026-11-28/../../evil.txt")
+                if kind == "absolute": add(t, "/tmp/evil.txt")
+                if kind == "symlink": add(t, "trailbook-ana-2026-11-28/trailbook-media", typ=tarfile.SYMTYPE, link="/etc")
+                if kind == "hardlink": add(t, "trailbook-ana-2026-11-28/x", typ=tarfile.LNKTYPE, link="/etc/passwd")
+                if kind == "twice": add(t, "trailbook-ana-2026-11-28/./trailbook.sqlite")
+            if kind == "bomb":
+                # A header that says 100 GiB follow (GNU's base-256 size), with 512 bytes after it.
+                data = bytearray(open(out, "rb").read()[:512])
+                data[124:136] = (0x80).to_bytes(1, "big") + (100 << 30).to_bytes(11, "big")
+                data[148:156] = b"        "
+                data[148:155] = ("%06o\\0" % sum(data)).encode()
+                open(out, "wb").write(bytes(data) + b"\\0" * 512)
+            """, [kind, tar])
+        let expected = [
+            "climb": "an entry's name climbs out of its folder (trailbook-ana-2026-11-28/../../evil.txt)",
+            "absolute": "an entry's name climbs out of its folder (/tmp/evil.txt)",
+            "symlink": "it holds a link (trailbook-ana-2026-11-28/trailbook-media → /etc)",
+            "hardlink": "it holds a link (trailbook-ana-2026-11-28/x → /etc/passwd)",
+            "bomb": "it is cut short (trailbook-ana-2026-11-28/trailbook.sqlite runs past its end)",
+            "twice": "it holds trailbook-ana-2026-11-28/trailbook.sqlite twice",
+        ][kind]!
+        let copied = try run(["store", "copy", tar, dir + "/copy.sqlite"])
+        #expect(
+            copied.status == 65 && copied.stderr.contains("\(kind).tar is refused: \(expected)"), "\(copied.stderr)")
+        let imported = try run(["import", "--store", dir + "/import.sqlite", tar])
+        #expect(imported.status == 65 && imported.stderr.contains("is refused: \(expected)"), "\(imported.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(written == ["\(kind).tar"], "nothing but the archive: \(written)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/evil.txt"))
+    }
 }

@@ -202,6 +202,19 @@ extension WebPageTests {
         let original = try exported(store)
         #expect(original.contains("<trkpt ") && original.contains("MEDIA/"), "\(original.prefix(800))")
         #expect(try exported(restored) == original, "the restored account exports as the original does")
+        // The tar as downloaded: store copy unpacks it itself (photos too); import reads its rides
+        // and records into another store's account, as written; the unpacked folder goes again.
+        let direct = dir + "/direct.sqlite"
+        let copiedTar = try run(["store", "copy", tar, direct])
+        #expect(copiedTar.status == 0, "\(copiedTar.stderr)")
+        #expect(try exported(direct) == original, "the archive as downloaded copies back whole")
+        let into = dir + "/into.sqlite"
+        let read = try run(["import", "--store", into, "--time-zone", "Europe/Zurich", tar])
+        #expect(read.status == 0 && read.stdout.hasPrefix("\(tar): 1762 fixes read"), "\(read.stdout)")
+        #expect(try run(["rides", "--store", into, "--json"]).stdout.contains(#""points" : 1762"#))
+        #expect(try run(["records", "--store", into, "--json"]).stdout.contains("Swans"))
+        let leftBehind = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+        #expect(!leftBehind.contains { $0.hasPrefix("trailbook-") && $0.count == "trailbook-".count + 36 })
         let bensArchive = dir + "/bens.tar"
         #expect(
             try await HTTP.download(

@@ -42,6 +42,9 @@ public struct ImportService {
         /// Asked every few thousand items read: true stops the file (nothing of it is stored)
         /// with ``ImportInterrupted`` (Ctrl-C).
         public var interrupted: @Sendable () -> Bool = { false }
+        /// What a file is called in reports and in the store's list of imports, where not its
+        /// path (a file written from an account archive: the archive's name).
+        public var names: [String: String] = [:]
 
         public init(configuration: PipelineConfiguration) { self.configuration = configuration }
     }
@@ -131,7 +134,8 @@ public struct ImportService {
     public mutating func importFile(_ started: StartedFile) throws -> FileResult {
         let (path, kind, progress) = (started.path, started.kind, started.progress)
         precondition((started.digesting != nil) == (store != nil), "started for a store, imported without (or back)")
-        var report = ImportFileReport(file: path)
+        let shownAs = options.names[path] ?? path
+        var report = ImportFileReport(file: shownAs)
         var imported: ImportedFile?
         var earlier: StoredImport?
         // Once the digest is known the store is asked whether it holds these bytes already: then
@@ -170,7 +174,7 @@ public struct ImportService {
                     return FileResult(report: report)
                 }
             }
-            imported = .init(sha256: digest, name: path, bytes: Self.fileSize(path))
+            imported = .init(sha256: digest, name: shownAs, bytes: Self.fileSize(path))
             writing = try writer?.beginImport(file: imported, replacing: earlier)
             if let writing {
                 for (handed, stream, device) in waiting { try writing.take(handed, stream: stream, device: device) }
@@ -312,7 +316,7 @@ public struct ImportService {
             if outcome.importedMeanwhile, let digest = imported?.sha256,
                 let other = try store?.importedFile(sha256: digest, account: account)
             {
-                var skipped = ImportFileReport(file: path)
+                var skipped = ImportFileReport(file: shownAs)
                 skipped.alreadyImported = .init(other)
                 return FileResult(report: skipped)
             }
