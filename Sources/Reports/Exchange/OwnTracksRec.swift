@@ -163,34 +163,62 @@ public enum OwnTracksRec {
         var vel: Double?
         var cog: Double?
         private var depth = 0
-        private var key = ""
+        private var key = Key.other
+
+        /// The keys read, told from their bytes without making a string of each.
+        enum Key {
+            case type, desc, event, trigger, rad, lat, lon, tst, acc, alt, vel, cog, other
+
+            init(_ raw: UnsafeRawBufferPointer) {
+                switch raw.count {
+                case 1: self = JSONValue.equals(raw, "t") ? .trigger : .other
+                case 3:
+                    switch (raw[0], raw[1], raw[2]) {
+                    case (0x6C, 0x61, 0x74): self = .lat  // lat
+                    case (0x6C, 0x6F, 0x6E): self = .lon  // lon
+                    case (0x74, 0x73, 0x74): self = .tst  // tst
+                    case (0x61, 0x63, 0x63): self = .acc  // acc
+                    case (0x61, 0x6C, 0x74): self = .alt  // alt
+                    case (0x76, 0x65, 0x6C): self = .vel  // vel
+                    case (0x63, 0x6F, 0x67): self = .cog  // cog
+                    case (0x72, 0x61, 0x64): self = .rad  // rad
+                    default: self = .other
+                    }
+                case 4: self = JSONValue.equals(raw, "desc") ? .desc : .other
+                case 5:
+                    self =
+                        JSONValue.equals(raw, "_type") ? .type : JSONValue.equals(raw, "event") ? .event : .other
+                default: self = .other
+                }
+            }
+        }
 
         mutating func token(_ token: JSONScanner.Token, _ bytes: UnsafeRawBufferPointer) throws {
             switch token {
             case .objectStart, .arrayStart: depth += 1
             case .objectEnd, .arrayEnd: depth -= 1
-            case .key: if depth == 1 { key = JSONValue.string(bytes) }
+            case .key: if depth == 1 { key = Key(bytes) }
             default:
                 guard depth == 1 else { return }
                 let number: Double? =
                     token == .number
                     ? JSONValue.double(bytes) : token == .string ? Double(JSONValue.string(bytes)) : nil
                 switch key {
-                case "_type": type = token == .string ? JSONValue.string(bytes) : nil
-                case "desc": desc = token == .string ? JSONValue.string(bytes) : nil
-                case "event": event = token == .string ? JSONValue.string(bytes) : nil
-                case "t": trigger = token == .string ? JSONValue.string(bytes) : nil
-                case "rad": rad = number
-                case "lat": lat = number
-                case "lon": lon = number
-                case "tst": tst = number
-                case "acc": acc = number
-                case "alt": alt = number
-                case "vel": vel = number
-                case "cog": cog = number
-                default: break
+                case .type: type = token == .string ? JSONValue.string(bytes) : nil
+                case .desc: desc = token == .string ? JSONValue.string(bytes) : nil
+                case .event: event = token == .string ? JSONValue.string(bytes) : nil
+                case .trigger: trigger = token == .string ? JSONValue.string(bytes) : nil
+                case .rad: rad = number
+                case .lat: lat = number
+                case .lon: lon = number
+                case .tst: tst = number
+                case .acc: acc = number
+                case .alt: alt = number
+                case .vel: vel = number
+                case .cog: cog = number
+                case .other: break
                 }
-                key = ""
+                key = .other
             }
         }
     }
