@@ -27,7 +27,11 @@ struct Import: ParsableCommand {
             --format csv (with --dry-run) prints the kept fixes (the columns of trailbook decode, \
             then ride, segment and the sensor columns); --json prints the counts as one JSON document. With --user, \
             the points go to that account's device and the file counts as imported for that \
-            account only (each account's imports are its own).
+            account only (each account's imports are its own). Trailbook's own exports come back \
+            as written (each ride a ride, each segment a segment); the web app's account archive \
+            (a .tar from /export/archive) is read as downloaded; an OwnTracks Recorder store (its \
+            folder with rec/USER/DEVICE/) goes into the accounts of its users. Where each tool's \
+            files come from: docs/MOVING-IN.md.
             """
     )
 
@@ -35,7 +39,7 @@ struct Import: ParsableCommand {
 
     @Argument(
         help:
-            "NMEA logs, GPX, FIT, TCX, KML/KMZ, GeoJSON or CSV tracks, JSON tracks, Google location history or OwnTracks .rec files to read (plain or gzip-compressed), in any order; a folder or zip stands for those in it (a Google Takeout)."
+            "NMEA logs, GPX, FIT, TCX, KML/KMZ, GeoJSON or CSV tracks, JSON tracks, Google location history or OwnTracks .rec files to read (plain or gzip-compressed), in any order; a folder or zip stands for those in it (a Google Takeout); an account archive .tar is read as downloaded."
     )
     var files: [String]
 
