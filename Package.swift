@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "GPSDevices",
             dependencies: [
-                "GPSCore", "NMEA", "CGPS", "CZlib", .product(name: "Logging", package: "swift-log"),
+                "GPSCore", "NMEA", "CGPS", "Formats", .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -87,14 +87,17 @@ let package = Package(
         .target(name: "Conditions"),
         // The template layer every HTML page goes through (escapes by default).
         .target(name: "PageTemplates", dependencies: [.product(name: "Mustache", package: "swift-mustache")]),
+        // Every reader and writer of a file format (GPX, KML, GeoJSON, CSV, FIT, TCX, Google's and
+        // OwnTracks' histories, Trailbook's JSON track) and the archives they come in (zip, gzip, tar).
+        .target(name: "Formats", dependencies: ["GPSCore", "CZlib"]),
         .target(name: "Reports", dependencies: ["GPSCore", "PageTemplates"]),
         .target(name: "Photos", dependencies: ["GPSCore"]),
         // The use cases as services any front end calls (the command line now, the server next).
         .target(
             name: "TrailbookKit",
             dependencies: [
-                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackModel", "Reports", "Photos", "Conditions", "Tides",
-                "Visits", "CHTTP", .product(name: "SystemPackage", package: "swift-system"),
+                "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackModel", "Reports", "Formats", "Photos", "Conditions",
+                "Tides", "Visits", "CHTTP", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // bcrypt only (a small C library): not the server framework.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -106,7 +109,7 @@ let package = Package(
         .target(
             name: "TrailbookServer",
             dependencies: [
-                "TrailbookKit", "TrackModel", "GPSCore", "Pipeline", "Visits", "CQRencode",
+                "TrailbookKit", "TrackModel", "GPSCore", "Pipeline", "Visits", "Formats", "CQRencode",
                 "PageTemplates", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -120,6 +123,7 @@ let package = Package(
             dependencies: [
                 "TrailbookServer",
                 "GPSCore", "NMEA", "GPSDevices", "Pipeline", "TrackStore", "StorePostgres", "RideSimulator", "Reports",
+                "Formats",
                 "Photos",
                 "TrailbookKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -142,6 +146,7 @@ let package = Package(
         ),
         .testTarget(name: "ConditionsTests", dependencies: ["Conditions"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TidesTests", dependencies: ["Tides"]),
+        .testTarget(name: "FormatsTests", dependencies: ["Formats", "GPSCore"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "GPSCore", "RideSimulator"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "GPSCore", "TrailbookTestSupport"]),
         .testTarget(
@@ -196,7 +201,7 @@ let package = Package(
 if ProcessInfo.processInfo.environment["TRAILBOOK_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport", path: "Sources/Fuzz/support"))
     for (name, dependencies) in [
-        ("nmea", ["NMEA", "GPSCore"]), ("gpx", ["Reports", "GPSCore"]), ("json-track", ["Reports"]),
+        ("nmea", ["NMEA", "GPSCore"]), ("gpx", ["Formats", "GPSCore"]), ("json-track", ["Formats"]),
         ("exif", ["Photos"]), ("config", ["Pipeline"]),
     ] {
         package.targets.append(

@@ -1,5 +1,5 @@
+import Formats
 import GPSCore
-import Reports
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGPX(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,5 +1,5 @@
+import Formats
 import Foundation
-import Reports
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONTrack(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

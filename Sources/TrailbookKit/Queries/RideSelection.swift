@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 import GPSCore
 import Reports

@@ -1,7 +1,7 @@
 import GPSCore
 import Testing
 
-@testable import Reports
+@testable import Formats
 
 /// Reads `text` fed in pieces of `chunk` bytes, returning the items or the failure.
 private func read(_ text: String, chunk: Int = 7) -> (items: [GPXReader.Item], failure: XMLScanner.Failure?) {
