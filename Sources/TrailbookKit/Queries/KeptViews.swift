@@ -15,6 +15,10 @@ public struct KeptViews: Sendable {
     public let cache: ViewCache?
     /// The newest point (ms) of each account whose places were kept last.
     let kept = LatestKept()
+    /// The state of each account's rides (``ridesState(_:)``) when its days' figures were last
+    /// filled: a round where it is the same looks at none of them (a view still checks the
+    /// day's fingerprint).
+    let daysFilled = LatestKept()
 
     /// `cache`: where the views outlive the server (nil: in memory only).
     public init(cache: ViewCache? = nil) {
@@ -39,11 +43,13 @@ public struct KeptViews: Sendable {
         let accounts = try store.accounts()
         var stored = Set<Int64>()
         var newest: [String: Int64] = [:]
+        var states: [String: Int64] = [:]
         for account in accounts {
             let devices = DeviceFilter(account: account.name)
             let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices)
             stored.formUnion(rides.map(\.id))
             newest[account.name] = rides.map(\.endMilliseconds).max()
+            states[account.name] = Self.ridesState(rides)
         }
         try cache.forget(allBut: stored)
         var done = (rides: 0, parts: 0, days: 0)
@@ -71,10 +77,26 @@ public struct KeptViews: Sendable {
             }
             // The days' figures last: the detector reads otherwise once places are remembered.
             guard !stop() else { break }
-            done.days += try shapes.fillDays(
-                account: account.name, zone: local, store: store, rules: rules, stop: stop)
+            // (Its zone too: the days are cut at its midnights.)
+            if let rides = states[account.name], case let state = rides ^ Int64(local.identifier.hashValue),
+                daysFilled[account.name] != state
+            {
+                done.days += try shapes.fillDays(
+                    account: account.name, zone: local, store: store, rules: rules, stop: stop)
+                if !stop() { daysFilled[account.name] = state }
+            }
         }
         return done
+    }
+}
+
+extension KeptViews {
+    /// A number that changes when any of `rides` gains or loses points, starts or ends
+    /// elsewhere, or a ride comes or goes.
+    static func ridesState(_ rides: [StoredRide]) -> Int64 {
+        rides.reduce(Int64(rides.count)) { state, r in
+            (state &* 1_000_003) ^ r.id ^ (Int64(r.pointCount) &* 31) ^ (r.startMilliseconds &* 7) ^ r.endMilliseconds
+        }
     }
 }
 
