@@ -3,7 +3,7 @@ import GPSCore
 /// Reads GeoJSON (RFC 7946) as a stream of features, a FeatureCollection or a single Feature:
 ///
 /// - a `Point` (or each position of a `MultiPoint`) with a time in its properties (`time`,
-///   `timestamp`, `datetime`, `when` or `recorded_at`: ISO 8601, or Unix seconds or milliseconds),
+///   `timestamp`, `datetime`, `date`, `when` or `recorded_at`: ISO 8601, or Unix seconds or milliseconds),
 ///   its altitude there too (`altitude`, `elevation`) when the position has none
 ///   is a point of the file's stream of single points, with `speed` (m/s), `course`/`bearing`
 ///   and `accuracy` (m) when the properties have them;
@@ -228,7 +228,7 @@ public final class GeoJSONReader: TrackFileReader {
             case .properties:
                 let number = Self.number(token, bytes)
                 switch key {
-                case "time", "timestamp", "datetime", "when", "recorded_at":
+                case "time", "timestamp", "datetime", "date", "when", "recorded_at":
                     if case .none = feature.time { feature.time = time(token, bytes) }
                 case "speed": feature.speed = number
                 case "course", "bearing", "heading": feature.course = number

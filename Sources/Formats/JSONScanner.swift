@@ -54,8 +54,12 @@ public struct JSONScanner {
     private var expect = Expect.value
     private var scratch: [UInt8] = []
     private var sawBOMCheck = false
+    /// Whether the text is a sequence of values rather than one (JSON Lines: a value per line).
+    private let sequence: Bool
 
-    public init() {}
+    /// A scanner of one JSON document, or with `sequence` of values one after another (JSON
+    /// Lines, as Dawarich writes its archive's months).
+    public init(sequence: Bool = false) { self.sequence = sequence }
 
     /// Scans `bytes`, handing each whole token to `handler`.
     public mutating func feed<H: JSONHandler>(_ bytes: UnsafeRawBufferPointer, _ handler: inout H) throws {
@@ -81,7 +85,7 @@ public struct JSONScanner {
         let used = try pending.withUnsafeBytes { try scan($0, final: true, &handler) }
         consumedBefore += used
         pending.removeFirst(used)
-        if !open.isEmpty || expect != .nothing {
+        if !open.isEmpty || expect != .nothing && !(sequence && expect == .value) {
             let what =
                 open.last == UInt8(ascii: "{")
                 ? "an object" : open.last == UInt8(ascii: "[") ? "an array" : "a value"
@@ -130,7 +134,7 @@ public struct JSONScanner {
                     expect == .commaOrEnd || (opener == UInt8(ascii: "{") ? expect == .keyOrEnd : expect == .valueOrEnd)
                 guard canEnd, open.last == opener else { throw unexpected(b, i) }
                 open.removeLast()
-                expect = open.isEmpty ? .nothing : .commaOrEnd
+                expect = open.isEmpty ? (sequence ? .value : .nothing) : .commaOrEnd
                 try handler.token(
                     c == UInt8(ascii: "}") ? .objectEnd : .arrayEnd, UnsafeRawBufferPointer(start: nil, count: 0))
                 i += 1

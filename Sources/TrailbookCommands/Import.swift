@@ -30,7 +30,8 @@ struct Import: ParsableCommand {
             account only (each account's imports are its own). Trailbook's own exports come back \
             as written (each ride a ride, each segment a segment); the web app's account archive \
             (a .tar from /export/archive) is read as downloaded; an OwnTracks Recorder store (its \
-            folder with rec/USER/DEVICE/) goes into the accounts of its users. Where each tool's \
+            folder with rec/USER/DEVICE/) goes into the accounts of its users; Dawarich's account \
+            export (its zip) brings its points and visits. Where each tool's \
             files come from: docs/MOVING-IN.md.
             """
     )
@@ -39,7 +40,7 @@ struct Import: ParsableCommand {
 
     @Argument(
         help:
-            "NMEA logs, GPX, FIT, TCX, KML/KMZ, GeoJSON or CSV tracks, JSON tracks, Google location history or OwnTracks .rec files to read (plain or gzip-compressed), in any order; a folder or zip stands for those in it (a Google Takeout); an account archive .tar is read as downloaded."
+            "NMEA logs, GPX, FIT, TCX, KML/KMZ, GeoJSON or CSV tracks, JSON tracks, Google location history, OwnTracks .rec files or Dawarich exports to read (plain or gzip-compressed), in any order; a folder or zip stands for those in it (a Google Takeout); an account archive .tar is read as downloaded."
     )
     var files: [String]
 

@@ -10,7 +10,7 @@ struct Points: ParsableCommand {
         abstract: "Print stored points of a ride or of local days, as CSV or JSON Lines.",
         discussion: """
             Columns: those of trailbook decode, then ride and segment (stored ids), heart_rate, cadence, power and \
-            temperature (a bike computer's sensors), and activity (what the phone's motion recognition said: still, \
+            temperature (a bike computer's sensors), accuracy (m, as a phone or an imported file gave it), and activity (what the phone's motion recognition said: still, \
             walking, running, cycling, vehicle, train, plane); JSON Lines add device.
             """)
 

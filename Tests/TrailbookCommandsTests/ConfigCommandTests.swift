@@ -100,7 +100,9 @@ import TrailbookTestSupport
 
         let csv = try run(["import", "--dry-run", "--format", "csv", "--preset", "diary", "Samples/ride.nmea"])
         let rows = csv.stdout.split(separator: "\n")
-        #expect(rows.first?.hasSuffix(",err_alt,ride,segment,heart_rate,cadence,power,temperature,activity") == true)
+        #expect(
+            rows.first?.hasSuffix(",err_alt,ride,segment,heart_rate,cadence,power,temperature,accuracy,activity")
+                == true)
         #expect(rows.count == 31, "one fix a minute over 30 minutes")
         #expect(rows[1].hasPrefix("2026-06-14T06:30:00.000Z,3,47.376900000,8.541700000"))
     }

@@ -145,7 +145,7 @@ import TrailbookTestSupport
         let back = try Samples.temporaryDirectory() + "/back.sqlite"
         #expect(try run(["import", "--store", back, csv]).status == 0)
         let rows = try run(["points", "--store", back] + day).stdout.split(separator: "\n")
-        #expect(rows.first?.hasSuffix(",temperature,activity") == true, "\(rows.first ?? "")")
+        #expect(rows.first?.hasSuffix(",temperature,accuracy,activity") == true, "\(rows.first ?? "")")
         #expect(rows.count == ride.count + 1 && rows.dropFirst().allSatisfy { $0.hasSuffix(",cycling") })
 
         // The same file again stores nothing; the same points in other bytes store nothing twice.

@@ -257,6 +257,35 @@ import TrailbookTestSupport
         #expect(google.field(record, "name") as? String == "Top")
     }
 
+    /// GeoJSON of a MultiPoint whose positions have their times in `coordTimes` (Unix
+    /// milliseconds, as togeojson writes a track's times), then Points whose time is under `date`
+    /// (ISO 8601 with an offset): each position at its own time.
+    @Test func geoJSONMultiPointWithCoordTimesAndPointsWithADate() throws {
+        let ride = ride
+        let half = ride.count / 2
+        func position(_ p: Point) -> [Double] { [p.longitude, p.latitude] }
+        var features: [[String: Any]] = [
+            [
+                "type": "Feature",
+                "geometry": ["type": "MultiPoint", "coordinates": ride[..<half].map(position)],
+                "properties": ["coordTimes": ride[..<half].map(\.milliseconds)],
+            ]
+        ]
+        for p in ride[half...] {
+            features.append([
+                "type": "Feature", "geometry": ["type": "Point", "coordinates": position(p)],
+                "properties": ["date": GoogleImportTests.iso(p.milliseconds, offsetMinutes: 120)],
+            ])
+        }
+        let path = try Samples.temporaryDirectory() + "/points.geojson"
+        try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features]).write(
+            to: URL(fileURLWithPath: path))
+        let (report, store) = try importJSON(path)
+        #expect(report["format"] as? String == "GeoJSON")
+        #expect(report["fixes_read"] as? Int == ride.count, "\(report)")
+        try google.expectStored(store, match: ride.map(\.positionOnly), count: ride.count)
+    }
+
     /// Dawarich's GeoJSON export as it was written from late 2024 to mid 2025: `Points::GeojsonSerializer`
     /// (Freika/dawarich app/serializers/points/geojson_serializer.rb at 0ac3b025ed4418a75ffa5360505eff5298fc449b)
     /// puts `[point.longitude, point.latitude]` in the geometry and the point's columns in the

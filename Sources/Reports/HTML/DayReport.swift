@@ -37,12 +37,17 @@ public struct DayReportInput: Sendable {
         }
 
         /// Whether the record gets a numbered pin (it has a note or a photo, and is not one of
-        /// Google's visits or trips, which the day shows as its stays and moves).
-        var pinned: Bool { (!notes.isEmpty || !photos.isEmpty) && !fromGoogle }
+        /// the visits or trips another tool said, which the day shows as its stays and moves).
+        var pinned: Bool { (!notes.isEmpty || !photos.isEmpty) && said == nil }
 
-        /// A visit or trip of Google's timeline kept as a record at import (its `google` field).
-        public var fromGoogle: Bool { fields.contains { $0.key == "google" } }
+        /// Who said the visit or trip this record keeps (``DayReportInput/saidBy``), nil for the
+        /// person's own records.
+        public var said: String? { fields.lazy.compactMap { DayReportInput.saidBy[$0.key] }.first }
     }
+
+    /// The fields that mark a record as a visit or trip another tool said, imported with its
+    /// history (`google` = `visit` or `activity`; `dawarich` = `visit`), and the tool's name.
+    public static let saidBy = ["google": "Google’s timeline", "dawarich": "Dawarich"]
 
     public var date: String
     /// The zone the times are written in.
@@ -338,13 +343,14 @@ public enum DayReport {
                 return r.merging(added) { a, _ in a }
             }
             // Google's visits and trips are the day's stays and moves: their records go together, folded.
-            let google = Set(input.records.filter(\.fromGoogle).map(\.id))
+            let google = Set(input.records.filter { $0.said != nil }.map(\.id))
             page["records"] = records.filter { !google.contains($0["id"] as! Int64) }
             page["hasRecords"] = input.records.count > google.count
             let googleRecords = records.filter { google.contains($0["id"] as! Int64) }
             if !googleRecords.isEmpty {
+                let who = Set(input.records.compactMap(\.said)).sorted().joined(separator: " and ")
                 page["google"] = [
-                    "records": googleRecords,
+                    "records": googleRecords, "who": who,
                     "count": counted(googleRecords.count, "visit or trip", "visits and trips"),
                 ]
             }
@@ -403,7 +409,7 @@ public enum DayReport {
             }
             entries.append((m.start, row))
         }
-        for r in input.records where !r.fromGoogle {
+        for r in input.records where r.said == nil {
             let p = projection.point(r.coordinate)
             let title = r.notes.first.map { String($0.prefix(80)) } ?? "Record \(r.id)"
             entries.append(

@@ -67,7 +67,7 @@ enum ReportTemplates {
         <button>Save the summary</button></form>{{/web}}
         {{#hasRecords}}<h2>Records</h2>
         {{#records}}{{> webrecord}}
-        {{/records}}{{/hasRecords}}{{#google}}<details class="google" id="google"><summary>What Google’s timeline \
+        {{/records}}{{/hasRecords}}{{#google}}<details class="google" id="google"><summary>What {{who}} \
         kept: {{count}}</summary>{{#records}}{{> webrecord}}{{/records}}</details>{{/google}}\
         {{#hasRides}}<h2>Rides</h2>
         <table><tr><th>ride</th><th>time</th><th>distance</th><th>moving</th><th>climb</th></tr>\

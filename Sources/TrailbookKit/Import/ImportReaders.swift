@@ -156,6 +156,38 @@ enum ImportReaders {
         return extras
     }
 
+    /// Reads a file of Dawarich's account export (``DawarichExport``): its points one stream,
+    /// its visits waypoints.
+    static func dawarich(
+        _ path: String, progress: (@Sendable (Int) -> Void)?, _ item: (StreamItem) throws -> Void
+    ) throws -> Extras {
+        let input = try InputFile(path: path)
+        let reader = DawarichExport.Reader()
+        do {
+            try input.forEachChunk { chunk in
+                try reader.feed(chunk) { try item(.fix($0)) }
+                progress?(input.bytesRead)
+            }
+            try reader.finish { try item(.fix($0)) }
+        } catch let failure as JSONScanner.Failure {
+            throw ImportError.broken(path, reason: failure.description, format: "Dawarich export file")
+        }
+        var extras = Extras()
+        // A visit is a record of what Dawarich said, named in its note as Dawarich named it.
+        extras.records = reader.visits.compactMap { v in
+            guard let c = v.fix.coordinate, let ms = v.fix.unixMilliseconds else { return nil }
+            let name = v.fields.first { $0.key == "name" }?.value
+            return ImportedPlace(
+                milliseconds: ms, coordinate: c, altitude: nil, notes: [name ?? "Visit"],
+                fields: v.fields.map { Field(key: $0.key, value: FieldValue(parsing: $0.value)) })
+        }
+        extras.visits = extras.records.count
+        extras.format = "Dawarich export"
+        extras.elements = reader.elements
+        extras.skipped = reader.skipped
+        return extras
+    }
+
     /// A Google visit or activity as a record: what Google knew of it as fields, and a note
     /// naming it.
     static func record(_ r: GoogleTimeline.Record) -> ImportedPlace {

@@ -209,7 +209,7 @@ public struct ImportService {
         }
         let (rideOffset, segmentOffset) = (rides, segments)
         // A phone's history is split as the phones' posts are (``PipelineConfiguration/forPhones``).
-        let phone = kind == .googleTimeline || kind == .ownTracksRec
+        let phone = kind == .googleTimeline || kind == .ownTracksRec || kind == .dawarich
         // Trailbook's own export keeps its rides and segments as written (a ride a track, a
         // segment a track segment): no gap or stop cuts them again.
         let ownExport = started.ownExport
@@ -244,6 +244,7 @@ public struct ImportService {
             case .jsonTrack: try ImportReaders.jsonTrack(path, item)
             case .googleTimeline: extras = try ImportReaders.google(path, progress: progress, item)
             case .ownTracksRec: extras = try ImportReaders.ownTracks(path, progress: progress, item)
+            case .dawarich: extras = try ImportReaders.dawarich(path, progress: progress, item)
             case .notATrack(let what, let give): throw ImportError.notATrack(path, what: what, give: give)
             default:
                 if let started = reading {
@@ -302,7 +303,7 @@ public struct ImportService {
         }
         var places = extras.waypoints.compactMap { place($0, firstTrackTime: runner.firstTime) }
         report.waypointsWithoutTime = extras.waypoints.isEmpty ? nil : extras.waypoints.count - places.count
-        if [.googleTimeline, .ownTracksRec, .kml, .tcx, .fit, .geoJSON, .csv].contains(kind) {
+        if [.googleTimeline, .ownTracksRec, .dawarich, .kml, .tcx, .fit, .geoJSON, .csv].contains(kind) {
             (report.format, report.elements) = (extras.format, extras.elements)
             report.skipped = extras.skipped
             if extras.visits + extras.activities > 0 {

@@ -4,7 +4,8 @@ import Reports
 
 /// What a file to import looks like from its first bytes (after gzip decompression).
 public enum FileKind: Equatable, Sendable {
-    case gpx, kml, tcx, fit, geoJSON, csv, jsonTrack, googleTimeline, ownTracksRec, nmeaOrText, empty, jpeg, png, pdf,
+    case gpx, kml, tcx, fit, geoJSON, csv, jsonTrack, googleTimeline, ownTracksRec, dawarich, nmeaOrText, empty, jpeg,
+        png, pdf,
         zip
     case otherXML, binary
     /// A file recognised as something that holds no track: what it is, and what to give instead.
@@ -14,7 +15,7 @@ public enum FileKind: Equatable, Sendable {
     /// aside, which are recognised by their sentences).
     public var isTrackFile: Bool {
         switch self {
-        case .gpx, .kml, .tcx, .fit, .geoJSON, .csv, .jsonTrack, .googleTimeline, .ownTracksRec: true
+        case .gpx, .kml, .tcx, .fit, .geoJSON, .csv, .jsonTrack, .googleTimeline, .ownTracksRec, .dawarich: true
         default: false
         }
     }
@@ -69,6 +70,7 @@ public enum FileKind: Equatable, Sendable {
         if KMLReader.looksLikeKML(head) { return .kml }
         if TCXReader.looksLikeTCX(head) { return .tcx }
         if GoogleTimeline.format(of: head) != nil { return .googleTimeline }
+        if DawarichExport.looksLikeDawarich(head) { return .dawarich }
         if GeoJSONReader.looksLikeGeoJSON(head) { return .geoJSON }
         if JSONTrack.looksLikeJSONTrack(head) { return .jsonTrack }
         if OwnTracksRec.looksLikeRec(head) { return .ownTracksRec }
@@ -96,6 +98,11 @@ public enum FileKind: Equatable, Sendable {
             return .notATrack(
                 what: "Google's Timeline Edits file (the edits made on a phone and its raw signals, not the location "
                     + "history)", give: google)
+        }
+        if DawarichExport.isManifest(head) {
+            return .notATrack(
+                what: "the manifest of a Dawarich archive (the list of its files, no places)",
+                give: "the archive's zip as Dawarich wrote it, or the folder it unpacks to")
         }
         if text.contains("\"deviceSettings\"") || text.contains("\"historyEnabled\"") {
             return .notATrack(
@@ -141,7 +148,7 @@ public enum FileKind: Equatable, Sendable {
         case .otherXML: return "it is XML but not GPX, KML or TCX"
         case .binary: return "it holds binary data, not text"
         case .notATrack(let what, _): return "it is " + what
-        case .gpx, .kml, .tcx, .fit, .geoJSON, .csv, .jsonTrack, .googleTimeline, .ownTracksRec, .nmeaOrText:
+        case .gpx, .kml, .tcx, .fit, .geoJSON, .csv, .jsonTrack, .googleTimeline, .ownTracksRec, .dawarich, .nmeaOrText:
             return "no NMEA sentences in it"
         }
     }

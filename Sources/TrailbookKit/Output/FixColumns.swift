@@ -175,13 +175,16 @@ extension OutputBuffer {
 /// The stored sensor values a point may carry (FIT, TCX, GPX extensions), as the columns `points`
 /// and `export --format csv` add after `ride` and `segment`.
 public enum SensorColumns {
-    /// The columns' names: the four numbers of ``values(_:)``, then the phone's word of
-    /// ``texts(_:)`` (what its motion recognition said: walking, cycling, vehicle, ...).
-    public static let names: [StaticString] = ["heart_rate", "cadence", "power", "temperature", "activity"]
+    /// The columns' names: the five numbers of ``values(_:)`` (a bike computer's four sensors,
+    /// the accuracy a phone or a file gave, metres), then the phone's word of ``texts(_:)`` (what
+    /// its motion recognition said: walking, cycling, vehicle, ...).
+    public static let names: [StaticString] = [
+        "heart_rate", "cadence", "power", "temperature", "accuracy", "activity",
+    ]
 
     /// The numbers of `sensors` in the order of ``names`` (nil: unknown, an empty field or null).
     public static func values(_ sensors: Sensors?) -> [Int?] {
-        [sensors?.heartRate, sensors?.cadence, sensors?.power, sensors?.temperature]
+        [sensors?.heartRate, sensors?.cadence, sensors?.power, sensors?.temperature, sensors?.accuracy]
     }
 
     /// The words of `sensors`, after the numbers in ``names``.
@@ -192,6 +195,6 @@ public enum SensorColumns {
 
     /// ``names`` and ``texts(_:)`` paired, for a JSON line.
     public static func keyedTexts(_ sensors: Sensors?) -> [(StaticString, String?)] {
-        Array(zip(names.dropFirst(4), texts(sensors)))
+        Array(zip(names.dropFirst(5), texts(sensors)))
     }
 }

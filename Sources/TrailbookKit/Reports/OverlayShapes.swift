@@ -293,7 +293,9 @@ public final class OverlayShapes: Sendable {
         let said = try store.records(
             fromMilliseconds: from - Self.detectorReach, toMilliseconds: to + Self.detectorReach,
             account: devices.account
-        ).filter { r in r.fields.contains { $0.key == "google" } }.compactMap { r in r.id.map { ($0, r.milliseconds) } }
+        ).filter { r in r.fields.contains { DayReportInput.saidBy[$0.key] != nil } }.compactMap { r in
+            r.id.map { ($0, r.milliseconds) }
+        }
         let remembered = try store.foundPlaces(account: devices.account).contains { $0.suggestion != nil }
         var signatures: [CivilDate: UInt64] = [:]
         for day in days {

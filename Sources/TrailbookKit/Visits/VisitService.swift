@@ -384,7 +384,7 @@ public enum VisitService {
     }
 
     /// What Google knew of `[from, to)`, from its visits and activity segments imported as
-    /// records (`google` = visit or activity, with `until`): the visits with their place's name
+    /// records (`google` = visit or activity, with `until`; Dawarich's visits alike, `dawarich` = visit): the visits with their place's name
     /// and id, and the activity segments with their ends, distance and `activity_type`.
     static func said(store: any TrackStoring, from: Int64, to: Int64, account: String?) throws
         -> (visits: [SaidVisit], trips: [SaidTrip])
@@ -396,7 +396,7 @@ public enum VisitService {
                 guard case .text(let t) = r.fields.first(where: { $0.key == key })?.value else { return nil }
                 return t
             }
-            guard let kind = text("google"),
+            guard let kind = text("google") ?? text("dawarich"),
                 let end = text("until").flatMap({ UTCTimestamp.milliseconds(Substring($0)) }), end > from
             else { continue }
             switch kind {
