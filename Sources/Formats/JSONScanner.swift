@@ -61,6 +61,16 @@ public struct JSONScanner {
     /// Lines, as Dawarich writes its archive's months).
     public init(sequence: Bool = false) { self.sequence = sequence }
 
+    /// Makes the scanner ready for another document, keeping the memory it has (a reader of a
+    /// document per line uses one scanner for all of them).
+    public mutating func reset() {
+        pending.removeAll(keepingCapacity: true)
+        open.removeAll(keepingCapacity: true)
+        consumedBefore = 0
+        expect = .value
+        sawBOMCheck = false
+    }
+
     /// Scans `bytes`, handing each whole token to `handler`.
     public mutating func feed<H: JSONHandler>(_ bytes: UnsafeRawBufferPointer, _ handler: inout H) throws {
         if pending.isEmpty {

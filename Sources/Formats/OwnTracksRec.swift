@@ -36,6 +36,8 @@ public enum OwnTracksRec {
         /// "position out of range", "line unreadable").
         public private(set) var skipped: [String: Int] = [:]
         private var partial: [UInt8] = []
+        /// The scanner of each line's payload, kept from line to line.
+        private var scanner = JSONScanner()
         /// The transitions and waypoints read, in file order.
         public private(set) var places: [TrackItem.Waypoint] = []
 
@@ -87,7 +89,7 @@ public enum OwnTracksRec {
                 return
             }
             var message = Message()
-            var scanner = JSONScanner()
+            scanner.reset()
             do {
                 try scanner.feed(UnsafeRawBufferPointer(rebasing: raw[(tab2 + 1)..<end]), &message)
                 try scanner.finish(&message)

@@ -90,12 +90,29 @@ enum PointKey {
     static let insertColumns = "key, lat, lon, alt, speed, track, hdop, mode_sats"
 
     /// Stores the sensor values of those of `points` that have any (each point inserted just
-    /// now for `device`).
+    /// now for `device`), 256 rows a statement: a phone's import gives every point its accuracy,
+    /// and a statement per row cost as much as the points' own insert several times over.
     static func storeSensors(_ db: Database, _ points: some Collection<KeptPoint>, device: DeviceID) throws {
-        guard points.contains(where: { $0.sensors != KeptPoint.unknown }) else { return }
-        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO point_sensors (key, sensors) VALUES (?, ?)")
-        for p in points where p.sensors != KeptPoint.unknown {
-            try insert.execute(arguments: [key(device: device.rawValue, milliseconds: p.milliseconds), p.sensors])
+        let measured = points.filter { $0.sensors != KeptPoint.unknown }
+        guard !measured.isEmpty else { return }
+        let perStatement = 256
+        func sql(rows: Int) -> String {
+            "INSERT OR IGNORE INTO point_sensors (key, sensors) VALUES "
+                + Array(repeating: "(?, ?)", count: rows).joined(separator: ", ")
+        }
+        var done = 0
+        while done < measured.count {
+            let rows = Swift.min(perStatement, measured.count - done)
+            let insert = try db.cachedStatement(sql: sql(rows: rows))
+            let s = insert.sqliteStatement
+            sqlite3_reset(s)
+            for k in 0..<rows {
+                let p = measured[done + k]
+                sqlite3_bind_int64(s, Int32(2 * k + 1), key(device: device.rawValue, milliseconds: p.milliseconds))
+                sqlite3_bind_int64(s, Int32(2 * k + 2), p.sensors)
+            }
+            try insert.stepOnce(db)
+            done += rows
         }
     }
 }
@@ -105,5 +122,18 @@ extension SQLiteStoring {
     static func keyRange(_ device: Int64, from: Int64, to: Int64) -> StatementArguments {
         let r = PointKey.range(device: device, from: from, to: to)
         return [r.low, r.high]
+    }
+}
+
+extension Statement {
+    /// Runs a write statement whose arguments were bound directly (`sqlite3_bind_*`, for
+    /// inserts of hundreds of rows at once) to its end; SQLite's error as GRDB's.
+    func stepOnce(_ db: Database) throws {
+        let code = sqlite3_step(sqliteStatement)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                sql: sql)
+        }
     }
 }

@@ -136,13 +136,7 @@ extension TrackWriter {
                     sqlite3_bind_null(s, offset + 9)
                 }
             }
-            let code = sqlite3_step(s)
-            guard code == SQLITE_DONE else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code),
-                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                    sql: insert.sql)
-            }
+            try insert.stepOnce(db)
             stored += Int(sqlite3_changes(db.sqliteConnection))
             done += rows
         }

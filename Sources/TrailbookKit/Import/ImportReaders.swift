@@ -137,22 +137,34 @@ enum ImportReaders {
         return extras
     }
 
-    /// Reads an OwnTracks Recorder `.rec` file: one stream of its location messages.
+    /// Reads an OwnTracks Recorder `.rec` file: one stream of its location messages, read and
+    /// parsed on a thread of its own while the rules take them on this one (a Recorder store of
+    /// years is millions of lines).
     static func ownTracks(
         _ path: String, progress: (@Sendable (Int) -> Void)?, _ item: (StreamItem) throws -> Void
     ) throws -> Extras {
-        let input = try InputFile(path: path)
-        let reader = OwnTracksRec.Reader()
-        try input.forEachChunk { chunk in
-            try reader.feed(chunk) { try item(.fix($0)) }
-            progress?(input.bytesRead)
+        struct Read: Sendable {
+            var places: [TrackItem.Waypoint]
+            var elements: Int
+            var skipped: [String: Int]
         }
-        try reader.finish { try item(.fix($0)) }
+        let read = try FixHandoff<Read>.read(
+            "trailbook import reader",
+            { put in
+                let input = try InputFile(path: path)
+                let reader = OwnTracksRec.Reader()
+                try input.forEachChunk { chunk in
+                    try reader.feed(chunk, put)
+                    progress?(input.bytesRead)
+                }
+                try reader.finish(put)
+                return Read(places: reader.places, elements: reader.elements, skipped: reader.skipped)
+            }, item)
         var extras = Extras()
-        extras.waypoints = reader.places
+        extras.waypoints = read?.places ?? []
         extras.format = "OwnTracks Recorder .rec"
-        extras.elements = reader.elements
-        extras.skipped = reader.skipped
+        extras.elements = read?.elements ?? 0
+        extras.skipped = read?.skipped ?? [:]
         return extras
     }
 
@@ -258,7 +270,7 @@ enum ImportReaders {
 /// order as from one (``FixHandoff``). Dropped untaken, it stops the thread.
 final class NMEAReading {
     private let path: String
-    private let handoff = FixHandoff()
+    private let handoff = FixHandoff<DecodeStatistics>()
 
     /// Starts reading `path`, dating epochs that have no date in the log with `date`.
     init(_ path: String, date: CivilDate?, progress: (@Sendable (Int) -> Void)?) {
@@ -269,12 +281,12 @@ final class NMEAReading {
             source.progress = progress
             source.parallel = true
             var filling: [Fix] = []
-            filling.reserveCapacity(FixHandoff.batch)
+            filling.reserveCapacity(FixBatches.batch)
             do {
                 try source.run(shouldStop: { handoff.cancelled }) { event in
                     guard case .fix(let f) = event else { return }
                     filling.append(f)
-                    guard filling.count == FixHandoff.batch else { return }
+                    guard filling.count == FixBatches.batch else { return }
                     handoff.put(filling)
                     filling.removeAll(keepingCapacity: true)
                 }
@@ -294,7 +306,7 @@ final class NMEAReading {
         while let batch = handoff.take() {
             for f in batch { try item(.fix(f)) }
         }
-        let s = try handoff.outcome()
+        let s = try handoff.outcome() ?? DecodeStatistics()
         if !s.foundNMEA {
             throw ImportError.nothingToImport(
                 path,
@@ -306,18 +318,22 @@ final class NMEAReading {
 
 /// Fixes handed from a reading thread to the thread that takes them, in batches, in order: the
 /// reader waits while ``depth`` batches are unread (so memory stays bounded), the taker while
-/// none is ready. The reader ends with its statistics or its error; the taker cancels when it
-/// stops early, and the reader's `shouldStop` sees that.
-final class FixHandoff: Sendable {
+/// none is ready. The reader ends with what it has to say of the file (`Outcome`: a log's
+/// statistics, a file's counts and places) or its error; the taker cancels when it stops early,
+/// and the reader's `shouldStop` sees that.
+/// The size of the batches a ``FixHandoff`` hands over, and how many may wait.
+enum FixBatches {
     /// Fixes a batch.
     static let batch = 1024
     /// Batches waiting at most.
     static let depth = 8
+}
 
+final class FixHandoff<Outcome: Sendable>: Sendable {
     private struct State {
         var ready: [[Fix]] = []
         var ended = false
-        var statistics: DecodeStatistics?
+        var outcome: Outcome?
         var failure: (any Error)?
         var stopped = false
     }
@@ -329,14 +345,14 @@ final class FixHandoff: Sendable {
 
     /// Hands a full batch to the taker (the reader), waiting while too many are unread.
     func put(_ batch: [Fix]) {
-        state.wait(until: { $0.ready.count < Self.depth || $0.stopped }) { $0.ready.append(batch) }
+        state.wait(until: { $0.ready.count < FixBatches.depth || $0.stopped }) { $0.ready.append(batch) }
     }
 
-    /// Ends the reading with its last batch and its statistics, or the error that ended it.
-    func finish(_ last: [Fix], _ statistics: DecodeStatistics?, _ failure: (any Error)?) {
+    /// Ends the reading with its last batch and its outcome, or the error that ended it.
+    func finish(_ last: [Fix], _ outcome: Outcome?, _ failure: (any Error)?) {
         state.withLock {
             if !last.isEmpty { $0.ready.append(last) }
-            $0.statistics = statistics
+            $0.outcome = outcome
             $0.failure = failure
             $0.ended = true
         }
@@ -347,12 +363,44 @@ final class FixHandoff: Sendable {
         state.wait(until: { !$0.ready.isEmpty || $0.ended }) { $0.ready.isEmpty ? nil : $0.ready.removeFirst() }
     }
 
-    /// After ``take()`` returned nil: the reader's statistics, or its error.
-    func outcome() throws -> DecodeStatistics {
+    /// After ``take()`` returned nil: the reader's outcome, or its error.
+    func outcome() throws -> Outcome? {
         try state.peek {
             if let failure = $0.failure { throw failure }
-            return $0.statistics ?? DecodeStatistics()
+            return $0.outcome
         }
+    }
+
+    /// Reads on a thread of its own what `read` hands to its `put` (each fix, in order), and
+    /// hands it to `item` on this one, a batch at a time; then returns `read`'s outcome, or throws
+    /// its error or `item`'s (and stops the reading). `read`'s `put` throws once the taker has
+    /// stopped.
+    static func read(
+        _ name: String, _ read: @escaping @Sendable (_ put: (Fix) throws -> Void) throws -> Outcome,
+        _ item: (StreamItem) throws -> Void
+    ) throws -> Outcome? {
+        let handoff = FixHandoff()
+        Blocking.start(name) {
+            var filling: [Fix] = []
+            filling.reserveCapacity(FixBatches.batch)
+            do {
+                let outcome = try read { f in
+                    filling.append(f)
+                    guard filling.count == FixBatches.batch else { return }
+                    if handoff.cancelled { throw CancellationError() }
+                    handoff.put(filling)
+                    filling.removeAll(keepingCapacity: true)
+                }
+                handoff.finish(filling, outcome, nil)
+            } catch {
+                handoff.finish(filling, nil, error)
+            }
+        }
+        defer { handoff.cancel() }
+        while let batch = handoff.take() {
+            for f in batch { try item(.fix(f)) }
+        }
+        return try handoff.outcome()
     }
 
     /// Stops the reader (the taker stopped or failed) and waits until it has ended.
