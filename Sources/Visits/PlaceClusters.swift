@@ -25,27 +25,38 @@ public enum PlaceClusters {
         _ visits: inout [Visit], rules: VisitRules = VisitRules(), userPlaces: [Place] = [], zone: TimeZone
     ) -> [VisitPlace] {
         var places: [VisitPlace] = []
+        // The places by cell of a grid at least the radius wide everywhere the visits are, so
+        // that a visit looks only at the places of its cell and the eight around it (a history of
+        // years has thousands of places and tens of thousands of visits).
+        var grid = Grid(radius: rules.placeRadius, visits: visits)
         for i in visits.indices {
             let v = visits[i]
+            // The nearest within the radius; of two as near, the first made (as a look at every
+            // place in turn found it).
             var best: (index: Int, distance: Double)?
-            for (j, p) in places.enumerated() {
-                let d = Geodesy.haversineDistance(p.center, v.center)
-                if d <= rules.placeRadius, d < best?.distance ?? .infinity { best = (j, d) }
+            for j in grid.near(v.center) {
+                let d = Geodesy.haversineDistance(places[j].center, v.center)
+                guard d <= rules.placeRadius else { continue }
+                if let b = best, d > b.distance || d == b.distance && j > b.index { continue }
+                best = (j, d)
             }
             let weight = Swift.max(v.seconds, 1)
             if let best {
                 var p = places[best.index]
                 let total = p.seconds + weight
+                let before = p.center
                 p.center = Coordinate(
                     latitude: (p.center.latitude * p.seconds + v.center.latitude * weight) / total,
                     longitude: (p.center.longitude * p.seconds + v.center.longitude * weight) / total)
                 p.visits += 1
                 p.seconds = total
                 places[best.index] = p
+                grid.move(best.index, from: before, to: p.center)
                 visits[i].place = p.id
             } else {
                 let id = places.count + 1
                 places.append(VisitPlace(id: id, center: v.center, visits: 1, seconds: weight))
+                grid.add(places.count - 1, at: v.center)
                 visits[i].place = id
             }
         }
@@ -106,5 +117,60 @@ public enum PlaceClusters {
             if places[j].id == home { places[j].suggestion = "home" }
             if places[j].id == work { places[j].suggestion = "work" }
         }
+    }
+}
+
+/// Places (by index) in cells of a latitude-longitude grid whose cells are at least `radius`
+/// wide wherever the visits lie: the places within `radius` of a point are among those of its
+/// cell and the eight around it. Columns count from 180° W, the last one (wider, up to twice as
+/// wide) beside the first across the antimeridian.
+struct Grid {
+    private let latitudeStep: Double
+    private let longitudeStep: Double
+    private let columns: Int
+    private var cells: [Cell: [Int]] = [:]
+
+    private struct Cell: Hashable {
+        var row: Int
+        var column: Int
+    }
+
+    init(radius: Double, visits: [Visit]) {
+        // A degree of latitude is at least 110.5 km; a degree of longitude that times the cosine
+        // of the latitude, smallest at the visits' farthest from the equator (a tenth of a margin).
+        let metres = Swift.max(radius, 1) * 1.1
+        latitudeStep = metres / 110_500
+        // Within 11 km of a pole, one column: every longitude is near.
+        let farthest = visits.map { abs($0.center.latitude) }.max() ?? 0
+        longitudeStep = farthest > 89.9 ? 360 : Swift.min(metres / (110_500 * cos(farthest * .pi / 180)), 360)
+        columns = Swift.max(1, Int((360 / longitudeStep).rounded(.down)))
+    }
+
+    private func cell(_ c: Coordinate) -> Cell {
+        let column = Int(((c.longitude + 180) / longitudeStep).rounded(.down))
+        return Cell(
+            row: Int((c.latitude / latitudeStep).rounded(.down)), column: Swift.min(Swift.max(column, 0), columns - 1))
+    }
+
+    mutating func add(_ index: Int, at c: Coordinate) { cells[cell(c), default: []].append(index) }
+
+    mutating func move(_ index: Int, from a: Coordinate, to b: Coordinate) {
+        let (from, to) = (cell(a), cell(b))
+        guard from != to else { return }
+        cells[from]?.removeAll { $0 == index }
+        cells[to, default: []].append(index)
+    }
+
+    /// The places of the cell of `c` and the eight around it.
+    func near(_ c: Coordinate) -> [Int] {
+        let home = cell(c)
+        let around = Set([home.column - 1, home.column, home.column + 1].map { ($0 + columns) % columns })
+        var found: [Int] = []
+        for row in (home.row - 1)...(home.row + 1) {
+            for column in around {
+                if let here = cells[Cell(row: row, column: column)] { found += here }
+            }
+        }
+        return found
     }
 }
