@@ -78,9 +78,6 @@ enum PointKey {
     /// order ``GPSCore/Fix/init(storedRow:)`` reads them.
     static let columns =
         "\(timeSQL) AS t, \(deviceSQL) AS device_id, lat, lon, alt, speed, track, hdop, mode_sats, \(sensorsSQL) AS sensors, import_id"
-    /// ``columns`` with NULL for the sensors, for a reader that reads `point_sensors` beside.
-    static let columnsBeside =
-        "\(timeSQL) AS t, \(deviceSQL) AS device_id, lat, lon, alt, speed, track, hdop, mode_sats, NULL AS sensors, import_id"
     /// A point row's sensor values (NULL without), for a query on `point` (not aliased). Looked
     /// up only when the store holds any: SQLite runs the uncorrelated test once per statement,
     /// so a store of GPS points alone reads as fast as before (4 M rows: 0.66 s against 0.86 s

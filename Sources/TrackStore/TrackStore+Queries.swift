@@ -66,62 +66,38 @@ extension SQLiteStoring {
     /// The points of the devices `ids` in `[from, to)` handed to `body` in time order (where two
     /// share a millisecond, the earlier device's first) as they are read, none kept: a statement
     /// per device, each stepped by hand, the one whose row comes first handed on and stepped.
-    /// The points' sensor values are read beside them, a second statement per device over
-    /// `point_sensors` stepped along in key order, rather than looked up for each point: a
-    /// phone's points all have one (their accuracy), and a lookup per point was half the time of
-    /// reading them back (docs/BENCHMARKS.md, "An OwnTracks Recorder store of 5 M points").
     static func eachPoint(
         _ db: Database, _ ids: [Int64], from: Int64, to: Int64, _ body: (Fix) throws -> Void
     ) throws {
-        let measured = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM point_sensors)") ?? false
-        var heads: [PointHead] = []
-        defer {
-            for h in heads {
-                sqlite3_reset(h.statement.sqliteStatement)
-                if let s = h.sensors { sqlite3_reset(s.sqliteStatement) }
-            }
-        }
+        var heads: [(statement: Statement, time: Int64)] = []
+        defer { for h in heads { sqlite3_reset(h.statement.sqliteStatement) } }
         for device in ids {
-            let keys = keyRange(device, from: from, to: to)
-            let statement = try db.makeStatement(
-                sql: "SELECT \(PointKey.columnsBeside) FROM point WHERE key >= ? AND key < ? ORDER BY key")
-            try statement.setArguments(keys)
-            guard try step(db, statement) else {
+            let statement = try pointStatement(db, keyRange(device, from: from, to: to))
+            if try step(db, statement) {
+                heads.append((statement, sqlite3_column_int64(statement.sqliteStatement, 0)))
+            } else {
                 sqlite3_reset(statement.sqliteStatement)
-                continue
             }
-            var head = PointHead(
-                statement: statement, time: sqlite3_column_int64(statement.sqliteStatement, 0), device: device)
-            if measured {
-                let sensors = try db.makeStatement(
-                    sql: "SELECT key, sensors FROM point_sensors WHERE key >= ? AND key < ? ORDER BY key")
-                try sensors.setArguments(keys)
-                (head.sensors, head.sensorRows) = (sensors, sensors.sqliteStatement)
-                head.sensorKey = try step(db, sensors) ? sqlite3_column_int64(sensors.sqliteStatement, 0) : .max
-            }
-            heads.append(head)
         }
         while !heads.isEmpty {
             var pick = 0
             for i in heads.indices.dropFirst() where heads[i].time < heads[pick].time { pick = i }
-            let (s, sensors) = (heads[pick].point, heads[pick].sensorRows)
-            var fix = Fix(storedStatement: s)
-            if let sensors {
-                let key = PointKey.key(device: heads[pick].device, milliseconds: heads[pick].time)
-                var at = heads[pick].sensorKey
-                while at < key { at = try step(db, sensors) ? sqlite3_column_int64(sensors, 0) : .max }
-                heads[pick].sensorKey = at
-                if at == key { fix.sensors = Sensors(packed: sqlite3_column_int64(sensors, 1)) }
-            }
-            try body(fix)
-            if try step(db, s) {
+            let s = heads[pick].statement.sqliteStatement
+            try body(Fix(storedStatement: s))
+            if try step(db, heads[pick].statement) {
                 heads[pick].time = sqlite3_column_int64(s, 0)
             } else {
                 sqlite3_reset(s)
-                if let sensors { sqlite3_reset(sensors) }
                 heads.remove(at: pick)
             }
         }
+    }
+
+    /// The points as they are read, none kept (several devices' merged as they are read).
+    public func forEachPoint(
+        fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter, _ body: (Fix) throws -> Void
+    ) throws {
+        try pool.read { db in try Self.eachPoint(db, Self.deviceIDs(db, devices), from: from, to: to, body) }
     }
 
     /// Steps the points of one device's key range `[keys.0, keys.1)` in time order, handing
@@ -139,18 +115,6 @@ extension SQLiteStoring {
             sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key")
         try statement.setArguments(keys)
         return statement
-    }
-
-    /// Steps the statement `s` by hand: true at a row, false when done.
-    static func step(_ db: Database, _ s: OpaquePointer) throws -> Bool {
-        let code = sqlite3_step(s)
-        if code == SQLITE_DONE { return false }
-        guard code == SQLITE_ROW else {
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                sql: String(cString: sqlite3_sql(s)))
-        }
-        return true
     }
 
     /// Steps `statement` by hand: true at a row, false when done.
@@ -267,25 +231,5 @@ extension SQLiteStoring {
                 db, sql: "SELECT * FROM import WHERE \(TrackStore.ofAccount) AND sha256 = ?",
                 arguments: [account ?? TrackStore.localUser, sha256])?.stored
         }
-    }
-}
-
-/// A device's point statement of ``SQLiteStoring/eachPoint(_:_:from:to:_:)``, at its current
-/// row, with the statement of its sensor rows beside.
-private struct PointHead {
-    var statement: Statement
-    var time: Int64
-    var device: Int64
-    /// The device's sensor rows, and the key of the current one (`Int64.max` past the last).
-    var sensors: Statement?
-    var sensorKey = Int64.max
-
-    /// The statements' SQLite handles (the statements above keep them alive), read by the loop
-    /// that hands the rows: no reference counting for each of millions of points.
-    var point: OpaquePointer
-    var sensorRows: OpaquePointer?
-
-    init(statement: Statement, time: Int64, device: Int64) {
-        (self.statement, self.time, self.device, point) = (statement, time, device, statement.sqliteStatement)
     }
 }
