@@ -487,7 +487,13 @@ import TrailbookTestSupport
         #expect(
             before[1][0] == "phone" && before[1][1].hasSuffix(" min ago") && (30...40).contains(phoneMinutes),
             "\(before)")
-        let phoneClock = Self.clock(now - 1800)
+        // Its time of day, with its day when that was not today (a run just after midnight, UTC).
+        var phoneClock = Self.clock(now - 1800)
+        if (now - 1800) / 86_400 != Int(Date().timeIntervalSince1970) / 86_400 {
+            let day = DateFormatter()
+            (day.locale, day.timeZone, day.dateFormat) = (Locale(identifier: "en_US_POSIX"), .gmt, "EEE d MMM")
+            phoneClock = day.string(from: Date(timeIntervalSince1970: Double(now - 1800))) + " " + phoneClock
+        }
         #expect(
             before[1][2] == "silent since \(phoneClock)", "silent since its last fix (\(phoneClock) UTC): \(before)")
         #expect(before[1][3] == "offline", "\(before)")
