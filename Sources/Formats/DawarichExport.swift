@@ -112,7 +112,6 @@ public enum DawarichExport {
         var placeName: String?
         var placeLatitude: Double?
         var placeLongitude: Double?
-        var hasPlace = false
     }
 
     struct Handler: JSONHandler {
@@ -166,7 +165,6 @@ public enum DawarichExport {
                 case "longitude": item.placeLongitude = number()
                 default: break
                 }
-                item.hasPlace = true
                 return
             }
             guard depth == itemDepth else { return }
