@@ -59,7 +59,12 @@ extension PostgresWriter {
             let touched = try tally.join(
                 streams, devices: devices,
                 claimRide: { try Self.claim(session, device: $0, start: $1, end: $2, gaps: &gaps) },
-                claimSegment: { try Self.claim(session, device: $0, segmentOf: $1, start: $2, end: $3, gaps: &gaps) },
+                claimSegment: { device, ride, start, end, _ in
+                    (
+                        try Self.claim(session, device: device, segmentOf: ride, start: start, end: end, gaps: &gaps),
+                        false
+                    )
+                },
                 addDrops: { ride, reasons in
                     for (reason, count) in reasons {
                         try Self.addDrops(session, ride: ride, reason: reason, count: count)

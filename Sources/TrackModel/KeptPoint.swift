@@ -140,12 +140,15 @@ public struct ImportOutcome: Equatable, Sendable {
 }
 
 /// A stream's ride as an import stores it: its run-local number, its time range and the ranges
-/// of its segments (ms, inclusive). Every store merges these with the rides and segments it has.
+/// of its segments (ms, inclusive), with how many points were kept in each. Every store merges
+/// these with the rides and segments it has.
 public struct RideExtent: Sendable {
     public var number: Int
     public var start: Int64
     public var end: Int64
-    public var segments: [(start: Int64, end: Int64)]
+    public var segments: [(start: Int64, end: Int64, points: Int)]
+    /// The points kept in the ride (those of its segments).
+    public var points: Int { segments.reduce(0) { $0 + $1.points } }
 
     /// The rides and segments of `points` (in time order), with their full time ranges.
     public static func extents(of points: [KeptPoint]) -> [RideExtent] {
@@ -172,11 +175,12 @@ public struct RideExtent: Sendable {
             rides[r].end = Swift.max(rides[r].end, t)
             rides[r].start = Swift.min(rides[r].start, t)
             if p.segment != lastSegment {
-                rides[r].segments.append((t, t))
+                rides[r].segments.append((t, t, 0))
                 lastSegment = p.segment
             }
             let s = rides[r].segments.count - 1
             rides[r].segments[s].end = Swift.max(rides[r].segments[s].end, t)
+            rides[r].segments[s].points += 1
         }
 
         /// Takes the rides before the last (a point of a later ride was added after theirs).

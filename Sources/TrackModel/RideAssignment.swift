@@ -232,22 +232,39 @@ public struct ImportTally: Sendable {
     public var outcome = ImportOutcome()
     /// The first and last time of the points stored.
     public private(set) var range: (start: Int64, end: Int64)?
-    /// Per stream: how many points each of its rides stored.
+    /// Per stream: how many points each of its rides stored, and the rides whose count is not
+    /// known point by point (a batch that stored fewer than it held: which points went in is
+    /// not known).
     private var added: [[Int: Int]] = []
+    private var uncounted: [Set<Int>] = []
 
     public init() {}
 
     /// Counts one point of stream `stream`, ride `ride`, stored at `t`.
     public mutating func stored(at t: Int64, ride: Int, stream: Int) {
-        stored(count: 1, from: t, to: t, rides: CollectionOfOne(ride), stream: stream)
+        grow(to: stream)
+        outcome.points += 1
+        added[stream][ride, default: 0] += 1
+        range = range.map { (Swift.min($0.start, t), Swift.max($0.end, t)) } ?? (t, t)
     }
 
-    /// Counts `count` points of `stream` stored from `start` to `end`, of `rides` (each stored some).
-    public mutating func stored(count: Int, from start: Int64, to end: Int64, rides: some Sequence<Int>, stream: Int) {
+    private mutating func grow(to stream: Int) {
+        while added.count <= stream {
+            added.append([:])
+            uncounted.append([])
+        }
+    }
+
+    /// Counts `count` points of `stream` stored from `start` to `end`: `rides` has how many of
+    /// them each ride stored, or 0 for a ride that stored some, how many not known.
+    public mutating func stored(count: Int, from start: Int64, to end: Int64, rides: [Int: Int], stream: Int) {
         guard count > 0 else { return }
-        while added.count <= stream { added.append([:]) }
+        grow(to: stream)
         outcome.points += count
-        for ride in rides { added[stream][ride, default: 0] += 1 }
+        for (ride, n) in rides {
+            added[stream][ride, default: 0] += n
+            if n == 0 { uncounted[stream].insert(ride) }
+        }
         range = range.map { (Swift.min($0.start, start), Swift.max($0.end, end)) } ?? (start, end)
     }
 
@@ -257,27 +274,35 @@ public struct ImportTally: Sendable {
     /// stream's device (a stream's rides join only its device's); `streams[k]` is the file's
     /// stream `first + k` (rides that are done join while the file is read, a stream's at a
     /// time). `claimRide` and `claimSegment` return the row that covers a range afterwards
-    /// (``OverlapMerge``). Returns the rides and segments touched, per device, whose counts are
-    /// then taken from the points.
+    /// (``OverlapMerge``); `claimSegment` is told how many points the segment stored when every
+    /// point its ride kept was stored (else nil), and says whether the row it returns has that
+    /// count already (a row made for the segment alone). Returns the rides and segments touched,
+    /// per device, whose counts are then taken from the points (segments counted already are not).
     public func join(
         _ streams: [ImportStream], devices: [DeviceID], from first: Int = 0,
         claimRide: (_ device: DeviceID, _ start: Int64, _ end: Int64) throws -> Int64,
-        claimSegment: (_ device: DeviceID, _ ride: Int64, _ start: Int64, _ end: Int64) throws -> Int64,
+        claimSegment: (_ device: DeviceID, _ ride: Int64, _ start: Int64, _ end: Int64, _ points: Int?) throws -> (
+            id: Int64, counted: Bool
+        ),
         addDrops: (_ ride: Int64, _ reasons: [String: Int]) throws -> Void
     ) rethrows -> [DeviceID: Touched] {
         precondition(devices.count == streams.count, "a device per stream")
         var touched: [DeviceID: Touched] = [:]
         for (i, stream) in streams.enumerated() {
             let device = devices[i]
+            let k = first + i
             for ride in stream.extents {
                 let rideID = try claimRide(device, ride.start, ride.end)
                 touched[device, default: Touched()].rides.insert(rideID)
+                let stored = k < added.count ? added[k][ride.number, default: 0] : 0
+                let whole = stored == ride.points && k < uncounted.count && !uncounted[k].contains(ride.number)
                 for segment in ride.segments {
-                    touched[device, default: Touched()].segments.insert(
-                        try claimSegment(device, rideID, segment.start, segment.end))
+                    let claimed = try claimSegment(
+                        device, rideID, segment.start, segment.end, whole ? segment.points : nil)
+                    if !claimed.counted { touched[device, default: Touched()].segments.insert(claimed.id) }
                 }
-                let stored = first + i < added.count ? added[first + i][ride.number, default: 0] : 0
-                if stored > 0, let reasons = stream.drops[ride.number], !reasons.isEmpty {
+                let some = stored > 0 || (k < uncounted.count && uncounted[k].contains(ride.number))
+                if some, let reasons = stream.drops[ride.number], !reasons.isEmpty {
                     try addDrops(rideID, reasons)
                 }
             }

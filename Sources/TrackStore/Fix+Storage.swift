@@ -77,44 +77,9 @@ enum PointKey {
     /// The columns of a point row as the readers expect them (`t`, `device_id`, values), in the
     /// order ``GPSCore/Fix/init(storedRow:)`` reads them.
     static let columns =
-        "\(timeSQL) AS t, \(deviceSQL) AS device_id, lat, lon, alt, speed, track, hdop, mode_sats, \(sensorsSQL) AS sensors, import_id"
-    /// A point row's sensor values (NULL without), for a query on `point` (not aliased). Looked
-    /// up only when the store holds any: SQLite runs the uncorrelated test once per statement,
-    /// so a store of GPS points alone reads as fast as before (4 M rows: 0.66 s against 0.86 s
-    /// with the lookup for every row, 0.58 s with no sensors column at all).
-    static let sensorsSQL = """
-        CASE WHEN (SELECT 1 FROM point_sensors LIMIT 1) IS NULL THEN NULL \
-        ELSE (SELECT s.sensors FROM point_sensors s WHERE s.key = point.key) END
-        """
+        "\(timeSQL) AS t, \(deviceSQL) AS device_id, lat, lon, alt, speed, track, hdop, mode_sats, sensors, import_id"
     /// The columns an insert of a point row names, in the order ``KeptPoint`` binds them.
-    static let insertColumns = "key, lat, lon, alt, speed, track, hdop, mode_sats"
-
-    /// Stores the sensor values of those of `points` that have any (each point inserted just
-    /// now for `device`), 256 rows a statement: a phone's import gives every point its accuracy,
-    /// and a statement per row cost as much as the points' own insert several times over.
-    static func storeSensors(_ db: Database, _ points: some Collection<KeptPoint>, device: DeviceID) throws {
-        let measured = points.filter { $0.sensors != KeptPoint.unknown }
-        guard !measured.isEmpty else { return }
-        let perStatement = 256
-        func sql(rows: Int) -> String {
-            "INSERT OR IGNORE INTO point_sensors (key, sensors) VALUES "
-                + Array(repeating: "(?, ?)", count: rows).joined(separator: ", ")
-        }
-        var done = 0
-        while done < measured.count {
-            let rows = Swift.min(perStatement, measured.count - done)
-            let insert = try db.cachedStatement(sql: sql(rows: rows))
-            let s = insert.sqliteStatement
-            sqlite3_reset(s)
-            for k in 0..<rows {
-                let p = measured[done + k]
-                sqlite3_bind_int64(s, Int32(2 * k + 1), key(device: device.rawValue, milliseconds: p.milliseconds))
-                sqlite3_bind_int64(s, Int32(2 * k + 2), p.sensors)
-            }
-            try insert.stepOnce(db)
-            done += rows
-        }
-    }
+    static let insertColumns = "key, lat, lon, alt, speed, track, hdop, mode_sats, sensors"
 }
 
 extension SQLiteStoring {

@@ -28,7 +28,7 @@ struct ImportTransaction {
         insert = try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO point (\(PointKey.insertColumns), import_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         if let earlier { tally.outcome.replacedPoints = try TrackWriter.deletePoints(db, of: earlier) }
         guard let file else { return }
@@ -68,10 +68,12 @@ struct ImportTransaction {
     /// their time range, else row by row.
     mutating func insert(_ points: ArraySlice<KeptPoint>, stream: Int, device: DeviceID) throws {
         if let stored = try TrackWriter.insertIntoEmptyRange(db, points, device: device, importID: importID) {
-            // Every point with a key went in: each of their rides stored some.
+            // Each ride with a point that has a key stored some: how many, when every one went
+            // in (else two shared a millisecond, and which went in is not known).
             guard let r = stored.range else { return }
-            var rides: [Int] = []  // a stream's rides follow each other
-            for p in points where p.ride != rides.last && PointKey.holds(p.milliseconds) { rides.append(p.ride) }
+            var rides: [Int: Int] = [:]
+            for p in points where PointKey.holds(p.milliseconds) { rides[p.ride, default: 0] += 1 }
+            if stored.points != stored.keyed { rides = rides.mapValues { _ in 0 } }
             tally.stored(count: stored.points, from: r.start, to: r.end, rides: rides, stream: stream)
             return
         }
@@ -81,9 +83,9 @@ struct ImportTransaction {
             sqlite3_reset(statement)
             p.bind(to: statement, device: device)
             if let importID {
-                sqlite3_bind_int64(statement, 9, importID)
+                sqlite3_bind_int64(statement, 10, importID)
             } else {
-                sqlite3_bind_null(statement, 9)
+                sqlite3_bind_null(statement, 10)
             }
             let code = sqlite3_step(statement)
             guard code == SQLITE_DONE else {
@@ -92,7 +94,6 @@ struct ImportTransaction {
                     message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: insert.sql)
             }
             guard sqlite3_changes(db.sqliteConnection) > 0 else { continue }
-            try PointKey.storeSensors(db, [p], device: device)
             tally.stored(at: p.milliseconds, ride: p.ride, stream: stream)
         }
     }
@@ -106,7 +107,9 @@ struct ImportTransaction {
         let touched = try tally.join(
             streams, devices: devices, from: first,
             claimRide: { try TrackWriter.claim(db, device: $0, start: $1, end: $2, gaps: &gaps) },
-            claimSegment: { try TrackWriter.claim(db, device: $0, segmentOf: $1, start: $2, end: $3, gaps: &gaps) },
+            claimSegment: {
+                try TrackWriter.claim(db, device: $0, segmentOf: $1, start: $2, end: $3, points: $4, gaps: &gaps)
+            },
             addDrops: { ride, reasons in
                 for (reason, count) in reasons {
                     try TrackWriter.addDrops(db, ride: ride, reason: reason, count: count)

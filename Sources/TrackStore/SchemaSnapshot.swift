@@ -25,6 +25,7 @@ enum SchemaSnapshot {
         "v20-gazetteer",
         "v21-found-places",
         "v22-found-place-numbers",
+        "v23-sensors-in-point",
     ]
     static let statements: [String] = [
         #"""
@@ -74,7 +75,7 @@ enum SchemaSnapshot {
             hdop INTEGER,
             mode_sats INTEGER NOT NULL,
             import_id INTEGER
-        )
+        , sensors INTEGER)
         """#,
         #"""
         CREATE TABLE "pause_switch" ("user_id" INTEGER PRIMARY KEY REFERENCES "user"("id") ON DELETE CASCADE, "paused_until_ms" INTEGER NOT NULL)
@@ -145,9 +146,6 @@ enum SchemaSnapshot {
         """#,
         #"""
         CREATE TABLE "import" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "user_id" INTEGER NOT NULL REFERENCES "user"("id") ON DELETE CASCADE, "sha256" TEXT NOT NULL, "name" TEXT NOT NULL, "bytes" INTEGER NOT NULL, "imported_ms" INTEGER NOT NULL, "points" INTEGER NOT NULL, "start_ms" INTEGER, "end_ms" INTEGER, UNIQUE ("user_id", "sha256"))
-        """#,
-        #"""
-        CREATE TABLE point_sensors (key INTEGER PRIMARY KEY, sensors INTEGER NOT NULL)
         """#,
         #"""
         CREATE TABLE account_preference (

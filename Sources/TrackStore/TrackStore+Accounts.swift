@@ -40,11 +40,9 @@ extension SQLiteStoring {
             // Points are keyed by device and time: each device's keys are one range. Rides,
             // segments, drop counts, records of points and recorder rows go by their foreign keys.
             for device in try DeviceRow.filter(Column("user_id") == id).fetchAll(db) {
-                for table in ["point", "point_sensors"] {
-                    try db.execute(
-                        sql: "DELETE FROM \(table) WHERE key >= ? AND key < ?",
-                        arguments: [device.id! << 43, (device.id! + 1) << 43])
-                }
+                try db.execute(
+                    sql: "DELETE FROM point WHERE key >= ? AND key < ?",
+                    arguments: [device.id! << 43, (device.id! + 1) << 43])
             }
             try user.delete(db)
             return true

@@ -70,7 +70,7 @@ extension TrackStore: StoreCopying {
                     db,
                     sql: """
                         SELECT \(PointKey.deviceSQL), \(PointKey.timeSQL), lat, lon, alt, speed, track, hdop, mode_sats,
-                               \(PointKey.sensorsSQL), import_id
+                               sensors, import_id
                         FROM point WHERE key > ?\(and) ORDER BY key LIMIT ?
                         """, arguments: [low, limit])
             } else {
@@ -115,20 +115,13 @@ extension TrackStore: StoreCopying {
                 let insert = try db.makeStatement(
                     sql: """
                         INSERT OR IGNORE INTO point (\(PointKey.insertColumns), import_id)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """)
-                let sensors = try db.makeStatement(
-                    sql: "INSERT OR IGNORE INTO point_sensors (key, sensors) VALUES (?, ?)")
                 for row in rows {
                     guard case .int(let device) = row[0], case .int(let t) = row[1] else { continue }
                     // device, t, lat, lon, alt, speed, track, hdop, mode_sats, sensors, import_id
                     let key = PointKey.key(device: device, milliseconds: t)
-                    try insert.execute(
-                        arguments: StatementArguments(
-                            [key] + (row[2...8] + row[10...]).map(Self.argument)))
-                    if db.changesCount > 0, case .int(let packed) = row[9] {
-                        try sensors.execute(arguments: [key, packed])
-                    }
+                    try insert.execute(arguments: StatementArguments([key] + row[2...].map(Self.argument)))
                 }
                 return
             }

@@ -131,9 +131,6 @@ extension SQLiteStoring {
             try db.execute(
                 sql: "DELETE FROM point WHERE key >= ? AND key < ?", arguments: keyRange(device, from: from, to: to))
             removal.points += db.changesCount
-            try db.execute(
-                sql: "DELETE FROM point_sensors WHERE key >= ? AND key < ?",
-                arguments: keyRange(device, from: from, to: to))
             // The events found in those points go with them.
             try db.execute(
                 sql: "DELETE FROM event WHERE device_id = ? AND t >= ? AND t < ?", arguments: [device, from, to])

@@ -39,9 +39,19 @@ extension TrackWriter {
     /// one (the earliest keeps its id, takes the others' segments and drop counts, and spans them
     /// all), or a new row when none does. Where `gaps` knows nothing is stored, nothing is read.
     static func claim(
-        _ db: Database, device: DeviceID, segmentOf ride: Int64? = nil, start: Int64, end: Int64,
-        gaps: inout KnownGaps
+        _ db: Database, device: DeviceID, start: Int64, end: Int64, gaps: inout KnownGaps
     ) throws -> Int64 {
+        try claim(db, device: device, segmentOf: nil, start: start, end: end, points: nil, gaps: &gaps).id
+    }
+
+    /// ``claim(_:device:start:end:gaps:)`` for a segment of `ride` (or a ride, `ride` nil); a
+    /// new segment row made with `points` (how many it stored, when known) has its count from
+    /// the start (`counted`), sparing the count of its points afterwards (an import of years of
+    /// history makes hundreds of thousands of segments).
+    static func claim(
+        _ db: Database, device: DeviceID, segmentOf ride: Int64?, start: Int64, end: Int64, points: Int?,
+        gaps: inout KnownGaps
+    ) throws -> (id: Int64, counted: Bool) {
         let table = ride == nil ? "ride" : "segment"
         let d = device.rawValue
         let plan = try gaps.plan(.init(device: device, segments: ride != nil), start: start, end: end) {
@@ -52,14 +62,14 @@ extension TrackWriter {
             if let ride {
                 try run(
                     db,
-                    "INSERT INTO segment (ride_id, device_id, start_ms, end_ms, point_count) VALUES (?, ?, ?, ?, 0)",
-                    ride, d, start, end)
+                    "INSERT INTO segment (ride_id, device_id, start_ms, end_ms, point_count) VALUES (?, ?, ?, ?, ?)",
+                    ride, d, start, end, Int64(points ?? 0))
             } else {
                 try run(
                     db, "INSERT INTO ride (device_id, start_ms, end_ms, point_count) VALUES (?, ?, ?, 0)", d, start, end
                 )
             }
-            return db.lastInsertedRowID
+            return (db.lastInsertedRowID, ride != nil && points != nil)
         }
         for other in plan.absorbed {
             if ride == nil {
@@ -78,7 +88,7 @@ extension TrackWriter {
         }
         try run(db, "UPDATE \(table) SET start_ms = ?, end_ms = ? WHERE id = ?", plan.start, plan.end, id)
         if let ride { try run(db, "UPDATE segment SET ride_id = ? WHERE id = ?", ride, id) }
-        return id
+        return (id, false)
     }
 
     /// Stores `points` (a stream's, in time order) with one statement for every 128 of them, when
@@ -90,7 +100,7 @@ extension TrackWriter {
     static func insertIntoEmptyRange(
         _ db: Database, _ points: ArraySlice<KeptPoint>, device: DeviceID, importID: Int64?
     )
-        throws -> (points: Int, range: (start: Int64, end: Int64)?)?
+        throws -> (points: Int, keyed: Int, range: (start: Int64, end: Int64)?)?
     {
         var first = Int64.max
         var last = Int64.min
@@ -100,14 +110,14 @@ extension TrackWriter {
             last = Swift.max(last, p.milliseconds)
             keyed += 1
         }
-        guard keyed > 0 else { return (0, nil) }
+        guard keyed > 0 else { return (0, 0, nil) }
         let keys = TrackStore.keyRange(device.rawValue, from: first, to: last + 1)
         guard
             try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM point WHERE key >= ? AND key < ?)", arguments: keys) == false
         else { return nil }
         let perStatement = 128
-        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         func sql(rows: Int) -> String {
             "INSERT OR IGNORE INTO point (\(PointKey.insertColumns), import_id) VALUES "
                 + Array(repeating: row, count: rows).joined(separator: ", ")
@@ -127,13 +137,13 @@ extension TrackWriter {
             sqlite3_reset(s)
             for k in 0..<rows {
                 while !PointKey.holds(points[next].milliseconds) { next += 1 }
-                let offset = Int32(k * 9)
+                let offset = Int32(k * 10)
                 points[next].bind(to: s, device: device, offset: offset)
                 next += 1
                 if let importID {
-                    sqlite3_bind_int64(s, offset + 9, importID)
+                    sqlite3_bind_int64(s, offset + 10, importID)
                 } else {
-                    sqlite3_bind_null(s, offset + 9)
+                    sqlite3_bind_null(s, offset + 10)
                 }
             }
             try insert.stepOnce(db)
@@ -141,8 +151,7 @@ extension TrackWriter {
             done += rows
         }
         // The range was empty: every point went in (of two at one millisecond, the first).
-        try PointKey.storeSensors(db, points.filter { PointKey.holds($0.milliseconds) }, device: device)
-        return (stored, (first, last))
+        return (stored, keyed, (first, last))
     }
 
     /// Sets the point counts of `segments` from the points in their ranges, and the ranges and
@@ -184,14 +193,6 @@ extension TrackWriter {
             arguments: [earlier.id])
         for device in devices {
             let keys = TrackStore.keyRange(device, from: start, to: end + 1)
-            try db.execute(
-                sql: """
-                    DELETE FROM point_sensors WHERE key IN (
-                        SELECT key FROM point WHERE key >= ? AND key < ? AND import_id = ?
-                        AND \(PointKey.timeSQL) NOT IN
-                            (SELECT t FROM record WHERE manual = 0 AND device_id = ? AND t >= ? AND t <= ?))
-                    """,
-                arguments: keys + [earlier.id, device, start, end])
             try db.execute(
                 sql: """
                     DELETE FROM point WHERE key >= ? AND key < ? AND import_id = ?

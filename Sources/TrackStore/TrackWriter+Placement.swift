@@ -20,7 +20,7 @@ extension TrackWriter {
             else { throw DeviceRevoked(device: device) }
             let insert = try db.cachedStatement(
                 sql:
-                    "INSERT OR IGNORE INTO point (\(PointKey.insertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+                    "INSERT OR IGNORE INTO point (\(PointKey.insertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             func span(_ sql: String, _ t: Int64) throws -> PointPlacement.Span? {
                 try Row.fetchOne(db, sql: sql, arguments: [d, t]).map {
                     PointPlacement.Span(segment: $0[0], ride: $0[1], start: $0[2], end: $0[3])

@@ -41,7 +41,7 @@ public final class TrackWriter {
         let added = try store.pool.write { db -> Int in
             let insert = try db.cachedStatement(
                 sql:
-                    "INSERT OR IGNORE INTO point (\(PointKey.insertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+                    "INSERT OR IGNORE INTO point (\(PointKey.insertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             // Before 1830 or after 2109 a point has no key; a millisecond the device has is skipped.
             let fresh = try points.filter {
                 try PointKey.holds($0.milliseconds) && Self.insert($0, with: insert, device: device, db)
@@ -148,9 +148,7 @@ public final class TrackWriter {
                 resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
                 sql: insert.sql)
         }
-        guard sqlite3_changes(db.sqliteConnection) > 0 else { return false }
-        try PointKey.storeSensors(db, [p], device: device)
-        return true
+        return sqlite3_changes(db.sqliteConnection) > 0
     }
 
     /// Adds `places` as manual records in the diary of `device`'s account; the same place (same
@@ -183,11 +181,11 @@ public final class TrackWriter {
 }
 
 extension KeptPoint {
-    /// Binds the row's values to the eight parameters of `statement` (``PointKey/insertColumns``:
-    /// key, lat, lon, alt, speed, track, hdop, mode_sats), the key for `device`, straight through
-    /// SQLite's C API: building a boxed argument array per point cost more than SQLite's insert
-    /// itself. With `offset`, parameters `offset + 1` to `offset + 8` (a row of a multi-row
-    /// insert). The sensors go to `point_sensors` (``PointKey/storeSensors(_:_:device:)``).
+    /// Binds the row's values to the nine parameters of `statement` (``PointKey/insertColumns``:
+    /// key, lat, lon, alt, speed, track, hdop, mode_sats, sensors), the key for `device`, straight
+    /// through SQLite's C API: building a boxed argument array per point cost more than SQLite's
+    /// insert itself. With `offset`, parameters `offset + 1` to `offset + 9` (a row of a multi-row
+    /// insert).
     func bind(to statement: OpaquePointer, device: DeviceID, offset: Int32 = 0) {
         func bind(_ index: Int32, _ value: Int64) {
             let index = index + offset
@@ -205,5 +203,6 @@ extension KeptPoint {
         bind(6, track)
         bind(7, hdop)
         bind(8, Int64(modeSats))
+        bind(9, sensors)
     }
 }

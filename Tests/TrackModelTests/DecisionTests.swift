@@ -177,17 +177,44 @@ import TrackModel
                 return $0 == phone ? 10 : 11
             },
             claimSegment: {
-                claimed.append("segment of \($0) \($1) \($2)-\($3)")
-                return $0 == phone ? 20 : 21
+                claimed.append("segment of \($0) \($1) \($2)-\($3) \($4.map(String.init) ?? "uncounted")")
+                return ($0 == phone ? 20 : 21, false)
             },
             addDrops: { drops[$0, default: [:]].merge($1, uniquingKeysWith: +) })
         #expect(
             claimed == [
-                "ride of 1 0-1000", "segment of 1 10 0-1000", "ride of 2 0-1000", "segment of 2 11 0-1000",
+                "ride of 1 0-1000", "segment of 1 10 0-1000 2", "ride of 2 0-1000", "segment of 2 11 0-1000 uncounted",
             ])
         #expect(drops == [10: ["accuracy": 4]], "counted once")
         #expect(touched == [phone: .init(rides: [10], segments: [20]), tablet: .init(rides: [11], segments: [21])])
         #expect(tally.outcome.points == 2 && tally.range! == (0, 1_000))
+    }
+
+    @Test func aSegmentIsToldItsCountOnlyWhenEveryPointOfItsRideWentIn() throws {
+        // Ride 1: two segments (2 and 1 points); ride 2: one of 2; ride 3: one of 2.
+        let points = [
+            point(0, ride: 1, segment: 1), point(1_000, ride: 1, segment: 1), point(60_000, ride: 1, segment: 2),
+            point(900_000, ride: 2, segment: 3), point(901_000, ride: 2, segment: 3),
+            point(1_800_000, ride: 3, segment: 4), point(1_801_000, ride: 3, segment: 4),
+        ]
+        var tally = ImportTally()
+        tally.stored(count: 3, from: 0, to: 60_000, rides: [1: 3], stream: 0)
+        tally.stored(at: 900_000, ride: 2, stream: 0)  // the other point of ride 2 was in the store
+        tally.stored(count: 1, from: 1_800_000, to: 1_800_000, rides: [3: 0], stream: 0)  // which one: unknown
+        var told: [Int64: Int?] = [:]
+        let device = DeviceID(rawValue: 1)
+        var next: Int64 = 100
+        let touched = tally.join(
+            [ImportStream(points: points, drops: [3: ["speed": 1]])], devices: [device],
+            claimRide: { _, _, _ in 10 },
+            claimSegment: { _, _, start, _, count in
+                told[start] = count
+                next += 1
+                return (next, count != nil)
+            },
+            addDrops: { ride, _ in #expect(ride == 10, "ride 3 stored some: its drops count") })
+        #expect(told == [0: 2, 60_000: 1, 900_000: nil, 1_800_000: nil])
+        #expect(touched[device]?.segments == [103, 104], "the segments told their count are not counted again")
     }
 
     @Test func knownGapsSpareReadsOnlyWhereNothingIsStored() {
@@ -220,7 +247,7 @@ import TrackModel
         #expect(placesOnly.close(places: 2, events: 0) == .note(points: 0, start: nil, end: nil))
         #expect(placesOnly.outcome.places == 2)
         var some = ImportTally()
-        some.stored(count: 3, from: 5_000, to: 9_000, rides: [1, 2], stream: 0)
+        some.stored(count: 3, from: 5_000, to: 9_000, rides: [1: 2, 2: 1], stream: 0)
         some.stored(at: 1_000, ride: 3, stream: 1)
         #expect(some.close(places: 0, events: 1) == .note(points: 4, start: 1_000, end: 9_000))
     }

@@ -174,4 +174,26 @@ import TrailbookTestSupport
             try store.rememberPlaces([Coordinate(latitude: 1, longitude: 2)], milliseconds: 0, account: "ben")
                 .map(\.id) == [3])
     }
+
+    @Test func aPointsSensorsMoveIntoItsRowOnUpgrade() throws {
+        let path = try Samples.temporaryDirectory() + "/v22.sqlite"
+        let old = try TrackStore(path: path, migratingUpTo: "v22-found-place-numbers")
+        let device = try old.device(named: "phone").rawValue
+        let (a, b) = (
+            PointKey.key(device: device, milliseconds: 1_000), PointKey.key(device: device, milliseconds: 2_000)
+        )
+        let accuracy = Sensors(accuracy: 12).packed
+        try old.pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO point (key, lat, lon, mode_sats) VALUES (?, 473769000, 85417000, 0), (?, 1, 2, 0);
+                    INSERT INTO point_sensors (key, sensors) VALUES (?, ?);
+                    """, arguments: [a, b, a, accuracy])
+        }
+        let store = try TrackStore(path: path)
+        let points = try store.points(fromMilliseconds: 0, toMilliseconds: 3_000)
+        #expect(points.map(\.sensors) == [Sensors(accuracy: 12), nil])
+        let tables = try store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
+        #expect(!tables.contains("point_sensors"))
+    }
 }

@@ -51,7 +51,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
                 "v7-uploads", "v8-device-messages", "v9-sessions", "v10-store-copy", "v11-places-events",
                 "v12-cues-tasks-alerts", "v13-record-conditions", "v14-weather-readings", "v15-diary-accounts",
                 "v16-import-accounts", "v17-segment-ride-index", "v18-point-sensors", "v19-account-preferences",
-                "v20-gazetteer", "v21-found-places", "v22-found-place-numbers",
+                "v20-gazetteer", "v21-found-places", "v22-found-place-numbers", "v23-sensors-in-point",
             ])
         #expect(try store.integrityCheck() == "ok")
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -66,7 +66,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
                 "v7-uploads", "v8-device-messages", "v9-sessions", "v10-store-copy", "v11-places-events",
                 "v12-cues-tasks-alerts", "v13-record-conditions", "v14-weather-readings", "v15-diary-accounts",
                 "v16-import-accounts", "v17-segment-ride-index", "v18-point-sensors", "v19-account-preferences",
-                "v20-gazetteer", "v21-found-places", "v22-found-place-numbers",
+                "v20-gazetteer", "v21-found-places", "v22-found-place-numbers", "v23-sensors-in-point",
             ])
     }
 
@@ -109,7 +109,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
                 "v7-uploads", "v8-device-messages", "v9-sessions", "v10-store-copy", "v11-places-events",
                 "v12-cues-tasks-alerts", "v13-record-conditions", "v14-weather-readings", "v15-diary-accounts",
                 "v16-import-accounts", "v17-segment-ride-index", "v18-point-sensors", "v19-account-preferences",
-                "v20-gazetteer", "v21-found-places", "v22-found-place-numbers",
+                "v20-gazetteer", "v21-found-places", "v22-found-place-numbers", "v23-sensors-in-point",
             ])
         #expect(try store.rides().map(\.pointCount) == [100])
         #expect(try store.rides().map(\.device) == ["default"])

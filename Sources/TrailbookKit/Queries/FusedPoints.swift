@@ -59,11 +59,13 @@ enum FusedPoints {
 
     /// The points of `devices` in `[from, to)` handed to `body` in time order, fused when they
     /// are of several devices (read whole then, two days at most at a time by the callers); a
-    /// range of one device's rides is read as it comes, keeping none.
+    /// range of one device's rides is read as it comes, keeping none. `mayFuse` false: the
+    /// caller knows one device at most has rides there (no look at the rides of each range).
     static func forEach(
-        store: any StoreUnit, from: Int64, to: Int64, devices: DeviceFilter, _ body: (Fix) throws -> Void
+        store: any StoreUnit, from: Int64, to: Int64, devices: DeviceFilter, mayFuse: Bool = true,
+        _ body: (Fix) throws -> Void
     ) throws {
-        if spansDevices(devices),
+        if mayFuse, spansDevices(devices),
             Set(try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices).map(\.device)).count > 1
         {
             for p in fuse(try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices)) {

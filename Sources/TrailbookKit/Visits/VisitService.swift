@@ -129,11 +129,20 @@ public enum VisitService {
             start = max(start, first.startMilliseconds)
             stop = min(stop, newest + 1)
         }
+        // Points of several devices are fused; where one device at most has rides in the whole
+        // range, no window needs a look at its rides for that (years read two days at a time:
+        // that look was a seventh of the reading).
+        var mayFuse = FusedPoints.spansDevices(devices)
+        if mayFuse {
+            let all = rides.isEmpty ? try store.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices) : rides
+            mayFuse = Set(all.map(\.device)).count > 1
+        }
         var count = 0
         func read(to end: Int64) throws {
             while start < end {
                 let next = end - start > window ? start + window : end
-                try FusedPoints.forEach(store: store, from: start, to: next, devices: devices) { fix in
+                try FusedPoints.forEach(store: store, from: start, to: next, devices: devices, mayFuse: mayFuse) {
+                    fix in
                     count += 1
                     if let p = VisitPoint(fix) { detector.add(p, collect) }
                 }
