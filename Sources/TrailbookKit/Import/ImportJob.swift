@@ -99,14 +99,14 @@ public struct ImportJob {
 extension ImportJob {
     /// Keeps the places the visits of the days imported found (their numbers, home and work):
     /// the write that brought the points in keeps what they make, so that reading them never
-    /// writes (``VisitService/find(store:fromMilliseconds:toMilliseconds:devices:rules:zone:memo:keep:)``).
+    /// writes (``VisitService/find(store:fromMilliseconds:toMilliseconds:devices:rules:zone:memo:keep:readAhead:)``).
     func keepVisits(_ reports: [ImportFileReport], store: any TrackStoring) throws {
         let starts = reports.compactMap { $0.start.flatMap { UTCTimestamp.milliseconds(Substring($0)) } }
         let ends = reports.compactMap { $0.end.flatMap { UTCTimestamp.milliseconds(Substring($0)) } }
         guard let from = starts.min(), let to = ends.max() else { return }
         _ = try VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to + 1, devices: DeviceFilter(account: account),
-            rules: options.configuration.visits, zone: zone, keep: true)
+            rules: options.configuration.visits, zone: zone, keep: true, readAhead: true)
     }
 }
 

@@ -107,9 +107,13 @@ public enum VisitService {
     /// year at 1 Hz never sits in memory. With a `memo`, the detector's state at the start of the
     /// newest ride is kept, and a later look whose earlier rides are as they were goes on from
     /// there: it reads only the points since.
+    ///
+    /// With `readAhead`, the points of more than 16 days are read on a thread of their own while
+    /// the detector takes those read before (an import's look at years of history: the reading
+    /// and the detector each took about half of it).
     static func detect(
         store: any TrackStoring, from a: Int64, to b: Int64, devices: DeviceFilter, rules: VisitRules,
-        memo: DetectionMemo? = nil
+        memo: DetectionMemo? = nil, readAhead: Bool = false
     ) throws -> Detected {
         var detector = StayDetector(rules: rules)
         var found = Detected()
@@ -138,16 +142,25 @@ public enum VisitService {
             mayFuse = Set(all.map(\.device)).count > 1
         }
         var count = 0
+        func take(_ fix: Fix) {
+            count += 1
+            if let p = VisitPoint(fix) { detector.add(p, collect) }
+        }
         func read(to end: Int64) throws {
-            while start < end {
-                let next = end - start > window ? start + window : end
-                try FusedPoints.forEach(store: store, from: start, to: next, devices: devices, mayFuse: mayFuse) {
-                    fix in
-                    count += 1
-                    if let p = VisitPoint(fix) { detector.add(p, collect) }
+            guard start < end else { return }
+            let (from, fuse) = (start, mayFuse)
+            // A thread (and its connection's page cache) pays only for more than a few windows.
+            if readAhead, end - from > 8 * window {
+                _ = try FixHandoff<Void>.read(
+                    "trailbook visits read-back",
+                    { put in try eachWindow(store: store, from: from, to: end, devices: devices, mayFuse: fuse, put) }
+                ) { item in
+                    if case .fix(let fix) = item { take(fix) }
                 }
-                start = next
+            } else {
+                try eachWindow(store: store, from: from, to: end, devices: devices, mayFuse: fuse, take)
             }
+            start = end
         }
         if let memo {
             let key = DetectionMemo.Key(devices: devices, from: a, rules: rules)
@@ -168,6 +181,19 @@ public enum VisitService {
         detector.finish(collect)
         (found.points, found.passedOver) = (count, detector.passedOver)
         return found
+    }
+
+    /// The points of `[from, to)` handed to `body` in time order, read two days (``window``) at a time.
+    static func eachWindow(
+        store: any TrackStoring, from: Int64, to: Int64, devices: DeviceFilter, mayFuse: Bool,
+        _ body: (Fix) throws -> Void
+    ) throws {
+        var start = from
+        while start < to {
+            let next = to - start > window ? start + window : to
+            try FusedPoints.forEach(store: store, from: start, to: next, devices: devices, mayFuse: mayFuse, body)
+            start = next
+        }
     }
 
     /// The visits and trips of the days `[from, to)`, read with `near` ms on either side, and the
@@ -243,7 +269,7 @@ public enum VisitService {
     /// runs past the half day (a night away from 11:00 to 13:00).
     static func detected(
         store: any TrackStoring, from: Int64, to: Int64, devices: DeviceFilter, rules: VisitRules, remembered: Bool,
-        memo: DetectionMemo?
+        memo: DetectionMemo?, readAhead: Bool = false
     ) throws -> (found: Detected, a: Int64, b: Int64) {
         func padded(_ pad: Int64) -> (Int64, Int64) { (from == .min ? from : from - pad, to == .max ? to : to + pad) }
         var (a, b) = padded(remembered ? 43_200_000 : 86_400_000)
@@ -253,12 +279,14 @@ public enum VisitService {
                 store: store, from: from, to: to, near: 43_200_000, earlier: [57_600_000, 86_400_000], devices: devices,
                 rules: rules)
         } else {
-            found = try detect(store: store, from: a, to: b, devices: devices, rules: rules, memo: memo)
+            found = try detect(
+                store: store, from: a, to: b, devices: devices, rules: rules, memo: memo, readAhead: readAhead)
             let cut = cut(found, from: from, to: to, a: a, b: b)
             if remembered, cut.start || cut.end {
                 let wider = padded(86_400_000)
                 (a, b) = (cut.start ? wider.0 : a, cut.end ? wider.1 : b)
-                found = try detect(store: store, from: a, to: b, devices: devices, rules: rules, memo: memo)
+                found = try detect(
+                store: store, from: a, to: b, devices: devices, rules: rules, memo: memo, readAhead: readAhead)
             }
         }
         return (found, a, b)
@@ -276,14 +304,18 @@ public enum VisitService {
             store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo)
     }
 
+    /// The visits, trips and places of `[from, to)`. With `keep`, the places found are
+    /// remembered (numbered for good, home and work suggested); with `readAhead`, a long range's
+    /// points are read on a thread of their own beside the detector (an import's).
     public static func find(
         store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
-        rules: VisitRules, zone: TimeZone, memo: DetectionMemo? = nil, keep: Bool = false
+        rules: VisitRules, zone: TimeZone, memo: DetectionMemo? = nil, keep: Bool = false, readAhead: Bool = false
     ) throws -> VisitFindings {
         let stored = try store.foundPlaces(account: devices.account)
         let remembered = stored.contains { $0.suggestion != nil }
         let (found, a, b) = try detected(
-            store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo)
+            store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo,
+            readAhead: readAhead)
         var (visits, trips, count) = (found.visits, found.trips, found.points)
         // What Google knew (its visits and activity segments, imported as records): a visit is a
         // visit for its hours, points or not, and names its place; an activity says how a trip
