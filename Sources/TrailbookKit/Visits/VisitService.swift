@@ -286,7 +286,7 @@ public enum VisitService {
                 let wider = padded(86_400_000)
                 (a, b) = (cut.start ? wider.0 : a, cut.end ? wider.1 : b)
                 found = try detect(
-                store: store, from: a, to: b, devices: devices, rules: rules, memo: memo, readAhead: readAhead)
+                    store: store, from: a, to: b, devices: devices, rules: rules, memo: memo, readAhead: readAhead)
             }
         }
         return (found, a, b)
