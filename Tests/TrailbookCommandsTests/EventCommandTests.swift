@@ -236,6 +236,12 @@ extension EventCommandTests {
         let missing = try run(["alert", "test", "9", "--store", store])
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("There is no alert 9"), "\(missing.stderr)")
+        // An alert at a place the account does not have: refused, and nothing added.
+        let nowhere = try run([
+            "alert", "add", "--on", "place.arrive", "--place", "Atlantis", "--desktop", "--store", store,
+        ])
+        #expect(nowhere.status == 66 && nowhere.stderr.contains("There is no place named Atlantis"), "\(nowhere.stderr)")
+        #expect(try run(["alert", "list", "--json", "--store", store]).stdout.components(separatedBy: "\"id\"").count == 2)
     }
 
     @Test func theTimelineOfADayInTheCommandAndTheReport() throws {

@@ -55,16 +55,20 @@ public struct AlertService: Sendable {
         guard let types, !types.isEmpty else { throw ScheduleError.noTypes }
         if let quiet, QuietHours(quiet) == nil { throw ScheduleError.badQuiet(quiet) }
         guard cooldown >= 0, cooldown.isFinite else { throw ScheduleError.badCooldown(cooldown) }
-        if let place, try !store.places(account: account).contains(where: { $0.name == place }) {
-            throw ScheduleError.noPlace(place)
-        }
         var alert = Alert(
             types: TrailEventType.allCases.filter(types.contains), place: place, device: device, quiet: quiet,
             cooldown: cooldown, channel: channel)
-        guard let id = try store.addAlert(alert, account: account) else {
-            throw ScheduleError.noAccount(account ?? "me")
+        let account = account
+        // One unit of work: the place looked for is still there when the alert naming it goes in.
+        alert.id = try store.writeNow { unit in
+            if let place, try !unit.places(account: account).contains(where: { $0.name == place }) {
+                throw ScheduleError.noPlace(place)
+            }
+            guard let id = try unit.addAlert(alert, account: account) else {
+                throw ScheduleError.noAccount(account ?? "me")
+            }
+            return id
         }
-        alert.id = id
         return alert
     }
 
