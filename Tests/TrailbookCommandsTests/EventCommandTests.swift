@@ -240,8 +240,10 @@ extension EventCommandTests {
         let nowhere = try run([
             "alert", "add", "--on", "place.arrive", "--place", "Atlantis", "--desktop", "--store", store,
         ])
-        #expect(nowhere.status == 66 && nowhere.stderr.contains("There is no place named Atlantis"), "\(nowhere.stderr)")
-        #expect(try run(["alert", "list", "--json", "--store", store]).stdout.components(separatedBy: "\"id\"").count == 2)
+        #expect(
+            nowhere.status == 66 && nowhere.stderr.contains("There is no place named Atlantis"), "\(nowhere.stderr)")
+        #expect(
+            try run(["alert", "list", "--json", "--store", store]).stdout.components(separatedBy: "\"id\"").count == 2)
     }
 
     @Test func theTimelineOfADayInTheCommandAndTheReport() throws {
