@@ -139,9 +139,14 @@ public struct SharingServer: Service, CustomStringConvertible {
             let report = try read()
             let stored = try await threads.runIfActive {
                 let received = UTCTimestamp.now()
-                for entry in report.kept {
-                    try store.addDeviceMessage(
-                        device.device, type: entry.type, receivedMilliseconds: received, body: entry.body)
+                // The request's messages in one unit of work: all of them kept, or none.
+                if !report.kept.isEmpty {
+                    try store.writeNow { unit in
+                        for entry in report.kept {
+                            _ = try unit.addDeviceMessage(
+                                device.device, type: entry.type, receivedMilliseconds: received, body: entry.body)
+                        }
+                    }
                 }
                 return try ingest.ingest(
                     report.fixes, device: device.device, deviceName: device.name, account: device.account,
@@ -221,11 +226,14 @@ public struct SharingServer: Service, CustomStringConvertible {
             // phone's regions) also become places of the account.
             if let type = PhoneProtocols.owntracksKeptType(data) {
                 try await threads.runIfActive {
-                    try store.addDeviceMessage(
-                        device.device, type: type, receivedMilliseconds: UTCTimestamp.now(),
-                        body: String(decoding: data, as: UTF8.self))
+                    // The message and the places it names in one unit of work.
                     let places = PhoneProtocols.owntracksPlaces(data)
-                    for place in places { try store.savePlace(place, account: device.account) }
+                    try store.writeNow { unit in
+                        _ = try unit.addDeviceMessage(
+                            device.device, type: type, receivedMilliseconds: UTCTimestamp.now(),
+                            body: String(decoding: data, as: UTF8.self))
+                        for place in places { _ = try unit.savePlace(place, account: device.account) }
+                    }
                     if !places.isEmpty { ingest.placesChanged() }
                 }
             }

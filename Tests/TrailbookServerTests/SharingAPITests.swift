@@ -20,6 +20,13 @@ import TrailbookTestSupport
     /// A server on a new store with the accounts ana and bob (``passwords``) and ana's phone
     /// `overland`; `body` gets the router client and the phone's token.
     func withServer(_ body: @escaping @Sendable (any TestClientProtocol, String) async throws -> Void) async throws {
+        try await Self.withServer { client, token, _ in try await body(client, token) }
+    }
+
+    /// The same, `body` getting the store too.
+    static func withServer(
+        _ body: @escaping @Sendable (any TestClientProtocol, String, TrackStore) async throws -> Void
+    ) async throws {
         let store = try TrackStore(path: try Samples.temporaryDirectory() + "/s.sqlite")
         let accounts = AccountService(store: store)
         for (name, password) in Self.passwords { try accounts.addAccount(name, password: password) }
@@ -29,7 +36,7 @@ import TrailbookTestSupport
         server.threads.start()
         defer { server.threads.shutdownGracefully { _ in } }
         let app = Application(router: server.router())
-        try await app.test(.router) { client in try await body(client, token) }
+        try await app.test(.router) { client in try await body(client, token, store) }
     }
 
     static func basic(_ user: String) -> HTTPFields {

@@ -1,0 +1,130 @@
+import Foundation
+import GPSCore
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TrackStore
+import TrailbookKit
+
+@testable import TrailbookServer
+
+/// The phones' routes run in this process (Hummingbird's router test) on a temporary store: each
+/// app's request, in the shape the app sends it (see `PhoneProtocols`), stores its point, and
+/// what is no position is kept as the device's messages.
+@Suite struct PhoneRoutesTests {
+    typealias API = SharingAPITests
+
+    /// The points of ana's devices, oldest first.
+    static func points(_ store: TrackStore) throws -> [Fix] {
+        try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .account("ana", device: nil))
+    }
+
+    /// Their times, s.
+    static func seconds(_ store: TrackStore) throws -> [Int64] { try points(store).map { $0.unixMilliseconds! / 1000 } }
+
+    static func iso(_ seconds: Int) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(seconds)))
+    }
+
+    @Test func osmAndAndTraccarClientStoreTheirPointsEachWayTheySendThem() async throws {
+        try await API.withServer { client, token, store in
+            let t = Int(Date().timeIntervalSince1970) - 600
+            // OsmAnd (and Traccar Client before 9): the values in the query, speed in knots.
+            let query = try await API.send(
+                client, .get, "/osmand?id=\(token)&timestamp=\(t)&lat=47.37&lon=8.54&speed=2&altitude=410")
+            #expect(query.status == .ok, "\(query.text)")
+            // The same as a form body.
+            let form = try await client.execute(
+                uri: "/osmand", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "id=\(token)&timestamp=\(t + 10)&lat=47.3701&lon=8.5401")
+            ) { $0.status }
+            #expect(form == .ok)
+            // Traccar Client 9: a JSON body naming the device, speed in m/s.
+            let json = try await API.send(
+                client, .post, "/osmand",
+                body: #"{"device_id":"\#(token)","location":{"timestamp":"\#(Self.iso(t + 20))","#
+                    + #""coords":{"latitude":47.3702,"longitude":8.5402,"accuracy":7,"speed":3}}}"#)
+            #expect(json.status == .ok, "\(json.text)")
+            #expect(try Self.seconds(store).map { $0 - Int64(t) } == [0, 10, 20])
+            let points = try Self.points(store)
+            try #require(points.count == 3)
+            #expect(abs((points[0].speed ?? 0) - 2 * 1852 / 3600) < 0.01, "knots: \(points[0])")
+            #expect(points[0].altitudeMSL == 410 && points[0].mode == .threeD)
+            #expect(abs((points[2].speed ?? 0) - 3) < 0.01 && abs(points[2].coordinate!.latitude - 47.3702) < 1e-7)
+            // A token the store does not know: 401, nothing stored.
+            let stranger = try await API.send(client, .get, "/osmand?id=nobody&lat=47&lon=8")
+            #expect(stranger.status == .unauthorized && API.message(stranger.json) == "Wrong or revoked device token.")
+            let broken = try await API.send(client, .get, "/osmand?id=\(token)&lat=north&lon=8")
+            #expect(broken.status == .badRequest && API.message(broken.json)?.contains("lat=north") == true)
+            #expect(try Self.seconds(store).count == 3)
+        }
+    }
+
+    @Test func ownTracksLocationsArePointsAndItsOtherMessagesAreKeptWithTheirPlaces() async throws {
+        try await API.withServer { client, token, store in
+            let basic: HTTPFields = [
+                .authorization: "Basic " + Data("ana:\(token)".utf8).base64EncodedString()
+            ]
+            let t = Int(Date().timeIntervalSince1970) - 300
+            let location = try await API.send(
+                client, .post, "/pub", headers: basic,
+                body: #"{"_type":"location","lat":47.37,"lon":8.54,"tst":\#(t),"acc":12,"vel":18,"batt":64,"tid":"an"}"#
+            )
+            #expect(
+                location.status == .ok && location.text.hasPrefix("["), "a list of friends' cards: \(location.text)")
+            let points = try Self.points(store)
+            #expect(points.count == 1 && abs((points.first?.speed ?? 0) - 5) < 0.01, "18 km/h")
+            // A region (waypoint) is a message of the device and a place of the account; a
+            // transition is a message alone.
+            let waypoint = try await API.send(
+                client, .post, "/pub", headers: basic,
+                body: #"{"_type":"waypoint","desc":"Bakery","lat":47.371,"lon":8.541,"rad":80,"tst":\#(t)}"#)
+            #expect(waypoint.status == .ok, "\(waypoint.text)")
+            let transition = try await API.send(
+                client, .post, "/pub", headers: basic,
+                body: #"{"_type":"transition","event":"enter","desc":"Bakery","lat":47.371,"lon":8.541,"tst":\#(t)}"#)
+            #expect(transition.status == .ok, "\(transition.text)")
+            let messages = try store.deviceMessages(account: "ana")
+            #expect(messages.map(\.type) == ["waypoint", "transition"], "\(messages)")
+            #expect(messages.allSatisfy { $0.device == "overland" } && messages[0].body.contains("Bakery"))
+            let bakery = try #require(try store.places(account: "ana").first { $0.name == "Bakery" })
+            #expect(abs(bakery.center.latitude - 47.371) < 1e-9 && bakery.radius == 80)
+            #expect(try Self.seconds(store) == [Int64(t)], "no point from the messages")
+            // Another account's name with this token: 401.
+            let wrong: HTTPFields = [.authorization: "Basic " + Data("bob:\(token)".utf8).base64EncodedString()]
+            let refused = try await API.send(
+                client, .post, "/pub", headers: wrong,
+                body: #"{"_type":"location","lat":47,"lon":8,"tst":\#(t + 5)}"#)
+            #expect(refused.status == .unauthorized)
+        }
+    }
+
+    @Test func gpsLoggerAndOverlandStoreTheirPointsAndKeepWhatIsNoPosition() async throws {
+        try await API.withServer { client, token, store in
+            let basic: HTTPFields = [
+                .authorization: "Basic " + Data("ana:\(token)".utf8).base64EncodedString()
+            ]
+            let t = Int(Date().timeIntervalSince1970) - 900
+            // GPSLogger for Android's custom URL: its own names (`time` ISO, `spd` m/s, `acc`).
+            let logger = try await API.send(
+                client, .get, "/gpslogger?lat=47.37&longitude=8.54&time=\(Self.iso(t))&spd=4.5&acc=9",
+                headers: basic)
+            #expect(logger.status == .ok, "\(logger.text)")
+            // Overland: a batch with a location, a trip summary and an entry it cannot read.
+            let overland = try await API.send(
+                client, .post, "/overland", headers: [.authorization: "Bearer \(token)"],
+                body: #"{"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[8.55,47.38]},"#
+                    + #""properties":{"timestamp":"\#(Self.iso(t + 60))","speed":1.2}},"#
+                    + #"{"type":"Feature","properties":{"type":"trip","mode":"bicycle","distance":1200}},"#
+                    + #"7]}"#)
+            #expect(overland.status == .ok, "\(overland.text)")
+            #expect(overland.json?["result"] as? String == "ok", "still ok: \(overland.text)")
+            #expect(try Self.seconds(store).map { $0 - Int64(t) } == [0, 60])
+            let points = try Self.points(store)
+            try #require(points.count == 2)
+            #expect(abs((points[0].speed ?? 0) - 4.5) < 0.01 && abs((points[1].speed ?? 0) - 1.2) < 0.01)
+            let kept = try store.deviceMessages(account: "ana").map(\.type)
+            #expect(kept == ["overland.trip", "overland.unreadable"], "\(kept)")
+        }
+    }
+}
