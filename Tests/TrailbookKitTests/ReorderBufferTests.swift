@@ -52,6 +52,45 @@ import Testing
         #expect(seconds(out) == [1, 2, 3, 4, 5] && !buffer.reordered)
     }
 
+    /// Fixes in order pass through a queue, those that came late through a heap: what goes on
+    /// is every fix in time order, of two at one time the one read first, as one sort gives.
+    @Test func lateFixesAmongInOrderOnesGoOnAsOneSortWould() throws {
+        /// The fix at `second` that is the `order`-th read (kept in its longitude).
+        func tagged(_ second: Int, _ order: Int) -> StreamItem {
+            guard case .fix(var f) = fix(second) else { return .segment }
+            f.coordinate = Coordinate(latitude: 47, longitude: Double(order))
+            return .fix(f)
+        }
+        func untagged(_ item: StreamItem) -> (second: Int, order: Int) {
+            guard case .fix(let f) = item else { return (-1, -1) }
+            return (f.timeOfDay! / 1000, Int(f.coordinate!.longitude))
+        }
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<30 {
+            let capacity = [4, 64, 1 << 14][round % 3]
+            var buffer = ReorderBuffer(capacity: capacity, window: 30_000)
+            var read: [(second: Int, order: Int)] = []
+            var out: [(second: Int, order: Int)] = []
+            var t = 0
+            for order in 0..<2_000 {
+                t += Int.random(in: 0...2, using: &generator)
+                // One fix in ten from up to 20 s back.
+                let late = Int.random(in: 0..<10, using: &generator) == 0
+                let second = late ? max(0, t - Int.random(in: 1...20, using: &generator)) : t
+                do {
+                    try buffer.take(tagged(second, order)) { out.append(untagged($0)) }
+                    read.append((second, order))
+                } catch is StreamRunner.OutOfOrder {
+                    // Earlier than one gone on already (a small capacity lets fixes go early).
+                }
+            }
+            try buffer.flush { out.append(untagged($0)) }
+            let sorted = read.sorted { ($0.second, $0.order) < ($1.second, $1.order) }
+            #expect(out.map(\.second) == sorted.map(\.second), "round \(round), capacity \(capacity)")
+            #expect(out.map(\.order) == sorted.map(\.order), "of two at one time, the first read: round \(round)")
+        }
+    }
+
     @Test func aStreamInOrderKeepsOnlyItsLastTwoMinutesWaiting() throws {
         var buffer = ReorderBuffer()
         var out = 0

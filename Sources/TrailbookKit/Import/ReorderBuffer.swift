@@ -14,13 +14,21 @@ struct ReorderBuffer {
     /// How far back a fix may come, ms: two minutes by default (an hour of 1 Hz fixes waiting
     /// made an import's memory per point half as large again).
     let window: Int64
-    private var heap: [(ms: Int64, seq: Int, fix: Fix)] = []
+    private typealias Entry = (ms: Int64, seq: Int, fix: Fix)
+    /// The fixes that came in time order, oldest first (from `head` on): most of any stream,
+    /// which then goes through without the heap's swaps of whole fixes.
+    private var queue: [Entry] = []
+    private var head = 0
+    /// The fixes that came earlier than one read before them.
+    private var heap: [Entry] = []
     private var sequence = 0
     /// The time of the last fix that went on.
     private var released: Int64 = .min
     /// Whether any fix came earlier than one read before it.
     private(set) var reordered = false
     private var latest: Int64 = .min
+
+    private var waiting: Int { queue.count - head + heap.count }
 
     init(capacity: Int = 1 << 14, window: Int64 = 120_000) {
         self.capacity = capacity
@@ -36,23 +44,52 @@ struct ReorderBuffer {
             return try next(item)
         }
         guard ms >= released else { throw StreamRunner.OutOfOrder() }
-        if ms < latest { reordered = true }
-        latest = max(latest, ms)
-        push((ms, sequence, fix))
+        if ms < latest {
+            reordered = true
+            push((ms, sequence, fix))
+        } else {
+            latest = ms
+            queue.append((ms, sequence, fix))
+        }
         sequence += 1
-        while let top = heap.first, heap.count > capacity || top.ms < latest - window { try next(.fix(pop().fix)) }
+        while let top = earliest(), waiting > capacity || top < latest - window { try next(.fix(pop().fix)) }
     }
 
     /// Lets every waiting fix go on, in time order.
     mutating func flush(_ next: (StreamItem) throws -> Void) throws {
-        while !heap.isEmpty { try next(.fix(pop().fix)) }
+        while waiting > 0 { try next(.fix(pop().fix)) }
     }
 
-    private static func earlier(_ a: (ms: Int64, seq: Int, fix: Fix), _ b: (ms: Int64, seq: Int, fix: Fix)) -> Bool {
-        (a.ms, a.seq) < (b.ms, b.seq)
+    /// The time of the fix that goes on next, if any waits.
+    private func earliest() -> Int64? {
+        switch (head < queue.count ? queue[head].ms : nil, heap.first?.ms) {
+        case (let a?, let b?): Swift.min(a, b)
+        case (let a?, nil): a
+        case (nil, let b): b
+        }
     }
 
-    private mutating func push(_ e: (ms: Int64, seq: Int, fix: Fix)) {
+    private static func earlier(_ a: Entry, _ b: Entry) -> Bool { (a.ms, a.seq) < (b.ms, b.seq) }
+
+    /// The earliest waiting fix (of the queue's oldest and the heap's top), taken.
+    private mutating func pop() -> Entry {
+        if head < queue.count, heap.isEmpty || Self.earlier(queue[head], heap[0]) {
+            let e = queue[head]
+            head += 1
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 4096 && head * 2 >= queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
+            released = e.ms
+            return e
+        }
+        return popHeap()
+    }
+
+    private mutating func push(_ e: Entry) {
         heap.append(e)
         var i = heap.count - 1
         while i > 0 {
@@ -63,7 +100,7 @@ struct ReorderBuffer {
         }
     }
 
-    private mutating func pop() -> (ms: Int64, seq: Int, fix: Fix) {
+    private mutating func popHeap() -> Entry {
         let top = heap[0]
         let last = heap.removeLast()
         if !heap.isEmpty {
