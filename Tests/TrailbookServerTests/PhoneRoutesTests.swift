@@ -22,6 +22,11 @@ import TrailbookKit
     /// Their times, s.
     static func seconds(_ store: TrackStore) throws -> [Int64] { try points(store).map { $0.unixMilliseconds! / 1000 } }
 
+    /// `Authorization: Basic USER:TOKEN`, as OwnTracks and GPSLogger send it.
+    static func basic(_ user: String, _ token: String) -> HTTPFields {
+        [.authorization: "Basic " + Data("\(user):\(token)".utf8).base64EncodedString()]
+    }
+
     static func iso(_ seconds: Int) -> String {
         ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(seconds)))
     }
@@ -62,9 +67,7 @@ import TrailbookKit
 
     @Test func ownTracksLocationsArePointsAndItsOtherMessagesAreKeptWithTheirPlaces() async throws {
         try await API.withServer { client, token, store in
-            let basic: HTTPFields = [
-                .authorization: "Basic " + Data("ana:\(token)".utf8).base64EncodedString()
-            ]
+            let basic = Self.basic("ana", token)
             let t = Int(Date().timeIntervalSince1970) - 300
             let location = try await API.send(
                 client, .post, "/pub", headers: basic,
@@ -91,7 +94,7 @@ import TrailbookKit
             #expect(abs(bakery.center.latitude - 47.371) < 1e-9 && bakery.radius == 80)
             #expect(try Self.seconds(store) == [Int64(t)], "no point from the messages")
             // Another account's name with this token: 401.
-            let wrong: HTTPFields = [.authorization: "Basic " + Data("bob:\(token)".utf8).base64EncodedString()]
+            let wrong = Self.basic("bob", token)
             let refused = try await API.send(
                 client, .post, "/pub", headers: wrong,
                 body: #"{"_type":"location","lat":47,"lon":8,"tst":\#(t + 5)}"#)
@@ -101,9 +104,7 @@ import TrailbookKit
 
     @Test func gpsLoggerAndOverlandStoreTheirPointsAndKeepWhatIsNoPosition() async throws {
         try await API.withServer { client, token, store in
-            let basic: HTTPFields = [
-                .authorization: "Basic " + Data("ana:\(token)".utf8).base64EncodedString()
-            ]
+            let basic = Self.basic("ana", token)
             let t = Int(Date().timeIntervalSince1970) - 900
             // GPSLogger for Android's custom URL: its own names (`time` ISO, `spd` m/s, `acc`).
             let logger = try await API.send(
