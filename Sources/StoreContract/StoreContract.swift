@@ -11,7 +11,7 @@ public enum StoreContract {
     /// of its own and for them all inside one unit of work.
     public struct Case: Sendable, CustomStringConvertible {
         public let description: String
-        public let check: @Sendable (any StoreUnit) throws -> Void
+        public let check: @Sendable (any StoreWriting) throws -> Void
     }
 
     /// A clause about units of work themselves.

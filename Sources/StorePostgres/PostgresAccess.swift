@@ -30,7 +30,7 @@ public struct PostgresAccess {
 }
 
 /// The PostgreSQL store's operations, written once for the store and for a unit of work in it.
-public protocol PostgresStoring: StoreUnit {
+public protocol PostgresStoring: StoreWriting {
     var access: PostgresAccess { get }
 }
 
@@ -69,26 +69,26 @@ public final class PostgresUnit: PostgresStoring {
 extension PostgresStore: PostgresStoring {
     public var access: PostgresAccess { PostgresAccess(store: self, unit: nil) }
 
-    public func writeNow<T>(_ body: (any StoreUnit) throws -> T) throws -> T {
+    public func writeNow<T>(_ body: (any StoreWriting) throws -> T) throws -> T {
         let (value, after) = try mapped { try connections.withConnection { try unit(writingOn: $0, body) } }
         for action in after { action() }
         return value
     }
 
     /// Runs `body` on one snapshot (a repeatable-read, read-only transaction).
-    func readNow<T>(_ body: (any StoreUnit) throws -> T) throws -> T {
+    public func readNow<T>(_ body: (any StoreReading) throws -> T) throws -> T {
         try mapped { try connections.withConnection { try unit(readingOn: $0, body) } }
     }
 
     // The units wait for their connection without holding a thread, then wait on their
     // connection's replies on the store's thread pool, never on the cooperative threads.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T {
         let (value, after) = try await mappedAsync { try await connections.run { try self.unit(writingOn: $0, body) } }
         for action in after { action() }
         return value
     }
 
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReading) throws -> T) async throws -> T {
         try await mappedAsync { try await connections.run { try self.unit(readingOn: $0, body) } }
     }
 
@@ -116,7 +116,7 @@ extension PostgresStore: PostgresStoring {
     }
 
     /// `body` as a write unit on `session`, with what is to run once it has committed.
-    private func unit<T>(writingOn session: Session, _ body: (any StoreUnit) throws -> T) throws
+    private func unit<T>(writingOn session: Session, _ body: (any StoreWriting) throws -> T) throws
         -> (T, [@Sendable () -> Void])
     {
         try writing(on: session) { session in
@@ -126,7 +126,7 @@ extension PostgresStore: PostgresStoring {
     }
 
     /// `body` as a read unit on `session`: one snapshot, nothing written.
-    private func unit<T>(readingOn session: Session, _ body: (any StoreUnit) throws -> T) throws -> T {
+    private func unit<T>(readingOn session: Session, _ body: (any StoreReading) throws -> T) throws -> T {
         try session.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { session in
             try body(PostgresUnit(session, store: self))
         }

@@ -38,12 +38,22 @@ public struct AccountDevice: Equatable, Sendable {
 
 /// Accounts and device tokens: what the sharing server authenticates with. Hashes only: the
 /// store never sees a password or a token.
-public protocol AccountStoring {
+public protocol AccountReading {
     func accounts() throws -> [StoredAccount]
-    /// Adds an account; false when the name is taken.
-    func addAccount(name: String, passwordHash: String) throws -> Bool
     /// The account's password hash (nil: no such account, or no password).
     func passwordHash(of name: String) throws -> String?
+    /// The messages of `account`'s devices, oldest first.
+    func deviceMessages(account: String) throws -> [DeviceMessage]
+    /// The account's devices, by name; nil when there is no such account.
+    func devices(of account: String) throws -> [AccountDevice]?
+    /// The account and device a token (its hash) belongs to, unless revoked.
+    func device(tokenHash: String) throws -> (account: String, device: DeviceID, name: String)?
+}
+
+/// What a write unit changes of accounts and device tokens (``AccountReading`` is what any unit reads).
+public protocol AccountStoring: AccountReading {
+    /// Adds an account; false when the name is taken.
+    func addAccount(name: String, passwordHash: String) throws -> Bool
     /// False when there is no such account.
     func setPasswordHash(_ hash: String, of name: String) throws -> Bool
     /// Removes the account with its devices, their points, rides and records; false when there
@@ -56,15 +66,9 @@ public protocol AccountStoring {
     /// the phone sent twice) is kept once. Whether it was new.
     @discardableResult
     func addDeviceMessage(_ device: DeviceID, type: String, receivedMilliseconds: Int64, body: String) throws -> Bool
-    /// The messages of `account`'s devices, oldest first.
-    func deviceMessages(account: String) throws -> [DeviceMessage]
-    /// The account's devices, by name; nil when there is no such account.
-    func devices(of account: String) throws -> [AccountDevice]?
     /// Revokes a device's token at `milliseconds`; false when there is no such device with a
     /// live token.
     func revokeDevice(named name: String, account: String, at milliseconds: Int64) throws -> Bool
-    /// The account and device a token (its hash) belongs to, unless revoked.
-    func device(tokenHash: String) throws -> (account: String, device: DeviceID, name: String)?
 }
 
 /// What a grant lets a viewer see of its owner.
@@ -98,7 +102,7 @@ public struct Grant: Equatable, Sendable {
 }
 
 /// What the live viewers of a device are shown: the grants they hold, the device's newest
-/// points (``SharingStoring/liveView(owner:device:viewers:limit:)``).
+/// points (``SharingReading/liveView(owner:device:viewers:limit:)``).
 public struct LiveView: Sendable {
     /// By viewer.
     public var grants: [Grant]
@@ -160,24 +164,11 @@ public enum Redemption: Equatable, Sendable {
 }
 
 /// Pairing by one-time codes and the grants they make.
-public protocol SharingStoring {
-    /// Stores a code's hash for `owner`; false when there is no such account.
-    func addShareCode(
-        owner: String, codeHash: String, scopes: [String], historyHours: Int, expiresMilliseconds: Int64
-    ) throws -> Bool
-    /// Redeems a code for `viewer` at `now`, once: a grant from its owner to the viewer (one
-    /// grant per pair: a new one replaces the old). A failure counts against the viewer: after
-    /// `maxFailures` in the last `window` ms nothing more is checked.
-    func redeemShareCode(codeHash: String, viewer: String, now: Int64, maxFailures: Int, window: Int64) throws
-        -> Redemption
+public protocol SharingReading {
     /// Grants `owner` gave (who sees them), by viewer.
     func grants(owner: String) throws -> [Grant]
     /// Grants `viewer` holds (whom they see), by owner.
     func grants(viewer: String) throws -> [Grant]
-    /// Ends a grant at once; false when there was none.
-    func revokeGrant(owner: String, viewer: String) throws -> Bool
-    /// Pauses or resumes a grant and sets when it ends (nil: never); false when there is none.
-    func updateGrant(owner: String, viewer: String, paused: Bool, expiresMilliseconds: Int64?) throws -> Bool
     /// The newest `limit` points of each of `account`'s devices that has any (of the device
     /// named `device` alone, when given), oldest first, with the device's name and its last
     /// state, by device name.
@@ -195,13 +186,30 @@ public protocol SharingStoring {
     /// 180) / cellDegrees)`), in row then column order; of the points in `[from, to)` ms.
     func pointCells(account: String, cellDegrees: Double, fromMilliseconds from: Int64, toMilliseconds to: Int64)
         throws -> [PointCell]
+}
+
+/// What a write unit changes of pairing and grants (``SharingReading`` is what any unit reads).
+public protocol SharingStoring: SharingReading {
+    /// Stores a code's hash for `owner`; false when there is no such account.
+    func addShareCode(
+        owner: String, codeHash: String, scopes: [String], historyHours: Int, expiresMilliseconds: Int64
+    ) throws -> Bool
+    /// Redeems a code for `viewer` at `now`, once: a grant from its owner to the viewer (one
+    /// grant per pair: a new one replaces the old). A failure counts against the viewer: after
+    /// `maxFailures` in the last `window` ms nothing more is checked.
+    func redeemShareCode(codeHash: String, viewer: String, now: Int64, maxFailures: Int, window: Int64) throws
+        -> Redemption
+    /// Ends a grant at once; false when there was none.
+    func revokeGrant(owner: String, viewer: String) throws -> Bool
+    /// Pauses or resumes a grant and sets when it ends (nil: never); false when there is none.
+    func updateGrant(owner: String, viewer: String, paused: Bool, expiresMilliseconds: Int64?) throws -> Bool
     /// What a phone said of itself with its newest point: its accuracy, and its battery — a
     /// nil battery keeps the last known level. Only moves forward: a state at or before the
     /// stored one's time (a resent or late batch) changes nothing.
     func setDeviceState(_ device: DeviceID, atMilliseconds: Int64, battery: Double?, accuracy: Double?) throws
 }
 
-extension SharingStoring {
+extension SharingReading {
     /// The cells of all the account's points.
     public func pointCells(account: String, cellDegrees: Double) throws -> [PointCell] {
         try pointCells(account: account, cellDegrees: cellDegrees, fromMilliseconds: .min, toMilliseconds: .max)
@@ -223,29 +231,33 @@ extension SharingStoring {
 /// Signed-in browsers and failed logins, kept in the store so that every server process on it
 /// sees the same (several `serve` processes on one PostgreSQL database), and a restart signs
 /// nobody out. A session is known by its token's SHA-256, never the token.
-public protocol SessionStoring {
+public protocol SessionReading {
+    /// The account and CSRF token of a session in force at `now`; nil when unknown or expired
+    /// (and once its account is removed).
+    func session(tokenHash: String, now: Int64) throws -> (account: String, csrf: String)?
+    /// The account's own time zone and units (nil where the account chose none: the server's).
+    func preferences(account: String) throws -> AccountPreferences
+    /// How many failed logins each key has since `since` (keys without any are left out).
+    func loginFailures(keys: [String], since: Int64) throws -> [String: Int]
+}
+
+/// What a write unit changes of sessions and failed logins (``SessionReading`` is what any unit reads).
+public protocol SessionStoring: SessionReading {
     /// Starts a session of `account` (false when there is no such account); sessions past their
     /// time are forgotten meanwhile.
     func addSession(tokenHash: String, account: String, csrf: String, expiresMilliseconds: Int64, now: Int64) throws
         -> Bool
-    /// The account and CSRF token of a session in force at `now`; nil when unknown or expired
-    /// (and once its account is removed).
-    func session(tokenHash: String, now: Int64) throws -> (account: String, csrf: String)?
     func endSession(tokenHash: String) throws
     /// Ends every session of `account` but the one of `tokenHash` (nil: all of them); how many.
     func endSessions(account: String, except tokenHash: String?) throws -> Int
-    /// The account's own time zone and units (nil where the account chose none: the server's).
-    func preferences(account: String) throws -> AccountPreferences
     /// Sets them (nil fields: back to the server's); false when there is no such account.
     func setPreferences(account: String, _ preferences: AccountPreferences) throws -> Bool
     /// Counts one failed login against each key (an account, a client address); failures
     /// older than `window` ms are forgotten meanwhile.
     func addLoginFailure(keys: [String], at: Int64, window: Int64) throws
-    /// How many failed logins each key has since `since` (keys without any are left out).
-    func loginFailures(keys: [String], since: Int64) throws -> [String: Int]
 }
 
-/// A cell of ``SharingStoring/pointCells(account:cellDegrees:)``: its row (from the south pole)
+/// A cell of ``SharingReading/pointCells(account:cellDegrees:)``: its row (from the south pole)
 /// and column (from the antimeridian), and the points in it.
 public struct PointCell: Equatable, Sendable {
     public var row: Int

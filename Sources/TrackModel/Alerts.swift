@@ -241,13 +241,24 @@ public enum ScheduleItem: String, Sendable {
 
 /// Cues, tasks, alerts and the alerts' outbox. `account` nil is the store's own user (`me`);
 /// an add for an account that is not there returns nil.
-public protocol AlertStoring {
-    func addCue(_ cue: Cue, account: String?) throws -> Int64?
+public protocol AlertReading {
     func cues(account: String?) throws -> [Cue]
+    func tasks(account: String?) throws -> [ScheduledTask]
+    /// The account's alerts with their delivery counts, by id.
+    func alerts(account: String?) throws -> [Alert]
+    /// Whether a delivery is due at `now` (a read: the notifier asks every second and claims
+    /// only when there is one).
+    func hasDueDeliveries(nowMilliseconds: Int64) throws -> Bool
+    /// The newest `limit` deliveries of the account's alerts, newest first.
+    func deliveries(account: String?, limit: Int) throws -> [StoredDelivery]
+}
+
+/// What a write unit changes of cues, tasks, alerts and deliveries (``AlertReading`` is what any unit reads).
+public protocol AlertStoring: AlertReading {
+    func addCue(_ cue: Cue, account: String?) throws -> Int64?
     func markCueFired(_ id: Int64, atMilliseconds: Int64) throws
 
     func addTask(_ task: ScheduledTask, account: String?) throws -> Int64?
-    func tasks(account: String?) throws -> [ScheduledTask]
     /// Moves the task due at `due` on to `next` (nil: nothing more to fire), noting it fired;
     /// false, and nothing changed, when it is not due at `due` any more (another process fired it).
     func advanceTask(_ id: Int64, from due: Int64, to next: Int64?) throws -> Bool
@@ -255,8 +266,6 @@ public protocol AlertStoring {
     func completeTask(_ id: Int64, account: String?, atMilliseconds: Int64) throws -> Bool
 
     func addAlert(_ alert: Alert, account: String?) throws -> Int64?
-    /// The account's alerts with their delivery counts, by id.
-    func alerts(account: String?) throws -> [Alert]
     /// Removes the account's cue, task or alert (an alert's deliveries with it); whether it was there.
     func removeScheduled(_ item: ScheduleItem, id: Int64, account: String?) throws -> Bool
 
@@ -264,15 +273,10 @@ public protocol AlertStoring {
     /// as it is. Each alert's last time moves on to its newest event. Returns how many were new.
     @discardableResult
     func enqueue(_ deliveries: [NewDelivery], nowMilliseconds: Int64) throws -> Int
-    /// Whether a delivery is due at `now` (a read: the notifier asks every second and claims
-    /// only when there is one).
-    func hasDueDeliveries(nowMilliseconds: Int64) throws -> Bool
     /// Up to `limit` deliveries due at `now`, oldest first, each held back for `lease` ms so that
     /// another process does not send it too.
     func claimDeliveries(nowMilliseconds: Int64, lease: Int64, limit: Int) throws -> [Delivery]
     func settleDelivery(_ id: Int64, _ outcome: DeliveryOutcome) throws
-    /// The newest `limit` deliveries of the account's alerts, newest first.
-    func deliveries(account: String?, limit: Int) throws -> [StoredDelivery]
 }
 
 /// How alerts are kept in a row, the same in both stores.

@@ -15,9 +15,16 @@ public struct StoredEvent: Equatable, Sendable {
 }
 
 /// Places and the events detected at them. `account` nil is the store's own user (`me`).
-public protocol EventStoring {
+public protocol EventReading {
     /// The account's places, by name.
     func places(account: String?) throws -> [Place]
+    /// The account's events in `[from, to)`, in time order (then type), of `types` when given.
+    func events(fromMilliseconds from: Int64, toMilliseconds to: Int64, types: Set<TrailEventType>?, account: String?)
+        throws -> [StoredEvent]
+}
+
+/// What a write unit changes of places and events (``EventReading`` is what any unit reads).
+public protocol EventStoring: EventReading {
     /// Adds a place; false (and nothing changed) when the account has one of that name.
     func addPlace(_ place: Place, account: String?) throws -> Bool
     /// Adds the place or replaces the one of that name (a phone sends its waypoints again);
@@ -31,9 +38,6 @@ public protocol EventStoring {
     /// it is, so a log imported again adds nothing. Returns how many were new.
     @discardableResult
     func addEvents(_ events: [TrailEvent], device: DeviceID, viewer: String?) throws -> Int
-    /// The account's events in `[from, to)`, in time order (then type), of `types` when given.
-    func events(fromMilliseconds from: Int64, toMilliseconds to: Int64, types: Set<TrailEventType>?, account: String?)
-        throws -> [StoredEvent]
     /// Moves the account's event `id` to `milliseconds` (and `coordinate`, when given): late
     /// points showed it earlier. When its device has the same event at that time already, the
     /// moved one goes. False when the account has no such event.

@@ -54,9 +54,15 @@ public struct MovementCorrection: Equatable, Sendable {
 }
 
 /// The places visits made and the user's corrections, per account (nil: the store's own user).
-public protocol VisitStoring {
+public protocol VisitReading {
     /// The account's remembered places, by id.
     func foundPlaces(account: String?) throws -> [FoundPlace]
+    /// The account's corrections, in time order (then id).
+    func corrections(account: String?) throws -> [MovementCorrection]
+}
+
+/// What a write unit changes of found places and corrections (``VisitReading`` is what any unit reads).
+public protocol VisitStoring: VisitReading {
     /// Remembers places at `centers`, first found at `milliseconds`; returns them with their new
     /// ids, in the order given (none when there is no such account).
     func rememberPlaces(_ centers: [Coordinate], milliseconds: Int64, account: String?) throws -> [FoundPlace]
@@ -67,8 +73,6 @@ public protocol VisitStoring {
     /// Keeps which of the account's places are home and work (each nil: none), no other place
     /// keeping either.
     func suggestFoundPlaces(home: Int64?, work: Int64?, account: String?) throws
-    /// The account's corrections, in time order (then id).
-    func corrections(account: String?) throws -> [MovementCorrection]
     /// Stores a correction, replacing one of the same kind at the same moment; returns its id
     /// (nil when there is no such account).
     func addCorrection(_ correction: MovementCorrection, account: String?) throws -> Int64?

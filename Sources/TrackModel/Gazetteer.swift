@@ -53,13 +53,17 @@ public struct GazetteerEntry: Equatable, Sendable {
 }
 
 /// The gazetteer: replaced whole by `trailbook geocoder import`, shared by every account.
-public protocol GazetteerStoring {
-    /// Replaces the gazetteer, in one unit of work, with the entries `fill` hands to the sink it
-    /// is given, a batch at a time (a file read as it goes): a failure, `fill`'s too, leaves the
-    /// one before. Returns how many are stored.
-    func replaceGazetteer(_ fill: (_ sink: ([GazetteerEntry]) throws -> Void) throws -> Void) throws -> Int
+public protocol GazetteerReading {
     /// Whether the gazetteer holds any entry (asked on every day view: it never counts them).
     func hasGazetteer() throws -> Bool
     /// The entries of `cells` (``GazetteerEntry/cells(aroundLatitude:longitude:rings:)``).
     func gazetteer(cells: [Int64]) throws -> [GazetteerEntry]
+}
+
+/// What a write unit changes of the gazetteer (``GazetteerReading`` is what any unit reads).
+public protocol GazetteerStoring: GazetteerReading {
+    /// Replaces the gazetteer, in one unit of work, with the entries `fill` hands to the sink it
+    /// is given, a batch at a time (a file read as it goes): a failure, `fill`'s too, leaves the
+    /// one before. Returns how many are stored.
+    func replaceGazetteer(_ fill: (_ sink: ([GazetteerEntry]) throws -> Void) throws -> Void) throws -> Int
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GPSCore
 
-/// A store shared by the whole process: what ``StoreUnit`` offers, each call its own
+/// A store shared by the whole process: what ``StoreWriting`` offers, each call its own
 /// transaction, and units of work that hold one transaction for several calls.
 ///
 /// A unit of work is synchronous inside and async at the boundary, as GRDB's
@@ -10,12 +10,13 @@ import GPSCore
 /// body returns and rolled back when it throws; `read` sees one consistent state. The `tx` must
 /// not escape its body. What a unit removes from outside the database (photo files) goes once it
 /// has committed.
-public protocol TrackStoring: StoreUnit, AnyObject, Sendable {
+public protocol TrackStoring: StoreWriting, AnyObject, Sendable {
     /// Runs `body` in one write transaction, off the cooperative threads.
-    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T
     /// Runs `body` on one consistent state of the store, off the cooperative threads.
-    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T
-    /// The account and device of a live token, as ``AccountStoring/device(tokenHash:)``, read
+    /// The body is handed what a read unit may do: it cannot write.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReading) throws -> T) async throws -> T
+    /// The account and device of a live token, as ``AccountReading/device(tokenHash:)``, read
     /// off the cooperative threads without a unit around the one read: every request of a phone
     /// asks it (on PostgreSQL a unit's BEGIN and COMMIT would be two round trips more, and a
     /// thread of the store's is not needed for one statement). A store may give it from a cache,
@@ -23,47 +24,34 @@ public protocol TrackStoring: StoreUnit, AnyObject, Sendable {
     /// is then refused (``TrackWriting/place(_:drops:rule:state:)`` throws ``DeviceRevoked``).
     func readPhoneDevice(tokenHash: String) async throws -> (account: String, device: DeviceID, name: String)?
     /// What the live viewers of each of `devices` are shown, as
-    /// ``SharingStoring/liveView(owner:device:viewers:limit:)`` gives it for one, in the order of
+    /// ``SharingReading/liveView(owner:device:viewers:limit:)`` gives it for one, in the order of
     /// `devices`; read as ``readPhoneDevice(tokenHash:)`` is, and together: the devices whose
     /// phones sent points while the last read ran (on PostgreSQL one statement for all).
     func readLiveViews(of devices: [OwnedDevice], viewers: Set<String>, limit: Int) async throws -> [LiveView]
     /// Runs `body` in one write transaction on the calling thread: for synchronous callers that
     /// are not on a cooperative thread (a command's main thread, a thread-pool thread).
-    func writeNow<T>(_ body: (any StoreUnit) throws -> T) throws -> T
+    func writeNow<T>(_ body: (any StoreWriting) throws -> T) throws -> T
+    /// Runs `body` on one consistent state of the store on the calling thread, as ``writeNow(_:)``
+    /// writes: for synchronous callers off the cooperative threads.
+    func readNow<T>(_ body: (any StoreReading) throws -> T) throws -> T
 }
 
-/// The operations the application services use on a store, in one transaction each or inside a
-/// unit of work (``TrackStoring/write(_:)``): what every store (SQLite, PostgreSQL) provides and
-/// what `StoreContract` checks. Times are ms since 1970, UTC; everything belongs to an account
-/// (`me` in a local store) and one of its devices.
-public protocol StoreUnit: AccountStoring, SharingStoring, SessionStoring, UploadStoring, EventStoring, AlertStoring,
-    GazetteerStoring, VisitStoring
+/// What a unit of work reads (``TrackStoring/read(_:)``, and a write unit too): what every store
+/// (SQLite, PostgreSQL) provides and what `StoreContract` checks. Times are ms since 1970, UTC;
+/// everything belongs to an account (`me` in a local store) and one of its devices. A read unit
+/// is handed this alone, so it cannot write (as GRDB's `read` refuses writes).
+public protocol StoreReading: AccountReading, SharingReading, SessionReading, UploadReading, EventReading,
+    AlertReading, GazetteerReading, VisitReading
 {
     /// Where the store is, for sentences.
     var path: String { get }
     /// The folder that holds the photo files.
     var mediaDirectory: String { get }
-
-    // MARK: devices
-
-    /// The device `name`, created on first use; the same name gives the same id.
-    func device(named name: String) throws -> DeviceID
-    /// The device `name` of `account` (nil: the store's own user), created on first use; nil when
-    /// the store has no such account.
-    func device(named name: String, account: String?) throws -> DeviceID?
     /// The user's devices, by name.
     func devices() throws -> [StoredDevice]
-
-    // MARK: writing points
-
-    /// A writer that stores kept points as `device`'s, continuing its rides and segments.
-    func makeWriter(device: DeviceID) -> any TrackWriting
     /// The account's earlier import of the file whose bytes have this SHA-256, if any (nil: the
     /// store's own user's). Each account's imports are its own.
     func importedFile(sha256: String, account: String?) throws -> StoredImport?
-    /// Writes may wait at most `seconds` for another writer, then fail with an error
-    /// ``isBusy(_:)`` recognises (for a recorder, which must keep reading its receiver).
-    func limitWriteWait(to seconds: TimeInterval) throws
     /// Whether `error` is a write that gave up waiting for another writer.
     func isBusy(_ error: any Error) -> Bool
     /// Whether `error` means the store is away for now (a database server that does not answer):
@@ -90,6 +78,45 @@ public protocol StoreUnit: AccountStoring, SharingStoring, SessionStoring, Uploa
     func rides(fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter) throws -> [StoredRide]
     /// The first and last point's time of ride `id`; nil when there is no such ride.
     func rideRange(_ id: Int64) throws -> (start: Int64, end: Int64)?
+    func record(_ id: Int64, account: String?) throws -> LocationRecord?
+    /// Records in `[from, to)` in time order; with `plainPoints` every point of the account's
+    /// devices without a record too.
+    func records(fromMilliseconds from: Int64, toMilliseconds to: Int64, plainPoints: Bool, account: String?) throws
+        -> [LocationRecord]
+    func note(_ id: Int64, account: String?) throws -> Note?
+    /// The weather readings in `[from, to)`, in time order.
+    func weatherReadings(fromMilliseconds from: Int64, toMilliseconds to: Int64, account: String?) throws
+        -> [WeatherReading]
+    func daySummary(_ day: CivilDate, account: String?) throws -> String?
+
+    // MARK: the recorder
+
+    /// nil: not paused; 0: paused until resumed; else paused until that time.
+    func pausedUntil() throws -> Int64?
+    /// Newest heartbeat first, with the device's name.
+    func recorderStatuses() throws -> [RecorderStatus]
+}
+
+/// What a write unit (``TrackStoring/write(_:)``) does besides reading: all of it in the unit's
+/// one transaction.
+public protocol StoreWriting: StoreReading, AccountStoring, SharingStoring, SessionStoring, UploadStoring,
+    EventStoring, AlertStoring, GazetteerStoring, VisitStoring
+{
+    // MARK: devices
+
+    /// The device `name`, created on first use; the same name gives the same id.
+    func device(named name: String) throws -> DeviceID
+    /// The device `name` of `account` (nil: the store's own user), created on first use; nil when
+    /// the store has no such account.
+    func device(named name: String, account: String?) throws -> DeviceID?
+
+    // MARK: writing points
+
+    /// A writer that stores kept points as `device`'s, continuing its rides and segments.
+    func makeWriter(device: DeviceID) -> any TrackWriting
+    /// Writes may wait at most `seconds` for another writer, then fail with an error
+    /// ``isBusy(_:)`` recognises (for a recorder, which must keep reading its receiver).
+    func limitWriteWait(to seconds: TimeInterval) throws
 
     // MARK: records: each account's diary (nil: the store's own user)
     //
@@ -104,14 +131,8 @@ public protocol StoreUnit: AccountStoring, SharingStoring, SessionStoring, Uploa
     /// The record or point of the account's devices nearest `ms` within `within` ms, as a record
     /// id (a point gets its record now); nil when nothing is that near.
     func nearestRecordID(to ms: Int64, within: Int64, account: String?) throws -> Int64?
-    func record(_ id: Int64, account: String?) throws -> LocationRecord?
-    /// Records in `[from, to)` in time order; with `plainPoints` every point of the account's
-    /// devices without a record too.
-    func records(fromMilliseconds from: Int64, toMilliseconds to: Int64, plainPoints: Bool, account: String?) throws
-        -> [LocationRecord]
     /// The note added; nil when the account has no such record.
     func addNote(to record: Int64, text: String, account: String?) throws -> Note?
-    func note(_ id: Int64, account: String?) throws -> Note?
     /// Whether the note existed.
     func updateNote(_ id: Int64, text: String, account: String?) throws -> Bool
     /// Deletes the note for good (its text overwritten); the note it was, or nil.
@@ -127,9 +148,6 @@ public protocol StoreUnit: AccountStoring, SharingStoring, SessionStoring, Uploa
     /// Stores weather readings, replacing one of the same source (station or device) at the same
     /// millisecond; how many were new.
     func addWeatherReadings(_ readings: [WeatherReading], account: String?) throws -> Int
-    /// The weather readings in `[from, to)`, in time order.
-    func weatherReadings(fromMilliseconds from: Int64, toMilliseconds to: Int64, account: String?) throws
-        -> [WeatherReading]
     /// Attaches photos; a content is one photo (the name it was first stored under), once per
     /// record. Whether the record is there.
     @discardableResult func attachPhotos(_ photos: [Photo], to record: Int64, account: String?) throws -> Bool
@@ -137,7 +155,6 @@ public protocol StoreUnit: AccountStoring, SharingStoring, SessionStoring, Uploa
     func storePhotoFile(_ source: String, takenMilliseconds: Int64?) throws -> Photo
     /// Deletes the files of `photos` that no record uses.
     func discardUnattached(_ photos: [Photo])
-    func daySummary(_ day: CivilDate, account: String?) throws -> String?
     /// Sets the day's summary; empty text removes it. False when there is no such account.
     @discardableResult func setDaySummary(_ day: CivilDate, text: String, account: String?) throws -> Bool
 
@@ -152,16 +169,9 @@ public protocol StoreUnit: AccountStoring, SharingStoring, SessionStoring, Uploa
     /// Removes the account's points and records in `[from, to)`, and its summaries of `days`.
     func remove(fromMilliseconds from: Int64, toMilliseconds to: Int64, days: [CivilDate], account: String?) throws
         -> Removal
-
-    // MARK: the recorder
-
-    /// nil: not paused; 0: paused until resumed; else paused until that time.
-    func pausedUntil() throws -> Int64?
     func setPausedUntil(_ until: Int64?) throws
     func writeRecorderStatus(_ status: RecorderStatus, device: DeviceID) throws
     func removeRecorderStatus(device: DeviceID) throws
-    /// Newest heartbeat first, with the device's name.
-    func recorderStatuses() throws -> [RecorderStatus]
 }
 
 /// Stores kept points for one device. The pipeline numbers rides and segments within a run
@@ -304,7 +314,7 @@ extension TrackWriting {
     }
 }
 
-extension StoreUnit {
+extension StoreReading {
     /// The store's own user's earlier import of the file with this SHA-256.
     public func importedFile(sha256: String) throws -> StoredImport? { try importedFile(sha256: sha256, account: nil) }
 

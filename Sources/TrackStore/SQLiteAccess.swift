@@ -35,7 +35,7 @@ public struct SQLiteAccess {
 }
 
 /// The SQLite store's operations, written once for the store and for a unit of work in it.
-public protocol SQLiteStoring: StoreUnit {
+public protocol SQLiteStoring: StoreWriting {
     var pool: SQLiteAccess { get }
 }
 
@@ -60,7 +60,7 @@ public final class SQLiteUnit: SQLiteStoring {
 extension TrackStore: SQLiteStoring {
     public var pool: SQLiteAccess { SQLiteAccess(store: self, unit: nil) }
 
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T {
         let (value, after) = try await databasePool.write { db in
             let unit = SQLiteUnit(db, store: self)
             return (try body(unit), unit.afterCommit)
@@ -69,8 +69,12 @@ extension TrackStore: SQLiteStoring {
         return value
     }
 
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreUnit) throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReading) throws -> T) async throws -> T {
         try await databasePool.read { db in try body(SQLiteUnit(db, store: self)) }
+    }
+
+    public func readNow<T>(_ body: (any StoreReading) throws -> T) throws -> T {
+        try databasePool.read { db in try body(SQLiteUnit(db, store: self)) }
     }
 
     // Read units: a snapshot costs SQLite nothing more.
@@ -84,7 +88,7 @@ extension TrackStore: SQLiteStoring {
         }
     }
 
-    public func writeNow<T>(_ body: (any StoreUnit) throws -> T) throws -> T {
+    public func writeNow<T>(_ body: (any StoreWriting) throws -> T) throws -> T {
         var after: [@Sendable () -> Void] = []
         let value = try databasePool.write { db in
             let unit = SQLiteUnit(db, store: self)

@@ -22,7 +22,7 @@ struct AccountOptions: ParsableArguments {
     }
 
     /// Exit 66 unless `store` has the account `name`.
-    static func check(_ name: String, in store: any StoreUnit) throws {
+    static func check(_ name: String, in store: any StoreReading) throws {
         guard try store.devices(of: name) == nil else { return }
         let known = try store.accounts().map(\.name)
         throw CommandFailure(

@@ -59,7 +59,7 @@ struct DayRangeOptions: ParsableArguments {
     /// `[start, end)` in ms since 1970 UTC for the chosen local days (everything when none), the
     /// days cut where the person was (``DayZone``: with a gazetteer, a day in Tokyo is Tokyo's
     /// day), and the zone the first day is cut in.
-    func range(in zone: TimeZone, store: any StoreUnit, devices: DeviceFilter) throws -> (
+    func range(in zone: TimeZone, store: any StoreReading, devices: DeviceFilter) throws -> (
         from: Int64, to: Int64, cut: TimeZone
     ) {
         let (first, last) = days(in: zone)

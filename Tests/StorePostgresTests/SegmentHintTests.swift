@@ -57,7 +57,7 @@ import TrailbookTestSupport
         for (i, b) in batches.enumerated() {
             let state = DeviceStateUpdate(milliseconds: t0 + b.dt, battery: Double(90 - i), accuracy: 5)
             let store = b.there ? there : here
-            func place(_ unit: any StoreUnit) throws -> Int {
+            func place(_ unit: any StoreWriting) throws -> Int {
                 let writer = try #require(unit.makeWriter(device: phone) as? PostgresWriter)
                 let stored = try writer.place(point(t0 + b.dt), drops: [:], rule: rule, state: state)
                 placedByInsert += writer.placedByInsert

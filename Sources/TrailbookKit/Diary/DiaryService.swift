@@ -35,7 +35,7 @@ public struct DiaryService: Sendable {
     var devices: DeviceFilter { DeviceFilter(account: account) }
 
     /// The ids of the diary's account's devices.
-    func deviceIDs(in tx: any StoreUnit) throws -> Set<DeviceID> {
+    func deviceIDs(in tx: any StoreReading) throws -> Set<DeviceID> {
         guard let account else { return Set(try tx.devices().map(\.id)) }
         return Set(try tx.devices(of: account)?.map(\.id) ?? [])
     }
@@ -126,7 +126,7 @@ public struct DiaryService: Sendable {
     }
 
     /// Stores the computed conditions of record `id`'s moment and place, unless it has them.
-    func captureConditions(_ id: Int64, in tx: any StoreUnit) throws {
+    func captureConditions(_ id: Int64, in tx: any StoreWriting) throws {
         guard let record = try tx.record(id, account: account),
             !record.conditions.contains(where: { $0.source == .computed })
         else { return }
@@ -148,7 +148,7 @@ public struct DiaryService: Sendable {
     }
 
     /// The record `id` as `tx` sees it, which must exist.
-    func record(_ id: Int64, in tx: any StoreUnit) throws -> LocationRecord {
+    func record(_ id: Int64, in tx: any StoreReading) throws -> LocationRecord {
         guard let record = try tx.record(id, account: account) else {
             throw DiaryError.noRecord(id, store: store.path)
         }
@@ -371,7 +371,7 @@ public struct DiaryService: Sendable {
     }
 
     /// ``records(_:)`` as `tx` sees them.
-    func records(_ query: RecordQuery, in tx: any StoreUnit) throws -> [LocationRecord] {
+    func records(_ query: RecordQuery, in tx: any StoreReading) throws -> [LocationRecord] {
         var list = try tx.records(
             fromMilliseconds: query.from, toMilliseconds: query.to, plainPoints: query.plainPoints, account: account)
         list = list.filter { r in
@@ -436,7 +436,7 @@ public struct DiaryService: Sendable {
         try await store.read { tx in try checkRemoval(target, in: tx) }
     }
 
-    private func checkRemoval(_ target: RemovalTarget, in tx: any StoreUnit) throws {
+    private func checkRemoval(_ target: RemovalTarget, in tx: any StoreReading) throws {
         switch target {
         case .records(let ids): for id in ids { _ = try record(id, in: tx) }
         case .ride(let id):
@@ -451,7 +451,7 @@ public struct DiaryService: Sendable {
         try await store.read { tx in try preview(target, in: tx) }
     }
 
-    private func preview(_ target: RemovalTarget, in tx: any StoreUnit) throws -> [String] {
+    private func preview(_ target: RemovalTarget, in tx: any StoreReading) throws -> [String] {
         try checkRemoval(target, in: tx)
         func carried(_ records: [LocationRecord]) -> String {
             var totals: [(Int, String)] = []
@@ -506,7 +506,7 @@ public struct DiaryService: Sendable {
     }
 
     /// `[start, end)` of local day `day`, cut where the account's devices were (``DayZone``).
-    private func dayRange(_ day: CivilDate, in tx: any StoreUnit) throws -> (Int64, Int64) {
+    private func dayRange(_ day: CivilDate, in tx: any StoreReading) throws -> (Int64, Int64) {
         let (from, to, _) = try DayZone.range(
             first: day, last: day, store: tx, devices: DeviceFilter(account: account), zone: zone)
         return (from, to)

@@ -37,7 +37,7 @@ public struct EventOutlet: Sendable {
 
     /// ``take(_:device:deviceName:)`` inside a unit of work (or on the store itself).
     @discardableResult
-    public func take(_ events: [TrailEvent], device: DeviceID, deviceName: String, in store: any StoreUnit) throws
+    public func take(_ events: [TrailEvent], device: DeviceID, deviceName: String, in store: any StoreWriting) throws
         -> [TrailEvent]
     {
         guard !events.isEmpty else { return [] }
@@ -64,7 +64,8 @@ public struct EventOutlet: Sendable {
     }
 
     /// Puts what `account`'s alerts take of `events` in the outbox (when alerting).
-    private func alert(_ events: [TrailEvent], account: String?, deviceName: String, in store: any StoreUnit) throws {
+    private func alert(_ events: [TrailEvent], account: String?, deviceName: String, in store: any StoreWriting) throws
+    {
         guard alerting else { return }
         let alerts = try store.alerts(account: account)
         guard !alerts.isEmpty else { return }

@@ -271,7 +271,7 @@ public final class PhoneIngest: Sendable {
     /// stored ones began (a stay before them, a departure after), so the whole stretch counts.
     func lateEvents(
         in range: ClosedRange<Int64>, device: DeviceID, deviceName: String, account: String?, places: [Place],
-        besides: [TrailEvent], unit: any StoreUnit
+        besides: [TrailEvent], unit: any StoreWriting
     ) throws -> [TrailEvent] {
         let store = unit
         let from = range.lowerBound - lateWindow
@@ -325,7 +325,7 @@ public final class PhoneIngest: Sendable {
     /// the same place as its last one of the pair within ``lateWindow`` before (late points
     /// showed it first, at its own time; the live detector, seeing the points with gaps, found
     /// it again later).
-    func unrepeated(_ events: [TrailEvent], deviceName: String, account: String?, in store: any StoreUnit) throws
+    func unrepeated(_ events: [TrailEvent], deviceName: String, account: String?, in store: any StoreReading) throws
         -> [TrailEvent]
     {
         var kept: [TrailEvent] = []

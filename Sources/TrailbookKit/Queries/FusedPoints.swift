@@ -62,7 +62,7 @@ enum FusedPoints {
     /// range of one device's rides is read as it comes, keeping none. `mayFuse` false: the
     /// caller knows one device at most has rides there (no look at the rides of each range).
     static func forEach(
-        store: any StoreUnit, from: Int64, to: Int64, devices: DeviceFilter, mayFuse: Bool = true,
+        store: any StoreReading, from: Int64, to: Int64, devices: DeviceFilter, mayFuse: Bool = true,
         _ body: (Fix) throws -> Void
     ) throws {
         if mayFuse, spansDevices(devices),
@@ -80,7 +80,7 @@ enum FusedPoints {
     /// for a day whose rides of several devices overlap, where adding each ride's own would count
     /// the shared time twice.
     static func figures(
-        store: any StoreUnit, from: Int64, to: Int64, devices: DeviceFilter, stays: [RideParts.Stay] = []
+        store: any StoreReading, from: Int64, to: Int64, devices: DeviceFilter, stays: [RideParts.Stay] = []
     ) throws -> (distance: Double, moving: Double) {
         let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         var byRide: [Int64: [TrackPoint]] = [:]

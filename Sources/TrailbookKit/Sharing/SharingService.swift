@@ -58,7 +58,7 @@ public struct SharingService: Sendable {
         }
     }
 
-    static func createCode(_ store: any StoreUnit, owner: String, scopes: [String], historyHours: Int, now: Int64)
+    static func createCode(_ store: any StoreWriting, owner: String, scopes: [String], historyHours: Int, now: Int64)
         throws -> (code: String, expires: Int64)
     {
         if let bad = scopes.first(where: { !Self.scopes.contains($0) }) { throw SharingError.badScopes(bad) }
@@ -138,7 +138,7 @@ public struct SharingService: Sendable {
     }
 
     /// The grant `owner` gave `viewer`, when it is in force at `now`.
-    static func activeGrant(_ store: any StoreUnit, owner: String, viewer: String, now: Int64) throws -> Grant? {
+    static func activeGrant(_ store: any StoreReading, owner: String, viewer: String, now: Int64) throws -> Grant? {
         try store.grants(viewer: viewer).first { $0.owner == owner && $0.isActive(at: now) }
     }
 
@@ -187,7 +187,7 @@ public struct SharingService: Sendable {
         }
     }
 
-    static func friends(_ store: any StoreUnit, of viewer: String, now: Int64, movingWithin: Double) throws
+    static func friends(_ store: any StoreReading, of viewer: String, now: Int64, movingWithin: Double) throws
         -> [Friend]
     {
         try store.grants(viewer: viewer).filter { $0.scopes.contains("live") && $0.isActive(at: now) }.flatMap {
@@ -201,7 +201,7 @@ public struct SharingService: Sendable {
 
     /// The devices of `owner` that post live (``AccountDevice/postsLive``): an import's device is
     /// never somewhere now, however new its points.
-    static func liveDevices(_ store: any StoreUnit, of owner: String) throws -> Set<String> {
+    static func liveDevices(_ store: any StoreReading, of owner: String) throws -> Set<String> {
         Set((try store.devices(of: owner) ?? []).filter(\.postsLive).map(\.name))
     }
 

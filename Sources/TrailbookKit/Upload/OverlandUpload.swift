@@ -158,7 +158,7 @@ public struct OverlandUpload: Sendable {
         return try await store.read { tx in try Self.pendingCount(tx, device: device, cursor: cursor, from: from) }
     }
 
-    static func pendingCount(_ tx: any StoreUnit, device: DeviceID, cursor: String, from: Int64?) throws -> Int {
+    static func pendingCount(_ tx: any StoreReading, device: DeviceID, cursor: String, from: Int64?) throws -> Int {
         try tx.pointCount(device: device, after: try start(tx, device: device, cursor: cursor, from: from))
     }
 
@@ -187,7 +187,7 @@ public struct OverlandUpload: Sendable {
     }
 
     /// The time after which points are still to send: the cursor, or just before `from`.
-    private static func start(_ tx: any StoreUnit, device: DeviceID, cursor: String, from: Int64?) throws -> Int64? {
+    private static func start(_ tx: any StoreReading, device: DeviceID, cursor: String, from: Int64?) throws -> Int64? {
         let stored = try tx.uploadCursor(device: device, server: cursor)
         guard let from else { return stored }
         return max(stored ?? .min, from - 1)

@@ -151,10 +151,10 @@ public enum GazetteerService {
 
 /// Nearest-place lookups in the stored gazetteer, the cells read once each.
 public struct GazetteerLookup {
-    let store: any StoreUnit
+    let store: any StoreReading
     private var cells: [Int64: [GazetteerEntry]] = [:]
 
-    public init(store: any StoreUnit) {
+    public init(store: any StoreReading) {
         self.store = store
     }
 
@@ -192,7 +192,7 @@ extension GazetteerService {
 public struct PlaceZones {
     private var lookup: GazetteerLookup?
 
-    public init(store: any StoreUnit) throws {
+    public init(store: any StoreReading) throws {
         lookup = try store.hasGazetteer() ? GazetteerLookup(store: store) : nil
     }
 
@@ -223,7 +223,7 @@ public enum DayZone {
     /// middle in `zone`, the nearest within 26 hours (a local day anywhere lies within that) is
     /// asked where it was, and its zone holds when the middle of the day there has a point.
     /// `zone` without a gazetteer, or without a point near enough.
-    public static func of(_ day: CivilDate, store: any StoreUnit, devices: DeviceFilter, zone: TimeZone) throws
+    public static func of(_ day: CivilDate, store: any StoreReading, devices: DeviceFilter, zone: TimeZone) throws
         -> TimeZone
     {
         var zones = try PlaceZones(store: store)
@@ -232,7 +232,7 @@ public enum DayZone {
 
     /// ``of(_:store:devices:zone:)`` with the gazetteer's cells already read kept in `zones`.
     public static func of(
-        _ day: CivilDate, zones: inout PlaceZones, store: any StoreUnit, devices: DeviceFilter, zone: TimeZone
+        _ day: CivilDate, zones: inout PlaceZones, store: any StoreReading, devices: DeviceFilter, zone: TimeZone
     ) throws -> TimeZone {
         guard zones.isLoaded else { return zone }
         /// Where the person was nearest the day's middle in `z`, within `window` ms.
@@ -253,7 +253,7 @@ public enum DayZone {
 
     /// Where `day` ends: where the next day begins, in its own zone (``of(_:store:devices:zone:)``).
     /// A day cut in one zone whose next is in another (a flight east) ends before its midnight.
-    public static func end(of day: CivilDate, store: any StoreUnit, devices: DeviceFilter, zone: TimeZone) throws
+    public static func end(of day: CivilDate, store: any StoreReading, devices: DeviceFilter, zone: TimeZone) throws
         -> Int64
     {
         let next = day.adding(days: 1)
@@ -264,7 +264,7 @@ public enum DayZone {
     /// that bound), the first day starting at its midnight where the person was and the last
     /// ending at its own (``of(_:store:devices:zone:)``), and the zone the first day is cut in.
     public static func range(
-        first: CivilDate?, last: CivilDate?, store: any StoreUnit, devices: DeviceFilter, zone: TimeZone
+        first: CivilDate?, last: CivilDate?, store: any StoreReading, devices: DeviceFilter, zone: TimeZone
     ) throws -> (from: Int64, to: Int64, cut: TimeZone) {
         var zones = try PlaceZones(store: store)
         let start = try first.map { try of($0, zones: &zones, store: store, devices: devices, zone: zone) } ?? zone

@@ -392,7 +392,7 @@ public enum VisitService {
         _ found: [VisitPlace], stored: [FoundPlace], store: any TrackStoring, account: String?, radius: Double,
         keep: Bool
     ) throws -> (ids: [Int: Int], known: [Remembered.Known], addresses: [Int: String]) {
-        func known(_ unit: any StoreUnit) throws -> [Remembered.Known] {
+        func known(_ unit: any StoreReading) throws -> [Remembered.Known] {
             try unit.foundPlaces(account: account).map { .init(id: Int($0.id), center: $0.center, name: $0.name) }
         }
         let addresses = Dictionary(
