@@ -23,8 +23,11 @@ extension StoreContract {
                     "the unit sees its own ride")
                 return id
             }
-            try expect(try store.record(id, account: nil)?.notes.map(\.text) == ["a", "b"], "the record committed")
-            try expect(try store.daySummary(day, account: nil) == "Loop", "the day's summary committed")
+            try expect(
+                try store.readNow { try $0.record(id, account: nil) }?.notes.map(\.text) == ["a", "b"],
+                "the record committed")
+            try expect(
+                try store.readNow { try $0.daySummary(day, account: nil) } == "Loop", "the day's summary committed")
             let seen = try await store.read { tx in
                 try tx.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all).count
             }
@@ -43,21 +46,25 @@ extension StoreContract {
                 }
                 try expect(false, "the unit's error reaches its caller")
             } catch is Stop {}
-            let devices = try store.devices().map(\.name)
+            let devices = try store.readNow { try $0.devices() }.map(\.name)
             try expect(devices.isEmpty, "no device: \(devices)")
-            try expect(try store.records(fromMilliseconds: .min, toMilliseconds: .max).isEmpty, "no record")
             try expect(
-                try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all).isEmpty, "no point")
+                try store.readNow { try $0.records(fromMilliseconds: .min, toMilliseconds: .max) }.isEmpty, "no record")
+            try expect(
+                try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all) }
+                    .isEmpty, "no point")
             // A record with a photo, removed by a unit that then fails: the file stays with the record.
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("unit-\(UUID())").path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: dir) }
             try Data("a photo".utf8).write(to: URL(fileURLWithPath: dir + "/p.jpg"))
-            let photo = try store.storePhotoFile(dir + "/p.jpg", takenMilliseconds: t0)
+            let photo = try store.writeNow { try $0.storePhotoFile(dir + "/p.jpg", takenMilliseconds: t0) }
             let id = try some(
-                try store.addRecord(
-                    milliseconds: t0, coordinate: Coordinate(latitude: 47, longitude: 8), altitude: nil, notes: [],
-                    fields: [], photos: [photo], account: nil), "a record")
+                try store.writeNow {
+                    try $0.addRecord(
+                        milliseconds: t0, coordinate: Coordinate(latitude: 47, longitude: 8), altitude: nil, notes: [],
+                        fields: [], photos: [photo], account: nil)
+                }, "a record")
             let file = store.mediaDirectory + "/" + photo.file
             do {
                 _ = try await store.write { tx in
@@ -67,7 +74,8 @@ extension StoreContract {
                 }
             } catch is Stop {}
             try expect(FileManager.default.fileExists(atPath: file), "the photo file stays after a rollback")
-            try expect(try store.record(id, account: nil)?.photos.count == 1, "and so does its record")
+            try expect(
+                try store.readNow { try $0.record(id, account: nil) }?.photos.count == 1, "and so does its record")
             let removal = try await store.write { tx in try tx.remove(records: [id], account: nil).removal }
             try expect(removal.records == 1 && removal.photoFilesDeleted == 1, "removed: \(removal)")
             try expect(!FileManager.default.fileExists(atPath: file), "the file goes once the unit committed")
@@ -101,7 +109,7 @@ extension StoreContract {
             let found = try await store.readPhoneDevice(tokenHash: "t")
             try expect(
                 found?.account == "ana" && found?.name == "phone"
-                    && found?.device == (try store.device(tokenHash: "t"))?.device,
+                    && found?.device == (try store.readNow { try $0.device(tokenHash: "t") })?.device,
                 "the token's device: \(found as Any)")
             try expect(try await store.readPhoneDevice(tokenHash: "o") == nil, "a revoked token finds nothing")
             try expect(try await store.readPhoneDevice(tokenHash: "x") == nil, "an unknown one neither")
@@ -119,7 +127,9 @@ extension StoreContract {
                 throw Violation(description: "a revoked device's batch was stored")
             } catch is DeviceRevoked {}
             try expect(
-                try store.recentPoints(account: "ana", device: "late", limit: 1).allSatisfy { $0.fixes.isEmpty },
+                try store.readNow { try $0.recentPoints(account: "ana", device: "late", limit: 1) }.allSatisfy {
+                    $0.fixes.isEmpty
+                },
                 "the revoked device has no point")
             try expect(
                 try await store.readPhoneDevice(tokenHash: "l") == nil, "the revoked token, read again, finds nothing")

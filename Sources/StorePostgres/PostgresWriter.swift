@@ -452,3 +452,12 @@ final class PostgresWriter: TrackWriting {
 extension PostgresStoring {
     public func makeWriter(device: DeviceID) -> any TrackWriting { PostgresWriter(store: self, device: device) }
 }
+
+extension PostgresStore {
+    /// The file's points are held until the end, then written in one transaction.
+    public func beginImport(device: DeviceID, file: ImportedFile?, replacing earlier: StoredImport?)
+        -> any ImportWriting
+    {
+        DeferredImport(writer: makeWriter(device: device), file: file, earlier: earlier)
+    }
+}

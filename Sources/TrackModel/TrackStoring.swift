@@ -1,8 +1,9 @@
 import Foundation
 import GPSCore
 
-/// A store shared by the whole process: what ``StoreWriting`` offers, each call its own
-/// transaction, and units of work that hold one transaction for several calls.
+/// A store shared by the whole process, reached through units of work alone: a read unit
+/// (``StoreReading``) or a write unit (``StoreWriting``) runs several operations in one
+/// transaction. Nothing is read or written outside one.
 ///
 /// A unit of work is synchronous inside and async at the boundary, as GRDB's
 /// `DatabaseWriter.write` is: `try await store.write { tx in ... }` runs its body on the store's
@@ -10,7 +11,22 @@ import GPSCore
 /// body returns and rolled back when it throws; `read` sees one consistent state. The `tx` must
 /// not escape its body. What a unit removes from outside the database (photo files) goes once it
 /// has committed.
-public protocol TrackStoring: StoreWriting, AnyObject, Sendable {
+public protocol TrackStoring: AnyObject, Sendable {
+    /// Where the store is, for sentences.
+    var path: String { get }
+    /// The folder that holds the photo files.
+    var mediaDirectory: String { get }
+    /// Whether `error` is a write that gave up waiting for another writer.
+    func isBusy(_ error: any Error) -> Bool
+    /// Whether `error` means the store is away for now (a database server that does not answer):
+    /// the same request can succeed later.
+    func isUnavailable(_ error: any Error) -> Bool
+    /// Writes may wait at most `seconds` for another writer, then fail with an error
+    /// ``isBusy(_:)`` recognises (for a recorder, which must keep reading its receiver).
+    func limitWriteWait(to seconds: TimeInterval) throws
+    /// Copies a photo into the media folder (once per content) and returns it, to attach in a
+    /// unit: a copy, no transaction.
+    func storePhotoFile(_ source: String, takenMilliseconds: Int64?) throws -> Photo
     /// Runs `body` in one write transaction, off the cooperative threads.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T
     /// Runs `body` on one consistent state of the store, off the cooperative threads.
@@ -34,6 +50,12 @@ public protocol TrackStoring: StoreWriting, AnyObject, Sendable {
     /// Runs `body` on one consistent state of the store on the calling thread, as ``writeNow(_:)``
     /// writes: for synchronous callers off the cooperative threads.
     func readNow<T>(_ body: (any StoreReading) throws -> T) throws -> T
+    /// Begins the import of a file still being read as `device`'s points: a write unit of its
+    /// own, whose one transaction runs until ``ImportWriting/finish(_:places:)`` commits it (or
+    /// ``ImportWriting/cancel()`` rolls it back). A store that cannot write meanwhile holds the
+    /// points until then (``DeferredImport``).
+    func beginImport(device: DeviceID, file: ImportedFile?, replacing earlier: StoredImport?) throws
+        -> any ImportWriting
 }
 
 /// What a unit of work reads (``TrackStoring/read(_:)``, and a write unit too): what every store

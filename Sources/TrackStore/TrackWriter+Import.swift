@@ -33,6 +33,17 @@ extension TrackWriter {
         guard !store.pool.inUnit else { return DeferredImport(writer: self, file: file, earlier: earlier) }
         return ConcurrentImport(pool: store.pool.store.databasePool, device: device, file: file, earlier: earlier)
     }
+}
+
+extension TrackStore {
+    public func beginImport(device: DeviceID, file: ImportedFile?, replacing earlier: StoredImport?)
+        -> any ImportWriting
+    {
+        ConcurrentImport(pool: databasePool, device: device, file: file, earlier: earlier)
+    }
+}
+
+extension TrackWriter {
 
     /// The id of the ride (or, with `ride`, the segment of that ride) that covers `[start, end]`
     /// afterwards, as ``OverlapMerge`` plans it: the stored rows whose ranges overlap it become

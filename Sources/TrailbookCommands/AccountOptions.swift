@@ -17,7 +17,7 @@ struct AccountOptions: ParsableArguments {
     /// does not have is exit 66, naming the ones it has.
     func account(in store: any TrackStoring) throws -> String? {
         guard let user else { return nil }
-        try Self.check(user, in: store)
+        try store.readNow { try Self.check(user, in: $0) }
         return user
     }
 

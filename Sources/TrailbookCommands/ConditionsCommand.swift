@@ -72,11 +72,13 @@ extension ConditionsCommand {
     /// place within 50 km.
     func placeZone() throws -> TimeZone? {
         guard zoneOptions.timeZone == nil, let store = try? storeOptions.openIfItExists(),
-            try store.hasGazetteer()
+            try store.readNow({ try $0.hasGazetteer() })
         else { return nil }
-        var lookup = GazetteerLookup(store: store)
-        return try lookup.nearest(Coordinate(latitude: lat, longitude: lon)).flatMap {
-            TimeZone(identifier: $0.entry.zone)
+        return try store.readNow { tx in
+            var lookup = GazetteerLookup(store: tx)
+            return try lookup.nearest(Coordinate(latitude: lat, longitude: lon)).flatMap {
+                TimeZone(identifier: $0.entry.zone)
+            }
         }
     }
 }

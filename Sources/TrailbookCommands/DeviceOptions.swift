@@ -11,15 +11,15 @@ struct DeviceOptions: ParsableArguments {
     /// does not have is exit 66, naming the ones it has.
     func filter(_ store: any TrackStoring, account: String? = nil) throws -> DeviceFilter {
         if let account {
-            try AccountOptions.check(account, in: store)
-            let devices = try store.devices(of: account)?.map(\.name) ?? []
+            try store.readNow { try AccountOptions.check(account, in: $0) }
+            let devices = try store.readNow { try $0.devices(of: account) }?.map(\.name) ?? []
             if let deviceName, !devices.contains(deviceName) {
                 throw Self.unknown(deviceName, store: store, devices: devices)
             }
             return .account(account, device: deviceName)
         }
         guard let deviceName else { return .all }
-        let devices = try store.devices().map(\.name)
+        let devices = try store.readNow { try $0.devices() }.map(\.name)
         guard devices.contains(deviceName) else { throw Self.unknown(deviceName, store: store, devices: devices) }
         return .named(deviceName)
     }

@@ -92,14 +92,17 @@ struct GeocoderCommand: ParsableCommand {
 
         func run() throws {
             let store = try storeOptions.open()
-            guard try store.hasGazetteer() else {
+            guard try store.readNow({ try $0.hasGazetteer() }) else {
                 throw CommandFailure(
                     message: "The gazetteer of \(store.path) is empty; load one with trailbook geocoder import "
                         + "cities500.txt (from download.geonames.org/export/dump).",
                     code: .noInput)
             }
-            var lookup = GazetteerLookup(store: store)
-            guard let (e, metres) = try lookup.nearest(Coordinate(latitude: lat, longitude: lon)) else {
+            let nearest = try store.readNow { tx in
+                var lookup = GazetteerLookup(store: tx)
+                return try lookup.nearest(Coordinate(latitude: lat, longitude: lon))
+            }
+            guard let (e, metres) = nearest else {
                 throw CommandFailure(
                     message: "No populated place of the gazetteer lies within 50 km of \(lat), \(lon).", code: .failure)
             }

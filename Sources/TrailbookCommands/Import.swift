@@ -125,7 +125,7 @@ struct Import: ParsableCommand {
                         "There is no account \(user) in \(storeOptions.path) (it has none; trailbook user add NAME makes one).",
                     code: .noInput)
             }
-            try AccountOptions.check(user, in: existing)
+            try existing.readNow { try AccountOptions.check(user, in: $0) }
         }
         // The web app's account archive, as downloaded: its rides and records as Trailbook's GPX.
         var archives: [AccountArchive] = []
@@ -214,7 +214,7 @@ extension Import {
                     + "not the Recorder tree \(tree.root).", code: .usage)
         }
         if accountOptions.user == nil {
-            let missing = try tree.users.filter { try existing?.devices(of: $0) == nil }
+            let missing = try tree.users.filter { user in try existing?.readNow({ try $0.devices(of: user) }) == nil }
             guard missing.isEmpty else {
                 let who = missing.count == 1 ? "the user \(missing[0])" : "the users " + missing.joined(separator: ", ")
                 throw CommandFailure(
@@ -255,7 +255,7 @@ extension Import {
     /// The device of files imported without --device-name: `imported` (its events read "imported
     /// lost its fix"), or `import`, the name earlier versions used, in a store that has it.
     static func defaultDevice(in store: (any TrackStoring)?) throws -> String {
-        let earlier = try store?.devices().contains { $0.name == "import" } ?? false
+        let earlier = try store?.readNow { try $0.devices() }.contains { $0.name == "import" } ?? false
         return earlier ? "import" : "imported"
     }
 }

@@ -42,17 +42,19 @@ struct Points: ParsableCommand {
         let from: Int64
         let to: Int64
         if let ride {
-            guard let range = try store.rideRange(ride) else {
+            guard let range = try store.readNow({ try $0.rideRange(ride) }) else {
                 throw CommandFailure(
                     message: "There is no ride \(ride) in \(store.path); trailbook rides lists them.", code: .noInput)
             }
             (from, to) = (range.start, range.end + 1)
         } else {
-            (from, to, _) = try days.range(in: try zoneOptions.zone(), store: store, devices: filter)
+            (from, to, _) = try store.readNow { try days.range(in: try zoneOptions.zone(), store: $0, devices: filter) }
         }
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"] + SensorColumns.names) }
-        for p in try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: filter)
+        for p in try store.readNow({
+            try $0.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: filter)
+        })
         where ride.map({ p.ride == $0 }) ?? true {
             if format == .csv {
                 out.appendCSVRow(

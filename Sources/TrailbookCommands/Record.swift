@@ -67,7 +67,7 @@ struct Record: AsyncParsableCommand {
         let (store, device) = try await Blocking.run { () throws -> (any TrackStoring, DeviceID) in
             let store = try storeOptions.openOrCreate()
             // The device row is written before writes stop waiting for other processes.
-            let device = try store.device(named: name)
+            let device = try store.writeNow { try $0.device(named: name) }
             try store.limitWriteWait(to: RecordService.writeWait)
             return (store, device)
         }

@@ -82,8 +82,8 @@ struct Rides: ParsableCommand {
         let zone = config.timeZone
         let store = try storeOptions.open()
         let filter = try devices.filter(store, account: user)
-        let (from, to, cut) = try days.range(in: zone, store: store, devices: filter)
-        var rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: filter)
+        let (from, to, cut) = try store.readNow { try days.range(in: zone, store: $0, devices: filter) }
+        var rides = try store.readNow { try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: filter) }
         let storedAny = !rides.isEmpty
         // Days are the person's: rides cut around the stays of the timeline (a night at home, a
         // phone lying still, is no ride), as the day page and `summary --day` count them.
@@ -100,9 +100,11 @@ struct Rides: ParsableCommand {
         }
         // Each ride's times in the zone of where it began (a day in Tokyo is written +09:00),
         // with a gazetteer loaded (`trailbook geocoder import`).
-        var zones = try PlaceZones(store: store)
-        let reports = try rides.map { ride in
-            RideReport(ride, zone: zone, there: try zones.zone(of: ride, account: user, store: store))
+        let reports = try store.readNow { tx in
+            var zones = try PlaceZones(store: tx)
+            return try rides.map { ride in
+                RideReport(ride, zone: zone, there: try zones.zone(of: ride, account: user, store: tx))
+            }
         }
         if json {
             let encoder = JSONEncoder()
@@ -129,8 +131,10 @@ struct Rides: ParsableCommand {
     static func nearestDays(_ store: any TrackStoring, _ devices: DeviceFilter, from: Int64, to: Int64, zone: TimeZone)
         throws -> String
     {
-        let before = try store.rides(fromMilliseconds: .min, toMilliseconds: from, devices: devices).last
-        let after = try store.rides(fromMilliseconds: to, toMilliseconds: .max, devices: devices).first
+        let before = try store.readNow { try $0.rides(fromMilliseconds: .min, toMilliseconds: from, devices: devices) }
+            .last
+        let after = try store.readNow { try $0.rides(fromMilliseconds: to, toMilliseconds: .max, devices: devices) }
+            .first
         let days = [
             before.map { "\(LocalDay.of($0.startMilliseconds, in: zone)) before" },
             after.map { "\(LocalDay.of($0.startMilliseconds, in: zone)) after" },
@@ -157,7 +161,9 @@ extension RideSelection {
             case .day(let day): (first, last) = (day, day)
             case .days(let a, let b): (first, last) = (a, b)
             }
-            let (from, to, _) = try DayZone.range(first: first, last: last, store: store, devices: devices, zone: zone)
+            let (from, to, _) = try store.readNow {
+                try DayZone.range(first: first, last: last, store: $0, devices: devices, zone: zone)
+            }
             throw CommandFailure(
                 message: failure.description + " "
                     + (try Rides.nearestDays(store, devices, from: from, to: to, zone: zone)),

@@ -46,7 +46,7 @@ struct VisitsCommand: ParsableCommand {
         let zone = config.timeZone
         let store = try storeOptions.open()
         let filter = try devices.filter(store, account: accountOptions.user)
-        let (from, to, _) = try range.range(in: zone, store: store, devices: filter)
+        let (from, to, _) = try store.readNow { try range.range(in: zone, store: $0, devices: filter) }
         var findings = try VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: filter, rules: config.pipeline.visits,
             zone: zone)

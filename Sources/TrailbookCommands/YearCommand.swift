@@ -51,7 +51,9 @@ struct YearCommand: ParsableCommand {
         }
         let store = try storeOptions.open()
         let filter = try devices.filter(store, account: accountOptions.user)
-        let (from, to, _) = try DayZone.range(first: first, last: last, store: store, devices: filter, zone: zone)
+        let (from, to, _) = try store.readNow {
+            try DayZone.range(first: first, last: last, store: $0, devices: filter, zone: zone)
+        }
         let findings = try VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: filter, rules: config.pipeline.visits,
             zone: zone)

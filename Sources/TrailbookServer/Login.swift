@@ -16,26 +16,31 @@ struct WebSessions: Sendable {
     }
 
     static let lifetime: Int64 = 14 * 86_400_000
-    let store: any SessionStoring & Sendable
+    let store: any TrackStoring
 
     /// A new session for `user`: the cookie's token and the CSRF token.
     func create(user: String, now: Int64 = UTCTimestamp.now()) throws -> (token: String, csrf: String) {
         let token = Self.random()
         let csrf = Self.random()
-        _ = try store.addSession(
-            tokenHash: Self.key(token), account: user, csrf: csrf, expiresMilliseconds: now + Self.lifetime, now: now)
+        _ = try store.writeNow {
+            try $0.addSession(
+                tokenHash: Self.key(token), account: user, csrf: csrf, expiresMilliseconds: now + Self.lifetime,
+                now: now)
+        }
         return (token, csrf)
     }
 
     func session(_ token: String, now: Int64 = UTCTimestamp.now()) throws -> Session? {
-        try store.session(tokenHash: Self.key(token), now: now).map { Session(user: $0.account, csrf: $0.csrf) }
+        try store.readNow { try $0.session(tokenHash: Self.key(token), now: now) }.map {
+            Session(user: $0.account, csrf: $0.csrf)
+        }
     }
 
-    func end(_ token: String) throws { try store.endSession(tokenHash: Self.key(token)) }
+    func end(_ token: String) throws { try store.writeNow { try $0.endSession(tokenHash: Self.key(token)) } }
 
     /// Ends every session of `user` but the one of `token` (nil: all); how many ended.
     func endAll(of user: String, except token: String?) throws -> Int {
-        try store.endSessions(account: user, except: token.map(Self.key))
+        try store.writeNow { try $0.endSessions(account: user, except: token.map(Self.key)) }
     }
 
     static func key(_ token: String) -> String { ContentDigest.hexDigest(of: Array(token.utf8)) }
@@ -63,7 +68,7 @@ struct Login: Sendable {
     let threads: NIOThreadPool
 
     init(
-        accounts: AccountService, sessions store: any SessionStoring & Sendable, trustProxy: Bool,
+        accounts: AccountService, sessions store: any TrackStoring, trustProxy: Bool,
         threads: NIOThreadPool
     ) {
         self.accounts = accounts
@@ -96,7 +101,9 @@ struct Login: Sendable {
     /// units where it chose them (on the settings page), else the server's `zone` and metric.
     func local(_ user: String, zone: TimeZone) async -> (zone: TimeZone, imperial: Bool) {
         let store = sessions.store
-        let chosen = (try? await threads.runIfActive { try store.preferences(account: user) }) ?? AccountPreferences()
+        let chosen =
+            (try? await threads.runIfActive { try store.readNow { try $0.preferences(account: user) } })
+            ?? AccountPreferences()
         return (chosen.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone, chosen.units == "imperial")
     }
 

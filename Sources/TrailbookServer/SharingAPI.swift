@@ -13,17 +13,17 @@ struct LoginThrottle: Sendable {
     static let addressLimit = 30
     static let window: Int64 = 15 * 60_000
     /// The failures are kept in the store: every server process on it counts the same ones.
-    let store: any SessionStoring & Sendable
+    let store: any TrackStoring
 
     static func limit(_ key: String) -> Int { key.hasPrefix("address:") ? addressLimit : accountLimit }
 
     func allowed(_ keys: [String], now: Int64 = UTCTimestamp.now()) throws -> Bool {
-        let counts = try store.loginFailures(keys: keys, since: now - Self.window)
+        let counts = try store.readNow { try $0.loginFailures(keys: keys, since: now - Self.window) }
         return keys.allSatisfy { (counts[$0] ?? 0) < Self.limit($0) }
     }
 
     func failed(_ keys: [String], now: Int64 = UTCTimestamp.now()) throws {
-        try store.addLoginFailure(keys: keys, at: now, window: Self.window)
+        try store.writeNow { try $0.addLoginFailure(keys: keys, at: now, window: Self.window) }
     }
 }
 

@@ -117,7 +117,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         let store = self.store
         let threads = self.threads
         router.get("/api/health") { _, _ -> Response in
-            _ = try await threads.runIfActive { try store.pausedUntil() }
+            _ = try await threads.runIfActive { try store.readNow { try $0.pausedUntil() } }
             return Self.json("{\"status\":\"ok\"}\n")
         }
         router.get("/api/openapi.json") { _, _ -> Response in

@@ -142,8 +142,9 @@ struct WebAlerts {
         let store = self.store
         let (alerts, log, places, devices) = try await threads.runIfActive {
             (
-                try service.list(), try service.log(limit: Self.logLength), try store.places(account: user),
-                (try store.devices(of: user) ?? []).map(\.name)
+                try service.list(), try service.log(limit: Self.logLength),
+                try store.readNow { try $0.places(account: user) },
+                (try store.readNow { try $0.devices(of: user) } ?? []).map(\.name)
             )
         }
         let zone = await login.local(user, zone: zone).zone

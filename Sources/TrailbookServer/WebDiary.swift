@@ -308,7 +308,7 @@ struct WebDiary {
                 // No year asked: the month of the newest point, in view.
                 let (store, user) = (self.store, session.user)
                 let newest = try await threads.runIfActive {
-                    try store.latestPoint(devices: DeviceFilter(account: user))?.unixMilliseconds
+                    try store.readNow { try $0.latestPoint(devices: DeviceFilter(account: user)) }?.unixMilliseconds
                 }
                 let day = newest.map { LocalDay.of($0, in: zone) } ?? today
                 return WebPages.redirect("/calendar?year=\(day.year)#" + Self.monthID(day))
@@ -468,9 +468,13 @@ struct WebDiary {
             // put them right.
             let devices = DeviceFilter(account: user)
             // The day where the person was (a day in London is London's day), its times in `zone`.
-            let cut = try DayZone.of(day, store: store, devices: devices, zone: zone)
+            let (cut, until) = try store.readNow { tx in
+                (
+                    try DayZone.of(day, store: tx, devices: devices, zone: zone),
+                    try DayZone.end(of: day, store: tx, devices: devices, zone: zone)
+                )
+            }
             let from = LocalDay.start(day, in: cut)
-            let until = try DayZone.end(of: day, store: store, devices: devices, zone: zone)
             let to = until
             let found = try VisitService.find(
                 store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules, zone: zone)
@@ -528,7 +532,8 @@ struct WebDiary {
             }
         }
         var places = found.places.values.sorted { $0.id < $1.id }.map { (String($0.id), VisitFindings.name(of: $0)) }
-        for own in try store.places(account: user) where !places.contains(where: { $0.1 == own.name }) {
+        for own in try store.readNow({ try $0.places(account: user) })
+        where !places.contains(where: { $0.1 == own.name }) {
             places.append((own.name, own.name))
         }
         return (rows, places.map { (value: $0.0, name: $0.1) })

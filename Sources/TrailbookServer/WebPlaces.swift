@@ -138,7 +138,7 @@ struct WebPlaces {
         let service = PlaceService(store: store, account: user)
         let (places, latest, found) = try await threads.runIfActive {
             (
-                try service.list(), try store.latestPoint(devices: DeviceFilter(account: user)),
+                try service.list(), try store.readNow { try $0.latestPoint(devices: DeviceFilter(account: user)) },
                 try Self.found(store: store, account: user)
             )
         }
@@ -181,10 +181,14 @@ struct WebPlaces {
     /// The account's found places, each with the gazetteer's nearest populated place ("Wiedikon,
     /// CH") when one is loaded.
     static func found(store: any TrackStoring, account: String) throws -> [(FoundPlace, String?)] {
-        let found = try store.foundPlaces(account: account)
-        guard !found.isEmpty, try store.hasGazetteer() else { return found.map { ($0, nil) } }
-        var lookup = GazetteerLookup(store: store)
-        return try found.map { p in (p, try lookup.nearest(p.center).map { "\($0.entry.name), \($0.entry.country)" }) }
+        let found = try store.readNow { try $0.foundPlaces(account: account) }
+        guard !found.isEmpty, try store.readNow({ try $0.hasGazetteer() }) else { return found.map { ($0, nil) } }
+        return try store.readNow { tx in
+            var lookup = GazetteerLookup(store: tx)
+            return try found.map { p in
+                (p, try lookup.nearest(p.center).map { "\($0.entry.name), \($0.entry.country)" })
+            }
+        }
     }
 
     /// The places for the map: name, centre, radius, and a polygon's ring as [lon, lat] pairs.

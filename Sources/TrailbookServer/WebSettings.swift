@@ -95,7 +95,7 @@ struct WebSettings {
             let chosen = AccountPreferences(
                 timeZone: zoneName.isEmpty ? nil : zoneName, units: units.isEmpty ? nil : units)
             let store = login.sessions.store
-            _ = try await threads.runIfActive { try store.setPreferences(account: user, chosen) }
+            _ = try await threads.runIfActive { try store.writeNow { try $0.setPreferences(account: user, chosen) } }
             return try await page(user, csrf, message: "Your time zone and units are saved.")
         }
         router.post("/sessions/end") { request, _ -> Response in
@@ -112,7 +112,7 @@ struct WebSettings {
     {
         let (accounts, store) = (self.accounts, login.sessions.store)
         let (devices, chosen) = try await threads.runIfActive {
-            (try accounts.devices(of: user), try store.preferences(account: user))
+            (try accounts.devices(of: user), try store.readNow { try $0.preferences(account: user) })
         }
         let zone = chosen.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone
         var values: [String: Any] = [

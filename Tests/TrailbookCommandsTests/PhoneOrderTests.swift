@@ -91,8 +91,10 @@ import TrailbookTestSupport
 
     /// What the store holds of one device: its points, rides, segments, state and events.
     static func snapshot(_ store: String, device: String) throws -> [String] {
-        let points = try openStore(store).points(account: "ana", fromMilliseconds: .min, toMilliseconds: .max)
-            .filter { $0.device == device }.map(\.fix)
+        let points = try openStore(store).readNow {
+            try $0.points(account: "ana", fromMilliseconds: .min, toMilliseconds: .max)
+        }
+        .filter { $0.device == device }.map(\.fix)
         func rows(_ query: String) throws -> [String] {
             try storeRows(store, query).split(separator: "\n").map(String.init)
         }

@@ -35,9 +35,14 @@ import TrailbookTestSupport
         _ = try deviceToken("phone", user: "ana", store: sqlite)
         let local = try openStore(sqlite)
         #expect(
-            try local.addShareCode(
-                owner: "ana", codeHash: "h", scopes: ["live"], historyHours: 0, expiresMilliseconds: .max))
-        #expect(try local.redeemShareCode(codeHash: "h", viewer: "ben", now: 0, maxFailures: 5, window: 1) != .unknown)
+            try local.writeNow {
+                try $0.addShareCode(
+                    owner: "ana", codeHash: "h", scopes: ["live"], historyHours: 0, expiresMilliseconds: .max)
+            })
+        #expect(
+            try local.writeNow {
+                try $0.redeemShareCode(codeHash: "h", viewer: "ben", now: 0, maxFailures: 5, window: 1)
+            } != .unknown)
 
         let database = try PostgresCluster.shared().newDatabase()
         let back = folder + "/back.sqlite"
@@ -92,7 +97,9 @@ import TrailbookTestSupport
             }
         }
         for store in [sqlite, database, back] {
-            #expect(try openStore(store).grants(owner: "ana").map(\.viewer) == ["ben"], "the grant in \(store)")
+            #expect(
+                try openStore(store).readNow { try $0.grants(owner: "ana") }.map(\.viewer) == ["ben"],
+                "the grant in \(store)")
         }
         #expect(
             FileManager.default.fileExists(atPath: folder + "/back-media"), "the photo file came back beside the file")

@@ -45,11 +45,11 @@ public enum AccountError: ServiceFailure, Equatable {
 /// bytes, the pre-hash makes every character count; the prefix lets the scheme change later.
 /// Device tokens are 32 random bytes (base32, 52 characters), shown once and stored as SHA-256.
 public struct AccountService: Sendable {
-    public let store: any AccountStoring & Sendable
+    public let store: any TrackStoring
     /// Passwords checked lately (a server's); nil: every check is a bcrypt.
     public let verified: VerifiedPasswords?
 
-    public init(store: any AccountStoring & Sendable, verified: VerifiedPasswords? = nil) {
+    public init(store: any TrackStoring, verified: VerifiedPasswords? = nil) {
         self.store = store
         self.verified = verified
     }
@@ -135,19 +135,19 @@ public struct AccountService: Sendable {
         ContentDigest.hexDigest(of: Array(password.precomposedStringWithCompatibilityMapping.utf8))
     }
 
-    public func accounts() throws -> [StoredAccount] { try store.accounts() }
+    public func accounts() throws -> [StoredAccount] { try store.readNow { try $0.accounts() } }
 
     public func addAccount(_ name: String, password: String) throws {
         try Self.checkName(name)
         try Self.check(password: password, account: name)
-        guard try store.addAccount(name: name, passwordHash: Self.hash(password: password)) else {
+        guard try store.writeNow({ try $0.addAccount(name: name, passwordHash: Self.hash(password: password)) }) else {
             throw AccountError.accountExists(name)
         }
     }
 
     public func changePassword(of name: String, to password: String) throws {
         try Self.check(password: password, account: name)
-        guard try store.setPasswordHash(Self.hash(password: password), of: name) else {
+        guard try store.writeNow({ try $0.setPasswordHash(Self.hash(password: password), of: name) }) else {
             throw AccountError.noAccount(name)
         }
     }
@@ -155,7 +155,7 @@ public struct AccountService: Sendable {
     /// Whether `password` is `name`'s (false for an account without a password).
     /// A bcrypt, unless ``verified`` knows the password for the hash the store holds now.
     public func authenticate(_ name: String, password: String, now: Int64 = UTCTimestamp.now()) throws -> Bool {
-        guard let stored = try store.passwordHash(of: name) else {
+        guard let stored = try store.readNow({ try $0.passwordHash(of: name) }) else {
             // As slow as a wrong password, so the time does not tell which names exist.
             _ = Self.verify(password: password, stored: Self.decoy)
             return false
@@ -170,36 +170,41 @@ public struct AccountService: Sendable {
     static let decoy = hash(password: "no account has this password, it only costs the time")
 
     public func removeAccount(_ name: String) throws {
-        guard try store.removeAccount(name) else { throw AccountError.noAccount(name) }
+        guard try store.writeNow({ try $0.removeAccount(name) }) else { throw AccountError.noAccount(name) }
     }
 
     /// Adds a device to an account and returns its token, the only time it is seen.
     public func addDevice(_ name: String, account: String) throws -> String {
         try Self.checkName(name)
-        guard try store.devices(of: account) != nil else { throw AccountError.noAccount(account) }
+        guard try store.readNow({ try $0.devices(of: account) }) != nil else { throw AccountError.noAccount(account) }
         var bytes = [UInt8](repeating: 0, count: 32)
         var generator = SystemRandomNumberGenerator()
         for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255, using: &generator) }
         let token = Self.base32(bytes)
-        guard try store.addDevice(named: name, account: account, tokenHash: Self.tokenHash(token)) != nil else {
+        guard
+            try store.writeNow({ try $0.addDevice(named: name, account: account, tokenHash: Self.tokenHash(token)) })
+                != nil
+        else {
             throw AccountError.deviceExists(name, account: account)
         }
         return token
     }
 
     public func devices(of account: String) throws -> [AccountDevice] {
-        guard let devices = try store.devices(of: account) else { throw AccountError.noAccount(account) }
+        guard let devices = try store.readNow({ try $0.devices(of: account) }) else {
+            throw AccountError.noAccount(account)
+        }
         return devices
     }
 
     /// What the account's phone apps sent that is not a position, oldest first.
     public func messages(of account: String) throws -> [DeviceMessage] {
-        guard try store.devices(of: account) != nil else { throw AccountError.noAccount(account) }
-        return try store.deviceMessages(account: account)
+        guard try store.readNow({ try $0.devices(of: account) }) != nil else { throw AccountError.noAccount(account) }
+        return try store.readNow { try $0.deviceMessages(account: account) }
     }
 
     public func revokeDevice(_ name: String, account: String, now: Int64 = UTCTimestamp.now()) throws {
-        guard try store.revokeDevice(named: name, account: account, at: now) else {
+        guard try store.writeNow({ try $0.revokeDevice(named: name, account: account, at: now) }) else {
             throw AccountError.noDevice(name, account: account)
         }
     }

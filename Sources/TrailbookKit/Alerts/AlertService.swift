@@ -72,10 +72,12 @@ public struct AlertService: Sendable {
         return alert
     }
 
-    public func list() throws -> [Alert] { try store.alerts(account: account) }
+    public func list() throws -> [Alert] { try store.readNow { try $0.alerts(account: account) } }
 
     /// The newest `limit` deliveries of the account's alerts, newest first.
-    public func log(limit: Int) throws -> [StoredDelivery] { try store.deliveries(account: account, limit: limit) }
+    public func log(limit: Int) throws -> [StoredDelivery] {
+        try store.readNow { try $0.deliveries(account: account, limit: limit) }
+    }
 
     /// What the alerts would have sent for `events`, each of its device, had they happened live
     /// (a replay: the cooldowns start afresh): for each event, the alerts that take it.
@@ -97,7 +99,7 @@ public struct AlertService: Sendable {
     }
 
     public func remove(_ id: Int64) throws {
-        guard try store.removeScheduled(.alert, id: id, account: account) else {
+        guard try store.writeNow({ try $0.removeScheduled(.alert, id: id, account: account) }) else {
             throw ScheduleError.missing(.alert, id)
         }
     }

@@ -131,7 +131,8 @@ public struct SuggestService {
     /// The report for `kind`; with `best`, only the records in the top quarter by that field
     /// count. `now` and `days`: the windows' span.
     public func suggest(kind: RecordKind, best: String? = nil, now: Int64, days: Int = 7) throws -> SuggestReport {
-        var all = try DiaryService(store: store, zone: zone, account: account).records(kindQuery(kind), in: store)
+        let diary = DiaryService(store: store, zone: zone, account: account)
+        var all = try store.readNow { try diary.records(kindQuery(kind), in: $0) }
         guard !all.isEmpty else { throw SuggestError.noRecords(kind: kind.name) }
         var notes: [String] = []
         let recordCount = all.count
@@ -141,9 +142,11 @@ public struct SuggestService {
             }
             all = topQuarter(all, by: field, notes: &notes)
         }
-        let places = try store.places(account: account)
-        let rides = try store.rides(
-            fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
+        let places = try store.readNow { try $0.places(account: account) }
+        let rides = try store.readNow {
+            try $0.rides(
+                fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
+        }
 
         // Effort: the rides a record of the kind was logged on, or that come to where one was
         // (within `spotRadius` of it, or into a place holding one): a blank outing counts too.
@@ -161,9 +164,11 @@ public struct SuggestService {
                 $0.milliseconds >= ride.startMilliseconds - Self.rideSlack
                     && $0.milliseconds <= ride.endMilliseconds + Self.rideSlack
             }
-            let ridePoints = try store.pointsWithSegments(
-                fromMilliseconds: ride.startMilliseconds, toMilliseconds: ride.endMilliseconds + 1, devices: .all
-            ).filter { $0.ride == ride.id }
+            let ridePoints = try store.readNow {
+                try $0.pointsWithSegments(
+                    fromMilliseconds: ride.startMilliseconds, toMilliseconds: ride.endMilliseconds + 1, devices: .all
+                )
+            }.filter { $0.ride == ride.id }
             let comes =
                 !held.isEmpty
                 || ridePoints.contains { point in
@@ -186,8 +191,10 @@ public struct SuggestService {
         // Bin the recorded time, slot by slot.
         var hours: [String: [String: Double]] = [:]
         var weatherCovered = false
-        let weather = try store.weatherReadings(fromMilliseconds: .min, toMilliseconds: .max, account: account)
-        let ownDevices = try DiaryService(store: store, account: account).deviceIDs(in: store)
+        let weather = try store.readNow {
+            try $0.weatherReadings(fromMilliseconds: .min, toMilliseconds: .max, account: account)
+        }
+        let ownDevices = try store.readNow { try DiaryService(store: store, account: account).deviceIDs(in: $0) }
         for ride in effortRides {
             let list = points[ride.id] ?? []
             guard let first = list.first?.fix.coordinate else { continue }

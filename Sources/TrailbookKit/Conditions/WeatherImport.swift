@@ -194,15 +194,19 @@ public struct WeatherImportService {
         let first = readings.first!.milliseconds
         let last = readings.last!.milliseconds
         var outcome = Outcome(readings: readings.count, first: first, last: last, records: [])
-        for record in try store.records(fromMilliseconds: first, toMilliseconds: last + 1, account: account) {
+        for record in try store.readNow({
+            try $0.records(fromMilliseconds: first, toMilliseconds: last + 1, account: account)
+        }) {
             guard let id = record.id else { continue }
             let values = Self.conditions(readings, at: record.milliseconds)
             if values.isEmpty { continue }
             outcome.records.append((id, values))
         }
         if !dryRun {
-            outcome.newReadings = try store.addWeatherReadings(readings, account: account)
-            for (id, values) in outcome.records { try store.setConditions(values, on: id, account: account) }
+            outcome.newReadings = try store.writeNow { try $0.addWeatherReadings(readings, account: account) }
+            for (id, values) in outcome.records {
+                try store.writeNow { try $0.setConditions(values, on: id, account: account) }
+            }
         }
         return outcome
     }

@@ -122,7 +122,7 @@ public struct DiaryService: Sendable {
     private func discard(_ photos: [Photo]) async {
         if photos.isEmpty { return }
         let store = store
-        await Blocking.run { store.discardUnattached(photos) }
+        await Blocking.run { try? store.writeNow { $0.discardUnattached(photos) } }
     }
 
     /// Stores the computed conditions of record `id`'s moment and place, unless it has them.

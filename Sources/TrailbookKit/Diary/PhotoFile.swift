@@ -116,7 +116,7 @@ extension TrackStoring {
                 stored.append(try storePhotoFile(p.path, takenMilliseconds: p.taken(zone: zone, offset: offset)))
             }
         } catch {
-            discardUnattached(stored)
+            try? writeNow { $0.discardUnattached(stored) }
             throw .cannotCopy(folder: mediaDirectory, reason: "\(error)")
         }
         return stored

@@ -58,19 +58,23 @@ public struct CueService: Sendable {
     public func add(text: String, place: String, moment: CueMoment, once: Bool) throws -> Cue {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw ScheduleError.emptyText }
-        guard try store.places(account: account).contains(where: { $0.name == place }) else {
-            throw ScheduleError.noPlace(place)
-        }
         var cue = Cue(text: text, place: place, moment: moment, once: once)
-        guard let id = try store.addCue(cue, account: account) else { throw ScheduleError.noAccount(account ?? "me") }
-        cue.id = id
+        cue.id = try store.writeNow { [cue, account] tx in
+            guard try tx.places(account: account).contains(where: { $0.name == place }) else {
+                throw ScheduleError.noPlace(place)
+            }
+            guard let id = try tx.addCue(cue, account: account) else { throw ScheduleError.noAccount(account ?? "me") }
+            return id
+        }
         return cue
     }
 
-    public func list() throws -> [Cue] { try store.cues(account: account) }
+    public func list() throws -> [Cue] { try store.readNow { try $0.cues(account: account) } }
 
     public func remove(_ id: Int64) throws {
-        guard try store.removeScheduled(.cue, id: id, account: account) else { throw ScheduleError.missing(.cue, id) }
+        guard try store.writeNow({ try $0.removeScheduled(.cue, id: id, account: account) }) else {
+            throw ScheduleError.missing(.cue, id)
+        }
     }
 
     /// The cues `events` fire (a once cue that fired before does not), each with its event: at

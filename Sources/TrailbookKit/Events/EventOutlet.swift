@@ -32,10 +32,10 @@ public struct EventOutlet: Sendable {
     /// (with the position when the grant has `live` too), and their alerts take those.
     @discardableResult
     public func take(_ events: [TrailEvent], device: DeviceID, deviceName: String) throws -> [TrailEvent] {
-        try take(events, device: device, deviceName: deviceName, in: store)
+        try store.writeNow { try take(events, device: device, deviceName: deviceName, in: $0) }
     }
 
-    /// ``take(_:device:deviceName:)`` inside a unit of work (or on the store itself).
+    /// ``take(_:device:deviceName:)`` inside a unit of work.
     @discardableResult
     public func take(_ events: [TrailEvent], device: DeviceID, deviceName: String, in store: any StoreWriting) throws
         -> [TrailEvent]

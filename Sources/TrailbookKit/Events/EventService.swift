@@ -46,8 +46,12 @@ public struct EventService: Sendable {
     )
         throws -> [StoredEvent]
     {
-        if let account, try store.devices(of: account) == nil { throw EventError.noAccount(account) }
-        return try store.events(fromMilliseconds: from, toMilliseconds: to, types: types, account: account)
+        if let account, try store.readNow({ try $0.devices(of: account) }) == nil {
+            throw EventError.noAccount(account)
+        }
+        return try store.readNow {
+            try $0.events(fromMilliseconds: from, toMilliseconds: to, types: types, account: account)
+        }
     }
 
     /// One line per event: local time, type, place, text, the device in brackets, the details.

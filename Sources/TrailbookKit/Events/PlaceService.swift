@@ -52,8 +52,8 @@ public struct PlaceService: Sendable {
     }
 
     /// Refuses an account the store does not have.
-    private func checkAccount() throws {
-        if let account, try store.devices(of: account) == nil { throw PlaceError.noAccount(account) }
+    private func checkAccount(in tx: any StoreReading) throws {
+        if let account, try tx.devices(of: account) == nil { throw PlaceError.noAccount(account) }
     }
 
     /// The radius a place gets when none is given, metres.
@@ -67,16 +67,21 @@ public struct PlaceService: Sendable {
 
     /// A place around the newest stored point; also returns that point's time.
     public func addHere(name: String, radius: Double) throws -> (place: Place, at: Int64) {
-        try checkAccount()
-        // A name taken is the first thing wrong, whether or not there is a point.
-        let name = try checked(name)
-        if try store.places(account: account).contains(where: { $0.name == name }) { throw PlaceError.exists(name) }
-        guard let latest = try store.latestPoint(devices: DeviceFilter(account: account)), let c = latest.coordinate,
-            let t = latest.unixMilliseconds
-        else {
-            throw PlaceError.nowhere
+        let account = account
+        return try store.writeNow { tx in
+            try checkAccount(in: tx)
+            let name = try checked(name)
+            // A name taken is the first thing wrong, whether or not there is a point.
+            if try tx.places(account: account).contains(where: { $0.name == name }) { throw PlaceError.exists(name) }
+            guard let latest = try tx.latestPoint(devices: DeviceFilter(account: account)),
+                let c = latest.coordinate, let t = latest.unixMilliseconds
+            else {
+                throw PlaceError.nowhere
+            }
+            guard c.isPlausible else { throw PlaceError.badCoordinate }
+            try check(radius)
+            return (try add(Place(name: name, center: c, radius: radius), in: tx), t)
         }
-        return (try add(name: name, at: c, radius: radius), t)
     }
 
     /// A polygon place from a GeoJSON file: a Polygon, MultiPolygon (its first), a Feature or
@@ -94,22 +99,26 @@ public struct PlaceService: Sendable {
     }
 
     public func list() throws -> [Place] {
-        try checkAccount()
-        return try store.places(account: account)
+        try store.readNow { tx in
+            try checkAccount(in: tx)
+            return try tx.places(account: account)
+        }
     }
 
     public func remove(name: String) throws {
-        try checkAccount()
-        guard try store.removePlace(named: name, account: account) else { throw PlaceError.missing(name) }
+        try store.writeNow { tx in
+            try checkAccount(in: tx)
+            guard try tx.removePlace(named: name, account: account) else { throw PlaceError.missing(name) }
+        }
     }
 
     /// Gives the place `name` the name `new`, in one unit of work (its events keep the name
     /// they were made with).
     public func rename(_ name: String, to new: String) throws -> Place {
-        try checkAccount()
         let renamed = try checked(new)
         let account = self.account
         return try store.writeNow { tx in
+            try checkAccount(in: tx)
             guard var place = try tx.places(account: account).first(where: { $0.name == name }) else {
                 throw PlaceError.missing(name)
             }
@@ -122,8 +131,12 @@ public struct PlaceService: Sendable {
     }
 
     private func add(_ place: Place) throws -> Place {
-        try checkAccount()
-        guard try store.addPlace(place, account: account) else { throw PlaceError.exists(place.name) }
+        try store.writeNow { try add(place, in: $0) }
+    }
+
+    private func add(_ place: Place, in tx: any StoreWriting) throws -> Place {
+        try checkAccount(in: tx)
+        guard try tx.addPlace(place, account: account) else { throw PlaceError.exists(place.name) }
         return place
     }
 

@@ -33,21 +33,25 @@ public struct TaskService: Sendable {
             due = next
         }
         var task = ScheduledTask(text: text, dueMilliseconds: due, rule: ruleText ?? "", timeZone: zone.identifier)
-        guard let id = try store.addTask(task, account: account) else { throw ScheduleError.noAccount(account ?? "me") }
+        guard let id = try store.writeNow({ try $0.addTask(task, account: account) }) else {
+            throw ScheduleError.noAccount(account ?? "me")
+        }
         task.id = id
         return task
     }
 
-    public func list() throws -> [ScheduledTask] { try store.tasks(account: account) }
+    public func list() throws -> [ScheduledTask] { try store.readNow { try $0.tasks(account: account) } }
 
     public func done(_ id: Int64, now: Int64 = UTCTimestamp.now()) throws {
-        guard try store.completeTask(id, account: account, atMilliseconds: now) else {
+        guard try store.writeNow({ try $0.completeTask(id, account: account, atMilliseconds: now) }) else {
             throw ScheduleError.missing(.task, id)
         }
     }
 
     public func remove(_ id: Int64) throws {
-        guard try store.removeScheduled(.task, id: id, account: account) else { throw ScheduleError.missing(.task, id) }
+        guard try store.writeNow({ try $0.removeScheduled(.task, id: id, account: account) }) else {
+            throw ScheduleError.missing(.task, id)
+        }
     }
 
     /// Fires the tasks due at `now` through `outlet` as `device`'s `task.due` events: at the

@@ -49,8 +49,8 @@ public struct ImportJob {
         var first = try files.first.map(start)
         let target = dryRun ? nil : try store()
         let lookIn = try target ?? existing()
-        options.places = try lookIn?.places(account: account) ?? []
-        options.cues = try lookIn?.cues(account: account) ?? []
+        options.places = try lookIn?.readNow { try $0.places(account: account) } ?? []
+        options.cues = try lookIn?.readNow { try $0.cues(account: account) } ?? []
         var service = try ImportService(store: target, device: device, account: account, options: options)
         var perFile: [ImportFileReport] = []
         var found: [ImportService.FoundEvent] = []

@@ -67,8 +67,8 @@ public struct ImportService {
 
     public let options: Options
     /// The store and the device the points are stored as; nil for a dry run.
-    private let writer: (any TrackWriting)?
     private let store: (any TrackStoring)?
+    private let importDevice: TrackModel.DeviceID?
     /// Whose imports these are (nil: the store's own user).
     private let account: String?
     /// The device the points are stored as (a source named in a file gets one after it).
@@ -85,12 +85,18 @@ public struct ImportService {
         self.store = store
         self.account = account
         self.device = device
-        writer = try store.map { store in
-            guard let id = try store.device(named: device, account: account) else {
+        importDevice = try store.map { store in
+            guard let id = try store.writeNow({ try $0.device(named: device, account: account) }) else {
                 throw DiaryError.noAccount(account ?? "")
             }
-            return store.makeWriter(device: id)
+            return id
         }
+    }
+
+    /// The import of a file into the store, a write unit of its own (nil for a dry run).
+    private func beginImport(_ file: ImportedFile?, replacing earlier: StoredImport?) throws -> (any ImportWriting)? {
+        guard let store, let importDevice else { return nil }
+        return try store.beginImport(device: importDevice, file: file, replacing: earlier)
     }
 
     /// A file whose reading has begun: a log decodes on a thread of its own from when it is
@@ -163,7 +169,7 @@ public struct ImportService {
             } catch {
                 throw InputError.cannotOpen(path, error)
             }
-            earlier = try store.importedFile(sha256: digest, account: account)
+            earlier = try store.readNow { try $0.importedFile(sha256: digest, account: account) }
             if let earlier {
                 if !options.reimport {
                     report.alreadyImported = .init(earlier)
@@ -176,7 +182,7 @@ public struct ImportService {
                 }
             }
             imported = .init(sha256: digest, name: shownAs, bytes: Self.fileSize(path))
-            writing = try writer?.beginImport(file: imported, replacing: earlier)
+            writing = try beginImport(imported, replacing: earlier)
             if let writing {
                 for (handed, stream, device) in waiting { try writing.take(handed, stream: stream, device: device) }
             }
@@ -194,7 +200,7 @@ public struct ImportService {
             if options.interrupted() { throw ImportInterrupted() }
             if let writing {
                 try runner.handOver(atLeast: 4096) { try writing.take($0, stream: $1, device: $2) }
-            } else if writer != nil {
+            } else if store != nil {
                 runner.handOver(atLeast: 4096) {
                     if case .points(let points) = $0 { waitingPoints += points.count }
                     waiting.append(($0, $1, $2))
@@ -216,7 +222,7 @@ public struct ImportService {
         let configuration =
             phone
             ? options.configuration.forPhones : ownExport ? options.configuration.asWritten : options.configuration
-        let (keepPoints, keepFixes, watched, cues) = (writer != nil, options.keepFixes, options.places, options.cues)
+        let (keepPoints, keepFixes, watched, cues) = (store != nil, options.keepFixes, options.places, options.cues)
         let keepEvents = options.keepEvents
         // Tracks that any app may have written at any pace; receivers' logs and bike computers'
         // files keep the configured gaps.
@@ -271,7 +277,7 @@ public struct ImportService {
                 writing?.cancel()
                 writing = nil
                 (waiting, waitingPoints) = ([], 0)
-                if decided, let writer { writing = try writer.beginImport(file: imported, replacing: earlier) }
+                if decided { writing = try beginImport(imported, replacing: earlier) }
                 // Read again, sorted through a temporary file (``SpilledStreams``): memory stays
                 // bounded however far out of order the file is.
                 var spilled = SpilledStreams(path: path)
@@ -311,12 +317,11 @@ public struct ImportService {
             }
             places += extras.records
         }
-        if let writer {
-            let writing = try writing ?? writer.beginImport(file: imported, replacing: earlier)
+        if let writing = try writing ?? beginImport(imported, replacing: earlier) {
             try runner.handOver(atLeast: 0) { try writing.take($0, stream: $1, device: $2) }
             let outcome = try writing.finish(runner.streams(), places: places)
             if outcome.importedMeanwhile, let digest = imported?.sha256,
-                let other = try store?.importedFile(sha256: digest, account: account)
+                let other = try store?.readNow({ try $0.importedFile(sha256: digest, account: account) })
             {
                 var skipped = ImportFileReport(file: shownAs)
                 skipped.alreadyImported = .init(other)
@@ -325,7 +330,7 @@ public struct ImportService {
             report.stored = outcome.points
             report.eventsStored = outcome.events
             if outcome.points > 0, let digest = imported?.sha256,
-                let stored = try store?.importedFile(sha256: digest, account: account)
+                let stored = try store?.readNow({ try $0.importedFile(sha256: digest, account: account) })
             {
                 report.start = stored.startMilliseconds.map(LocalTime.utc)
                 report.end = stored.endMilliseconds.map(LocalTime.utc)

@@ -212,7 +212,9 @@ public final class PhoneIngest: Sendable {
                 quiet = observed.points.isEmpty && observed.others.isEmpty
             }
             if quiet {
-                stored = try store.makeWriter(device: device).place(kept, drops: drops, rule: placement, state: state)
+                stored = try store.writeNow {
+                    try $0.makeWriter(device: device).place(kept, drops: drops, rule: placement, state: state)
+                }
                 detector = alone
             } else {
                 // The batch is one unit of work: its points, the phone's readings, the events with

@@ -39,8 +39,10 @@ public final class HeatCells: Sendable {
     /// Counts of `devices`' points in `[from, to)` by square.
     static func count(store: any TrackStoring, devices: DeviceFilter, from: Int64, to: Int64) throws -> [Int64: Int] {
         var cells: [Int64: Int] = [:]
-        try store.forEachPoint(fromMilliseconds: from, toMilliseconds: to, devices: devices) { fix in
-            if let c = fix.coordinate { cells[key(c), default: 0] += 1 }
+        try store.readNow {
+            try $0.forEachPoint(fromMilliseconds: from, toMilliseconds: to, devices: devices) { fix in
+                if let c = fix.coordinate { cells[key(c), default: 0] += 1 }
+            }
         }
         return cells
     }
@@ -50,7 +52,9 @@ public final class HeatCells: Sendable {
     public func cells(account: String, store: any TrackStoring, from: Int64 = .min, to: Int64 = .max) throws
         -> [Int64: Int]
     {
-        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account))
+        let rides = try store.readNow {
+            try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account))
+        }
         var kept = counted.withLock { all in
             Dictionary(rides.compactMap { r in all[r.id].map { (r.id, $0) } }, uniquingKeysWith: { a, _ in a })
         }
@@ -95,8 +99,10 @@ public final class HeatCells: Sendable {
     @discardableResult
     public func fill(account: String, store: any TrackStoring, stop: () -> Bool = { false }) throws -> Int {
         guard let cache else { return 0 }
-        let rides = try store.rides(
-            fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
+        let rides = try store.readNow {
+            try $0.rides(
+                fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
+        }
         let filed = try cache.heatStates(of: rides.map(\.id))
         var done = 0
         for ride in rides where filed[ride.id] != RideState(ride) {

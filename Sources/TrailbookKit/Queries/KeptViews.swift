@@ -40,13 +40,15 @@ public struct KeptViews: Sendable {
         store: any TrackStoring, zone: TimeZone, rules: VisitRules = VisitRules(), stop: () -> Bool = { false }
     ) throws -> (rides: Int, parts: Int, days: Int) {
         guard let cache else { return (0, 0, 0) }
-        let accounts = try store.accounts()
+        let accounts = try store.readNow { try $0.accounts() }
         var stored = Set<Int64>()
         var newest: [String: Int64] = [:]
         var states: [String: Int64] = [:]
         for account in accounts {
             let devices = DeviceFilter(account: account.name)
-            let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices)
+            let rides = try store.readNow {
+                try $0.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices)
+            }
             stored.formUnion(rides.map(\.id))
             newest[account.name] = rides.map(\.endMilliseconds).max()
             states[account.name] = Self.ridesState(rides)
@@ -55,7 +57,8 @@ public struct KeptViews: Sendable {
         var done = (rides: 0, parts: 0, days: 0)
         for account in accounts where account.hasPassword {
             guard !stop() else { break }
-            let chosen = try store.preferences(account: account.name).timeZone.flatMap(TimeZone.init(identifier:))
+            let chosen = try store.readNow { try $0.preferences(account: account.name) }.timeZone.flatMap(
+                TimeZone.init(identifier:))
             done.rides += try heat.fill(account: account.name, store: store, stop: stop)
             done.parts += try shapes.fill(account: account.name, zone: chosen ?? zone, store: store, stop: stop)
             // The year in review of this year, as `/year` reads it.

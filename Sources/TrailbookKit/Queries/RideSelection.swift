@@ -59,23 +59,31 @@ public struct RideSelection {
         var cut = zone
         switch scope {
         case .ride(let id):
-            guard let range = try store.rideRange(id) else { throw QueryError.noRide(id, store: store.path) }
+            guard let range = try store.readNow({ try $0.rideRange(id) }) else {
+                throw QueryError.noRide(id, store: store.path)
+            }
             (from, to) = (range.start, range.end + 1)
             name = "ride \(id)"
             only = id
         case .day(let day):
-            (from, to, cut) = try DayZone.range(first: day, last: day, store: store, devices: devices, zone: zone)
+            (from, to, cut) = try store.readNow {
+                try DayZone.range(first: day, last: day, store: $0, devices: devices, zone: zone)
+            }
             name = day.description
         case .days(let first, let last):
-            (from, to, cut) = try DayZone.range(first: first, last: last, store: store, devices: devices, zone: zone)
+            (from, to, cut) = try store.readNow {
+                try DayZone.range(first: first, last: last, store: $0, devices: devices, zone: zone)
+            }
             name = "\(first?.description ?? "start") to \(last?.description ?? "end")"
         }
-        var stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+        var stored = try store.readNow { try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices) }
         if let only { stored = stored.filter { $0.id == only } }
         if stored.isEmpty { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
-        var all = try store.pointsWithSegments(
-            fromMilliseconds: stored.map(\.startMilliseconds).min()!,
-            toMilliseconds: stored.map(\.endMilliseconds).max()! + 1, devices: devices)
+        var all = try store.readNow {
+            try $0.pointsWithSegments(
+                fromMilliseconds: stored.map(\.startMilliseconds).min()!,
+                toMilliseconds: stored.map(\.endMilliseconds).max()! + 1, devices: devices)
+        }
         if fused, only == nil, FusedPoints.spansDevices(devices) { all = FusedPoints.fuse(all) }
         var byRide: [Int64: [TrackPoint]] = [:]
         for p in all { byRide[p.ride, default: []].append(TrackPoint(fix: p.fix, segment: p.segment)) }
@@ -184,7 +192,11 @@ public struct RideSelection {
         let rides = rides.map { ride, points in
             TrackExport.Ride(id: ride.id, segments: DayReport.segments(points).map { $0.map(\.fix) })
         }
-        let places = try (records ? store.records(fromMilliseconds: from, toMilliseconds: to, account: account) : [])
+        let kept =
+            records
+            ? try store.readNow { try $0.records(fromMilliseconds: from, toMilliseconds: to, account: account) } : []
+        let places =
+            kept
             .map {
                 r in
                 TrackExport.Place(

@@ -20,13 +20,15 @@ public struct RecorderControl {
     public init(store: any TrackStoring) { self.store = store }
 
     /// Pauses collection until `until` (ms since 1970 UTC), or until resumed when nil.
-    public func pause(until: Int64?) throws { try store.setPausedUntil(until ?? 0) }
+    public func pause(until: Int64?) throws { try store.writeNow { try $0.setPausedUntil(until ?? 0) } }
 
     /// Resumes collection; returns whether it was paused.
     public func resume(now: Int64 = UTCTimestamp.now()) throws -> Bool {
-        let was = try PauseSwitch.pause(in: store, now: now).paused
-        try store.setPausedUntil(nil)
-        return was
+        try store.writeNow { tx in
+            let was = try PauseSwitch.pause(in: tx, now: now).paused
+            try tx.setPausedUntil(nil)
+            return was
+        }
     }
 
     /// The recorders, the pause and the last stored point.
@@ -41,12 +43,14 @@ public struct RecorderControl {
     }
 
     public func overview(now: Int64 = UTCTimestamp.now()) throws -> Overview {
-        let pause = try PauseSwitch.pause(in: store, now: now)
-        let running = try store.recorderStatuses().filter {
+        let (pause, statuses, latest) = try store.readNow { tx in
+            (try PauseSwitch.pause(in: tx, now: now), try tx.recorderStatuses(), try tx.latestPoint(devices: .all))
+        }
+        let running = statuses.filter {
             now - $0.heartbeatMilliseconds < 5000 && (kill($0.pid, 0) == 0 || errno == EPERM)
         }
         return Overview(
             running: running, paused: pause.paused, pausedUntil: pause.paused ? pause.until : nil,
-            lastStoredPoint: try store.latestPoint(devices: .all)?.unixMilliseconds)
+            lastStoredPoint: latest?.unixMilliseconds)
     }
 }

@@ -21,9 +21,11 @@ public enum DayReportInputs {
     ) throws -> DayReportInput {
         let (from, midnight) = LocalDay.range(day, in: cutIn ?? zone)
         let to = until ?? midnight
-        let stored = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+        let stored = try store.readNow { try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices) }
         var byRide: [Int64: [TrackPoint]] = [:]
-        var placed = try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+        var placed = try store.readNow {
+            try $0.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+        }
         // One timeline of the person's devices: what two of them saw at once counts once.
         if FusedPoints.spansDevices(devices) { placed = FusedPoints.fuse(placed) }
         for p in placed {
@@ -46,7 +48,9 @@ public enum DayReportInputs {
             DayReportInput.Ride(
                 id: r.id, points: points, statistics: RideStatistics.compute(points, drops: r.drops, options: options))
         }
-        let storedRecords = try store.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account)
+        let storedRecords = try store.readNow {
+            try $0.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account)
+        }
         let records = storedRecords.map { r in
             DayReportInput.Record(
                 id: r.id!, milliseconds: r.milliseconds, coordinate: r.coordinate, notes: r.notes.map(\.text),
@@ -61,7 +65,8 @@ public enum DayReportInputs {
                 fields: r.fields.map { ($0.key, $0.value.description) })
         }
         var input = DayReportInput(
-            date: day.description, timeZone: zone, summary: try store.daySummary(day, account: devices.account),
+            date: day.description, timeZone: zone,
+            summary: try store.readNow { try $0.daySummary(day, account: devices.account) },
             rides: rides, records: records,
             timeline: try DayTimeline.load(
                 day, store: store, zone: zone, cutIn: cutIn, until: until, devices: devices, visits: visits,

@@ -40,7 +40,7 @@ public enum DayTimeline {
     ) throws -> [TimelineEntry] {
         let (from, midnight) = LocalDay.range(day, in: cutIn ?? zone)
         let to = until ?? midnight
-        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+        let rides = try store.readNow { try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices) }
         // Each device's last fix of the day: a stay with no departure ends there, not at midnight.
         var lastFix: [String: Int64] = [:]
         for r in rides { lastFix[r.device] = max(lastFix[r.device] ?? .min, r.endMilliseconds) }
@@ -49,7 +49,9 @@ public enum DayTimeline {
                 kind: .ride, start: r.startMilliseconds, end: r.endMilliseconds, title: "ride \(r.id)",
                 detail: counted(r.pointCount, "point"), device: r.device, ride: r.id)
         }
-        var events = try store.events(fromMilliseconds: from, toMilliseconds: to, types: nil, account: devices.account)
+        var events = try store.readNow {
+            try $0.events(fromMilliseconds: from, toMilliseconds: to, types: nil, account: devices.account)
+        }
         switch devices {
         case .named(let name), .account(_, device: .some(let name)): events = events.filter { $0.device == name }
         default: break
@@ -92,7 +94,9 @@ public enum DayTimeline {
                         device: stored.device, place: e.place))
             }
         }
-        entries += try store.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account).compactMap {
+        entries += try store.readNow {
+            try $0.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account)
+        }.compactMap {
             r in
             guard let id = r.id else { return nil }
             let note = r.notes.first.map { $0.text.split(separator: "\n").first.map(String.init) ?? "" }

@@ -37,6 +37,13 @@ public struct DiaryCalendar: Sendable, Equatable {
     public static func load(_ year: Int, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter) throws
         -> DiaryCalendar
     {
+        try store.readNow { try load(year, in: $0, zone: zone, devices: devices) }
+    }
+
+    /// ``load(_:store:zone:devices:)`` in a read unit.
+    static func load(_ year: Int, in store: any StoreReading, zone: TimeZone, devices: DeviceFilter) throws
+        -> DiaryCalendar
+    {
         var zones = try PlaceZones(store: store)
         // Local days run at most 14 hours either side of UTC's.
         let margin: Int64 = zones.isLoaded ? 15 * 3_600_000 : 0

@@ -96,8 +96,10 @@ public final class OverlayShapes: Sendable {
         -> Shape
     {
         let devices: DeviceFilter = account.map { .account($0, device: ride.device) } ?? .named(ride.device)
-        let points = try store.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices)
-            .filter { $0.ride == ride.id }.map { TrackPoint(fix: $0.fix, segment: $0.segment) }
+        let points = try store.readNow {
+            try $0.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+        }
+        .filter { $0.ride == ride.id }.map { TrackPoint(fix: $0.fix, segment: $0.segment) }
         let statistics = RideStatistics.compute(points, drops: ride.drops, options: StatisticsOptions())
         var lines = DayReport.segments(points).map { $0.compactMap(\.fix.coordinate) }.filter { !$0.isEmpty }
         let all = lines.joined()
@@ -195,8 +197,10 @@ public final class OverlayShapes: Sendable {
         throws -> Int
     {
         guard let cache else { return 0 }
-        let rides = try store.rides(
-            fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
+        let rides = try store.readNow {
+            try $0.rides(
+                fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
+        }
         guard let first = rides.map({ LocalDay.of($0.startMilliseconds, in: zone) }).min(),
             let last = rides.map({ LocalDay.of($0.endMilliseconds, in: zone) }).max()
         else { return 0 }
@@ -287,16 +291,22 @@ public final class OverlayShapes: Sendable {
         guard let first = days.min(), let last = days.max() else { return [:] }
         let account = devices.account ?? ""
         let (from, to) = (LocalDay.start(first, in: zone), LocalDay.start(last.adding(days: 1), in: zone))
-        let around = try store.rides(
-            fromMilliseconds: from - Self.detectorReach, toMilliseconds: to + Self.detectorReach, devices: devices
-        ).sorted { $0.id < $1.id }
-        let said = try store.records(
-            fromMilliseconds: from - Self.detectorReach, toMilliseconds: to + Self.detectorReach,
-            account: devices.account
-        ).filter { r in r.fields.contains { DayReportInput.saidBy[$0.key] != nil } }.compactMap { r in
+        let around = try store.readNow {
+            try $0.rides(
+                fromMilliseconds: from - Self.detectorReach, toMilliseconds: to + Self.detectorReach, devices: devices
+            )
+        }.sorted { $0.id < $1.id }
+        let said = try store.readNow {
+            try $0.records(
+                fromMilliseconds: from - Self.detectorReach, toMilliseconds: to + Self.detectorReach,
+                account: devices.account
+            )
+        }.filter { r in r.fields.contains { DayReportInput.saidBy[$0.key] != nil } }.compactMap { r in
             r.id.map { ($0, r.milliseconds) }
         }
-        let remembered = try store.foundPlaces(account: devices.account).contains { $0.suggestion != nil }
+        let remembered = try store.readNow { try $0.foundPlaces(account: devices.account) }.contains {
+            $0.suggestion != nil
+        }
         var signatures: [CivilDate: UInt64] = [:]
         for day in days {
             let (a, b) = LocalDay.range(day, in: zone)
@@ -354,7 +364,9 @@ public final class OverlayShapes: Sendable {
             let fused = FusedPoints.spansDevices(devices) && FusedPoints.overlap(daySpans)
             out[day] =
                 cuts || fused
-                ? try FusedPoints.figures(store: store, from: a, to: b, devices: devices, stays: dayStays) : nil
+                ? try store.readNow {
+                    try FusedPoints.figures(store: $0, from: a, to: b, devices: devices, stays: dayStays)
+                } : nil
         }
         return out
     }
@@ -368,7 +380,7 @@ public final class OverlayShapes: Sendable {
     ) throws -> Int {
         guard let cache else { return 0 }
         let devices = DeviceFilter(account: account)
-        let rides = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices)
+        let rides = try store.readNow { try $0.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices) }
         guard let first = rides.map({ LocalDay.of($0.startMilliseconds, in: zone) }).min(),
             let last = rides.map({ LocalDay.of($0.endMilliseconds, in: zone) }).max()
         else { return 0 }
@@ -398,10 +410,12 @@ public final class OverlayShapes: Sendable {
     ) throws -> [OverlayReport.Day] {
         guard let first = days.first, let last = days.last else { return [] }
         let (from, to) = (LocalDay.start(first, in: zone), LocalDay.start(last.adding(days: 1), in: zone))
-        let rides = try store.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+        let rides = try store.readNow { try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices) }
         let byDay = try shapes(rides, first: first, last: last, zone: zone, store: store, account: devices.account)
         var places: [CivilDate: [Coordinate]] = [:]
-        for r in try store.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account) {
+        for r in try store.readNow({
+            try $0.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account)
+        }) {
             places[LocalDay.of(r.milliseconds, in: zone), default: []].append(r.coordinate)
         }
         // The map the view draws (as OverlayReport fits it), and the lines that stay within half a
@@ -427,7 +441,8 @@ public final class OverlayShapes: Sendable {
             return OverlayReport.Day(
                 date: day.description, lines: shapes.flatMap { $0.lines(level) },
                 distance: figures.distance, moving: figures.moving, link: link(day),
-                summary: try store.daySummary(day, account: devices.account), places: places[day] ?? [])
+                summary: try store.readNow { try $0.daySummary(day, account: devices.account) },
+                places: places[day] ?? [])
         }
     }
 }

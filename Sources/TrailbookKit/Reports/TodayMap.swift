@@ -24,8 +24,8 @@ public struct TodayMap: Sendable {
 
     public static func load(account: String, store: any TrackStoring, zone: TimeZone, now: Int64) throws -> TodayMap {
         var positions: [Position] = []
-        for device in try store.devices(of: account) ?? [] {
-            if let fix = try store.latestPoint(devices: .account(account, device: device.name)) {
+        for device in try store.readNow({ try $0.devices(of: account) }) ?? [] {
+            if let fix = try store.readNow({ try $0.latestPoint(devices: .account(account, device: device.name)) }) {
                 positions.append(
                     Position(
                         device: device.name, fix: fix, live: device.postsLive))
@@ -36,7 +36,8 @@ public struct TodayMap: Sendable {
         // recorded for 10 minutes: not by segment, since a phone that posts once a minute makes
         // a segment of each point.
         var lines = TrackLines(step: 0, budget: .max)
-        for p in try store.points(account: account, fromMilliseconds: from, toMilliseconds: now + 1) {
+        for p in try store.readNow({ try $0.points(account: account, fromMilliseconds: from, toMilliseconds: now + 1) })
+        {
             lines.add(device: p.device, p.fix)
         }
         return TodayMap(positions: positions, lines: lines.finish().map(\.line), points: lines.points)

@@ -52,24 +52,26 @@ public enum GazetteerService {
         let file = try InputFile(path: source)
         var rows = 0
         var passedOver = 0
-        let stored = try store.replaceGazetteer { sink in
-            var batch: [GazetteerEntry] = []
-            batch.reserveCapacity(10_000)
-            try forEachLine(file) { line, number in
-                rows += 1
-                guard let entry = try entry(line, number: number, path: source, admin1Names: names) else {
-                    passedOver += 1
-                    return
+        let stored = try store.writeNow { tx in
+            try tx.replaceGazetteer { sink in
+                var batch: [GazetteerEntry] = []
+                batch.reserveCapacity(10_000)
+                try forEachLine(file) { line, number in
+                    rows += 1
+                    guard let entry = try entry(line, number: number, path: source, admin1Names: names) else {
+                        passedOver += 1
+                        return
+                    }
+                    batch.append(entry)
+                    if batch.count == 10_000 {
+                        try sink(batch)
+                        batch.removeAll(keepingCapacity: true)
+                        progress?(file.bytesRead, file.size)
+                    }
                 }
-                batch.append(entry)
-                if batch.count == 10_000 {
-                    try sink(batch)
-                    batch.removeAll(keepingCapacity: true)
-                    progress?(file.bytesRead, file.size)
-                }
+                if batch.isEmpty && rows == passedOver { throw GazetteerError.empty(source) }
+                try sink(batch)
             }
-            if batch.isEmpty && rows == passedOver { throw GazetteerError.empty(source) }
-            try sink(batch)
         }
         return Outcome(rows: rows, stored: stored, passedOver: passedOver)
     }
@@ -205,7 +207,7 @@ public struct PlaceZones {
     }
 
     /// The zone of where `ride` began (its first point, of `account`'s device of that name).
-    public mutating func zone(of ride: StoredRide, account: String?, store: any TrackStoring) throws -> TimeZone? {
+    public mutating func zone(of ride: StoredRide, account: String?, store: any StoreReading) throws -> TimeZone? {
         guard isLoaded else { return nil }
         let first = try store.nearestPoint(
             to: ride.startMilliseconds, within: 1000,

@@ -72,7 +72,8 @@ public struct StreetNames: Sendable {
     /// with the places and puts them in `findings`. Returns the sentence of the first failure
     /// (the server did not answer, or not with 200: nothing kept, asked again next time).
     public func fill(_ findings: inout VisitFindings, store: any TrackStoring, account: String?) throws -> String? {
-        let asked = Set(try store.foundPlaces(account: account).filter { $0.address != nil }.map { Int($0.id) })
+        let asked = Set(
+            try store.readNow { try $0.foundPlaces(account: account) }.filter { $0.address != nil }.map { Int($0.id) })
         for (id, place) in findings.places.sorted(by: { $0.key < $1.key }) where !asked.contains(id) {
             let exchange = HTTPExchange(
                 "GET", request(place.center), headers: [("User-Agent", "Trailbook (place addresses)")],
@@ -89,7 +90,7 @@ public struct StreetNames: Sendable {
                     + "street address for now."
             }
             let address = self.address(in: answer.body)
-            _ = try store.setFoundPlaceAddress(Int64(id), address: address, account: account)
+            _ = try store.writeNow { try $0.setFoundPlaceAddress(Int64(id), address: address, account: account) }
             if !address.isEmpty { findings.addresses[id] = address }
         }
         return nil

@@ -71,7 +71,9 @@ public struct VisitCorrections: Sendable {
     public func name(place id: Int, as name: String?) throws {
         let text = name?.trimmingCharacters(in: .whitespaces)
         func named() throws -> Bool {
-            try store.nameFoundPlace(Int64(id), name: text?.isEmpty == false ? text : nil, account: account)
+            try store.writeNow {
+                try $0.nameFoundPlace(Int64(id), name: text?.isEmpty == false ? text : nil, account: account)
+            }
         }
         if try named() { return }
         _ = try VisitService.find(
@@ -114,10 +116,12 @@ public struct VisitCorrections: Sendable {
     }
 
     /// The account's corrections, in time order.
-    public func list() throws -> [MovementCorrection] { try store.corrections(account: account) }
+    public func list() throws -> [MovementCorrection] { try store.readNow { try $0.corrections(account: account) } }
 
     public func remove(_ id: Int64) throws {
-        guard try store.removeCorrection(id, account: account) else { throw VisitCorrectionError.noCorrection(id) }
+        guard try store.writeNow({ try $0.removeCorrection(id, account: account) }) else {
+            throw VisitCorrectionError.noCorrection(id)
+        }
     }
 
     /// The visits and trips around `at` (the day on either side is read, as always).
@@ -147,7 +151,7 @@ public struct VisitCorrections: Sendable {
 
     /// A place's id from what the user wrote.
     func resolve(_ text: String) throws -> Int {
-        let known = try store.foundPlaces(account: account)
+        let known = try store.readNow { try $0.foundPlaces(account: account) }
         let bare = text.hasPrefix("place ") ? String(text.dropFirst(6)) : text
         if let id = Int64(bare) {
             guard known.contains(where: { $0.id == id }) else { throw VisitCorrectionError.noPlace(text) }
@@ -157,7 +161,7 @@ public struct VisitCorrections: Sendable {
             return Int(named.id)
         }
         guard
-            let own = try store.places(account: account).first(where: {
+            let own = try store.readNow({ try $0.places(account: account) }).first(where: {
                 $0.name.caseInsensitiveCompare(text) == .orderedSame
             })
         else { throw VisitCorrectionError.noPlace(text) }
@@ -168,7 +172,9 @@ public struct VisitCorrections: Sendable {
             return Int(nearest.id)
         }
         guard
-            let made = try store.rememberPlaces([own.center], milliseconds: UTCTimestamp.now(), account: account).first
+            let made = try store.writeNow({
+                try $0.rememberPlaces([own.center], milliseconds: UTCTimestamp.now(), account: account)
+            }).first
         else { throw VisitCorrectionError.noPlace(text) }
         return Int(made.id)
     }

@@ -121,13 +121,15 @@ public enum VisitService {
         var (start, stop) = (a, b)
         var rides: [StoredRide] = []
         if start == .min || stop == .max || memo != nil {
-            rides = try store.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices)
+            rides = try store.readNow { try $0.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices) }
             // No ride in [a, b), no point (each is of a ride): nothing to read. Without this an
             // account with no point that year had it read two days at a time on every look.
             if rides.isEmpty { return found }
         }
         if start == .min || stop == .max {
-            guard let first = rides.first, let newest = try store.latestPoint(devices: devices)?.unixMilliseconds else {
+            guard let first = rides.first,
+                let newest = try store.readNow({ try $0.latestPoint(devices: devices) })?.unixMilliseconds
+            else {
                 return found
             }
             start = max(start, first.startMilliseconds)
@@ -138,7 +140,9 @@ public enum VisitService {
         // that look was a seventh of the reading).
         var mayFuse = FusedPoints.spansDevices(devices)
         if mayFuse {
-            let all = rides.isEmpty ? try store.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices) : rides
+            let all =
+                rides.isEmpty
+                ? try store.readNow { try $0.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices) } : rides
             mayFuse = Set(all.map(\.device)).count > 1
         }
         var count = 0
@@ -191,7 +195,9 @@ public enum VisitService {
         var start = from
         while start < to {
             let next = to - start > window ? start + window : to
-            try FusedPoints.forEach(store: store, from: start, to: next, devices: devices, mayFuse: mayFuse, body)
+            try store.readNow {
+                try FusedPoints.forEach(store: $0, from: start, to: next, devices: devices, mayFuse: mayFuse, body)
+            }
             start = next
         }
     }
@@ -217,12 +223,14 @@ public enum VisitService {
         var fixes = 0
         func read(_ start: Int64, _ end: Int64, keep: Bool = false) throws -> [VisitPoint] {
             var kept: [VisitPoint] = []
-            try FusedPoints.forEach(store: store, from: start, to: end, devices: devices) { fix in
-                fixes += 1
-                guard let p = VisitPoint(fix) else { return }
-                detector.add(p) { emitted.append($0) }
-                // Kept only while nothing is over: then no look before is needed.
-                if keep, emitted.isEmpty { kept.append(p) } else if !kept.isEmpty { kept = [] }
+            try store.readNow { tx in
+                try FusedPoints.forEach(store: tx, from: start, to: end, devices: devices) { fix in
+                    fixes += 1
+                    guard let p = VisitPoint(fix) else { return }
+                    detector.add(p) { emitted.append($0) }
+                    // Kept only while nothing is over: then no look before is needed.
+                    if keep, emitted.isEmpty { kept.append(p) } else if !kept.isEmpty { kept = [] }
+                }
             }
             return kept
         }
@@ -299,7 +307,9 @@ public enum VisitService {
         store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
         rules: VisitRules, memo: DetectionMemo
     ) throws {
-        let remembered = try store.foundPlaces(account: devices.account).contains { $0.suggestion != nil }
+        let remembered = try store.readNow { try $0.foundPlaces(account: devices.account) }.contains {
+            $0.suggestion != nil
+        }
         _ = try detected(
             store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo)
     }
@@ -311,7 +321,7 @@ public enum VisitService {
         store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
         rules: VisitRules, zone: TimeZone, memo: DetectionMemo? = nil, keep: Bool = false, readAhead: Bool = false
     ) throws -> VisitFindings {
-        let stored = try store.foundPlaces(account: devices.account)
+        let stored = try store.readNow { try $0.foundPlaces(account: devices.account) }
         let remembered = stored.contains { $0.suggestion != nil }
         let (found, a, b) = try detected(
             store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo,
@@ -331,11 +341,12 @@ public enum VisitService {
         }
         // A segment Google knew with no point of it (only its start and end): a trip of its own.
         SaidTrip.merge(saidTrips.filter { $0.end > a && $0.start < b }, visits: visits, trips: &trips)
-        let userPlaces = try store.places(account: devices.account)
+        let userPlaces = try store.readNow { try $0.places(account: devices.account) }
         let clusters = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
         let (ids, known, addresses) = try remember(
             clusters, stored: stored, store: store, account: devices.account, radius: rules.placeRadius, keep: keep)
-        let corrections = try store.corrections(account: devices.account).compactMap { c -> Remembered.Correction? in
+        let corrections = try store.readNow { try $0.corrections(account: devices.account) }.compactMap {
+            c -> Remembered.Correction? in
             switch c.kind {
             case .mode: TravelMode(rawValue: c.value).map { .mode(at: c.milliseconds, $0) }
             case .place: Int(c.value).map { .place(at: c.milliseconds, $0) }
@@ -355,8 +366,10 @@ public enum VisitService {
         var work = long ? w ?? storedWork : wide ? storedWork ?? w : storedWork
         if work == home { work = nil }
         if keep, wide, (home, work) != (storedHome, storedWork) {
-            try store.suggestFoundPlaces(
-                home: home.map(Int64.init), work: work.map(Int64.init), account: devices.account)
+            try store.writeNow {
+                try $0.suggestFoundPlaces(
+                    home: home.map(Int64.init), work: work.map(Int64.init), account: devices.account)
+            }
         }
         let googleNames = SaidVisit.names(saidVisits, visits: visits)
         for j in places.indices {
@@ -372,10 +385,10 @@ public enum VisitService {
             places: Dictionary(uniqueKeysWithValues: places.filter { used.contains($0.id) }.map { ($0.id, $0) }),
             points: count, passedOver: found.passedOver)
         findings.addresses = addresses.filter { used.contains($0.key) && !$0.value.isEmpty }
-        if try !used.isEmpty && store.hasGazetteer() {
-            var lookup = GazetteerLookup(store: store)
-            for (id, place) in findings.places {
-                findings.localities[id] = try lookup.nearest(place.center)?.entry
+        if try !used.isEmpty && store.readNow({ try $0.hasGazetteer() }) {
+            findings.localities = try store.readNow { tx in
+                var lookup = GazetteerLookup(store: tx)
+                return try findings.places.compactMapValues { try lookup.nearest($0.center)?.entry }
             }
         }
         return findings
@@ -432,7 +445,7 @@ public enum VisitService {
     {
         var visits: [SaidVisit] = []
         var trips: [SaidTrip] = []
-        for r in try store.records(fromMilliseconds: from, toMilliseconds: to, account: account) {
+        for r in try store.readNow({ try $0.records(fromMilliseconds: from, toMilliseconds: to, account: account) }) {
             func text(_ key: String) -> String? {
                 guard case .text(let t) = r.fields.first(where: { $0.key == key })?.value else { return nil }
                 return t
