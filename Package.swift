@@ -133,7 +133,7 @@ let package = Package(
         ),
         .executableTarget(name: "trailbook", dependencies: ["TrailbookCommands"]),
         // Helpers for tests: pseudo-terminal pairs, a gpsd started by gpsfake, sample paths.
-        .target(name: "TrailbookTestSupport", dependencies: ["CPosix"]),
+        .target(name: "TrailbookTestSupport", dependencies: ["CPosix", "GPSCore"]),
         .testTarget(name: "GPSCoreTests", dependencies: ["GPSCore"]),
         .testTarget(name: "VisitsTests", dependencies: ["Visits", "GPSCore", "RideSimulator"]),
         .testTarget(name: "TrackModelTests", dependencies: ["TrackModel", "GPSCore"]),

@@ -1,7 +1,6 @@
 import Foundation
 import GPSCore
 import Hummingbird
-import NIOPosix
 import TrackModel
 import TrailbookKit
 
@@ -63,17 +62,10 @@ struct Login: Sendable {
     let throttle: LoginThrottle
     let sessions: WebSessions
     let trustProxy: Bool
-    /// Where the store's reads and writes and the bcrypt of a sign-in run: not on Swift's few
-    /// cooperative threads, which the phones' requests need.
-    let threads: NIOThreadPool
 
-    init(
-        accounts: AccountService, sessions store: any TrackStoring, trustProxy: Bool,
-        threads: NIOThreadPool
-    ) {
+    init(accounts: AccountService, sessions store: any TrackStoring, trustProxy: Bool) {
         self.accounts = accounts
         self.trustProxy = trustProxy
-        self.threads = threads
         throttle = LoginThrottle(store: store)
         sessions = WebSessions(store: store)
     }
@@ -85,7 +77,7 @@ struct Login: Sendable {
     {
         let keys = ["user:" + name, "address:" + context.client(request, trustProxy: trustProxy)]
         let (throttle, accounts) = (self.throttle, self.accounts)
-        let verdict = try await threads.runIfActive { () throws -> Bool? in
+        let verdict = try await Blocking.run { () throws -> Bool? in
             guard try throttle.allowed(keys) else { return nil }
             guard try accounts.authenticate(name, password: password) else {
                 try throttle.failed(keys)
@@ -102,7 +94,7 @@ struct Login: Sendable {
     func local(_ user: String, zone: TimeZone) async -> (zone: TimeZone, imperial: Bool) {
         let store = sessions.store
         let chosen =
-            (try? await threads.runIfActive { try store.readNow { try $0.preferences(account: user) } })
+            (try? await Blocking.run { try store.readNow { try $0.preferences(account: user) } })
             ?? AccountPreferences()
         return (chosen.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone, chosen.units == "imperial")
     }
@@ -113,7 +105,7 @@ struct Login: Sendable {
         // A session goes with its account (`trailbook user rm` runs in another process).
         let sessions = self.sessions
         guard let token = Self.cookies(request)[Self.sessionCookie],
-            let s = try? await threads.runIfActive({ try sessions.session(token) })
+            let s = try? await Blocking.run({ try sessions.session(token) })
         else { return nil }
         return (token, s)
     }

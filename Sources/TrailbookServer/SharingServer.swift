@@ -2,7 +2,6 @@ import Foundation
 import GPSCore
 import Hummingbird
 import Logging
-import NIOPosix
 import Pipeline
 import ServiceLifecycle
 import Synchronization
@@ -40,9 +39,6 @@ public struct SharingServer: Service, CustomStringConvertible {
     let ingest: PhoneIngest
     /// Friends' new positions to the viewers' live streams.
     let feed: LiveFeed
-    /// Threads for the store's blocking writes: a phone's batch waits for its commit there, not
-    /// on one of Swift's few cooperative threads, so many devices' commits overlap.
-    let threads = NIOThreadPool(numberOfThreads: 16)
     /// Passwords checked lately: an API client signing in on every request costs one bcrypt
     /// every few minutes.
     let verified = VerifiedPasswords()
@@ -115,9 +111,8 @@ public struct SharingServer: Service, CustomStringConvertible {
         // Healthy when the store answers (a load balancer takes a process whose database is away
         // out of rotation: 503).
         let store = self.store
-        let threads = self.threads
         router.get("/api/health") { _, _ -> Response in
-            _ = try await threads.runIfActive { try store.readNow { try $0.pausedUntil() } }
+            _ = try await Blocking.run { try store.readNow { try $0.pausedUntil() } }
             return Self.json("{\"status\":\"ok\"}\n")
         }
         router.get("/api/openapi.json") { _, _ -> Response in
@@ -137,7 +132,7 @@ public struct SharingServer: Service, CustomStringConvertible {
             _ read: () throws -> PhoneProtocols.Report, readings: [WeatherReading] = [], device: PhoneDevice
         ) async throws {
             let report = try read()
-            let stored = try await threads.runIfActive {
+            let stored = try await Blocking.run {
                 let received = UTCTimestamp.now()
                 // The request's messages in one unit of work: all of them kept, or none.
                 if !report.kept.isEmpty {
@@ -225,7 +220,7 @@ public struct SharingServer: Service, CustomStringConvertible {
             // Transitions, waypoints and the last will are kept as they came; waypoints (the
             // phone's regions) also become places of the account.
             if let type = PhoneProtocols.owntracksKeptType(data) {
-                try await threads.runIfActive {
+                try await Blocking.run {
                     // The message and the places it names in one unit of work.
                     let places = PhoneProtocols.owntracksPlaces(data)
                     try store.writeNow { unit in
@@ -254,14 +249,14 @@ public struct SharingServer: Service, CustomStringConvertible {
         }
         router.get("/gpslogger", use: gpslogger)
         router.post("/gpslogger", use: gpslogger)
-        let login = Login(accounts: accounts, sessions: store, trustProxy: configuration.trustProxy, threads: threads)
+        let login = Login(accounts: accounts, sessions: store, trustProxy: configuration.trustProxy)
         SharingController(store: store, feed: feed, login: login, movingWithin: ingest.rules.movingWithin).add(
             to: router)
         WebPages.add(
-            to: router, store: store, login: login, tiles: tiles, threads: threads, rules: ingest.rules,
+            to: router, store: store, login: login, tiles: tiles, rules: ingest.rules,
             zone: ingest.zone, pipeline: ingest.configuration, views: views)
         if let archiveStore, let source = store as? any StoreCopying {
-            WebArchive(store: source, login: login, threads: threads, zone: ingest.zone, makeStore: archiveStore).add(
+            WebArchive(store: source, login: login, zone: ingest.zone, makeStore: archiveStore).add(
                 to: router)
         }
         return router
@@ -299,21 +294,18 @@ public struct SharingServer: Service, CustomStringConvertible {
         defer { relay?.cancel() }
         // Phones gone silent: device.offline, checked every 30 s (more often for a shorter rule).
         let ingest = self.ingest
-        let threads = self.threads
         let every = max(0.25, min(30, ingest.offlineAfter / 4))
         let silence = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Int(every * 1000)))
                 do {
-                    _ = try await threads.runIfActive { try ingest.findSilent() }
+                    _ = try await Blocking.run { try ingest.findSilent() }
                 } catch {
                     logger.debug("cannot note silent devices now: \(error)")
                 }
             }
         }
         defer { silence.cancel() }
-        threads.start()
-        defer { threads.shutdownGracefully { _ in } }
         let warming = warm()
         defer { warming.cancel() }
         try await withGracefulShutdownHandler {
@@ -333,7 +325,7 @@ public struct SharingServer: Service, CustomStringConvertible {
     /// seen, a look at what is kept; the first time, every point read once. The first round is
     /// logged at info, later rounds' work at debug. Cancelled, it stops between rides.
     func warm() -> Task<Void, Never> {
-        let (views, store, zone, logger, threads) = (self.views, self.store, ingest.zone, self.logger, self.threads)
+        let (views, store, zone, logger) = (self.views, self.store, ingest.zone, self.logger)
         let rules = ingest.configuration.visits
         let every = configuration.viewsEvery
         return Task(priority: .background) {
@@ -344,7 +336,7 @@ public struct SharingServer: Service, CustomStringConvertible {
                 while !Task.isCancelled {
                     let started = ContinuousClock.now
                     do {
-                        let done = try await threads.runIfActive {
+                        let done = try await Blocking.run {
                             try views.fill(store: store, zone: zone, rules: rules) { stopped.load(ordering: .relaxed) }
                         }
                         let took = String(format: "%.1f", (ContinuousClock.now - started) / .seconds(1))

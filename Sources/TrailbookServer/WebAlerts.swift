@@ -1,7 +1,6 @@
 import Foundation
 import GPSCore
 import Hummingbird
-import NIOPosix
 import Pipeline
 import TrackModel
 import TrailbookKit
@@ -12,7 +11,6 @@ import TrailbookKit
 struct WebAlerts {
     let store: any TrackStoring
     let login: Login
-    let threads: NIOThreadPool
     let zone: TimeZone
     let settings: AlertSettings
 
@@ -58,7 +56,7 @@ struct WebAlerts {
                     webhook: kind == "webhook" ? address ?? "" : nil, secret: kind == "webhook" ? secret : nil,
                     ntfy: kind == "ntfy" ? address ?? "" : nil, desktop: false,
                     mqtt: kind == "mqtt" ? address ?? "" : nil)
-                _ = try await threads.runIfActive {
+                _ = try await Blocking.run {
                     try service.add(
                         types: types, place: place, device: device, quiet: quiet, cooldown: cooldown, channel: channel)
                 }
@@ -75,7 +73,7 @@ struct WebAlerts {
             let sender = AlertSender(timeout: settings.timeout)
             do {
                 let message = try await service.test(id, sender: sender, zone: zone)
-                let alert = try await threads.runIfActive { try service.list().first { $0.id == id } }
+                let alert = try await Blocking.run { try service.list().first { $0.id == id } }
                 let target = alert.map { Self.channel($0.channel) } ?? "its channel"
                 return try await page(
                     user, csrf, message: "The test of alert \(id) reached \(target): “\(message.title)”.")
@@ -89,7 +87,7 @@ struct WebAlerts {
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
             let id = try Self.id(context)
             let service = AlertService(store: store, account: session.user)
-            guard let alert = try await threads.runIfActive({ try service.list().first { $0.id == id } }) else {
+            guard let alert = try await Blocking.run({ try service.list().first { $0.id == id } }) else {
                 return try await page(
                     session.user, session.csrf, message: ScheduleError.missing(.alert, id).description,
                     status: .notFound)
@@ -106,7 +104,7 @@ struct WebAlerts {
             let id = try Self.id(context)
             let service = AlertService(store: store, account: user)
             do {
-                try await threads.runIfActive { try service.remove(id) }
+                try await Blocking.run { try service.remove(id) }
             } catch let error as ScheduleError {
                 return try await page(user, csrf, message: error.description, status: .notFound)
             }
@@ -140,7 +138,7 @@ struct WebAlerts {
     ) async throws -> Response {
         let service = AlertService(store: store, account: user)
         let store = self.store
-        let (alerts, log, places, devices) = try await threads.runIfActive {
+        let (alerts, log, places, devices) = try await Blocking.run {
             (
                 try service.list(), try service.log(limit: Self.logLength),
                 try store.readNow { try $0.places(account: user) },

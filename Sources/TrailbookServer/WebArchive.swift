@@ -1,7 +1,7 @@
 import Foundation
+import GPSCore
 import Hummingbird
 import NIOCore
-import NIOPosix
 import TrackModel
 import TrailbookKit
 
@@ -14,7 +14,6 @@ import TrailbookKit
 struct WebArchive {
     let store: any StoreCopying
     let login: Login
-    let threads: NIOThreadPool
     let zone: TimeZone
     let makeStore: @Sendable (String) throws -> any StoreCopying
 
@@ -32,7 +31,7 @@ struct WebArchive {
             let (store, makeStore) = (self.store, self.makeStore)
             let tar: String
             do {
-                tar = try await threads.runIfActive {
+                tar = try await Blocking.run {
                     try Self.make(name, of: user, in: folder, from: store, makeStore: makeStore)
                 }
             } catch let refusal as Refusal {
@@ -47,14 +46,13 @@ struct WebArchive {
                 try? FileManager.default.removeItem(atPath: folder)
                 throw Refusal(.internalServerError, "The archive could not be read back; try again.")
             }
-            let threads = self.threads
             let body = ResponseBody(contentLength: size) { writer in
                 defer {
                     try? handle.close()
                     try? FileManager.default.removeItem(atPath: folder)
                 }
                 while true {
-                    let data = try await threads.runIfActive { handle.readData(ofLength: Self.chunk) }
+                    let data = await Blocking.run { handle.readData(ofLength: Self.chunk) }
                     if data.isEmpty { break }
                     try await writer.write(ByteBuffer(bytes: data))
                 }

@@ -2,7 +2,6 @@ import Formats
 import Foundation
 import GPSCore
 import Hummingbird
-import NIOPosix
 import Reports
 import TrackModel
 import TrailbookKit
@@ -18,7 +17,6 @@ struct WebDiary {
     let store: any TrackStoring
     let login: Login
     let tiles: TileFetcher?
-    let threads: NIOThreadPool
     /// Where the account's days begin and end, and how times are shown.
     let zone: TimeZone
     /// What counts as a visit (`[visits]`), for the year in review.
@@ -72,7 +70,7 @@ struct WebDiary {
                 store: store, devices: DeviceFilter(account: user), rules: visitRules, zone: zone)
             let at = fields["at"].flatMap { Int64($0) }
             do {
-                let saved = try await threads.runIfActive { () -> String in
+                let saved = try await Blocking.run { () -> String in
                     if let id = fields["place_id"].flatMap({ Int($0) }) {
                         try corrections.name(place: id, as: fields["name"])
                         return "named"
@@ -139,7 +137,7 @@ struct WebDiary {
             let folder = store.mediaDirectory
             guard let index = context.parameters.get("index", as: Int.self),
                 let record = try? await diary.record(id), record.photos.indices.contains(index),
-                let data = try await threads.runIfActive({
+                let data = await Blocking.run({
                     FileManager.default.contents(atPath: folder + "/" + record.photos[index].file)
                 })
             else { throw Refusal(.notFound, "There is no such photo in your diary.") }
@@ -156,12 +154,12 @@ struct WebDiary {
             let user = try await login.user(request, context)
             let id = try Self.record(context)
             let (folder, path, name) = try await WebImport.receive(
-                request, context, threads: threads, limit: Self.photoLimit, tooLarge: "Send a smaller JPEG.")
+                request, context, limit: Self.photoLimit, tooLarge: "Send a smaller JPEG.")
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let diary = diary(user, zone: zone)
             do {
                 guard (try? await diary.record(id)) != nil else { throw Self.noRecord(id) }
-                let photo = try await threads.runIfActive { try PhotoFile(path) }
+                let photo = try await Blocking.run { try PhotoFile(path) }
                 let stored = try await diary.attach([photo], to: id).count
                 return try context.responseEncoder.encode(
                     PhotoUpload(record: id, photos: stored, name: name), from: request, context: context)
@@ -189,7 +187,7 @@ struct WebDiary {
                 user: session.user, home: "/", calendar: "/calendar?year=\(to.year)", script: "/days.js",
                 from: from.description, to: to.description, message: message)
             let (store, user, first, last, shapes) = (self.store, session.user, from, to, self.shapes)
-            let html = try await threads.runIfActive {
+            let html = try await Blocking.run {
                 let list = try shapes.days(
                     days, store: store, zone: zone, devices: DeviceFilter(account: user), rules: visitRules,
                     link: { "/day/\($0)" })
@@ -245,7 +243,7 @@ struct WebDiary {
                     throw Refusal(.badRequest, "Export as gpx, geojson or kml.")
                 }
                 guard from <= to else { throw Refusal(.unprocessableContent, "The range ends before it begins.") }
-                let text = try await threads.runIfActive {
+                let text = try await Blocking.run {
                     let selection = try RideSelection.load(
                         .days(first: from, last: to), store: store, zone: zone, devices: DeviceFilter(account: user),
                         fused: false)
@@ -286,7 +284,7 @@ struct WebDiary {
                 throw Refusal(.notFound, "A review's year is between 1970 and 9999, e.g. /year?year=2026.")
             }
             let (store, user, rules, years) = (self.store, session.user, self.visitRules, self.years)
-            let (review, findings) = try await threads.runIfActive {
+            let (review, findings) = try await Blocking.run {
                 let findings = try VisitService.find(
                     store: store, fromMilliseconds: LocalDay.start(CivilDate(unchecked: year, 1, 1), in: zone),
                     toMilliseconds: LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: zone),
@@ -307,7 +305,7 @@ struct WebDiary {
             guard let year = request.uri.queryParameters.get("year").flatMap({ Int(String($0)) }) else {
                 // No year asked: the month of the newest point, in view.
                 let (store, user) = (self.store, session.user)
-                let newest = try await threads.runIfActive {
+                let newest = try await Blocking.run {
                     try store.readNow { try $0.latestPoint(devices: DeviceFilter(account: user)) }?.unixMilliseconds
                 }
                 let day = newest.map { LocalDay.of($0, in: zone) } ?? today
@@ -317,7 +315,7 @@ struct WebDiary {
                 throw Refusal(.notFound, "A calendar's year is between 1970 and 9999, e.g. /calendar?year=2026.")
             }
             let (store, user) = (self.store, session.user)
-            let calendar = try await threads.runIfActive {
+            let calendar = try await Blocking.run {
                 try DiaryCalendar.load(year, store: store, zone: zone, devices: DeviceFilter(account: user))
             }
             return WebPages.html(
@@ -463,7 +461,7 @@ struct WebDiary {
             deleteLink: { "/records/\($0)/delete" },
             markAction: "/day/\(day)/records", message: message, photoAction: { "/records/\($0)/photos" })
         let (store, rules) = (self.store, visitRules)
-        let html = try await threads.runIfActive {
+        let html = try await Blocking.run {
             // The day's visits and trips, found once: for the timeline and for the forms that
             // put them right.
             let devices = DeviceFilter(account: user)

@@ -1,7 +1,6 @@
 import Foundation
 import GPSCore
 import Hummingbird
-import NIOPosix
 import Pipeline
 import TrackModel
 import TrailbookKit
@@ -13,7 +12,6 @@ struct WebFriends {
     let store: any TrackStoring
     let login: Login
     let tiles: TileFetcher?
-    let threads: NIOThreadPool
     let rules: EventRules
     let zone: TimeZone
 

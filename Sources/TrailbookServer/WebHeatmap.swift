@@ -1,7 +1,6 @@
 import Foundation
 import GPSCore
 import Hummingbird
-import NIOPosix
 import TrackModel
 import TrailbookKit
 
@@ -14,7 +13,6 @@ struct WebHeatmap {
     let store: any TrackStoring
     let login: Login
     let tiles: TileFetcher?
-    let threads: NIOThreadPool
     let zone: TimeZone
     /// The counts kept per ride, for every account of the server.
     let heat: HeatCells
@@ -41,7 +39,7 @@ struct WebHeatmap {
                         LocalDay.start(CivilDate(unchecked: $0 + 1, 1, 1), in: zone)
                     )
                 } ?? (.min, .max)
-            let (size, cells) = try await threads.runIfActive {
+            let (size, cells) = try await Blocking.run {
                 try Self.cells(of: user, in: store, heat: heat, from: from, to: to)
             }
             let points = cells.reduce(0) { $0 + $1.count }

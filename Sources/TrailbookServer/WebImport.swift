@@ -1,7 +1,6 @@
 import Foundation
 import GPSCore
 import Hummingbird
-import NIOPosix
 import Pipeline
 import TrackModel
 import TrailbookKit
@@ -15,7 +14,6 @@ import TrailbookKit
 struct WebImport {
     let store: any TrackStoring
     let login: Login
-    let threads: NIOThreadPool
     let zone: TimeZone
     /// The collection rules an upload goes through, as the phones' points do.
     let pipeline: PipelineConfiguration
@@ -41,13 +39,13 @@ struct WebImport {
         router.post("/import") { request, context -> Response in
             let user = try await login.user(request, context)
             let (folder, path, name) = try await Self.receive(
-                request, context, threads: threads, limit: Self.limit,
+                request, context, limit: Self.limit,
                 tooLarge: "Split it, or use trailbook import on the server.")
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let zone = await login.local(user, zone: zone).zone
             let (store, pipeline) = (self.store, self.pipeline)
             do {
-                let answer = try await threads.runIfActive {
+                let answer = try await Blocking.run {
                     // A zip (a Google Takeout, a KMZ) stands for the track files in it.
                     let (files, passedOver) = try ImportJob.files(for: [path])
                     var job = ImportJob(
@@ -99,7 +97,7 @@ struct WebImport {
     /// without its length (411) or over `limit` bytes (413, with `tooLarge` said after why) is
     /// refused before it is read.
     static func receive(
-        _ request: Request, _ context: ServerContext, threads: NIOThreadPool, limit: Int, tooLarge: String
+        _ request: Request, _ context: ServerContext, limit: Int, tooLarge: String
     ) async throws -> (folder: String, path: String, name: String) {
         guard let length = request.headers[.contentLength].flatMap({ Int($0) }) else {
             throw Refusal(.lengthRequired, "Send the file with its Content-Length.")
@@ -116,7 +114,7 @@ struct WebImport {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let path = folder + "/" + name
         do {
-            try await FileIO(threadPool: threads).writeFile(contents: request.body, path: path, context: context)
+            try await FileIO().writeFile(contents: request.body, path: path, context: context)
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             throw error

@@ -1,7 +1,6 @@
 import Foundation
 import GPSCore
 import Hummingbird
-import NIOPosix
 import PageTemplates
 import Pipeline
 import Reports
@@ -16,7 +15,7 @@ import TrailbookKit
 enum WebPages {
     static func add(
         to router: Router<ServerContext>, store: any TrackStoring, login: Login, tiles: TileFetcher?,
-        threads: NIOThreadPool, rules: EventRules = EventRules(), zone: TimeZone = .current,
+        rules: EventRules = EventRules(), zone: TimeZone = .current,
         pipeline: PipelineConfiguration = .ride, views: KeptViews = KeptViews()
     ) {
         let sharing = SharingService(store: store)
@@ -50,7 +49,7 @@ enum WebPages {
             let (friendList, grantList) = try await sharing.overview(of: user, movingWithin: rules.movingWithin)
             let zone = await login.local(user, zone: zone).zone
             let now = UTCTimestamp.now()
-            let today = try await threads.runIfActive {
+            let today = try await Blocking.run {
                 try TodayMap.load(account: user, store: store, zone: zone, now: now)
             }
             // Friends' shared tracks of the last day (the home map is today's); /friends draws
@@ -125,7 +124,7 @@ enum WebPages {
                     status: .tooManyRequests)
             }
             let sessions = login.sessions
-            let (session, _) = try await threads.runIfActive { try sessions.create(user: name) }
+            let (session, _) = try await Blocking.run { try sessions.create(user: name) }
             return Self.redirect(
                 "/",
                 cookies: [
@@ -137,7 +136,7 @@ enum WebPages {
             _ = try await form(request)
             if let (token, _) = await login.session(request) {
                 let sessions = login.sessions
-                try await threads.runIfActive { try sessions.end(token) }
+                try await Blocking.run { try sessions.end(token) }
             }
             return Self.redirect("/", cookies: [login.cookie(Login.sessionCookie, "", request, maxAge: 0)])
         }
@@ -183,7 +182,7 @@ enum WebPages {
             let keys = (1...max(1, min(z, Self.tileFallbackLevels))).map { k in
                 TileKey(z: z - k, x: x >> k, y: y >> k)
             }
-            let found = try await threads.runIfActive { () -> (Int, TileImage)? in
+            let found = await Blocking.run { () -> (Int, TileImage)? in
                 if let image = tiles.images([key])[key] { return (0, image) }
                 guard z > 0 else { return nil }
                 let lower = tiles.stored(keys)
@@ -203,17 +202,17 @@ enum WebPages {
         router.get("/map.js") { _, _ -> Response in script(WebMapScripts.map) }
         router.get("/live.js") { _, _ -> Response in script(WebMapScripts.live) }
         WebDiary(
-            store: store, login: login, tiles: tiles, threads: threads, zone: zone, visitRules: pipeline.visits,
+            store: store, login: login, tiles: tiles, zone: zone, visitRules: pipeline.visits,
             shapes: views.shapes, years: views.years
         ).add(to: router)
-        WebImport(store: store, login: login, threads: threads, zone: zone, pipeline: pipeline).add(to: router)
-        WebSettings(accounts: login.accounts, login: login, threads: threads, zone: zone).add(to: router)
-        WebPlaces(store: store, login: login, tiles: tiles, threads: threads, zone: zone, visitRules: pipeline.visits)
+        WebImport(store: store, login: login, zone: zone, pipeline: pipeline).add(to: router)
+        WebSettings(accounts: login.accounts, login: login, zone: zone).add(to: router)
+        WebPlaces(store: store, login: login, tiles: tiles, zone: zone, visitRules: pipeline.visits)
             .add(to: router)
-        WebHeatmap(store: store, login: login, tiles: tiles, threads: threads, zone: zone, heat: views.heat)
+        WebHeatmap(store: store, login: login, tiles: tiles, zone: zone, heat: views.heat)
             .add(to: router)
-        WebFriends(store: store, login: login, tiles: tiles, threads: threads, rules: rules, zone: zone).add(to: router)
-        WebAlerts(store: store, login: login, threads: threads, zone: zone, settings: pipeline.alerts).add(to: router)
+        WebFriends(store: store, login: login, tiles: tiles, rules: rules, zone: zone).add(to: router)
+        WebAlerts(store: store, login: login, zone: zone, settings: pipeline.alerts).add(to: router)
     }
 
     /// A page: HTML that is never cached, under a policy that lets it load only from this server

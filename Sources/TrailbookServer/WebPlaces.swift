@@ -1,7 +1,6 @@
 import Foundation
 import GPSCore
 import Hummingbird
-import NIOPosix
 import TrackModel
 import TrailbookKit
 import Visits
@@ -14,7 +13,6 @@ struct WebPlaces {
     let store: any TrackStoring
     let login: Login
     let tiles: TileFetcher?
-    let threads: NIOThreadPool
     let zone: TimeZone
     let visitRules: VisitRules
 
@@ -47,7 +45,7 @@ struct WebPlaces {
                 }
                 let radius = Double(text("radius")) ?? PlaceService.defaultRadius
                 let name = text("name")
-                _ = try await threads.runIfActive {
+                _ = try await Blocking.run {
                     try service.add(
                         name: name, at: Coordinate(latitude: latitude, longitude: longitude), radius: radius)
                 }
@@ -61,7 +59,7 @@ struct WebPlaces {
             let (user, csrf, fields) = try await WebPages.form(request, login: login)
             let service = PlaceService(store: store, account: user)
             do {
-                _ = try await threads.runIfActive { try service.rename(fields["name"] ?? "", to: fields["new"] ?? "") }
+                _ = try await Blocking.run { try service.rename(fields["name"] ?? "", to: fields["new"] ?? "") }
             } catch let error as PlaceError {
                 return try await page(user, csrf, message: error.description, status: .unprocessableContent)
             }
@@ -77,7 +75,7 @@ struct WebPlaces {
                 guard let id = fields["id"].flatMap({ Int($0) }) else {
                     throw VisitCorrectionError.noPlace(fields["id"] ?? "")
                 }
-                try await threads.runIfActive { try corrections.name(place: id, as: name) }
+                try await Blocking.run { try corrections.name(place: id, as: name) }
             } catch let error as VisitCorrectionError {
                 return try await page(user, csrf, message: error.description, status: .notFound)
             }
@@ -88,7 +86,7 @@ struct WebPlaces {
             let name = request.uri.queryParameters.get("name").map { String($0) } ?? ""
             let service = PlaceService(store: store, account: session.user)
             let events = try await placeEvents(session.user)
-            guard let place = try await threads.runIfActive({ try service.list().first { $0.name == name } }) else {
+            guard let place = try await Blocking.run({ try service.list().first { $0.name == name } }) else {
                 return try await page(
                     session.user, session.csrf, message: PlaceError.missing(name).description, status: .notFound)
             }
@@ -105,7 +103,7 @@ struct WebPlaces {
             let name = request.uri.queryParameters.get("name").map { String($0) } ?? ""
             let service = PlaceService(store: store, account: user)
             do {
-                try await threads.runIfActive { try service.remove(name: name) }
+                try await Blocking.run { try service.remove(name: name) }
             } catch let error as PlaceError {
                 return try await page(user, csrf, message: error.description, status: .notFound)
             }
@@ -117,7 +115,7 @@ struct WebPlaces {
     func placeEvents(_ user: String) async throws -> [String: [StoredEvent]] {
         let now = UTCTimestamp.now()
         let service = EventService(store: store)
-        let events = try await threads.runIfActive {
+        let events = try await Blocking.run {
             try service.events(
                 fromMilliseconds: now - Int64(Self.eventDays) * 86_400_000, toMilliseconds: now + 1,
                 types: [.placeArrive, .placeDepart], account: user)
@@ -136,7 +134,7 @@ struct WebPlaces {
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let service = PlaceService(store: store, account: user)
-        let (places, latest, found) = try await threads.runIfActive {
+        let (places, latest, found) = try await Blocking.run {
             (
                 try service.list(), try store.readNow { try $0.latestPoint(devices: DeviceFilter(account: user)) },
                 try Self.found(store: store, account: user)

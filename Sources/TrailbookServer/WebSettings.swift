@@ -1,7 +1,6 @@
 import Foundation
 import GPSCore
 import Hummingbird
-import NIOPosix
 import TrackModel
 import TrailbookKit
 
@@ -12,7 +11,6 @@ import TrailbookKit
 struct WebSettings {
     let accounts: AccountService
     let login: Login
-    let threads: NIOThreadPool
     let zone: TimeZone
 
     func add(to router: Router<ServerContext>) {
@@ -26,7 +24,7 @@ struct WebSettings {
             let accounts = self.accounts
             let token: String
             do {
-                token = try await threads.runIfActive { try accounts.addDevice(name, account: user) }
+                token = try await Blocking.run { try accounts.addDevice(name, account: user) }
             } catch let error as AccountError {
                 return try await page(user, csrf, message: error.description, status: .unprocessableContent)
             }
@@ -40,7 +38,7 @@ struct WebSettings {
             let name = fields["name"] ?? ""
             let accounts = self.accounts
             do {
-                try await threads.runIfActive { try accounts.revokeDevice(name, account: user) }
+                try await Blocking.run { try accounts.revokeDevice(name, account: user) }
             } catch let error as AccountError {
                 return try await page(user, csrf, message: error.description, status: .unprocessableContent)
             }
@@ -65,14 +63,14 @@ struct WebSettings {
             }
             let accounts = self.accounts
             do {
-                try await threads.runIfActive { try accounts.changePassword(of: user, to: new) }
+                try await Blocking.run { try accounts.changePassword(of: user, to: new) }
             } catch let error as AccountError {
                 return try await page(user, csrf, message: error.description, status: .unprocessableContent)
             }
             // Whoever signed in with the old password is signed out; this browser stays in.
             let sessions = login.sessions
             let current = await login.session(request)?.token
-            let ended = try await threads.runIfActive { try sessions.endAll(of: user, except: current) }
+            let ended = try await Blocking.run { try sessions.endAll(of: user, except: current) }
             return try await page(
                 user, csrf,
                 message: "The password is changed"
@@ -95,13 +93,13 @@ struct WebSettings {
             let chosen = AccountPreferences(
                 timeZone: zoneName.isEmpty ? nil : zoneName, units: units.isEmpty ? nil : units)
             let store = login.sessions.store
-            _ = try await threads.runIfActive { try store.writeNow { try $0.setPreferences(account: user, chosen) } }
+            _ = try await Blocking.run { try store.writeNow { try $0.setPreferences(account: user, chosen) } }
             return try await page(user, csrf, message: "Your time zone and units are saved.")
         }
         router.post("/sessions/end") { request, _ -> Response in
             let (user, _, _) = try await WebPages.form(request, login: login)
             let sessions = login.sessions
-            _ = try await threads.runIfActive { try sessions.endAll(of: user, except: nil) }
+            _ = try await Blocking.run { try sessions.endAll(of: user, except: nil) }
             return WebPages.redirect("/", cookies: [login.cookie(Login.sessionCookie, "", request, maxAge: 0)])
         }
     }
@@ -111,7 +109,7 @@ struct WebSettings {
         async throws -> Response
     {
         let (accounts, store) = (self.accounts, login.sessions.store)
-        let (devices, chosen) = try await threads.runIfActive {
+        let (devices, chosen) = try await Blocking.run {
             (try accounts.devices(of: user), try store.readNow { try $0.preferences(account: user) })
         }
         let zone = chosen.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone

@@ -1,34 +1,36 @@
 import Foundation
+import GPSCore
 
 /// Writes epochs into a pseudo-terminal at a steady rate on a background thread, like a
 /// receiver sending NMEA.
-public final class Feeder: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var stopped = false
-    private var sentCount = 0
+public final class Feeder: Sendable {
+    private struct State: Sendable {
+        var stopped = false
+        var sent = 0
+        var done = false
+    }
+
+    private let state = Guarded(State())
 
     /// Starts sending `epochs` into `terminal`, `rate` epochs per second.
     public init(_ terminal: PseudoTerminal, epochs: [[UInt8]], rate: Double) {
-        let thread = Thread { [self] in
+        let state = state
+        Blocking.start("feeder") {
             for epoch in epochs {
-                if isStopped || !terminal.send(epoch) { break }
-                lock.withLock { sentCount += 1 }
+                if state.peek(\.stopped) || !terminal.send(epoch) { break }
+                state.withLock { $0.sent += 1 }
                 Thread.sleep(forTimeInterval: 1 / rate)
             }
-            done.signal()
+            state.withLock { $0.done = true }
         }
-        thread.start()
     }
 
-    private var isStopped: Bool { lock.withLock { stopped } }
-
     /// Epochs written so far.
-    public var sent: Int { lock.withLock { sentCount } }
+    public var sent: Int { state.peek(\.sent) }
 
     /// Asks the thread to stop after the current epoch.
-    public func stop() { lock.withLock { stopped = true } }
+    public func stop() { state.withLock { $0.stopped = true } }
 
     /// Waits until every epoch was sent (or the feeder stopped).
-    public func wait() { done.wait() }
+    public func wait() { state.wait(until: \.done) { _ in } }
 }

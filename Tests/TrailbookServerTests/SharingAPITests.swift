@@ -33,8 +33,6 @@ import TrailbookTestSupport
         let token = try accounts.addDevice("overland", account: "ana")
         let server = SharingServer(
             configuration: .init(), store: store, rules: PipelineConfiguration(), logger: Logger(label: "test"))
-        server.threads.start()
-        defer { server.threads.shutdownGracefully { _ in } }
         let app = Application(router: server.router())
         try await app.test(.router) { client in try await body(client, token, store) }
     }

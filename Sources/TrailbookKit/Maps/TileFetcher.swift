@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GPSCore
 import GRDB
 import Reports
 import Synchronization
@@ -90,8 +91,8 @@ public final class TileFetcher: TileFetching, Sendable {
     /// OpenStreetMap's tiles, as its usage policy asked; 0 for the others.
     let minimumLifetime: Double
 
-    /// At most two requests to the tile server at once.
-    private let connections = DispatchSemaphore(value: 2)
+    /// How many requests to the tile server are under way: at most two at once.
+    private let connections = Guarded(0)
 
     /// The tiles that could not be had, and the requests sent.
     private let tally = Mutex<(failed: [String], requested: Int)>(([], 0))
@@ -238,12 +239,23 @@ public final class TileFetcher: TileFetching, Sendable {
         }
         guard !queue.isEmpty else { return found }
         let work = WorkList(queue)
-        // Two workers: at most two connections to the server.
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        // Two workers, this thread and one more: at most two connections to the server.
+        let drain: @Sendable () -> Void = {
             while let (key, meta, stale) = work.next() {
-                if let image = get(key, meta: meta, stale: stale, folder: folder) { work.found(key, image) }
+                if let image = self.get(key, meta: meta, stale: stale, folder: folder) { work.found(key, image) }
             }
         }
+        let other = Guarded(false)
+        if queue.count > 1 {
+            Blocking.start("trailbook tiles") {
+                drain()
+                other.withLock { $0 = true }
+            }
+        } else {
+            other.withLock { $0 = true }
+        }
+        drain()
+        other.wait(until: { $0 }) { _ in }
         prune()
         return found.merging(work.results) { $1 }
     }
@@ -277,8 +289,8 @@ public final class TileFetcher: TileFetching, Sendable {
         let http: HTTPExchange.Answer
         // Two at a time for the whole fetcher, however many callers ask at once (the server's
         // map pages ask for a tile per request).
-        connections.wait()
-        defer { connections.signal() }
+        connections.wait(until: { $0 < 2 }) { $0 += 1 }
+        defer { connections.withLock { $0 -= 1 } }
         do {
             http = try HTTPExchange("GET", url, headers: headers, timeout: timeout).send()
         } catch {
