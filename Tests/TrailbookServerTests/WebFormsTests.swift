@@ -64,6 +64,16 @@ struct Browser {
 @Suite struct WebFormsTests {
     typealias API = SharingAPITests
 
+    /// Three points of ana's phone on 2026-06-14 from 12:30 UTC, 5 s apart, as OsmAnd sends them.
+    static func postThreePoints(_ client: any TestClientProtocol, token: String) async throws {
+        let t = 1_781_440_200
+        for k in 0..<3 {
+            let posted = try await API.send(
+                client, .get, "/osmand?id=\(token)&timestamp=\(t + k * 5)&lat=\(47.37 + Double(k) * 0.001)&lon=8.54")
+            #expect(posted.status == .ok)
+        }
+    }
+
     @Test func aPlaceIsAddedRenamedAndRemovedThroughItsForms() async throws {
         try await API.withServer { client, _, store in
             let ana = try await Browser.signIn(client)
@@ -307,13 +317,7 @@ struct Browser {
 
     @Test func anExportGivesTheRangeInTheFormatAskedAndRefusesOthers() async throws {
         try await API.withServer { client, token, _ in
-            let t = 1_781_440_200  // 2026-06-14 12:30 UTC
-            for k in 0..<3 {
-                let posted = try await API.send(
-                    client, .get, "/osmand?id=\(token)&timestamp=\(t + k * 5)&lat=\(47.37 + Double(k) * 0.001)&lon=8.54"
-                )
-                #expect(posted.status == .ok)
-            }
+            try await Self.postThreePoints(client, token: token)
             let ana = try await Browser.signIn(client)
             _ = try await ana.post("/preferences", ["zone": "UTC", "units": ""])
             let form = try await ana.get("/export")
