@@ -128,4 +128,101 @@ import TrailbookKit
             #expect(kept == ["overland.trip", "overland.unreadable"], "\(kept)")
         }
     }
+
+    @Test func aRevokedTokenOrAnotherAccountsNameStoresNothingOnAnyProtocol() async throws {
+        try await API.withServer { client, token, store in
+            let t = Int(Date().timeIntervalSince1970) - 600
+            let location = #"{"_type":"location","lat":47.37,"lon":8.54,"tst":\#(t)}"#
+            // ana's token under bob's name: refused on both Basic protocols.
+            #expect(
+                try await API.send(client, .post, "/pub", headers: Self.basic("bob", token), body: location).status
+                    == .unauthorized)
+            #expect(
+                try await API.send(client, .get, "/gpslogger?lat=47&lon=8", headers: Self.basic("bob", token)).status
+                    == .unauthorized)
+            #expect(try await API.send(client, .get, "/osmand?id=\(token)&timestamp=\(t)&lat=47&lon=8").status == .ok)
+            _ = try store.writeNow { try $0.revokeDevice(named: "overland", account: "ana", at: UTCTimestamp.now()) }
+            let overland =
+                #"{"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[8.55,47.38]},"#
+                + #""properties":{"timestamp":"\#(Self.iso(t + 60))"}}]}"#
+            let answers = [
+                try await API.send(client, .get, "/osmand?id=\(token)&timestamp=\(t + 5)&lat=47&lon=8"),
+                try await API.send(
+                    client, .post, "/overland", headers: [.authorization: "Bearer \(token)"], body: overland),
+                try await API.send(client, .post, "/pub", headers: Self.basic("ana", token), body: location),
+                try await API.send(client, .get, "/gpslogger?lat=47&lon=8", headers: Self.basic("ana", token)),
+            ]
+            for answer in answers {
+                #expect(answer.status == .unauthorized, "\(answer.status) \(answer.text)")
+                #expect(API.message(answer.json) == "Wrong or revoked device token.", "\(answer.text)")
+            }
+            #expect(try Self.seconds(store) == [Int64(t)], "the point from before the revocation alone")
+            #expect(try store.readNow { try $0.deviceMessages(account: "ana") }.isEmpty)
+        }
+    }
+
+    @Test func latePointsAndBatchesOutOfOrderAreOneRideInTimeOrder() async throws {
+        try await API.withServer { client, token, store in
+            let t = Int(Date().timeIntervalSince1970) - 3600
+            func feature(_ s: Int, _ lat: Double) -> String {
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[8.54,\#(lat)]},"#
+                    + #""properties":{"timestamp":"\#(Self.iso(t + s))"}}"#
+            }
+            let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
+            let first = try await API.send(
+                client, .post, "/overland", headers: bearer,
+                body: #"{"locations":["#
+                    + [feature(20, 47.372), feature(0, 47.370), feature(10, 47.371)].joined(
+                        separator: ",") + "]}")
+            #expect(first.status == .ok, "\(first.text)")
+            // A late point between them, then the same batch again: placed once, in its place.
+            let late = try await API.send(
+                client, .post, "/overland", headers: bearer, body: #"{"locations":["# + feature(5, 47.3705) + "]}")
+            #expect(late.status == .ok)
+            _ = try await API.send(
+                client, .post, "/overland", headers: bearer, body: #"{"locations":["# + feature(5, 47.3705) + "]}")
+            #expect(try Self.seconds(store).map { $0 - Int64(t) } == [0, 5, 10, 20])
+            let rides = try store.readNow {
+                try $0.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .account("ana", device: nil))
+            }
+            #expect(rides.count == 1 && rides.first?.pointCount == 4, "\(rides)")
+            #expect(
+                rides.first?.startMilliseconds == Int64(t) * 1000
+                    && rides.first?.endMilliseconds == Int64(t + 20) * 1000)
+        }
+    }
+
+    @Test func ownTracksRepliesWithTheCardAndLatestLocationOfEachFriendSharingLive() async throws {
+        try await API.withServer { client, token, store in
+            let pixel = try AccountService(store: store).addDevice("pixel", account: "bob")
+            let t = Int(Date().timeIntervalSince1970) - 120
+            let bobs = try await API.send(
+                client, .post, "/pub", headers: Self.basic("bob", pixel),
+                body: #"{"_type":"location","lat":46.95,"lon":7.44,"tst":\#(t),"vel":36,"batt":80}"#)
+            #expect(bobs.status == .ok && bobs.text == "[]", "nobody shares with bob: \(bobs.text)")
+            let ana = Self.basic("ana", token)
+            let mine = #"{"_type":"location","lat":47.37,"lon":8.54,"tst":\#(t + 5)}"#
+            #expect(try await API.send(client, .post, "/pub", headers: ana, body: mine).text == "[]")
+            // bob shares live with ana: her phone's next post gets his card and position.
+            let code = try await API.send(client, .post, "/api/share-codes", as: "bob", body: #"{"scopes":["live"]}"#)
+            let text = try #require(code.json?["code"] as? String, "\(code.text)")
+            let redeemed = try await API.send(
+                client, .post, "/api/share-codes/redeem", as: "ana", body: #"{"code":"\#(text)"}"#)
+            #expect(redeemed.status == .ok, "\(redeemed.text)")
+            let reply = try await API.send(client, .post, "/pub", headers: ana, body: mine)
+            let messages = try #require(
+                try JSONSerialization.jsonObject(with: Data(reply.text.utf8)) as? [[String: Any]], "\(reply.text)")
+            #expect(messages.map { $0["_type"] as? String } == ["card", "location"], "\(reply.text)")
+            #expect(messages[0]["name"] as? String == "bob (pixel)" && messages[0]["tid"] as? String == "BO")
+            let location = messages[1]
+            #expect(location["lat"] as? Double == 46.95 && location["lon"] as? Double == 7.44, "\(location)")
+            #expect(location["tst"] as? Int == t && location["vel"] as? Int == 36 && location["batt"] as? Int == 80)
+            #expect(location["topic"] as? String == "owntracks/bob/pixel")
+            // bob sees nothing of ana: the grant goes one way.
+            let his = try await API.send(
+                client, .post, "/pub", headers: Self.basic("bob", pixel),
+                body: #"{"_type":"location","lat":46.95,"lon":7.44,"tst":\#(t + 10)}"#)
+            #expect(his.text == "[]", "\(his.text)")
+        }
+    }
 }

@@ -360,4 +360,25 @@ struct Browser {
             #expect(try await ana.get("/tiles/3/4/2").status == .notFound)
         }
     }
+
+    @Test func theFriendsPageListsWhoSharesWithTheAccountAndTheirPhones() async throws {
+        try await API.withServer { client, token, _ in
+            try await Self.postThreePoints(client, token: token)
+            let bob = try await Browser.signIn(client, "bob")
+            let alone = try await bob.get("/friends")
+            #expect(alone.status == .ok && alone.text.contains("When a friend gives you a code, they appear here."))
+            let ana = try await Browser.signIn(client)
+            let made = try await ana.post("/codes", ["motion": "on"])
+            let code = try #require(
+                made.text.range(of: #"[A-Z0-9]{4}-[A-Z0-9]{4}"#, options: .regularExpression).map {
+                    String(made.text[$0])
+                })
+            #expect(try await bob.post("/redeem", ["code": code]).text.contains("You now see ana."))
+            let page = try await bob.get("/friends")
+            #expect(page.status == .ok && page.text.contains("1 friend shares with you."), "\(page.text.prefix(600))")
+            #expect(page.text.contains("ana") && page.text.contains("overland ("), "ana's phone with its age")
+            // ana's own friends page: nobody shares with her.
+            #expect(try await ana.get("/friends").text.contains("When a friend gives you a code, they appear here."))
+        }
+    }
 }
