@@ -381,4 +381,62 @@ struct Browser {
             #expect(try await ana.get("/friends").text.contains("When a friend gives you a code, they appear here."))
         }
     }
+
+    /// ana's phone on 2026-06-14 (UTC): half an hour at A from 08:00, ten minutes riding 2.7 km
+    /// to B, half an hour at B, a point a minute. Returns the trip's middle, ms.
+    static func postTwoStaysAndATrip(_ client: any TestClientProtocol, token: String) async throws -> Int64 {
+        let t0 = 1_781_424_000
+        var points: [(Int, Double, Double)] = []
+        for k in 0..<30 { points.append((t0 + k * 60, 47.3700, 8.5400)) }
+        for k in 1...10 {
+            let step = 0.002 * Double(k)
+            points.append((t0 + 1800 + k * 60, 47.3700 + step, 8.5400 + step))
+        }
+        for k in 1...30 { points.append((t0 + 2400 + k * 60, 47.3900, 8.5600)) }
+        for (t, lat, lon) in points {
+            let posted = try await API.send(
+                client, .get, "/osmand?id=\(token)&timestamp=\(t)&lat=\(lat)&lon=\(lon)&accuracy=8")
+            #expect(posted.status == .ok)
+        }
+        return Int64(t0 + 2100) * 1000
+    }
+
+    @Test func aTripsModeIsCorrectedFromTheDayPageAndAFoundPlaceNamedFromThePlacesPage() async throws {
+        try await API.withServer { client, token, store in
+            let middle = try await Self.postTwoStaysAndATrip(client, token: token)
+            let ana = try await Browser.signIn(client)
+            _ = try await ana.post("/preferences", ["zone": "UTC", "units": ""])
+            let day = try await ana.get("/day/2026-06-14")
+            #expect(day.status == .ok)
+            let corrected = try await ana.post("/day/2026-06-14/corrections", ["at": String(middle), "mode": "car"])
+            #expect(corrected.status == .seeOther && corrected.location == "/day/2026-06-14?saved=corrected#movements")
+            let corrections = try store.readNow { try $0.corrections(account: "ana") }
+            #expect(corrections.map(\.value) == ["car"] && corrections.first?.kind == .mode, "\(corrections)")
+            #expect(corrections.first?.milliseconds == middle)
+            let after = try await ana.get("/day/2026-06-14")
+            #expect(after.text.contains("car 2."), "the trip is said to be by car now: \(after.text.count)")
+            // A mode that is none, a time with no trip: refused in a sentence, nothing stored.
+            let hovercraft = try await ana.post(
+                "/day/2026-06-14/corrections", ["at": String(middle), "mode": "hovercraft"])
+            #expect(hovercraft.status == .unprocessableContent && hovercraft.text.contains("hovercraft"))
+            let night = try await ana.post(
+                "/day/2026-06-14/corrections", ["at": String(middle - 6 * 3_600_000), "mode": "walking"])
+            #expect(night.status == .unprocessableContent, "\(night.status)")
+            #expect(try store.readNow { try $0.corrections(account: "ana") }.count == 1)
+            // The two stays' places, found: the first is named on the places page.
+            let found = try store.readNow { try $0.foundPlaces(account: "ana") }
+            try #require(found.count == 2, "\(found)")
+            let named = try await ana.post("/places/found", ["id": String(found[0].id), "name": "Home"])
+            #expect(named.status == .seeOther && named.location == "/places?saved=named#found")
+            #expect(try store.readNow { try $0.foundPlaces(account: "ana") }.map(\.name) == ["Home", nil])
+            #expect(try await ana.get("/places").text.contains("Home"))
+            let unknown = try await ana.post("/places/found", ["id": "99", "name": "Work"])
+            #expect(unknown.status == .notFound, "\(unknown.status)")
+            // bob cannot name ana's place.
+            let bob = try await Browser.signIn(client, "bob")
+            #expect(
+                try await bob.post("/places/found", ["id": String(found[1].id), "name": "Mine"]).status == .notFound)
+            #expect(try store.readNow { try $0.foundPlaces(account: "ana") }.map(\.name) == ["Home", nil])
+        }
+    }
 }

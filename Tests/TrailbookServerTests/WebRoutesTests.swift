@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import TrackStore
+import TrailbookKit
 
 @testable import TrailbookServer
 
@@ -97,6 +98,47 @@ import TrackStore
             ) { $0.status }
             #expect(out == .seeOther)
             #expect(try await client.execute(uri: "/places", method: .get, headers: ana) { $0.status } != .ok)
+        }
+    }
+
+    /// Posts the sign-in form for `user` with `password`: the status and the page.
+    static func tryLogin(_ client: any TestClientProtocol, _ user: String, _ password: String) async throws -> (
+        HTTPResponse.Status, String
+    ) {
+        let token = try await client.execute(uri: "/", method: .get) { Self.cookie(Login.loginCookie, in: $0.headers) }
+        let csrf = try #require(token)
+        return try await client.execute(
+            uri: "/login", method: .post,
+            headers: [.contentType: "application/x-www-form-urlencoded", .cookie: "\(Login.loginCookie)=\(csrf)"],
+            body: ByteBuffer(string: "csrf=\(csrf)&user=\(user)&password=\(password)")
+        ) { ($0.status, String(buffer: $0.body)) }
+    }
+
+    @Test func aWrongPasswordAndAnUnknownNameGetTheSameAnswerAndTenLockTheAccount() async throws {
+        try await API.withServer { client, _, _ in
+            let wrong = try await Self.tryLogin(client, "ana", "not+her+password")
+            let nobody = try await Self.tryLogin(client, "zed", "not+her+password")
+            #expect(wrong.0 == .unauthorized && wrong.1.contains("Wrong user name or password."))
+            #expect(nobody.0 == wrong.0 && nobody.1.contains("Wrong user name or password."), "no name is given away")
+            for _ in 0..<9 { _ = try await Self.tryLogin(client, "ana", "still+wrong") }
+            // Ten failures in the quarter hour: the right password is refused too, for ana alone.
+            let locked = try await Self.tryLogin(
+                client, "ana", API.passwords["ana"]!.replacingOccurrences(of: " ", with: "+"))
+            #expect(locked.0 == .tooManyRequests && locked.1.contains("Too many failed logins"), "\(locked.0)")
+            _ = try await Self.signIn(client, "bob", password: API.passwords["bob"]!)
+        }
+    }
+
+    @Test func aRemovedAccountsSessionsAnswerNoMore() async throws {
+        try await API.withServer { client, _, store in
+            let ana = try await Self.signIn(client, "ana", password: API.passwords["ana"]!)
+            #expect(try await client.execute(uri: "/places", method: .get, headers: ana) { $0.status } == .ok)
+            try AccountService(store: store).removeAccount("ana")
+            let (status, location) = try await client.execute(uri: "/places", method: .get, headers: ana) {
+                ($0.status, $0.headers[.location] ?? "")
+            }
+            #expect(status == .seeOther && location == "/", "\(status) to \(location)")
+            #expect(try store.readNow { try $0.devices(of: "ana") } == nil)
         }
     }
 }
