@@ -225,4 +225,36 @@ import TrailbookKit
             #expect(his.text == "[]", "\(his.text)")
         }
     }
+
+    @Test func anSOSFromTraccarClientAndArrivingAtAPlaceAreEventsOfTheDevice() async throws {
+        try await API.withServer { client, token, store in
+            _ = try store.writeNow {
+                try $0.addPlace(
+                    Place(name: "Office", center: Coordinate(latitude: 47.39, longitude: 8.56), radius: 120),
+                    account: "ana")
+            }
+            let middle = try await WebFormsTests.postTwoStaysAndATrip(client, token: token)
+            let t = Int(middle / 1000) + 3600
+            let sos = try await API.send(
+                client, .get, "/osmand?id=\(token)&timestamp=\(t)&lat=47.39&lon=8.56&alarm=sos&batt=41")
+            #expect(sos.status == .ok, "\(sos.text)")
+            let events = try store.readNow {
+                try $0.events(fromMilliseconds: .min, toMilliseconds: .max, types: nil, account: "ana")
+            }
+            // Moving off at the trip's first point, stopped and arrived at the Office at its last,
+            // then the SOS with its time and place: each the phone's, none for bob.
+            #expect(
+                events.map(\.event.type) == [.motionMoving, .motionStopped, .placeArrive, .deviceAlarm], "\(events)")
+            let arrival = try #require(events.first { $0.event.type == .placeArrive })
+            #expect(arrival.event.place == "Office" && arrival.device == "overland")
+            #expect(arrival.event.milliseconds == (middle / 1000 + 300) * 1000, "at 08:40, the trip's last point")
+            let alarm = try #require(events.last)
+            #expect(alarm.event.text == "sos" && alarm.event.milliseconds == Int64(t) * 1000)
+            #expect(abs((alarm.event.coordinate?.latitude ?? 0) - 47.39) < 1e-9)
+            #expect(
+                try store.readNow {
+                    try $0.events(fromMilliseconds: .min, toMilliseconds: .max, types: nil, account: "bob")
+                }.isEmpty)
+        }
+    }
 }

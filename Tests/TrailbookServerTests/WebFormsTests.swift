@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 import TrackModel
 import TrackStore
+import TrailbookTestSupport
 
 @testable import TrailbookServer
 
@@ -437,6 +438,35 @@ struct Browser {
             #expect(
                 try await bob.post("/places/found", ["id": String(found[1].id), "name": "Mine"]).status == .notFound)
             #expect(try store.readNow { try $0.foundPlaces(account: "ana") }.map(\.name) == ["Home", nil])
+        }
+    }
+
+    @Test func anAlertsTestReachesItsWebhookSignedAndOneNobodyAnswersSaysSo() async throws {
+        let hook = try HookReceiver(secret: "s3cret", directory: try Samples.temporaryDirectory())
+        try hook.start()
+        defer { hook.stop() }
+        try await API.withServer { client, _, store in
+            let ana = try await Browser.signIn(client)
+            let address = "http://127.0.0.1:\(hook.port)/trailbook"
+            let added = try await ana.post(
+                "/alerts",
+                ["on-device.alarm": "on", "channel": "webhook", "address": address, "secret": "s3cret"])
+            #expect(added.status == .seeOther, "\(added.text.prefix(300))")
+            let id = try #require(try store.readNow { try $0.alerts(account: "ana") }.first?.id)
+            let tested = try await ana.post("/alerts/\(id)/test")
+            #expect(tested.status == .ok && tested.text.contains("The test of alert \(id) reached"), "\(tested.status)")
+            let requests = hook.requests()
+            #expect(requests.count == 1 && requests.first?["path"] as? String == "/trailbook", "\(requests)")
+            #expect(requests.first?["verified"] as? Bool == true, "signed with the alert's secret")
+            // Nobody listening: 502 with the sentence, and bob cannot test ana's alert.
+            let closed = try await ana.post(
+                "/alerts", ["on-device.alarm": "on", "channel": "webhook", "address": "http://127.0.0.1:9/x"])
+            #expect(closed.status == .seeOther)
+            let other = try #require(try store.readNow { try $0.alerts(account: "ana") }.map(\.id).max())
+            let failed = try await ana.post("/alerts/\(other)/test")
+            #expect(failed.status == .badGateway, "\(failed.status) \(failed.text.prefix(300))")
+            #expect(try await Browser.signIn(client, "bob").post("/alerts/\(id)/test").status == .notFound)
+            #expect(hook.requests().count == 1)
         }
     }
 }
