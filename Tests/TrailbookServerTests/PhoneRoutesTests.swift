@@ -257,4 +257,34 @@ import TrailbookKit
                 }.isEmpty)
         }
     }
+
+    @Test func gpsLoggersFormBodyIsAPointAndItsBatteryWhatAFriendSeesOfThePhone() async throws {
+        try await API.withServer { client, token, store in
+            let code = try await API.send(client, .post, "/api/share-codes", as: "ana", body: #"{"scopes":["live"]}"#)
+            let text = try #require(code.json?["code"] as? String, "\(code.text)")
+            _ = try await API.send(client, .post, "/api/share-codes/redeem", as: "bob", body: #"{"code":"\#(text)"}"#)
+            let t = Int(Date().timeIntervalSince1970) - 30
+            // GPSLogger's POST: the values in a form body, the query's taking precedence.
+            var headers = Self.basic("ana", token)
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            let posted = try await client.execute(
+                uri: "/gpslogger?acc=5", method: .post, headers: headers,
+                body: ByteBuffer(string: "lat=47.3801&lon=8.5402&time=\(Self.iso(t))&spd=2.5&acc=99&batt=57")
+            ) { ($0.status, String(buffer: $0.body)) }
+            #expect(posted.0 == .ok, "\(posted.1)")
+            let points = try Self.points(store)
+            try #require(points.count == 1)
+            #expect(points[0].unixMilliseconds == Int64(t) * 1000 && abs((points[0].speed ?? 0) - 2.5) < 0.01)
+            let friends = try await API.send(client, .get, "/api/friends", as: "bob")
+            let friend = try #require((friends.json?["friends"] as? [[String: Any]])?.first, "\(friends.text)")
+            #expect(friend["lat"] as? Double == 47.3801 && friend["battery"] as? Double == 57, "\(friend)")
+            #expect(friend["accuracy"] as? Double == 5, "the query's accuracy, not the body's: \(friend)")
+            // A body without a position: 400 with what is missing, nothing stored.
+            let missing = try await client.execute(
+                uri: "/gpslogger", method: .post, headers: headers, body: ByteBuffer(string: "batt=50")
+            ) { ($0.status, String(buffer: $0.body)) }
+            #expect(missing.0 == .badRequest && missing.1.contains("lat"), "\(missing)")
+            #expect(try Self.points(store).count == 1)
+        }
+    }
 }

@@ -129,4 +129,35 @@ import TrailbookTestSupport
             #expect(his.status == .ok && !his.text.contains("3 points") && !his.text.contains("1 ride"))
         }
     }
+
+    @Test func theYearHeatmapAndOverlayCountTheAccountsOwnAndRefuseYearsOutOfRange() async throws {
+        try await API.withServer { client, token, _ in
+            _ = try await WebFormsTests.postTwoStaysAndATrip(client, token: token)
+            let ana = try await Browser.signIn(client)
+            _ = try await ana.post("/preferences", ["zone": "UTC", "units": ""])
+            let heat = try await ana.get("/heatmap?year=2026")
+            #expect(heat.status == .ok && heat.text.contains("Your 70 points of 2026"), "\(heat.text.count)")
+            let empty = try await ana.get("/heatmap?year=2025")
+            #expect(empty.status == .ok && empty.text.contains("Nothing recorded in 2025."))
+            let bob = try await Browser.signIn(client, "bob")
+            #expect(try await bob.get("/heatmap").text.contains("Nothing recorded yet"))
+            for page in ["/heatmap?year=1969", "/year?year=10000", "/calendar?year=12"] {
+                let answer = try await ana.get(page)
+                #expect(answer.status == .notFound && answer.text.contains("between 1970 and 9999"), "\(page)")
+            }
+            let year = try await ana.get("/year?year=2026")
+            #expect(year.status == .ok && year.text.contains("2026"))
+            // The overlay: at most its days on one map, the last of a longer range; backwards is forwards.
+            let long = try await ana.get("/days?from=2024-01-01&to=2026-06-14")
+            #expect(
+                long.status == .ok
+                    && long.text.contains(
+                        "At most 366 days go on one map: these are the last of the range, from 2025-06-14.")
+            )
+            let backwards = try await ana.get("/days?from=2026-06-14&to=2026-06-10")
+            #expect(backwards.status == .ok && backwards.text.contains("2026-06-10 to 2026-06-14: 1 day"))
+            let none = try await bob.get("/days?from=2026-06-10&to=2026-06-14")
+            #expect(none.text.contains("Nothing recorded from 2026-06-10 to 2026-06-14"))
+        }
+    }
 }
