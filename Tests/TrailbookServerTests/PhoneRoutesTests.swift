@@ -287,4 +287,23 @@ import TrailbookKit
             #expect(try Self.points(store).count == 1)
         }
     }
+
+    @Test func aBatchOverTheBodyLimitIsRefusedBeforeItIsRead() async throws {
+        try await API.withServer { client, token, store in
+            let huge = String(repeating: " ", count: 9 << 20)
+            let big = try await API.send(
+                client, .post, "/overland", headers: [.authorization: "Bearer \(token)"],
+                body: #"{"locations":[]}"# + huge)
+            #expect(big.status == .contentTooLarge, "\(big.status)")
+            #expect(try Self.points(store).isEmpty)
+            // Within the limit, the same batch is read.
+            let t = Int(Date().timeIntervalSince1970) - 5
+            let small = try await API.send(
+                client, .post, "/overland", headers: [.authorization: "Bearer \(token)"],
+                body: #"{"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[8,47]},"#
+                    + #""properties":{"timestamp":"\#(Self.iso(t))"}}]}"# + String(repeating: " ", count: 1 << 20))
+            #expect(small.status == .ok && small.json?["result"] as? String == "ok", "\(small.text)")
+            #expect(try Self.seconds(store) == [Int64(t)])
+        }
+    }
 }

@@ -170,4 +170,38 @@ import TrailbookTestSupport
                 nowhere.status == .notFound && Self.message(nowhere.json)?.hasPrefix("There is no /nope here") == true)
         }
     }
+
+    @Test func aFriendsTrackGoesBackNoFurtherThanTheGrantsHoursAndNotWithoutHistory() async throws {
+        try await Self.withServer { client, token, _ in
+            let now = Int(Date().timeIntervalSince1970)
+            // ana's phone: a point 5 hours ago, 90 minutes ago and a minute ago.
+            for ago in [18_000, 5_400, 60] {
+                _ = try await Self.send(client, .get, "/osmand?id=\(token)&timestamp=\(now - ago)&lat=47.37&lon=8.54")
+            }
+            let live = try await Self.send(client, .post, "/api/share-codes", as: "ana", body: #"{"scopes":["live"]}"#)
+            let liveCode = try #require(live.json?["code"] as? String)
+            _ = try await Self.send(
+                client, .post, "/api/share-codes/redeem", as: "bob", body: #"{"code":"\#(liveCode)"}"#)
+            let none = try await Self.send(client, .get, "/api/friends/ana/track", as: "bob")
+            #expect(none.status.code >= 400 && Self.message(none.json) != nil, "no history scope: \(none.text)")
+            // A grant with two hours of history replaces it.
+            let code = try await Self.send(
+                client, .post, "/api/share-codes", as: "ana", body: #"{"scopes":["live","history"],"history_hours":2}"#)
+            let text = try #require(code.json?["code"] as? String)
+            _ = try await Self.send(client, .post, "/api/share-codes/redeem", as: "bob", body: #"{"code":"\#(text)"}"#)
+            let asked = try await Self.send(client, .get, "/api/friends/ana/track?hours=24", as: "bob")
+            #expect((asked.json?["points"] as? [Any])?.count == 2, "two hours, not 24: \(asked.text)")
+            let one = try await Self.send(client, .get, "/api/friends/ana/track?hours=0.5", as: "bob")
+            #expect((one.json?["points"] as? [Any])?.count == 1, "\(one.text)")
+            for bad in ["0", "-3", "soon", "nan"] {
+                let refused = try await Self.send(client, .get, "/api/friends/ana/track?hours=\(bad)", as: "bob")
+                #expect(
+                    refused.status == .badRequest
+                        && Self.message(refused.json) == "hours is a positive number (default 24).")
+            }
+            // ana sees nothing of bob's, who shares nothing.
+            let theirs = try await Self.send(client, .get, "/api/friends/bob/track", as: "ana")
+            #expect(theirs.status.code >= 400, "\(theirs.text)")
+        }
+    }
 }

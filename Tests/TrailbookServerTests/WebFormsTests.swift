@@ -469,4 +469,40 @@ struct Browser {
             #expect(hook.requests().count == 1)
         }
     }
+
+    @Test func aNewPasswordSignsOutTheAccountsOtherSessionsButThisOne() async throws {
+        try await API.withServer { client, _, _ in
+            let laptop = try await Browser.signIn(client)
+            let phone = try await Browser.signIn(client)
+            let bob = try await Browser.signIn(client, "bob")
+            let changed = try await laptop.post(
+                "/password",
+                ["current": API.passwords["ana"]!, "new": "another long one 99", "again": "another long one 99"])
+            #expect(
+                changed.text.contains("The password is changed; 1 other session is signed out."), "\(changed.status)")
+            #expect(try await laptop.get("/places").status == .ok, "this session goes on")
+            #expect(try await phone.get("/places").location == "/", "the other is over")
+            #expect(try await bob.get("/places").status == .ok)
+        }
+    }
+
+    @Test func theHomePageListsWhoSeesTheAccountWithTheFormThatEndsIt() async throws {
+        try await API.withServer { client, _, store in
+            let ana = try await Browser.signIn(client)
+            let made = try await ana.post("/codes", [:])
+            let code = try #require(
+                made.text.range(of: #"[A-Z0-9]{4}-[A-Z0-9]{4}"#, options: .regularExpression).map {
+                    String(made.text[$0])
+                })
+            let bob = try await Browser.signIn(client, "bob")
+            _ = try await bob.post("/redeem", ["code": code])
+            let home = try await ana.get("/")
+            #expect(home.status == .ok && home.text.contains("bob"), "ana's home lists bob as a viewer")
+            #expect(home.text.contains("name=\"viewer\" value=\"bob\""), "with the form that ends his grant")
+            let his = try await bob.get("/")
+            #expect(
+                his.status == .ok && !his.text.contains("name=\"viewer\" value=\"ana\""), "bob ends no grant of ana's")
+            #expect(try store.readNow { try $0.grants(viewer: "bob") }.map(\.owner) == ["ana"])
+        }
+    }
 }

@@ -160,4 +160,26 @@ import TrailbookTestSupport
             #expect(none.text.contains("Nothing recorded from 2026-06-10 to 2026-06-14"))
         }
     }
+
+    @Test func aRecordsPhotoIsOnItsDayAndItsFileGoesWithTheRecord() async throws {
+        try await API.withServer { client, _, store in
+            let ana = try await Browser.signIn(client)
+            _ = try await ana.post("/preferences", ["zone": "UTC", "units": ""])
+            _ = try await ana.post("/day/2026-06-14/records", ["lat": "47.37", "lon": "8.54", "time": "10:00"])
+            let id = try #require(try store.readNow { try $0.records(account: "ana") }.first?.id)
+            let sent = try await Self.upload(
+                ana, "/records/\(id)/photos?name=lake.jpg", try Samples.bytes("photos/lake.jpg"), type: "image/jpeg",
+                csrf: ana.csrf)
+            #expect(sent.status == .ok)
+            let photo = try #require(try store.readNow { try $0.record(id, account: "ana") }?.photos.first)
+            let file = store.mediaDirectory + "/" + photo.file
+            #expect(FileManager.default.fileExists(atPath: file))
+            let day = try await ana.get("/day/2026-06-14")
+            #expect(day.text.contains("/photos/\(id)/0"), "the day shows the photo")
+            let removed = try await ana.post("/records/\(id)/delete")
+            #expect(removed.status == .seeOther)
+            #expect(!FileManager.default.fileExists(atPath: file), "the file went with its record")
+            #expect(try await ana.get("/photos/\(id)/0").status == .notFound)
+        }
+    }
 }
