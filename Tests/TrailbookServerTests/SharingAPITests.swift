@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import Pipeline
 import Testing
+import TrackModel
 import TrackStore
 import TrailbookKit
 import TrailbookTestSupport
@@ -24,15 +25,19 @@ import TrailbookTestSupport
     }
 
     /// The same, `body` getting the store too.
+    /// `archives`: the account archive (`/export/archive`) is offered; `tiles`: the base map.
     static func withServer(
+        archives: Bool = false, tiles: TileFetcher? = nil,
         _ body: @escaping @Sendable (any TestClientProtocol, String, TrackStore) async throws -> Void
     ) async throws {
         let store = try TrackStore(path: try Samples.temporaryDirectory() + "/s.sqlite")
         let accounts = AccountService(store: store)
         for (name, password) in Self.passwords { try accounts.addAccount(name, password: password) }
         let token = try accounts.addDevice("overland", account: "ana")
+        let archive: @Sendable (String) throws -> any StoreCopying = { try TrackStore(path: $0) }
         let server = SharingServer(
-            configuration: .init(), store: store, rules: PipelineConfiguration(), logger: Logger(label: "test"))
+            configuration: .init(), store: store, rules: PipelineConfiguration(), logger: Logger(label: "test"),
+            tiles: tiles, archiveStore: archives ? archive : nil)
         let app = Application(router: server.router())
         try await app.test(.router) { client in try await body(client, token, store) }
     }

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Testing
 import TrackModel
 import TrackStore
+import TrailbookKit
 import TrailbookTestSupport
 
 @testable import TrailbookServer
@@ -180,6 +181,65 @@ import TrailbookTestSupport
             #expect(removed.status == .seeOther)
             #expect(!FileManager.default.fileExists(atPath: file), "the file went with its record")
             #expect(try await ana.get("/photos/\(id)/0").status == .notFound)
+        }
+    }
+
+    @Test func theAccountsArchiveIsAStoreOfItsOwnWithNothingOfAnotherAccount() async throws {
+        try await API.withServer(archives: true) { client, token, _ in
+            try await WebFormsTests.postThreePoints(client, token: token)
+            let bob = try await Browser.signIn(client, "bob")
+            _ = try await bob.post("/day/2026-06-14/records", ["lat": "46.9", "lon": "7.4", "time": "09:00"])
+            let ana = try await Browser.signIn(client)
+            _ = try await ana.post("/day/2026-06-14/summary", ["summary": "Three points"])
+            let (status, disposition, tar) = try await client.execute(
+                uri: "/export/archive", method: .get, headers: ana.session
+            ) { ($0.status, $0.headers[.contentDisposition] ?? "", Array(buffer: $0.body)) }
+            #expect(status == .ok && disposition.contains("trailbook-ana-") && disposition.contains(".tar"))
+            let folder = try Samples.temporaryDirectory()
+            try Data(tar).write(to: URL(fileURLWithPath: folder + "/a.tar"))
+            let untar = Process()
+            untar.executableURL = URL(fileURLWithPath: "/bin/tar")
+            untar.arguments = ["-C", folder, "-xf", folder + "/a.tar"]
+            try untar.run()
+            untar.waitUntilExit()
+            #expect(untar.terminationStatus == 0)
+            let name = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("trailbook-ana-") })
+            let copy = try TrackStore(existingAt: folder + "/" + name + "/trailbook.sqlite")
+            let (points, summary, accounts, records) = try copy.readNow { tx in
+                (
+                    try tx.points(account: "ana", fromMilliseconds: .min, toMilliseconds: .max).count,
+                    try tx.daySummary(CivilDate(iso: "2026-06-14")!, account: "ana"),
+                    try tx.accounts().map(\.name), try tx.records(account: "bob").count
+                )
+            }
+            #expect(points == 3 && summary == "Three points", "\(points) \(summary as Any)")
+            #expect(accounts == ["ana"] && records == 0, "nothing of bob's: \(accounts)")
+            // Without a session: sent to sign in.
+            #expect(try await client.execute(uri: "/export/archive", method: .get) { $0.status } == .seeOther)
+        }
+    }
+
+    @Test func theMapsTilesComeFromTheMBTilesFileAndAMissingOneIsDrawnFromItsParent() async throws {
+        let folder = try Samples.temporaryDirectory()
+        try TileServer.makeMBTiles(folder + "/map.mbtiles", tiles: ["3/4/2"])
+        let tiles = try TileFetcher(
+            source: .mbtiles(folder + "/map.mbtiles"), attribution: "test", cache: folder + "/cache")
+        try await API.withServer(tiles: tiles) { client, _, _ in
+            #expect(try await client.execute(uri: "/tiles/3/4/2", method: .get) { $0.status } != .ok, "signed in only")
+            let ana = try await Browser.signIn(client)
+            let tile = try await ana.get("/tiles/3/4/2")
+            #expect(tile.status == .ok && tile.headers[.contentType] == "image/png", "\(tile.status)")
+            // A tile the file lacks below one it has: drawn from it, scaled, and said so.
+            let child = try await ana.get("/tiles/4/8/4")
+            #expect(child.status == .ok && child.headers[.contentType] == "image/svg+xml", "\(child.status)")
+            #expect(child.headers[HTTPField.Name("X-Trailbook-Tile")!] == "scaled from 1 zoom level up")
+            #expect(child.text.contains("data:image/png;base64,"), "the parent's image inside")
+            // Nowhere near: the hatched square that says so, not cached.
+            let none = try await ana.get("/tiles/3/0/0")
+            #expect(none.status == .ok && none.headers[.contentType] == "image/svg+xml")
+            #expect(none.headers[HTTPField.Name("X-Trailbook-Tile")!] == "missing" && none.text.contains("no map here"))
+            #expect(try await ana.get("/tiles/25/0/0").status == .notFound, "no such zoom")
         }
     }
 }
