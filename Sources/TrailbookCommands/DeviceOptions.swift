@@ -11,8 +11,10 @@ struct DeviceOptions: ParsableArguments {
     /// does not have is exit 66, naming the ones it has.
     func filter(_ store: any TrackStoring, account: String? = nil) throws -> DeviceFilter {
         if let account {
-            try store.readNow { try AccountOptions.check(account, in: $0) }
-            let devices = try store.readNow { try $0.devices(of: account) }?.map(\.name) ?? []
+            let devices = try store.readNow { tx in
+                try AccountOptions.check(account, in: tx)
+                return try tx.devices(of: account)?.map(\.name) ?? []
+            }
             if let deviceName, !devices.contains(deviceName) {
                 throw Self.unknown(deviceName, store: store, devices: devices)
             }

@@ -214,7 +214,8 @@ extension Import {
                     + "not the Recorder tree \(tree.root).", code: .usage)
         }
         if accountOptions.user == nil {
-            let missing = try tree.users.filter { user in try existing?.readNow({ try $0.devices(of: user) }) == nil }
+            let missing =
+                try existing?.readNow { tx in try tree.users.filter { try tx.devices(of: $0) == nil } } ?? tree.users
             guard missing.isEmpty else {
                 let who = missing.count == 1 ? "the user \(missing[0])" : "the users " + missing.joined(separator: ", ")
                 throw CommandFailure(

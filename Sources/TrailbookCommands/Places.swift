@@ -189,8 +189,12 @@ struct Timeline: ParsableCommand {
         let store = try storeOptions.open()
         let filter = try devices.filter(store, account: accountOptions.user)
         // The day where the person was (a day in London is London's day), its times in `zone`.
-        let cut = try store.readNow { try DayZone.of(day, store: $0, devices: filter, zone: zone) }
-        let until = try store.readNow { try DayZone.end(of: day, store: $0, devices: filter, zone: zone) }
+        let (cut, until) = try store.readNow { tx in
+            (
+                try DayZone.of(day, store: tx, devices: filter, zone: zone),
+                try DayZone.end(of: day, store: tx, devices: filter, zone: zone)
+            )
+        }
         let entries = try DayTimeline.load(
             day, store: store, zone: zone, cutIn: cut, until: until, devices: filter, visits: config.pipeline.visits)
         if json { return try printJSON(TimelineJSON(date: day.description, zone: zone, cutIn: cut, entries: entries)) }

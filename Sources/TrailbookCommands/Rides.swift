@@ -131,10 +131,12 @@ struct Rides: ParsableCommand {
     static func nearestDays(_ store: any TrackStoring, _ devices: DeviceFilter, from: Int64, to: Int64, zone: TimeZone)
         throws -> String
     {
-        let before = try store.readNow { try $0.rides(fromMilliseconds: .min, toMilliseconds: from, devices: devices) }
-            .last
-        let after = try store.readNow { try $0.rides(fromMilliseconds: to, toMilliseconds: .max, devices: devices) }
-            .first
+        let (before, after) = try store.readNow { tx in
+            (
+                try tx.rides(fromMilliseconds: .min, toMilliseconds: from, devices: devices).last,
+                try tx.rides(fromMilliseconds: to, toMilliseconds: .max, devices: devices).first
+            )
+        }
         let days = [
             before.map { "\(LocalDay.of($0.startMilliseconds, in: zone)) before" },
             after.map { "\(LocalDay.of($0.startMilliseconds, in: zone)) after" },

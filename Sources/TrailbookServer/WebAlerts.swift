@@ -138,11 +138,12 @@ struct WebAlerts {
     ) async throws -> Response {
         let service = AlertService(store: store, account: user)
         let store = self.store
-        let (alerts, log, places, devices) = try await Blocking.run {
+        let (alerts, log, (places, devices)) = try await Blocking.run {
             (
                 try service.list(), try service.log(limit: Self.logLength),
-                try store.readNow { try $0.places(account: user) },
-                (try store.readNow { try $0.devices(of: user) } ?? []).map(\.name)
+                try store.readNow { tx in
+                    (try tx.places(account: user), (try tx.devices(of: user) ?? []).map(\.name))
+                }
             )
         }
         let zone = await login.local(user, zone: zone).zone

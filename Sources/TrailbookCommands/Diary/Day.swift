@@ -77,23 +77,25 @@ struct Day: AsyncParsableCommand {
         let zone = config.timeZone
         let account = try accountOptions.account(in: store)
         // The day where the person was (a day in London is London's day), its times in `zone`.
-        let cut = try store.readNow {
-            try DayZone.of(day, store: $0, devices: DeviceFilter(account: account), zone: zone)
+        let (cut, to) = try store.readNow { tx in
+            (
+                try DayZone.of(day, store: tx, devices: DeviceFilter(account: account), zone: zone),
+                try DayZone.end(of: day, store: tx, devices: DeviceFilter(account: account), zone: zone)
+            )
         }
         let from = LocalDay.start(day, in: cut)
-        let to = try store.readNow {
-            try DayZone.end(of: day, store: $0, devices: DeviceFilter(account: account), zone: zone)
-        }
         var found = try VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account),
             rules: config.pipeline.visits, zone: zone)
         // A ride abroad in the time of where it was (with a gazetteer), as `rides` writes it.
-        let rides = try store.readNow {
-            try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account))
+        let (stored, records, text) = try store.readNow { tx in
+            (
+                try tx.rides(fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account)),
+                try tx.records(fromMilliseconds: from, toMilliseconds: to, account: account),
+                try tx.daySummary(day, account: account)
+            )
         }
-        .map { Rides.RideReport($0, zone: zone, there: found.zone(at: $0.startMilliseconds)) }
-        let records = try store.readNow { try $0.records(fromMilliseconds: from, toMilliseconds: to, account: account) }
-        let text = try store.readNow { try $0.daySummary(day, account: account) }
+        let rides = stored.map { Rides.RideReport($0, zone: zone, there: found.zone(at: $0.startMilliseconds)) }
         try found.askStreetNames(config, store: store, account: account)
         if json {
             let whereabouts = VisitsJSON(found, zone: zone)

@@ -151,8 +151,12 @@ struct Report: ParsableCommand {
                 store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now(),
                 tide: try zoneOptions.tide(), account: filter.account)
             // The day where the person was (a day in London is London's day), its times in `zone`.
-            let cut = try store.readNow { try DayZone.of(day, store: $0, devices: filter, zone: zone) }
-            let until = try store.readNow { try DayZone.end(of: day, store: $0, devices: filter, zone: zone) }
+            let (cut, until) = try store.readNow { tx in
+                (
+                    try DayZone.of(day, store: tx, devices: filter, zone: zone),
+                    try DayZone.end(of: day, store: tx, devices: filter, zone: zone)
+                )
+            }
             let input = try DayReportInputs.load(
                 day, store: store, zone: zone, cutIn: cut, until: until, imperial: style.imperial,
                 embedPhotos: photos == "embed",

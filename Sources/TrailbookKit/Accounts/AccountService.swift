@@ -199,8 +199,10 @@ public struct AccountService: Sendable {
 
     /// What the account's phone apps sent that is not a position, oldest first.
     public func messages(of account: String) throws -> [DeviceMessage] {
-        guard try store.readNow({ try $0.devices(of: account) }) != nil else { throw AccountError.noAccount(account) }
-        return try store.readNow { try $0.deviceMessages(account: account) }
+        return try store.readNow { tx in
+            guard try tx.devices(of: account) != nil else { throw AccountError.noAccount(account) }
+            return try tx.deviceMessages(account: account)
+        }
     }
 
     public func revokeDevice(_ name: String, account: String, now: Int64 = UTCTimestamp.now()) throws {

@@ -203,9 +203,11 @@ public struct WeatherImportService {
             outcome.records.append((id, values))
         }
         if !dryRun {
-            outcome.newReadings = try store.writeNow { try $0.addWeatherReadings(readings, account: account) }
-            for (id, values) in outcome.records {
-                try store.writeNow { try $0.setConditions(values, on: id, account: account) }
+            // The readings and the records' conditions in one unit: all of them, or none.
+            outcome.newReadings = try store.writeNow { [outcome] tx in
+                let added = try tx.addWeatherReadings(readings, account: account)
+                for (id, values) in outcome.records { try tx.setConditions(values, on: id, account: account) }
+                return added
             }
         }
         return outcome

@@ -46,11 +46,9 @@ public struct EventService: Sendable {
     )
         throws -> [StoredEvent]
     {
-        if let account, try store.readNow({ try $0.devices(of: account) }) == nil {
-            throw EventError.noAccount(account)
-        }
-        return try store.readNow {
-            try $0.events(fromMilliseconds: from, toMilliseconds: to, types: types, account: account)
+        try store.readNow { tx in
+            if let account, try tx.devices(of: account) == nil { throw EventError.noAccount(account) }
+            return try tx.events(fromMilliseconds: from, toMilliseconds: to, types: types, account: account)
         }
     }
 
