@@ -23,13 +23,21 @@ struct Browser {
         var headers: HTTPFields
     }
 
-    /// Signs `user` in (``SharingAPITests/passwords``) and reads the home page's form token.
-    static func signIn(_ client: any TestClientProtocol, _ user: String = "ana") async throws -> Browser {
+    /// Signs `user` in (``SharingAPITests/passwords``) and reads the home page's form token; with
+    /// `zone`, sets the account's time zone (the pages' days and times are then that zone's).
+    static func signIn(_ client: any TestClientProtocol, _ user: String = "ana", zone: String? = nil) async throws
+        -> Browser
+    {
         let session = try await WebRoutesTests.signIn(client, user, password: SharingAPITests.passwords[user]!)
         let home = try await client.execute(uri: "/", method: .get, headers: session) { String(buffer: $0.body) }
-        return Browser(
+        let browser = Browser(
             client: client, session: session,
             csrf: try #require(WebRoutesTests.formToken(home), "the home page's forms carry the session's token"))
+        if let zone {
+            let saved = try await browser.post("/preferences", ["zone": zone, "units": ""])
+            #expect(saved.status == .ok && saved.text.contains("Your time zone and units are saved."))
+        }
+        return browser
     }
 
     func get(_ uri: String) async throws -> Answer {
@@ -319,8 +327,7 @@ struct Browser {
     @Test func anExportGivesTheRangeInTheFormatAskedAndRefusesOthers() async throws {
         try await API.withServer { client, token, _ in
             try await Self.postThreePoints(client, token: token)
-            let ana = try await Browser.signIn(client)
-            _ = try await ana.post("/preferences", ["zone": "UTC", "units": ""])
+            let ana = try await Browser.signIn(client, zone: "UTC")
             let form = try await ana.get("/export")
             #expect(form.status == .ok && form.text.contains("<form"))
             let gpx = try await ana.get("/export?from=2026-06-14&to=2026-06-14&format=gpx")
@@ -405,8 +412,7 @@ struct Browser {
     @Test func aTripsModeIsCorrectedFromTheDayPageAndAFoundPlaceNamedFromThePlacesPage() async throws {
         try await API.withServer { client, token, store in
             let middle = try await Self.postTwoStaysAndATrip(client, token: token)
-            let ana = try await Browser.signIn(client)
-            _ = try await ana.post("/preferences", ["zone": "UTC", "units": ""])
+            let ana = try await Browser.signIn(client, zone: "UTC")
             let day = try await ana.get("/day/2026-06-14")
             #expect(day.status == .ok)
             let corrected = try await ana.post("/day/2026-06-14/corrections", ["at": String(middle), "mode": "car"])

@@ -35,8 +35,7 @@ import TrailbookTestSupport
 
     @Test func aLogUploadedOnTheImportPageIsStoredOnceAsTheAccountsAndSaysItsDays() async throws {
         try await API.withServer { client, _, store in
-            let ana = try await Browser.signIn(client)
-            _ = try await ana.post("/preferences", ["zone": "UTC", "units": ""])
+            let ana = try await Browser.signIn(client, zone: "UTC")
             let log = try Samples.bytes("ride.nmea")
             let first = try await Self.upload(
                 ana, "/import?name=..%2Fride.nmea", log, type: "application/octet-stream", csrf: ana.csrf)
@@ -114,8 +113,7 @@ import TrailbookTestSupport
     @Test func theOverviewPagesShowTheAccountsOwnDays() async throws {
         try await API.withServer { client, token, _ in
             try await WebFormsTests.postThreePoints(client, token: token)
-            let ana = try await Browser.signIn(client)
-            _ = try await ana.post("/preferences", ["zone": "UTC", "units": ""])
+            let ana = try await Browser.signIn(client, zone: "UTC")
             let year = try await ana.get("/calendar?year=2026")
             #expect(year.status == .ok && year.text.contains("1 ride") && year.text.contains("3 points"), "ana's day")
             let days = try await ana.get("/days?from=2026-06-10&to=2026-06-16")
@@ -134,8 +132,7 @@ import TrailbookTestSupport
     @Test func theYearHeatmapAndOverlayCountTheAccountsOwnAndRefuseYearsOutOfRange() async throws {
         try await API.withServer { client, token, _ in
             _ = try await WebFormsTests.postTwoStaysAndATrip(client, token: token)
-            let ana = try await Browser.signIn(client)
-            _ = try await ana.post("/preferences", ["zone": "UTC", "units": ""])
+            let ana = try await Browser.signIn(client, zone: "UTC")
             let heat = try await ana.get("/heatmap?year=2026")
             #expect(heat.status == .ok && heat.text.contains("Your 70 points of 2026"), "\(heat.text.count)")
             let empty = try await ana.get("/heatmap?year=2025")
@@ -164,8 +161,7 @@ import TrailbookTestSupport
 
     @Test func aRecordsPhotoIsOnItsDayAndItsFileGoesWithTheRecord() async throws {
         try await API.withServer { client, _, store in
-            let ana = try await Browser.signIn(client)
-            _ = try await ana.post("/preferences", ["zone": "UTC", "units": ""])
+            let ana = try await Browser.signIn(client, zone: "UTC")
             _ = try await ana.post("/day/2026-06-14/records", ["lat": "47.37", "lon": "8.54", "time": "10:00"])
             let id = try #require(try store.readNow { try $0.records(account: "ana") }.first?.id)
             let sent = try await Self.upload(
