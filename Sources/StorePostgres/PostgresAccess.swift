@@ -11,12 +11,12 @@ public struct PostgresAccess {
     let unit: PostgresUnit?
 
     func read<T>(_ body: (Session) throws -> T) throws -> T {
-        if let unit { return try body(unit.session) }
+        if let unit { return try body(unit.session()) }
         return try store.session(body)
     }
 
     func write<T>(_ body: (Session) throws -> T) throws -> T {
-        if let unit { return try body(unit.session) }
+        if let unit { return try body(unit.session()) }
         return try store.writeSession(body)
     }
 
@@ -48,16 +48,78 @@ extension PostgresStoring {
 }
 
 /// A unit of work in the PostgreSQL store: the store's operations on one connection, inside one
-/// transaction. It must not escape the unit's body.
+/// transaction, begun by the unit's first statement (a unit that sends none costs no round trip).
+/// It must not escape the unit's body.
 public final class PostgresUnit: PostgresStoring {
-    let session: Session
+    private let connection: Session
     let store: PostgresStore
+    /// What begins the unit's transaction.
+    private let begin: PostgresQuery
+    private let writes: Bool
+    private var state = State.fresh
     /// What runs once the unit has committed.
     fileprivate(set) var afterCommit: [@Sendable () -> Void] = []
 
-    init(_ session: Session, store: PostgresStore) {
-        self.session = session
+    private enum State {
+        /// Nothing sent yet.
+        case fresh
+        /// The transaction is begun.
+        case open
+        /// Its one statement ran as a transaction of its own (``alone(_:)``): nothing may follow.
+        case sealed
+    }
+
+    init(_ connection: Session, store: PostgresStore, writes: Bool) {
+        self.connection = connection
         self.store = store
+        self.writes = writes
+        begin = writes ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+    }
+
+    /// The unit's connection, its transaction begun.
+    func session() throws -> Session {
+        switch state {
+        case .open: return connection
+        case .sealed:
+            preconditionFailure("a unit of work ran a statement after the one it ran alone")
+        case .fresh:
+            try connection.execute(begin)
+            state = .open
+            // Connections wait 10 s for locks (set when they connect); a recorder asks for less.
+            if writes, !store.waitsAsConnected {
+                try connection.execute(
+                    PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(store.writeWait.load(ordering: .relaxed))"))
+            }
+            return connection
+        }
+    }
+
+    /// Runs `statement` as the unit's one statement, a transaction of its own, when the unit has
+    /// sent nothing yet and waits for locks as connections do: one round trip where BEGIN,
+    /// the statement and COMMIT are three. When it wrote (true), the unit is done: nothing may
+    /// be sent after it. Nil: the unit had begun, and `statement` did not run.
+    func alone(_ statement: (Session) throws -> Bool) throws -> Bool? {
+        guard writes, state == .fresh, store.waitsAsConnected else { return nil }
+        let wrote = try statement(connection)
+        if wrote { state = .sealed }
+        return wrote
+    }
+
+    /// Runs `body` as the unit: committed when it returns (when it began), rolled back when it
+    /// throws.
+    func run<T>(_ body: () throws -> T) throws -> T {
+        do {
+            let value = try body()
+            if state == .open { try connection.execute("COMMIT") }
+            return value
+        } catch {
+            // Not on a connection that is gone: PostgresNIO may never answer a query sent on a
+            // closed connection (the server rolls back what it had, anyway).
+            if state == .open, !connection.connection.isClosed, !Connections.isConnectionFailure(error) {
+                _ = try? connection.execute("ROLLBACK")
+            }
+            throw error
+        }
     }
 
     public var access: PostgresAccess { PostgresAccess(store: store, unit: self) }
@@ -119,17 +181,14 @@ extension PostgresStore: PostgresStoring {
     private func unit<T>(writingOn session: Session, _ body: (any StoreWriting) throws -> T) throws
         -> (T, [@Sendable () -> Void])
     {
-        try writing(on: session) { session in
-            let unit = PostgresUnit(session, store: self)
-            return (try body(unit), unit.afterCommit)
-        }
+        let unit = PostgresUnit(session, store: self, writes: true)
+        return (try unit.run { try body(unit) }, unit.afterCommit)
     }
 
     /// `body` as a read unit on `session`: one snapshot, nothing written.
     private func unit<T>(readingOn session: Session, _ body: (any StoreReading) throws -> T) throws -> T {
-        try session.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { session in
-            try body(PostgresUnit(session, store: self))
-        }
+        let unit = PostgresUnit(session, store: self, writes: false)
+        return try unit.run { try body(unit) }
     }
 
     private func mappedAsync<T>(_ body: () async throws -> T) async throws -> T {

@@ -26,7 +26,7 @@ public final class PostgresStore: TrackStoring, Sendable {
     /// The months (`year * 12 + month - 1`) that have a partition of `position`.
     let knownMonths = Mutex<Set<Int>>([])
     /// `lock_timeout` of write transactions, ms (0: wait as long as it takes).
-    private let writeWait = Atomic<Int>(defaultWriteWait)
+    let writeWait = Atomic<Int>(defaultWriteWait)
     static let defaultWriteWait = 10_000
 
     /// The local store's one user.

@@ -7,6 +7,19 @@ extension PostgresWriter {
     func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement, state: DeviceStateUpdate?) throws
         -> Int
     {
+        try place(points, drops: drops, rule: rule, state: state, last: false)
+    }
+
+    func placeLast(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement, state: DeviceStateUpdate?)
+        throws -> Int
+    {
+        try place(points, drops: drops, rule: rule, state: state, last: true)
+    }
+
+    /// `last`: nothing follows in the unit (``placeLast(_:drops:rule:state:)``).
+    private func place(
+        _ points: [KeptPoint], drops: [String: Int], rule: PointPlacement, state: DeviceStateUpdate?, last: Bool
+    ) throws -> Int {
         let points = points.filter {
             $0.milliseconds >= PostgresStore.earliest && $0.milliseconds <= PostgresStore.latest
         }.sorted { $0.milliseconds < $1.milliseconds }
@@ -23,11 +36,13 @@ extension PostgresWriter {
         {
             placing = Placing(t: p.milliseconds, span: span, state: state.flatMap { $0.applies(added: 1) ? $0 : nil })
         }
-        // Outside a unit of work, the point's statement is the batch's transaction: one round
-        // trip in all. When the segments are no longer what the plan was made from, it wrote
-        // nothing, and the batch is placed as below.
-        if let alone = placing, !store.access.inUnit, store.access.store.waitsAsConnected {
-            if try placeAlone(points[0], alone) {
+        // As the last thing of a unit that has sent nothing yet, the point's statement is the
+        // unit's transaction: one round trip in all. When the segments are no longer what the
+        // plan was made from, it wrote nothing, and the batch is placed as below.
+        if last, let alone = placing, let unit = store.access.unit,
+            let wrote = try unit.alone({ try placeAlone(points[0], alone, on: $0) })
+        {
+            if wrote {
                 hints.keep(
                     PointPlacement.Span(
                         segment: alone.span.segment, ride: alone.span.ride, start: alone.span.start, end: alone.t),
@@ -173,14 +188,13 @@ extension PostgresWriter {
     /// Places a phone's one point in a statement that is a transaction of its own
     /// (``aloneQuery(device:_:placing:instance:)``); false: it wrote nothing (a batch for a
     /// revoked device is refused by the transaction that follows).
-    func placeAlone(_ point: KeptPoint, _ placing: Placing) throws -> Bool {
-        let rows = try store.access.store.session { session in
-            try session.query(
-                prepared: Prepared.PlaceAlone.self,
-                Self.aloneQuery(device: device, point, placing: placing, instance: store.instance))
-        }
+    func placeAlone(_ point: KeptPoint, _ placing: Placing, on session: Session) throws -> Bool {
+        let rows = try session.query(
+            prepared: Prepared.PlaceAlone.self,
+            Self.aloneQuery(device: device, point, placing: placing, instance: store.instance))
         guard !rows.isEmpty else { return false }
         placedByInsert += 1
+        placedAlone += 1
         stored += 1
         return true
     }

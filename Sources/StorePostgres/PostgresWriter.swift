@@ -18,6 +18,8 @@ final class PostgresWriter: TrackWriting {
     var stored = 0
     /// The batches whose one point its insert placed (``insertLocked(_:_:placing:)``).
     var placedByInsert = 0
+    /// Of those, the ones whose statement was its unit's transaction (``PostgresUnit/alone(_:)``).
+    var placedAlone = 0
 
     init(store: any PostgresStoring, device: DeviceID) {
         self.store = store

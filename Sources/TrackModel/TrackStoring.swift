@@ -221,6 +221,13 @@ public protocol TrackWriting: AnyObject {
     @discardableResult
     func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement, state: DeviceStateUpdate?) throws
         -> Int
+    /// As ``place(_:drops:rule:state:)``, as the last thing its write unit does: a store may then
+    /// commit the batch with its one statement (PostgreSQL: a phone's one point after the
+    /// device's newest segment, one round trip where a transaction is three). Nothing may be
+    /// read or written in the unit after it.
+    @discardableResult
+    func placeLast(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement, state: DeviceStateUpdate?)
+        throws -> Int
     /// Stores a file's streams and places in one transaction; rides and segments that overlap
     /// stored ones of the device in time merge with them. With `earlier`, what that import
     /// stored is removed first. The file is noted when something was stored.
@@ -238,6 +245,14 @@ extension TrackWriting {
     @discardableResult
     public func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement) throws -> Int {
         try place(points, drops: drops, rule: rule, state: nil)
+    }
+
+    /// A store that commits nothing before its unit does places them as any batch.
+    @discardableResult
+    public func placeLast(
+        _ points: [KeptPoint], drops: [String: Int], rule: PointPlacement, state: DeviceStateUpdate?
+    ) throws -> Int {
+        try place(points, drops: drops, rule: rule, state: state)
     }
 }
 

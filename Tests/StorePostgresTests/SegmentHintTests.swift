@@ -9,13 +9,14 @@ import TrailbookTestSupport
 
 /// A phone's one point after its device's newest segment is placed by one statement, from the
 /// segment this process left: the statement checks under the lock that the segments are still
-/// that one. Outside a unit of work that statement is the batch's transaction, and writes nothing
-/// when the check fails; inside one it is the unit's insert. Another process writing between
+/// that one. Placed last in a unit that has sent nothing yet, that statement is the unit's
+/// transaction, and writes nothing when the check fails; placed as any batch it is the unit's
+/// insert. Another process writing between
 /// (widening the segment, or starting the next one the point joins it to), a resend, a gap and a
 /// late point all take the usual path, and the rides come out as SQLite's for the same points.
 @Suite struct SegmentHintTests {
     @Test(arguments: [false, true])
-    func aPhonesNextPointIsPlacedByOneStatementAndTheRidesAreSQLites(inUnits: Bool) async throws {
+    func aPhonesNextPointIsPlacedByOneStatementAndTheRidesAreSQLites(last: Bool) async throws {
         let url = try PostgresCluster.shared().newDatabase()
         let directory = try Samples.temporaryDirectory()
         let here = try PostgresStore(url: url, mediaDirectory: directory + "/media")
@@ -53,17 +54,22 @@ import TrailbookTestSupport
             (false, 303_000),
         ]
         var placedByInsert = 0
+        var placedAlone = 0
         var added: [Int] = []
         for (i, b) in batches.enumerated() {
             let state = DeviceStateUpdate(milliseconds: t0 + b.dt, battery: Double(90 - i), accuracy: 5)
             let store = b.there ? there : here
             func place(_ unit: any StoreWriting) throws -> Int {
                 let writer = try #require(unit.makeWriter(device: phone) as? PostgresWriter)
-                let stored = try writer.place(point(t0 + b.dt), drops: [:], rule: rule, state: state)
+                let stored =
+                    last
+                    ? try writer.placeLast(point(t0 + b.dt), drops: [:], rule: rule, state: state)
+                    : try writer.place(point(t0 + b.dt), drops: [:], rule: rule, state: state)
                 placedByInsert += writer.placedByInsert
+                placedAlone += writer.placedAlone
                 return stored
             }
-            added.append(inUnits ? try store.writeNow(place) : try place(store))
+            added.append(try store.writeNow(place))
             _ = try sqlite.makeWriter(device: local).place(point(t0 + b.dt), drops: [:], rule: rule, state: state)
         }
         #expect(added == [1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], "\(added)")
@@ -72,6 +78,8 @@ import TrailbookTestSupport
         // late point, nor 303000 (after the late point this process no longer knows the newest
         // segment: the late point had one after it).
         #expect(placedByInsert == 5, "placed by the one statement: \(placedByInsert)")
+        // Last in its unit, that statement was the unit's transaction (no BEGIN, no COMMIT).
+        #expect(placedAlone == (last ? 5 : 0), "placed alone: \(placedAlone)")
         func shape(_ rides: [StoredRide]) -> [[Int64]] {
             rides.map { [$0.startMilliseconds, $0.endMilliseconds, Int64($0.pointCount), Int64($0.segmentCount)] }
         }

@@ -204,7 +204,7 @@ public final class PhoneIngest: Sendable {
             }
             let stored: Int
             // Nothing but points (no reading, no event, the places read lately): their placement
-            // is the batch's one write, a transaction of its own.
+            // is the unit's last and only write.
             var alone = detector
             var quiet = !readPlaces && readings.isEmpty && late == nil
             if quiet {
@@ -213,7 +213,7 @@ public final class PhoneIngest: Sendable {
             }
             if quiet {
                 stored = try store.writeNow {
-                    try $0.makeWriter(device: device).place(kept, drops: drops, rule: placement, state: state)
+                    try $0.makeWriter(device: device).placeLast(kept, drops: drops, rule: placement, state: state)
                 }
                 detector = alone
             } else {
