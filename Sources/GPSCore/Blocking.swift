@@ -10,8 +10,8 @@ import Foundation
 /// - ``start(_:_:)`` starts a long-lived thread of its own (a serial port or a log read while the
 ///   rules run, an import's write transaction, a file's digest, a socket or a child process).
 ///
-/// A store's async units (`store.read { }`, `store.write { }`) run on the engine's own threads
-/// instead (GRDB's queues).
+/// A store's async units (`store.read { }`, `store.write { }`) run on SQLite's own threads (GRDB's
+/// queues), on PostgreSQL through ``run(_:)``.
 public enum Blocking {
     /// Starts `body` on a new thread named `name`, which ends when `body` returns.
     public static func start(_ name: String, _ body: @escaping @Sendable () -> Void) {

@@ -9,11 +9,9 @@ import Synchronization
 /// The store's connections to one database: PostgresNIO's `PostgresClient` pool, run by a task
 /// the store starts when it opens and ends when it closes.
 ///
-/// Two ways in, one pool:
-/// - a unit of work (``run(_:)``) awaits its connection without holding a thread, then runs its
-///   synchronous body on the store's own thread pool, never on Swift's cooperative threads;
-/// - a synchronous caller (``withConnection(_:)``: a command's main thread, a thread-pool thread)
-///   waits for a connection that a task leases for it, and runs its body on its own thread.
+/// A unit of work's synchronous body (``withConnection(_:)``, on a command's main thread or one of
+/// the offload helper's) waits for a connection that a task leases for it, and runs on its own
+/// thread; a read of one prepared statement (``rows(prepared:_:)``) awaits its connection.
 ///
 /// The pool's own work (making connections, keep-alives, timers) and the leases of synchronous
 /// callers run on one of NIO's event loops through ``LoopExecutor``: a synchronous caller that
@@ -34,8 +32,6 @@ final class Connections: Sendable {
     /// The event loop the pool's work and the synchronous callers' leases run on.
     let loop: any EventLoop
     let executor: LoopExecutor
-    /// Where units of work run their bodies: one thread per connection.
-    let threads: NIOThreadPool
     private let running: Task<Void, Never>
     private let closed = Atomic<Bool>(false)
     private let health = Mutex(Health())
@@ -76,14 +72,11 @@ final class Connections: Sendable {
         loop = MultiThreadedEventLoopGroup.singleton.next()
         let executor = LoopExecutor(loop)
         self.executor = executor
-        threads = NIOThreadPool(numberOfThreads: maximum)
-        threads.start()
         running = Task(executorPreference: executor) { await client.run() }
     }
 
     deinit {
         running.cancel()
-        threads.shutdownGracefully { _ in }
     }
 
     /// Runs `body` with a connection of its own, on the calling thread, which must not be the
@@ -98,23 +91,6 @@ final class Connections: Sendable {
         } catch {
             if !leased.connection.isClosed && Self.isConnectionFailure(error) { Self.drop(leased.connection) }
             throw error
-        }
-    }
-
-    /// Runs `body` with a connection of its own on the store's thread pool: for units of work.
-    func run<T: Sendable>(_ body: @escaping @Sendable (Session) throws -> T) async throws -> T {
-        let leased = try await withCheckedThrowingContinuation { continuation in
-            lease { continuation.resume(with: $0) }
-        }
-        defer { leased.release() }
-        let (logger, executor) = (self.logger, self.executor)
-        return try await threads.runIfActive {
-            do {
-                return try body(Session(connection: leased.connection, logger: logger, executor: executor))
-            } catch {
-                if !leased.connection.isClosed && Self.isConnectionFailure(error) { Self.drop(leased.connection) }
-                throw error
-            }
         }
     }
 
@@ -284,7 +260,6 @@ final class Connections: Sendable {
     func close() {
         guard !closed.exchange(true, ordering: .relaxed) else { return }
         running.cancel()
-        threads.shutdownGracefully { _ in }
     }
 
     /// Closes a connection left in doubt, so that the pool does not give it to the next caller.

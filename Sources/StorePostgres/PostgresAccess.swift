@@ -1,4 +1,5 @@
 import Foundation
+import GPSCore
 import NIOPosix
 import PostgresNIO
 
@@ -142,16 +143,16 @@ extension PostgresStore: PostgresStoring {
         try mapped { try connections.withConnection { try unit(readingOn: $0, body) } }
     }
 
-    // The units wait for their connection without holding a thread, then wait on their
-    // connection's replies on the store's thread pool, never on the cooperative threads.
+    // A unit takes one of the offload helper's threads, then waits there for its connection and
+    // on its replies: a unit never holds a connection while it waits for a thread (with both
+    // bounded at 16, that wait could be a cycle: connections held by units waiting for threads
+    // held by units waiting for connections).
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T {
-        let (value, after) = try await mappedAsync { try await connections.run { try self.unit(writingOn: $0, body) } }
-        for action in after { action() }
-        return value
+        try await Blocking.run { try self.writeNow(body) }
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReading) throws -> T) async throws -> T {
-        try await mappedAsync { try await connections.run { try self.unit(readingOn: $0, body) } }
+        try await Blocking.run { try self.readNow(body) }
     }
 
     // One prepared statement each, run from the caller's task on a leased connection. A token's
