@@ -58,7 +58,7 @@ struct ImportTransaction {
         if let id = named[name] { return id }
         let owner = try Int64.fetchOne(
             db, sql: "SELECT user_id FROM device WHERE id = ?", arguments: [device.rawValue])!
-        let id = try TrackStore.device(db, named: name, user: owner)
+        let id = try SQLiteUnit.device(db, named: name, user: owner)
         named[name] = id
         return id
     }
@@ -127,7 +127,7 @@ struct ImportTransaction {
     ) throws {
         let device = try device(named: name)
         try join([ImportStream(points: [], extents: rides, drops: drops)], devices: [device], from: stream)
-        if !events.isEmpty { closedEvents += try TrackStore.insertEvents(db, events, device: device.rawValue) }
+        if !events.isEmpty { closedEvents += try SQLiteUnit.insertEvents(db, events, device: device.rawValue) }
     }
 
     /// Stores the streams' rides and segments (merged with the stored ones they overlap), their
@@ -144,7 +144,7 @@ struct ImportTransaction {
         var events = closedEvents
         for device in Set(devices) {
             let found = zip(streams, devices).filter { $0.1 == device }.flatMap(\.0.events)
-            if !found.isEmpty { events += try TrackStore.insertEvents(db, found, device: device.rawValue) }
+            if !found.isEmpty { events += try SQLiteUnit.insertEvents(db, found, device: device.rawValue) }
         }
         let close = tally.close(
             places: try TrackWriter.insertPlaces(db, places, device: self.device.rawValue), events: events)

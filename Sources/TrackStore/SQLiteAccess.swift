@@ -1,40 +1,24 @@
 import Foundation
 internal import GRDB
 
-/// How the SQLite store's operations reach the database: through the store's pool, each call in
-/// a transaction of its own, or inside a unit of work, on the unit's connection and in its
-/// transaction (GRDB's writer queue runs the unit; nothing in it opens a transaction again).
+/// How the SQLite store's operations reach the database: inside a unit of work, on the unit's
+/// connection and in its transaction (GRDB's writer queue or a reader's runs the unit; nothing
+/// in it opens a transaction again).
 public struct SQLiteAccess {
-    let store: TrackStore
-    /// The unit of work the operations run in; nil: the pool.
-    let unit: SQLiteUnit?
+    let unit: SQLiteUnit
+    var store: TrackStore { unit.store }
 
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        if let unit { return try body(unit.db) }
-        return try store.databasePool.read(body)
-    }
+    func read<T>(_ body: (Database) throws -> T) throws -> T { try body(unit.db) }
 
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        if let unit { return try body(unit.db) }
-        return try store.databasePool.write(body)
-    }
+    func write<T>(_ body: (Database) throws -> T) throws -> T { try body(unit.db) }
 
-    func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
-        if let unit { return try body(unit.db) }
-        return try store.databasePool.writeWithoutTransaction(body)
-    }
+    func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T { try body(unit.db) }
 
-    /// Runs `action` once what was written is committed: now outside a unit of work, after the
-    /// unit's commit inside one (never when it rolls back).
-    func afterCommit(_ action: @escaping @Sendable () -> Void) {
-        if let unit { unit.afterCommit.append(action) } else { action() }
-    }
-
-    /// Whether the operations run inside a unit of work.
-    var inUnit: Bool { unit != nil }
+    /// Runs `action` once the unit has committed (never when it rolls back).
+    func afterCommit(_ action: @escaping @Sendable () -> Void) { unit.afterCommit.append(action) }
 }
 
-/// The SQLite store's operations, written once for the store and for a unit of work in it.
+/// The SQLite store's operations: what a unit of work does.
 public protocol SQLiteStoring: StoreWriting {
     var pool: SQLiteAccess { get }
 }
@@ -52,13 +36,12 @@ public final class SQLiteUnit: SQLiteStoring {
         self.store = store
     }
 
-    public var pool: SQLiteAccess { SQLiteAccess(store: store, unit: self) }
+    public var pool: SQLiteAccess { SQLiteAccess(unit: self) }
     public var path: String { store.path }
     public var mediaDirectory: String { store.mediaDirectory }
 }
 
-extension TrackStore: SQLiteStoring {
-    public var pool: SQLiteAccess { SQLiteAccess(store: self, unit: nil) }
+extension TrackStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T {
         let (value, after) = try await databasePool.write { db in

@@ -442,7 +442,7 @@ enum Schema {
         // Every account has its own diary: records, day summaries and weather readings carry
         // their account. What was there is the local user's, or the account of the record's device.
         migrator.registerMigration("v15-diary-accounts") { db in
-            let me = try TrackStore.localUserID(db)
+            let me = try SQLiteUnit.localUserID(db)
             // SQLite adds a column with a REFERENCES clause only when its default is NULL: every
             // insert sets it.
             try db.execute(sql: "ALTER TABLE record ADD COLUMN user_id INTEGER REFERENCES user(id) ON DELETE CASCADE")
@@ -506,7 +506,7 @@ enum Schema {
                 var owner: Int64?
                 if let start = row["start_ms"] as Int64?, let end = row["end_ms"] as Int64? {
                     for device in devices where owner == nil {
-                        let keys = TrackStore.keyRange(device["id"], from: start, to: end + 1)
+                        let keys = SQLiteUnit.keyRange(device["id"], from: start, to: end + 1)
                         let found = try Bool.fetchOne(
                             db, sql: "SELECT EXISTS (SELECT 1 FROM point WHERE key >= ? AND key < ? AND import_id = ?)",
                             arguments: keys + [id])
@@ -519,7 +519,7 @@ enum Schema {
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        id, try owner ?? TrackStore.localUserID(db), row["sha256"], row["name"], row["bytes"],
+                        id, try owner ?? SQLiteUnit.localUserID(db), row["sha256"], row["name"], row["bytes"],
                         row["imported_ms"], row["points"], row["start_ms"], row["end_ms"],
                     ])
             }

@@ -42,13 +42,13 @@ extension TrackStore: StoreCopying {
     }
 
     public func copyAccountID(_ name: String) throws -> Int64? {
-        try pool.read { db in try Self.userID(db, name) }
+        try databasePool.read { db in try SQLiteUnit.userID(db, name) }
     }
 
     public func copyCount(_ table: StoreCopy.Table, account: Int64?) throws -> Int {
         guard let condition = Self.accountCondition(table, account) else { return 0 }
         let name = table.name == "position" ? "point" : Self.physical(table)
-        return try pool.read { db in
+        return try databasePool.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM \(name)" + (condition.isEmpty ? "" : " WHERE \(condition)"))
                 ?? 0
         }
@@ -59,7 +59,7 @@ extension TrackStore: StoreCopying {
     {
         guard let condition = Self.accountCondition(table, account) else { return [] }
         let and = condition.isEmpty ? "" : " AND \(condition)"
-        return try pool.read { db in
+        return try databasePool.read { db in
             let rows: [Row]
             if table.name == "position" {
                 var low = Int64.min
@@ -91,14 +91,14 @@ extension TrackStore: StoreCopying {
 
     public func copyLastKey(_ table: StoreCopy.Table) throws -> [StoreCopy.Value]? {
         if table.name == "position" {
-            return try pool.read { db in
+            return try databasePool.read { db in
                 try Int64.fetchOne(db, sql: "SELECT max(key) FROM point").map {
                     [.int($0 >> PointKey.timeBits), .int(PointKey.milliseconds(ofKey: $0))]
                 }
             }
         }
         let key = table.key.map { "\"\($0.name)\"" }
-        return try pool.read { db in
+        return try databasePool.read { db in
             try Row.fetchOne(
                 db,
                 sql: """
@@ -110,7 +110,7 @@ extension TrackStore: StoreCopying {
     }
 
     public func copyInsert(_ table: StoreCopy.Table, rows: [[StoreCopy.Value]]) throws {
-        try pool.write { db in
+        try databasePool.write { db in
             if table.name == "position" {
                 let insert = try db.makeStatement(
                     sql: """
@@ -139,7 +139,7 @@ extension TrackStore: StoreCopying {
     public func copyFinish() throws {}
 
     public func copyEmptyDestination() throws -> Bool {
-        try pool.write { db in
+        try databasePool.write { db in
             for table in ["device", "record", "day_summary", "photo"] {
                 if try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") != 0 { return false }
             }
@@ -152,14 +152,14 @@ extension TrackStore: StoreCopying {
     }
 
     public func copyMarker() throws -> (source: String, finished: Bool)? {
-        try pool.read { db in
+        try databasePool.read { db in
             try Row.fetchOne(db, sql: "SELECT source, finished_ms FROM store_copy ORDER BY started_ms DESC LIMIT 1")
                 .map { ($0["source"], ($0["finished_ms"] as Int64?) != nil) }
         }
     }
 
     public func setCopyMarker(source: String, finished: Bool) throws {
-        try pool.write { db in
+        try databasePool.write { db in
             let now = UTCTimestamp.now()
             try db.execute(
                 sql: """

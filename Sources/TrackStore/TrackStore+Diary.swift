@@ -359,13 +359,15 @@ extension SQLiteStoring {
 
     /// Moves everything in the WAL into the main file and empties the WAL, so removed content
     /// (zeroed by secure_delete) leaves no copy behind in the log.
+    /// Once the unit has committed: a checkpoint cannot run in a transaction.
     func checkpoint() throws {
-        // Inside a unit of work: once it has committed (a checkpoint cannot run in a transaction).
-        guard !pool.inUnit else {
-            let store = pool.store
-            pool.afterCommit { try? store.checkpoint() }
-            return
-        }
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        let store = pool.store
+        pool.afterCommit { try? store.checkpoint() }
+    }
+}
+
+extension TrackStore {
+    func checkpoint() throws {
+        try databasePool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 }

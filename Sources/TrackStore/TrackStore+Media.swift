@@ -5,7 +5,7 @@ import SystemPackage
 
 /// The media folder beside the store: photos copied in, named by their SHA-256 (the same photo
 /// added twice is one file), folder 0700 and files 0600 like the store.
-extension SQLiteStoring {
+extension TrackStore {
     /// `trailbook.sqlite` → `trailbook-media`, next to it.
     public var mediaDirectory: String {
         (path.hasSuffix(".sqlite") ? String(path.dropLast(".sqlite".count)) : path) + "-media"
@@ -19,6 +19,12 @@ extension SQLiteStoring {
         } catch let failure as MediaFolder.CannotWrite {
             throw StoreError.cannotOpen(path: failure.path, reason: failure.reason)
         }
+    }
+}
+
+extension SQLiteStoring {
+    public func storePhotoFile(_ source: String, takenMilliseconds: Int64?) throws -> Photo {
+        try pool.store.storePhotoFile(source, takenMilliseconds: takenMilliseconds)
     }
 
     /// Deletes the media files of `photos` that no stored photo row refers to: the copies of a

@@ -144,16 +144,18 @@ extension SQLiteStoring {
         }
     }
 
-    /// `PRAGMA integrity_check`: "ok" for a sound file.
-    public func integrityCheck() throws -> String {
-        try pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
-    }
 }
 
-extension SQLiteStoring {
+/// The file's upkeep, outside any unit of work.
+extension TrackStore {
+    /// `PRAGMA integrity_check`: "ok" for a sound file.
+    public func integrityCheck() throws -> String {
+        try databasePool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
+    }
+
     /// Bytes the store takes once checkpointed and vacuumed (the figure "bytes per point" uses).
     public func compactedSize() throws -> Int64 {
-        try pool.writeWithoutTransaction { db in
+        try databasePool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             try db.execute(sql: "VACUUM")
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
@@ -228,7 +230,7 @@ extension SQLiteStoring {
     public func importedFile(sha256: String, account: String?) throws -> StoredImport? {
         try pool.read { db in
             try ImportRow.fetchOne(
-                db, sql: "SELECT * FROM import WHERE \(TrackStore.ofAccount) AND sha256 = ?",
+                db, sql: "SELECT * FROM import WHERE \(SQLiteUnit.ofAccount) AND sha256 = ?",
                 arguments: [account ?? TrackStore.localUser, sha256])?.stored
         }
     }

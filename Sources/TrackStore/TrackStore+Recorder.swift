@@ -17,7 +17,7 @@ extension SQLiteStoring {
     /// Sets the pause switch (`until`: 0 for until resumed), or clears it with nil.
     public func setPausedUntil(_ until: Int64?) throws {
         try pool.write { db in
-            let user = try TrackStore.localUserID(db)
+            let user = try SQLiteUnit.localUserID(db)
             if let until {
                 try PauseSwitchRow(userId: user, pausedUntilMs: until).insert(db, onConflict: .replace)
             } else {

@@ -196,7 +196,7 @@ extension SQLiteStoring {
         var removal = removal
         try checkpoint()
         removal.photoFilesDeleted += MediaFolder.release(
-            files, in: mediaDirectory, afterCommit: pool.inUnit ? pool.afterCommit : nil)
+            files, in: mediaDirectory, afterCommit: pool.afterCommit)
         return removal
     }
 }

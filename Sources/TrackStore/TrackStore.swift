@@ -135,7 +135,20 @@ public final class TrackStore: Sendable {
     }
 }
 
-extension TrackStore: TrackStoring {}
+extension TrackStore: TrackStoring {
+    public func limitWriteWait(to seconds: TimeInterval) throws {
+        try databasePool.writeWithoutTransaction { db in try Self.limitWriteWait(db, to: seconds) }
+    }
+
+    public func isBusy(_ error: any Error) -> Bool { Self.isBusy(error) }
+
+    /// A file is never away (a full or broken disk is not something to wait for).
+    public func isUnavailable(_ error: any Error) -> Bool { false }
+
+    static func limitWriteWait(_ db: Database, to seconds: TimeInterval) throws {
+        try db.execute(sql: "PRAGMA busy_timeout = \(Int((seconds * 1000).rounded()))")
+    }
+}
 
 extension SQLiteStoring {
     /// Makes this process's writes wait at most `seconds` for another process's write to end
@@ -143,9 +156,7 @@ extension SQLiteStoring {
     /// recognises. For `record`, which must not stop reading its receiver while another process
     /// holds the store.
     public func limitWriteWait(to seconds: TimeInterval) throws {
-        try pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA busy_timeout = \(Int((seconds * 1000).rounded()))")
-        }
+        try pool.writeWithoutTransaction { db in try TrackStore.limitWriteWait(db, to: seconds) }
     }
 
     public func makeWriter(device: DeviceID) -> any TrackWriting { TrackWriter(store: self, device: device) }

@@ -26,16 +26,16 @@ extension TrackWriter {
         }
     }
 
-    /// Begins the import of a file still being read: a thread of its own holds the write
-    /// transaction from now on and stores the points as they are added.
+    /// Begins the import of a file still being read inside a unit of work: the unit's transaction
+    /// is the one, so the points wait for the end.
     public func beginImport(file: ImportedFile?, replacing earlier: StoredImport?) -> any ImportWriting {
-        // Inside a unit of work the unit's transaction is the one: the points wait for the end.
-        guard !store.pool.inUnit else { return DeferredImport(writer: self, file: file, earlier: earlier) }
-        return ConcurrentImport(pool: store.pool.store.databasePool, device: device, file: file, earlier: earlier)
+        DeferredImport(writer: self, file: file, earlier: earlier)
     }
 }
 
 extension TrackStore {
+    /// Begins the import of a file still being read: a thread of its own holds the write
+    /// transaction from now on and stores the points as they are added.
     public func beginImport(device: DeviceID, file: ImportedFile?, replacing earlier: StoredImport?)
         -> any ImportWriting
     {
@@ -122,7 +122,7 @@ extension TrackWriter {
             keyed += 1
         }
         guard keyed > 0 else { return (0, 0, nil) }
-        let keys = TrackStore.keyRange(device.rawValue, from: first, to: last + 1)
+        let keys = SQLiteUnit.keyRange(device.rawValue, from: first, to: last + 1)
         guard
             try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM point WHERE key >= ? AND key < ?)", arguments: keys) == false
@@ -203,7 +203,7 @@ extension TrackWriter {
             db, sql: "SELECT id FROM device WHERE user_id = (SELECT user_id FROM import WHERE id = ?)",
             arguments: [earlier.id])
         for device in devices {
-            let keys = TrackStore.keyRange(device, from: start, to: end + 1)
+            let keys = SQLiteUnit.keyRange(device, from: start, to: end + 1)
             try db.execute(
                 sql: """
                     DELETE FROM point WHERE key >= ? AND key < ? AND import_id = ?
@@ -213,7 +213,7 @@ extension TrackWriter {
                 arguments: keys + [earlier.id, device, start, end])
             removed += db.changesCount
         }
-        try TrackStore.shrinkSegmentsAndRides(db, from: start, to: end + 1, into: &removal)
+        try SQLiteUnit.shrinkSegmentsAndRides(db, from: start, to: end + 1, into: &removal)
         return removed
     }
 }

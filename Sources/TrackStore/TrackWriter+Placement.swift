@@ -111,7 +111,7 @@ extension TrackWriter {
                 }
             }
             if let state, state.applies(added: added) {
-                try TrackStore.setDeviceState(db, device, state)
+                try SQLiteUnit.setDeviceState(db, device, state)
             }
             return added
         }

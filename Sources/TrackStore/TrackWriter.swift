@@ -172,8 +172,8 @@ public final class TrackWriter {
                     place.milliseconds, lat, lon, place.altitude.map(StoredScale.hundredths), UTCTimestamp.now(), user,
                 ])
             let id = db.lastInsertedRowID
-            for text in place.notes { _ = try TrackStore.insertNote(db, id, text) }
-            try TrackStore.upsertFields(db, id, place.fields)
+            for text in place.notes { _ = try SQLiteUnit.insertNote(db, id, text) }
+            try SQLiteUnit.upsertFields(db, id, place.fields)
             added += 1
         }
         return added

@@ -65,9 +65,12 @@ struct AccountArchive {
         defer { try? out.close() }
         let zone = TimeZone(identifier: "UTC")!
         // An archive holds one account (a store's copy may hold more: each one's goes).
-        let accounts = try store.accounts().map(\.name)
-        let records = try accounts.flatMap {
-            try store.records(fromMilliseconds: .min, toMilliseconds: .max, account: $0)
+        let (accounts, records) = try store.readNow { tx in
+            let accounts = try tx.accounts().map(\.name)
+            let records = try accounts.flatMap {
+                try tx.records(fromMilliseconds: .min, toMilliseconds: .max, plainPoints: false, account: $0)
+            }
+            return (accounts, records)
         }
         let places = records.map { r in
             TrackExport.Place(
@@ -80,7 +83,10 @@ struct AccountArchive {
         try out.write(contentsOf: Data(head[..<end.lowerBound].utf8))
         for account in accounts {
             let devices = DeviceFilter(account: account)
-            for ride in try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices) {
+            let rides = try store.readNow {
+                try $0.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices)
+            }
+            for ride in rides {
                 let selection = try RideSelection.load(
                     .ride(ride.id), store: store, zone: zone, devices: devices, fused: false, stays: nil)
                 let text = GPXWriter.write(try selection.export(store: store, records: false, account: account))

@@ -26,7 +26,7 @@ import TrailbookTestSupport
         let sqlite = try TrackStore(path: directory + "/s.sqlite")
         #expect(try here.addAccount(name: "ana", passwordHash: "x"))
         let phone = try #require(try here.addDevice(named: "phone", account: "ana", tokenHash: "t"))
-        let local = try sqlite.device(named: "phone")
+        let local = try sqlite.writeNow { try $0.device(named: "phone") }
         let t0: Int64 = 1_781_419_200_000
         let rule = PointPlacement(segmentGapSeconds: 60, rideGapSeconds: 600)
         func point(_ t: Int64) -> [KeptPoint] {
@@ -70,7 +70,9 @@ import TrailbookTestSupport
                 return stored
             }
             added.append(try store.writeNow(place))
-            _ = try sqlite.makeWriter(device: local).place(point(t0 + b.dt), drops: [:], rule: rule, state: state)
+            _ = try sqlite.writeNow {
+                try $0.makeWriter(device: local).place(point(t0 + b.dt), drops: [:], rule: rule, state: state)
+            }
         }
         #expect(added == [1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], "\(added)")
         // 1000, 2000, 5000, 301000 and 302000 by the one statement. Not 4000, 30000 nor 115000
@@ -85,7 +87,9 @@ import TrailbookTestSupport
         }
         let pgRides = try here.rides(
             fromMilliseconds: .min, toMilliseconds: .max, devices: .account("ana", device: "phone"))
-        let sqliteRides = try sqlite.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .named("phone"))
+        let sqliteRides = try sqlite.readNow {
+            try $0.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .named("phone"))
+        }
         #expect(shape(pgRides) == shape(sqliteRides), "PostgreSQL \(shape(pgRides)), SQLite \(shape(sqliteRides))")
         #expect(shape(pgRides) == [[t0, t0 + 303_000, 17, 2]], "\(shape(pgRides))")
         let latest = try here.latestPoint(devices: .account("ana", device: "phone"))

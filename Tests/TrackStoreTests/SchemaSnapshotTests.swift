@@ -13,7 +13,7 @@ import TrailbookTestSupport
     /// every schema entry's SQL, the rows of every table (a user's creation time aside), the
     /// AUTOINCREMENT counters and the applied migrations.
     static func describe(_ store: TrackStore) throws -> [String] {
-        try store.pool.read { db in
+        try store.databasePool.read { db in
             var lines = try Row.fetchAll(
                 db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
             ).map {
@@ -37,7 +37,7 @@ import TrailbookTestSupport
     /// The snapshot's source text as the migrations make it: their schema in creation order
     /// (tables, then indexes, then the rest; SQLite's own entries left out) and the counters.
     static func snapshotSource(of store: TrackStore, migrations: [String]) throws -> String {
-        let (statements, sequences) = try store.pool.read { db in
+        let (statements, sequences) = try store.databasePool.read { db in
             let statements = try String.fetchAll(
                 db,
                 sql: """
@@ -89,8 +89,8 @@ import TrailbookTestSupport
         // Made in one go from the snapshot: its schema entries are numbered without the gaps the
         // migrations' dropped tables and indexes leave.
         let gapless = "SELECT max(rowid) = count(*) FROM sqlite_master"
-        #expect(try fromSnapshot.pool.read { db in try Bool.fetchOne(db, sql: gapless) } == true)
-        #expect(try migrated.pool.read { db in try Bool.fetchOne(db, sql: gapless) } == false)
+        #expect(try fromSnapshot.databasePool.read { db in try Bool.fetchOne(db, sql: gapless) } == true)
+        #expect(try migrated.databasePool.read { db in try Bool.fetchOne(db, sql: gapless) } == false)
         let (want, got) = (try Self.describe(migrated), try Self.describe(fromSnapshot))
         // The committed file is the one the migrations make, to the byte.
         let committed = try String(
@@ -153,7 +153,7 @@ import TrailbookTestSupport
     @Test func foundPlacesAreNumberedPerAccountOnUpgrade() throws {
         let path = try Samples.temporaryDirectory() + "/v21.sqlite"
         let old = try TrackStore(path: path, migratingUpTo: "v21-found-places")
-        try old.pool.write { db in
+        try old.databasePool.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO user (id, name, created_ms) VALUES (7, 'ana', 0), (8, 'ben', 0);
@@ -166,24 +166,34 @@ import TrailbookTestSupport
                     """)
         }
         let store = try TrackStore(path: path)
-        #expect(try store.foundPlaces(account: "ana").map { "\($0.id) \($0.name ?? "-")" } == ["1 Flat", "2 Lab"])
-        #expect(try store.foundPlaces(account: "ben").map { "\($0.id) \($0.name ?? "-")" } == ["1 -", "2 Barn"])
-        #expect(try store.corrections(account: "ana").map(\.value) == ["2", "train"])
-        #expect(try store.corrections(account: "ben").map(\.value) == ["2", "0"], "ana's place 6 is none of ben's")
         #expect(
-            try store.rememberPlaces([Coordinate(latitude: 1, longitude: 2)], milliseconds: 0, account: "ben")
-                .map(\.id) == [3])
+            try store.readNow { try $0.foundPlaces(account: "ana") }.map { "\($0.id) \($0.name ?? "-")" } == [
+                "1 Flat", "2 Lab",
+            ])
+        #expect(
+            try store.readNow { try $0.foundPlaces(account: "ben") }.map { "\($0.id) \($0.name ?? "-")" } == [
+                "1 -", "2 Barn",
+            ])
+        #expect(try store.readNow { try $0.corrections(account: "ana") }.map(\.value) == ["2", "train"])
+        #expect(
+            try store.readNow { try $0.corrections(account: "ben") }.map(\.value) == ["2", "0"],
+            "ana's place 6 is none of ben's")
+        #expect(
+            try store.writeNow {
+                try $0.rememberPlaces([Coordinate(latitude: 1, longitude: 2)], milliseconds: 0, account: "ben")
+            }
+            .map(\.id) == [3])
     }
 
     @Test func aPointsSensorsMoveIntoItsRowOnUpgrade() throws {
         let path = try Samples.temporaryDirectory() + "/v22.sqlite"
         let old = try TrackStore(path: path, migratingUpTo: "v22-found-place-numbers")
-        let device = try old.device(named: "phone").rawValue
+        let device = try old.writeNow { try $0.device(named: "phone") }.rawValue
         let (a, b) = (
             PointKey.key(device: device, milliseconds: 1_000), PointKey.key(device: device, milliseconds: 2_000)
         )
         let accuracy = Sensors(accuracy: 12).packed
-        try old.pool.write { db in
+        try old.databasePool.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO point (key, lat, lon, mode_sats) VALUES (?, 473769000, 85417000, 0), (?, 1, 2, 0);
@@ -191,9 +201,10 @@ import TrailbookTestSupport
                     """, arguments: [a, b, a, accuracy])
         }
         let store = try TrackStore(path: path)
-        let points = try store.points(fromMilliseconds: 0, toMilliseconds: 3_000)
+        let points = try store.readNow { try $0.points(fromMilliseconds: 0, toMilliseconds: 3_000) }
         #expect(points.map(\.sensors) == [Sensors(accuracy: 12), nil])
-        let tables = try store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
+        let tables = try store.databasePool.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master")
+        }
         #expect(!tables.contains("point_sensors"))
     }
 }

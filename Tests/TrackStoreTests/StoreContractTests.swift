@@ -7,12 +7,6 @@ import TrailbookTestSupport
 /// The SQLite store keeps every clause of the store contract (the PostgreSQL store runs the same).
 @Suite struct StoreContractTests {
     @Test(arguments: StoreContract.cases)
-    func sqliteStoreKeepsTheContract(_ clause: StoreContract.Case) throws {
-        let store = try TrackStore(path: try Samples.temporaryDirectory() + "/contract.sqlite")
-        try clause.check(store)
-    }
-
-    @Test(arguments: StoreContract.cases)
     func sqliteStoreKeepsTheContractInsideOneUnitOfWork(_ clause: StoreContract.Case) throws {
         let store = try TrackStore(path: try Samples.temporaryDirectory() + "/contract.sqlite")
         try store.writeNow { tx in try clause.check(tx) }

@@ -79,7 +79,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
             #expect(try old.appliedMigrations().last == last)
             // Rows as the code of that version wrote them: a point keyed by its time alone.
             let fixes = Array(keptPointsAndFixes(try Samples.bytes("ride.nmea")).fixes.prefix(100))
-            try old.pool.write { db in
+            try old.databasePool.write { db in
                 for f in fixes {
                     try db.execute(
                         sql: "INSERT INTO point (t, lat, lon, alt, mode_sats) VALUES (?, ?, ?, ?, ?)",
@@ -111,13 +111,15 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
                 "v16-import-accounts", "v17-segment-ride-index", "v18-point-sensors", "v19-account-preferences",
                 "v20-gazetteer", "v21-found-places", "v22-found-place-numbers", "v23-sensors-in-point",
             ])
-        #expect(try store.rides().map(\.pointCount) == [100])
-        #expect(try store.rides().map(\.device) == ["default"])
-        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).count == 100)
-        #expect(try store.devices().map(\.name) == ["default"])
-        #expect(try store.pausedUntil() == (["v3-diary", "v4-import-provenance"].contains(last) ? 0 : nil))
+        #expect(try store.readNow { try $0.rides() }.map(\.pointCount) == [100])
+        #expect(try store.readNow { try $0.rides() }.map(\.device) == ["default"])
+        #expect(try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count == 100)
+        #expect(try store.readNow { try $0.devices() }.map(\.name) == ["default"])
+        #expect(
+            try store.readNow { try $0.pausedUntil() }
+                == (["v3-diary", "v4-import-provenance"].contains(last) ? 0 : nil))
         #expect(try store.integrityCheck() == "ok")
-        #expect(try store.importedFile(sha256: String(repeating: "0", count: 64)) == nil)
+        #expect(try store.readNow { try $0.importedFile(sha256: String(repeating: "0", count: 64)) } == nil)
     }
 
     /// A value no stored integer holds (a speed of 1e300 m/s from a hostile client) is stored as
@@ -130,9 +132,11 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         fix.speed = 1e300
         fix.altitudeMSL = -.infinity
         fix.track = 12.5
-        try store.makeWriter(device: try store.device(named: "bike")).write(
-            [KeptPoint(fix: fix, ride: 1, segment: 1)], drops: [:])
-        let back = try #require(try store.points(fromMilliseconds: .min, toMilliseconds: .max).first)
+        try store.writeNow { tx in
+            try tx.makeWriter(device: try tx.device(named: "bike")).write(
+                [KeptPoint(fix: fix, ride: 1, segment: 1)], drops: [:])
+        }
+        let back = try #require(try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.first)
         #expect(back.speed == nil && back.altitudeMSL == nil && back.track == 12.5)
     }
 
@@ -189,7 +193,9 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
             fix.coordinate = Coordinate(latitude: 47, longitude: 8)
             return KeptPoint(fix: fix, ride: 1, segment: 1)
         }
-        try store.makeWriter(device: try store.device(named: "bike")).write([point(1_781_418_600_000)], drops: [:])
+        try store.writeNow { tx in
+            try tx.makeWriter(device: try tx.device(named: "bike")).write([point(1_781_418_600_000)], drops: [:])
+        }
         _ = try TrackStore(path: path)
         _ = try TrackStore(existingAt: path)
         #expect(
@@ -197,8 +203,12 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
                 "import sqlite3; c = sqlite3.connect('\(path)'); c.execute('SELECT count(*) FROM point').fetchall(); c.close()"
             ) == 0)
         #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the other process deleted the log in use")
-        try store.makeWriter(device: try store.device(named: "bike")).write([point(1_781_418_601_000)], drops: [:])
-        #expect(try TrackStore(existingAt: path).points(fromMilliseconds: .min, toMilliseconds: .max).count == 2)
+        try store.writeNow { tx in
+            try tx.makeWriter(device: try tx.device(named: "bike")).write([point(1_781_418_601_000)], drops: [:])
+        }
+        #expect(
+            try TrackStore(existingAt: path).readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }
+                .count == 2)
     }
 
     @Test func aFileThatIsNotAStoreIsRefused() throws {
@@ -215,13 +225,17 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
     @Test func pointsRoundTripAndRidesAreRecorded() throws {
         let store = try TrackStore(path: try newStorePath())
         let (points, fixes, drops) = keptPointsAndFixes(try Samples.bytes("ride.nmea"))
-        let writer = TrackWriter(store: store, device: try store.device(named: "test"))
-        #expect(try writer.write(points, drops: drops) == points.count)
-        let rides = try store.rides()
+        #expect(
+            try store.writeNow { tx in try tx.makeWriter(device: tx.device(named: "test")).write(points, drops: drops) }
+                == points.count)
+        let rides = try store.readNow { try $0.rides() }
         #expect(rides.count == Set(points.map(\.ride)).count)
         #expect(rides.map(\.pointCount).reduce(0, +) == points.count)
         #expect(rides.first?.drops["no_fix"] == 38)
-        let back = try store.points(ride: rides[0].id)
+        let back = try store.readNow { tx in
+            let range = try #require(try tx.rideRange(rides[0].id))
+            return try tx.points(fromMilliseconds: range.start, toMilliseconds: range.end + 1, devices: .all)
+        }
         #expect(back.count == rides[0].pointCount)
         for (original, stored) in zip(fixes, back) {
             #expect(stored.unixMilliseconds == original.unixMilliseconds)
@@ -246,13 +260,17 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         }
         // a: the ride; b: half a second later, 1° north; c: at a's times, 2° north.
         for (name, ms, north) in [("a", Int64(0), 0.0), ("b", 500, 1), ("c", 0, 2)] {
-            let writer = TrackWriter(store: store, device: try store.device(named: name))
-            #expect(try writer.write(zip(points, fixes).map { moved($0, $1, ms: ms, north: north) }) == points.count)
+            let moved = zip(points, fixes).map { moved($0, $1, ms: ms, north: north) }
+            #expect(
+                try store.writeNow { tx in try tx.makeWriter(device: tx.device(named: name)).write(moved) }
+                    == points.count)
         }
-        let all = try store.points(fromMilliseconds: .min, toMilliseconds: .max)
+        let all = try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }
         #expect(all.count == 3 * points.count)
         var streamed: [Fix] = []
-        try store.forEachPoint(fromMilliseconds: .min, toMilliseconds: .max, devices: .all) { streamed.append($0) }
+        try store.readNow { tx in
+            try tx.forEachPoint(fromMilliseconds: .min, toMilliseconds: .max, devices: .all) { streamed.append($0) }
+        }
         #expect(streamed.map(\.unixMilliseconds) == all.map(\.unixMilliseconds))
         #expect(streamed.map(\.coordinate) == all.map(\.coordinate))
         let first = fixes[0].coordinate!.latitude
@@ -266,11 +284,14 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
     @Test func theSamePointsTwiceAreStoredOnce() throws {
         let store = try TrackStore(path: try newStorePath())
         let (points, _) = keptPoints(try Samples.bytes("ride.nmea"))
-        #expect(try TrackWriter(store: store, device: try store.device(named: "test")).write(points) == points.count)
-        let ridesBefore = try store.rides()
-        #expect(try TrackWriter(store: store, device: try store.device(named: "test")).write(points) == 0)
-        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).count == points.count)
-        #expect(try store.rides() == ridesBefore, "no empty rides from the second write")
+        func write() throws -> Int {
+            try store.writeNow { tx in try tx.makeWriter(device: tx.device(named: "test")).write(points) }
+        }
+        #expect(try write() == points.count)
+        let ridesBefore = try store.readNow { try $0.rides() }
+        #expect(try write() == 0)
+        #expect(try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count == points.count)
+        #expect(try store.readNow { try $0.rides() } == ridesBefore, "no empty rides from the second write")
     }
 
     @Test func aDayOfOneHertzPointsTakesAtMostFortyBytesEach() throws {
@@ -285,7 +306,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         simulate.waitUntilExit()
         let (points, drops) = keptPoints(try Array(Data(contentsOf: URL(fileURLWithPath: log))))
         #expect(points.count > 80_000)
-        try TrackWriter(store: store, device: try store.device(named: "test")).write(points, drops: drops)
+        try store.writeNow { tx in try tx.makeWriter(device: tx.device(named: "test")).write(points, drops: drops) }
         let size = try store.compactedSize()
         // Per point: what the day added to a new store (each table's first page, about 40 of
         // them, is the store's whatever it holds, and grows with every table added).
@@ -304,17 +325,25 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
         let reader = try TrackStore(path: path)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                let writer = TrackWriter(store: store, device: try store.device(named: "test"))
+                let device = try store.writeNow { try $0.device(named: "test") }
+                var numbering = RunNumbering()
                 for start in stride(from: 0, to: points.count, by: 50) {
-                    try writer.write(Array(points[start..<min(start + 50, points.count)]))
+                    // A writer per unit, continuing the run's rides and segments.
+                    try store.writeNow { tx in
+                        let writer = tx.makeWriter(device: device)
+                        writer.numbering = numbering
+                        try writer.write(Array(points[start..<min(start + 50, points.count)]))
+                        numbering = writer.numbering
+                    }
                 }
             }
             group.addTask {
-                for _ in 0..<200 { _ = try reader.rides() }
+                for _ in 0..<200 { _ = try reader.readNow { try $0.rides() } }
             }
             try await group.waitForAll()
         }
-        #expect(try reader.points(fromMilliseconds: .min, toMilliseconds: .max).count == points.count)
+        #expect(
+            try reader.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count == points.count)
     }
 }
 

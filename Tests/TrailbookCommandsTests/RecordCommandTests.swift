@@ -40,7 +40,8 @@ import TrailbookTestSupport
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if FileManager.default.fileExists(atPath: path),
-                try TrackStore(path: path).points(fromMilliseconds: .min, toMilliseconds: .max).count >= count
+                try TrackStore(path: path).readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count
+                    >= count
             {
                 return true
             }
@@ -71,7 +72,9 @@ import TrailbookTestSupport
         // Readers run all the while the recorder writes: never "database is locked".
         let readers = ReaderLoop(store: recorded)
         Feeder(pty, epochs: epochs, rate: 40).wait()
-        let expected = try TrackStore(path: imported).points(fromMilliseconds: .min, toMilliseconds: .max).count
+        let expected = try TrackStore(path: imported).readNow {
+            try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
+        }.count
         #expect(try awaitPoints(expected, in: recorded), "the recorder stored every epoch within 20 s")
         let reads = readers.stop()
         kill(record.processIdentifier, SIGTERM)
@@ -82,12 +85,13 @@ import TrailbookTestSupport
 
         let a = try TrackStore(path: imported)
         let b = try TrackStore(path: recorded)
-        let importedPoints = try a.points(fromMilliseconds: .min, toMilliseconds: .max)
-        let recordedPoints = try b.points(fromMilliseconds: .min, toMilliseconds: .max)
+        let importedPoints = try a.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }
+        let recordedPoints = try b.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }
         #expect(importedPoints.count > 100)
         #expect(recordedPoints.map(\.unixMilliseconds) == importedPoints.map(\.unixMilliseconds))
         #expect(recordedPoints.map(\.coordinate) == importedPoints.map(\.coordinate))
-        #expect(try b.rides().map(\.pointCount) == (try a.rides().map(\.pointCount)))
+        #expect(
+            try b.readNow { try $0.rides() }.map(\.pointCount) == (try a.readNow { try $0.rides() }.map(\.pointCount)))
     }
 
     /// Two receivers recording into one store at the same moment: two `record` processes on two
@@ -107,7 +111,9 @@ import TrailbookTestSupport
         while feeders.contains(where: { $0.sent < epochs.count }) && recorders.allSatisfy(\.isRunning) {
             Thread.sleep(forTimeInterval: 0.2)
         }
-        let expected = try TrackStore(path: imported).points(fromMilliseconds: .min, toMilliseconds: .max).count
+        let expected = try TrackStore(path: imported).readNow {
+            try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
+        }.count
         #expect(try awaitPoints(2 * expected, in: store), "both recorders stored every epoch within 20 s")
         for feeder in feeders { feeder.stop() }
         for pty in ptys { pty.unplug() }  // releases a feeder still blocked in a write
@@ -119,18 +125,24 @@ import TrailbookTestSupport
                 "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         }
 
-        let reference = try TrackStore(path: imported).points(fromMilliseconds: .min, toMilliseconds: .max)
+        let reference = try TrackStore(path: imported).readNow {
+            try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
+        }
         let both = try TrackStore(path: store)
-        #expect(try both.devices().map(\.name) == ["ttyGPS0", "ttyGPS1"])
+        #expect(try both.readNow { try $0.devices() }.map(\.name) == ["ttyGPS0", "ttyGPS1"])
         #expect(reference.count > 100)
         for name in ["ttyGPS0", "ttyGPS1"] {
-            let points = try both.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .named(name))
+            let points = try both.readNow {
+                try $0.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .named(name))
+            }
             let sameTimes = points.map(\.unixMilliseconds) == reference.map(\.unixMilliseconds)
             let samePlaces = points.map(\.coordinate) == reference.map(\.coordinate)
             #expect(sameTimes && samePlaces, "\(name): \(points.count) points, \(reference.count) imported")
         }
-        #expect(try both.points(fromMilliseconds: .min, toMilliseconds: .max).count == 2 * reference.count)
-        let rides = try both.rides()
+        #expect(
+            try both.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count == 2
+                * reference.count)
+        let rides = try both.readNow { try $0.rides() }
         #expect(rides.map(\.device).sorted() == ["ttyGPS0", "ttyGPS1"])
         #expect(rides.allSatisfy { $0.pointCount == reference.count })
         // The commands filter by device, and their JSON names it.
@@ -160,7 +172,9 @@ import TrailbookTestSupport
             to: URL(fileURLWithPath: log))
         let imported = dir + "/imported.sqlite"
         #expect(try run(["import", "--store", imported, log]).status == 0)
-        let expected = try TrackStore(path: imported).points(fromMilliseconds: .min, toMilliseconds: .max)
+        let expected = try TrackStore(path: imported).readNow {
+            try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
+        }
 
         let recorded = dir + "/recorded.sqlite"
         let gpsd = try GPSFake(log: log, cycle: 0.005)
@@ -172,7 +186,9 @@ import TrailbookTestSupport
         while Date() < deadline {
             Thread.sleep(forTimeInterval: 0.5)
             guard FileManager.default.fileExists(atPath: recorded) else { continue }
-            let now = try TrackStore(path: recorded).points(fromMilliseconds: .min, toMilliseconds: .max).count
+            let now = try TrackStore(path: recorded).readNow {
+                try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
+            }.count
             if now == count && now >= expected.count - 3 { break }
             count = now
         }
@@ -181,14 +197,14 @@ import TrailbookTestSupport
         #expect(record.terminationReason == .exit && record.terminationStatus == 0)
 
         let store = try TrackStore(path: recorded)
-        let points = try store.points(fromMilliseconds: .min, toMilliseconds: .max)
+        let points = try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }
         let truth = Dictionary(uniqueKeysWithValues: expected.map { ($0.unixMilliseconds!, $0) })
         #expect(points.count >= expected.count - 3, "\(points.count) of \(expected.count) through gpsd")
         for p in points {
             let t = try #require(truth[p.unixMilliseconds!], "a time import did not store")
             #expect(p.coordinate == t.coordinate && p.altitudeMSL == t.altitudeMSL, "at \(p.unixMilliseconds!)")
         }
-        #expect(try store.rides().count == 1)
+        #expect(try store.readNow { try $0.rides() }.count == 1)
         #expect(try store.integrityCheck() == "ok")
     }
 
@@ -207,7 +223,7 @@ import TrailbookTestSupport
         let feeder = Feeder(pty, epochs: try Samples.rideEpochs(), rate: 10)
         defer { feeder.stop() }
         func count() throws -> Int {
-            try TrackStore(path: store).points(fromMilliseconds: .min, toMilliseconds: .max).count
+            try TrackStore(path: store).readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count
         }
         Thread.sleep(forTimeInterval: 3)
         let status = try run(["status", "--store", store, "--json"])
@@ -233,7 +249,7 @@ import TrailbookTestSupport
         #expect(text.contains("collection paused"))
         #expect(text.contains("collection resumed; a new segment starts"))
         #expect(try run(["status", "--store", store]).stdout.contains("No recorder is running."))
-        let rides = try TrackStore(path: store).rides()
+        let rides = try TrackStore(path: store).readNow { try $0.rides() }
         #expect(rides.map(\.segmentCount).reduce(0, +) >= 2, "the resume starts a new segment")
     }
 
@@ -274,7 +290,9 @@ import TrailbookTestSupport
         // Not feeder.wait(): a recorder that died would leave the feeder blocked on a full terminal.
         while feeder.sent < epochs.count && record.isRunning { Thread.sleep(forTimeInterval: 0.2) }
         if record.isRunning {
-            let expected = try TrackStore(path: imported).points(fromMilliseconds: .min, toMilliseconds: .max).count
+            let expected = try TrackStore(path: imported).readNow {
+                try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
+            }.count
             _ = try awaitPoints(expected, in: recorded)  // what is missing then is said below
             kill(record.processIdentifier, SIGTERM)
         }
@@ -285,8 +303,12 @@ import TrailbookTestSupport
         #expect(text.contains("the store is busy"), "\(text)")
         #expect(text.contains("the store is free again"), "\(text)")
 
-        let importedPoints = try TrackStore(path: imported).points(fromMilliseconds: .min, toMilliseconds: .max)
-        let recordedPoints = try TrackStore(path: recorded).points(fromMilliseconds: .min, toMilliseconds: .max)
+        let importedPoints = try TrackStore(path: imported).readNow {
+            try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
+        }
+        let recordedPoints = try TrackStore(path: recorded).readNow {
+            try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
+        }
         #expect(importedPoints.count > 150)
         #expect(recordedPoints.map(\.unixMilliseconds) == importedPoints.map(\.unixMilliseconds), "no point lost")
     }
@@ -320,8 +342,10 @@ import TrailbookTestSupport
             // Killed mid-feed, at a different moment each round.
             Thread.sleep(forTimeInterval: 2 + Double(round % 7) * 0.37)
             // What a reader sees committed just before the kill must all be there after it.
-            let committed = try TrackStore(path: store).points(fromMilliseconds: .min, toMilliseconds: .max)
-                .map { $0.unixMilliseconds! }
+            let committed = try TrackStore(path: store).readNow {
+                try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
+            }
+            .map { $0.unixMilliseconds! }
             kill(record.processIdentifier, SIGKILL)
             let sent = feeder.sent
             record.waitUntilExit()
@@ -331,20 +355,22 @@ import TrailbookTestSupport
             let opened = try TrackStore(path: store)
             // Epochs sent this round but not committed: the last commit interval and the epoch
             // in flight (a figure for the long run; timing bounds belong in benchmarks).
-            let after = try opened.points(fromMilliseconds: .min, toMilliseconds: .max).map { $0.unixMilliseconds! }
+            let after = try opened.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.map {
+                $0.unixMilliseconds!
+            }
             #expect(Set(committed).isSubset(of: Set(after)), "no committed fix is lost")
             let stored = after.count
             lostPerRound.append(sent - (stored - storedBefore))
             storedBefore = stored
             #expect(try opened.integrityCheck() == "ok")
-            let points = try opened.points(fromMilliseconds: .min, toMilliseconds: .max)
+            let points = try opened.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }
             #expect(!points.isEmpty)
             // What was committed is a gap-free run of the fed epochs, round after round.
             let times = points.map { $0.unixMilliseconds! }
             #expect(times == times.sorted() && Set(times).count == times.count)
         }
         print("kill rounds: \(rounds); epochs sent but not stored per round (50 Hz feed): \(lostPerRound)")
-        let rides = try TrackStore(path: store).rides()
+        let rides = try TrackStore(path: store).readNow { try $0.rides() }
         #expect(rides.count >= 1)
         #expect(rides.map(\.segmentCount).reduce(0, +) >= rounds, "each recorder run starts its own segment")
     }

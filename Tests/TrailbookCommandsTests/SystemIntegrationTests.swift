@@ -160,6 +160,8 @@ import TrailbookTestSupport
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(try TrackStore(path: store).points(fromMilliseconds: .min, toMilliseconds: .max).count >= 35)
+        #expect(
+            try TrackStore(path: store).readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count
+                >= 35)
     }
 }

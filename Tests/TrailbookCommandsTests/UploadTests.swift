@@ -48,16 +48,19 @@ import TrailbookTestSupport
 
     /// The times and positions of ana's points on the server.
     func serverPoints(_ store: String) throws -> [String] {
-        try TrackStore(path: store).points(account: "ana", fromMilliseconds: .min, toMilliseconds: .max).map {
+        try TrackStore(path: store).readNow {
+            try $0.points(account: "ana", fromMilliseconds: .min, toMilliseconds: .max)
+        }.map {
             "\($0.fix.unixMilliseconds!) \($0.fix.coordinate!)"
         }
     }
 
     /// The times and positions of a local store's points (of `device` alone, when given).
     func localPoints(_ store: String, device: String? = nil) throws -> [String] {
-        try TrackStore(path: store).points(
-            fromMilliseconds: .min, toMilliseconds: .max, devices: device.map { .named($0) } ?? .all
-        ).map {
+        let devices: DeviceFilter = device.map { .named($0) } ?? .all
+        return try TrackStore(path: store).readNow {
+            try $0.points(fromMilliseconds: .min, toMilliseconds: .max, devices: devices)
+        }.map {
             "\($0.unixMilliseconds!) \($0.coordinate!)"
         }
     }
@@ -234,7 +237,9 @@ import TrailbookTestSupport
         let push = try run(
             ["push", "--server", url, "--token", token, "--store", local, "--user", "bo", "--device-name", "bike"])
         #expect(push.status == 0 && push.stdout.contains("Sent \(epochs.count) points of bike"), "\(push.stdout)")
-        let bos = try TrackStore(path: local).points(account: "bo", fromMilliseconds: .min, toMilliseconds: .max).map {
+        let bos = try TrackStore(path: local).readNow {
+            try $0.points(account: "bo", fromMilliseconds: .min, toMilliseconds: .max)
+        }.map {
             "\($0.fix.unixMilliseconds!) \($0.fix.coordinate!)"
         }
         #expect(bos.count == epochs.count)

@@ -600,8 +600,8 @@ import Visits
         let moreWhole = try look(nil)
         #expect(memo.resumed == 2 && more == moreWhole && more.count > first.count)
         // An older ride removed: read whole again, and right.
-        let oldest = try #require(try store.rides().first)
-        #expect(try store.remove(ride: oldest.id, account: nil) != nil)
+        let oldest = try #require(try store.readNow { try $0.rides() }.first)
+        #expect(try store.writeNow { try $0.remove(ride: oldest.id, account: nil) } != nil)
         let fewer = try look(memo)
         let fewerWhole = try look(nil)
         #expect(memo.resumed == 2 && fewer == fewerWhole && fewer != more)

@@ -49,9 +49,10 @@ import TrailbookTestSupport
         #expect(!(try accounts.authenticate("ana", password: "wrong but long enough", now: now)))
         #expect(
             !verified.knows(
-                "ana", "wrong but long enough", storedHash: try #require(try store.passwordHash(of: "ana")), now: now))
+                "ana", "wrong but long enough",
+                storedHash: try #require(try store.readNow { try $0.passwordHash(of: "ana") }), now: now))
         #expect(try accounts.authenticate("ana", password: old, now: now))
-        let stored = try #require(try store.passwordHash(of: "ana"))
+        let stored = try #require(try store.readNow { try $0.passwordHash(of: "ana") })
         #expect(verified.knows("ana", old, storedHash: stored, now: now + 1000))
         #expect(!verified.knows("bo", old, storedHash: stored, now: now + 1000), "the name is part of it")
         #expect(!verified.knows("ana", old, storedHash: stored, now: now + VerifiedPasswords.lifetime), "it expires")
@@ -115,15 +116,16 @@ import TrailbookTestSupport
 
         // Removing the account takes its devices' points with it.
         let device = try #require(try accounts.devices(of: "ana").first?.id)
-        let writer = store.makeWriter(device: device)
         var fix = Fix()
         UTCTimestamp.set(1_781_418_600_000, on: &fix)
         fix.coordinate = Coordinate(latitude: 47, longitude: 8)
         fix.mode = .threeD
-        try writer.write([KeptPoint(fix: fix, ride: 1, segment: 1)])
-        #expect(writer.stored == 1)
+        let stored = try store.writeNow {
+            try $0.makeWriter(device: device).write([KeptPoint(fix: fix, ride: 1, segment: 1)])
+        }
+        #expect(stored == 1)
         // The local account's queries never show another account's points.
-        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).isEmpty)
+        #expect(try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.isEmpty)
         try accounts.removeAccount("ana")
         #expect(try accounts.accounts().map(\.name) == ["me"])
         #expect(throws: AccountError.noAccount("ana")) { try accounts.removeAccount("ana") }

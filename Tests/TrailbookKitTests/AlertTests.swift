@@ -17,7 +17,8 @@ import TrailbookTestSupport
 
     func newStore(_ dir: String) throws -> TrackStore {
         let store = try TrackStore(path: dir + "/s.sqlite")
-        #expect(try store.addPlace(Place(name: "home", center: Self.home, radius: 100), account: nil))
+        #expect(
+            try store.writeNow { try $0.addPlace(Place(name: "home", center: Self.home, radius: 100), account: nil) })
         return store
     }
 
@@ -70,7 +71,7 @@ import TrailbookTestSupport
             channel: .webhook(URL(string: "http://127.0.0.1:\(hook.port)/car")!, secret: nil))
         _ = try CueService(store: store).add(text: "water the plants", place: "home", moment: .arrive, once: true)
 
-        let device = try store.device(named: "bike")
+        let device = try store.writeNow { try $0.device(named: "bike") }
         let outlet = EventOutlet(store: store, account: nil, alerting: true, zone: TimeZone(identifier: "UTC")!)
         let all = try outlet.take([Self.arrival()], device: device, deviceName: "bike")
         #expect(all.map(\.type) == [.placeArrive, .cue])
@@ -122,7 +123,9 @@ import TrailbookTestSupport
         // Offered again (a batch stored twice), the same event is not sent again.
         try outlet.take([Self.arrival()], device: device, deviceName: "bike")
         try await notifier.deliverDue()
-        let counts = try store.alerts(account: nil).map { [$0.counts.delivered, $0.counts.waiting, $0.counts.dropped] }
+        let counts = try store.readNow { try $0.alerts(account: nil) }.map {
+            [$0.counts.delivered, $0.counts.waiting, $0.counts.dropped]
+        }
         #expect(counts == [[1, 0, 0], [1, 0, 0], [2, 0, 0], [1, 0, 0], [0, 0, 0]], "\(counts)")
         #expect(hook.requests().count == 1)
         // The once cue is used up: the next arrival fires no cue.
@@ -140,7 +143,7 @@ import TrailbookTestSupport
         _ = try AlertService(store: store).add(
             types: [.placeArrive], place: nil, device: nil, quiet: nil, cooldown: 0,
             channel: .webhook(URL(string: "http://127.0.0.1:\(hook.port)/down")!, secret: "k"))
-        let device = try store.device(named: "bike")
+        let device = try store.writeNow { try $0.device(named: "bike") }
         try EventOutlet(store: store, account: nil, alerting: true).take(
             [Self.arrival()], device: device, deviceName: "bike")
         var settings = AlertSettings()
@@ -149,7 +152,7 @@ import TrailbookTestSupport
         let notifier = Notifier(store: store, settings: settings, logger: Self.logger)
         // Down for 30 s: tried, failed, tried again later, nothing received.
         try await deliver(notifier, seconds: 30) { false }
-        let waiting = try store.alerts(account: nil)[0].counts
+        let waiting = try store.readNow { try $0.alerts(account: nil) }[0].counts
         #expect(waiting == DeliveryCounts(waiting: 1, delivered: 0, dropped: 0), "\(waiting)")
         try hook.start()
         try await deliver(notifier, seconds: 20) { !hook.requests().isEmpty }
@@ -161,7 +164,9 @@ import TrailbookTestSupport
         let requests = hook.requests()
         #expect(requests.count == 1, "once: \(requests.count)")
         #expect(requests.first?["verified"] as? Bool == true)
-        #expect(try store.alerts(account: nil)[0].counts == DeliveryCounts(waiting: 0, delivered: 1, dropped: 0))
+        #expect(
+            try store.readNow { try $0.alerts(account: nil) }[0].counts
+                == DeliveryCounts(waiting: 0, delivered: 1, dropped: 0))
         hook.stop()
     }
 
@@ -173,13 +178,17 @@ import TrailbookTestSupport
             types: [.placeArrive], place: nil, device: nil, quiet: nil, cooldown: 0,
             channel: .webhook(URL(string: "http://127.0.0.1:\(port)/")!, secret: nil))
         try EventOutlet(store: store, account: nil, alerting: true).take(
-            [Self.arrival()], device: try store.device(named: "bike"), deviceName: "bike")
+            [Self.arrival()], device: try store.writeNow { try $0.device(named: "bike") }, deviceName: "bike")
         var settings = AlertSettings()
         settings.giveUpAfter = 1
         settings.retryMax = 1
         let notifier = Notifier(store: store, settings: settings, logger: Self.logger)
-        try await deliver(notifier, seconds: 10) { (try? store.alerts(account: nil)[0].counts.dropped) == 1 }
-        #expect(try store.alerts(account: nil)[0].counts == DeliveryCounts(waiting: 0, delivered: 0, dropped: 1))
+        try await deliver(notifier, seconds: 10) {
+            (try? store.readNow { try $0.alerts(account: nil) }[0].counts.dropped) == 1
+        }
+        #expect(
+            try store.readNow { try $0.alerts(account: nil) }[0].counts
+                == DeliveryCounts(waiting: 0, delivered: 0, dropped: 1))
     }
 
     @Test func quietHoursCooldownPlaceAndDeviceChooseTheAlerts() throws {
@@ -219,7 +228,7 @@ import TrailbookTestSupport
         #expect(throws: ScheduleError.self) {
             try tasks.add(text: "bad", at: "2026-10-24 15:00", rule: "FREQ=HOURLY", zone: zurich, now: now)
         }
-        let device = try store.device(named: "bike")
+        let device = try store.writeNow { try $0.device(named: "bike") }
         let outlet = EventOutlet(store: store, account: nil, alerting: true)
         #expect(try await tasks.fireDue(now: now, outlet: outlet, device: device, deviceName: "bike").isEmpty)
         // 15:00:30 Zurich: the letter is due (on time: no late_s).
@@ -245,7 +254,9 @@ import TrailbookTestSupport
             try await tasks.fireDue(now: restart + 2 * 86_400_000, outlet: outlet, device: device, deviceName: "bike")
                 .isEmpty
         )
-        let stored = try store.events(fromMilliseconds: 0, toMilliseconds: .max, types: [.taskDue], account: nil)
+        let stored = try store.readNow {
+            try $0.events(fromMilliseconds: 0, toMilliseconds: .max, types: [.taskDue], account: nil)
+        }
         #expect(stored.map(\.event.text) == ["post the letter", "feed the cat"])
     }
 

@@ -21,10 +21,13 @@ import TrailbookTestSupport
             #expect(try service.importFile(file).report.stored == 1762)
         }
         let day = CivilDate(year: 2026, month: 6, day: 14)!
-        let record = try store.addRecord(
-            milliseconds: 1_781_418_900_000, coordinate: Coordinate(latitude: 47.37, longitude: 8.54), altitude: nil,
-            notes: ["Coffee"], account: nil)
-        try store.setDaySummary(day, text: "Morning loop", account: nil)
+        let record = try store.writeNow {
+            try $0.addRecord(
+                milliseconds: 1_781_418_900_000, coordinate: Coordinate(latitude: 47.37, longitude: 8.54),
+                altitude: nil,
+                notes: ["Coffee"], fields: [], photos: [], account: nil)
+        }
+        try store.writeNow { try $0.setDaySummary(day, text: "Morning loop", account: nil) }
         let zone = TimeZone(identifier: "Europe/Zurich")!
 
         let both = try DayReportInputs.load(day, store: store, zone: zone, imperial: false, embedPhotos: false)

@@ -32,11 +32,12 @@ import TrailbookTestSupport
         #expect(given.notes.map(\.text) == ["Bridge"] && given.fields.first?.value == .number(12.5))
 
         let atFix = try await diary.mark(.storedFix(time: inRide + 300, within: 60))
-        let fix = try #require(try store.nearestPoint(to: inRide + 300, within: 60_000, devices: .all))
+        let fix = try #require(
+            try store.readNow { try $0.nearestPoint(to: inRide + 300, within: 60_000, devices: .all) })
         #expect(atFix.coordinate == fix.coordinate && atFix.milliseconds == inRide + 300)
 
         // The latest fix is the ride's last; "now" 10 s after it is recent, an hour after is not.
-        let last = try #require(try store.latestPoint(devices: .all)?.unixMilliseconds)
+        let last = try #require(try store.readNow { try $0.latestPoint(devices: .all) }?.unixMilliseconds)
         #expect(try await diary.mark(.latest(maxAge: 120), now: last + 10_000).milliseconds == last)
         await #expect(throws: DiaryError.noRecentFix(seconds: 120)) {
             try await diary.mark(.latest(maxAge: 120), now: last + 3_600_000)
@@ -44,7 +45,7 @@ import TrailbookTestSupport
         await #expect(throws: DiaryError.noFixNear("2026-06-15 08:40:00 +02:00", seconds: 60)) {
             try await diary.mark(.storedFix(time: inRide + 86_400_000, within: 60))
         }
-        #expect(try store.records().count == 3, "a refused mark stores nothing")
+        #expect(try store.readNow { try $0.records() }.count == 3, "a refused mark stores nothing")
     }
 
     @Test func fieldsAreParsedAndRefusedWithReasons() async throws {
@@ -74,9 +75,9 @@ import TrailbookTestSupport
         await #expect(throws: DiaryError.emptyNewText(note: note.id)) { try await diary.editNote(note.id, text: "") }
         // One missing id: nothing is deleted.
         await #expect(throws: DiaryError.noNote(77, store: store.path)) { try await diary.deleteNotes([note.id, 77]) }
-        #expect(try store.note(note.id, account: nil) != nil)
+        #expect(try store.readNow { try $0.note(note.id, account: nil) } != nil)
         try await diary.deleteNotes([note.id])
-        #expect(try store.note(note.id, account: nil) == nil)
+        #expect(try store.readNow { try $0.note(note.id, account: nil) } == nil)
     }
 
     @Test func fieldsAreSetRemovedAndSortedWithNumbersAsNumbers() async throws {
@@ -149,22 +150,24 @@ import TrailbookTestSupport
     @Test func removalChecksFirstThenRemovesForGood() async throws {
         let (store, _) = try storeWithRide()
         let diary = DiaryService(store: store, zone: zone)
-        let ride = try #require(try store.rides().first?.id)
+        let ride = try #require(try store.readNow { try $0.rides() }.first?.id)
         await #expect(throws: QueryError.noRide(ride + 1, store: store.path)) {
             try await diary.remove(.ride(ride + 1))
         }
         await #expect(throws: DiaryError.noRecord(5, store: store.path)) { try await diary.remove(.records([5])) }
         await #expect(throws: DiaryError.emptyRange) { try await diary.remove(.range(from: inRide, to: inRide)) }
-        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).count == 1762)
+        #expect(try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count == 1762)
 
         let removed = try await diary.remove(.range(from: inRide, to: inRide + 60_000))
         #expect(removed.points > 0)
-        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).count == 1762 - removed.points)
+        #expect(
+            try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count == 1762
+                - removed.points)
         _ = try await diary.setDaySummary(CivilDate(year: 2026, month: 6, day: 14)!, text: "  Loop \n")
         #expect(try await diary.daySummary(CivilDate(year: 2026, month: 6, day: 14)!) == "Loop")
         let day = try await diary.remove(.day(CivilDate(year: 2026, month: 6, day: 14)!))
         #expect(day.rides == 1 && day.daySummaries == 1)
-        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).isEmpty)
+        #expect(try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.isEmpty)
     }
 
     @Test func pauseResumeAndTheOverview() async throws {
@@ -182,21 +185,23 @@ import TrailbookTestSupport
         #expect(try control.resume() == false)
         let overview = try control.overview(now: now)
         #expect(overview.running.isEmpty)
-        #expect(overview.lastStoredPoint == (try store.latestPoint(devices: .all)?.unixMilliseconds))
+        #expect(overview.lastStoredPoint == (try store.readNow { try $0.latestPoint(devices: .all) }?.unixMilliseconds))
     }
 
     @Test func aRecordTakesItsOwnDevicesBarometerOverTheStations() async throws {
         let (store, _) = try storeWithRide()
-        let bike = try store.device(named: "bike")
+        let bike = try store.writeNow { try $0.device(named: "bike") }
         let stranger = DeviceID(rawValue: bike.rawValue + 100)
-        _ = try store.addWeatherReadings(
-            [
-                WeatherReading(milliseconds: inRide - 3_600_000, temperature: 15, pressure: 1015),
-                WeatherReading(milliseconds: inRide + 3_600_000, temperature: 17, pressure: 1013),
-                WeatherReading(milliseconds: inRide - 600_000, pressure: 960.4, device: bike),
-                WeatherReading(milliseconds: inRide + 600_000, pressure: 960.0, device: bike),
-                WeatherReading(milliseconds: inRide, pressure: 900, device: stranger),
-            ], account: nil)
+        _ = try store.writeNow {
+            try $0.addWeatherReadings(
+                [
+                    WeatherReading(milliseconds: inRide - 3_600_000, temperature: 15, pressure: 1015),
+                    WeatherReading(milliseconds: inRide + 3_600_000, temperature: 17, pressure: 1013),
+                    WeatherReading(milliseconds: inRide - 600_000, pressure: 960.4, device: bike),
+                    WeatherReading(milliseconds: inRide + 600_000, pressure: 960.0, device: bike),
+                    WeatherReading(milliseconds: inRide, pressure: 900, device: stranger),
+                ], account: nil)
+        }
         let record = try await DiaryService(store: store, zone: zone).mark(.storedFix(time: inRide, within: 60))
         func value(_ key: String) -> ConditionValue? { record.conditions.first { $0.key == key } }
         // The device's own pressure (at the spot), the station's temperature; never another's.

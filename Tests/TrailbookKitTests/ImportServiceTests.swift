@@ -26,10 +26,12 @@ import TrailbookTestSupport
 
     /// What a store holds, ids aside: rides (range, points, segments) and every point's time.
     func contents(_ store: TrackStore) throws -> [String] {
-        try store.rides().map {
+        try store.readNow { try $0.rides() }.map {
             "\($0.device) \($0.startMilliseconds)-\($0.endMilliseconds) \($0.pointCount) \($0.segmentCount)"
         }
-            + store.points(fromMilliseconds: .min, toMilliseconds: .max).map { "\($0.unixMilliseconds!)" }
+            + store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.map {
+                "\($0.unixMilliseconds!)"
+            }
     }
 
     @Test func filesInEitherOrderGiveTheSameStore() throws {
@@ -100,7 +102,9 @@ import TrailbookTestSupport
             let report = try service.importFile(path).report
             #expect((report.reordered ?? false) == (name == "early-last.nmea"))
             #expect(report.kept > 10_000 && report.stored == report.kept, "\(report)")
-            #expect(try store.importedFile(sha256: ContentDigest.hexDigest(ofFile: path))?.points == report.kept)
+            #expect(
+                try store.readNow { try $0.importedFile(sha256: ContentDigest.hexDigest(ofFile: path)) }?.points
+                    == report.kept)
             results.append(try contents(store))
         }
         #expect(results[0] == results[1])
@@ -125,9 +129,9 @@ import TrailbookTestSupport
         let store = try newStore()
         var service = try ImportService(store: store, device: "import", options: .init(configuration: .ride))
         #expect(throws: (any Error).self) { try service.importFile(packed) }
-        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).isEmpty)
-        #expect(try store.rides().isEmpty)
-        #expect(try store.importedFile(sha256: ContentDigest.hexDigest(ofFile: packed)) == nil)
+        #expect(try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.isEmpty)
+        #expect(try store.readNow { try $0.rides() }.isEmpty)
+        #expect(try store.readNow { try $0.importedFile(sha256: ContentDigest.hexDigest(ofFile: packed)) } == nil)
         // The store is free for the next import.
         #expect(try service.importFile(path).report.stored ?? 0 > 15_000)
     }
@@ -150,8 +154,9 @@ import TrailbookTestSupport
         var replace = try ImportService(store: store, device: "bike", options: options)
         let replaced = try replace.importFile(a).report
         #expect(replaced.replaced == stored)
-        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).count == replaced.stored)
-        #expect(try store.devices().map(\.name) == ["bike"])
+        #expect(
+            try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count == replaced.stored)
+        #expect(try store.readNow { try $0.devices() }.map(\.name) == ["bike"])
     }
 
     @Test func aDryRunStoresNothingAndNumbersRidesThroughTheRun() throws {

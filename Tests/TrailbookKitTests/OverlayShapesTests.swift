@@ -34,7 +34,7 @@ import TrailbookTestSupport
             .write(to: URL(fileURLWithPath: dir + "/phone.nmea"))
         var phone = try ImportService(store: store, device: "phone", options: .init(configuration: .ride))
         _ = try phone.importFile(dir + "/phone.nmea")
-        #expect(try store.devices().map(\.name).sorted() == ["bike", "phone"])
+        #expect(try store.readNow { try $0.devices() }.map(\.name).sorted() == ["bike", "phone"])
         let summed = try OverlayShapes().days([day], store: store, zone: zone, devices: .named("phone")) { "\($0)" }
         let bike = try #require(
             try OverlayShapes().days([day], store: store, zone: zone, devices: .named("bike")) { "\($0)" }.first)
@@ -64,14 +64,14 @@ import TrailbookTestSupport
         try (#"<gpx version="1.1" creator="test"><trk><trkseg>"# + points.joined() + "</trkseg></trk></gpx>")
             .write(toFile: dir + "/watch.gpx", atomically: true, encoding: .utf8)
         _ = try more.importFile(dir + "/watch.gpx")
-        #expect(try store.devices().count == 3)
+        #expect(try store.readNow { try $0.devices() }.count == 3)
         #expect(try look(started).distance == both.distance && started.daysWorkedOut == 1, "the next day changed")
         let (pages, _) = try OverlayPages.collect(
             [day], store: store, zone: zone, style: ReportStyle(), visits: nil, link: { "\($0)" })
         #expect(abs((pages.first?.distance ?? 0) - bike.distance) < 0.001)
         // The calendar shades the day by the time recorded, once.
         let calendar = try DiaryCalendar.load(2026, store: store, zone: zone, devices: .all)
-        let ride = try #require(try store.rides().first)
+        let ride = try #require(try store.readNow { try $0.rides() }.first)
         #expect(calendar.days[day]?.seconds == Double(ride.endMilliseconds - ride.startMilliseconds) / 1000)
         #expect(DiaryCalendar.covered([(0, 10), (5, 20), (30, 40), (32, 35)]) == 30)
     }
@@ -110,7 +110,7 @@ import TrailbookTestSupport
         // The heat map's counts add up to the points, a ride counted once.
         let heat = HeatCells()
         let cells = try heat.cells(account: "me", store: store)
-        let points = try store.points(fromMilliseconds: .min, toMilliseconds: .max).count
+        let points = try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count
         #expect(cells.values.reduce(0, +) == points && heat.countedRides == 1)
         #expect(try heat.cells(account: "me", store: store) == cells)
         let coarse = HeatCells.coarser(cells, by: 10)
@@ -123,7 +123,7 @@ import TrailbookTestSupport
     @Test func whatIsKeptOutlivesTheServer() throws {
         let dir = try Samples.temporaryDirectory()
         var store = try self.store(dir, epochs: 900)
-        #expect(try store.setPasswordHash("not a real hash", of: "me"))
+        #expect(try store.writeNow { try $0.setPasswordHash("not a real hash", of: "me") })
         let path = ViewCache.path(store: dir + "/s.sqlite", environment: ["XDG_CACHE_HOME": dir + "/cache"])
         #expect(path.hasPrefix(dir + "/cache/trailbook/views/") && path.hasSuffix(".sqlite"))
         func look(_ views: KeptViews) throws -> (OverlayReport.Day, [Int64: Int]) {
@@ -153,7 +153,7 @@ import TrailbookTestSupport
         let (day2, cells2) = try look(third)
         #expect(third.shapes.workedOut == 1 && third.heat.countedFromPoints == 1 && third.shapes.daysWorkedOut == 1)
         #expect(day2.distance > day0.distance && cells2.values.reduce(0, +) > cells0.values.reduce(0, +))
-        let ride = try #require(try store.rides().first)
+        let ride = try #require(try store.readNow { try $0.rides() }.first)
         let states = try #require(third.cache).partStates(of: [ride.id])
         #expect(states.count == 1 && states.values.first == ViewCache.RideState(ride))
         let fourth = KeptViews(cache: try ViewCache(path: path))
@@ -168,7 +168,7 @@ import TrailbookTestSupport
         #expect(cut.count == 2 && cut[states.keys.first!] == nil, "\(cut) after \(states)")
 
         // Removed from the store: its entries go at the next start.
-        #expect(try store.remove(ride: ride.id, account: nil) != nil)
+        #expect(try store.writeNow { try $0.remove(ride: ride.id, account: nil) } != nil)
         #expect(try fourth.fill(store: store, zone: zone) == (0, 0, 0))
         #expect(try fourth.cache!.partStates(of: [ride.id]).isEmpty && fourth.cache!.heat(of: [ride.id]).isEmpty)
 

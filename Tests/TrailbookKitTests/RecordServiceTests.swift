@@ -14,7 +14,8 @@ import TrailbookTestSupport
 
     func record(_ log: String, into store: TrackStore, as name: String) async throws {
         let service = RecordService(
-            source: ReplaySource(path: log), device: try store.device(named: name), sourceName: "replay",
+            source: ReplaySource(path: log), device: try store.writeNow { try $0.device(named: name) },
+            sourceName: "replay",
             configuration: .ride, store: store, commitInterval: 1, logger: Logger(label: "test"))
         try await service.run()
     }
@@ -28,22 +29,24 @@ import TrailbookTestSupport
         let imported = try newStore()
         var service = try ImportService(store: imported, device: "bike", options: .init(configuration: .ride))
         _ = try service.importFile(log)
-        let a = try recorded.points(fromMilliseconds: .min, toMilliseconds: .max)
-        let b = try imported.points(fromMilliseconds: .min, toMilliseconds: .max)
+        let a = try recorded.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }
+        let b = try imported.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }
         #expect(a.count == 1762)
         #expect(a.map(\.unixMilliseconds) == b.map(\.unixMilliseconds))
         #expect(a.map(\.coordinate) == b.map(\.coordinate))
-        #expect(try recorded.rides().map(\.pointCount) == imported.rides().map(\.pointCount))
-        #expect(try recorded.recorderStatuses().isEmpty)
+        #expect(
+            try recorded.readNow { try $0.rides() }.map(\.pointCount)
+                == imported.readNow { try $0.rides() }.map(\.pointCount))
+        #expect(try recorded.readNow { try $0.recorderStatuses() }.isEmpty)
     }
 
     /// With the pause switch on, nothing is stored.
     @Test func aPausedRecorderStoresNothing() async throws {
         let store = try newStore()
-        try store.setPausedUntil(0)
+        try store.writeNow { try $0.setPausedUntil(0) }
         try await record(Samples.path("ride.nmea"), into: store, as: "bike")
-        #expect(try store.points(fromMilliseconds: .min, toMilliseconds: .max).isEmpty)
-        try store.setPausedUntil(nil)
-        #expect(try PauseSwitch.pause(in: store, now: UTCTimestamp.now()).paused == false)
+        #expect(try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.isEmpty)
+        try store.writeNow { try $0.setPausedUntil(nil) }
+        #expect(try store.readNow { try PauseSwitch.pause(in: $0, now: UTCTimestamp.now()) }.paused == false)
     }
 }

@@ -20,7 +20,7 @@ import TrailbookTestSupport
 
     @Test func byRideOrByDaysWithStatisticsAndExport() throws {
         let store = try storeWithRide()
-        let ride = try #require(try store.rides().first)
+        let ride = try #require(try store.readNow { try $0.rides() }.first)
         let byID = try RideSelection.load(.ride(ride.id), store: store, zone: zone)
         #expect(byID.name == "ride \(ride.id)" && byID.rides.count == 1 && byID.rides[0].points.count == 1762)
         let byDay = try RideSelection.load(.day(day), store: store, zone: zone)
@@ -44,9 +44,11 @@ import TrailbookTestSupport
         let document = SummaryJSON(statistics, zone: zone)
         #expect(document.rides.first?.device == "bike" && document.rides.first?.points == 1762)
 
-        _ = try store.addRecord(
-            milliseconds: ride.startMilliseconds + 1000, coordinate: Coordinate(latitude: 47, longitude: 8),
-            altitude: nil, notes: ["Start"], account: nil)
+        _ = try store.writeNow {
+            try $0.addRecord(
+                milliseconds: ride.startMilliseconds + 1000, coordinate: Coordinate(latitude: 47, longitude: 8),
+                altitude: nil, notes: ["Start"], fields: [], photos: [], account: nil)
+        }
         let export = try byDay.export(store: store, records: true)
         #expect(export.name == "Trailbook 2026-06-14")
         #expect(export.rides.first?.segments.map(\.count).reduce(0, +) == 1762)

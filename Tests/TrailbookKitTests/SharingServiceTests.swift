@@ -13,8 +13,11 @@ import TrailbookTestSupport
 
     func setUp() throws -> (SharingService, TrackStore, DeviceID) {
         let store = try TrackStore(path: try Samples.temporaryDirectory() + "/s.sqlite")
-        for name in ["ana", "ben", "cat"] { _ = try store.addAccount(name: name, passwordHash: "v1$x") }
-        let phone = try #require(try store.addDevice(named: "phone", account: "ana", tokenHash: "t"))
+        for name in ["ana", "ben", "cat"] {
+            _ = try store.writeNow { try $0.addAccount(name: name, passwordHash: "v1$x") }
+        }
+        let phone = try #require(
+            try store.writeNow { try $0.addDevice(named: "phone", account: "ana", tokenHash: "t") })
         return (SharingService(store: store), store, phone)
     }
 
@@ -78,8 +81,10 @@ import TrailbookTestSupport
         let bens = await feed.subscribe(viewer: "ben")
         let cats = await feed.subscribe(viewer: "cat")
         let now = UTCTimestamp.now()
-        try store.makeWriter(device: phone).write(
-            [KeptPoint(fix: fix(now, lon: 8.54), ride: 1, segment: 1)], drops: [:])
+        try store.writeNow {
+            try $0.makeWriter(device: phone).write(
+                [KeptPoint(fix: fix(now, lon: 8.54), ride: 1, segment: 1)], drops: [:])
+        }
         try await feed.published(owner: "ana", device: "phone")
         await feed.close(viewer: "cat")
         // A heartbeat (every 15 s) may come between on a loaded machine: only positions count.
@@ -112,13 +117,17 @@ import TrailbookTestSupport
         let code = try await sharing.createCode(owner: "ana", scopes: ["live", "motion"], historyHours: 0).code
         _ = try await sharing.redeem(code, viewer: "ben")
         let now = UTCTimestamp.now()
-        try store.makeWriter(device: phone).write(
-            [KeptPoint(fix: fix(now - 60_000, lon: 8.54), ride: 1, segment: 1)], drops: [:])
-        let imported = try #require(try store.device(named: "imported-google-1", account: "ana"))
-        try store.makeWriter(device: imported).write(
-            [KeptPoint(fix: fix(now - 1000, lon: 8.60), ride: 1, segment: 1)], drops: [:])
+        try store.writeNow {
+            try $0.makeWriter(device: phone).write(
+                [KeptPoint(fix: fix(now - 60_000, lon: 8.54), ride: 1, segment: 1)], drops: [:])
+        }
+        let imported = try #require(try store.writeNow { try $0.device(named: "imported-google-1", account: "ana") })
+        try store.writeNow {
+            try $0.makeWriter(device: imported).write(
+                [KeptPoint(fix: fix(now - 1000, lon: 8.60), ride: 1, segment: 1)], drops: [:])
+        }
         #expect(try await sharing.friends(of: "ben", now: now).map(\.device) == ["phone"])
-        #expect(try store.revokeDevice(named: "phone", account: "ana", at: now))
+        #expect(try store.writeNow { try $0.revokeDevice(named: "phone", account: "ana", at: now) })
         #expect(try await sharing.friends(of: "ben", now: now).map(\.device) == ["phone"])
     }
 
@@ -128,20 +137,24 @@ import TrailbookTestSupport
             let code = try await sharing.createCode(owner: owner, scopes: ["live"], historyHours: 0).code
             _ = try await sharing.redeem(code, viewer: "ben")
         }
-        let bike = try #require(try store.addDevice(named: "bike", account: "cat", tokenHash: "b"))
-        let other = try #require(try store.addDevice(named: "tablet", account: "ben", tokenHash: "o"))
+        let bike = try #require(try store.writeNow { try $0.addDevice(named: "bike", account: "cat", tokenHash: "b") })
+        let other = try #require(
+            try store.writeNow { try $0.addDevice(named: "tablet", account: "ben", tokenHash: "o") })
         let failures = Mutex(0)
         let feed = LiveFeed(store: store) { _ in failures.withLock { $0 += 1 } }
         let bens = await feed.subscribe(viewer: "ben")
         let now = UTCTimestamp.now()
         for i in 0..<20 {
             for (device, lon) in [(phone, 8.5), (bike, 9.5), (other, 10.5)] {
-                try store.makeWriter(device: device).write(
-                    [
-                        KeptPoint(
-                            fix: fix(now - 20_000 + Int64(i) * 1000, lon: lon + Double(i) * 0.001), ride: 1, segment: 1)
-                    ],
-                    drops: [:])
+                try store.writeNow {
+                    try $0.makeWriter(device: device).write(
+                        [
+                            KeptPoint(
+                                fix: fix(now - 20_000 + Int64(i) * 1000, lon: lon + Double(i) * 0.001), ride: 1,
+                                segment: 1)
+                        ],
+                        drops: [:])
+                }
             }
             await feed.announced(owner: "ana", device: "phone")
             await feed.announced(owner: "cat", device: "bike")
@@ -181,7 +194,7 @@ import TrailbookTestSupport
                     fix: fix(t0 + Int64(m) * 60_000, lon: 8 + Double(m) * 100 / 75_500), ride: m / 1440 + 1,
                     segment: 1))
         }
-        try store.makeWriter(device: phone).write(points, drops: [:])
+        try store.writeNow { try $0.makeWriter(device: phone).write(points, drops: [:]) }
         let now = t0 + 4 * 86_400_000
         let lines = try await sharing.trackLines(of: "ana", viewer: "ben", hours: 24 * 366, now: now)
         // The last 48 hours: two days, each a line of its own (the hour without points between).

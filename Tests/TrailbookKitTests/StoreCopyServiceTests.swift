@@ -21,11 +21,10 @@ import TrailbookTestSupport
     @Test func anAccountsCopyMadeWhileItsPhonePostsHoldsWhatWasThere() throws {
         let dir = try Samples.temporaryDirectory()
         let source = try TrackStore(path: dir + "/source.sqlite")
-        #expect(try source.addAccount(name: "ana", passwordHash: "x"))
-        let phone = try #require(try source.device(named: "phone", account: "ana"))
+        #expect(try source.writeNow { try $0.addAccount(name: "ana", passwordHash: "x") })
+        let phone = try #require(try source.writeNow { try $0.device(named: "phone", account: "ana") })
         let rule = PointPlacement(segmentGapSeconds: 300, rideGapSeconds: 1800)
-        _ = try TrackWriter(store: source, device: phone).place(
-            (1000..<1100).map(point), drops: [:], rule: rule)
+        try source.writeNow { try $0.makeWriter(device: phone).place((1000..<1100).map(point), drops: [:], rule: rule) }
         let account = try #require(try source.copyAccountID("ana"))
 
         // The phone posts once every row has been copied, before the counts are compared: a
@@ -37,14 +36,16 @@ import TrailbookTestSupport
         let report = try copy.copy { done in
             guard done >= total, !posted else { return }
             posted = true
-            _ = try? TrackWriter(store: source, device: phone).place([point(0)], drops: [:], rule: rule)
+            _ = try? source.writeNow { try $0.makeWriter(device: phone).place([point(0)], drops: [:], rule: rule) }
         }
         #expect(posted)
         let positions = try #require(report.tables.first { $0.table == "position" })
         #expect(positions.rows == 100, "the archive holds the points that were there")
-        let stored = try source.points(
-            fromMilliseconds: 0, toMilliseconds: 4_000_000_000_000, devices: DeviceFilter(account: "ana")
-        ).count
+        let stored = try source.readNow {
+            try $0.points(
+                fromMilliseconds: 0, toMilliseconds: 4_000_000_000_000, devices: DeviceFilter(account: "ana")
+            )
+        }.count
         #expect(stored == 101, "the phone's point went to the source: \(stored)")
 
         // A whole store's copy still refuses a source that changed under it.
@@ -55,7 +56,9 @@ import TrailbookTestSupport
             try whole.copy { done in
                 guard done >= wholeTotal, !again else { return }
                 again = true
-                _ = try? TrackWriter(store: source, device: phone).place([point(-10)], drops: [:], rule: rule)
+                _ = try? source.writeNow {
+                    try $0.makeWriter(device: phone).place([point(-10)], drops: [:], rule: rule)
+                }
             }
         }
     }

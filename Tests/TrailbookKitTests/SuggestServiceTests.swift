@@ -66,8 +66,7 @@ import TrailbookTestSupport
                 points.append(KeptPoint(fix: fix, ride: outings.count, segment: outings.count))
             }
         }
-        let writer = store.makeWriter(device: try store.device(named: "default"))
-        _ = try writer.write(points, drops: [:])
+        try store.writeNow { tx in try tx.makeWriter(device: tx.device(named: "default")).write(points, drops: [:]) }
         return outings
     }
 

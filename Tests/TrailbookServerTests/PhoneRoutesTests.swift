@@ -16,7 +16,9 @@ import TrailbookKit
 
     /// The points of ana's devices, oldest first.
     static func points(_ store: TrackStore) throws -> [Fix] {
-        try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .account("ana", device: nil))
+        try store.readNow {
+            try $0.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .account("ana", device: nil))
+        }
     }
 
     /// Their times, s.
@@ -87,10 +89,10 @@ import TrailbookKit
                 client, .post, "/pub", headers: basic,
                 body: #"{"_type":"transition","event":"enter","desc":"Bakery","lat":47.371,"lon":8.541,"tst":\#(t)}"#)
             #expect(transition.status == .ok, "\(transition.text)")
-            let messages = try store.deviceMessages(account: "ana")
+            let messages = try store.readNow { try $0.deviceMessages(account: "ana") }
             #expect(messages.map(\.type) == ["waypoint", "transition"], "\(messages)")
             #expect(messages.allSatisfy { $0.device == "overland" } && messages[0].body.contains("Bakery"))
-            let bakery = try #require(try store.places(account: "ana").first { $0.name == "Bakery" })
+            let bakery = try #require(try store.readNow { try $0.places(account: "ana") }.first { $0.name == "Bakery" })
             #expect(abs(bakery.center.latitude - 47.371) < 1e-9 && bakery.radius == 80)
             #expect(try Self.seconds(store) == [Int64(t)], "no point from the messages")
             // Another account's name with this token: 401.
@@ -124,7 +126,7 @@ import TrailbookKit
             let points = try Self.points(store)
             try #require(points.count == 2)
             #expect(abs((points[0].speed ?? 0) - 4.5) < 0.01 && abs((points[1].speed ?? 0) - 1.2) < 0.01)
-            let kept = try store.deviceMessages(account: "ana").map(\.type)
+            let kept = try store.readNow { try $0.deviceMessages(account: "ana") }.map(\.type)
             #expect(kept == ["overland.trip", "overland.unreadable"], "\(kept)")
         }
     }
