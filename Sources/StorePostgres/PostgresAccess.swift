@@ -3,43 +3,30 @@ import GPSCore
 import NIOPosix
 import PostgresNIO
 
-/// How the PostgreSQL store's operations reach the database: through the store's connections,
-/// each call in a transaction of its own, or inside a unit of work, on the unit's connection and
-/// in its transaction.
+/// How the PostgreSQL store's operations reach the database: inside a unit of work, on the unit's
+/// connection and in its transaction.
 public struct PostgresAccess {
-    let store: PostgresStore
-    /// The unit of work the operations run in; nil: the store's connections.
-    let unit: PostgresUnit?
+    let unit: PostgresUnit
+    var store: PostgresStore { unit.store }
 
-    func read<T>(_ body: (Session) throws -> T) throws -> T {
-        if let unit { return try body(unit.session()) }
-        return try store.session(body)
-    }
+    func read<T>(_ body: (Session) throws -> T) throws -> T { try body(unit.session()) }
 
-    func write<T>(_ body: (Session) throws -> T) throws -> T {
-        if let unit { return try body(unit.session()) }
-        return try store.writeSession(body)
-    }
+    func write<T>(_ body: (Session) throws -> T) throws -> T { try body(unit.session()) }
 
-    /// Runs `action` once what was written is committed: now outside a unit of work, after the
-    /// unit's commit inside one (never when it rolls back).
-    func afterCommit(_ action: @escaping @Sendable () -> Void) {
-        if let unit { unit.afterCommit.append(action) } else { action() }
-    }
-
-    var inUnit: Bool { unit != nil }
+    /// Runs `action` once the unit has committed (never when it rolls back).
+    func afterCommit(_ action: @escaping @Sendable () -> Void) { unit.afterCommit.append(action) }
 }
 
-/// The PostgreSQL store's operations, written once for the store and for a unit of work in it.
+/// The PostgreSQL store's operations: what a unit of work does.
 public protocol PostgresStoring: StoreWriting {
     var access: PostgresAccess { get }
 }
 
 extension PostgresStoring {
-    /// Runs `body` on a connection (the unit's, inside one).
+    /// Runs `body` on the unit's connection.
     func read<T>(_ body: (Session) throws -> T) throws -> T { try access.read(body) }
 
-    /// Runs `body` in a write transaction (the unit's, inside one).
+    /// Runs `body` in the unit's transaction.
     @discardableResult
     func write<T>(_ body: (Session) throws -> T) throws -> T { try access.write(body) }
 
@@ -123,16 +110,17 @@ public final class PostgresUnit: PostgresStoring {
         }
     }
 
-    public var access: PostgresAccess { PostgresAccess(store: store, unit: self) }
+    public var access: PostgresAccess { PostgresAccess(unit: self) }
     public func limitWriteWait(to seconds: TimeInterval) throws { try store.limitWriteWait(to: seconds) }
     public func isBusy(_ error: any Error) -> Bool { store.isBusy(error) }
     public func isUnavailable(_ error: any Error) -> Bool { store.isUnavailable(error) }
 }
 
-extension PostgresStore: PostgresStoring {
-    public var access: PostgresAccess { PostgresAccess(store: self, unit: nil) }
+extension PostgresStore {
+    public func writeNow<T>(_ body: (any StoreWriting) throws -> T) throws -> T { try writeUnit(body) }
 
-    public func writeNow<T>(_ body: (any StoreWriting) throws -> T) throws -> T {
+    /// ``writeNow(_:)`` with the unit as what it is, for the store's own upkeep.
+    func writeUnit<T>(_ body: (PostgresUnit) throws -> T) throws -> T {
         let (value, after) = try mapped { try connections.withConnection { try unit(writingOn: $0, body) } }
         for action in after { action() }
         return value
@@ -179,7 +167,7 @@ extension PostgresStore: PostgresStoring {
     }
 
     /// `body` as a write unit on `session`, with what is to run once it has committed.
-    private func unit<T>(writingOn session: Session, _ body: (any StoreWriting) throws -> T) throws
+    private func unit<T>(writingOn session: Session, _ body: (PostgresUnit) throws -> T) throws
         -> (T, [@Sendable () -> Void])
     {
         let unit = PostgresUnit(session, store: self, writes: true)

@@ -6,7 +6,7 @@ import TrackModel
 extension PostgresStoring {
     public func addCue(_ cue: Cue, account: String?) throws -> Int64? {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return nil }
+            guard let user = try PostgresUnit.accountID(session, account) else { return nil }
             return try session.value(
                 """
                 INSERT INTO cue (user_id, text, place, moment, once, created_ms)
@@ -40,7 +40,7 @@ extension PostgresStoring {
 
     public func addTask(_ task: ScheduledTask, account: String?) throws -> Int64? {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return nil }
+            guard let user = try PostgresUnit.accountID(session, account) else { return nil }
             return try session.value(
                 """
                 INSERT INTO task (user_id, text, due_ms, rule, time_zone, created_ms)
@@ -89,7 +89,7 @@ extension PostgresStoring {
 
     public func addAlert(_ alert: Alert, account: String?) throws -> Int64? {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return nil }
+            guard let user = try PostgresUnit.accountID(session, account) else { return nil }
             return try session.value(
                 """
                 INSERT INTO alert (user_id, types, place, device, quiet, cooldown_s, channel, target, secret, created_ms)

@@ -44,13 +44,13 @@ extension PostgresStore: StoreCopying {
     }
 
     public func copyAccountID(_ name: String) throws -> Int64? {
-        try read { session in try PostgresStore.userID(session, name) }
+        try session { session in try PostgresUnit.userID(session, name) }
     }
 
     public func copyCount(_ table: StoreCopy.Table, account: Int64?) throws -> Int {
         guard let condition = Self.accountCondition(table, account) else { return 0 }
         let sql = "SELECT count(*) FROM \(table.name)" + (condition.isEmpty ? "" : " WHERE \(condition)")
-        return try read { try $0.value(PostgresQuery(unsafeSQL: sql), as: Int.self) ?? 0 }
+        return try session { try $0.value(PostgresQuery(unsafeSQL: sql), as: Int.self) ?? 0 }
     }
 
     public func copyRows(_ table: StoreCopy.Table, after: [StoreCopy.Value]?, limit: Int, account: Int64?) throws
@@ -69,7 +69,7 @@ extension PostgresStore: StoreCopying {
             sql += " AND (\(key)) > (\(placeholders.joined(separator: ", ")))"
         }
         sql += " ORDER BY \(key) LIMIT \(limit)"
-        return try read { session in
+        return try session { session in
             try session.query(PostgresQuery(unsafeSQL: sql, binds: bindings)).map { row in
                 try table.columns.enumerated().map { i, column -> StoreCopy.Value in
                     let cell = row[i]
@@ -91,7 +91,7 @@ extension PostgresStore: StoreCopying {
             SELECT \(table.key.map { "\"\($0.name)\"" }.joined(separator: ", ")) FROM \(table.name)
             ORDER BY \(key.map { $0 + " DESC" }.joined(separator: ", ")) LIMIT 1
             """
-        return try read { session in
+        return try session { session in
             try session.query(PostgresQuery(unsafeSQL: sql)).first.map { row in
                 try table.key.enumerated().map { i, column in
                     column.kind == .text ? .text(try row[i].decode(String.self)) : .int(try row[i].decode(Int64.self))
@@ -103,13 +103,13 @@ extension PostgresStore: StoreCopying {
     public func copyInsert(_ table: StoreCopy.Table, rows: [[StoreCopy.Value]]) throws {
         guard !rows.isEmpty else { return }
         if table.name == "position" {
-            try ensurePartitions(
-                Set(rows.compactMap { if case .int(let t) = $0[1] { Self.month(of: t) } else { nil } }))
-            return try write { session in try Self.insertPositions(session, rows) }
+            let months = Set(rows.compactMap { if case .int(let t) = $0[1] { Self.month(of: t) } else { nil } })
+            try writeUnit { try $0.ensurePartitions(months) }
+            return try writeSession { session in try Self.insertPositions(session, rows) }
         }
         let columns = table.columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
         let perStatement = 60_000 / table.columns.count
-        try write { session in
+        try writeSession { session in
             var start = 0
             while start < rows.count {
                 let chunk = rows[start..<min(start + perStatement, rows.count)]
@@ -152,7 +152,7 @@ extension PostgresStore: StoreCopying {
 
     /// Sets each id sequence past the largest id copied, and every device's latest position.
     public func copyFinish() throws {
-        try write { session in
+        try writeSession { session in
             for table in Self.sequenced {
                 try session.execute(
                     PostgresQuery(
@@ -166,7 +166,7 @@ extension PostgresStore: StoreCopying {
     }
 
     public func copyEmptyDestination() throws -> Bool {
-        try write { session in
+        try writeSession { session in
             for table in ["device", "record", "day_summary", "photo"] {
                 if try session.value(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), as: Int.self) != 0 {
                     return false
@@ -181,7 +181,7 @@ extension PostgresStore: StoreCopying {
     }
 
     public func copyMarker() throws -> (source: String, finished: Bool)? {
-        try read { session in
+        try session { session in
             try session.query("SELECT source, finished_ms FROM store_copy ORDER BY started_ms DESC LIMIT 1").first.map {
                 (try $0.get("source"), try $0.optional("finished_ms", as: Int64.self) != nil)
             }
@@ -191,7 +191,7 @@ extension PostgresStore: StoreCopying {
     public func setCopyMarker(source: String, finished: Bool) throws {
         let now = UTCTimestamp.now()
         let finishedAt: Int64? = finished ? now : nil
-        try write { session in
+        try writeSession { session in
             try session.execute(
                 """
                 INSERT INTO store_copy (source, started_ms, finished_ms) VALUES (\(source), \(now), \(finishedAt))

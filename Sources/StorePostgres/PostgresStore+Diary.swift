@@ -11,13 +11,13 @@ extension PostgresStoring {
         photos: [Photo], account: String?
     ) throws -> Int64? {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return nil }
-            let id = try PostgresStore.insertRecord(
+            guard let user = try PostgresUnit.accountID(session, account) else { return nil }
+            let id = try PostgresUnit.insertRecord(
                 session, t: milliseconds, lat: StoredScale.degrees(coordinate.latitude),
                 lon: StoredScale.degrees(coordinate.longitude), alt: altitude.map(StoredScale.hundredths), user: user)
-            for text in notes { _ = try PostgresStore.insertNote(session, id, text) }
-            try PostgresStore.upsertFields(session, id, fields)
-            try PostgresStore.insertPhotos(session, id, photos)
+            for text in notes { _ = try PostgresUnit.insertNote(session, id, text) }
+            try PostgresUnit.upsertFields(session, id, fields)
+            try PostgresUnit.insertPhotos(session, id, photos)
             return id
         }
     }
@@ -79,16 +79,16 @@ extension PostgresStoring {
 
     public func nearestRecordID(to ms: Int64, within: Int64, account: String?) throws -> Int64? {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return nil }
+            guard let user = try PostgresUnit.accountID(session, account) else { return nil }
             let record = try session.query(
                 "SELECT id, t FROM record WHERE user_id = \(user) ORDER BY abs(t - \(ms)), id LIMIT 1"
             ).first
-            let point = try PostgresStore.nearestPoint(session, ms, within, DeviceFilter(account: account))
+            let point = try Self.nearestPoint(session, ms, within, DeviceFilter(account: account))
             let recordDistance = try record.map { abs(try $0.get("t", as: Int64.self) - ms) } ?? .max
             let pointDistance = point.map { abs($0.fix.unixMilliseconds! - ms) } ?? .max
             if let record, recordDistance <= within && recordDistance <= pointDistance { return try record.get("id") }
             guard let point else { return nil }
-            return try PostgresStore.recordID(
+            return try Self.recordID(
                 session, at: point.fix.unixMilliseconds!, device: point.device, user: user)
         }
     }
@@ -96,7 +96,7 @@ extension PostgresStoring {
     /// Runs `body` in one write transaction when record `id` is in the account's diary; whether it is.
     func writeOwned(_ id: Int64, _ account: String?, _ body: (Session) throws -> Void) throws -> Bool {
         try write { session in
-            guard try PostgresStore.owns(session, id, account) else { return false }
+            guard try PostgresUnit.owns(session, id, account) else { return false }
             try body(session)
             return true
         }
@@ -122,7 +122,7 @@ extension PostgresStoring {
                     """
                 ).first
             else { return nil }
-            return try PostgresStore.attachments(session, [try PostgresStore.locationRecord(row)]).first
+            return try PostgresUnit.attachments(session, [try PostgresUnit.locationRecord(row)]).first
         }
     }
 
@@ -135,10 +135,10 @@ extension PostgresStoring {
                 SELECT * FROM record WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
                 AND t >= \(from) AND t < \(to) ORDER BY t, id
                 """
-            ).map(PostgresStore.locationRecord)
-            list = try PostgresStore.attachments(session, list)
+            ).map(PostgresUnit.locationRecord)
+            list = try PostgresUnit.attachments(session, list)
             if plainPoints {
-                let ids = try PostgresStore.deviceIDs(session, DeviceFilter(account: account))
+                let ids = try PostgresUnit.deviceIDs(session, DeviceFilter(account: account))
                 let points = try session.query(
                     """
                     SELECT \(unescaped: PostgresStore.positionColumns) FROM position p
@@ -173,7 +173,7 @@ extension PostgresStoring {
         guard !ids.isEmpty else { return records }
         var notes: [Int64: [Note]] = [:]
         for row in try session.query("SELECT * FROM note WHERE record_id = ANY(\(ids)) ORDER BY id") {
-            let note = try PostgresStore.note(row)
+            let note = try PostgresUnit.note(row)
             notes[note.recordID, default: []].append(note)
         }
         var photos: [Int64: [Photo]] = [:]
@@ -183,7 +183,7 @@ extension PostgresStoring {
             WHERE rp.record_id = ANY(\(ids)) ORDER BY p.taken_ms NULLS FIRST, p.name
             """)
         {
-            photos[try row.get("record_id"), default: []].append(try PostgresStore.photo(row))
+            photos[try row.get("record_id"), default: []].append(try PostgresUnit.photo(row))
         }
         var fields: [Int64: [Field]] = [:]
         for row in try session.query("SELECT * FROM field WHERE record_id = ANY(\(ids)) ORDER BY key COLLATE \"C\"") {
@@ -238,8 +238,8 @@ extension PostgresStoring {
 
     public func addNote(to record: Int64, text: String, account: String?) throws -> Note? {
         try write { session in
-            guard try PostgresStore.owns(session, record, account) else { return nil }
-            return try PostgresStore.insertNote(session, record, text)
+            guard try PostgresUnit.owns(session, record, account) else { return nil }
+            return try PostgresUnit.insertNote(session, record, text)
         }
     }
 
@@ -250,7 +250,7 @@ extension PostgresStoring {
                 SELECT n.* FROM note n JOIN record r ON r.id = n.record_id
                 WHERE n.id = \(id) AND r.user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
                 """
-            ).first.map(PostgresStore.note)
+            ).first.map(PostgresUnit.note)
         }
     }
 
@@ -274,7 +274,7 @@ extension PostgresStoring {
                     WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser)))
                 RETURNING *
                 """
-            ).first.map(PostgresStore.note)
+            ).first.map(PostgresUnit.note)
         }
     }
 
@@ -293,7 +293,7 @@ extension PostgresStoring {
 
     @discardableResult
     public func setFields(_ fields: [Field], on record: Int64, account: String?) throws -> Bool {
-        try writeOwned(record, account) { session in try PostgresStore.upsertFields(session, record, fields) }
+        try writeOwned(record, account) { session in try PostgresUnit.upsertFields(session, record, fields) }
     }
 
     @discardableResult
@@ -314,7 +314,7 @@ extension PostgresStoring {
 
     public func addWeatherReadings(_ readings: [WeatherReading], account: String?) throws -> Int {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return 0 }
+            guard let user = try PostgresUnit.accountID(session, account) else { return 0 }
             var added = 0
             for r in readings {
                 // xmax = 0 only on a freshly inserted row.
@@ -360,7 +360,7 @@ extension PostgresStoring {
 
     public func removeField(_ key: String, from record: Int64, account: String?) throws -> Bool {
         try write { session in
-            try PostgresStore.owns(session, record, account)
+            try PostgresUnit.owns(session, record, account)
                 && session.execute("DELETE FROM field WHERE record_id = \(record) AND key = \(key)") > 0
         }
     }
@@ -382,11 +382,11 @@ extension PostgresStoring {
 
     @discardableResult
     public func attachPhotos(_ photos: [Photo], to record: Int64, account: String?) throws -> Bool {
-        try writeOwned(record, account) { session in try PostgresStore.insertPhotos(session, record, photos) }
+        try writeOwned(record, account) { session in try PostgresUnit.insertPhotos(session, record, photos) }
     }
 
     public func storePhotoFile(_ source: String, takenMilliseconds: Int64?) throws -> Photo {
-        try MediaFolder(path: mediaDirectory).store(source, takenMilliseconds: takenMilliseconds)
+        try access.store.storePhotoFile(source, takenMilliseconds: takenMilliseconds)
     }
 
     public func discardUnattached(_ photos: [Photo]) {
@@ -414,7 +414,7 @@ extension PostgresStoring {
     @discardableResult
     public func setDaySummary(_ day: CivilDate, text: String, account: String?) throws -> Bool {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return false }
+            guard let user = try PostgresUnit.accountID(session, account) else { return false }
             if text.isEmpty {
                 try session.execute("DELETE FROM day_summary WHERE user_id = \(user) AND day = \(day.description)")
             } else {
@@ -443,7 +443,7 @@ extension PostgresStoring {
 
     public func setPausedUntil(_ until: Int64?) throws {
         try write { session in
-            let user = try PostgresStore.localUserID(session)
+            let user = try PostgresUnit.localUserID(session)
             if let until {
                 try session.execute(
                     """
@@ -490,5 +490,12 @@ extension PostgresStoring {
                 return s
             }
         }
+    }
+}
+
+extension PostgresStore {
+    /// Copies a photo into the media folder (once per content): a file copy, no transaction.
+    public func storePhotoFile(_ source: String, takenMilliseconds: Int64?) throws -> Photo {
+        try MediaFolder(path: mediaDirectory).store(source, takenMilliseconds: takenMilliseconds)
     }
 }

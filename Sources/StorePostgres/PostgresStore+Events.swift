@@ -27,15 +27,15 @@ extension PostgresStoring {
 
     public func addPlace(_ place: Place, account: String?) throws -> Bool {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return false }
-            return try PostgresStore.insertPlace(session, place, user: user, replacing: false) > 0
+            guard let user = try PostgresUnit.accountID(session, account) else { return false }
+            return try PostgresUnit.insertPlace(session, place, user: user, replacing: false) > 0
         }
     }
 
     public func savePlace(_ place: Place, account: String) throws -> Bool {
         try write { session in
-            guard let user = try PostgresStore.userID(session, account) else { return false }
-            _ = try PostgresStore.insertPlace(session, place, user: user, replacing: true)
+            guard let user = try PostgresUnit.userID(session, account) else { return false }
+            _ = try PostgresUnit.insertPlace(session, place, user: user, replacing: true)
             return true
         }
     }
@@ -72,10 +72,10 @@ extension PostgresStoring {
         return try write { session in
             var user: Int64? = nil
             if let viewer {
-                guard let id = try PostgresStore.userID(session, viewer) else { return 0 }
+                guard let id = try PostgresUnit.userID(session, viewer) else { return 0 }
                 user = id
             }
-            return try PostgresStore.insertEvents(session, events, device: device.rawValue, user: user)
+            return try PostgresUnit.insertEvents(session, events, device: device.rawValue, user: user)
         }
     }
 

@@ -7,7 +7,7 @@ extension PostgresStoring {
     // MARK: devices
 
     public func device(named name: String) throws -> DeviceID {
-        try write { session in try PostgresStore.device(session, named: name) }
+        try write { session in try PostgresUnit.device(session, named: name) }
     }
 
     /// The local user's device `name`, made (with the user) on first use; safe when two
@@ -16,7 +16,7 @@ extension PostgresStoring {
         guard let account else { return try device(named: name) }
         return try write { session in
             try session.value("SELECT id FROM account WHERE name = \(account)", as: Int64.self).map {
-                try PostgresStore.device(session, named: name, user: $0)
+                try PostgresUnit.device(session, named: name, user: $0)
             }
         }
     }
@@ -88,7 +88,7 @@ extension PostgresStoring {
         -> [StoredRide]
     {
         try read { session in
-            let ids = try PostgresStore.deviceIDs(session, devices)
+            let ids = try PostgresUnit.deviceIDs(session, devices)
             return try session.query(
                 """
                 SELECT r.id, r.start_ms, r.end_ms, r.point_count, d.name AS device,
@@ -115,7 +115,7 @@ extension PostgresStoring {
 
     public func points(fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter) throws -> [Fix] {
         try read { session in
-            let ids = try PostgresStore.deviceIDs(session, devices)
+            let ids = try PostgresUnit.deviceIDs(session, devices)
             return try session.query(
                 """
                 SELECT \(unescaped: PostgresStore.positionColumns) FROM position
@@ -142,7 +142,7 @@ extension PostgresStoring {
         throws -> [PlacedPoint]
     {
         try read { session in
-            let ids = try PostgresStore.deviceIDs(session, devices)
+            let ids = try PostgresUnit.deviceIDs(session, devices)
             let rows = try session.query(
                 """
                 SELECT \(unescaped: PostgresStore.positionColumns), s.id AS segment, s.ride_id AS ride, d.name AS device
@@ -175,7 +175,7 @@ extension PostgresStoring {
                 SELECT * FROM import WHERE sha256 = \(sha256)
                 AND user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
                 """
-            ).first.map(PostgresStore.storedImport)
+            ).first.map(PostgresUnit.storedImport)
         }
     }
 
@@ -190,7 +190,7 @@ extension PostgresStoring {
 
     public func latestPoint(devices: DeviceFilter) throws -> Fix? {
         try read { session in
-            let ids = try PostgresStore.deviceIDs(session, devices)
+            let ids = try PostgresUnit.deviceIDs(session, devices)
             return try session.query(
                 """
                 SELECT \(unescaped: PostgresStore.positionColumns) FROM latest_position WHERE device_id = ANY(\(ids))
@@ -201,7 +201,7 @@ extension PostgresStoring {
     }
 
     public func nearestPoint(to ms: Int64, within: Int64, devices: DeviceFilter) throws -> Fix? {
-        try read { session in try PostgresStore.nearestPoint(session, ms, within, devices)?.fix }
+        try read { session in try PostgresUnit.nearestPoint(session, ms, within, devices)?.fix }
     }
 
     /// The point of `devices` nearest `ms` within `within` ms, with its device; the lower device

@@ -35,7 +35,7 @@ extension PostgresStoring {
             guard let ride = try session.query("SELECT start_ms, end_ms, device_id FROM ride WHERE id = \(id)").first,
                 let plan = RemovalPlan.ride(
                     id, device: try ride.get("device_id"), start: try ride.get("start_ms"), end: try ride.get("end_ms"),
-                    accountDevices: try PostgresStore.deviceIDs(session, DeviceFilter(account: account)))
+                    accountDevices: try PostgresUnit.deviceIDs(session, DeviceFilter(account: account)))
             else { return nil }
             return try PostgresStore.carryOut(plan, account: account, session)
         }
@@ -49,7 +49,7 @@ extension PostgresStoring {
         let (removal, files) = try write { session -> (Removal, [String]) in
             let plan = RemovalPlan.time(
                 from: from, to: to, days: days,
-                accountDevices: try PostgresStore.deviceIDs(session, DeviceFilter(account: account)))
+                accountDevices: try PostgresUnit.deviceIDs(session, DeviceFilter(account: account)))
             return try PostgresStore.carryOut(plan, account: account, session)
         }
         return finishRemoval(removal, files)
@@ -78,11 +78,11 @@ extension PostgresStore {
                 """, as: Int64.self)
         }
         if !records.isEmpty {
-            try countAttachments(session, records: records, into: &removal)
+            try PostgresUnit.countAttachments(session, records: records, into: &removal)
             removal.records += try session.execute("DELETE FROM record WHERE id = ANY(\(records))")
         }
         for span in plan.points {
-            try deletePoints(session, of: span.devices, from: span.from, to: span.to, into: &removal)
+            try PostgresUnit.deletePoints(session, of: span.devices, from: span.from, to: span.to, into: &removal)
         }
         // The ride is gone with its last point unless another ride's points overlapped it.
         if let ride = plan.ride, try session.execute("DELETE FROM ride WHERE id = \(ride)") > 0 { removal.rides += 1 }
@@ -93,7 +93,7 @@ extension PostgresStore {
                 AND day = ANY(\(plan.daySummaries.map(\.description)))
                 """)
         }
-        return (removal, try deleteUnreferencedPhotos(session))
+        return (removal, try PostgresUnit.deleteUnreferencedPhotos(session))
     }
 }
 
@@ -193,7 +193,7 @@ extension PostgresStoring {
     private func finishRemoval(_ removal: Removal, _ files: [String]) -> Removal {
         var removal = removal
         removal.photoFilesDeleted += MediaFolder.release(
-            files, in: mediaDirectory, afterCommit: access.inUnit ? access.afterCommit : nil)
+            files, in: mediaDirectory, afterCommit: access.afterCommit)
         return removal
     }
 }

@@ -8,7 +8,7 @@ extension PostgresStoring {
         throws -> Bool
     {
         try write { session in
-            guard let user = try PostgresStore.userID(session, account) else { return false }
+            guard let user = try PostgresUnit.userID(session, account) else { return false }
             try session.execute("DELETE FROM web_session WHERE expires_ms <= \(now)")
             try session.execute(
                 """

@@ -12,7 +12,7 @@ extension PostgresStoring {
         owner: String, codeHash: String, scopes: [String], historyHours: Int, expiresMilliseconds: Int64
     ) throws -> Bool {
         try write { session in
-            guard let id = try PostgresStore.userID(session, owner) else { return false }
+            guard let id = try PostgresUnit.userID(session, owner) else { return false }
             try session.execute(
                 """
                 INSERT INTO share_code (owner_id, code_hash, scopes, history_hours, expires_ms)
@@ -27,7 +27,7 @@ extension PostgresStoring {
     {
         let rule = ShareCodeRedemption(maxFailures: maxFailures, window: window)
         return try write { session in
-            let viewerID = try PostgresStore.userID(session, viewer)
+            let viewerID = try PostgresUnit.userID(session, viewer)
             var failures = 0
             if let viewerID {
                 // One redemption of an account at a time, across processes: the failure count holds.
@@ -60,7 +60,7 @@ extension PostgresStoring {
                         history_hours = excluded.history_hours, created_ms = excluded.created_ms, paused = false,
                         expires_ms = NULL
                     """)
-                return .granted(try PostgresStore.grants(session, ownerID: code.owner, viewerID: viewerID!)[0])
+                return .granted(try PostgresUnit.grants(session, ownerID: code.owner, viewerID: viewerID!)[0])
             }
         }
     }
@@ -103,13 +103,13 @@ extension PostgresStoring {
     }
 
     public func grants(owner: String) throws -> [Grant] {
-        try read { session in try PostgresStore.grants(session, ownerID: nil, viewerID: nil, owner: owner) }
+        try read { session in try PostgresUnit.grants(session, ownerID: nil, viewerID: nil, owner: owner) }
     }
 
     public func grants(viewer: String) throws -> [Grant] {
         try read { session in
-            guard let id = try PostgresStore.userID(session, viewer) else { return [] }
-            return try PostgresStore.grants(session, ownerID: nil, viewerID: id)
+            guard let id = try PostgresUnit.userID(session, viewer) else { return [] }
+            return try PostgresUnit.grants(session, ownerID: nil, viewerID: id)
         }
     }
 
@@ -285,7 +285,7 @@ extension PostgresStore {
         for row in rows {
             let i = Int(try row.get("i", as: Int64.self)) - 1
             guard views.indices.contains(i) else { continue }
-            let grant = try PostgresStore.grant(row)
+            let grant = try PostgresUnit.grant(row)
             if views[i].grants.last?.viewer != grant.viewer { views[i].grants.append(grant) }
             // The points come again with each grant: those of the first are kept.
             guard views[i].grants.count == 1, try row.optional("t", as: Int64.self) != nil else { continue }

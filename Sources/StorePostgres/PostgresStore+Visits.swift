@@ -24,7 +24,7 @@ extension PostgresStoring {
 
     public func rememberPlaces(_ centers: [Coordinate], milliseconds: Int64, account: String?) throws -> [FoundPlace] {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return [] }
+            guard let user = try PostgresUnit.accountID(session, account) else { return [] }
             // Numbered after the account's last, in the order of the arrays (WITH ORDINALITY);
             // the account's row is locked first, so two writers number one after the other.
             _ = try session.execute("SELECT id FROM account WHERE id = \(user) FOR UPDATE")
@@ -44,7 +44,7 @@ extension PostgresStoring {
 
     public func nameFoundPlace(_ id: Int64, name: String?, account: String?) throws -> Bool {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return false }
+            guard let user = try PostgresUnit.accountID(session, account) else { return false }
             return try session.execute(
                 "UPDATE found_place SET name = \(name) WHERE number = \(id) AND user_id = \(user)")
                 > 0
@@ -53,7 +53,7 @@ extension PostgresStoring {
 
     public func setFoundPlaceAddress(_ id: Int64, address: String, account: String?) throws -> Bool {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return false }
+            guard let user = try PostgresUnit.accountID(session, account) else { return false }
             return try session.execute(
                 "UPDATE found_place SET address = \(address) WHERE number = \(id) AND user_id = \(user)") > 0
         }
@@ -61,7 +61,7 @@ extension PostgresStoring {
 
     public func suggestFoundPlaces(home: Int64?, work: Int64?, account: String?) throws {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return }
+            guard let user = try PostgresUnit.accountID(session, account) else { return }
             _ = try session.execute(
                 """
                 UPDATE found_place SET suggestion = CASE number WHEN \(home) THEN 'home' WHEN \(work) THEN 'work' END
@@ -87,7 +87,7 @@ extension PostgresStoring {
 
     public func addCorrection(_ correction: MovementCorrection, account: String?) throws -> Int64? {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return nil }
+            guard let user = try PostgresUnit.accountID(session, account) else { return nil }
             return try session.value(
                 """
                 INSERT INTO movement_correction (user_id, at_ms, kind, value, created_ms)
@@ -101,7 +101,7 @@ extension PostgresStoring {
 
     public func removeCorrection(_ id: Int64, account: String?) throws -> Bool {
         try write { session in
-            guard let user = try PostgresStore.accountID(session, account) else { return false }
+            guard let user = try PostgresUnit.accountID(session, account) else { return false }
             return try session.execute("DELETE FROM movement_correction WHERE id = \(id) AND user_id = \(user)") > 0
         }
     }

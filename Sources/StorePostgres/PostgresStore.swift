@@ -123,7 +123,7 @@ public final class PostgresStore: TrackStoring, Sendable {
     /// ahead of time so that ingestion rarely makes one.
     public func ensurePartitionsAhead(now: Int64 = UTCTimestamp.now()) throws {
         let month = Self.month(of: now)
-        try ensurePartitions([month, month + 1, month + 2])
+        try writeUnit { try $0.ensurePartitions([month, month + 1, month + 2]) }
     }
 
     /// `year * 12 + month - 1` of a time (ms since 1970, UTC).
@@ -146,8 +146,8 @@ public final class PostgresStore: TrackStoring, Sendable {
 }
 
 extension PostgresStoring {
-    /// Makes the partitions of the months that lack one, in a short transaction of its own (the
-    /// unit's, inside one) under an advisory lock (two processes do not make the same one).
+    /// Makes the partitions of the months that lack one, in the unit's transaction, under an
+    /// advisory lock (two processes do not make the same one).
     func ensurePartitions(_ wanted: Set<Int>) throws {
         let store = access.store
         let missing = store.knownMonths.withLock { wanted.subtracting($0) }
@@ -169,7 +169,7 @@ extension PostgresStoring {
                             """))
             }
         }
-        // Inside a unit of work they are known once it has committed.
+        // They are known once the unit has committed.
         access.afterCommit { store.knownMonths.withLock { $0.formUnion(missing) } }
     }
 

@@ -18,7 +18,7 @@ extension PostgresWriter {
         return try store.write { session -> ImportOutcome in
             try Self.lock(session, device: device)
             var tally = ImportTally()
-            if let earlier { tally.outcome.replacedPoints = try PostgresStore.deletePoints(session, of: earlier) }
+            if let earlier { tally.outcome.replacedPoints = try PostgresUnit.deletePoints(session, of: earlier) }
             var importID: Int64?
             if let file {
                 if let earlier {
@@ -44,7 +44,7 @@ extension PostgresWriter {
             for name in Set(streams.compactMap(\.device)).sorted() {
                 let owner = try session.value(
                     "SELECT user_id FROM device WHERE id = \(device.rawValue)", as: Int64.self)
-                named[name] = try PostgresStore.device(session, named: name, user: owner)
+                named[name] = try PostgresUnit.device(session, named: name, user: owner)
             }
             for other in Set(named.values).subtracting([device]).sorted() { try Self.lock(session, device: other) }
             let devices = streams.map { $0.device.flatMap { named[$0] } ?? device }
@@ -76,10 +76,10 @@ extension PostgresWriter {
             var events = 0
             for each in Set(devices) {
                 let found = zip(streams, devices).filter { $0.1 == each }.flatMap(\.0.events)
-                if !found.isEmpty { events += try PostgresStore.insertEvents(session, found, device: each.rawValue) }
+                if !found.isEmpty { events += try PostgresUnit.insertEvents(session, found, device: each.rawValue) }
             }
             let close = tally.close(
-                places: try PostgresStore.insertPlaces(session, places, device: device.rawValue), events: events)
+                places: try PostgresUnit.insertPlaces(session, places, device: device.rawValue), events: events)
             if let importID {
                 switch close {
                 case .forget:

@@ -39,8 +39,8 @@ extension PostgresWriter {
         // As the last thing of a unit that has sent nothing yet, the point's statement is the
         // unit's transaction: one round trip in all. When the segments are no longer what the
         // plan was made from, it wrote nothing, and the batch is placed as below.
-        if last, let alone = placing, let unit = store.access.unit,
-            let wrote = try unit.alone({ try placeAlone(points[0], alone, on: $0) })
+        if last, let alone = placing,
+            let wrote = try store.access.unit.alone({ try placeAlone(points[0], alone, on: $0) })
         {
             if wrote {
                 hints.keep(

@@ -10,7 +10,7 @@ import TrackModel
 /// lock; its points go in as arrays (one statement per 20,000), its newest becomes the device's
 /// latest position, and the commit is announced on ``PostgresStore/positionChannel``.
 final class PostgresWriter: TrackWriting {
-    /// The store, or a unit of work in it.
+    /// The unit of work it writes in.
     let store: any PostgresStoring
     let device: DeviceID
     /// The stored rides and segments of the run's numbers.
@@ -456,10 +456,14 @@ extension PostgresStoring {
 }
 
 extension PostgresStore {
-    /// The file's points are held until the end, then written in one transaction.
+    /// The file's points are held until the end, then written in one unit of work.
     public func beginImport(device: DeviceID, file: ImportedFile?, replacing earlier: StoredImport?)
         -> any ImportWriting
     {
-        DeferredImport(writer: makeWriter(device: device), file: file, earlier: earlier)
+        DeferredImport { streams, places in
+            try self.writeNow {
+                try $0.makeWriter(device: device).writeImport(streams, places: places, file: file, replacing: earlier)
+            }
+        }
     }
 }

@@ -309,15 +309,19 @@ public protocol ImportWriting: AnyObject {
 /// The import of a store that writes nothing before the file has been read whole: it holds the
 /// points added until ``finish(_:places:)``.
 public final class DeferredImport: ImportWriting {
-    private let writer: any TrackWriting
-    private let file: ImportedFile?
-    private let earlier: StoredImport?
+    /// Stores the whole file's streams and places, in one transaction.
+    private let write: ([ImportStream], [ImportedPlace]) throws -> ImportOutcome
     private var added: [Int: [KeptPoint]] = [:]
     private var closed: [Int: (rides: [RideExtent], drops: [Int: [String: Int]], events: [TrailEvent])] = [:]
 
-    public init(writer: any TrackWriting, file: ImportedFile?, earlier: StoredImport?) {
-        (self.writer, self.file, self.earlier) = (writer, file, earlier)
+    /// The points held for `writer` (``TrackWriting/writeImport(_:places:file:replacing:)``, in
+    /// the writer's unit of work).
+    public convenience init(writer: any TrackWriting, file: ImportedFile?, earlier: StoredImport?) {
+        self.init { try writer.writeImport($0, places: $1, file: file, replacing: earlier) }
     }
+
+    /// The points held for `write`, which stores them in a transaction of its own.
+    public init(_ write: @escaping ([ImportStream], [ImportedPlace]) throws -> ImportOutcome) { self.write = write }
 
     public func add(_ points: [KeptPoint], stream: Int, device: String?) { added[stream, default: []] += points }
 
@@ -339,7 +343,7 @@ public final class DeferredImport: ImportWriting {
                 whole[i].events = done.events + whole[i].events
             }
         }
-        return try writer.writeImport(whole, places: places, file: file, replacing: earlier)
+        return try write(whole, places)
     }
 
     public func cancel() {}

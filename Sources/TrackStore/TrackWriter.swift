@@ -17,7 +17,7 @@ public final class TrackWriter {
     public typealias ImportStream = TrackModel.ImportStream
     public typealias ImportOutcome = TrackModel.ImportOutcome
 
-    /// The store, or a unit of work in it.
+    /// The unit of work it writes in.
     let store: any SQLiteStoring
     /// The device whose points this writer stores.
     public let device: DeviceID

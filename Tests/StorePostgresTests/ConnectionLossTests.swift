@@ -19,7 +19,7 @@ import TrailbookTestSupport
         // On a thread of its own, so that a hang is seen as one (and fails) instead of stopping the run.
         let work = Thread {
             let result = Result {
-                try store.write { session -> Int in
+                try store.writeSession { session -> Int in
                     try session.execute("CREATE TEMPORARY TABLE cut (n int)")
                     try cluster.stop()
                     return try session.execute("INSERT INTO cut VALUES (1)")
@@ -51,12 +51,12 @@ import TrailbookTestSupport
         let store = try PostgresStore(
             url: try cluster.newDatabase(), mediaDirectory: try Samples.temporaryDirectory() + "/media")
         defer { store.close() }
-        _ = try store.device(named: "phone")
+        _ = try store.writeNow { try $0.device(named: "phone") }
         try cluster.stop()
         let outcome = Locked<Result<[StoredDevice], any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread {
-            outcome.withLock { $0 = Result { try store.devices() } }
+            outcome.withLock { $0 = Result { try store.readNow { try $0.devices() } } }
             done.signal()
         }.start()
         #expect(done.wait(timeout: .now() + 120) == .success, "the read answered")
@@ -68,7 +68,7 @@ import TrailbookTestSupport
         // The probe's own reason, not the pool's giving up after a minute of attempts.
         #expect("\(error)".contains("connection refused"), "\(error)")
         try cluster.start()
-        #expect(try store.devices().map(\.name) == ["phone"])
+        #expect(try store.readNow { try $0.devices() }.map(\.name) == ["phone"])
     }
 
     /// Every cooperative thread is held by a caller that waits for the store: the leases must
@@ -105,8 +105,10 @@ import TrailbookTestSupport
                     Thread {
                         result.withLock {
                             $0 = Result {
-                                for round in 0..<3 { _ = try store.device(named: "caller \(caller) round \(round)") }
-                                return try store.devices().count
+                                for round in 0..<3 {
+                                    _ = try store.writeNow { try $0.device(named: "caller \(caller) round \(round)") }
+                                }
+                                return try store.readNow { try $0.devices() }.count
                             }
                         }
                         done.signal()
@@ -123,6 +125,6 @@ import TrailbookTestSupport
             return await group.reduce(into: [String]()) { if let said = $1 { $0.append(said) } }
         }
         #expect(outcomes.isEmpty, "\(outcomes)")
-        #expect(try store.devices().count == 3 * width)
+        #expect(try store.readNow { try $0.devices() }.count == 3 * width)
     }
 }

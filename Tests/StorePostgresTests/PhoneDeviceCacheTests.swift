@@ -16,8 +16,8 @@ import TrailbookTestSupport
         defer { here.close() }
         let there = try PostgresStore(url: url, mediaDirectory: media)
         defer { there.close() }
-        #expect(try here.addAccount(name: "ana", passwordHash: "x"))
-        let phone = try #require(try here.addDevice(named: "phone", account: "ana", tokenHash: "t"))
+        #expect(try here.writeNow { try $0.addAccount(name: "ana", passwordHash: "x") })
+        let phone = try #require(try here.writeNow { try $0.addDevice(named: "phone", account: "ana", tokenHash: "t") })
         let t0: Int64 = 1_781_419_200_000
         let rule = PointPlacement(segmentGapSeconds: 60, rideGapSeconds: 600)
         func point(_ t: Int64) -> [KeptPoint] {
@@ -28,21 +28,27 @@ import TrailbookTestSupport
             return [KeptPoint(fix: fix, ride: 0, segment: 0)]
         }
         #expect(try await here.readPhoneDevice(tokenHash: "t")?.device == phone)
-        #expect(try here.makeWriter(device: phone).place(point(t0), drops: [:], rule: rule) == 1)
+        #expect(try here.writeNow { try $0.makeWriter(device: phone).place(point(t0), drops: [:], rule: rule) } == 1)
 
-        #expect(try there.revokeDevice(named: "phone", account: "ana", at: t0 + 500))
+        #expect(try there.writeNow { try $0.revokeDevice(named: "phone", account: "ana", at: t0 + 500) })
         #expect(try await there.readPhoneDevice(tokenHash: "t") == nil, "the revoking process knows at once")
         // This process kept the token: it is still given, and the batch finds the revocation.
         #expect(try await here.readPhoneDevice(tokenHash: "t")?.device == phone)
         #expect(throws: DeviceRevoked.self) {
-            try here.makeWriter(device: phone).place(point(t0 + 1000), drops: [:], rule: rule)
+            try here.writeNow { try $0.makeWriter(device: phone).place(point(t0 + 1000), drops: [:], rule: rule) }
         }
-        #expect(!(try here.addDeviceMessage(phone, type: "lwt", receivedMilliseconds: t0 + 1000, body: "{}")))
+        #expect(
+            !(try here.writeNow {
+                try $0.addDeviceMessage(phone, type: "lwt", receivedMilliseconds: t0 + 1000, body: "{}")
+            }))
         #expect(try await here.readPhoneDevice(tokenHash: "t") == nil, "forgotten once refused")
-        let stored = try here.recentPoints(account: "ana", device: "phone", limit: 5).flatMap(\.fixes)
+        let stored = try here.readNow { try $0.recentPoints(account: "ana", device: "phone", limit: 5) }.flatMap(
+            \.fixes)
         #expect(stored.map(\.unixMilliseconds) == [t0], "only the point before the revocation")
-        #expect(try here.deviceMessages(account: "ana").isEmpty)
+        #expect(try here.readNow { try $0.deviceMessages(account: "ana") }.isEmpty)
         // An empty batch (a phone's message with no position) is refused the same way.
-        #expect(throws: DeviceRevoked.self) { try here.makeWriter(device: phone).place([], drops: [:], rule: rule) }
+        #expect(throws: DeviceRevoked.self) {
+            try here.writeNow { try $0.makeWriter(device: phone).place([], drops: [:], rule: rule) }
+        }
     }
 }

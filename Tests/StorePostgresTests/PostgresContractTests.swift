@@ -5,17 +5,9 @@ import Testing
 import TrailbookTestSupport
 
 /// The PostgreSQL store keeps every clause of the store contract, as the SQLite store does: each
-/// clause on a new database of the test cluster.
+/// clause on a new database of the test cluster, inside a unit of work (the store itself has no
+/// operations).
 @Suite struct PostgresContractTests {
-    @Test(arguments: StoreContract.cases)
-    func postgresStoreKeepsTheContract(_ clause: StoreContract.Case) throws {
-        let cluster = try PostgresCluster.shared()
-        let store = try PostgresStore(
-            url: try cluster.newDatabase(), mediaDirectory: try Samples.temporaryDirectory() + "/media")
-        defer { store.close() }
-        try clause.check(store)
-    }
-
     @Test(arguments: StoreContract.cases)
     func postgresStoreKeepsTheContractInsideOneUnitOfWork(_ clause: StoreContract.Case) throws {
         let store = try PostgresStore(

@@ -24,8 +24,8 @@ import TrailbookTestSupport
         let there = try PostgresStore(url: url, mediaDirectory: directory + "/media")
         defer { there.close() }
         let sqlite = try TrackStore(path: directory + "/s.sqlite")
-        #expect(try here.addAccount(name: "ana", passwordHash: "x"))
-        let phone = try #require(try here.addDevice(named: "phone", account: "ana", tokenHash: "t"))
+        #expect(try here.writeNow { try $0.addAccount(name: "ana", passwordHash: "x") })
+        let phone = try #require(try here.writeNow { try $0.addDevice(named: "phone", account: "ana", tokenHash: "t") })
         let local = try sqlite.writeNow { try $0.device(named: "phone") }
         let t0: Int64 = 1_781_419_200_000
         let rule = PointPlacement(segmentGapSeconds: 60, rideGapSeconds: 600)
@@ -85,16 +85,19 @@ import TrailbookTestSupport
         func shape(_ rides: [StoredRide]) -> [[Int64]] {
             rides.map { [$0.startMilliseconds, $0.endMilliseconds, Int64($0.pointCount), Int64($0.segmentCount)] }
         }
-        let pgRides = try here.rides(
-            fromMilliseconds: .min, toMilliseconds: .max, devices: .account("ana", device: "phone"))
+        let pgRides = try here.readNow {
+            try $0.rides(
+                fromMilliseconds: .min, toMilliseconds: .max, devices: .account("ana", device: "phone"))
+        }
         let sqliteRides = try sqlite.readNow {
             try $0.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .named("phone"))
         }
         #expect(shape(pgRides) == shape(sqliteRides), "PostgreSQL \(shape(pgRides)), SQLite \(shape(sqliteRides))")
         #expect(shape(pgRides) == [[t0, t0 + 303_000, 17, 2]], "\(shape(pgRides))")
-        let latest = try here.latestPoint(devices: .account("ana", device: "phone"))
+        let latest = try here.readNow { try $0.latestPoint(devices: .account("ana", device: "phone")) }
         #expect(latest?.unixMilliseconds == t0 + 303_000, "the newest point is the latest position")
-        let recent = try #require(try here.recentPoints(account: "ana", device: "phone", limit: 1).first)
+        let recent = try #require(
+            try here.readNow { try $0.recentPoints(account: "ana", device: "phone", limit: 1) }.first)
         #expect(
             recent.battery == Double(90 - (batches.count - 1)), "the last batch's battery: \(recent.battery as Any)")
     }
