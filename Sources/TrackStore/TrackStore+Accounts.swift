@@ -85,11 +85,15 @@ extension SQLiteStoring {
     }
 
     public func device(tokenHash: String) throws -> (account: String, device: DeviceID, name: String)? {
+        // Asked with every request of a phone: a statement compiled once per connection.
         try pool.read { db in
-            guard let device = try DeviceRow.filter(Column("token_hash") == tokenHash).fetchOne(db),
-                device.revokedMs == nil, let user = try UserRow.fetchOne(db, key: device.userId)
-            else { return nil }
-            return (user.name, DeviceID(rawValue: device.id!), device.name)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT u.name, d.id, d.name FROM device d JOIN "user" u ON u.id = d.user_id
+                    WHERE d.token_hash = ? AND d.revoked_ms IS NULL
+                    """)
+            guard let row = try Row.fetchOne(statement, arguments: [tokenHash]) else { return nil }
+            return (row[0], DeviceID(rawValue: row[1]), row[2])
         }
     }
 }

@@ -4,7 +4,8 @@ internal import GRDB
 
 extension SQLiteStoring {
     static func userID(_ db: Database, _ name: String) throws -> Int64? {
-        try UserRow.filter(Column("name") == name).fetchOne(db)?.id
+        // Asked by nearly every operation: a statement compiled once per connection.
+        try Int64.fetchOne(db.cachedStatement(sql: #"SELECT id FROM "user" WHERE name = ?"#), arguments: [name])
     }
 
     public func addShareCode(
@@ -62,18 +63,29 @@ extension SQLiteStoring {
     }
 
     public func grants(owner: String) throws -> [Grant] {
-        try pool.read { db in
-            guard let id = try Self.userID(db, owner) else { return [] }
-            return try GrantRow.filter(Column("owner_id") == id).fetchAll(db).compactMap { try Self.grant(db, $0) }
-                .sorted { $0.viewer < $1.viewer }
-        }
+        try pool.read { db in try Self.grants(db, ownerNamed: owner).sorted { $0.viewer < $1.viewer } }
     }
 
     public func grants(viewer: String) throws -> [Grant] {
-        try pool.read { db in
-            guard let id = try Self.userID(db, viewer) else { return [] }
-            return try GrantRow.filter(Column("viewer_id") == id).fetchAll(db).compactMap { try Self.grant(db, $0) }
-                .sorted { $0.owner < $1.owner }
+        try pool.read { db in try Self.grants(db, viewerNamed: viewer).sorted { $0.owner < $1.owner } }
+    }
+
+    /// The grants of the owner `ownerNamed` or to the viewer `viewerNamed`, with their names, in
+    /// one statement compiled once per connection (a live view asks for them with every point).
+    static func grants(_ db: Database, ownerNamed owner: String? = nil, viewerNamed viewer: String? = nil) throws
+        -> [Grant]
+    {
+        let side = owner != nil ? "o" : "v"
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT o.name, v.name, g.scopes, g.history_hours, g.created_ms, g.paused, g.expires_ms
+                FROM "grant" g JOIN "user" o ON o.id = g.owner_id JOIN "user" v ON v.id = g.viewer_id
+                WHERE \(side).name = ?
+                """)
+        return try Row.fetchAll(statement, arguments: [owner ?? viewer]).map { row in
+            Grant(
+                owner: row[0], viewer: row[1], scopes: (row[2] as String).split(separator: ",").map(String.init),
+                historyHours: row[3], createdMilliseconds: row[4], paused: row[5], expiresMilliseconds: row[6])
         }
     }
 
@@ -98,19 +110,30 @@ extension SQLiteStoring {
 
     public func recentPoints(account: String, device: String?, limit: Int) throws -> [RecentDevice] {
         try pool.read { db in
+            // Asked with every point a friend watches live: statements compiled once per connection.
             guard let id = try Self.userID(db, account) else { return [] }
-            var devices = DeviceRow.filter(Column("user_id") == id)
-            if let device { devices = devices.filter(Column("name") == device) }
-            return try devices.order(Column("name")).fetchAll(db).compactMap { d in
+            let devices =
+                if let device {
+                    try Row.fetchAll(
+                        db.cachedStatement(sql: "SELECT id, name FROM device WHERE user_id = ? AND name = ?"),
+                        arguments: [id, device])
+                } else {
+                    try Row.fetchAll(
+                        db.cachedStatement(sql: "SELECT id, name FROM device WHERE user_id = ? ORDER BY name"),
+                        arguments: [id])
+                }
+            let points = try db.cachedStatement(
+                sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT ?")
+            let states = try db.cachedStatement(sql: "SELECT battery, accuracy FROM device_state WHERE device_id = ?")
+            return try devices.compactMap { d in
+                let device: Int64 = d[0]
                 let rows = try Row.fetchAll(
-                    db,
-                    sql: "SELECT \(PointKey.columns) FROM point WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT ?",
-                    arguments: Self.keyRange(d.id!, from: PointKey.earliest, to: PointKey.latest) + [limit])
+                    points, arguments: Self.keyRange(device, from: PointKey.earliest, to: PointKey.latest) + [limit])
                 guard !rows.isEmpty else { return nil }
-                let state = try DeviceStateRow.fetchOne(db, key: d.id!)
+                let state = try Row.fetchOne(states, arguments: [device])
                 return RecentDevice(
-                    device: d.name, fixes: rows.reversed().map(Fix.init(storedRow:)), battery: state?.battery,
-                    accuracy: state?.accuracy)
+                    device: d[1], fixes: rows.reversed().map(Fix.init(storedRow:)), battery: state?[0],
+                    accuracy: state?[1])
             }
         }
     }
