@@ -82,3 +82,11 @@ extension TrackStore {
         return value
     }
 }
+
+extension Database {
+    /// Runs `sql` as a statement compiled once per connection (GRDB's statement cache): for the
+    /// statements of a phone's every batch, whose compiling cost more than running them.
+    func run(sql: String, arguments: StatementArguments) throws {
+        try cachedStatement(sql: sql).execute(arguments: arguments)
+    }
+}

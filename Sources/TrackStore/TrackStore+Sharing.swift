@@ -192,7 +192,7 @@ extension SQLiteStoring {
 
     static func setDeviceState(_ db: Database, _ device: DeviceID, _ state: DeviceStateUpdate) throws {
         // A point without a battery level does not make the last known one unknown.
-        try db.execute(
+        try db.run(
             sql: """
                 INSERT INTO device_state (device_id, at_ms, battery, accuracy) VALUES (?, ?, ?, ?)
                 ON CONFLICT (device_id) DO UPDATE SET at_ms = excluded.at_ms,

@@ -381,13 +381,46 @@ extension SharingServer {
         var result: [String: String] = [:]
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ s: Substring) -> String {
-                String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s)
-            }
             let key = decode(parts[0])
             if result[key] == nil { result[key] = parts.count > 1 ? decode(parts[1]) : "" }
         }
         return result
+    }
+
+    /// A form field's name or value: `+` is a space and `%XX` a byte of UTF-8; one that is not
+    /// well formed (a stray `%`, bytes that are no UTF-8) is kept as it came. Foundation's
+    /// `removingPercentEncoding` took 3 % of the server's time at 50 phones.
+    static func decode(_ text: Substring) -> String {
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
+        func hex(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var i = utf8.startIndex
+        while i != utf8.endIndex {
+            let c = utf8[i]
+            if c == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else if c == UInt8(ascii: "%") {
+                let h = utf8.index(after: i)
+                guard h != utf8.endIndex, let high = hex(utf8[h]) else { return String(text) }
+                let l = utf8.index(after: h)
+                guard l != utf8.endIndex, let low = hex(utf8[l]) else { return String(text) }
+                bytes.append(high << 4 | low)
+                i = l
+            } else {
+                bytes.append(c)
+            }
+            i = utf8.index(after: i)
+        }
+        return String(validating: bytes, as: UTF8.self) ?? String(text)
     }
 }
 

@@ -6,6 +6,19 @@ import Testing
 /// The phones' JSON read as JSON: a boolean is no number, a string is no number, and what is no
 /// position is kept exactly as it came.
 @Suite struct PhoneProtocolsTests {
+    /// OsmAnd's and GPSLogger's form fields: `+` a space, `%XX` a UTF-8 byte; what is not well
+    /// formed comes as it was sent, and the first of two same names counts.
+    @Test func formFieldsAreDecodedAndWhatIsNotWellFormedIsKept() {
+        #expect(SharingServer.decode("plain-1.5") == "plain-1.5")
+        #expect(SharingServer.decode("Caf%C3%A9+du%20Lac") == "Café du Lac")
+        #expect(SharingServer.decode("%2B1%2b2") == "+1+2", "either case of hex digits")
+        #expect(SharingServer.decode("100%") == "100%", "a % with nothing after it")
+        #expect(SharingServer.decode("a%zz+b") == "a%zz+b", "a % without two hex digits")
+        #expect(SharingServer.decode("%FF%FE") == "%FF%FE", "bytes that are no UTF-8")
+        let fields = SharingServer.parameters("id=phone+1&lat=47.37&lon=8.54&id=other&flag&note=a%3Db")
+        #expect(fields == ["id": "phone 1", "lat": "47.37", "lon": "8.54", "flag": "", "note": "a=b"])
+    }
+
     @Test func overlandKeepsWhatIsNoPositionAndReadsTheRest() throws {
         let body = #"""
             {"locations":[
