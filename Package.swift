@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(name: "ConditionsTests", dependencies: ["Conditions"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TidesTests", dependencies: ["Tides"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "GPSCore"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "GPSCore", "RideSimulator"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "PageTemplates", "GPSCore", "RideSimulator"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "GPSCore", "TrailbookTestSupport"]),
         .testTarget(
             name: "TrackStoreTests",

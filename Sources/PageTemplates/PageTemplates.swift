@@ -27,6 +27,15 @@ public struct PageTemplates: Sendable {
         library.render(Self.clean(context), withTemplate: name) ?? ""
     }
 
+    /// The template `name` filled from a page's view model: its coding keys name what the template
+    /// reads (``TemplateEncoder``), cleaned as ``render(_:_:)`` cleans a context.
+    public func render(_ name: String, model: some Encodable) -> String {
+        // A view model is the program's own and encodes no failure: one that throws is a bug.
+        let tree: Any
+        do { tree = try TemplateEncoder.encode(model) } catch { preconditionFailure("view model of \(name): \(error)") }
+        return library.render(Self.clean(tree), withTemplate: name) ?? ""
+    }
+
     /// `value` with the control characters of its strings removed (tab, line feed and carriage
     /// return stay), through dictionaries and arrays; an Optional is unwrapped and a nil one left
     /// out (a template would show it as the word "nil").

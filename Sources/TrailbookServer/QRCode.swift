@@ -18,8 +18,15 @@ enum QRCode {
         return (width + 8, path)
     }
 
-    /// The values of a template's QR code: `side`, `path`, `label`.
-    static func values(_ text: String, label: String) -> [String: Any]? {
-        modules(text).map { ["side": $0.side, "path": $0.path, "label": label] }
+    /// What a template draws of a QR code: the SVG's side and path, and its label.
+    struct Drawing: Encodable {
+        let side: Int
+        let path: String
+        let label: String
+    }
+
+    /// `text`'s QR code as a template draws it (nil: too long for one).
+    static func drawing(_ text: String, label: String) -> Drawing? {
+        modules(text).map { Drawing(side: $0.side, path: $0.path, label: label) }
     }
 }

@@ -149,46 +149,88 @@ struct WebAlerts {
         let zone = await login.local(user, zone: zone).zone
         let chosen = typed.isEmpty ? ["place.arrive", "place.depart", "device.alarm"] : nil
         let kind = typed["channel"] ?? "webhook"
-        var values: [String: Any] = [
-            "user": user, "csrf": csrf, "today": LocalTime.today(in: zone).description, "hasAlerts": !alerts.isEmpty,
-            "alerts": alerts.map { a -> [String: Any] in
-                [
-                    "id": a.id, "events": Self.events(a), "channel": Self.channel(a.channel),
-                    "rules": [
+        let model = AlertsPage(
+            user: user, csrf: csrf, today: LocalTime.today(in: zone).description, hasAlerts: !alerts.isEmpty,
+            alerts: alerts.map { a in
+                AlertsPage.Alert(
+                    id: a.id, events: Self.events(a), channel: Self.channel(a.channel),
+                    rules: [
                         a.quiet.map { "quiet \($0)" }, a.cooldown > 0 ? "cooldown \(Int(a.cooldown)) s" : nil,
                         a.channel.secret != nil ? "signed" : nil,
                     ].compactMap { $0 }.joined(separator: ", "),
-                    "counts":
-                        "\(a.counts.delivered) delivered, \(a.counts.waiting) waiting, \(a.counts.dropped) dropped",
-                ]
+                    counts: "\(a.counts.delivered) delivered, \(a.counts.waiting) waiting, \(a.counts.dropped) dropped")
             },
-            "hasLog": !log.isEmpty,
-            "log": log.map { d -> [String: Any] in
-                [
-                    "alert": d.alert, "when": LocalTime.format(d.createdMilliseconds, zone: zone),
-                    "title": Self.title(d.payload),
-                    "state": d.deliveredMilliseconds.map { "delivered " + LocalTime.clock($0, zone: zone) }
+            hasLog: !log.isEmpty,
+            log: log.map { d in
+                AlertsPage.Delivery(
+                    alert: d.alert, when: LocalTime.format(d.createdMilliseconds, zone: zone),
+                    title: Self.title(d.payload),
+                    state: d.deliveredMilliseconds.map { "delivered " + LocalTime.clock($0, zone: zone) }
                         ?? d.dropped.map { "dropped: \($0)" }
-                        ?? "waiting (\(d.attempts) tries\(d.lastError.map { ", last: \($0)" } ?? ""))",
-                ]
+                        ?? "waiting (\(d.attempts) tries\(d.lastError.map { ", last: \($0)" } ?? ""))")
             },
-            "types": Self.types.map { type, label -> [String: Any] in
-                [
-                    "value": type.rawValue, "label": label,
-                    "checked": chosen?.contains(type.rawValue) ?? (typed["on-" + type.rawValue] != nil),
-                ]
+            types: Self.types.map { type, label in
+                AlertsPage.Choice(
+                    value: type.rawValue, label: label,
+                    checked: chosen?.contains(type.rawValue) ?? (typed["on-" + type.rawValue] != nil))
             },
-            "places": places.map { ["name": $0.name, "selected": typed["place"] == $0.name] },
-            "devices": devices.map { ["name": $0, "selected": typed["device"] == $0] },
-            "channels": [("webhook", "a webhook (POST of JSON)"), ("ntfy", "ntfy"), ("mqtt", "an MQTT broker")].map {
-                ["value": $0.0, "label": $0.1, "selected": kind == $0.0]
+            places: places.map { AlertsPage.Option(name: $0.name, selected: typed["place"] == $0.name) },
+            devices: devices.map { AlertsPage.Option(name: $0, selected: typed["device"] == $0) },
+            channels: [("webhook", "a webhook (POST of JSON)"), ("ntfy", "ntfy"), ("mqtt", "an MQTT broker")].map {
+                AlertsPage.Channel(value: $0.0, label: $0.1, selected: kind == $0.0)
             },
-            "address": typed["address"] ?? "", "secret": typed["secret"] ?? "", "quiet": typed["quiet"] ?? "",
-            "cooldown": typed["cooldown"] ?? "0",
-        ]
-        if let message { values["message"] = message }
-        if let refused { values["formMessage"] = refused }
-        return WebPages.html(WebTemplates.pages.render("alerts", values), status: status)
+            address: typed["address"] ?? "", secret: typed["secret"] ?? "", quiet: typed["quiet"] ?? "",
+            cooldown: typed["cooldown"] ?? "0", message: message, formMessage: refused)
+        return WebPages.html(WebTemplates.pages.render("alerts", model: model), status: status)
+    }
+
+    /// What the alerts page shows: the account's alerts, their last deliveries, and the form
+    /// (as it was sent, when it was refused).
+    struct AlertsPage: Encodable {
+        struct Alert: Encodable {
+            let id: Int64
+            let events: String
+            let channel: String
+            let rules: String
+            let counts: String
+        }
+        struct Delivery: Encodable {
+            let alert: Int64
+            let when: String
+            let title: String
+            let state: String
+        }
+        struct Choice: Encodable {
+            let value: String
+            let label: String
+            let checked: Bool
+        }
+        struct Option: Encodable {
+            let name: String
+            let selected: Bool
+        }
+        struct Channel: Encodable {
+            let value: String
+            let label: String
+            let selected: Bool
+        }
+        let user: String
+        let csrf: String
+        let today: String
+        let hasAlerts: Bool
+        let alerts: [Alert]
+        let hasLog: Bool
+        let log: [Delivery]
+        let types: [Choice]
+        let places: [Option]
+        let devices: [Option]
+        let channels: [Channel]
+        let address: String
+        let secret: String
+        let quiet: String
+        let cooldown: String
+        let message: String?
+        let formMessage: String?
     }
 
     /// A delivery's title, from its payload.

@@ -31,7 +31,7 @@ struct WebSettings {
             let base = (login.overTLS(request) ? "https://" : "http://") + (request.head.authority ?? "localhost")
             return WebPages.html(
                 WebTemplates.pages.render(
-                    "paired", Self.pairing(user: user, device: name, token: token, base: base)))
+                    "paired", model: Self.pairing(user: user, device: name, token: token, base: base)))
         }
         router.post("/devices/revoke") { request, _ -> Response in
             let (user, csrf, fields) = try await WebPages.form(request, login: login)
@@ -113,27 +113,61 @@ struct WebSettings {
             (try accounts.devices(of: user), try store.readNow { try $0.preferences(account: user) })
         }
         let zone = chosen.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone
-        var values: [String: Any] = [
-            "user": user, "csrf": csrf, "today": LocalTime.today(in: zone).description,
-            "minimum": AccountService.minimumPasswordLength, "zone": chosen.timeZone ?? "",
-            "serverZone": self.zone.identifier, "zones": TimeZone.knownTimeZoneIdentifiers.sorted(),
-            "metric": chosen.units != "imperial", "imperial": chosen.units == "imperial",
-            "devices": devices.map { d -> [String: Any] in
-                [
-                    "name": d.name, "added": LocalTime.format(d.createdMilliseconds, zone: zone),
-                    "live": d.hasToken && d.revokedMilliseconds == nil,
-                    "state": d.revokedMilliseconds.map { "revoked " + LocalTime.format($0, zone: zone) }
-                        ?? (d.hasToken ? "posts with its token" : "no token (imports)"),
-                ]
-            },
-        ]
-        if let message { values["message"] = message }
-        return WebPages.html(WebTemplates.pages.render("settings", values), status: status)
+        let model = SettingsPage(
+            user: user, csrf: csrf, today: LocalTime.today(in: zone).description,
+            minimum: AccountService.minimumPasswordLength, zone: chosen.timeZone ?? "",
+            serverZone: self.zone.identifier, zones: TimeZone.knownTimeZoneIdentifiers.sorted(),
+            metric: chosen.units != "imperial", imperial: chosen.units == "imperial",
+            devices: devices.map { d in
+                SettingsPage.Device(
+                    name: d.name, added: LocalTime.format(d.createdMilliseconds, zone: zone),
+                    live: d.hasToken && d.revokedMilliseconds == nil,
+                    state: d.revokedMilliseconds.map { "revoked " + LocalTime.format($0, zone: zone) }
+                        ?? (d.hasToken ? "posts with its token" : "no token (imports)"))
+            }, message: message)
+        return WebPages.html(WebTemplates.pages.render("settings", model: model), status: status)
+    }
+
+    /// What the settings page shows: the account's devices, its time zone and units.
+    struct SettingsPage: Encodable {
+        struct Device: Encodable {
+            let name: String
+            let added: String
+            /// Posts with a token in force.
+            let live: Bool
+            let state: String
+        }
+        let user: String
+        let csrf: String
+        let today: String
+        /// The shortest password taken.
+        let minimum: Int
+        let zone: String
+        let serverZone: String
+        let zones: [String]
+        let metric: Bool
+        let imperial: Bool
+        let devices: [Device]
+        let message: String?
+    }
+
+    /// What the page after pairing shows: the token once, and each app's settings.
+    struct PairedPage: Encodable {
+        struct App: Encodable {
+            let app: String
+            let how: String
+            let text: String
+            let qr: QRCode.Drawing?
+        }
+        let user: String
+        let device: String
+        let token: String
+        let apps: [App]
     }
 
     /// What pairs each phone app with the new device: its settings, and a QR code where the app
     /// takes one (OwnTracks' configuration link) or where a URL is long to type.
-    static func pairing(user: String, device: String, token: String, base: String) -> [String: Any] {
+    static func pairing(user: String, device: String, token: String, base: String) -> PairedPage {
         // OwnTracks' remote configuration: HTTP mode (3) to /pub with Basic USER:TOKEN.
         let owntracks: [String: Any] = [
             "_type": "configuration", "mode": 3, "url": base + "/pub", "auth": true, "username": user,
@@ -145,25 +179,23 @@ struct WebSettings {
             base
             + "/osmand?id=\(token)&lat={0}&lon={1}&timestamp={2}&hdop={3}&altitude={4}&speed={5}&bearing={6}&batt={11}"
         let gpslogger = base + "/gpslogger?lat=%LAT&lon=%LON&time=%TIME&alt=%ALT&acc=%ACC&spd=%SPD&dir=%DIR&batt=%BATT"
-        let apps: [[String: Any]] = [
-            [
-                "app": "OwnTracks", "how": "Scan the code with the phone's camera and open it in OwnTracks.",
-                "text": owntracksLink, "qr": QRCode.values(owntracksLink, label: "OwnTracks configuration") as Any,
-            ],
-            [
-                "app": "OsmAnd or Traccar Client", "how": "Online tracking: the URL below (scan it to copy it).",
-                "text": osmand, "qr": QRCode.values(osmand, label: "OsmAnd URL") as Any,
-            ],
-            [
-                "app": "Overland",
-                "how": "Receiver endpoint \(base)/overland; the access token is the device token at the top.",
-                "text": base + "/overland", "qr": QRCode.values(base + "/overland", label: "Overland endpoint") as Any,
-            ],
-            [
-                "app": "GPSLogger", "how": "Custom URL below, HTTP Basic: user \(user), password the token.",
-                "text": gpslogger, "qr": QRCode.values(gpslogger, label: "GPSLogger URL") as Any,
-            ],
+        func app(_ name: String, _ how: String, _ text: String, _ label: String) -> PairedPage.App {
+            PairedPage.App(app: name, how: how, text: text, qr: QRCode.drawing(text, label: label))
+        }
+        let apps = [
+            app(
+                "OwnTracks", "Scan the code with the phone's camera and open it in OwnTracks.", owntracksLink,
+                "OwnTracks configuration"),
+            app(
+                "OsmAnd or Traccar Client", "Online tracking: the URL below (scan it to copy it).", osmand,
+                "OsmAnd URL"),
+            app(
+                "Overland", "Receiver endpoint \(base)/overland; the access token is the device token at the top.",
+                base + "/overland", "Overland endpoint"),
+            app(
+                "GPSLogger", "Custom URL below, HTTP Basic: user \(user), password the token.", gpslogger,
+                "GPSLogger URL"),
         ]
-        return ["user": user, "device": device, "token": token, "apps": apps]
+        return PairedPage(user: user, device: device, token: token, apps: apps)
     }
 }
