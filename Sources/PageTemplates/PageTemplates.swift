@@ -54,6 +54,10 @@ public struct PageTemplates: Sendable {
         case let n as Int64: return n
         case let n as Double: return n
         case let b as Bool: return b
+        // A view model inside a context (a page moving to models one part at a time).
+        case let model as any Encodable:
+            guard let tree = try? TemplateEncoder.encode(model) else { return "" }
+            return clean(tree)
         default:
             guard Mirror(reflecting: value).displayStyle == .optional else { return value }
             return unwrapped(value).map(clean) ?? ""

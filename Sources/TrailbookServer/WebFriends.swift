@@ -31,31 +31,59 @@ struct WebFriends {
                 Set(grants.map(\.owner)), viewer: user, sharing: sharing, hours: 24 * 366)
             let zone = await login.local(user, zone: zone).zone
             let owners = Set(grants.map(\.owner))
-            var values: [String: Any] = [
-                "user": user, "csrf": session.csrf, "today": LocalTime.today(in: zone).description,
-                "mapLabel": "Where your friends are and the tracks they share", "track": "[]", "shared": shared,
-                "movingWithin": Int(rules.movingWithin), "offlineAfter": Int(rules.offlineAfter),
-                "friends": WebPages.friendRows(friends, rules: rules, zone: zone), "hasFriends": !friends.isEmpty,
-                "hasGrants": !grants.isEmpty,
-                "grants": grants.sorted { $0.owner < $1.owner }.map { g -> [String: Any] in
+            let page = FriendsPage(
+                user: user, csrf: session.csrf, today: LocalTime.today(in: zone).description,
+                mapLabel: "Where your friends are and the tracks they share", track: "[]", shared: shared,
+                movingWithin: Int(rules.movingWithin), offlineAfter: Int(rules.offlineAfter),
+                friends: WebPages.friendRows(friends, rules: rules, zone: zone), hasFriends: !friends.isEmpty,
+                hasGrants: !grants.isEmpty,
+                grants: grants.sorted { $0.owner < $1.owner }.map { g in
                     let devices = friends.filter { $0.user == g.owner }
-                    return [
-                        "owner": g.owner, "scopes": Self.scopes(g),
-                        "until": g.paused
+                    return FriendsPage.Grant(
+                        owner: g.owner, scopes: Self.scopes(g),
+                        until: g.paused
                             ? "paused"
                             : g.expiresMilliseconds.map { LocalTime.format($0, zone: zone) } ?? "until revoked",
-                        "devices": devices.isEmpty
+                        devices: devices.isEmpty
                             ? "—"
-                            : devices.map { "\($0.device) (\(WebPages.ago($0.ageSeconds)))" }.joined(separator: ", "),
-                    ]
+                            : devices.map { "\($0.device) (\(WebPages.ago($0.ageSeconds)))" }.joined(separator: ", "))
                 },
-                "sharedNote": owners.isEmpty
+                sharedNote: owners.isEmpty
                     ? "When a friend gives you a code, they appear here."
                     : "\(owners.count == 1 ? "1 friend shares" : "\(owners.count) friends share") with you.",
-            ]
-            values.merge(WebPages.baseMap(tiles)) { $1 }
-            return WebPages.html(WebTemplates.pages.render("friends", values))
+                tiles: tiles != nil, attribution: tiles.map(\.attribution).flatMap { $0.isEmpty ? nil : $0 })
+            return WebPages.html(WebTemplates.pages.render("friends", model: page))
         }
+    }
+
+    /// What the friends page shows: who shares with the account, their phones on the live map
+    /// and their shared tracks.
+    struct FriendsPage: Encodable {
+        struct Grant: Encodable {
+            let owner: String
+            let scopes: String
+            let until: String
+            /// Its phones and when each was last heard.
+            let devices: String
+        }
+        let user: String
+        let csrf: String
+        let today: String
+        let mapLabel: String
+        /// The account's own track (none here): a JSON array for the map.
+        let track: String
+        /// The friends' shared tracks, JSON (``WebPages/sharedHistory(_:viewer:sharing:hours:)``).
+        let shared: String
+        let movingWithin: Int
+        let offlineAfter: Int
+        let friends: [WebPages.FriendRow]
+        let hasFriends: Bool
+        let hasGrants: Bool
+        let grants: [Grant]
+        let sharedNote: String
+        /// Whether the map has a base map (`/tiles/`), and the credit it shows.
+        let tiles: Bool
+        let attribution: String?
     }
 
     /// "where they are, whether they move, their track of the last 24 h".

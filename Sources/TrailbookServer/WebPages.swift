@@ -234,24 +234,37 @@ enum WebPages {
         return Response(status: .seeOther, headers: headers)
     }
 
+    /// A row of the live table: a friend's device at its newest position as the viewer sees it.
+    struct FriendRow: Encodable {
+        let user: String
+        let device: String
+        /// UTC, ISO 8601.
+        let time: String
+        let lat: Double
+        let lon: Double
+        let seen: String
+        let offline: Bool
+        /// "moving", "still", or empty without the motion scope.
+        let motion: String
+        /// The motion, or how long the phone has been silent when that is longer than it counts.
+        let moving: String
+        let speed: String
+        let course: String
+    }
+
     /// The rows of the live table for `friends` (their newest positions as the viewer sees them).
-    static func friendRows(_ friends: [SharingService.Friend], rules: EventRules, zone: TimeZone) -> [[String: Any]] {
-        friends.map { f -> [String: Any] in
-            var row: [String: Any] = [
-                "user": f.user, "device": f.device, "time": LocalTime.utc(f.fix.unixMilliseconds!),
-                "lat": f.fix.coordinate!.latitude, "lon": f.fix.coordinate!.longitude,
-                "seen": Self.ago(f.ageSeconds), "offline": f.ageSeconds > rules.offlineAfter,
-            ]
-            row["motion"] = f.moving.map { $0 ? "moving" : "still" } ?? ""
-            if f.moving != nil, f.ageSeconds > rules.movingWithin {
-                row["moving"] =
-                    "silent since " + LocalTime.since(f.fix.unixMilliseconds!, zone: zone, now: UTCTimestamp.now())
-            } else {
-                row["moving"] = row["motion"]
-            }
-            row["speed"] = f.fix.speed.map { String(format: "%.0f km/h", $0 * 3.6) } ?? ""
-            row["course"] = f.fix.track.map { String(format: "%.0f°", $0) } ?? ""
-            return row
+    static func friendRows(_ friends: [SharingService.Friend], rules: EventRules, zone: TimeZone) -> [FriendRow] {
+        friends.map { f in
+            let motion = f.moving.map { $0 ? "moving" : "still" } ?? ""
+            return FriendRow(
+                user: f.user, device: f.device, time: LocalTime.utc(f.fix.unixMilliseconds!),
+                lat: f.fix.coordinate!.latitude, lon: f.fix.coordinate!.longitude, seen: Self.ago(f.ageSeconds),
+                offline: f.ageSeconds > rules.offlineAfter, motion: motion,
+                moving: f.moving != nil && f.ageSeconds > rules.movingWithin
+                    ? "silent since " + LocalTime.since(f.fix.unixMilliseconds!, zone: zone, now: UTCTimestamp.now())
+                    : motion,
+                speed: f.fix.speed.map { String(format: "%.0f km/h", $0 * 3.6) } ?? "",
+                course: f.fix.track.map { String(format: "%.0f°", $0) } ?? "")
         }
     }
 
@@ -285,11 +298,20 @@ enum WebPages {
     static func confirm(
         user: String, csrf: String, what: String, lines: [String], action: String, back: String, note: String? = nil
     ) -> Response {
-        var values: [String: Any] = [
-            "user": user, "csrf": csrf, "what": what, "lines": lines, "action": action, "back": back,
-        ]
-        if let note { values["note"] = note }
-        return html(WebTemplates.pages.render("confirm", values))
+        let page = ConfirmPage(
+            user: user, csrf: csrf, what: what, lines: lines, action: action, back: back, note: note)
+        return html(WebTemplates.pages.render("confirm", model: page))
+    }
+
+    /// What the page before a deletion shows.
+    struct ConfirmPage: Encodable {
+        let user: String
+        let csrf: String
+        let what: String
+        let lines: [String]
+        let action: String
+        let back: String
+        let note: String?
     }
 
     /// A signed-in form post (at most 64 KiB): its fields, after the session and its CSRF token are
