@@ -21,26 +21,17 @@ enum WebPages {
         let sharing = SharingService(store: store)
         let templates = WebTemplates.pages
 
-        @Sendable func page(
-            _ template: String, _ values: [String: Any], cookies: [String] = [], status: HTTPResponse.Status = .ok
-        )
-            -> Response
-        {
-            html(templates.render(template, values), cookies: cookies, status: status)
-        }
         @Sendable func loginPage(
             _ request: Request, message: String? = nil, user: String = "", status: HTTPResponse.Status = .ok
         )
             -> Response
         {
             let token = WebSessions.random()
-            var values: [String: Any] = ["csrf": token, "bodyClass": "login"]
             // Absent when empty: an empty text still opens a section.
-            if !user.isEmpty { values["user"] = user }
-            if let message { values["message"] = message }
-            return page(
-                "login", values, cookies: [login.cookie(Login.loginCookie, token, request, maxAge: 3600)],
-                status: status)
+            let model = LoginPage(csrf: token, user: user.isEmpty ? nil : user, message: message)
+            return html(
+                templates.render("login", model: model),
+                cookies: [login.cookie(Login.loginCookie, token, request, maxAge: 3600)], status: status)
         }
         /// The home page of a signed-in user; `code`: a code just made, shown once.
         @Sendable func home(_ user: String, _ csrf: String, code: (String, Int64)? = nil, message: String? = nil)
@@ -60,43 +51,38 @@ enum WebPages {
             // pull the map away from today's track).
             let startOfToday = LocalDay.start(LocalDay.of(now, in: zone), in: zone)
             // An import's device is listed as one, never drawn as where it is now.
-            let own = today.positions.map { p -> [String: Any] in
+            let own = today.positions.map { p in
                 let recent = p.live && p.fix.unixMilliseconds! >= startOfToday
-                return [
-                    "user": user, "device": p.device, "time": LocalTime.utc(p.fix.unixMilliseconds!),
+                return HomePage.Own(
+                    user: user, device: p.device, time: LocalTime.utc(p.fix.unixMilliseconds!),
                     // Only for an import's device (an empty text still opens a section).
-                    "kind": p.live ? false : "imported, not live" as Any,
-                    "lat": recent ? "\(p.fix.coordinate!.latitude)" : "",
-                    "lon": recent ? "\(p.fix.coordinate!.longitude)" : "",
-                    "seen": Self.ago(Double(now - p.fix.unixMilliseconds!) / 1000),
-                    "speed": p.fix.speed.map { String(format: "%.0f km/h", $0 * 3.6) } ?? "",
-                    "course": p.fix.track.map { String(format: "%.0f°", $0) } ?? "",
-                ]
+                    kind: p.live ? nil : "imported, not live",
+                    lat: recent ? "\(p.fix.coordinate!.latitude)" : "",
+                    lon: recent ? "\(p.fix.coordinate!.longitude)" : "",
+                    seen: Self.ago(Double(now - p.fix.unixMilliseconds!) / 1000),
+                    speed: p.fix.speed.map { String(format: "%.0f km/h", $0 * 3.6) } ?? "",
+                    course: p.fix.track.map { String(format: "%.0f°", $0) } ?? "")
             }
             let friends = Self.friendRows(friendList, rules: rules, zone: zone)
-            let grants = grantList.map { g -> [String: Any] in
-                [
-                    "viewer": g.viewer, "scopes": g.scopes.joined(separator: ", "),
-                    "state": g.paused ? "paused" : (g.isActive(at: UTCTimestamp.now()) ? "sees you" : "expired"),
-                ]
+            let grants = grantList.map { g in
+                HomePage.Grant(
+                    viewer: g.viewer, scopes: g.scopes.joined(separator: ", "),
+                    state: g.paused ? "paused" : (g.isActive(at: UTCTimestamp.now()) ? "sees you" : "expired"))
             }
-            var values: [String: Any] = [
-                "movingWithin": Int(rules.movingWithin), "offlineAfter": Int(rules.offlineAfter),
-                "user": user, "csrf": csrf, "friends": friends, "grants": grants, "hasFriends": !friends.isEmpty,
-                "bodyClass": "mapfirst-page", "title": "Today",
-                "mapLabel": "Your track today and where your friends are",
-                "hasGrants": !grants.isEmpty, "today": LocalTime.today(in: zone).description, "own": own,
-                "track": today.linesJSON, "shared": shared,
-                "todayNote": today.points > 0
+            let model = HomePage(
+                movingWithin: Int(rules.movingWithin), offlineAfter: Int(rules.offlineAfter),
+                user: user, csrf: csrf, friends: friends, grants: grants, hasFriends: !friends.isEmpty,
+                bodyClass: "mapfirst-page", title: "Today",
+                mapLabel: "Your track today and where your friends are",
+                hasGrants: !grants.isEmpty, today: LocalTime.today(in: zone).description, own: own,
+                track: today.linesJSON, shared: shared,
+                todayNote: today.points > 0
                     ? "Your track today: \(counted(today.points, "point")), the line on the map."
                     : "Nothing recorded today yet; the calendar has your other days.",
-            ]
-            values.merge(WebPages.baseMap(tiles)) { $1 }
-            if let (c, expires) = code {
-                values["code"] = ["code": c, "expires": LocalTime.format(expires, zone: zone)]
-            }
-            if let message { values["message"] = message }
-            return page("home", values)
+                tiles: tiles != nil, attribution: tiles.map(\.attribution).flatMap { $0.isEmpty ? nil : $0 },
+                code: code.map { HomePage.Code(code: $0.0, expires: LocalTime.format($0.1, zone: zone)) },
+                message: message)
+            return html(templates.render("home", model: model))
         }
         @Sendable func form(_ request: Request) async throws -> (user: String, csrf: String, fields: [String: String]) {
             try await Self.form(request, login: login)
@@ -250,6 +236,65 @@ enum WebPages {
         let moving: String
         let speed: String
         let course: String
+    }
+
+    /// What the sign-in page shows: the form's token, the name tried and why it was refused.
+    struct LoginPage: Encodable {
+        let csrf: String
+        var bodyClass = "login"
+        let user: String?
+        let message: String?
+
+        init(csrf: String, user: String?, message: String?) {
+            (self.csrf, self.user, self.message) = (csrf, user, message)
+        }
+    }
+
+    /// What the home page shows: today's track and the account's devices on the map, friends
+    /// live, who sees the account, a share code just made.
+    struct HomePage: Encodable {
+        /// One of the account's devices at its newest point (on the map when seen today).
+        struct Own: Encodable {
+            let user: String
+            let device: String
+            let time: String
+            /// Nil for a live phone; what an import's device is.
+            let kind: String?
+            let lat: String
+            let lon: String
+            let seen: String
+            let speed: String
+            let course: String
+        }
+        struct Grant: Encodable {
+            let viewer: String
+            let scopes: String
+            let state: String
+        }
+        struct Code: Encodable {
+            let code: String
+            let expires: String
+        }
+        let movingWithin: Int
+        let offlineAfter: Int
+        let user: String
+        let csrf: String
+        let friends: [FriendRow]
+        let grants: [Grant]
+        let hasFriends: Bool
+        let bodyClass: String
+        let title: String
+        let mapLabel: String
+        let hasGrants: Bool
+        let today: String
+        let own: [Own]
+        let track: String
+        let shared: String
+        let todayNote: String
+        let tiles: Bool
+        let attribution: String?
+        let code: Code?
+        let message: String?
     }
 
     /// The rows of the live table for `friends` (their newest positions as the viewer sees them).
