@@ -45,19 +45,29 @@ struct WebHeatmap {
             let points = cells.reduce(0) { $0 + $1.count }
             let whose =
                 year.map { "Your \(Self.grouped(points)) points of \($0)" } ?? "All your \(Self.grouped(points)) points"
-            var values: [String: Any] = [
-                "user": user, "today": LocalTime.today(in: zone).description, "heat": Self.json(size, cells),
-                "note": points == 0
+            let page = HeatmapPage(
+                user: user, today: LocalTime.today(in: zone).description, heat: Self.json(size, cells),
+                note: points == 0
                     ? (year.map { "Nothing recorded in \($0)." }
                         ?? "Nothing recorded yet: import a track or pair a phone.")
                     : "\(whose), in \(Self.grouped(cells.count)) squares of "
                         + "\(Self.metres(size)) on a side: the darker, the more often you were there.",
-            ]
-            if let year { values["year"] = String(year) }
-            values.merge(WebPages.baseMap(tiles)) { $1 }
-            return WebPages.html(WebTemplates.pages.render("heatmap", values))
+                year: year.map(String.init), tiles: tiles != nil,
+                attribution: tiles.map(\.attribution).flatMap { $0.isEmpty ? nil : $0 })
+            return WebPages.html(WebTemplates.pages.render("heatmap", model: page))
         }
         router.get("/heatmap.js") { _, _ -> Response in WebPages.script(WebMapScripts.heatmap) }
+    }
+
+    /// What the heat map page shows: the squares (JSON for its script), what they count, the year.
+    struct HeatmapPage: Encodable {
+        let user: String
+        let today: String
+        let heat: String
+        let note: String
+        let year: String?
+        let tiles: Bool
+        let attribution: String?
     }
 
     /// The account's points counted in squares of ``HeatCells/fine`` degrees (kept per ride by

@@ -142,38 +142,70 @@ struct WebPlaces {
         }
         let events = try await placeEvents(user)
         let zone = await login.local(user, zone: zone).zone
-        var values: [String: Any] = [
-            "user": user, "csrf": csrf, "today": LocalTime.today(in: zone).description, "hasPlaces": !places.isEmpty,
-            "places": places.map { place -> [String: Any] in
-                [
-                    "name": place.name, "query": Self.query(place.name), "where": Self.where(place),
-                    "size": Self.size(place),
-                    "events": (events[place.name] ?? []).prefix(Self.eventsShown).map { stored in
+        let page = PlacesPage(
+            user: user, csrf: csrf, today: LocalTime.today(in: zone).description, hasPlaces: !places.isEmpty,
+            places: places.map { place in
+                PlacesPage.Place(
+                    name: place.name, query: Self.query(place.name), where: Self.where(place), size: Self.size(place),
+                    events: (events[place.name] ?? []).prefix(Self.eventsShown).map { stored in
                         let e = stored.event
                         return (e.type == .placeArrive ? "arrived " : "left ")
                             + LocalTime.format(e.milliseconds, zone: zone) + " · " + stored.device
-                    },
-                ]
+                    })
             },
-            "hasFound": !found.isEmpty,
-            "found": found.map { p, locality -> [String: Any] in
-                var row: [String: Any] = [
-                    "id": p.id, "label": p.name ?? "place \(p.id)", "name": p.name ?? "",
-                    "where": String(format: "%.5f, %.5f", p.center.latitude, p.center.longitude),
-                ]
-                if let s = p.suggestion { row["suggestion"] = s }
-                if let a = p.address, !a.isEmpty { row["address"] = a }
-                if let locality { row["locality"] = locality }
-                return row
+            hasFound: !found.isEmpty,
+            found: found.map { p, locality in
+                PlacesPage.Found(
+                    id: p.id, label: p.name ?? "place \(p.id)", name: p.name ?? "",
+                    where: String(format: "%.5f, %.5f", p.center.latitude, p.center.longitude),
+                    suggestion: p.suggestion, address: p.address.flatMap { $0.isEmpty ? nil : $0 }, locality: locality)
             },
-            "placesJSON": Self.json(places), "name": typed["name"] ?? "", "lat": typed["lat"] ?? "",
-            "lon": typed["lon"] ?? "", "radius": typed["radius"] ?? "\(Int(PlaceService.defaultRadius))",
-        ]
-        if let c = latest?.coordinate { values["here"] = "[\(c.longitude),\(c.latitude)]" }
-        values.merge(WebPages.baseMap(tiles)) { $1 }
-        if let message { values["message"] = message }
-        if let refused { values["formMessage"] = refused }
-        return WebPages.html(WebTemplates.pages.render("places", values), status: status)
+            placesJSON: Self.json(places), name: typed["name"] ?? "", lat: typed["lat"] ?? "",
+            lon: typed["lon"] ?? "", radius: typed["radius"] ?? "\(Int(PlaceService.defaultRadius))",
+            here: latest?.coordinate.map { "[\($0.longitude),\($0.latitude)]" }, tiles: tiles != nil,
+            attribution: tiles.map(\.attribution).flatMap { $0.isEmpty ? nil : $0 }, message: message,
+            formMessage: refused)
+        return WebPages.html(WebTemplates.pages.render("places", model: page), status: status)
+    }
+
+    /// What the places page shows: the account's places with their last events, the places
+    /// found in its days, the form (as typed when it was refused) and the map.
+    struct PlacesPage: Encodable {
+        struct Place: Encodable {
+            let name: String
+            let query: String
+            let `where`: String
+            let size: String
+            let events: [String]
+        }
+        struct Found: Encodable {
+            let id: Int64
+            let label: String
+            let name: String
+            let `where`: String
+            let suggestion: String?
+            let address: String?
+            let locality: String?
+        }
+        let user: String
+        let csrf: String
+        let today: String
+        let hasPlaces: Bool
+        let places: [Place]
+        let hasFound: Bool
+        let found: [Found]
+        /// The places for the map (``json(_:)``).
+        let placesJSON: String
+        let name: String
+        let lat: String
+        let lon: String
+        let radius: String
+        /// The newest point, `[lon,lat]`, where the map opens without places.
+        let here: String?
+        let tiles: Bool
+        let attribution: String?
+        let message: String?
+        let formMessage: String?
     }
 
     /// The account's found places, each with the gazetteer's nearest populated place ("Wiedikon,
@@ -191,15 +223,21 @@ struct WebPlaces {
 
     /// The places for the map: name, centre, radius, and a polygon's ring as [lon, lat] pairs.
     static func json(_ places: [Place]) -> String {
-        let objects = places.map { p -> [String: Any] in
-            var object: [String: Any] = [
-                "name": p.name, "lat": p.center.latitude, "lon": p.center.longitude, "radius": p.radius,
-            ]
-            if let ring = p.polygon { object["ring"] = ring.map { [$0.longitude, $0.latitude] } }
-            return object
+        struct MapPlace: Encodable {
+            let name: String
+            let lat: Double
+            let lon: Double
+            let radius: Double
+            let ring: [[Double]]?
         }
-        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys])) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
+        let objects = places.map { p in
+            MapPlace(
+                name: p.name, lat: p.center.latitude, lon: p.center.longitude, radius: p.radius,
+                ring: p.polygon?.map { [$0.longitude, $0.latitude] })
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: (try? encoder.encode(objects)) ?? Data("[]".utf8), as: UTF8.self)
     }
 
     static func `where`(_ place: Place) -> String {
