@@ -231,11 +231,10 @@ struct WebDiary {
             let today = LocalTime.today(in: zone)
             let to = query.get("to").flatMap { CivilDate(iso: String($0)) } ?? today
             let from = query.get("from").flatMap { CivilDate(iso: String($0)) } ?? to.adding(days: -6)
-            var values: [String: Any] = [
-                "user": session.user, "from": from.description, "to": to.description, "today": today.description,
-            ]
+            var page = ExportPage(
+                user: session.user, from: from.description, to: to.description, today: today.description)
             guard let format = query.get("format").map({ String($0) }) else {
-                return WebPages.html(WebTemplates.pages.render("export", values))
+                return WebPages.html(WebTemplates.pages.render("export", model: page))
             }
             let (store, user) = (self.store, session.user)
             do {
@@ -267,11 +266,11 @@ struct WebDiary {
                     ],
                     body: .init(byteBuffer: ByteBuffer(string: text)))
             } catch let error as QueryError {
-                values["message"] = error.description
-                return WebPages.html(WebTemplates.pages.render("export", values), status: .notFound)
+                page.message = error.description
+                return WebPages.html(WebTemplates.pages.render("export", model: page), status: .notFound)
             } catch let refusal as Refusal {
-                values["message"] = refusal.message
-                return WebPages.html(WebTemplates.pages.render("export", values), status: refusal.status)
+                page.message = refusal.message
+                return WebPages.html(WebTemplates.pages.render("export", model: page), status: refusal.status)
             }
         }
         // The year in review: the visits and trips in the account's points.
@@ -294,7 +293,7 @@ struct WebDiary {
             return WebPages.html(
                 WebTemplates.pages.render(
                     "year",
-                    Self.yearValues(
+                    model: Self.yearPage(
                         review, findings: findings, year: year, user: user, zone: zone, imperial: imperial)))
         }
         // A year at a glance: each day shaded by how long was recorded, linked to its page.
@@ -319,64 +318,117 @@ struct WebDiary {
                 try DiaryCalendar.load(year, store: store, zone: zone, devices: DeviceFilter(account: user))
             }
             return WebPages.html(
-                WebTemplates.pages.render("calendar", Self.calendarValues(calendar, user: user, today: today)))
+                WebTemplates.pages.render("calendar", model: Self.calendarPage(calendar, user: user, today: today)))
         }
     }
 
+    /// What the export page shows: the range asked, and why an export was refused.
+    struct ExportPage: Encodable {
+        let user: String
+        let from: String
+        let to: String
+        let today: String
+        var message: String?
+    }
+
     /// What the year template shows: `trailbook year`'s review in the account's zone and units.
-    static func yearValues(
+    struct YearPage: Encodable {
+        struct Mode: Encodable {
+            let mode: String
+            let distance: String
+            let icon: String
+            let time: String
+            let trips: Int
+            /// The bar's length, % of the longest.
+            let share: Int
+        }
+        struct Figure: Encodable {
+            let value: String
+            let label: String
+        }
+        struct Country: Encodable {
+            let name: String
+            let days: String
+        }
+        struct City: Encodable {
+            let name: String
+            let country: String
+            let days: String
+        }
+        struct Place: Encodable {
+            let name: String
+            let hours: String
+            let visits: String
+            let share: Int
+            let locality: String?
+        }
+        struct Trip: Encodable {
+            let date: String
+            let when: String
+            let what: String
+        }
+        let user: String
+        let year: Int
+        let previous: Int
+        let next: Int
+        let empty: Bool
+        let summary: String
+        let modes: [Mode]
+        let figures: [Figure]
+        let away: String
+        let noGazetteer: Bool
+        let countries: [Country]
+        let cities: [City]
+        let places: [Place]
+        let longest: Trip?
+    }
+
+    static func yearPage(
         _ review: YearReview, findings f: VisitFindings, year: Int, user: String, zone: TimeZone, imperial: Bool
-    ) -> [String: Any] {
+    ) -> YearPage {
         func distance(_ metres: Double) -> String {
             imperial ? String(format: "%.1f mi", metres / 1609.344) : VisitService.distance(metres)
         }
         func days(_ n: Int) -> String { counted(n, "day") }
-        var values: [String: Any] = [
-            "user": user, "year": year, "previous": year - 1, "next": year + 1, "empty": review.days == 0,
-            "summary": "\(days(review.days)) with data, \(counted(review.visits, "visit")) at "
+        return YearPage(
+            user: user, year: year, previous: year - 1, next: year + 1, empty: review.days == 0,
+            summary: "\(days(review.days)) with data, \(counted(review.visits, "visit")) at "
                 + "\(counted(f.places.count, "place")), \(counted(review.trips, "trip")) (\(zone.displayIdentifier))",
-            "modes": review.byMode.map { m in
-                [
-                    "mode": m.mode.rawValue, "distance": distance(m.distance),
-                    "icon": AppStyle.modeIcon(m.mode.rawValue),
-                    "time": LocalTime.hoursAndMinutes(m.seconds), "trips": m.trips,
-                    "share": share(m.distance, of: review.byMode.map(\.distance).max() ?? 0),
-                ] as [String: Any]
+            modes: review.byMode.map { m in
+                YearPage.Mode(
+                    mode: m.mode.rawValue, distance: distance(m.distance), icon: AppStyle.modeIcon(m.mode.rawValue),
+                    time: LocalTime.hoursAndMinutes(m.seconds), trips: m.trips,
+                    share: share(m.distance, of: review.byMode.map(\.distance).max() ?? 0))
             },
-            "figures": [
-                ["value": "\(review.days)", "label": review.days == 1 ? "day with data" : "days with data"],
-                ["value": distance(review.byMode.map(\.distance).reduce(0, +)), "label": "travelled"],
-                ["value": "\(review.trips)", "label": review.trips == 1 ? "trip" : "trips"],
-                ["value": "\(f.places.count)", "label": f.places.count == 1 ? "place" : "places"],
-                ["value": "\(review.countries.count)", "label": review.countries.count == 1 ? "country" : "countries"],
+            figures: [
+                .init(value: "\(review.days)", label: review.days == 1 ? "day with data" : "days with data"),
+                .init(value: distance(review.byMode.map(\.distance).reduce(0, +)), label: "travelled"),
+                .init(value: "\(review.trips)", label: review.trips == 1 ? "trip" : "trips"),
+                .init(value: "\(f.places.count)", label: f.places.count == 1 ? "place" : "places"),
+                .init(
+                    value: "\(review.countries.count)", label: review.countries.count == 1 ? "country" : "countries"),
             ],
-            "away": review.home.map { h in
+            away: review.home.map { h in
                 "\(days(review.daysAwayFromHome)) never at \(VisitFindings.name(of: h)), "
                     + counted(review.nightsAwayFromHome, "night") + " elsewhere"
             } ?? "No home yet: add a place named home, or stay three nights somewhere.",
-            "noGazetteer": review.countries.isEmpty,
-            "countries": review.countries.map { ["name": $0.name, "days": days($0.days)] },
-            "cities": review.cities.prefix(20).map { ["name": $0.name, "country": $0.country, "days": days($0.days)] },
-            "places": review.places.map { p in
-                var row: [String: Any] = [
-                    "name": VisitFindings.name(of: p), "hours": String(format: "%.1f h", p.seconds / 3600),
-                    "visits": counted(p.visits, "visit"),
-                    "share": share(p.seconds, of: review.places.map(\.seconds).max() ?? 0),
-                ]
-                // Absent, not nil: a template shows an Optional's nil as the word.
-                if let l = f.localities[p.id] { row["locality"] = "\(l.name), \(l.country)" }
-                return row
+            noGazetteer: review.countries.isEmpty,
+            countries: review.countries.map { .init(name: $0.name, days: days($0.days)) },
+            cities: review.cities.prefix(20).map { .init(name: $0.name, country: $0.country, days: days($0.days)) },
+            places: review.places.map { p in
+                YearPage.Place(
+                    name: VisitFindings.name(of: p), hours: String(format: "%.1f h", p.seconds / 3600),
+                    visits: counted(p.visits, "visit"),
+                    share: share(p.seconds, of: review.places.map(\.seconds).max() ?? 0),
+                    locality: f.localities[p.id].map { "\($0.name), \($0.country)" })
             },
-        ]
-        if let t = review.longestTrip {
-            let ends = f.localities(of: t)
-            values["longest"] = [
-                "date": LocalDay.of(t.start, in: zone).description, "when": LocalTime.format(t.start, zone: zone),
-                "what": "\(t.mode.rawValue), \(distance(t.distance))"
-                    + (ends.from.map { " from \($0)" } ?? "") + (ends.to.map { " to \($0)" } ?? ""),
-            ]
-        }
-        return values
+            longest: review.longestTrip.map { t in
+                let ends = f.localities(of: t)
+                return YearPage.Trip(
+                    date: LocalDay.of(t.start, in: zone).description, when: LocalTime.format(t.start, zone: zone),
+                    what: "\(t.mode.rawValue), \(distance(t.distance))"
+                        + (ends.from.map { " from \($0)" } ?? "") + (ends.to.map { " to \($0)" } ?? ""))
+            })
     }
 
     /// `value` as a whole percentage of `largest`, for a bar (at least 1).
@@ -386,11 +438,37 @@ struct WebDiary {
 
     /// What the calendar template shows: the year's totals and its months, each a grid of weeks
     /// from Monday, each day with its shade and a sentence of what it holds.
-    static func calendarValues(_ calendar: DiaryCalendar, user: String, today: CivilDate) -> [String: Any] {
-        let months: [[String: Any]] = (1...12).map { month in
+    struct CalendarPage: Encodable {
+        struct Month: Encodable {
+            let id: String
+            let name: String
+            let cells: [Cell]
+            let from: String
+            let to: String
+        }
+        /// A day of the grid, or a blank before the month's first day.
+        struct Cell: Encodable {
+            var blank: Bool? = nil
+            var day: Int? = nil
+            var date: String? = nil
+            var level: Int? = nil
+            var today: Bool? = nil
+            var label: String? = nil
+        }
+        let user: String
+        let year: Int
+        let previous: Int
+        let next: Int
+        let months: [Month]
+        let today: String
+        let totals: String
+    }
+
+    static func calendarPage(_ calendar: DiaryCalendar, user: String, today: CivilDate) -> CalendarPage {
+        let months = (1...12).map { month in
             let first = CivilDate(unchecked: calendar.year, month, 1)
             let blanks = (first.daysSinceEpoch % 7 + 7 + 3) % 7  // 1970-01-01 was a Thursday; Monday is 0
-            var cells: [[String: Any]] = Array(repeating: ["blank": true], count: blanks)
+            var cells = Array(repeating: CalendarPage.Cell(blank: true), count: blanks)
             for d in 1...CivilDate.daysIn(month: month, year: calendar.year) {
                 let date = CivilDate(unchecked: calendar.year, month, d)
                 let amounts = calendar.days[date] ?? .init()
@@ -400,29 +478,25 @@ struct WebDiary {
                     parts.append(counted(amounts.points, "point"))
                 }
                 if amounts.records > 0 { parts.append(counted(amounts.records, "record")) }
-                cells.append([
-                    "day": d, "date": date.description, "level": amounts.level, "today": date == today,
-                    "label": "\(DayReport.written(date)): "
-                        + (parts.isEmpty ? "nothing recorded" : parts.joined(separator: ", ")),
-                ])
+                cells.append(
+                    CalendarPage.Cell(
+                        day: d, date: date.description, level: amounts.level, today: date == today,
+                        label: "\(DayReport.written(date)): "
+                            + (parts.isEmpty ? "nothing recorded" : parts.joined(separator: ", "))))
             }
             let last = CivilDate(unchecked: calendar.year, month, CivilDate.daysIn(month: month, year: calendar.year))
-            return [
-                "id": monthID(first), "name": DayReport.monthNames[month - 1], "cells": cells,
-                "from": first.description,
-                "to": last.description,
-            ]
+            return CalendarPage.Month(
+                id: monthID(first), name: DayReport.monthNames[month - 1], cells: cells, from: first.description,
+                to: last.description)
         }
         let all = calendar.days.values
         let seconds = all.map(\.seconds).reduce(0, +)
-        return [
-            "user": user, "year": calendar.year, "previous": calendar.year - 1, "next": calendar.year + 1,
-            "months": months, "today": today.description,
-            "totals":
-                "\(counted(all.filter { $0.rides > 0 }.count, "day")) with rides, "
+        return CalendarPage(
+            user: user, year: calendar.year, previous: calendar.year - 1, next: calendar.year + 1, months: months,
+            today: today.description,
+            totals: "\(counted(all.filter { $0.rides > 0 }.count, "day")) with rides, "
                 + "\(LocalTime.hoursAndMinutes(seconds)) recorded, \(counted(all.map(\.points).reduce(0, +), "point")), "
-                + counted(all.map(\.records).reduce(0, +), "record"),
-        ]
+                + counted(all.map(\.records).reduce(0, +), "record"))
     }
 
     /// A month's anchor on the calendar page: `2026-11`.

@@ -332,12 +332,6 @@ enum WebPages {
         return "[" + shared.joined(separator: ",") + "]"
     }
 
-    /// A live map's base map for its template: `tiles` (from `/tiles/`) and the credit to show.
-    static func baseMap(_ tiles: TileFetcher?) -> [String: Any] {
-        guard let tiles else { return [:] }
-        return tiles.attribution.isEmpty ? ["tiles": true] : ["tiles": true, "attribution": tiles.attribution]
-    }
-
     /// The page before a deletion: what goes for good (`lines`), the form that deletes (`action`,
     /// with the session's CSRF token) and the way back.
     static func confirm(
