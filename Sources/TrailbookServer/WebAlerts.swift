@@ -235,7 +235,7 @@ struct WebAlerts {
 
     /// A delivery's title, from its payload.
     static func title(_ payload: String) -> String {
-        let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any]
-        return object?["title"] as? String ?? ""
+        struct Titled: Decodable { let title: String? }
+        return (try? JSONDecoder().decode(Titled.self, from: Data(payload.utf8)))?.title ?? ""
     }
 }

@@ -169,11 +169,27 @@ struct WebSettings {
     /// takes one (OwnTracks' configuration link) or where a URL is long to type.
     static func pairing(user: String, device: String, token: String, base: String) -> PairedPage {
         // OwnTracks' remote configuration: HTTP mode (3) to /pub with Basic USER:TOKEN.
-        let owntracks: [String: Any] = [
-            "_type": "configuration", "mode": 3, "url": base + "/pub", "auth": true, "username": user,
-            "password": token, "deviceId": device, "tid": String(user.prefix(2)).uppercased(),
-        ]
-        let json = (try? JSONSerialization.data(withJSONObject: owntracks, options: [.sortedKeys])) ?? Data()
+        struct OwnTracksConfiguration: Encodable {
+            var type = "configuration"
+            var mode = 3
+            let url: String
+            var auth = true
+            let username: String
+            let password: String
+            let deviceId: String
+            let tid: String
+
+            enum CodingKeys: String, CodingKey {
+                case type = "_type"
+                case mode, url, auth, username, password, deviceId, tid
+            }
+        }
+        let owntracks = OwnTracksConfiguration(
+            url: base + "/pub", username: user, password: token, deviceId: device,
+            tid: String(user.prefix(2)).uppercased())
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? encoder.encode(owntracks)) ?? Data()
         let owntracksLink = "owntracks:///config?inline=" + json.base64EncodedString()
         let osmand =
             base
