@@ -77,7 +77,7 @@ extension DayReport {
     /// The timeline as the template draws it: three lanes (rides; visits and stops; events,
     /// cues, tasks and records) with an icon and a label on each entry, and the same entries as
     /// a list, for `--view list` (and under the lanes, for reading).
-    static func timelineSection(_ input: DayReportInput, style: ReportStyle, width: Double = 960) -> [String: Any] {
+    static func timelineSection(_ input: DayReportInput, style: ReportStyle, width: Double = 960) -> TimelineSection {
         let entries = input.timeline
         let zone = input.timeZone
         // The axis runs over what happened: a visit under way at midnight does not stretch it
@@ -87,7 +87,7 @@ extension DayReport {
         }
         let all = entries.flatMap { [$0.start] + ($0.end.map { [$0] } ?? []) }
         guard var first = (times.isEmpty ? all : times).min(), var last = (times.isEmpty ? all : times).max() else {
-            return ["empty": true]
+            return TimelineSection(empty: true)
         }
         let margin = max((last - first) / 20, 60_000)
         if entries.contains(where: \.openStart) { first -= margin }
@@ -98,42 +98,89 @@ extension DayReport {
         for (i, r) in input.rides.enumerated() { rideIndex[r.id] = i }
         // Lanes of HTML boxes placed in percent of the width, so labels keep their size on a phone.
         func percent(_ v: Double) -> String { HTML.number(v / width * 100) }
-        func lane(_ kinds: Set<TimelineEntry.Kind>) -> [String: Any] {
-            let spans: [[String: Any]] = entries.filter { kinds.contains($0.kind) && $0.end != nil }.map { e in
+        func lane(_ kinds: Set<TimelineEntry.Kind>) -> TimelineSection.Lane {
+            let spans = entries.filter { kinds.contains($0.kind) && $0.end != nil }.map { e in
                 let a = x(e.start)
                 let colour =
                     e.kind == .ride
                     ? style.palette.colour(rideIndex[e.ride ?? -1] ?? 0) : e.kind == .visit ? "#8a8a8a" : "#b8b8b8"
-                return [
-                    "x": percent(a), "w": percent(max(2, x(e.end!) - a)), "colour": colour, "kind": e.kind.rawValue,
-                    "tip": tip(e, style: style, zone: zone),
-                    "label": (e.openStart ? "… " : "") + "\(e.kind.icon) \(e.title)",
-                ]
+                return TimelineSection.Span(
+                    x: percent(a), w: percent(max(2, x(e.end!) - a)), colour: colour, kind: e.kind.rawValue,
+                    tip: tip(e, style: style, zone: zone),
+                    label: (e.openStart ? "… " : "") + "\(e.kind.icon) \(e.title)")
             }
-            let moments: [[String: Any]] = entries.filter { kinds.contains($0.kind) && $0.end == nil }.map { e in
-                [
-                    "x": percent(x(e.start)), "icon": e.kind.icon, "kind": e.kind.rawValue,
-                    "tip": tip(e, style: style, zone: zone),
-                ]
+            let moments = entries.filter { kinds.contains($0.kind) && $0.end == nil }.map { e in
+                TimelineSection.Moment(
+                    x: percent(x(e.start)), icon: e.kind.icon, kind: e.kind.rawValue,
+                    tip: tip(e, style: style, zone: zone))
             }
-            return ["spans": spans, "moments": moments]
+            return TimelineSection.Lane(spans: spans, moments: moments)
         }
-        let rows: [[String: Any]] = entries.map { e in
+        let rows = entries.map { e in
             var time = style.time(e.start, there: e.zone, zone)
             if let end = e.end { time += "–" + style.time(end, there: e.zone, zone) }
             // Only what there is: an empty value would still open its section.
-            var row: [String: Any] = ["time": time, "icon": e.kind.icon, "kind": e.kind.rawValue, "title": e.title]
-            if let detail = e.detail, !detail.isEmpty { row["detail"] = detail }
-            if let record = e.record { row["link"] = "#record-\(record)" }
-            return row
+            return TimelineSection.Row(
+                time: time, icon: e.kind.icon, kind: e.kind.rawValue, title: e.title,
+                detail: e.detail.flatMap { $0.isEmpty ? nil : $0 }, link: e.record.map { "#record-\($0)" })
         }
-        return [
-            "empty": false, "lanes": style.view == .timeline,
-            "lane": [lane([.ride]), lane([.visit, .trip, .stop]), lane([.event, .cue, .task, .record])], "rows": rows,
-            "first": axisLabel(first, of: last, style: style, zone: zone, next: false),
-            "last": axisLabel(last, of: first, style: style, zone: zone, next: true),
-            "legend": TimelineEntry.Kind.allCases.map { ["icon": $0.icon, "kind": $0.rawValue] },
-        ]
+        var section = TimelineSection(empty: false)
+        section.lanes = style.view == .timeline
+        section.lane = [lane([.ride]), lane([.visit, .trip, .stop]), lane([.event, .cue, .task, .record])]
+        section.rows = rows
+        section.first = axisLabel(first, of: last, style: style, zone: zone, next: false)
+        section.last = axisLabel(last, of: first, style: style, zone: zone, next: true)
+        section.legend = TimelineEntry.Kind.allCases.map { TimelineSection.Legend(icon: $0.icon, kind: $0.rawValue) }
+        return section
+    }
+
+    /// What the day template draws of the timeline (``timelineSection(_:style:width:)``); an
+    /// empty day has `empty` alone.
+    struct TimelineSection: Encodable {
+        /// An entry with a length, placed in percent of the width.
+        struct Span: Encodable {
+            let x: String
+            let w: String
+            let colour: String
+            let kind: String
+            let tip: String
+            let label: String
+        }
+        /// An entry at one time.
+        struct Moment: Encodable {
+            let x: String
+            let icon: String
+            let kind: String
+            let tip: String
+        }
+        struct Lane: Encodable {
+            let spans: [Span]
+            let moments: [Moment]
+        }
+        /// An entry as a line of the list.
+        struct Row: Encodable {
+            let time: String
+            let icon: String
+            let kind: String
+            let title: String
+            let detail: String?
+            /// The record's anchor on the page.
+            let link: String?
+        }
+        struct Legend: Encodable {
+            let icon: String
+            let kind: String
+        }
+        let empty: Bool
+        /// Whether the lanes are drawn (`--view timeline`), not only the list.
+        var lanes: Bool?
+        var lane: [Lane]?
+        var rows: [Row]?
+        var first: String?
+        var last: String?
+        var legend: [Legend]?
+
+        init(empty: Bool) { self.empty = empty }
     }
 
     static func tip(_ e: TimelineEntry, style: ReportStyle, zone: TimeZone) -> String {
