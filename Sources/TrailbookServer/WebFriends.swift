@@ -51,7 +51,7 @@ struct WebFriends {
                 sharedNote: owners.isEmpty
                     ? "When a friend gives you a code, they appear here."
                     : "\(owners.count == 1 ? "1 friend shares" : "\(owners.count) friends share") with you.",
-                tiles: tiles != nil, attribution: tiles.map(\.attribution).flatMap { $0.isEmpty ? nil : $0 })
+                tiles: tiles != nil, attribution: WebPages.attribution(tiles))
             return WebPages.html(WebTemplates.pages.render("friends", model: page))
         }
     }

@@ -53,7 +53,7 @@ struct WebHeatmap {
                     : "\(whose), in \(Self.grouped(cells.count)) squares of "
                         + "\(Self.metres(size)) on a side: the darker, the more often you were there.",
                 year: year.map(String.init), tiles: tiles != nil,
-                attribution: tiles.map(\.attribution).flatMap { $0.isEmpty ? nil : $0 })
+                attribution: WebPages.attribution(tiles))
             return WebPages.html(WebTemplates.pages.render("heatmap", model: page))
         }
         router.get("/heatmap.js") { _, _ -> Response in WebPages.script(WebMapScripts.heatmap) }

@@ -79,7 +79,7 @@ enum WebPages {
                 todayNote: today.points > 0
                     ? "Your track today: \(counted(today.points, "point")), the line on the map."
                     : "Nothing recorded today yet; the calendar has your other days.",
-                tiles: tiles != nil, attribution: tiles.map(\.attribution).flatMap { $0.isEmpty ? nil : $0 },
+                tiles: tiles != nil, attribution: WebPages.attribution(tiles),
                 code: code.map { HomePage.Code(code: $0.0, expires: LocalTime.format($0.1, zone: zone)) },
                 message: message)
             return html(templates.render("home", model: model))
@@ -330,6 +330,11 @@ enum WebPages {
                 "{\"user\":\(name),\"lines\":\(TodayMap.json(lines.map(\.line))),\"devices\":\(devices)}")
         }
         return "[" + shared.joined(separator: ",") + "]"
+    }
+
+    /// The credit a live map's base map shows (nil without tiles or without a credit).
+    static func attribution(_ tiles: TileFetcher?) -> String? {
+        tiles.map(\.attribution).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The page before a deletion: what goes for good (`lines`), the form that deletes (`action`,

@@ -163,7 +163,7 @@ struct WebPlaces {
             placesJSON: Self.json(places), name: typed["name"] ?? "", lat: typed["lat"] ?? "",
             lon: typed["lon"] ?? "", radius: typed["radius"] ?? "\(Int(PlaceService.defaultRadius))",
             here: latest?.coordinate.map { "[\($0.longitude),\($0.latitude)]" }, tiles: tiles != nil,
-            attribution: tiles.map(\.attribution).flatMap { $0.isEmpty ? nil : $0 }, message: message,
+            attribution: WebPages.attribution(tiles), message: message,
             formMessage: refused)
         return WebPages.html(WebTemplates.pages.render("places", model: page), status: status)
     }
