@@ -367,24 +367,6 @@ struct Session {
         try Connections.settled(connection.query(query, logger: logger), on: connection).metadata.rows ?? 0
     }
 
-    /// Runs `body` in a transaction begun by `begin`: committed when it returns, rolled back
-    /// when it throws.
-    func transaction<T>(_ begin: PostgresQuery, _ body: (Session) throws -> T) throws -> T {
-        try execute(begin)
-        do {
-            let value = try body(self)
-            try execute("COMMIT")
-            return value
-        } catch {
-            // Not on a connection that is gone: PostgresNIO may never answer a query sent on a
-            // closed connection (the server rolls back what it had, anyway).
-            if !connection.isClosed && !Connections.isConnectionFailure(error) {
-                _ = try? execute("ROLLBACK")
-            }
-            throw error
-        }
-    }
-
     /// The first column of the first row, or nil when there is no row (or the value is NULL).
     func value<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type = T.self) throws -> T? {
         guard let row = try self.query(query).first, row[0].bytes != nil else { return nil }

@@ -127,7 +127,10 @@ extension PostgresStore {
     }
 
     /// Runs `body` on one snapshot (a repeatable-read, read-only transaction).
-    public func readNow<T>(_ body: (any StoreReading) throws -> T) throws -> T {
+    public func readNow<T>(_ body: (any StoreReading) throws -> T) throws -> T { try readUnit(body) }
+
+    /// ``readNow(_:)`` with the unit as what it is, for the store's own upkeep.
+    func readUnit<T>(_ body: (PostgresUnit) throws -> T) throws -> T {
         try mapped { try connections.withConnection { try unit(readingOn: $0, body) } }
     }
 
@@ -175,7 +178,7 @@ extension PostgresStore {
     }
 
     /// `body` as a read unit on `session`: one snapshot, nothing written.
-    private func unit<T>(readingOn session: Session, _ body: (any StoreReading) throws -> T) throws -> T {
+    private func unit<T>(readingOn session: Session, _ body: (PostgresUnit) throws -> T) throws -> T {
         let unit = PostgresUnit(session, store: self, writes: false)
         return try unit.run { try body(unit) }
     }

@@ -61,33 +61,21 @@ public final class PostgresStore: TrackStoring, Sendable {
 
     deinit { connections.close() }
 
-    /// Runs `body` on a connection, outside a transaction (each statement commits on its own),
-    /// turning a lost connection into ``PostgresStoreError``.
+    /// Runs `body` on the connection of a read unit (one snapshot), turning a lost connection into
+    /// ``PostgresStoreError``: the store's upkeep and copy, which are no operations of the contract.
     func session<T>(_ body: (Session) throws -> T) throws -> T {
-        try mapped { try connections.withConnection(body) }
+        try readUnit { try body($0.session()) }
     }
 
-    /// Runs `body` in a write transaction (waiting at most the write wait for locks).
+    /// Runs `body` in a write unit's transaction (waiting at most the write wait for locks).
     @discardableResult
     func writeSession<T>(_ body: (Session) throws -> T) throws -> T {
-        try mapped { try connections.withConnection { session in try writing(on: session, body) } }
+        try writeUnit { try body($0.session()) }
     }
 
     /// `body`'s value, or its failure as a ``PostgresStoreError`` when it is one of those.
     func mapped<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch { throw PostgresStoreError.from(error, location: location) }
-    }
-
-    /// Runs `body` in a write transaction on `session`, waiting at most the write wait for locks.
-    func writing<T>(on session: Session, _ body: (Session) throws -> T) throws -> T {
-        let wait = writeWait.load(ordering: .relaxed)
-        return try session.transaction("BEGIN") { session in
-            // Connections wait 10 s (set when they connect); a recorder asks for less.
-            if wait != Self.defaultWriteWait {
-                try session.execute(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(wait)"))
-            }
-            return try body(session)
-        }
     }
 
     /// Whether writes wait for locks as long as the connections do (no ``limitWriteWait(to:)``).
