@@ -90,9 +90,11 @@ demo: build
 
 # The debug binary the tests use decodes the corpus too: a release build would double the time of
 # a clean `make test` (CI) for the same decoder; `make conformance` runs it on the release binary.
+# Passwords are hashed at bcrypt cost 4 in the tests, not 12 (`$TRAILBOOK_PASSWORD_COST`,
+# docs/COMMANDS.md): at 12, bcrypt was 16% of the CPU of a run (docs/BENCHMARKS.md).
 test: deps-test
 	$(SWIFT) build
-	$(SWIFT) test
+	TRAILBOOK_PASSWORD_COST=4 $(SWIFT) test
 	@$(call run_conformance,.build/debug/trailbook)
 
 # The real-receiver corpus in ../shared (present in CI); fails below the recorded thresholds.

@@ -2,8 +2,9 @@ import Foundation
 import GPSCore
 import Testing
 import TrackStore
-import TrailbookKit
 import TrailbookTestSupport
+
+@testable import TrailbookKit
 
 /// Accounts and device tokens on a real store.
 @Suite struct AccountServiceTests {
@@ -75,6 +76,22 @@ import TrailbookTestSupport
         let longStored = AccountService.hash(password: long)
         #expect(!AccountService.verify(password: long + "y", stored: longStored))
         #expect(!AccountService.verify(password: "a long enough passphrase", stored: "$2b$12$unversioned"))
+    }
+
+    @Test func theCostIsTwelveUnlessTheEnvironmentAsksForOneInRange() {
+        #expect(AccountService.passwordCost(environment: [:]) == 12)
+        #expect(AccountService.passwordCost(environment: ["TRAILBOOK_PASSWORD_COST": "4"]) == 4)
+        #expect(AccountService.passwordCost(environment: ["TRAILBOOK_PASSWORD_COST": " 14 "]) == 14)
+        for wrong in ["3", "17", "twelve", ""] {
+            #expect(AccountService.passwordCost(environment: ["TRAILBOOK_PASSWORD_COST": wrong]) == 12, "\(wrong)")
+        }
+        // A hash says its cost, and a check takes the cost of the hash whatever the setting.
+        let stored = AccountService.hash(password: "a long enough passphrase")
+        let cost = String(format: "%02d", AccountService.passwordCost)
+        #expect(stored.hasPrefix("v1$$2b$\(cost)$"), "\(stored)")
+        let atTwelve = AccountService.hash(password: "a long enough passphrase", cost: 12)
+        #expect(atTwelve.hasPrefix("v1$$2b$12$"), "\(atTwelve)")
+        #expect(AccountService.verify(password: "a long enough passphrase", stored: atTwelve))
     }
 
     @Test func accountsDevicesAndTokens() async throws {

@@ -41,7 +41,7 @@ public enum AccountError: ServiceFailure, Equatable {
 /// (compared after NFKC normalisation), no composition rules and no expiry, refused when they
 /// are on a short blocklist, are a common word padded with digits or symbols, are a run of
 /// consecutive digits, or contain the account's name or "trailbook". Stored as
-/// `v1$` + bcrypt (cost 12) of the hex SHA-256 of the normalised password: bcrypt reads only 72
+/// `v1$` + bcrypt (cost 12, ``passwordCost``) of the hex SHA-256 of the normalised password: bcrypt reads only 72
 /// bytes, the pre-hash makes every character count; the prefix lets the scheme change later.
 /// Device tokens are 32 random bytes (base32, 52 characters), shown once and stored as SHA-256.
 public struct AccountService: Sendable {
@@ -121,8 +121,27 @@ public struct AccountService: Sendable {
     }
 
     /// The stored form of a password.
-    public static func hash(password: String) -> String {
-        "v1$" + Bcrypt.hash(preHash(password), cost: 12)
+    public static func hash(password: String, cost: Int = passwordCost) -> String {
+        "v1$" + Bcrypt.hash(preHash(password), cost: UInt8(cost))
+    }
+
+    /// bcrypt's cost for new hashes (2^cost rounds): 12, or `$TRAILBOOK_PASSWORD_COST` when it is
+    /// a whole number from 4 to 16. A check takes the cost its hash was made with.
+    public static let passwordCost = passwordCost(environment: ProcessInfo.processInfo.environment)
+
+    static let defaultPasswordCost = 12
+
+    /// The cost `environment` asks for; the default when it asks for none or for one out of range.
+    static func passwordCost(environment: [String: String]) -> Int {
+        guard let text = environment["TRAILBOOK_PASSWORD_COST"] else { return defaultPasswordCost }
+        guard let cost = Int(text.trimmingCharacters(in: .whitespaces)), (4...16).contains(cost) else {
+            FileHandle.standardError.write(
+                Data(
+                    ("trailbook: TRAILBOOK_PASSWORD_COST=\(text) is not a whole number from 4 to 16: passwords are "
+                        + "hashed at bcrypt cost \(defaultPasswordCost); unset it or give one in range.\n").utf8))
+            return defaultPasswordCost
+        }
+        return cost
     }
 
     /// Whether `password` is the one `stored` was made from.
