@@ -232,20 +232,10 @@ extension PostgresStoring {
                 """
                 INSERT INTO device_state (device_id, at_ms, battery, accuracy)
                 VALUES (\(device.rawValue), \(atMilliseconds), \(battery)::float8, \(accuracy)::float8)
-                \(unescaped: PostgresStore.deviceStateConflict)
+                \(unescaped: DeviceStateUpdate.conflictClause)
                 """)
         }
     }
-}
-
-extension PostgresStore {
-    /// How a new state of a device meets the stored one: it moves forward only, and a missing
-    /// battery level keeps the last known one.
-    static let deviceStateConflict = """
-        ON CONFLICT (device_id) DO UPDATE SET at_ms = excluded.at_ms,
-            battery = coalesce(excluded.battery, device_state.battery), accuracy = excluded.accuracy
-        WHERE excluded.at_ms > device_state.at_ms
-        """
 }
 
 extension PostgresStore {

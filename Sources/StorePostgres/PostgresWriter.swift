@@ -160,7 +160,7 @@ final class PostgresWriter: TrackWriting {
                 INSERT INTO device_state (device_id, at_ms, battery, accuracy)
                 SELECT \(d), \(state?.milliseconds)::bigint, \(state?.battery)::float8, \(state?.accuracy)::float8
                 WHERE \(state?.milliseconds)::bigint IS NOT NULL
-                \(unescaped: PostgresStore.deviceStateConflict)
+                \(unescaped: DeviceStateUpdate.conflictClause)
             )
             SELECT pg_notify(\(PostgresStore.channel),
                 json_build_object('kind', 'positions', 'from', \(store.instance)::text, 'account', a.name,
@@ -365,7 +365,7 @@ final class PostgresWriter: TrackWriting {
                 INSERT INTO device_state (device_id, at_ms, battery, accuracy)
                 SELECT (SELECT id FROM d), pl.st, pl.battery, pl.accuracy FROM pl
                 WHERE pl.st IS NOT NULL AND \(condition)
-                \(PostgresStore.deviceStateConflict)
+                \(DeviceStateUpdate.conflictClause)
             )
             """
     }

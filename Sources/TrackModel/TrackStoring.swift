@@ -283,6 +283,15 @@ public struct DeviceStateUpdate: Sendable, Equatable {
     /// Whether the state moves on when the batch added `added` points: a batch that stored
     /// nothing (its points all stored before) moves it only with a battery level.
     public func applies(added: Int) -> Bool { added > 0 || battery != nil }
+
+    /// How a new state meets the stored one, as the `ON CONFLICT` clause of an insert into
+    /// `device_state` (the same text on SQLite and PostgreSQL): it moves forward only, and a
+    /// missing battery level keeps the last known one.
+    public static let conflictClause = """
+        ON CONFLICT (device_id) DO UPDATE SET at_ms = excluded.at_ms,
+            battery = coalesce(excluded.battery, device_state.battery), accuracy = excluded.accuracy
+        WHERE excluded.at_ms > device_state.at_ms
+        """
 }
 
 /// A file's import written while the file is read: kept points go in as they come, and the

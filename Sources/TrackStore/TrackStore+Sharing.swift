@@ -191,14 +191,10 @@ extension SQLiteStoring {
     }
 
     static func setDeviceState(_ db: Database, _ device: DeviceID, _ state: DeviceStateUpdate) throws {
-        // A point without a battery level does not make the last known one unknown.
         try db.run(
-            sql: """
-                INSERT INTO device_state (device_id, at_ms, battery, accuracy) VALUES (?, ?, ?, ?)
-                ON CONFLICT (device_id) DO UPDATE SET at_ms = excluded.at_ms,
-                    battery = COALESCE(excluded.battery, battery), accuracy = excluded.accuracy
-                WHERE excluded.at_ms > device_state.at_ms
-                """, arguments: [device.rawValue, state.milliseconds, state.battery, state.accuracy])
+            sql: "INSERT INTO device_state (device_id, at_ms, battery, accuracy) VALUES (?, ?, ?, ?) "
+                + DeviceStateUpdate.conflictClause,
+            arguments: [device.rawValue, state.milliseconds, state.battery, state.accuracy])
     }
 
     @discardableResult
