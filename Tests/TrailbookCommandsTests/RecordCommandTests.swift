@@ -225,7 +225,7 @@ import TrailbookTestSupport
         func count() throws -> Int {
             try TrackStore(path: store).readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count
         }
-        Thread.sleep(forTimeInterval: 3)
+        #expect(try awaitPoints(1, in: store), "the recorder stores the ride")
         let status = try run(["status", "--store", store, "--json"])
         let running = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
         #expect(running["running"] as? Bool == true && running["paused"] as? Bool == false)
@@ -239,8 +239,7 @@ import TrailbookTestSupport
         #expect(try count() == paused, "nothing stored while paused")
         #expect(try run(["status", "--store", store]).stdout.contains(", paused."))
         #expect(try run(["resume", "--store", store]).status == 0)
-        Thread.sleep(forTimeInterval: 3)
-        #expect(try count() > paused, "storing again after resume")
+        #expect(try awaitPoints(paused + 1, in: store), "storing again after resume")
         kill(record.processIdentifier, SIGTERM)
         record.waitUntilExit()
         #expect(record.terminationStatus == 0)
@@ -274,7 +273,7 @@ import TrailbookTestSupport
         try pty.awaitOpened()
         let feeder = Feeder(pty, epochs: epochs, rate: 10)
         defer { feeder.stop() }
-        Thread.sleep(forTimeInterval: 3)
+        #expect(try awaitPoints(1, in: recorded), "the recorder stores before the store is busy")
         // Hold the write lock for 12 s from another process.
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")

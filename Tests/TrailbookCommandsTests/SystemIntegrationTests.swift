@@ -156,12 +156,10 @@ import TrailbookTestSupport
         try process.run()
         try pty.awaitOpened(by: "the unit's command")
         Feeder(pty, epochs: Array(try Samples.rideEpochs()[0..<40]), rate: 40).wait()
-        Thread.sleep(forTimeInterval: 2.5)
+        let stored = try RecordCommandTests().awaitPoints(35, in: store)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(
-            try TrackStore(path: store).readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count
-                >= 35)
+        #expect(stored, "the unit's recorder stored the ride's points within 20 s")
     }
 }

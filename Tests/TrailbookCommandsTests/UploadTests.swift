@@ -75,8 +75,8 @@ import TrailbookTestSupport
         return try condition()
     }
 
-    /// A recorder on a pseudo-terminal uploading to a server that is stopped for 10 s in the
-    /// middle of the ride: every point arrives, once, in order; the points recorded after a
+    /// A recorder on a pseudo-terminal uploading to a server that is stopped in the middle of the
+    /// ride (until the recorder has found it gone and 4 s of the ride went on): every point arrives, once, in order; the points recorded after a
     /// second outage, when the recorder stopped before the server came back, are what `push`
     /// sends, and nothing else.
     @Test func recordServerStoppedMidRideEveryPointArrivesOnce() throws {
@@ -103,17 +103,22 @@ import TrailbookTestSupport
         func recordLogText() -> String { (try? String(contentsOfFile: recordLog, encoding: .utf8)) ?? "" }
         try pty.awaitOpened()
 
-        // 300 epochs at 10 a second; the server is away from epoch 60 for 10 s (about 100 epochs).
+        // 300 epochs at 10 a second; the server is away from epoch 60.
         let feeder = Feeder(pty, epochs: Array(epochs[0..<300]), rate: 10)
         #expect(waitFor(seconds: 30) { feeder.sent >= 60 })
         #expect(try waitFor(seconds: 10) { try serverPoints(serverStore).count > 10 }, "points arrive while it runs")
         let (stopped, _) = server.stop()
         #expect(stopped == 0)
-        Thread.sleep(forTimeInterval: 10)
+        // Away until the recorder has found it gone and 40 more epochs (4 s of the ride) were sent.
+        let awayFrom = feeder.sent
+        #expect(
+            waitFor(seconds: 30) {
+                feeder.sent >= awayFrom + 40 && recordLogText().contains("does not answer (connection refused)")
+            }, "\(recordLogText())")
         let whileAway = feeder.sent
         server = try ServeCommandTests.RunningServer(store: serverStore, listen: address, log: logs[1])
         feeder.wait()
-        #expect(whileAway >= 140, "the ride went on while the server was away: \(whileAway) epochs sent")
+        #expect(whileAway >= awayFrom + 40, "the ride went on while the server was away: \(whileAway) epochs sent")
         let everyPointArrived = try waitFor(seconds: 40) {
             let kept = try localPoints(local)
             let arrived = try serverPoints(serverStore)
