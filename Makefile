@@ -110,6 +110,7 @@ conformance: release
 	@$(call run_conformance,.build/release/trailbook)
 
 bench: release deps-bench
+	TRAILBOOK_BENCH=1 $(SWIFT) build $(RELEASE_FLAGS) --product bench-pg-statements
 	bash scripts/bench.sh
 
 # libFuzzer targets (Sources/Fuzz), each for FUZZ_SECONDS (default 60); crashes in .build/fuzz/crashes.

@@ -196,6 +196,19 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// Benchmarks that `make bench` builds (scripts/bench-postgres.sh), with TRAILBOOK_BENCH set: not part of
+// every build.
+if ProcessInfo.processInfo.environment["TRAILBOOK_BENCH"] != nil {
+    package.targets.append(
+        .executableTarget(
+            name: "bench-pg-statements",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Sources/Bench/pg-statements"))
+}
+
 // libFuzzer targets, only for `make fuzz` (TRAILBOOK_FUZZ=1, built with -sanitize=fuzzer,address):
 // without libFuzzer's main they would not link.
 if ProcessInfo.processInfo.environment["TRAILBOOK_FUZZ"] != nil {

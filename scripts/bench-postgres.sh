@@ -7,6 +7,9 @@
 #     `serve` processes on one database: points/s, p99, live delay, lost;
 #  2. a table growing to PG_GROWTH million points (default 1,10,100): a device's day and the
 #     latest positions, timed at each size.
+#  3. the same small statement sent by units that block a thread on each reply (as the store's
+#     do) and by tasks that await it, 1 and 16 at once (bench-pg-statements, which `make bench`
+#     builds; skipped when it is not built).
 # A throwaway cluster in bench-out/pg on 127.0.0.1:54330 (as nobody when root), removed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,3 +59,9 @@ echo
 echo "A PostgreSQL store growing to ${PG_GROWTH:-1,10,100} million points (500 devices):"
 psql -X -q -d "$base/postgres" -c "DROP DATABASE IF EXISTS growth" -c "CREATE DATABASE growth"
 python3 scripts/bench-pg-growth.py "$bin" "$base/growth" --steps "${PG_GROWTH:-1,10,100}" | tee "$out/pg-growth.csv"
+if [ -x .build/release/bench-pg-statements ]; then
+  echo "Statements: blocking a thread on each reply, or awaiting it (1 and 16 units)..."
+  .build/release/bench-pg-statements "$url" 20000 | tee "$out/pg-statements.txt"
+else
+  echo "NOTE: .build/release/bench-pg-statements is not built (make bench builds it): the statements' bench was not run."
+fi
