@@ -132,20 +132,12 @@ public struct SharingServer: Service, CustomStringConvertible {
             _ read: () throws -> PhoneProtocols.Report, readings: [WeatherReading] = [], device: PhoneDevice
         ) async throws {
             let report = try read()
+            // The request's messages, points and what they say in one unit of work.
             let stored = try await Blocking.run {
-                let received = UTCTimestamp.now()
-                // The request's messages in one unit of work: all of them kept, or none.
-                if !report.kept.isEmpty {
-                    try store.writeNow { unit in
-                        for entry in report.kept {
-                            _ = try unit.addDeviceMessage(
-                                device.device, type: entry.type, receivedMilliseconds: received, body: entry.body)
-                        }
-                    }
-                }
-                return try ingest.ingest(
+                try ingest.ingest(
                     report.fixes, device: device.device, deviceName: device.name, account: device.account,
-                    battery: report.battery, readings: readings, alarms: report.alarms)
+                    battery: report.battery, readings: readings, alarms: report.alarms,
+                    messages: report.kept.map { ($0.type, $0.body) })
             }
             logger.debug("points of \(device.account)/\(device.name): \(report.fixes.count) received, \(stored) new")
             // Friends watching live get the newest position (read after the reply, with the other

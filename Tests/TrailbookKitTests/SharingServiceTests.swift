@@ -1,5 +1,7 @@
 import Foundation
 import GPSCore
+import Logging
+import Pipeline
 import Synchronization
 import Testing
 import TrackStore
@@ -28,6 +30,25 @@ import TrailbookTestSupport
         f.speed = speed
         f.mode = .twoD
         return f
+    }
+
+    /// What a phone sent that is no position is kept in its batch's unit of work: a batch refused
+    /// for one of its points keeps none of its messages, and one stored keeps them with its points,
+    /// received when the batch was.
+    @Test func aBatchsMessagesAreKeptWithItsPointsOrNotAtAll() throws {
+        let (_, store, phone) = try setUp()
+        let ingest = PhoneIngest(store: store, configuration: PipelineConfiguration(), logger: Logger(label: "test"))
+        let trip = (type: "overland.trip", body: #"{"feature":{"properties":{"type":"trip"}}}"#)
+        let now = t0 + 60_000
+        let twoYearsAhead = fix(t0 + 2 * 366 * 86_400_000, lon: 8.54)
+        #expect(throws: IngestError.self) {
+            try ingest.ingest([twoYearsAhead], device: phone, account: "ana", messages: [trip], now: now)
+        }
+        #expect(try store.readNow { try $0.deviceMessages(account: "ana") }.isEmpty, "nothing of the refused batch")
+        let stored = try ingest.ingest([fix(t0, lon: 8.54)], device: phone, account: "ana", messages: [trip], now: now)
+        #expect(stored == 1)
+        let kept = try store.readNow { try $0.deviceMessages(account: "ana") }
+        #expect(kept.map(\.type) == ["overland.trip"] && kept.map(\.receivedMilliseconds) == [now], "\(kept)")
     }
 
     @Test func codesAreCrockfordAndForgiveTyping() async throws {

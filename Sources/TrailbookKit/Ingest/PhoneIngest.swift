@@ -121,10 +121,13 @@ public final class PhoneIngest: Sendable {
     /// battery and accuracy move the device's state on only when the batch holds a newer point.
     /// The points also go through the event detector with the places of `account` (the store's
     /// own user when nil); its events (named as `deviceName`'s) are stored after the points, with
-    /// the cues they fire, and the account's alerts they match go to the outbox.
+    /// the cues they fire, and the account's alerts they match go to the outbox. `messages`, what
+    /// the phone sent that is no position (`type`, the app's own text), are kept as the device's,
+    /// received `now`, in the same unit of work.
     public func ingest(
         _ fixes: [Fix], device: DeviceID, deviceName: String? = nil, account: String? = nil, battery: Double? = nil,
-        readings: [WeatherReading] = [], alarms: [PhoneAlarm] = [], now: Int64 = UTCTimestamp.now()
+        readings: [WeatherReading] = [], alarms: [PhoneAlarm] = [], messages: [(type: String, body: String)] = [],
+        now: Int64 = UTCTimestamp.now()
     ) throws -> Int {
         for f in fixes { try Self.check(f, now: now) }
         let lane = lanes.withLock { lanes in
@@ -206,7 +209,7 @@ public final class PhoneIngest: Sendable {
             // Nothing but points (no reading, no event, the places read lately): their placement
             // is the unit's last and only write.
             var alone = detector
-            var quiet = !readPlaces && readings.isEmpty && late == nil
+            var quiet = !readPlaces && readings.isEmpty && messages.isEmpty && late == nil
             if quiet {
                 let observed = observe(&alone)
                 quiet = observed.points.isEmpty && observed.others.isEmpty
@@ -217,9 +220,14 @@ public final class PhoneIngest: Sendable {
                 }
                 detector = alone
             } else {
-                // The batch is one unit of work: its points, the phone's readings, the events with
-                // their cues and alerts, and the device's state are stored together or not at all.
+                // The batch is one unit of work: its messages, its points, the phone's readings, the
+                // events with their cues and alerts, and the device's state are stored together or
+                // not at all.
                 stored = try store.writeNow { tx -> Int in
+                    for message in messages {
+                        _ = try tx.addDeviceMessage(
+                            device, type: message.type, receivedMilliseconds: now, body: message.body)
+                    }
                     let stored = try tx.makeWriter(device: device).place(
                         kept, drops: drops, rule: placement, state: state)
                     // What the phone measured (its barometer), as the device's own weather readings.
