@@ -613,6 +613,15 @@ public enum StoreContract {
             try expect(byRange.points == 5, "five points in the range: \(byRange)")
             try expect(
                 try store.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all).count == 5, "5 left")
+            // The ride the range reached into shrinks to what it has left; emptied, it goes.
+            let shrunk = try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all)
+            try expect(
+                shrunk.map { [$0.startMilliseconds - t0, $0.endMilliseconds - t0, Int64($0.pointCount)] }
+                    == [[5_000, 9_000, 5]], "the ride shrunk to its last five points: \(shrunk)")
+            let emptied = try store.remove(fromMilliseconds: t0, toMilliseconds: t0 + 10_000, days: [], account: nil)
+            try expect(emptied.points == 5 && emptied.rides == 1, "the emptied ride goes: \(emptied)")
+            try expect(
+                try store.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: .all).isEmpty, "no ride left")
         },
         Case(description: "the pause switch and recorder statuses") { store in
             try expect(try store.pausedUntil() == nil, "not paused at first")

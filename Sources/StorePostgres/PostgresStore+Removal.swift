@@ -168,19 +168,10 @@ extension PostgresStoring {
             )
             SELECT ride_id FROM emptied UNION SELECT ride_id FROM shrunk
             """, as: Int64.self)
-        guard !rides.isEmpty else { return }
-        try session.execute(
-            """
-            UPDATE ride r SET start_ms = x.a, end_ms = x.b, point_count = x.n
-            FROM (SELECT ride_id, min(start_ms) AS a, max(end_ms) AS b, sum(point_count) AS n FROM segment
-                  WHERE ride_id = ANY(\(rides)) GROUP BY ride_id) x
-            WHERE r.id = x.ride_id AND x.n > 0
-            """)
-        removal.rides += try session.execute(
-            """
-            DELETE FROM ride r WHERE r.id = ANY(\(rides))
-            AND coalesce((SELECT sum(point_count) FROM segment s WHERE s.ride_id = r.id), 0) = 0
-            """)
+        if let rides = RemovalPlan.shrinkRides(Set(rides)) {
+            removal.rides += try session.execute(PostgresQuery(unsafeSQL: rides.delete))
+            try session.execute(PostgresQuery(unsafeSQL: rides.shrink))
+        }
     }
 
     /// Deletes photo rows no record uses; returns their files (inside the media folder).

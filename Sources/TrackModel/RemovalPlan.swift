@@ -105,3 +105,22 @@ public struct RemovalPlan: Equatable, Sendable {
         return plan
     }
 }
+
+extension RemovalPlan {
+    /// After their segments shrank or went: the rides `ids` without a point left are deleted (the
+    /// first statement; the store counts its rows as ``Removal/rides``), the others shrink to
+    /// their segments. The same SQL on SQLite and PostgreSQL (ids are numbers, written inline).
+    public static func shrinkRides(_ ids: Set<Int64>) -> (delete: String, shrink: String)? {
+        guard !ids.isEmpty else { return nil }
+        let list = ids.sorted().map(String.init).joined(separator: ", ")
+        let left = "(SELECT sum(point_count) FROM segment s WHERE s.ride_id = ride.id)"
+        return (
+            delete: "DELETE FROM ride WHERE id IN (\(list)) AND coalesce(\(left), 0) = 0",
+            shrink: """
+            UPDATE ride SET (start_ms, end_ms, point_count) =
+                (SELECT min(start_ms), max(end_ms), sum(point_count) FROM segment s WHERE s.ride_id = ride.id)
+            WHERE id IN (\(list))
+            """
+        )
+    }
+}

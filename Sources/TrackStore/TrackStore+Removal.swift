@@ -166,20 +166,10 @@ extension SQLiteStoring {
                     ])
             }
         }
-        for ride in rides {
-            let left = try Row.fetchOne(
-                db,
-                sql:
-                    "SELECT min(start_ms) AS a, max(end_ms) AS b, sum(point_count) AS n FROM segment WHERE ride_id = ?",
-                arguments: [ride])!
-            if let n = left["n"] as Int?, n > 0 {
-                try db.execute(
-                    sql: "UPDATE ride SET start_ms = ?, end_ms = ?, point_count = ? WHERE id = ?",
-                    arguments: [left["a"] as Int64, left["b"] as Int64, n, ride])
-            } else {
-                try db.execute(sql: "DELETE FROM ride WHERE id = ?", arguments: [ride])
-                removal.rides += 1
-            }
+        if let rides = RemovalPlan.shrinkRides(rides) {
+            try db.execute(sql: rides.delete)
+            removal.rides += db.changesCount
+            try db.execute(sql: rides.shrink)
         }
     }
 
