@@ -133,12 +133,10 @@ public struct SharingServer: Service, CustomStringConvertible {
         ) async throws {
             let report = try read()
             // The request's messages, points and what they say in one unit of work.
-            let stored = try await Blocking.run {
-                try ingest.ingest(
-                    report.fixes, device: device.device, deviceName: device.name, account: device.account,
-                    battery: report.battery, readings: readings, alarms: report.alarms,
-                    messages: report.kept.map { ($0.type, $0.body) })
-            }
+            let stored = try await ingest.ingest(
+                report.fixes, device: device.device, deviceName: device.name, account: device.account,
+                battery: report.battery, readings: readings, alarms: report.alarms,
+                messages: report.kept.map { ($0.type, $0.body) })
             logger.debug("points of \(device.account)/\(device.name): \(report.fixes.count) received, \(stored) new")
             // Friends watching live get the newest position (read after the reply, with the other
             // devices' that posted meanwhile).
@@ -291,7 +289,7 @@ public struct SharingServer: Service, CustomStringConvertible {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Int(every * 1000)))
                 do {
-                    _ = try await Blocking.run { try ingest.findSilent() }
+                    _ = try await ingest.findSilent()
                 } catch {
                     logger.debug("cannot note silent devices now: \(error)")
                 }

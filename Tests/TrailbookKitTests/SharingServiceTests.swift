@@ -35,20 +35,42 @@ import TrailbookTestSupport
     /// What a phone sent that is no position is kept in its batch's unit of work: a batch refused
     /// for one of its points keeps none of its messages, and one stored keeps them with its points,
     /// received when the batch was.
-    @Test func aBatchsMessagesAreKeptWithItsPointsOrNotAtAll() throws {
+    @Test func aBatchsMessagesAreKeptWithItsPointsOrNotAtAll() async throws {
         let (_, store, phone) = try setUp()
         let ingest = PhoneIngest(store: store, configuration: PipelineConfiguration(), logger: Logger(label: "test"))
         let trip = (type: "overland.trip", body: #"{"feature":{"properties":{"type":"trip"}}}"#)
         let now = t0 + 60_000
         let twoYearsAhead = fix(t0 + 2 * 366 * 86_400_000, lon: 8.54)
-        #expect(throws: IngestError.self) {
-            try ingest.ingest([twoYearsAhead], device: phone, account: "ana", messages: [trip], now: now)
+        await #expect(throws: IngestError.self) {
+            try await ingest.ingest([twoYearsAhead], device: phone, account: "ana", messages: [trip], now: now)
         }
         #expect(try store.readNow { try $0.deviceMessages(account: "ana") }.isEmpty, "nothing of the refused batch")
-        let stored = try ingest.ingest([fix(t0, lon: 8.54)], device: phone, account: "ana", messages: [trip], now: now)
+        let stored = try await ingest.ingest(
+            [fix(t0, lon: 8.54)], device: phone, account: "ana", messages: [trip], now: now)
         #expect(stored == 1)
         let kept = try store.readNow { try $0.deviceMessages(account: "ana") }
         #expect(kept.map(\.type) == ["overland.trip"] && kept.map(\.receivedMilliseconds) == [now], "\(kept)")
+    }
+
+    /// A device's batches sent at once go one after the other through its lane (its turn is
+    /// awaited, no lock is held across a unit of work): every point is stored once, in one ride.
+    @Test func oneDevicesBatchesAtOnceAreStoredOneAfterTheOther() async throws {
+        let (_, store, phone) = try setUp()
+        let ingest = PhoneIngest(store: store, configuration: PipelineConfiguration(), logger: Logger(label: "test"))
+        let ana = DeviceFilter.account("ana", device: nil)
+        func point(_ i: Int) -> Fix { fix(t0 + Int64(i) * 1000, lon: 8.54 + 1e-4 * Double(i)) }
+        let batches: [[Fix]] = (0..<20).map { b in (0..<5).map { point(b * 5 + $0) } }
+        let stored = try await withThrowingTaskGroup(of: Int.self) { group in
+            for batch in batches {
+                group.addTask { try await ingest.ingest(batch, device: phone, account: "ana", now: self.t0 + 200_000) }
+            }
+            return try await group.reduce(0, +)
+        }
+        let points = try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max, devices: ana) }
+        #expect(stored == points.count && Set(points.map(\.unixMilliseconds)).count == points.count, "\(stored)")
+        #expect(points.count >= 90, "the rules keep nearly all of 100 points 1 s apart: \(points.count)")
+        let rides = try store.readNow { try $0.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: ana) }
+        #expect(rides.count == 1 && rides.first?.pointCount == points.count, "\(rides)")
     }
 
     @Test func codesAreCrockfordAndForgiveTyping() async throws {

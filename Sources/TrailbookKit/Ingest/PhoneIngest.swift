@@ -39,9 +39,9 @@ public enum IngestError: ServiceFailure, Equatable {
 /// one is stored in its place, and one whose millisecond the device already has is ignored (a
 /// phone that resends).
 ///
-/// Synchronous and safe from any thread: a device's batches go one after the other (its lane's
-/// lock), different devices' side by side — a server runs them on threads of its own, so that a
-/// database's commits overlap instead of queueing behind one another.
+/// Safe from any task: a device's batches go one after the other (its lane's turn, awaited),
+/// different devices' side by side, so that a database's commits overlap instead of queueing
+/// behind one another. No lock is held while a batch's unit of work runs.
 public final class PhoneIngest: Sendable {
     private let store: any TrackStoring
     /// The collection rules the points go through.
@@ -51,9 +51,9 @@ public final class PhoneIngest: Sendable {
     /// Where a point of any time goes among the stored ones (the rules' segment and ride gaps).
     private let placement: PointPlacement
 
-    /// A device's pipeline and event detector, used by one batch at a time: its mutex is held
-    /// for the whole batch (its unit of work included), so a device's batches go one after the
-    /// other while other devices' lanes, other mutexes, go side by side.
+    /// A device's pipeline and event detector, used by one batch at a time (its turn): its mutex
+    /// is held only to read the state before the batch's unit of work and to write it after, so a
+    /// device's batches go one after the other while other devices' lanes go side by side.
     final class Lane: Sendable {
         struct State {
             var pipeline: Pipeline
@@ -69,9 +69,14 @@ public final class PhoneIngest: Sendable {
             /// The newest point time (ms) the device sent while the server runs: older points are late.
             var seen: Int64?
             var offline = false
+            /// The pipeline as the batch being stored leaves it, kept once it is stored.
+            var pending: Pipeline?
         }
 
         let state: Mutex<State>
+        /// One batch at a time: the lane's state is read before the batch's unit of work and
+        /// written after it, and no lock is held while the unit runs.
+        let turn = Turn()
 
         init(_ state: sending State) { self.state = Mutex(state) }
     }
@@ -128,7 +133,7 @@ public final class PhoneIngest: Sendable {
         _ fixes: [Fix], device: DeviceID, deviceName: String? = nil, account: String? = nil, battery: Double? = nil,
         readings: [WeatherReading] = [], alarms: [PhoneAlarm] = [], messages: [(type: String, body: String)] = [],
         now: Int64 = UTCTimestamp.now()
-    ) throws -> Int {
+    ) async throws -> Int {
         for f in fixes { try Self.check(f, now: now) }
         let lane = lanes.withLock { lanes in
             if let lane = lanes[device] { return lane }
@@ -143,125 +148,169 @@ public final class PhoneIngest: Sendable {
             lanes[device] = lane
             return lane
         }
-        return try lane.state.withLock { lane in
+        return try await lane.turn.run {
             // The pipeline moves on only once the batch is stored: a batch refused by the store
-            // (the database away) goes through it again when the phone sends it again.
-            var pipeline = lane.pipeline
-            var seen = lane.seen
-            var kept: [KeptPoint] = []
-            var drops: [String: Int] = [:]
-            var late: ClosedRange<Int64>?
-            let sorted = fixes.sorted { $0.unixMilliseconds! < $1.unixMilliseconds! }
-            for f in sorted {
-                let t = f.unixMilliseconds!
-                if let seen, t <= seen {
-                    // A late point (a backlog sent after newer points, a resend): the rules that need
-                    // no neighbour, then its place among the stored points.
-                    if let reason = pipeline.reasonToDropAlone(f) {
-                        drops[reason.rawValue, default: 0] += 1
-                    } else {
-                        kept.append(KeptPoint(fix: f, ride: 0, segment: 0))
-                        late = late.map { min($0.lowerBound, t)...max($0.upperBound, t) } ?? t...t
-                    }
-                    continue
-                }
-                seen = t
-                pipeline.process(f) { event in
-                    switch event {
-                    case .kept(let fix, _, _): kept.append(KeptPoint(fix: fix, ride: 0, segment: 0))
-                    case .dropped(_, let reason): drops[reason.rawValue, default: 0] += 1
-                    }
-                }
+            // (the database away) goes through it again when the phone sends it again. What the
+            // batch makes of the lane waits in `pending` meanwhile (the lane's turn is this batch's).
+            let batch = lane.state.withLock { lane in
+                Self.prepare(
+                    fixes, lane: &lane, battery: battery, alarms: alarms, readings: readings, messages: messages,
+                    now: now)
             }
-            // Whether the batch holds a point newer than any the device sent before: only then does
-            // what it says of the phone (battery, accuracy) move the device's state on.
-            let advances = (sorted.last?.unixMilliseconds).map { $0 > (lane.seen ?? .min) } ?? false
-            // Events: like the pipeline, the detector moves on only once they are stored (a resent
-            // batch's points are earlier than what it saw, and pass; an event stored twice is kept once).
-            var detector = lane.detector
-            let readPlaces = lane.placesRead.map { now - $0 >= 30_000 } ?? true
-            let name = lane.name
-            let outlet = lane.outlet
-            let offline = lane.offline
-            // What the batch says of the phone moves the device's state on with its points.
-            let state = sorted.last.flatMap { newest in
-                advances
-                    ? DeviceStateUpdate(
-                        milliseconds: newest.unixMilliseconds!, battery: battery, accuracy: newest.horizontalError)
-                    : nil
-            }
-            // What the detector makes of the batch: the points' events, then the battery's, the
-            // phone coming back and its user's alarms.
-            func observe(_ detector: inout EventDetector) -> (points: [TrailEvent], others: [TrailEvent]) {
-                let points = sorted.flatMap { detector.observe($0) }
-                var others: [TrailEvent] = []
-                if let battery, advances, let newest = sorted.last?.unixMilliseconds {
-                    others += detector.observe(battery: battery, at: newest)
-                }
-                if offline { others.append(detector.connected(at: now)) }
-                others += alarms.map {
-                    TrailEvent(
-                        milliseconds: $0.milliseconds, type: .deviceAlarm, coordinate: $0.coordinate, text: $0.kind)
-                }
-                return (points, others)
-            }
+            let (kept, drops, late, state) = (batch.kept, batch.drops, batch.late, batch.state)
+            let (name, outlet, observed, readPlaces) = (batch.name, batch.outlet, batch.observe, batch.readPlaces)
+            let placement = self.placement
             let stored: Int
-            // Nothing but points (no reading, no event, the places read lately): their placement
-            // is the unit's last and only write.
-            var alone = detector
-            var quiet = !readPlaces && readings.isEmpty && messages.isEmpty && late == nil
-            if quiet {
-                let observed = observe(&alone)
-                quiet = observed.points.isEmpty && observed.others.isEmpty
-            }
-            if quiet {
-                stored = try store.writeNow {
-                    try $0.makeWriter(device: device).placeLast(kept, drops: drops, rule: placement, state: state)
+            var detector = batch.detector
+            do {
+                if let alone = batch.quiet {
+                    // Nothing but points (no reading, no event, the places read lately): their
+                    // placement is the unit's last and only write.
+                    stored = try await store.write {
+                        try $0.makeWriter(device: device).placeLast(kept, drops: drops, rule: placement, state: state)
+                    }
+                    detector = alone
+                } else {
+                    // The batch is one unit of work: its messages, its points, the phone's readings,
+                    // the events with their cues and alerts, and the device's state are stored
+                    // together or not at all.
+                    (stored, detector) = try await store.write { [detector] tx -> (Int, EventDetector) in
+                        var detector = detector
+                        for message in messages {
+                            _ = try tx.addDeviceMessage(
+                                device, type: message.type, receivedMilliseconds: now, body: message.body)
+                        }
+                        let stored = try tx.makeWriter(device: device).place(
+                            kept, drops: drops, rule: placement, state: state)
+                        // What the phone measured (its barometer), as the device's own weather readings.
+                        if !readings.isEmpty {
+                            _ = try tx.addWeatherReadings(
+                                readings.map { r in
+                                    var r = r
+                                    r.device = device
+                                    return r
+                                }, account: account)
+                        }
+                        if readPlaces {
+                            let places = try tx.places(account: account)
+                            if places != detector.places { detector.setPlaces(places) }
+                        }
+                        let events = observed(&detector)
+                        var found = try self.unrepeated(events.points, deviceName: name, account: account, in: tx)
+                        if let late, stored > 0 {
+                            found += try self.lateEvents(
+                                in: late, device: device, deviceName: name, account: account,
+                                places: detector.places, besides: found, unit: tx)
+                        }
+                        try outlet.take(found + events.others, device: device, deviceName: name, in: tx)
+                        return (stored, detector)
+                    }
                 }
-                detector = alone
-            } else {
-                // The batch is one unit of work: its messages, its points, the phone's readings, the
-                // events with their cues and alerts, and the device's state are stored together or
-                // not at all.
-                stored = try store.writeNow { tx -> Int in
-                    for message in messages {
-                        _ = try tx.addDeviceMessage(
-                            device, type: message.type, receivedMilliseconds: now, body: message.body)
-                    }
-                    let stored = try tx.makeWriter(device: device).place(
-                        kept, drops: drops, rule: placement, state: state)
-                    // What the phone measured (its barometer), as the device's own weather readings.
-                    if !readings.isEmpty {
-                        _ = try tx.addWeatherReadings(
-                            readings.map { r in
-                                var r = r
-                                r.device = device
-                                return r
-                            }, account: account)
-                    }
-                    if readPlaces {
-                        let places = try tx.places(account: account)
-                        if places != detector.places { detector.setPlaces(places) }
-                    }
-                    let observed = observe(&detector)
-                    var events = try unrepeated(observed.points, deviceName: name, account: account, in: tx)
-                    if let late, stored > 0 {
-                        events += try lateEvents(
-                            in: late, device: device, deviceName: name, account: account, places: detector.places,
-                            besides: events, unit: tx)
-                    }
-                    try outlet.take(events + observed.others, device: device, deviceName: name, in: tx)
-                    return stored
-                }
+            } catch {
+                lane.state.withLock { $0.pending = nil }
+                throw error
             }
-            lane.pipeline = pipeline
-            lane.seen = seen
-            lane.detector = detector
-            if readPlaces { lane.placesRead = now }
-            lane.offline = false
-            lane.lastSeen = now
+            lane.state.withLock { lane in
+                if let pending = lane.pending { lane.pipeline = pending }
+                lane.pending = nil
+                lane.seen = batch.seen
+                lane.detector = detector
+                if readPlaces { lane.placesRead = now }
+                lane.offline = false
+                lane.lastSeen = now
+            }
             return stored
         }
+    }
+
+    /// What a batch makes of its lane before it is stored: the points the rules keep (the
+    /// lane's pipeline moved on in `pending`), the device's new state, and how its events are
+    /// found.
+    struct Batch: Sendable {
+        var kept: [KeptPoint] = []
+        var drops: [String: Int] = [:]
+        var late: ClosedRange<Int64>?
+        var seen: Int64?
+        var state: DeviceStateUpdate?
+        var detector: EventDetector
+        /// The detector as it is after the batch when the batch holds nothing but points and they
+        /// make no event (its placement is then the unit's only write); nil otherwise.
+        var quiet: EventDetector?
+        var readPlaces: Bool
+        let name: String
+        let outlet: EventOutlet
+        /// What the detector makes of the batch: the points' events, then the battery's, the phone
+        /// coming back and its user's alarms.
+        let observe: @Sendable (inout EventDetector) -> (points: [TrailEvent], others: [TrailEvent])
+    }
+
+    static func prepare(
+        _ fixes: [Fix], lane: inout Lane.State, battery: Double?, alarms: [PhoneAlarm], readings: [WeatherReading],
+        messages: [(type: String, body: String)], now: Int64
+    ) -> Batch {
+        var pipeline = lane.pipeline
+        var seen = lane.seen
+        var kept: [KeptPoint] = []
+        var drops: [String: Int] = [:]
+        var late: ClosedRange<Int64>?
+        let sorted = fixes.sorted { $0.unixMilliseconds! < $1.unixMilliseconds! }
+        for f in sorted {
+            let t = f.unixMilliseconds!
+            if let seen, t <= seen {
+                // A late point (a backlog sent after newer points, a resend): the rules that need
+                // no neighbour, then its place among the stored points.
+                if let reason = pipeline.reasonToDropAlone(f) {
+                    drops[reason.rawValue, default: 0] += 1
+                } else {
+                    kept.append(KeptPoint(fix: f, ride: 0, segment: 0))
+                    late = late.map { min($0.lowerBound, t)...max($0.upperBound, t) } ?? t...t
+                }
+                continue
+            }
+            seen = t
+            pipeline.process(f) { event in
+                switch event {
+                case .kept(let fix, _, _): kept.append(KeptPoint(fix: fix, ride: 0, segment: 0))
+                case .dropped(_, let reason): drops[reason.rawValue, default: 0] += 1
+                }
+            }
+        }
+        lane.pending = pipeline
+        // Whether the batch holds a point newer than any the device sent before: only then does
+        // what it says of the phone (battery, accuracy) move the device's state on.
+        let advances = (sorted.last?.unixMilliseconds).map { $0 > (lane.seen ?? .min) } ?? false
+        let offline = lane.offline
+        // What the batch says of the phone moves the device's state on with its points.
+        let state = sorted.last.flatMap { newest in
+            advances
+                ? DeviceStateUpdate(
+                    milliseconds: newest.unixMilliseconds!, battery: battery, accuracy: newest.horizontalError)
+                : nil
+        }
+        // Events: like the pipeline, the detector moves on only once they are stored (a resent
+        // batch's points are earlier than what it saw, and pass; an event stored twice is kept once).
+        let observe: @Sendable (inout EventDetector) -> (points: [TrailEvent], others: [TrailEvent]) = { detector in
+            let points = sorted.flatMap { detector.observe($0) }
+            var others: [TrailEvent] = []
+            if let battery, advances, let newest = sorted.last?.unixMilliseconds {
+                others += detector.observe(battery: battery, at: newest)
+            }
+            if offline { others.append(detector.connected(at: now)) }
+            others += alarms.map {
+                TrailEvent(milliseconds: $0.milliseconds, type: .deviceAlarm, coordinate: $0.coordinate, text: $0.kind)
+            }
+            return (points, others)
+        }
+        let readPlaces = lane.placesRead.map { now - $0 >= 30_000 } ?? true
+        var quiet: EventDetector?
+        if !readPlaces && readings.isEmpty && messages.isEmpty && late == nil {
+            var alone = lane.detector
+            let observed = observe(&alone)
+            if observed.points.isEmpty && observed.others.isEmpty { quiet = alone }
+        }
+        return Batch(
+            kept: kept, drops: drops, late: late, seen: seen, state: state, detector: lane.detector, quiet: quiet,
+            readPlaces: readPlaces, name: lane.name, outlet: lane.outlet, observe: observe)
     }
 
     /// How far around late points their events are looked for again, ms: the longest time a rule
@@ -377,16 +426,19 @@ public final class PhoneIngest: Sendable {
     /// did (devices that sent something since the server started; once until it sends again,
     /// which is `device.connected`). Returns how many it found.
     @discardableResult
-    public func findSilent(now: Int64 = UTCTimestamp.now()) throws -> Int {
+    public func findSilent(now: Int64 = UTCTimestamp.now()) async throws -> Int {
         let silence = Int64(configuration.events.offlineAfter * 1000)
         let all = lanes.withLock { Array($0) }
         var found = 0
         for (device, lane) in all {
-            try lane.state.withLock { lane in
-                guard !lane.offline, now - lane.lastSeen >= silence else { return }
-                try lane.outlet.take(
-                    [lane.detector.offline(at: lane.lastSeen + silence)], device: device, deviceName: lane.name)
-                lane.offline = true
+            try await lane.turn.run {
+                let silent = lane.state.withLock { lane in
+                    !lane.offline && now - lane.lastSeen >= silence
+                        ? (lane.detector.offline(at: lane.lastSeen + silence), lane.outlet, lane.name) : nil
+                }
+                guard let (event, outlet, name) = silent else { return }
+                try await store.write { try outlet.take([event], device: device, deviceName: name, in: $0) }
+                lane.state.withLock { $0.offline = true }
                 found += 1
             }
         }
