@@ -71,6 +71,9 @@ public final class PhoneIngest: Sendable {
             var offline = false
             /// The pipeline as the batch being stored leaves it, kept once it is stored.
             var pending: Pipeline?
+            /// How many times the account's places changed (``placesChanged()``): a batch that read
+            /// them marks them read only when they did not change while its unit ran.
+            var placesChanges = 0
         }
 
         let state: Mutex<State>
@@ -215,7 +218,7 @@ public final class PhoneIngest: Sendable {
                 lane.pending = nil
                 lane.seen = batch.seen
                 lane.detector = detector
-                if readPlaces { lane.placesRead = now }
+                if readPlaces && lane.placesChanges == batch.placesChanges { lane.placesRead = now }
                 lane.offline = false
                 lane.lastSeen = now
             }
@@ -237,6 +240,8 @@ public final class PhoneIngest: Sendable {
         /// make no event (its placement is then the unit's only write); nil otherwise.
         var quiet: EventDetector?
         var readPlaces: Bool
+        /// The lane's ``Lane/State/placesChanges`` when the batch began.
+        let placesChanges: Int
         let name: String
         let outlet: EventOutlet
         /// What the detector makes of the batch: the points' events, then the battery's, the phone
@@ -310,7 +315,8 @@ public final class PhoneIngest: Sendable {
         }
         return Batch(
             kept: kept, drops: drops, late: late, seen: seen, state: state, detector: lane.detector, quiet: quiet,
-            readPlaces: readPlaces, name: lane.name, outlet: lane.outlet, observe: observe)
+            readPlaces: readPlaces, placesChanges: lane.placesChanges, name: lane.name, outlet: lane.outlet,
+            observe: observe)
     }
 
     /// How far around late points their events are looked for again, ms: the longest time a rule
@@ -412,7 +418,12 @@ public final class PhoneIngest: Sendable {
     /// Places changed (a phone sent its regions): every device reads its account's places again
     /// with its next batch (otherwise they are read again after 30 s).
     public func placesChanged() {
-        for lane in lanes.withLock({ Array($0.values) }) { lane.state.withLock { $0.placesRead = nil } }
+        for lane in lanes.withLock({ Array($0.values) }) {
+            lane.state.withLock {
+                $0.placesRead = nil
+                $0.placesChanges += 1
+            }
+        }
     }
 
     /// Seconds of silence after which a device is offline.
