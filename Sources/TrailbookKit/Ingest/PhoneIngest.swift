@@ -160,8 +160,6 @@ public final class PhoneIngest: Sendable {
                     fixes, lane: &lane, battery: battery, alarms: alarms, readings: readings, messages: messages,
                     now: now)
             }
-            let (kept, drops, late, state) = (batch.kept, batch.drops, batch.late, batch.state)
-            let (name, outlet, observed, readPlaces) = (batch.name, batch.outlet, batch.observe, batch.readPlaces)
             let placement = self.placement
             let stored: Int
             var detector = batch.detector
@@ -170,7 +168,8 @@ public final class PhoneIngest: Sendable {
                     // Nothing but points (no reading, no event, the places read lately): their
                     // placement is the unit's last and only write.
                     stored = try await store.write {
-                        try $0.makeWriter(device: device).placeLast(kept, drops: drops, rule: placement, state: state)
+                        try $0.makeWriter(device: device).placeLast(
+                            batch.kept, drops: batch.drops, rule: placement, state: batch.state)
                     }
                     detector = alone
                 } else {
@@ -184,7 +183,7 @@ public final class PhoneIngest: Sendable {
                                 device, type: message.type, receivedMilliseconds: now, body: message.body)
                         }
                         let stored = try tx.makeWriter(device: device).place(
-                            kept, drops: drops, rule: placement, state: state)
+                            batch.kept, drops: batch.drops, rule: placement, state: batch.state)
                         // What the phone measured (its barometer), as the device's own weather readings.
                         if !readings.isEmpty {
                             _ = try tx.addWeatherReadings(
@@ -194,18 +193,19 @@ public final class PhoneIngest: Sendable {
                                     return r
                                 }, account: account)
                         }
-                        if readPlaces {
+                        if batch.readPlaces {
                             let places = try tx.places(account: account)
                             if places != detector.places { detector.setPlaces(places) }
                         }
-                        let events = observed(&detector)
-                        var found = try self.unrepeated(events.points, deviceName: name, account: account, in: tx)
-                        if let late, stored > 0 {
+                        let events = batch.observe(&detector)
+                        var found = try self.unrepeated(
+                            events.points, deviceName: batch.name, account: account, in: tx)
+                        if let late = batch.late, stored > 0 {
                             found += try self.lateEvents(
-                                in: late, device: device, deviceName: name, account: account,
+                                in: late, device: device, deviceName: batch.name, account: account,
                                 places: detector.places, besides: found, unit: tx)
                         }
-                        try outlet.take(found + events.others, device: device, deviceName: name, in: tx)
+                        try batch.outlet.take(found + events.others, device: device, deviceName: batch.name, in: tx)
                         return (stored, detector)
                     }
                 }
@@ -218,7 +218,7 @@ public final class PhoneIngest: Sendable {
                 lane.pending = nil
                 lane.seen = batch.seen
                 lane.detector = detector
-                if readPlaces && lane.placesChanges == batch.placesChanges { lane.placesRead = now }
+                if batch.readPlaces && lane.placesChanges == batch.placesChanges { lane.placesRead = now }
                 lane.offline = false
                 lane.lastSeen = now
             }
@@ -230,16 +230,16 @@ public final class PhoneIngest: Sendable {
     /// lane's pipeline moved on in `pending`), the device's new state, and how its events are
     /// found.
     struct Batch: Sendable {
-        var kept: [KeptPoint] = []
-        var drops: [String: Int] = [:]
-        var late: ClosedRange<Int64>?
-        var seen: Int64?
-        var state: DeviceStateUpdate?
-        var detector: EventDetector
+        let kept: [KeptPoint]
+        let drops: [String: Int]
+        let late: ClosedRange<Int64>?
+        let seen: Int64?
+        let state: DeviceStateUpdate?
+        let detector: EventDetector
         /// The detector as it is after the batch when the batch holds nothing but points and they
         /// make no event (its placement is then the unit's only write); nil otherwise.
-        var quiet: EventDetector?
-        var readPlaces: Bool
+        let quiet: EventDetector?
+        let readPlaces: Bool
         /// The lane's ``Lane/State/placesChanges`` when the batch began.
         let placesChanges: Int
         let name: String
