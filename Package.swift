@@ -80,6 +80,7 @@ let package = Package(
             dependencies: [
                 "GPSCore", "TrackModel", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(name: "RideSimulator", dependencies: ["GPSCore", "NMEA"]),
@@ -158,7 +159,11 @@ let package = Package(
         ),
         .testTarget(
             name: "StorePostgresTests",
-            dependencies: ["StorePostgres", "TrackStore", "StoreContract", "GPSCore", "TrailbookTestSupport"]
+            dependencies: [
+                "StorePostgres", "TrackStore", "StoreContract", "GPSCore", "TrailbookTestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSCore", "RideSimulator"]),
         .testTarget(

@@ -11,7 +11,15 @@ import Foundation
 ///   rules run, an import's write transaction, a file's digest, a socket or a child process).
 ///
 /// A store's async units (`store.read { }`, `store.write { }`) run on SQLite's own threads (GRDB's
-/// queues), on PostgreSQL through ``run(_:)``.
+/// queues); on PostgreSQL a unit's task prefers ``units``, so that its synchronous body, which
+/// waits on each reply (``settle(_:)``), runs on one of those threads.
+///
+/// - ``units`` is a task executor whose threads are made as its jobs need them (a task that
+///   prefers it runs its synchronous parts there, never on a cooperative thread).
+/// - ``wait(_:)`` blocks the calling thread until an async operation (run preferring ``units``)
+///   has ended: a synchronous caller's way to async work.
+/// - ``settle(_:)`` blocks the calling thread until a callback gives a result: a statement's
+///   reply.
 public enum Blocking {
     /// Starts `body` on a new thread named `name`, which ends when `body` returns.
     public static func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
@@ -22,7 +30,7 @@ public enum Blocking {
     }
 
     /// Runs `body` on one of the kept threads and gives its result to the awaiting task. At most
-    /// ``Workers/limit`` bodies run at once; more wait their turn in order.
+    /// 16 bodies run at once; more wait their turn in order.
     public static func run<Value: Sendable, Failure: Error>(
         _ body: @escaping @Sendable () throws(Failure) -> Value
     ) async throws(Failure) -> Value {
@@ -32,45 +40,100 @@ public enum Blocking {
         return try result.get()
     }
 
-    static let workers = Workers()
+    static let workers = Workers(limit: 16)
 
-    /// The threads of ``run(_:)``: made as work comes, up to ``limit``, each then waiting for the
-    /// next body (a thread made per call costs its creation and lets a burst make hundreds).
-    final class Workers: Sendable {
-        /// As many as a server's requests need to wait on the store and bcrypt at once.
-        static let limit = 16
+    /// Runs the jobs of tasks that prefer it on threads of its own, made as jobs wait with no
+    /// thread idle and then kept: a job there may block (a PostgreSQL unit's body waits on each
+    /// reply, a synchronous caller may wait on a task), so the threads are not bounded. What
+    /// bounds them is the work: units wait for one of the store's connections before their
+    /// bodies run.
+    public static let units: any TaskExecutor = Units()
 
-        private struct State: Sendable {
-            var jobs: [@Sendable () -> Void] = []
-            var next = 0
-            var idle = 0
-            var threads = 0
+    private final class Units: TaskExecutor {
+        let workers = Workers(limit: .max)
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            let executor = asUnownedTaskExecutor()
+            workers.submit { job.runSynchronously(on: executor) }
         }
+    }
 
-        private let state = Guarded(State())
+    /// Runs `operation` in a task that prefers ``units`` and blocks the calling thread until it
+    /// has ended: a synchronous caller (a command, a synchronous store unit) waits on async work
+    /// without needing a cooperative thread, which it may be holding.
+    public static func wait<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value) throws
+        -> Value
+    {
+        try settle { done in
+            Task(executorPreference: units) {
+                do { done(.success(try await operation())) } catch { done(.failure(error)) }
+            }
+        }
+    }
+
+    /// Blocks the calling thread until `start`'s callback has given the result: what a
+    /// synchronous body waits on (a statement's reply, a task's end).
+    public static func settle<Value: Sendable>(
+        _ start: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
+    ) throws -> Value {
+        let outcome = Guarded<Result<Value, any Error>?>(nil)
+        start { result in outcome.withLock { if $0 == nil { $0 = result } } }
+        return try outcome.wait(until: { $0 != nil }) { $0! }.get()
+    }
+
+    /// The threads of ``run(_:)`` (up to 16: as many as a server's requests need to wait on the
+    /// store and bcrypt at once) and of ``units``: made as work comes, up to `limit`, each then
+    /// waiting for the next body (a thread made per call costs its creation and lets a burst make
+    /// hundreds).
+    ///
+    /// A job wakes one waiting thread (a condition's signal), not all of them: as the executor
+    /// of PostgreSQL's units it takes every hop of their tasks, and waking every idle thread for
+    /// each cost the server half of its CPU in lock hand-offs (`perf record` under
+    /// `serve-load.py --saturate`, docs/BENCHMARKS.md).
+    final class Workers: @unchecked Sendable {
+        let limit: Int
+        // All below only under `condition`'s lock.
+        private let condition = NSCondition()
+        private var jobs: [@Sendable () -> Void] = []
+        private var next = 0
+        private var idle = 0
+        private var threads = 0
+
+        init(limit: Int) { self.limit = limit }
 
         func submit(_ job: @escaping @Sendable () -> Void) {
-            let grow = state.withLock { s -> Bool in
-                s.jobs.append(job)
-                guard s.jobs.count - s.next > s.idle, s.threads < Self.limit else { return false }
-                s.threads += 1
-                return true
-            }
+            condition.lock()
+            jobs.append(job)
+            let grow = jobs.count - next > idle && threads < limit
+            if grow { threads += 1 }
+            if idle > 0 { condition.signal() }
+            condition.unlock()
             if grow { Blocking.start("trailbook worker") { self.serve() } }
         }
 
         /// Runs the bodies handed in, oldest first, for as long as the process lives.
         private func serve() {
+            condition.lock()
             while true {
-                state.withLock { $0.idle += 1 }
-                let job = state.wait(until: { $0.next < $0.jobs.count }) { s -> @Sendable () -> Void in
-                    let job = s.jobs[s.next]
-                    s.next += 1
-                    if s.next == s.jobs.count { (s.jobs, s.next) = ([], 0) }
-                    s.idle -= 1
-                    return job
+                while next == jobs.count {
+                    idle += 1
+                    condition.wait()
+                    idle -= 1
                 }
+                let job = jobs[next]
+                next += 1
+                if next == jobs.count {
+                    jobs.removeAll(keepingCapacity: true)
+                    next = 0
+                } else if next >= 1024, next * 2 >= jobs.count {
+                    // A queue that never empties (a saturated server) does not keep what it ran.
+                    jobs.removeFirst(next)
+                    next = 0
+                }
+                condition.unlock()
                 job()
+                condition.lock()
             }
         }
     }
@@ -79,7 +142,8 @@ public enum Blocking {
 /// State that threads hand each other and wait on: a batch of fixes between a log's reader and
 /// the rules, an import's batches between the rules and its write transaction, a digest.
 ///
-/// The one lock-and-condition type of the shipped code besides the decoder's pool. It is sound
+/// The one lock-and-condition type of the shipped code besides the decoder's pool and the
+/// offload helper's workers (which wake one thread a job). It is sound
 /// to share because `state` is reachable only inside ``withLock(_:)`` and
 /// ``wait(until:then:)`` (and ``peek(_:)``, which cannot change it), which hold the condition's
 /// lock for the whole of their body; every body that may change it wakes the waiters when it

@@ -119,71 +119,98 @@ public final class PostgresUnit: PostgresStoring {
 extension PostgresStore {
     public func writeNow<T>(_ body: (any StoreWriting) throws -> T) throws -> T { try writeUnit(body) }
 
+    /// Runs `body` on one snapshot (a repeatable-read, read-only transaction).
+    public func readNow<T>(_ body: (any StoreReading) throws -> T) throws -> T { try readUnit(body) }
+
     /// ``writeNow(_:)`` with the unit as what it is, for the store's own upkeep.
-    func writeUnit<T>(_ body: (PostgresUnit) throws -> T) throws -> T {
-        let (value, after) = try mapped { try connections.withConnection { try unit(writingOn: $0, body) } }
+    func writeUnit<T>(_ body: (PostgresUnit) throws -> T) throws -> T { try unitNow(writes: true, body) }
+
+    /// ``readNow(_:)`` with the unit as what it is, for the store's own upkeep.
+    func readUnit<T>(_ body: (PostgresUnit) throws -> T) throws -> T { try unitNow(writes: false, body) }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T {
+        try await unit(writes: true) { try body($0) }
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReading) throws -> T) async throws -> T {
+        try await unit(writes: false) { try body($0) }
+    }
+
+    /// A unit of a synchronous caller: its body runs on the thread of the unit's task while the
+    /// caller waits (`Blocking.wait`), so the body and its value are handed across as they are.
+    private func unitNow<T>(writes: Bool, _ body: (PostgresUnit) throws -> T) throws -> T {
+        try withoutActuallyEscaping(body) { body in
+            let lent = Handed(body)
+            // The unit's task has ended when the wait does; the body goes no further.
+            defer { lent.value = nil }
+            return try Blocking.wait { try await self.unit(writes: writes) { Handed(try lent.value!($0)) } }.value!
+        }
+    }
+
+    /// `body` as a unit of work on a connection of the pool (a write unit's transaction, or a
+    /// read unit's snapshot), then what is to run once it has committed.
+    private func unit<T: Sendable>(writes: Bool, _ body: @escaping @Sendable (PostgresUnit) throws -> T)
+        async throws -> T
+    {
+        let logger = connections.logger
+        let (value, after) = try await mapped {
+            try await connections.withConnection { connection in
+                let session = Session(connection: connection, logger: logger, prepares: true)
+                let unit = PostgresUnit(session, store: self, writes: writes)
+                return (try unit.run { try body(unit) }, unit.afterCommit)
+            }
+        }
         for action in after { action() }
         return value
     }
 
-    /// Runs `body` on one snapshot (a repeatable-read, read-only transaction).
-    public func readNow<T>(_ body: (any StoreReading) throws -> T) throws -> T { try readUnit(body) }
-
-    /// ``readNow(_:)`` with the unit as what it is, for the store's own upkeep.
-    func readUnit<T>(_ body: (PostgresUnit) throws -> T) throws -> T {
-        try mapped { try connections.withConnection { try unit(readingOn: $0, body) } }
-    }
-
-    // A unit takes one of the offload helper's threads, then waits there for its connection and
-    // on its replies: a unit never holds a connection while it waits for a thread (with both
-    // bounded at 16, that wait could be a cycle: connections held by units waiting for threads
-    // held by units waiting for connections).
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T {
-        try await Blocking.run { try self.writeNow(body) }
-    }
-
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReading) throws -> T) async throws -> T {
-        try await Blocking.run { try self.readNow(body) }
-    }
-
-    // One prepared statement each, run from the caller's task on a leased connection. A token's
-    // device is read once, then kept (``PhoneDeviceCache``: a batch for it checks it again).
+    // One prepared statement each, run from the caller's task on a connection of the pool. A
+    // token's device is read once, then kept (``PhoneDeviceCache``: a batch for it checks it again).
     public func readPhoneDevice(tokenHash: String) async throws -> (account: String, device: DeviceID, name: String)? {
         if let known = phoneDevices.entry(tokenHash: tokenHash) { return known }
-        let found = try await mappedAsync {
-            try await connections.rows(prepared: Prepared.DeviceByToken.self, Self.deviceQuery(tokenHash: tokenHash))
-                .first.map(Self.phoneDevice)
-        }
+        let found = try await rows(prepared: Prepared.DeviceByToken.self, Self.deviceQuery(tokenHash: tokenHash))
+            .first.map(Self.phoneDevice)
         if let found { phoneDevices.keep(found, tokenHash: tokenHash) }
         return found
     }
 
     public func readLiveViews(of devices: [OwnedDevice], viewers: Set<String>, limit: Int) async throws -> [LiveView] {
         guard !devices.isEmpty else { return [] }
-        return try await mappedAsync {
-            try Self.liveViews(
-                await connections.rows(
-                    prepared: Prepared.LiveView.self,
-                    Self.liveViewQuery(devices, viewers: viewers, limit: limit)),
-                count: devices.count)
+        let query = Self.liveViewQuery(devices, viewers: viewers, limit: limit)
+        return try Self.liveViews(try await rows(prepared: Prepared.LiveView.self, query), count: devices.count)
+    }
+
+    /// The rows of `query`, run as `key`'s prepared statement on a connection of the pool, from
+    /// the caller's task: a read of one statement needs neither a transaction nor a thread.
+    private func rows<Key: PreparedKey>(prepared key: Key.Type, _ query: PostgresQuery) async throws
+        -> [PostgresRandomAccessRow]
+    {
+        let registered = Prepared.register(key, query.sql)
+        assert(registered, "the text of \(key)'s statement changed: bind its values")
+        let logger = connections.logger
+        return try await mapped {
+            try await connections.withConnection { connection in
+                let rows: EventLoopFuture<[PostgresRow]>
+                if registered {
+                    let promise = connection.eventLoop.makePromise(of: [PostgresRow].self)
+                    promise.completeWithTask { try await Session.rows(of: key, query, on: connection, logger: logger) }
+                    rows = promise.futureResult
+                } else {
+                    rows = connection.query(query, logger: logger).map(\.rows)
+                }
+                return try await Connections.watched(rows, on: connection).get().map { $0.makeRandomAccess() }
+            }
         }
     }
 
-    /// `body` as a write unit on `session`, with what is to run once it has committed.
-    private func unit<T>(writingOn session: Session, _ body: (PostgresUnit) throws -> T) throws
-        -> (T, [@Sendable () -> Void])
-    {
-        let unit = PostgresUnit(session, store: self, writes: true)
-        return (try unit.run { try body(unit) }, unit.afterCommit)
-    }
-
-    /// `body` as a read unit on `session`: one snapshot, nothing written.
-    private func unit<T>(readingOn session: Session, _ body: (PostgresUnit) throws -> T) throws -> T {
-        let unit = PostgresUnit(session, store: self, writes: false)
-        return try unit.run { try body(unit) }
-    }
-
-    private func mappedAsync<T>(_ body: () async throws -> T) async throws -> T {
+    private func mapped<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch { throw PostgresStoreError.from(error, location: location) }
     }
+}
+
+/// A value handed between a thread that waits and the one that works for it (``PostgresStore/unitNow(writes:_:)``):
+/// the waiting one touches it neither while the other does nor before the other is done with it.
+private final class Handed<Value>: @unchecked Sendable {
+    var value: Value?
+    init(_ value: Value) { self.value = value }
 }

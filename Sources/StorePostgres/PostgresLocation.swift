@@ -72,4 +72,20 @@ public struct PostgresLocation: Equatable, Sendable, CustomStringConvertible {
         configuration.options.connectTimeout = .seconds(10)
         return configuration
     }
+
+    /// The settings of a pool of at most `maximum` connections, each started with `parameters`.
+    func clientConfiguration(maximum: Int, parameters: [(String, String)]) -> PostgresClient.Configuration {
+        var pooled: PostgresClient.Configuration =
+            if let socketFolder {
+                .init(
+                    unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password,
+                    database: database)
+            } else {
+                .init(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+            }
+        pooled.options.connectTimeout = .seconds(10)
+        pooled.options.maximumConnections = maximum
+        pooled.options.additionalStartupParameters = parameters
+        return pooled
+    }
 }

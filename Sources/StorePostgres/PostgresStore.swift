@@ -2,6 +2,7 @@ import Foundation
 import GPSCore
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 import Synchronization
 @_exported import TrackModel
 
@@ -48,11 +49,16 @@ public final class PostgresStore: TrackStoring, Sendable {
         do {
             // On a connection of its own: a database that is away or refuses the login says so
             // at once, and the pool does not keep trying it in the background.
-            let connection = try connections.connect()
-            defer { try? (connection.close() as EventLoopFuture<Void>).wait() }
-            try PostgresSchema.migrate(
-                Session(connection: connection, logger: connections.logger), location: path, create: create)
-            try ensurePartitionsAhead()
+            let connections = self.connections
+            let connection = try Blocking.wait { try await connections.connect() }
+            defer { try? Blocking.wait { try await connection.close() } }
+            let session = Session(connection: connection, logger: connections.logger)
+            try PostgresSchema.migrate(session, location: path, create: create)
+            // There too: the pool runs once the server's service group runs it, or a first unit
+            // of work starts it.
+            let unit = PostgresUnit(session, store: self, writes: true)
+            try unit.run { try unit.ensurePartitions(Self.monthsAhead()) }
+            for action in unit.afterCommit { action() }
         } catch {
             connections.close()
             throw PostgresStoreError.from(error, location: location)
@@ -110,9 +116,19 @@ public final class PostgresStore: TrackStoring, Sendable {
     /// The month partitions of `position` for the current month and the two after it, made
     /// ahead of time so that ingestion rarely makes one.
     public func ensurePartitionsAhead(now: Int64 = UTCTimestamp.now()) throws {
-        let month = Self.month(of: now)
-        try writeUnit { try $0.ensurePartitions([month, month + 1, month + 2]) }
+        try writeUnit { try $0.ensurePartitions(Self.monthsAhead(now: now)) }
     }
+
+    /// The month of `now` and the two after it.
+    static func monthsAhead(now: Int64 = UTCTimestamp.now()) -> Set<Int> {
+        let month = Self.month(of: now)
+        return [month, month + 1, month + 2]
+    }
+
+    /// Runs the store's pool in the server's service group: until the group shuts down, then
+    /// the store closes (its connections after the server's and the notifier's last units,
+    /// as it is the group's first service).
+    public var service: some Service { StoreService(store: self) }
 
     /// `year * 12 + month - 1` of a time (ms since 1970, UTC).
     static func month(of ms: Int64) -> Int {
@@ -188,4 +204,15 @@ extension PostgresStore {
     /// The earliest and latest time stored (ms), as the SQLite store's keys hold them.
     static let earliest: Int64 = -(1 << 42)
     static let latest: Int64 = (1 << 42) - 1
+}
+
+/// ``PostgresStore/service``.
+struct StoreService: Service {
+    let store: PostgresStore
+
+    func run() async throws {
+        // A unit that came before the group started the pool in a task of the store's.
+        if await !store.connections.runClient() { try? await gracefulShutdown() }
+        store.close()
+    }
 }

@@ -1,3 +1,4 @@
+import GPSCore
 import Logging
 import NIOCore
 import PostgresNIO
@@ -79,22 +80,28 @@ extension Session {
         // A statement whose text varies had a value put in its text instead of bound: each use
         // would be parsed and planned again (tests run debug builds, where this stops them).
         assert(registered, "the text of \(key)'s statement changed: bind its values")
-        guard let executor, registered else { return try self.query(query) }
+        guard prepares, registered else { return try self.query(query) }
         let (connection, logger) = (connection, logger)
-        let use = PreparedUse<Key>(bindings: query.binds)
         let promise = connection.eventLoop.makePromise(of: [PostgresRow].self)
-        // PostgresNIO's prepared statements are async only: the task runs on the pool's event
-        // loop, not on a cooperative thread a synchronous caller may be holding.
-        Task(executorPreference: executor) {
-            do {
-                var rows: [PostgresRow] = []
-                for try await row in try await connection.execute(use, logger: logger) { rows.append(row) }
-                promise.succeed(rows)
-            } catch {
+        // PostgresNIO's prepared statements are async only: the task runs on the offload
+        // helper's unit threads, not on a cooperative thread a synchronous caller may be holding.
+        Task(executorPreference: Blocking.units) {
+            do { promise.succeed(try await Self.rows(of: key, query, on: connection, logger: logger)) } catch {
                 promise.fail(error)
             }
         }
         return try Connections.settled(promise.futureResult, on: connection).map { $0.makeRandomAccess() }
+    }
+
+    /// The rows of `query` run as `key`'s prepared statement on `connection`.
+    static func rows<Key: PreparedKey>(
+        of key: Key.Type, _ query: PostgresQuery, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [PostgresRow] {
+        var rows: [PostgresRow] = []
+        for try await row in try await connection.execute(PreparedUse<Key>(bindings: query.binds), logger: logger) {
+            rows.append(row)
+        }
+        return rows
     }
 
     /// The first column of every row of `query`, run as `key`'s prepared statement.

@@ -99,18 +99,7 @@ struct Serve: AsyncParsableCommand {
         // The store is the group's first service, so the last stopped: a PostgreSQL store's
         // connections close once the server and the notifier have finished.
         var services: [any Service] = [notifier, server]
-        if let store = store as? PostgresStore { services.insert(ClosingStore(store: store), at: 0) }
+        if let store = store as? PostgresStore { services.insert(store.service, at: 0) }
         try await ServiceRunner.run(services, logger: logger)
-    }
-}
-
-/// A PostgreSQL store in `serve`'s service group: its pool runs from the store's opening, and
-/// ends when the group shuts down.
-struct ClosingStore: Service {
-    let store: PostgresStore
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        store.close()
     }
 }

@@ -42,6 +42,30 @@ import Testing
         #expect(seen.most <= 16, "at most 16 at once: \(seen.most)")
         #expect(seen.threads.count <= 16, "on at most 16 threads: \(seen.threads.count)")
     }
+
+    /// A thread waits on async work (`Blocking.wait`), whose tasks prefer `Blocking.units`: forty
+    /// child tasks that each block their thread until all forty have begun all get there (an
+    /// executor of 16 threads, or the two cooperative ones, would leave them short), and an
+    /// error comes back to the waiting thread as it was thrown.
+    @Test func aThreadWaitsOnTasksWhoseBlockingPartsEachGetAThread() throws {
+        let begun = Guarded(0)
+        let all = 40
+        let met = try Blocking.wait {
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<all {
+                    group.addTask {
+                        begun.withLock { $0 += 1 }
+                        let deadline = Date().addingTimeInterval(30)
+                        while begun.peek({ $0 }) < all, Date() < deadline { usleep(5000) }
+                        return begun.peek { $0 } == all
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+        }
+        #expect(met == all, "\(met) of \(all) tasks saw all the others begin")
+        #expect(throws: Refused(n: 7)) { try Blocking.wait { () async throws -> Int in throw Refused(n: 7) } }
+    }
 }
 
 extension Result {

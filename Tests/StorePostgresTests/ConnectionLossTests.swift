@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import PostgresNIO
+import ServiceLifecycle
 import Testing
 import TrailbookTestSupport
 
@@ -69,6 +71,25 @@ import TrailbookTestSupport
         #expect("\(error)".contains("connection refused"), "\(error)")
         try cluster.start()
         #expect(try store.readNow { try $0.devices() }.map(\.name) == ["phone"])
+    }
+
+    /// The server's service group runs the store's pool (the store's `service`): units go
+    /// through it, and when the group shuts down the store closes and refuses the next unit.
+    @Test func theStoresPoolRunsInAServiceGroupAndTheStoreClosesWithIt() async throws {
+        let store = try PostgresStore(
+            url: try PostgresCluster.shared().newDatabase(),
+            mediaDirectory: try Samples.temporaryDirectory() + "/media")
+        let group = ServiceGroup(services: [store.service], logger: Logger(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { running in
+            running.addTask { try await group.run() }
+            while !store.connections.runsInService { await Task.yield() }
+            _ = try await store.write { try $0.device(named: "phone") }
+            #expect(try await store.read { try $0.devices() }.map(\.name) == ["phone"])
+            await group.triggerGracefulShutdown()
+            try await running.waitForAll()
+        }
+        #expect(store.connections.runsInService, "no unit started a pool of the store's own")
+        await #expect(throws: PostgresStoreError.self) { try await store.read { try $0.devices() } }
     }
 
     /// Every cooperative thread is held by a caller that waits for the store: the leases must
