@@ -34,6 +34,8 @@ final class Connections: Sendable {
     }
     var runsInService: Bool { runner.withLock { if case .service = $0 { true } else { false } } }
     private let closed = Atomic<Bool>(false)
+    /// What a lease's probe waits on.
+    private let ticks: Ticks
     /// The last direct connection attempt: when it began, and the attempt itself (its result is
     /// the failure, nil when the server answered), which callers meanwhile wait for together.
     private let health = Mutex<(probed: ContinuousClock.Instant, attempt: Task<(any Error)?, Never>)?>(nil)
@@ -46,6 +48,7 @@ final class Connections: Sendable {
         var configuration = location.configuration
         configuration.options.additionalStartupParameters = parameters
         self.configuration = configuration
+        ticks = Ticks(on: loop)
         logger = Logger(label: "trailbook.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         client = PostgresClient(
             configuration: location.clientConfiguration(maximum: maximum, parameters: parameters),
@@ -77,7 +80,7 @@ final class Connections: Sendable {
         }
     }
 
-    /// Runs `body` on a connection of the pool, in a task that prefers `Blocking.units`; fails
+    /// Runs `body` on a connection of the pool, in a child task that prefers `Blocking.units`; fails
     /// with why when a probe says the database does not answer before the pool has a connection.
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
         async throws -> T
@@ -86,52 +89,38 @@ final class Connections: Sendable {
         startClient()
         let began = ContinuousClock.now
         let claim = Claim()
-        return try await withTaskExecutorPreference(Blocking.units) {
-            try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    try await self.client.withConnection { connection in
-                        guard claim.take(leased: true) else { throw CancellationError() }
-                        do { return try await body(connection) } catch {
-                            if !connection.isClosed && Self.isConnectionFailure(error) { Self.drop(connection) }
-                            throw error
-                        }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            // The lease and the body on a thread of the units'; the probe where the caller is.
+            group.addTask(executorPreference: Blocking.units) {
+                try await self.client.withConnection { connection in
+                    guard claim.take(leased: true) else { throw CancellationError() }
+                    do { return try await body(connection) } catch {
+                        if !connection.isClosed && Self.isConnectionFailure(error) { Self.drop(connection) }
+                        throw error
                     }
                 }
-                group.addTask {
-                    try await self.pause(Self.probeAfter)
-                    while !claim.isTaken {
-                        if let failure = await self.probe(since: began), claim.take(leased: false) { throw failure }
-                        try await self.pause(.seconds(1))
-                    }
-                    return nil
-                }
-                while let outcome = try await group.next() {
-                    if let value = outcome {
-                        group.cancelAll()
-                        return value
-                    }
-                }
-                preconditionFailure("a lease ended with no value")
             }
+            group.addTask {
+                try await self.ticks.wait(Self.probeAfterTicks)
+                while !claim.isTaken {
+                    if let failure = await self.probe(since: began), claim.take(leased: false) { throw failure }
+                    try await self.ticks.wait(4)
+                }
+                return nil
+            }
+            while let outcome = try await group.next() {
+                if let value = outcome {
+                    group.cancelAll()
+                    return value
+                }
+            }
+            preconditionFailure("a lease ended with no value")
         }
     }
 
-    /// How long a lease waits before a probe asks whether the database answers.
-    static let probeAfter = TimeAmount.milliseconds(250)
-
-    /// Waits `amount` on the event loop's timer, or until the task is cancelled. Not
-    /// `Task.sleep`: its wake-up runs on a cooperative thread, which synchronous callers may all
-    /// be holding, where a resumed continuation comes back to the task's preferred executor.
-    private func pause(_ amount: TimeAmount) async throws {
-        let promise = loop.makePromise(of: Void.self)
-        let timer = loop.scheduleTask(in: amount) { promise.succeed() }
-        try await withTaskCancellationHandler {
-            try await promise.futureResult.get()
-        } onCancel: {
-            timer.cancel()
-            promise.fail(CancellationError())
-        }
-    }
+    /// How long a lease waits before a probe asks whether the database answers: two of the
+    /// store's ticks, 250-500 ms.
+    static let probeAfterTicks = 2
 
     /// Why the database does not answer a new connection (nil: it does), from the store's last
     /// direct connection attempt when it is less than a second old and was made after `since`
@@ -184,6 +173,7 @@ final class Connections: Sendable {
     /// Ends the pool; calls after this fail. Its connections close in the background.
     func close() {
         guard !closed.exchange(true, ordering: .relaxed) else { return }
+        ticks.stop()
         runner.withLock { if case .store(let task) = $0 { task.cancel() } }
     }
 
@@ -207,4 +197,77 @@ private final class Claim: Sendable {
     }
 
     var isTaken: Bool { state.withLock { $0 != nil } }
+}
+
+/// The store's clock for the probes of leases that wait: one timer on the event loop, a tick
+/// every 250 ms, wakes the probes waiting for their tick. A timer of each lease's own cost the
+/// loop two wake-ups a unit of work (set, then cancelled when the lease came at once). Not
+/// `Task.sleep` either: its wake-up needs a cooperative thread, which synchronous callers may all
+/// be holding.
+final class Ticks: Sendable {
+    private struct State {
+        var now = 0
+        var nextID = 0
+        var parked: [Int: (due: Int, waiter: CheckedContinuation<Void, any Error>)] = [:]
+        /// Waits cancelled before they were parked.
+        var cancelled: Set<Int> = []
+        var timer: RepeatedTask?
+    }
+    private let state = Mutex(State())
+
+    init(on loop: any EventLoop) {
+        let timer = loop.scheduleRepeatedTask(initialDelay: .milliseconds(250), delay: .milliseconds(250)) {
+            [weak self] _ in self?.tick()
+        }
+        state.withLock { $0.timer = timer }
+    }
+
+    deinit { state.withLock { $0.timer }?.cancel() }
+
+    /// Waits until `count` ticks have passed (the first may come at once), or until the task is
+    /// cancelled.
+    func wait(_ count: Int) async throws {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        // A cancellation that came once the wait was over marked it for nothing.
+        defer { state.withLock { _ = $0.cancelled.remove(id) } }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+                let cancelled = state.withLock { state in
+                    if state.cancelled.remove(id) != nil { return true }
+                    state.parked[id] = (state.now + count, waiter)
+                    return false
+                }
+                if cancelled { waiter.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            let parked = state.withLock { state in
+                let parked = state.parked.removeValue(forKey: id)
+                if parked == nil { state.cancelled.insert(id) }
+                return parked
+            }
+            parked?.waiter.resume(throwing: CancellationError())
+        }
+    }
+
+    private func tick() {
+        let due = state.withLock { state in
+            state.now += 1
+            let due = state.parked.filter { $0.value.due <= state.now }
+            for id in due.keys { state.parked[id] = nil }
+            return due.values.map(\.waiter)
+        }
+        for waiter in due { waiter.resume() }
+    }
+
+    func stop() {
+        let (timer, parked) = state.withLock { state in
+            defer { state.parked = [:] }
+            return (state.timer, state.parked.values.map(\.waiter))
+        }
+        timer?.cancel()
+        for waiter in parked { waiter.resume(throwing: CancellationError()) }
+    }
 }
