@@ -18,10 +18,10 @@ struct WebSessions: Sendable {
     let store: any TrackStoring
 
     /// A new session for `user`: the cookie's token and the CSRF token.
-    func create(user: String, now: Int64 = UTCTimestamp.now()) throws -> (token: String, csrf: String) {
+    func create(user: String, now: Int64 = UTCTimestamp.now()) async throws -> (token: String, csrf: String) {
         let token = Self.random()
         let csrf = Self.random()
-        _ = try store.writeNow {
+        _ = try await store.write {
             try $0.addSession(
                 tokenHash: Self.key(token), account: user, csrf: csrf, expiresMilliseconds: now + Self.lifetime,
                 now: now)
@@ -29,17 +29,17 @@ struct WebSessions: Sendable {
         return (token, csrf)
     }
 
-    func session(_ token: String, now: Int64 = UTCTimestamp.now()) throws -> Session? {
-        try store.readNow { try $0.session(tokenHash: Self.key(token), now: now) }.map {
+    func session(_ token: String, now: Int64 = UTCTimestamp.now()) async throws -> Session? {
+        try await store.read { try $0.session(tokenHash: Self.key(token), now: now) }.map {
             Session(user: $0.account, csrf: $0.csrf)
         }
     }
 
-    func end(_ token: String) throws { try store.writeNow { try $0.endSession(tokenHash: Self.key(token)) } }
+    func end(_ token: String) async throws { try await store.write { try $0.endSession(tokenHash: Self.key(token)) } }
 
     /// Ends every session of `user` but the one of `token` (nil: all); how many ended.
-    func endAll(of user: String, except token: String?) throws -> Int {
-        try store.writeNow { try $0.endSessions(account: user, except: token.map(Self.key)) }
+    func endAll(of user: String, except token: String?) async throws -> Int {
+        try await store.write { try $0.endSessions(account: user, except: token.map(Self.key)) }
     }
 
     static func key(_ token: String) -> String { ContentDigest.hexDigest(of: Array(token.utf8)) }
@@ -76,26 +76,20 @@ struct Login: Sendable {
         async throws
     {
         let keys = ["user:" + name, "address:" + context.client(request, trustProxy: trustProxy)]
-        let (throttle, accounts) = (self.throttle, self.accounts)
-        let verdict = try await Blocking.run { () throws -> Bool? in
-            guard try throttle.allowed(keys) else { return nil }
-            guard try accounts.authenticate(name, password: password) else {
-                try throttle.failed(keys)
-                return false
-            }
-            return true
+        guard try await throttle.allowed(keys) else { throw Refusal.tooManyLogins }
+        // bcrypt (and the account's read) on a thread kept for blocking work.
+        let accounts = self.accounts
+        guard try await Blocking.run({ try accounts.authenticate(name, password: password) }) else {
+            try await throttle.failed(keys)
+            throw Refusal.wrongPassword(challenge: challenge)
         }
-        guard let verdict else { throw Refusal.tooManyLogins }
-        guard verdict else { throw Refusal.wrongPassword(challenge: challenge) }
     }
 
     /// Where and how `user`'s pages write times and distances: the account's own time zone and
     /// units where it chose them (on the settings page), else the server's `zone` and metric.
     func local(_ user: String, zone: TimeZone) async -> (zone: TimeZone, imperial: Bool) {
         let store = sessions.store
-        let chosen =
-            (try? await Blocking.run { try store.readNow { try $0.preferences(account: user) } })
-            ?? AccountPreferences()
+        let chosen = (try? await store.read { try $0.preferences(account: user) }) ?? AccountPreferences()
         return (chosen.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone, chosen.units == "imperial")
     }
 
@@ -103,9 +97,7 @@ struct Login: Sendable {
     /// (`trailbook user rm` runs in another process).
     func session(_ request: Request) async -> (token: String, session: WebSessions.Session)? {
         // A session goes with its account (`trailbook user rm` runs in another process).
-        let sessions = self.sessions
-        guard let token = Self.cookies(request)[Self.sessionCookie],
-            let s = try? await Blocking.run({ try sessions.session(token) })
+        guard let token = Self.cookies(request)[Self.sessionCookie], let s = try? await sessions.session(token)
         else { return nil }
         return (token, s)
     }

@@ -17,20 +17,20 @@ struct LoginThrottle: Sendable {
 
     static func limit(_ key: String) -> Int { key.hasPrefix("address:") ? addressLimit : accountLimit }
 
-    func allowed(_ keys: [String], now: Int64 = UTCTimestamp.now()) throws -> Bool {
-        let counts = try store.readNow { try $0.loginFailures(keys: keys, since: now - Self.window) }
+    func allowed(_ keys: [String], now: Int64 = UTCTimestamp.now()) async throws -> Bool {
+        let counts = try await store.read { try $0.loginFailures(keys: keys, since: now - Self.window) }
         return keys.allSatisfy { (counts[$0] ?? 0) < Self.limit($0) }
     }
 
-    func failed(_ keys: [String], now: Int64 = UTCTimestamp.now()) throws {
-        try store.writeNow { try $0.addLoginFailure(keys: keys, at: now, window: Self.window) }
+    func failed(_ keys: [String], now: Int64 = UTCTimestamp.now()) async throws {
+        try await store.write { try $0.addLoginFailure(keys: keys, at: now, window: Self.window) }
     }
 }
 
 /// The JSON API of pairing, grants and friends; authenticated with Basic `USER:PASSWORD` or a
 /// browser's session cookie (``Login``). Its requests and answers are the `Codable` types of
 /// `SharingAPI+Documents.swift`; what it refuses renders itself (`ServerErrors.swift`). The
-/// service's units of work run on the store's own threads (GRDB's queues, NIO's thread pool),
+/// service's units of work run on the store's own threads (GRDB's queues; `Blocking.units` on PostgreSQL),
 /// never on the few that answer requests.
 struct SharingController {
     let sharing: SharingService

@@ -109,8 +109,7 @@ enum WebPages {
                     request, message: "Too many failed logins; wait a quarter of an hour.", user: name,
                     status: .tooManyRequests)
             }
-            let sessions = login.sessions
-            let (session, _) = try await Blocking.run { try sessions.create(user: name) }
+            let (session, _) = try await login.sessions.create(user: name)
             return Self.redirect(
                 "/",
                 cookies: [
@@ -121,8 +120,7 @@ enum WebPages {
         router.post("/logout") { request, _ -> Response in
             _ = try await form(request)
             if let (token, _) = await login.session(request) {
-                let sessions = login.sessions
-                try await Blocking.run { try sessions.end(token) }
+                try await login.sessions.end(token)
             }
             return Self.redirect("/", cookies: [login.cookie(Login.sessionCookie, "", request, maxAge: 0)])
         }

@@ -68,9 +68,8 @@ struct WebSettings {
                 return try await page(user, csrf, message: error.description, status: .unprocessableContent)
             }
             // Whoever signed in with the old password is signed out; this browser stays in.
-            let sessions = login.sessions
             let current = await login.session(request)?.token
-            let ended = try await Blocking.run { try sessions.endAll(of: user, except: current) }
+            let ended = try await login.sessions.endAll(of: user, except: current)
             return try await page(
                 user, csrf,
                 message: "The password is changed"
@@ -92,14 +91,12 @@ struct WebSettings {
             }
             let chosen = AccountPreferences(
                 timeZone: zoneName.isEmpty ? nil : zoneName, units: units.isEmpty ? nil : units)
-            let store = login.sessions.store
-            _ = try await Blocking.run { try store.writeNow { try $0.setPreferences(account: user, chosen) } }
+            _ = try await login.sessions.store.write { try $0.setPreferences(account: user, chosen) }
             return try await page(user, csrf, message: "Your time zone and units are saved.")
         }
         router.post("/sessions/end") { request, _ -> Response in
             let (user, _, _) = try await WebPages.form(request, login: login)
-            let sessions = login.sessions
-            _ = try await Blocking.run { try sessions.endAll(of: user, except: nil) }
+            _ = try await login.sessions.endAll(of: user, except: nil)
             return WebPages.redirect("/", cookies: [login.cookie(Login.sessionCookie, "", request, maxAge: 0)])
         }
     }
