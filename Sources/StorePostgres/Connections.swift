@@ -1,7 +1,6 @@
 import GPSCore
 import Logging
 import NIOCore
-import NIOPosix
 import PostgresNIO
 import Synchronization
 
@@ -13,18 +12,14 @@ import Synchronization
 /// cooperative one, and the connection goes back to the pool when the body returns.
 ///
 /// The pool retries a database that does not answer in the background, and a lease waits for it.
-/// A caller is not left waiting on a database that is away: after ``probeAfter`` without a
-/// connection, a direct connection attempt (one per second for the whole store) says whether the
-/// server answers, and if it does not the caller gets that failure at once.
+/// A caller is not left waiting on a database that is away: after ``probeAfterTicks`` without a
+/// connection, a direct connection attempt (``DirectConnections/probe(since:)``, one a second for
+/// the whole store) says whether the server answers, and if it does not the caller gets that
+/// failure at once.
 final class Connections: Sendable {
-    let location: PostgresLocation
-    /// A connection's settings, for the connections outside the pool (the store's first one,
-    /// LISTEN, the probe).
-    let configuration: PostgresConnection.Configuration
-    let logger: Logger
     let client: PostgresClient
-    /// The event loop of the connections outside the pool.
-    let loop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
+    /// The connections outside the pool, and the probe.
+    let direct: DirectConnections
     /// What runs the client: nothing yet, a service group (``runClient()``) or the store's own
     /// task (``startClient()``), which is kept to be cancelled at the end.
     private let runner = Mutex<Runner>(.none)
@@ -34,22 +29,13 @@ final class Connections: Sendable {
     }
     var runsInService: Bool { runner.withLock { if case .service = $0 { true } else { false } } }
     private let closed = Atomic<Bool>(false)
-    /// What a lease's probe waits on.
-    private let ticks: Ticks
-    /// The last direct connection attempt: when it began, and the attempt itself (its result is
-    /// the failure, nil when the server answered), which callers meanwhile wait for together.
-    private let health = Mutex<(probed: ContinuousClock.Instant, attempt: Task<(any Error)?, Never>)?>(nil)
 
     init(location: PostgresLocation, maximum: Int = 16) {
-        self.location = location
         // A commit is acknowledged (to a phone, by a 200) only once it is on disk, whatever the
         // server's default: its WAL is flushed before COMMIT returns. Locks are waited for 10 s.
         let parameters = [("synchronous_commit", "on"), ("lock_timeout", "\(PostgresStore.defaultWriteWait)")]
-        var configuration = location.configuration
-        configuration.options.additionalStartupParameters = parameters
-        self.configuration = configuration
-        ticks = Ticks(on: loop)
-        logger = Logger(label: "trailbook.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = Logger(label: "trailbook.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        direct = DirectConnections(location: location, parameters: parameters, logger: logger)
         client = PostgresClient(
             configuration: location.clientConfiguration(maximum: maximum, parameters: parameters),
             backgroundLogger: logger)
@@ -101,10 +87,10 @@ final class Connections: Sendable {
                 }
             }
             group.addTask {
-                try await self.ticks.wait(Self.probeAfterTicks)
+                try await self.direct.ticks.wait(Self.probeAfterTicks)
                 while !claim.isTaken {
-                    if let failure = await self.probe(since: began), claim.take(leased: false) { throw failure }
-                    try await self.ticks.wait(4)
+                    if let failure = await self.direct.probe(since: began), claim.take(leased: false) { throw failure }
+                    try await self.direct.ticks.wait(4)
                 }
                 return nil
             }
@@ -122,58 +108,10 @@ final class Connections: Sendable {
     /// store's ticks, 250-500 ms.
     static let probeAfterTicks = 2
 
-    /// Why the database does not answer a new connection (nil: it does), from the store's last
-    /// direct connection attempt when it is less than a second old and was made after `since`
-    /// (when the lease asking began): an attempt from before then may tell of a server that has
-    /// come back since (the CI run at c022dc3 had a read just after a restart told "connection
-    /// refused" by a probe made before it).
-    private func probe(since: ContinuousClock.Instant) async -> (any Error)? {
-        let now = ContinuousClock.now
-        let attempt = health.withLock { health in
-            if let last = health, last.probed >= since, last.probed.duration(to: now) < .seconds(1) {
-                return last.attempt
-            }
-            let attempt = Task(executorPreference: Blocking.units) { () -> (any Error)? in
-                do {
-                    try await self.connect().close()
-                    return nil
-                } catch {
-                    // A server that answers but is full (too many clients) is busy, not away.
-                    let said = PostgresStoreError.from(error, location: self.location)
-                    return said is PostgresStoreError ? said : nil
-                }
-            }
-            health = (now, attempt)
-            return attempt
-        }
-        return await attempt.value
-    }
-
-    /// A new connection outside the pool, or an error within ``connectDeadline``: PostgresNIO's
-    /// own timeout covers the TCP connection only, not the start-up and login that follow it.
-    func connect() async throws -> PostgresConnection {
-        let connecting: EventLoopFuture<PostgresConnection> = PostgresConnection.connect(
-            on: loop, configuration: configuration, id: Int.random(in: 1_000_000...9_999_999), logger: logger)
-        let promise = loop.makePromise(of: PostgresConnection.self)
-        connecting.cascade(to: promise)
-        let deadline = loop.scheduleTask(in: Self.connectDeadline) {
-            promise.fail(ChannelError.connectTimeout(Self.connectDeadline))
-        }
-        connecting.whenComplete { _ in deadline.cancel() }
-        // One that comes after the deadline is not left open.
-        promise.futureResult.whenFailure { _ in
-            connecting.whenSuccess { late in let _: EventLoopFuture<Void> = late.close() }
-        }
-        return try await promise.futureResult.get()
-    }
-
-    /// How long opening a connection (TCP, start-up, login) may take.
-    static let connectDeadline = TimeAmount.seconds(15)
-
     /// Ends the pool; calls after this fail. Its connections close in the background.
     func close() {
         guard !closed.exchange(true, ordering: .relaxed) else { return }
-        ticks.stop()
+        direct.ticks.stop()
         runner.withLock { if case .store(let task) = $0 { task.cancel() } }
     }
 

@@ -152,7 +152,7 @@ extension PostgresStore {
     private func unit<T: Sendable>(writes: Bool, _ body: @escaping @Sendable (PostgresUnit) throws -> T)
         async throws -> T
     {
-        let logger = connections.logger
+        let logger = connections.direct.logger
         let (value, after) = try await mapped {
             try await connections.withConnection { connection in
                 let session = Session(connection: connection, logger: logger, prepares: true)
@@ -187,7 +187,7 @@ extension PostgresStore {
     {
         let registered = Prepared.register(key, query.sql)
         assert(registered, "the text of \(key)'s statement changed: bind its values")
-        let logger = connections.logger
+        let logger = connections.direct.logger
         return try await mapped {
             try await connections.withConnection { connection in
                 let rows: EventLoopFuture<[PostgresRow]>

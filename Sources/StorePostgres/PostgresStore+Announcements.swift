@@ -35,7 +35,7 @@ final class Listener: Sendable {
         self.connections = connections
         self.instance = instance
         self.continuation = continuation
-        eventLoop = connections.loop
+        eventLoop = connections.direct.loop
         state = .makeBoxSendingValue(State(), eventLoop: eventLoop)
     }
 
@@ -54,13 +54,13 @@ final class Listener: Sendable {
     private func connect() {
         guard !state.value.stopped else { return }
         PostgresConnection.connect(
-            on: eventLoop, configuration: connections.configuration, id: Int.random(in: 1_000_000...9_999_999),
-            logger: connections.logger
+            on: eventLoop, configuration: connections.direct.configuration, id: Int.random(in: 1_000_000...9_999_999),
+            logger: connections.direct.logger
         ).flatMap { connection -> EventLoopFuture<PostgresConnection> in
             connection.addListener(channel: PostgresStore.channel) { [weak self] _, notification in
                 self?.heard(notification.payload)
             }
-            return connection.query("LISTEN \(unescaped: PostgresStore.channel)", logger: self.connections.logger).map {
+            return connection.query("LISTEN \(unescaped: PostgresStore.channel)", logger: self.connections.direct.logger).map {
                 _ in connection
             }
         }.whenComplete { result in

@@ -50,9 +50,9 @@ public final class PostgresStore: TrackStoring, Sendable {
             // On a connection of its own: a database that is away or refuses the login says so
             // at once, and the pool does not keep trying it in the background.
             let connections = self.connections
-            let connection = try Blocking.wait { try await connections.connect() }
+            let connection = try Blocking.wait { try await connections.direct.connect() }
             defer { try? Blocking.wait { try await connection.close() } }
-            let session = Session(connection: connection, logger: connections.logger)
+            let session = Session(connection: connection, logger: connections.direct.logger)
             try PostgresSchema.migrate(session, location: path, create: create)
             // There too: the pool runs once the server's service group runs it, or a first unit
             // of work starts it.
