@@ -3,6 +3,8 @@
 #  0. phones posting as fast as the server answers, on 50 connections for 30 s: SQLite, then
 #     PostgreSQL with 1 and 2 `serve` processes, and back (points/s, p99), in one run, and PostgreSQL's
 #     points/s as a share of SQLite's (the means of each setting's two runs);
+#     Then 500 phones the server has never seen on 50 connections (the first second included), and
+#     SQLite's 50 phones beside two API clients that sign in with their password, against alone;
 #  1. the server's ingestion load (500 phones at 1 Hz for 60 s, a live viewer) with 1, 2 and 4
 #     `serve` processes on one database: points/s, p99, live delay, lost;
 #  2. a table growing to PG_GROWTH million points (default 1,10,100): a device's day and the
@@ -48,6 +50,35 @@ for n in 1 2; do
     printf "PostgreSQL with %d process(es): %.1f points/s (%.1f, %.1f), %.2f of SQLite'"'"'s %.1f (%.1f, %.1f) in this run\n",
       n, pm, a[1], a[2], pm / sm, sm, b[1], b[2] }'
 done
+# Issue 64's point 5: 500 phones the server has never seen on 50 connections, their first second
+# included (SQLite, PostgreSQL with 1 and 2 processes, and back); then SQLite's 50 phones alone and
+# beside two API clients that sign in with their password on every request (alone, beside, beside,
+# alone), and the share of its points/s the phones keep.
+echo
+echo "500 new phones on 50 connections, back to back for 30 s, the first second included:"
+fresh() {  # fresh N RUN: 500 new phones on PostgreSQL with N processes
+  psql -X -q -d "$base/postgres" -c "DROP DATABASE IF EXISTS fresh$1" -c "CREATE DATABASE fresh$1"
+  python3 scripts/serve-load.py "$bin" --devices 500 --connections 50 --users 10 --seconds 30 --saturate \
+    --store "$base/fresh$1" --processes "$1" | tee "$out/fresh-pg-$1-$2.txt"
+}
+python3 scripts/serve-load.py "$bin" --devices 500 --connections 50 --users 10 --seconds 30 --saturate \
+  | tee "$out/fresh-sqlite-a.txt"
+fresh 1 a
+fresh 2 a
+fresh 2 b
+fresh 1 b
+python3 scripts/serve-load.py "$bin" --devices 500 --connections 50 --users 10 --seconds 30 --saturate \
+  | tee "$out/fresh-sqlite-b.txt"
+echo
+echo "SQLite's 50 phones alone and beside two API clients signing in with their password:"
+saturate alone-a
+saturate beside-a --api-clients 2
+saturate beside-b --api-clients 2
+saturate alone-b
+awk -v b="$(pps beside-a) $(pps beside-b)" -v s="$(pps alone-a) $(pps alone-b)" 'BEGIN {
+  split(b, x, " "); split(s, y, " "); bm = (x[1] + x[2]) / 2; am = (y[1] + y[2]) / 2
+  printf "Beside two API clients: %.1f points/s (%.1f, %.1f), %.0f%% of alone: %.1f (%.1f, %.1f)\n",
+    bm, x[1], x[2], 100 * bm / am, am, y[1], y[2] }'
 for n in 1 2 4; do
   psql -X -q -d "$base/postgres" -c "DROP DATABASE IF EXISTS load$n" -c "CREATE DATABASE load$n"
   echo

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Ingestion load on `trailbook serve`, on loopback, bounded in count and time.
 
-DEVICES phones (OsmAnd protocol, one keep-alive connection each) post one point per second
+DEVICES phones (OsmAnd protocol, a keep-alive connection each) post one point per second
 for SECONDS seconds; a viewer who may see all of them listens on /api/live. Prints points/s,
 request latency p50/p99, the live-event delay p50/p99 (post sent -> event read), the server's
 peak RSS, and how many points the store holds against how many were sent (lost = sent - stored).
@@ -16,8 +16,18 @@ With --saturate each phone posts its next point as soon as the last is answered 
 second apart in the phone's time), for SECONDS: the devices are the open connections, and
 points/s is what the server takes at most.
 
+With --connections C the phones share C keep-alive connections (phone i on connection i mod C),
+each connection posting for its phones in turn: `--devices 500 --connections 50 --saturate` is
+500 phones the server has never seen, their first points (the first second) included in the
+latencies.
+
+With --api-clients K, K clients of another account each ask GET /api/friends back to back, signing
+in with their password on every request (HTTP Basic, as a script without a session does), while
+the phones post: it also prints their answers a second and p99. Run once with and once without to
+see what share of its points/s the phones keep beside them.
+
 usage: serve-load.py BINARY [--devices 500] [--seconds 60] [--users 10] [--store URL]
-                     [--processes 1] [--saturate] [--json]
+                     [--processes 1] [--saturate] [--connections C] [--api-clients K] [--json]
 """
 
 import argparse
@@ -81,32 +91,56 @@ async def read_response(reader):
     return status
 
 
-async def device(host, port, token, index, start, seconds, sent, latencies, errors, base_ms, saturate=False):
+async def connection(host, port, phones, start, seconds, sent, latencies, errors, base_ms, saturate=False):
+    """One keep-alive connection posting for its phones ((token, index) each) in turn: each phone's
+    point of each second, at its time in that second, or (saturate) as soon as the last is answered."""
     reader, writer = await asyncio.open_connection(host, port)
-    lat = 47.0 + index * 0.001
     delay = start - time.monotonic()
     if delay > 0:
         await asyncio.sleep(delay)
     for second in range(seconds * SATURATED_MAX if saturate else seconds):
-        if saturate:
-            if time.monotonic() >= start + seconds:
-                break
-        else:
-            due = start + second + (index % 1000) / 1000.0
-            delay = due - time.monotonic()
-            if delay > 0:
-                await asyncio.sleep(delay)
-        ms = base_ms + second * 1000
-        lon = 8.5 + second * 0.0001  # about 7.5 m/s
-        path = f"/osmand?id={token}&timestamp={ms}&lat={lat:.6f}&lon={lon:.6f}&speed=14.6&accuracy=5&batt=80"
-        t = time.monotonic()
-        sent[(index, ms)] = t
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
-        await writer.drain()
-        status = await read_response(reader)
-        latencies.append(time.monotonic() - t)
-        if status != 200:
-            errors.append(status)
+        for token, index in phones:
+            if saturate:
+                if time.monotonic() >= start + seconds:
+                    writer.close()
+                    return
+            else:
+                due = start + second + (index % 1000) / 1000.0
+                delay = due - time.monotonic()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+            ms = base_ms + second * 1000
+            lat = 47.0 + index * 0.001
+            lon = 8.5 + second * 0.0001  # about 7.5 m/s
+            path = f"/osmand?id={token}&timestamp={ms}&lat={lat:.6f}&lon={lon:.6f}&speed=14.6&accuracy=5&batt=80"
+            sent[(index, ms)] = time.monotonic()
+            await ask(reader, writer, f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode(), latencies, errors)
+    writer.close()
+
+
+async def ask(reader, writer, request, latencies, errors):
+    """One request on a keep-alive connection: its time to the answer, and a status not 200."""
+    t = time.monotonic()
+    writer.write(request)
+    await writer.drain()
+    status = await read_response(reader)
+    latencies.append(time.monotonic() - t)
+    if status != 200:
+        errors.append(status)
+
+
+async def api_client(host, port, user, start, stop, latencies, errors):
+    """Asks for the account's friends back to back, with the password on every request."""
+    reader, writer = await asyncio.open_connection(host, port)
+    head = f"GET /api/friends HTTP/1.1\r\nHost: {host}\r\n"
+    for k, v in basic(user).items():
+        head += f"{k}: {v}\r\n"
+    request = (head + "\r\n").encode()
+    delay = start - time.monotonic()
+    if delay > 0:
+        await asyncio.sleep(delay)
+    while not stop.is_set():
+        await ask(reader, writer, request, latencies, errors)
     writer.close()
 
 
@@ -184,16 +218,22 @@ async def main():
     ap.add_argument("--store", help="a postgresql:// URL of an empty database (default: a new SQLite file)")
     ap.add_argument("--processes", type=int, default=1)
     ap.add_argument("--saturate", action="store_true", help="post as fast as the server answers")
+    ap.add_argument("--connections", type=int, help="the connections the phones share (default: one each)")
+    ap.add_argument("--api-clients", type=int, default=0, help="clients asking /api/friends with a password")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if not (1 <= a.devices <= 2000 and 1 <= a.seconds <= 600 and 1 <= a.users <= a.devices):
         sys.exit("devices 1-2000, seconds 1-600, users 1-devices: the load stays bounded")
     if not 1 <= a.processes <= 8 or (a.processes > 1 and not a.store):
         sys.exit("processes 1-8, more than one only on a PostgreSQL store (--store postgresql://...)")
+    connections = a.connections or a.devices
+    if not (1 <= connections <= a.devices and 0 <= a.api_clients <= 16):
+        sys.exit("connections 1-devices, api-clients 0-16: the load stays bounded")
     work = tempfile.mkdtemp(prefix="trailbook-load-")
     store = a.store or os.path.join(work, "s.sqlite")
     users = [f"rider{u}" for u in range(a.users)]
-    for u in users + ["watcher"]:
+    clients = [f"client{k}" for k in range(a.api_clients)]
+    for u in users + ["watcher"] + clients:
         cli(a.binary, ["user", "add", u, "--password-stdin", "--store", store], stdin=PASSWORD)
     tokens, names = [], {}
     for i in range(a.devices):
@@ -235,11 +275,16 @@ async def main():
         start = time.monotonic() + 0.5
         began = time.monotonic()
         database_cpu = postgres_cpu_seconds() if store.startswith("postgres") else 0
+        api_stop, api_latencies, api_errors = asyncio.Event(), [], []
+        askers = [asyncio.create_task(api_client(host, ports[k % len(ports)], u, start, api_stop, api_latencies,
+                                                 api_errors)) for k, u in enumerate(clients)]
         await asyncio.gather(*[
-            device(host, ports[i % len(ports)], tokens[i], i, start, a.seconds, sent, latencies, errors, base_ms,
-                   a.saturate)
-            for i in range(a.devices)])
+            connection(host, ports[c % len(ports)], [(tokens[i], i) for i in range(c, a.devices, connections)],
+                       start, a.seconds, sent, latencies, errors, base_ms, a.saturate)
+            for c in range(connections)])
         wall = time.monotonic() - (start if a.saturate else began)
+        api_stop.set()
+        await asyncio.gather(*askers)
         database_cpu = postgres_cpu_seconds() - database_cpu if store.startswith("postgres") else 0
         await asyncio.sleep(2)
         stop.set()
@@ -259,7 +304,7 @@ async def main():
     result = {
         "store": "postgresql" if store.startswith("postgres") else "sqlite", "processes": a.processes,
         "saturate": a.saturate,
-        "devices": a.devices, "seconds": a.seconds, "sent": len(sent), "stored": stored,
+        "devices": a.devices, "connections": connections, "seconds": a.seconds, "sent": len(sent), "stored": stored,
         "lost": len(sent) - stored, "errors": len(errors), "wall_s": round(wall, 1),
         "points_per_s": round(len(sent) / wall, 1),
         "latency_ms_p50": round(percentile(latencies, 50) * 1000, 2),
@@ -270,6 +315,11 @@ async def main():
         "server_peak_rss_mb": round(rss, 1),  # the largest of the processes
         "server_cpu_ms_per_point": round(cpu * 1000 / max(1, len(sent)), 2),  # all processes, set-up included
     }
+    if clients:  # the API clients' answers while the phones posted (a last one may end a little after)
+        result["api_clients"] = len(clients)
+        result["api_answers_per_s"] = round(len(api_latencies) / wall, 1)
+        result["api_latency_ms_p99"] = round(percentile(api_latencies, 99) * 1000, 2)
+        result["api_errors"] = len(api_errors)
     if store.startswith("postgres"):  # the phones' posting only; every PostgreSQL process on the machine
         result["postgres_cpu_ms_per_point"] = round(database_cpu * 1000 / max(1, len(sent)), 2)
     if a.json:
@@ -278,7 +328,7 @@ async def main():
         for k, v in result.items():
             print(f"{k:20} {v}")
     subprocess.run(["rm", "-rf", work])
-    if result["lost"] or result["errors"]:
+    if result["lost"] or result["errors"] or api_errors:
         sys.exit(1)
 
 

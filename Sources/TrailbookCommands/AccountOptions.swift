@@ -15,9 +15,9 @@ struct AccountOptions: ParsableArguments {
 
     /// The account to pass to the services: nil for the store's own user; an account the store
     /// does not have is exit 66, naming the ones it has.
-    func account(in store: any TrackStoring) throws -> String? {
+    func account(in store: any TrackStoring) async throws -> String? {
         guard let user else { return nil }
-        try store.readNow { try Self.check(user, in: $0) }
+        try await store.read { try Self.check(user, in: $0) }
         return user
     }
 
@@ -47,8 +47,8 @@ extension AccountOptions {
 
 extension AccountOptions {
     /// `store`, once it is known to have the account `--user` names (exit 66 otherwise).
-    func having(_ store: any TrackStoring) throws -> any TrackStoring {
-        _ = try account(in: store)
+    func having(_ store: any TrackStoring) async throws -> any TrackStoring {
+        _ = try await account(in: store)
         return store
     }
 }

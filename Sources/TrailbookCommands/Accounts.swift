@@ -18,7 +18,7 @@ enum PasswordInput {
 }
 
 /// `trailbook user add|list|passwd|rm`: accounts of the sharing server.
-struct UserCommand: ParsableCommand {
+struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract: "Manage the accounts of the sharing server (trailbook serve).",
@@ -31,7 +31,7 @@ struct UserCommand: ParsableCommand {
             """,
         subcommands: [Add.self, List.self, Passwd.self, Remove.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add an account.")
         @Argument(help: "The account's name (letters, digits, '.', '_', '-').") var name: String
@@ -42,14 +42,14 @@ struct UserCommand: ParsableCommand {
             if !passwordStdin { throw ValidationError("Give --password-stdin and the password on standard input.") }
         }
 
-        func run() throws {
+        func run() async throws {
             let password = try PasswordInput.read()
-            try AccountService(store: try storeOptions.openOrCreate()).addAccount(name, password: password)
+            try await AccountService(store: try storeOptions.openOrCreate()).addAccount(name, password: password)
             print("account \(name) added")
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List the accounts.")
         @Flag(help: "Print one JSON document.") var json = false
@@ -62,9 +62,9 @@ struct UserCommand: ParsableCommand {
             var password: Bool
         }
 
-        func run() throws {
+        func run() async throws {
             let zone = try zoneOptions.zone()
-            let accounts = try AccountService(store: try storeOptions.open()).accounts()
+            let accounts = try await AccountService(store: try storeOptions.open()).accounts()
             if json {
                 try printJSON([
                     "accounts": accounts.map {
@@ -81,7 +81,7 @@ struct UserCommand: ParsableCommand {
         }
     }
 
-    struct Passwd: ParsableCommand {
+    struct Passwd: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "passwd", abstract: "Set an account's password.")
         @Argument(help: "The account's name.") var name: String
@@ -92,35 +92,35 @@ struct UserCommand: ParsableCommand {
             if !passwordStdin { throw ValidationError("Give --password-stdin and the password on standard input.") }
         }
 
-        func run() throws {
+        func run() async throws {
             let password = try PasswordInput.read()
-            try AccountService(store: try storeOptions.open()).changePassword(of: name, to: password)
+            try await AccountService(store: try storeOptions.open()).changePassword(of: name, to: password)
             print("password of \(name) changed")
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm", abstract: "Remove an account with its devices, points, rides and records, for good.")
         @Argument(help: "The account's name.") var name: String
         @Flag(help: "Do not ask.") var yes = false
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
+        func run() async throws {
             let service = AccountService(store: try storeOptions.open())
-            guard try service.accounts().contains(where: { $0.name == name }) else {
+            guard try await service.accounts().contains(where: { $0.name == name }) else {
                 throw AccountError.noAccount(name)
             }
             try Confirmation.require(
                 "The account \(name) with its devices and everything they recorded will be removed for good.", yes: yes)
-            try service.removeAccount(name)
+            try await service.removeAccount(name)
             print("account \(name) removed")
         }
     }
 }
 
 /// `trailbook device add|list|revoke`: the phones and bike computers that send to the server.
-struct DeviceCommand: ParsableCommand {
+struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
         abstract: "Manage the devices (and their tokens) that send points to the sharing server.",
@@ -130,7 +130,7 @@ struct DeviceCommand: ParsableCommand {
             """,
         subcommands: [Add.self, List.self, Revoke.self, Messages.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add a device to an account and print its token.")
         @Argument(help: "The device's name, e.g. phone.") var name: String
@@ -138,8 +138,8 @@ struct DeviceCommand: ParsableCommand {
         @Flag(help: "Print {\"user\", \"device\", \"token\"} as JSON.") var json = false
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            let token = try AccountService(store: try storeOptions.open()).addDevice(name, account: user)
+        func run() async throws {
+            let token = try await AccountService(store: try storeOptions.open()).addDevice(name, account: user)
             if json {
                 try printJSON(["user": user, "device": name, "token": token])
             } else {
@@ -149,7 +149,7 @@ struct DeviceCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List an account's devices.")
         @Option(help: "The account.") var user: String
@@ -164,9 +164,9 @@ struct DeviceCommand: ParsableCommand {
             var revoked: String?
         }
 
-        func run() throws {
+        func run() async throws {
             let zone = try zoneOptions.zone()
-            let devices = try AccountService(store: try storeOptions.open()).devices(of: user)
+            let devices = try await AccountService(store: try storeOptions.open()).devices(of: user)
             if json {
                 try printJSON([
                     "devices": devices.map {
@@ -187,7 +187,7 @@ struct DeviceCommand: ParsableCommand {
         }
     }
 
-    struct Messages: ParsableCommand {
+    struct Messages: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "messages",
             abstract:
@@ -199,9 +199,9 @@ struct DeviceCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
-        func run() throws {
+        func run() async throws {
             let zone = try zoneOptions.zone()
-            let messages = try AccountService(store: try storeOptions.open()).messages(of: user)
+            let messages = try await AccountService(store: try storeOptions.open()).messages(of: user)
             if json {
                 let entries: [[String: Any]] = messages.map {
                     [
@@ -222,7 +222,7 @@ struct DeviceCommand: ParsableCommand {
         }
     }
 
-    struct Revoke: ParsableCommand {
+    struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "revoke",
             abstract: "Revoke a device's token at once (its points stay).")
@@ -230,8 +230,8 @@ struct DeviceCommand: ParsableCommand {
         @Option(help: "The account it belongs to.") var user: String
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            try AccountService(store: try storeOptions.open()).revokeDevice(name, account: user)
+        func run() async throws {
+            try await AccountService(store: try storeOptions.open()).revokeDevice(name, account: user)
             print("token of \(name) (\(user)) revoked")
         }
     }

@@ -5,7 +5,7 @@ import GPSCore
 import TrailbookKit
 
 /// `trailbook conditions`: the Sun, the Moon and the solunar periods at a moment and place.
-struct ConditionsCommand: ParsableCommand {
+struct ConditionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conditions",
         abstract: "Show the sun, the moon and the solunar periods at a time and place, computed offline.",
@@ -37,11 +37,11 @@ struct ConditionsCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         // --time-zone as given; else the gazetteer's zone of the place; else the config's, unless
         // the place is far from it (then its own solar time: its day, not a day and a half).
         let zone =
-            try placeZone()
+            try await placeZone()
             ?? (zoneOptions.timeZone != nil
                 ? zoneOptions.zone()
                 : ConditionsService.zone(near: lon, at: UTCTimestamp.now(), configured: try zoneOptions.zone()))
@@ -70,11 +70,11 @@ extension ConditionsCommand {
     /// The zone of the place from the gazetteer, unless --time-zone says which; nil without a
     /// store (or one that cannot be opened now: the sky needs none), a gazetteer or a populated
     /// place within 50 km.
-    func placeZone() throws -> TimeZone? {
+    func placeZone() async throws -> TimeZone? {
         guard zoneOptions.timeZone == nil, let store = try? storeOptions.openIfItExists(),
-            try store.readNow({ try $0.hasGazetteer() })
+            try await store.read({ try $0.hasGazetteer() })
         else { return nil }
-        return try store.readNow { tx in
+        return try await store.read { tx in
             var lookup = GazetteerLookup(store: tx)
             return try lookup.nearest(Coordinate(latitude: lat, longitude: lon)).flatMap {
                 TimeZone(identifier: $0.entry.zone)

@@ -9,9 +9,9 @@ struct DeviceOptions: ParsableArguments {
 
     /// The filter, of the store's own user or of `account`; an account or a device the store
     /// does not have is exit 66, naming the ones it has.
-    func filter(_ store: any TrackStoring, account: String? = nil) throws -> DeviceFilter {
+    func filter(_ store: any TrackStoring, account: String? = nil) async throws -> DeviceFilter {
         if let account {
-            let devices = try store.readNow { tx in
+            let devices = try await store.read { tx in
                 try AccountOptions.check(account, in: tx)
                 return try tx.devices(of: account)?.map(\.name) ?? []
             }
@@ -21,7 +21,7 @@ struct DeviceOptions: ParsableArguments {
             return .account(account, device: deviceName)
         }
         guard let deviceName else { return .all }
-        let devices = try store.readNow { try $0.devices() }.map(\.name)
+        let devices = try await store.read { try $0.devices() }.map(\.name)
         guard devices.contains(deviceName) else { throw Self.unknown(deviceName, store: store, devices: devices) }
         return .named(deviceName)
     }

@@ -4,7 +4,7 @@ import GPSDevices
 
 /// `trailbook devices`: which receivers are plugged in, whether this user may open them,
 /// and what gpsd has.
-struct Devices: ParsableCommand {
+struct Devices: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
         abstract: "List GPS receivers, whether you may open them, and what gpsd has.",
@@ -69,7 +69,7 @@ struct Devices: ParsableCommand {
         var gpsd: GPSDReport
     }
 
-    func run() throws {
+    func run() async throws {
         let reports = DeviceDiscovery.candidates().map { c in
             DeviceReport(
                 path: c.preferredPath, node: c.node, byID: c.byID, vendorID: c.vendorID, productID: c.productID,

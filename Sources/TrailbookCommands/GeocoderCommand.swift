@@ -5,7 +5,7 @@ import TrackModel
 import TrailbookKit
 
 /// `trailbook geocoder`: the gazetteer visits are named from, loaded once from GeoNames' dumps.
-struct GeocoderCommand: ParsableCommand {
+struct GeocoderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geocoder", abstract: "Load the gazetteer that names visits, and look places up in it.",
         discussion: """
@@ -15,7 +15,7 @@ struct GeocoderCommand: ParsableCommand {
             """,
         subcommands: [Import.self, Near.self])
 
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Replace the gazetteer with a GeoNames dump's populated places.",
@@ -39,7 +39,7 @@ struct GeocoderCommand: ParsableCommand {
             let passedOver: Int
         }
 
-        func run() throws {
+        func run() async throws {
             let store = try storeOptions.openOrCreate()
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
             let bar = ProgressBar(label: "gazetteer", totalBytes: json ? 0 : size)
@@ -58,7 +58,7 @@ struct GeocoderCommand: ParsableCommand {
         }
     }
 
-    struct Near: ParsableCommand {
+    struct Near: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "near", abstract: "The populated place nearest a position (within 50 km), from the gazetteer.")
         @Option(help: "Latitude, degrees (WGS-84).") var lat: Double
@@ -90,15 +90,15 @@ struct GeocoderCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let store = try storeOptions.open()
-            guard try store.readNow({ try $0.hasGazetteer() }) else {
+            guard try await store.read({ try $0.hasGazetteer() }) else {
                 throw CommandFailure(
                     message: "The gazetteer of \(store.path) is empty; load one with trailbook geocoder import "
                         + "cities500.txt (from download.geonames.org/export/dump).",
                     code: .noInput)
             }
-            let nearest = try store.readNow { tx in
+            let nearest = try await store.read { tx in
                 var lookup = GazetteerLookup(store: tx)
                 return try lookup.nearest(Coordinate(latitude: lat, longitude: lon))
             }

@@ -8,7 +8,7 @@ import TrackStore
 import TrailbookKit
 
 /// `trailbook import FILE...`: files through the decoder and the collection rules into the store.
-struct Import: ParsableCommand {
+struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract:
@@ -102,7 +102,7 @@ struct Import: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let config = try configOptions.load()
         var options = ImportService.Options(configuration: config.pipeline)
         options.reimport = reimport
@@ -125,7 +125,7 @@ struct Import: ParsableCommand {
                         "There is no account \(user) in \(storeOptions.path) (it has none; trailbook user add NAME makes one).",
                     code: .noInput)
             }
-            try existing.readNow { try AccountOptions.check(user, in: $0) }
+            try await existing.read { try AccountOptions.check(user, in: $0) }
         }
         // The web app's account archive, as downloaded: its rides and records as Trailbook's GPX.
         var archives: [AccountArchive] = []
@@ -139,9 +139,14 @@ struct Import: ParsableCommand {
             return gpx
         }
         if files.count == 1, let tree = RecorderTree.find(files[0]) {
-            return try importTree(tree, options: options, existing: existing, zone: config.timeZone)
+            return try await importTree(tree, options: options, existing: existing, zone: config.timeZone)
         }
-        let deviceName = try deviceName ?? Self.defaultDevice(in: existing)
+        let deviceName: String
+        if let given = self.deviceName {
+            deviceName = given
+        } else {
+            deviceName = try await Self.defaultDevice(in: existing)
+        }
         let (expanded, passedOver) = try ImportJob.files(for: files)
         if passedOver > 0 && !json && format == nil {
             FileHandle.standardError.write(
@@ -202,7 +207,7 @@ extension Import {
     /// --user gathers several users), its monthly files one import.
     func importTree(
         _ tree: RecorderTree, options: ImportService.Options, existing: (any TrackStoring)?, zone: TimeZone
-    ) throws {
+    ) async throws {
         if deviceName != nil {
             throw CommandFailure(
                 message: "\(tree.root) is an OwnTracks Recorder tree, whose devices are named by their folders; "
@@ -215,7 +220,7 @@ extension Import {
         }
         if accountOptions.user == nil {
             let missing =
-                try existing?.readNow { tx in try tree.users.filter { try tx.devices(of: $0) == nil } } ?? tree.users
+                try await existing?.read { tx in try tree.users.filter { try tx.devices(of: $0) == nil } } ?? tree.users
             guard missing.isEmpty else {
                 let who = missing.count == 1 ? "the user \(missing[0])" : "the users " + missing.joined(separator: ", ")
                 throw CommandFailure(
@@ -255,8 +260,8 @@ extension Import {
 
     /// The device of files imported without --device-name: `imported` (its events read "imported
     /// lost its fix"), or `import`, the name earlier versions used, in a store that has it.
-    static func defaultDevice(in store: (any TrackStoring)?) throws -> String {
-        let earlier = try store?.readNow { try $0.devices() }.contains { $0.name == "import" } ?? false
+    static func defaultDevice(in store: (any TrackStoring)?) async throws -> String {
+        let earlier = try await store?.read { try $0.devices() }.contains { $0.name == "import" } ?? false
         return earlier ? "import" : "imported"
     }
 }

@@ -5,7 +5,7 @@ import TrackModel
 import TrailbookKit
 
 /// `trailbook place add|list|rm`: the named areas events are detected at.
-struct PlaceCommand: ParsableCommand {
+struct PlaceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "place",
         abstract: "Manage places: the areas whose arrivals and departures become events.",
@@ -15,7 +15,7 @@ struct PlaceCommand: ParsableCommand {
             """,
         subcommands: [Add.self, List.self, Remove.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a place: --lat and --lon, --here (the newest stored point), or --geojson FILE.")
@@ -40,16 +40,16 @@ struct PlaceCommand: ParsableCommand {
             if (lat == nil) != (lon == nil) { throw ValidationError("Give both --lat and --lon.") }
         }
 
-        func run() throws {
+        func run() async throws {
             let service = PlaceService(store: try storeOptions.openOrCreate(), account: user)
             var note = ""
             let place: Place
             if let lat, let lon {
-                place = try service.add(name: name, at: Coordinate(latitude: lat, longitude: lon), radius: radius)
+                place = try await service.add(name: name, at: Coordinate(latitude: lat, longitude: lon), radius: radius)
             } else if let geojson {
-                place = try service.addPolygon(name: name, file: geojson)
+                place = try await service.addPolygon(name: name, file: geojson)
             } else {
-                let added = try service.addHere(name: name, radius: radius)
+                let added = try await service.addHere(name: name, radius: radius)
                 place = added.place
                 note = " (the point of \(LocalTime.utc(added.at)))"
             }
@@ -58,7 +58,7 @@ struct PlaceCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List the places.")
         @Flag(help: "Print {\"places\": [{\"name\", \"lat\", \"lon\", \"radius_m\", \"polygon\", \"source\"}]}.")
@@ -70,15 +70,15 @@ struct PlaceCommand: ParsableCommand {
         var user: String?
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            let places = try PlaceService(store: try storeOptions.open(), account: user).list()
+        func run() async throws {
+            let places = try await PlaceService(store: try storeOptions.open(), account: user).list()
             if json { return try printJSON(["places": places.map(PlaceJSON.init)]) }
             if places.isEmpty { print("No places yet; trailbook place add NAME --here adds one.") }
             for place in places { print(PlaceJSON.describe(place)) }
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm", abstract: "Remove a place (its events stay, with its name).")
         @Argument(help: "The place's name.") var name: String
@@ -89,15 +89,15 @@ struct PlaceCommand: ParsableCommand {
         var user: String?
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            try PlaceService(store: try storeOptions.open(), account: user).remove(name: name)
+        func run() async throws {
+            try await PlaceService(store: try storeOptions.open(), account: user).remove(name: name)
             print("Removed the place \(name).")
         }
     }
 }
 
 /// `trailbook events`: what the detector found, in time order.
-struct Events: ParsableCommand {
+struct Events: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
         abstract: "List events (arrivals, departures, stops, lost fixes, ...) of a day or a time range.",
@@ -134,7 +134,7 @@ struct Events: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let zone = try zoneOptions.zone()
         let range: (Int64, Int64)
         if from != nil || to != nil {
@@ -147,7 +147,7 @@ struct Events: ParsableCommand {
                 try day.map { try LocalDate.require($0, option: "--day", zone: zone) } ?? LocalTime.today(in: zone),
                 in: zone)
         }
-        let events = try EventService(store: try storeOptions.open()).events(
+        let events = try await EventService(store: try storeOptions.open()).events(
             fromMilliseconds: range.0, toMilliseconds: range.1, types: try EventService.types(types), account: user)
         if json { return try printJSON(["events": events.map(EventJSON.init)]) }
         if events.isEmpty { print("No events in that time.") }
@@ -156,7 +156,7 @@ struct Events: ParsableCommand {
 }
 
 /// `trailbook timeline D`: the day as one list in time order.
-struct Timeline: ParsableCommand {
+struct Timeline: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timeline",
         abstract: "Show a day as one timeline: rides, visits, trips, stops, events, cues, tasks and records.",
@@ -182,14 +182,14 @@ struct Timeline: ParsableCommand {
 
     func validate() throws { try LocalDate.check(date, option: "") }
 
-    func run() throws {
+    func run() async throws {
         let config = try zoneOptions.loaded()
         let zone = config.timeZone
         let day = try LocalDate.require(date, option: "", zone: zone)
         let store = try storeOptions.open()
-        let filter = try devices.filter(store, account: accountOptions.user)
+        let filter = try await devices.filter(store, account: accountOptions.user)
         // The day where the person was (a day in London is London's day), its times in `zone`.
-        let (cut, until) = try store.readNow { tx in
+        let (cut, until) = try await store.read { tx in
             (
                 try DayZone.of(day, store: tx, devices: filter, zone: zone),
                 try DayZone.end(of: day, store: tx, devices: filter, zone: zone)

@@ -4,7 +4,7 @@ import TrackStore
 import TrailbookKit
 
 /// `trailbook points`: the stored points of a ride or a day.
-struct Points: ParsableCommand {
+struct Points: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "points",
         abstract: "Print stored points of a ride or of local days, as CSV or JSON Lines.",
@@ -36,23 +36,25 @@ struct Points: ParsableCommand {
         if (ride == nil) == !days.isSet { throw ValidationError("Give --ride ID, or --day D (or --from D --to D).") }
     }
 
-    func run() throws {
+    func run() async throws {
         let store = try storeOptions.open()
-        let filter = try devices.filter(store, account: user)
+        let filter = try await devices.filter(store, account: user)
         let from: Int64
         let to: Int64
         if let ride {
-            guard let range = try store.readNow({ try $0.rideRange(ride) }) else {
+            guard let range = try await store.read({ try $0.rideRange(ride) }) else {
                 throw CommandFailure(
                     message: "There is no ride \(ride) in \(store.path); trailbook rides lists them.", code: .noInput)
             }
             (from, to) = (range.start, range.end + 1)
         } else {
-            (from, to, _) = try store.readNow { try days.range(in: try zoneOptions.zone(), store: $0, devices: filter) }
+            (from, to, _) = try await store.read {
+                try days.range(in: try zoneOptions.zone(), store: $0, devices: filter)
+            }
         }
         var out = OutputBuffer()
         if format == .csv { out.appendCSVHeader(extra: ["ride", "segment"] + SensorColumns.names) }
-        for p in try store.readNow({
+        for p in try await store.read({
             try $0.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: filter)
         })
         where ride.map({ p.ride == $0 }) ?? true {

@@ -74,12 +74,8 @@ struct Push: AsyncParsableCommand {
     func run() async throws {
         let target = try uploadOptions.target()!
         let from = try from.map { try LocalTime.require($0, option: "--from", zone: try zoneOptions.zone()) }
-        // Opening the store blocks: on a thread of its own, not a cooperative one.
-        let (storeOptions, accountOptions) = (self.storeOptions, self.accountOptions)
-        let (store, account) = try await Blocking.run { () throws -> (any TrackStoring, String?) in
-            let store = try storeOptions.open()
-            return (store, try accountOptions.account(in: store))
-        }
+        let store = try await storeOptions.opened()
+        let account = try await accountOptions.account(in: store)
         let upload = OverlandUpload(target: target, store: store, account: account)
         guard let device = try await upload.device(named: deviceName, from: from) else {
             return output(Report(server: "\(target)", device: nil, sent: 0, waiting: 0, dryRun: dryRun))

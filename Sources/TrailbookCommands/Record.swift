@@ -63,14 +63,10 @@ struct Record: AsyncParsableCommand {
         let config = try configOptions.load()
         let name = deviceName ?? receiver.device.map(DeviceDiscovery.stableName(of:)) ?? "gpsd"
         // Opening (and migrating) the store blocks: on a thread of its own, not a cooperative one.
-        let storeOptions = self.storeOptions
-        let (store, device) = try await Blocking.run { () throws -> (any TrackStoring, DeviceID) in
-            let store = try storeOptions.openOrCreate()
-            // The device row is written before writes stop waiting for other processes.
-            let device = try store.writeNow { try $0.device(named: name) }
-            try store.limitWriteWait(to: RecordService.writeWait)
-            return (store, device)
-        }
+        let store = try await storeOptions.openedOrCreated()
+        // The device row is written before writes stop waiting for other processes.
+        let device = try await store.write { try $0.device(named: name) }
+        try await Blocking.run { try store.limitWriteWait(to: RecordService.writeWait) }
         let source: any FixSource
         if let device = receiver.device {
             source = SerialSource(path: device, baud: receiver.baudSetting, logger: logger)

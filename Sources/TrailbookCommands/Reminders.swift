@@ -6,7 +6,7 @@ import TrackModel
 import TrailbookKit
 
 /// `trailbook cue add|list|rm`: reminders at a place.
-struct CueCommand: ParsableCommand {
+struct CueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cue",
         abstract: "Manage cues: reminders that come back as a cue event when arriving at or leaving a place.",
@@ -16,7 +16,7 @@ struct CueCommand: ParsableCommand {
             """,
         subcommands: [Add.self, List.self, Remove.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add a cue: --arrive PLACE or --depart PLACE.")
         @Argument(help: "What to be reminded of, e.g. \"buy bread\".") var text: String
@@ -33,9 +33,9 @@ struct CueCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
-            let cue = try CueService(
-                store: try accountOptions.having(storeOptions.open()), account: accountOptions.user
+        func run() async throws {
+            let cue = try await CueService(
+                store: try await accountOptions.having(storeOptions.open()), account: accountOptions.user
             ).add(
                 text: text, place: arrive ?? depart!, moment: arrive != nil ? .arrive : .depart, once: once)
             if json { return try printJSON(CueJSON(cue)) }
@@ -43,16 +43,16 @@ struct CueCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List the cues.")
         @Flag(help: "Print {\"cues\": [{\"id\", \"text\", \"place\", \"on\", \"once\", \"fired\"}]}.") var json = false
         @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            let cues = try CueService(
-                store: try accountOptions.having(storeOptions.open()), account: accountOptions.user
+        func run() async throws {
+            let cues = try await CueService(
+                store: try await accountOptions.having(storeOptions.open()), account: accountOptions.user
             ).list()
             if json { return try printJSON(["cues": cues.map(CueJSON.init)]) }
             if cues.isEmpty { print("No cues yet; trailbook cue add TEXT --arrive PLACE adds one.") }
@@ -60,14 +60,17 @@ struct CueCommand: ParsableCommand {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a cue.")
         @Argument(help: "The cue's id (cue list shows it).") var id: Int64
         @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            try CueService(store: try accountOptions.having(storeOptions.open()), account: accountOptions.user).remove(
+        func run() async throws {
+            try await CueService(
+                store: try await accountOptions.having(storeOptions.open()), account: accountOptions.user
+            )
+            .remove(
                 id)
             print("Removed cue \(id).")
         }
@@ -75,7 +78,7 @@ struct CueCommand: ParsableCommand {
 }
 
 /// `trailbook task add|list|done|rm`: things due at a time.
-struct TaskCommand: ParsableCommand {
+struct TaskCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "task",
         abstract: "Manage tasks: a task.due event at a time, once or repeating.",
@@ -86,7 +89,7 @@ struct TaskCommand: ParsableCommand {
             """,
         subcommands: [Add.self, List.self, Done.self, Remove.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add a task due at --at.")
         @Argument(help: "What is due, e.g. \"water the plants\".") var text: String
@@ -102,10 +105,10 @@ struct TaskCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
-        func run() throws {
+        func run() async throws {
             let zone = try zoneOptions.zone()
-            let task = try TaskService(
-                store: try accountOptions.having(storeOptions.openOrCreate()), account: accountOptions.user
+            let task = try await TaskService(
+                store: try await accountOptions.having(storeOptions.openOrCreate()), account: accountOptions.user
             ).add(
                 text: text, at: at, rule: rule, zone: zone)
             if json { return try printJSON(TaskJSON(task)) }
@@ -113,7 +116,7 @@ struct TaskCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List the tasks.")
         @Flag(
@@ -125,10 +128,10 @@ struct TaskCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
-        func run() throws {
+        func run() async throws {
             let zone = try zoneOptions.zone()
-            let tasks = try TaskService(
-                store: try accountOptions.having(storeOptions.open()), account: accountOptions.user
+            let tasks = try await TaskService(
+                store: try await accountOptions.having(storeOptions.open()), account: accountOptions.user
             ).list()
             if json { return try printJSON(["tasks": tasks.map(TaskJSON.init)]) }
             if tasks.isEmpty { print("No tasks yet; trailbook task add TEXT --at TIME adds one.") }
@@ -136,28 +139,34 @@ struct TaskCommand: ParsableCommand {
         }
     }
 
-    struct Done: ParsableCommand {
+    struct Done: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "done", abstract: "Mark a task done: it fires no more.")
         @Argument(help: "The task's id (task list shows it).") var id: Int64
         @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            try TaskService(store: try accountOptions.having(storeOptions.open()), account: accountOptions.user).done(
+        func run() async throws {
+            try await TaskService(
+                store: try await accountOptions.having(storeOptions.open()), account: accountOptions.user
+            )
+            .done(
                 id)
             print("Task \(id) is done.")
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a task.")
         @Argument(help: "The task's id.") var id: Int64
         @OptionGroup var accountOptions: AccountOptions
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            try TaskService(store: try accountOptions.having(storeOptions.open()), account: accountOptions.user).remove(
+        func run() async throws {
+            try await TaskService(
+                store: try await accountOptions.having(storeOptions.open()), account: accountOptions.user
+            )
+            .remove(
                 id)
             print("Removed task \(id).")
         }
@@ -178,7 +187,7 @@ struct AlertCommand: AsyncParsableCommand {
             """,
         subcommands: [Add.self, List.self, Log.self, Remove.self, Test.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add an alert with one channel.")
         @Option(
@@ -216,10 +225,10 @@ struct AlertCommand: AsyncParsableCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let channel = try AlertService.channel(
                 webhook: webhook, secret: secret, ntfy: ntfy, desktop: desktop, mqtt: mqtt)
-            let alert = try AlertService(store: try storeOptions.openOrCreate(), account: user).add(
+            let alert = try await AlertService(store: try storeOptions.openOrCreate(), account: user).add(
                 types: try EventService.types(on), place: place, device: device, quiet: quiet, cooldown: cooldown,
                 channel: channel)
             if json { return try printJSON(AlertJSON(alert)) }
@@ -227,7 +236,7 @@ struct AlertCommand: AsyncParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List the alerts and their deliveries.")
         @Option(help: "The alerts of this account; default: this store's own.") var user: String?
@@ -239,15 +248,15 @@ struct AlertCommand: AsyncParsableCommand {
         var json = false
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            let alerts = try AlertService(store: try storeOptions.open(), account: user).list()
+        func run() async throws {
+            let alerts = try await AlertService(store: try storeOptions.open(), account: user).list()
             if json { return try printJSON(["alerts": alerts.map(AlertJSON.init)]) }
             if alerts.isEmpty { print("No alerts yet; trailbook alert add --on TYPE --desktop adds one.") }
             for alert in alerts { print(AlertJSON.describe(alert)) }
         }
     }
 
-    struct Log: ParsableCommand {
+    struct Log: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "log",
             abstract: "List the alerts' deliveries, newest first: delivered, waiting, or dropped with why.",
@@ -266,8 +275,8 @@ struct AlertCommand: AsyncParsableCommand {
             if limit < 1 { throw ValidationError("--limit takes 1 or more.") }
         }
 
-        func run() throws {
-            let deliveries = try AlertService(store: try storeOptions.open(), account: user).log(limit: limit)
+        func run() async throws {
+            let deliveries = try await AlertService(store: try storeOptions.open(), account: user).log(limit: limit)
                 .map(DeliveryJSON.init)
             if json { return try printJSON(["deliveries": deliveries]) }
             if deliveries.isEmpty { print("No deliveries yet.") }
@@ -275,15 +284,15 @@ struct AlertCommand: AsyncParsableCommand {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm", abstract: "Remove an alert (and what waits in its outbox).")
         @Argument(help: "The alert's id (alert list shows it).") var id: Int64
         @Option(help: "The alert of this account; default: this store's own.") var user: String?
         @OptionGroup var storeOptions: StoreOptions
 
-        func run() throws {
-            try AlertService(store: try storeOptions.open(), account: user).remove(id)
+        func run() async throws {
+            try await AlertService(store: try storeOptions.open(), account: user).remove(id)
             print("Removed alert \(id).")
         }
     }

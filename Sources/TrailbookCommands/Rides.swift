@@ -5,7 +5,7 @@ import TrackStore
 import TrailbookKit
 
 /// `trailbook rides`: the stored rides.
-struct Rides: ParsableCommand {
+struct Rides: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rides",
         abstract: "List stored rides: start, end, points, segments, dropped fixes.",
@@ -77,13 +77,13 @@ struct Rides: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let config = try zoneOptions.loaded()
         let zone = config.timeZone
         let store = try storeOptions.open()
-        let filter = try devices.filter(store, account: user)
-        let (from, to, cut) = try store.readNow { try days.range(in: zone, store: $0, devices: filter) }
-        var rides = try store.readNow { try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: filter) }
+        let filter = try await devices.filter(store, account: user)
+        let (from, to, cut) = try await store.read { try days.range(in: zone, store: $0, devices: filter) }
+        var rides = try await store.read { try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: filter) }
         let storedAny = !rides.isEmpty
         // Days are the person's: rides cut around the stays of the timeline (a night at home, a
         // phone lying still, is no ride), as the day page and `summary --day` count them.
@@ -100,9 +100,10 @@ struct Rides: ParsableCommand {
         }
         // Each ride's times in the zone of where it began (a day in Tokyo is written +09:00),
         // with a gazetteer loaded (`trailbook geocoder import`).
-        let reports = try store.readNow { tx in
+        let listed = rides
+        let reports = try await store.read { tx in
             var zones = try PlaceZones(store: tx)
-            return try rides.map { ride in
+            return try listed.map { ride in
                 RideReport(ride, zone: zone, there: try zones.zone(of: ride, account: user, store: tx))
             }
         }
@@ -120,7 +121,7 @@ struct Rides: ParsableCommand {
             print(
                 days.isSet
                     ? "No rides stored on \(days.words(in: zone)) \(DayZone.words(cut: cut, times: zone)). "
-                        + (try Self.nearestDays(store, filter, from: from, to: to, zone: zone))
+                        + (try await Self.nearestDays(store, filter, from: from, to: to, zone: zone))
                     : "No rides stored yet. Store some with trailbook import FILE.")
         }
         for r in reports { print(r.line) }
@@ -129,9 +130,9 @@ struct Rides: ParsableCommand {
     /// Where the rides nearest `[from, to)` are, as a sentence: the local day of the last ride
     /// before and of the first after, or that there are none at all.
     static func nearestDays(_ store: any TrackStoring, _ devices: DeviceFilter, from: Int64, to: Int64, zone: TimeZone)
-        throws -> String
+        async throws -> String
     {
-        let (before, after) = try store.readNow { tx in
+        let (before, after) = try await store.read { tx in
             (
                 try tx.rides(fromMilliseconds: .min, toMilliseconds: from, devices: devices).last,
                 try tx.rides(fromMilliseconds: to, toMilliseconds: .max, devices: devices).first
@@ -152,7 +153,7 @@ extension RideSelection {
     static func loadNamingNearest(
         _ scope: Scope, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter, fused: Bool = true,
         stays: StayCut? = StayCut()
-    ) throws -> RideSelection {
+    ) async throws -> RideSelection {
         do {
             return try load(scope, store: store, zone: zone, devices: devices, fused: fused, stays: stays)
         } catch let failure as QueryError {
@@ -163,12 +164,12 @@ extension RideSelection {
             case .day(let day): (first, last) = (day, day)
             case .days(let a, let b): (first, last) = (a, b)
             }
-            let (from, to, _) = try store.readNow {
+            let (from, to, _) = try await store.read {
                 try DayZone.range(first: first, last: last, store: $0, devices: devices, zone: zone)
             }
             throw CommandFailure(
                 message: failure.description + " "
-                    + (try Rides.nearestDays(store, devices, from: from, to: to, zone: zone)),
+                    + (try await Rides.nearestDays(store, devices, from: from, to: to, zone: zone)),
                 code: .noInput)
         }
     }

@@ -5,7 +5,7 @@ import TrailbookKit
 
 /// `trailbook suggest --kind K`: which conditions go with the records of a kind, and when they
 /// come again.
-struct SuggestCommand: ParsableCommand {
+struct SuggestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "suggest",
         abstract: "Show which conditions go with the records of a kind, and the coming days that have them.",
@@ -40,12 +40,13 @@ struct SuggestCommand: ParsableCommand {
         guard (1...31).contains(days) else { throw ValidationError("--days must be 1 to 31, not \(days).") }
     }
 
-    func run() throws {
+    func run() async throws {
         let zone = try zoneOptions.zone()
         let start = try LocalTime.require(from, option: "--from", zone: zone)
         let store = try storeOptions.open()
         let service = SuggestService(
-            store: store, zone: zone, tide: try zoneOptions.tide(), account: try accountOptions.account(in: store))
+            store: store, zone: zone, tide: try zoneOptions.tide(), account: try await accountOptions.account(in: store)
+        )
         let report = try service.suggest(kind: try zoneOptions.kind(kind), best: best, now: start, days: days)
         if json { return try printJSON(SuggestJSON(report)) }
         for line in SuggestText.lines(report, zone: zone) { print(line) }

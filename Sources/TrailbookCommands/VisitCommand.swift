@@ -7,7 +7,7 @@ import Visits
 
 /// `trailbook visit name|place|mode|corrections|undo`: what the user says about the visits and
 /// trips found, kept so that every later listing applies it.
-struct VisitCommand: ParsableCommand {
+struct VisitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "visit",
         abstract: "Correct what visits found: name a place, give a trip's mode or a visit's place.",
@@ -26,16 +26,17 @@ struct VisitCommand: ParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var zoneOptions: ZoneOptions
 
-        func service() throws -> VisitCorrections {
+        func service() async throws -> VisitCorrections {
             let config = try zoneOptions.loaded()
             let store = try storeOptions.open()
-            let devices: DeviceFilter = try accountOptions.account(in: store).map { .account($0, device: nil) } ?? .all
+            let devices: DeviceFilter =
+                try await accountOptions.account(in: store).map { .account($0, device: nil) } ?? .all
             return VisitCorrections(
                 store: store, devices: devices, rules: config.pipeline.visits, zone: config.timeZone)
         }
     }
 
-    struct Name: ParsableCommand {
+    struct Name: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "name", abstract: "Give a place a name of your own (trailbook visits --places lists them).")
         @Argument(help: "The place's number, as in \"place 7\".") var place: Int
@@ -47,13 +48,13 @@ struct VisitCommand: ParsableCommand {
             if (name == nil) == !clear { throw ValidationError("Give a NAME, or --clear (one of them).") }
         }
 
-        func run() throws {
-            try common.service().name(place: place, as: clear ? nil : name)
+        func run() async throws {
+            try await common.service().name(place: place, as: clear ? nil : name)
             print(clear ? "Place \(place) has no name of yours now." : "Place \(place) is \(name ?? "") from now on.")
         }
     }
 
-    struct PlaceOf: ParsableCommand {
+    struct PlaceOf: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "place", abstract: "Say at which place the visit at TIME was.")
         @Argument(help: "A moment of the visit.") var time: String
@@ -63,8 +64,8 @@ struct VisitCommand: ParsableCommand {
         @Flag(help: "Print {\"correction\", \"start\", \"end\", \"place\"}.") var json = false
         @OptionGroup var common: Common
 
-        func run() throws {
-            let service = try common.service()
+        func run() async throws {
+            let service = try await common.service()
             let at = try LocalTime.require(time, option: "TIME", zone: service.zone)
             let (visit, id, correction) = try service.place(at: at, place)
             let made = VisitCorrectionJSON(correction: correction, start: visit.start, end: visit.end, place: id)
@@ -73,7 +74,7 @@ struct VisitCommand: ParsableCommand {
         }
     }
 
-    struct Mode: ParsableCommand {
+    struct Mode: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "mode", abstract: "Say how you travelled on the trip at TIME.")
         @Argument(help: "A moment of the trip.") var time: String
@@ -81,11 +82,11 @@ struct VisitCommand: ParsableCommand {
         @Flag(help: "Print {\"correction\", \"start\", \"end\", \"mode\"}.") var json = false
         @OptionGroup var common: Common
 
-        func run() throws {
+        func run() async throws {
             guard let travel = TravelMode(rawValue: mode.lowercased()) else {
                 throw VisitCorrectionError.badMode(mode)
             }
-            let service = try common.service()
+            let service = try await common.service()
             let at = try LocalTime.require(time, option: "TIME", zone: service.zone)
             let (trip, correction) = try service.mode(at: at, travel)
             let made = VisitCorrectionJSON(correction: correction, start: trip.start, end: trip.end, mode: travel)
@@ -94,14 +95,14 @@ struct VisitCommand: ParsableCommand {
         }
     }
 
-    struct Corrections: ParsableCommand {
+    struct Corrections: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "corrections", abstract: "List your corrections, oldest moment first.")
         @Flag(help: "Print {\"corrections\": [{\"id\", \"at\", \"kind\", \"value\"}]}.") var json = false
         @OptionGroup var common: Common
 
-        func run() throws {
-            let service = try common.service()
+        func run() async throws {
+            let service = try await common.service()
             let list = try service.list()
             if json { return try printJSON(VisitCorrectionJSON.List(list)) }
             if list.isEmpty { print("No corrections yet; trailbook visit mode TIME MODE makes one.") }
@@ -112,14 +113,14 @@ struct VisitCommand: ParsableCommand {
         }
     }
 
-    struct Undo: ParsableCommand {
+    struct Undo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "undo", abstract: "Take a correction back (trailbook visit corrections lists them).")
         @Argument(help: "The correction's number.") var id: Int64
         @OptionGroup var common: Common
 
-        func run() throws {
-            try common.service().remove(id)
+        func run() async throws {
+            try await common.service().remove(id)
             print("Correction \(id) is taken back.")
         }
     }

@@ -7,7 +7,7 @@ import TrailbookKit
 import Visits
 
 /// `trailbook visits`: where the person stayed and how they went between, found in the points.
-struct VisitsCommand: ParsableCommand {
+struct VisitsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "visits",
         abstract: "Show where you stayed and how you travelled between, found in the stored points.",
@@ -41,12 +41,12 @@ struct VisitsCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
-    func run() throws {
+    func run() async throws {
         let config = try zoneOptions.loaded()
         let zone = config.timeZone
         let store = try storeOptions.open()
-        let filter = try devices.filter(store, account: accountOptions.user)
-        let (from, to, _) = try store.readNow { try range.range(in: zone, store: $0, devices: filter) }
+        let filter = try await devices.filter(store, account: accountOptions.user)
+        let (from, to, _) = try await store.read { try range.range(in: zone, store: $0, devices: filter) }
         var findings = try VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: filter, rules: config.pipeline.visits,
             zone: zone)

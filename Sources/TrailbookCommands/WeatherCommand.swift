@@ -4,11 +4,11 @@ import TrackModel
 import TrailbookKit
 
 /// `trailbook weather import FILE`: a weather station's or service's export onto the records.
-struct WeatherCommand: ParsableCommand {
+struct WeatherCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "weather", abstract: "Put weather readings on records.", subcommands: [Import.self])
 
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Read a weather CSV and give every record in its span the readings at its time.",
@@ -47,10 +47,10 @@ struct WeatherCommand: ParsableCommand {
             let records: [Record]
         }
 
-        func run() throws {
+        func run() async throws {
             let store = try storeOptions.open()
             let service = WeatherImportService(
-                store: store, zone: try zoneOptions.zone(), account: try accountOptions.account(in: store))
+                store: store, zone: try zoneOptions.zone(), account: try await accountOptions.account(in: store))
             let outcome = try service.importFile(file, dryRun: dryRun)
             if json {
                 return try printJSON(

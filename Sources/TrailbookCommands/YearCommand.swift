@@ -4,7 +4,7 @@ import GPSCore
 import TrailbookKit
 
 /// `trailbook year`: the year in review, or any range, from the visits and trips in the points.
-struct YearCommand: ParsableCommand {
+struct YearCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "year",
         abstract: "Review a year (or any range): distance by mode, time away, countries, cities, places.",
@@ -36,7 +36,7 @@ struct YearCommand: ParsableCommand {
         if let year, !(1970...9999).contains(year) { throw ValidationError("The year must be from 1970 to 9999.") }
     }
 
-    func run() throws {
+    func run() async throws {
         let config = try zoneOptions.loaded()
         let zone = config.timeZone
         let first: CivilDate
@@ -50,8 +50,8 @@ struct YearCommand: ParsableCommand {
             (first, last) = (CivilDate(year: y, month: 1, day: 1)!, CivilDate(year: y, month: 12, day: 31)!)
         }
         let store = try storeOptions.open()
-        let filter = try devices.filter(store, account: accountOptions.user)
-        let (from, to, _) = try store.readNow {
+        let filter = try await devices.filter(store, account: accountOptions.user)
+        let (from, to, _) = try await store.read {
             try DayZone.range(first: first, last: last, store: $0, devices: filter, zone: zone)
         }
         let findings = try VisitService.find(

@@ -77,9 +77,7 @@ struct Login: Sendable {
     {
         let keys = ["user:" + name, "address:" + context.client(request, trustProxy: trustProxy)]
         guard try await throttle.allowed(keys) else { throw Refusal.tooManyLogins }
-        // bcrypt (and the account's read) on a thread kept for blocking work.
-        let accounts = self.accounts
-        guard try await Blocking.run({ try accounts.authenticate(name, password: password) }) else {
+        guard try await accounts.authenticate(name, password: password) else {
             try await throttle.failed(keys)
             throw Refusal.wrongPassword(challenge: challenge)
         }

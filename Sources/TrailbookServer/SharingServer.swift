@@ -112,7 +112,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         // out of rotation: 503).
         let store = self.store
         router.get("/api/health") { _, _ -> Response in
-            _ = try await Blocking.run { try store.readNow { try $0.pausedUntil() } }
+            _ = try await store.read { try $0.pausedUntil() }
             return Self.json("{\"status\":\"ok\"}\n")
         }
         router.get("/api/openapi.json") { _, _ -> Response in
@@ -210,17 +210,15 @@ public struct SharingServer: Service, CustomStringConvertible {
             // Transitions, waypoints and the last will are kept as they came; waypoints (the
             // phone's regions) also become places of the account.
             if let type = PhoneProtocols.owntracksKeptType(data) {
-                try await Blocking.run {
-                    // The message and the places it names in one unit of work.
-                    let places = PhoneProtocols.owntracksPlaces(data)
-                    try store.writeNow { unit in
-                        _ = try unit.addDeviceMessage(
-                            device.device, type: type, receivedMilliseconds: UTCTimestamp.now(),
-                            body: String(decoding: data, as: UTF8.self))
-                        for place in places { _ = try unit.savePlace(place, account: device.account) }
-                    }
-                    if !places.isEmpty { ingest.placesChanged() }
+                // The message and the places it names in one unit of work.
+                let places = PhoneProtocols.owntracksPlaces(data)
+                try await store.write { unit in
+                    _ = try unit.addDeviceMessage(
+                        device.device, type: type, receivedMilliseconds: UTCTimestamp.now(),
+                        body: String(decoding: data, as: UTF8.self))
+                    for place in places { _ = try unit.savePlace(place, account: device.account) }
                 }
+                if !places.isEmpty { ingest.placesChanged() }
             }
             let friends = try await sharing.friends(of: device.account, movingWithin: ingest.rules.movingWithin)
             return try Self.json(friends.flatMap(OwnTracksMessage.card(andLocationOf:)))

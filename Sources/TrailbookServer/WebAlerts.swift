@@ -56,10 +56,8 @@ struct WebAlerts {
                     webhook: kind == "webhook" ? address ?? "" : nil, secret: kind == "webhook" ? secret : nil,
                     ntfy: kind == "ntfy" ? address ?? "" : nil, desktop: false,
                     mqtt: kind == "mqtt" ? address ?? "" : nil)
-                _ = try await Blocking.run {
-                    try service.add(
-                        types: types, place: place, device: device, quiet: quiet, cooldown: cooldown, channel: channel)
-                }
+                _ = try await service.add(
+                    types: types, place: place, device: device, quiet: quiet, cooldown: cooldown, channel: channel)
             } catch let error as ScheduleError {
                 let said = error == .noTypes ? "Tick the events the alert sends: one at least." : error.description
                 return try await page(user, csrf, refused: said, typed: fields, status: .unprocessableContent)
@@ -73,7 +71,7 @@ struct WebAlerts {
             let sender = AlertSender(timeout: settings.timeout)
             do {
                 let message = try await service.test(id, sender: sender, zone: zone)
-                let alert = try await Blocking.run { try service.list().first { $0.id == id } }
+                let alert = try await service.list().first { $0.id == id }
                 let target = alert.map { Self.channel($0.channel) } ?? "its channel"
                 return try await page(
                     user, csrf, message: "The test of alert \(id) reached \(target): “\(message.title)”.")
@@ -87,7 +85,7 @@ struct WebAlerts {
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
             let id = try Self.id(context)
             let service = AlertService(store: store, account: session.user)
-            guard let alert = try await Blocking.run({ try service.list().first { $0.id == id } }) else {
+            guard let alert = try await service.list().first(where: { $0.id == id }) else {
                 return try await page(
                     session.user, session.csrf, message: ScheduleError.missing(.alert, id).description,
                     status: .notFound)
@@ -104,7 +102,7 @@ struct WebAlerts {
             let id = try Self.id(context)
             let service = AlertService(store: store, account: user)
             do {
-                try await Blocking.run { try service.remove(id) }
+                try await service.remove(id)
             } catch let error as ScheduleError {
                 return try await page(user, csrf, message: error.description, status: .notFound)
             }
@@ -136,14 +134,11 @@ struct WebAlerts {
         _ user: String, _ csrf: String, message: String? = nil, refused: String? = nil, typed: [String: String] = [:],
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        let service = AlertService(store: store, account: user)
-        let store = self.store
-        let (alerts, log, (places, devices)) = try await Blocking.run {
+        // One snapshot for the page.
+        let (alerts, log, places, devices) = try await store.read { tx in
             (
-                try service.list(), try service.log(limit: Self.logLength),
-                try store.readNow { tx in
-                    (try tx.places(account: user), (try tx.devices(of: user) ?? []).map(\.name))
-                }
+                try tx.alerts(account: user), try tx.deliveries(account: user, limit: Self.logLength),
+                try tx.places(account: user), (try tx.devices(of: user) ?? []).map(\.name)
             )
         }
         let zone = await login.local(user, zone: zone).zone

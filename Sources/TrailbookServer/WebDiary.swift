@@ -303,10 +303,9 @@ struct WebDiary {
             let today = LocalTime.today(in: zone)
             guard let year = request.uri.queryParameters.get("year").flatMap({ Int(String($0)) }) else {
                 // No year asked: the month of the newest point, in view.
-                let (store, user) = (self.store, session.user)
-                let newest = try await Blocking.run {
-                    try store.readNow { try $0.latestPoint(devices: DeviceFilter(account: user)) }?.unixMilliseconds
-                }
+                let user = session.user
+                let newest = try await store.read { try $0.latestPoint(devices: DeviceFilter(account: user)) }?
+                    .unixMilliseconds
                 let day = newest.map { LocalDay.of($0, in: zone) } ?? today
                 return WebPages.redirect("/calendar?year=\(day.year)#" + Self.monthID(day))
             }

@@ -45,10 +45,8 @@ struct WebPlaces {
                 }
                 let radius = Double(text("radius")) ?? PlaceService.defaultRadius
                 let name = text("name")
-                _ = try await Blocking.run {
-                    try service.add(
-                        name: name, at: Coordinate(latitude: latitude, longitude: longitude), radius: radius)
-                }
+                _ = try await service.add(
+                    name: name, at: Coordinate(latitude: latitude, longitude: longitude), radius: radius)
             } catch let error as PlaceError {
                 return try await page(
                     user, csrf, refused: error.description, typed: fields, status: .unprocessableContent)
@@ -59,7 +57,7 @@ struct WebPlaces {
             let (user, csrf, fields) = try await WebPages.form(request, login: login)
             let service = PlaceService(store: store, account: user)
             do {
-                _ = try await Blocking.run { try service.rename(fields["name"] ?? "", to: fields["new"] ?? "") }
+                _ = try await service.rename(fields["name"] ?? "", to: fields["new"] ?? "")
             } catch let error as PlaceError {
                 return try await page(user, csrf, message: error.description, status: .unprocessableContent)
             }
@@ -86,7 +84,7 @@ struct WebPlaces {
             let name = request.uri.queryParameters.get("name").map { String($0) } ?? ""
             let service = PlaceService(store: store, account: session.user)
             let events = try await placeEvents(session.user)
-            guard let place = try await Blocking.run({ try service.list().first { $0.name == name } }) else {
+            guard let place = try await service.list().first(where: { $0.name == name }) else {
                 return try await page(
                     session.user, session.csrf, message: PlaceError.missing(name).description, status: .notFound)
             }
@@ -103,7 +101,7 @@ struct WebPlaces {
             let name = request.uri.queryParameters.get("name").map { String($0) } ?? ""
             let service = PlaceService(store: store, account: user)
             do {
-                try await Blocking.run { try service.remove(name: name) }
+                try await service.remove(name: name)
             } catch let error as PlaceError {
                 return try await page(user, csrf, message: error.description, status: .notFound)
             }
@@ -114,12 +112,9 @@ struct WebPlaces {
     /// The account's arrivals and departures of the last ``eventDays`` days, newest first, by place.
     func placeEvents(_ user: String) async throws -> [String: [StoredEvent]] {
         let now = UTCTimestamp.now()
-        let service = EventService(store: store)
-        let events = try await Blocking.run {
-            try service.events(
-                fromMilliseconds: now - Int64(Self.eventDays) * 86_400_000, toMilliseconds: now + 1,
-                types: [.placeArrive, .placeDepart], account: user)
-        }
+        let events = try await EventService(store: store).events(
+            fromMilliseconds: now - Int64(Self.eventDays) * 86_400_000, toMilliseconds: now + 1,
+            types: [.placeArrive, .placeDepart], account: user)
         var byPlace: [String: [StoredEvent]] = [:]
         for stored in events.reversed() {
             if let place = stored.event.place { byPlace[place, default: []].append(stored) }
@@ -133,11 +128,11 @@ struct WebPlaces {
         _ user: String, _ csrf: String, message: String? = nil, refused: String? = nil, typed: [String: String] = [:],
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        let service = PlaceService(store: store, account: user)
-        let (places, latest, found) = try await Blocking.run {
+        // One snapshot for the page (a signed-in account has its places).
+        let (places, latest, found) = try await store.read { tx in
             (
-                try service.list(), try store.readNow { try $0.latestPoint(devices: DeviceFilter(account: user)) },
-                try Self.found(store: store, account: user)
+                try tx.places(account: user), try tx.latestPoint(devices: DeviceFilter(account: user)),
+                try Self.found(in: tx, account: user)
             )
         }
         let events = try await placeEvents(user)
@@ -210,14 +205,12 @@ struct WebPlaces {
 
     /// The account's found places, each with the gazetteer's nearest populated place ("Wiedikon,
     /// CH") when one is loaded.
-    static func found(store: any TrackStoring, account: String) throws -> [(FoundPlace, String?)] {
-        let found = try store.readNow { try $0.foundPlaces(account: account) }
-        guard !found.isEmpty, try store.readNow({ try $0.hasGazetteer() }) else { return found.map { ($0, nil) } }
-        return try store.readNow { tx in
-            var lookup = GazetteerLookup(store: tx)
-            return try found.map { p in
-                (p, try lookup.nearest(p.center).map { "\($0.entry.name), \($0.entry.country)" })
-            }
+    static func found(in tx: any StoreReading, account: String) throws -> [(FoundPlace, String?)] {
+        let found = try tx.foundPlaces(account: account)
+        guard !found.isEmpty, try tx.hasGazetteer() else { return found.map { ($0, nil) } }
+        var lookup = GazetteerLookup(store: tx)
+        return try found.map { p in
+            (p, try lookup.nearest(p.center).map { "\($0.entry.name), \($0.entry.country)" })
         }
     }
 

@@ -21,10 +21,9 @@ struct WebSettings {
         router.post("/devices") { request, context -> Response in
             let (user, csrf, fields) = try await WebPages.form(request, login: login)
             let name = (fields["name"] ?? "").trimmingCharacters(in: .whitespaces)
-            let accounts = self.accounts
             let token: String
             do {
-                token = try await Blocking.run { try accounts.addDevice(name, account: user) }
+                token = try await accounts.addDevice(name, account: user)
             } catch let error as AccountError {
                 return try await page(user, csrf, message: error.description, status: .unprocessableContent)
             }
@@ -36,9 +35,8 @@ struct WebSettings {
         router.post("/devices/revoke") { request, _ -> Response in
             let (user, csrf, fields) = try await WebPages.form(request, login: login)
             let name = fields["name"] ?? ""
-            let accounts = self.accounts
             do {
-                try await Blocking.run { try accounts.revokeDevice(name, account: user) }
+                try await accounts.revokeDevice(name, account: user)
             } catch let error as AccountError {
                 return try await page(user, csrf, message: error.description, status: .unprocessableContent)
             }
@@ -61,9 +59,8 @@ struct WebSettings {
                     user, csrf, message: "The new password and its repetition differ; nothing changed.",
                     status: .unprocessableContent)
             }
-            let accounts = self.accounts
             do {
-                try await Blocking.run { try accounts.changePassword(of: user, to: new) }
+                try await accounts.changePassword(of: user, to: new)
             } catch let error as AccountError {
                 return try await page(user, csrf, message: error.description, status: .unprocessableContent)
             }
@@ -105,9 +102,10 @@ struct WebSettings {
     func page(_ user: String, _ csrf: String, message: String? = nil, status: HTTPResponse.Status = .ok)
         async throws -> Response
     {
-        let (accounts, store) = (self.accounts, login.sessions.store)
-        let (devices, chosen) = try await Blocking.run {
-            (try accounts.devices(of: user), try store.readNow { try $0.preferences(account: user) })
+        // One snapshot for the page.
+        let (devices, chosen) = try await login.sessions.store.read { tx in
+            guard let devices = try tx.devices(of: user) else { throw AccountError.noAccount(user) }
+            return (devices, try tx.preferences(account: user))
         }
         let zone = chosen.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone
         let model = SettingsPage(

@@ -40,29 +40,31 @@ import TrailbookTestSupport
 
     /// A password checked once is known for a while, against the hash the store holds: a
     /// changed password or a removed account ends it at once; a wrong one is never remembered.
-    @Test func aVerifiedPasswordHoldsOnlyWhileItsHashIsStored() throws {
+    @Test func aVerifiedPasswordHoldsOnlyWhileItsHashIsStored() async throws {
         let store = try TrackStore(path: try Samples.temporaryDirectory() + "/s.sqlite")
         let verified = VerifiedPasswords()
         let accounts = AccountService(store: store, verified: verified)
         let (old, new) = ("correct horse battery staple", "a different long passphrase")
-        try accounts.addAccount("ana", password: old)
+        try await accounts.addAccount("ana", password: old)
         let now: Int64 = 1_781_418_600_000
-        #expect(!(try accounts.authenticate("ana", password: "wrong but long enough", now: now)))
+        #expect(!(try await accounts.authenticate("ana", password: "wrong but long enough", now: now)))
         #expect(
             !verified.knows(
                 "ana", "wrong but long enough",
                 storedHash: try #require(try store.readNow { try $0.passwordHash(of: "ana") }), now: now))
-        #expect(try accounts.authenticate("ana", password: old, now: now))
+        #expect(try await accounts.authenticate("ana", password: old, now: now))
         let stored = try #require(try store.readNow { try $0.passwordHash(of: "ana") })
         #expect(verified.knows("ana", old, storedHash: stored, now: now + 1000))
         #expect(!verified.knows("bo", old, storedHash: stored, now: now + 1000), "the name is part of it")
         #expect(!verified.knows("ana", old, storedHash: stored, now: now + VerifiedPasswords.lifetime), "it expires")
-        try accounts.changePassword(of: "ana", to: new)
-        #expect(!(try accounts.authenticate("ana", password: old, now: now + 1000)), "the old password ends at once")
-        #expect(try accounts.authenticate("ana", password: new, now: now + 1000))
-        try accounts.removeAccount("ana")
+        try await accounts.changePassword(of: "ana", to: new)
         #expect(
-            !(try accounts.authenticate("ana", password: new, now: now + 2000)), "a removed account signs in no more")
+            !(try await accounts.authenticate("ana", password: old, now: now + 1000)), "the old password ends at once")
+        #expect(try await accounts.authenticate("ana", password: new, now: now + 1000))
+        try await accounts.removeAccount("ana")
+        #expect(
+            !(try await accounts.authenticate("ana", password: new, now: now + 2000)),
+            "a removed account signs in no more")
     }
 
     @Test func hashesAreVersionedBcryptOfThePreHash() {
@@ -96,23 +98,26 @@ import TrailbookTestSupport
 
     @Test func accountsDevicesAndTokens() async throws {
         let (accounts, store) = try service()
-        try accounts.addAccount("ana", password: "a long enough passphrase")
-        #expect(throws: AccountError.accountExists("ana")) {
-            try accounts.addAccount("ana", password: "another long passphrase")
+        try await accounts.addAccount("ana", password: "a long enough passphrase")
+        await #expect(throws: AccountError.accountExists("ana")) {
+            try await accounts.addAccount("ana", password: "another long passphrase")
         }
-        #expect(throws: AccountError.badName("a b")) { try accounts.addAccount("a b", password: "whatever long one") }
-        #expect(try accounts.authenticate("ana", password: "a long enough passphrase"))
-        #expect(try !accounts.authenticate("ana", password: "wrong but long passphrase"))
-        #expect(try !accounts.authenticate("me", password: "anything at all here"), "the local account cannot log in")
-        try accounts.changePassword(of: "ana", to: "the new long passphrase")
-        #expect(try accounts.authenticate("ana", password: "the new long passphrase"))
+        await #expect(throws: AccountError.badName("a b")) {
+            try await accounts.addAccount("a b", password: "whatever long one")
+        }
+        #expect(try await accounts.authenticate("ana", password: "a long enough passphrase"))
+        #expect(try await !accounts.authenticate("ana", password: "wrong but long passphrase"))
+        #expect(
+            try await !accounts.authenticate("me", password: "anything at all here"), "the local account cannot log in")
+        try await accounts.changePassword(of: "ana", to: "the new long passphrase")
+        #expect(try await accounts.authenticate("ana", password: "the new long passphrase"))
 
-        let token = try accounts.addDevice("phone", account: "ana")
+        let token = try await accounts.addDevice("phone", account: "ana")
         #expect(token.count == 52 && token.allSatisfy { $0.isLetter || $0.isNumber })
-        #expect(throws: AccountError.deviceExists("phone", account: "ana")) {
-            try accounts.addDevice("phone", account: "ana")
+        await #expect(throws: AccountError.deviceExists("phone", account: "ana")) {
+            try await accounts.addDevice("phone", account: "ana")
         }
-        #expect(throws: AccountError.noAccount("bob")) { try accounts.addDevice("phone", account: "bob") }
+        await #expect(throws: AccountError.noAccount("bob")) { try await accounts.addDevice("phone", account: "bob") }
         // As the server looks a phone's token up.
         func device(_ token: String) async throws -> (account: String, device: DeviceID, name: String)? {
             try await store.readPhoneDevice(tokenHash: AccountService.tokenHash(token))
@@ -124,15 +129,15 @@ import TrailbookTestSupport
         let bytes = try Data(contentsOf: URL(fileURLWithPath: store.path))
         #expect(bytes.range(of: Data(token.utf8)) == nil)
 
-        try accounts.revokeDevice("phone", account: "ana")
+        try await accounts.revokeDevice("phone", account: "ana")
         #expect(try await device(token) == nil, "a revoked token authenticates nothing")
-        #expect(try accounts.devices(of: "ana").first?.revokedMilliseconds != nil)
-        #expect(throws: AccountError.noDevice("phone", account: "ana")) {
-            try accounts.revokeDevice("phone", account: "ana")
+        #expect(try await accounts.devices(of: "ana").first?.revokedMilliseconds != nil)
+        await #expect(throws: AccountError.noDevice("phone", account: "ana")) {
+            try await accounts.revokeDevice("phone", account: "ana")
         }
 
         // Removing the account takes its devices' points with it.
-        let device = try #require(try accounts.devices(of: "ana").first?.id)
+        let device = try #require(try await accounts.devices(of: "ana").first?.id)
         var fix = Fix()
         UTCTimestamp.set(1_781_418_600_000, on: &fix)
         fix.coordinate = Coordinate(latitude: 47, longitude: 8)
@@ -143,8 +148,8 @@ import TrailbookTestSupport
         #expect(stored == 1)
         // The local account's queries never show another account's points.
         #expect(try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.isEmpty)
-        try accounts.removeAccount("ana")
-        #expect(try accounts.accounts().map(\.name) == ["me"])
-        #expect(throws: AccountError.noAccount("ana")) { try accounts.removeAccount("ana") }
+        try await accounts.removeAccount("ana")
+        #expect(try await accounts.accounts().map(\.name) == ["me"])
+        await #expect(throws: AccountError.noAccount("ana")) { try await accounts.removeAccount("ana") }
     }
 }

@@ -55,21 +55,21 @@ import TrailbookTestSupport
         chmod(standIn, 0o755)
 
         let service = AlertService(store: store)
-        _ = try service.add(
+        _ = try await service.add(
             types: [.placeArrive], place: "home", device: nil, quiet: nil, cooldown: 0,
             channel: .webhook(URL(string: "http://127.0.0.1:\(hook.port)/hook")!, secret: "s3cret"))
-        _ = try service.add(
+        _ = try await service.add(
             types: [.cue], place: nil, device: nil, quiet: nil, cooldown: 0,
             channel: .ntfy(URL(string: "http://127.0.0.1:\(ntfy.port)/trailbook")!))
-        _ = try service.add(
+        _ = try await service.add(
             types: [.placeArrive, .cue], place: nil, device: "bike", quiet: nil, cooldown: 0,
             channel: .mqtt(host: "127.0.0.1", port: broker.port, topic: "trailbook/events"))
-        _ = try service.add(types: [.cue], place: nil, device: nil, quiet: nil, cooldown: 0, channel: .desktop)
+        _ = try await service.add(types: [.cue], place: nil, device: nil, quiet: nil, cooldown: 0, channel: .desktop)
         // An alert of another device takes nothing.
-        _ = try service.add(
+        _ = try await service.add(
             types: [.placeArrive], place: nil, device: "car", quiet: nil, cooldown: 0,
             channel: .webhook(URL(string: "http://127.0.0.1:\(hook.port)/car")!, secret: nil))
-        _ = try CueService(store: store).add(text: "water the plants", place: "home", moment: .arrive, once: true)
+        _ = try await CueService(store: store).add(text: "water the plants", place: "home", moment: .arrive, once: true)
 
         let device = try store.writeNow { try $0.device(named: "bike") }
         let outlet = EventOutlet(store: store, account: nil, alerting: true, zone: TimeZone(identifier: "UTC")!)
@@ -140,7 +140,7 @@ import TrailbookTestSupport
         let dir = try Samples.temporaryDirectory()
         let store = try newStore(dir)
         let hook = try HookReceiver(secret: "k", directory: dir)
-        _ = try AlertService(store: store).add(
+        _ = try await AlertService(store: store).add(
             types: [.placeArrive], place: nil, device: nil, quiet: nil, cooldown: 0,
             channel: .webhook(URL(string: "http://127.0.0.1:\(hook.port)/down")!, secret: "k"))
         let device = try store.writeNow { try $0.device(named: "bike") }
@@ -174,7 +174,7 @@ import TrailbookTestSupport
         let dir = try Samples.temporaryDirectory()
         let store = try newStore(dir)
         let port = try HookReceiver(directory: dir).port  // nobody listens there
-        _ = try AlertService(store: store).add(
+        _ = try await AlertService(store: store).add(
             types: [.placeArrive], place: nil, device: nil, quiet: nil, cooldown: 0,
             channel: .webhook(URL(string: "http://127.0.0.1:\(port)/")!, secret: nil))
         try EventOutlet(store: store, account: nil, alerting: true).take(
@@ -218,15 +218,17 @@ import TrailbookTestSupport
         let tasks = TaskService(store: store)
         // Now: Saturday 2026-10-24 12:00 UTC (14:00 in Zurich, the day before the clocks go back).
         let now: Int64 = 1_792_843_200_000
-        let daily = try tasks.add(text: "feed the cat", at: "2026-10-24 08:00", rule: "daily", zone: zurich, now: now)
+        let daily = try await tasks.add(
+            text: "feed the cat", at: "2026-10-24 08:00", rule: "daily", zone: zurich, now: now)
         // Its first time is past: due tomorrow at 08:00 Zurich, which is 07:00 UTC after the change.
         #expect(daily.dueMilliseconds == 1_792_911_600_000, "\(LocalTime.utc(daily.dueMilliseconds!))")
-        let once = try tasks.add(text: "post the letter", at: "2026-10-24 15:00", rule: nil, zone: zurich, now: now)
-        #expect(throws: ScheduleError.self) {
-            try tasks.add(text: "too late", at: "2026-10-24 13:00", rule: nil, zone: zurich, now: now)
+        let once = try await tasks.add(
+            text: "post the letter", at: "2026-10-24 15:00", rule: nil, zone: zurich, now: now)
+        await #expect(throws: ScheduleError.self) {
+            try await tasks.add(text: "too late", at: "2026-10-24 13:00", rule: nil, zone: zurich, now: now)
         }
-        #expect(throws: ScheduleError.self) {
-            try tasks.add(text: "bad", at: "2026-10-24 15:00", rule: "FREQ=HOURLY", zone: zurich, now: now)
+        await #expect(throws: ScheduleError.self) {
+            try await tasks.add(text: "bad", at: "2026-10-24 15:00", rule: "FREQ=HOURLY", zone: zurich, now: now)
         }
         let device = try store.writeNow { try $0.device(named: "bike") }
         let outlet = EventOutlet(store: store, account: nil, alerting: true)
@@ -246,10 +248,10 @@ import TrailbookTestSupport
         #expect(missed.map(\.text) == ["feed the cat"])
         #expect(missed.first?.milliseconds == daily.dueMilliseconds)
         #expect(missed.first?.details["late_s"] == Double(3 * 86_400 + 3_600))
-        let listed = try tasks.list()
+        let listed = try await tasks.list()
         #expect(listed[0].dueMilliseconds == daily.dueMilliseconds! + 4 * 86_400_000)
         #expect(listed[1].dueMilliseconds == nil && listed[1].firedMilliseconds == once.dueMilliseconds)
-        try tasks.done(daily.id)
+        try await tasks.done(daily.id)
         #expect(
             try await tasks.fireDue(now: restart + 2 * 86_400_000, outlet: outlet, device: device, deviceName: "bike")
                 .isEmpty

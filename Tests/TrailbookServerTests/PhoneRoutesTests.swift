@@ -196,7 +196,7 @@ import TrailbookKit
 
     @Test func ownTracksRepliesWithTheCardAndLatestLocationOfEachFriendSharingLive() async throws {
         try await API.withServer { client, token, store in
-            let pixel = try AccountService(store: store).addDevice("pixel", account: "bob")
+            let pixel = try await AccountService(store: store).addDevice("pixel", account: "bob")
             let t = Int(Date().timeIntervalSince1970) - 120
             let bobs = try await API.send(
                 client, .post, "/pub", headers: Self.basic("bob", pixel),

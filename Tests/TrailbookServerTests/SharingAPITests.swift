@@ -32,8 +32,8 @@ import TrailbookTestSupport
     ) async throws {
         let store = try TrackStore(path: try Samples.temporaryDirectory() + "/s.sqlite")
         let accounts = AccountService(store: store)
-        for (name, password) in Self.passwords { try accounts.addAccount(name, password: password) }
-        let token = try accounts.addDevice("overland", account: "ana")
+        for (name, password) in Self.passwords { try await accounts.addAccount(name, password: password) }
+        let token = try await accounts.addDevice("overland", account: "ana")
         let archive: @Sendable (String) throws -> any StoreCopying = { try TrackStore(path: $0) }
         let server = SharingServer(
             configuration: .init(), store: store, rules: PipelineConfiguration(), logger: Logger(label: "test"),

@@ -133,7 +133,7 @@ import TrailbookKit
         try await API.withServer { client, _, store in
             let ana = try await Self.signIn(client, "ana", password: API.passwords["ana"]!)
             #expect(try await client.execute(uri: "/places", method: .get, headers: ana) { $0.status } == .ok)
-            try AccountService(store: store).removeAccount("ana")
+            try await AccountService(store: store).removeAccount("ana")
             let (status, location) = try await client.execute(uri: "/places", method: .get, headers: ana) {
                 ($0.status, $0.headers[.location] ?? "")
             }

@@ -69,15 +69,14 @@ struct Day: AsyncParsableCommand {
             return
         }
         let store = try await storeOptions.opened()
-        // The day's view reads the visits with the store's own calls: on a thread of its own.
-        try await Blocking.run { try show(day, config: config, store: store) }
+        try await show(day, config: config, store: store)
     }
 
-    private func show(_ day: CivilDate, config: TrailbookConfig, store: any TrackStoring) throws {
+    private func show(_ day: CivilDate, config: TrailbookConfig, store: any TrackStoring) async throws {
         let zone = config.timeZone
-        let account = try accountOptions.account(in: store)
+        let account = try await accountOptions.account(in: store)
         // The day where the person was (a day in London is London's day), its times in `zone`.
-        let (cut, to) = try store.readNow { tx in
+        let (cut, to) = try await store.read { tx in
             (
                 try DayZone.of(day, store: tx, devices: DeviceFilter(account: account), zone: zone),
                 try DayZone.end(of: day, store: tx, devices: DeviceFilter(account: account), zone: zone)
@@ -88,7 +87,7 @@ struct Day: AsyncParsableCommand {
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account),
             rules: config.pipeline.visits, zone: zone)
         // A ride abroad in the time of where it was (with a gazetteer), as `rides` writes it.
-        let (stored, records, text) = try store.readNow { tx in
+        let (stored, records, text) = try await store.read { tx in
             (
                 try tx.rides(fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account)),
                 try tx.records(fromMilliseconds: from, toMilliseconds: to, account: account),

@@ -4,7 +4,7 @@ import GPSCore
 import TrackStore
 import TrailbookKit
 
-struct Pause: ParsableCommand {
+struct Pause: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
         abstract: "Pause collection: a running trailbook record stops storing fixes within two seconds.",
@@ -18,7 +18,7 @@ struct Pause: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var zoneOptions: ZoneOptions
 
-    func run() throws {
+    func run() async throws {
         let zone = try zoneOptions.zone()
         var until: Int64 = 0
         if let duration {
@@ -29,7 +29,7 @@ struct Pause: ParsableCommand {
             }
             until = UTCTimestamp.milliseconds(of: Date().addingTimeInterval(seconds))
         }
-        try RecorderControl(store: try storeOptions.openOrCreate()).pause(until: until == 0 ? nil : until)
+        try await RecorderControl(store: try storeOptions.openOrCreate()).pause(until: until == 0 ? nil : until)
         print(
             until == 0
                 ? "Collection paused until trailbook resume."
@@ -37,20 +37,20 @@ struct Pause: ParsableCommand {
     }
 }
 
-struct Resume: ParsableCommand {
+struct Resume: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resume",
         abstract: "Resume collection after trailbook pause (a running recorder starts a new segment).")
 
     @OptionGroup var storeOptions: StoreOptions
 
-    func run() throws {
-        let was = try RecorderControl(store: try storeOptions.open()).resume()
+    func run() async throws {
+        let was = try await RecorderControl(store: try storeOptions.open()).resume()
         print(was ? "Collection resumed." : "Collection was not paused.")
     }
 }
 
-struct Status: ParsableCommand {
+struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show whether a recorder is running, paused, its device, the last fix and its age.")
@@ -81,10 +81,10 @@ struct Status: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let zone = try zoneOptions.zone()
         let now = UTCTimestamp.now()
-        let overview = try RecorderControl(store: try storeOptions.open()).overview(now: now)
+        let overview = try await RecorderControl(store: try storeOptions.open()).overview(now: now)
         let running = overview.running
         let status = running.first
         let latest = overview.lastStoredPoint

@@ -7,7 +7,7 @@ import TrackStore
 import TrailbookKit
 
 /// `trailbook export`: rides and records as GPX, GeoJSON, KML, CSV or the JSON track format.
-struct Export: ParsableCommand {
+struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export rides (and the day's records) as GPX 1.1, GeoJSON, KML, CSV or JSON.",
@@ -48,12 +48,12 @@ struct Export: ParsableCommand {
         if (ride == nil) == !days.isSet { throw ValidationError("Give --ride ID, or --day D (or --from D --to D).") }
     }
 
-    func run() throws {
+    func run() async throws {
         let zone = try zoneOptions.zone()
         let store = try storeOptions.open()
-        let selection = try RideSelection.loadNamingNearest(
+        let selection = try await RideSelection.loadNamingNearest(
             days.scope(ride: ride, zone: zone), store: store, zone: zone,
-            devices: try devices.filter(store, account: user), fused: false)
+            devices: try await devices.filter(store, account: user), fused: false)
         let export = try selection.export(store: store, records: ride == nil, account: user)
         let file = try OutputFile(path: output, suffix: format.rawValue)
         var out = OutputBuffer(fd: file.fd)

@@ -6,7 +6,7 @@ import TrackStore
 import TrailbookKit
 
 /// `trailbook report day|overlay`: self-contained HTML pages.
-struct Report: ParsableCommand {
+struct Report: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write HTML reports: a day's diary page, or many days' routes on one map.",
@@ -105,7 +105,7 @@ struct Report: ParsableCommand {
         }
     }
 
-    struct DayPage: ParsableCommand {
+    struct DayPage: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "day",
             abstract: "One self-contained HTML page for a day: map, rides, elevation, timeline, records.",
@@ -140,18 +140,18 @@ struct Report: ParsableCommand {
             guard photos == "embed" || photos == "link" else { throw ValidationError("--photos is embed or link.") }
         }
 
-        func run() throws {
+        func run() async throws {
             let zone = try zoneOptions.zone()
             let day = try LocalDate.require(date, option: "", zone: zone)
             let store = try storeOptions.open()
             var style = styleOptions.style
             let fetcher = try styleOptions.baseMap(&style, zoneOptions)
-            let filter = try devices.filter(store, account: accountOptions.user)
+            let filter = try await devices.filter(store, account: accountOptions.user)
             let suggest = SuggestTables(
                 store: store, zone: zone, kinds: try zoneOptions.kinds(), now: UTCTimestamp.now(),
                 tide: try zoneOptions.tide(), account: filter.account)
             // The day where the person was (a day in London is London's day), its times in `zone`.
-            let (cut, until) = try store.readNow { tx in
+            let (cut, until) = try await store.read { tx in
                 (
                     try DayZone.of(day, store: tx, devices: filter, zone: zone),
                     try DayZone.end(of: day, store: tx, devices: filter, zone: zone)
@@ -166,7 +166,8 @@ struct Report: ParsableCommand {
                 throw CommandFailure(
                     message:
                         "Nothing is stored on \(day) (\(zone.displayIdentifier)): no ride, record or summary; nothing "
-                        + "was written. " + (try Rides.nearestDays(store, filter, from: from, to: to, zone: zone)),
+                        + "was written. "
+                        + (try await Rides.nearestDays(store, filter, from: from, to: to, zone: zone)),
                     code: .noInput)
             }
             let page = DayReport.render(input, style: style)
@@ -177,7 +178,7 @@ struct Report: ParsableCommand {
         }
     }
 
-    struct Overlay: ParsableCommand {
+    struct Overlay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "overlay",
             abstract: "Routes of many days on one map, a colour per day, with a day report for each.",
@@ -216,7 +217,7 @@ struct Report: ParsableCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let zone = try zoneOptions.zone()
             let store = try storeOptions.open()
             var wanted: [CivilDate]
@@ -245,7 +246,7 @@ struct Report: ParsableCommand {
             let fetcher = try styleOptions.baseMap(&style, zoneOptions)
             defer { StyleOptions.warn(fetcher) }
             do {
-                let filter = try devices.filter(store, account: accountOptions.user)
+                let filter = try await devices.filter(store, account: accountOptions.user)
                 _ = try OverlayPages.render(
                     wanted, title: { count in span ?? "Trailbook: \(count) days" },
                     store: store, zone: zone, style: style, devices: filter,

@@ -6,7 +6,7 @@ import TrackStore
 import TrailbookKit
 
 /// `trailbook summary`: distance, time, speed, climb, splits and data quality of rides.
-struct Summary: ParsableCommand {
+struct Summary: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summary",
         abstract: "Ride statistics: distance, elapsed and moving time, speeds, climb, splits, data quality.",
@@ -44,14 +44,14 @@ struct Summary: ParsableCommand {
         if (ride == nil) == !days.isSet { throw ValidationError("Give a ride id, or --day D (or --from D --to D).") }
     }
 
-    func run() throws {
+    func run() async throws {
         let config = try zoneOptions.loaded()
         let zone = config.timeZone
         let store = try storeOptions.open()
         // Days are cut around the stays the visit rules find, as `visits` and the day page find them.
-        let selection = try RideSelection.loadNamingNearest(
+        let selection = try await RideSelection.loadNamingNearest(
             days.scope(ride: ride, zone: zone), store: store, zone: zone,
-            devices: try devices.filter(store, account: user), stays: .init(rules: config.pipeline.visits))
+            devices: try await devices.filter(store, account: user), stays: .init(rules: config.pipeline.visits))
         var options = StatisticsOptions()
         if units == .imperial { options.splitLength = 1609.344 }
         let statistics = selection.statistics(options)

@@ -154,33 +154,38 @@ public struct AccountService: Sendable {
         ContentDigest.hexDigest(of: Array(password.precomposedStringWithCompatibilityMapping.utf8))
     }
 
-    public func accounts() throws -> [StoredAccount] { try store.readNow { try $0.accounts() } }
+    public func accounts() async throws -> [StoredAccount] { try await store.read { try $0.accounts() } }
 
-    public func addAccount(_ name: String, password: String) throws {
+    /// Adds an account; its password's bcrypt is made before the unit of work, off the
+    /// cooperative threads.
+    public func addAccount(_ name: String, password: String) async throws {
         try Self.checkName(name)
         try Self.check(password: password, account: name)
-        guard try store.writeNow({ try $0.addAccount(name: name, passwordHash: Self.hash(password: password)) }) else {
+        let hash = await Blocking.run { Self.hash(password: password) }
+        guard try await store.write({ try $0.addAccount(name: name, passwordHash: hash) }) else {
             throw AccountError.accountExists(name)
         }
     }
 
-    public func changePassword(of name: String, to password: String) throws {
+    public func changePassword(of name: String, to password: String) async throws {
         try Self.check(password: password, account: name)
-        guard try store.writeNow({ try $0.setPasswordHash(Self.hash(password: password), of: name) }) else {
+        let hash = await Blocking.run { Self.hash(password: password) }
+        guard try await store.write({ try $0.setPasswordHash(hash, of: name) }) else {
             throw AccountError.noAccount(name)
         }
     }
 
     /// Whether `password` is `name`'s (false for an account without a password).
-    /// A bcrypt, unless ``verified`` knows the password for the hash the store holds now.
-    public func authenticate(_ name: String, password: String, now: Int64 = UTCTimestamp.now()) throws -> Bool {
-        guard let stored = try store.readNow({ try $0.passwordHash(of: name) }) else {
+    /// A bcrypt (off the cooperative threads), unless ``verified`` knows the password for the hash
+    /// the store holds now.
+    public func authenticate(_ name: String, password: String, now: Int64 = UTCTimestamp.now()) async throws -> Bool {
+        guard let stored = try await store.read({ try $0.passwordHash(of: name) }) else {
             // As slow as a wrong password, so the time does not tell which names exist.
-            _ = Self.verify(password: password, stored: Self.decoy)
+            _ = await Blocking.run { Self.verify(password: password, stored: Self.decoy) }
             return false
         }
         if verified?.knows(name, password, storedHash: stored, now: now) == true { return true }
-        guard Self.verify(password: password, stored: stored) else { return false }
+        guard await Blocking.run({ Self.verify(password: password, stored: stored) }) else { return false }
         verified?.remember(name, password, storedHash: stored, now: now)
         return true
     }
@@ -188,44 +193,43 @@ public struct AccountService: Sendable {
     /// A hash no password is checked against in earnest (made once, on first use).
     static let decoy = hash(password: "no account has this password, it only costs the time")
 
-    public func removeAccount(_ name: String) throws {
-        guard try store.writeNow({ try $0.removeAccount(name) }) else { throw AccountError.noAccount(name) }
+    public func removeAccount(_ name: String) async throws {
+        guard try await store.write({ try $0.removeAccount(name) }) else { throw AccountError.noAccount(name) }
     }
 
     /// Adds a device to an account and returns its token, the only time it is seen.
-    public func addDevice(_ name: String, account: String) throws -> String {
+    public func addDevice(_ name: String, account: String) async throws -> String {
         try Self.checkName(name)
-        guard try store.readNow({ try $0.devices(of: account) }) != nil else { throw AccountError.noAccount(account) }
         var bytes = [UInt8](repeating: 0, count: 32)
         var generator = SystemRandomNumberGenerator()
         for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255, using: &generator) }
         let token = Self.base32(bytes)
-        guard
-            try store.writeNow({ try $0.addDevice(named: name, account: account, tokenHash: Self.tokenHash(token)) })
-                != nil
-        else {
-            throw AccountError.deviceExists(name, account: account)
+        let hash = Self.tokenHash(token)
+        let added = try await store.write { tx -> Bool in
+            guard try tx.devices(of: account) != nil else { throw AccountError.noAccount(account) }
+            return try tx.addDevice(named: name, account: account, tokenHash: hash) != nil
         }
+        guard added else { throw AccountError.deviceExists(name, account: account) }
         return token
     }
 
-    public func devices(of account: String) throws -> [AccountDevice] {
-        guard let devices = try store.readNow({ try $0.devices(of: account) }) else {
+    public func devices(of account: String) async throws -> [AccountDevice] {
+        guard let devices = try await store.read({ try $0.devices(of: account) }) else {
             throw AccountError.noAccount(account)
         }
         return devices
     }
 
     /// What the account's phone apps sent that is not a position, oldest first.
-    public func messages(of account: String) throws -> [DeviceMessage] {
-        return try store.readNow { tx in
+    public func messages(of account: String) async throws -> [DeviceMessage] {
+        try await store.read { tx in
             guard try tx.devices(of: account) != nil else { throw AccountError.noAccount(account) }
             return try tx.deviceMessages(account: account)
         }
     }
 
-    public func revokeDevice(_ name: String, account: String, now: Int64 = UTCTimestamp.now()) throws {
-        guard try store.writeNow({ try $0.revokeDevice(named: name, account: account, at: now) }) else {
+    public func revokeDevice(_ name: String, account: String, now: Int64 = UTCTimestamp.now()) async throws {
+        guard try await store.write({ try $0.revokeDevice(named: name, account: account, at: now) }) else {
             throw AccountError.noDevice(name, account: account)
         }
     }

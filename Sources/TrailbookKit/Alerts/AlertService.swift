@@ -51,7 +51,7 @@ public struct AlertService: Sendable {
     public func add(
         types: Set<TrailEventType>?, place: String?, device: String?, quiet: String?, cooldown: Double,
         channel: AlertChannel
-    ) throws -> Alert {
+    ) async throws -> Alert {
         guard let types, !types.isEmpty else { throw ScheduleError.noTypes }
         if let quiet, QuietHours(quiet) == nil { throw ScheduleError.badQuiet(quiet) }
         guard cooldown >= 0, cooldown.isFinite else { throw ScheduleError.badCooldown(cooldown) }
@@ -60,7 +60,7 @@ public struct AlertService: Sendable {
             cooldown: cooldown, channel: channel)
         let account = account
         // One unit of work: the place looked for is still there when the alert naming it goes in.
-        alert.id = try store.writeNow { unit in
+        alert.id = try await store.write { [alert] unit in
             if let place, try !unit.places(account: account).contains(where: { $0.name == place }) {
                 throw ScheduleError.noPlace(place)
             }
@@ -72,17 +72,19 @@ public struct AlertService: Sendable {
         return alert
     }
 
-    public func list() throws -> [Alert] { try store.readNow { try $0.alerts(account: account) } }
+    public func list() async throws -> [Alert] { try await store.read { try $0.alerts(account: account) } }
 
     /// The newest `limit` deliveries of the account's alerts, newest first.
-    public func log(limit: Int) throws -> [StoredDelivery] {
-        try store.readNow { try $0.deliveries(account: account, limit: limit) }
+    public func log(limit: Int) async throws -> [StoredDelivery] {
+        try await store.read { try $0.deliveries(account: account, limit: limit) }
     }
 
-    /// What the alerts would have sent for `events`, each of its device, had they happened live
-    /// (a replay: the cooldowns start afresh): for each event, the alerts that take it.
-    public func wouldSend(_ events: [(event: TrailEvent, device: String)], zone: TimeZone) throws -> [[Alert]] {
-        let alerts = try list().map { alert -> Alert in
+    /// What `account`'s `alerts` would have sent for `events`, each of its device, had they
+    /// happened live (a replay: the cooldowns start afresh): for each event, the alerts that take it.
+    public static func wouldSend(
+        _ events: [(event: TrailEvent, device: String)], alerts: [Alert], account: String?, zone: TimeZone
+    ) -> [[Alert]] {
+        let alerts = alerts.map { alert -> Alert in
             var fresh = alert
             fresh.lastMilliseconds = nil
             return fresh
@@ -98,8 +100,8 @@ public struct AlertService: Sendable {
         }
     }
 
-    public func remove(_ id: Int64) throws {
-        guard try store.writeNow({ try $0.removeScheduled(.alert, id: id, account: account) }) else {
+    public func remove(_ id: Int64) async throws {
+        guard try await store.write({ try $0.removeScheduled(.alert, id: id, account: account) }) else {
             throw ScheduleError.missing(.alert, id)
         }
     }

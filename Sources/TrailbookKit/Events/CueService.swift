@@ -55,11 +55,11 @@ public struct CueService: Sendable {
         self.account = account
     }
 
-    public func add(text: String, place: String, moment: CueMoment, once: Bool) throws -> Cue {
+    public func add(text: String, place: String, moment: CueMoment, once: Bool) async throws -> Cue {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw ScheduleError.emptyText }
         var cue = Cue(text: text, place: place, moment: moment, once: once)
-        cue.id = try store.writeNow { [cue, account] tx in
+        cue.id = try await store.write { [cue, account] tx in
             guard try tx.places(account: account).contains(where: { $0.name == place }) else {
                 throw ScheduleError.noPlace(place)
             }
@@ -69,10 +69,10 @@ public struct CueService: Sendable {
         return cue
     }
 
-    public func list() throws -> [Cue] { try store.readNow { try $0.cues(account: account) } }
+    public func list() async throws -> [Cue] { try await store.read { try $0.cues(account: account) } }
 
-    public func remove(_ id: Int64) throws {
-        guard try store.writeNow({ try $0.removeScheduled(.cue, id: id, account: account) }) else {
+    public func remove(_ id: Int64) async throws {
+        guard try await store.write({ try $0.removeScheduled(.cue, id: id, account: account) }) else {
             throw ScheduleError.missing(.cue, id)
         }
     }

@@ -44,9 +44,9 @@ public struct EventService: Sendable {
     public func events(
         fromMilliseconds from: Int64, toMilliseconds to: Int64, types: Set<TrailEventType>?, account: String?
     )
-        throws -> [StoredEvent]
+        async throws -> [StoredEvent]
     {
-        try store.readNow { tx in
+        try await store.read { tx in
             if let account, try tx.devices(of: account) == nil { throw EventError.noAccount(account) }
             return try tx.events(fromMilliseconds: from, toMilliseconds: to, types: types, account: account)
         }

@@ -59,16 +59,16 @@ public struct PlaceService: Sendable {
     /// The radius a place gets when none is given, metres.
     public static let defaultRadius = 100.0
 
-    public func add(name: String, at center: Coordinate, radius: Double) throws -> Place {
+    public func add(name: String, at center: Coordinate, radius: Double) async throws -> Place {
         guard center.isPlausible else { throw PlaceError.badCoordinate }
         try check(radius)
-        return try add(Place(name: try checked(name), center: center, radius: radius))
+        return try await add(Place(name: try checked(name), center: center, radius: radius))
     }
 
     /// A place around the newest stored point; also returns that point's time.
-    public func addHere(name: String, radius: Double) throws -> (place: Place, at: Int64) {
+    public func addHere(name: String, radius: Double) async throws -> (place: Place, at: Int64) {
         let account = account
-        return try store.writeNow { tx in
+        return try await store.write { tx in
             try checkAccount(in: tx)
             let name = try checked(name)
             // A name taken is the first thing wrong, whether or not there is a point.
@@ -86,8 +86,10 @@ public struct PlaceService: Sendable {
 
     /// A polygon place from a GeoJSON file: a Polygon, MultiPolygon (its first), a Feature or
     /// the first polygon feature of a FeatureCollection; the outer ring is used.
-    public func addPolygon(name: String, file path: String) throws -> Place {
-        guard let data = FileManager.default.contents(atPath: path) else { throw PlaceError.unreadable(path) }
+    public func addPolygon(name: String, file path: String) async throws -> Place {
+        guard let data = await Blocking.run({ FileManager.default.contents(atPath: path) }) else {
+            throw PlaceError.unreadable(path)
+        }
         guard let json = try? JSONSerialization.jsonObject(with: data) else {
             throw PlaceError.notAPolygon(path, why: "not JSON")
         }
@@ -95,18 +97,18 @@ public struct PlaceService: Sendable {
         guard ring.allSatisfy(\.isPlausible), let place = Place(name: try checked(name), polygon: ring) else {
             throw PlaceError.notAPolygon(path, why: "its ring needs 3 corners or more, longitude then latitude")
         }
-        return try add(place)
+        return try await add(place)
     }
 
-    public func list() throws -> [Place] {
-        try store.readNow { tx in
+    public func list() async throws -> [Place] {
+        try await store.read { tx in
             try checkAccount(in: tx)
             return try tx.places(account: account)
         }
     }
 
-    public func remove(name: String) throws {
-        try store.writeNow { tx in
+    public func remove(name: String) async throws {
+        try await store.write { tx in
             try checkAccount(in: tx)
             guard try tx.removePlace(named: name, account: account) else { throw PlaceError.missing(name) }
         }
@@ -114,10 +116,10 @@ public struct PlaceService: Sendable {
 
     /// Gives the place `name` the name `new`, in one unit of work (its events keep the name
     /// they were made with).
-    public func rename(_ name: String, to new: String) throws -> Place {
+    public func rename(_ name: String, to new: String) async throws -> Place {
         let renamed = try checked(new)
         let account = self.account
-        return try store.writeNow { tx in
+        return try await store.write { tx in
             try checkAccount(in: tx)
             guard var place = try tx.places(account: account).first(where: { $0.name == name }) else {
                 throw PlaceError.missing(name)
@@ -130,8 +132,8 @@ public struct PlaceService: Sendable {
         }
     }
 
-    private func add(_ place: Place) throws -> Place {
-        try store.writeNow { try add(place, in: $0) }
+    private func add(_ place: Place) async throws -> Place {
+        try await store.write { try add(place, in: $0) }
     }
 
     private func add(_ place: Place, in tx: any StoreWriting) throws -> Place {

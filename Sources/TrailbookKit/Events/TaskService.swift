@@ -17,7 +17,7 @@ public struct TaskService: Sendable {
     /// Adds a task due at `at` (a time as ``LocalTime`` reads it, in `zone`). A repeating task
     /// whose first time is past is due at its next occurrence.
     public func add(text: String, at: String, rule ruleText: String?, zone: TimeZone, now: Int64 = UTCTimestamp.now())
-        throws -> ScheduledTask
+        async throws -> ScheduledTask
     {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw ScheduleError.emptyText }
@@ -33,23 +33,23 @@ public struct TaskService: Sendable {
             due = next
         }
         var task = ScheduledTask(text: text, dueMilliseconds: due, rule: ruleText ?? "", timeZone: zone.identifier)
-        guard let id = try store.writeNow({ try $0.addTask(task, account: account) }) else {
+        guard let id = try await store.write({ [task, account] in try $0.addTask(task, account: account) }) else {
             throw ScheduleError.noAccount(account ?? "me")
         }
         task.id = id
         return task
     }
 
-    public func list() throws -> [ScheduledTask] { try store.readNow { try $0.tasks(account: account) } }
+    public func list() async throws -> [ScheduledTask] { try await store.read { try $0.tasks(account: account) } }
 
-    public func done(_ id: Int64, now: Int64 = UTCTimestamp.now()) throws {
-        guard try store.writeNow({ try $0.completeTask(id, account: account, atMilliseconds: now) }) else {
+    public func done(_ id: Int64, now: Int64 = UTCTimestamp.now()) async throws {
+        guard try await store.write({ try $0.completeTask(id, account: account, atMilliseconds: now) }) else {
             throw ScheduleError.missing(.task, id)
         }
     }
 
-    public func remove(_ id: Int64) throws {
-        guard try store.writeNow({ try $0.removeScheduled(.task, id: id, account: account) }) else {
+    public func remove(_ id: Int64) async throws {
+        guard try await store.write({ try $0.removeScheduled(.task, id: id, account: account) }) else {
             throw ScheduleError.missing(.task, id)
         }
     }

@@ -49,8 +49,12 @@ public struct ImportJob {
         var first = try files.first.map(start)
         let target = dryRun ? nil : try store()
         let lookIn = try target ?? existing()
-        options.places = try lookIn?.readNow { try $0.places(account: account) } ?? []
-        options.cues = try lookIn?.readNow { try $0.cues(account: account) } ?? []
+        let (places, cues, alerts) =
+            try lookIn?.readNow { tx in
+                (try tx.places(account: account), try tx.cues(account: account), try tx.alerts(account: account))
+            } ?? ([], [], [])
+        options.places = places
+        options.cues = cues
         var service = try ImportService(store: target, device: device, account: account, options: options)
         var perFile: [ImportFileReport] = []
         var found: [ImportService.FoundEvent] = []
@@ -84,8 +88,7 @@ public struct ImportJob {
         let named = found.map { (event: $0.event, device: $0.device ?? device) }
         summary.found = named
         guard events else { return summary }
-        summary.wouldSend =
-            try lookIn.map { try AlertService(store: $0, account: account).wouldSend(named, zone: zone) } ?? []
+        summary.wouldSend = AlertService.wouldSend(named, alerts: alerts, account: account, zone: zone)
         summary.alerts = zip(found.map(\.event), summary.wouldSend).flatMap { e, alerts in
             alerts.map {
                 ImportSummary.WouldAlert(

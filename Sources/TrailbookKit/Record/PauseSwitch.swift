@@ -14,17 +14,17 @@ public enum PauseSwitch {
 
 /// Pausing, resuming and the state of running recorders, as the diary commands and the server
 /// show them.
-public struct RecorderControl {
+public struct RecorderControl: Sendable {
     public let store: any TrackStoring
 
     public init(store: any TrackStoring) { self.store = store }
 
     /// Pauses collection until `until` (ms since 1970 UTC), or until resumed when nil.
-    public func pause(until: Int64?) throws { try store.writeNow { try $0.setPausedUntil(until ?? 0) } }
+    public func pause(until: Int64?) async throws { try await store.write { try $0.setPausedUntil(until ?? 0) } }
 
     /// Resumes collection; returns whether it was paused.
-    public func resume(now: Int64 = UTCTimestamp.now()) throws -> Bool {
-        try store.writeNow { tx in
+    public func resume(now: Int64 = UTCTimestamp.now()) async throws -> Bool {
+        try await store.write { tx in
             let was = try PauseSwitch.pause(in: tx, now: now).paused
             try tx.setPausedUntil(nil)
             return was
@@ -42,8 +42,8 @@ public struct RecorderControl {
         public var lastStoredPoint: Int64?
     }
 
-    public func overview(now: Int64 = UTCTimestamp.now()) throws -> Overview {
-        let (pause, statuses, latest) = try store.readNow { tx in
+    public func overview(now: Int64 = UTCTimestamp.now()) async throws -> Overview {
+        let (pause, statuses, latest) = try await store.read { tx in
             (try PauseSwitch.pause(in: tx, now: now), try tx.recorderStatuses(), try tx.latestPoint(devices: .all))
         }
         let running = statuses.filter {
