@@ -51,7 +51,7 @@ struct WeatherCommand: AsyncParsableCommand {
             let store = try storeOptions.open()
             let service = WeatherImportService(
                 store: store, zone: try zoneOptions.zone(), account: try await accountOptions.account(in: store))
-            let outcome = try service.importFile(file, dryRun: dryRun)
+            let outcome = try await service.importFile(file, dryRun: dryRun)
             if json {
                 return try printJSON(
                     snakeCase: true,

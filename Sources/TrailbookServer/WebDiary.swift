@@ -312,10 +312,9 @@ struct WebDiary {
             guard (1970...9999).contains(year) else {
                 throw Refusal(.notFound, "A calendar's year is between 1970 and 9999, e.g. /calendar?year=2026.")
             }
-            let (store, user) = (self.store, session.user)
-            let calendar = try await Blocking.run {
-                try DiaryCalendar.load(year, store: store, zone: zone, devices: DeviceFilter(account: user))
-            }
+            let user = session.user
+            let calendar = try await DiaryCalendar.load(
+                year, store: store, zone: zone, devices: DeviceFilter(account: user))
             return WebPages.html(
                 WebTemplates.pages.render("calendar", model: Self.calendarPage(calendar, user: user, today: today)))
         }

@@ -40,9 +40,7 @@ enum WebPages {
             let (friendList, grantList) = try await sharing.overview(of: user, movingWithin: rules.movingWithin)
             let zone = await login.local(user, zone: zone).zone
             let now = UTCTimestamp.now()
-            let today = try await Blocking.run {
-                try TodayMap.load(account: user, store: store, zone: zone, now: now)
-            }
+            let today = try await TodayMap.load(account: user, store: store, zone: zone, now: now)
             // Friends' shared tracks of the last day (the home map is today's); /friends draws
             // all that each grant shares.
             let shared = try await sharedHistory(

@@ -452,7 +452,7 @@ import Visits
 
     /// A ride in Tokyo listed from Zurich: its times are Tokyo's, written +09:00, once the
     /// gazetteer knows where it was; without one, the listing's zone.
-    @Test func aRideAbroadIsListedInItsOwnTime() throws {
+    @Test func aRideAbroadIsListedInItsOwnTime() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/tokyo.sqlite"
         // 20 minutes east along the Imperial Palace at 5 m/s, from 2026-06-14T01:00:00Z (10:00 in
@@ -500,7 +500,7 @@ import Visits
         #expect(points.count == 242 && points[1].hasPrefix("2026-06-14T21:00:00.000Z"), "\(points.prefix(2))")
         let day = try run(["day", "2026-06-15"] + zurich)
         #expect(day.stdout.hasPrefix("2026-06-15 (the day in Asia/Tokyo, where you were"), "\(day.stdout)")
-        let calendar = try DiaryCalendar.load(
+        let calendar = try await DiaryCalendar.load(
             2026, store: try TrackStore(path: store), zone: TimeZone(identifier: "Europe/Zurich")!, devices: .all)
         #expect(
             calendar.days.mapValues(\.rides) == [

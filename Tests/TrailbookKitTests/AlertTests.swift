@@ -73,7 +73,7 @@ import TrailbookTestSupport
 
         let device = try store.writeNow { try $0.device(named: "bike") }
         let outlet = EventOutlet(store: store, account: nil, alerting: true, zone: TimeZone(identifier: "UTC")!)
-        let all = try outlet.take([Self.arrival()], device: device, deviceName: "bike")
+        let all = try await outlet.take([Self.arrival()], device: device, deviceName: "bike")
         #expect(all.map(\.type) == [.placeArrive, .cue])
         #expect(all.last?.text == "water the plants")
 
@@ -121,7 +121,7 @@ import TrailbookTestSupport
         #expect(desktop.components(separatedBy: "Reminder: water the plants\n").count == 2, "once: \(desktop)")
 
         // Offered again (a batch stored twice), the same event is not sent again.
-        try outlet.take([Self.arrival()], device: device, deviceName: "bike")
+        try await outlet.take([Self.arrival()], device: device, deviceName: "bike")
         try await notifier.deliverDue()
         let counts = try store.readNow { try $0.alerts(account: nil) }.map {
             [$0.counts.delivered, $0.counts.waiting, $0.counts.dropped]
@@ -129,7 +129,7 @@ import TrailbookTestSupport
         #expect(counts == [[1, 0, 0], [1, 0, 0], [2, 0, 0], [1, 0, 0], [0, 0, 0]], "\(counts)")
         #expect(hook.requests().count == 1)
         // The once cue is used up: the next arrival fires no cue.
-        let later = try outlet.take([Self.arrival(at: 1_780_000_600_000)], device: device, deviceName: "bike")
+        let later = try await outlet.take([Self.arrival(at: 1_780_000_600_000)], device: device, deviceName: "bike")
         #expect(later.map(\.type) == [.placeArrive])
         hook.stop()
         ntfy.stop()
@@ -144,7 +144,7 @@ import TrailbookTestSupport
             types: [.placeArrive], place: nil, device: nil, quiet: nil, cooldown: 0,
             channel: .webhook(URL(string: "http://127.0.0.1:\(hook.port)/down")!, secret: "k"))
         let device = try store.writeNow { try $0.device(named: "bike") }
-        try EventOutlet(store: store, account: nil, alerting: true).take(
+        try await EventOutlet(store: store, account: nil, alerting: true).take(
             [Self.arrival()], device: device, deviceName: "bike")
         var settings = AlertSettings()
         settings.retryMax = 4
@@ -177,7 +177,7 @@ import TrailbookTestSupport
         _ = try await AlertService(store: store).add(
             types: [.placeArrive], place: nil, device: nil, quiet: nil, cooldown: 0,
             channel: .webhook(URL(string: "http://127.0.0.1:\(port)/")!, secret: nil))
-        try EventOutlet(store: store, account: nil, alerting: true).take(
+        try await EventOutlet(store: store, account: nil, alerting: true).take(
             [Self.arrival()], device: try store.writeNow { try $0.device(named: "bike") }, deviceName: "bike")
         var settings = AlertSettings()
         settings.giveUpAfter = 1

@@ -26,7 +26,7 @@ import TrailbookTestSupport
 
     /// A day recorded by two devices at once (the same log as a bike computer's and a phone's)
     /// is as far as the bike's alone in the overlay, as on its day page: one timeline, not two.
-    @Test func aDayOfTwoDevicesAtOnceCountsOnce() throws {
+    @Test func aDayOfTwoDevicesAtOnceCountsOnce() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = try self.store(dir, epochs: 900)
         // The same fixes in another file (a line more): the store takes it as a file of its own.
@@ -70,7 +70,7 @@ import TrailbookTestSupport
             [day], store: store, zone: zone, style: ReportStyle(), visits: nil, link: { "\($0)" })
         #expect(abs((pages.first?.distance ?? 0) - bike.distance) < 0.001)
         // The calendar shades the day by the time recorded, once.
-        let calendar = try DiaryCalendar.load(2026, store: store, zone: zone, devices: .all)
+        let calendar = try await DiaryCalendar.load(2026, store: store, zone: zone, devices: .all)
         let ride = try #require(try store.readNow { try $0.rides() }.first)
         #expect(calendar.days[day]?.seconds == Double(ride.endMilliseconds - ride.startMilliseconds) / 1000)
         #expect(DiaryCalendar.covered([(0, 10), (5, 20), (30, 40), (32, 35)]) == 30)

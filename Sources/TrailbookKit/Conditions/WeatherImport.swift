@@ -38,7 +38,7 @@ public enum WeatherImportError: ServiceFailure, Equatable {
 /// Reads a weather export (CSV: a time column and any of temperature, pressure, wind speed and
 /// direction, cloud) and gives every record in its span the interpolated values (source
 /// `imported`) and the pressure trend over the 3 hours before it.
-public struct WeatherImportService {
+public struct WeatherImportService: Sendable {
     public let store: any TrackStoring
     public let zone: TimeZone
 
@@ -189,12 +189,13 @@ public struct WeatherImportService {
 
     /// Reads the file, then sets the values on every record in its span (nothing is written when
     /// the file has an error, or with `dryRun`).
-    public func importFile(_ path: String, dryRun: Bool = false) throws -> Outcome {
-        let readings = try read(path)
+    public func importFile(_ path: String, dryRun: Bool = false) async throws -> Outcome {
+        let readings = try await Blocking.run { try read(path) }
         let first = readings.first!.milliseconds
         let last = readings.last!.milliseconds
         var outcome = Outcome(readings: readings.count, first: first, last: last, records: [])
-        for record in try store.readNow({
+        let account = account
+        for record in try await store.read({
             try $0.records(fromMilliseconds: first, toMilliseconds: last + 1, account: account)
         }) {
             guard let id = record.id else { continue }
@@ -204,7 +205,7 @@ public struct WeatherImportService {
         }
         if !dryRun {
             // The readings and the records' conditions in one unit: all of them, or none.
-            outcome.newReadings = try store.writeNow { [outcome] tx in
+            outcome.newReadings = try await store.write { [outcome] tx in
                 let added = try tx.addWeatherReadings(readings, account: account)
                 for (id, values) in outcome.records { try tx.setConditions(values, on: id, account: account) }
                 return added

@@ -121,8 +121,7 @@ public struct DiaryService: Sendable {
     /// Deletes copied photo files no record took, off the caller's thread.
     private func discard(_ photos: [Photo]) async {
         if photos.isEmpty { return }
-        let store = store
-        await Blocking.run { try? store.writeNow { $0.discardUnattached(photos) } }
+        _ = try? await store.write { $0.discardUnattached(photos) }
     }
 
     /// Stores the computed conditions of record `id`'s moment and place, unless it has them.

@@ -31,8 +31,8 @@ public struct EventOutlet: Sendable {
     /// scope get `friend.arrive` / `friend.depart` for the place events, in their own lists
     /// (with the position when the grant has `live` too), and their alerts take those.
     @discardableResult
-    public func take(_ events: [TrailEvent], device: DeviceID, deviceName: String) throws -> [TrailEvent] {
-        try store.writeNow { try take(events, device: device, deviceName: deviceName, in: $0) }
+    public func take(_ events: [TrailEvent], device: DeviceID, deviceName: String) async throws -> [TrailEvent] {
+        try await store.write { try take(events, device: device, deviceName: deviceName, in: $0) }
     }
 
     /// ``take(_:device:deviceName:)`` inside a unit of work.

@@ -34,10 +34,10 @@ public struct DiaryCalendar: Sendable, Equatable {
     /// The year's days with something recorded by the `devices` (and records of their account),
     /// in `zone`; with a gazetteer, a ride counts on its day where it began and a record on its
     /// day where it was (a ride in Tokyo on Tokyo's day, as `trailbook day` cuts it).
-    public static func load(_ year: Int, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter) throws
-        -> DiaryCalendar
+    public static func load(_ year: Int, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter)
+        async throws -> DiaryCalendar
     {
-        try store.readNow { try load(year, in: $0, zone: zone, devices: devices) }
+        try await store.read { try load(year, in: $0, zone: zone, devices: devices) }
     }
 
     /// ``load(_:store:zone:devices:)`` in a read unit.

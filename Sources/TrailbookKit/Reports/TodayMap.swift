@@ -22,24 +22,25 @@ public struct TodayMap: Sendable {
     /// How many stored points today's lines stand for.
     public var points: Int
 
-    public static func load(account: String, store: any TrackStoring, zone: TimeZone, now: Int64) throws -> TodayMap {
-        var positions: [Position] = []
-        for device in try store.readNow({ try $0.devices(of: account) }) ?? [] {
-            if let fix = try store.readNow({ try $0.latestPoint(devices: .account(account, device: device.name)) }) {
-                positions.append(
-                    Position(
-                        device: device.name, fix: fix, live: device.postsLive))
-            }
-        }
+    public static func load(account: String, store: any TrackStoring, zone: TimeZone, now: Int64) async throws
+        -> TodayMap
+    {
         let (from, _) = LocalDay.range(LocalDay.of(now, in: zone), in: zone)
+        // One snapshot: the devices' newest fixes and today's points.
+        let (positions, points) = try await store.read { tx in
+            var positions: [Position] = []
+            for device in try tx.devices(of: account) ?? [] {
+                if let fix = try tx.latestPoint(devices: .account(account, device: device.name)) {
+                    positions.append(Position(device: device.name, fix: fix, live: device.postsLive))
+                }
+            }
+            return (positions, try tx.points(account: account, fromMilliseconds: from, toMilliseconds: now + 1))
+        }
         // Per device (two devices logging at once interleave in time), split where nothing was
         // recorded for 10 minutes: not by segment, since a phone that posts once a minute makes
         // a segment of each point.
         var lines = TrackLines(step: 0, budget: .max)
-        for p in try store.readNow({ try $0.points(account: account, fromMilliseconds: from, toMilliseconds: now + 1) })
-        {
-            lines.add(device: p.device, p.fix)
-        }
+        for p in points { lines.add(device: p.device, p.fix) }
         return TodayMap(positions: positions, lines: lines.finish().map(\.line), points: lines.points)
     }
 
