@@ -50,7 +50,7 @@ struct VisitsCommand: AsyncParsableCommand {
         var findings = try VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: filter, rules: config.pipeline.visits,
             zone: zone)
-        try findings.askStreetNames(config, store: store, account: accountOptions.user)
+        try await findings.askStreetNames(config, store: store, account: accountOptions.user)
         if json { return try printJSON(VisitsJSON(findings, zone: zone)) }
         if places {
             let sorted = findings.places.values.sorted { ($0.seconds, -$0.id) > ($1.seconds, -$1.id) }
@@ -86,9 +86,9 @@ struct VisitsCommand: AsyncParsableCommand {
 extension VisitFindings {
     /// With `visits.street_names` set: the addresses of places never asked about, from the
     /// user's own geocoder (a server that does not answer is said on stderr; the listing goes on).
-    mutating func askStreetNames(_ config: TrailbookConfig, store: any TrackStoring, account: String?) throws {
+    mutating func askStreetNames(_ config: TrailbookConfig, store: any TrackStoring, account: String?) async throws {
         guard let names = StreetNames(config.streetNames) else { return }
-        if let failure = try names.fill(&self, store: store, account: account) {
+        if let failure = try await names.fill(&self, store: store, account: account) {
             FileHandle.standardError.write(Data("trailbook: \(failure)\n".utf8))
         }
     }

@@ -95,7 +95,7 @@ struct Day: AsyncParsableCommand {
             )
         }
         let rides = stored.map { Rides.RideReport($0, zone: zone, there: found.zone(at: $0.startMilliseconds)) }
-        try found.askStreetNames(config, store: store, account: account)
+        try await found.askStreetNames(config, store: store, account: account)
         if json {
             let whereabouts = VisitsJSON(found, zone: zone)
             try printJSON(

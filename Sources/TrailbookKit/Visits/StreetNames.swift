@@ -71,16 +71,20 @@ public struct StreetNames: Sendable {
     /// Asks for the address of each place of `findings` never asked about, keeps the answers
     /// with the places and puts them in `findings`. Returns the sentence of the first failure
     /// (the server did not answer, or not with 200: nothing kept, asked again next time).
-    public func fill(_ findings: inout VisitFindings, store: any TrackStoring, account: String?) throws -> String? {
+    public func fill(_ findings: inout VisitFindings, store: any TrackStoring, account: String?) async throws
+        -> String?
+    {
         let asked = Set(
-            try store.readNow { try $0.foundPlaces(account: account) }.filter { $0.address != nil }.map { Int($0.id) })
+            try await store.read { try $0.foundPlaces(account: account) }.filter { $0.address != nil }.map {
+                Int($0.id)
+            })
         for (id, place) in findings.places.sorted(by: { $0.key < $1.key }) where !asked.contains(id) {
             let exchange = HTTPExchange(
                 "GET", request(place.center), headers: [("User-Agent", "Trailbook (place addresses)")],
                 timeout: timeout)
             let answer: HTTPExchange.Answer
             do {
-                answer = try exchange.send()
+                answer = try await exchange.send()
             } catch {
                 return "The street names server \(url.absoluteString) does not answer (\(error.description)); "
                     + "places have no street address for now."
@@ -90,7 +94,7 @@ public struct StreetNames: Sendable {
                     + "street address for now."
             }
             let address = self.address(in: answer.body)
-            _ = try store.writeNow { try $0.setFoundPlaceAddress(Int64(id), address: address, account: account) }
+            _ = try await store.write { try $0.setFoundPlaceAddress(Int64(id), address: address, account: account) }
             if !address.isEmpty { findings.addresses[id] = address }
         }
         return nil
