@@ -43,13 +43,36 @@ public final class SQLiteUnit: SQLiteStoring {
 
 extension TrackStore {
 
+    /// Runs `body` as a unit of work in a savepoint of the next group's transaction
+    /// (``WriteGroups``), and returns once that has committed.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriting) throws -> T) async throws -> T {
-        let (value, after) = try await databasePool.write { db in
-            let unit = SQLiteUnit(db, store: self)
-            return (try body(unit), unit.afterCommit)
+        try await withCheckedThrowingContinuation { (answer: CheckedContinuation<T, any Error>) in
+            let job = WriteGroups.Job(
+                run: { db in
+                    let unit = SQLiteUnit(db, store: self)
+                    let result: Result<T, any Error>
+                    do {
+                        var value: T?
+                        try db.inSavepoint {
+                            value = try body(unit)
+                            return .commit
+                        }
+                        result = .success(value!)
+                    } catch {
+                        result = .failure(error)
+                    }
+                    let after = unit.afterCommit
+                    return {
+                        if case .success = result { for action in after { action() } }
+                        answer.resume(with: result)
+                    }
+                },
+                fail: { answer.resume(throwing: $0) })
+            if writeGroups.add(job) {
+                let pool = databasePool
+                Task { await self.writeGroups.drain(pool) }
+            }
         }
-        for action in after { action() }
-        return value
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReading) throws -> T) async throws -> T {

@@ -13,6 +13,8 @@ internal import GRDB
 public final class TrackStore: Sendable {
     public let path: String
     let databasePool: DatabasePool
+    /// The async write units waiting for the writer, committed a group at a time.
+    let writeGroups = WriteGroups()
 
     /// How long a writer waits for another one, seconds.
     public static let busyTimeout: TimeInterval = 10
