@@ -85,8 +85,7 @@ public enum Blocking {
     /// The threads of ``run(_:)`` (up to 16: as many as a server's requests need to wait on the
     /// store and bcrypt at once) and of ``units``: made as work comes, up to `limit`, each then
     /// waiting for the next body (a thread made per call costs its creation and lets a burst make
-    /// hundreds). A thread beyond the first `keep` that has waited `idleFor` seconds with nothing
-    /// to do ends: a burst of blocked bodies does not leave its threads behind for good.
+    /// hundreds).
     ///
     /// A job wakes one waiting thread (a condition's signal), not all of them: as the executor
     /// of PostgreSQL's units it takes every hop of their tasks, and waking every idle thread for
@@ -96,8 +95,6 @@ public enum Blocking {
     /// that took a second lock a job and the server 11 % of its PostgreSQL points/s.
     final class Workers: @unchecked Sendable {
         let limit: Int
-        let keep: Int
-        let idleFor: TimeInterval
         // All below only under `condition`'s lock.
         private let condition = NSCondition()
         private var jobs: [@Sendable () -> Void] = []
@@ -105,18 +102,7 @@ public enum Blocking {
         private var idle = 0
         private var threads = 0
 
-        init(limit: Int, keep: Int = 2, idleFor: TimeInterval = 30) {
-            self.limit = limit
-            self.keep = keep
-            self.idleFor = idleFor
-        }
-
-        /// The threads there are now.
-        var threadCount: Int {
-            condition.lock()
-            defer { condition.unlock() }
-            return threads
-        }
+        init(limit: Int) { self.limit = limit }
 
         func submit(_ job: @escaping @Sendable () -> Void) {
             condition.lock()
@@ -128,21 +114,14 @@ public enum Blocking {
             if grow { Blocking.start("trailbook worker") { self.serve() } }
         }
 
-        /// Runs the bodies handed in, oldest first, until it has waited ``idleFor`` for one while
-        /// more than ``keep`` threads are there.
+        /// Runs the bodies handed in, oldest first, for as long as the process lives.
         private func serve() {
             condition.lock()
             while true {
                 while next == jobs.count {
                     idle += 1
-                    let woken = condition.wait(until: Date(timeIntervalSinceNow: idleFor))
+                    condition.wait()
                     idle -= 1
-                    // Decided under the lock: a job handed in meanwhile is seen, and taken.
-                    if !woken, next == jobs.count, threads > keep {
-                        threads -= 1
-                        condition.unlock()
-                        return
-                    }
                 }
                 let job = jobs[next]
                 next += 1
