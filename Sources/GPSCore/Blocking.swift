@@ -92,7 +92,10 @@ public enum Blocking {
     /// each cost the server half of its CPU in lock hand-offs (`perf record` under
     /// `serve-load.py --saturate`, docs/BENCHMARKS.md). Its own condition, not a `Guarded`: a
     /// worker counts itself idle and waits under one lock; on `Guarded` (with a way to wake one)
-    /// that took a second lock a job and the server 11 % of its PostgreSQL points/s.
+    /// that took a second lock a job and the server 11 % of its PostgreSQL points/s. Its threads
+    /// are kept for the process's life: a timed wait that ended a thread idle for 30 s (beyond
+    /// two kept) cost 10 % of PostgreSQL's points/s and more of SQLite's (docs/BENCHMARKS.md,
+    /// "SQLite group commit").
     final class Workers: @unchecked Sendable {
         let limit: Int
         // All below only under `condition`'s lock.
