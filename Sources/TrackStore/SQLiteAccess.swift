@@ -52,6 +52,9 @@ extension TrackStore {
                     let unit = SQLiteUnit(db, store: self)
                     let result: Result<T, any Error>
                     do {
+                        // SQLite may have rolled the group's transaction back under an earlier
+                        // unit (a full disk): a savepoint now would begin a transaction of its own.
+                        guard db.isInsideTransaction else { throw WriteGroups.RolledBack() }
                         var value: T?
                         try db.inSavepoint {
                             value = try body(unit)

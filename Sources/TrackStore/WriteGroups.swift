@@ -14,6 +14,11 @@ final class WriteGroups: Sendable {
         let fail: @Sendable (any Error) -> Void
     }
 
+    /// The group's transaction ended under an earlier unit of it: this one did not run.
+    struct RolledBack: Error, CustomStringConvertible {
+        var description: String { "The store's transaction was rolled back before this write ran; nothing was kept." }
+    }
+
     private let state = Mutex<(jobs: [Job], draining: Bool)>(([], false))
     /// Groups written so far, and the units waiting now (for the tests).
     let written = Atomic<Int>(0)
