@@ -50,22 +50,22 @@ struct AccountArchive {
     }
 
     /// Writes the archive's rides and records as GPX beside its store; returns the file's path.
-    func gpx(named path: String) throws -> String {
+    func gpx(named path: String) async throws -> String {
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         let gpx = folder + "/" + name + ".gpx"
-        try Self.write(try TrackStore(path: store), to: gpx)
+        try await Self.write(try TrackStore(path: store), to: gpx)
         return gpx
     }
 
     /// Writes every ride of `store` (its one account's) and every record as Trailbook's GPX.
-    static func write(_ store: TrackStore, to path: String) throws {
+    static func write(_ store: TrackStore, to path: String) async throws {
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let out = FileHandle(forWritingAtPath: path)
         else { throw CommandFailure(message: "\(path) cannot be written.", code: .cannotCreate) }
         defer { try? out.close() }
         let zone = TimeZone(identifier: "UTC")!
         // An archive holds one account (a store's copy may hold more: each one's goes).
-        let (accounts, records) = try store.readNow { tx in
+        let (accounts, records) = try await store.read { tx in
             let accounts = try tx.accounts().map(\.name)
             let records = try accounts.flatMap {
                 try tx.records(fromMilliseconds: .min, toMilliseconds: .max, plainPoints: false, account: $0)
@@ -83,13 +83,13 @@ struct AccountArchive {
         try out.write(contentsOf: Data(head[..<end.lowerBound].utf8))
         for account in accounts {
             let devices = DeviceFilter(account: account)
-            let rides = try store.readNow {
+            let rides = try await store.read {
                 try $0.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices)
             }
             for ride in rides {
-                let selection = try RideSelection.load(
+                let selection = try await RideSelection.load(
                     .ride(ride.id), store: store, zone: zone, devices: devices, fused: false, stays: nil)
-                let text = GPXWriter.write(try selection.export(store: store, records: false, account: account))
+                let text = GPXWriter.write(try await selection.export(store: store, records: false, account: account))
                 guard let a = text.range(of: "<trk>"), let b = text.range(of: "</trk>", options: .backwards) else {
                     continue
                 }

@@ -130,13 +130,17 @@ struct Import: AsyncParsableCommand {
         // The web app's account archive, as downloaded: its rides and records as Trailbook's GPX.
         var archives: [AccountArchive] = []
         defer { for archive in archives { archive.remove() } }
-        let files = try self.files.map { path -> String in
-            guard AccountArchive.isArchive(path) else { return path }
+        var files: [String] = []
+        for path in self.files {
+            guard AccountArchive.isArchive(path) else {
+                files.append(path)
+                continue
+            }
             let archive = try AccountArchive(path, undone: "stored")
             archives.append(archive)
-            let gpx = try archive.gpx(named: path)
+            let gpx = try await archive.gpx(named: path)
             options.names[gpx] = path
-            return gpx
+            files.append(gpx)
         }
         if files.count == 1, let tree = RecorderTree.find(files[0]) {
             return try await importTree(tree, options: options, existing: existing, zone: config.timeZone)
@@ -169,7 +173,7 @@ struct Import: AsyncParsableCommand {
         let summary: ImportSummary
         do {
             // The store opened above is the one written to: one opening (and one pool) per run.
-            summary = try job.run(
+            summary = try await job.run(
                 store: { try existing ?? storeOptions.openOrCreate() }, existing: { existing }, keptRow: row)
         } catch let stopped as ImportJob.Interrupted {
             try? out.flush()
@@ -240,7 +244,8 @@ extension Import {
             job.zone = zone
             let summary: ImportSummary
             do {
-                summary = try job.run(store: { try existing ?? storeOptions.openOrCreate() }, existing: { existing })
+                summary = try await job.run(
+                    store: { try existing ?? storeOptions.openOrCreate() }, existing: { existing })
             } catch let stopped as ImportJob.Interrupted {
                 throw CommandFailure(message: stopped.description, code: .interrupted)
             }

@@ -195,7 +195,7 @@ struct Timeline: AsyncParsableCommand {
                 try DayZone.end(of: day, store: tx, devices: filter, zone: zone)
             )
         }
-        let entries = try DayTimeline.load(
+        let entries = try await DayTimeline.load(
             day, store: store, zone: zone, cutIn: cut, until: until, devices: filter, visits: config.pipeline.visits)
         if json { return try printJSON(TimelineJSON(date: day.description, zone: zone, cutIn: cut, entries: entries)) }
         if entries.isEmpty { print("Nothing on \(day) \(DayZone.words(cut: cut, times: zone)).") }

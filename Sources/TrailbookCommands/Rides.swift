@@ -90,7 +90,7 @@ struct Rides: AsyncParsableCommand {
         if days.isSet, !rides.isEmpty {
             let (first, last) = days.days(in: zone)
             do {
-                rides = try RideSelection.load(
+                rides = try await RideSelection.load(
                     .days(first: first, last: last), store: store, zone: zone, devices: filter,
                     stays: .init(rules: config.pipeline.visits)
                 ).rides.map(\.ride)
@@ -155,7 +155,7 @@ extension RideSelection {
         stays: StayCut? = StayCut()
     ) async throws -> RideSelection {
         do {
-            return try load(scope, store: store, zone: zone, devices: devices, fused: fused, stays: stays)
+            return try await load(scope, store: store, zone: zone, devices: devices, fused: fused, stays: stays)
         } catch let failure as QueryError {
             guard case .noRides = failure else { throw failure }
             let (first, last): (CivilDate?, CivilDate?)

@@ -47,7 +47,7 @@ struct SuggestCommand: AsyncParsableCommand {
         let service = SuggestService(
             store: store, zone: zone, tide: try zoneOptions.tide(), account: try await accountOptions.account(in: store)
         )
-        let report = try service.suggest(kind: try zoneOptions.kind(kind), best: best, now: start, days: days)
+        let report = try await service.suggest(kind: try zoneOptions.kind(kind), best: best, now: start, days: days)
         if json { return try printJSON(SuggestJSON(report)) }
         for line in SuggestText.lines(report, zone: zone) { print(line) }
     }

@@ -67,7 +67,7 @@ struct VisitCommand: AsyncParsableCommand {
         func run() async throws {
             let service = try await common.service()
             let at = try LocalTime.require(time, option: "TIME", zone: service.zone)
-            let (visit, id, correction) = try service.place(at: at, place)
+            let (visit, id, correction) = try await service.place(at: at, place)
             let made = VisitCorrectionJSON(correction: correction, start: visit.start, end: visit.end, place: id)
             if json { return try printJSON(made) }
             print(made.line(zone: service.zone))
@@ -88,7 +88,7 @@ struct VisitCommand: AsyncParsableCommand {
             }
             let service = try await common.service()
             let at = try LocalTime.require(time, option: "TIME", zone: service.zone)
-            let (trip, correction) = try service.mode(at: at, travel)
+            let (trip, correction) = try await service.mode(at: at, travel)
             let made = VisitCorrectionJSON(correction: correction, start: trip.start, end: trip.end, mode: travel)
             if json { return try printJSON(made) }
             print(made.line(zone: service.zone))
@@ -103,7 +103,7 @@ struct VisitCommand: AsyncParsableCommand {
 
         func run() async throws {
             let service = try await common.service()
-            let list = try service.list()
+            let list = try await service.list()
             if json { return try printJSON(VisitCorrectionJSON.List(list)) }
             if list.isEmpty { print("No corrections yet; trailbook visit mode TIME MODE makes one.") }
             for c in list {

@@ -47,7 +47,7 @@ struct VisitsCommand: AsyncParsableCommand {
         let store = try storeOptions.open()
         let filter = try await devices.filter(store, account: accountOptions.user)
         let (from, to, _) = try await store.read { try range.range(in: zone, store: $0, devices: filter) }
-        var findings = try VisitService.find(
+        var findings = try await VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: filter, rules: config.pipeline.visits,
             zone: zone)
         try await findings.askStreetNames(config, store: store, account: accountOptions.user)

@@ -54,7 +54,7 @@ struct YearCommand: AsyncParsableCommand {
         let (from, to, _) = try await store.read {
             try DayZone.range(first: first, last: last, store: $0, devices: filter, zone: zone)
         }
-        let findings = try VisitService.find(
+        let findings = try await VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: filter, rules: config.pipeline.visits,
             zone: zone)
         let review = YearReview(findings, zone: zone)

@@ -307,10 +307,10 @@ public struct SharingServer: Service, CustomStringConvertible {
         logger.info("stopped")
     }
 
-    /// Files in the view cache what is not there yet of every account (``KeptViews/fill``), on
-    /// one thread of the pool, once the server runs and then every `viewsEvery` (the rides
-    /// phones add to, `/import`, another process's `trailbook import`): on a store the cache has
-    /// seen, a look at what is kept; the first time, every point read once. The first round is
+    /// Files in the view cache what is not there yet of every account (``KeptViews/fill``, its
+    /// reads in units of the store), in a background task, once the server runs and then every
+    /// `viewsEvery` (the rides phones add to, `/import`, another process's `trailbook import`):
+    /// on a store the cache has seen, a look at what is kept; the first time, every point read once. The first round is
     /// logged at info, later rounds' work at debug. Cancelled, it stops between rides.
     func warm() -> Task<Void, Never> {
         let (views, store, zone, logger) = (self.views, self.store, ingest.zone, self.logger)
@@ -324,8 +324,8 @@ public struct SharingServer: Service, CustomStringConvertible {
                 while !Task.isCancelled {
                     let started = ContinuousClock.now
                     do {
-                        let done = try await Blocking.run {
-                            try views.fill(store: store, zone: zone, rules: rules) { stopped.load(ordering: .relaxed) }
+                        let done = try await views.fill(store: store, zone: zone, rules: rules) {
+                            stopped.load(ordering: .relaxed)
                         }
                         let took = String(format: "%.1f", (ContinuousClock.now - started) / .seconds(1))
                         let (rides, parts) = (counted(done.rides, "ride"), counted(done.parts, "overlay part"))

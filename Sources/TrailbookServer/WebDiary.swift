@@ -70,19 +70,19 @@ struct WebDiary {
                 store: store, devices: DeviceFilter(account: user), rules: visitRules, zone: zone)
             let at = fields["at"].flatMap { Int64($0) }
             do {
-                let saved = try await Blocking.run { () -> String in
-                    if let id = fields["place_id"].flatMap({ Int($0) }) {
-                        try corrections.name(place: id, as: fields["name"])
-                        return "named"
-                    }
+                let saved: String
+                if let id = fields["place_id"].flatMap({ Int($0) }) {
+                    try await corrections.name(place: id, as: fields["name"])
+                    saved = "named"
+                } else {
                     guard let at else { throw VisitCorrectionError.noVisit(when: "the time the form gave") }
                     if let text = fields["mode"] {
                         guard let mode = TravelMode(rawValue: text) else { throw VisitCorrectionError.badMode(text) }
-                        _ = try corrections.mode(at: at, mode)
+                        _ = try await corrections.mode(at: at, mode)
                     } else {
-                        _ = try corrections.place(at: at, fields["place"] ?? "")
+                        _ = try await corrections.place(at: at, fields["place"] ?? "")
                     }
-                    return "corrected"
+                    saved = "corrected"
                 }
                 return WebPages.redirect("/day/\(day)?saved=\(saved)#movements")
             } catch let error as VisitCorrectionError {
@@ -187,15 +187,13 @@ struct WebDiary {
                 user: session.user, home: "/", calendar: "/calendar?year=\(to.year)", script: "/days.js",
                 from: from.description, to: to.description, message: message)
             let (store, user, first, last, shapes) = (self.store, session.user, from, to, self.shapes)
-            let html = try await Blocking.run {
-                let list = try shapes.days(
-                    days, store: store, zone: zone, devices: DeviceFilter(account: user), rules: visitRules,
-                    link: { "/day/\($0)" })
-                let title =
-                    list.isEmpty
-                    ? "Nothing recorded from \(first) to \(last)" : "\(first) to \(last): \(counted(list.count, "day"))"
-                return OverlayReport.render(list, title: title, style: style, web: web)
-            }
+            let list = try await shapes.days(
+                days, store: store, zone: zone, devices: DeviceFilter(account: user), rules: visitRules,
+                link: { "/day/\($0)" })
+            let title =
+                list.isEmpty
+                ? "Nothing recorded from \(first) to \(last)" : "\(first) to \(last): \(counted(list.count, "day"))"
+            let html = OverlayReport.render(list, title: title, style: style, web: web)
             return WebPages.html(html)
         }
         router.get("/days.js") { _, _ -> Response in WebPages.script(MapScript.overlay) }
@@ -242,21 +240,20 @@ struct WebDiary {
                     throw Refusal(.badRequest, "Export as gpx, geojson or kml.")
                 }
                 guard from <= to else { throw Refusal(.unprocessableContent, "The range ends before it begins.") }
-                let text = try await Blocking.run {
-                    let selection = try RideSelection.load(
-                        .days(first: from, last: to), store: store, zone: zone, devices: DeviceFilter(account: user),
-                        fused: false)
-                    var export = try selection.export(store: store, records: true, account: user)
-                    // The photos' files on the server are nobody's business: their names only.
-                    for i in export.places.indices {
-                        export.places[i].photos = export.places[i].photos.map { ($0 as NSString).lastPathComponent }
-                    }
-                    switch format {
-                    case "geojson": return GeoJSONWriter.write(export)
-                    case "kml": return KMLWriter.write(export)
-                    default: return GPXWriter.write(export)
-                    }
+                let selection = try await RideSelection.load(
+                    .days(first: from, last: to), store: store, zone: zone, devices: DeviceFilter(account: user),
+                    fused: false)
+                var export = try await selection.export(store: store, records: true, account: user)
+                // The photos' files on the server are nobody's business: their names only.
+                for i in export.places.indices {
+                    export.places[i].photos = export.places[i].photos.map { ($0 as NSString).lastPathComponent }
                 }
+                let text =
+                    switch format {
+                    case "geojson": GeoJSONWriter.write(export)
+                    case "kml": KMLWriter.write(export)
+                    default: GPXWriter.write(export)
+                    }
                 let name = from == to ? "trailbook-\(from).\(format)" : "trailbook-\(from)-to-\(to).\(format)"
                 return Response(
                     status: .ok,
@@ -282,14 +279,12 @@ struct WebDiary {
             guard (1970...9999).contains(year) else {
                 throw Refusal(.notFound, "A review's year is between 1970 and 9999, e.g. /year?year=2026.")
             }
-            let (store, user, rules, years) = (self.store, session.user, self.visitRules, self.years)
-            let (review, findings) = try await Blocking.run {
-                let findings = try VisitService.find(
-                    store: store, fromMilliseconds: LocalDay.start(CivilDate(unchecked: year, 1, 1), in: zone),
-                    toMilliseconds: LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: zone),
-                    devices: DeviceFilter(account: user), rules: rules, zone: zone, memo: years)
-                return (YearReview(findings, zone: zone), findings)
-            }
+            let user = session.user
+            let findings = try await VisitService.find(
+                store: store, fromMilliseconds: LocalDay.start(CivilDate(unchecked: year, 1, 1), in: zone),
+                toMilliseconds: LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: zone),
+                devices: DeviceFilter(account: user), rules: visitRules, zone: zone, memo: years)
+            let review = YearReview(findings, zone: zone)
             return WebPages.html(
                 WebTemplates.pages.render(
                     "year",
@@ -527,46 +522,40 @@ struct WebDiary {
     ) async throws -> Response {
         let (zone, imperial) = await login.local(user, zone: zone)
         let style = style(imperial: imperial)
-        let web = WebDay(
+        var web = WebDay(
             user: user, csrf: csrf, previous: "/day/\(day.adding(days: -1))", next: "/day/\(day.adding(days: 1))",
             home: "/", script: "/day.js", summaryAction: "/day/\(day)/summary", noteAction: { "/records/\($0)/notes" },
             deleteLink: { "/records/\($0)/delete" },
             markAction: "/day/\(day)/records", message: message, photoAction: { "/records/\($0)/photos" })
         let (store, rules) = (self.store, visitRules)
-        let html = try await Blocking.run {
-            // The day's visits and trips, found once: for the timeline and for the forms that
-            // put them right.
-            let devices = DeviceFilter(account: user)
-            // The day where the person was (a day in London is London's day), its times in `zone`.
-            let (cut, until) = try store.readNow { tx in
-                (
-                    try DayZone.of(day, store: tx, devices: devices, zone: zone),
-                    try DayZone.end(of: day, store: tx, devices: devices, zone: zone)
-                )
-            }
-            let from = LocalDay.start(day, in: cut)
-            let to = until
-            let found = try VisitService.find(
-                store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules, zone: zone)
-            var web = web
-            web.correctAction = "/day/\(day)/corrections"
-            (web.movements, web.places) = try Self.movements(
-                found, store: store, user: user, zone: zone, day: from..<until)
-            web.modes = TravelMode.allCases.map(\.rawValue)
-            let input = try DayReportInputs.load(
-                day, store: store, zone: zone, cutIn: cut, until: until, imperial: imperial, embedPhotos: false,
-                devices: devices,
-                visits: rules, found: found, photoLink: { "/photos/\($0)/\($1)" })
-            return DayReport.render(input, style: style, web: web)
+        // The day's visits and trips, found once: for the timeline and for the forms that put
+        // them right.
+        let devices = DeviceFilter(account: user)
+        // The day where the person was (a day in London is London's day), its times in `zone`;
+        // the account's own places, which a visit can be said to have been at.
+        let (cut, until, own) = try await store.read { tx in
+            (
+                try DayZone.of(day, store: tx, devices: devices, zone: zone),
+                try DayZone.end(of: day, store: tx, devices: devices, zone: zone),
+                try tx.places(account: user)
+            )
         }
+        let from = LocalDay.start(day, in: cut)
+        let found = try await VisitService.find(
+            store: store, fromMilliseconds: from, toMilliseconds: until, devices: devices, rules: rules, zone: zone)
+        web.correctAction = "/day/\(day)/corrections"
+        (web.movements, web.places) = Self.movements(found, own: own, zone: zone, day: from..<until)
+        web.modes = TravelMode.allCases.map(\.rawValue)
+        let input = try await DayReportInputs.load(
+            day, store: store, zone: zone, cutIn: cut, until: until, imperial: imperial, embedPhotos: false,
+            devices: devices, visits: rules, found: found, photoLink: { "/photos/\($0)/\($1)" })
+        let html = DayReport.render(input, style: style, web: web)
         return WebPages.html(html, status: status)
     }
 
     /// The day's visits and trips for the page's correction forms, and the places a visit can be
     /// said to have been at: those found around the day, then the account's own places.
-    static func movements(
-        _ found: VisitFindings, store: any TrackStoring, user: String, zone: TimeZone, day: Range<Int64>
-    ) throws
+    static func movements(_ found: VisitFindings, own: [Place], zone: TimeZone, day: Range<Int64>)
         -> ([WebDay.Movement], [(value: String, name: String)])
     {
         // A span that begins before the day or ends after it says so.
@@ -602,8 +591,7 @@ struct WebDiary {
             }
         }
         var places = found.places.values.sorted { $0.id < $1.id }.map { (String($0.id), VisitFindings.name(of: $0)) }
-        for own in try store.readNow({ try $0.places(account: user) })
-        where !places.contains(where: { $0.1 == own.name }) {
+        for own in own where !places.contains(where: { $0.1 == own.name }) {
             places.append((own.name, own.name))
         }
         return (rows, places.map { (value: $0.0, name: $0.1) })

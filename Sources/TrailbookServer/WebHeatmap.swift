@@ -39,9 +39,7 @@ struct WebHeatmap {
                         LocalDay.start(CivilDate(unchecked: $0 + 1, 1, 1), in: zone)
                     )
                 } ?? (.min, .max)
-            let (size, cells) = try await Blocking.run {
-                try Self.cells(of: user, in: store, heat: heat, from: from, to: to)
-            }
+            let (size, cells) = try await Self.cells(of: user, in: store, heat: heat, from: from, to: to)
             let points = cells.reduce(0) { $0 + $1.count }
             let whose =
                 year.map { "Your \(Self.grouped(points)) points of \($0)" } ?? "All your \(Self.grouped(points)) points"
@@ -75,8 +73,8 @@ struct WebHeatmap {
     /// them over their extent.
     static func cells(
         of user: String, in store: any TrackStoring, heat: HeatCells, from: Int64 = .min, to: Int64 = .max
-    ) throws -> (Double, [PointCell]) {
-        let fine = try heat.cells(account: user, store: store, from: from, to: to)
+    ) async throws -> (Double, [PointCell]) {
+        let fine = try await heat.cells(account: user, store: store, from: from, to: to)
         guard !fine.isEmpty else { return (smallest, []) }
         let rows = fine.keys.map { $0 >> 32 }
         let columns = fine.keys.map { $0 & 0xFFFF_FFFF }

@@ -45,14 +45,15 @@ struct WebImport {
             let zone = await login.local(user, zone: zone).zone
             let (store, pipeline) = (self.store, self.pipeline)
             do {
-                let answer = try await Blocking.run {
-                    // A zip (a Google Takeout, a KMZ) stands for the track files in it.
+                // A zip (a Google Takeout, a KMZ) stands for the track files in it: read and
+                // written through the offload helper, then the places of the days' visits kept.
+                let (answer, stored) = try await Blocking.run { () throws -> (Upload, [ImportFileReport]) in
                     let (files, passedOver) = try ImportJob.files(for: [path])
                     var job = ImportJob(
                         files: files, device: Self.device, options: ImportService.Options(configuration: pipeline))
                     job.account = user
                     job.zone = zone
-                    let summary = try job.run(store: { store }, existing: { store })
+                    let summary = try job.importFiles(store: { store }, existing: { store })
                     let reports = summary.files.map {
                         var r = $0
                         r.file = r.file.replacingOccurrences(of: path, with: name)
@@ -60,8 +61,10 @@ struct WebImport {
                     }
                     let days = Self.days(reports, zone: zone)
                     guard reports.count != 1 else {
-                        return Upload(
-                            report: reports[0], rides: summary.rides, segments: summary.segments, days: days)
+                        return (
+                            Upload(report: reports[0], rides: summary.rides, segments: summary.segments, days: days),
+                            summary.files
+                        )
                     }
                     // The archive as a whole: its totals; imported before when every file in it was.
                     var report = ImportFileReport(file: name)
@@ -78,10 +81,15 @@ struct WebImport {
                         report.alreadyImported = first
                         report.alreadyImported?.points = reports.compactMap(\.alreadyImported?.points).reduce(0, +)
                     }
-                    return Upload(
-                        report: report, rides: summary.rides, segments: summary.segments, days: days, files: reports,
-                        passedOver: passedOver)
+                    return (
+                        Upload(
+                            report: report, rides: summary.rides, segments: summary.segments, days: days,
+                            files: reports, passedOver: passedOver),
+                        summary.files
+                    )
                 }
+                try await ImportJob.keepVisits(
+                    stored, store: store, account: user, rules: pipeline.visits, zone: zone)
                 return try context.responseEncoder.encode(answer, from: request, context: context)
             } catch let failure as any ServiceFailure {
                 // Its sentence names the temporary file: the name the browser sent instead.

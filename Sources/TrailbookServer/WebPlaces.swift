@@ -73,7 +73,7 @@ struct WebPlaces {
                 guard let id = fields["id"].flatMap({ Int($0) }) else {
                     throw VisitCorrectionError.noPlace(fields["id"] ?? "")
                 }
-                try await Blocking.run { try corrections.name(place: id, as: name) }
+                try await corrections.name(place: id, as: name)
             } catch let error as VisitCorrectionError {
                 return try await page(user, csrf, message: error.description, status: .notFound)
             }

@@ -125,8 +125,13 @@ import TrailbookTestSupport
         #expect(points.count == 140_000)
         #expect(points.first?.contains(#""time":"2026-06-14T01:20:00.000Z","mode":2,"lat":47.000000000,"#) == true)
         #expect(points.last?.contains(#""lat":48.399990000,"#) == true, "\(points.last ?? "")")
+        // The import's look at the visits after it holds the walk (one trip) in the detector:
+        // ~80 bytes a point while its reads ran on the import's thread, ~115 since each two-day
+        // window is a read unit on GRDB's reader thread, whose malloc arena holds its own share
+        // (heaptrack: the same 12.07 MB heap peak either way; docs/BENCHMARKS.md). Held in memory,
+        // the fixes cost some 300 more.
         let bytesPerPoint = (peaks[1] - peaks[0]) * 1_048_576 / 120_000
-        #expect(bytesPerPoint < 100, "peak RSS \(peaks[0]) MB for 20,000 points, \(peaks[1]) MB for 140,000")
+        #expect(bytesPerPoint < 150, "peak RSS \(peaks[0]) MB for 20,000 points, \(peaks[1]) MB for 140,000")
     }
 
     @Test func billionLaughsAndExternalEntitiesAreRefused() throws {

@@ -536,18 +536,18 @@ import Visits
         }
     }
 
-    /// An import's look at its whole range reads the points on a thread of its own beside the
-    /// detector (`readAhead`): what it finds is what one thread finds, with a memo too.
-    @Test func readingAheadFindsWhatOneThreadFinds() throws {
+    /// An import's look at its whole range reads each window's points beside the detector's
+    /// work on the one before (`readAhead`): what it finds is what one thread finds, with a memo too.
+    @Test func readingAheadFindsWhatOneThreadFinds() async throws {
         let dir = try Samples.temporaryDirectory()
         let path = dir + "/ahead.sqlite"
         for part in try files().prefix(2) { #expect(try run(["import", "--store", path, part]).status == 0) }
         let store = try TrackStore(path: path)
         let zone = TimeZone(identifier: "Europe/Zurich")!
-        // 21 days: more than the 16 a thread is started for.
+        // 21 days: more than the 16 from which each window is read beside the detector.
         let (from, to) = (Fortnight.start - 86_400_000, Fortnight.start + 20 * 86_400_000)
-        func look(ahead: Bool, memo: DetectionMemo? = nil) throws -> [String] {
-            let f = try VisitService.find(
+        func look(ahead: Bool, memo: DetectionMemo? = nil) async throws -> [String] {
+            let f = try await VisitService.find(
                 store: store, fromMilliseconds: from, toMilliseconds: to, devices: .all, rules: VisitRules(),
                 zone: zone, memo: memo, readAhead: ahead)
             return f.visits.map { "visit \($0.start) \($0.end) \($0.place ?? -1)" }
@@ -555,18 +555,18 @@ import Visits
                     "points \(f.points) passed over \(f.passedOver)"
                 ]
         }
-        let alone = try look(ahead: false)
+        let alone = try await look(ahead: false)
         #expect(alone.count > 10)
-        #expect(try look(ahead: true) == alone)
+        #expect(try await look(ahead: true) == alone)
         let memo = DetectionMemo()
-        #expect(try look(ahead: true, memo: memo) == alone)
-        #expect(try look(ahead: true, memo: memo) == alone && memo.resumed == 1)
+        #expect(try await look(ahead: true, memo: memo) == alone)
+        #expect(try await look(ahead: true, memo: memo) == alone && memo.resumed == 1)
     }
 
     /// A long range looked at again (the server's year in review) goes on from where the
     /// detector stood at the newest ride's start: the same findings as a whole reading, after
     /// new points, and after an older ride is removed (then read whole again).
-    @Test func aSecondLookAtALongRangeReadsOnlyWhatCameSince() throws {
+    @Test func aSecondLookAtALongRangeReadsOnlyWhatCameSince() async throws {
         let dir = try Samples.temporaryDirectory()
         let path = dir + "/memo.sqlite"
         let parts = try files()
@@ -574,36 +574,36 @@ import Visits
         let store = try TrackStore(path: path)
         let zone = TimeZone(identifier: "Europe/Zurich")!
         let (from, to) = (Fortnight.start - 86_400_000, Fortnight.start + 20 * 86_400_000)
-        func look(_ memo: DetectionMemo?) throws -> [String] {
-            let f = try VisitService.find(
+        func look(_ memo: DetectionMemo?) async throws -> [String] {
+            let f = try await VisitService.find(
                 store: store, fromMilliseconds: from, toMilliseconds: to, devices: .all, rules: VisitRules(),
                 zone: zone, memo: memo)
             return f.visits.map { "visit \($0.start) \($0.end) \($0.place ?? -1)" }
                 + f.trips.map { "trip \($0.start) \($0.end) \($0.mode.rawValue)" } + ["points \(f.points)"]
         }
-        _ = try look(nil)  // home and work remembered: the range read from now on
+        _ = try await look(nil)  // home and work remembered: the range read from now on
         let memo = DetectionMemo()
-        let first = try look(memo)
-        let whole = try look(nil)
+        let first = try await look(memo)
+        let whole = try await look(nil)
         #expect(first.count > 10 && first == whole && memo.resumed == 0)
-        let again = try look(memo)
+        let again = try await look(memo)
         #expect(again == first && memo.resumed == 1)
         // Read beforehand (the server's background round): the first look goes on from there.
         let primed = DetectionMemo()
-        try VisitService.prime(
+        try await VisitService.prime(
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: .all, rules: VisitRules(), memo: primed)
-        let afterPriming = try look(primed)
+        let afterPriming = try await look(primed)
         #expect(primed.resumed == 1 && afterPriming == first)
         // The last five days come: the detector goes on from where it stood.
         #expect(try run(["import", "--store", path, parts[2]]).status == 0)
-        let more = try look(memo)
-        let moreWhole = try look(nil)
+        let more = try await look(memo)
+        let moreWhole = try await look(nil)
         #expect(memo.resumed == 2 && more == moreWhole && more.count > first.count)
         // An older ride removed: read whole again, and right.
         let oldest = try #require(try store.readNow { try $0.rides() }.first)
         #expect(try store.writeNow { try $0.remove(ride: oldest.id, account: nil) } != nil)
-        let fewer = try look(memo)
-        let fewerWhole = try look(nil)
+        let fewer = try await look(memo)
+        let fewerWhole = try await look(nil)
         #expect(memo.resumed == 2 && fewer == fewerWhole && fewer != more)
     }
 

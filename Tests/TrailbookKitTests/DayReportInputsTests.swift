@@ -8,7 +8,7 @@ import TrailbookTestSupport
 
 /// The day report's input read from a store, without the command line.
 @Suite struct DayReportInputsTests {
-    @Test func aDayOfTwoDevicesAndItsRecords() throws {
+    @Test func aDayOfTwoDevicesAndItsRecords() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = try TrackStore(path: dir + "/s.sqlite")
         // The same ride from two devices: a file is known by its bytes, so the phone's copy
@@ -30,7 +30,7 @@ import TrailbookTestSupport
         try store.writeNow { try $0.setDaySummary(day, text: "Morning loop", account: nil) }
         let zone = TimeZone(identifier: "Europe/Zurich")!
 
-        let both = try DayReportInputs.load(day, store: store, zone: zone, imperial: false, embedPhotos: false)
+        let both = try await DayReportInputs.load(day, store: store, zone: zone, imperial: false, embedPhotos: false)
         // One timeline (docs/TIMELINE.md): the ride the two devices recorded at once is one ride
         // of the day, not two.
         #expect(both.rides.count == 1)
@@ -38,10 +38,10 @@ import TrailbookTestSupport
         #expect(both.records.map(\.id) == [record] && both.records.first?.notes == ["Coffee"])
         #expect(both.summary == "Morning loop")
 
-        let one = try DayReportInputs.load(
+        let one = try await DayReportInputs.load(
             day, store: store, zone: zone, imperial: false, embedPhotos: false, devices: .named("phone"))
         #expect(one.rides.count == 1)
-        let otherDay = try DayReportInputs.load(
+        let otherDay = try await DayReportInputs.load(
             day.adding(days: 1), store: store, zone: zone, imperial: false, embedPhotos: false)
         #expect(otherDay.rides.isEmpty)
     }

@@ -18,24 +18,24 @@ import TrailbookTestSupport
         return store
     }
 
-    @Test func byRideOrByDaysWithStatisticsAndExport() throws {
+    @Test func byRideOrByDaysWithStatisticsAndExport() async throws {
         let store = try storeWithRide()
         let ride = try #require(try store.readNow { try $0.rides() }.first)
-        let byID = try RideSelection.load(.ride(ride.id), store: store, zone: zone)
+        let byID = try await RideSelection.load(.ride(ride.id), store: store, zone: zone)
         #expect(byID.name == "ride \(ride.id)" && byID.rides.count == 1 && byID.rides[0].points.count == 1762)
-        let byDay = try RideSelection.load(.day(day), store: store, zone: zone)
+        let byDay = try await RideSelection.load(.day(day), store: store, zone: zone)
         #expect(byDay.name == "2026-06-14" && byDay.rides.map(\.ride.id) == [ride.id])
-        let open = try RideSelection.load(.days(first: day, last: nil), store: store, zone: zone)
+        let open = try await RideSelection.load(.days(first: day, last: nil), store: store, zone: zone)
         #expect(open.name == "2026-06-14 to end")
 
-        #expect(throws: QueryError.noRides("2026-06-15", zone: "Europe/Zurich")) {
-            try RideSelection.load(.day(day.adding(days: 1)), store: store, zone: zone)
+        await #expect(throws: QueryError.noRides("2026-06-15", zone: "Europe/Zurich")) {
+            try await RideSelection.load(.day(day.adding(days: 1)), store: store, zone: zone)
         }
-        #expect(throws: QueryError.noRide(ride.id + 1, store: store.path)) {
-            try RideSelection.load(.ride(ride.id + 1), store: store, zone: zone)
+        await #expect(throws: QueryError.noRide(ride.id + 1, store: store.path)) {
+            try await RideSelection.load(.ride(ride.id + 1), store: store, zone: zone)
         }
-        #expect(throws: QueryError.noRides("2026-06-14", zone: "Europe/Zurich")) {
-            try RideSelection.load(.day(day), store: store, zone: zone, devices: .named("phone"))
+        await #expect(throws: QueryError.noRides("2026-06-14", zone: "Europe/Zurich")) {
+            try await RideSelection.load(.day(day), store: store, zone: zone, devices: .named("phone"))
         }
 
         let statistics = byDay.statistics()
@@ -49,16 +49,16 @@ import TrailbookTestSupport
                 milliseconds: ride.startMilliseconds + 1000, coordinate: Coordinate(latitude: 47, longitude: 8),
                 altitude: nil, notes: ["Start"], fields: [], photos: [], account: nil)
         }
-        let export = try byDay.export(store: store, records: true)
+        let export = try await byDay.export(store: store, records: true)
         #expect(export.name == "Trailbook 2026-06-14")
         #expect(export.rides.first?.segments.map(\.count).reduce(0, +) == 1762)
         #expect(export.places.map(\.notes) == [["Start"]])
-        #expect(try byID.export(store: store, records: false).places.isEmpty)
+        #expect(try await byID.export(store: store, records: false).places.isEmpty)
     }
 
     /// One ride recorded by two devices (the same receiver log imported as a bike computer's and
     /// a phone's) is one ride of the day, counted once; an export still has each device's.
-    @Test func aRideRecordedByTwoDevicesCountsOnce() throws {
+    @Test func aRideRecordedByTwoDevicesCountsOnce() async throws {
         let store = try storeWithRide()
         // The same fixes in another file (a line more): the store takes it as a file of its own.
         let copy = try Samples.temporaryDirectory() + "/phone.nmea"
@@ -66,21 +66,22 @@ import TrailbookTestSupport
             .write(to: URL(fileURLWithPath: copy))
         var phone = try ImportService(store: store, device: "phone", options: .init(configuration: .ride))
         _ = try phone.importFile(copy)
-        let alone = try RideSelection.load(.day(day), store: store, zone: zone, devices: .named("bike")).statistics()
-        let both = try RideSelection.load(.day(day), store: store, zone: zone)
+        let alone = try await RideSelection.load(.day(day), store: store, zone: zone, devices: .named("bike"))
+            .statistics()
+        let both = try await RideSelection.load(.day(day), store: store, zone: zone)
         #expect(both.rides.count == 1, "rides: \(both.rides.map(\.ride.device))")
         let distance = both.statistics().rides.map(\.statistics.distance).reduce(0, +)
         #expect(abs(distance - alone.rides[0].statistics.distance) < 1, "\(distance) m")
-        let stored = try RideSelection.load(.day(day), store: store, zone: zone, fused: false)
+        let stored = try await RideSelection.load(.day(day), store: store, zone: zone, fused: false)
         #expect(stored.rides.map(\.ride.device).sorted() == ["bike", "phone"])
-        let input = try DayReportInputs.load(day, store: store, zone: zone, imperial: false, embedPhotos: false)
+        let input = try await DayReportInputs.load(day, store: store, zone: zone, imperial: false, embedPhotos: false)
         #expect(input.rides.count == 1 && input.rides[0].points.count == 1762)
     }
 
-    @Test func overlayPagesAreHandedOverDayByDay() throws {
+    @Test func overlayPagesAreHandedOverDayByDay() async throws {
         let store = try storeWithRide()
         var written: [String: String] = [:]
-        let count = try OverlayPages.render(
+        let count = try await OverlayPages.render(
             [day.adding(days: -1), day, day.adding(days: 1)], title: { "\($0) days" }, store: store, zone: zone,
             style: ReportStyle()
         ) { name, html in written[name] = html }
@@ -88,8 +89,8 @@ import TrailbookTestSupport
         #expect(written.keys.sorted() == ["2026-06-14.html", "index.html"])
         #expect(written["index.html"]?.contains("1 days") == true)
         #expect(written["index.html"]?.contains("2026-06-14.html") == true)
-        #expect(throws: QueryError.noRides("those days", zone: "Europe/Zurich")) {
-            try OverlayPages.render(
+        await #expect(throws: QueryError.noRides("those days", zone: "Europe/Zurich")) {
+            try await OverlayPages.render(
                 [day.adding(days: 3)], title: { _ in "" }, store: store, zone: zone, style: ReportStyle()
             ) { _, _ in Issue.record("nothing is written") }
         }

@@ -117,7 +117,7 @@ import TrailbookTestSupport
 
     @Test func dawnInTheLastQuarterLeadsAPlantedSeason() async throws {
         let (service, outings) = try await catches(planted: true, seed: 7)
-        let report = try service.suggest(kind: catchKind, now: Self.october)
+        let report = try await service.suggest(kind: catchKind, now: Self.october)
         #expect(report.counted == report.records, "every catch lies in an outing")
         #expect(abs(report.hours - Double(outings.count) * 3) < 0.01, "\(report.hours) h out there")
         let top = report.suggestions.prefix(2).map { "\($0.condition) \($0.bin)" }
@@ -134,11 +134,11 @@ import TrailbookTestSupport
             #expect(w.why.count == 2 && w.end - w.start <= 3_600_000, "\(w)")
         }
         // The heaviest quarter are mostly the planted dawn fish: dawn leads, and only they count.
-        let heavy = try service.suggest(kind: catchKind, best: "weight", now: Self.october)
+        let heavy = try await service.suggest(kind: catchKind, best: "weight", now: Self.october)
         #expect(heavy.suggestions.first.map { "\($0.condition) \($0.bin)" } == "day_phase dawn", "\(heavy.suggestions)")
         #expect(heavy.counted == report.records / 4)
-        #expect(throws: SuggestError.notAField("size", kind: "catch", fields: ["species", "weight"])) {
-            try service.suggest(kind: catchKind, best: "size", now: Self.october)
+        await #expect(throws: SuggestError.notAField("size", kind: "catch", fields: ["species", "weight"])) {
+            try await service.suggest(kind: catchKind, best: "size", now: Self.october)
         }
 
         // The day report of a day with a catch and the overlay show the table and the windows,
@@ -148,14 +148,14 @@ import TrailbookTestSupport
             try store.readNow { try $0.records(fromMilliseconds: .min, toMilliseconds: .max, account: nil) }.first)
         let day = LocalTime.today(in: Self.zone, now: Date(timeIntervalSince1970: Double(first.milliseconds) / 1000))
         let tables = SuggestTables(store: store, zone: Self.zone, kinds: ["catch": catchKind], now: Self.october)
-        let input = try DayReportInputs.load(
+        let input = try await DayReportInputs.load(
             day, store: store, zone: Self.zone, imperial: false, embedPhotos: false, suggest: tables)
         #expect(input.suggestions.first?.rows.first.map { "\($0.condition) \($0.bin)" } == "day_phase dawn")
         let html = DayReport.render(input)
         #expect(html.contains("What goes with your records") && html.contains(">last quarter</td><td>33</td>"))
         #expect(html.contains("Sat 2026-10-03 07:00–07:30: day phase dawn (lift 3.0), moon phase last quarter"))
         var pages: [String: String] = [:]
-        _ = try OverlayPages.render(
+        _ = try await OverlayPages.render(
             [day, day.adding(days: 2)], title: { _ in "season" }, store: store, zone: Self.zone, style: .init(),
             suggest: tables
         ) { name, page in pages[name] = page }
@@ -205,7 +205,7 @@ import TrailbookTestSupport
                 }
             }
         }
-        let report = try SuggestService(store: store, zone: zone, tide: station).suggest(
+        let report = try await SuggestService(store: store, zone: zone, tide: station).suggest(
             kind: catchKind, now: Self.october)
         #expect(report.suggestions.first.map { "\($0.condition) \($0.bin)" } == "tide rising", "\(report.suggestions)")
         let tideHours = report.bins.filter { $0.condition == "tide" }.map(\.hours).reduce(0, +)
@@ -227,7 +227,7 @@ import TrailbookTestSupport
                 windDirection: Double((h * 37) % 360))
         }
         _ = try service.store.writeNow { try $0.addWeatherReadings(readings, account: nil) }
-        let report = try service.suggest(kind: catchKind, now: Self.october)
+        let report = try await service.suggest(kind: catchKind, now: Self.october)
         let pressure = report.bins.filter { $0.condition == "pressure" }
         #expect(Set(pressure.map(\.bin)) == ["falling", "steady", "rising"], "\(pressure)")
         #expect(abs(pressure.map(\.hours).reduce(0, +) - report.hours) < 0.01, "every slot has a trend")

@@ -83,7 +83,7 @@ struct Day: AsyncParsableCommand {
             )
         }
         let from = LocalDay.start(day, in: cut)
-        var found = try VisitService.find(
+        var found = try await VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account),
             rules: config.pipeline.visits, zone: zone)
         // A ride abroad in the time of where it was (with a gazetteer), as `rides` writes it.

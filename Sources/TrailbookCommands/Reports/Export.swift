@@ -54,7 +54,7 @@ struct Export: AsyncParsableCommand {
         let selection = try await RideSelection.loadNamingNearest(
             days.scope(ride: ride, zone: zone), store: store, zone: zone,
             devices: try await devices.filter(store, account: user), fused: false)
-        let export = try selection.export(store: store, records: ride == nil, account: user)
+        let export = try await selection.export(store: store, records: ride == nil, account: user)
         let file = try OutputFile(path: output, suffix: format.rawValue)
         var out = OutputBuffer(fd: file.fd)
         switch format {

@@ -157,7 +157,7 @@ struct Report: AsyncParsableCommand {
                     try DayZone.end(of: day, store: tx, devices: filter, zone: zone)
                 )
             }
-            let input = try DayReportInputs.load(
+            let input = try await DayReportInputs.load(
                 day, store: store, zone: zone, cutIn: cut, until: until, imperial: style.imperial,
                 embedPhotos: photos == "embed",
                 devices: filter, suggest: suggest, visits: try zoneOptions.loaded().pipeline.visits)
@@ -247,7 +247,7 @@ struct Report: AsyncParsableCommand {
             defer { StyleOptions.warn(fetcher) }
             do {
                 let filter = try await devices.filter(store, account: accountOptions.user)
-                _ = try OverlayPages.render(
+                _ = try await OverlayPages.render(
                     wanted, title: { count in span ?? "Trailbook: \(count) days" },
                     store: store, zone: zone, style: style, devices: filter,
                     suggest: SuggestTables(

@@ -130,9 +130,23 @@ public struct SuggestService {
 
     /// The report for `kind`; with `best`, only the records in the top quarter by that field
     /// count. `now` and `days`: the windows' span.
-    public func suggest(kind: RecordKind, best: String? = nil, now: Int64, days: Int = 7) throws -> SuggestReport {
+    public func suggest(kind: RecordKind, best: String? = nil, now: Int64, days: Int = 7) async throws
+        -> SuggestReport
+    {
+        let (store, account) = (self.store, self.account)
         let diary = DiaryService(store: store, zone: zone, account: account)
-        var all = try store.readNow { try diary.records(kindQuery(kind), in: $0) }
+        let query = kindQuery(kind)
+        // The kind's records, the account's places, rides, weather readings and devices on one
+        // snapshot; then the points of the rides (below).
+        let (records, places, rides, weather, ownDevices) = try await store.read {
+            (
+                try diary.records(query, in: $0), try $0.places(account: account),
+                try $0.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account)),
+                try $0.weatherReadings(fromMilliseconds: .min, toMilliseconds: .max, account: account),
+                try DiaryService(store: store, account: account).deviceIDs(in: $0)
+            )
+        }
+        var all = records
         guard !all.isEmpty else { throw SuggestError.noRecords(kind: kind.name) }
         var notes: [String] = []
         let recordCount = all.count
@@ -141,11 +155,6 @@ public struct SuggestService {
                 throw SuggestError.notAField(best, kind: kind.name, fields: kind.fields.map(\.name))
             }
             all = topQuarter(all, by: field, notes: &notes)
-        }
-        let places = try store.readNow { try $0.places(account: account) }
-        let rides = try store.readNow {
-            try $0.rides(
-                fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
         }
 
         // Effort: the rides a record of the kind was logged on, or that come to where one was
@@ -156,30 +165,32 @@ public struct SuggestService {
         {
             spots.append(r.coordinate)
         }
-        var effortRides: [StoredRide] = []
-        var counted: [LocationRecord] = []
-        var points: [Int64: [PlacedPoint]] = [:]
-        for ride in rides {
-            let held = all.filter {
-                $0.milliseconds >= ride.startMilliseconds - Self.rideSlack
-                    && $0.milliseconds <= ride.endMilliseconds + Self.rideSlack
-            }
-            let ridePoints = try store.readNow {
-                try $0.pointsWithSegments(
-                    fromMilliseconds: ride.startMilliseconds, toMilliseconds: ride.endMilliseconds + 1, devices: .all
-                )
-            }.filter { $0.ride == ride.id }
-            let comes =
-                !held.isEmpty
-                || ridePoints.contains { point in
-                    let c = point.fix.coordinate!
-                    return spots.contains { Geodesy.haversineDistance($0, c) <= Self.spotRadius }
-                        || homePlaces.contains { $0.excess(c) <= 0 }
+        let (chosen, spotsSeen) = (all, spots)
+        var (effortRides, counted, points) = try await store.read { tx in
+            var effortRides: [StoredRide] = []
+            var counted: [LocationRecord] = []
+            var points: [Int64: [PlacedPoint]] = [:]
+            for ride in rides {
+                let held = chosen.filter {
+                    $0.milliseconds >= ride.startMilliseconds - Self.rideSlack
+                        && $0.milliseconds <= ride.endMilliseconds + Self.rideSlack
                 }
-            guard comes else { continue }
-            effortRides.append(ride)
-            points[ride.id] = ridePoints
-            counted += held.filter { r in !counted.contains { $0.id == r.id } }
+                let ridePoints = try tx.pointsWithSegments(
+                    fromMilliseconds: ride.startMilliseconds, toMilliseconds: ride.endMilliseconds + 1, devices: .all
+                ).filter { $0.ride == ride.id }
+                let comes =
+                    !held.isEmpty
+                    || ridePoints.contains { point in
+                        let c = point.fix.coordinate!
+                        return spotsSeen.contains { Geodesy.haversineDistance($0, c) <= Self.spotRadius }
+                            || homePlaces.contains { $0.excess(c) <= 0 }
+                    }
+                guard comes else { continue }
+                effortRides.append(ride)
+                points[ride.id] = ridePoints
+                counted += held.filter { r in !counted.contains { $0.id == r.id } }
+            }
+            return (effortRides, counted, points)
         }
         let uncounted = all.count - counted.count
         if uncounted > 0 {
@@ -191,10 +202,6 @@ public struct SuggestService {
         // Bin the recorded time, slot by slot.
         var hours: [String: [String: Double]] = [:]
         var weatherCovered = false
-        let weather = try store.readNow {
-            try $0.weatherReadings(fromMilliseconds: .min, toMilliseconds: .max, account: account)
-        }
-        let ownDevices = try store.readNow { try DiaryService(store: store, account: account).deviceIDs(in: $0) }
         for ride in effortRides {
             let list = points[ride.id] ?? []
             guard let first = list.first?.fix.coordinate else { continue }

@@ -4,6 +4,7 @@ import GPSCore
 import GPSDevices
 import SystemPackage
 import TrackModel
+import Visits
 
 /// `import` of several files into one store (or none, for a dry run): each file through
 /// ``ImportService`` with a progress bar, then the totals and, when asked, the events found
@@ -35,7 +36,30 @@ public struct ImportJob {
     ///     file has started reading, so opening and migrating the store overlap that.
     ///   - existing: the store a dry run looks in for places, cues and alerts, if there is one.
     ///   - keptRow: with `options.keepFixes`, each kept fix with its ride and segment, in order.
+    ///
+    /// Then keeps the places the visits of the days imported found (``keepVisits(_:store:account:rules:zone:)``).
     public func run(
+        store: () throws -> any TrackStoring, existing: () throws -> (any TrackStoring)?,
+        keptRow: (Fix, Int, Int) throws -> Void = { _, _, _ in }
+    ) async throws -> ImportSummary {
+        var opened: (any TrackStoring)?
+        let summary = try importFiles(
+            store: {
+                let store = try store()
+                opened = store
+                return store
+            }, existing: existing, keptRow: keptRow)
+        if let opened {
+            try await Self.keepVisits(
+                summary.files, store: opened, account: account, rules: options.configuration.visits, zone: zone)
+        }
+        return summary
+    }
+
+    /// ``run(store:existing:keptRow:)``'s reading and writing of the files, on the caller's thread
+    /// (which it blocks: the server's calls it through the offload helper), without the look at
+    /// the visits that follows.
+    public func importFiles(
         store: () throws -> any TrackStoring, existing: () throws -> (any TrackStoring)?,
         keptRow: (Fix, Int, Int) throws -> Void = { _, _, _ in }
     ) throws -> ImportSummary {
@@ -77,7 +101,6 @@ public struct ImportJob {
             perFile.append(result.report)
             found += result.events
         }
-        if let target { try keepVisits(perFile, store: target) }
         var dropped: [String: Int] = [:]
         for f in perFile { dropped.merge(f.dropped, uniquingKeysWith: +) }
         var summary = ImportSummary(
@@ -103,13 +126,15 @@ extension ImportJob {
     /// Keeps the places the visits of the days imported found (their numbers, home and work):
     /// the write that brought the points in keeps what they make, so that reading them never
     /// writes (``VisitService/find(store:fromMilliseconds:toMilliseconds:devices:rules:zone:memo:keep:readAhead:)``).
-    func keepVisits(_ reports: [ImportFileReport], store: any TrackStoring) throws {
+    public static func keepVisits(
+        _ reports: [ImportFileReport], store: any TrackStoring, account: String?, rules: VisitRules, zone: TimeZone
+    ) async throws {
         let starts = reports.compactMap { $0.start.flatMap { UTCTimestamp.milliseconds(Substring($0)) } }
         let ends = reports.compactMap { $0.end.flatMap { UTCTimestamp.milliseconds(Substring($0)) } }
         guard let from = starts.min(), let to = ends.max() else { return }
-        _ = try VisitService.find(
+        _ = try await VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to + 1, devices: DeviceFilter(account: account),
-            rules: options.configuration.visits, zone: zone, keep: true, readAhead: true)
+            rules: rules, zone: zone, keep: true, readAhead: true)
     }
 }
 

@@ -37,22 +37,24 @@ public final class HeatCells: Sendable {
     }
 
     /// Counts of `devices`' points in `[from, to)` by square.
-    static func count(store: any TrackStoring, devices: DeviceFilter, from: Int64, to: Int64) throws -> [Int64: Int] {
-        var cells: [Int64: Int] = [:]
-        try store.readNow {
+    static func count(store: any TrackStoring, devices: DeviceFilter, from: Int64, to: Int64) async throws
+        -> [Int64: Int]
+    {
+        try await store.read {
+            var cells: [Int64: Int] = [:]
             try $0.forEachPoint(fromMilliseconds: from, toMilliseconds: to, devices: devices) { fix in
                 if let c = fix.coordinate { cells[key(c), default: 0] += 1 }
             }
+            return cells
         }
-        return cells
     }
 
     /// `account`'s points in `[from, to)` by square of ``fine`` degrees (``key(_:)``): the
     /// rides wholly inside from what was counted before, those across an end counted within it.
-    public func cells(account: String, store: any TrackStoring, from: Int64 = .min, to: Int64 = .max) throws
+    public func cells(account: String, store: any TrackStoring, from: Int64 = .min, to: Int64 = .max) async throws
         -> [Int64: Int]
     {
-        let rides = try store.readNow {
+        let rides = try await store.read {
             try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: account))
         }
         var kept = counted.withLock { all in
@@ -70,7 +72,7 @@ public final class HeatCells: Sendable {
             let devices = DeviceFilter.account(account, device: ride.device)
             guard ride.startMilliseconds >= from, ride.endMilliseconds < to else {
                 // Across an end: only the points within.
-                let part = try Self.count(
+                let part = try await Self.count(
                     store: store, devices: devices, from: max(from, ride.startMilliseconds),
                     to: min(to, ride.endMilliseconds + 1))
                 total.merge(part, uniquingKeysWith: +)
@@ -80,7 +82,7 @@ public final class HeatCells: Sendable {
                 total.merge(cells, uniquingKeysWith: +)
                 continue
             }
-            let cells = try Self.count(
+            let cells = try await Self.count(
                 store: store, devices: devices, from: ride.startMilliseconds, to: ride.endMilliseconds + 1)
             counts.add(1, ordering: .relaxed)
             fresh[ride.id] = (RideState(ride), cells)
@@ -97,9 +99,9 @@ public final class HeatCells: Sendable {
     /// in memory (the server does this once it starts). Stops early when `stop` says so;
     /// returns the rides counted.
     @discardableResult
-    public func fill(account: String, store: any TrackStoring, stop: () -> Bool = { false }) throws -> Int {
+    public func fill(account: String, store: any TrackStoring, stop: () -> Bool = { false }) async throws -> Int {
         guard let cache else { return 0 }
-        let rides = try store.readNow {
+        let rides = try await store.read {
             try $0.rides(
                 fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
         }
@@ -107,7 +109,7 @@ public final class HeatCells: Sendable {
         var done = 0
         for ride in rides where filed[ride.id] != RideState(ride) {
             if stop() { break }
-            let cells = try Self.count(
+            let cells = try await Self.count(
                 store: store, devices: .account(account, device: ride.device), from: ride.startMilliseconds,
                 to: ride.endMilliseconds + 1)
             try cache.keep(heat: [ride.id: (RideState(ride), cells)])

@@ -38,17 +38,24 @@ public struct KeptViews: Sendable {
     @discardableResult
     public func fill(
         store: any TrackStoring, zone: TimeZone, rules: VisitRules = VisitRules(), stop: () -> Bool = { false }
-    ) throws -> (rides: Int, parts: Int, days: Int) {
+    ) async throws -> (rides: Int, parts: Int, days: Int) {
         guard let cache else { return (0, 0, 0) }
-        let accounts = try store.readNow { try $0.accounts() }
+        // Each account's rides and chosen zone, on one snapshot.
+        let (accounts, ridesOf, zones) = try await store.read { tx in
+            let accounts = try tx.accounts()
+            var (rides, zones) = ([String: [StoredRide]](), [String: String]())
+            for account in accounts {
+                rides[account.name] = try tx.rides(
+                    fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account.name))
+                zones[account.name] = try tx.preferences(account: account.name).timeZone
+            }
+            return (accounts, rides, zones)
+        }
         var stored = Set<Int64>()
         var newest: [String: Int64] = [:]
         var states: [String: Int64] = [:]
         for account in accounts {
-            let devices = DeviceFilter(account: account.name)
-            let rides = try store.readNow {
-                try $0.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices)
-            }
+            let rides = ridesOf[account.name] ?? []
             stored.formUnion(rides.map(\.id))
             newest[account.name] = rides.map(\.endMilliseconds).max()
             states[account.name] = Self.ridesState(rides)
@@ -57,15 +64,15 @@ public struct KeptViews: Sendable {
         var done = (rides: 0, parts: 0, days: 0)
         for account in accounts where account.hasPassword {
             guard !stop() else { break }
-            let chosen = try store.readNow { try $0.preferences(account: account.name) }.timeZone.flatMap(
-                TimeZone.init(identifier:))
-            done.rides += try heat.fill(account: account.name, store: store, stop: stop)
-            done.parts += try shapes.fill(account: account.name, zone: chosen ?? zone, store: store, stop: stop)
+            let chosen = zones[account.name].flatMap(TimeZone.init(identifier:))
+            done.rides += try await heat.fill(account: account.name, store: store, stop: stop)
+            done.parts += try await shapes.fill(
+                account: account.name, zone: chosen ?? zone, store: store, stop: stop)
             // The year in review of this year, as `/year` reads it.
             guard !stop() else { break }
             let local = chosen ?? zone
             let year = LocalTime.today(in: local).year
-            try VisitService.prime(
+            try await VisitService.prime(
                 store: store, fromMilliseconds: LocalDay.start(CivilDate(unchecked: year, 1, 1), in: local),
                 toMilliseconds: LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: local),
                 devices: DeviceFilter(account: account.name), rules: rules, memo: years)
@@ -73,7 +80,7 @@ public struct KeptViews: Sendable {
             // them write points only), so that reading the day never writes: the two days
             // before its newest point, once per point newer than the round before saw.
             if let end = newest[account.name], kept[account.name] != end {
-                _ = try VisitService.find(
+                _ = try await VisitService.find(
                     store: store, fromMilliseconds: end - 2 * 86_400_000, toMilliseconds: end + 1,
                     devices: DeviceFilter(account: account.name), rules: rules, zone: local, keep: true)
                 kept[account.name] = end
@@ -84,7 +91,7 @@ public struct KeptViews: Sendable {
             if let rides = states[account.name], case let state = rides ^ Int64(local.identifier.hashValue),
                 daysFilled[account.name] != state
             {
-                done.days += try shapes.fillDays(
+                done.days += try await shapes.fillDays(
                     account: account.name, zone: local, store: store, rules: rules, stop: stop)
                 if !stop() { daysFilled[account.name] = state }
             }

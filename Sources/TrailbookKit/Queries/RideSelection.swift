@@ -50,7 +50,7 @@ public struct RideSelection {
     public static func load(
         _ scope: Scope, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter = .all, fused: Bool = true,
         stays: StayCut? = StayCut()
-    ) throws -> RideSelection {
+    ) async throws -> RideSelection {
         var from: Int64
         var to: Int64
         let name: String
@@ -59,30 +59,36 @@ public struct RideSelection {
         var cut = zone
         switch scope {
         case .ride(let id):
-            guard let range = try store.readNow({ try $0.rideRange(id) }) else {
-                throw QueryError.noRide(id, store: store.path)
-            }
-            (from, to) = (range.start, range.end + 1)
             name = "ride \(id)"
             only = id
         case .day(let day):
-            (from, to, cut) = try store.readNow {
-                try DayZone.range(first: day, last: day, store: $0, devices: devices, zone: zone)
-            }
             name = day.description
         case .days(let first, let last):
-            (from, to, cut) = try store.readNow {
-                try DayZone.range(first: first, last: last, store: $0, devices: devices, zone: zone)
-            }
             name = "\(first?.description ?? "start") to \(last?.description ?? "end")"
         }
-        var stored = try store.readNow { try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices) }
-        if let only { stored = stored.filter { $0.id == only } }
-        if stored.isEmpty { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
-        var all = try store.readNow {
-            try $0.pointsWithSegments(
+        let path = store.path
+        // The span, its rides and their points on one snapshot.
+        var stored: [StoredRide]
+        var all: [PlacedPoint]
+        (from, to, cut, stored, all) = try await store.read { [only] tx in
+            var (from, to, cut) = (Int64(0), Int64(0), zone)
+            switch scope {
+            case .ride(let id):
+                guard let range = try tx.rideRange(id) else { throw QueryError.noRide(id, store: path) }
+                (from, to) = (range.start, range.end + 1)
+            case .day(let day):
+                (from, to, cut) = try DayZone.range(first: day, last: day, store: tx, devices: devices, zone: zone)
+            case .days(let first, let last):
+                (from, to, cut) = try DayZone.range(
+                    first: first, last: last, store: tx, devices: devices, zone: zone)
+            }
+            var stored = try tx.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+            if let only { stored = stored.filter { $0.id == only } }
+            if stored.isEmpty { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
+            let all = try tx.pointsWithSegments(
                 fromMilliseconds: stored.map(\.startMilliseconds).min()!,
                 toMilliseconds: stored.map(\.endMilliseconds).max()! + 1, devices: devices)
+            return (from, to, cut, stored, all)
         }
         if fused, only == nil, FusedPoints.spansDevices(devices) { all = FusedPoints.fuse(all) }
         var byRide: [Int64: [TrackPoint]] = [:]
@@ -90,7 +96,7 @@ public struct RideSelection {
         if fused, only == nil { stored = stored.filter { byRide[$0.id] != nil } }
         var rides = stored.map { ($0, byRide[$0.id] ?? []) }
         if fused, only == nil, let stays {
-            let found = try VisitService.find(
+            let found = try await VisitService.find(
                 store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: stays.rules,
                 zone: zone)
             rides = moving(rides, stays: stays.stays(found))
@@ -188,13 +194,15 @@ public struct RideSelection {
     /// carry, for the GPX, GeoJSON, KML and JSON writers.
     /// The selection as a file's content: its rides, and with `records` the records of
     /// `account`'s diary in its time (the store's own user's for nil).
-    public func export(store: any TrackStoring, records: Bool, account: String? = nil) throws -> TrackExport {
+    public func export(store: any TrackStoring, records: Bool, account: String? = nil) async throws -> TrackExport {
         let rides = rides.map { ride, points in
             TrackExport.Ride(id: ride.id, segments: DayReport.segments(points).map { $0.map(\.fix) })
         }
+        let (from, to) = (self.from, self.to)
         let kept =
             records
-            ? try store.readNow { try $0.records(fromMilliseconds: from, toMilliseconds: to, account: account) } : []
+            ? try await store.read { try $0.records(fromMilliseconds: from, toMilliseconds: to, account: account) }
+            : []
         let places =
             kept
             .map {

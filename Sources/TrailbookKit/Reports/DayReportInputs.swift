@@ -18,14 +18,20 @@ public enum DayReportInputs {
         embedPhotos: Bool, devices: DeviceFilter = .all, suggest: SuggestTables? = nil,
         visits: VisitRules? = VisitRules(), found: VisitFindings? = nil,
         photoLink: ((_ record: Int64, _ index: Int) -> String)? = nil
-    ) throws -> DayReportInput {
+    ) async throws -> DayReportInput {
         let (from, midnight) = LocalDay.range(day, in: cutIn ?? zone)
         let to = until ?? midnight
-        let stored = try store.readNow { try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices) }
-        var byRide: [Int64: [TrackPoint]] = [:]
-        var placed = try store.readNow {
-            try $0.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+        let account = devices.account
+        // The day's rides, points, records and summary on one snapshot.
+        var (stored, placed, storedRecords, summary) = try await store.read {
+            (
+                try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices),
+                try $0.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices),
+                try $0.records(fromMilliseconds: from, toMilliseconds: to, account: account),
+                try $0.daySummary(day, account: account)
+            )
         }
+        var byRide: [Int64: [TrackPoint]] = [:]
         // One timeline of the person's devices: what two of them saw at once counts once.
         if FusedPoints.spansDevices(devices) { placed = FusedPoints.fuse(placed) }
         for p in placed {
@@ -35,21 +41,17 @@ public enum DayReportInputs {
         if imperial { options.splitLength = 1609.344 }
         // The person's stays and trips, found once: they cut the rides (a stay is no part of a
         // ride) and make the timeline.
-        let found =
-            try found
-            ?? visits.map {
-                try VisitService.find(
-                    store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: $0, zone: zone)
-            }
+        var found = found
+        if found == nil, let visits {
+            found = try await VisitService.find(
+                store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: visits, zone: zone)
+        }
         let stays = found.map { RideSelection.StayCut(rules: visits ?? VisitRules()).stays($0) } ?? []
         let parts = RideSelection.moving(
             stored.compactMap { r in byRide[r.id].flatMap { $0.isEmpty ? nil : (r, $0) } }, stays: stays)
         let rides = parts.map { r, points in
             DayReportInput.Ride(
                 id: r.id, points: points, statistics: RideStatistics.compute(points, drops: r.drops, options: options))
-        }
-        let storedRecords = try store.readNow {
-            try $0.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account)
         }
         let records = storedRecords.map { r in
             DayReportInput.Record(
@@ -66,13 +68,12 @@ public enum DayReportInputs {
         }
         var input = DayReportInput(
             date: day.description, timeZone: zone,
-            summary: try store.readNow { try $0.daySummary(day, account: devices.account) },
-            rides: rides, records: records,
-            timeline: try DayTimeline.load(
+            summary: summary, rides: rides, records: records,
+            timeline: try await DayTimeline.load(
                 day, store: store, zone: zone, cutIn: cutIn, until: until, devices: devices, visits: visits,
                 found: found))
         if let cutIn, cutIn.identifier != zone.identifier { input.dayZone = cutIn }
-        input.suggestions = try suggest?.tables(for: SuggestTables.kindNames(storedRecords)) ?? []
+        input.suggestions = try await suggest?.tables(for: SuggestTables.kindNames(storedRecords)) ?? []
         return input
     }
 }
@@ -88,18 +89,17 @@ public enum OverlayPages {
         style: ReportStyle,
         devices: DeviceFilter = .all, suggest: SuggestTables? = nil,
         write: (_ name: String, _ html: String) throws -> Void
-    ) throws -> Int {
-        let (list, kinds) = try collect(
+    ) async throws -> Int {
+        let (list, kinds) = try await collect(
             days, store: store, zone: zone, style: style, devices: devices, suggest: suggest, visits: VisitRules(),
             link: { "\($0).html" }
         ) { day, input in
             try write("\(day).html", DayReport.render(input, style: style, back: "index.html#\(day)"))
         }
         if list.isEmpty { throw QueryError.noRides("those days", zone: zone.displayIdentifier) }
+        let suggestions = try await suggest?.tables(for: kinds) ?? []
         try write(
-            "index.html",
-            OverlayReport.render(
-                list, title: title(list.count), style: style, suggestions: try suggest?.tables(for: kinds) ?? []))
+            "index.html", OverlayReport.render(list, title: title(list.count), style: style, suggestions: suggestions))
         return list.count
     }
 
@@ -112,11 +112,11 @@ public enum OverlayPages {
         _ days: [CivilDate], store: any TrackStoring, zone: TimeZone, style: ReportStyle, devices: DeviceFilter = .all,
         suggest: SuggestTables? = nil, visits: VisitRules? = nil, link: (CivilDate) -> String,
         each: (CivilDate, DayReportInput) throws -> Void = { _, _ in }
-    ) throws -> (days: [OverlayReport.Day], kinds: Set<String>) {
+    ) async throws -> (days: [OverlayReport.Day], kinds: Set<String>) {
         var list: [OverlayReport.Day] = []
         var kinds: Set<String> = []
         for day in days {
-            let input = try DayReportInputs.load(
+            let input = try await DayReportInputs.load(
                 day, store: store, zone: zone, imperial: style.imperial, embedPhotos: false, devices: devices,
                 suggest: suggest, visits: visits)
             kinds.formUnion(input.suggestions.map(\.kind))

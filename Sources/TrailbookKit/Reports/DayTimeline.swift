@@ -37,10 +37,17 @@ public enum DayTimeline {
         _ day: CivilDate, store: any TrackStoring, zone: TimeZone, cutIn: TimeZone? = nil, until: Int64? = nil,
         devices: DeviceFilter = .all,
         visits rules: VisitRules? = VisitRules(), found: VisitFindings? = nil
-    ) throws -> [TimelineEntry] {
+    ) async throws -> [TimelineEntry] {
         let (from, midnight) = LocalDay.range(day, in: cutIn ?? zone)
         let to = until ?? midnight
-        let rides = try store.readNow { try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices) }
+        let account = devices.account
+        var (rides, events, records) = try await store.read {
+            (
+                try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices),
+                try $0.events(fromMilliseconds: from, toMilliseconds: to, types: nil, account: account),
+                try $0.records(fromMilliseconds: from, toMilliseconds: to, account: account)
+            )
+        }
         // Each device's last fix of the day: a stay with no departure ends there, not at midnight.
         var lastFix: [String: Int64] = [:]
         for r in rides { lastFix[r.device] = max(lastFix[r.device] ?? .min, r.endMilliseconds) }
@@ -49,20 +56,17 @@ public enum DayTimeline {
                 kind: .ride, start: r.startMilliseconds, end: r.endMilliseconds, title: "ride \(r.id)",
                 detail: counted(r.pointCount, "point"), device: r.device, ride: r.id)
         }
-        var events = try store.readNow {
-            try $0.events(fromMilliseconds: from, toMilliseconds: to, types: nil, account: devices.account)
-        }
         switch devices {
         case .named(let name), .account(_, device: .some(let name)): events = events.filter { $0.device == name }
         default: break
         }
         var spans = spans(events, from: from, to: to, lastFix: lastFix, zone: zone)
-        if let found = try found
-            ?? rules.map({
-                try VisitService.find(
-                    store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: $0, zone: zone)
-            })
-        {
+        var found = found
+        if found == nil, let rules {
+            found = try await VisitService.find(
+                store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules, zone: zone)
+        }
+        if let found {
             spans = merged(found, adding: spans, from: from, to: to)
             // A stay is no part of a ride: a ride is listed as its times between the stays.
             entries = cut(entries, at: RideSelection.StayCut(rules: rules ?? VisitRules()).stays(found))
@@ -94,9 +98,7 @@ public enum DayTimeline {
                         device: stored.device, place: e.place))
             }
         }
-        entries += try store.readNow {
-            try $0.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account)
-        }.compactMap {
+        entries += records.compactMap {
             r in
             guard let id = r.id else { return nil }
             let note = r.notes.first.map { $0.text.split(separator: "\n").first.map(String.init) ?? "" }

@@ -92,11 +92,11 @@ public final class OverlayShapes: Sendable {
     var workedOut: Int { worked.load(ordering: .relaxed) }
 
     /// The part of `ride` in `[from, to)`, read from the store.
-    static func shape(_ ride: StoredRide, store: any TrackStoring, account: String?, from: Int64, to: Int64) throws
-        -> Shape
+    static func shape(_ ride: StoredRide, store: any TrackStoring, account: String?, from: Int64, to: Int64)
+        async throws -> Shape
     {
         let devices: DeviceFilter = account.map { .account($0, device: ride.device) } ?? .named(ride.device)
-        let points = try store.readNow {
+        let points = try await store.read {
             try $0.pointsWithSegments(fromMilliseconds: from, toMilliseconds: to, devices: devices)
         }
         .filter { $0.ride == ride.id }.map { TrackPoint(fix: $0.fix, segment: $0.segment) }
@@ -152,7 +152,7 @@ public final class OverlayShapes: Sendable {
     func shapes(
         _ rides: [StoredRide], first: CivilDate, last: CivilDate, zone: TimeZone, store: any TrackStoring,
         account: String?
-    ) throws -> [CivilDate: [Shape]] {
+    ) async throws -> [CivilDate: [Shape]] {
         let wanted = Self.parts(rides, first: first, last: last, zone: zone)
         let keys = Set(wanted.map(\.part))
         var known = kept.withLock { all in all.filter { keys.contains($0.key) } }
@@ -170,7 +170,7 @@ public final class OverlayShapes: Sendable {
             if let (s, k) = known[part], s == state {
                 shape = k
             } else {
-                shape = try Self.shape(ride, store: store, account: account, from: part.from, to: part.to)
+                shape = try await Self.shape(ride, store: store, account: account, from: part.from, to: part.to)
                 worked.add(1, ordering: .relaxed)
                 fresh[part] = (state, shape)
             }
@@ -194,10 +194,10 @@ public final class OverlayShapes: Sendable {
     /// starts). Stops early when `stop` says so; returns the parts worked out.
     @discardableResult
     public func fill(account: String, zone: TimeZone, store: any TrackStoring, stop: () -> Bool = { false })
-        throws -> Int
+        async throws -> Int
     {
         guard let cache else { return 0 }
-        let rides = try store.readNow {
+        let rides = try await store.read {
             try $0.rides(
                 fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
         }
@@ -213,7 +213,8 @@ public final class OverlayShapes: Sendable {
         for (_, part, ride) in wanted where filed[part] != RideState(ride) {
             if stop() { break }
             batch[part] = (
-                RideState(ride), try Self.shape(ride, store: store, account: account, from: part.from, to: part.to)
+                RideState(ride),
+                try await Self.shape(ride, store: store, account: account, from: part.from, to: part.to)
             )
             done += 1
             if batch.count >= 64 {
@@ -287,26 +288,23 @@ public final class OverlayShapes: Sendable {
     func dayFigures(
         _ days: [CivilDate], rides: [StoredRide], store: any TrackStoring, zone: TimeZone, devices: DeviceFilter,
         rules: VisitRules
-    ) throws -> [CivilDate: (distance: Double, moving: Double)] {
+    ) async throws -> [CivilDate: (distance: Double, moving: Double)] {
         guard let first = days.min(), let last = days.max() else { return [:] }
         let account = devices.account ?? ""
         let (from, to) = (LocalDay.start(first, in: zone), LocalDay.start(last.adding(days: 1), in: zone))
-        let around = try store.readNow {
-            try $0.rides(
-                fromMilliseconds: from - Self.detectorReach, toMilliseconds: to + Self.detectorReach, devices: devices
+        let (a, b) = (from - Self.detectorReach, to + Self.detectorReach)
+        let (nearby, records, found) = try await store.read {
+            (
+                try $0.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices),
+                try $0.records(fromMilliseconds: a, toMilliseconds: b, account: devices.account),
+                try $0.foundPlaces(account: devices.account)
             )
-        }.sorted { $0.id < $1.id }
-        let said = try store.readNow {
-            try $0.records(
-                fromMilliseconds: from - Self.detectorReach, toMilliseconds: to + Self.detectorReach,
-                account: devices.account
-            )
-        }.filter { r in r.fields.contains { DayReportInput.saidBy[$0.key] != nil } }.compactMap { r in
+        }
+        let around = nearby.sorted { $0.id < $1.id }
+        let said = records.filter { r in r.fields.contains { DayReportInput.saidBy[$0.key] != nil } }.compactMap { r in
             r.id.map { ($0, r.milliseconds) }
         }
-        let remembered = try store.readNow { try $0.foundPlaces(account: devices.account) }.contains {
-            $0.suggestion != nil
-        }
+        let remembered = found.contains { $0.suggestion != nil }
         var signatures: [CivilDate: UInt64] = [:]
         for day in days {
             let (a, b) = LocalDay.range(day, in: zone)
@@ -323,7 +321,7 @@ public final class OverlayShapes: Sendable {
         }
         let missing = days.filter { known[$0]?.signature != signatures[$0] }
         if !missing.isEmpty {
-            let worked = try Self.workOut(
+            let worked = try await Self.workOut(
                 missing, rides: rides, store: store, zone: zone, devices: devices, rules: rules)
             daysWorked.add(missing.count, ordering: .relaxed)
             var fresh: [CivilDate: DayFigures] = [:]
@@ -342,7 +340,7 @@ public final class OverlayShapes: Sendable {
     static func workOut(
         _ days: [CivilDate], rides: [StoredRide], store: any TrackStoring, zone: TimeZone, devices: DeviceFilter,
         rules: VisitRules
-    ) throws -> [CivilDate: (distance: Double, moving: Double)?] {
+    ) async throws -> [CivilDate: (distance: Double, moving: Double)?] {
         guard let first = days.min(), let last = days.max() else { return [:] }
         let (from, to) = (LocalDay.start(first, in: zone), LocalDay.start(last.adding(days: 1), in: zone))
         var spans: [CivilDate: [(from: Int64, to: Int64, device: String)]] = [:]
@@ -351,7 +349,7 @@ public final class OverlayShapes: Sendable {
         }
         // The stays of the person's timeline in these days: finding them reads every point.
         let stays = RideSelection.StayCut(rules: rules).stays(
-            try VisitService.find(
+            try await VisitService.find(
                 store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules, zone: zone))
         var out: [CivilDate: (distance: Double, moving: Double)?] = [:]
         for day in days {
@@ -364,7 +362,7 @@ public final class OverlayShapes: Sendable {
             let fused = FusedPoints.spansDevices(devices) && FusedPoints.overlap(daySpans)
             out[day] =
                 cuts || fused
-                ? try store.readNow {
+                ? try await store.read {
                     try FusedPoints.figures(store: $0, from: a, to: b, devices: devices, stays: dayStays)
                 } : nil
         }
@@ -377,10 +375,12 @@ public final class OverlayShapes: Sendable {
     @discardableResult
     public func fillDays(
         account: String, zone: TimeZone, store: any TrackStoring, rules: VisitRules, stop: () -> Bool = { false }
-    ) throws -> Int {
+    ) async throws -> Int {
         guard let cache else { return 0 }
         let devices = DeviceFilter(account: account)
-        let rides = try store.readNow { try $0.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices) }
+        let rides = try await store.read {
+            try $0.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: devices)
+        }
         guard let first = rides.map({ LocalDay.of($0.startMilliseconds, in: zone) }).min(),
             let last = rides.map({ LocalDay.of($0.endMilliseconds, in: zone) }).max()
         else { return 0 }
@@ -393,7 +393,7 @@ public final class OverlayShapes: Sendable {
                 .filter(withRides.contains)
             let (a, b) = (LocalDay.start(start, in: zone), LocalDay.start(end.adding(days: 1), in: zone))
             let before = daysWorked.load(ordering: .relaxed)
-            _ = try dayFigures(
+            _ = try await dayFigures(
                 week, rides: rides.filter { $0.startMilliseconds < b && $0.endMilliseconds >= a }, store: store,
                 zone: zone, devices: devices, rules: rules)
             done += daysWorked.load(ordering: .relaxed) - before
@@ -407,15 +407,23 @@ public final class OverlayShapes: Sendable {
     public func days(
         _ days: [CivilDate], store: any TrackStoring, zone: TimeZone, devices: DeviceFilter,
         rules: VisitRules = VisitRules(), link: (CivilDate) -> String
-    ) throws -> [OverlayReport.Day] {
+    ) async throws -> [OverlayReport.Day] {
         guard let first = days.first, let last = days.last else { return [] }
         let (from, to) = (LocalDay.start(first, in: zone), LocalDay.start(last.adding(days: 1), in: zone))
-        let rides = try store.readNow { try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices) }
-        let byDay = try shapes(rides, first: first, last: last, zone: zone, store: store, account: devices.account)
+        // The days' rides, records and the summaries of the days with either, on one snapshot.
+        let (rides, records, summaries) = try await store.read { tx in
+            let rides = try tx.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
+            let records = try tx.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account)
+            var summaries: [CivilDate: String] = [:]
+            let shown = Set(Self.parts(rides, first: first, last: last, zone: zone).map(\.day))
+                .union(records.map { LocalDay.of($0.milliseconds, in: zone) })
+            for day in shown { summaries[day] = try tx.daySummary(day, account: devices.account) }
+            return (rides, records, summaries)
+        }
+        let byDay = try await shapes(
+            rides, first: first, last: last, zone: zone, store: store, account: devices.account)
         var places: [CivilDate: [Coordinate]] = [:]
-        for r in try store.readNow({
-            try $0.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account)
-        }) {
+        for r in records {
             places[LocalDay.of(r.milliseconds, in: zone), default: []].append(r.coordinate)
         }
         // The map the view draws (as OverlayReport fits it), and the lines that stay within half a
@@ -429,10 +437,10 @@ public final class OverlayShapes: Sendable {
         let counted =
             rides.isEmpty || days.count > Self.stayCutDays
             ? [:]
-            : try dayFigures(
+            : try await dayFigures(
                 days.filter { byDay[$0] != nil }, rides: rides, store: store, zone: zone, devices: devices, rules: rules
             )
-        return try days.compactMap { day -> OverlayReport.Day? in
+        return days.compactMap { day -> OverlayReport.Day? in
             let shapes = byDay[day] ?? []
             guard !shapes.isEmpty || places[day] != nil else { return nil }
             let figures =
@@ -441,7 +449,7 @@ public final class OverlayShapes: Sendable {
             return OverlayReport.Day(
                 date: day.description, lines: shapes.flatMap { $0.lines(level) },
                 distance: figures.distance, moving: figures.moving, link: link(day),
-                summary: try store.readNow { try $0.daySummary(day, account: devices.account) },
+                summary: summaries[day],
                 places: places[day] ?? [])
         }
     }

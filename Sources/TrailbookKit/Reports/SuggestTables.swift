@@ -31,11 +31,15 @@ public final class SuggestTables {
     }
 
     /// The tables of the declared kinds among `names`, by name.
-    public func tables(for names: Set<String>) throws -> [SuggestionTable] {
-        try names.sorted().compactMap { name in
-            guard let kind = kinds[name] else { return nil }
-            if let table = made[name] { return table }
-            let report = try service.suggest(kind: kind, now: now)
+    public func tables(for names: Set<String>) async throws -> [SuggestionTable] {
+        var tables: [SuggestionTable] = []
+        for name in names.sorted() {
+            guard let kind = kinds[name] else { continue }
+            if let table = made[name] {
+                tables.append(table)
+                continue
+            }
+            let report = try await service.suggest(kind: kind, now: now)
             let zone = service.zone
             let table = SuggestionTable(
                 kind: name,
@@ -56,7 +60,8 @@ public final class SuggestTables {
                         + w.why.map { $0.replacingOccurrences(of: "_", with: " ") }.joined(separator: ", ")
                 })
             made[name] = table
-            return table
+            tables.append(table)
         }
+        return tables
     }
 }

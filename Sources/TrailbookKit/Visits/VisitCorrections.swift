@@ -68,27 +68,28 @@ public struct VisitCorrections: Sendable {
     /// Names the place `id` ("place 7"); nil takes the name away. A place a reading showed but
     /// nothing kept yet (points no import or server round has looked at) is kept first: the
     /// places of all the account's days are, in the order they were first visited.
-    public func name(place id: Int, as name: String?) throws {
+    public func name(place id: Int, as name: String?) async throws {
         let text = name?.trimmingCharacters(in: .whitespaces)
-        func named() throws -> Bool {
-            try store.writeNow {
+        let account = self.account
+        func named() async throws -> Bool {
+            try await store.write {
                 try $0.nameFoundPlace(Int64(id), name: text?.isEmpty == false ? text : nil, account: account)
             }
         }
-        if try named() { return }
-        _ = try VisitService.find(
+        if try await named() { return }
+        _ = try await VisitService.find(
             store: store, fromMilliseconds: .min, toMilliseconds: .max, devices: devices, rules: rules, zone: zone,
             keep: true)
-        guard try named() else { throw VisitCorrectionError.noPlace(String(id)) }
+        guard try await named() else { throw VisitCorrectionError.noPlace(String(id)) }
     }
 
     /// The trip at `at` went by `mode`; returns it as corrected and the correction's id.
-    public func mode(at: Int64, _ mode: TravelMode) throws -> (trip: Trip, correction: Int64) {
-        let found = try findings(at: at)
+    public func mode(at: Int64, _ mode: TravelMode) async throws -> (trip: Trip, correction: Int64) {
+        let found = try await findings(at: at)
         guard let trip = found.trips.first(where: { $0.start <= at && at <= $0.end }) else {
             throw VisitCorrectionError.noTrip(when: LocalTime.iso(at, zone: zone))
         }
-        let id = try replace(
+        let id = try await replace(
             .mode, in: trip.start...trip.end,
             with: MovementCorrection(milliseconds: at, kind: .mode, value: mode.rawValue))
         var corrected = trip
@@ -100,13 +101,13 @@ public struct VisitCorrections: Sendable {
     /// The visit at `at` was at `place`: a place's number, a found place's name, or the name of
     /// one of the user's own places (the found place in it, or a new one at its centre).
     /// Returns the visit as corrected, the place's id and the correction's id.
-    public func place(at: Int64, _ place: String) throws -> (visit: Visit, place: Int, correction: Int64) {
-        let found = try findings(at: at)
+    public func place(at: Int64, _ place: String) async throws -> (visit: Visit, place: Int, correction: Int64) {
+        let found = try await findings(at: at)
         guard let visit = found.visits.first(where: { $0.start <= at && at <= $0.end }) else {
             throw VisitCorrectionError.noVisit(when: LocalTime.iso(at, zone: zone))
         }
-        let target = try resolve(place)
-        let id = try replace(
+        let target = try await resolve(place)
+        let id = try await replace(
             .place, in: visit.start...visit.end,
             with: MovementCorrection(milliseconds: at, kind: .place, value: String(target)))
         var corrected = visit
@@ -116,17 +117,21 @@ public struct VisitCorrections: Sendable {
     }
 
     /// The account's corrections, in time order.
-    public func list() throws -> [MovementCorrection] { try store.readNow { try $0.corrections(account: account) } }
+    public func list() async throws -> [MovementCorrection] {
+        let account = self.account
+        return try await store.read { try $0.corrections(account: account) }
+    }
 
-    public func remove(_ id: Int64) throws {
-        guard try store.writeNow({ try $0.removeCorrection(id, account: account) }) else {
+    public func remove(_ id: Int64) async throws {
+        let account = self.account
+        guard try await store.write({ try $0.removeCorrection(id, account: account) }) else {
             throw VisitCorrectionError.noCorrection(id)
         }
     }
 
     /// The visits and trips around `at` (the day on either side is read, as always).
-    func findings(at: Int64) throws -> VisitFindings {
-        try VisitService.find(
+    func findings(at: Int64) async throws -> VisitFindings {
+        try await VisitService.find(
             store: store, fromMilliseconds: at, toMilliseconds: at + 1, devices: devices, rules: rules, zone: zone,
             keep: true)
     }
@@ -134,10 +139,10 @@ public struct VisitCorrections: Sendable {
     /// Stores `correction` in one unit of work with the others of its kind within `span` (the
     /// same trip or visit) taken away.
     func replace(_ kind: MovementCorrection.Kind, in span: ClosedRange<Int64>, with correction: MovementCorrection)
-        throws -> Int64
+        async throws -> Int64
     {
         let account = self.account
-        return try store.writeNow { unit in
+        return try await store.write { unit in
             for old in try unit.corrections(account: account)
             where old.kind == kind && span.contains(old.milliseconds) && old.milliseconds != correction.milliseconds {
                 _ = try unit.removeCorrection(old.id, account: account)
@@ -150,8 +155,11 @@ public struct VisitCorrections: Sendable {
     }
 
     /// A place's id from what the user wrote.
-    func resolve(_ text: String) throws -> Int {
-        let known = try store.readNow { try $0.foundPlaces(account: account) }
+    func resolve(_ text: String) async throws -> Int {
+        let account = self.account
+        let (known, places) = try await store.read {
+            (try $0.foundPlaces(account: account), try $0.places(account: account))
+        }
         let bare = text.hasPrefix("place ") ? String(text.dropFirst(6)) : text
         if let id = Int64(bare) {
             guard known.contains(where: { $0.id == id }) else { throw VisitCorrectionError.noPlace(text) }
@@ -161,7 +169,7 @@ public struct VisitCorrections: Sendable {
             return Int(named.id)
         }
         guard
-            let own = try store.readNow({ try $0.places(account: account) }).first(where: {
+            let own = places.first(where: {
                 $0.name.caseInsensitiveCompare(text) == .orderedSame
             })
         else { throw VisitCorrectionError.noPlace(text) }
@@ -172,7 +180,7 @@ public struct VisitCorrections: Sendable {
             return Int(nearest.id)
         }
         guard
-            let made = try store.writeNow({
+            let made = try await store.write({
                 try $0.rememberPlaces([own.center], milliseconds: UTCTimestamp.now(), account: account)
             }).first
         else { throw VisitCorrectionError.noPlace(text) }

@@ -1,5 +1,6 @@
 import Foundation
 import GPSCore
+import Synchronization
 import TrackModel
 import Visits
 
@@ -108,29 +109,28 @@ public enum VisitService {
     /// newest ride is kept, and a later look whose earlier rides are as they were goes on from
     /// there: it reads only the points since.
     ///
-    /// With `readAhead`, the points of more than 16 days are read on a thread of their own while
-    /// the detector takes those read before (an import's look at years of history: the reading
-    /// and the detector each took about half of it).
+    /// Each window is a read unit of its own that the detector is carried into and back out of
+    /// (``Run``). With `readAhead`, more than 16 days are read a window ahead while the detector
+    /// takes the window read before (an import's look at years of history: the reading and the
+    /// detector each took about half of it).
     static func detect(
         store: any TrackStoring, from a: Int64, to b: Int64, devices: DeviceFilter, rules: VisitRules,
         memo: DetectionMemo? = nil, readAhead: Bool = false
-    ) throws -> Detected {
-        var detector = StayDetector(rules: rules)
-        var found = Detected()
-        let collect: (Movement) -> Void = { found.add($0) }
+    ) async throws -> Detected {
+        let run = Carried(Run(detector: StayDetector(rules: rules)))
         var (start, stop) = (a, b)
         var rides: [StoredRide] = []
         if start == .min || stop == .max || memo != nil {
-            rides = try store.readNow { try $0.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices) }
+            rides = try await store.read { try $0.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices) }
             // No ride in [a, b), no point (each is of a ride): nothing to read. Without this an
             // account with no point that year had it read two days at a time on every look.
-            if rides.isEmpty { return found }
+            if rides.isEmpty { return Detected() }
         }
         if start == .min || stop == .max {
             guard let first = rides.first,
-                let newest = try store.readNow({ try $0.latestPoint(devices: devices) })?.unixMilliseconds
+                let newest = try await store.read({ try $0.latestPoint(devices: devices) })?.unixMilliseconds
             else {
-                return found
+                return Detected()
             }
             start = max(start, first.startMilliseconds)
             stop = min(stop, newest + 1)
@@ -142,64 +142,147 @@ public enum VisitService {
         if mayFuse {
             let all =
                 rides.isEmpty
-                ? try store.readNow { try $0.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices) } : rides
+                ? try await store.read { try $0.rides(fromMilliseconds: a, toMilliseconds: b, devices: devices) }
+                : rides
             mayFuse = Set(all.map(\.device)).count > 1
         }
-        var count = 0
-        func take(_ fix: Fix) {
-            count += 1
-            if let p = VisitPoint(fix) { detector.add(p, collect) }
-        }
-        func read(to end: Int64) throws {
+        func read(to end: Int64) async throws {
             guard start < end else { return }
             let (from, fuse) = (start, mayFuse)
-            // A thread (and its connection's page cache) pays only for more than a few windows.
+            // Reading the next window beside the detector pays only for more than a few windows.
             if readAhead, end - from > 8 * window {
-                _ = try FixHandoff<Void>.read(
-                    "trailbook visits read-back",
-                    { put in try eachWindow(store: store, from: from, to: end, devices: devices, mayFuse: fuse, put) }
-                ) { item in
-                    if case .fix(let fix) = item { take(fix) }
+                try await eachWindowAhead(store: store, from: from, to: end, devices: devices, mayFuse: fuse) {
+                    count, points in
+                    run.change { run in
+                        run.count += count
+                        for p in points { run.add(p) }
+                    }
                 }
             } else {
-                try eachWindow(store: store, from: from, to: end, devices: devices, mayFuse: fuse, take)
+                try await eachWindow(store: store, from: from, to: end, devices: devices, mayFuse: fuse, run) {
+                    $0.take($1)
+                }
             }
             start = end
         }
         if let memo {
             let key = DetectionMemo.Key(devices: devices, from: a, rules: rules)
             if let kept = memo.entry(key, start: start, stop: stop, rides: rides) {
-                (detector, found, count, start) = (kept.detector, kept.found, kept.points, kept.at)
+                run.change { $0 = Run(detector: kept.detector, found: kept.found, count: kept.points) }
+                start = kept.at
             }
             // Read up to the newest ride's start, and keep the detector there.
             if let at = rides.map(\.startMilliseconds).max(), at > start, at < stop {
-                try read(to: at)
-                memo.keep(
-                    key,
+                try await read(to: at)
+                let entry = run.change {
                     DetectionMemo.Entry(
-                        at: at, detector: detector, found: found, points: count,
-                        rides: DetectionMemo.states(rides, before: at)))
+                        at: at, detector: $0.detector, found: $0.found, points: $0.count,
+                        rides: DetectionMemo.states(rides, before: at))
+                }
+                memo.keep(key, entry)
             }
         }
-        try read(to: stop)
-        detector.finish(collect)
-        (found.points, found.passedOver) = (count, detector.passedOver)
-        return found
+        try await read(to: stop)
+        return run.change { run in
+            var found = run.found
+            run.detector.finish { found.add($0) }
+            (found.points, found.passedOver) = (run.count, run.detector.passedOver)
+            return found
+        }
     }
 
-    /// The points of `[from, to)` handed to `body` in time order, read two days (``window``) at a time.
-    static func eachWindow(
+    /// A value carried into read units and back out of them, changed where it is: a copy taken
+    /// into a unit would duplicate the detector's buffers while both live (a walk of days is one
+    /// trip in it). Its lock is taken by one caller at a time, never across an await.
+    final class Carried<Value: Sendable>: Sendable {
+        private let value: Mutex<Value>
+        init(_ value: Value) { self.value = Mutex(value) }
+
+        func change<T: Sendable>(_ body: (inout Value) throws -> T) rethrows -> T {
+            try value.withLock { try body(&$0) }
+        }
+    }
+
+    /// The detector under way and what it has found, carried into each window's read unit.
+    struct Run: Sendable {
+        var detector: StayDetector
+        var found = Detected()
+        var count = 0
+
+        mutating func take(_ fix: Fix) {
+            count += 1
+            if let p = VisitPoint(fix) { add(p) }
+        }
+
+        /// (The detector hands over to `found` in a method of its own: a caller's closure that
+        /// changed `run.found` while `run.detector` changes would be two accesses to `run`.)
+        mutating func add(_ p: VisitPoint) { detector.add(p) { found.add($0) } }
+    }
+
+    /// The points of `[from, to)` handed to `body` with `state` in time order, read two days
+    /// (``window``) at a time, each window in a read unit of its own that `state` is carried
+    /// into.
+    static func eachWindow<State: Sendable>(
         store: any TrackStoring, from: Int64, to: Int64, devices: DeviceFilter, mayFuse: Bool,
-        _ body: (Fix) throws -> Void
-    ) throws {
+        _ state: Carried<State>, _ body: @escaping @Sendable (inout State, Fix) throws -> Void
+    ) async throws {
         var start = from
         while start < to {
             let next = to - start > window ? start + window : to
-            try store.readNow {
-                try FusedPoints.forEach(store: $0, from: start, to: next, devices: devices, mayFuse: mayFuse, body)
+            try await store.read { [start] tx in
+                try state.change { state in
+                    try FusedPoints.forEach(store: tx, from: start, to: next, devices: devices, mayFuse: mayFuse) {
+                        try body(&state, $0)
+                    }
+                }
             }
             start = next
         }
+    }
+
+    /// ``eachWindow(store:from:to:devices:mayFuse:_:_:)`` with each window read whole while
+    /// `body` takes the one before (an import's look at years of history: the reading and the
+    /// detector each took about half of it): a window's fixes counted and its visit points kept,
+    /// two windows in memory at most.
+    static func eachWindowAhead(
+        store: any TrackStoring, from: Int64, to: Int64, devices: DeviceFilter, mayFuse: Bool,
+        _ body: (_ fixes: Int, _ points: [VisitPoint]) throws -> Void
+    ) async throws {
+        let step = window
+        func read(_ start: Int64, _ end: Int64) -> Task<(Int, [VisitPoint]), any Error> {
+            Task {
+                try await store.read {
+                    var (count, points) = (0, [VisitPoint]())
+                    try FusedPoints.forEach(store: $0, from: start, to: end, devices: devices, mayFuse: mayFuse) {
+                        count += 1
+                        if let p = VisitPoint($0) { points.append(p) }
+                    }
+                    return (count, points)
+                }
+            }
+        }
+        var start = from
+        var end = to - start > step ? start + step : to
+        var reading = read(start, end)
+        while start < to {
+            let (count, points) = try await reading.value
+            (start, end) = (end, to - end > step ? end + step : to)
+            if start < to { reading = read(start, end) }
+            do { try body(count, points) } catch {
+                reading.cancel()
+                throw error
+            }
+        }
+    }
+
+    /// ``detectDays(store:from:to:near:earlier:devices:rules:)``'s detector, what it has handed
+    /// over and the fixes read, carried into each read unit.
+    struct DaysRun: Sendable {
+        var detector: StayDetector
+        var emitted: [Movement] = []
+        var fixes = 0
+
+        mutating func add(_ p: VisitPoint) { detector.add(p) { emitted.append($0) } }
     }
 
     /// The visits and trips of the days `[from, to)`, read with `near` ms on either side, and the
@@ -215,46 +298,50 @@ public enum VisitService {
     static func detectDays(
         store: any TrackStoring, from: Int64, to: Int64, near: Int64, earlier: [Int64], devices: DeviceFilter,
         rules: VisitRules
-    ) throws -> (found: Detected, a: Int64, b: Int64) {
+    ) async throws -> (found: Detected, a: Int64, b: Int64) {
         let far = earlier.last ?? near
         var (a, b) = (from - near, to + near)
-        var detector = StayDetector(rules: rules)
-        var emitted: [Movement] = []
-        var fixes = 0
-        func read(_ start: Int64, _ end: Int64, keep: Bool = false) throws -> [VisitPoint] {
-            var kept: [VisitPoint] = []
-            try store.readNow { tx in
-                try FusedPoints.forEach(store: tx, from: start, to: end, devices: devices) { fix in
-                    fixes += 1
-                    guard let p = VisitPoint(fix) else { return }
-                    detector.add(p) { emitted.append($0) }
-                    // Kept only while nothing is over: then no look before is needed.
-                    if keep, emitted.isEmpty { kept.append(p) } else if !kept.isEmpty { kept = [] }
+        let run = Carried(DaysRun(detector: StayDetector(rules: rules)))
+        func read(_ start: Int64, _ end: Int64, keep: Bool = false) async throws -> [VisitPoint] {
+            try await store.read { tx in
+                try run.change { run in
+                    var kept: [VisitPoint] = []
+                    try FusedPoints.forEach(store: tx, from: start, to: end, devices: devices) { fix in
+                        run.fixes += 1
+                        guard let p = VisitPoint(fix) else { return }
+                        run.add(p)
+                        // Kept only while nothing is over: then no look before is needed.
+                        if keep, run.emitted.isEmpty { kept.append(p) } else if !kept.isEmpty { kept = [] }
+                    }
+                    return kept
                 }
             }
-            return kept
         }
-        var before = try read(a, from, keep: true)
-        for pad in earlier where emitted.isEmpty {
-            detector = StayDetector(rules: rules)
-            let more = try read(from - pad, a, keep: true)
-            for p in before { detector.add(p) { emitted.append($0) } }
+        var before = try await read(a, from, keep: true)
+        for pad in earlier where run.change({ $0.emitted.isEmpty }) {
+            run.change { $0.detector = StayDetector(rules: rules) }
+            let more = try await read(from - pad, a, keep: true)
+            run.change { run in for p in before { run.add(p) } }
             before = more + before
             a = from - pad
         }
-        _ = try read(from, b)
+        _ = try await read(from, b)
         var tail: [Movement] = []
-        var probe = detector
+        var probe = run.change { $0.detector }
         probe.finish { tail.append($0) }
         // What `finish` hands over was still under way.
         if tail.contains(where: { $0.start < to }) {
-            _ = try read(b, to + far)
+            _ = try await read(b, to + far)
             b = to + far
-            tail = []
-            detector.finish { tail.append($0) }
+            tail = run.change { run in
+                var tail: [Movement] = []
+                run.detector.finish { tail.append($0) }
+                return tail
+            }
         } else {
-            detector = probe
+            run.change { $0.detector = probe }
         }
+        let (detector, emitted, fixes) = run.change { ($0.detector, $0.emitted, $0.fixes) }
         var found = Detected(points: fixes, passedOver: detector.passedOver)
         for m in emitted + tail { found.add(m) }
         return (found, a, b)
@@ -278,22 +365,22 @@ public enum VisitService {
     static func detected(
         store: any TrackStoring, from: Int64, to: Int64, devices: DeviceFilter, rules: VisitRules, remembered: Bool,
         memo: DetectionMemo?, readAhead: Bool = false
-    ) throws -> (found: Detected, a: Int64, b: Int64) {
+    ) async throws -> (found: Detected, a: Int64, b: Int64) {
         func padded(_ pad: Int64) -> (Int64, Int64) { (from == .min ? from : from - pad, to == .max ? to : to + pad) }
         var (a, b) = padded(remembered ? 43_200_000 : 86_400_000)
         var found: Detected
         if remembered, a != .min, b != .max, b - a <= 4 * 86_400_000 {
-            (found, a, b) = try detectDays(
+            (found, a, b) = try await detectDays(
                 store: store, from: from, to: to, near: 43_200_000, earlier: [57_600_000, 86_400_000], devices: devices,
                 rules: rules)
         } else {
-            found = try detect(
+            found = try await detect(
                 store: store, from: a, to: b, devices: devices, rules: rules, memo: memo, readAhead: readAhead)
             let cut = cut(found, from: from, to: to, a: a, b: b)
             if remembered, cut.start || cut.end {
                 let wider = padded(86_400_000)
                 (a, b) = (cut.start ? wider.0 : a, cut.end ? wider.1 : b)
-                found = try detect(
+                found = try await detect(
                     store: store, from: a, to: b, devices: devices, rules: rules, memo: memo, readAhead: readAhead)
             }
         }
@@ -306,31 +393,32 @@ public enum VisitService {
     public static func prime(
         store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
         rules: VisitRules, memo: DetectionMemo
-    ) throws {
-        let remembered = try store.readNow { try $0.foundPlaces(account: devices.account) }.contains {
+    ) async throws {
+        let remembered = try await store.read { try $0.foundPlaces(account: devices.account) }.contains {
             $0.suggestion != nil
         }
-        _ = try detected(
+        _ = try await detected(
             store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo)
     }
 
     /// The visits, trips and places of `[from, to)`. With `keep`, the places found are
     /// remembered (numbered for good, home and work suggested); with `readAhead`, a long range's
-    /// points are read on a thread of their own beside the detector (an import's).
+    /// points are read a window ahead beside the detector (an import's).
     public static func find(
         store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
         rules: VisitRules, zone: TimeZone, memo: DetectionMemo? = nil, keep: Bool = false, readAhead: Bool = false
-    ) throws -> VisitFindings {
-        let stored = try store.readNow { try $0.foundPlaces(account: devices.account) }
+    ) async throws -> VisitFindings {
+        let account = devices.account
+        let stored = try await store.read { try $0.foundPlaces(account: account) }
         let remembered = stored.contains { $0.suggestion != nil }
-        let (found, a, b) = try detected(
+        let (found, a, b) = try await detected(
             store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo,
             readAhead: readAhead)
         var (visits, trips, count) = (found.visits, found.trips, found.points)
         // What Google knew (its visits and activity segments, imported as records): a visit is a
         // visit for its hours, points or not, and names its place; an activity says how a trip
         // went where no phone did.
-        let (saidVisits, saidTrips) = try said(
+        let (saidVisits, saidTrips) = try await said(
             store: store, from: a == .min ? a : a - 86_400_000, to: b, account: devices.account)
         SaidVisit.merge(saidVisits.filter { $0.end > a && $0.start < b }, visits: &visits, trips: &trips)
         if let first = trips.first, let last = trips.last {
@@ -341,11 +429,13 @@ public enum VisitService {
         }
         // A segment Google knew with no point of it (only its start and end): a trip of its own.
         SaidTrip.merge(saidTrips.filter { $0.end > a && $0.start < b }, visits: visits, trips: &trips)
-        let userPlaces = try store.readNow { try $0.places(account: devices.account) }
+        let (userPlaces, stated) = try await store.read {
+            (try $0.places(account: account), try $0.corrections(account: account))
+        }
         let clusters = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
-        let (ids, known, addresses) = try remember(
-            clusters, stored: stored, store: store, account: devices.account, radius: rules.placeRadius, keep: keep)
-        let corrections = try store.readNow { try $0.corrections(account: devices.account) }.compactMap {
+        let (ids, known, addresses) = try await remember(
+            clusters, stored: stored, store: store, account: account, radius: rules.placeRadius, keep: keep)
+        let corrections = stated.compactMap {
             c -> Remembered.Correction? in
             switch c.kind {
             case .mode: TravelMode(rawValue: c.value).map { .mode(at: c.milliseconds, $0) }
@@ -366,9 +456,8 @@ public enum VisitService {
         var work = long ? w ?? storedWork : wide ? storedWork ?? w : storedWork
         if work == home { work = nil }
         if keep, wide, (home, work) != (storedHome, storedWork) {
-            try store.writeNow {
-                try $0.suggestFoundPlaces(
-                    home: home.map(Int64.init), work: work.map(Int64.init), account: devices.account)
+            try await store.write { [work] in
+                try $0.suggestFoundPlaces(home: home.map(Int64.init), work: work.map(Int64.init), account: account)
             }
         }
         let googleNames = SaidVisit.names(saidVisits, visits: visits)
@@ -385,10 +474,12 @@ public enum VisitService {
             places: Dictionary(uniqueKeysWithValues: places.filter { used.contains($0.id) }.map { ($0.id, $0) }),
             points: count, passedOver: found.passedOver)
         findings.addresses = addresses.filter { used.contains($0.key) && !$0.value.isEmpty }
-        if try !used.isEmpty && store.readNow({ try $0.hasGazetteer() }) {
-            findings.localities = try store.readNow { tx in
+        if !used.isEmpty {
+            let places = findings.places
+            findings.localities = try await store.read { tx in
+                guard try tx.hasGazetteer() else { return [:] }
                 var lookup = GazetteerLookup(store: tx)
-                return try findings.places.compactMapValues { try lookup.nearest($0.center)?.entry }
+                return try places.compactMapValues { try lookup.nearest($0.center)?.entry }
             }
         }
         return findings
@@ -404,8 +495,8 @@ public enum VisitService {
     static func remember(
         _ found: [VisitPlace], stored: [FoundPlace], store: any TrackStoring, account: String?, radius: Double,
         keep: Bool
-    ) throws -> (ids: [Int: Int], known: [Remembered.Known], addresses: [Int: String]) {
-        func known(_ unit: any StoreReading) throws -> [Remembered.Known] {
+    ) async throws -> (ids: [Int: Int], known: [Remembered.Known], addresses: [Int: String]) {
+        @Sendable func known(_ unit: any StoreReading) throws -> [Remembered.Known] {
             try unit.foundPlaces(account: account).map { .init(id: Int($0.id), center: $0.center, name: $0.name) }
         }
         let addresses = Dictionary(
@@ -423,7 +514,7 @@ public enum VisitService {
             }
             return (ids, all, addresses)
         }
-        let (newIDs, known) = try store.writeNow { unit in
+        let (newIDs, known) = try await store.write { unit in
             var all = try known(unit)
             var ids = Remembered.match(found, known: all, radius: radius)
             let new = found.filter { ids[$0.id] == nil }
@@ -440,12 +531,13 @@ public enum VisitService {
     /// What Google knew of `[from, to)`, from its visits and activity segments imported as
     /// records (`google` = visit or activity, with `until`; Dawarich's visits alike, `dawarich` = visit): the visits with their place's name
     /// and id, and the activity segments with their ends, distance and `activity_type`.
-    static func said(store: any TrackStoring, from: Int64, to: Int64, account: String?) throws
+    static func said(store: any TrackStoring, from: Int64, to: Int64, account: String?) async throws
         -> (visits: [SaidVisit], trips: [SaidTrip])
     {
         var visits: [SaidVisit] = []
         var trips: [SaidTrip] = []
-        for r in try store.readNow({ try $0.records(fromMilliseconds: from, toMilliseconds: to, account: account) }) {
+        for r in try await store.read({ try $0.records(fromMilliseconds: from, toMilliseconds: to, account: account) })
+        {
             func text(_ key: String) -> String? {
                 guard case .text(let t) = r.fields.first(where: { $0.key == key })?.value else { return nil }
                 return t
