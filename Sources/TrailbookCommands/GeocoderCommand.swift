@@ -43,7 +43,8 @@ struct GeocoderCommand: AsyncParsableCommand {
             let store = try storeOptions.openOrCreate()
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
             let bar = ProgressBar(label: "gazetteer", totalBytes: json ? 0 : size)
-            let outcome = try GazetteerService.importGeoNames(file, admin1Names: admin1, store: store) { bytes, _ in
+            let outcome = try await GazetteerService.importGeoNames(file, admin1Names: admin1, store: store) {
+                bytes, _ in
                 bar.update(bytes)
             }
             bar.finish()

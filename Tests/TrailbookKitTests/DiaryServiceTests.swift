@@ -111,6 +111,31 @@ import TrailbookTestSupport
         #expect(try await diary.record(ids[0]).fields.map(\.key) == ["weight_kg"])
     }
 
+    /// A photo that cannot be copied into the media folder stops the record, in one sentence,
+    /// and the copies made before it go again: nothing is stored, nothing is left behind.
+    @Test func aPhotoThatCannotBeCopiedLeavesNoCopyBehind() async throws {
+        let (store, dir) = try storeWithRide()
+        let diary = DiaryService(store: store, zone: zone)
+        try TestPhotos.make(dir + "/a.jpg", taken: "2026:06:14 08:35:00")
+        try TestPhotos.make(dir + "/b.jpg", taken: "2026:06:14 09:00:00", colour: 1)
+        let photos = try [PhotoFile(dir + "/a.jpg"), PhotoFile(dir + "/b.jpg")]
+        // Gone between being read and being copied: the first is copied, the second cannot be.
+        try FileManager.default.removeItem(atPath: dir + "/b.jpg")
+        let place = Coordinate(latitude: 47.37, longitude: 8.54)
+        let failure = await #expect(throws: PhotoError.self) {
+            try await diary.mark(.given(place, altitude: nil, time: nil), note: "lost", photos: photos)
+        }
+        guard case .cannotCopy(let folder, _) = failure else {
+            Issue.record("not a failed copy: \(String(describing: failure))")
+            return
+        }
+        #expect(folder == store.mediaDirectory)
+        #expect(failure?.description.hasPrefix("Cannot copy the photo into \(store.mediaDirectory): ") == true)
+        let left = (try? FileManager.default.subpathsOfDirectory(atPath: store.mediaDirectory)) ?? []
+        #expect(left.filter { $0.hasSuffix(".jpg") }.isEmpty, "copies left: \(left)")
+        #expect(try await diary.records(DiaryService.RecordQuery()).isEmpty)
+    }
+
     @Test func photosAttachAndGeotagByTime() async throws {
         let (store, dir) = try storeWithRide()
         let diary = DiaryService(store: store, zone: zone)

@@ -110,12 +110,25 @@ public struct DiaryService: Sendable {
     }
 
     /// Copies the photo files into the media folder, off the caller's thread.
+    /// On failure, what this call copied is removed.
     private func storePhotos(_ photos: [PhotoFile], offset: Double = 0) async throws -> [Photo] {
         if photos.isEmpty { return [] }
         let (store, zone) = (store, zone)
-        return try await Blocking.run { () throws(PhotoError) -> [Photo] in
-            try store.storePhotos(photos, zone: zone, offset: offset)
+        let (stored, failure) = await Blocking.run { () -> ([Photo], String?) in
+            var stored: [Photo] = []
+            for p in photos {
+                do {
+                    stored.append(
+                        try store.storePhotoFile(p.path, takenMilliseconds: p.taken(zone: zone, offset: offset)))
+                } catch {
+                    return (stored, "\(error)")
+                }
+            }
+            return (stored, nil)
         }
+        guard let failure else { return stored }
+        await discard(stored)
+        throw PhotoError.cannotCopy(folder: store.mediaDirectory, reason: failure)
     }
 
     /// Deletes copied photo files no record took, off the caller's thread.

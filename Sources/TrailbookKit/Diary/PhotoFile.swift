@@ -106,19 +106,3 @@ public enum PhotoError: ServiceFailure, Equatable {
         }
     }
 }
-
-extension TrackStoring {
-    /// Copies the photos into the media folder; on failure removes what this call copied.
-    func storePhotos(_ photos: [PhotoFile], zone: TimeZone, offset: Double = 0) throws(PhotoError) -> [Photo] {
-        var stored: [Photo] = []
-        do {
-            for p in photos {
-                stored.append(try storePhotoFile(p.path, takenMilliseconds: p.taken(zone: zone, offset: offset)))
-            }
-        } catch {
-            try? writeNow { $0.discardUnattached(stored) }
-            throw .cannotCopy(folder: mediaDirectory, reason: "\(error)")
-        }
-        return stored
-    }
-}

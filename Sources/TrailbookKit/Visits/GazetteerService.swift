@@ -45,15 +45,16 @@ public enum GazetteerService {
 
     public static func importGeoNames(
         _ path: String, admin1Names: String? = nil, store: any TrackStoring,
-        progress: ((_ bytes: Int, _ total: Int?) -> Void)? = nil
-    ) throws -> Outcome {
+        progress: (@Sendable (_ bytes: Int, _ total: Int?) -> Void)? = nil
+    ) async throws -> Outcome {
         let names = try admin1Names.map(admin1) ?? [:]
         let source = try table(path)
-        let file = try InputFile(path: source)
-        var rows = 0
-        var passedOver = 0
-        let stored = try store.writeNow { tx in
-            try tx.replaceGazetteer { sink in
+        // The file is read as the unit writes (a unit of its own, the gazetteer replaced whole).
+        return try await store.write { tx in
+            let file = try InputFile(path: source)
+            var rows = 0
+            var passedOver = 0
+            let stored = try tx.replaceGazetteer { sink in
                 var batch: [GazetteerEntry] = []
                 batch.reserveCapacity(10_000)
                 try forEachLine(file) { line, number in
@@ -72,8 +73,8 @@ public enum GazetteerService {
                 if batch.isEmpty && rows == passedOver { throw GazetteerError.empty(source) }
                 try sink(batch)
             }
+            return Outcome(rows: rows, stored: stored, passedOver: passedOver)
         }
-        return Outcome(rows: rows, stored: stored, passedOver: passedOver)
     }
 
     /// The file to read: `path`, or the one `.txt` table of a zip (GeoNames' `cities500.zip`).
