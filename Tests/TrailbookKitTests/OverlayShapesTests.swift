@@ -158,7 +158,7 @@ import TrailbookTestSupport
         #expect(third.shapes.workedOut == 1 && third.heat.countedFromPoints == 1 && third.shapes.daysWorkedOut == 1)
         #expect(day2.distance > day0.distance && cells2.values.reduce(0, +) > cells0.values.reduce(0, +))
         let ride = try #require(try store.readNow { try $0.rides() }.first)
-        let states = try #require(third.cache).partStates(of: [ride.id])
+        let states = try await #require(third.cache).partStates(of: [ride.id])
         #expect(states.count == 1 && states.values.first == ViewCache.RideState(ride))
         let fourth = KeptViews(cache: try ViewCache(path: path))
         #expect(try await look(fourth).0.lines == day2.lines && fourth.shapes.workedOut == 0)
@@ -168,21 +168,22 @@ import TrailbookTestSupport
         let middle = (ride.startMilliseconds + ride.endMilliseconds) / 2 / 1000 % 86_400
         let night = try #require(TimeZone(secondsFromGMT: -Int(middle / 60 * 60)))
         #expect(try await fourth.fill(store: store, zone: night) == (0, 2, 2))
-        let cut = try fourth.cache!.partStates(of: [ride.id])
+        let cut = try await fourth.cache!.partStates(of: [ride.id])
         #expect(cut.count == 2 && cut[states.keys.first!] == nil, "\(cut) after \(states)")
 
         // Removed from the store: its entries go at the next start.
         #expect(try store.writeNow { try $0.remove(ride: ride.id, account: nil) } != nil)
         #expect(try await fourth.fill(store: store, zone: zone) == (0, 0, 0))
-        #expect(try fourth.cache!.partStates(of: [ride.id]).isEmpty && fourth.cache!.heat(of: [ride.id]).isEmpty)
+        #expect(try await fourth.cache!.partStates(of: [ride.id]).isEmpty)
+        #expect(try await fourth.cache!.heat(of: [ride.id]).isEmpty)
 
         // A file of another version is emptied, not misread.
         let cache = try ViewCache(path: path)
-        try cache.keep(heat: [
+        try await cache.keep(heat: [
             7: (ViewCache.RideState(points: 1, start: 0, end: 0), [HeatCells.key(.init(latitude: 47, longitude: 8)): 1])
         ])
         try await cache.pool.write { try $0.execute(sql: "PRAGMA user_version = 0") }
-        #expect(try ViewCache(path: path).heat(of: [7]).isEmpty)
+        #expect(try await ViewCache(path: path).heat(of: [7]).isEmpty)
     }
 
     /// The cache's numbers: every size of step, both signs, and a truncated blob refused.

@@ -62,7 +62,7 @@ public final class HeatCells: Sendable {
         }
         let whole = rides.filter { $0.startMilliseconds >= from && $0.endMilliseconds < to }
         if let cache, whole.contains(where: { kept[$0.id]?.0 != RideState($0) }) {
-            let filed = try cache.heat(of: whole.filter { kept[$0.id]?.0 != RideState($0) }.map(\.id))
+            let filed = try await cache.heat(of: whole.filter { kept[$0.id]?.0 != RideState($0) }.map(\.id))
             kept.merge(filed) { $1 }
             counted.withLock { $0.merge(filed) { $1 } }
         }
@@ -90,7 +90,7 @@ public final class HeatCells: Sendable {
         }
         if !fresh.isEmpty {
             counted.withLock { $0.merge(fresh) { $1 } }
-            try cache?.keep(heat: fresh)
+            try await cache?.keep(heat: fresh)
         }
         return total
     }
@@ -105,14 +105,14 @@ public final class HeatCells: Sendable {
             try $0.rides(
                 fromMilliseconds: .min, toMilliseconds: .max, devices: DeviceFilter(account: account))
         }
-        let filed = try cache.heatStates(of: rides.map(\.id))
+        let filed = try await cache.heatStates(of: rides.map(\.id))
         var done = 0
         for ride in rides where filed[ride.id] != RideState(ride) {
             if stop() { break }
             let cells = try await Self.count(
                 store: store, devices: .account(account, device: ride.device), from: ride.startMilliseconds,
                 to: ride.endMilliseconds + 1)
-            try cache.keep(heat: [ride.id: (RideState(ride), cells)])
+            try await cache.keep(heat: [ride.id: (RideState(ride), cells)])
             done += 1
         }
         return done

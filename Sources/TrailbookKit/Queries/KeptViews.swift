@@ -60,7 +60,7 @@ public struct KeptViews: Sendable {
             newest[account.name] = rides.map(\.endMilliseconds).max()
             states[account.name] = Self.ridesState(rides)
         }
-        try cache.forget(allBut: stored)
+        try await cache.forget(allBut: stored)
         var done = (rides: 0, parts: 0, days: 0)
         for account in accounts where account.hasPassword {
             guard !stop() else { break }

@@ -81,9 +81,9 @@ public final class ViewCache: Sendable {
     // MARK: the overlay's parts
 
     /// The kept parts of `rides` (any state), by ride and `[from, to)`, with their state.
-    func parts(of rides: [Int64]) throws -> [OverlayShapes.Part: (RideState, OverlayShapes.Shape)] {
-        var out: [OverlayShapes.Part: (RideState, OverlayShapes.Shape)] = [:]
-        try pool.read { db in
+    func parts(of rides: [Int64]) async throws -> [OverlayShapes.Part: (RideState, OverlayShapes.Shape)] {
+        try await pool.read { db in
+            var out: [OverlayShapes.Part: (RideState, OverlayShapes.Shape)] = [:]
             for chunk in Self.chunks(rides) {
                 let rows = try Row.fetchCursor(
                     db,
@@ -99,13 +99,13 @@ public final class ViewCache: Sendable {
                     )
                 }
             }
+            return out
         }
-        return out
     }
 
     /// Which parts of `rides` are kept, with their state (without reading the lines).
-    func partStates(of rides: [Int64]) throws -> [OverlayShapes.Part: RideState] {
-        try pool.read { db in
+    func partStates(of rides: [Int64]) async throws -> [OverlayShapes.Part: RideState] {
+        try await pool.read { db in
             var out: [OverlayShapes.Part: RideState] = [:]
             for chunk in Self.chunks(rides) {
                 for row in try Row.fetchAll(
@@ -124,9 +124,9 @@ public final class ViewCache: Sendable {
     }
 
     /// Keeps `parts`; what was kept of another state of their rides goes.
-    func keep(parts: [OverlayShapes.Part: (RideState, OverlayShapes.Shape)]) throws {
+    func keep(parts: [OverlayShapes.Part: (RideState, OverlayShapes.Shape)]) async throws {
         guard !parts.isEmpty else { return }
-        try pool.write { db in
+        try await pool.write { db in
             var states: [Int64: RideState] = [:]
             for (part, (state, _)) in parts { states[part.ride] = state }
             for (ride, state) in states {
@@ -150,9 +150,9 @@ public final class ViewCache: Sendable {
     }
 
     /// Takes away `parts`.
-    func forget(parts: Set<OverlayShapes.Part>) throws {
+    func forget(parts: Set<OverlayShapes.Part>) async throws {
         guard !parts.isEmpty else { return }
-        try pool.write { db in
+        try await pool.write { db in
             for part in parts {
                 try db.execute(
                     sql: "DELETE FROM part WHERE ride = ? AND from_ms = ? AND to_ms = ?",
@@ -164,9 +164,10 @@ public final class ViewCache: Sendable {
     // MARK: the overlay's day figures
 
     /// The kept figures of `account`'s `days` (in the zone named `zone`), by day.
-    func days(account: String, zone: String, _ days: [CivilDate]) throws -> [CivilDate: OverlayShapes.DayFigures] {
+    func days(account: String, zone: String, _ days: [CivilDate]) async throws -> [CivilDate: OverlayShapes.DayFigures]
+    {
         guard let first = days.min(), let last = days.max() else { return [:] }
-        return try pool.read { db in
+        return try await pool.read { db in
             var out: [CivilDate: OverlayShapes.DayFigures] = [:]
             for row in try Row.fetchAll(
                 db,
@@ -186,9 +187,9 @@ public final class ViewCache: Sendable {
     }
 
     /// Keeps the figures of `account`'s days (in the zone named `zone`), in place of those kept.
-    func keep(account: String, zone: String, days: [CivilDate: OverlayShapes.DayFigures]) throws {
+    func keep(account: String, zone: String, days: [CivilDate: OverlayShapes.DayFigures]) async throws {
         guard !days.isEmpty else { return }
-        try pool.write { db in
+        try await pool.write { db in
             let insert = try db.makeStatement(
                 sql: """
                     INSERT OR REPLACE INTO day (account, zone, day, signature, distance, moving)
@@ -206,9 +207,9 @@ public final class ViewCache: Sendable {
     // MARK: the heat map's counts
 
     /// The kept counts of `rides` (any state), by ride.
-    func heat(of rides: [Int64]) throws -> [Int64: (RideState, [Int64: Int])] {
-        var out: [Int64: (RideState, [Int64: Int])] = [:]
-        try pool.read { db in
+    func heat(of rides: [Int64]) async throws -> [Int64: (RideState, [Int64: Int])] {
+        try await pool.read { db in
+            var out: [Int64: (RideState, [Int64: Int])] = [:]
             for chunk in Self.chunks(rides) {
                 let rows = try Row.fetchCursor(
                     db,
@@ -224,13 +225,13 @@ public final class ViewCache: Sendable {
                     )
                 }
             }
+            return out
         }
-        return out
     }
 
     /// The state of each of `rides` whose counts are kept (without reading the counts).
-    func heatStates(of rides: [Int64]) throws -> [Int64: RideState] {
-        try pool.read { db in
+    func heatStates(of rides: [Int64]) async throws -> [Int64: RideState] {
+        try await pool.read { db in
             var out: [Int64: RideState] = [:]
             for chunk in Self.chunks(rides) {
                 for row in try Row.fetchAll(
@@ -248,9 +249,9 @@ public final class ViewCache: Sendable {
     }
 
     /// Keeps `counts` by ride, in place of what was kept of them.
-    func keep(heat counts: [Int64: (RideState, [Int64: Int])]) throws {
+    func keep(heat counts: [Int64: (RideState, [Int64: Int])]) async throws {
         guard !counts.isEmpty else { return }
-        try pool.write { db in
+        try await pool.write { db in
             let insert = try db.makeStatement(
                 sql: "INSERT OR REPLACE INTO heat (ride, points, start_ms, end_ms, cells) VALUES (?, ?, ?, ?, ?)")
             for (ride, (state, cells)) in counts {
@@ -281,8 +282,8 @@ public final class ViewCache: Sendable {
     }
 
     /// Takes away what is kept of rides not among `rides` (removed from the store).
-    func forget(allBut rides: Set<Int64>) throws {
-        try pool.write { db in
+    func forget(allBut rides: Set<Int64>) async throws {
+        try await pool.write { db in
             for table in ["part", "heat"] {
                 let kept = try Int64.fetchAll(db, sql: "SELECT DISTINCT ride FROM \(table)")
                 for ride in kept where !rides.contains(ride) {

@@ -158,7 +158,7 @@ public final class OverlayShapes: Sendable {
         var known = kept.withLock { all in all.filter { keys.contains($0.key) } }
         if let cache, wanted.contains(where: { known[$0.part]?.0 != RideState($0.ride) }) {
             let missing = Set(wanted.filter { known[$0.part]?.0 != RideState($0.ride) }.map(\.part.ride))
-            let filed = try cache.parts(of: Array(missing)).filter { keys.contains($0.key) }
+            let filed = try await cache.parts(of: Array(missing)).filter { keys.contains($0.key) }
             known.merge(filed) { $1 }
             kept.withLock { $0.merge(filed) { $1 } }
         }
@@ -184,7 +184,7 @@ public final class OverlayShapes: Sendable {
                 all = all.filter { key, k in current[key.ride].map { $0 == k.0 } ?? true }
                 all.merge(fresh) { $1 }
             }
-            try cache?.keep(parts: fresh)
+            try await cache?.keep(parts: fresh)
         }
         return byDay
     }
@@ -204,10 +204,10 @@ public final class OverlayShapes: Sendable {
         guard let first = rides.map({ LocalDay.of($0.startMilliseconds, in: zone) }).min(),
             let last = rides.map({ LocalDay.of($0.endMilliseconds, in: zone) }).max()
         else { return 0 }
-        let filed = try cache.partStates(of: rides.map(\.id))
+        let filed = try await cache.partStates(of: rides.map(\.id))
         let wanted = Self.parts(rides, first: first, last: last, zone: zone)
         // Parts cut at another zone's midnights (the account's zone changed) go.
-        try cache.forget(parts: Set(filed.keys).subtracting(wanted.map(\.part)))
+        try await cache.forget(parts: Set(filed.keys).subtracting(wanted.map(\.part)))
         var done = 0
         var batch: [Part: (RideState, Shape)] = [:]
         for (_, part, ride) in wanted where filed[part] != RideState(ride) {
@@ -218,11 +218,11 @@ public final class OverlayShapes: Sendable {
             )
             done += 1
             if batch.count >= 64 {
-                try cache.keep(parts: batch)
+                try await cache.keep(parts: batch)
                 batch = [:]
             }
         }
-        try cache.keep(parts: batch)
+        try await cache.keep(parts: batch)
         return done
     }
 
@@ -316,7 +316,7 @@ public final class OverlayShapes: Sendable {
             Dictionary(uniqueKeysWithValues: days.compactMap { d in all[key(d)].map { (d, $0) } })
         }
         if let cache, days.contains(where: { known[$0]?.signature != signatures[$0] }) {
-            let filed = try cache.days(account: account, zone: zone.identifier, days)
+            let filed = try await cache.days(account: account, zone: zone.identifier, days)
             for (day, f) in filed where f.signature == signatures[day] { known[day] = f }
         }
         let missing = days.filter { known[$0]?.signature != signatures[$0] }
@@ -330,7 +330,7 @@ public final class OverlayShapes: Sendable {
             }
             known.merge(fresh) { $1 }
             counted.withLock { all in for (day, f) in fresh { all[key(day)] = f } }
-            try cache?.keep(account: account, zone: zone.identifier, days: fresh)
+            try await cache?.keep(account: account, zone: zone.identifier, days: fresh)
         }
         return known.compactMapValues(\.figures)
     }
