@@ -199,7 +199,9 @@ public struct SharingServer: Service, CustomStringConvertible {
         let (views, store, zone, logger) = (self.views, self.store, ingest.zone, self.logger)
         let rules = ingest.configuration.visits
         let every = configuration.viewsEvery
-        return Task(priority: .background) {
+        // Its work between units (the overlay's lines simplified, the counts summed) on the offload
+        // helper's threads, not on the few cooperative ones that answer requests.
+        return Task(executorPreference: Blocking.units, priority: .background) {
             guard let cache = views.cache else { return }
             let stopped = Atomic(false)
             await withTaskCancellationHandler {
