@@ -536,33 +536,6 @@ import Visits
         }
     }
 
-    /// An import's look at its whole range reads each window's points beside the detector's
-    /// work on the one before (`readAhead`): what it finds is what one thread finds, with a memo too.
-    @Test func readingAheadFindsWhatOneThreadFinds() async throws {
-        let dir = try Samples.temporaryDirectory()
-        let path = dir + "/ahead.sqlite"
-        for part in try files().prefix(2) { #expect(try run(["import", "--store", path, part]).status == 0) }
-        let store = try TrackStore(path: path)
-        let zone = TimeZone(identifier: "Europe/Zurich")!
-        // 21 days: more than the 16 from which each window is read beside the detector.
-        let (from, to) = (Fortnight.start - 86_400_000, Fortnight.start + 20 * 86_400_000)
-        func look(ahead: Bool, memo: DetectionMemo? = nil) async throws -> [String] {
-            let f = try await VisitService.find(
-                store: store, fromMilliseconds: from, toMilliseconds: to, devices: .all, rules: VisitRules(),
-                zone: zone, memo: memo, readAhead: ahead)
-            return f.visits.map { "visit \($0.start) \($0.end) \($0.place ?? -1)" }
-                + f.trips.map { "trip \($0.start) \($0.end) \($0.mode.rawValue) \($0.distance)" } + [
-                    "points \(f.points) passed over \(f.passedOver)"
-                ]
-        }
-        let alone = try await look(ahead: false)
-        #expect(alone.count > 10)
-        #expect(try await look(ahead: true) == alone)
-        let memo = DetectionMemo()
-        #expect(try await look(ahead: true, memo: memo) == alone)
-        #expect(try await look(ahead: true, memo: memo) == alone && memo.resumed == 1)
-    }
-
     /// A long range looked at again (the server's year in review) goes on from where the
     /// detector stood at the newest ride's start: the same findings as a whole reading, after
     /// new points, and after an older ride is removed (then read whole again).

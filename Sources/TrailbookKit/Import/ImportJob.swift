@@ -125,7 +125,7 @@ public struct ImportJob {
 extension ImportJob {
     /// Keeps the places the visits of the days imported found (their numbers, home and work):
     /// the write that brought the points in keeps what they make, so that reading them never
-    /// writes (``VisitService/find(store:fromMilliseconds:toMilliseconds:devices:rules:zone:memo:keep:readAhead:)``).
+    /// writes (``VisitService/find(store:fromMilliseconds:toMilliseconds:devices:rules:zone:memo:keep:)``).
     public static func keepVisits(
         _ reports: [ImportFileReport], store: any TrackStoring, account: String?, rules: VisitRules, zone: TimeZone
     ) async throws {
@@ -134,7 +134,7 @@ extension ImportJob {
         guard let from = starts.min(), let to = ends.max() else { return }
         _ = try await VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to + 1, devices: DeviceFilter(account: account),
-            rules: rules, zone: zone, keep: true, readAhead: true)
+            rules: rules, zone: zone, keep: true)
     }
 }
 

@@ -109,13 +109,13 @@ public enum VisitService {
     /// newest ride is kept, and a later look whose earlier rides are as they were goes on from
     /// there: it reads only the points since.
     ///
-    /// Each window is a read unit of its own that the detector is carried into and back out of
-    /// (``Run``). With `readAhead`, more than 16 days are read a window ahead while the detector
-    /// takes the window read before (an import's look at years of history: the reading and the
-    /// detector each took about half of it).
+    /// Each window is a read unit of its own that the detector is carried into (``Run``): it
+    /// takes the points as they are read, none is held. (Reading the next window beside the
+    /// detector, as an import's look at years once did on a thread of its own, was measured no
+    /// faster with the reads in units, and held two windows of points: docs/BENCHMARKS.md.)
     static func detect(
         store: any TrackStoring, from a: Int64, to b: Int64, devices: DeviceFilter, rules: VisitRules,
-        memo: DetectionMemo? = nil, readAhead: Bool = false
+        memo: DetectionMemo? = nil
     ) async throws -> Detected {
         let run = Carried(Run(detector: StayDetector(rules: rules)))
         var (start, stop) = (a, b)
@@ -148,20 +148,8 @@ public enum VisitService {
         }
         func read(to end: Int64) async throws {
             guard start < end else { return }
-            let (from, fuse) = (start, mayFuse)
-            // Reading the next window beside the detector pays only for more than a few windows.
-            if readAhead, end - from > 8 * window {
-                try await eachWindowAhead(store: store, from: from, to: end, devices: devices, mayFuse: fuse) {
-                    count, points in
-                    run.change { run in
-                        run.count += count
-                        for p in points { run.add(p) }
-                    }
-                }
-            } else {
-                try await eachWindow(store: store, from: from, to: end, devices: devices, mayFuse: fuse, run) {
-                    $0.take($1)
-                }
+            try await eachWindow(store: store, from: start, to: end, devices: devices, mayFuse: mayFuse, run) {
+                $0.take($1)
             }
             start = end
         }
@@ -237,41 +225,6 @@ public enum VisitService {
                 }
             }
             start = next
-        }
-    }
-
-    /// ``eachWindow(store:from:to:devices:mayFuse:_:_:)`` with each window read whole while
-    /// `body` takes the one before (an import's look at years of history: the reading and the
-    /// detector each took about half of it): a window's fixes counted and its visit points kept,
-    /// two windows in memory at most.
-    static func eachWindowAhead(
-        store: any TrackStoring, from: Int64, to: Int64, devices: DeviceFilter, mayFuse: Bool,
-        _ body: (_ fixes: Int, _ points: [VisitPoint]) throws -> Void
-    ) async throws {
-        let step = window
-        func read(_ start: Int64, _ end: Int64) -> Task<(Int, [VisitPoint]), any Error> {
-            Task {
-                try await store.read {
-                    var (count, points) = (0, [VisitPoint]())
-                    try FusedPoints.forEach(store: $0, from: start, to: end, devices: devices, mayFuse: mayFuse) {
-                        count += 1
-                        if let p = VisitPoint($0) { points.append(p) }
-                    }
-                    return (count, points)
-                }
-            }
-        }
-        var start = from
-        var end = to - start > step ? start + step : to
-        var reading = read(start, end)
-        while start < to {
-            let (count, points) = try await reading.value
-            (start, end) = (end, to - end > step ? end + step : to)
-            if start < to { reading = read(start, end) }
-            do { try body(count, points) } catch {
-                reading.cancel()
-                throw error
-            }
         }
     }
 
@@ -364,7 +317,7 @@ public enum VisitService {
     /// runs past the half day (a night away from 11:00 to 13:00).
     static func detected(
         store: any TrackStoring, from: Int64, to: Int64, devices: DeviceFilter, rules: VisitRules, remembered: Bool,
-        memo: DetectionMemo?, readAhead: Bool = false
+        memo: DetectionMemo?
     ) async throws -> (found: Detected, a: Int64, b: Int64) {
         func padded(_ pad: Int64) -> (Int64, Int64) { (from == .min ? from : from - pad, to == .max ? to : to + pad) }
         var (a, b) = padded(remembered ? 43_200_000 : 86_400_000)
@@ -375,13 +328,13 @@ public enum VisitService {
                 rules: rules)
         } else {
             found = try await detect(
-                store: store, from: a, to: b, devices: devices, rules: rules, memo: memo, readAhead: readAhead)
+                store: store, from: a, to: b, devices: devices, rules: rules, memo: memo)
             let cut = cut(found, from: from, to: to, a: a, b: b)
             if remembered, cut.start || cut.end {
                 let wider = padded(86_400_000)
                 (a, b) = (cut.start ? wider.0 : a, cut.end ? wider.1 : b)
                 found = try await detect(
-                    store: store, from: a, to: b, devices: devices, rules: rules, memo: memo, readAhead: readAhead)
+                    store: store, from: a, to: b, devices: devices, rules: rules, memo: memo)
             }
         }
         return (found, a, b)
@@ -402,18 +355,16 @@ public enum VisitService {
     }
 
     /// The visits, trips and places of `[from, to)`. With `keep`, the places found are
-    /// remembered (numbered for good, home and work suggested); with `readAhead`, a long range's
-    /// points are read a window ahead beside the detector (an import's).
+    /// remembered (numbered for good, home and work suggested).
     public static func find(
         store: any TrackStoring, fromMilliseconds from: Int64, toMilliseconds to: Int64, devices: DeviceFilter,
-        rules: VisitRules, zone: TimeZone, memo: DetectionMemo? = nil, keep: Bool = false, readAhead: Bool = false
+        rules: VisitRules, zone: TimeZone, memo: DetectionMemo? = nil, keep: Bool = false
     ) async throws -> VisitFindings {
         let account = devices.account
         let stored = try await store.read { try $0.foundPlaces(account: account) }
         let remembered = stored.contains { $0.suggestion != nil }
         let (found, a, b) = try await detected(
-            store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo,
-            readAhead: readAhead)
+            store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo)
         var (visits, trips, count) = (found.visits, found.trips, found.points)
         // What Google knew (its visits and activity segments, imported as records): a visit is a
         // visit for its hours, points or not, and names its place; an activity says how a trip
