@@ -110,7 +110,7 @@ let package = Package(
         .target(
             name: "TrailbookServer",
             dependencies: [
-                "TrailbookKit", "TrackModel", "GPSCore", "Pipeline", "Visits", "Formats", "CQRencode",
+                "TrailbookKit", "TrackModel", "GPSCore", "Pipeline", "Visits", "Formats", "CQRencode", "CPosix",
                 "PageTemplates", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

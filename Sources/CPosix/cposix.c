@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "cposix.h"
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -53,3 +54,5 @@ void tb_stop_group(int pid, int grace_ms) {
 int tb_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }
+
+int tb_malloc_trim(void) { return malloc_trim(0); }

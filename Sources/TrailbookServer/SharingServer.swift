@@ -1,3 +1,4 @@
+import CPosix
 import Foundation
 import GPSCore
 import Hummingbird
@@ -229,6 +230,10 @@ public struct SharingServer: Service, CustomStringConvertible {
                         failing = true
                     }
                     first = false
+                    // What the round read and freed on the store's and the helper's threads stays
+                    // in their malloc arenas otherwise: a first round of a year at 1 Hz left the
+                    // server 160 MB larger (docs/BENCHMARKS.md).
+                    _ = tb_malloc_trim()
                     try? await Task.sleep(for: every)
                 }
             } onCancel: {

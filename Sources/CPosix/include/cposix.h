@@ -1,4 +1,4 @@
-// POSIX calls that glibc hides from Swift without _GNU_SOURCE (used by the test helpers).
+// POSIX and glibc calls that Swift's Glibc module does not show (the test helpers' and the server's).
 #ifndef TRAILBOOK_CPOSIX_H
 #define TRAILBOOK_CPOSIX_H
 
@@ -19,5 +19,10 @@ int tb_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 /// Sends SIGTERM to the process group `pid`, then SIGKILL after `grace_ms`, and reaps `pid`.
 void tb_stop_group(int pid, int grace_ms);
+
+/// Gives the pages malloc holds free back to the system, in every arena (glibc's malloc_trim):
+/// after a burst of work spread over many threads, each thread's arena keeps what it freed.
+/// Returns 1 when memory was released.
+int tb_malloc_trim(void);
 
 #endif
