@@ -168,14 +168,18 @@ extension PostgresStoring {
         }
     }
 
-    public func importedFile(sha256: String, account: String?) throws -> StoredImport? {
+    public func importedFiles(account: String?) throws -> [String: StoredImport] {
         try read { session in
-            try session.query(
+            var found: [String: StoredImport] = [:]
+            for row in try session.query(
                 """
-                SELECT * FROM import WHERE sha256 = \(sha256)
-                AND user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
-                """
-            ).first.map(PostgresUnit.storedImport)
+                SELECT * FROM import
+                WHERE user_id = (SELECT id FROM account WHERE name = \(account ?? PostgresStore.localUser))
+                """)
+            {
+                found[try row.get("sha256")] = try PostgresUnit.storedImport(row)
+            }
+            return found
         }
     }
 

@@ -34,6 +34,12 @@ extension PostgresWriter {
                     // Another process imported the same file meanwhile.
                     if importID == nil {
                         tally.outcome.importedMeanwhile = true
+                        tally.outcome.stored = try session.query(
+                            """
+                            SELECT i.* FROM import i JOIN device d ON d.user_id = i.user_id
+                            WHERE d.id = \(device.rawValue) AND i.sha256 = \(file.sha256)
+                            """
+                        ).first.map(PostgresUnit.storedImport)
                         return tally.outcome
                     }
                 }
@@ -85,11 +91,15 @@ extension PostgresWriter {
                 case .forget:
                     try session.execute("DELETE FROM import WHERE id = \(importID)")
                 case .note(let points, let start, let end):
+                    let now = UTCTimestamp.now()
                     try session.execute(
                         """
                         UPDATE import SET points = \(points), start_ms = \(start), end_ms = \(end),
-                            imported_ms = \(UTCTimestamp.now()), name = \(file?.name ?? "") WHERE id = \(importID)
+                            imported_ms = \(now), name = \(file?.name ?? "") WHERE id = \(importID)
                         """)
+                    tally.outcome.stored = StoredImport(
+                        id: importID, name: file?.name ?? "", importedMilliseconds: now, points: points,
+                        startMilliseconds: start, endMilliseconds: end)
                 }
             }
             if tally.outcome.points > 0 || tally.outcome.replacedPoints > 0 {

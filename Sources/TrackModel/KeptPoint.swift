@@ -135,6 +135,10 @@ public struct ImportOutcome: Equatable, Sendable {
     public var replacedPoints = 0
     /// Another process imported the same file while this one read it: nothing was written.
     public var importedMeanwhile = false
+    /// The file as the store notes it once the unit commits (with ``importedMeanwhile``: as the
+    /// other process noted it), read in the import's transaction; nil when no file was given or
+    /// it stored nothing (it is not remembered).
+    public var stored: StoredImport?
 
     public init() {}
 }

@@ -71,9 +71,9 @@ public protocol StoreReading: AccountReading, SharingReading, SessionReading, Up
     var mediaDirectory: String { get }
     /// The user's devices, by name.
     func devices() throws -> [StoredDevice]
-    /// The account's earlier import of the file whose bytes have this SHA-256, if any (nil: the
-    /// store's own user's). Each account's imports are its own.
-    func importedFile(sha256: String, account: String?) throws -> StoredImport?
+    /// The account's imports by the SHA-256 of their files' bytes (nil: the store's own user's).
+    /// Each account's imports are its own.
+    func importedFiles(account: String?) throws -> [String: StoredImport]
     /// Whether `error` is a write that gave up waiting for another writer.
     func isBusy(_ error: any Error) -> Bool
     /// Whether `error` means the store is away for now (a database server that does not answer):
@@ -367,6 +367,12 @@ extension TrackWriting {
 extension StoreReading {
     /// The store's own user's earlier import of the file with this SHA-256.
     public func importedFile(sha256: String) throws -> StoredImport? { try importedFile(sha256: sha256, account: nil) }
+
+    /// The account's earlier import of the file whose bytes have this SHA-256, if any (nil: the
+    /// store's own user's).
+    public func importedFile(sha256: String, account: String?) throws -> StoredImport? {
+        try importedFiles(account: account)[sha256]
+    }
 
     public func points(fromMilliseconds from: Int64, toMilliseconds to: Int64) throws -> [Fix] {
         try points(fromMilliseconds: from, toMilliseconds: to, devices: .all)

@@ -39,9 +39,11 @@ struct ImportTransaction {
         // The file is noted in the diary of the device's account.
         let owner = try Int64.fetchOne(
             db, sql: "SELECT user_id FROM device WHERE id = ?", arguments: [device.rawValue])!
-        if try ImportRow.filter(Column("user_id") == owner && Column("sha256") == file.sha256).fetchCount(db) > 0 {
+        if let other = try ImportRow.filter(Column("user_id") == owner && Column("sha256") == file.sha256).fetchOne(db)
+        {
             // Checked again inside the write: writes are serialised, so this is race-free.
             tally.outcome.importedMeanwhile = true
+            tally.outcome.stored = other.stored
         } else {
             try ImportRow(
                 userId: owner, sha256: file.sha256, name: file.name, bytes: file.bytes, importedMs: UTCTimestamp.now(),
@@ -153,10 +155,14 @@ struct ImportTransaction {
             case .forget:
                 try db.execute(sql: "DELETE FROM import WHERE id = ?", arguments: [importID])
             case .note(let points, let start, let end):
+                let now = UTCTimestamp.now()
                 try db.execute(
                     sql:
                         "UPDATE import SET points = ?, start_ms = ?, end_ms = ?, imported_ms = ?, name = ? WHERE id = ?",
-                    arguments: [points, start, end, UTCTimestamp.now(), file?.name, importID])
+                    arguments: [points, start, end, now, file?.name, importID])
+                tally.outcome.stored = StoredImport(
+                    id: importID, name: file?.name ?? "", importedMilliseconds: now, points: points,
+                    startMilliseconds: start, endMilliseconds: end)
             }
         }
         return outcome

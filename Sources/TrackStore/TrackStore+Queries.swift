@@ -227,11 +227,12 @@ extension SQLiteStoring {
 }
 
 extension SQLiteStoring {
-    public func importedFile(sha256: String, account: String?) throws -> StoredImport? {
+    public func importedFiles(account: String?) throws -> [String: StoredImport] {
         try pool.read { db in
-            try ImportRow.fetchOne(
-                db, sql: "SELECT * FROM import WHERE \(SQLiteUnit.ofAccount) AND sha256 = ?",
-                arguments: [account ?? TrackStore.localUser, sha256])?.stored
+            let rows = try ImportRow.fetchAll(
+                db, sql: "SELECT * FROM import WHERE \(SQLiteUnit.ofAccount)",
+                arguments: [account ?? TrackStore.localUser])
+            return Dictionary(rows.map { ($0.sha256, $0.stored) }, uniquingKeysWith: { first, _ in first })
         }
     }
 }

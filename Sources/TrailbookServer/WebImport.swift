@@ -47,13 +47,14 @@ struct WebImport {
             do {
                 // A zip (a Google Takeout, a KMZ) stands for the track files in it: read and
                 // written through the offload helper, then the places of the days' visits kept.
-                let (answer, stored) = try await Blocking.run { () throws -> (Upload, [ImportFileReport]) in
-                    let (files, passedOver) = try ImportJob.files(for: [path])
-                    var job = ImportJob(
-                        files: files, device: Self.device, options: ImportService.Options(configuration: pipeline))
-                    job.account = user
-                    job.zone = zone
-                    let summary = try job.importFiles(store: { store }, existing: { store })
+                let (files, passedOver) = try await Blocking.run { try ImportJob.files(for: [path]) }
+                var job = ImportJob(
+                    files: files, device: Self.device, options: ImportService.Options(configuration: pipeline))
+                job.account = user
+                job.zone = zone
+                let prepared = try await job.prepare(target: store, existing: store)
+                let (answer, stored) = try await Blocking.run { [job] () throws -> (Upload, [ImportFileReport]) in
+                    let summary = try job.importFiles(prepared)
                     let reports = summary.files.map {
                         var r = $0
                         r.file = r.file.replacingOccurrences(of: path, with: name)

@@ -17,7 +17,7 @@ import TrailbookTestSupport
         try (String(contentsOfFile: Samples.path("ride.nmea"), encoding: .utf8) + "\r\n").write(
             toFile: copy, atomically: true, encoding: .utf8)
         for (device, file) in [("bike", Samples.path("ride.nmea")), ("phone", copy)] {
-            var service = try ImportService(store: store, device: device, options: .init(configuration: .ride))
+            var service = try await ImportService(store: store, device: device, options: .init(configuration: .ride))
             #expect(try service.importFile(file).report.stored == 1762)
         }
         let day = CivilDate(year: 2026, month: 6, day: 14)!

@@ -13,16 +13,16 @@ import TrailbookTestSupport
     let inRide: Int64 = 1_781_419_200_000
 
     /// A store holding Samples/ride.nmea, and its folder.
-    func storeWithRide() throws -> (TrackStore, String) {
+    func storeWithRide() async throws -> (TrackStore, String) {
         let dir = try Samples.temporaryDirectory()
         let store = try TrackStore(path: dir + "/s.sqlite")
-        var importer = try ImportService(store: store, device: "bike", options: .init(configuration: .ride))
+        var importer = try await ImportService(store: store, device: "bike", options: .init(configuration: .ride))
         #expect(try importer.importFile(Samples.path("ride.nmea")).report.stored == 1762)
         return (store, dir)
     }
 
     @Test func markPlacesARecordByEachRule() async throws {
-        let (store, _) = try storeWithRide()
+        let (store, _) = try await storeWithRide()
         let diary = DiaryService(store: store, zone: zone)
         let place = Coordinate(latitude: 47.5, longitude: 8.5)
         let given = try await diary.mark(
@@ -58,7 +58,7 @@ import TrailbookTestSupport
     }
 
     @Test func notesGoOnRecordsOrOnTheNearestPoint() async throws {
-        let (store, _) = try storeWithRide()
+        let (store, _) = try await storeWithRide()
         let diary = DiaryService(store: store, zone: zone)
         // Near a stored point: the point becomes a record.
         let id = try await diary.recordID(.nearest(time: inRide + 500, within: 120))
@@ -81,7 +81,7 @@ import TrailbookTestSupport
     }
 
     @Test func fieldsAreSetRemovedAndSortedWithNumbersAsNumbers() async throws {
-        let (store, _) = try storeWithRide()
+        let (store, _) = try await storeWithRide()
         let diary = DiaryService(store: store, zone: zone)
         let place = Coordinate(latitude: 47.4, longitude: 8.5)
         var ids: [Int64] = []
@@ -114,7 +114,7 @@ import TrailbookTestSupport
     /// A photo that cannot be copied into the media folder stops the record, in one sentence,
     /// and the copies made before it go again: nothing is stored, nothing is left behind.
     @Test func aPhotoThatCannotBeCopiedLeavesNoCopyBehind() async throws {
-        let (store, dir) = try storeWithRide()
+        let (store, dir) = try await storeWithRide()
         let diary = DiaryService(store: store, zone: zone)
         try TestPhotos.make(dir + "/a.jpg", taken: "2026:06:14 08:35:00")
         try TestPhotos.make(dir + "/b.jpg", taken: "2026:06:14 09:00:00", colour: 1)
@@ -137,7 +137,7 @@ import TrailbookTestSupport
     }
 
     @Test func photosAttachAndGeotagByTime() async throws {
-        let (store, dir) = try storeWithRide()
+        let (store, dir) = try await storeWithRide()
         let diary = DiaryService(store: store, zone: zone)
         // Camera clock in Zurich time, 5 minutes slow.
         try TestPhotos.make(dir + "/a.jpg", taken: "2026:06:14 08:35:00")
@@ -173,7 +173,7 @@ import TrailbookTestSupport
     }
 
     @Test func removalChecksFirstThenRemovesForGood() async throws {
-        let (store, _) = try storeWithRide()
+        let (store, _) = try await storeWithRide()
         let diary = DiaryService(store: store, zone: zone)
         let ride = try #require(try store.readNow { try $0.rides() }.first?.id)
         await #expect(throws: QueryError.noRide(ride + 1, store: store.path)) {
@@ -196,7 +196,7 @@ import TrailbookTestSupport
     }
 
     @Test func pauseResumeAndTheOverview() async throws {
-        let (store, _) = try storeWithRide()
+        let (store, _) = try await storeWithRide()
         let control = RecorderControl(store: store)
         let now = UTCTimestamp.now()
         #expect(try await control.overview(now: now).paused == false)
@@ -214,7 +214,7 @@ import TrailbookTestSupport
     }
 
     @Test func aRecordTakesItsOwnDevicesBarometerOverTheStations() async throws {
-        let (store, _) = try storeWithRide()
+        let (store, _) = try await storeWithRide()
         let bike = try store.writeNow { try $0.device(named: "bike") }
         let stranger = DeviceID(rawValue: bike.rawValue + 100)
         _ = try store.writeNow {

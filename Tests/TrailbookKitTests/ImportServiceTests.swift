@@ -34,7 +34,7 @@ import TrailbookTestSupport
             }
     }
 
-    @Test func filesInEitherOrderGiveTheSameStore() throws {
+    @Test func filesInEitherOrderGiveTheSameStore() async throws {
         let dir = try Samples.temporaryDirectory()
         let a = try log(
             dir, "a.nmea", day: CivilDate(year: 2026, month: 6, day: 14)!, start: 25_200, seconds: 300, seed: 1)
@@ -43,7 +43,7 @@ import TrailbookTestSupport
         var results: [[String]] = []
         for order in [[a, b], [b, a]] {
             let store = try newStore()
-            var service = try ImportService(
+            var service = try await ImportService(
                 store: store, device: "import", options: .init(configuration: .ride))
             for path in order {
                 let report = try service.importFile(path).report
@@ -59,7 +59,7 @@ import TrailbookTestSupport
     /// A log read on its own thread (``FixHandoff``): a long one whose second hour comes first
     /// is read again and sorted, while the reader is far ahead and waiting, and gives the same
     /// store as the log in order; every fix arrives, in order.
-    @Test func aLongLogOutOfOrderIsReadAgainWhileItsReaderWaits() throws {
+    @Test func aLongLogOutOfOrderIsReadAgainWhileItsReaderWaits() async throws {
         let dir = try Samples.temporaryDirectory()
         let day = CivilDate(year: 2026, month: 6, day: 14)!
         let early = try log(dir, "early.nmea", day: day, start: 25_200_000, seconds: 10_000, seed: 3)
@@ -75,7 +75,7 @@ import TrailbookTestSupport
             (try joined("in-order.nmea", [early, late]), false), (try joined("late-first.nmea", [late, early]), true),
         ] {
             let store = try newStore()
-            var service = try ImportService(store: store, device: "import", options: .init(configuration: .ride))
+            var service = try await ImportService(store: store, device: "import", options: .init(configuration: .ride))
             let report = try service.importFile(path).report
             #expect((report.reordered ?? false) == reordered, "\(path)")
             #expect(report.fixesRead >= 11_000 && report.stored == report.kept && report.kept > 10_000, "\(report)")
@@ -87,7 +87,7 @@ import TrailbookTestSupport
     /// The points of a log are stored while it is read (a batch every 4,096 fixes once the file
     /// is known to be new): when the log turns out of order after 10,000 fixes, what was stored
     /// goes and the sorted log is stored whole, every kept point counted once.
-    @Test func pointsStoredWhileReadingGoWhenTheLogTurnsOutOfOrder() throws {
+    @Test func pointsStoredWhileReadingGoWhenTheLogTurnsOutOfOrder() async throws {
         let dir = try Samples.temporaryDirectory()
         let day = CivilDate(year: 2026, month: 6, day: 14)!
         let late = try log(dir, "late.nmea", day: day, start: 36_000_000, seconds: 10_000, seed: 5)
@@ -98,7 +98,7 @@ import TrailbookTestSupport
             try parts.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined().write(
                 toFile: path, atomically: true, encoding: .utf8)
             let store = try newStore()
-            var service = try ImportService(store: store, device: "import", options: .init(configuration: .ride))
+            var service = try await ImportService(store: store, device: "import", options: .init(configuration: .ride))
             let report = try service.importFile(path).report
             #expect((report.reordered ?? false) == (name == "early-last.nmea"))
             #expect(report.kept > 10_000 && report.stored == report.kept, "\(report)")
@@ -112,7 +112,7 @@ import TrailbookTestSupport
 
     /// A long log whose gzip data ends early fails after thousands of its points were stored
     /// while it was read: they are rolled back with the rest, and the file is not noted.
-    @Test func aLogThatFailsHalfWayStoresNothing() throws {
+    @Test func aLogThatFailsHalfWayStoresNothing() async throws {
         let dir = try Samples.temporaryDirectory()
         let path = try log(
             dir, "long.nmea", day: CivilDate(year: 2026, month: 6, day: 14)!, start: 25_200_000, seconds: 20_000,
@@ -127,7 +127,7 @@ import TrailbookTestSupport
         gzip.waitUntilExit()
         #expect(gzip.terminationStatus == 0)
         let store = try newStore()
-        var service = try ImportService(store: store, device: "import", options: .init(configuration: .ride))
+        var service = try await ImportService(store: store, device: "import", options: .init(configuration: .ride))
         #expect(throws: (any Error).self) { try service.importFile(packed) }
         #expect(try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.isEmpty)
         #expect(try store.readNow { try $0.rides() }.isEmpty)
@@ -136,30 +136,49 @@ import TrailbookTestSupport
         #expect(try service.importFile(path).report.stored ?? 0 > 15_000)
     }
 
-    @Test func aKnownFileIsSkippedAndReimportReplacesIt() throws {
+    @Test func aKnownFileIsSkippedAndReimportReplacesIt() async throws {
         let dir = try Samples.temporaryDirectory()
         let a = try log(
             dir, "a.nmea", day: CivilDate(year: 2026, month: 6, day: 14)!, start: 25_200, seconds: 300, seed: 1)
         let store = try newStore()
         var sparse = PipelineConfiguration.ride
         sparse.interval = 10
-        var first = try ImportService(store: store, device: "bike", options: .init(configuration: sparse))
+        var first = try await ImportService(store: store, device: "bike", options: .init(configuration: sparse))
         let stored = try #require(try first.importFile(a).report.stored)
         #expect(stored > 20 && stored < 40)
-        var again = try ImportService(store: store, device: "bike", options: .init(configuration: .ride))
+        var again = try await ImportService(store: store, device: "bike", options: .init(configuration: .ride))
         let skipped = try again.importFile(a).report
         #expect(skipped.alreadyImported?.points == stored && skipped.stored == nil)
         var options = ImportService.Options(configuration: .ride)
         options.reimport = true
-        var replace = try ImportService(store: store, device: "bike", options: options)
+        var replace = try await ImportService(store: store, device: "bike", options: options)
         let replaced = try replace.importFile(a).report
         #expect(replaced.replaced == stored)
         #expect(
             try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count == replaced.stored)
         #expect(try store.readNow { try $0.devices() }.map(\.name) == ["bike"])
+        // The account's imports are read once, before the first file: what the run stores is
+        // known to the files after it (a second copy is skipped, or replaces the first's).
+        let copy = dir + "/copy of a.nmea"
+        try FileManager.default.copyItem(atPath: a, toPath: copy)
+        for reimport in [false, true] {
+            let fresh = try newStore()
+            var run = try await ImportService(
+                store: fresh, device: "bike", options: reimport ? options : .init(configuration: .ride))
+            let firstCopy = try run.importFile(a).report
+            let secondCopy = try run.importFile(copy).report
+            #expect(firstCopy.stored ?? 0 > 0 && firstCopy.start != nil && firstCopy.end != nil)
+            if reimport {
+                #expect(secondCopy.replaced == firstCopy.stored && secondCopy.stored == firstCopy.stored)
+            } else {
+                #expect(secondCopy.alreadyImported?.points == firstCopy.stored && secondCopy.stored == nil)
+            }
+            let noted = try fresh.readNow { try $0.importedFiles(account: nil) }.values.map(\.points)
+            #expect(noted == [firstCopy.stored ?? -1])
+        }
     }
 
-    @Test func aDryRunStoresNothingAndNumbersRidesThroughTheRun() throws {
+    @Test func aDryRunStoresNothingAndNumbersRidesThroughTheRun() async throws {
         let dir = try Samples.temporaryDirectory()
         let a = try log(
             dir, "a.nmea", day: CivilDate(year: 2026, month: 6, day: 14)!, start: 25_200, seconds: 120, seed: 1)
@@ -167,7 +186,7 @@ import TrailbookTestSupport
             dir, "b.nmea", day: CivilDate(year: 2026, month: 6, day: 15)!, start: 25_200, seconds: 120, seed: 2)
         var options = ImportService.Options(configuration: .ride)
         options.keepFixes = true
-        var service = try ImportService(store: nil, device: "import", options: options)
+        var service = try await ImportService(store: nil, device: "import", options: options)
         let first = try service.importFile(a)
         let second = try service.importFile(b)
         #expect(first.report.stored == nil)
@@ -175,11 +194,12 @@ import TrailbookTestSupport
         #expect(service.rides == 2)
     }
 
-    @Test func filesThatCannotBeImportedSayWhy() throws {
+    @Test func filesThatCannotBeImportedSayWhy() async throws {
         let dir = try Samples.temporaryDirectory()
         let text = dir + "/notes.txt"
         try "shopping list\nmilk\n".write(toFile: text, atomically: true, encoding: .utf8)
-        var service = try ImportService(store: try newStore(), device: "import", options: .init(configuration: .ride))
+        var service = try await ImportService(
+            store: try newStore(), device: "import", options: .init(configuration: .ride))
         #expect(throws: ImportError.nothingToImport(text, found: "no NMEA sentences in it")) {
             try service.importFile(text)
         }

@@ -15,11 +15,11 @@ import TrailbookTestSupport
     let day = CivilDate(year: 2026, month: 6, day: 14)!
 
     /// A store with the sample ride's first `epochs` seconds, as the account `ana`'s.
-    func store(_ dir: String, epochs: Int) throws -> TrackStore {
+    func store(_ dir: String, epochs: Int) async throws -> TrackStore {
         let store = try TrackStore(path: dir + "/s.sqlite")
         let log = dir + "/part-\(epochs).nmea"
         try Data(try Samples.rideEpochs().prefix(epochs).flatMap { $0 }).write(to: URL(fileURLWithPath: log))
-        var importer = try ImportService(store: store, device: "bike", options: .init(configuration: .ride))
+        var importer = try await ImportService(store: store, device: "bike", options: .init(configuration: .ride))
         _ = try importer.importFile(log)
         return store
     }
@@ -28,11 +28,11 @@ import TrailbookTestSupport
     /// is as far as the bike's alone in the overlay, as on its day page: one timeline, not two.
     @Test func aDayOfTwoDevicesAtOnceCountsOnce() async throws {
         let dir = try Samples.temporaryDirectory()
-        let store = try self.store(dir, epochs: 900)
+        let store = try await self.store(dir, epochs: 900)
         // The same fixes in another file (a line more): the store takes it as a file of its own.
         try (try Data(contentsOf: URL(fileURLWithPath: dir + "/part-900.nmea")) + Data("\r\n".utf8))
             .write(to: URL(fileURLWithPath: dir + "/phone.nmea"))
-        var phone = try ImportService(store: store, device: "phone", options: .init(configuration: .ride))
+        var phone = try await ImportService(store: store, device: "phone", options: .init(configuration: .ride))
         _ = try phone.importFile(dir + "/phone.nmea")
         #expect(try store.readNow { try $0.devices() }.map(\.name).sorted() == ["bike", "phone"])
         let summed = try await OverlayShapes().days([day], store: store, zone: zone, devices: .named("phone")) {
@@ -59,7 +59,7 @@ import TrailbookTestSupport
         let started = OverlayShapes(cache: try ViewCache(path: path))
         #expect(try await look(started).distance == both.distance && started.daysWorkedOut == 0, "kept in the file")
         // A ride that grows the day after (within the detector's reach) is read again.
-        var more = try ImportService(store: store, device: "watch", options: .init(configuration: .ride))
+        var more = try await ImportService(store: store, device: "watch", options: .init(configuration: .ride))
         let points = (0..<60).map { i in
             #"<trkpt lat="47.38" lon="\#(8.54 + Double(i) * 0.0002)"><time>2026-06-15T08:00:\#(i < 10 ? "0" : "")\#(i)Z</time></trkpt>"#
         }
@@ -80,7 +80,7 @@ import TrailbookTestSupport
 
     @Test func theOverlayKeptPerRideIsTheOverlayReadFromThePoints() async throws {
         let dir = try Samples.temporaryDirectory()
-        var store = try self.store(dir, epochs: 900)
+        var store = try await self.store(dir, epochs: 900)
         let shapes = OverlayShapes()
         func look() async throws -> OverlayReport.Day {
             let days = try await shapes.days([day], store: store, zone: zone, devices: .all) { "/day/\($0)" }
@@ -103,7 +103,7 @@ import TrailbookTestSupport
         #expect(try await look().distance == half.distance && shapes.keptParts == 1, "kept, not worked out again")
 
         // The whole ride: the same ride grows; it is worked out again, and kept once.
-        store = try self.store(dir, epochs: 1800)
+        store = try await self.store(dir, epochs: 1800)
         let whole = try await look()
         let wholeRead = try await read()
         #expect(whole.distance > half.distance && abs(whole.distance - wholeRead.distance) < 0.001)
@@ -124,7 +124,7 @@ import TrailbookTestSupport
     /// kept in place of its older state; a removed ride's entries go.
     @Test func whatIsKeptOutlivesTheServer() async throws {
         let dir = try Samples.temporaryDirectory()
-        var store = try self.store(dir, epochs: 900)
+        var store = try await self.store(dir, epochs: 900)
         #expect(try store.writeNow { try $0.setPasswordHash("not a real hash", of: "me") })
         let path = ViewCache.path(store: dir + "/s.sqlite", environment: ["XDG_CACHE_HOME": dir + "/cache"])
         #expect(path.hasPrefix(dir + "/cache/trailbook/views/") && path.hasSuffix(".sqlite"))
@@ -152,7 +152,7 @@ import TrailbookTestSupport
         #expect(cells1 == cells0)
 
         // The ride grows: worked out again, and the file keeps its new state only.
-        store = try self.store(dir, epochs: 1800)
+        store = try await self.store(dir, epochs: 1800)
         let third = KeptViews(cache: try ViewCache(path: path))
         let (day2, cells2) = try await look(third)
         #expect(third.shapes.workedOut == 1 && third.heat.countedFromPoints == 1 && third.shapes.daysWorkedOut == 1)

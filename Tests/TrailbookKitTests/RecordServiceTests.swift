@@ -27,7 +27,7 @@ import TrailbookTestSupport
         let recorded = try newStore()
         try await record(log, into: recorded, as: "bike")
         let imported = try newStore()
-        var service = try ImportService(store: imported, device: "bike", options: .init(configuration: .ride))
+        var service = try await ImportService(store: imported, device: "bike", options: .init(configuration: .ride))
         _ = try service.importFile(log)
         let a = try recorded.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }
         let b = try imported.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }

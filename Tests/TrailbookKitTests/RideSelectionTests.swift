@@ -11,15 +11,15 @@ import TrailbookTestSupport
     let zone = TimeZone(identifier: "Europe/Zurich")!
     let day = CivilDate(year: 2026, month: 6, day: 14)!
 
-    func storeWithRide() throws -> TrackStore {
+    func storeWithRide() async throws -> TrackStore {
         let store = try TrackStore(path: try Samples.temporaryDirectory() + "/s.sqlite")
-        var importer = try ImportService(store: store, device: "bike", options: .init(configuration: .ride))
+        var importer = try await ImportService(store: store, device: "bike", options: .init(configuration: .ride))
         _ = try importer.importFile(Samples.path("ride.nmea"))
         return store
     }
 
     @Test func byRideOrByDaysWithStatisticsAndExport() async throws {
-        let store = try storeWithRide()
+        let store = try await storeWithRide()
         let ride = try #require(try store.readNow { try $0.rides() }.first)
         let byID = try await RideSelection.load(.ride(ride.id), store: store, zone: zone)
         #expect(byID.name == "ride \(ride.id)" && byID.rides.count == 1 && byID.rides[0].points.count == 1762)
@@ -59,12 +59,12 @@ import TrailbookTestSupport
     /// One ride recorded by two devices (the same receiver log imported as a bike computer's and
     /// a phone's) is one ride of the day, counted once; an export still has each device's.
     @Test func aRideRecordedByTwoDevicesCountsOnce() async throws {
-        let store = try storeWithRide()
+        let store = try await storeWithRide()
         // The same fixes in another file (a line more): the store takes it as a file of its own.
         let copy = try Samples.temporaryDirectory() + "/phone.nmea"
         try (try Data(contentsOf: URL(fileURLWithPath: Samples.path("ride.nmea"))) + Data("\r\n".utf8))
             .write(to: URL(fileURLWithPath: copy))
-        var phone = try ImportService(store: store, device: "phone", options: .init(configuration: .ride))
+        var phone = try await ImportService(store: store, device: "phone", options: .init(configuration: .ride))
         _ = try phone.importFile(copy)
         let alone = try await RideSelection.load(.day(day), store: store, zone: zone, devices: .named("bike"))
             .statistics()
@@ -79,7 +79,7 @@ import TrailbookTestSupport
     }
 
     @Test func overlayPagesAreHandedOverDayByDay() async throws {
-        let store = try storeWithRide()
+        let store = try await storeWithRide()
         var written: [String: String] = [:]
         let count = try await OverlayPages.render(
             [day.adding(days: -1), day, day.adding(days: 1)], title: { "\($0) days" }, store: store, zone: zone,

@@ -9,7 +9,7 @@ import Visits
 /// `import` of several files into one store (or none, for a dry run): each file through
 /// ``ImportService`` with a progress bar, then the totals and, when asked, the events found
 /// and the alerts each would have sent live (an import itself sends none).
-public struct ImportJob {
+public struct ImportJob: Sendable {
     public var files: [String]
     /// The device the points are stored as.
     public var device: String
@@ -42,44 +42,59 @@ public struct ImportJob {
         store: () throws -> any TrackStoring, existing: () throws -> (any TrackStoring)?,
         keptRow: (Fix, Int, Int) throws -> Void = { _, _, _ in }
     ) async throws -> ImportSummary {
-        var opened: (any TrackStoring)?
-        let summary = try importFiles(
-            store: {
-                let store = try store()
-                opened = store
-                return store
-            }, existing: existing, keptRow: keptRow)
-        if let opened {
+        let first = try files.first.map { try start($0) }
+        let target = dryRun ? nil : try store()
+        let prepared = try await prepare(target: target, existing: target ?? existing())
+        let summary = try importFiles(prepared, first: first, keptRow: keptRow)
+        if let target {
             try await Self.keepVisits(
-                summary.files, store: opened, account: account, rules: options.configuration.visits, zone: zone)
+                summary.files, store: target, account: account, rules: options.configuration.visits, zone: zone)
         }
         return summary
     }
 
-    /// ``run(store:existing:keptRow:)``'s reading and writing of the files, on the caller's thread
-    /// (which it blocks: the server's calls it through the offload helper), without the look at
-    /// the visits that follows.
-    public func importFiles(
-        store: () throws -> any TrackStoring, existing: () throws -> (any TrackStoring)?,
-        keptRow: (Fix, Int, Int) throws -> Void = { _, _, _ in }
-    ) throws -> ImportSummary {
-        var options = options
-        options.keepEvents = events
-        let dryRun = dryRun
-        func start(_ path: String) throws -> (ProgressBar, ImportService.StartedFile) {
-            let bar = ProgressBar(label: path, totalBytes: ImportService.fileSize(path))
-            return (bar, try ImportService.start(path, options: options, digest: !dryRun) { bar.update($0) })
-        }
-        var first = try files.first.map(start)
-        let target = dryRun ? nil : try store()
-        let lookIn = try target ?? existing()
+    /// What the files are imported with, read before the first: the import service (its device
+    /// made and the account's imports read) and the alerts a dry run's events are matched with.
+    public struct Prepared: Sendable {
+        var service: ImportService
+        var alerts: [Alert]
+        var target: (any TrackStoring)?
+    }
+
+    /// Reads what ``importFiles(_:first:keptRow:)`` looks up, in two units: the places, cues and
+    /// alerts in `lookIn` (the store written to, or the one a dry run looks in), then the device
+    /// and the account's imports in `target` (nil: a dry run).
+    public func prepare(target: (any TrackStoring)?, existing lookIn: (any TrackStoring)?) async throws -> Prepared {
+        let account = account
         let (places, cues, alerts) =
-            try lookIn?.readNow { tx in
+            try await lookIn?.read { tx in
                 (try tx.places(account: account), try tx.cues(account: account), try tx.alerts(account: account))
             } ?? ([], [], [])
+        var options = options
+        options.keepEvents = events
         options.places = places
         options.cues = cues
-        var service = try ImportService(store: target, device: device, account: account, options: options)
+        let service = try await ImportService(store: target, device: device, account: account, options: options)
+        return Prepared(service: service, alerts: alerts, target: target)
+    }
+
+    /// Starts reading `path` (its progress bar drawn from now on).
+    private func start(_ path: String) throws -> (ProgressBar, ImportService.StartedFile) {
+        let bar = ProgressBar(label: path, totalBytes: ImportService.fileSize(path))
+        return (bar, try ImportService.start(path, options: options, digest: !dryRun) { bar.update($0) })
+    }
+
+    /// ``run(store:existing:keptRow:)``'s reading and writing of the files, on the caller's thread
+    /// (which it blocks: the server's calls it through the offload helper), without the look at
+    /// the visits that follows; `first`: the first file, started already.
+    public func importFiles(
+        _ prepared: Prepared, first: (ProgressBar, ImportService.StartedFile)? = nil,
+        keptRow: (Fix, Int, Int) throws -> Void = { _, _, _ in }
+    ) throws -> ImportSummary {
+        var first = first
+        let (dryRun, alerts, target) = (dryRun, prepared.alerts, prepared.target)
+        var service = prepared.service
+        let options = service.options
         var perFile: [ImportFileReport] = []
         var found: [ImportService.FoundEvent] = []
         for (index, path) in files.enumerated() {

@@ -13,7 +13,7 @@ import TrackModel
 /// before is skipped unless ``Options/reimport`` replaces what it stored; a file that stored
 /// nothing is not remembered. One transaction per file: a file that fails (or is interrupted)
 /// stores nothing.
-public struct ImportService {
+public struct ImportService: Sendable {
     /// When GPX waypoints without a time are stored.
     public enum WaypointTime: Equatable, Sendable {
         /// At the file's first track point.
@@ -73,6 +73,11 @@ public struct ImportService {
     private let account: String?
     /// The device the points are stored as (a source named in a file gets one after it).
     private let device: String
+    /// The account's imports by digest, read with the device and kept up to date with what this
+    /// run stores: a file's digest is looked up in the middle of its reading, which is not a
+    /// unit's (another process's import meanwhile is seen by the import's own transaction,
+    /// ``ImportOutcome/importedMeanwhile``).
+    private var knownImports: [String: StoredImport] = [:]
     /// Rides and segments formed so far in this run.
     public private(set) var rides = 0
     public private(set) var segments = 0
@@ -80,17 +85,21 @@ public struct ImportService {
     /// `store` nil: a dry run (nothing is stored, nothing is remembered).
     /// `account`: whose device the points go to and whose imports a file is looked up in (nil:
     /// the store's own user's), which must exist.
-    public init(store: (any TrackStoring)?, device: String, account: String? = nil, options: Options) throws {
+    /// Makes the device (when new) and reads the account's imports, in one write unit.
+    public init(store: (any TrackStoring)?, device: String, account: String? = nil, options: Options) async throws {
         self.options = options
         self.store = store
         self.account = account
         self.device = device
-        importDevice = try store.map { store in
-            guard let id = try store.writeNow({ try $0.device(named: device, account: account) }) else {
-                throw DiaryError.noAccount(account ?? "")
-            }
-            return id
+        guard let store else {
+            importDevice = nil
+            return
         }
+        let (id, imported) = try await store.write { tx in
+            (try tx.device(named: device, account: account), try tx.importedFiles(account: account))
+        }
+        guard let id else { throw DiaryError.noAccount(account ?? "") }
+        (importDevice, knownImports) = (id, imported)
     }
 
     /// The import of a file into the store, a write unit of its own (nil for a dry run).
@@ -151,6 +160,7 @@ public struct ImportService {
         started.reading = nil
         let digesting = started.digesting
         var decided = store == nil
+        let known = knownImports
         // Once the file is known to be new, its points are stored as they are kept, in one
         // transaction that commits when the file has been read whole (and rolls back if it fails).
         var writing: (any ImportWriting)?
@@ -162,14 +172,14 @@ public struct ImportService {
         /// Takes the digest: nil to go on, or the result of a file that is not imported again.
         func decide(_ digested: Result<String, Errno>) throws -> FileResult? {
             decided = true
-            guard let store else { return nil }
+            guard store != nil else { return nil }
             let digest: String
             do {
                 digest = try digested.get()
             } catch {
                 throw InputError.cannotOpen(path, error)
             }
-            earlier = try store.readNow { try $0.importedFile(sha256: digest, account: account) }
+            earlier = known[digest]
             if let earlier {
                 if !options.reimport {
                     report.alreadyImported = .init(earlier)
@@ -320,18 +330,15 @@ public struct ImportService {
         if let writing = try writing ?? beginImport(imported, replacing: earlier) {
             try runner.handOver(atLeast: 0) { try writing.take($0, stream: $1, device: $2) }
             let outcome = try writing.finish(runner.streams(), places: places)
-            if outcome.importedMeanwhile, let digest = imported?.sha256,
-                let other = try store?.readNow({ try $0.importedFile(sha256: digest, account: account) })
-            {
+            if let digest = imported?.sha256 { knownImports[digest] = outcome.stored }
+            if outcome.importedMeanwhile, let other = outcome.stored {
                 var skipped = ImportFileReport(file: shownAs)
                 skipped.alreadyImported = .init(other)
                 return FileResult(report: skipped)
             }
             report.stored = outcome.points
             report.eventsStored = outcome.events
-            if outcome.points > 0, let digest = imported?.sha256,
-                let stored = try store?.readNow({ try $0.importedFile(sha256: digest, account: account) })
-            {
+            if outcome.points > 0, let stored = outcome.stored {
                 report.start = stored.startMilliseconds.map(LocalTime.utc)
                 report.end = stored.endMilliseconds.map(LocalTime.utc)
             }
