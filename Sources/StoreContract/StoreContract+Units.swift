@@ -24,10 +24,10 @@ extension StoreContract {
                 return id
             }
             try expect(
-                try store.readNow { try $0.record(id, account: nil) }?.notes.map(\.text) == ["a", "b"],
+                try await store.read { try $0.record(id, account: nil) }?.notes.map(\.text) == ["a", "b"],
                 "the record committed")
             try expect(
-                try store.readNow { try $0.daySummary(day, account: nil) } == "Loop", "the day's summary committed")
+                try await store.read { try $0.daySummary(day, account: nil) } == "Loop", "the day's summary committed")
             let seen = try await store.read { tx in
                 try tx.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all).count
             }
@@ -46,21 +46,22 @@ extension StoreContract {
                 }
                 try expect(false, "the unit's error reaches its caller")
             } catch is Stop {}
-            let devices = try store.readNow { try $0.devices() }.map(\.name)
+            let devices = try await store.read { try $0.devices() }.map(\.name)
             try expect(devices.isEmpty, "no device: \(devices)")
             try expect(
-                try store.readNow { try $0.records(fromMilliseconds: .min, toMilliseconds: .max) }.isEmpty, "no record")
+                try await store.read { try $0.records(fromMilliseconds: .min, toMilliseconds: .max) }.isEmpty,
+                "no record")
             try expect(
-                try store.readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all) }
+                try await store.read { try $0.points(fromMilliseconds: .min, toMilliseconds: .max, devices: .all) }
                     .isEmpty, "no point")
             // A record with a photo, removed by a unit that then fails: the file stays with the record.
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("unit-\(UUID())").path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: dir) }
             try Data("a photo".utf8).write(to: URL(fileURLWithPath: dir + "/p.jpg"))
-            let photo = try store.writeNow { try $0.storePhotoFile(dir + "/p.jpg", takenMilliseconds: t0) }
+            let photo = try store.storePhotoFile(dir + "/p.jpg", takenMilliseconds: t0)
             let id = try some(
-                try store.writeNow {
+                try await store.write {
                     try $0.addRecord(
                         milliseconds: t0, coordinate: Coordinate(latitude: 47, longitude: 8), altitude: nil, notes: [],
                         fields: [], photos: [photo], account: nil)
@@ -75,27 +76,18 @@ extension StoreContract {
             } catch is Stop {}
             try expect(FileManager.default.fileExists(atPath: file), "the photo file stays after a rollback")
             try expect(
-                try store.readNow { try $0.record(id, account: nil) }?.photos.count == 1, "and so does its record")
+                try await store.read { try $0.record(id, account: nil) }?.photos.count == 1, "and so does its record")
             let removal = try await store.write { tx in try tx.remove(records: [id], account: nil).removal }
             try expect(removal.records == 1 && removal.photoFilesDeleted == 1, "removed: \(removal)")
             try expect(!FileManager.default.fileExists(atPath: file), "the file goes once the unit committed")
         },
         // A read unit cannot write: it is handed `StoreReading`, which has no write.
-        UnitCase(description: "a synchronous unit commits on return; read units, async or not, see what was committed")
-        {
-            store in
-            try expect(try store.readNow { try $0.devices() }.isEmpty, "no device yet")
-            let device = try store.writeNow { tx in try tx.device(named: "bike") }
-            try expect(try store.readNow { try $0.devices().map(\.id) } == [device], "the synchronous unit committed")
-            let seen = try await store.read { try $0.devices().map(\.id) }
-            try expect(seen == [device], "an async read unit sees it: \(seen)")
-        },
         UnitCase(
             description:
                 "a phone's token and devices' live views read without a unit are what a unit reads; a revoked device's batch is refused"
         ) {
             store in
-            try store.writeNow { tx in
+            try await store.write { tx in
                 for name in ["ana", "ben"] { _ = try tx.addAccount(name: name, passwordHash: "v1$x") }
                 _ = try tx.addShareCode(
                     owner: "ana", codeHash: "c", scopes: ["live"], historyHours: 0, expiresMilliseconds: t0 + 60_000)
@@ -107,19 +99,19 @@ extension StoreContract {
                 _ = try tx.revokeDevice(named: "old", account: "ana", at: t0)
             }
             let found = try await store.readPhoneDevice(tokenHash: "t")
+            let inUnit = try await store.read { try $0.device(tokenHash: "t") }
             try expect(
-                found?.account == "ana" && found?.name == "phone"
-                    && found?.device == (try store.readNow { try $0.device(tokenHash: "t") })?.device,
+                found?.account == "ana" && found?.name == "phone" && found?.device == inUnit?.device,
                 "the token's device: \(found as Any)")
             try expect(try await store.readPhoneDevice(tokenHash: "o") == nil, "a revoked token finds nothing")
             try expect(try await store.readPhoneDevice(tokenHash: "x") == nil, "an unknown one neither")
             // A device revoked after its token was read: its batch stores nothing (a store that
             // keeps tokens finds out there) and its token, read again, finds nothing.
-            let late = try store.writeNow { tx in try tx.addDevice(named: "late", account: "ana", tokenHash: "l")! }
+            let late = try await store.write { tx in try tx.addDevice(named: "late", account: "ana", tokenHash: "l")! }
             try expect(try await store.readPhoneDevice(tokenHash: "l")?.device == late, "the late device's token")
-            _ = try store.writeNow { tx in try tx.revokeDevice(named: "late", account: "ana", at: t0) }
+            _ = try await store.write { tx in try tx.revokeDevice(named: "late", account: "ana", at: t0) }
             do {
-                _ = try store.writeNow { tx in
+                _ = try await store.write { tx in
                     try tx.makeWriter(device: late).place(
                         [KeptPoint(fix: makeFix(t0 + 5000), ride: 0, segment: 0)], drops: [:],
                         rule: PointPlacement(segmentGapSeconds: 30, rideGapSeconds: 600))
@@ -127,7 +119,7 @@ extension StoreContract {
                 throw Violation(description: "a revoked device's batch was stored")
             } catch is DeviceRevoked {}
             try expect(
-                try store.readNow { try $0.recentPoints(account: "ana", device: "late", limit: 1) }.allSatisfy {
+                try await store.read { try $0.recentPoints(account: "ana", device: "late", limit: 1) }.allSatisfy {
                     $0.fixes.isEmpty
                 },
                 "the revoked device has no point")

@@ -117,10 +117,13 @@ public final class PostgresUnit: PostgresStoring {
 }
 
 extension PostgresStore {
-    public func writeNow<T>(_ body: (any StoreWriting) throws -> T) throws -> T { try writeUnit(body) }
+    /// ``write(_:)`` on the calling thread: for the import held until its file is read
+    /// (``beginImport(device:file:replacing:)``, on the decoder's thread) and the tests.
+    func writeNow<T>(_ body: (any StoreWriting) throws -> T) throws -> T { try writeUnit(body) }
 
-    /// Runs `body` on one snapshot (a repeatable-read, read-only transaction).
-    public func readNow<T>(_ body: (any StoreReading) throws -> T) throws -> T { try readUnit(body) }
+    /// ``read(_:)`` on the calling thread, on one snapshot (a repeatable-read, read-only
+    /// transaction), for the tests (`@testable import`).
+    func readNow<T>(_ body: (any StoreReading) throws -> T) throws -> T { try readUnit(body) }
 
     /// ``writeNow(_:)`` with the unit as what it is, for the store's own upkeep.
     func writeUnit<T>(_ body: (PostgresUnit) throws -> T) throws -> T { try unitNow(writes: true, body) }

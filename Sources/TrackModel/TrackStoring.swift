@@ -44,12 +44,6 @@ public protocol TrackStoring: AnyObject, Sendable {
     /// `devices`; read as ``readPhoneDevice(tokenHash:)`` is, and together: the devices whose
     /// phones sent points while the last read ran (on PostgreSQL one statement for all).
     func readLiveViews(of devices: [OwnedDevice], viewers: Set<String>, limit: Int) async throws -> [LiveView]
-    /// Runs `body` in one write transaction on the calling thread: for synchronous callers that
-    /// are not on a cooperative thread (a command's main thread, a thread-pool thread).
-    func writeNow<T>(_ body: (any StoreWriting) throws -> T) throws -> T
-    /// Runs `body` on one consistent state of the store on the calling thread, as ``writeNow(_:)``
-    /// writes: for synchronous callers off the cooperative threads.
-    func readNow<T>(_ body: (any StoreReading) throws -> T) throws -> T
     /// Begins the import of a file still being read as `device`'s points: a write unit of its
     /// own, whose one transaction runs until ``ImportWriting/finish(_:places:)`` commits it (or
     /// ``ImportWriting/cancel()`` rolls it back). A store that cannot write meanwhile holds the

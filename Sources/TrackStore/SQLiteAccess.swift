@@ -82,7 +82,9 @@ extension TrackStore {
         try await databasePool.read { db in try body(SQLiteUnit(db, store: self)) }
     }
 
-    public func readNow<T>(_ body: (any StoreReading) throws -> T) throws -> T {
+    /// ``read(_:)`` on the calling thread, for the tests (`@testable import`): nothing in the
+    /// program reaches the store but through `read` and `write`.
+    func readNow<T>(_ body: (any StoreReading) throws -> T) throws -> T {
         try databasePool.read { db in try body(SQLiteUnit(db, store: self)) }
     }
 
@@ -97,7 +99,8 @@ extension TrackStore {
         }
     }
 
-    public func writeNow<T>(_ body: (any StoreWriting) throws -> T) throws -> T {
+    /// ``write(_:)`` on the calling thread, for the tests (`@testable import`).
+    func writeNow<T>(_ body: (any StoreWriting) throws -> T) throws -> T {
         var after: [@Sendable () -> Void] = []
         let value = try databasePool.write { db in
             let unit = SQLiteUnit(db, store: self)

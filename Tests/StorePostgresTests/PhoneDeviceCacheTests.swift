@@ -1,9 +1,10 @@
 import Foundation
 import GPSCore
-import StorePostgres
 import Testing
 import TrackModel
 import TrailbookTestSupport
+
+@testable import StorePostgres
 
 /// A phone's token is read once per process, then kept. A device revoked through another process
 /// (two stores on one database here) may still be given for its token, but its next batch is

@@ -1,8 +1,9 @@
 import Foundation
 import StoreContract
-import StorePostgres
 import Testing
 import TrailbookTestSupport
+
+@testable import StorePostgres
 
 /// The PostgreSQL store keeps every clause of the store contract, as the SQLite store does: each
 /// clause on a new database of the test cluster, inside a unit of work (the store itself has no

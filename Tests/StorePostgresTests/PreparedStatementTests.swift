@@ -1,9 +1,10 @@
 import Foundation
 import GPSCore
-import StorePostgres
 import Testing
 import TrackModel
 import TrailbookTestSupport
+
+@testable import StorePostgres
 
 /// The statements a phone's point runs are prepared once per connection. A parameter that is NULL
 /// when its statement is prepared gets the type its context gives it; a value given later must

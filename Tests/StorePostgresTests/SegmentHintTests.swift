@@ -2,10 +2,10 @@ import Foundation
 import GPSCore
 import Testing
 import TrackModel
-import TrackStore
 import TrailbookTestSupport
 
 @testable import StorePostgres
+@testable import TrackStore
 
 /// A phone's one point after its device's newest segment is placed by one statement, from the
 /// segment this process left: the statement checks under the lock that the segments are still

@@ -1,8 +1,9 @@
 import Foundation
 import StoreContract
 import Testing
-import TrackStore
 import TrailbookTestSupport
+
+@testable import TrackStore
 
 /// The SQLite store keeps every clause of the store contract (the PostgreSQL store runs the same).
 @Suite struct StoreContractTests {

@@ -170,7 +170,7 @@ import TrailbookTestSupport
 
         let opened = try openStore(store)
         for f in fixtures {
-            let points = try opened.readNow {
+            let points = try await opened.read {
                 try $0.points(account: "ana", fromMilliseconds: .min, toMilliseconds: .max)
             }
             .filter { $0.device == f.name }.map(\.fix)
@@ -231,8 +231,10 @@ import TrailbookTestSupport
         #expect(nobody.status == 66 && nobody.stderr.contains("There is no account nobody"), "\(nobody)")
         // Overland's stats entry and trip summary are kept as the device's messages, not points,
         // once although the batch came twice.
-        let messages = try opened.readNow { try $0.deviceMessages(account: "ana") }.filter { $0.device == "overland" }
-            .map(\.type)
+        let messages = try await opened.read { try $0.deviceMessages(account: "ana") }.filter {
+            $0.device == "overland"
+        }
+        .map(\.type)
         #expect(messages.sorted() == ["overland.stats", "overland.trip"], "\(messages)")
         // The SOS: a device.alarm event, sent once to the account's webhook although it asks for arrivals.
         let events = try ServerEventTests.events(of: "ana", store: store)

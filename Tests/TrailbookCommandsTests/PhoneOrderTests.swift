@@ -90,8 +90,8 @@ import TrailbookTestSupport
     }
 
     /// What the store holds of one device: its points, rides, segments, state and events.
-    static func snapshot(_ store: String, device: String) throws -> [String] {
-        let points = try openStore(store).readNow {
+    static func snapshot(_ store: String, device: String) async throws -> [String] {
+        let points = try await openStore(store).read {
             try $0.points(account: "ana", fromMilliseconds: .min, toMilliseconds: .max)
         }
         .filter { $0.device == device }.map(\.fix)
@@ -169,8 +169,8 @@ import TrailbookTestSupport
         let (status, log) = server.stop()
         #expect(status == 0, "\(log)")
         for app in App.allCases {
-            let inOrder = try Self.snapshot(store, device: "\(app)-in-order")
-            let shuffled = try Self.snapshot(store, device: "\(app)-shuffled")
+            let inOrder = try await Self.snapshot(store, device: "\(app)-in-order")
+            let shuffled = try await Self.snapshot(store, device: "\(app)-shuffled")
             #expect(inOrder.count > 200, "\(app): \(inOrder.count) lines")
             #expect(inOrder.filter { $0.hasPrefix("ride") }.count == 1, "\(app): one ride \(inOrder.suffix(4))")
             #expect(inOrder.contains { $0.hasPrefix("state") }, "\(app): the device has a state")
@@ -183,7 +183,7 @@ import TrailbookTestSupport
                 same,
                 "\(app): \(zip(shuffled, inOrder).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "\(shuffled.count) vs \(inOrder.count) lines")"
             )
-            let points = try Self.snapshot(store, device: "\(app)-shuffled").filter { $0.first!.isNumber }
+            let points = try await Self.snapshot(store, device: "\(app)-shuffled").filter { $0.first!.isNumber }
             #expect(points.count == 200, "\(app): every point once, \(points.count) stored")
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TrackStore
 import TrailbookTestSupport
+
+@testable import TrackStore
 
 #if canImport(Glibc)
     import Glibc

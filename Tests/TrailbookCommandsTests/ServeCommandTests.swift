@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TrackStore
 import TrailbookTestSupport
+
+@testable import TrackStore
 
 /// `trailbook serve` as a process: it listens on loopback, answers, and stops on SIGTERM.
 @Suite struct ServeCommandTests {
@@ -288,7 +289,7 @@ import TrailbookTestSupport
                     && answer.1.contains("\"result\":\"ok\",\"unreadable\":1}"),
                 "\(key) \(value): \(answer)")
         }
-        let unreadable = try openStore(store).readNow { try $0.deviceMessages(account: "ana") }.filter {
+        let unreadable = try await openStore(store).read { try $0.deviceMessages(account: "ana") }.filter {
             $0.type == "overland.unreadable"
         }
         #expect(unreadable.count == 4, "\(unreadable)")
@@ -353,7 +354,7 @@ import TrailbookTestSupport
         #expect(try await request(pub, method: "POST", body: transition).0 == 401)
         let waypoint = Data(#"{"_type":"waypoint","desc":"<Home>","lat":47.1,"lon":8.1,"rad":50,"tst":\#(now)}"#.utf8)
         #expect(try await request(pub, method: "POST", body: waypoint, headers: basic("ana", owntracks)).0 == 200)
-        let kept = try openStore(store).readNow { try $0.deviceMessages(account: "ana") }
+        let kept = try await openStore(store).read { try $0.deviceMessages(account: "ana") }
         #expect(kept.map(\.type) == ["transition", "waypoint"], "transition and waypoint kept: \(kept)")
         #expect(kept.last?.body.contains("\"desc\":\"<Home>\"") == true && kept.allSatisfy { $0.device == "iphone" })
         let listed = try run(["device", "messages", "--user", "ana", "--store", store, "--json"])
@@ -371,14 +372,14 @@ import TrailbookTestSupport
         #expect(counts["iphone"] == 3 && counts["android"] == 1 && counts["phone"] == nil, "\(counts)")
         // The phone's barometer (`p`, kPa) is kept as the device's own readings, in hPa, in its
         // account's diary (not the store's own user's).
-        let readings = try openStore(store).readNow {
+        let readings = try await openStore(store).read {
             try $0.weatherReadings(
                 fromMilliseconds: .min, toMilliseconds: .max, account: "ana")
         }
-        #expect(
-            try openStore(store).readNow {
-                try $0.weatherReadings(fromMilliseconds: .min, toMilliseconds: .max, account: nil)
-            }.isEmpty)
+        let storesOwn = try await openStore(store).read {
+            try $0.weatherReadings(fromMilliseconds: .min, toMilliseconds: .max, account: nil)
+        }
+        #expect(storesOwn.isEmpty)
         #expect(readings.map { $0.pressure.map { ($0 * 10).rounded() / 10 } } == [1013, 1013.1, 1013.2], "\(readings)")
         #expect(readings.allSatisfy { $0.device != nil && $0.temperature == nil })
     }

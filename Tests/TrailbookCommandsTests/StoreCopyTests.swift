@@ -7,7 +7,7 @@ import TrailbookTestSupport
 @Suite struct StoreCopyTests {
     let password = "correct horse battery staple"
 
-    @Test func sqliteToPostgreSQLAndBackAnswersTheSame() throws {
+    @Test func sqliteToPostgreSQLAndBackAnswersTheSame() async throws {
         let folder = try Samples.temporaryDirectory()
         let sqlite = folder + "/first.sqlite"
         let second = folder + "/second.nmea"
@@ -34,15 +34,15 @@ import TrailbookTestSupport
         }
         _ = try deviceToken("phone", user: "ana", store: sqlite)
         let local = try openStore(sqlite)
-        #expect(
-            try local.writeNow {
-                try $0.addShareCode(
-                    owner: "ana", codeHash: "h", scopes: ["live"], historyHours: 0, expiresMilliseconds: .max)
-            })
-        #expect(
-            try local.writeNow {
-                try $0.redeemShareCode(codeHash: "h", viewer: "ben", now: 0, maxFailures: 5, window: 1)
-            } != .unknown)
+        let added = try await local.write {
+            try $0.addShareCode(
+                owner: "ana", codeHash: "h", scopes: ["live"], historyHours: 0, expiresMilliseconds: .max)
+        }
+        #expect(added)
+        let redeemed = try await local.write {
+            try $0.redeemShareCode(codeHash: "h", viewer: "ben", now: 0, maxFailures: 5, window: 1)
+        }
+        #expect(redeemed != .unknown)
 
         let database = try PostgresCluster.shared().newDatabase()
         let back = folder + "/back.sqlite"
@@ -97,9 +97,8 @@ import TrailbookTestSupport
             }
         }
         for store in [sqlite, database, back] {
-            #expect(
-                try openStore(store).readNow { try $0.grants(owner: "ana") }.map(\.viewer) == ["ben"],
-                "the grant in \(store)")
+            let viewers = try await openStore(store).read { try $0.grants(owner: "ana") }.map(\.viewer)
+            #expect(viewers == ["ben"], "the grant in \(store)")
         }
         #expect(
             FileManager.default.fileExists(atPath: folder + "/back-media"), "the photo file came back beside the file")

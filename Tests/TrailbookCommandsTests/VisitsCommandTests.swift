@@ -2,10 +2,10 @@ import Foundation
 import GPSCore
 import RideSimulator
 import Testing
-import TrackStore
 import TrailbookTestSupport
 import Visits
 
+@testable import TrackStore
 @testable import TrailbookKit
 
 /// `trailbook visits` over a simulated fortnight imported as GPX: the visits of the truth, the

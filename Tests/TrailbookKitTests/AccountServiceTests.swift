@@ -1,9 +1,9 @@
 import Foundation
 import GPSCore
 import Testing
-import TrackStore
 import TrailbookTestSupport
 
+@testable import TrackStore
 @testable import TrailbookKit
 
 /// Accounts and device tokens on a real store.

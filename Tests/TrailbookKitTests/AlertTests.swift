@@ -4,9 +4,10 @@ import Logging
 import Pipeline
 import Testing
 import TrackModel
-import TrackStore
 import TrailbookKit
 import TrailbookTestSupport
+
+@testable import TrackStore
 
 /// Alerts through the outbox to real receivers on 127.0.0.1: a webhook receiver that verifies
 /// the signature, an ntfy-style receiver, Debian's mosquitto, and (for the desktop only) a

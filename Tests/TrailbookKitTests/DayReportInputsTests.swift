@@ -2,9 +2,10 @@ import Foundation
 import GPSCore
 import Pipeline
 import Testing
-import TrackStore
 import TrailbookKit
 import TrailbookTestSupport
+
+@testable import TrackStore
 
 /// The day report's input read from a store, without the command line.
 @Suite struct DayReportInputsTests {

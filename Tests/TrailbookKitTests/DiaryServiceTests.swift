@@ -2,9 +2,10 @@ import Foundation
 import GPSCore
 import Testing
 import TrackModel
-import TrackStore
 import TrailbookKit
 import TrailbookTestSupport
+
+@testable import TrackStore
 
 /// The diary use cases on a real store, without the command line.
 @Suite struct DiaryServiceTests {

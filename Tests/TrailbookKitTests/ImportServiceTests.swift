@@ -3,9 +3,10 @@ import GPSCore
 import Pipeline
 import RideSimulator
 import Testing
-import TrackStore
 import TrailbookKit
 import TrailbookTestSupport
+
+@testable import TrackStore
 
 /// The import service on its own, without the command line: logs written by the ride simulator,
 /// a store in a temporary folder.

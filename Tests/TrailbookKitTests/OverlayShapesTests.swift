@@ -2,9 +2,9 @@ import Foundation
 import GPSCore
 import Reports
 import Testing
-import TrackStore
 import TrailbookTestSupport
 
+@testable import TrackStore
 @testable import TrailbookKit
 
 /// What the web app keeps per ride for its heavy views: the overlay's lines and figures

@@ -4,9 +4,10 @@ import GPSDevices
 import Logging
 import Pipeline
 import Testing
-import TrackStore
 import TrailbookKit
 import TrailbookTestSupport
+
+@testable import TrackStore
 
 /// The recorder as a service, run directly on a replayed log: no process, no terminal.
 @Suite struct RecordServiceTests {

@@ -2,9 +2,10 @@ import Foundation
 import GPSCore
 import Reports
 import Testing
-import TrackStore
 import TrailbookKit
 import TrailbookTestSupport
+
+@testable import TrackStore
 
 /// Rides chosen by id or by local days, their statistics, export and overlay pages.
 @Suite struct RideSelectionTests {

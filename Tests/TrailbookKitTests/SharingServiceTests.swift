@@ -4,9 +4,10 @@ import Logging
 import Pipeline
 import Synchronization
 import Testing
-import TrackStore
 import TrailbookKit
 import TrailbookTestSupport
+
+@testable import TrackStore
 
 /// Pairing, grants, motion and the live feed on a real store, without a server.
 @Suite struct SharingServiceTests {

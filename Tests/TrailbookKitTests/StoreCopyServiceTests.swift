@@ -3,9 +3,10 @@ import GPSCore
 import Pipeline
 import Testing
 import TrackModel
-import TrackStore
 import TrailbookKit
 import TrailbookTestSupport
+
+@testable import TrackStore
 
 /// The copy of one account made while its phone posts (the web app's archive).
 @Suite struct StoreCopyServiceTests {

@@ -7,9 +7,10 @@ import RideSimulator
 import Testing
 import Tides
 import TrackModel
-import TrackStore
 import TrailbookKit
 import TrailbookTestSupport
+
+@testable import TrackStore
 
 /// `suggest` on a planted season: outings on a lake, catches logged with their kind, the
 /// conditions captured as `mark` captures them.
@@ -144,8 +145,10 @@ import TrailbookTestSupport
         // The day report of a day with a catch and the overlay show the table and the windows,
         // and the table fits a phone's width.
         let store = service.store
-        let first = try #require(
-            try store.readNow { try $0.records(fromMilliseconds: .min, toMilliseconds: .max, account: nil) }.first)
+        let records = try await store.read {
+            try $0.records(fromMilliseconds: .min, toMilliseconds: .max, account: nil)
+        }
+        let first = try #require(records.first)
         let day = LocalTime.today(in: Self.zone, now: Date(timeIntervalSince1970: Double(first.milliseconds) / 1000))
         let tables = SuggestTables(store: store, zone: Self.zone, kinds: ["catch": catchKind], now: Self.october)
         let input = try await DayReportInputs.load(
@@ -226,7 +229,7 @@ import TrailbookTestSupport
                 milliseconds: ms, pressure: 1013 + 8 * sin(Double(h) / 96 * 2 * .pi), windSpeed: 3,
                 windDirection: Double((h * 37) % 360))
         }
-        _ = try service.store.writeNow { try $0.addWeatherReadings(readings, account: nil) }
+        _ = try await service.store.write { [readings] in try $0.addWeatherReadings(readings, account: nil) }
         let report = try await service.suggest(kind: catchKind, now: Self.october)
         let pressure = report.bins.filter { $0.condition == "pressure" }
         #expect(Set(pressure.map(\.bin)) == ["falling", "steady", "rising"], "\(pressure)")

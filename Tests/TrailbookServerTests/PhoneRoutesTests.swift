@@ -3,9 +3,9 @@ import GPSCore
 import Hummingbird
 import HummingbirdTesting
 import Testing
-import TrackStore
 import TrailbookKit
 
+@testable import TrackStore
 @testable import TrailbookServer
 
 /// The phones' routes run in this process (Hummingbird's router test) on a temporary store: each

@@ -4,9 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import TrackModel
-import TrackStore
 import TrailbookTestSupport
 
+@testable import TrackStore
 @testable import TrailbookServer
 
 /// A browser signed in to the web app run in this process: its session cookie, and the CSRF

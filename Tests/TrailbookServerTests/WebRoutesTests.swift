@@ -2,9 +2,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
-import TrackStore
 import TrailbookKit
 
+@testable import TrackStore
 @testable import TrailbookServer
 
 /// The web app's pages run in this process (Hummingbird's router test) on a temporary store:

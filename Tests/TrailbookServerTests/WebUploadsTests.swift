@@ -5,10 +5,10 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import TrackModel
-import TrackStore
 import TrailbookKit
 import TrailbookTestSupport
 
+@testable import TrackStore
 @testable import TrailbookServer
 
 /// What a browser uploads (a track file on the import page, a photo on the day page), sent in
