@@ -20,15 +20,9 @@ public struct PageTemplates: Sendable {
         self.library = library
     }
 
-    /// The template `name` filled from `context` (dictionaries, arrays, strings, numbers, Bools).
-    /// Control characters in its strings (an escape sequence pasted into a note) are left out:
-    /// HTML has no place for them.
-    public func render(_ name: String, _ context: Any) -> String {
-        library.render(Self.clean(context), withTemplate: name) ?? ""
-    }
-
     /// The template `name` filled from a page's view model: its coding keys name what the template
-    /// reads (``TemplateEncoder``), cleaned as ``render(_:_:)`` cleans a context.
+    /// reads (``TemplateEncoder``). Control characters in its strings (an escape sequence pasted
+    /// into a note) are left out: HTML has no place for them.
     public func render(_ name: String, model: some Encodable) -> String {
         // A view model is the program's own and encodes no failure: one that throws is a bug.
         let tree: Any
@@ -36,9 +30,8 @@ public struct PageTemplates: Sendable {
         return library.render(Self.clean(tree), withTemplate: name) ?? ""
     }
 
-    /// `value` with the control characters of its strings removed (tab, line feed and carriage
-    /// return stay), through dictionaries and arrays; an Optional is unwrapped and a nil one left
-    /// out (a template would show it as the word "nil").
+    /// A view model's tree (``TemplateEncoder``) with the control characters of its strings
+    /// removed (tab, line feed and carriage return stay), through dictionaries and arrays.
     static func clean(_ value: Any) -> Any {
         switch value {
         case let text as String:
@@ -46,30 +39,10 @@ public struct PageTemplates: Sendable {
             var out = String.UnicodeScalarView()
             out.append(contentsOf: text.unicodeScalars.filter { !isControl($0) })
             return String(out)
-        case let strings as [String]: return strings.map { clean($0) }
-        case let dictionary as [String: Any]: return dictionary.compactMapValues { unwrapped($0).map(clean) }
-        case let array as [Any]: return array.compactMap { unwrapped($0).map(clean) }
-        // A cast unwraps an Optional that holds one (`.some(3)` as Int is 3).
-        case let n as Int: return n
-        case let n as Int64: return n
-        case let n as Double: return n
-        case let b as Bool: return b
-        // A view model inside a context (a page moving to models one part at a time).
-        case let model as any Encodable:
-            guard let tree = try? TemplateEncoder.encode(model) else { return "" }
-            return clean(tree)
-        default:
-            guard Mirror(reflecting: value).displayStyle == .optional else { return value }
-            return unwrapped(value).map(clean) ?? ""
+        case let dictionary as [String: Any]: return dictionary.mapValues(clean)
+        case let array as [Any]: return array.map(clean)
+        default: return value
         }
-    }
-
-    /// The value inside `value` when it is an Optional (nil when it is nil), `value` otherwise.
-    static func unwrapped(_ value: Any) -> Any? {
-        if value is String || value is Int || value is Bool || value is [String: Any] { return value }
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first.flatMap { unwrapped($0.value) }
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {

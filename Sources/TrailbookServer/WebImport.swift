@@ -30,10 +30,9 @@ struct WebImport {
             return WebPages.html(
                 WebTemplates.pages.render(
                     "import",
-                    [
-                        "user": session.user, "csrf": session.csrf, "limit": Self.limit >> 20,
-                        "today": LocalTime.today(in: zone).description,
-                    ]))
+                    model: ImportPage(
+                        user: session.user, csrf: session.csrf, limit: Self.limit >> 20,
+                        today: LocalTime.today(in: zone).description)))
         }
         router.get("/import.js") { _, _ -> Response in WebPages.script(WebTemplates.importScript) }
         router.post("/import") { request, context -> Response in
@@ -188,4 +187,14 @@ struct WebImport {
         let trimmed = String(kept.drop { $0 == "." })
         return trimmed.isEmpty ? "upload" : String(trimmed.prefix(120))
     }
+}
+
+/// What the `import` template reads.
+struct ImportPage: Encodable {
+    var user: String
+    var csrf: String
+    /// The largest upload, MiB.
+    var limit: Int
+    /// Today where the account is (the link to today's diary).
+    var today: String
 }

@@ -309,62 +309,51 @@ public enum DayReport {
     ) -> String {
         let zone = input.timeZone
         let stats = input.rides.map(\.statistics)
-        var page: [String: Any] = [
-            "title": "Trailbook \(input.date)", "theme": style.theme.rawValue, "date": input.date,
-            "weekday": OverlayReport.weekday(input.date).map { $0 + " " } ?? "",
-            "zone": input.dayZone.map {
+        var page = Page(
+            title: "Trailbook \(input.date)", theme: style.theme.rawValue, date: input.date,
+            weekday: OverlayReport.weekday(input.date).map { $0 + " " } ?? "",
+            zone: input.dayZone.map {
                 "the day in \($0.displayIdentifier), where you were; times in \(zone.displayIdentifier)"
             } ?? zone.displayIdentifier,
-            "rideCount": counted(input.rides.count, "ride"), "recordCount": counted(input.records.count, "record"),
-            "map": map(input, style: style), "hasRides": !input.rides.isEmpty, "rides": rideRows(input, style: style),
-            "profile": profile(input, style: style),
-            "timeline": timelineSection(withRidesAndRecords(input), style: style),
-            "hasRecords": !input.records.isEmpty, "records": records(input, style: style),
-        ]
-        if let back { page["back"] = back }
-        if let summary = input.summary { page["summary"] = summary }
+            rideCount: counted(input.rides.count, "ride"), recordCount: counted(input.records.count, "record"),
+            map: map(input, style: style, frame: web == nil ? .report : .web), hasRides: !input.rides.isEmpty,
+            rides: rideRows(input, style: style), profile: profile(input, style: style),
+            timeline: timelineSection(withRidesAndRecords(input), style: style),
+            hasRecords: !input.records.isEmpty, records: records(input, style: style), back: back,
+            summary: input.summary, suggest: SuggestionTable.section(input.suggestions),
+            attribution: style.tiles.map(\.attribution).flatMap { $0.isEmpty ? nil : $0 })
         if let web {
-            var links: [String: Any] = [
-                "user": web.user, "csrf": web.csrf, "previous": web.previous, "next": web.next, "home": web.home,
-                "script": web.script, "summaryAction": web.summaryAction, "markAction": web.markAction,
-                "summaryText": input.summary ?? "", "year": input.date.prefix(4),
-                "written": CivilDate(iso: input.date).map(Self.written) ?? input.date,
-            ]
-            if let message = web.message { links["message"] = message }
-            page["web"] = links
-            page["map"] = map(input, style: style, frame: .web)
-            page["story"] = story(input, web: web, style: style, projection: projection(input, frame: .web))
-            let records = (page["records"] as! [[String: Any]]).map { r in
-                var added: [String: Any] = [
-                    "noteAction": web.noteAction(r["id"] as! Int64), "csrf": web.csrf,
-                    "deleteLink": web.deleteLink(r["id"] as! Int64),
-                ]
-                if let photoAction = web.photoAction { added["photoAction"] = photoAction(r["id"] as! Int64) }
-                return r.merging(added) { a, _ in a }
+            page.web = Page.Links(
+                user: web.user, csrf: web.csrf, previous: web.previous, next: web.next, home: web.home,
+                script: web.script, summaryAction: web.summaryAction, markAction: web.markAction,
+                summaryText: input.summary ?? "", year: String(input.date.prefix(4)),
+                written: CivilDate(iso: input.date).map(Self.written) ?? input.date, message: web.message)
+            page.story = story(input, web: web, style: style, projection: projection(input, frame: .web))
+            let records = page.records.map { r in
+                var r = r
+                (r.noteAction, r.csrf, r.deleteLink) = (web.noteAction(r.id), web.csrf, web.deleteLink(r.id))
+                r.photoAction = web.photoAction.map { $0(r.id) }
+                return r
             }
             // Google's visits and trips are the day's stays and moves: their records go together, folded.
             let google = Set(input.records.filter { $0.said != nil }.map(\.id))
-            page["records"] = records.filter { !google.contains($0["id"] as! Int64) }
-            page["hasRecords"] = input.records.count > google.count
-            let googleRecords = records.filter { google.contains($0["id"] as! Int64) }
+            page.records = records.filter { !google.contains($0.id) }
+            page.hasRecords = input.records.count > google.count
+            let googleRecords = records.filter { google.contains($0.id) }
             if !googleRecords.isEmpty {
-                let who = Set(input.records.compactMap(\.said)).sorted().joined(separator: " and ")
-                page["google"] = [
-                    "records": googleRecords, "who": who,
-                    "count": counted(googleRecords.count, "visit or trip", "visits and trips"),
-                ]
+                page.google = Page.Google(
+                    records: googleRecords,
+                    who: Set(input.records.compactMap(\.said)).sorted().joined(separator: " and "),
+                    count: counted(googleRecords.count, "visit or trip", "visits and trips"))
             }
         }
-        if let suggest = SuggestionTable.section(input.suggestions) { page["suggest"] = suggest }
-        if let tiles = style.tiles, !tiles.attribution.isEmpty { page["attribution"] = tiles.attribution }
         if !input.rides.isEmpty {
-            page["totals"] = [
-                "distance": style.distance(stats.map(\.distance).reduce(0, +)),
-                "moving": ReportStyle.duration(stats.map(\.moving).reduce(0, +)),
-                "climb": style.height(stats.map(\.climb).reduce(0, +)),
-            ]
+            page.totals = Page.Totals(
+                distance: style.distance(stats.map(\.distance).reduce(0, +)),
+                moving: ReportStyle.duration(stats.map(\.moving).reduce(0, +)),
+                climb: style.height(stats.map(\.climb).reduce(0, +)))
         }
-        return ReportTemplates.pages.render(web == nil ? "day" : "webday", page)
+        return ReportTemplates.pages.render(web == nil ? "day" : "webday", model: page)
     }
 
     /// The served page's panel: the day as it was lived, in time order: each stay a named place
@@ -373,22 +362,35 @@ public enum DayReport {
     /// which the map fits when it is picked) and its shape there (`focus`: a trip's way, a stay's
     /// circle), in the map's frame units.
     static func story(_ input: DayReportInput, web: WebDay, style: ReportStyle, projection: MapProjection)
-        -> [[String: Any]]
+        -> [Page.Entry]
     {
         let points = input.rides.flatMap(\.points).compactMap { p -> (ms: Int64, xy: (x: Double, y: Double))? in
             guard let ms = p.fix.unixMilliseconds, let c = p.fix.coordinate else { return nil }
             return (ms, projection.point(c))
         }.sorted { $0.ms < $1.ms }
-        var entries: [(start: Int64, row: [String: Any])] = []
+        var entries: [(start: Int64, row: Page.Entry)] = []
         for (i, m) in web.movements.enumerated() {
-            var row = movementRow(m, web: web)
             let ends = m.coordinates.map { projection.point($0) }
-            row["kind"] = m.isTrip ? "move" : "stay"
-            row["mode"] = m.isTrip ? (m.mode ?? "still") : "stay"
-            row["icon"] = m.isTrip ? AppStyle.modeIcon(m.mode ?? "") : "stay"
-            row["name"] = m.isTrip ? (m.mode ?? "trip").capitalized : m.title
-            if !m.detail.isEmpty { row["detail"] = m.detail }
-            row["id"] = "s\(i)"
+            var row = Page.Entry(
+                kind: m.isTrip ? "move" : "stay", mode: m.isTrip ? (m.mode ?? "still") : "stay",
+                icon: m.isTrip ? AppStyle.modeIcon(m.mode ?? "") : "stay",
+                name: m.isTrip ? (m.mode ?? "trip").capitalized : m.title, id: "s\(i)", span: m.span,
+                detail: m.detail.isEmpty ? nil : m.detail)
+            (row.title, row.at, row.corrected, row.csrf, row.action) = (
+                m.title, String(m.at), m.corrected, web.csrf, web.correctAction
+            )
+            if m.isTrip {
+                row.modes = .init(options: web.modes.map { .init(value: $0, selected: $0 == m.mode) })
+            } else {
+                var options = web.places.map {
+                    Page.Option(value: $0.value, name: $0.name, selected: $0.value == m.place)
+                }
+                if !web.places.contains(where: { $0.value == m.place }) {
+                    options.insert(.init(value: m.place ?? "", name: m.title, selected: true), at: 0)
+                }
+                row.places = .init(options: options)
+                if let place = m.place { row.rename = .init(place: place, current: m.placeName ?? "") }
+            }
             if m.isTrip {
                 // The points are in time order: the trip's are one run of them, found by halving.
                 var (first, high) = (0, points.count)
@@ -398,54 +400,31 @@ public enum DayReport {
                 }
                 let way = points[first...].prefix { $0.ms <= m.end }.map(\.xy)
                 let line = way.isEmpty ? ends : [ends.first].compactMap { $0 } + way + [ends.last].compactMap { $0 }
-                row["box"] = box(line, projection: projection, minimumMetres: 300)
-                if line.count > 1 { row["focus"] = ["line": path(line)] }
+                row.box = box(line, projection: projection, minimumMetres: 300)
+                if line.count > 1 { row.focus = .init(line: path(line)) }
             } else if let centre = ends.first {
                 let r = max(m.spread, 40) / projection.metresPerPixel
-                row["box"] = box([centre], projection: projection, minimumMetres: max(m.spread * 6, 400))
-                row["focus"] = [
-                    "circle": ["x": HTML.number(centre.x), "y": HTML.number(centre.y), "r": HTML.number(r)]
-                ]
+                row.box = box([centre], projection: projection, minimumMetres: max(m.spread * 6, 400))
+                row.focus = .init(
+                    circle: .init(x: HTML.number(centre.x), y: HTML.number(centre.y), r: HTML.number(r)))
             }
             entries.append((m.start, row))
         }
         for r in input.records where r.said == nil {
             let p = projection.point(r.coordinate)
             let title = r.notes.first.map { String($0.prefix(80)) } ?? "Record \(r.id)"
-            entries.append(
-                (
-                    r.milliseconds,
-                    [
-                        "kind": "note", "mode": "record", "icon": "record", "name": title, "id": "r\(r.id)",
-                        "span": style.time(r.milliseconds, input.timeZone), "record": r.id,
-                        // Absent, not empty: an empty text still opens a section.
-                        "detail": r.photos.isEmpty ? nil : counted(r.photos.count, "photo") as Any,
-                        "box": box([p], projection: projection, minimumMetres: 400),
-                        "focus": ["circle": ["x": HTML.number(p.x), "y": HTML.number(p.y), "r": "6"]],
-                    ]
-                ))
+            var row = Page.Entry(
+                kind: "note", mode: "record", icon: "record", name: title, id: "r\(r.id)",
+                span: style.time(r.milliseconds, input.timeZone),
+                // Absent, not empty: an empty text still opens a section.
+                detail: r.photos.isEmpty ? nil : counted(r.photos.count, "photo"))
+            row.record = r.id
+            row.box = box([p], projection: projection, minimumMetres: 400)
+            row.focus = .init(circle: .init(x: HTML.number(p.x), y: HTML.number(p.y), r: "6"))
+            entries.append((r.milliseconds, row))
         }
         return entries.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
             .map(\.element.row)
-    }
-
-    /// A visit's or trip's correction forms.
-    static func movementRow(_ m: WebDay.Movement, web: WebDay) -> [String: Any] {
-        var row: [String: Any] = [
-            "span": m.span, "title": m.title, "at": String(m.at), "corrected": m.corrected,
-            "csrf": web.csrf, "action": web.correctAction,
-        ]
-        if m.isTrip {
-            row["modes"] = ["options": web.modes.map { ["value": $0, "selected": $0 == m.mode] }]
-        } else {
-            var options = web.places.map { ["value": $0.value, "name": $0.name, "selected": $0.value == m.place] }
-            if !web.places.contains(where: { $0.value == m.place }) {
-                options.insert(["value": m.place ?? "", "name": m.title, "selected": true], at: 0)
-            }
-            row["places"] = ["options": options]
-            if let place = m.place { row["rename"] = ["place": place, "current": m.placeName ?? ""] }
-        }
-        return row
     }
 
     /// A day as people write it: "Sunday 14 June 2026" (the served page's heading; a report file
@@ -464,17 +443,15 @@ public enum DayReport {
 
     /// The records as the list shows them: time, place, notes, fields, photos; a pin label for
     /// those on the map.
-    static func records(_ input: DayReportInput, style: ReportStyle) -> [[String: Any]] {
+    static func records(_ input: DayReportInput, style: ReportStyle) -> [Page.Record] {
         let pinned = pinned(input)
         return input.records.map { r in
-            [
-                "id": r.id, "pinned": pinned.contains(r.id), "time": style.time(r.milliseconds, input.timeZone),
-                "position": String(format: "%.5f, %.5f", r.coordinate.latitude, r.coordinate.longitude),
-                "notes": r.notes, "hasFields": !r.fields.isEmpty,
-                "fields": r.fields.map { ["key": $0.key, "value": $0.value, "label": label($0.key)] },
-                "hasPhotos": !r.photos.isEmpty,
-                "photos": r.photos.map { ["name": $0.name, "source": $0.source] },
-            ]
+            Page.Record(
+                id: r.id, pinned: pinned.contains(r.id), time: style.time(r.milliseconds, input.timeZone),
+                position: String(format: "%.5f, %.5f", r.coordinate.latitude, r.coordinate.longitude),
+                notes: r.notes, hasFields: !r.fields.isEmpty,
+                fields: r.fields.map { .init(key: $0.key, value: $0.value, label: label($0.key)) },
+                hasPhotos: !r.photos.isEmpty, photos: r.photos.map { .init(name: $0.name, source: $0.source) })
         }
     }
 
@@ -505,46 +482,42 @@ public enum DayReport {
 
     /// The SVG map: rides per segment (simplified at the drawn scale), dashed lines across gaps,
     /// start and end markers, numbered pins, a scale bar.
-    static func map(_ input: DayReportInput, style: ReportStyle, frame: Frame = .report) -> [String: Any] {
+    static func map(_ input: DayReportInput, style: ReportStyle, frame: Frame = .report) -> Page.Map {
         let (width, height) = (frame.width, frame.height)
         let projection = projection(input, frame: frame)
         var lines: [[(x: Double, y: Double)]] = input.records.map { [projection.point($0.coordinate)] }
-        let rides: [[String: Any]] = input.rides.enumerated().map { i, ride in
-            var parts: [[String: Any]] = []
+        let rides = input.rides.enumerated().map { i, ride in
+            var parts: [Page.Map.Part] = []
             var previousEnd: (x: Double, y: Double)?
             for segment in segments(ride.points) {
                 let screen = segment.map { projection.point($0.fix.coordinate!) }
                 lines.append(screen)
-                var part: [String: Any] = ["d": path(screen)]
+                var part = Page.Map.Part(d: path(screen))
                 if let end = previousEnd, let start = screen.first {
-                    part["gap"] = [
-                        "x1": HTML.number(end.x), "y1": HTML.number(end.y), "x2": HTML.number(start.x),
-                        "y2": HTML.number(start.y),
-                    ]
+                    part.gap = .init(
+                        x1: HTML.number(end.x), y1: HTML.number(end.y), x2: HTML.number(start.x),
+                        y2: HTML.number(start.y))
                 }
                 parts.append(part)
                 previousEnd = screen.last
             }
-            var entry: [String: Any] = ["id": ride.id, "colour": style.palette.colour(i), "parts": parts]
+            var entry = Page.Map.Ride(id: ride.id, colour: style.palette.colour(i), parts: parts)
             if let first = ride.points.first, let last = ride.points.last {
                 let a = projection.point(first.fix.coordinate!)
                 let b = projection.point(last.fix.coordinate!)
-                entry["ends"] = [
-                    "ax": HTML.number(a.x), "ay": HTML.number(a.y), "bx": HTML.number(b.x - 6),
-                    "by": HTML.number(b.y - 6),
-                ]
+                entry.ends = .init(
+                    ax: HTML.number(a.x), ay: HTML.number(a.y), bx: HTML.number(b.x - 6), by: HTML.number(b.y - 6))
             }
             return entry
         }
         // Record pins: dark rounded squares with the record's id (rides are coloured lines with
         // white start circles and dark end squares; no numbered circles).
-        let pins: [[String: Any]] = input.records.filter(\.pinned).map { r in
+        let pins = input.records.filter(\.pinned).map { r in
             let p = projection.point(r.coordinate)
             let w = 10.0 + 7 * Double(String(r.id).count)
-            return [
-                "id": r.id, "x": HTML.number(p.x - w / 2), "y": HTML.number(p.y - 9), "w": HTML.number(w),
-                "tx": HTML.number(p.x), "ty": HTML.number(p.y + 4),
-            ]
+            return Page.Map.Pin(
+                id: r.id, x: HTML.number(p.x - w / 2), y: HTML.number(p.y - 9), w: HTML.number(w),
+                tx: HTML.number(p.x), ty: HTML.number(p.y + 4))
         }
         let bar = projection.scaleBar()
         let label =
@@ -552,21 +525,17 @@ public enum DayReport {
             ? String(format: "%.0f ft", bar.metres / 0.3048)
             : (bar.metres >= 1000 ? "\(Int(bar.metres / 1000)) km" : "\(Int(bar.metres)) m")
         let y = height - 18
-        var values: [String: Any] = [
-            "width": Int(width), "height": Int(height), "rides": rides, "pins": pins, "markerFill": markerFill,
-            "markerEdge": markerEdge,
-            "tileLevels": MapTiles.layers(
+        return Page.Map(
+            width: Int(width), height: Int(height), rides: rides, pins: pins, markerFill: markerFill,
+            markerEdge: markerEdge,
+            tileLevels: MapTiles.layers(
                 projection, along: lines, fetcher: style.tiles, levels: style.tileLevels, link: style.tilePath),
-            "projection": projection.parameters,
-            "trackData": trackData(input, style: style, projection: projection),
-            "bar": ["y": HTML.number(y), "ty": HTML.number(y - 6), "width": HTML.number(bar.pixels), "label": label],
-        ]
-        // A frame larger than the routes (the served page's) says where they are: the script
-        // opens the map on them, at the shape of the window.
-        if frame.margin > Frame.report.margin {
-            values["fit"] = box(lines.flatMap { $0 }, projection: projection, minimumMetres: 400)
-        }
-        return values
+            projection: projection.parameters, trackData: trackData(input, style: style, projection: projection),
+            bar: ScaleBar(y: HTML.number(y), ty: HTML.number(y - 6), width: HTML.number(bar.pixels), label: label),
+            // A frame larger than the routes (the served page's) says where they are: the script
+            // opens the map on them, at the shape of the window.
+            fit: frame.margin > Frame.report.margin
+                ? box(lines.flatMap { $0 }, projection: projection, minimumMetres: 400) : nil)
     }
 
     /// The map's frame in SVG units, and the margin left around the routes. A report's is the
@@ -682,22 +651,21 @@ public enum DayReport {
         return d
     }
 
-    static func rideRows(_ input: DayReportInput, style: ReportStyle) -> [[String: Any]] {
+    static func rideRows(_ input: DayReportInput, style: ReportStyle) -> [Page.RideRow] {
         input.rides.enumerated().map { i, r in
             let s = r.statistics
-            return [
-                "id": r.id, "colour": style.palette.colour(i), "start": style.time(s.start!, input.timeZone),
-                "end": style.time(s.end!, input.timeZone), "distance": style.distance(s.distance),
-                "moving": ReportStyle.duration(s.moving), "average": s.averageMovingSpeed.map(style.speed) ?? "–",
-                "max": s.maxSpeed.map(style.speed) ?? "–", "climb": style.height(s.climb),
-                "descent": style.height(s.descent),
-            ]
+            return Page.RideRow(
+                id: r.id, colour: style.palette.colour(i), start: style.time(s.start!, input.timeZone),
+                end: style.time(s.end!, input.timeZone), distance: style.distance(s.distance),
+                moving: ReportStyle.duration(s.moving), average: s.averageMovingSpeed.map(style.speed) ?? "–",
+                max: s.maxSpeed.map(style.speed) ?? "–", climb: style.height(s.climb),
+                descent: style.height(s.descent))
         }
     }
 
     /// Altitude over distance, rides one after another.
     static func profile(_ input: DayReportInput, style: ReportStyle, width: Double = 960, height: Double = 180)
-        -> [String: Any]
+        -> Page.Profile
     {
         var series: [(ride: Int, points: [(Double, Double)])] = []
         // A bike computer's heart rate over the same distance, on a scale of its own.
@@ -720,15 +688,17 @@ public enum DayReport {
             offset = d
         }
         let all = series.flatMap(\.points)
-        guard let minA = all.map(\.1).min(), let maxA = all.map(\.1).max(), offset > 0 else { return ["none": true] }
+        guard let minA = all.map(\.1).min(), let maxA = all.map(\.1).max(), offset > 0 else {
+            return Page.Profile(none: true)
+        }
         let span = max(maxA - minA, 10)
-        let paths: [[String: Any]] = series.filter { !$0.points.isEmpty }.map { s in
+        let paths = series.filter { !$0.points.isEmpty }.map { s in
             let screen = s.points.map {
                 (x: 40 + $0.0 / offset * (width - 60), y: height - 20 - ($0.1 - minA) / span * (height - 40))
             }
-            return ["colour": style.palette.colour(s.ride), "d": path(screen)]
+            return Page.Profile.Path(colour: style.palette.colour(s.ride), d: path(screen))
         }
-        var heartRate: [String: Any]?
+        var heartRate: Page.Profile.Heart?
         let beats = heart.flatMap { $0 }.map(\.1)
         if let low = beats.min(), let high = beats.max() {
             let bpmSpan = max(high - low, 20)
@@ -738,16 +708,13 @@ public enum DayReport {
                         (x: 40 + $0.0 / offset * (width - 60), y: height - 20 - ($0.1 - low) / bpmSpan * (height - 40))
                     })
             }
-            heartRate = ["paths": lines, "low": Int(low), "high": Int(high)]
+            heartRate = .init(paths: lines, low: Int(low), high: Int(high))
         }
         // The labels are HTML under the graphic, so they keep their size at any width.
-        var out: [String: Any] = [
-            "none": false, "width": Int(width), "height": Int(height), "paths": paths, "lowest": style.height(minA),
-            "highest": style.height(maxA),
-            "distance": style.distance(input.rides.map(\.statistics.distance).reduce(0, +)),
-        ]
-        out["heart"] = heartRate
-        return out
+        return Page.Profile(
+            none: false, width: Int(width), height: Int(height), paths: paths, lowest: style.height(minA),
+            highest: style.height(maxA), distance: style.distance(input.rides.map(\.statistics.distance).reduce(0, +)),
+            heart: heartRate)
     }
 
     /// The input with a timeline: its own, or one of its rides and records when it has none.

@@ -149,7 +149,7 @@ enum MapTiles {
     static func layers(
         _ projection: MapProjection, along lines: [[(x: Double, y: Double)]], fetcher: (any TileFetching)?,
         levels: Int, link: String? = nil
-    ) -> [[String: Any]] {
+    ) -> [Level] {
         guard fetcher != nil || link != nil else { return [] }
         let base = projection.tiles()
         guard let zoom = base.first?.key.z else { return [] }
@@ -163,9 +163,9 @@ enum MapTiles {
         }
         let images = link == nil ? fetcher?.images(wanted.flatMap { $0.map(\.key) }) ?? [:] : [:]
         return wanted.enumerated().map { level, tiles in
-            [
-                "level": level,
-                "tiles": tiles.compactMap { tile -> [String: Any]? in
+            Level(
+                level: level,
+                tiles: tiles.compactMap { tile -> Level.Tile? in
                     let href: String
                     if let link {
                         href = link + tile.key.description
@@ -177,14 +177,25 @@ enum MapTiles {
                     // A quarter pixel more each way (as the level is drawn), so neighbouring tiles leave no
                     // hairline between them; a decimal more a level, as the page magnifies it.
                     let overlap = 0.25 / Double(1 << level)
-                    return [
-                        "href": href,
-                        "x": HTML.number(tile.x - overlap, decimals: 1 + level),
-                        "y": HTML.number(tile.y - overlap, decimals: 1 + level),
-                        "size": HTML.number(tile.size + 2 * overlap, decimals: 1 + level), "key": tile.key.description,
-                    ]
-                },
-            ]
+                    return Level.Tile(
+                        href: href, x: HTML.number(tile.x - overlap, decimals: 1 + level),
+                        y: HTML.number(tile.y - overlap, decimals: 1 + level),
+                        size: HTML.number(tile.size + 2 * overlap, decimals: 1 + level), key: tile.key.description)
+                })
         }
+    }
+
+    /// One level of a map's base map, as the `tiles` partial reads it: its tiles placed in the
+    /// map's frame.
+    struct Level: Encodable {
+        struct Tile: Encodable {
+            var href: String
+            var x: String
+            var y: String
+            var size: String
+            var key: String
+        }
+        var level: Int
+        var tiles: [Tile]
     }
 }

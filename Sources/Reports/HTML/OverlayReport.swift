@@ -85,61 +85,106 @@ public enum OverlayReport {
         let projection = MapProjection(
             fitting: days.flatMap { $0.lines.joined() + $0.places }, width: width, height: height)
         let screen = days.map { day in day.lines.map { $0.map(projection.point) } }
-        let drawn: [[String: Any]] = days.enumerated().map { i, day in
-            [
-                "date": day.date, "colour": style.palette.colour(i),
-                "paths": screen[i].filter { $0.count > 1 }.map { DayReport.path($0) },
-                "places": day.places.map { place -> [String: Any] in
+        let drawn = days.enumerated().map { i, day in
+            Page.Drawn(
+                date: day.date, colour: style.palette.colour(i),
+                paths: screen[i].filter { $0.count > 1 }.map { DayReport.path($0) },
+                places: day.places.map { place in
                     let p = projection.point(place)
-                    return ["x": HTML.number(p.x), "y": HTML.number(p.y)]
-                },
-            ]
+                    return Page.Spot(x: HTML.number(p.x), y: HTML.number(p.y))
+                })
         }
         let bar = projection.scaleBar()
-        let rows: [[String: Any]] = days.enumerated().map { i, day in
-            var row: [String: Any] = [
-                "date": day.date, "colour": style.palette.colour(i),
-                "weekday": weekday(day.date).map { $0 + " " } ?? "",
+        let rows = days.enumerated().map { i, day in
+            Page.Row(
+                date: day.date, colour: style.palette.colour(i), weekday: weekday(day.date).map { $0 + " " } ?? "",
                 // The web app writes days as its day pages do ("Sun 14 Jun 2026"); a report file
                 // keeps the sortable "Sun 2026-06-14".
-                "shown": web != nil
+                shown: web != nil
                     ? CivilDate(iso: day.date).map(shortWritten) ?? day.date
                     : (weekday(day.date).map { $0 + " " } ?? "") + day.date,
-                "ride": !day.lines.isEmpty, "distance": style.distance(day.distance),
-                "moving": ReportStyle.duration(day.moving), "link": day.link,
-            ]
-            if let summary = day.summary { row["summary"] = summary }
-            return row
+                ride: !day.lines.isEmpty, distance: style.distance(day.distance),
+                moving: ReportStyle.duration(day.moving), link: day.link, summary: day.summary)
         }
-        var page: [String: Any] = [
-            "title": title, "theme": style.theme.rawValue, "overlay": true, "dayCount": counted(days.count, "day"),
-            "total": style.distance(days.map(\.distance).reduce(0, +)), "rows": rows,
-            "map": [
-                "width": Int(width), "height": Int(height), "days": drawn,
-                "tileLevels": MapTiles.layers(
+        let page = Page(
+            title: title, theme: style.theme.rawValue, dayCount: counted(days.count, "day"),
+            total: style.distance(days.map(\.distance).reduce(0, +)), rows: rows,
+            map: Page.Map(
+                width: Int(width), height: Int(height), days: drawn,
+                tileLevels: MapTiles.layers(
                     projection,
                     along: screen.flatMap { $0 } + days.flatMap { $0.places.map { [projection.point($0)] } },
                     fetcher: style.tiles, levels: style.tileLevels, link: style.tilePath),
-                "trackData": pointerData(days, screen: screen, style: style),
-                "bar": [
-                    "y": "\(Int(height - 18))", "ty": "\(Int(height - 24))", "width": HTML.number(bar.pixels),
-                    "label": bar.metres >= 1000 ? "\(Int(bar.metres / 1000)) km" : "\(Int(bar.metres)) m",
-                ],
-            ],
-        ]
-        if let suggest = SuggestionTable.section(suggestions) { page["suggest"] = suggest }
-        if let tiles = style.tiles, !tiles.attribution.isEmpty { page["attribution"] = tiles.attribution }
-        if let web {
-            var links: [String: Any] = [
-                "user": web.user, "home": web.home, "calendar": web.calendar, "script": web.script, "from": web.from,
-                "to": web.to,
-            ]
-            if let message = web.message { links["message"] = message }
-            page["web"] = links
-        } else {
-            page["inline"] = true
+                trackData: pointerData(days, screen: screen, style: style),
+                bar: ScaleBar(
+                    y: "\(Int(height - 18))", ty: "\(Int(height - 24))", width: HTML.number(bar.pixels),
+                    label: bar.metres >= 1000 ? "\(Int(bar.metres / 1000)) km" : "\(Int(bar.metres)) m")),
+            suggest: SuggestionTable.section(suggestions),
+            attribution: style.tiles.map(\.attribution).flatMap { $0.isEmpty ? nil : $0 },
+            web: web.map {
+                Page.Links(
+                    user: $0.user, home: $0.home, calendar: $0.calendar, script: $0.script, from: $0.from, to: $0.to,
+                    message: $0.message)
+            },
+            inline: web == nil ? true : nil)
+        return ReportTemplates.pages.render(web == nil ? "overlay" : "webdays", model: page)
+    }
+
+    /// What the `overlay` and `webdays` templates read.
+    struct Page: Encodable {
+        /// A day's lines and places on the map.
+        struct Drawn: Encodable {
+            var date: String
+            var colour: String
+            var paths: [String]
+            var places: [Spot]
         }
-        return ReportTemplates.pages.render(web == nil ? "overlay" : "webdays", page)
+        struct Spot: Encodable {
+            var x: String
+            var y: String
+        }
+        /// A day in the list under the map.
+        struct Row: Encodable {
+            var date: String
+            var colour: String
+            var weekday: String
+            var shown: String
+            var ride: Bool
+            var distance: String
+            var moving: String
+            var link: String
+            var summary: String?
+        }
+        struct Map: Encodable {
+            var width: Int
+            var height: Int
+            var days: [Drawn]
+            var tileLevels: [MapTiles.Level]
+            var trackData: String
+            var bar: ScaleBar
+        }
+        /// The served page's links and range.
+        struct Links: Encodable {
+            var user: String
+            var home: String
+            var calendar: String
+            var script: String
+            var from: String
+            var to: String
+            var message: String?
+        }
+        var title: String
+        var theme: String
+        var overlay = true
+        var dayCount: String
+        var total: String
+        var rows: [Row]
+        var map: Map
+        var suggest: SuggestionTable.Section?
+        var attribution: String?
+        var web: Links?
+        /// A report file (its script inline).
+        var inline: Bool?
     }
 }
 
@@ -167,4 +212,12 @@ public struct WebOverlay: Sendable {
         self.to = to
         self.message = message
     }
+}
+
+/// A map's scale bar, where a template draws it (SVG units) and what it says.
+struct ScaleBar: Encodable {
+    var y: String
+    var ty: String
+    var width: String
+    var label: String
 }

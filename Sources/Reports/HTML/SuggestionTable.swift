@@ -29,22 +29,38 @@ public struct SuggestionTable: Sendable, Equatable {
         self.windows = windows
     }
 
-    /// The values the `suggestions` partial reads.
-    static func section(_ tables: [SuggestionTable]) -> [String: Any]? {
+    /// What the `suggestions` partial reads.
+    struct Section: Encodable {
+        struct Table: Encodable {
+            var kind: String
+            var basis: String
+            var hasRows: Bool
+            var rows: [Row]
+            var hasWindows: Bool
+            var windows: [String]
+        }
+        struct Row: Encodable {
+            var condition: String
+            var bin: String
+            var count: Int
+            var lift: String
+        }
+        var tables: [Table]
+    }
+
+    /// The section of `tables` (nil: none to show).
+    static func section(_ tables: [SuggestionTable]) -> Section? {
         guard !tables.isEmpty else { return nil }
-        return [
-            "tables": tables.map { t -> [String: Any] in
-                [
-                    "kind": t.kind, "basis": t.basis, "hasRows": !t.rows.isEmpty,
-                    "rows": t.rows.map { r -> [String: Any] in
-                        [
-                            "condition": r.condition.replacingOccurrences(of: "_", with: " "), "bin": r.bin,
-                            "count": r.count, "lift": HTML.number(r.lift),
-                        ]
+        return Section(
+            tables: tables.map { t in
+                Section.Table(
+                    kind: t.kind, basis: t.basis, hasRows: !t.rows.isEmpty,
+                    rows: t.rows.map { r in
+                        Section.Row(
+                            condition: r.condition.replacingOccurrences(of: "_", with: " "), bin: r.bin,
+                            count: r.count, lift: HTML.number(r.lift))
                     },
-                    "hasWindows": !t.windows.isEmpty, "windows": t.windows,
-                ]
-            }
-        ]
+                    hasWindows: !t.windows.isEmpty, windows: t.windows)
+            })
     }
 }
