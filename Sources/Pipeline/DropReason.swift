@@ -24,6 +24,9 @@ public enum DropReason: String, CaseIterable, Codable, Sendable, Comparable {
     case interval
     /// Closer than the minimum distance to the last kept fix.
     case minDistance = "min_distance"
+    /// A phone's point (`serve`) timed more than ten minutes ahead of the server's clock: a
+    /// phone's clock gone wrong (kept, it would make every real point after it late).
+    case ahead
 
     public static func < (a: DropReason, b: DropReason) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

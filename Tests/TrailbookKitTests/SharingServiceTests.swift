@@ -41,9 +41,9 @@ import TrailbookTestSupport
         let ingest = PhoneIngest(store: store, configuration: PipelineConfiguration(), logger: Logger(label: "test"))
         let trip = (type: "overland.trip", body: #"{"feature":{"properties":{"type":"trip"}}}"#)
         let now = t0 + 60_000
-        let twoYearsAhead = fix(t0 + 2 * 366 * 86_400_000, lon: 8.54)
+        let twoYearsAgo = fix(t0 - 2 * 366 * 86_400_000, lon: 8.54)
         await #expect(throws: IngestError.self) {
-            try await ingest.ingest([twoYearsAhead], device: phone, account: "ana", messages: [trip], now: now)
+            try await ingest.ingest([twoYearsAgo], device: phone, account: "ana", messages: [trip], now: now)
         }
         #expect(try store.readNow { try $0.deviceMessages(account: "ana") }.isEmpty, "nothing of the refused batch")
         let stored = try await ingest.ingest(
@@ -51,6 +51,29 @@ import TrailbookTestSupport
         #expect(stored == 1)
         let kept = try store.readNow { try $0.deviceMessages(account: "ana") }
         #expect(kept.map(\.type) == ["overland.trip"] && kept.map(\.receivedMilliseconds) == [now], "\(kept)")
+    }
+
+    /// A phone whose clock ran ahead: its points more than ten minutes ahead of the server's clock
+    /// are dropped (counted as `ahead` on its ride), the rest of the batch stored, and the real
+    /// points after them are the device's newest, not late ones.
+    @Test func aPointAheadOfTheClockIsDroppedAndTheRestStored() async throws {
+        let (_, store, phone) = try setUp()
+        let ingest = PhoneIngest(store: store, configuration: PipelineConfiguration(), logger: Logger(label: "test"))
+        let ana = DeviceFilter.account("ana", device: nil)
+        let now = t0 + 60_000
+        let ahead = fix(now + PhoneIngest.aheadTolerance + 3_600_000, lon: 8.56)
+        let nearlyAhead = fix(now + PhoneIngest.aheadTolerance - 1000, lon: 8.545)
+        #expect(try await ingest.ingest([fix(t0, lon: 8.54), ahead], device: phone, account: "ana", now: now) == 1)
+        // A minute later: the next real point is stored as the newest; a point within the
+        // tolerance (a clock a few minutes fast) is kept.
+        let later = fix(t0 + 60_000, lon: 8.541)
+        #expect(try await ingest.ingest([later], device: phone, account: "ana", now: now + 60_000) == 1)
+        let newest = try store.readNow { try $0.latestPoint(devices: ana) }
+        #expect(newest?.unixMilliseconds == t0 + 60_000, "\(String(describing: newest))")
+        #expect(try await ingest.ingest([nearlyAhead], device: phone, account: "ana", now: now) == 1)
+        let rides = try store.readNow { try $0.rides(fromMilliseconds: .min, toMilliseconds: .max, devices: ana) }
+        #expect(rides.map(\.drops["ahead"]) == [1], "\(rides)")
+        #expect(rides.map(\.pointCount) == [3])
     }
 
     /// A device's batches sent at once go one after the other through its lane (its turn is

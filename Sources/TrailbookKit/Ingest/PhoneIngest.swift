@@ -69,6 +69,8 @@ public final class PhoneIngest: Sendable {
             /// The newest point time (ms) the device sent while the server runs: older points are late.
             var seen: Int64?
             var offline = false
+            /// A point ahead of the clock was logged (once a device while the server runs).
+            var toldAhead = false
             /// The pipeline as the batch being stored leaves it, kept once it is stored.
             var pending: Pipeline?
             /// How many times the account's places changed (``placesChanged()``): a batch that read
@@ -101,6 +103,7 @@ public final class PhoneIngest: Sendable {
             throw .badPoint("latitude \(c.latitude), longitude \(c.longitude) is not a place on Earth")
         }
         guard let ms = fix.unixMilliseconds else { throw .badPoint("it has no time") }
+        // A point up to a year ahead of the clock is dropped, not refused (``aheadTolerance``).
         guard abs(ms - now) <= 366 * 86_400_000 else {
             throw .badPoint("its time \(LocalTime.utc(ms)) is more than a year from now")
         }
@@ -221,6 +224,12 @@ public final class PhoneIngest: Sendable {
                 if batch.readPlaces && lane.placesChanges == batch.placesChanges { lane.placesRead = now }
                 lane.offline = false
                 lane.lastSeen = now
+                if batch.ahead > 0 && !lane.toldAhead {
+                    lane.toldAhead = true
+                    logger.warning(
+                        "\(batch.name) sent \(counted(batch.ahead, "point")) timed more than \(Self.aheadTolerance / 60_000) minutes ahead of this server's clock, dropped (ahead); is the phone's clock or the server's wrong? (said once a device)"
+                    )
+                }
             }
             return stored
         }
@@ -232,6 +241,8 @@ public final class PhoneIngest: Sendable {
     struct Batch: Sendable {
         let kept: [KeptPoint]
         let drops: [String: Int]
+        /// Points dropped for being ahead of the clock (``aheadTolerance``).
+        let ahead: Int
         let late: ClosedRange<Int64>?
         let seen: Int64?
         let state: DeviceStateUpdate?
@@ -249,6 +260,13 @@ public final class PhoneIngest: Sendable {
         let observe: @Sendable (inout EventDetector) -> (points: [TrailEvent], others: [TrailEvent])
     }
 
+    /// How far ahead of the server's clock a phone's point may be, ms: one further ahead (up to
+    /// a year; beyond, ``check(_:now:)`` refuses it) is dropped (``DropReason/ahead``) and the rest
+    /// of its batch stored. Phones take their time from
+    /// the network or the satellites, seconds apart; a point hours or a year ahead is a clock gone
+    /// wrong, and kept it would make every real point after it late (its events not sent).
+    public static let aheadTolerance: Int64 = 10 * 60_000
+
     static func prepare(
         _ fixes: [Fix], lane: inout Lane.State, battery: Double?, alarms: [PhoneAlarm], readings: [WeatherReading],
         messages: [(type: String, body: String)], now: Int64
@@ -258,7 +276,10 @@ public final class PhoneIngest: Sendable {
         var kept: [KeptPoint] = []
         var drops: [String: Int] = [:]
         var late: ClosedRange<Int64>?
-        let sorted = fixes.sorted { $0.unixMilliseconds! < $1.unixMilliseconds! }
+        let ahead = fixes.count { $0.unixMilliseconds! > now + aheadTolerance }
+        if ahead > 0 { drops[DropReason.ahead.rawValue] = ahead }
+        let sorted = fixes.filter { $0.unixMilliseconds! <= now + aheadTolerance }
+            .sorted { $0.unixMilliseconds! < $1.unixMilliseconds! }
         for f in sorted {
             let t = f.unixMilliseconds!
             if let seen, t <= seen {
@@ -314,7 +335,8 @@ public final class PhoneIngest: Sendable {
             if observed.points.isEmpty && observed.others.isEmpty { quiet = alone }
         }
         return Batch(
-            kept: kept, drops: drops, late: late, seen: seen, state: state, detector: lane.detector, quiet: quiet,
+            kept: kept, drops: drops, ahead: ahead, late: late, seen: seen, state: state, detector: lane.detector,
+            quiet: quiet,
             readPlaces: readPlaces, placesChanges: lane.placesChanges, name: lane.name, outlet: lane.outlet,
             observe: observe)
     }
