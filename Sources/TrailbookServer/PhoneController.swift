@@ -83,9 +83,9 @@ struct PhoneController {
         try await keep(
             { PhoneProtocols.Report(fixes: message.fix.map { [$0] } ?? [], battery: message.battery) },
             readings: message.pressure.map { [$0] } ?? [], device: device)
-        if let type = PhoneProtocols.owntracksKeptType(data) {
+        if let type = message.keptType {
             // The message and the places it names in one unit of work.
-            let places = PhoneProtocols.owntracksPlaces(data)
+            let places = message.places
             try await store.write { unit in
                 _ = try unit.addDeviceMessage(
                     device.device, type: type, receivedMilliseconds: UTCTimestamp.now(),

@@ -199,15 +199,31 @@ enum PhoneProtocols {
         PhoneJSON.parse(body)?["device_id"]?.string
     }
 
+    /// What an OwnTracks message says, its body parsed once.
+    struct OwnTracksPost {
+        var fix: Fix?
+        /// Percent.
+        var battery: Double?
+        var pressure: WeatherReading?
+        /// The `_type` of a message kept as it came (``owntracksKept``); nil for a location or another type.
+        var keptType: String?
+        /// The regions a `waypoint` or `waypoints` message names, as places.
+        var places: [Place] = []
+    }
+
     /// OwnTracks HTTP mode: one JSON message; a `location` (`lat`, `lon`, `tst` seconds, `acc`
     /// metres, `alt`, `vel` km/h, `cog`) gives a fix, other types (`transition`, `waypoint`,
     /// `lwt`, ...) none; `batt` is the battery in percent, `p` the phone's barometric pressure in
     /// kPa (a reading in hPa at `tst`, when it is a plausible air pressure, 30 to 110 kPa).
-    static func owntracks(_ body: Data) throws -> (fix: Fix?, battery: Double?, pressure: WeatherReading?) {
+    static func owntracks(_ body: Data) throws -> OwnTracksPost {
         guard let doc = PhoneJSON.parse(body)?.object else {
             throw Malformed(description: "the body is not a JSON object")
         }
-        guard doc["_type"]?.string == "location" else { return (nil, nil, nil) }
+        let type = doc["_type"]?.string
+        guard type == "location" else {
+            return OwnTracksPost(
+                keptType: type.flatMap { owntracksKept.contains($0) ? $0 : nil }, places: owntracksPlaces(doc))
+        }
         func number(_ key: String) -> Double? { doc[key]?.number }
         guard let lat = number("lat"), let lon = number("lon"), let tst = number("tst") else {
             throw Malformed(description: "a location needs lat, lon and tst")
@@ -220,25 +236,16 @@ enum PhoneProtocols {
             guard kPa.isFinite, (30...110).contains(kPa) else { return nil }
             return WeatherReading(milliseconds: Int64((tst * 1000).rounded()), pressure: kPa * 10)
         }
-        return (fix, percent(number("batt")), pressure)
+        return OwnTracksPost(fix: fix, battery: percent(number("batt")), pressure: pressure)
     }
 
     /// The OwnTracks message types that are kept as they come (not positions).
     static let owntracksKept: Set<String> = ["transition", "waypoint", "waypoints", "lwt"]
 
-    /// The `_type` of an OwnTracks message that is kept as it came; nil for a location or
-    /// another type.
-    static func owntracksKeptType(_ body: Data) -> String? {
-        guard let type = PhoneJSON.parse(body)?["_type"]?.string, owntracksKept.contains(type)
-        else { return nil }
-        return type
-    }
-
     /// The regions of an OwnTracks `waypoint` message (or each of a `waypoints` message's list) as
     /// places: `desc` the name, `lat`/`lon` the centre, `rad` the radius in metres (100 when
     /// missing or 0); entries without a name or a position on Earth are passed over.
-    static func owntracksPlaces(_ body: Data) -> [Place] {
-        guard let doc = PhoneJSON.parse(body)?.object else { return [] }
+    static func owntracksPlaces(_ doc: [String: PhoneJSON]) -> [Place] {
         let entries: [[String: PhoneJSON]]
         switch doc["_type"]?.string {
         case "waypoint": entries = [doc]

@@ -56,9 +56,13 @@ import Testing
             try PhoneProtocols.traccarJSON(Data(#"{"device_id":"x","location":[{"coords":{}}, 3]}"#.utf8))
         }
         #expect(PhoneProtocols.traccarDeviceID(Data(#"{"device_id":"abc","location":{}}"#.utf8)) == "abc")
-        #expect(PhoneProtocols.owntracksKeptType(Data(#"{"_type":"lwt","tst":1}"#.utf8)) == "lwt")
-        let places = PhoneProtocols.owntracksPlaces(
+        let lwt = try PhoneProtocols.owntracks(Data(#"{"_type":"lwt","tst":1}"#.utf8))
+        #expect(lwt.keptType == "lwt" && lwt.fix == nil && lwt.places.isEmpty)
+        #expect(ok.keptType == nil, "a location is stored as a point, not kept as it came")
+        let waypoints = try PhoneProtocols.owntracks(
             Data(#"{"_type":"waypoints","waypoints":[{"desc":"Home","lat":47.3,"lon":8.5,"rad":0},7]}"#.utf8))
-        #expect(places.map(\.name) == ["Home"] && places.first?.radius == 100)
+        #expect(waypoints.keptType == "waypoints" && waypoints.fix == nil)
+        #expect(waypoints.places.map(\.name) == ["Home"] && waypoints.places.first?.radius == 100)
+        #expect(try PhoneProtocols.owntracks(Data(#"{"_type":"card","name":"x"}"#.utf8)).keptType == nil)
     }
 }
