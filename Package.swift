@@ -208,8 +208,8 @@ if ProcessInfo.processInfo.environment["TRAILBOOK_BENCH"] != nil {
         .executableTarget(
             name: "bench-pg-statements",
             dependencies: [
-                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                "GPSCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Sources/Bench/pg-statements"))
 }

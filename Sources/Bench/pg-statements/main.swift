@@ -1,6 +1,7 @@
 // What an async unit body would gain on PostgreSQL: the same statements sent by units that block a
-// thread on each reply (`EventLoopFuture.wait()`, as the store's units do) and by tasks that await
-// it (PostgresNIO's async `query`), on connections of their own, 1 and 16 units at once.
+// thread on each reply (a thread of `Blocking.start` waiting in `Blocking.settle`, as the store's
+// units do) and by tasks that await it (PostgresNIO's async `query`), on connections of their own,
+// 1 and 16 units at once.
 //
 //   swift build -c release --product bench-pg-statements   (with TRAILBOOK_BENCH=1 in the environment)
 //   .build/release/bench-pg-statements URL [STATEMENTS]
@@ -8,9 +9,9 @@
 // Prints, for each way and width: statements/s, mean reply time, and this process's CPU time per
 // statement (user + system). Part of `make bench` (scripts/bench-postgres.sh).
 import Foundation
+import GPSCore
 import Logging
 import NIOCore
-import NIOPosix
 import PostgresNIO
 
 struct Bench: Sendable {
@@ -18,11 +19,9 @@ struct Bench: Sendable {
     let configuration: PostgresConnection.Configuration
     let logger = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    func connect() throws -> PostgresConnection {
-        try PostgresConnection.connect(
-            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
-            id: Int.random(in: 1...1_000_000), logger: logger
-        ).wait()
+    func connect() async throws -> PostgresConnection {
+        try await PostgresConnection.connect(
+            configuration: configuration, id: Int.random(in: 1...1_000_000), logger: logger)
     }
 
     /// This process's CPU time so far, s.
@@ -46,30 +45,41 @@ struct Bench: Sendable {
     }
 
     /// Each unit on a thread of its own, blocked on every reply.
-    func blocking(units: Int) throws {
-        let connections = try (0..<units).map { _ in try connect() }
+    func blocking(units: Int) async throws {
+        var connections: [PostgresConnection] = []
+        for _ in 0..<units { connections.append(try await connect()) }
         let (start, used) = (Date(), Self.cpu())
-        let done = DispatchGroup()
-        for connection in connections {
-            done.enter()
-            Thread { [self] in
-                for i in 0..<statements { _ = try! connection.query(Self.query(i), logger: logger).wait() }
-                done.leave()
-            }.start()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for connection in connections {
+                group.addTask {
+                    try await withCheckedThrowingContinuation { (unit: CheckedContinuation<Void, any Error>) in
+                        Blocking.start("unit") {
+                            do {
+                                for i in 0..<statements {
+                                    _ = try Blocking.settle { done in
+                                        connection.query(Self.query(i), logger: logger).whenComplete {
+                                            done($0.mapError { $0 })
+                                        }
+                                    }
+                                }
+                                unit.resume()
+                            } catch {
+                                unit.resume(throwing: error)
+                            }
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
         }
-        done.wait()
         report("blocking", units: units, seconds: Date().timeIntervalSince(start), cpu: Self.cpu() - used)
-        for connection in connections { try connection.close().wait() }
+        for connection in connections { try await connection.close() }
     }
 
     /// Each unit a task, awaiting every reply.
     func awaiting(units: Int) async throws {
         var connections: [PostgresConnection] = []
-        for _ in 0..<units {
-            connections.append(
-                try await PostgresConnection.connect(
-                    configuration: configuration, id: Int.random(in: 1...1_000_000), logger: logger))
-        }
+        for _ in 0..<units { connections.append(try await connect()) }
         let (start, used) = (Date(), Self.cpu())
         try await withThrowingTaskGroup(of: Void.self) { group in
             for connection in connections {
@@ -103,7 +113,7 @@ print("\(bench.statements) statements per unit, \(ProcessInfo.processInfo.active
 for round in 1...2 {
     print("round \(round)")
     for units in [1, 16] {
-        try bench.blocking(units: units)
+        try await bench.blocking(units: units)
         try await bench.awaiting(units: units)
     }
 }
