@@ -69,6 +69,14 @@ import TrailbookKit
                 }
                 #expect(status == .ok && text.contains("<html"), "\(page): \(status) \(text.prefix(300))")
             }
+            // The import page's view model: the largest upload in MiB, the session's token for the form.
+            let importPage = try await client.execute(uri: "/import", method: .get, headers: ana) {
+                String(buffer: $0.body)
+            }
+            #expect(importPage.contains("at most \(WebImport.limit >> 20) MiB"), "\(importPage.prefix(800))")
+            #expect(
+                importPage.contains("<form id=\"import\" data-csrf=\"") && !importPage.contains("data-csrf=\"\""),
+                "\(importPage.prefix(800))")
             // The day and the calendar without a date send on to a page that has one.
             for (page, to) in [("/day", "/day/20"), ("/calendar", "/calendar?year=20")] {
                 let (status, location) = try await client.execute(uri: page, method: .get, headers: ana) {

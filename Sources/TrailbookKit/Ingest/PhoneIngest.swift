@@ -262,9 +262,9 @@ public final class PhoneIngest: Sendable {
 
     /// How far ahead of the server's clock a phone's point may be, ms: one further ahead (up to
     /// a year; beyond, ``check(_:now:)`` refuses it) is dropped (``DropReason/ahead``) and the rest
-    /// of its batch stored. Phones take their time from
-    /// the network or the satellites, seconds apart; a point hours or a year ahead is a clock gone
-    /// wrong, and kept it would make every real point after it late (its events not sent).
+    /// of its batch stored. Phones take their time from the network or the satellites, seconds
+    /// apart; a point hours or a year ahead is a clock gone wrong, and kept it would make every
+    /// real point after it late (its events not sent).
     public static let aheadTolerance: Int64 = 10 * 60_000
 
     static func prepare(
