@@ -381,17 +381,6 @@ public enum DayReport {
             )
             if m.isTrip {
                 row.modes = .init(options: web.modes.map { .init(value: $0, selected: $0 == m.mode) })
-            } else {
-                var options = web.places.map {
-                    Page.Option(value: $0.value, name: $0.name, selected: $0.value == m.place)
-                }
-                if !web.places.contains(where: { $0.value == m.place }) {
-                    options.insert(.init(value: m.place ?? "", name: m.title, selected: true), at: 0)
-                }
-                row.places = .init(options: options)
-                if let place = m.place { row.rename = .init(place: place, current: m.placeName ?? "") }
-            }
-            if m.isTrip {
                 // The points are in time order: the trip's are one run of them, found by halving.
                 var (first, high) = (0, points.count)
                 while first < high {
@@ -402,11 +391,21 @@ public enum DayReport {
                 let line = way.isEmpty ? ends : [ends.first].compactMap { $0 } + way + [ends.last].compactMap { $0 }
                 row.box = box(line, projection: projection, minimumMetres: 300)
                 if line.count > 1 { row.focus = .init(line: path(line)) }
-            } else if let centre = ends.first {
-                let r = max(m.spread, 40) / projection.metresPerPixel
-                row.box = box([centre], projection: projection, minimumMetres: max(m.spread * 6, 400))
-                row.focus = .init(
-                    circle: .init(x: HTML.number(centre.x), y: HTML.number(centre.y), r: HTML.number(r)))
+            } else {
+                var options = web.places.map {
+                    Page.Option(value: $0.value, name: $0.name, selected: $0.value == m.place)
+                }
+                if !web.places.contains(where: { $0.value == m.place }) {
+                    options.insert(.init(value: m.place ?? "", name: m.title, selected: true), at: 0)
+                }
+                row.places = .init(options: options)
+                if let place = m.place { row.rename = .init(place: place, current: m.placeName ?? "") }
+                if let centre = ends.first {
+                    let r = max(m.spread, 40) / projection.metresPerPixel
+                    row.box = box([centre], projection: projection, minimumMetres: max(m.spread * 6, 400))
+                    row.focus = .init(
+                        circle: .init(x: HTML.number(centre.x), y: HTML.number(centre.y), r: HTML.number(r)))
+                }
             }
             entries.append((m.start, row))
         }

@@ -276,10 +276,10 @@ public final class PhoneIngest: Sendable {
         var kept: [KeptPoint] = []
         var drops: [String: Int] = [:]
         var late: ClosedRange<Int64>?
-        let ahead = fixes.count { $0.unixMilliseconds! > now + aheadTolerance }
-        if ahead > 0 { drops[DropReason.ahead.rawValue] = ahead }
         let sorted = fixes.filter { $0.unixMilliseconds! <= now + aheadTolerance }
             .sorted { $0.unixMilliseconds! < $1.unixMilliseconds! }
+        let ahead = fixes.count - sorted.count
+        if ahead > 0 { drops[DropReason.ahead.rawValue] = ahead }
         for f in sorted {
             let t = f.unixMilliseconds!
             if let seen, t <= seen {
