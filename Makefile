@@ -92,9 +92,13 @@ demo: build
 # a clean `make test` (CI) for the same decoder; `make conformance` runs it on the release binary.
 # Passwords are hashed at bcrypt cost 4 in the tests, not 12 (`$TRAILBOOK_PASSWORD_COST`,
 # docs/COMMANDS.md): at 12, bcrypt was 16% of the CPU of a run (docs/BENCHMARKS.md).
+# The command tests run each command in the test process (`Trailbook.main` on a console of pipes), as
+# async tests; Swift Testing would start every async test at once, so it runs TEST_WIDTH at a time (the
+# timing-bound tests, a server's outage or a recorder's commits, need the cores they wait on).
+TEST_WIDTH ?= 6
 test: deps-test
 	$(SWIFT) build
-	TRAILBOOK_PASSWORD_COST=4 $(SWIFT) test
+	TRAILBOOK_PASSWORD_COST=4 SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test
 	@$(call run_conformance,.build/debug/trailbook)
 
 # The real-receiver corpus in ../shared (present in CI); fails below the recorded thresholds.

@@ -56,3 +56,5 @@ int tb_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
 }
 
 int tb_malloc_trim(void) { return malloc_trim(0); }
+
+int tb_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }

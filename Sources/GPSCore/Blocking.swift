@@ -21,8 +21,16 @@ import Foundation
 /// - ``settle(_:)`` blocks the calling thread until a callback gives a result: a statement's
 ///   reply.
 public enum Blocking {
-    /// Starts `body` on a new thread named `name`, which ends when `body` returns.
+    /// Starts `body` on a new thread named `name`, which ends when `body` returns. The thread
+    /// sees the starting task's console (``Console/current``).
     public static func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        let console = Console.current
+        thread(name) { Console.$current.withValue(console) { body() } }
+    }
+
+    /// A new thread running `body`, with nothing bound: the offload helper's own threads, which
+    /// run tasks' jobs (a task sees its own task-local values, never a thread's).
+    private static func thread(_ name: String, _ body: @escaping @Sendable () -> Void) {
         let thread = Thread(block: body)
         thread.name = name
         thread.stackSize = 1 << 20
@@ -30,7 +38,8 @@ public enum Blocking {
     }
 
     /// Runs `body` on one of the kept threads and gives its result to the awaiting task. At most
-    /// 16 bodies run at once; more wait their turn in order.
+    /// 16 bodies run at once; more wait their turn in order. The body sees the process's console:
+    /// a body that reads or writes the command's streams binds ``Console/current`` itself.
     public static func run<Value: Sendable, Failure: Error>(
         _ body: @escaping @Sendable () throws(Failure) -> Value
     ) async throws(Failure) -> Value {
@@ -114,7 +123,7 @@ public enum Blocking {
             if grow { threads += 1 }
             if idle > 0 { condition.signal() }
             condition.unlock()
-            if grow { Blocking.start("trailbook worker") { self.serve() } }
+            if grow { Blocking.thread("trailbook worker") { self.serve() } }
         }
 
         /// Runs the bodies handed in, oldest first, for as long as the process lives.

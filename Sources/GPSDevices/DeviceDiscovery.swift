@@ -25,8 +25,8 @@ public enum DeviceDiscovery {
     }
 
     /// Where device nodes and sysfs live (tests point these at a prepared tree).
-    public static var devRoot: String { ProcessInfo.processInfo.environment["TRAILBOOK_DEV_ROOT"] ?? "/dev" }
-    public static var sysRoot: String { ProcessInfo.processInfo.environment["TRAILBOOK_SYS_ROOT"] ?? "/sys" }
+    public static var devRoot: String { Console.current.environment["TRAILBOOK_DEV_ROOT"] ?? "/dev" }
+    public static var sysRoot: String { Console.current.environment["TRAILBOOK_SYS_ROOT"] ?? "/sys" }
 
     /// A name for the receiver at `path` that stays the same across plug-ins: the by-id name
     /// (without its folder) when the path is one or its node has one, else the name the path

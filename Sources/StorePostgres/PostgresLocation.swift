@@ -1,4 +1,5 @@
 import Foundation
+import GPSCore
 import PostgresNIO
 
 /// Where a PostgreSQL store is: `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (also
@@ -19,7 +20,7 @@ public struct PostgresLocation: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Reads a URL; nil with the reason when it is not one this store can use.
-    public static func parse(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+    public static func parse(_ text: String, environment: [String: String] = Console.current.environment)
         -> Result<PostgresLocation, PostgresStoreError>
     {
         func bad(_ why: String) -> Result<PostgresLocation, PostgresStoreError> {

@@ -1,19 +1,19 @@
 import ArgumentParser
 import Foundation
+import GPSCore
 import TrackModel
 import TrailbookKit
 
 /// Reads a password from standard input: the whole input, without the line end that ends it.
 enum PasswordInput {
     static func read() throws -> String {
-        guard isatty(STDIN_FILENO) == 0 else {
+        guard !Console.current.inputIsTerminal else {
             throw CommandFailure(
                 message:
                     "Give the password on standard input, e.g. printf '%s' \"$PASSWORD\" | trailbook user add NAME --password-stdin.",
                 code: .usage)
         }
-        return TextInput.withoutFinalLineEnd(
-            String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
+        return TextInput.withoutFinalLineEnd(String(decoding: Console.current.readInput(), as: UTF8.self))
     }
 }
 

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import TrailbookKit
+import GPSCore
 import Pipeline
+import TrailbookKit
 
 /// `--config`, `--preset` and the common collection settings, shared by the commands that
 /// run the pipeline. Precedence: the preset, then the config file, then these options.
@@ -45,7 +46,7 @@ struct ConfigOptions: ParsableArguments {
     /// The config file to read, if any: the one given, else the per-user one when it exists.
     func configPath() -> String? {
         if let config { return config }
-        let env = ProcessInfo.processInfo.environment
+        let env = Console.current.environment
         let path = UserDirectories.config(env) + "/trailbook/config.toml"
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }

@@ -51,7 +51,7 @@ struct Decode: ParsableCommand {
     func validate() throws {
         // A UTC date: the receiver's clock is UTC.
         if let date { try LocalDate.check(date, option: "--date") }
-        if file == nil && isatty(STDIN_FILENO) != 0 {
+        if file == nil && Console.current.inputIsTerminal {
             throw ValidationError("Give an NMEA log to decode, or - to read standard input.")
         }
     }

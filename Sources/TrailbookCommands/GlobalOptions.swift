@@ -15,8 +15,6 @@ struct GlobalOptions: ParsableArguments {
 
     /// A logger that writes to standard error at the chosen level.
     func makeLogger() -> Logger {
-        var logger = Logger(label: "trailbook") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = logLevel.level
-        return logger
+        Logger.console(label: "trailbook", level: logLevel.level)
     }
 }

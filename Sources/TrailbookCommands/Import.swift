@@ -153,10 +153,9 @@ struct Import: AsyncParsableCommand {
         }
         let (expanded, passedOver) = try ImportJob.files(for: files)
         if passedOver > 0 && !json && format == nil {
-            FileHandle.standardError.write(
-                Data(
-                    ("Importing \(counted(expanded.count, "file")); \(counted(passedOver, "other file")) passed over "
-                        + "(no track in \(passedOver == 1 ? "it" : "them")).\n").utf8))
+            printError(
+                "Importing \(counted(expanded.count, "file")); \(counted(passedOver, "other file")) passed over "
+                    + "(no track in \(passedOver == 1 ? "it" : "them")).")
         }
         var job = ImportJob(files: expanded, device: deviceName, options: options)
         job.account = accountOptions.user

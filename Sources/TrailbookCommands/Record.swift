@@ -58,15 +58,14 @@ struct Record: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "trailbook.record") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = logLevel.level
+        let logger = Logger.console(label: "trailbook.record", level: logLevel.level)
         let config = try configOptions.load()
         let name = deviceName ?? receiver.device.map(DeviceDiscovery.stableName(of:)) ?? "gpsd"
         // Opening (and migrating) the store blocks: on a thread of its own, not a cooperative one.
         let store = try await storeOptions.openedOrCreated()
         // The device row is written before writes stop waiting for other processes.
         let device = try await store.write { try $0.device(named: name) }
-        try await Blocking.run { try store.limitWriteWait(to: RecordService.writeWait) }
+        try await Blocking.runOnConsole { try store.limitWriteWait(to: RecordService.writeWait) }
         let source: any FixSource
         if let device = receiver.device {
             source = SerialSource(path: device, baud: receiver.baudSetting, logger: logger)

@@ -63,8 +63,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         if openapi { return print(SharingServer.openAPIDocument) }
-        var logger = Logger(label: "trailbook.serve") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = logLevel.level
+        let logger = Logger.console(label: "trailbook.serve", level: logLevel.level)
         // Opening (and migrating) the store blocks: on a thread of its own, not a cooperative one.
         let storeOptions = self.storeOptions
         let store = try await storeOptions.openedOrCreated()

@@ -25,7 +25,7 @@ struct StoreOptions: ParsableArguments {
 
     /// The store without --store: $TRAILBOOK_STORE, else under $XDG_DATA_HOME (~/.local/share).
     static var defaultPath: String {
-        let env = ProcessInfo.processInfo.environment
+        let env = Console.current.environment
         if let p = env["TRAILBOOK_STORE"], !p.isEmpty { return p }
         return UserDirectories.data(env) + "/trailbook/trailbook.sqlite"
     }
@@ -38,12 +38,12 @@ struct StoreOptions: ParsableArguments {
 
     /// ``open()`` for an async command: on a thread of its own, as opening may migrate the store.
     func opened() async throws -> any TrackStoring {
-        try await Blocking.run { try open() }
+        try await Blocking.runOnConsole { try open() }
     }
 
     /// ``openOrCreate()`` for an async command, on a thread of its own.
     func openedOrCreated() async throws -> any TrackStoring {
-        try await Blocking.run { try openOrCreate() }
+        try await Blocking.runOnConsole { try openOrCreate() }
     }
 
     /// Opens the store, making it (and its folder) when there is none: for commands that store
@@ -92,7 +92,7 @@ struct StoreOptions: ParsableArguments {
     /// Where the photo files of a PostgreSQL store are kept: $TRAILBOOK_MEDIA, else
     /// $XDG_DATA_HOME/trailbook/DATABASE-media (a file store keeps them beside its file).
     static func mediaDirectory(for url: String) -> String {
-        let env = ProcessInfo.processInfo.environment
+        let env = Console.current.environment
         if let p = env["TRAILBOOK_MEDIA"], !p.isEmpty { return p }
         let base = UserDirectories.data(env)
         let database = (try? PostgresLocation.parse(url).get())?.database ?? "postgresql"

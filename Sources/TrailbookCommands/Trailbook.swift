@@ -1,4 +1,5 @@
 import ArgumentParser
+import GPSCore
 import GPSDevices
 import TrailbookKit
 
@@ -79,34 +80,70 @@ public struct Trailbook: AsyncParsableCommand {
     /// the global executor (SE-0338) and reaches the store through units of work.
     @MainActor
     public static func runAndExit() async -> Never {
+        let code = await main(Array(CommandLine.arguments.dropFirst()))
+        Glibc.exit(code)
+    }
+
+    /// Runs `trailbook ARGUMENTS` as the binary does, on the task's console
+    /// (``Console/current``): parses the arguments, runs the command, prints a failure's one
+    /// sentence (or the help) where the binary would, and returns the documented exit code.
+    ///
+    /// A test runs a command this way in its own process, with a console of pipes; the binary
+    /// runs it on the process's console. A synchronous command runs on the main thread for the
+    /// binary, on a thread of the offload helper for any other console; never on a cooperative
+    /// thread.
+    public static func main(_ arguments: [String]) async -> Int32 {
         do {
-            var command = try parseAsRoot(prepared(Array(CommandLine.arguments.dropFirst())))
+            let command = try parseAsRoot(prepared(arguments))
             if var asynchronous = command as? AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
-                try command.run()
+                try await runSynchronously(command)
             }
-            Glibc.exit(ExitStatus.ok.rawValue)
+            return ExitStatus.ok.rawValue
         } catch let failure as CommandFailure {
             printError("trailbook: \(failure.message)")
-            Glibc.exit(failure.code.rawValue)
+            return failure.code.rawValue
         } catch let failure as DeviceError {
             let command = failure.commandFailure
             printError("trailbook: \(command.message)")
-            Glibc.exit(command.code.rawValue)
+            return command.code.rawValue
         } catch let failure as any ServiceFailure {
             let command = commandFailure(failure)
             printError("trailbook: \(command.message)")
-            Glibc.exit(command.code.rawValue)
+            return command.code.rawValue
         } catch {
             let code = exitCode(for: error)
             // Help and version go where ArgumentParser puts them (standard output, exit 0).
-            guard code != .success else { exit(withError: error) }
+            guard code != .success else {
+                let text = fullMessage(for: error)
+                if !text.isEmpty { print(text) }
+                return code.rawValue
+            }
             printError(
-                unknownCommand(prepared(Array(CommandLine.arguments.dropFirst()))).map { "trailbook: " + $0 }
-                    ?? usageLine(for: error))
-            Glibc.exit(code.rawValue)
+                unknownCommand(prepared(arguments)).map { "trailbook: " + $0 } ?? usageLine(for: error))
+            return code.rawValue
         }
+    }
+
+    /// Runs a synchronous command off the cooperative threads: on the main thread for the
+    /// process's console (as the binary always has), else on an offload thread (which sees the
+    /// task's console).
+    private static func runSynchronously(_ command: any ParsableCommand) async throws {
+        let held = Held(command)
+        let console = Console.current
+        if console.isProcessOutput && console.input == STDIN_FILENO {
+            try await MainActor.run { try held.run() }
+        } else {
+            try await Blocking.runOnConsole { try held.run() }
+        }
+    }
+
+    /// A parsed command handed to the thread that runs it; only that thread touches it.
+    private final class Held: @unchecked Sendable {
+        private var command: any ParsableCommand
+        init(_ command: any ParsableCommand) { self.command = command }
+        func run() throws { try command.run() }
     }
 
     /// The sentence for a command line whose word after a group of commands is none of them

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GPSCore
 import TrailbookKit
 
 /// `--server` and `--token` of `record` and `push`.
@@ -24,7 +25,7 @@ struct UploadOptions: ParsableArguments {
             if token != nil { throw ValidationError("--token goes with --server URL.") }
             return nil
         }
-        let token = self.token ?? ProcessInfo.processInfo.environment["TRAILBOOK_TOKEN"]
+        let token = self.token ?? Console.current.environment["TRAILBOOK_TOKEN"]
         do {
             return try UploadTarget(server: server, token: token)
         } catch {

@@ -89,7 +89,7 @@ extension VisitFindings {
     mutating func askStreetNames(_ config: TrailbookConfig, store: any TrackStoring, account: String?) async throws {
         guard let names = StreetNames(config.streetNames) else { return }
         if let failure = try await names.fill(&self, store: store, account: account) {
-            FileHandle.standardError.write(Data("trailbook: \(failure)\n".utf8))
+            printError("trailbook: \(failure)")
         }
     }
 }

@@ -64,7 +64,7 @@ struct Watch: AsyncParsableCommand {
     func run() async throws {
         let logger = global.makeLogger()
         let service = WatchService(
-            source: try makeSource(logger: logger), format: format, live: isatty(STDOUT_FILENO) != 0, count: count,
+            source: try makeSource(logger: logger), format: format, live: Console.current.outputIsTerminal, count: count,
             duration: duration.map { .milliseconds(Int($0 * 1000)) })
         try await ServiceRunner.run(service, logger: logger)
     }

@@ -3,14 +3,14 @@ import Testing
 import TrailbookTestSupport
 
 @Suite struct ConditionsCommandTests {
-    func json(_ arguments: [String]) throws -> [String: Any] {
-        let r = try run(arguments)
+    func json(_ arguments: [String]) async throws -> [String: Any] {
+        let r = try await run(arguments)
         #expect(r.status == 0, "\(r.stderr)")
         return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
     }
 
-    @Test func conditionsPrintsTheSunMoonAndSolunarPeriodsOfTheLocalDay() throws {
-        let doc = try json([
+    @Test func conditionsPrintsTheSunMoonAndSolunarPeriodsOfTheLocalDay() async throws {
+        let doc = try await json([
             "conditions", "--at", "2026-06-14T08:31:05+02:00", "--lat", "47.3769", "--lon", "8.5417", "--time-zone",
             "Europe/Zurich", "--json",
         ])
@@ -45,7 +45,7 @@ import TrailbookTestSupport
 
     /// At 150° W with the home zone in Europe, the local day is Tahiti's when the gazetteer knows
     /// the place: noon there is 22:00 UTC, and the day's sunrise comes before its sunset.
-    @Test func farFromHomeTheDayIsThePlacesOwn() throws {
+    @Test func farFromHomeTheDayIsThePlacesOwn() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/gazetteer.sqlite"
         let table = dir + "/cities500.txt"
@@ -54,12 +54,12 @@ import TrailbookTestSupport
             "26017", "", "7", "Pacific/Tahiti", "2024-01-01",
         ]
         try (row.joined(separator: "\t") + "\n").write(toFile: table, atomically: true, encoding: .utf8)
-        #expect(try run(["geocoder", "import", table, "--store", store]).status == 0)
+        #expect(try await run(["geocoder", "import", table, "--store", store]).status == 0)
         let config = dir + "/config.toml"
         try "[time]\nzone = \"Europe/Zurich\"\n".write(toFile: config, atomically: true, encoding: .utf8)
         let home = ["--config", config]
         let at = ["conditions", "--at", "2026-06-14T22:00:00Z", "--lat", "-17.55", "--lon", "-149.6", "--json"]
-        let there = try json(at + home + ["--store", store])
+        let there = try await json(at + home + ["--store", store])
         #expect(there["zone"] as? String == "Pacific/Tahiti" && there["day"] as? String == "2026-06-14")
         let sun = try #require(there["sun"] as? [String: Any])
         let rise = try Date(try #require(sun["rise"] as? String), strategy: .iso8601)
@@ -70,60 +70,60 @@ import TrailbookTestSupport
         #expect(set.timeIntervalSince(rise) > 10 * 3600 && set.timeIntervalSince(rise) < 12 * 3600)
         // Without the gazetteer, the configured zone is 12 hours from the place's solar time: the
         // place's own solar day applies (14 June at -10:00), not Zurich's 15 June.
-        let home2 = try json(at + home + ["--store", dir + "/none.sqlite"])
+        let home2 = try await json(at + home + ["--store", dir + "/none.sqlite"])
         #expect(home2["zone"] as? String == "GMT-1000" && home2["day"] as? String == "2026-06-14", "\(home2)")
         // --time-zone wins over the gazetteer.
-        let asked = try json(at + ["--store", store, "--time-zone", "UTC"])
+        let asked = try await json(at + ["--store", store, "--time-zone", "UTC"])
         #expect(asked["zone"] as? String == "UTC")
     }
 
-    @Test func aPolarNightHasNoSunriseAndSaysSo() throws {
-        let doc = try json([
+    @Test func aPolarNightHasNoSunriseAndSaysSo() async throws {
+        let doc = try await json([
             "conditions", "--at", "2026-01-10T12:00:00Z", "--lat", "78.22", "--lon", "15.65", "--time-zone", "UTC",
             "--json",
         ])
         let sun = try #require(doc["sun"] as? [String: Any])
         #expect(sun["rise"] is NSNull && sun["set"] is NSNull && sun["up_all_day"] as? Bool == false)
-        let text = try run([
+        let text = try await run([
             "conditions", "--at", "2026-01-10T12:00:00Z", "--lat", "78.22", "--lon", "15.65", "--time-zone", "UTC",
         ])
         #expect(text.status == 0 && text.stdout.contains("below the horizon all day (polar night)"), "\(text.stdout)")
         #expect(text.stdout.contains("rise —"))
     }
 
-    @Test func aPlaceOffTheEarthIsAUsageError() throws {
-        let r = try run(["conditions", "--lat", "91", "--lon", "8"])
+    @Test func aPlaceOffTheEarthIsAUsageError() async throws {
+        let r = try await run(["conditions", "--lat", "91", "--lon", "8"])
         #expect(r.status == 64 && r.stderr.contains("latitude 91.0 is outside -90 to 90 degrees"), "\(r.stderr)")
-        let t = try run(["conditions", "--at", "yesterday noonish", "--lat", "47", "--lon", "8"])
+        let t = try await run(["conditions", "--at", "yesterday noonish", "--lat", "47", "--lon", "8"])
         #expect(t.status == 64 && t.stderr.contains("--at"), "\(t.stderr)")
     }
 
-    @Test func aRecordKeepsTheConditionsOfItsMoment() throws {
+    @Test func aRecordKeepsTheConditionsOfItsMoment() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/conditions.sqlite"
         // Civil twilight in Zurich on 14 June: 04:48 to 05:28 local.
-        let mark = try run([
+        let mark = try await run([
             "mark", "--store", store, "--lat", "47.3769", "--lon", "8.5417", "--at", "2026-06-14T05:10:00+02:00",
             "--note", "heron", "--time-zone", "Europe/Zurich",
         ])
         #expect(mark.status == 0, "\(mark.stderr)")
-        let doc = try json(["records", "--store", store, "--json"])
+        let doc = try await json(["records", "--store", store, "--json"])
         let record = try #require((doc["records"] as? [[String: Any]])?.first)
         let conditions = try #require(record["conditions"] as? [String: [String: Any]])
         #expect(conditions["sun.phase"]?["value"] as? String == "dawn")
         #expect(conditions["sun.phase"]?["source"] as? String == "computed")
         #expect(conditions["moon.phase_name"]?["value"] as? String == "new moon")
         #expect(conditions["solunar.period"] != nil && conditions["moon.illumination"] != nil)
-        let text = try run(["records", "--store", store, "--time-zone", "Europe/Zurich"])
+        let text = try await run(["records", "--store", store, "--time-zone", "Europe/Zurich"])
         #expect(text.stdout.contains("dawn (sun "), "\(text.stdout)")
         #expect(text.stdout.contains("new moon 2 % lit") || text.stdout.contains("new moon 1 % lit"), "\(text.stdout)")
     }
 
-    @Test func weatherImportInterpolatesToRecordsAndRefusesABadLineWhole() throws {
+    @Test func weatherImportInterpolatesToRecordsAndRefusesABadLineWhole() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/weather.sqlite"
         for time in ["06:00", "07:30", "11:00"] {
-            let r = try run([
+            let r = try await run([
                 "mark", "--store", store, "--lat", "47.37", "--lon", "8.54", "--at", "2026-06-14T\(time):00Z", "--note",
                 time,
             ])
@@ -142,16 +142,16 @@ import TrailbookTestSupport
         let bad = dir + "/bad.csv"
         try "time,pressure_hpa\n2026-06-14T03:00:00Z,1015\n2026-06-14T06:00:00Z,10l3\n".write(
             toFile: bad, atomically: true, encoding: .utf8)
-        let refused = try run(["weather", "import", bad, "--store", store])
+        let refused = try await run(["weather", "import", bad, "--store", store])
         #expect(
             refused.status == 65 && refused.stderr.contains("bad.csv:3: pressure_hpa '10l3' is not a number"),
             "\(refused.stderr)")
-        let doc = try json(["weather", "import", csv, "--store", store, "--json"])
+        let doc = try await json(["weather", "import", csv, "--store", store, "--json"])
         #expect(doc["readings"] as? Int == 4)
         let records = try #require(doc["records"] as? [[String: Any]])
         // 11:00 lies between readings 6 h apart: no interpolation across that gap.
         #expect(records.compactMap { $0["id"] as? Int } == [1, 2])
-        let stored = try json(["records", "--store", store, "--json"])
+        let stored = try await json(["records", "--store", store, "--json"])
         let list = try #require(stored["records"] as? [[String: Any]])
         func condition(_ index: Int, _ key: String) -> Any? {
             ((list[index]["conditions"] as? [String: [String: Any]])?[key])?["value"]
@@ -170,18 +170,18 @@ import TrailbookTestSupport
         // The readings are kept: a record marked later within them gets them, and a second import
         // of the same file adds none.
         #expect(doc["new_readings"] as? Int == 4)
-        #expect(try json(["weather", "import", csv, "--store", store, "--json"])["new_readings"] as? Int == 0)
-        let later = try run([
+        #expect(try await json(["weather", "import", csv, "--store", store, "--json"])["new_readings"] as? Int == 0)
+        let later = try await run([
             "mark", "--store", store, "--lat", "47.37", "--lon", "8.54", "--at", "2026-06-14T07:30:00Z", "--note", "x",
         ])
         #expect(later.status == 0, "\(later.stderr)")
-        let again = try #require(try json(["records", "--store", store, "--json"])["records"] as? [[String: Any]])
+        let again = try #require(try await json(["records", "--store", store, "--json"])["records"] as? [[String: Any]])
         let added = try #require(again.first { ($0["notes"] as? [[String: Any]])?.first?["text"] as? String == "x" })
         let pressure = (added["conditions"] as? [String: [String: Any]])?["weather.pressure_hpa"]
         #expect(pressure?["value"] as? Double == 1013.3 && pressure?["source"] as? String == "imported", "\(added)")
     }
 
-    @Test func suggestAnswersWithItsTableAndNeverFromAFewRecords() throws {
+    @Test func suggestAnswersWithItsTableAndNeverFromAFewRecords() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/suggest.sqlite"
         let config = dir + "/config.toml"
@@ -194,19 +194,19 @@ import TrailbookTestSupport
 
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let base = ["--store", store, "--config", config]
-        #expect(try run(["import", "Samples/ride.nmea"] + base).status == 0)
-        let none = try run(["suggest", "--kind", "catch"] + base)
+        #expect(try await run(["import", "Samples/ride.nmea"] + base).status == 0)
+        let none = try await run(["suggest", "--kind", "catch"] + base)
         #expect(none.status == 66 && none.stderr.contains("no records of the kind catch"), "\(none.stderr)")
         // Six catches in the half hour of the sample ride (06:30 to 07:00 UTC).
         for (i, minute) in [32, 36, 41, 45, 50, 55].enumerated() {
-            let r = try run(
+            let r = try await run(
                 [
                     "mark", "--at", "2026-06-14T06:\(minute):00Z", "--kind", "catch", "--field",
                     "species=\(i % 2 == 0 ? "pike" : "perch")", "--field", "weight=\(i + 1)kg",
                 ] + base)
             #expect(r.status == 0, "\(r.stderr)")
         }
-        let doc = try json(["suggest", "--kind", "catch", "--json", "--from", "2026-06-15T00:00:00Z"] + base)
+        let doc = try await json(["suggest", "--kind", "catch", "--json", "--from", "2026-06-15T00:00:00Z"] + base)
         #expect(doc["counted"] as? Int == 6 && doc["records"] as? Int == 6)
         #expect((doc["hours"] as? Double).map { $0 > 0.45 && $0 <= 0.5 } == true, "\(doc["hours"] as Any)")
         // One half hour in the same bins: everything has lift 1, nothing is suggested, no windows.
@@ -217,29 +217,29 @@ import TrailbookTestSupport
         let day = try #require(bins.first { $0["condition"] as? String == "day_phase" })
         #expect(day["bin"] as? String == "day" && day["count"] as? Int == 6 && day["lift"] as? Double == 1)
         #expect(doc["rule"] as? String != nil && doc.keys.contains("best") && doc["best"] is NSNull)
-        let text = try run(["suggest", "--kind", "catch"] + base)
+        let text = try await run(["suggest", "--kind", "catch"] + base)
         #expect(text.status == 0 && text.stdout.contains("No condition passes the sample rule."), "\(text.stdout)")
-        let unknown = try run(["suggest", "--kind", "catch", "--best", "size"] + base)
+        let unknown = try await run(["suggest", "--kind", "catch", "--best", "size"] + base)
         #expect(unknown.status == 64 && unknown.stderr.contains("has no field size"), "\(unknown.stderr)")
-        #expect(try run(["suggest", "--kind", "bird"] + base).status == 64)
+        #expect(try await run(["suggest", "--kind", "bird"] + base).status == 64)
         // The day report shows the (empty) table for the kind of the day's records.
         let page = dir + "/day.html"
-        let report = try run(["report", "day", "2026-06-14", "-o", page] + base)
+        let report = try await run(["report", "day", "2026-06-14", "-o", page] + base)
         #expect(report.status == 0, "\(report.stderr)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("<h3>catch <span class=\"muted\">· 6 records over 0.5 h out there</span></h3>"))
         #expect(html.contains("No condition passes the sample rule"))
     }
 
-    @Test func aConditionTypedWithMarkIsTheUsers() throws {
+    @Test func aConditionTypedWithMarkIsTheUsers() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/user.sqlite"
-        let r = try run([
+        let r = try await run([
             "mark", "--store", store, "--lat", "47.37", "--lon", "8.54", "--at", "2026-06-14T06:00:00Z", "--condition",
             "weather.pressure_hpa=1009.5",
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        let doc = try json(["records", "--store", store, "--json"])
+        let doc = try await json(["records", "--store", store, "--json"])
         let conditions = (doc["records"] as? [[String: Any]])?.first?["conditions"] as? [String: [String: Any]]
         #expect(conditions?["weather.pressure_hpa"]?["value"] as? Double == 1009.5)
         #expect(conditions?["weather.pressure_hpa"]?["source"] as? String == "user")
@@ -260,10 +260,10 @@ import TrailbookTestSupport
         return (dir, path)
     }
 
-    @Test func aConfiguredStationGivesConditionsAndRecordsTheTide() throws {
+    @Test func aConfiguredStationGivesConditionsAndRecordsTheTide() async throws {
         let (dir, path) = try config("9449880")
         // NOAA's table: high water 8.89 ft (2.71 m) at 07:47 PST on 1 January 2025 at Friday Harbor.
-        let r = try run([
+        let r = try await run([
             "conditions", "--at", "2025-01-01 07:47", "--lat", "48.55", "--lon", "-123.01", "--config", path, "--json",
         ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -274,22 +274,22 @@ import TrailbookTestSupport
         #expect((tide["note"] as? String)?.contains("not for navigation") == true)
         let turns = try #require(tide["turns"] as? [[String: Any]])
         #expect(turns.map { $0["type"] as? String } == ["high", "low", "high", "low"], "\(turns)")
-        let text = try run([
+        let text = try await run([
             "conditions", "--at", "2025-01-01 09:47", "--lat", "48.55", "--lon", "-123.01", "--config", path,
         ])
         #expect(text.stdout.contains("Tide  falling") && text.stdout.contains("not for navigation"), "\(text.stdout)")
         // Without a station, tide is null.
-        let none = try run(["conditions", "--at", "2025-01-01 07:47", "--lat", "48.55", "--lon", "-123.01", "--json"])
+        let none = try await run(["conditions", "--at", "2025-01-01 07:47", "--lat", "48.55", "--lon", "-123.01", "--json"])
         #expect(none.stdout.contains("\"tide\" : null"))
         // A record marked there gets the tide of its moment, computed.
         let store = dir + "/tide.sqlite"
-        let mark = try run([
+        let mark = try await run([
             "mark", "--store", store, "--config", path, "--lat", "48.55", "--lon", "-123.01", "--at",
             "2025-01-01 12:33",
             "--note", "slack",
         ])
         #expect(mark.status == 0, "\(mark.stderr)")
-        let records = try run(["records", "--store", store, "--json"])
+        let records = try await run(["records", "--store", store, "--json"])
         let record =
             ((try JSONSerialization.jsonObject(with: Data(records.stdout.utf8)) as? [String: Any])?["records"]
             as? [[String: Any]])?.first
@@ -299,15 +299,15 @@ import TrailbookTestSupport
         #expect((conditions?["tide.height_m"]?["value"] as? Double).map { abs($0 - 2.27) < 0.03 } == true)
     }
 
-    @Test func aBadStationIsAConfigErrorAndStationsAreListed() throws {
+    @Test func aBadStationIsAConfigErrorAndStationsAreListed() async throws {
         let (_, path) = try config("Atlantis Harbor")
-        let r = try run(["conditions", "--lat", "48.55", "--lon", "-123.01", "--config", path])
+        let r = try await run(["conditions", "--lat", "48.55", "--lon", "-123.01", "--config", path])
         #expect(r.status == 78 && r.stderr.contains("tide.station in the config: no tide station \"Atlantis Harbor\""))
-        let list = try run(["tide", "stations", "--near", "48.55,-123.01", "--limit", "3", "--json"])
+        let list = try await run(["tide", "stations", "--near", "48.55,-123.01", "--limit", "3", "--json"])
         let stations =
             (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["stations"]
             as? [[String: Any]]
         #expect(stations?.count == 3 && stations?.first?["id"] as? String == "9449880", "\(list.stdout)")
-        #expect(try run(["tide", "stations", "--near", "north"]).status == 64)
+        #expect(try await run(["tide", "stations", "--near", "north"]).status == 64)
     }
 }

@@ -10,7 +10,7 @@ import TrailbookTestSupport
         return path
     }
 
-    @Test func checkAcceptsAGoodFile() throws {
+    @Test func checkAcceptsAGoodFile() async throws {
         let path = try write(
             """
             preset = "diary"
@@ -25,7 +25,7 @@ import TrailbookTestSupport
             [time]
             zone = "Europe/Zurich"
             """)
-        let result = try run(["config", "check", path])
+        let result = try await run(["config", "check", path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("ok (preset diary, 4 settings)"))
     }
@@ -53,18 +53,18 @@ import TrailbookTestSupport
         ("[active_hours]\nwindows = [}}\"6:0:\"]\n", "line 2", "a value is missing before \"}\""),
         ("[collection]\ninterval =\n", "line 2", "a value is missing after \"=\""),
     ])
-    func badSettingsExit78NamingFileLineAndKey(text: String, place: String, problem: String) throws {
+    func badSettingsExit78NamingFileLineAndKey(text: String, place: String, problem: String) async throws {
         let path = try write(text)
-        let result = try run(["config", "check", path])
+        let result = try await run(["config", "check", path])
         #expect(result.status == 78)
         #expect(result.stderr.contains("Bad configuration in \(path), \(place)"), "\(result.stderr)")
         #expect(result.stderr.contains(problem), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "one sentence")
     }
 
-    @Test func showPrintsEveryKeyWithItsOrigin() throws {
+    @Test func showPrintsEveryKeyWithItsOrigin() async throws {
         let path = try write("[accuracy]\nmax_hdop = 3\n")
-        let result = try run(["config", "show", "--config", path, "--interval", "5", "--time-zone", "Asia/Tokyo"])
+        let result = try await run(["config", "show", "--config", path, "--interval", "5", "--time-zone", "Asia/Tokyo"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("max_hdop = 3  # HDOP above 0, or false to turn off; from file"))
         #expect(result.stdout.contains("interval = 5  # seconds, 0 or more (0 keeps every fix); from command line"))
@@ -76,19 +76,19 @@ import TrailbookTestSupport
         }
     }
 
-    @Test func badOverrideExits78() throws {
-        let result = try run(["config", "show", "--active-hours", "7-12"])
+    @Test func badOverrideExits78() async throws {
+        let result = try await run(["config", "show", "--active-hours", "7-12"])
         #expect(result.status == 78)
         #expect(result.stderr.contains("the command line, key active_hours.windows: \"7-12\" is not a window"))
     }
 
-    @Test func missingConfigFileExits66() throws {
-        let result = try run(["config", "show", "--config", "/nonexistent/trailbook.toml"])
+    @Test func missingConfigFileExits66() async throws {
+        let result = try await run(["config", "show", "--config", "/nonexistent/trailbook.toml"])
         #expect(result.status == 66)
     }
 
-    @Test func dryRunImportCountsAndCSV() throws {
-        let json = try run(["import", "--dry-run", "--json", "--max-hdop", "1.0", "Samples/ride.nmea"])
+    @Test func dryRunImportCountsAndCSV() async throws {
+        let json = try await run(["import", "--dry-run", "--json", "--max-hdop", "1.0", "Samples/ride.nmea"])
         #expect(json.status == 0, "\(json.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(report["fixes_read"] as? Int == 1800)
@@ -98,7 +98,7 @@ import TrailbookTestSupport
         #expect(report["kept"] as? Int == 1800 - dropped.values.reduce(0, +))
         #expect((report["rides"] as? Int ?? 0) >= 1 && (report["segments"] as? Int ?? 0) >= 1)
 
-        let csv = try run(["import", "--dry-run", "--format", "csv", "--preset", "diary", "Samples/ride.nmea"])
+        let csv = try await run(["import", "--dry-run", "--format", "csv", "--preset", "diary", "Samples/ride.nmea"])
         let rows = csv.stdout.split(separator: "\n")
         #expect(
             rows.first?.hasSuffix(",err_alt,ride,segment,heart_rate,cadence,power,temperature,accuracy,activity")
@@ -107,8 +107,8 @@ import TrailbookTestSupport
         #expect(rows[1].hasPrefix("2026-06-14T06:30:00.000Z,3,47.376900000,8.541700000"))
     }
 
-    @Test func csvWithoutDryRunIsAUsageError() throws {
-        let result = try run(
+    @Test func csvWithoutDryRunIsAUsageError() async throws {
+        let result = try await run(
             ["import", "--format", "csv", "Samples/ride.nmea"], environment: ["TRAILBOOK_STORE": "/nonexistent/never"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("use it with --dry-run"))

@@ -70,12 +70,12 @@ import TrailbookTestSupport
 
     /// Writes the archive's files into a folder and zips them with their names from its root, as
     /// Dawarich's `create_zip_archive` does.
-    func archive(_ layout: String) throws -> String {
+    func archive(_ layout: String) async throws -> String {
         let dir = try Samples.temporaryDirectory()
         let folder = dir + "/export"
         let ride = ride
         let points = ride.enumerated().map { point($1, $0) }
-        let visits = try visits(#require(ride.first))
+        let visits = try await visits(#require(ride.first))
         func put(_ name: String, _ text: String) throws {
             let path = folder + "/" + name
             try FileManager.default.createDirectory(
@@ -87,24 +87,24 @@ import TrailbookTestSupport
         case "data.json":
             // Written as the export writes it: section after section, `counts` first.
             var text = #"{"counts":"#
-            text += try json(["areas": 1, "points": points.count, "visits": visits.count, "places": 1])
+            text += try await json(["areas": 1, "points": points.count, "visits": visits.count, "places": 1])
             text += #","settings":{"distance_unit":"km","timezone":"UTC"}"#
             text += #","areas":[{"name":"Home","latitude":"47.3769","longitude":"8.5417","radius":50}]"#
             for section in ["imports", "exports", "trips", "stats", "notifications"] { text += ",\"\(section)\":[]" }
-            text += #","points":"# + (try json(points))
-            text += #","visits":"# + (try json(visits))
-            text += #","places":"# + (try json([place])) + "}"
+            text += #","points":"# + (try await json(points))
+            text += #","visits":"# + (try await json(visits))
+            text += #","places":"# + (try await json([place])) + "}"
             try put("data.json", text)
         default:
             try put(
                 "manifest.json",
-                try json([
+                try await json([
                     "format_version": 2, "dawarich_version": "0.37.0", "exported_at": iso(ride[0].milliseconds),
                     "counts": ["points": points.count, "visits": visits.count],
                     "files": ["points": ["points/2026/2026-06.jsonl"], "visits": ["visits/2026/2026-06.jsonl"]],
                 ]))
             try put("settings.jsonl", #"{"distance_unit":"km"}"# + "\n")
-            try put("places.jsonl", try json(place) + "\n")
+            try put("places.jsonl", try await json(place) + "\n")
             try put("areas.jsonl", #"{"name":"Home","latitude":"47.3769","longitude":"8.5417","radius":50}"# + "\n")
             try put("points/2026/2026-06.jsonl", try points.map(json).joined(separator: "\n") + "\n")
             try put("visits/2026/2026-06.jsonl", try visits.map(json).joined(separator: "\n") + "\n")
@@ -126,11 +126,11 @@ import TrailbookTestSupport
     /// and the visit at home, named as Dawarich named it, into the day; a declined visit and one
     /// without a place are counted and left out; the other files are passed over.
     @Test(arguments: ["data.json", "jsonl"])
-    func anAccountExportArrivesWithItsPointsAndVisits(_ layout: String) throws {
+    func anAccountExportArrivesWithItsPointsAndVisits(_ layout: String) async throws {
         let ride = ride
-        let zip = try archive(layout)
+        let zip = try await archive(layout)
         let store = try Samples.temporaryDirectory() + "/s.sqlite"
-        let result = try run(["import", "--store", store, "--json", zip])
+        let result = try await run(["import", "--store", store, "--json", zip])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let files = try #require(report["files"] as? [[String: Any]])
@@ -144,7 +144,7 @@ import TrailbookTestSupport
         #expect(files.count == (layout == "data.json" ? 1 : 2), "\(files)")
         if layout == "jsonl" {
             // The manifest, settings, places and areas hold no place in time.
-            let dry = try run(["import", "--store", store, "--dry-run", zip])
+            let dry = try await run(["import", "--store", store, "--dry-run", zip])
             #expect(dry.stderr.contains("4 other files passed over"), "\(dry.stderr)")
         }
 
@@ -153,9 +153,9 @@ import TrailbookTestSupport
                 milliseconds: $0.milliseconds / 1000 * 1000, latitude: $0.latitude, longitude: $0.longitude,
                 altitude: ($0.altitude ?? 0).rounded(), speed: Double(String(format: "%.1f", $0.speed ?? 0)))
         }
-        try google.expectStored(store, match: written, count: ride.count)
+        try await google.expectStored(store, match: written, count: ride.count)
         // The accuracy as the phone said it: 5 m.
-        let rows = try run(["points", "--store", store, "--day", "2026-06-14", "--format", "jsonl"]).stdout
+        let rows = try await run(["points", "--store", store, "--day", "2026-06-14", "--format", "jsonl"]).stdout
             .split(separator: "\n").compactMap {
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
             }
@@ -163,12 +163,12 @@ import TrailbookTestSupport
         #expect(rows.allSatisfy { $0["accuracy"] as? Int == 5 }, "\(rows.first ?? [:])")
 
         // The visit is a record of what Dawarich said, and the day's stay at home is named so.
-        let records = try google.records(store)
+        let records = try await google.records(store)
         #expect(records.count == 1, "\(records)")
         let home = try #require(records.first)
         #expect(google.field(home, "dawarich") as? String == "visit")
         #expect(google.field(home, "status") as? String == "confirmed")
-        let listed = try run(["visits", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
+        let listed = try await run(["visits", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
         #expect(listed.status == 0, "\(listed.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
         let stays = try #require(json["visits"] as? [[String: Any]])
@@ -178,12 +178,12 @@ import TrailbookTestSupport
     }
 
     /// The second layout's manifest alone says what it is and what to give.
-    @Test func theManifestAloneSaysWhatItIs() throws {
+    @Test func theManifestAloneSaysWhatItIs() async throws {
         let dir = try Samples.temporaryDirectory()
         let manifest = dir + "/manifest.json"
         try #"{"format_version":2,"dawarich_version":"0.37.0","counts":{"points":3},"files":{"points":[]}}"#.write(
             toFile: manifest, atomically: true, encoding: .utf8)
-        let result = try run(["import", "--store", dir + "/s.sqlite", manifest])
+        let result = try await run(["import", "--store", dir + "/s.sqlite", manifest])
         #expect(result.status == 65, "\(result.stdout) \(result.stderr)")
         #expect(result.stderr.contains("manifest of a Dawarich archive"), "\(result.stderr)")
         #expect(result.stderr.contains("the archive's zip"), "\(result.stderr)")

@@ -102,11 +102,11 @@ import TrailbookTestSupport
 
     /// The logs `make bench` times: 24 hours (seed 24) and 4 days (seed 96) of 1 Hz epochs.
     @Test(arguments: [("day.nmea", 86_400, 24), ("4days.nmea", 345_600, 96)])
-    func theBenchLogsDecodeAsBefore(name: String, seconds: Int, seed: Int) throws {
+    func theBenchLogsDecodeAsBefore(name: String, seconds: Int, seed: Int) async throws {
         let dir = try Samples.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let log = dir + "/" + name
-        let made = try run(["simulate", "--duration", String(seconds), "--seed", String(seed), "-o", log])
+        let made = try await run(["simulate", "--duration", String(seconds), "--seed", String(seed), "-o", log])
         #expect(made.status == 0, "\(made.stderr)")
         var found = try Self.digests(of: log, name: "bench/" + name)
         found["bench/\(name) input"] = try Self.sha256(of: log)

@@ -24,13 +24,13 @@ import TrailbookTestSupport
         ], seed: 7)
 
     /// A folder with the day's log and a store that knows home and work.
-    func prepared() throws -> (dir: String, log: String, store: String) {
+    func prepared() async throws -> (dir: String, log: String, store: String) {
         let dir = try Samples.temporaryDirectory()
         let log = dir + "/day.nmea"
         try Data(Self.day.flatMap { $0.sentences.joined().utf8 }).write(to: URL(fileURLWithPath: log))
         let store = dir + "/store.sqlite"
         for (name, c) in [("home", Self.home), ("work", Self.work)] {
-            let r = try run([
+            let r = try await run([
                 "place", "add", name, "--lat", "\(c.latitude)", "--lon", "\(c.longitude)", "--store", store,
             ])
             #expect(r.status == 0, "\(r.stderr)")
@@ -39,10 +39,10 @@ import TrailbookTestSupport
     }
 
     /// `events --json` of the day: [type place] per event, in order.
-    func events(_ store: String, types: [String] = [], range: [String] = ["--day", "2026-06-03"]) throws
+    func events(_ store: String, types: [String] = [], range: [String] = ["--day", "2026-06-03"]) async throws
         -> [[String: Any]]
     {
-        let r = try run(
+        let r = try await run(
             ["events"] + range + ["--time-zone", "UTC", "--json", "--store", store]
                 + types.flatMap { ["--type", $0] })
         #expect(r.status == 0, "\(r.stderr)")
@@ -57,19 +57,19 @@ import TrailbookTestSupport
         }
     }
 
-    @Test func placesAreAddedListedAndRemoved() throws {
+    @Test func placesAreAddedListedAndRemoved() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/store.sqlite"
         #expect(
-            try run(["place", "add", "home", "--lat", "47.37", "--lon", "8.54", "--radius", "150", "--store", store])
+            try await run(["place", "add", "home", "--lat", "47.37", "--lon", "8.54", "--radius", "150", "--store", store])
                 .status == 0)
-        let twice = try run(["place", "add", "home", "--lat", "47", "--lon", "8", "--store", store])
+        let twice = try await run(["place", "add", "home", "--lat", "47", "--lon", "8", "--store", store])
         #expect(twice.status == 64 && twice.stderr.contains("already a place named home"), "\(twice.stderr)")
-        let radius = try run(["place", "add", "far", "--lat", "47", "--lon", "8", "--radius", "0", "--store", store])
+        let radius = try await run(["place", "add", "far", "--lat", "47", "--lon", "8", "--radius", "0", "--store", store])
         #expect(radius.status == 64 && radius.stderr.contains("radius"), "\(radius.stderr)")
-        let both = try run(["place", "add", "x", "--here", "--lat", "47", "--lon", "8", "--store", store])
+        let both = try await run(["place", "add", "x", "--here", "--lat", "47", "--lon", "8", "--store", store])
         #expect(both.status == 64, "\(both.stderr)")
-        let nowhere = try run(["place", "add", "here", "--here", "--store", store])
+        let nowhere = try await run(["place", "add", "here", "--here", "--store", store])
         #expect(nowhere.status == 66 && nowhere.stderr.contains("no stored point"), "\(nowhere.stderr)")
         // A polygon from GeoJSON (a Feature, as geojson.io saves one).
         let park = dir + "/park.geojson"
@@ -77,30 +77,30 @@ import TrailbookTestSupport
             #"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[8.55,47.37],[8.56,47.37],[8.56,47.38],[8.55,47.38],[8.55,47.37]]]}}"#
                 .utf8
         ).write(to: URL(fileURLWithPath: park))
-        let added = try run(["place", "add", "park", "--geojson", park, "--store", store])
+        let added = try await run(["place", "add", "park", "--geojson", park, "--store", store])
         #expect(added.status == 0 && added.stdout.contains("a polygon of 4 corners"), "\(added.stdout)\(added.stderr)")
         let line = dir + "/line.geojson"
         try Data(#"{"type":"LineString","coordinates":[[8.55,47.37],[8.56,47.37]]}"#.utf8).write(
             to: URL(fileURLWithPath: line))
-        let notPolygon = try run(["place", "add", "path", "--geojson", line, "--store", store])
+        let notPolygon = try await run(["place", "add", "path", "--geojson", line, "--store", store])
         #expect(notPolygon.status == 65 && notPolygon.stderr.contains("not a GeoJSON polygon"), "\(notPolygon.stderr)")
 
-        let list = try run(["place", "list", "--json", "--store", store])
+        let list = try await run(["place", "list", "--json", "--store", store])
         let places =
             (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["places"]
             as? [[String: Any]] ?? []
         #expect(places.map { $0["name"] as? String } == ["home", "park"])
         #expect(places.first?["radius_m"] as? Double == 150)
         #expect((places.last?["polygon"] as? [Any])?.count == 4)
-        #expect(try run(["place", "rm", "park", "--store", store]).status == 0)
-        let gone = try run(["place", "rm", "park", "--store", store])
+        #expect(try await run(["place", "rm", "park", "--store", store]).status == 0)
+        let gone = try await run(["place", "rm", "park", "--store", store])
         #expect(gone.status == 66 && gone.stderr.contains("no place named park"), "\(gone.stderr)")
-        #expect(try run(["place", "list", "--store", store]).stdout.contains("home: 150 m around 47.370000, 8.540000"))
+        #expect(try await run(["place", "list", "--store", store]).stdout.contains("home: 150 m around 47.370000, 8.540000"))
     }
 
-    @Test func importFindsTheEventsOnceAndADryRunStoresNone() throws {
-        let (_, log, store) = try prepared()
-        let dry = try run(["import", "--dry-run", "--events", "--json", "--store", store, log])
+    @Test func importFindsTheEventsOnceAndADryRunStoresNone() async throws {
+        let (_, log, store) = try await prepared()
+        let dry = try await run(["import", "--dry-run", "--events", "--json", "--store", store, log])
         #expect(dry.status == 0, "\(dry.stderr)")
         let shown =
             (try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])?["events"]
@@ -112,57 +112,57 @@ import TrailbookTestSupport
         #expect(
             Self.summary(shown).contains { $0.contains("fix.lost") }
                 && Self.summary(shown).contains { $0.contains("fix.regained") })
-        #expect(try events(store).isEmpty, "a dry run stores no events")
+        #expect(try await events(store).isEmpty, "a dry run stores no events")
 
-        let first = try run(["import", "--store", store, log])
+        let first = try await run(["import", "--store", store, log])
         #expect(first.status == 0 && first.stdout.contains("\(shown.count) events"), "\(first.stdout)\(first.stderr)")
-        let stored = try events(store)
+        let stored = try await events(store)
         #expect(Self.summary(stored) == Self.summary(shown))
-        let again = try run(["import", "--reimport", "--store", store, log])
+        let again = try await run(["import", "--reimport", "--store", store, log])
         #expect(again.status == 0, "\(again.stderr)")
-        #expect(Self.summary(try events(store)) == Self.summary(shown), "imported again: the same events, once")
-        let arrivals = try events(store, types: ["place.arrive"])
+        #expect(Self.summary(try await events(store)) == Self.summary(shown), "imported again: the same events, once")
+        let arrivals = try await events(store, types: ["place.arrive"])
         #expect(arrivals.map { $0["place"] as? String } == ["work", "home"])
-        let text = try run(["events", "--day", "2026-06-03", "--time-zone", "UTC", "--store", store])
+        let text = try await run(["events", "--day", "2026-06-03", "--time-zone", "UTC", "--store", store])
         #expect(
             text.stdout.contains("2026-06-03 07:0") && text.stdout.contains("place.depart  home  (imported)"),
             "\(text.stdout)")
-        let stranger = try run(["events", "--user", "nobody", "--store", store])
+        let stranger = try await run(["events", "--user", "nobody", "--store", store])
         #expect(stranger.status == 66 && stranger.stderr.contains("There is no account nobody"), "\(stranger.stderr)")
-        let badType = try run(["events", "--type", "place.arrival", "--store", store])
+        let badType = try await run(["events", "--type", "place.arrival", "--store", store])
         #expect(badType.status == 64 && badType.stderr.contains("not an event type"), "\(badType.stderr)")
         // Removing the day removes its events too.
-        let removed = try run(["rm", "--day", "2026-06-03", "--time-zone", "UTC", "--yes", "--json", "--store", store])
+        let removed = try await run(["rm", "--day", "2026-06-03", "--time-zone", "UTC", "--yes", "--json", "--store", store])
         let counts = try JSONSerialization.jsonObject(with: Data(removed.stdout.utf8)) as? [String: Any]
         #expect(counts?["events"] as? Int == shown.count, "\(removed.stdout)\(removed.stderr)")
-        #expect(try events(store).isEmpty)
+        #expect(try await events(store).isEmpty)
     }
 
-    @Test func aLiveRecorderFindsTheEventsImportFinds() throws {
-        let (dir, log, store) = try prepared()
-        #expect(try run(["import", "--store", store, "--device-name", "bike", log]).status == 0)
+    @Test func aLiveRecorderFindsTheEventsImportFinds() async throws {
+        let (dir, log, store) = try await prepared()
+        #expect(try await run(["import", "--store", store, "--device-name", "bike", log]).status == 0)
         let recorded = dir + "/recorded.sqlite"
         for (name, c) in [("home", Self.home), ("work", Self.work)] {
-            _ = try run([
+            _ = try await run([
                 "place", "add", name, "--lat", "\(c.latitude)", "--lon", "\(c.longitude)", "--store", recorded,
             ])
         }
         #expect(try recordLive(Self.day, store: recorded, dir: dir) == 0)
         // The receiver's connection is noted at the wall clock's time (today), the rest at the fixes' times.
-        let connected = try events(
+        let connected = try await events(
             recorded, types: ["device.connected"], range: ["--from", "2026-06-04", "--to", "2100-01-01"])
         #expect(connected.count == 1, "the recorder notes the receiver: \(connected)")
-        let live = try events(recorded)
+        let live = try await events(recorded)
         let fromLive = Self.summary(live.filter { !($0["type"] as? String ?? "").hasPrefix("device.") })
-        #expect(fromLive == Self.summary(try events(store)), "live: \(fromLive)")
+        #expect(fromLive == Self.summary(try await events(store)), "live: \(fromLive)")
         #expect(fromLive.count >= 8, "\(fromLive)")
     }
 
-    @Test func aRecorderSendsTheAlertsOfItsEventsCuesAndTasks() throws {
-        let (dir, log, _) = try prepared()
+    @Test func aRecorderSendsTheAlertsOfItsEventsCuesAndTasks() async throws {
+        let (dir, log, _) = try await prepared()
         let store = dir + "/alerting.sqlite"
         for (name, c) in [("home", Self.home), ("work", Self.work)] {
-            _ = try run(["place", "add", name, "--lat", "\(c.latitude)", "--lon", "\(c.longitude)", "--store", store])
+            _ = try await run(["place", "add", name, "--lat", "\(c.latitude)", "--lon", "\(c.longitude)", "--store", store])
         }
         let hook = try HookReceiver(secret: "x", directory: dir)
         try hook.start()
@@ -176,11 +176,11 @@ import TrailbookTestSupport
             ["task", "add", "stretch", "--at", LocalTimeText.inSeconds(4)],
         ]
         for arguments in setup {
-            let r = try run(arguments + ["--store", store])
+            let r = try await run(arguments + ["--store", store])
             #expect(r.status == 0, "\(arguments): \(r.stderr)")
         }
         // A replay shows which alerts the log's events would have sent live, and sends none.
-        let dry = try run(["import", "--dry-run", "--events", "--json", "--store", store, log])
+        let dry = try await run(["import", "--dry-run", "--events", "--json", "--store", store, log])
         let would =
             (try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])?["alerts"]
             as? [[String: Any]] ?? []
@@ -188,7 +188,7 @@ import TrailbookTestSupport
             would.map { "\($0["type"] ?? "") \($0["alert"] ?? "") \($0["channel"] ?? "")" } == [
                 "cue 1 webhook", "place.arrive 1 webhook", "place.arrive 1 webhook",
             ], "leaving home (the cue), arriving at work, at home: \(dry.stdout)")
-        let dryText = try run(["import", "--dry-run", "--events", "--store", store, log])
+        let dryText = try await run(["import", "--dry-run", "--events", "--store", store, log])
         #expect(dryText.stdout.contains("→ alert 1 (webhook) would send it live"), "\(dryText.stdout)")
         #expect(hook.requests().isEmpty)
         // The notifier sends within a second or two of each commit.
@@ -207,7 +207,7 @@ import TrailbookTestSupport
             ],
             "\(titles)")
         #expect(titles.count == 4, "each once: \(titles)")
-        let tasks = try run(["task", "list", "--json", "--store", store])
+        let tasks = try await run(["task", "list", "--json", "--store", store])
         #expect(tasks.stdout.contains("last_fired"), "\(tasks.stdout)")
     }
 }
@@ -215,46 +215,46 @@ import TrailbookTestSupport
 extension EventCommandTests {
     /// `alert test ID` sends one message marked as a test straight to the alert's channel, not
     /// through the outbox; an alert the store does not have is said with exit 66.
-    @Test func alertTestSendsOneMarkedMessageStraightToTheChannel() throws {
+    @Test func alertTestSendsOneMarkedMessageStraightToTheChannel() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/store.sqlite"
         let hook = try HookReceiver(secret: "x", directory: dir)
         try hook.start()
         defer { hook.stop() }
-        let add = try run([
+        let add = try await run([
             "alert", "add", "--on", "place.arrive", "--webhook", "http://127.0.0.1:\(hook.port)/r", "--secret", "x",
             "--store", store,
         ])
         #expect(add.status == 0, "\(add.stderr)")
-        let sent = try run(["alert", "test", "1", "--json", "--store", store])
+        let sent = try await run(["alert", "test", "1", "--json", "--store", store])
         #expect(sent.status == 0, "\(sent.stderr)")
         let message = try JSONSerialization.jsonObject(with: Data(sent.stdout.utf8)) as? [String: Any]
         #expect(message?["test"] as? Bool == true, "\(sent.stdout)")
         let requests = hook.requests()
         #expect(requests.count == 1 && requests.first?["verified"] as? Bool == true, "\(requests)")
-        #expect(try run(["alert", "log", "--store", store]).stdout.contains("No deliveries"), "not through the outbox")
-        let missing = try run(["alert", "test", "9", "--store", store])
+        #expect(try await run(["alert", "log", "--store", store]).stdout.contains("No deliveries"), "not through the outbox")
+        let missing = try await run(["alert", "test", "9", "--store", store])
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("There is no alert 9"), "\(missing.stderr)")
         // An alert at a place the account does not have: refused, and nothing added.
-        let nowhere = try run([
+        let nowhere = try await run([
             "alert", "add", "--on", "place.arrive", "--place", "Atlantis", "--desktop", "--store", store,
         ])
         #expect(
             nowhere.status == 66 && nowhere.stderr.contains("There is no place named Atlantis"), "\(nowhere.stderr)")
         #expect(
-            try run(["alert", "list", "--json", "--store", store]).stdout.components(separatedBy: "\"id\"").count == 2)
+            try await run(["alert", "list", "--json", "--store", store]).stdout.components(separatedBy: "\"id\"").count == 2)
     }
 
-    @Test func theTimelineOfADayInTheCommandAndTheReport() throws {
-        let (dir, log, store) = try prepared()
-        #expect(try run(["import", "--store", store, "--device-name", "bike", log]).status == 0)
-        let marked = try run([
+    @Test func theTimelineOfADayInTheCommandAndTheReport() async throws {
+        let (dir, log, store) = try await prepared()
+        #expect(try await run(["import", "--store", store, "--device-name", "bike", log]).status == 0)
+        let marked = try await run([
             "mark", "--at", "2026-06-03T07:20:00Z", "--lat", "47.37", "--lon", "8.55", "--note", "Coffee\nand more",
             "--store", store,
         ])
         #expect(marked.status == 0, "\(marked.stderr)")
-        let r = try run(["timeline", "2026-06-03", "--time-zone", "UTC", "--json", "--store", store])
+        let r = try await run(["timeline", "2026-06-03", "--time-zone", "UTC", "--json", "--store", store])
         #expect(r.status == 0, "\(r.stderr)")
         let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
         let entries = doc?["entries"] as? [[String: Any]] ?? []
@@ -277,7 +277,7 @@ extension EventCommandTests {
             entries.last(where: { $0["kind"] as? String == "visit" })?["end"] as? String == lastFix,
             "home until the last fix \(lastFix ?? "")")
         #expect(entries.first(where: { $0["kind"] as? String == "record" })?["detail"] as? String == "Coffee")
-        let text = try run(["timeline", "2026-06-03", "--time-zone", "UTC", "--store", store])
+        let text = try await run(["timeline", "2026-06-03", "--time-zone", "UTC", "--store", store])
         #expect(
             text.stdout.contains("⌂ visit   work") && text.stdout.contains("✚ record  record 1  · Coffee"),
             "\(text.stdout)")
@@ -286,12 +286,12 @@ extension EventCommandTests {
         let lanes = dir + "/lanes.html"
         let list = dir + "/list.html"
         #expect(
-            try run([
+            try await run([
                 "report", "day", "2026-06-03", "--time-zone", "UTC", "-o", lanes, "--palette", "colorblind", "--store",
                 store,
             ]).status == 0)
         #expect(
-            try run([
+            try await run([
                 "report", "day", "2026-06-03", "--time-zone", "UTC", "-o", list, "--view", "list", "--store", store,
             ])
             .status == 0)
@@ -301,7 +301,7 @@ extension EventCommandTests {
         let rows = try String(contentsOfFile: list, encoding: .utf8)
         #expect(!rows.contains("<div id=\"timeline\"") && rows.contains("<table class=\"timeline\">"))
         #expect(rows.contains("<a href=\"#record-1\">record 1</a>") && rows.contains("⌂ visit"), "\(rows.count)")
-        let bad = try run(["report", "day", "2026-06-03", "--view", "bars", "--store", store])
+        let bad = try await run(["report", "day", "2026-06-03", "--view", "bars", "--store", store])
         #expect(bad.status == 64 && bad.stderr.contains("--view is timeline or list"))
     }
 }

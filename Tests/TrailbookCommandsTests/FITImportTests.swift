@@ -151,11 +151,11 @@ import TrailbookTestSupport
         return b.file()
     }
 
-    @Test func fitActivityStoresEveryRecordWithItsPosition() throws {
+    @Test func fitActivityStoresEveryRecordWithItsPosition() async throws {
         let ride = GoogleImportTests.ride
         let file = try Samples.temporaryDirectory() + "/2026-06-14-06-30-00.fit"
         try Data(Self.activity(ride)).write(to: URL(fileURLWithPath: file))
-        let (report, store) = try google.importJSON(file)
+        let (report, store) = try await google.importJSON(file)
         #expect(report["format"] as? String == "FIT")
         // The records and the session.
         #expect(report["elements"] as? Int == ride.count + 2)
@@ -168,8 +168,8 @@ import TrailbookTestSupport
                 milliseconds: $0.milliseconds, latitude: $0.latitude, longitude: $0.longitude,
                 altitude: (($0.altitude ?? 0) * 5).rounded() / 5, speed: (($0.speed ?? 0) * 1000).rounded() / 1000)
         }
-        try google.expectStored(store, match: written, count: ride.count)
-        let records = try google.records(store)
+        try await google.expectStored(store, match: written, count: ride.count)
+        let records = try await google.records(store)
         #expect(records.count == 1)
         let session = try #require(records.first)
         #expect(google.field(session, "sport") as? String == "cycling")
@@ -177,12 +177,12 @@ import TrailbookTestSupport
         #expect(google.field(session, "max_heart_rate") as? Double == 159)
 
         // The same file again is already imported.
-        #expect(try run(["import", "--store", store, file]).stdout.contains("already imported"))
+        #expect(try await run(["import", "--store", store, file]).stdout.contains("already imported"))
 
         // Each point keeps what the sensors measured; the summary has their ranges.
         let expected = ride.indices.map { [100 + $0 % 60, 70 + $0 % 30, 150 + $0 % 120, -3] }
-        #expect(try Self.sensors(store) == expected)
-        let summary = try run(["summary", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
+        #expect(try await Self.sensors(store) == expected)
+        let summary = try await run(["summary", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
         let ridesJSON = try #require(
             try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
         let total = try #require(
@@ -195,38 +195,38 @@ import TrailbookTestSupport
         // The day page draws the heart rate over the elevation profile.
         let page = try Samples.temporaryDirectory() + "/day.html"
         #expect(
-            try run(["report", "day", "2026-06-14", "--store", store, "--time-zone", "UTC", "-o", page]).status == 0)
+            try await run(["report", "day", "2026-06-14", "--store", store, "--time-zone", "UTC", "-o", page]).status == 0)
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("heart rate 100–159 bpm (dashed)") && html.contains("<path class=\"heart\""))
         #expect(html.contains(" · 100 bpm · 150 W"), "the hover tip of the first point")
 
         // Removed with their points: the same moments logged again carry no sensor values.
         let removedStore = try Samples.temporaryDirectory() + "/removed.sqlite"
-        #expect(try run(["import", "--store", removedStore, file]).status == 0)
+        #expect(try await run(["import", "--store", removedStore, file]).status == 0)
         #expect(
-            try run(["rm", "--store", removedStore, "--day", "2026-06-14", "--time-zone", "UTC", "--yes"]).status == 0)
-        #expect(try run(["import", "--store", removedStore, "Samples/ride.nmea"]).status == 0)
-        #expect(try Self.sensors(removedStore).allSatisfy { $0 == [nil, nil, nil, nil] })
-        #expect(try Self.sensors(removedStore).count == ride.count)
+            try await run(["rm", "--store", removedStore, "--day", "2026-06-14", "--time-zone", "UTC", "--yes"]).status == 0)
+        #expect(try await run(["import", "--store", removedStore, "Samples/ride.nmea"]).status == 0)
+        #expect(try await Self.sensors(removedStore).allSatisfy { $0 == [nil, nil, nil, nil] })
+        #expect(try await Self.sensors(removedStore).count == ride.count)
 
         // Out and back in: CSV keeps all four, GPX's TrackPointExtension heart rate, cadence and
         // temperature (it has no power).
         for format in ["csv", "gpx"] {
             let dir = try Samples.temporaryDirectory()
             let out = dir + "/ride.\(format)"
-            let export = try run([
+            let export = try await run([
                 "export", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--format", format, "-o", out,
             ])
             #expect(export.status == 0, "\(export.stderr)")
             let back = dir + "/back.sqlite"
-            #expect(try run(["import", "--store", back, out]).status == 0)
-            #expect(try Self.sensors(back) == expected.map { format == "gpx" ? [$0[0], $0[1], nil, $0[3]] : $0 })
+            #expect(try await run(["import", "--store", back, out]).status == 0)
+            #expect(try await Self.sensors(back) == expected.map { format == "gpx" ? [$0[0], $0[1], nil, $0[3]] : $0 })
         }
     }
 
     /// The heart rate, cadence, power and temperature of each stored point of 2026-06-14.
-    static func sensors(_ store: String) throws -> [[Int?]] {
-        try run(["points", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--format", "jsonl"]).stdout
+    static func sensors(_ store: String) async throws -> [[Int?]] {
+        try await run(["points", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--format", "jsonl"]).stdout
             .split(separator: "\n").map { line in
                 let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
                 return ["heart_rate", "cadence", "power", "temperature"].map { row[$0] as? Int }
@@ -235,7 +235,7 @@ import TrailbookTestSupport
 
     /// Broken FIT files: one sentence, exit 65, nothing stored.
     @Test(arguments: ["lying definition", "truncated", "damaged", "undefined type"])
-    func brokenFITFilesExit65(_ kind: String) throws {
+    func brokenFITFilesExit65(_ kind: String) async throws {
         let ride = Array(GoogleImportTests.ride.prefix(100))
         var bytes = Self.activity(ride)
         let expected: String
@@ -264,16 +264,16 @@ import TrailbookTestSupport
         let file = dir + "/broken.fit"
         try Data(bytes).write(to: URL(fileURLWithPath: file))
         let store = dir + "/s.sqlite"
-        let result = try run(["import", "--store", store, file])
+        let result = try await run(["import", "--store", store, file])
         #expect(result.status == 65, "\(result.stdout) \(result.stderr)")
         #expect(result.stderr.contains(expected), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        #expect(try GoogleImportTests.storedPoints(store, day: "2026-06-14").isEmpty)
+        await #expect(try await GoogleImportTests.storedPoints(store, day: "2026-06-14").isEmpty)
     }
 
     /// TCX: an activity of two laps, heart rate, cadence, speed and power from the activity
     /// extension, a trackpoint without a position.
-    @Test func tcxActivityStoresItsTrackpoints() throws {
+    @Test func tcxActivityStoresItsTrackpoints() async throws {
         let ride = GoogleImportTests.ride.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
         let half = ride.count / 2
         func trackpoint(_ p: Point, _ i: Int) -> String {
@@ -306,13 +306,13 @@ import TrailbookTestSupport
             """
         let file = try Samples.temporaryDirectory() + "/ride.tcx"
         try tcx.write(toFile: file, atomically: true, encoding: .utf8)
-        let (report, store) = try google.importJSON(file)
+        let (report, store) = try await google.importJSON(file)
         #expect(report["format"] as? String == "TCX")
         #expect(report["elements"] as? Int == ride.count + 2)
         #expect(report["skipped"] as? [String: Int] == ["no position": 2])
         #expect(report["fixes_read"] as? Int == ride.count)
-        try google.expectStored(store, match: ride, count: ride.count)
-        #expect(try Self.sensors(store) == ride.indices.map { [100 + $0 % 60, 70 + $0 % 30, 150 + $0 % 100, nil] })
+        try await google.expectStored(store, match: ride, count: ride.count)
+        #expect(try await Self.sensors(store) == ride.indices.map { [100 + $0 % 60, 70 + $0 % 30, 150 + $0 % 100, nil] })
     }
 }
 
@@ -320,7 +320,7 @@ extension FITImportTests {
     /// Ctrl-C during the import of a large FIT or CSV file: exit 130, one sentence, nothing of
     /// the file stored (the readers stop at the same checks as the NMEA reader).
     @Test(arguments: ["fit", "csv"])
-    func ctrlCDuringALargeFileStoresNothing(_ format: String) throws {
+    func ctrlCDuringALargeFileStoresNothing(_ format: String) async throws {
         let folder = try Samples.temporaryDirectory()
         let file = folder + "/big.\(format)"
         let count = 1_500_000
@@ -344,20 +344,20 @@ extension FITImportTests {
             try text.write(toFile: file, atomically: false, encoding: .utf8)
         }
         let store = folder + "/s.sqlite"
-        let stopped = try run(
+        let stopped = try runBinary(
             ["import", "--store", store, file],
             prefix: ["/usr/bin/timeout", "--foreground", "--preserve-status", "-s", "INT", "1.5"])
         #expect(stopped.status == 130, "\(stopped)")
         #expect(
             stopped.stderr == "trailbook: interrupted: file 1 of 1 (\(file)) not stored.\n", "\(stopped.stderr)")
-        #expect(try GoogleImportTests.storedPoints(store, day: "2026-06-15").isEmpty)
+        #expect(try await GoogleImportTests.storedPoints(store, day: "2026-06-15").isEmpty)
     }
 }
 
 extension FITImportTests {
     /// A session without a start position (a watch that wrote none) becomes a record where the
     /// first record was; one in a file without positions is counted as left out.
-    @Test func aSessionWithoutItsStartPositionTakesTheFirstRecords() throws {
+    @Test func aSessionWithoutItsStartPositionTakesTheFirstRecords() async throws {
         let ride = Array(GoogleImportTests.ride.prefix(60))
         var b = FITBuilder()
         let start = ride[0].milliseconds / 1000 - Self.fitEpoch
@@ -374,9 +374,9 @@ extension FITImportTests {
         b.message(local: 1, [(start + 60, 4), (start, 4), (1, 1), (25_000, 4)])
         let file = try Samples.temporaryDirectory() + "/run.fit"
         try Data(b.file()).write(to: URL(fileURLWithPath: file))
-        let (report, store) = try google.importJSON(file)
+        let (report, store) = try await google.importJSON(file)
         #expect(report["elements"] as? Int == ride.count + 1 && report["records"] as? Int == 1)
-        let record = try #require(try google.records(store).first)
+        let record = try #require(try await google.records(store).first)
         #expect(google.field(record, "sport") as? String == "running")
         #expect(abs((record["lat"] as? Double ?? 0) - ride[0].latitude) < 1e-6)
 
@@ -385,7 +385,7 @@ extension FITImportTests {
         alone.message(local: 1, [(start + 60, 4), (start, 4), (1, 1)])
         let indoor = try Samples.temporaryDirectory() + "/treadmill.fit"
         try Data(alone.file()).write(to: URL(fileURLWithPath: indoor))
-        let (left, _) = try google.importJSON(indoor)
+        let (left, _) = try await google.importJSON(indoor)
         #expect(left["elements"] as? Int == 1 && left["skipped"] as? [String: Int] == ["no position": 1], "\(left)")
     }
 }

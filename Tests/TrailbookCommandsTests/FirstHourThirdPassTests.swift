@@ -9,21 +9,21 @@ import TrailbookTestSupport
     /// `rides --day yesterday` names the day it looked at; a file imported twice says it was
     /// there already instead of "0 rides, 0 segments"; `year` counts in words ("1 day") and says
     /// when there is no place yet instead of an empty "Most time:".
-    @Test func sentencesSayWhatTheyMean() throws {
+    @Test func sentencesSayWhatTheyMean() async throws {
         let folder = try Samples.temporaryDirectory()
         let store = folder + "/s.sqlite"
-        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
-        let again = try run(["import", "--store", store, "Samples/ride.nmea"])
+        #expect(try await run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        let again = try await run(["import", "--store", store, "Samples/ride.nmea"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(!again.stdout.contains("0 rides"), "\(again.stdout)")
         #expect(again.stdout.contains("Nothing new: the file was imported before"), "\(again.stdout)")
 
-        let yesterday = try run(["rides", "--day", "yesterday", "--store", store, "--time-zone", "UTC"])
+        let yesterday = try await run(["rides", "--day", "yesterday", "--store", store, "--time-zone", "UTC"])
         let date = CivilDate(daysSinceEpoch: Int(UTCTimestamp.now() / 86_400_000) - 1).description
         #expect(yesterday.stdout.hasPrefix("No rides stored on \(date) "), "\(yesterday.stdout)")
         #expect(!yesterday.stdout.contains("on yesterday"))
 
-        let year = try run(["year", "2026", "--store", store, "--time-zone", "UTC"])
+        let year = try await run(["year", "2026", "--store", store, "--time-zone", "UTC"])
         #expect(year.status == 0, "\(year.stderr)")
         #expect(year.stdout.contains("1 day with data") && year.stdout.contains("1 trip"), "\(year.stdout)")
         #expect(!year.stdout.contains("1 days") && !year.stdout.contains("1 trips"))
@@ -35,15 +35,15 @@ import TrailbookTestSupport
 extension FirstHourThirdPassTests {
     /// A word after a group of commands that is none of them is named, with the group's commands,
     /// rather than the first option after it; the docs name only commands that exist.
-    @Test func anUnknownCommandIsNamed() throws {
-        let wrong = try run(["report", "days", "--from", "2026-06-01"])
+    @Test func anUnknownCommandIsNamed() async throws {
+        let wrong = try await run(["report", "days", "--from", "2026-06-01"])
         #expect(wrong.status == 64)
         #expect(
             wrong.stderr.hasPrefix(
                 "trailbook: 'days' is not a command of 'trailbook report'; its commands are day, overlay"),
             "\(wrong.stderr)")
         #expect(!wrong.stderr.contains("--from"))
-        let option = try run(["report", "day", "2026-06-14", "--frm", "x"])
+        let option = try await run(["report", "day", "2026-06-14", "--frm", "x"])
         #expect(
             option.status == 64 && option.stderr.contains("'--frm'"), "a wrong option is still named: \(option.stderr)")
         let commands = try String(contentsOfFile: "docs/COMMANDS.md", encoding: .utf8)
@@ -53,13 +53,13 @@ extension FirstHourThirdPassTests {
 
 extension FirstHourThirdPassTests {
     /// `place add NAME --here` with the name taken says so, also on a store with no point yet.
-    @Test func aTakenPlaceNameIsSaidFirst() throws {
+    @Test func aTakenPlaceNameIsSaidFirst() async throws {
         let store = try Samples.temporaryDirectory() + "/s.sqlite"
-        #expect(try run(["place", "add", "home", "--lat", "47.37", "--lon", "8.54", "--store", store]).status == 0)
-        let taken = try run(["place", "add", "home", "--here", "--store", store])
+        #expect(try await run(["place", "add", "home", "--lat", "47.37", "--lon", "8.54", "--store", store]).status == 0)
+        let taken = try await run(["place", "add", "home", "--here", "--store", store])
         #expect(taken.status != 0 && taken.stderr.contains("already a place named home"), "\(taken.stderr)")
         #expect(!taken.stderr.contains("no stored point"))
-        let fresh = try run(["place", "add", "work", "--here", "--store", store])
+        let fresh = try await run(["place", "add", "work", "--here", "--store", store])
         #expect(fresh.stderr.contains("no stored point"), "an untaken name still needs a point: \(fresh.stderr)")
     }
 }
@@ -67,12 +67,12 @@ extension FirstHourThirdPassTests {
 extension FirstHourThirdPassTests {
     /// `conditions` for a place far west of the configured zone, at its local noon: the rise is
     /// before the set, both of that place's day.
-    @Test func conditionsFarFromTheConfiguredZoneAreOfThePlacesDay() throws {
+    @Test func conditionsFarFromTheConfiguredZoneAreOfThePlacesDay() async throws {
         let folder = try Samples.temporaryDirectory()
         let config = folder + "/config.toml"
         try "[time]\nzone = \"Europe/Zurich\"\n".write(toFile: config, atomically: true, encoding: .utf8)
         // Local noon at 150° W on 14 June: 22:00 UTC.
-        let result = try run([
+        let result = try await run([
             "conditions", "--lat", "21.3", "--lon", "-150", "--at", "2026-06-14T22:00:00Z", "--json", "--config",
             config,
             "--store", folder + "/none.sqlite",
@@ -91,15 +91,15 @@ extension FirstHourThirdPassTests {
 extension FirstHourThirdPassTests {
     /// `summary` and `export` of a day without rides say which days nearby have some, as
     /// `rides --day` does, and exit 66.
-    @Test func aDayWithoutRidesNamesTheNearestDaysEverywhere() throws {
+    @Test func aDayWithoutRidesNamesTheNearestDaysEverywhere() async throws {
         let folder = try Samples.temporaryDirectory()
         let store = folder + "/s.sqlite"
-        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        #expect(try await run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
         for command in [
             ["summary", "--day", "2026-06-20"],
             ["export", "--day", "2026-06-20", "--format", "gpx", "-o", folder + "/x.gpx"],
         ] {
-            let result = try run(command + ["--store", store, "--time-zone", "UTC"])
+            let result = try await run(command + ["--store", store, "--time-zone", "UTC"])
             #expect(result.status == 66, "\(command[0]): \(result.stderr)")
             #expect(
                 result.stderr.contains("No rides stored on 2026-06-20 (UTC).")

@@ -26,15 +26,15 @@ import TrailbookTestSupport
         """
 
     /// Stored points of 2026-06-14 as CSV rows without the header.
-    func points(_ store: String) throws -> [String] {
-        try run(["points", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC"]).stdout
+    func points(_ store: String) async throws -> [String] {
+        try await run(["points", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC"]).stdout
             .split(separator: "\n").dropFirst().map(String.init)
     }
 
     /// GPX with a UTF-8 byte-order mark (BaseCamp) and in UTF-16 either way round stores the same
     /// points as plain UTF-8.
     @Test(arguments: ["utf8-bom", "utf16le", "utf16be", "utf16le-no-bom"])
-    func gpxInOtherEncodingsIsRead(encoding: String) throws {
+    func gpxInOtherEncodingsIsRead(encoding: String) async throws {
         let dir = try Samples.temporaryDirectory()
         let plain = dir + "/plain.gpx"
         try track.write(toFile: plain, atomically: true, encoding: .utf8)
@@ -47,19 +47,19 @@ import TrailbookTestSupport
         }
         let other = dir + "/other.gpx"
         try data.write(to: URL(fileURLWithPath: other))
-        let a = try store()
-        let b = try store()
-        #expect(try run(["import", "--store", a, plain]).status == 0)
-        let result = try run(["import", "--store", b, other])
+        let a = try await store()
+        let b = try await store()
+        #expect(try await run(["import", "--store", a, plain]).status == 0)
+        let result = try await run(["import", "--store", b, other])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("3 fixes read, 3 kept, 3 stored"), "\(result.stdout)")
-        #expect(try points(b) == points(a))
+        #expect(try await points(b) == points(a))
     }
 
     /// A log whose position epochs carry no date, dated by ZDA sentences at other times of day
     /// (half a second after an epoch): decode prints dated times, import stores every fix, and
     /// --date does not override the log's own date.
-    @Test func zdaAtItsOwnTimeDatesTheEpochsAroundIt() throws {
+    @Test func zdaAtItsOwnTimeDatesTheEpochsAroundIt() async throws {
         let dir = try Samples.temporaryDirectory()
         var lines: [String] = []
         var epochs = 0
@@ -80,38 +80,38 @@ import TrailbookTestSupport
         let log = dir + "/zda.nmea"
         try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: log, atomically: true, encoding: .utf8)
 
-        let decoded = try run(["decode", log])
+        let decoded = try await run(["decode", log])
         #expect(decoded.status == 0, "\(decoded.stderr)")
         let rows = decoded.stdout.split(separator: "\n").dropFirst()
         #expect(rows.count == epochs)
         #expect(rows.allSatisfy { $0.hasPrefix("2026-06-14T") }, "\(rows.prefix(2))")
-        let withDate = try run(["decode", "--date", "2020-01-01", log]).stdout
+        let withDate = try await run(["decode", "--date", "2020-01-01", log]).stdout
         #expect(withDate == decoded.stdout)
 
-        let s = try store()
-        let result = try run(["import", "--store", s, "--date", "2020-01-01", log])
+        let s = try await store()
+        let result = try await run(["import", "--store", s, "--date", "2020-01-01", log])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.contains("missing_time"), "\(result.stdout)")
-        #expect(try points(s).count > 1700)
+        #expect(try await points(s).count > 1700)
     }
 
     /// A log that never gives a date is stored with import --date (and without it, says why
     /// nothing was kept).
-    @Test func importDateDatesALogWithoutDates() throws {
-        let s = try store()
-        let without = try run(["import", "--store", s, "Samples/edge/no-date.nmea"])
+    @Test func importDateDatesALogWithoutDates() async throws {
+        let s = try await store()
+        let without = try await run(["import", "--store", s, "Samples/edge/no-date.nmea"])
         #expect(without.stdout.contains("missing_time"), "\(without.stdout)")
-        let with = try run(["import", "--store", s, "--date", "2026-06-14", "Samples/edge/no-date.nmea"])
+        let with = try await run(["import", "--store", s, "--date", "2026-06-14", "Samples/edge/no-date.nmea"])
         #expect(with.status == 0, "\(with.stderr)")
         #expect(!with.stdout.contains("missing_time"), "\(with.stdout)")
-        let stored = try points(s)
+        let stored = try await points(s)
         #expect(stored.first?.hasPrefix("2026-06-14T10:10:10.500Z") == true, "\(stored.prefix(1))")
-        #expect(try run(["import", "--store", s, "--date", "2026-02-30", "x"]).status == 64)
+        #expect(try await run(["import", "--store", s, "--date", "2026-02-30", "x"]).status == 64)
     }
 
     /// Decimal degrees in a latitude field (fewer than four digits before the point) are
     /// malformed, not 0.62°.
-    @Test func decimalDegreesInALatitudeFieldAreMalformed() throws {
+    @Test func decimalDegreesInALatitudeFieldAreMalformed() async throws {
         let dir = try Samples.temporaryDirectory()
         let log = dir + "/decimal.nmea"
         let lines = [
@@ -119,7 +119,7 @@ import TrailbookTestSupport
             sentence("GPGGA,161406.680,3721.1432,N,12157.1852,W,1,08,0.9,20.0,M,,,,"),
         ]
         try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: log, atomically: true, encoding: .utf8)
-        let result = try run(["decode", "--stats", "--date", "2026-06-14", log])
+        let result = try await run(["decode", "--stats", "--date", "2026-06-14", log])
         #expect(result.status == 0, "\(result.stderr)")
         let rows = result.stdout.split(separator: "\n").dropFirst()
         #expect(rows.count == 1, "\(result.stdout)")
@@ -129,23 +129,23 @@ import TrailbookTestSupport
 
     /// A file of sentences that all have bad checksums: --stats prints its line, and the
     /// message says what the cause is.
-    @Test func badChecksumsOnlyAreNamedAsTheCause() throws {
+    @Test func badChecksumsOnlyAreNamedAsTheCause() async throws {
         let dir = try Samples.temporaryDirectory()
         let log = dir + "/bad.nmea"
         let lines = (0..<5).map { "$GPGGA,16140\($0).00,3721.1432,N,12157.1852,W,1,08,0.9,20.0,M,,,,*00" }
         try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: log, atomically: true, encoding: .utf8)
-        let result = try run(["decode", "--stats", log])
+        let result = try await run(["decode", "--stats", log])
         #expect(result.status == 65)
         #expect(result.stderr.contains("5 sentences read, 0 decoded, 5 bad checksum"), "\(result.stderr)")
         #expect(result.stderr.contains("5 sentences with bad checksums"), "\(result.stderr)")
-        let imported = try run(["import", "--store", try store(), log])
+        let imported = try await run(["import", "--store", try await store(), log])
         #expect(imported.status == 65)
         #expect(imported.stderr.contains("5 sentences with bad checksums"), "\(imported.stderr)")
     }
 
     /// Waypoints without a time are counted and said to be left out, and --waypoint-time stores
     /// them; a waypoint's own <name> is its name, not a nested geocaching name.
-    @Test func waypointsWithoutTimeAreExplainedAndCanBeStored() throws {
+    @Test func waypointsWithoutTimeAreExplainedAndCanBeStored() async throws {
         let dir = try Samples.temporaryDirectory()
         let gpx = dir + "/caches.gpx"
         try """
@@ -161,17 +161,17 @@ import TrailbookTestSupport
           </trkseg></trk>
         </gpx>
         """.write(toFile: gpx, atomically: true, encoding: .utf8)
-        let s = try store()
-        let first = try run(["import", "--store", s, gpx])
+        let s = try await store()
+        let first = try await run(["import", "--store", s, gpx])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
             first.stdout.contains(
                 "3 waypoints: 1 stored as a record, 2 without a time, not stored (--waypoint-time stores them)"),
             "\(first.stdout)")
-        let other = try store()
-        let all = try run(["import", "--store", other, "--waypoint-time", "first", gpx])
+        let other = try await store()
+        let all = try await run(["import", "--store", other, "--waypoint-time", "first", gpx])
         #expect(all.stdout.contains("3 waypoints: 3 stored as records"), "\(all.stdout)")
-        let records = try run(["records", "--store", other, "--all", "--json"])
+        let records = try await run(["records", "--store", other, "--all", "--json"])
         #expect(records.stdout.contains("GC12345") && records.stdout.contains("GC67890"), "\(records.stdout)")
         #expect(!records.stdout.contains("The Lake Cache"))
         #expect(records.stdout.contains("2026-06-14T06:30:00"))
@@ -179,19 +179,19 @@ import TrailbookTestSupport
 
     /// GPX export then import keeps speed and course (Garmin's TrackPointExtension v2) and the
     /// names of waypoints.
-    @Test func gpxRoundTripKeepsSpeedCourseAndNames() throws {
+    @Test func gpxRoundTripKeepsSpeedCourseAndNames() async throws {
         let dir = try Samples.temporaryDirectory()
-        let s = try store()
-        #expect(try run(["import", "--store", s, "Samples/ride.nmea"]).status == 0)
+        let s = try await store()
+        #expect(try await run(["import", "--store", s, "Samples/ride.nmea"]).status == 0)
         let placed = dir + "/place.gpx"
         try """
         <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1">
           <wpt lat="47.3769" lon="8.5417"><time>2026-06-14T06:45:00Z</time><name>Bakery</name><desc>Croissants</desc></wpt>
         </gpx>
         """.write(toFile: placed, atomically: true, encoding: .utf8)
-        #expect(try run(["import", "--store", s, placed]).status == 0)
+        #expect(try await run(["import", "--store", s, placed]).status == 0)
         let exported = dir + "/day.gpx"
-        let export = try run([
+        let export = try await run([
             "export", "--store", s, "--day", "2026-06-14", "--time-zone", "UTC", "--format", "gpx", "-o", exported,
         ])
         #expect(export.status == 0, "\(export.stderr)")
@@ -199,16 +199,16 @@ import TrailbookTestSupport
         #expect(text.contains("<gpxtpx:speed>") && text.contains("<gpxtpx:course>"))
         #expect(text.contains("<name>Bakery</name>"), "\(text.prefix(1200))")
 
-        let back = try store()
-        #expect(try run(["import", "--store", back, exported]).status == 0)
-        #expect(try points(back) == points(s))
-        let records = try run(["records", "--store", back, "--all", "--json"]).stdout
+        let back = try await store()
+        #expect(try await run(["import", "--store", back, exported]).status == 0)
+        #expect(try await points(back) == points(s))
+        let records = try await run(["records", "--store", back, "--all", "--json"]).stdout
         #expect(records.contains("Bakery"), "\(records)")
     }
 
     /// A ride segment of one point is a GeoJSON Point, never a one-position line; in KML it is a
     /// track of one timed position.
-    @Test func onePointSegmentsAreWrittenAsPoints() throws {
+    @Test func onePointSegmentsAreWrittenAsPoints() async throws {
         let dir = try Samples.temporaryDirectory()
         let gpx = dir + "/lone.gpx"
         try """
@@ -220,9 +220,9 @@ import TrailbookTestSupport
           <trkseg><trkpt lat="47.3771" lon="8.5419"><time>2026-06-14T06:30:05Z</time></trkpt></trkseg>
         </trk></gpx>
         """.write(toFile: gpx, atomically: true, encoding: .utf8)
-        let s = try store()
-        #expect(try run(["import", "--store", s, gpx]).status == 0)
-        let geojson = try run([
+        let s = try await store()
+        #expect(try await run(["import", "--store", s, gpx]).status == 0)
+        let geojson = try await run([
             "export", "--store", s, "--day", "2026-06-14", "--time-zone", "UTC", "--format", "geojson",
         ])
         #expect(geojson.status == 0, "\(geojson.stderr)")
@@ -243,7 +243,7 @@ import TrailbookTestSupport
             }
         }
         #expect(lines == 1 && points == 1, "\(geojson.stdout)")
-        let kml = try run(["export", "--store", s, "--day", "2026-06-14", "--time-zone", "UTC", "--format", "kml"])
+        let kml = try await run(["export", "--store", s, "--day", "2026-06-14", "--time-zone", "UTC", "--format", "kml"])
         #expect(kml.stdout.contains("<gx:coord>8.5419"), "\(kml.stdout)")
         // Each segment a track, each position with its time.
         let tracks = kml.stdout.split(separator: "<gx:Track>").dropFirst()

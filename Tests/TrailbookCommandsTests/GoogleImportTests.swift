@@ -21,19 +21,28 @@ import TrailbookTestSupport
     /// The ride as Trailbook stores it from the sample log.
     static let ride: [Point] = {
         let store = try! Samples.temporaryDirectory() + "/ride.sqlite"
-        _ = try! run(["import", "--store", store, "Samples/ride.nmea"])
-        return try! storedPoints(store, day: "2026-06-14").map {
+        _ = try! runBinary(["import", "--store", store, "Samples/ride.nmea"])
+        let listed = try! runBinary([
+            "points", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--format", "jsonl",
+        ])
+        return try! points(listed.stdout).map {
             Point(
                 milliseconds: $0.milliseconds, latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude,
                 speed: $0.speed)
         }
     }()
 
-    static func storedPoints(_ store: String, day: String, device: String? = nil) throws -> [Point] {
+    static func storedPoints(_ store: String, day: String, device: String? = nil) async throws -> [Point] {
         let only = device.map { ["--device-name", $0] } ?? []
-        return try run(["points", "--store", store, "--day", day, "--time-zone", "UTC", "--format", "jsonl"] + only)
-            .stdout
-            .split(separator: "\n").map { line in
+        return try await points(
+            try await run(
+                ["points", "--store", store, "--day", day, "--time-zone", "UTC", "--format", "jsonl"] + only
+            ).stdout)
+    }
+
+    /// The points of `points --format jsonl`'s lines.
+    static func points(_ jsonl: String) throws -> [Point] {
+        try jsonl.split(separator: "\n").map { line in
                 let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
                 let time = try #require(row["time"] as? String)
                 return Point(
@@ -67,9 +76,9 @@ import TrailbookTestSupport
     }
 
     /// Imports `file` into a new store with `--json`: the file's report, and the store.
-    func importJSON(_ file: String) throws -> (report: [String: Any], store: String) {
+    func importJSON(_ file: String) async throws -> (report: [String: Any], store: String) {
         let store = try Samples.temporaryDirectory() + "/google.sqlite"
-        let result = try run(["import", "--store", store, "--json", file])
+        let result = try await run(["import", "--store", store, "--json", file])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let files = try #require(json["files"] as? [[String: Any]])
@@ -77,8 +86,8 @@ import TrailbookTestSupport
     }
 
     /// Each stored point is the written point of the same millisecond, to 1e-6 degrees.
-    func expectStored(_ store: String, match written: [Point], count: Int) throws {
-        let stored = try Self.storedPoints(store, day: "2026-06-14")
+    func expectStored(_ store: String, match written: [Point], count: Int) async throws {
+        let stored = try await Self.storedPoints(store, day: "2026-06-14")
         #expect(stored.count == count)
         let byTime = Dictionary(written.map { ($0.milliseconds, $0) }, uniquingKeysWith: { a, _ in a })
         for p in stored {
@@ -89,8 +98,8 @@ import TrailbookTestSupport
         }
     }
 
-    func records(_ store: String) throws -> [[String: Any]] {
-        let result = try run(["records", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
+    func records(_ store: String) async throws -> [[String: Any]] {
+        let result = try await run(["records", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         return try #require(json["records"] as? [[String: Any]])
@@ -101,7 +110,7 @@ import TrailbookTestSupport
         (record["fields"] as? [String: Any])?[key]
     }
 
-    @Test func recordsJSONStoresEveryPositionWithItsTimeInEitherSpelling() throws {
+    @Test func recordsJSONStoresEveryPositionWithItsTimeInEitherSpelling() async throws {
         let ride = Self.ride
         #expect(ride.count == 1762)
         var locations: [[String: Any]] = ride.enumerated().map { i, p in
@@ -124,44 +133,44 @@ import TrailbookTestSupport
             "latitudeE7": 1_900_000_000, "longitudeE7": 85_417_000, "timestamp": Self.iso(ride[5].milliseconds),
         ])
         let file = try write(["locations": locations], "Records.json")
-        let (report, store) = try importJSON(file)
+        let (report, store) = try await importJSON(file)
         #expect(report["format"] as? String == "Google Records.json")
         #expect(report["elements"] as? Int == ride.count + 3)
         #expect(report["fixes_read"] as? Int == ride.count)
         let skipped = try #require(report["skipped"] as? [String: Int])
         #expect(skipped == ["no time": 1, "no position": 1, "position out of range": 1])
         #expect(report["stored"] as? Int == ride.count)
-        try expectStored(store, match: ride, count: ride.count)
+        try await expectStored(store, match: ride, count: ride.count)
 
         // What the phone said it was doing is kept per point: `points` shows it, a CSV export
         // carries it and its import reads it back.
         let day = ["--day", "2026-06-14", "--time-zone", "UTC"]
-        let lines = try run(["points", "--store", store, "--format", "jsonl"] + day).stdout.split(separator: "\n")
+        let lines = try await run(["points", "--store", store, "--format", "jsonl"] + day).stdout.split(separator: "\n")
         #expect(lines.count == ride.count)
         #expect(lines.allSatisfy { $0.contains(#""activity":"cycling""#) }, "\(lines.first ?? "")")
         let csv = try Samples.temporaryDirectory() + "/ride.csv"
-        let export = try run(["export", "--store", store, "--format", "csv", "-o", csv] + day)
+        let export = try await run(["export", "--store", store, "--format", "csv", "-o", csv] + day)
         #expect(export.status == 0, "\(export.stderr)")
         let back = try Samples.temporaryDirectory() + "/back.sqlite"
-        #expect(try run(["import", "--store", back, csv]).status == 0)
-        let rows = try run(["points", "--store", back] + day).stdout.split(separator: "\n")
+        #expect(try await run(["import", "--store", back, csv]).status == 0)
+        let rows = try await run(["points", "--store", back] + day).stdout.split(separator: "\n")
         #expect(rows.first?.hasSuffix(",temperature,accuracy,activity") == true, "\(rows.first ?? "")")
         #expect(rows.count == ride.count + 1 && rows.dropFirst().allSatisfy { $0.hasSuffix(",cycling") })
 
         // The same file again stores nothing; the same points in other bytes store nothing twice.
-        let again = try run(["import", "--store", store, file])
+        let again = try await run(["import", "--store", store, file])
         #expect(again.stdout.contains("already imported"))
         let copy = try write(["locations": Array(locations.reversed())], "Records-copy.json")
-        let result = try run(["import", "--store", store, copy])
+        let result = try await run(["import", "--store", store, copy])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("0 stored (\(ride.count) already in the store)"), "\(result.stdout)")
-        try expectStored(store, match: ride, count: ride.count)
+        try await expectStored(store, match: ride, count: ride.count)
     }
 
     /// Two phones in one Records.json (a phone and a tablet carried on the same ride, their
     /// locations taking turns in the list): each `deviceTag` is a device of its own, its points
     /// never mixed with the other's; locations without a tag go to the import's device.
-    @Test func eachPhoneOfARecordsJSONIsADeviceOfItsOwn() throws {
+    @Test func eachPhoneOfARecordsJSONIsADeviceOfItsOwn() async throws {
         let ride = Self.ride
         func location(_ p: Point, tag: Int?, shift: Int64, north: Double) -> [String: Any] {
             var l: [String: Any] = [
@@ -180,7 +189,7 @@ import TrailbookTestSupport
         let untagged = ride.suffix(30).map { location($0, tag: nil, shift: 3_600_000, north: 0) }
         let file = try write(["locations": locations + untagged], "Records.json")
         // A dry run's CSV: each phone's ride has a number of its own.
-        let csv = try run(["import", "--dry-run", "--format", "csv", file])
+        let csv = try await run(["import", "--dry-run", "--format", "csv", file])
         #expect(csv.status == 0, "\(csv.stderr)")
         let rows = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         let rideColumn = try #require(rows.first?.firstIndex(of: "ride"))
@@ -188,18 +197,18 @@ import TrailbookTestSupport
             .sorted()
         #expect(rideSizes == [30, ride.count, ride.count], "one ride number per phone: \(rideSizes)")
 
-        let (report, store) = try importJSON(file)
+        let (report, store) = try await importJSON(file)
         #expect(report["fixes_read"] as? Int == 2 * ride.count + 30)
         #expect(report["stored"] as? Int == 2 * ride.count + 30, "\(report)")
         #expect(report["devices"] as? [String] == ["imported-google-7", "imported-google--9"], "\(report)")
-        let phone = try Self.storedPoints(store, day: "2026-06-14", device: "imported-google-7")
-        let tablet = try Self.storedPoints(store, day: "2026-06-14", device: "imported-google--9")
-        let own = try Self.storedPoints(store, day: "2026-06-14", device: "imported")
+        let phone = try await Self.storedPoints(store, day: "2026-06-14", device: "imported-google-7")
+        let tablet = try await Self.storedPoints(store, day: "2026-06-14", device: "imported-google--9")
+        let own = try await Self.storedPoints(store, day: "2026-06-14", device: "imported")
         #expect(phone.map(\.milliseconds) == ride.map(\.milliseconds))
         #expect(tablet.map(\.milliseconds) == ride.map { $0.milliseconds + 400 })
         #expect(Swift.zip(tablet, ride).allSatisfy { abs($0.latitude - $1.latitude - 0.001) < 1e-6 })
         #expect(own.count == 30)
-        let rides = try run(["rides", "--store", store, "--json"])
+        let rides = try await run(["rides", "--store", store, "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(rides.stdout.utf8)) as? [String: Any]
         let list = try #require(object?["rides"] as? [[String: Any]])
         #expect(
@@ -208,14 +217,14 @@ import TrailbookTestSupport
             ], "one ride per phone, never merged: \(rides.stdout)")
         // Out of order (read again and sorted), each phone's points are still its own: nothing new.
         let copy = try write(["locations": Array((locations + untagged).reversed())], "Records-copy.json")
-        let again = try run(["import", "--store", store, copy])
+        let again = try await run(["import", "--store", store, copy])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("0 stored (\(2 * ride.count + 30) already in the store)"), "\(again.stdout)")
     }
 
     /// The events a dry run finds in a Records.json of two phones are each of its phone: in the
     /// text, in the JSON, and for the alerts that would have sent them.
-    @Test func aDryRunsEventsAreEachOfItsPhone() throws {
+    @Test func aDryRunsEventsAreEachOfItsPhone() async throws {
         let t0: Int64 = 1_781_418_600_000  // 2026-06-14T06:30:00Z
         var locations: [[String: Any]] = []
         for (tag, north) in [(7, 0.0), (-9, 0.01)] {
@@ -228,22 +237,22 @@ import TrailbookTestSupport
             }
         }
         let file = try write(["locations": locations], "Records.json")
-        let text = try run(["import", "--dry-run", "--events", file])
+        let text = try await run(["import", "--dry-run", "--events", file])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("motion.stopped  (imported-google-7)"), "\(text.stdout)")
         #expect(text.stdout.contains("motion.stopped  (imported-google--9)"), "\(text.stdout)")
-        let json = try run(["import", "--dry-run", "--events", "--json", file])
+        let json = try await run(["import", "--dry-run", "--events", "--json", file])
         let found = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let devices = (found?["events"] as? [[String: Any]] ?? []).compactMap { $0["device"] as? String }
         #expect(devices.sorted() == ["imported-google--9", "imported-google-7"], "\(json.stdout)")
         // An alert on the tablet's stops would have sent the tablet's stop, not the phone's.
         let store = try Samples.temporaryDirectory() + "/alerts.sqlite"
-        let added = try run([
+        let added = try await run([
             "alert", "add", "--on", "motion.stopped", "--device", "imported-google--9", "--webhook",
             "http://127.0.0.1:9/x", "--store", store,
         ])
         #expect(added.status == 0, "\(added.stderr)")
-        let withAlert = try run(["import", "--dry-run", "--events", "--store", store, file])
+        let withAlert = try await run(["import", "--dry-run", "--events", "--store", store, file])
         #expect(
             withAlert.stdout.contains(
                 "motion.stopped  (imported-google--9)  accuracy_m 8\n    → alert 1 (webhook) would send it live"),
@@ -253,7 +262,7 @@ import TrailbookTestSupport
 
     /// A month of Semantic Location History: visits at both ends, the ride's activity with its
     /// simplified raw path.
-    @Test func semanticHistoryStoresThePathAndTheVisitsAsRecords() throws {
+    @Test func semanticHistoryStoresThePathAndTheVisitsAsRecords() async throws {
         let ride = Self.ride
         let path = ride.enumerated().filter { $0.offset % 10 == 0 }.map(\.element)
         let (first, last) = (ride.first!, ride.last!)
@@ -306,15 +315,15 @@ import TrailbookTestSupport
             ["placeVisit": ["duration": ["startTimestamp": Self.iso(last.milliseconds)]]],
         ]
         let file = try write(["timelineObjects": objects], "2026_JUNE.json")
-        let (report, store) = try importJSON(file)
+        let (report, store) = try await importJSON(file)
         #expect(report["format"] as? String == "Google Semantic Location History")
         #expect(report["fixes_read"] as? Int == path.count)
         #expect(report["elements"] as? Int == path.count + 4)
         #expect(report["skipped"] as? [String: Int] == ["no position": 1])
         #expect(report["visits"] as? Int == 2 && report["activities"] as? Int == 1)
         #expect(report["records"] as? Int == 3)
-        try expectStored(store, match: path.map(\.positionOnly), count: path.count)
-        let stored = try records(store)
+        try await expectStored(store, match: path.map(\.positionOnly), count: path.count)
+        let stored = try await records(store)
         #expect(stored.count == 3)
         let home = try #require(stored.first { field($0, "name") as? String == "Zürich HB" })
         #expect(field(home, "semantic_type") as? String == "TYPE_HOME")
@@ -325,7 +334,7 @@ import TrailbookTestSupport
 
         // What Google knew is kept: the hour at the station, with no point in it, is a visit
         // named as Google named it (not "place 1", not part of a trip), and the ride is cycling.
-        let listed = try run(["visits", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
+        let listed = try await run(["visits", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
         #expect(listed.status == 0, "\(listed.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
         let visits = try #require(json["visits"] as? [[String: Any]])
@@ -346,7 +355,7 @@ import TrailbookTestSupport
     /// (CarlosBergillos/LocationHistoryFormat, semantic `activitySegment`: `startLocation` and
     /// `endLocation` each optional) read the same.
     @Test(arguments: ["iso", "ms string, start only", "ms number, end only", "seconds"])
-    func aSegmentWithOnlyItsEndsIsATripOfItsMode(_ variant: String) throws {
+    func aSegmentWithOnlyItsEndsIsATripOfItsMode(_ variant: String) async throws {
         let basel = (lat: 47.5476, lon: 7.5897)
         let zurich = (lat: 47.3779, lon: 8.5403)
         let t0 = try #require(Self.milliseconds("2026-06-14T08:00:00.000Z"))
@@ -380,8 +389,8 @@ import TrailbookTestSupport
                 ]
             ],
         ]
-        let (_, store) = try importJSON(try write(["timelineObjects": objects], "2026_JUNE.json"))
-        let listed = try run(["visits", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
+        let (_, store) = try await importJSON(try write(["timelineObjects": objects], "2026_JUNE.json"))
+        let listed = try await run(["visits", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
         #expect(listed.status == 0, "\(listed.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
         let names = (json["visits"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
@@ -389,7 +398,7 @@ import TrailbookTestSupport
         let trips = try #require(json["trips"] as? [[String: Any]])
         #expect(trips.count == 1 && trips.first?["mode"] as? String == "train", "\(trips)")
         #expect(trips.first?["distance_m"] as? Double == 86_400)
-        let year = try run(["year", "2026", "--store", store, "--time-zone", "UTC"])
+        let year = try await run(["year", "2026", "--store", store, "--time-zone", "UTC"])
         #expect(year.stdout.contains("train 86.4 km"), "\(year.stdout)")
     }
 
@@ -397,7 +406,7 @@ import TrailbookTestSupport
     /// Location History of the same hours (its ride's path a point in five minutes, each saying
     /// 5 m): the day counts the ride once, from the raw locations, within 5% of the truth; the
     /// sum of the two would be about twice it.
-    @Test func aTakeoutWithRecordsAndTheSemanticHistoryCountsTheDayOnce() throws {
+    @Test func aTakeoutWithRecordsAndTheSemanticHistoryCountsTheDayOnce() async throws {
         let ride = Self.ride
         let truth = Swift.zip(ride, ride.dropFirst()).reduce(0.0) { sum, pair in
             sum
@@ -442,19 +451,19 @@ import TrailbookTestSupport
         let archive = try Samples.temporaryDirectory() + "/takeout.zip"
         try zip(folder, into: archive)
         let store = try Samples.temporaryDirectory() + "/google.sqlite"
-        let imported = try run(["import", "--store", store, archive])
+        let imported = try await run(["import", "--store", store, archive])
         #expect(imported.status == 0, "\(imported.stderr)")
-        func distance(_ extra: [String]) throws -> Double {
-            let result = try run(
+        func distance(_ extra: [String]) async throws -> Double {
+            let result = try await run(
                 ["summary", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"] + extra)
             #expect(result.status == 0, "\(result.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let rides = try #require(json["rides"] as? [[String: Any]])
             return rides.compactMap { $0["distance_m"] as? Double }.reduce(0, +)
         }
-        let day = try distance([])
-        let raw = try distance(["--device-name", "imported-google-7"])
-        let semantic = try distance(["--device-name", "imported"])
+        let day = try await distance([])
+        let raw = try await distance(["--device-name", "imported-google-7"])
+        let semantic = try await distance(["--device-name", "imported"])
         #expect(raw > 0.9 * truth && semantic > 0.3 * truth, "each source alone: \(raw) m, \(semantic) m of \(truth) m")
         #expect(abs(day - truth) / truth < 0.05, "the day: \(day) m against the truth's \(truth) m")
         #expect(abs(day - raw) < 1, "the raw locations, not the path: \(day) m, raw \(raw) m")
@@ -462,7 +471,7 @@ import TrailbookTestSupport
 
     /// The Android export: the path in a semantic segment, the raw signals, a visit and an
     /// activity, with times at a local offset.
-    @Test func androidTimelineStoresPathAndRawSignals() throws {
+    @Test func androidTimelineStoresPathAndRawSignals() async throws {
         let ride = Self.ride
         let path = ride.enumerated().filter { $0.offset % 30 == 0 }.map(\.element)
         let raw = ride.enumerated().filter { $0.offset % 30 == 15 }.map(\.element)
@@ -510,13 +519,13 @@ import TrailbookTestSupport
         let file = try write(
             ["semanticSegments": segments, "rawSignals": signals, "userLocationProfile": ["frequentPlaces": []]],
             "Timeline.json")
-        let (report, store) = try importJSON(file)
+        let (report, store) = try await importJSON(file)
         #expect(report["format"] as? String == "Google Timeline.json (Android)")
         #expect(report["fixes_read"] as? Int == path.count + raw.count)
         #expect(report["skipped"] as? [String: Int] == ["not a position": 1, "position unreadable": 1])
         #expect(report["visits"] as? Int == 1 && report["activities"] as? Int == 1)
-        try expectStored(store, match: path.map(\.positionOnly) + raw, count: path.count + raw.count)
-        let stored = try records(store)
+        try await expectStored(store, match: path.map(\.positionOnly) + raw, count: path.count + raw.count)
+        let stored = try await records(store)
         let visit = try #require(stored.first { field($0, "google") as? String == "visit" })
         #expect(field(visit, "semantic_type") as? String == "HOME")
         #expect(field(visit, "place_id") as? String == "ChIJstart")
@@ -526,7 +535,7 @@ import TrailbookTestSupport
     }
 
     /// The iOS export: `geo:` positions, path points as minutes after the segment's start.
-    @Test func iosLocationHistoryStoresPathPointsAtTheirMinutes() throws {
+    @Test func iosLocationHistoryStoresPathPointsAtTheirMinutes() async throws {
         let ride = Self.ride
         let start = ride.first!.milliseconds
         let path = ride.filter { ($0.milliseconds - start) % 60_000 == 0 }
@@ -563,12 +572,12 @@ import TrailbookTestSupport
             ],
         ]
         let file = try write(entries, "location-history.json")
-        let (report, store) = try importJSON(file)
+        let (report, store) = try await importJSON(file)
         #expect(report["format"] as? String == "Google location-history.json (iOS)")
         #expect(report["fixes_read"] as? Int == path.count)
         #expect(report["visits"] as? Int == 1 && report["activities"] as? Int == 1)
-        try expectStored(store, match: path.map(\.positionOnly), count: path.count)
-        let stored = try records(store)
+        try await expectStored(store, match: path.map(\.positionOnly), count: path.count)
+        let stored = try await records(store)
         let activity = try #require(stored.first { field($0, "google") as? String == "activity" })
         #expect(field(activity, "activity_type") as? String == "cycling")
         #expect(field(activity, "distance_m") as? Double == 7400)
@@ -576,7 +585,7 @@ import TrailbookTestSupport
 
     /// A Takeout folder is taken whole: the files that hold history, in name order; the others
     /// are passed over and counted.
-    @Test func aTakeoutFolderImportsEveryHistoryFileUnderIt() throws {
+    @Test func aTakeoutFolderImportsEveryHistoryFileUnderIt() async throws {
         let ride = Self.ride
         let root = try Samples.temporaryDirectory() + "/Takeout"
         let history = root + "/Location History (Timeline)"
@@ -609,18 +618,18 @@ import TrailbookTestSupport
             toFile: history + "/Settings.json", atomically: true, encoding: .utf8)
         try "<html></html>".write(toFile: root + "/archive_browser.html", atomically: true, encoding: .utf8)
         let store = try Samples.temporaryDirectory() + "/takeout.sqlite"
-        let result = try run(["import", "--store", store, root])
+        let result = try await run(["import", "--store", store, root])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Importing 2 files; 2 other files passed over (no track in them)."))
         #expect(result.stdout.contains("Records.json (Google Records.json): 900 elements read"), "\(result.stdout)")
         #expect(result.stdout.contains("2026_JUNE.json (Google Semantic Location History)"))
-        try expectStored(store, match: Array(ride.prefix(900)).map(\.positionOnly), count: 900)
-        #expect(try records(store).count == 1)
+        try await expectStored(store, match: Array(ride.prefix(900)).map(\.positionOnly), count: 900)
+        #expect(try await records(store).count == 1)
 
         // A folder with nothing to import says so.
         let empty = try Samples.temporaryDirectory()
         try "<html></html>".write(toFile: empty + "/index.html", atomically: true, encoding: .utf8)
-        let nothing = try run(["import", "--store", store, empty])
+        let nothing = try await run(["import", "--store", store, empty])
         #expect(nothing.status == 65)
         #expect(
             nothing.stderr.contains("no NMEA log, GPX, KML, GeoJSON, CSV or Google location history file is under it"))
@@ -632,7 +641,7 @@ import TrailbookTestSupport
     /// "%s\t%-18s\t%s\n": the time, the topic below the device's (`*`, `event`, `waypoint`, or
     /// another whose payload is not JSON), the payload); the messages as the booklet describes
     /// them (owntracks/booklet docs/tech/json.md @0213d45a).
-    @Test func ownTracksRecorderFilesStoreTheirLocations() throws {
+    @Test func ownTracksRecorderFilesStoreTheirLocations() async throws {
         let ride = Self.ride.enumerated().filter { $0.offset % 5 == 0 }.map(\.element)
         var lines = ride.map { p -> String in
             let seconds = Double(p.milliseconds) / 1000
@@ -663,13 +672,13 @@ import TrailbookTestSupport
         lines.append("2026-06-14T07:11:00Z\t*                 \t{\"_type\":\"location\",\"lat\":47.1,")
         let file = try Samples.temporaryDirectory() + "/2026-06.rec"
         try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        let (report, store) = try importJSON(file)
+        let (report, store) = try await importJSON(file)
         #expect(report["format"] as? String == "OwnTracks Recorder .rec")
         #expect(report["elements"] as? Int == ride.count + 6)
         #expect(report["skipped"] as? [String: Int] == ["not a location": 2, "no position": 1, "line unreadable": 1])
         #expect(report["fixes_read"] as? Int == ride.count)
         #expect(report["records"] as? Int == 2, "\(report)")
-        let kept = try records(store)
+        let kept = try await records(store)
         #expect(kept.map { field($0, "owntracks") as? String } == ["waypoint", "transition"], "\(kept)")
         #expect(kept.map { field($0, "region") as? String } == ["Home", "Home"])
         #expect(field(kept[0], "radius_m") as? Double == 100)
@@ -685,7 +694,7 @@ import TrailbookTestSupport
                 milliseconds: $0.milliseconds, latitude: $0.latitude, longitude: $0.longitude,
                 altitude: ($0.altitude ?? 0).rounded(), speed: (($0.speed ?? 0) * 3.6).rounded() / 3.6)
         }
-        try expectStored(store, match: written, count: ride.count)
+        try await expectStored(store, match: written, count: ride.count)
     }
 
     /// Runs a Python snippet (python3 is what `make test` installs for the page tests too).
@@ -714,7 +723,7 @@ import TrailbookTestSupport
 
     /// A Takeout zip is read in place: each history file in it imported as a path through the
     /// archive, the same file unpacked is the same file, and broken or hostile archives say so.
-    @Test func aTakeoutZipIsReadInPlace() throws {
+    @Test func aTakeoutZipIsReadInPlace() async throws {
         let ride = Self.ride
         let dir = try Samples.temporaryDirectory()
         let history = dir + "/Takeout/Location History (Timeline)"
@@ -732,23 +741,23 @@ import TrailbookTestSupport
         let archive = dir + "/takeout-20260615T000000Z-001.zip"
         try zip(dir + "/Takeout", into: archive)
         let store = dir + "/zip.sqlite"
-        let result = try run(["import", "--store", store, archive])
+        let result = try await run(["import", "--store", store, archive])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Importing 1 file; 1 other file passed over (no track in it)."))
         #expect(
             result.stdout.contains(
                 archive + "/Takeout/Location History (Timeline)/Records.json (Google Records.json): 600 elements read"),
             "\(result.stdout)")
-        try expectStored(store, match: Array(ride.prefix(600)).map(\.positionOnly), count: 600)
+        try await expectStored(store, match: Array(ride.prefix(600)).map(\.positionOnly), count: 600)
         // The same file unpacked is the same file.
-        let again = try run(["import", "--store", store, history + "/Records.json"])
+        let again = try await run(["import", "--store", store, history + "/Records.json"])
         #expect(again.stdout.contains("already imported as " + archive + "/Takeout/"), "\(again.stdout)")
 
         // Cut short: no directory at its end.
         let data = try Data(contentsOf: URL(fileURLWithPath: archive))
         let cut = dir + "/cut.zip"
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: cut))
-        let truncated = try run(["import", "--store", store, cut])
+        let truncated = try await run(["import", "--store", store, cut])
         #expect(truncated.status == 65)
         #expect(truncated.stderr.contains("it has no zip directory at its end (the archive looks truncated)"))
 
@@ -760,7 +769,7 @@ import TrailbookTestSupport
             with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
                 z.writestr("Records.json", b'{"locations": [' + b' ' * 50_000_000 + b']}')
             """, [bomb])
-        let bombed = try run(["import", "--store", store, bomb])
+        let bombed = try await run(["import", "--store", store, bomb])
         #expect(bombed.status == 65)
         #expect(bombed.stderr.contains("(a zip bomb)"), "\(bombed.stderr)")
         let liar = dir + "/liar.zip"
@@ -774,16 +783,16 @@ import TrailbookTestSupport
             data[at + 24:at + 28] = struct.pack("<I", 5000)
             open(sys.argv[1], "wb").write(data)
             """, [liar])
-        let lied = try run(["import", "--store", store, liar])
+        let lied = try await run(["import", "--store", store, liar])
         #expect(lied.status == 65)
         #expect(lied.stderr.contains("holds more than the 5000 bytes it declares (a zip bomb)"), "\(lied.stderr)")
         #expect(lied.stderr.split(separator: "\n").count == 1)
-        try expectStored(store, match: Array(ride.prefix(600)).map(\.positionOnly), count: 600)
+        try await expectStored(store, match: Array(ride.prefix(600)).map(\.positionOnly), count: 600)
     }
 
     /// Broken and hostile JSON: one sentence, exit 65, nothing stored.
     @Test(arguments: ["truncated", "long string", "deep nesting", "not JSON", "other JSON"])
-    func brokenFilesExit65AndStoreNothing(_ kind: String) throws {
+    func brokenFilesExit65AndStoreNothing(_ kind: String) async throws {
         let dir = try Samples.temporaryDirectory()
         let file = dir + "/Records.json"
         let valid =
@@ -815,10 +824,10 @@ import TrailbookTestSupport
             expected = "none of Google's location history formats"
         }
         let store = dir + "/s.sqlite"
-        let result = try run(["import", "--store", store, file])
+        let result = try await run(["import", "--store", store, file])
         #expect(result.status == 65, "\(result.stdout) \(result.stderr)")
         #expect(result.stderr.contains(expected), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        #expect(try Self.storedPoints(store, day: "2026-06-14").isEmpty)
+        #expect(try await Self.storedPoints(store, day: "2026-06-14").isEmpty)
     }
 }

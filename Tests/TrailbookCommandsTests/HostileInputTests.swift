@@ -11,7 +11,7 @@ import TrailbookTestSupport
             throw RunError("/usr/bin/time is missing: sudo apt-get install time (make test does this).")
         }
         let dir = try Samples.temporaryDirectory()
-        let result = try run(arguments, prefix: ["/usr/bin/time", "-f", "%M", "-o", dir + "/rss"])
+        let result = try runBinary(arguments, prefix: ["/usr/bin/time", "-f", "%M", "-o", dir + "/rss"])
         let kb =
             Double(try String(contentsOfFile: dir + "/rss", encoding: .utf8).split(separator: "\n").last ?? "0") ?? 0
         return (result, kb / 1024)
@@ -32,7 +32,7 @@ import TrailbookTestSupport
         try handle.close()
     }
 
-    @Test func tenMegabytesOfNMEAWithoutANewline() throws {
+    @Test func tenMegabytesOfNMEAWithoutANewline() async throws {
         let dir = try Samples.temporaryDirectory()
         // Text that never starts a sentence: nothing to decode, nothing stored.
         let text = dir + "/one-line.txt"
@@ -45,7 +45,7 @@ import TrailbookTestSupport
         let (imported, importMB) = try measured(["import", "--store", store, text])
         #expect(imported.status == 65)
         #expect(importMB < 64, "peak RSS \(importMB) MB")
-        #expect(try run(["rides", "--store", store]).stdout.contains("No rides stored"))
+        #expect(try await run(["rides", "--store", store]).stdout.contains("No rides stored"))
         // Sentences run together without line ends (and without checksums): each `$` ends the
         // one before, so they decode, one candidate of at most 130 bytes at a time.
         let run = dir + "/run-together.nmea"
@@ -79,12 +79,12 @@ import TrailbookTestSupport
     /// An import stores a file's points while it reads it and keeps only the time ranges of its
     /// rides and segments (not the points, not decoded fixes): a log twelve times as long costs a
     /// few MB more (the file's pages, SQLite's page cache).
-    @Test func importMemoryPerPointIsSmall() throws {
+    @Test func importMemoryPerPointIsSmall() async throws {
         let dir = try Samples.temporaryDirectory()
         var peaks: [Double] = []
         for hours in [1, 12] {
             let log = dir + "/\(hours)h.nmea"
-            #expect(try run(["simulate", "--duration", String(hours * 3600), "--seed", "5", "-o", log]).status == 0)
+            #expect(try await run(["simulate", "--duration", String(hours * 3600), "--seed", "5", "-o", log]).status == 0)
             let (result, mb) = try measured(["import", "--store", dir + "/\(hours)h.sqlite", log])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("\(hours * 3600) fixes read"), "\(result.stdout)")
@@ -101,7 +101,7 @@ import TrailbookTestSupport
 
     /// A history written newest first is sorted through a temporary file: memory does not grow
     /// with it (held in memory, each fix cost some 300 bytes until the end).
-    @Test func aFileNewestFirstIsSortedInBoundedMemory() throws {
+    @Test func aFileNewestFirstIsSortedInBoundedMemory() async throws {
         let dir = try Samples.temporaryDirectory()
         var peaks: [Double] = []
         for count in [20_000, 140_000] {
@@ -118,7 +118,7 @@ import TrailbookTestSupport
             #expect(result.stdout.contains("points put in time order"), "\(result.stdout)")
             peaks.append(mb)
         }
-        let points = try run([
+        let points = try await run([
             "points", "--store", dir + "/140000.sqlite", "--from", "2026-06-14", "--to", "2026-06-17", "--time-zone",
             "UTC", "--format", "jsonl",
         ]).stdout.split(separator: "\n")
@@ -158,10 +158,10 @@ import TrailbookTestSupport
             "not a finite number"
         ),
     ])
-    func outOfRangeAndNonFiniteNumbers(gpx: String, reason: String) throws {
+    func outOfRangeAndNonFiniteNumbers(gpx: String, reason: String) async throws {
         let dir = try Samples.temporaryDirectory()
         try gpx.write(toFile: dir + "/bad.gpx", atomically: true, encoding: .utf8)
-        let result = try run(["import", "--store", dir + "/s.sqlite", dir + "/bad.gpx"])
+        let result = try await run(["import", "--store", dir + "/s.sqlite", dir + "/bad.gpx"])
         #expect(result.status == 65)
         #expect(result.stderr.contains(reason), "\(result.stderr)")
     }
@@ -169,14 +169,14 @@ import TrailbookTestSupport
     /// A photo reached through `..` and a symbolic link is copied by content into the media
     /// folder; nothing is written anywhere else, and an output path that is a planted link to
     /// another file is not followed.
-    @Test func photoPathsWithDotDotAndLinksStayInTheMediaFolder() throws {
+    @Test func photoPathsWithDotDotAndLinksStayInTheMediaFolder() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/store/trailbook.sqlite"
         try FileManager.default.createDirectory(atPath: dir + "/store", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir + "/a/b", withIntermediateDirectories: true)
         try TestPhotos.make(dir + "/a/photo.jpg", taken: "2026:06:14 06:40:00")
         try FileManager.default.createSymbolicLink(atPath: dir + "/link.jpg", withDestinationPath: dir + "/a/photo.jpg")
-        let mark = try run(
+        let mark = try await run(
             [
                 "mark", "--store", store, "--lat", "1", "--lon", "2", "--photo", dir + "/a/b/../photo.jpg", "--photo",
                 dir + "/link.jpg",
@@ -189,29 +189,29 @@ import TrailbookTestSupport
         // An output path that is a link to another file: the link is replaced, the file untouched.
         try "keep me".write(toFile: dir + "/victim.txt", atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: dir + "/out.gpx", withDestinationPath: dir + "/victim.txt")
-        _ = try run(["import", "--store", store, "Samples/ride.nmea"])
-        let export = try run(["export", "--store", store, "--ride", "1", "--format", "gpx", "-o", dir + "/out.gpx"])
+        _ = try await run(["import", "--store", store, "Samples/ride.nmea"])
+        let export = try await run(["export", "--store", store, "--ride", "1", "--format", "gpx", "-o", dir + "/out.gpx"])
         #expect(export.status == 0, "\(export.stderr)")
         #expect(try String(contentsOfFile: dir + "/victim.txt", encoding: .utf8) == "keep me")
         let kind = try FileManager.default.attributesOfItem(atPath: dir + "/out.gpx")[.type] as? FileAttributeType
         #expect(kind == .typeRegular)
     }
 
-    @Test func notesWithMarkupAndControlCharactersAreKeptAndShownSafely() throws {
+    @Test func notesWithMarkupAndControlCharactersAreKeptAndShownSafely() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        _ = try run(["import", "--store", store, "Samples/ride.nmea"])
+        _ = try await run(["import", "--store", store, "Samples/ride.nmea"])
         let text = "<img src=x onerror=alert(1)>\u{1B}[31mred\u{07}end"
-        let mark = try run(["mark", "--store", store, "--at", "2026-06-14T06:40:00Z", "--note", text, "--json"])
+        let mark = try await run(["mark", "--store", store, "--at", "2026-06-14T06:40:00Z", "--note", text, "--json"])
         #expect(mark.status == 0)
         // Stored as given (JSON escapes the control characters)...
         #expect(mark.stdout.contains("\\u001b[31mred\\u0007"))
         // ...and harmless in the HTML and the GPX.
-        _ = try run(["report", "day", "2026-06-14", "--store", store, "-o", dir + "/d.html", "--time-zone", "UTC"])
+        _ = try await run(["report", "day", "2026-06-14", "--store", store, "-o", dir + "/d.html", "--time-zone", "UTC"])
         let html = try String(contentsOfFile: dir + "/d.html", encoding: .utf8)
         #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;[31mred"))
         #expect(!html.contains("<img src=x"))
-        let gpx = try run(["export", "--store", store, "--day", "2026-06-14", "--format", "gpx", "--time-zone", "UTC"])
+        let gpx = try await run(["export", "--store", store, "--day", "2026-06-14", "--format", "gpx", "--time-zone", "UTC"])
         #expect(!gpx.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" })
     }
 }

@@ -20,39 +20,39 @@ import TrailbookTestSupport
     }
 
     /// Stored points as CSV rows without the header.
-    func points(_ store: String) throws -> [String] {
-        try run(["points", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC"]).stdout
+    func points(_ store: String) async throws -> [String] {
+        try await run(["points", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC"]).stdout
             .split(separator: "\n").dropFirst().map(String.init)
     }
 
-    @Test func gzipLogsImportLikeThePlainLog() throws {
+    @Test func gzipLogsImportLikeThePlainLog() async throws {
         let dir = try Samples.temporaryDirectory()
         try tool("/bin/sh", ["-c", "gzip -c Samples/ride.nmea > \(dir)/ride.nmea.gz"], package: "gzip")
-        let plain = try store()
-        let packed = try store()
-        #expect(try run(["import", "--store", plain, "Samples/ride.nmea"]).status == 0)
-        let result = try run(["import", "--store", packed, "\(dir)/ride.nmea.gz"])
+        let plain = try await store()
+        let packed = try await store()
+        #expect(try await run(["import", "--store", plain, "Samples/ride.nmea"]).status == 0)
+        let result = try await run(["import", "--store", packed, "\(dir)/ride.nmea.gz"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("1762 kept, 1762 stored"))
-        #expect(try points(packed) == points(plain))
+        #expect(try await points(packed) == points(plain))
         // `decode` reads it too.
         #expect(
-            try run(["decode", "\(dir)/ride.nmea.gz"]).stdout == run(["decode", "Samples/ride.nmea"]).stdout)
+            try await run(["decode", "\(dir)/ride.nmea.gz"]).stdout == run(["decode", "Samples/ride.nmea"]).stdout)
     }
 
-    @Test func truncatedGzipExits65AndStoresNothing() throws {
+    @Test func truncatedGzipExits65AndStoresNothing() async throws {
         let dir = try Samples.temporaryDirectory()
         try tool("/bin/sh", ["-c", "gzip -c Samples/ride.nmea | head -c 30000 > \(dir)/cut.nmea.gz"], package: "gzip")
-        let s = try store()
-        let result = try run(["import", "--store", s, "\(dir)/cut.nmea.gz"])
+        let s = try await store()
+        let result = try await run(["import", "--store", s, "\(dir)/cut.nmea.gz"])
         #expect(result.status == 65)
         #expect(result.stderr.contains("it ends in the middle of its gzip data (the file is truncated)"))
-        #expect(try points(s).isEmpty)
+        #expect(try await points(s).isEmpty)
     }
 
     /// A GPX file written by gpsbabel from a log stores the same points as the log. (gpsbabel
     /// pairs each GGA with the RMC after it, so the log given to both has GGA first in each epoch.)
-    @Test func gpxFromGpsbabelStoresTheLogsPoints() throws {
+    @Test func gpxFromGpsbabelStoresTheLogsPoints() async throws {
         let dir = try Samples.temporaryDirectory()
         var log = ""
         var rmc = ""
@@ -65,10 +65,10 @@ import TrailbookTestSupport
         try tool(
             "/usr/bin/gpsbabel", ["-i", "nmea", "-f", "\(dir)/ride.nmea", "-o", "gpx", "-F", "\(dir)/ride.gpx"],
             package: "gpsbabel")
-        let fromLog = try store()
-        let fromGPX = try store()
-        #expect(try run(["import", "--store", fromLog, "\(dir)/ride.nmea"]).status == 0)
-        let result = try run(["import", "--store", fromGPX, "--json", "\(dir)/ride.gpx"])
+        let fromLog = try await store()
+        let fromGPX = try await store()
+        #expect(try await run(["import", "--store", fromLog, "\(dir)/ride.nmea"]).status == 0)
+        let result = try await run(["import", "--store", fromGPX, "--json", "\(dir)/ride.gpx"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(json["fixes_read"] as? Int == 1762)
@@ -80,41 +80,41 @@ import TrailbookTestSupport
                 return [0, 1, 2, 3, 4, 5, 8].map { String(x[$0]) }.joined(separator: ",")
             }
         }
-        let gpx = try points(fromGPX)
+        let gpx = try await points(fromGPX)
         #expect(gpx.count == 1762)
-        #expect(columns(gpx) == columns(try points(fromLog)))
+        #expect(columns(gpx) == columns(try await points(fromLog)))
     }
 
-    @Test func truncatedGPXNamesTheLineAndStoresNothing() throws {
+    @Test func truncatedGPXNamesTheLineAndStoresNothing() async throws {
         let dir = try Samples.temporaryDirectory()
         var lines = (0..<40).map { i in
             "<trkpt lat=\"47.\(1000 + i)\" lon=\"8.5\"><ele>400</ele><time>2026-06-14T06:30:\(10 + i)Z</time></trkpt>"
         }
         lines.insert("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>", at: 0)
         try lines.prefix(30).joined(separator: "\n").write(toFile: "\(dir)/cut.gpx", atomically: true, encoding: .utf8)
-        let s = try store()
-        let result = try run(["import", "--store", s, "\(dir)/cut.gpx"])
+        let s = try await store()
+        let result = try await run(["import", "--store", s, "\(dir)/cut.gpx"])
         #expect(result.status == 65)
         #expect(
             result.stderr.contains(
                 "Cannot import \(dir)/cut.gpx: line 31: the file ends inside <trkseg> opened on line 2 (it looks truncated); nothing of it was stored"
             ), "\(result.stderr)")
-        #expect(try points(s).isEmpty)
+        #expect(try await points(s).isEmpty)
         // Whole, the same file imports.
         lines.append("</trkseg></trk></gpx>")
         try lines.joined(separator: "\n").write(toFile: "\(dir)/whole.gpx", atomically: true, encoding: .utf8)
-        let whole = try run(["import", "--store", s, "\(dir)/whole.gpx"])
+        let whole = try await run(["import", "--store", s, "\(dir)/whole.gpx"])
         #expect(whole.stdout.contains("40 fixes read, 40 kept, 40 stored"), "\(whole.stdout)\(whole.stderr)")
     }
 
-    @Test func gpxWithADTDIsRefused() throws {
+    @Test func gpxWithADTDIsRefused() async throws {
         let dir = try Samples.temporaryDirectory()
         try """
         <?xml version="1.0"?>
         <!DOCTYPE gpx [<!ENTITY x SYSTEM "file:///etc/passwd">]>
         <gpx><wpt lat="1" lon="2"><name>&x;</name></wpt></gpx>
         """.write(toFile: "\(dir)/xxe.gpx", atomically: true, encoding: .utf8)
-        let result = try run(["import", "--store", try store(), "\(dir)/xxe.gpx"])
+        let result = try await run(["import", "--store", try await store(), "\(dir)/xxe.gpx"])
         #expect(result.status == 65)
         #expect(result.stderr.contains("line 2: it contains a document type declaration"))
     }
@@ -124,13 +124,13 @@ import TrailbookTestSupport
         (Array("<html><body>hello</body></html>".utf8), "it is XML but not GPX, KML or TCX"),
         (Array("just some notes\nnothing else\n".utf8), "no NMEA sentences in it"),
     ])
-    func filesThatAreNeitherSayWhatTheyAre(bytes: [UInt8], found: String) throws {
+    func filesThatAreNeitherSayWhatTheyAre(bytes: [UInt8], found: String) async throws {
         let file = try Samples.temporaryDirectory() + "/input"
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        let s = try store()
-        let result = try run(["import", "--store", s, file])
+        let s = try await store()
+        let result = try await run(["import", "--store", s, file])
         #expect(result.status == 65)
         #expect(result.stderr.contains("Nothing to import from \(file): \(found);"), "\(result.stderr)")
-        #expect(try run(["rides", "--store", s]).stdout.contains("No rides stored"))
+        #expect(try await run(["rides", "--store", s]).stdout.contains("No rides stored"))
     }
 }

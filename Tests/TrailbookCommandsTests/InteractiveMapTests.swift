@@ -25,18 +25,18 @@ import TrailbookTestSupport
         parent.postMessage(JSON.stringify(out),'*')});</script>
         """
 
-    @Test func wheelKeysAndButtonsZoomAndTheTipShowsThePointsTime() throws {
+    @Test func wheelKeysAndButtonsZoomAndTheTipShowsThePointsTime() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/map.sqlite"
-        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
-        let note = try run([
+        #expect(try await run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        let note = try await run([
             "note", "add", "--store", store, "--at", "2026-06-14 08:45", "--time-zone", "Europe/Zurich", "--text",
             "Heron",
         ])
         #expect(note.status == 0, "\(note.stderr)")
         let page = dir + "/day.html"
         #expect(
-            try run(["report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", page])
+            try await run(["report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", page])
                 .status
                 == 0)
         for width in [360, 1280] {
@@ -58,14 +58,14 @@ import TrailbookTestSupport
         }
     }
 
-    @Test func theOverlayZoomsAndKeepsItsDayHighlighting() throws {
+    @Test func theOverlayZoomsAndKeepsItsDayHighlighting() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/overlay.sqlite"
         let second = dir + "/next.nmea"
-        #expect(try run(["simulate", "--duration", "600", "--start", "2026-06-15T07:00:00", "-o", second]).status == 0)
-        #expect(try run(["import", "--store", store, "Samples/ride.nmea", second]).status == 0)
+        #expect(try await run(["simulate", "--duration", "600", "--start", "2026-06-15T07:00:00", "-o", second]).status == 0)
+        #expect(try await run(["import", "--store", store, "Samples/ride.nmea", second]).status == 0)
         let folder = dir + "/ov"
-        let made = try run([
+        let made = try await run([
             "report", "overlay", "--from", "2026-06-14", "--to", "2026-06-15", "--store", store, "--time-zone",
             "Europe/Zurich", "-o", folder,
         ])

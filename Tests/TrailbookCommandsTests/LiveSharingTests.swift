@@ -21,10 +21,10 @@ import TrailbookTestSupport
         let (store, _) = try newStore(kind)
         for user in ["ana", "ben", "cat"] {
             #expect(
-                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                try await run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
                     == 0)
         }
-        let added = try run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
+        let added = try await run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
         let token = try #require(object(added.stdout)["token"] as? String)
         let server = try ServeCommandTests.RunningServer(store: store)
         let base = server.url!
@@ -122,7 +122,7 @@ import TrailbookTestSupport
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
         #expect(
-            try run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data(password.utf8)).status
+            try await run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data(password.utf8)).status
                 == 0)
         func friends(_ base: URL, user: String, secret: String, from address: String) async throws -> Int {
             try await HTTP.request(

@@ -7,10 +7,10 @@ import TrailbookTestSupport
 /// nothing when it is opened.
 @Suite(.serialized) struct MapTileTests {
     /// A store holding the sample ride (14 June 2026, Zurich).
-    func store() throws -> (dir: String, store: String) {
+    func store() async throws -> (dir: String, store: String) {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/tiles.sqlite"
-        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        #expect(try await run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
         return (dir, store)
     }
 
@@ -18,14 +18,14 @@ import TrailbookTestSupport
         html.components(separatedBy: "data-tile=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
     }
 
-    @Test func tilesAreFetchedOnceCachedAndEmbedded() throws {
-        let (dir, store) = try store()
+    @Test func tilesAreFetchedOnceCachedAndEmbedded() async throws {
+        let (dir, store) = try await store()
         let server = try TileServer(directory: dir)
         try server.start()
         defer { server.stop() }
         let cache = ["XDG_CACHE_HOME": dir + "/cache"]
         let page = dir + "/day.html"
-        let first = try run(
+        let first = try await run(
             [
                 "report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", page, "--tiles",
                 server.template, "--attribution", "© Test Tiles <contributors>",
@@ -68,7 +68,7 @@ import TrailbookTestSupport
 
         // A second report of the same day: all from the cache, not one request.
         let second = dir + "/again.html"
-        let again = try run(
+        let again = try await run(
             [
                 "report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", second,
                 "--tiles", server.template,
@@ -84,7 +84,7 @@ import TrailbookTestSupport
                 try? FileManager.default.removeItem(atPath: framed.page)
                 try? FileManager.default.removeItem(atPath: framed.copy)
             }
-            let look = try Chromium.look(
+            let look = try await Chromium.look(
                 at: framed.page, png: page + "-\(width).png", colours: [TileServer.colour], width: max(500, width + 20),
                 height: 1400)
             #expect(look.requests.isEmpty, "\(look.requests)")
@@ -110,7 +110,7 @@ import TrailbookTestSupport
         // --tile-levels 0: only the zoom the map is drawn at.
         let flat = dir + "/flat.html"
         #expect(
-            try run(
+            try await run(
                 [
                     "report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", flat,
                     "--tiles", server.template, "--tile-levels", "0",
@@ -124,7 +124,7 @@ import TrailbookTestSupport
         try TileServer.makeMBTiles(mbtiles, tiles: embedded)
         server.stop()
         let offline = dir + "/offline.html"
-        let fromFile = try run([
+        let fromFile = try await run([
             "report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", offline, "--tiles",
             "mbtiles:" + mbtiles,
         ])
@@ -148,11 +148,11 @@ import TrailbookTestSupport
         #expect(!text.contains("libcurl"), "\(text)")
     }
 
-    @Test func aServerThatIsDownLeavesBlankSquaresAndTheReport() throws {
-        let (dir, store) = try store()
+    @Test func aServerThatIsDownLeavesBlankSquaresAndTheReport() async throws {
+        let (dir, store) = try await store()
         let server = try TileServer(directory: dir)  // never started: nothing listens on its port
         let page = dir + "/day.html"
-        let r = try run([
+        let r = try await run([
             "report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", page, "--tiles",
             server.template,
         ])
@@ -163,7 +163,7 @@ import TrailbookTestSupport
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(tiles(in: html).isEmpty && html.contains("class=\"route\""))
         // The overlay too.
-        let overlay = try run([
+        let overlay = try await run([
             "report", "overlay", "--days", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o",
             dir + "/ov", "--tiles", server.template,
         ])
@@ -171,14 +171,14 @@ import TrailbookTestSupport
     }
 
     /// `none` (in the config or as the option) is the plain map: no tile asked, no credit.
-    @Test func noneIsThePlainMap() throws {
-        let (dir, store) = try store()
+    @Test func noneIsThePlainMap() async throws {
+        let (dir, store) = try await store()
         let config = dir + "/config.toml"
         try "[maps]\ntiles = \"none\"\nattribution = \"Nobody's tiles\"\n".write(
             toFile: config, atomically: true, encoding: .utf8)
         for extra in [["--config", config], ["--tiles", "none"]] {
             let page = dir + "/day.html"
-            let r = try run(
+            let r = try await run(
                 ["report", "day", "2026-06-14", "--store", store, "--time-zone", "Europe/Zurich", "-o", page] + extra)
             #expect(r.status == 0 && r.stderr.isEmpty, "\(extra): \(r.stderr)")
             let html = try String(contentsOfFile: page, encoding: .utf8)
@@ -187,17 +187,17 @@ import TrailbookTestSupport
         }
     }
 
-    @Test func badSourcesAreRefusedInOneSentence() throws {
-        let (dir, store) = try store()
+    @Test func badSourcesAreRefusedInOneSentence() async throws {
+        let (dir, store) = try await store()
         let base = ["report", "day", "2026-06-14", "--store", store, "-o", dir + "/x.html"]
-        let template = try run(base + ["--tiles", "https://tile.example/{z}/{x}.png"])
+        let template = try await run(base + ["--tiles", "https://tile.example/{z}/{x}.png"])
         #expect(template.status == 64 && template.stderr.contains("is not a tile source"), "\(template.stderr)")
-        let missing = try run(base + ["--tiles", "mbtiles:" + dir + "/none.mbtiles"])
+        let missing = try await run(base + ["--tiles", "mbtiles:" + dir + "/none.mbtiles"])
         #expect(missing.status == 66 && missing.stderr.contains("cannot read the MBTiles file"), "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.html"))
         // The config's [maps] keys are the defaults of the options.
         let config = dir + "/config.toml"
         try "[maps]\ntiles = \"ftp://x/{z}/{x}/{y}\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-        #expect(try run(base + ["--config", config]).status == 64)
+        #expect(try await run(base + ["--config", config]).status == 64)
     }
 }

@@ -194,18 +194,18 @@ extension WebPageTests {
     @Test func aTakeoutAndATimelineJSONReadAsTheDaysWereLived() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana"], store: store)
+        try await addUsers(["ana"], store: store)
         let lived = Self.lived()
         for file in [try takeout(lived), try timelineJSON()] {
-            let imported = try run(["import", "--store", store, "--user", "ana", file])
+            let imported = try await run(["import", "--store", store, "--user", "ana", file])
             #expect(imported.status == 0, "\(imported.stderr)")
         }
         let config = dir + "/config.toml"
         try "[time]\nzone = \"Europe/Zurich\"\n[maps]\ntiles = \"none\"\n".write(
             toFile: config, atomically: true, encoding: .utf8)
         let user = ["--store", store, "--user", "ana", "--config", config]
-        func json(_ arguments: [String]) throws -> [String: Any] {
-            let result = try run(arguments + user + ["--json"])
+        func json(_ arguments: [String]) async throws -> [String: Any] {
+            let result = try await run(arguments + user + ["--json"])
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         }
@@ -229,7 +229,7 @@ extension WebPageTests {
             let truth = Self.truth(lived, day: day)
             total += truth.distance
             // summary --day --user
-            let summary = try json(["summary", "--day", date])
+            let summary = try await json(["summary", "--day", date])
             let rides = try #require(summary["rides"] as? [[String: Any]])
             let distance = rides.compactMap { $0["distance_m"] as? Double }.reduce(0, +)
             let moving = rides.compactMap { $0["moving_s"] as? Double }.reduce(0, +)
@@ -259,14 +259,14 @@ extension WebPageTests {
                 near(listed.0, truth.distance) && near(listed.1, truth.seconds),
                 "\(date) /days: \(listed), truth \(truth)")
             // The visits carry Google's names; the trips its modes; no ride or trip over the night.
-            let found = try json(["visits", "--day", date])
+            let found = try await json(["visits", "--day", date])
             let names = Set((found["visits"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
             #expect(names.isSuperset(of: ["Office", "Café Henrici"]), "\(date): \(names)")
             let modes = (found["trips"] as? [[String: Any]] ?? []).compactMap { $0["mode"] as? String }
             #expect(modes.contains("cycling") && modes.contains("walking"), "\(date): \(modes)")
             if day == 1 { #expect(modes.filter { $0 == "train" }.count == 2 && names.contains("Basel SBB")) }
             let nightStart = Self.start + Int64(day) * 86_400_000 + 3_600_000 * 2
-            let listedRides = try json(["rides", "--day", date])["rides"] as? [[String: Any]] ?? []
+            let listedRides = try await json(["rides", "--day", date])["rides"] as? [[String: Any]] ?? []
             let trips = found["trips"] as? [[String: Any]] ?? []
             for item in listedRides + trips {
                 let a = Self.instant(item["start"]) ?? .min
@@ -277,7 +277,7 @@ extension WebPageTests {
         }
         // The fourth evening, from Timeline.json alone: a visit at the theatre for its hours, the
         // walks Google's, and the year counts them once.
-        let evening = try json(["visits", "--day", "2026-06-04"])
+        let evening = try await json(["visits", "--day", "2026-06-04"])
         let visits = evening["visits"] as? [[String: Any]] ?? []
         let theatre = visits.first {
             GoogleImportTests.milliseconds($0["start"] as? String ?? "") == Self.start + 3 * 86_400_000 + 19 * 3_600_000
@@ -286,7 +286,7 @@ extension WebPageTests {
         let walks = (evening["trips"] as? [[String: Any]] ?? [])
         #expect(walks.count == 2 && walks.allSatisfy { $0["mode"] as? String == "walking" }, "\(walks)")
         let walked = 2 * Geodesy.haversineDistance(Self.home, Self.theatre)
-        let year = try json(["year", "2026"])
+        let year = try await json(["year", "2026"])
         let byMode = year["by_mode"] as? [[String: Any]] ?? []
         let yearDistance = byMode.compactMap { $0["distance_m"] as? Double }.reduce(0, +)
         #expect(near(yearDistance, total + walked), "year: \(yearDistance) m, truth \(total + walked) m, \(byMode)")

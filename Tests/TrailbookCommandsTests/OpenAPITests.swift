@@ -54,7 +54,7 @@ import TrailbookTestSupport
         let file = try String(
             contentsOf: packageRoot.appendingPathComponent("Sources/TrailbookServer/openapi.json"), encoding: .utf8)
         #expect(body == file, "the served document is not Sources/TrailbookServer/openapi.json")
-        let printed = try run(["serve", "--openapi"])
+        let printed = try await run(["serve", "--openapi"])
         #expect(printed.status == 0 && printed.stdout == file)
         #expect(Self.document["openapi"] as? String == "3.1.0")
     }
@@ -77,10 +77,10 @@ import TrailbookTestSupport
         let password = "correct horse battery staple"
         for user in ["ana", "ben"] {
             #expect(
-                try run(["user", "add", user, "--password-stdin", "--store", storePath], input: Data(password.utf8))
+                try await run(["user", "add", user, "--password-stdin", "--store", storePath], input: Data(password.utf8))
                     .status == 0)
         }
-        let token = try deviceToken("phone", user: "ana", store: storePath)
+        let token = try await deviceToken("phone", user: "ana", store: storePath)
         let server = try ServeCommandTests.RunningServer(store: storePath)
         defer { _ = server.stop() }
         let checker = SchemaChecker(document: Self.document)

@@ -127,20 +127,20 @@ import TrailbookTestSupport
     @Test func everyAppsRequestIsStoredInItsUnits() async throws {
         let (store, folder) = try newStore(.sqlite)
         #expect(
-            try run(
+            try await run(
                 ["user", "add", "ana", "--password-stdin", "--store", store],
                 input: Data("correct horse battery staple".utf8)
             ).status == 0)
         var tokens: [String: String] = [:]
         for f in Self.fixtures(tokens: [:]) {
-            tokens[f.name] = try deviceToken(f.name, user: "ana", store: store)
+            tokens[f.name] = try await deviceToken(f.name, user: "ana", store: store)
         }
-        tokens["traccar-sos"] = try deviceToken("traccar-sos", user: "ana", store: store)
+        tokens["traccar-sos"] = try await deviceToken("traccar-sos", user: "ana", store: store)
         let hook = try HookReceiver(secret: "s", directory: folder)
         try hook.start()
         defer { hook.stop() }
         // An alert that asks for arrivals only: an SOS goes out on it all the same.
-        let added = try run([
+        let added = try await run([
             "alert", "add", "--user", "ana", "--on", "place.arrive", "--webhook", "http://127.0.0.1:\(hook.port)/sos",
             "--secret", "s", "--store", store,
         ])
@@ -203,31 +203,31 @@ import TrailbookTestSupport
             #expect(state.count == 2 && close(state[0], f.battery, 0.05), "\(f.name): battery \(state)")
         }
         // The account reads its own points and rides from the command line.
-        let listed = try run([
+        let listed = try await run([
             "points", "--user", "ana", "--device-name", "osmand", "--day", "2026-11-25", "--time-zone", "UTC",
             "--format", "jsonl", "--store", store,
         ])
         #expect(listed.status == 0 && listed.stdout.split(separator: "\n").count == 1, "\(listed)")
         #expect(
             listed.stdout.contains("47.376887") && listed.stdout.contains("\"device\":\"osmand\""), "\(listed.stdout)")
-        let all = try run(["points", "--user", "ana", "--day", "2026-11-25", "--time-zone", "UTC", "--store", store])
+        let all = try await run(["points", "--user", "ana", "--day", "2026-11-25", "--time-zone", "UTC", "--store", store])
         #expect(
             all.stdout.split(separator: "\n").count == 1 + fixtures.count + 1, "a header, a point per fixture, the SOS")
-        let rides = try run(["rides", "--user", "ana", "--json", "--store", store])
+        let rides = try await run(["rides", "--user", "ana", "--json", "--store", store])
         #expect(rides.status == 0 && rides.stdout.contains("\"traccar-sos\""), "\(rides)")
-        let summary = try run([
+        let summary = try await run([
             "summary", "--user", "ana", "--device-name", "traccar-10", "--day", "2026-11-25", "--time-zone", "UTC",
             "--json", "--store", store,
         ])
         #expect(summary.status == 0 && summary.stdout.contains("\"rides\""), "\(summary)")
-        let gpx = try run([
+        let gpx = try await run([
             "export", "--user", "ana", "--day", "2026-11-25", "--time-zone", "UTC", "--format", "gpx", "--store", store,
         ])
         #expect(
             gpx.status == 0 && gpx.stdout.components(separatedBy: "<trkpt").count - 1 == fixtures.count + 1, "\(gpx)")
-        let mine = try run(["points", "--device-name", "osmand", "--day", "2026-11-25", "--store", store])
+        let mine = try await run(["points", "--device-name", "osmand", "--day", "2026-11-25", "--store", store])
         #expect(mine.status == 66, "the store's own account has no such device: \(mine)")
-        let nobody = try run(["points", "--user", "nobody", "--day", "2026-11-25", "--store", store])
+        let nobody = try await run(["points", "--user", "nobody", "--day", "2026-11-25", "--store", store])
         #expect(nobody.status == 66 && nobody.stderr.contains("There is no account nobody"), "\(nobody)")
         // Overland's stats entry and trip summary are kept as the device's messages, not points,
         // once although the batch came twice.
@@ -237,7 +237,7 @@ import TrailbookTestSupport
         .map(\.type)
         #expect(messages.sorted() == ["overland.stats", "overland.trip"], "\(messages)")
         // The SOS: a device.alarm event, sent once to the account's webhook although it asks for arrivals.
-        let events = try ServerEventTests.events(of: "ana", store: store)
+        let events = try await ServerEventTests.events(of: "ana", store: store)
         #expect(events.filter { $0.hasPrefix("device.alarm") } == ["device.alarm sos"], "\(events)")
         let sent = hook.requests()
         #expect(sent.count == 1 && sent.first?["path"] as? String == "/sos", "\(sent)")

@@ -101,32 +101,32 @@ import TrailbookTestSupport
         let owner = "join device d on d.id = x.device_id where d.name = '\(device)'"
         return points.map { f in
             "\(f.unixMilliseconds!) \(f.coordinate!) \(f.altitudeMSL ?? -1) \(f.speed ?? -1) \(f.horizontalError ?? -1)"
-        } + (try rows("select 'segment', x.start_ms, x.end_ms, x.point_count from segment x \(owner) order by 2"))
-            + (try rows(
+        } + (try await rows("select 'segment', x.start_ms, x.end_ms, x.point_count from segment x \(owner) order by 2"))
+            + (try await rows(
                 """
                 select 'ride', x.start_ms, x.end_ms, x.point_count, (select count(*) from segment s where s.ride_id = x.id)
                 from ride x \(owner) order by 2
                 """))
-            + (try rows("select 'state', x.at_ms, x.battery, x.accuracy from device_state x \(owner)"))
-            + (try rows("select 'event', x.type, x.t from event x \(owner) order by 3, 2"))
+            + (try await rows("select 'state', x.at_ms, x.battery, x.accuracy from device_state x \(owner)"))
+            + (try await rows("select 'event', x.type, x.t from event x \(owner) order by 3, 2"))
     }
 
     @Test func latePointsAndResendsGiveTheStoreOfPointsInOrder() async throws {
         let (store, _) = try newStore(.sqlite)
         #expect(
-            try run(
+            try await run(
                 ["user", "add", "ana", "--password-stdin", "--store", store],
                 input: Data("correct horse battery staple".utf8)
             ).status == 0)
         var found: [String: String] = [:]
         for app in App.allCases {
             for order in ["in-order", "shuffled"] {
-                found["\(app)-\(order)"] = try deviceToken("\(app)-\(order)", user: "ana", store: store)
+                found["\(app)-\(order)"] = try await deviceToken("\(app)-\(order)", user: "ana", store: store)
             }
         }
         // Her home, where the phones start: leaving it is an event whatever order the points come in.
         #expect(
-            try run([
+            try await run([
                 "place", "add", "home", "--user", "ana", "--lat", "47.37", "--lon", "8.54", "--radius", "60",
                 "--store", store,
             ]).status == 0)

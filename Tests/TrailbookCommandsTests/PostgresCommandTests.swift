@@ -6,11 +6,11 @@ import TrailbookTestSupport
 /// database of the test cluster give the same answers; a server away, a refused login and a
 /// URL that cannot be used end with their sentence and exit code.
 @Suite struct PostgresCommandTests {
-    @Test func everyCommandAnswersTheSameOnPostgreSQLAsOnSQLite() throws {
+    @Test func everyCommandAnswersTheSameOnPostgreSQLAsOnSQLite() async throws {
         let cluster = try PostgresCluster.shared()
         let folder = try Samples.temporaryDirectory()
         let second = folder + "/second.nmea"
-        let simulated = try run([
+        let simulated = try await run([
             "simulate", "--duration", "900", "--seed", "4", "--start", "2026-06-14T09:00:00", "-o", second,
         ])
         try #require(simulated.status == 0, "\(simulated.stderr)")
@@ -27,28 +27,28 @@ import TrailbookTestSupport
         var answers: [[String]] = []
         for store in stores {
             let environment = ["TRAILBOOK_MEDIA": folder + "/media-\(answers.count)"]
-            func trailbook(_ arguments: [String]) throws -> String {
-                let result = try run(arguments + ["--store", store], environment: environment)
+            func trailbook(_ arguments: [String]) async throws -> String {
+                let result = try await run(arguments + ["--store", store], environment: environment)
                 #expect(result.status == 0, "\(arguments) on \(store): \(result.stderr)")
                 return Self.comparable(result.stdout, store: store)
             }
-            _ = try trailbook(["import", "Samples/ride.nmea", second, fit])
-            _ = try trailbook(["note", "add", "--at", "2026-06-14 08:45", "--text", "Coffee by the lake."] + zone)
-            _ = try trailbook(
+            _ = try await trailbook(["import", "Samples/ride.nmea", second, fit])
+            _ = try await trailbook(["note", "add", "--at", "2026-06-14 08:45", "--text", "Coffee by the lake."] + zone)
+            _ = try await trailbook(
                 ["mark", "--lat", "47.3", "--lon", "8.5", "--at", "2026-06-14 12:00", "--note", "Lunch"] + zone)
-            _ = try trailbook(["day", "2026-06-14", "--summary", "Two rides."])
+            _ = try await trailbook(["day", "2026-06-14", "--summary", "Two rides."])
             answers.append([
-                try trailbook(["rides", "--json"] + zone),
-                try trailbook(["points", "--day", "2026-06-14"] + zone),
-                try trailbook(["records", "--json", "--day", "2026-06-14"] + zone),
-                try trailbook(["day", "2026-06-14", "--json"] + zone),
-                try trailbook(["summary", "--day", "2026-06-14"] + zone),
-                try trailbook(["export", "--day", "2026-06-14", "--format", "gpx"] + zone),
-                try trailbook(["points", "--day", "2026-06-15", "--format", "jsonl"] + zone),
-                try trailbook(["summary", "--day", "2026-06-15", "--json"] + zone),
+                try await trailbook(["rides", "--json"] + zone),
+                try await trailbook(["points", "--day", "2026-06-14"] + zone),
+                try await trailbook(["records", "--json", "--day", "2026-06-14"] + zone),
+                try await trailbook(["day", "2026-06-14", "--json"] + zone),
+                try await trailbook(["summary", "--day", "2026-06-14"] + zone),
+                try await trailbook(["export", "--day", "2026-06-14", "--format", "gpx"] + zone),
+                try await trailbook(["points", "--day", "2026-06-15", "--format", "jsonl"] + zone),
+                try await trailbook(["summary", "--day", "2026-06-15", "--json"] + zone),
             ])
             let page = folder + "/day-\(answers.count).html"
-            _ = try trailbook(["report", "day", "2026-06-14", "-o", page] + zone)
+            _ = try await trailbook(["report", "day", "2026-06-14", "-o", page] + zone)
             answers[answers.count - 1].append(
                 Self.comparable(try String(contentsOfFile: page, encoding: .utf8), store: store))
         }
@@ -60,15 +60,16 @@ import TrailbookTestSupport
         }
         // Removal works there too, and leaves the stores alike.
         for store in stores {
-            let removed = try run(["rm", "--ride", "1", "--yes", "--store", store])
+            let removed = try await run(["rm", "--ride", "1", "--yes", "--store", store])
             #expect(removed.status == 0, "\(removed.stderr)")
         }
-        let left = try stores.map { try run(["rides", "--json", "--store", $0]).stdout }
+        var left: [String] = []
+        for store in stores { left.append(try await run(["rides", "--json", "--store", store]).stdout) }
         #expect(left[0] == left[1])
     }
 
     /// Visits, remembered places and corrections on PostgreSQL: the same as on SQLite.
-    @Test func visitsAndTheirCorrectionsAnswerTheSameOnPostgreSQL() throws {
+    @Test func visitsAndTheirCorrectionsAnswerTheSameOnPostgreSQL() async throws {
         let cluster = try PostgresCluster.shared()
         let folder = try Samples.temporaryDirectory()
         let part = try VisitsCommandTests().files()[0]
@@ -76,22 +77,22 @@ import TrailbookTestSupport
         let zone = ["--time-zone", "Europe/Zurich"]
         var answers: [[String]] = []
         for store in stores {
-            func trailbook(_ arguments: [String]) throws -> String {
-                let result = try run(arguments + ["--store", store])
+            func trailbook(_ arguments: [String]) async throws -> String {
+                let result = try await run(arguments + ["--store", store])
                 #expect(result.status == 0, "\(arguments) on \(store): \(result.stderr)")
                 return Self.comparable(result.stdout, store: store)
             }
-            _ = try trailbook(["import", part])
-            let first = try trailbook(["visits", "--json", "--places"] + zone)
-            _ = try trailbook(["visit", "mode", "2026-06-03 07:35", "running"] + zone)
-            _ = try trailbook(["visit", "place", "2026-06-03 12:20", "place 2"] + zone)
-            _ = try trailbook(["visit", "name", "3", "Canteen"] + zone)
+            _ = try await trailbook(["import", part])
+            let first = try await trailbook(["visits", "--json", "--places"] + zone)
+            _ = try await trailbook(["visit", "mode", "2026-06-03 07:35", "running"] + zone)
+            _ = try await trailbook(["visit", "place", "2026-06-03 12:20", "place 2"] + zone)
+            _ = try await trailbook(["visit", "name", "3", "Canteen"] + zone)
             answers.append([
-                first, try trailbook(["visits", "--day", "2026-06-03"] + zone),
-                try trailbook(["visits", "--json"] + zone), try trailbook(["visit", "corrections", "--json"] + zone),
-                try trailbook(["year", "2026", "--json"] + zone),
+                first, try await trailbook(["visits", "--day", "2026-06-03"] + zone),
+                try await trailbook(["visits", "--json"] + zone), try await trailbook(["visit", "corrections", "--json"] + zone),
+                try await trailbook(["year", "2026", "--json"] + zone),
                 // Rides joined while the file is read (SQLite) or at its end (PostgreSQL): alike.
-                try trailbook(["rides", "--json"] + zone),
+                try await trailbook(["rides", "--json"] + zone),
             ])
         }
         let rides = try #require(
@@ -110,40 +111,40 @@ import TrailbookTestSupport
             of: #""(created|updated)" : "[^"]*""#, with: "\"$1\" : \"TIME\"", options: .regularExpression)
     }
 
-    @Test func aServerAwayARefusedLoginAndABadURLSaySoWithTheirExitCodes() throws {
+    @Test func aServerAwayARefusedLoginAndABadURLSaySoWithTheirExitCodes() async throws {
         let cluster = try PostgresCluster.shared()
-        let away = try run(["rides", "--store", "postgresql://trailbook@127.0.0.1:1/trailbook"])
+        let away = try await run(["rides", "--store", "postgresql://trailbook@127.0.0.1:1/trailbook"])
         #expect(away.status == 69)
         #expect(away.stderr.contains("does not answer") && away.stderr.contains("127.0.0.1:1"), "\(away.stderr)")
-        let stranger = try run(["rides", "--store", "postgresql://nobody-here@127.0.0.1:\(cluster.port)/postgres"])
+        let stranger = try await run(["rides", "--store", "postgresql://nobody-here@127.0.0.1:\(cluster.port)/postgres"])
         #expect(stranger.status == 77)
         #expect(stranger.stderr.contains("refused the login"), "\(stranger.stderr)")
-        let noDatabase = try run(["rides", "--store", cluster.url(database: "no_such_database")])
+        let noDatabase = try await run(["rides", "--store", cluster.url(database: "no_such_database")])
         #expect(noDatabase.status == 69)
         #expect(noDatabase.stderr.contains("does not exist"), "\(noDatabase.stderr)")
-        let bad = try run(["rides", "--store", "postgresql://127.0.0.1:\(cluster.port)"])
+        let bad = try await run(["rides", "--store", "postgresql://127.0.0.1:\(cluster.port)"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("names no database"), "\(bad.stderr)")
         // A read on an empty database makes nothing: exit 66, and the database stays empty.
         let empty = try cluster.newDatabase()
-        let read = try run(["rides", "--store", empty])
+        let read = try await run(["rides", "--store", empty])
         #expect(read.status == 66)
         #expect(read.stderr.contains("There is no Trailbook store"), "\(read.stderr)")
         let name = String(empty.split(separator: "/").last!)
         #expect(try cluster.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: name) == "0\n")
         // A store from a newer Trailbook is refused, as with SQLite.
         let newer = try cluster.newDatabase()
-        #expect(try run(["import", "Samples/ride.nmea", "--store", newer]).status == 0)
+        #expect(try await run(["import", "Samples/ride.nmea", "--store", newer]).status == 0)
         _ = try cluster.psql(
             "INSERT INTO trailbook_migration VALUES ('p99-future', 0)",
             database: String(newer.split(separator: "/").last!))
-        let refusedNewer = try run(["rides", "--store", newer])
+        let refusedNewer = try await run(["rides", "--store", newer])
         #expect(refusedNewer.status == 1, "\(refusedNewer.stderr)")
         #expect(
             refusedNewer.stderr.contains("written by a newer Trailbook (schema p99-future)"), "\(refusedNewer.stderr)")
         // Another application's database is not taken over.
         _ = try cluster.psql("CREATE TABLE orders (id int)", database: name)
-        let foreign = try run(["import", "Samples/ride.nmea", "--store", empty])
+        let foreign = try await run(["import", "Samples/ride.nmea", "--store", empty])
         #expect(foreign.status == 73)
         #expect(foreign.stderr.contains("is not a Trailbook store (it has tables orders)"), "\(foreign.stderr)")
     }

@@ -79,7 +79,7 @@ import TrailbookTestSupport
 
     /// COMMANDS.md's `import --json` example is what the command prints for the sample (but for
     /// the store's path, which is the reader's).
-    @Test func theImportJSONExampleIsWhatTheCommandPrints() throws {
+    @Test func theImportJSONExampleIsWhatTheCommandPrints() async throws {
         let commands = try String(contentsOf: packageRoot.appendingPathComponent("docs/COMMANDS.md"), encoding: .utf8)
         let intro = try #require(commands.range(of: "`trailbook import Samples/ride.nmea --json` into a new store"))
         let rest = commands[intro.upperBound...]
@@ -89,7 +89,7 @@ import TrailbookTestSupport
             try JSONSerialization.jsonObject(with: Data(rest[open.upperBound..<close.lowerBound].utf8))
                 as? [String: Any])
         let home = try Samples.temporaryDirectory()
-        let printed = try run(["import", "Samples/ride.nmea", "--json"], environment: Self.environment(home))
+        let printed = try await run(["import", "Samples/ride.nmea", "--json"], environment: Self.environment(home))
         var real = try #require(try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [String: Any])
         #expect(real["store"] as? String == home + "/.local/share/trailbook/trailbook.sqlite")
         real["store"] = example["store"]

@@ -53,18 +53,18 @@ import TrailbookTestSupport
 
     /// A folder with the first 120 epochs of the sample ride written as a log and imported into
     /// `imported.sqlite` there: what a recorder fed the same epochs must end with.
-    func importedReference() throws -> (dir: String, epochs: [[UInt8]], imported: String) {
+    func importedReference() async throws -> (dir: String, epochs: [[UInt8]], imported: String) {
         let dir = try Samples.temporaryDirectory()
         let epochs = Array(try Samples.rideEpochs()[0..<120])
         let log = dir + "/part.nmea"
         try Data(epochs.joined()).write(to: URL(fileURLWithPath: log))
         let imported = dir + "/imported.sqlite"
-        #expect(try run(["import", "--store", imported, log]).status == 0)
+        #expect(try await run(["import", "--store", imported, log]).status == 0)
         return (dir, epochs, imported)
     }
 
-    @Test func recordEndsWithWhatImportStores() throws {
-        let (dir, epochs, imported) = try importedReference()
+    @Test func recordEndsWithWhatImportStores() async throws {
+        let (dir, epochs, imported) = try await importedReference()
 
         let recorded = dir + "/recorded.sqlite"
         let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
@@ -99,8 +99,8 @@ import TrailbookTestSupport
     /// pseudo-terminals fed the same log together. Every point of both devices is kept (the key
     /// is device and time), each device has its own ride, and each device's points are those
     /// `import` stores for the log.
-    @Test func twoRecordersAtTheSameMomentKeepEveryPoint() throws {
-        let (dir, epochs, imported) = try importedReference()
+    @Test func twoRecordersAtTheSameMomentKeepEveryPoint() async throws {
+        let (dir, epochs, imported) = try await importedReference()
 
         let store = dir + "/shared.sqlite"
         let ptys = [try PseudoTerminal(linkPath: dir + "/ttyGPS0"), try PseudoTerminal(linkPath: dir + "/ttyGPS1")]
@@ -110,7 +110,7 @@ import TrailbookTestSupport
         let feeders = ptys.map { Feeder($0, epochs: epochs, rate: 40) }
         // Not feeder.wait(): a recorder that died would leave its feeder blocked on a full terminal.
         while feeders.contains(where: { $0.sent < epochs.count }) && recorders.allSatisfy(\.isRunning) {
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .seconds(0.2))
         }
         let expected = try TrackStore(path: imported).readNow {
             try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
@@ -147,16 +147,16 @@ import TrailbookTestSupport
         #expect(rides.map(\.device).sorted() == ["ttyGPS0", "ttyGPS1"])
         #expect(rides.allSatisfy { $0.pointCount == reference.count })
         // The commands filter by device, and their JSON names it.
-        let json = try run(["rides", "--store", store, "--device-name", "ttyGPS1", "--json"])
+        let json = try await run(["rides", "--store", store, "--device-name", "ttyGPS1", "--json"])
         #expect(json.stdout.contains("\"device\" : \"ttyGPS1\"") && !json.stdout.contains("ttyGPS0"), "\(json.stdout)")
-        let unknown = try run(["rides", "--store", store, "--device-name", "nope"])
+        let unknown = try await run(["rides", "--store", store, "--device-name", "nope"])
         #expect(unknown.status == 66)
         #expect(unknown.stderr.contains("There is no device nope"), "\(unknown.stderr)")
     }
 
     /// The same log through a real gpsd (gpsfake) ends in the same stored points and rides as
     /// its import.
-    @Test func recordFromGpsdEndsWithWhatImportStores() throws {
+    @Test func recordFromGpsdEndsWithWhatImportStores() async throws {
         let dir = try Samples.temporaryDirectory()
         let log = dir + "/part.nmea"
         // gpsfake starts feeding gpsd before the recorder has connected, so the log opens with
@@ -172,7 +172,7 @@ import TrailbookTestSupport
         try (Data(warmUp.utf8) + Data(try Samples.rideEpochs()[0..<120].joined())).write(
             to: URL(fileURLWithPath: log))
         let imported = dir + "/imported.sqlite"
-        #expect(try run(["import", "--store", imported, log]).status == 0)
+        #expect(try await run(["import", "--store", imported, log]).status == 0)
         let expected = try TrackStore(path: imported).readNow {
             try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
         }
@@ -185,7 +185,7 @@ import TrailbookTestSupport
         let deadline = Date().addingTimeInterval(40)
         var count = 0
         while Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.5)
+            try await Task.sleep(for: .seconds(0.5))
             guard FileManager.default.fileExists(atPath: recorded) else { continue }
             let now = try TrackStore(path: recorded).readNow {
                 try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
@@ -211,7 +211,7 @@ import TrailbookTestSupport
 
     /// `pause` stops a running recorder from storing within two seconds and `resume` restarts it
     /// (in a new segment); both say so in its log, and `status` reports it.
-    @Test func pauseAndResumeARunningRecorder() throws {
+    @Test func pauseAndResumeARunningRecorder() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/store.sqlite"
         let log = dir + "/record.log"
@@ -227,19 +227,19 @@ import TrailbookTestSupport
             try TrackStore(path: store).readNow { try $0.points(fromMilliseconds: .min, toMilliseconds: .max) }.count
         }
         #expect(try awaitPoints(1, in: store), "the recorder stores the ride")
-        let status = try run(["status", "--store", store, "--json"])
+        let status = try await run(["status", "--store", store, "--json"])
         let running = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
         #expect(running["running"] as? Bool == true && running["paused"] as? Bool == false)
         #expect(running["source"] as? String == pty.linkPath)
         #expect((running["last_fix_age_s"] as? Double).map { $0 < 5 } == true)
 
-        #expect(try run(["pause", "--store", store]).status == 0)
-        Thread.sleep(forTimeInterval: 2.5)  // stops storing within two seconds
+        #expect(try await run(["pause", "--store", store]).status == 0)
+        try await Task.sleep(for: .seconds(2.5))  // stops storing within two seconds
         let paused = try count()
-        Thread.sleep(forTimeInterval: 2)
+        try await Task.sleep(for: .seconds(2))
         #expect(try count() == paused, "nothing stored while paused")
-        #expect(try run(["status", "--store", store]).stdout.contains(", paused."))
-        #expect(try run(["resume", "--store", store]).status == 0)
+        #expect(try await run(["status", "--store", store]).stdout.contains(", paused."))
+        #expect(try await run(["resume", "--store", store]).status == 0)
         #expect(try awaitPoints(paused + 1, in: store), "storing again after resume")
         kill(record.processIdentifier, SIGTERM)
         record.waitUntilExit()
@@ -248,7 +248,7 @@ import TrailbookTestSupport
         let text = try String(contentsOfFile: log, encoding: .utf8)
         #expect(text.contains("collection paused"))
         #expect(text.contains("collection resumed; a new segment starts"))
-        #expect(try run(["status", "--store", store]).stdout.contains("No recorder is running."))
+        #expect(try await run(["status", "--store", store]).stdout.contains("No recorder is running."))
         let rides = try TrackStore(path: store).readNow { try $0.rides() }
         #expect(rides.map(\.segmentCount).reduce(0, +) >= 2, "the resume starts a new segment")
     }
@@ -256,13 +256,13 @@ import TrailbookTestSupport
     /// Another process holding the store's write lock for longer than SQLite's busy timeout (10 s
     /// here; a huge import, say) neither stops the recorder nor loses a point: the points wait in
     /// memory, the recorder goes on reading, and they are stored once the store is free.
-    @Test func recorderOutlastsABusyStore() throws {
+    @Test func recorderOutlastsABusyStore() async throws {
         let dir = try Samples.temporaryDirectory()
         let epochs = Array(try Samples.rideEpochs()[0..<200])
         let part = dir + "/part.nmea"
         try Data(epochs.joined()).write(to: URL(fileURLWithPath: part))
         let imported = dir + "/imported.sqlite"
-        #expect(try run(["import", "--store", imported, part]).status == 0)
+        #expect(try await run(["import", "--store", imported, part]).status == 0)
 
         let recorded = dir + "/recorded.sqlite"
         let log = dir + "/record.log"
@@ -288,7 +288,7 @@ import TrailbookTestSupport
         holder.waitUntilExit()
         #expect(holder.terminationStatus == 0, "the lock was taken and released")
         // Not feeder.wait(): a recorder that died would leave the feeder blocked on a full terminal.
-        while feeder.sent < epochs.count && record.isRunning { Thread.sleep(forTimeInterval: 0.2) }
+        while feeder.sent < epochs.count && record.isRunning { try await Task.sleep(for: .seconds(0.2)) }
         if record.isRunning {
             let expected = try TrackStore(path: imported).readNow {
                 try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
@@ -313,9 +313,9 @@ import TrailbookTestSupport
         #expect(recordedPoints.map(\.unixMilliseconds) == importedPoints.map(\.unixMilliseconds), "no point lost")
     }
 
-    @Test func missingDeviceExits69WithOneSentence() throws {
+    @Test func missingDeviceExits69WithOneSentence() async throws {
         let store = try Samples.temporaryDirectory() + "/store.sqlite"
-        let result = try run(["record", "--device", "/dev/ttyUSB-none", "--store", store, "--log-level", "error"])
+        let result = try await run(["record", "--device", "/dev/ttyUSB-none", "--store", store, "--log-level", "error"])
         #expect(result.status == 69)
         #expect(result.stderr.contains("trailbook: /dev/ttyUSB-none does not exist"))
         #expect(!result.stderr.contains("ServiceGroupError"))
@@ -323,13 +323,13 @@ import TrailbookTestSupport
 
     /// SIGKILL at a different moment each round; `TRAILBOOK_KILL_ROUNDS=N make test` runs N
     /// rounds instead of 3 (on a longer simulated ride when the sample is too short).
-    @Test func killedRecorderLeavesASoundStoreAndTheNextOneAppends() throws {
+    @Test func killedRecorderLeavesASoundStoreAndTheNextOneAppends() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/store.sqlite"
         let rounds = ProcessInfo.processInfo.environment["TRAILBOOK_KILL_ROUNDS"].flatMap(Int.init) ?? 3
         var epochs = try Samples.rideEpochs()
         if rounds * 300 > epochs.count {
-            let ride = try run(["simulate", "--duration", String(rounds * 300 + 60), "--seed", "5"])
+            let ride = try await run(["simulate", "--duration", String(rounds * 300 + 60), "--seed", "5"])
             epochs = Samples.epochs(of: Array(ride.stdout.utf8))
         }
         var lostPerRound: [Int] = []
@@ -340,7 +340,7 @@ import TrailbookTestSupport
             try pty.awaitOpened()
             let feeder = Feeder(pty, epochs: Array(epochs[(round * 300)..<(round * 300 + 300)]), rate: 50)
             // Killed mid-feed, at a different moment each round.
-            Thread.sleep(forTimeInterval: 2 + Double(round % 7) * 0.37)
+            try await Task.sleep(for: .seconds(2 + Double(round % 7) * 0.37))
             // What a reader sees committed just before the kill must all be there after it.
             let committed = try TrackStore(path: store).readNow {
                 try $0.points(fromMilliseconds: .min, toMilliseconds: .max)
@@ -393,7 +393,7 @@ final class ReaderLoop: @unchecked Sendable {
                     ["points", "--store", store, "--from", "2026-06-14", "--to", "2026-06-15", "--format", "jsonl"],
                 ] {
                     do {
-                        let result = try run(arguments)
+                        let result = try runBinary(arguments)
                         // Before the first commit the store may not exist yet: that is not a failure.
                         let ok = result.status == 0 || !FileManager.default.fileExists(atPath: store)
                         lock.withLock {

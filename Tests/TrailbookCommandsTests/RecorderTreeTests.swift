@@ -24,10 +24,10 @@ extension GoogleImportTests {
         }
     }
 
-    @Test func anOwnTracksRecorderTreeOfTwoUsersAndThreeDevicesImportsIntoTheirAccounts() throws {
+    @Test func anOwnTracksRecorderTreeOfTwoUsersAndThreeDevicesImportsIntoTheirAccounts() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try WebPageTests().addUsers(["ana", "ben"], store: store)
+        try await WebPageTests().addUsers(["ana", "ben"], store: store)
         let recorder = dir + "/recorder-store"
         // Ana's phone over two months, her tablet, Ben's phone; the Recorder's other folders beside.
         let devices: [(user: String, device: String, months: [(String, Int, Int)])] = [
@@ -56,20 +56,20 @@ extension GoogleImportTests {
 
         // Without an account for each user: one sentence, nothing stored.
         let lonely = dir + "/lonely.sqlite"
-        try WebPageTests().addUsers(["ana"], store: lonely)
-        let refused = try run(["import", "--store", lonely, recorder])
+        try await WebPageTests().addUsers(["ana"], store: lonely)
+        let refused = try await run(["import", "--store", lonely, recorder])
         #expect(refused.status == 66, "\(refused.stderr)")
         #expect(
             refused.stderr.contains(
                 "holds the user ben with no account in \(lonely): add it (trailbook user add NAME)"),
             "\(refused.stderr)")
         #expect(
-            try run([
+            try await run([
                 "points", "--store", lonely, "--user", "ana", "--from", "2026-05-01", "--to", "2026-06-30", "--format",
                 "jsonl",
             ]).stdout.isEmpty)
 
-        let imported = try run(["import", "--store", store, recorder, "--json"])
+        let imported = try await run(["import", "--store", store, recorder, "--json"])
         #expect(imported.status == 0, "\(imported.stderr)")
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
         let parts = try #require(answer["recorder"] as? [[String: Any]])
@@ -77,7 +77,7 @@ extension GoogleImportTests {
             parts.map { "\($0["account"] ?? "")/\($0["stored_as"] ?? "")" } == ["ana/phone", "ana/tablet", "ben/phone"])
         for d in devices {
             let key = "\(d.user)/\(d.device)"
-            let out = try run([
+            let out = try await run([
                 "points", "--store", store, "--user", d.user, "--device-name", d.device, "--from", "2026-05-01", "--to",
                 "2026-06-30", "--time-zone", "UTC", "--format", "jsonl",
             ])
@@ -96,21 +96,21 @@ extension GoogleImportTests {
             }
         }
         // The other account sees none of them.
-        let bens = try run([
+        let bens = try await run([
             "points", "--store", store, "--user", "ben", "--device-name", "tablet", "--from", "2026-05-01", "--to",
             "2026-06-30",
         ])
         #expect(bens.status != 0 || bens.stdout.isEmpty, "\(bens.stdout)")
         // With --user, every device into one account, named USER-DEVICE.
         let gathered = dir + "/one.sqlite"
-        try WebPageTests().addUsers(["cleo"], store: gathered)
-        let one = try run(["import", "--store", gathered, "--user", "cleo", recorder + "/rec"])
+        try await WebPageTests().addUsers(["cleo"], store: gathered)
+        let one = try await run(["import", "--store", gathered, "--user", "cleo", recorder + "/rec"])
         #expect(one.status == 0, "\(one.stderr)")
         for line in ["ana/phone → account cleo, device ana-phone:", "ben/phone → account cleo, device ben-phone:"] {
             #expect(one.stdout.contains(line), "\(one.stdout)")
         }
         // --device-name does not go with a tree.
-        let named = try run(["import", "--store", gathered, "--user", "cleo", "--device-name", "x", recorder])
+        let named = try await run(["import", "--store", gathered, "--user", "cleo", "--device-name", "x", recorder])
         #expect(named.status == 64 && named.stderr.contains("leave out --device-name"), "\(named.stderr)")
     }
 }
@@ -121,7 +121,7 @@ extension GoogleImportTests {
     /// CarlosBergillos/LocationHistoryFormat documents them: schemas/TimelineEdits.schema.json
     /// @eec3a7c8, schemas/Settings.schema.json @3e36377f), JSON of another kind, and CSV without
     /// coordinates. In a Takeout folder they are passed over, not refused.
-    @Test func refusalsSayWhatTheFileIs() throws {
+    @Test func refusalsSayWhatTheFileIs() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
         let files: [(name: String, text: String, says: String)] = [
@@ -151,7 +151,7 @@ extension GoogleImportTests {
         for f in files {
             let path = dir + "/" + f.name
             try f.text.write(toFile: path, atomically: true, encoding: .utf8)
-            let refused = try run(["import", "--store", store, path])
+            let refused = try await run(["import", "--store", store, path])
             #expect(refused.status == 65, "\(f.name): \(refused.stderr)")
             #expect(refused.stderr.contains("Nothing to import from \(path): \(f.says)"), "\(refused.stderr)")
             #expect(!refused.stderr.contains("NMEA"), "\(refused.stderr)")
@@ -166,7 +166,7 @@ extension GoogleImportTests {
         }
         try (#"{"locations":["# + records.joined(separator: ",") + "]}").write(
             toFile: takeout + "/Records.json", atomically: true, encoding: .utf8)
-        let taken = try run(["import", "--store", store, dir + "/Takeout"])
+        let taken = try await run(["import", "--store", store, dir + "/Takeout"])
         #expect(taken.status == 0, "\(taken.stderr)")
         #expect(taken.stderr.contains("2 other files passed over"), "\(taken.stderr)")
     }

@@ -6,30 +6,30 @@ import TrailbookTestSupport
 @Suite(.serialized) struct ReportCommandTests {
     /// A store with the sample ride, a second day (the same ride a day later, shifted), a note
     /// with markup in it and a photo.
-    func store() throws -> (store: String, dir: String) {
+    func store() async throws -> (store: String, dir: String) {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/trailbook.sqlite"
-        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
-        let shifted = try run(["simulate", "--duration", "1200", "--seed", "9", "--start", "2026-06-15T07:00:00"])
+        #expect(try await run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        let shifted = try await run(["simulate", "--duration", "1200", "--seed", "9", "--start", "2026-06-15T07:00:00"])
         try shifted.stdout.write(toFile: dir + "/next.nmea", atomically: true, encoding: .utf8)
-        #expect(try run(["import", "--store", store, dir + "/next.nmea"]).status == 0)
+        #expect(try await run(["import", "--store", store, dir + "/next.nmea"]).status == 0)
         try TestPhotos.make(dir + "/photo.jpg", taken: "2026:06:14 06:45:00", offset: "+00:00")
-        let mark = try run(
+        let mark = try await run(
             [
                 "mark", "--store", store, "--at", "2026-06-14T06:45:00Z", "--note",
                 "<script>document.title='pwned'</script>",
                 "--photo", dir + "/photo.jpg", "--field", "weather=sunny",
             ])
         #expect(mark.status == 0, "\(mark.stderr)")
-        _ = try run(["day", "2026-06-14", "--store", store, "--summary", "Loop <b>round</b> the lake"])
+        _ = try await run(["day", "2026-06-14", "--store", store, "--summary", "Loop <b>round</b> the lake"])
         return (store, dir)
     }
 
     @Test(arguments: ["light", "dark"])
-    func dayReportDrawsTheRouteAndLoadsNothing(theme: String) throws {
-        let (store, dir) = try store()
+    func dayReportDrawsTheRouteAndLoadsNothing(theme: String) async throws {
+        let (store, dir) = try await store()
         let html = dir + "/day-\(theme).html"
-        let result = try run(
+        let result = try await run(
             [
                 "report", "day", "2026-06-14", "--store", store, "-o", html, "--theme", theme, "--photos", "embed",
                 "--time-zone", "UTC",
@@ -47,16 +47,16 @@ import TrailbookTestSupport
                 || text.components(separatedBy: "http").allSatisfy {
                     $0.hasPrefix("://www.w3.org/2000/svg") || !$0.hasPrefix("://") && !$0.hasPrefix("s://")
                 })
-        let look = try Chromium.look(at: html, png: dir + "/day-\(theme).png", colours: ["#d62728"])
+        let look = try await Chromium.look(at: html, png: dir + "/day-\(theme).png", colours: ["#d62728"])
         #expect((look.pixels["#d62728"] ?? 0) > 2000, "the route is drawn: \(look.pixels)")
         #expect(look.requests.isEmpty, "requests: \(look.requests)")
     }
 
     @Test(arguments: ["light", "dark"])
-    func overlayDrawsEveryDayAndLinksTheirReports(theme: String) throws {
-        let (store, dir) = try store()
+    func overlayDrawsEveryDayAndLinksTheirReports(theme: String) async throws {
+        let (store, dir) = try await store()
         let out = dir + "/overlay-\(theme)"
-        let result = try run(
+        let result = try await run(
             [
                 "report", "overlay", "--store", store, "--from", "2026-06-14", "--to", "2026-06-16", "-o", out,
                 "--theme",
@@ -69,17 +69,17 @@ import TrailbookTestSupport
         let index = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
         #expect(index.contains("href=\"2026-06-14.html\"") && index.contains("id=\"day-2026-06-15\""))
         // Okabe-Ito blue and orange: one per day.
-        let look = try Chromium.look(at: out + "/index.html", png: out + "/index.png", colours: ["#0072b2", "#e69f00"])
+        let look = try await Chromium.look(at: out + "/index.html", png: out + "/index.png", colours: ["#0072b2", "#e69f00"])
         #expect((look.pixels["#0072b2"] ?? 0) > 500 && (look.pixels["#e69f00"] ?? 0) > 500, "\(look.pixels)")
         #expect(look.requests.isEmpty, "requests: \(look.requests)")
     }
 
     /// The overlay's script: a day in the URL's fragment (what a click on its row sets) is
     /// highlighted and the others dimmed; no fragment or an unknown one shows all days.
-    @Test func overlayHighlightsTheDayInTheFragment() throws {
-        let (store, dir) = try store()
+    @Test func overlayHighlightsTheDayInTheFragment() async throws {
+        let (store, dir) = try await store()
         let out = dir + "/overlay"
-        let result = try run([
+        let result = try await run([
             "report", "overlay", "--store", store, "--from", "2026-06-14", "--to", "2026-06-15", "-o", out,
             "--time-zone", "UTC",
         ])
@@ -103,18 +103,18 @@ import TrailbookTestSupport
     }
 
     /// The network check itself can fail: a page that asks for an image elsewhere is caught.
-    @Test func aPageThatLoadsSomethingIsCaught() throws {
+    @Test func aPageThatLoadsSomethingIsCaught() async throws {
         let dir = try Samples.temporaryDirectory()
         try "<html><body><img src=\"http://127.0.0.1:9/tracker.png\"></body></html>".write(
             toFile: dir + "/leaky.html", atomically: true, encoding: .utf8)
-        let look = try Chromium.look(at: dir + "/leaky.html", png: dir + "/leaky.png", colours: [])
+        let look = try await Chromium.look(at: dir + "/leaky.html", png: dir + "/leaky.png", colours: [])
         #expect(look.requests.contains { $0.contains("127.0.0.1:9/tracker.png") }, "\(look.requests)")
     }
 
-    @Test func twelveHourClockImperialUnitsAndLinkedPhotos() throws {
-        let (store, dir) = try store()
+    @Test func twelveHourClockImperialUnitsAndLinkedPhotos() async throws {
+        let (store, dir) = try await store()
         let html = dir + "/day.html"
-        let result = try run(
+        let result = try await run(
             [
                 "report", "day", "2026-06-14", "--store", store, "-o", html, "--time-format", "12h", "--units",
                 "imperial",
@@ -126,29 +126,29 @@ import TrailbookTestSupport
         #expect(text.contains("src=\"file://") && text.contains("-media/"), "--photos link is the default")
     }
 
-    @Test func badDatesAndOptionsExit64() throws {
-        #expect(try run(["report", "day", "14.06.2026"]).status == 64)
-        #expect(try run(["report", "day", "2026-06-14", "--theme", "neon"]).status == 64)
-        #expect(try run(["report", "overlay", "-o", "/tmp/x"]).status == 64)
+    @Test func badDatesAndOptionsExit64() async throws {
+        #expect(try await run(["report", "day", "14.06.2026"]).status == 64)
+        #expect(try await run(["report", "day", "2026-06-14", "--theme", "neon"]).status == 64)
+        #expect(try await run(["report", "overlay", "-o", "/tmp/x"]).status == 64)
     }
 }
 
 /// The pages of the first hour (issue 23, items 12 and 15), rendered by headless Chromium.
 @Suite(.serialized) struct DayTotalsAndOverlayDaysTests {
-    @Test func dayTotalsWeekdaysSummariesAndDaysWithoutRides() throws {
+    @Test func dayTotalsWeekdaysSummariesAndDaysWithoutRides() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        #expect(try await run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
         #expect(
-            try run(["day", "2026-06-14", "--store", store, "--summary", "Loop <b>round</b> the lake"]).status == 0)
+            try await run(["day", "2026-06-14", "--store", store, "--summary", "Loop <b>round</b> the lake"]).status == 0)
         // A walk with a photo on the 16th: a record, no ride.
-        let walk = try run([
+        let walk = try await run([
             "mark", "--store", store, "--lat", "47.40", "--lon", "8.60", "--at", "2026-06-16T09:00:00Z", "--note",
             "Heron",
         ])
         #expect(walk.status == 0, "\(walk.stderr)")
         let out = dir + "/overlay"
-        let overlay = try run([
+        let overlay = try await run([
             "report", "overlay", "--store", store, "--from", "2026-06-14", "--to", "2026-06-16", "-o", out,
             "--time-zone", "UTC",
         ])
@@ -168,7 +168,7 @@ import TrailbookTestSupport
                     + #"\d:\d\d:\d\d</span> · <span class="nowrap">climb \d+ m<"#, options: .regularExpression) != nil)
         #expect(day.contains("Sun 2026-06-14"))
         // A page made alone has the totals, not the link.
-        let alone = try run([
+        let alone = try await run([
             "report", "day", "2026-06-14", "--store", store, "--time-zone", "UTC", "-o", dir + "/a.html",
         ])
         #expect(alone.status == 0)
@@ -177,19 +177,19 @@ import TrailbookTestSupport
     }
 
     /// Item 13: one number for one thing, and markers that are no ride's colour.
-    @Test func pinsShowRecordIdsAndMarkersAreNoRidesColour() throws {
+    @Test func pinsShowRecordIdsAndMarkersAreNoRidesColour() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        #expect(try await run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
         // Three records; only the third carries a note, so it is the only pin: it shows 3, not 1.
         for minute in ["40", "42"] {
-            #expect(try run(["mark", "--store", store, "--at", "2026-06-14T06:\(minute):00Z"]).status == 0)
+            #expect(try await run(["mark", "--store", store, "--at", "2026-06-14T06:\(minute):00Z"]).status == 0)
         }
         #expect(
-            try run(["mark", "--store", store, "--at", "2026-06-14T06:44:00Z", "--note", "Heron"]).status == 0)
+            try await run(["mark", "--store", store, "--at", "2026-06-14T06:44:00Z", "--note", "Heron"]).status == 0)
         for palette in ["default", "colorblind"] {
             let page = dir + "/day-\(palette).html"
-            let r = try run([
+            let r = try await run([
                 "report", "day", "2026-06-14", "--store", store, "--time-zone", "UTC", "--palette", palette, "-o", page,
             ])
             #expect(r.status == 0, "\(r.stderr)")
@@ -218,26 +218,26 @@ import TrailbookTestSupport
 
     /// Item 14: the pages read from phone to desktop width: nothing wider than the viewport, the
     /// graphics' labels readable, times and dates on one line.
-    @Test func pagesFitFromPhoneToDesktopWidth() throws {
+    @Test func pagesFitFromPhoneToDesktopWidth() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        #expect(try run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
-        let next = try run(["simulate", "--duration", "900", "--seed", "12", "--start", "2026-06-14T09:00:00"])
+        #expect(try await run(["import", "--store", store, "Samples/ride.nmea"]).status == 0)
+        let next = try await run(["simulate", "--duration", "900", "--seed", "12", "--start", "2026-06-14T09:00:00"])
         try next.stdout.write(toFile: dir + "/next.nmea", atomically: true, encoding: .utf8)
-        #expect(try run(["import", "--store", store, dir + "/next.nmea"]).status == 0)
+        #expect(try await run(["import", "--store", store, dir + "/next.nmea"]).status == 0)
         try TestPhotos.make(dir + "/p.jpg", taken: "2026:06:14 06:45:00", offset: "+00:00")
         #expect(
-            try run([
+            try await run([
                 "mark", "--store", store, "--at", "2026-06-14T06:45:00Z", "--note", "A long note about the heron",
                 "--photo", dir + "/p.jpg", "--field", "weather=sunny",
             ]).status == 0)
         let day = dir + "/day.html"
-        let made = try run([
+        let made = try await run([
             "report", "day", "2026-06-14", "--store", store, "--time-zone", "America/Los_Angeles", "--time-format",
             "12h", "--units", "imperial", "-o", day,
         ])
         #expect(made.status == 0, "\(made.stderr)")
-        let overlay = try run([
+        let overlay = try await run([
             "report", "overlay", "--store", store, "--from", "2026-06-13", "--to", "2026-06-14", "-o", dir + "/ov",
             "--time-zone", "America/Los_Angeles",
         ])
@@ -253,7 +253,7 @@ import TrailbookTestSupport
                     (layout.smallestSVGText ?? 99) >= 9, "\(page) at \(width) px: labels \(layout.smallestSVGText!) px")
                 #expect(layout.nowrapLines == 1, "\(page) at \(width) px: \(layout.wrapped) wrap")
                 let framed = try Chromium.framed(page, width: width)
-                let look = try Chromium.look(
+                let look = try await Chromium.look(
                     at: framed.page, png: page + "-\(width).png", colours: ["#d62728", "#1f77b4"],
                     width: max(500, width + 20), height: 1400)
                 try? FileManager.default.removeItem(atPath: framed.page)

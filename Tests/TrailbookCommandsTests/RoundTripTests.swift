@@ -18,18 +18,18 @@ import TrailbookTestSupport
                 let log = dir + String(format: "/ride-%02d-%02d.nmea", day, hour)
                 let start = String(format: "2026-07-%02dT%02d:00:00", day, hour)
                 precondition(
-                    try! run([
+                    try! runBinary([
                         "simulate", "--duration", "600", "--seed", "\(day * 100 + hour)", "--start", start, "-o", log,
                     ])
                     .status == 0)
                 logs.append(log)
             }
         }
-        precondition(try! run(["import", "--store", store, "--time-zone", "UTC"] + logs).status == 0)
+        precondition(try! runBinary(["import", "--store", store, "--time-zone", "UTC"] + logs).status == 0)
         // 30 records with a note and two fields each.
         for i in 1...30 {
             let at = String(format: "2026-07-%02dT12:%02d:00Z", i % 25 + 1, i)
-            let marked = try! run([
+            let marked = try! runBinary([
                 "mark", "--store", store, "--time-zone", "UTC", "--at", at, "--lat", "47.\(i)", "--lon", "8.5",
                 "--note", "note \(i)", "--field", "n=\(i)", "--field", "kind=test",
             ])
@@ -38,7 +38,7 @@ import TrailbookTestSupport
         // A phone's week before it (from 31 May) as OwnTracks Recorder wrote it: a point a
         // minute, imported as a phone's.
         let life = dir + "/life.csv"
-        precondition(try! run(["simulate", "--fortnights", "1", "--every", "60", "-o", life]).status == 0)
+        precondition(try! runBinary(["simulate", "--fortnights", "1", "--every", "60", "-o", life]).status == 0)
         var lines: [String] = []
         for row in try! String(contentsOfFile: life, encoding: .utf8).split(separator: "\n").dropFirst() {
             let f = row.split(separator: ",").map(String.init)
@@ -51,28 +51,28 @@ import TrailbookTestSupport
         }
         let rec = dir + "/2026-05.rec"
         try! (lines.joined(separator: "\n") + "\n").write(toFile: rec, atomically: true, encoding: .utf8)
-        let phone = try! run(["import", "--store", store, "--time-zone", "UTC", "--device-name", "phone", rec])
+        let phone = try! runBinary(["import", "--store", store, "--time-zone", "UTC", "--device-name", "phone", rec])
         precondition(phone.status == 0, phone.stderr)
         return (store, dir)
     }()
 
-    static func json(_ arguments: [String]) throws -> [String: Any] {
-        let result = try run(arguments)
+    static func json(_ arguments: [String]) async throws -> [String: Any] {
+        let result = try await run(arguments)
         #expect(result.status == 0, "\(arguments): \(result.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
 
     /// The store's rides as (start, end, points, segments), in time order.
-    static func rides(_ store: String) throws -> [String] {
-        let rides = try #require(try json(["rides", "--store", store, "--json"])["rides"] as? [[String: Any]])
+    static func rides(_ store: String) async throws -> [String] {
+        let rides = try #require(try await json(["rides", "--store", store, "--json"])["rides"] as? [[String: Any]])
         return rides.map { "\($0["start"] ?? "") \($0["end"] ?? "") \($0["points"] ?? "") \($0["segments"] ?? "")" }
             .sorted()
     }
 
     /// The store's records as (time, position to 1e-6, notes, fields), in time order.
-    static func records(_ store: String) throws -> [String] {
+    static func records(_ store: String) async throws -> [String] {
         let records = try #require(
-            try json([
+            try await json([
                 "records", "--store", store, "--from", "2026-05-01", "--to", "2026-07-31", "--time-zone", "UTC",
                 "--json",
             ])["records"] as? [[String: Any]])
@@ -86,25 +86,25 @@ import TrailbookTestSupport
     }
 
     @Test(arguments: ["gpx", "geojson", "csv"])
-    func anExportReadBackIsTheSameRidesAndRecords(_ format: String) throws {
+    func anExportReadBackIsTheSameRidesAndRecords(_ format: String) async throws {
         let (store, dir) = Self.month
-        let before = try Self.rides(store)
-        let kept = try Self.records(store)
+        let before = try await Self.rides(store)
+        let kept = try await Self.records(store)
         #expect(before.filter { $0.hasPrefix("2026-07") }.count == 50 && before.count > 100, "\(before.count) rides")
         #expect(kept.count == 30)
         let file = dir + "/export.\(format)"
-        let exported = try run([
+        let exported = try await run([
             "export", "--store", store, "--time-zone", "UTC", "--from", "2026-05-01", "--to", "2026-07-31",
             "--format", format, "-o", file,
         ])
         #expect(exported.status == 0, "\(exported.stderr)")
         let back = dir + "/back-\(format).sqlite"
-        let imported = try run(["import", "--store", back, "--time-zone", "UTC", file])
+        let imported = try await run(["import", "--store", back, "--time-zone", "UTC", file])
         #expect(imported.status == 0, "\(imported.stderr)")
-        let after = try Self.rides(back)
+        let after = try await Self.rides(back)
         #expect(after.count == before.count, "\(before.count) rides went out, \(after.count) came back")
         #expect(after == before, "\(Set(before).symmetricDifference(after).sorted().prefix(6))")
-        #expect(try Self.records(back) == kept)
+        #expect(try await Self.records(back) == kept)
     }
 
     /// Tar archives that would write outside their folder or lie about their size, made with
@@ -112,7 +112,7 @@ import TrailbookTestSupport
     /// `import` refuse each whole with one sentence, exit 65, and write nothing (no store, no
     /// file outside).
     @Test(arguments: ["climb", "absolute", "symlink", "hardlink", "bomb", "twice"])
-    func aHostileArchiveIsRefusedWithNothingWritten(_ kind: String) throws {
+    func aHostileArchiveIsRefusedWithNothingWritten(_ kind: String) async throws {
         let dir = try Samples.temporaryDirectory()
         let tar = dir + "/\(kind).tar"
         try GoogleImportTests().python(
@@ -146,10 +146,10 @@ import TrailbookTestSupport
             "bomb": "it is cut short (trailbook-ana-2026-11-28/trailbook.sqlite runs past its end)",
             "twice": "it holds trailbook-ana-2026-11-28/trailbook.sqlite twice",
         ][kind]!
-        let copied = try run(["store", "copy", tar, dir + "/copy.sqlite"])
+        let copied = try await run(["store", "copy", tar, dir + "/copy.sqlite"])
         #expect(
             copied.status == 65 && copied.stderr.contains("\(kind).tar is refused: \(expected)"), "\(copied.stderr)")
-        let imported = try run(["import", "--store", dir + "/import.sqlite", tar])
+        let imported = try await run(["import", "--store", dir + "/import.sqlite", tar])
         #expect(imported.status == 65 && imported.stderr.contains("is refused: \(expected)"), "\(imported.stderr)")
         let written = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         #expect(written == ["\(kind).tar"], "nothing but the archive: \(written)")

@@ -113,48 +113,48 @@ import TrailbookTestSupport
         #expect(log.contains("stopped"))
     }
 
-    @Test func badListenAddressIsUsage() throws {
-        let r = try run(["serve", "--listen", "localhost"])
+    @Test func badListenAddressIsUsage() async throws {
+        let r = try await run(["serve", "--listen", "localhost"])
         #expect(r.status == 64 && r.stderr.contains("--listen takes HOST:PORT"))
     }
 }
 
 /// `trailbook user` and `trailbook device` end to end.
 @Suite struct AccountCommandTests {
-    @Test func usersAndDeviceTokens() throws {
+    @Test func usersAndDeviceTokens() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        let short = try run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data("short\n".utf8))
+        let short = try await run(["user", "add", "ana", "--password-stdin", "--store", store], input: Data("short\n".utf8))
         #expect(short.status == 65 && short.stderr.contains("at least 15 are needed"), "\(short.stderr)")
-        let named = try run(
+        let named = try await run(
             ["user", "add", "ana", "--password-stdin", "--store", store], input: Data("ana rides to the lake\n".utf8))
         #expect(named.status == 65 && named.stderr.contains("contains the account's name"))
-        let added = try run(
+        let added = try await run(
             ["user", "add", "ana", "--password-stdin", "--store", store],
             input: Data("correct horse battery staple\n".utf8))
         #expect(added.status == 0, "\(added.stderr)")
-        let again = try run(
+        let again = try await run(
             ["user", "add", "ana", "--password-stdin", "--store", store], input: Data("another long passphrase".utf8))
         #expect(again.status == 65 && again.stderr.contains("already an account ana"))
-        #expect(try run(["user", "add", "bob", "--store", store]).status == 64, "no password on the command line")
-        let list = try run(["user", "list", "--store", store, "--json"])
+        #expect(try await run(["user", "add", "bob", "--store", store]).status == 64, "no password on the command line")
+        let list = try await run(["user", "list", "--store", store, "--json"])
         #expect(list.stdout.contains("\"name\" : \"ana\"") && list.stdout.contains("\"password\" : true"))
 
-        let device = try run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
+        let device = try await run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
         #expect(device.status == 0, "\(device.stderr)")
         let token = try #require(
             (try JSONSerialization.jsonObject(with: Data(device.stdout.utf8)) as? [String: String])?["token"])
         #expect(token.count == 52)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: store))
         #expect(bytes.range(of: Data(token.utf8)) == nil, "the token is not stored")
-        #expect(try run(["device", "add", "phone", "--user", "nobody", "--store", store]).status == 66)
-        #expect(try run(["device", "list", "--user", "ana", "--store", store]).stdout.contains("phone"))
-        #expect(try run(["device", "revoke", "phone", "--user", "ana", "--store", store]).status == 0)
-        let listed = try run(["device", "list", "--user", "ana", "--store", store])
+        #expect(try await run(["device", "add", "phone", "--user", "nobody", "--store", store]).status == 66)
+        #expect(try await run(["device", "list", "--user", "ana", "--store", store]).stdout.contains("phone"))
+        #expect(try await run(["device", "revoke", "phone", "--user", "ana", "--store", store]).status == 0)
+        let listed = try await run(["device", "list", "--user", "ana", "--store", store])
         #expect(listed.stdout.contains("revoked"), "\(listed.stdout)")
-        #expect(try run(["device", "revoke", "phone", "--user", "ana", "--store", store]).status == 66)
-        #expect(try run(["user", "rm", "ana", "--store", store, "--yes"]).status == 0)
-        #expect(try !run(["user", "list", "--store", store]).stdout.contains("ana"))
+        #expect(try await run(["device", "revoke", "phone", "--user", "ana", "--store", store]).status == 66)
+        #expect(try await run(["user", "rm", "ana", "--store", store, "--yes"]).status == 0)
+        #expect(try await !run(["user", "list", "--store", store]).stdout.contains("ana"))
     }
 }
 
@@ -182,13 +182,13 @@ import TrailbookTestSupport
     @Test(arguments: StoreKind.allCases) func osmandAndOverlandPointsAreStoredOnce(_ kind: StoreKind) async throws {
         let (store, _) = try newStore(kind)
         #expect(
-            try run(
+            try await run(
                 ["user", "add", "ana", "--password-stdin", "--store", store],
                 input: Data("correct horse battery staple".utf8)
             ).status == 0)
-        func token(_ device: String) throws -> String { try deviceToken(device, user: "ana", store: store) }
-        let phone = try token("phone")
-        let overlandToken = try token("overland")
+        func token(_ device: String) async throws -> String { try await deviceToken(device, user: "ana", store: store) }
+        let phone = try await token("phone")
+        let overlandToken = try await token("overland")
         let server = try ServeCommandTests.RunningServer(store: store)
         let now = Int(Date().timeIntervalSince1970)
 
@@ -215,7 +215,7 @@ import TrailbookTestSupport
 
         // Traccar Client 9: a JSON body with the token as device_id, speed in m/s, battery 0-1.
         let iso = ISO8601DateFormatter()
-        let traccarToken = try token("traccar")
+        let traccarToken = try await token("traccar")
         let traccar = Data(
             """
             {"location":{"timestamp":"\(iso.string(from: Date(timeIntervalSince1970: Double(now - 40))))",
@@ -302,7 +302,7 @@ import TrailbookTestSupport
             headers: ["Authorization": "Bearer \(overlandToken)"])
         #expect(huge.0 == 413, "a body over 8 MB is refused")
         // A revoked token is refused at once.
-        #expect(try run(["device", "revoke", "phone", "--user", "ana", "--store", store]).status == 0)
+        #expect(try await run(["device", "revoke", "phone", "--user", "ana", "--store", store]).status == 0)
         #expect(try await request(again).0 == 401)
 
         let (exit, log) = server.stop()
@@ -324,17 +324,17 @@ import TrailbookTestSupport
         let (store, _) = try newStore(kind)
         for user in ["ana", "ben"] {
             #expect(
-                try run(
+                try await run(
                     ["user", "add", user, "--password-stdin", "--store", store],
                     input: Data("correct horse battery staple".utf8)
                 ).status == 0)
         }
-        func token(_ device: String, _ user: String) throws -> String {
-            try deviceToken(device, user: user, store: store)
+        func token(_ device: String, _ user: String) async throws -> String {
+            try await deviceToken(device, user: user, store: store)
         }
-        let owntracks = try token("iphone", "ana")
-        let gpslogger = try token("android", "ana")
-        let bens = try token("phone", "ben")
+        let owntracks = try await token("iphone", "ana")
+        let gpslogger = try await token("android", "ana")
+        let bens = try await token("phone", "ben")
         func basic(_ user: String, _ secret: String) -> [String: String] {
             ["Authorization": "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString()]
         }
@@ -361,7 +361,7 @@ import TrailbookTestSupport
         let kept = try await openStore(store).read { try $0.deviceMessages(account: "ana") }
         #expect(kept.map(\.type) == ["transition", "waypoint"], "transition and waypoint kept: \(kept)")
         #expect(kept.last?.body.contains("\"desc\":\"<Home>\"") == true && kept.allSatisfy { $0.device == "iphone" })
-        let listed = try run(["device", "messages", "--user", "ana", "--store", store, "--json"])
+        let listed = try await run(["device", "messages", "--user", "ana", "--store", store, "--json"])
         #expect(
             listed.status == 0 && listed.stdout.contains("\"desc\" : \"<Home>\""), "\(listed.stdout) \(listed.stderr)")
         // GPSLogger: a GET with its placeholders filled in, ISO time, m/s.
@@ -393,14 +393,14 @@ import TrailbookTestSupport
         let password = "correct horse battery staple"
         for user in ["ana", "ben", "cat"] {
             #expect(
-                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                try await run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
                     == 0)
         }
-        func token(_ device: String, _ user: String) throws -> String {
-            try deviceToken(device, user: user, store: store)
+        func token(_ device: String, _ user: String) async throws -> String {
+            try await deviceToken(device, user: user, store: store)
         }
-        let anasPhone = try token("phone", "ana")
-        let bensPhone = try token("iphone", "ben")
+        let anasPhone = try await token("phone", "ana")
+        let bensPhone = try await token("iphone", "ben")
         func login(_ user: String, _ secret: String = "correct horse battery staple") -> [String: String] {
             [
                 "Authorization": "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString(),

@@ -12,11 +12,11 @@ import TrailbookTestSupport
     @Test(arguments: StoreKind.allCases) func phonesHaveEventsAtTheirRegions(_ kind: StoreKind) async throws {
         let (store, folder) = try newStore(kind)
         #expect(
-            try run(
+            try await run(
                 ["user", "add", "ana", "--password-stdin", "--store", store],
                 input: Data("correct horse battery staple".utf8)
             ).status == 0)
-        let token = try deviceToken("phone", user: "ana", store: store)
+        let token = try await deviceToken("phone", user: "ana", store: store)
         let config = folder + "/config.toml"
         try "[events]\noffline_after = 5\n".write(toFile: config, atomically: true, encoding: .utf8)
         let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
@@ -43,13 +43,13 @@ import TrailbookTestSupport
             from: Self.home, date: date, startTimeOfDay: (seconds % 86_400) * 1000,
             legs: [.stay(seconds: 200, noise: 8), .travel(to: away, speed: 8), .stay(seconds: 200, noise: 8)], seed: 3)
         try await Self.postOverland(epochs, token: token, server: server) { i in i == 0 ? 0.5 : 0.15 }
-        func events() throws -> [String] { try Self.events(of: "ana", store: store) }
+        func events() async throws -> [String] { try await Self.events(of: "ana", store: store) }
         // Silent for 5 s: offline (checked every 1.25 s). (A slow machine may already have seen
         // the phone offline between batches: device events are checked apart from the others.)
         var seen: [String] = []
         for _ in 0..<240 where seen.last != "device.offline" {
             try await Task.sleep(for: .milliseconds(250))
-            seen = try events()
+            seen = try await events()
         }
         #expect(
             seen.filter { !$0.hasPrefix("device.") } == [
@@ -62,10 +62,10 @@ import TrailbookTestSupport
                 "\(server.url!)/osmand?id=\(token)&timestamp=\(Int(Date().timeIntervalSince1970))&lat=47.38&lon=8.55")!
         #expect(try await HTTP.request(point).0 == 200)
         // Next after what was seen (on a slow machine it may be silent again by the time we read).
-        let after = try events()
+        let after = try await events()
         #expect(after.dropFirst(seen.count).first == "device.connected", "\(after)")
         #expect(
-            try run(["events", "--from", "2000-01-01", "--store", store]).stdout.contains("No events"),
+            try await run(["events", "--from", "2000-01-01", "--store", store]).stdout.contains("No events"),
             "not the store's own")
     }
 
@@ -74,50 +74,50 @@ import TrailbookTestSupport
     @Test func aPlaceAddedForAnAccountGivesItsPhonesEvents() async throws {
         let (store, folder) = try newStore(.sqlite)
         #expect(
-            try run(
+            try await run(
                 ["user", "add", "ana", "--password-stdin", "--store", store],
                 input: Data("correct horse battery staple".utf8)
             ).status == 0)
-        let token = try deviceToken("overland", user: "ana", store: store)
-        let added = try run([
+        let token = try await deviceToken("overland", user: "ana", store: store)
+        let added = try await run([
             "place", "add", "home", "--user", "ana", "--lat", "47.37", "--lon", "8.54", "--radius", "80", "--store",
             store,
         ])
         #expect(added.status == 0, "\(added.stderr)")
-        let nobody = try run(["place", "add", "x", "--user", "nobody", "--lat", "1", "--lon", "1", "--store", store])
+        let nobody = try await run(["place", "add", "x", "--user", "nobody", "--lat", "1", "--lon", "1", "--store", store])
         #expect(nobody.status == 66 && nobody.stderr.contains("There is no account nobody"), "\(nobody)")
-        let listed = try run(["place", "list", "--user", "ana", "--json", "--store", store])
+        let listed = try await run(["place", "list", "--user", "ana", "--json", "--store", store])
         #expect(listed.stdout.contains("\"home\""), "\(listed)")
-        #expect(try run(["place", "list", "--store", store]).stdout.contains("No places"), "not the store's own")
+        #expect(try await run(["place", "list", "--store", store]).stdout.contains("No places"), "not the store's own")
         // An alert on her arrivals and departures: a trip sent 25 minutes late is stored, not sent.
         let hook = try HookReceiver(secret: "s", directory: folder)
         try hook.start()
         defer { hook.stop() }
-        let alert = try run([
+        let alert = try await run([
             "alert", "add", "--user", "ana", "--on", "place.arrive,place.depart", "--webhook",
             "http://127.0.0.1:\(hook.port)/ana", "--secret", "s", "--store", store,
         ])
         #expect(alert.status == 0, "\(alert.stderr)")
-        let server = try ServeCommandTests.RunningServer(store: store)
+        let server = try await ServeCommandTests.RunningServer(store: store)
         defer { _ = server.stop() }
         let seconds = Int(Date().timeIntervalSince1970) - 1800
-        let epochs = Self.outAndBack(from: seconds)
+        let epochs = await Self.outAndBack(from: seconds)
         try await Self.postOverland(epochs, token: token, server: server)
-        let events = try Self.events(of: "ana", store: store).filter { $0.hasPrefix("place.") }
+        let events = try await Self.events(of: "ana", store: store).filter { $0.hasPrefix("place.") }
         #expect(events == ["place.depart home", "place.arrive home"], "\(events)")
-        let log = try run(["alert", "log", "--user", "ana", "--store", store])
+        let log = try await run(["alert", "log", "--user", "ana", "--store", store])
         let lines = log.stdout.split(separator: "\n")
         #expect(lines.count == 2 && lines.allSatisfy { $0.contains("late, not sent") }, "\(log.stdout)")
         #expect(lines.last?.contains("overland left home") == true, "\(log.stdout)")
-        let json = try run(["alert", "log", "--user", "ana", "--json", "--store", store])
+        let json = try await run(["alert", "log", "--user", "ana", "--json", "--store", store])
         #expect(json.stdout.contains("\"state\" : \"dropped\""), "\(json.stdout)")
         try await Task.sleep(for: .seconds(2))
         #expect(hook.requests().isEmpty, "nothing sent: \(hook.requests())")
-        #expect(try run(["alert", "log", "--store", store]).stdout.contains("No deliveries"), "not the store's own")
+        #expect(try await run(["alert", "log", "--store", store]).stdout.contains("No deliveries"), "not the store's own")
     }
 
     /// 200 s at home, 1 km out at 8 m/s, 100 s there, back, 400 s at home, from `seconds` since 1970.
-    static func outAndBack(from seconds: Int) -> [DaySimulator.Epoch] {
+    static func outAndBack(from seconds: Int) async -> [DaySimulator.Epoch] {
         let away = Geodesy.destination(from: home, bearing: 45, distance: 1000)
         return DaySimulator.run(
             from: home, date: CivilDate(daysSinceEpoch: seconds / 86_400), startTimeOfDay: (seconds % 86_400) * 1000,
@@ -153,8 +153,8 @@ import TrailbookTestSupport
     }
 
     /// The account's events as "type place text" lines.
-    static func events(of user: String, store: String) throws -> [String] {
-        let r = try run([
+    static func events(of user: String, store: String) async throws -> [String] {
+        let r = try await run([
             "events", "--user", user, "--from", "2000-01-01", "--to", "2100-01-01", "--json", "--store", store,
         ])
         let list =
@@ -171,14 +171,14 @@ import TrailbookTestSupport
         let password = "correct horse battery staple"
         for user in ["ana", "ben", "cat"] {
             #expect(
-                try run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
+                try await run(["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8)).status
                     == 0)
         }
-        let token = try deviceToken("phone", user: "ana", store: store)
+        let token = try await deviceToken("phone", user: "ana", store: store)
         let hook = try HookReceiver(secret: "bens secret", directory: folder)
         try hook.start()
         defer { hook.stop() }
-        let added = try run([
+        let added = try await run([
             "alert", "add", "--user", "ben", "--on", "friend.arrive,friend.depart", "--webhook",
             "http://127.0.0.1:\(hook.port)/ben", "--secret", "bens secret", "--store", store,
         ])
@@ -209,14 +209,14 @@ import TrailbookTestSupport
             ).0 == 200)
         // Out and back home in the last quarter of an hour (alerts.max_delay: older events are not sent).
         let seconds = Int(now.timeIntervalSince1970) - 1000
-        let epochs = Self.outAndBack(from: seconds)
+        let epochs = await Self.outAndBack(from: seconds)
         try await Self.postOverland(epochs, token: token, server: server)
         // The server's notifier sends Ben's alerts within a few seconds.
         for _ in 0..<80 where hook.requests().count < 2 { try await Task.sleep(for: .milliseconds(250)) }
-        let bens = try Self.events(of: "ben", store: store)
+        let bens = try await Self.events(of: "ben", store: store)
         #expect(bens == ["friend.depart home ana", "friend.arrive home ana"], "\(bens)")
-        #expect(try Self.events(of: "cat", store: store).isEmpty, "cat's grant has no events scope")
-        #expect(try Self.events(of: "ana", store: store).contains("place.arrive home"))
+        #expect(try await Self.events(of: "cat", store: store).isEmpty, "cat's grant has no events scope")
+        #expect(try await Self.events(of: "ana", store: store).contains("place.arrive home"))
         let sent = hook.requests()
         #expect(sent.count == 2, "\(sent)")
         #expect(sent.allSatisfy { $0["verified"] as? Bool == true && $0["path"] as? String == "/ben" })
@@ -225,7 +225,7 @@ import TrailbookTestSupport
                 "title"] as? String
         }
         #expect(titles == ["ana left home", "ana arrived at home"], "\(titles)")
-        let listed = try run(["alert", "list", "--user", "ben", "--store", store])
+        let listed = try await run(["alert", "list", "--user", "ben", "--store", store])
         #expect(listed.stdout.contains("2 delivered, 0 waiting, 0 dropped"), "\(listed.stdout)")
     }
 }

@@ -21,11 +21,11 @@ import TrailbookTestSupport
     @Test func twoServersOnOneDatabaseShareLivePositionsSessionsAndLoginLimits() async throws {
         let (store, _) = try newStore(.postgresql)
         for user in ["ana", "ben"] {
-            let added = try run(
+            let added = try await run(
                 ["user", "add", user, "--password-stdin", "--store", store], input: Data(password.utf8))
             try #require(added.status == 0, "\(added.stderr)")
         }
-        let token = try deviceToken("phone", user: "ana", store: store)
+        let token = try await deviceToken("phone", user: "ana", store: store)
         let a = try ServeCommandTests.RunningServer(store: store)
         let b = try ServeCommandTests.RunningServer(store: store)
         defer {

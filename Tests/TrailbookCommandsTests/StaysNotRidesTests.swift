@@ -10,11 +10,11 @@ import TrailbookTestSupport
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
         #expect(
-            try run(
+            try await run(
                 ["user", "add", "ana", "--password-stdin", "--store", store],
                 input: Data("correct horse battery staple".utf8)
             ).status == 0)
-        let token = try deviceToken("phone", user: "ana", store: store)
+        let token = try await deviceToken("phone", user: "ana", store: store)
         let server = try ServeCommandTests.RunningServer(store: store)
         defer { _ = server.stop() }
         // 2026-06-03 00:30 to 08:30 in Zurich: a fix every 2 minutes within 20 m of the bed, each
@@ -38,25 +38,25 @@ import TrailbookTestSupport
         try await Self.postOwnTracks(fixes, to: server.url!, user: "ana", token: token)
         let user = ["--store", store, "--user", "ana", "--time-zone", "Europe/Zurich"]
         // As stored: the phone's rule cuts rides at gaps only, so the night is in a ride.
-        let stored = try run(["rides"] + user)
+        let stored = try await run(["rides"] + user)
         #expect(stored.stdout.contains("ride 1  2026-06-03 00:30:00"), "\(stored.stdout)")
         // The day: one stay, the walk its only trip and ride.
-        let visits = try run(["visits", "--day", "2026-06-03", "--json"] + user)
+        let visits = try await run(["visits", "--day", "2026-06-03", "--json"] + user)
         let found = try #require(try JSONSerialization.jsonObject(with: Data(visits.stdout.utf8)) as? [String: Any])
         let stays = try #require(found["visits"] as? [[String: Any]])
         let trips = try #require(found["trips"] as? [[String: Any]])
         #expect(stays.count == 1, "\(stays)")
         #expect(trips.count == 1 && trips.first?["mode"] as? String == "walking", "\(trips)")
-        let rides = try run(["rides", "--day", "2026-06-03"] + user)
+        let rides = try await run(["rides", "--day", "2026-06-03"] + user)
         let lines = rides.stdout.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains(" 2026-06-03 08:3"), "the walk alone: \(rides.stdout)")
-        let summary = try run(["summary", "--day", "2026-06-03"] + user)
+        let summary = try await run(["summary", "--day", "2026-06-03"] + user)
         #expect(summary.status == 0, "\(summary.stderr)")
         // The walk's 1.26 km and its 15 minutes; nothing of the night's wandering.
         let distance = summary.stdout.split(separator: "\n").first { $0.contains("distance") } ?? ""
         #expect(distance.contains("distance 1.2") || distance.contains("distance 1.3"), "\(summary.stdout)")
         #expect(distance.contains("moving 0:1"), "\(summary.stdout)")
-        let timeline = try run(["timeline", "2026-06-03"] + user)
+        let timeline = try await run(["timeline", "2026-06-03"] + user)
         let rideLines = timeline.stdout.split(separator: "\n").filter { $0.contains("▶ ride") }
         #expect(rideLines.count == 1 && rideLines[0].hasPrefix("08:3"), "\(timeline.stdout)")
     }

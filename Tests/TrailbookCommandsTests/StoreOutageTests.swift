@@ -6,14 +6,14 @@ import TrailbookTestSupport
 /// them again later), the server logs the outage once as it starts and once as it ends, takes
 /// posts again once the database is back, and every point it acknowledged is in the store.
 @Suite struct StoreOutageTests {
-    @Test func theDatabaseAwayForTenSecondsLosesNothingAcknowledged() throws {
+    @Test func theDatabaseAwayForTenSecondsLosesNothingAcknowledged() async throws {
         let cluster = try PostgresCluster.ownCluster()
         let store = try cluster.newDatabase()
-        let added = try run(
+        let added = try await run(
             ["user", "add", "ana", "--password-stdin", "--store", store],
             input: Data("correct horse battery staple".utf8))
         try #require(added.status == 0, "\(added.stderr)")
-        let token = try deviceToken("phone", user: "ana", store: store)
+        let token = try await deviceToken("phone", user: "ana", store: store)
         let server = try ServeCommandTests.RunningServer(store: store)
 
         // A phone posting a point every 0.2 s, sending what was refused again (oldest first),
@@ -56,7 +56,7 @@ import TrailbookTestSupport
                 #expect(status == 503, "refused while the database is away: \(status) \(body)")
                 refused += 1
             }
-            Thread.sleep(forTimeInterval: posting ? 0.2 : 0.02)
+            usleep(posting ? 200_000 : 20_000)  // this thread, as above
         }
         #expect(phase.withLock { $0 } == "back", "the database stopped and started again")
         print("outage: \(acknowledged.count) points acknowledged, \(refused) posts answered 503 meanwhile")

@@ -1,7 +1,9 @@
 import Foundation
+import GPSCore
 import StorePostgres
 import Testing
 import TrackStore
+import TrailbookCommands
 import TrailbookTestSupport
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -31,11 +33,62 @@ struct RunResult {
     var stderr: String
 }
 
-/// Runs `trailbook ARGS...` with `input` on standard input; `environment` adds variables,
+/// Runs `trailbook ARGS...` in the test's own process, as the binary runs it
+/// (`Trailbook.main`): `input` on standard input, standard output and error captured,
+/// `environment` added to the test's own, and the exit code the binary would have exited with.
+/// As with ``runBinary(_:input:environment:prefix:terminal:)``, the store, config, data and cache
+/// folders are a throwaway place unless the test names its own.
+func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) async throws
+    -> RunResult
+{
+    // What only a process of its own can be given: its time zone, its decoder's threads, its
+    // password cost (read once a process).
+    if environment.keys.contains(where: InProcess.processOnly.contains) {
+        return try await Blocking.run { try runBinary(arguments, input: input, environment: environment) }
+    }
+    try InProcess.enterPackageRoot()
+    let captured = try CapturedConsole(
+        input: input,
+        environment: ProcessInfo.processInfo.environment.merging(isolation()) { $1 }.merging(environment) { $1 })
+    let status = await Console.$current.withValue(captured.console) { await Trailbook.main(arguments) }
+    let (stdout, stderr) = captured.finish()
+    return RunResult(status: status, stdout: stdout, stderr: stderr)
+}
+
+/// What a command run in process shares with the binary's runs: the package's folder as the
+/// working directory (samples are named relative to it).
+enum InProcess {
+    /// Variables a command reads from its process, not from its console.
+    static let processOnly: Set = ["TZ", "TRAILBOOK_DECODE_WORKERS", "TRAILBOOK_PASSWORD_COST"]
+
+    private static let entered: Result<Void, RunError> = {
+        guard FileManager.default.currentDirectoryPath != packageRoot.path else { return .success(()) }
+        guard FileManager.default.changeCurrentDirectoryPath(packageRoot.path) else {
+            return .failure(RunError("Cannot enter \(packageRoot.path) to run commands from there."))
+        }
+        return .success(())
+    }()
+
+    static func enterPackageRoot() throws { try entered.get() }
+}
+
+/// Never the developer's own store or config: a throwaway place.
+func isolation() -> [String: String] {
+    let sandbox = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "trailbook-test-home-\(UUID().uuidString)"
+    ).path
+    return [
+        "TRAILBOOK_STORE": sandbox + "/store.sqlite", "XDG_CONFIG_HOME": sandbox + "/config",
+        "XDG_DATA_HOME": sandbox + "/data", "XDG_CACHE_HOME": sandbox + "/cache",
+    ]
+}
+
+/// Runs the `trailbook` binary with `input` on standard input; `environment` adds variables,
 /// `prefix` runs it through another program (e.g. setpriv to drop privileges). With `terminal`,
 /// standard input is that terminal instead (a pseudo-terminal's slave: `isatty` is true), and
-/// `input` is typed into it.
-func run(
+/// `input` is typed into it. For what needs a process of its own: signals, terminals, another
+/// user, the binary's own start.
+func runBinary(
     _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], prefix: [String] = [],
     terminal: PseudoTerminal? = nil
 ) throws -> RunResult {
@@ -48,15 +101,7 @@ func run(
         process.executableURL = binary
         process.arguments = arguments
     }
-    // Never the developer's own store or config: a throwaway place unless the test says otherwise.
-    let sandbox = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "trailbook-test-home-\(UUID().uuidString)"
-    ).path
-    let isolation = [
-        "TRAILBOOK_STORE": sandbox + "/store.sqlite", "XDG_CONFIG_HOME": sandbox + "/config",
-        "XDG_DATA_HOME": sandbox + "/data", "XDG_CACHE_HOME": sandbox + "/cache",
-    ]
-    process.environment = ProcessInfo.processInfo.environment.merging(isolation) { $1 }.merging(environment) { $1 }
+    process.environment = ProcessInfo.processInfo.environment.merging(isolation()) { $1 }.merging(environment) { $1 }
     process.currentDirectoryURL = packageRoot
     let out = Pipe()
     let err = Pipe()
@@ -87,8 +132,8 @@ func run(
 }
 
 /// A new device of `user` in the server store `store`, and the token `device add` printed for it.
-func deviceToken(_ device: String, user: String, store: String) throws -> String {
-    let r = try run(["device", "add", device, "--user", user, "--store", store, "--json"])
+func deviceToken(_ device: String, user: String, store: String) async throws -> String {
+    let r = try await run(["device", "add", device, "--user", user, "--store", store, "--json"])
     return try #require(
         (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: String])?["token"], "\(r.stderr)")
 }

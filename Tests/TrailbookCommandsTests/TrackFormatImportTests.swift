@@ -24,13 +24,13 @@ import TrailbookTestSupport
     }
 
     /// Imports `file` into a new store with `--json`: the file's report, and the store.
-    func importJSON(_ file: String) throws -> (report: [String: Any], store: String) {
-        try google.importJSON(file)
+    func importJSON(_ file: String) async throws -> (report: [String: Any], store: String) {
+        try await google.importJSON(file)
     }
 
     /// KML: a MultiTrack of two tracks (times, then positions), a point placemark, a record, a
     /// line without times and a track whose counts lie; then the same file as a KMZ.
-    @Test func kmlTracksPlacemarksAndKMZ() throws {
+    @Test func kmlTracksPlacemarksAndKMZ() async throws {
         let ride = ride
         let half = ride.count / 2
         func track(_ points: ArraySlice<Point>, extraWhen: Bool = false) -> String {
@@ -62,7 +62,7 @@ import TrailbookTestSupport
             </Document></kml>
             """
         let file = try write(kml, "ride.kml")
-        let (report, store) = try importJSON(file)
+        let (report, store) = try await importJSON(file)
         #expect(report["format"] as? String == "KML")
         // The ride, one time too many, the stop, the record, three line positions, the undated.
         #expect(report["elements"] as? Int == ride.count + 1 + 1 + 1 + 3 + 1)
@@ -70,7 +70,7 @@ import TrailbookTestSupport
         #expect(report["fixes_read"] as? Int == ride.count + 1)
         #expect(report["records"] as? Int == 1)
         let stop = Point(milliseconds: after, latitude: last.latitude, longitude: last.longitude)
-        try google.expectStored(
+        try await google.expectStored(
             store,
             match: ride.map {
                 Point(
@@ -78,7 +78,7 @@ import TrailbookTestSupport
                     longitude: $0.longitude, altitude: (($0.altitude ?? 0) * 10).rounded() / 10)
             } + [stop],
             count: ride.count + 1)
-        let records = try google.records(store)
+        let records = try await google.records(store)
         #expect(records.count == 1)
         #expect(notes(records.first) == ["Fresh bread & coffee"], "\(records)")
 
@@ -93,11 +93,11 @@ import TrailbookTestSupport
                 z.writestr("files/icon.png", b"\\x89PNG\\r\\n\\x1a\\n")
             """, [file, kmz])
         let kmzStore = dir + "/kmz.sqlite"
-        let result = try run(["import", "--store", kmzStore, kmz])
+        let result = try await run(["import", "--store", kmzStore, kmz])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("ride.kmz/doc.kml (KML): \(ride.count + 7) elements read"), "\(result.stdout)")
         #expect(result.stderr.contains("1 other file passed over"), "\(result.stderr)")
-        #expect(try GoogleImportTests.storedPoints(kmzStore, day: "2026-06-14").count == ride.count + 1)
+        await #expect(try await GoogleImportTests.storedPoints(kmzStore, day: "2026-06-14").count == ride.count + 1)
     }
 
     /// A day as Google Maps' Timeline exported it to KML ("Export this day to KML", until 2024):
@@ -108,7 +108,7 @@ import TrailbookTestSupport
     /// ("Driving from … to …. Distance 1976m", `begin`, `end`, `altitudeMode` clampToGround).
     /// Each move's positions are timed by the distance along it from its begin to its end; a
     /// visit is there at both ends; what Google knew is kept as records, as from its JSON.
-    @Test func googleTimelineKMLOfADayTimesItsLinesAndKeepsItsPlaces() throws {
+    @Test func googleTimelineKMLOfADayTimesItsLinesAndKeepsItsPlaces() async throws {
         // 2026-06-14: home until 08:00, driving north along a meridian (three positions 1.11 km
         // apart) until 08:10, the office until 17:00; a line with one time; a line with none.
         let (home, office) = ((47.37, 8.54), (47.39, 8.54))
@@ -148,7 +148,7 @@ import TrailbookTestSupport
             </Folder></Document></kml>
             """
         let file = try write(kml, "history-2026-06-14.kml")
-        let (report, store) = try importJSON(file)
+        let (report, store) = try await importJSON(file)
         #expect(report["format"] as? String == "KML")
         // Two visits, four line positions (one repeated), two stamped, two planned.
         #expect(report["elements"] as? Int == 2 + 4 + 2 + 2, "\(report)")
@@ -164,8 +164,8 @@ import TrailbookTestSupport
             at("2026-06-14T17:00:00.000Z", office), at("2026-06-14T18:00:00.000Z", (47.30, 8.50)),
         ]
         // The visits' ends and the line's meet (08:00 home, 08:10 the office): stored once.
-        try google.expectStored(store, match: written, count: written.count)
-        let records = try google.records(store)
+        try await google.expectStored(store, match: written, count: written.count)
+        let records = try await google.records(store)
         #expect(records.count == 3, "\(records)")
         let kinds = records.map { google.field($0, "google") as? String }
         #expect(kinds == ["visit", "activity", "visit"], "\(records)")
@@ -178,7 +178,7 @@ import TrailbookTestSupport
         #expect(
             notes(records[1]) == ["Driving from 2026-06-14T08:00:00.000Z to 2026-06-14T08:10:00.000Z. Distance 2224m"])
         // The day's timeline names the places as Google did.
-        let listed = try run(["visits", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
+        let listed = try await run(["visits", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
         let names = (json["visits"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(names.starts(with: ["Home", "Office"]), "\(listed.stdout)")
@@ -186,7 +186,7 @@ import TrailbookTestSupport
 
     /// GeoJSON: a LineString with `coordTimes`, a MultiLineString with nested `times` (the
     /// properties before the geometry), points with Unix times, a record, and what is left out.
-    @Test func geoJSONLinesPointsAndRecords() throws {
+    @Test func geoJSONLinesPointsAndRecords() async throws {
         let ride = ride
         let (a, b) = (ride.count / 3, 2 * ride.count / 3)
         func position(_ p: Point) -> [Double] { [p.longitude, p.latitude, p.altitude ?? 0] }
@@ -233,7 +233,7 @@ import TrailbookTestSupport
         let path = try Samples.temporaryDirectory() + "/ride.geojson"
         try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features]).write(
             to: URL(fileURLWithPath: path))
-        let (report, store) = try importJSON(path)
+        let (report, store) = try await importJSON(path)
         #expect(report["format"] as? String == "GeoJSON")
         #expect(report["elements"] as? Int == ride.count + 6)
         #expect(
@@ -246,10 +246,10 @@ import TrailbookTestSupport
                 milliseconds: $0.milliseconds, latitude: $0.latitude, longitude: $0.longitude,
                 altitude: $0.altitude ?? 0)
         }
-        try google.expectStored(
+        try await google.expectStored(
             store, match: lines + [Point(milliseconds: after, latitude: last.latitude, longitude: last.longitude)],
             count: ride.count + 1)
-        let records = try google.records(store)
+        let records = try await google.records(store)
         #expect(records.count == 1)
         let record = try #require(records.first)
         #expect(notes(record) == ["View\n\nWindy"], "\(record)")
@@ -260,7 +260,7 @@ import TrailbookTestSupport
     /// GeoJSON of a MultiPoint whose positions have their times in `coordTimes` (Unix
     /// milliseconds, as togeojson writes a track's times), then Points whose time is under `date`
     /// (ISO 8601 with an offset): each position at its own time.
-    @Test func geoJSONMultiPointWithCoordTimesAndPointsWithADate() throws {
+    @Test func geoJSONMultiPointWithCoordTimesAndPointsWithADate() async throws {
         let ride = ride
         let half = ride.count / 2
         func position(_ p: Point) -> [Double] { [p.longitude, p.latitude] }
@@ -280,10 +280,10 @@ import TrailbookTestSupport
         let path = try Samples.temporaryDirectory() + "/points.geojson"
         try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features]).write(
             to: URL(fileURLWithPath: path))
-        let (report, store) = try importJSON(path)
+        let (report, store) = try await importJSON(path)
         #expect(report["format"] as? String == "GeoJSON")
         #expect(report["fixes_read"] as? Int == ride.count, "\(report)")
-        try google.expectStored(store, match: ride.map(\.positionOnly), count: ride.count)
+        try await google.expectStored(store, match: ride.map(\.positionOnly), count: ride.count)
     }
 
     /// Dawarich's GeoJSON export as it was written from late 2024 to mid 2025: `Points::GeojsonSerializer`
@@ -292,7 +292,7 @@ import TrailbookTestSupport
     /// properties; db/schema.rb (at 0038f72155732e7fd1157ef45966825dd098e64b, version 2024_08_22)
     /// makes latitude and longitude `decimal(10,6)`, which Rails writes as JSON strings, `timestamp`
     /// an integer of Unix seconds, `altitude` and `accuracy` integers, `velocity` a string.
-    @Test func dawarichGeoJSONWithCoordinatesAsStrings() throws {
+    @Test func dawarichGeoJSONWithCoordinatesAsStrings() async throws {
         let sampled = ride.enumerated().filter { $0.offset % 10 == 0 }.map(\.element)
         func six(_ v: Double) -> String { String(format: "%.6f", v) }
         let features: [[String: Any]] = sampled.map { p in
@@ -313,7 +313,7 @@ import TrailbookTestSupport
         let path = try Samples.temporaryDirectory() + "/dawarich-export.json"
         try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features]).write(
             to: URL(fileURLWithPath: path))
-        let (report, store) = try importJSON(path)
+        let (report, store) = try await importJSON(path)
         #expect(report["format"] as? String == "GeoJSON")
         #expect(report["fixes_read"] as? Int == sampled.count, "\(report)")
         #expect(report["skipped"] == nil || (report["skipped"] as? [String: Int])?.isEmpty == true, "\(report)")
@@ -322,14 +322,14 @@ import TrailbookTestSupport
                 milliseconds: $0.milliseconds / 1000 * 1000, latitude: Double(six($0.latitude))!,
                 longitude: Double(six($0.longitude))!, altitude: ($0.altitude ?? 0).rounded())
         }
-        try google.expectStored(store, match: written, count: sampled.count)
+        try await google.expectStored(store, match: written, count: sampled.count)
     }
 
     /// CSV as loggers write it: GPSLogger's columns with a quoted annotation; `;` with decimal
     /// commas, N/E letters, Unix milliseconds and km/h; E7 integers with Unix seconds and tabs;
     /// date and time in columns of their own.
     @Test(arguments: ["gpslogger", "semicolon", "e7", "date and time"])
-    func csvVariantsStoreTheRide(_ variant: String) throws {
+    func csvVariantsStoreTheRide(_ variant: String) async throws {
         let ride = ride.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
         var lines: [String]
         var written = ride
@@ -392,7 +392,7 @@ import TrailbookTestSupport
         lines.append(variant == "e7" ? "\t\t" : "")
         lines.append(variant == "e7" ? "1900000000\t85417000\t1781418600" : "")
         let file = try write(lines.joined(separator: "\n") + "\n", "track-\(variant.prefix(4)).csv")
-        let (report, store) = try importJSON(file)
+        let (report, store) = try await importJSON(file)
         #expect(report["format"] as? String == "CSV")
         #expect(report["fixes_read"] as? Int == ride.count)
         if variant == "e7" {
@@ -400,9 +400,9 @@ import TrailbookTestSupport
         } else {
             #expect((report["skipped"] as? [String: Int])?.isEmpty == true)
         }
-        try google.expectStored(store, match: written, count: ride.count)
+        try await google.expectStored(store, match: written, count: ride.count)
         if variant == "gpslogger" {
-            let records = try google.records(store)
+            let records = try await google.records(store)
             #expect(records.count == 1)
             #expect(notes(records.first) == ["Bakery, \"the good one\""], "\(records)")
         }
@@ -413,8 +413,8 @@ import TrailbookTestSupport
     /// A phone app's track at a point a minute is split as the phones' posts are (one segment while
     /// the points keep coming), not into a segment per point; the ride at 1 Hz keeps the
     /// configured 30 s gap.
-    @Test func aTrackAtAPhonesPaceIsNotASegmentPerPoint() throws {
-        func rides(_ step: Int, count: Int) throws -> [[String: Any]] {
+    @Test func aTrackAtAPhonesPaceIsNotASegmentPerPoint() async throws {
+        func rides(_ step: Int, count: Int) async throws -> [[String: Any]] {
             var csv = "time,lat,lon\n"
             // A walk north; a pause of 4 minutes in its middle (a segment of its own at 1 Hz).
             for i in 0..<count {
@@ -422,46 +422,46 @@ import TrailbookTestSupport
                 csv += "\(t),\(47 + Double(i) * Double(step) * 1.4 / 111_320),8.5\n"
             }
             let file = try write(csv, "walk-\(step).csv")
-            let (report, store) = try importJSON(file)
+            let (report, store) = try await importJSON(file)
             #expect(report["stored"] as? Int == count, "\(report)")
-            let listed = try run(["rides", "--store", store, "--json"])
+            let listed = try await run(["rides", "--store", store, "--json"])
             let json = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any]
             return try #require(json?["rides"] as? [[String: Any]])
         }
-        let phone = try rides(60, count: 120)
+        let phone = try await rides(60, count: 120)
         #expect(phone.count == 1 && phone[0]["segments"] as? Int == 1, "a minute apart: \(phone)")
-        let watch = try rides(1, count: 1200)
+        let watch = try await rides(1, count: 1200)
         #expect(watch.count == 1 && watch[0]["segments"] as? Int == 2, "a second apart, 4 min pause: \(watch)")
     }
 
     @Test(arguments: ["kml", "geojson", "csv"])
-    func exportsReadBack(_ format: String) throws {
+    func exportsReadBack(_ format: String) async throws {
         let dir = try Samples.temporaryDirectory()
         let source = dir + "/source.sqlite"
-        #expect(try run(["import", "--store", source, "Samples/ride.nmea"]).status == 0)
-        let mark = try run([
+        #expect(try await run(["import", "--store", source, "Samples/ride.nmea"]).status == 0)
+        let mark = try await run([
             "mark", "--store", source, "--at", "2026-06-14T06:40:00Z", "--note", "Bakery", "--field", "loaves=2",
         ])
         #expect(mark.status == 0, "\(mark.stderr)")
         let file = dir + "/ride.\(format)"
-        let export = try run([
+        let export = try await run([
             "export", "--store", source, "--day", "2026-06-14", "--time-zone", "UTC", "--format", format, "-o", file,
         ])
         #expect(export.status == 0, "\(export.stderr)")
         let back = dir + "/back.sqlite"
-        let result = try run(["import", "--store", back, file])
+        let result = try await run(["import", "--store", back, file])
         #expect(result.status == 0, "\(result.stderr)")
         // KML and GeoJSON keep positions, times and altitudes; CSV speeds too.
-        let original = try GoogleImportTests.storedPoints(source, day: "2026-06-14").map {
+        let original = try await GoogleImportTests.storedPoints(source, day: "2026-06-14").map {
             format == "csv"
                 ? $0
                 : Point(
                     milliseconds: $0.milliseconds, latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude
                 )
         }
-        try google.expectStored(back, match: original, count: original.count)
+        try await google.expectStored(back, match: original, count: original.count)
         if format != "csv" {
-            let records = try google.records(back)
+            let records = try await google.records(back)
             #expect(records.count == 1, "\(result.stdout)")
             #expect(notes(records.first).first?.hasPrefix("Bakery") == true, "\(records)")
         }
@@ -469,7 +469,7 @@ import TrailbookTestSupport
 
     /// Broken files: one sentence, exit 65, nothing stored.
     @Test(arguments: ["kml", "geojson", "csv"])
-    func truncatedFilesExit65AndStoreNothing(_ format: String) throws {
+    func truncatedFilesExit65AndStoreNothing(_ format: String) async throws {
         let p = ride[0]
         let text: String
         let expected: String
@@ -494,10 +494,10 @@ import TrailbookTestSupport
         }
         let file = try write(text, "cut.\(format)")
         let store = try Samples.temporaryDirectory() + "/s.sqlite"
-        let result = try run(["import", "--store", store, file])
+        let result = try await run(["import", "--store", store, file])
         #expect(result.status == 65, "\(result.stdout) \(result.stderr)")
         #expect(result.stderr.contains(expected), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        #expect(try GoogleImportTests.storedPoints(store, day: "2026-06-14").isEmpty)
+        await #expect(try await GoogleImportTests.storedPoints(store, day: "2026-06-14").isEmpty)
     }
 }

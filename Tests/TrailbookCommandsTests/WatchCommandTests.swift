@@ -8,26 +8,26 @@ import TrailbookTestSupport
 
 /// `trailbook watch` and `trailbook devices` end to end, through real pseudo-terminals.
 @Suite(.serialized) struct WatchCommandTests {
-    @Test func csvFromAPtyMatchesDecode() throws {
+    @Test func csvFromAPtyMatchesDecode() async throws {
         let dir = try Samples.temporaryDirectory()
         let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
         let epochs = try Samples.rideEpochs()
         let feeder = Feeder(pty, epochs: Array(epochs[0..<80]), rate: 10)
         defer { feeder.stop() }
-        let result = try run(["watch", "--device", pty.linkPath, "--format", "csv", "--count", "20"])
+        let result = try await run(["watch", "--device", pty.linkPath, "--format", "csv", "--count", "20"])
         #expect(result.status == 0, "\(result.stderr)")
         let rows = result.stdout.split(separator: "\n")
-        #expect(rows.first == (try run(["decode", "Samples/ride.nmea"]).stdout.split(separator: "\n").first))
+        #expect(rows.first == (try await run(["decode", "Samples/ride.nmea"]).stdout.split(separator: "\n").first))
         #expect(rows.count == 21)
-        let decoded = Set(try run(["decode", "Samples/ride.nmea"]).stdout.split(separator: "\n").dropFirst())
+        let decoded = Set(try await run(["decode", "Samples/ride.nmea"]).stdout.split(separator: "\n").dropFirst())
         for row in rows.dropFirst() {
             #expect(decoded.contains(row), "a row decode does not print: \(row)")
         }
         #expect(result.stderr.contains("connected: \(pty.linkPath) at 9600 baud"))
     }
 
-    @Test func missingDeviceExits69AndSaysWhatToDo() throws {
-        let result = try run(["watch", "--device", "/dev/ttyUSB-none"])
+    @Test func missingDeviceExits69AndSaysWhatToDo() async throws {
+        let result = try await run(["watch", "--device", "/dev/ttyUSB-none"])
         #expect(result.status == 69)
         #expect(result.stderr.contains("/dev/ttyUSB-none does not exist"))
         #expect(result.stderr.contains("--device"))
@@ -45,35 +45,35 @@ import TrailbookTestSupport
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)
         let pty = try PseudoTerminal(linkPath: dir + "/ttyGPS")
         chmod(pty.slavePath, 0o600)
-        let result = try run(
+        let result = try runBinary(
             ["watch", "--device", pty.linkPath],
             prefix: [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"])
         #expect(result.status == 77, "\(result.stderr)")
         #expect(result.stderr.contains("sudo usermod -aG dialout $USER"))
     }
 
-    @Test func replayOfSomethingThatIsNotNMEAExits65() throws {
+    @Test func replayOfSomethingThatIsNotNMEAExits65() async throws {
         let dir = try Samples.temporaryDirectory()
         let path = dir + "/photo.jpg"
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 131) | 0x80 }).write(to: URL(fileURLWithPath: path))
-        let result = try run(["watch", "--replay", path, "--format", "csv"])
+        let result = try await run(["watch", "--replay", path, "--format", "csv"])
         #expect(result.status == 65)
         #expect(result.stderr.contains("No NMEA sentences found in \(path)"))
     }
 
-    @Test func severalReceiversWithoutDeviceIsAUsageError() throws {
+    @Test func severalReceiversWithoutDeviceIsAUsageError() async throws {
         let root = try Samples.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: root + "/dev", withIntermediateDirectories: true)
         let a = try PseudoTerminal(linkPath: root + "/dev/ttyUSB0")
         let b = try PseudoTerminal(linkPath: root + "/dev/ttyACM0")
-        let result = try run(
+        let result = try await run(
             ["watch"], environment: ["TRAILBOOK_DEV_ROOT": root + "/dev", "TRAILBOOK_SYS_ROOT": root + "/sys"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("Several receivers are plugged in (\(b.linkPath), \(a.linkPath))"))
     }
 
-    @Test func gpsdNotAnsweringExits69() throws {
-        let result = try run(["watch", "--gpsd", "127.0.0.1:1"])
+    @Test func gpsdNotAnsweringExits69() async throws {
+        let result = try await run(["watch", "--gpsd", "127.0.0.1:1"])
         #expect(result.status == 69)
         #expect(result.stderr.contains("gpsd is not answering on 127.0.0.1:1"))
     }
@@ -102,7 +102,7 @@ import TrailbookTestSupport
         #expect(lines.count >= 2, "header and at least one fix before SIGTERM")
     }
 
-    @Test func devicesListsAndProbesAReceiver() throws {
+    @Test func devicesListsAndProbesAReceiver() async throws {
         // A prepared /dev and /sys: ttyUSB0 (a pty fed with NMEA) behind a by-id link, and its
         // USB device in sysfs with vendor, product and driver.
         let root = try Samples.temporaryDirectory()
@@ -129,7 +129,7 @@ import TrailbookTestSupport
         defer { feeder.stop() }
 
         let env = ["TRAILBOOK_DEV_ROOT": root + "/dev", "TRAILBOOK_SYS_ROOT": root + "/sys"]
-        let result = try run(["devices", "--probe", "--json", "--gpsd", "127.0.0.1:1"], environment: env)
+        let result = try await run(["devices", "--probe", "--json", "--gpsd", "127.0.0.1:1"], environment: env)
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let devices = try #require(json["devices"] as? [[String: Any]])
@@ -145,7 +145,7 @@ import TrailbookTestSupport
         let gpsd = try #require(json["gpsd"] as? [String: Any])
         #expect(gpsd["answering"] as? Bool == false)
 
-        let text = try run(["devices", "--gpsd", "127.0.0.1:1"], environment: env)
+        let text = try await run(["devices", "--gpsd", "127.0.0.1:1"], environment: env)
         #expect(text.stdout.contains("USB 1546:01a7"))
         #expect(text.stdout.contains("not answering"))
     }

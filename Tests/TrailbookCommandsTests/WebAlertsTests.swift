@@ -9,7 +9,7 @@ extension WebPageTests {
     @Test func alertsAreAddedTestedAndDeleted() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana", "ben"], store: store)
+        try await addUsers(["ana", "ben"], store: store)
         let hook = try HookReceiver(secret: "a secret", directory: dir)
         try hook.start()
         defer { hook.stop() }
@@ -47,7 +47,7 @@ extension WebPageTests {
             "secret": "a secret", "quiet": "23:00-06:00",
         ])
         #expect(added.status == 303, "\(added.body)")
-        let listed = try run(["alert", "list", "--user", "ana", "--store", store])
+        let listed = try await run(["alert", "list", "--user", "ana", "--store", store])
         #expect(listed.stdout.contains("battery.low") && listed.stdout.contains(url), "\(listed.stdout)")
         let page = try await HTTP.request(URL(string: "\(base)/alerts")!, headers: jar)
         #expect(page.1.contains(#"<tr data-id="1">"#) && page.1.contains("quiet 23:00-06:00, signed"), "\(page.1)")
@@ -90,6 +90,6 @@ extension WebPageTests {
         let deleted = try await HTTP.exchange(
             URL(string: "\(base)/alerts/1/delete")!, method: "POST", body: form(["csrf": token]), headers: post)
         #expect(deleted.status == 303)
-        #expect(try run(["alert", "list", "--user", "ana", "--store", store]).stdout.contains(url) == false)
+        #expect(try await run(["alert", "list", "--user", "ana", "--store", store]).stdout.contains(url) == false)
     }
 }

@@ -64,9 +64,9 @@ extension WebPageTests {
     @Test func theWebAppIsMapFirstAndOneVisualSystem() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana"], store: store)
+        try await addUsers(["ana"], store: store)
         // Three days of a Takeout (OneTimelineTests: Records.json and the semantic history).
-        let imported = try run(["import", "--store", store, "--user", "ana", try takeout(Self.lived())])
+        let imported = try await run(["import", "--store", store, "--user", "ana", try takeout(Self.lived())])
         #expect(imported.status == 0, "\(imported.stderr)")
         let config = dir + "/config.toml"
         try "[time]\nzone = \"Europe/Zurich\"\n[maps]\ntiles = \"none\"\n".write(
@@ -76,7 +76,7 @@ extension WebPageTests {
         let base = server.url!
         // A phone's day, 2026-06-05, as OwnTracks posts it: 40 min at home (a fix every 2 min,
         // 20 m of jitter, `acc` 20), a 15-minute walk north, 40 min there, the walk back.
-        let token = try deviceToken("phone", user: "ana", store: store)
+        let token = try await deviceToken("phone", user: "ana", store: store)
         let there = Geodesy.destination(from: Self.home, bearing: 0, distance: 1300)
         var seed: UInt64 = 62
         func jitter(_ c: Coordinate) -> Coordinate {

@@ -36,8 +36,8 @@ extension WebPageTests {
     @Test func theDayPageShowsTheAccountsDayAndTakesItsChanges() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana", "ben"], store: store)
-        let imported = try run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"])
+        try await addUsers(["ana", "ben"], store: store)
+        let imported = try await run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"])
         #expect(imported.status == 0, "\(imported.stderr)")
         let mbtiles = dir + "/town.mbtiles"
         try TileServer.makeMBTiles(mbtiles, tiles: Self.rideTiles())
@@ -105,7 +105,7 @@ extension WebPageTests {
         let after = try await HTTP.request(URL(string: "\(dayURL)?saved=summary")!, headers: jar)
         #expect(
             after.1.contains("The day’s summary is saved.") && after.1.contains(">Lake loop &lt;fast&gt;</textarea>"))
-        let day = try run(["day", "2026-06-14", "--user", "ana", "--store", store, "--json", "--config", config])
+        let day = try await run(["day", "2026-06-14", "--user", "ana", "--store", store, "--json", "--config", config])
         let dayDocument = try JSONSerialization.jsonObject(with: Data(day.stdout.utf8)) as? [String: Any]
         #expect(dayDocument?["summary"] as? String == "Lake loop <fast>", "\(day.stdout)")
 
@@ -139,19 +139,19 @@ extension WebPageTests {
         #expect(foreign.status == 404)
 
         // The record is Ana's, at 08:45 Zurich time (06:45 UTC), with both notes.
-        let records = try run(["records", "--user", "ana", "--store", store, "--json"])
+        let records = try await run(["records", "--user", "ana", "--store", store, "--json"])
         let list = try #require(
             (try JSONSerialization.jsonObject(with: Data(records.stdout.utf8)) as? [String: Any])?["records"]
                 as? [[String: Any]])
         let record = try #require(list.first { ($0["id"] as? Int) == id }, "\(records.stdout)")
         #expect((record["time"] as? String)?.hasPrefix("2026-06-14T06:45:00") == true, "\(record)")
         #expect("\(record["notes"] ?? "")".contains("Swans") && "\(record["notes"] ?? "")".contains("and a heron"))
-        let bensRecords = try run(["records", "--user", "ben", "--store", store, "--json"])
+        let bensRecords = try await run(["records", "--user", "ben", "--store", store, "--json"])
         #expect(!bensRecords.stdout.contains("Swans"), "\(bensRecords.stdout)")
 
         // A photo on the record: served to Ana from her record, to nobody else.
         #expect(
-            try run(["photo", "add", "\(id)", "Samples/photos/lake.jpg", "--user", "ana", "--store", store]).status == 0
+            try await run(["photo", "add", "\(id)", "Samples/photos/lake.jpg", "--user", "ana", "--store", store]).status == 0
         )
         let photo = URL(string: "\(base)/photos/\(id)/0")!
         let got = try await HTTP.exchange(photo, headers: jar)
@@ -174,8 +174,8 @@ extension WebPageTests {
         let file = dir + "/day.gpx"
         try gpx.body.write(toFile: file, atomically: true, encoding: .utf8)
         let again = dir + "/again.sqlite"
-        #expect(try run(["import", "--store", again, file]).status == 0)
-        let rides = try run(["rides", "--store", again, "--json"])
+        #expect(try await run(["import", "--store", again, file]).status == 0)
+        let rides = try await run(["rides", "--store", again, "--json"])
         #expect(rides.stdout.contains(#""points" : 1762"#), "\(rides.stdout)")
         // Everything of the account as one tar file: unpacked, store copy brings it back whole, the photo too.
         let tar = dir + "/archive.tar"
@@ -188,10 +188,10 @@ extension WebPageTests {
         let folders = try FileManager.default.contentsOfDirectory(atPath: unpacked)
         #expect(folders.count == 1 && folders[0].hasPrefix("trailbook-ana-"), "\(folders)")
         let restored = dir + "/restored.sqlite"
-        let copied = try run(["store", "copy", "\(unpacked)/\(folders.first ?? "")/trailbook.sqlite", restored])
+        let copied = try await run(["store", "copy", "\(unpacked)/\(folders.first ?? "")/trailbook.sqlite", restored])
         #expect(copied.status == 0, "\(copied.stderr)")
-        func exported(_ store: String) throws -> String {
-            let out = try run([
+        func exported(_ store: String) async throws -> String {
+            let out = try await run([
                 "export", "--user", "ana", "--store", store, "--from", "2026-06-14", "--to", "2026-06-14", "--format",
                 "gpx", "--time-zone", "Europe/Zurich",
             ])
@@ -199,20 +199,20 @@ extension WebPageTests {
             return out.stdout.replacingOccurrences(
                 of: #"href="[^"]*-media/"#, with: #"href="MEDIA/"#, options: .regularExpression)
         }
-        let original = try exported(store)
+        let original = try await exported(store)
         #expect(original.contains("<trkpt ") && original.contains("MEDIA/"), "\(original.prefix(800))")
-        #expect(try exported(restored) == original, "the restored account exports as the original does")
+        #expect(try await exported(restored) == original, "the restored account exports as the original does")
         // The tar as downloaded: store copy unpacks it itself (photos too); import reads its rides
         // and records into another store's account, as written; the unpacked folder goes again.
         let direct = dir + "/direct.sqlite"
-        let copiedTar = try run(["store", "copy", tar, direct])
+        let copiedTar = try await run(["store", "copy", tar, direct])
         #expect(copiedTar.status == 0, "\(copiedTar.stderr)")
-        #expect(try exported(direct) == original, "the archive as downloaded copies back whole")
+        #expect(try await exported(direct) == original, "the archive as downloaded copies back whole")
         let into = dir + "/into.sqlite"
-        let read = try run(["import", "--store", into, "--time-zone", "Europe/Zurich", tar])
+        let read = try await run(["import", "--store", into, "--time-zone", "Europe/Zurich", tar])
         #expect(read.status == 0 && read.stdout.hasPrefix("\(tar): 1762 fixes read"), "\(read.stdout)")
-        #expect(try run(["rides", "--store", into, "--json"]).stdout.contains(#""points" : 1762"#))
-        #expect(try run(["records", "--store", into, "--json"]).stdout.contains("Swans"))
+        #expect(try await run(["rides", "--store", into, "--json"]).stdout.contains(#""points" : 1762"#))
+        #expect(try await run(["records", "--store", into, "--json"]).stdout.contains("Swans"))
         let leftBehind = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
         #expect(!leftBehind.contains { $0.hasPrefix("trailbook-") && $0.count == "trailbook-".count + 36 })
         let bensArchive = dir + "/bens.tar"
@@ -243,7 +243,7 @@ extension WebPageTests {
         let deleted = try await HTTP.exchange(
             deleteURL, method: "POST", body: form(["csrf": csrfToken]), headers: formHeaders)
         #expect(deleted.headers.contains { $0.lowercased() == "location: /day/2026-06-14?saved=deleted" })
-        let left = try run(["records", "--user", "ana", "--store", store, "--json"])
+        let left = try await run(["records", "--user", "ana", "--store", store, "--json"])
         #expect(!left.stdout.contains("Swans"), "\(left.stdout)")
     }
 
@@ -252,8 +252,8 @@ extension WebPageTests {
     @Test func theDayPageFitsDrawsTilesAndMarksWhereTapped() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana"], store: store)
-        #expect(try run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"]).status == 0)
+        try await addUsers(["ana"], store: store)
+        #expect(try await run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"]).status == 0)
         let mbtiles = dir + "/town.mbtiles"
         try TileServer.makeMBTiles(mbtiles, tiles: Self.rideTiles())
         let config = dir + "/config.toml"
@@ -294,7 +294,7 @@ extension WebPageTests {
             let green = try pixels(near: 0x2e8b57, within: 30, in: png)
             #expect(green > 20000, "tiles at \(width) px: \(green) pixels")
         }
-        let records = try run(["records", "--user", "ana", "--store", store, "--json"])
+        let records = try await run(["records", "--user", "ana", "--store", store, "--json"])
         #expect(records.stdout.components(separatedBy: "tapped").count - 1 == 2, "\(records.stdout)")
 
         // A reader who prefers dark gets the dark pages: the day's and the server's own.
@@ -319,9 +319,9 @@ extension WebPageTests {
     @Test func theOverlayShowsTheRangeOfTheAccountsDays() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana"], store: store)
+        try await addUsers(["ana"], store: store)
         let second = dir + "/monday.nmea"
-        let simulated = try run([
+        let simulated = try await run([
             "simulate", "--start", "2026-06-15T07:00:00", "--lat", "47.37", "--lon", "8.53", "--duration", "900",
             "--output", second,
         ])
@@ -333,7 +333,7 @@ extension WebPageTests {
         try (sentences[..<half].joined(separator: "\r\n") + "\r\n").write(
             toFile: dir + "/monday-half.nmea", atomically: true, encoding: .utf8)
         for file in ["Samples/ride.nmea", dir + "/monday-half.nmea"] {
-            #expect(try run(["import", "--store", store, "--user", "ana", file]).status == 0)
+            #expect(try await run(["import", "--store", store, "--user", "ana", file]).status == 0)
         }
         let server = try ServeCommandTests.RunningServer(store: store)
         defer { _ = server.stop() }
@@ -355,8 +355,8 @@ extension WebPageTests {
                 .components(separatedBy: #"<td class="nowrap">"#).dropFirst().first?.components(separatedBy: "<").first
         }
         let before = try #require(monday(page.1), "\(page.1.suffix(2000))")
-        #expect(try run(["import", "--store", store, "--user", "ana", second]).status == 0)
-        let rides = try run(["rides", "--store", store, "--user", "ana", "--day", "2026-06-15"]).stdout
+        #expect(try await run(["import", "--store", store, "--user", "ana", second]).status == 0)
+        let rides = try await run(["rides", "--store", store, "--user", "ana", "--day", "2026-06-15"]).stdout
         #expect(rides.hasPrefix("ride 2 ") && rides.contains("900 points"), "one ride, grown: \(rides)")
         let grown = try await HTTP.request(URL(string: "\(base)/days?from=2026-06-13&to=2026-06-16")!, headers: jar)
         let after = try #require(monday(grown.1))
@@ -394,8 +394,8 @@ extension WebPageTests {
     @Test func theHomePageDrawsTodaysTrackAndTheAccountsDevices() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana"], store: store)
-        let added = try run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
+        try await addUsers(["ana"], store: store)
+        let added = try await run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
         let token = try #require(
             (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["token"])
         // The server's zone is one where it is about noon now, so the last minute is all today.
@@ -453,7 +453,7 @@ extension WebPageTests {
     @Test func anUploadThroughTheImportPageLandsOnTheDay() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana", "ben"], store: store)
+        try await addUsers(["ana", "ben"], store: store)
         let server = try ServeCommandTests.RunningServer(store: store)
         defer { _ = server.stop() }
         let base = server.url!
@@ -493,7 +493,7 @@ extension WebPageTests {
         let homePage = try await HTTP.request(base, headers: jar).1
         #expect(homePage.contains("imported <span class=\"muted\">(imported, not live)</span>"), "\(homePage)")
         #expect(try await HTTP.request(URL(string: "\(base)/day/2026-06-14")!, headers: jar).1.contains("1 ride"))
-        let bens = try run(["rides", "--user", "ben", "--store", store, "--json"])
+        let bens = try await run(["rides", "--user", "ben", "--store", store, "--json"])
         #expect(!bens.stdout.contains("1762"), "\(bens.stdout)")
 
         // Refusals: too large before a byte is read; no CSRF token; a JPEG is no track.
@@ -554,10 +554,10 @@ extension WebPageTests {
     @Test func aFriendsSharedHistoryIsDrawnOnTheMap() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana", "ben", "cleo"], store: store)
+        try await addUsers(["ana", "ben", "cleo"], store: store)
         var tokens: [String: String] = [:]
         for owner in ["ana", "cleo"] {
-            let added = try run(["device", "add", "phone", "--user", owner, "--store", store, "--json"])
+            let added = try await run(["device", "add", "phone", "--user", owner, "--store", store, "--json"])
             tokens[owner] = try #require(
                 (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["token"])
         }
@@ -636,7 +636,7 @@ extension WebPageTests {
     @Test func settingsPairAPhoneRevokeItAndChangeThePassword() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana"], store: store)
+        try await addUsers(["ana"], store: store)
         let server = try ServeCommandTests.RunningServer(store: store)
         defer { _ = server.stop() }
         let base = server.url!
@@ -738,7 +738,7 @@ extension WebPageTests {
         #expect(changed.0 == 200 && changed.1.contains("The password is changed; 1 other session is signed out."))
         #expect(try await settingsPage(elsewhere) == 303, "the other computer is signed out")
         #expect(try await settingsPage(session) == 200, "this browser stays signed in")
-        let check = try run(["user", "list", "--store", store, "--json"])
+        let check = try await run(["user", "list", "--store", store, "--json"])
         #expect(check.status == 0)
         let apiWithNew = try await HTTP.request(
             URL(string: "\(base)/api/friends")!,
@@ -761,9 +761,9 @@ extension WebPageTests {
     @Test func anAccountsTimeZoneAndUnitsAreItsOwn() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana", "ben"], store: store)
+        try await addUsers(["ana", "ben"], store: store)
         for user in ["ana", "ben"] {
-            #expect(try run(["import", "--store", store, "--user", user, "Samples/ride.nmea"]).status == 0)
+            #expect(try await run(["import", "--store", store, "--user", user, "Samples/ride.nmea"]).status == 0)
         }
         let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--time-zone", "UTC"])
         defer { _ = server.stop() }

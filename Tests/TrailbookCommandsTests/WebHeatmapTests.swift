@@ -9,8 +9,8 @@ extension WebPageTests {
     @Test func theHeatMapShowsEveryPointOfTheAccountAsCells() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana", "ben"], store: store)
-        #expect(try run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"]).status == 0)
+        try await addUsers(["ana", "ben"], store: store)
+        #expect(try await run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"]).status == 0)
         let mbtiles = dir + "/town.mbtiles"
         try TileServer.makeMBTiles(mbtiles, tiles: Self.rideTiles())
         let config = dir + "/config.toml"
@@ -57,7 +57,7 @@ extension WebPageTests {
                 #"<trkpt lat="47.5" lon="\#(8.6 + Double(i) * 0.0001)"><time>2026-06-20T10:00:\#(10 + i)Z</time></trkpt>"#
         }
         try (gpx + "</trkseg></trk></gpx>\n").write(toFile: dir + "/more.gpx", atomically: true, encoding: .utf8)
-        #expect(try run(["import", "--store", store, "--user", "ana", dir + "/more.gpx"]).status == 0)
+        #expect(try await run(["import", "--store", store, "--user", "ana", dir + "/more.gpx"]).status == 0)
         let again = try await HTTP.request(
             URL(string: "\(base)/heatmap")!, headers: ["Cookie": "trailbook_session=\(ana)"])
         #expect(again.1.contains("All your 1,772 points, in "), "\(again.1.prefix(2000))")
@@ -84,7 +84,7 @@ extension WebPageTests {
         #expect(server.logged("view cache ")?.contains("nothing new") == true)
         try (gpx + "</trkseg></trk></gpx>\n").replacingOccurrences(of: "2026-06-20T10", with: "2026-06-21T10").write(
             toFile: dir + "/later.gpx", atomically: true, encoding: .utf8)
-        #expect(try run(["import", "--store", store, "--user", "ana", dir + "/later.gpx"]).status == 0)
+        #expect(try await run(["import", "--store", store, "--user", "ana", dir + "/later.gpx"]).status == 0)
         let later = server.logged("1 ride counted, 1 overlay part and the figures of 2 days worked out")
         let log = (try? String(contentsOfFile: server.log, encoding: .utf8)) ?? ""
         #expect(later != nil, "\(log)")

@@ -8,9 +8,9 @@ import TrailbookTestSupport
     let password = "correct horse battery staple"
 
     /// Adds the accounts to `store`, each with ``password``.
-    func addUsers(_ names: [String], store: String) throws {
+    func addUsers(_ names: [String], store: String) async throws {
         for name in names {
-            let added = try run(
+            let added = try await run(
                 ["user", "add", name, "--password-stdin", "--store", store], input: Data(password.utf8))
             guard added.status == 0 else { throw SupportError("user add \(name): \(added.stderr)") }
         }
@@ -116,8 +116,8 @@ import TrailbookTestSupport
     @Test func signInSeeTheFriendLiveAndSignOut() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana", "ben"], store: store)
-        let added = try run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
+        try await addUsers(["ana", "ben"], store: store)
+        let added = try await run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
         let token = try #require(
             (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["token"])
         let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--trust-proxy"])
@@ -237,7 +237,7 @@ import TrailbookTestSupport
             "Cookie": "trailbook_session=\(try #require(cookie("trailbook_session", in: other.headers)?.value))"
         ]
         #expect(try await HTTP.request(URL(string: "\(base)/api/grants")!, headers: anas).0 == 200)
-        #expect(try run(["user", "rm", "ana", "--yes", "--store", store]).status == 0)
+        #expect(try await run(["user", "rm", "ana", "--yes", "--store", store]).status == 0)
         #expect(try await HTTP.request(URL(string: "\(base)/api/grants")!, headers: anas).0 == 401)
 
         // Signing out ends the session: the cookie no longer signs in.
@@ -252,7 +252,7 @@ import TrailbookTestSupport
     @Test func theLiveMapGetsItsTilesFromTheServerOnly() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana"], store: store)
+        try await addUsers(["ana"], store: store)
         let mbtiles = dir + "/town.mbtiles"
         try TileServer.makeMBTiles(mbtiles, tiles: ["15/17158/11473", "15/17159/11473"])
         let config = dir + "/config.toml"
@@ -303,7 +303,7 @@ import TrailbookTestSupport
     @Test func aTileServersMissingZoomIsDrawnFromItsCache() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana"], store: store)
+        try await addUsers(["ana"], store: store)
         let tiles = try TileServer(directory: dir)
         tiles.deepest = 15
         try tiles.start()
@@ -330,7 +330,7 @@ import TrailbookTestSupport
     @Test func theBaseMapIsOpenStreetMapUnlessTheConfigSaysNone() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana"], store: store)
+        try await addUsers(["ana"], store: store)
         let none = dir + "/none.toml"
         try "[maps]\ntiles = \"none\"\n".write(toFile: none, atomically: true, encoding: .utf8)
         for (arguments, credited) in [([String](), true), (["--config", none], false)] {
@@ -350,8 +350,8 @@ import TrailbookTestSupport
     @Test func theLiveMapZoomsStopsFollowingAndTellsWhoIsThere() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana", "ben"], store: store)
-        let added = try run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
+        try await addUsers(["ana", "ben"], store: store)
+        let added = try await run(["device", "add", "phone", "--user", "ana", "--store", store, "--json"])
         let token = try #require(
             (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["token"])
         // Tiles of zoom 15 to 17 around the friend, in an MBTiles file the server answers from.
@@ -429,10 +429,10 @@ import TrailbookTestSupport
     @Test func theLivePageTellsTheRealAgeAndWhichDevice() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana", "ben"], store: store)
+        try await addUsers(["ana", "ben"], store: store)
         var tokens: [String: String] = [:]
         for device in ["phone", "bike"] {
-            let added = try run(["device", "add", device, "--user", "ana", "--store", store, "--json"])
+            let added = try await run(["device", "add", device, "--user", "ana", "--store", store, "--json"])
             tokens[device] = try #require(
                 (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: String])?["token"])
         }

@@ -9,9 +9,9 @@ extension WebPageTests {
     @Test func aPhotoIsUploadedOntoARecordFromTheDayPage() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana", "ben"], store: store)
-        #expect(try run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"]).status == 0)
-        let marked = try run([
+        try await addUsers(["ana", "ben"], store: store)
+        #expect(try await run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"]).status == 0)
+        let marked = try await run([
             "mark", "--user", "ana", "--store", store, "--at", "2026-06-14 08:40", "--note", "The lake",
             "--time-zone", "Europe/Zurich", "--json",
         ])
@@ -38,7 +38,7 @@ extension WebPageTests {
             ])
         let shown = try #require(seen.last as? [Any], "\(seen)")
         #expect(shown[0] as? String == "/photos/\(id)/0" && (shown[1] as? Int ?? .max) <= 390, "\(shown)")
-        let listed = try run(["records", "--user", "ana", "--store", store, "--json"])
+        let listed = try await run(["records", "--user", "ana", "--store", store, "--json"])
         #expect(listed.stdout.contains("lake.jpg"), "\(listed.stdout)")
 
         // Not a JPEG: one sentence that names the file as it was sent; nothing is added.
@@ -61,7 +61,7 @@ extension WebPageTests {
             body: try Data(contentsOf: URL(fileURLWithPath: photo)),
             headers: ["Cookie": "trailbook_session=\(ben)", "X-CSRF-Token": bensToken])
         #expect(bens.0 == 404, "\(bens)")
-        let after = try run(["records", "--user", "ana", "--store", store, "--json"])
+        let after = try await run(["records", "--user", "ana", "--store", store, "--json"])
         #expect(
             after.stdout.components(separatedBy: "lake.jpg").count
                 == listed.stdout.components(separatedBy: "lake.jpg").count)

@@ -9,14 +9,14 @@ extension WebPageTests {
     @Test func placesArePutOnTheMapRenamedAndDeleted() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(["ana", "ben"], store: store)
+        try await addUsers(["ana", "ben"], store: store)
         // A place at the ride's start before the ride comes in: the import notes the departure.
-        let placed = try run([
+        let placed = try await run([
             "place", "add", "bridge", "--lat", "47.3769", "--lon", "8.5417", "--radius", "200", "--user", "ana",
             "--store", store,
         ])
         #expect(placed.status == 0, "\(placed.stderr)")
-        let imported = try run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"])
+        let imported = try await run(["import", "--store", store, "--user", "ana", "Samples/ride.nmea"])
         #expect(imported.status == 0, "\(imported.stderr)")
         let mbtiles = dir + "/town.mbtiles"
         try TileServer.makeMBTiles(mbtiles, tiles: Self.rideTiles())
@@ -74,7 +74,7 @@ extension WebPageTests {
         #expect(picked[0] == 100 && picked[1] > 100, "dragging the handle made the radius bigger: \(picked)")
         #expect(abs(picked[2] - 47.37) < 0.1 && abs(picked[3] - 8.54) < 0.1 && picked[4] == 1, "\(picked)")
         #expect((added.last as? String)?.hasPrefix("The place is added") == true, "\(added)")
-        let listed = try run(["place", "list", "--user", "ana", "--store", store])
+        let listed = try await run(["place", "list", "--user", "ana", "--store", store])
         let bakery = try #require(listed.stdout.split(separator: "\n").first { $0.hasPrefix("bakery: ") })
         #expect(bakery.contains("\(Int(picked[1])) m around"), "\(listed.stdout)")
 
@@ -109,7 +109,7 @@ extension WebPageTests {
             URL(string: "\(base)/places/delete?name=bridge")!, method: "POST", body: form(["csrf": token]),
             headers: post)
         #expect(deleted.status == 303)
-        let after = try run(["place", "list", "--user", "ana", "--store", store])
+        let after = try await run(["place", "list", "--user", "ana", "--store", store])
         #expect(after.stdout.hasPrefix("Bäckerei Huber: ") && !after.stdout.contains("bridge"), "\(after.stdout)")
 
         // Ben has none of Ana's places.

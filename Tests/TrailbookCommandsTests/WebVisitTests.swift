@@ -7,15 +7,15 @@ import TrailbookTestSupport
 extension WebPageTests {
     /// A store with `users` whose first has the simulated fortnight (after `prepare` ran on the
     /// store), and a config in Zurich's zone without tiles.
-    func fortnightStore(users: [String], prepare: (_ dir: String, _ store: String) throws -> Void = { _, _ in })
+    func fortnightStore(users: [String], prepare: (_ dir: String, _ store: String) async throws -> Void = { _, _ in }) async
         throws -> (dir: String, store: String, config: String)
     {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
-        try addUsers(users, store: store)
-        try prepare(dir, store)
+        try await addUsers(users, store: store)
+        try await prepare(dir, store)
         for part in try VisitsCommandTests().files() {
-            #expect(try run(["import", "--store", store, "--user", users[0], part]).status == 0)
+            #expect(try await run(["import", "--store", store, "--user", users[0], part]).status == 0)
         }
         let config = dir + "/config.toml"
         try "[time]\nzone = \"Europe/Zurich\"\n[maps]\ntiles = \"none\"\n".write(
@@ -24,7 +24,7 @@ extension WebPageTests {
     }
 
     @Test func aTripsModeAndAPlacesNamePutRightInTheBrowser() async throws {
-        let (dir, store, config) = try fortnightStore(users: ["ana"])
+        let (dir, store, config) = try await fortnightStore(users: ["ana"])
         let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
         defer { _ = server.stop() }
         let base = server.url!
@@ -73,7 +73,7 @@ extension WebPageTests {
             "\(after.1.suffix(4000))")
         #expect(after.1.contains(#"<span class="what">Lab"#), "the name on the page")
         // The command line sees the same corrections: they are the account's.
-        let listed = try run(["visits", "--store", store, "--user", "ana", "--day", "2026-06-03", "--config", config])
+        let listed = try await run(["visits", "--store", store, "--user", "ana", "--day", "2026-06-03", "--config", config])
         #expect(listed.stdout.contains("→ running 3.5 km") && listed.stdout.contains("⌂ Lab"), "\(listed.stdout)")
         // A mode that is none: the page says so, nothing changed.
         let bad = try await HTTP.request(
@@ -103,13 +103,13 @@ extension WebPageTests {
         let missing = try await HTTP.request(
             foundPost, method: "POST", body: form(["csrf": token, "id": "999", "name": "X"]), headers: headers)
         #expect(missing.0 == 404 && missing.1.contains("There is no place 999"), "\(missing.1.prefix(2000))")
-        let listedPlaces = try run(["visits", "--places", "--store", store, "--user", "ana", "--config", config])
+        let listedPlaces = try await run(["visits", "--places", "--store", store, "--user", "ana", "--config", config])
         #expect(listedPlaces.stdout.contains("Flat: "), "\(listedPlaces.stdout)")
         let cleared = try await HTTP.exchange(
             foundPost, method: "POST", body: form(["csrf": token, "id": home, "name": " "]), headers: headers)
         #expect(cleared.headers.contains { $0.lowercased() == "location: /places?saved=unnamed#found" })
         #expect(
-            !(try run(["visits", "--places", "--store", store, "--user", "ana", "--config", config])).stdout
+            !(try await run(["visits", "--places", "--store", store, "--user", "ana", "--config", config])).stdout
                 .contains("Flat: "))
         // Each page at both widths: no sideways scroll, every row there, a screenshot to look at.
         let looks: [(page: String, name: String, steps: [String], rows: ClosedRange<Int>)] = [
@@ -159,7 +159,7 @@ extension WebPageTests {
     /// a reading meets for the first time are shown under the numbers they will be kept by, and
     /// kept by the writes (an import, the server's round, a correction).
     @Test func readingTheDayWritesNothing() async throws {
-        let (_, store, config) = try fortnightStore(users: ["ana"])
+        let (_, store, config) = try await fortnightStore(users: ["ana"])
         func sql(_ statement: String) throws -> String {
             let sqlite = Process()
             sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
@@ -187,12 +187,12 @@ extension WebPageTests {
         _ = try sql("DELETE FROM found_place")
         let before = try dump(store)
         let user = ["--store", store, "--user", "ana", "--config", config]
-        let listed = try run(["visits", "--day", "2026-06-03"] + user)
+        let listed = try await run(["visits", "--day", "2026-06-03"] + user)
         #expect(listed.status == 0 && listed.stdout.contains("work (suggested)"), "\(listed.stdout)")
         for command in [
             ["day", "2026-06-03"], ["timeline", "2026-06-03"], ["visits", "--places"], ["year", "2026"],
         ] {
-            let result = try run(command + user)
+            let result = try await run(command + user)
             #expect(result.status == 0, "\(command): \(result.stderr)")
         }
         let ana = try await signIn(server.url!, as: "ana")
@@ -211,12 +211,12 @@ extension WebPageTests {
             "a reading wrote to the store: \(Set(after).symmetricDifference(content(before)).sorted().prefix(20))")
         // A correction is a write: naming the place a reading showed keeps the places, under
         // the numbers readings showed.
-        let first = try run(["visits", "--places"] + user)
+        let first = try await run(["visits", "--places"] + user)
         #expect(first.stdout.contains("place 1"), "\(first.stdout)")
-        let named = try run(["visit", "name", "1", "Flat"] + user)
+        let named = try await run(["visit", "name", "1", "Flat"] + user)
         #expect(named.status == 0, "\(named.stderr)")
         #expect(try sql("SELECT count(*) FROM found_place") != "0", "the correction kept the places")
-        let places = try run(["visits", "--places"] + user)
+        let places = try await run(["visits", "--places"] + user)
         #expect(places.stdout.contains("Flat"), "\(places.stdout)")
     }
 }

@@ -5,9 +5,9 @@ import TrailbookTestSupport
 /// `/year`: the year in review in the browser, the account's own, with the gazetteer's names.
 extension WebPageTests {
     @Test func theYearInReviewPage() async throws {
-        let (dir, store, config) = try fortnightStore(users: ["ana", "ben"]) { dir, store in
+        let (dir, store, config) = try await fortnightStore(users: ["ana", "ben"]) { dir, store in
             let (table, admin1) = try VisitsCommandTests.gazetteer(dir)
-            #expect(try run(["geocoder", "import", table, "--admin1", admin1, "--store", store]).status == 0)
+            #expect(try await run(["geocoder", "import", table, "--admin1", admin1, "--store", store]).status == 0)
         }
         let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
         defer { _ = server.stop() }

@@ -17,6 +17,11 @@ int tb_spawn_in_group(char *const argv[]);
 /// starts does not keep another test's pipe open (glibc's posix_spawn_file_actions_addclosefrom_np).
 int tb_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/// Makes a pipe whose two ends are closed on exec from the start (glibc's pipe2 with
+/// O_CLOEXEC): made any later, a process another thread starts meanwhile would keep an end open.
+/// Returns 0, or -1 with errno set.
+int tb_pipe_cloexec(int fds[2]);
+
 /// Sends SIGTERM to the process group `pid`, then SIGKILL after `grace_ms`, and reaps `pid`.
 void tb_stop_group(int pid, int grace_ms);
 

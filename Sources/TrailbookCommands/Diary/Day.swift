@@ -62,7 +62,7 @@ struct Day: AsyncParsableCommand {
             var text = summary ?? ""
             if summary == nil {
                 let old = try await diary.daySummary(day) ?? ""
-                text = try await Blocking.run { try TextInput.edit(old, what: "the summary") }
+                text = try await Blocking.runOnConsole { try TextInput.edit(old, what: "the summary") }
             }
             let trimmed = try await diary.setDaySummary(day, text: text)
             print(trimmed.isEmpty ? "summary of \(day) removed" : "summary of \(day) saved")

@@ -132,7 +132,7 @@ enum TextInput {
 
     private static func readInput(file: String?, initial: String, what: String) throws -> String {
         if let file {
-            if file == "-" { return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
+            if file == "-" { return String(decoding: Console.current.readInput(), as: UTF8.self) }
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw CommandFailure(
                     message: "Cannot read \(file); check the path and its permissions.", code: .noInput)
@@ -142,15 +142,15 @@ enum TextInput {
             }
             return string
         }
-        if isatty(STDIN_FILENO) == 0 {
-            return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        if !Console.current.inputIsTerminal {
+            return String(decoding: Console.current.readInput(), as: UTF8.self)
         }
         return try edit(initial, what: what)
     }
 
     /// Opens `$VISUAL`, `$EDITOR` or `vi` on a temporary file holding `initial`.
     static func edit(_ initial: String, what: String) throws -> String {
-        let env = ProcessInfo.processInfo.environment
+        let env = Console.current.environment
         let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("trailbook-\(getpid()).txt").path
         guard
@@ -174,13 +174,13 @@ enum TextInput {
 enum Confirmation {
     static func require(_ question: String, yes: Bool) throws {
         if yes { return }
-        guard isatty(STDIN_FILENO) != 0 else {
+        guard Console.current.inputIsTerminal else {
             throw CommandFailure(
                 message: "\(question)\nThis cannot be undone; pass --yes to confirm when not on a terminal.",
                 code: .usage)
         }
-        FileHandle.standardError.write(Data("\(question)\nThis cannot be undone. Remove? [y/N] ".utf8))
-        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        Console.current.writeError("\(question)\nThis cannot be undone. Remove? [y/N] ")
+        let answer = Console.current.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
         guard answer == "y" || answer == "yes" else {
             throw CommandFailure(message: "Nothing removed.", code: .ok)
         }

@@ -83,7 +83,7 @@ struct Mark: AsyncParsableCommand {
         let observed = try condition.map { try FieldArgument.parse($0, option: "--condition") }.map {
             ConditionValue(key: $0.key, value: $0.value, source: .user)
         }
-        let photos = try await Blocking.run { [photo] in try photo.map(PhotoFile.init) }
+        let photos = try await Blocking.runOnConsole { [photo] in try photo.map(PhotoFile.init) }
         let store = try await storeOptions.openedOrCreated()
         let placement: DiaryService.Placement
         if let lat, let lon {

@@ -66,7 +66,7 @@ struct NoteCommand: AsyncParsableCommand {
             let diary = try await accountOptions.diary(store, zone: zone, tide: try zoneOptions.tide())
             let id = try await diary.recordID(target)
             // Piped input or the editor is waited for on a thread of its own.
-            let text = try await Blocking.run { [textOptions] in
+            let text = try await Blocking.runOnConsole { [textOptions] in
                 try TextInput.read(text: textOptions.text, file: textOptions.file, what: "the note")
             }
             let (note, record) = try await diary.addNote(text, to: id)
@@ -93,7 +93,7 @@ struct NoteCommand: AsyncParsableCommand {
         func run() async throws {
             let diary = try await accountOptions.diary(storeOptions.opened())
             let old = try await diary.note(note)
-            let text = try await Blocking.run { [textOptions] in
+            let text = try await Blocking.runOnConsole { [textOptions] in
                 try TextInput.read(text: textOptions.text, file: textOptions.file, initial: old.text, what: "the note")
             }
             try await diary.editNote(note, text: text)

@@ -34,7 +34,7 @@ struct PhotoCommand: AsyncParsableCommand {
         func run() async throws {
             let zone = try zoneOptions.zone()
             let id = try RecordReference.parse(record)
-            let photos = try await Blocking.run { [files] in try files.map(PhotoFile.init) }
+            let photos = try await Blocking.runOnConsole { [files] in try files.map(PhotoFile.init) }
             let store = try await storeOptions.opened()
             let stored = try await accountOptions.diary(store, zone: zone).attach(photos, to: id)
             for p in stored { print("\(p.name) → record \(id): \(store.mediaDirectory)/\(p.file)") }
@@ -77,7 +77,7 @@ struct PhotoCommand: AsyncParsableCommand {
         func run() async throws {
             guard maxGap > 0 else { throw ValidationError("--max-gap must be a positive number of seconds.") }
             let zone = try zoneOptions.zone()
-            let inputs = try await Blocking.run { [paths] in try PhotoFile.collect(paths).map(PhotoFile.init) }
+            let inputs = try await Blocking.runOnConsole { [paths] in try PhotoFile.collect(paths).map(PhotoFile.init) }
             if inputs.isEmpty { throw PhotoError.noneFound(paths) }
             let store = try await storeOptions.openedOrCreated()
             let outcomes = try await accountOptions.diary(store, zone: zone, tide: try zoneOptions.tide()).geotag(

@@ -110,7 +110,7 @@ struct Remove: AsyncParsableCommand {
                     + notes.map(String.init).joined(separator: " ") + ".)"
             }
         }
-        try await Blocking.run { [question, yes] in try Confirmation.require(question, yes: yes) }
+        try await Blocking.runOnConsole { [question, yes] in try Confirmation.require(question, yes: yes) }
         let removal = try await diary.remove(target)
         let report = Report(
             points: removal.points, records: removal.records, notes: removal.notes, photos: removal.photos,

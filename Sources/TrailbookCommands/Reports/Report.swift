@@ -71,10 +71,8 @@ struct Report: AsyncParsableCommand {
         static func warn(_ fetcher: TileFetcher?) {
             guard let fetcher, let first = fetcher.failures.first else { return }
             let count = fetcher.failures.count
-            FileHandle.standardError.write(
-                Data(
-                    "trailbook: warning: \(count) map tile\(count == 1 ? "" : "s") could not be had (\(first)); their squares are blank.\n"
-                        .utf8))
+            printError(
+                "trailbook: warning: \(count) map tile\(count == 1 ? "" : "s") could not be had (\(first)); their squares are blank.")
         }
 
         func validate() throws {

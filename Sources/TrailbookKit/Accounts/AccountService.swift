@@ -135,10 +135,9 @@ public struct AccountService: Sendable {
     static func passwordCost(environment: [String: String]) -> Int {
         guard let text = environment["TRAILBOOK_PASSWORD_COST"] else { return defaultPasswordCost }
         guard let cost = Int(text.trimmingCharacters(in: .whitespaces)), (4...16).contains(cost) else {
-            FileHandle.standardError.write(
-                Data(
-                    ("trailbook: TRAILBOOK_PASSWORD_COST=\(text) is not a whole number from 4 to 16: passwords are "
-                        + "hashed at bcrypt cost \(defaultPasswordCost); unset it or give one in range.\n").utf8))
+            printError(
+                "trailbook: TRAILBOOK_PASSWORD_COST=\(text) is not a whole number from 4 to 16: passwords are "
+                    + "hashed at bcrypt cost \(defaultPasswordCost); unset it or give one in range.")
             return defaultPasswordCost
         }
         return cost

@@ -17,7 +17,7 @@ public struct AlertSender: Sendable {
     /// The `notify-send` to run (`$TRAILBOOK_NOTIFY_SEND` when set).
     let notifySend: String
 
-    public init(timeout: Double, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(timeout: Double, environment: [String: String] = Console.current.environment) {
         self.timeout = timeout
         notifySend = environment["TRAILBOOK_NOTIFY_SEND"] ?? "notify-send"
     }

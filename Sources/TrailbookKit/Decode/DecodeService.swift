@@ -26,7 +26,7 @@ public enum DecodeService {
     @discardableResult
     public static func decode(
         _ input: InputFile, format: Format, fallbackDate: CivilDate?, statistics: Bool = false,
-        to fd: Int32 = STDOUT_FILENO
+        to fd: Int32 = Console.current.output
     ) throws -> DecodeStatistics {
         let decoder = NMEADecoder(
             fallbackDate: fallbackDate, workers: NMEADecoder.workers(forFileOf: input.size ?? 0))

@@ -32,7 +32,7 @@ public final class InputFile {
     /// sentence saying what is wrong and what to do.
     public init(path: String) throws {
         if path == "-" {
-            fd = STDIN_FILENO
+            fd = Console.current.input
             ownsDescriptor = false
             displayName = "standard input"
             size = nil

@@ -100,7 +100,7 @@ public final class TileFetcher: TileFetching, Sendable {
     /// `cache`: the folder (default `$XDG_CACHE_HOME/trailbook/tiles`); `cacheMegabytes`: its bound.
     public init(
         source: TileSource, attribution: String, cache: String? = nil, cacheMegabytes: Int = 256, timeout: Double = 10,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = Console.current.environment
     ) throws {
         self.source = source
         self.attribution = attribution

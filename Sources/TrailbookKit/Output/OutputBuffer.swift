@@ -6,7 +6,8 @@ import GPSCore
     import Darwin
 #endif
 
-/// Bytes collected in memory and written to a file descriptor in large blocks.
+/// Bytes collected in memory and written to a file descriptor (by default the command's standard
+/// output, ``Console/current``) in large blocks.
 public struct OutputBuffer: ~Copyable {
     public let fd: Int32
     private var storage: UnsafeMutablePointer<UInt8>
@@ -16,7 +17,7 @@ public struct OutputBuffer: ~Copyable {
 
     /// - Parameter capacity: bytes reserved up front (it grows when needed); small for short
     ///   formatted pieces, large for streamed output.
-    public init(fd: Int32 = STDOUT_FILENO, capacity: Int = OutputBuffer.flushThreshold * 2) {
+    public init(fd: Int32 = Console.current.output, capacity: Int = OutputBuffer.flushThreshold * 2) {
         self.fd = fd
         self.capacity = capacity
         storage = .allocate(capacity: capacity)

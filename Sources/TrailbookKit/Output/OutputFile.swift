@@ -6,7 +6,7 @@ import GPSCore
     import Darwin
 #endif
 
-/// Standard output, or a file written under a temporary name and renamed into place on
+/// The command's standard output, or a file written under a temporary name and renamed into place on
 /// ``commit()``, so a failed run never leaves a half-written file behind.
 public final class OutputFile {
     public let fd: Int32
@@ -17,7 +17,7 @@ public final class OutputFile {
     /// `suffix`: the file type, for the example name in the message when `path` is a folder.
     public init(path: String?, suffix: String? = nil) throws {
         guard let path, path != "-" else {
-            fd = STDOUT_FILENO
+            fd = Console.current.output
             self.path = nil
             temporaryPath = nil
             return

@@ -1,4 +1,5 @@
 import Foundation
+import GPSCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -14,20 +15,22 @@ public final class ProgressBar: Sendable {
     private let total: Int
     private let points: Bool
     private let enabled: Bool
+    /// Where it draws: the standard error of the command that made it, from whichever thread.
+    private let console = Console.current
     private let state = Mutex<(lastDraw: ContinuousClock.Instant, drawn: Bool)>((.now - .seconds(1), false))
 
     public init(label: String, totalBytes: Int) {
         self.label = label
         total = totalBytes
         points = false
-        enabled = totalBytes >= 4 << 20 && isatty(STDERR_FILENO) != 0
+        enabled = totalBytes >= 4 << 20 && Console.current.errorIsTerminal
     }
 
     public init(label: String, totalPoints: Int) {
         self.label = label
         total = totalPoints
         points = true
-        enabled = totalPoints >= 2000 && isatty(STDERR_FILENO) != 0
+        enabled = totalPoints >= 2000 && Console.current.errorIsTerminal
     }
 
     /// Bytes or points done so far.
@@ -49,11 +52,11 @@ public final class ProgressBar: Sendable {
             : String(
                 format: "\r%@ [%@] %3d%% %.1f/%.1f MB", label, bar, Int(fraction * 100), Double(bytes) / 1e6,
                 Double(total) / 1e6)
-        printError(text, newline: false)
+        console.writeError(text)
     }
 
     public func finish() {
         guard state.withLock({ $0.drawn }) else { return }
-        printError("\r\u{1B}[K", newline: false)
+        console.writeError("\r\u{1B}[K")
     }
 }

@@ -60,7 +60,7 @@ public final class ViewCache: Sendable {
 
     /// The cache file of the store at `store` (a SQLite file's path, made absolute, or a
     /// PostgreSQL URL): `$XDG_CACHE_HOME/trailbook/views/` and a hash of it.
-    public static func path(store: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+    public static func path(store: String, environment: [String: String] = Console.current.environment)
         -> String
     {
         var location = store
