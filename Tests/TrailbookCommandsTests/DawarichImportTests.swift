@@ -75,7 +75,7 @@ import TrailbookTestSupport
         let folder = dir + "/export"
         let ride = ride
         let points = ride.enumerated().map { point($1, $0) }
-        let visits = try await visits(#require(ride.first))
+        let visits = try visits(#require(ride.first))
         func put(_ name: String, _ text: String) throws {
             let path = folder + "/" + name
             try FileManager.default.createDirectory(
@@ -87,24 +87,24 @@ import TrailbookTestSupport
         case "data.json":
             // Written as the export writes it: section after section, `counts` first.
             var text = #"{"counts":"#
-            text += try await json(["areas": 1, "points": points.count, "visits": visits.count, "places": 1])
+            text += try json(["areas": 1, "points": points.count, "visits": visits.count, "places": 1])
             text += #","settings":{"distance_unit":"km","timezone":"UTC"}"#
             text += #","areas":[{"name":"Home","latitude":"47.3769","longitude":"8.5417","radius":50}]"#
             for section in ["imports", "exports", "trips", "stats", "notifications"] { text += ",\"\(section)\":[]" }
-            text += #","points":"# + (try await json(points))
-            text += #","visits":"# + (try await json(visits))
-            text += #","places":"# + (try await json([place])) + "}"
+            text += #","points":"# + (try json(points))
+            text += #","visits":"# + (try json(visits))
+            text += #","places":"# + (try json([place])) + "}"
             try put("data.json", text)
         default:
             try put(
                 "manifest.json",
-                try await json([
+                try json([
                     "format_version": 2, "dawarich_version": "0.37.0", "exported_at": iso(ride[0].milliseconds),
                     "counts": ["points": points.count, "visits": visits.count],
                     "files": ["points": ["points/2026/2026-06.jsonl"], "visits": ["visits/2026/2026-06.jsonl"]],
                 ]))
             try put("settings.jsonl", #"{"distance_unit":"km"}"# + "\n")
-            try put("places.jsonl", try await json(place) + "\n")
+            try put("places.jsonl", try json(place) + "\n")
             try put("areas.jsonl", #"{"name":"Home","latitude":"47.3769","longitude":"8.5417","radius":50}"# + "\n")
             try put("points/2026/2026-06.jsonl", try points.map(json).joined(separator: "\n") + "\n")
             try put("visits/2026/2026-06.jsonl", try visits.map(json).joined(separator: "\n") + "\n")

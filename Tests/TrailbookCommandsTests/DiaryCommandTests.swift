@@ -63,7 +63,7 @@ import TrailbookTestSupport
         let added = try await run(
             ["note", "add", "--store", store, "--at", "2026-06-14 06:40:00", "--text", "Saw a heron\nby the river"]
                 + utc + ["--json"])
-        let record = try await json(added)
+        let record = try json(added)
         #expect(record["manual"] as? Bool == false && record["time"] as? String == "2026-06-14T06:40:00.000Z")
         let id = try #require(record["id"] as? Int)
         let file = dir + "/long.txt"

@@ -47,8 +47,8 @@ import TrailbookTestSupport
         }
         let other = dir + "/other.gpx"
         try data.write(to: URL(fileURLWithPath: other))
-        let a = try await store()
-        let b = try await store()
+        let a = try store()
+        let b = try store()
         #expect(try await run(["import", "--store", a, plain]).status == 0)
         let result = try await run(["import", "--store", b, other])
         #expect(result.status == 0, "\(result.stderr)")
@@ -88,7 +88,7 @@ import TrailbookTestSupport
         let withDate = try await run(["decode", "--date", "2020-01-01", log]).stdout
         #expect(withDate == decoded.stdout)
 
-        let s = try await store()
+        let s = try store()
         let result = try await run(["import", "--store", s, "--date", "2020-01-01", log])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.contains("missing_time"), "\(result.stdout)")
@@ -98,7 +98,7 @@ import TrailbookTestSupport
     /// A log that never gives a date is stored with import --date (and without it, says why
     /// nothing was kept).
     @Test func importDateDatesALogWithoutDates() async throws {
-        let s = try await store()
+        let s = try store()
         let without = try await run(["import", "--store", s, "Samples/edge/no-date.nmea"])
         #expect(without.stdout.contains("missing_time"), "\(without.stdout)")
         let with = try await run(["import", "--store", s, "--date", "2026-06-14", "Samples/edge/no-date.nmea"])
@@ -138,7 +138,7 @@ import TrailbookTestSupport
         #expect(result.status == 65)
         #expect(result.stderr.contains("5 sentences read, 0 decoded, 5 bad checksum"), "\(result.stderr)")
         #expect(result.stderr.contains("5 sentences with bad checksums"), "\(result.stderr)")
-        let imported = try await run(["import", "--store", try await store(), log])
+        let imported = try await run(["import", "--store", try store(), log])
         #expect(imported.status == 65)
         #expect(imported.stderr.contains("5 sentences with bad checksums"), "\(imported.stderr)")
     }
@@ -161,14 +161,14 @@ import TrailbookTestSupport
           </trkseg></trk>
         </gpx>
         """.write(toFile: gpx, atomically: true, encoding: .utf8)
-        let s = try await store()
+        let s = try store()
         let first = try await run(["import", "--store", s, gpx])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
             first.stdout.contains(
                 "3 waypoints: 1 stored as a record, 2 without a time, not stored (--waypoint-time stores them)"),
             "\(first.stdout)")
-        let other = try await store()
+        let other = try store()
         let all = try await run(["import", "--store", other, "--waypoint-time", "first", gpx])
         #expect(all.stdout.contains("3 waypoints: 3 stored as records"), "\(all.stdout)")
         let records = try await run(["records", "--store", other, "--all", "--json"])
@@ -181,7 +181,7 @@ import TrailbookTestSupport
     /// names of waypoints.
     @Test func gpxRoundTripKeepsSpeedCourseAndNames() async throws {
         let dir = try Samples.temporaryDirectory()
-        let s = try await store()
+        let s = try store()
         #expect(try await run(["import", "--store", s, "Samples/ride.nmea"]).status == 0)
         let placed = dir + "/place.gpx"
         try """
@@ -199,7 +199,7 @@ import TrailbookTestSupport
         #expect(text.contains("<gpxtpx:speed>") && text.contains("<gpxtpx:course>"))
         #expect(text.contains("<name>Bakery</name>"), "\(text.prefix(1200))")
 
-        let back = try await store()
+        let back = try store()
         #expect(try await run(["import", "--store", back, exported]).status == 0)
         #expect(try await points(back) == points(s))
         let records = try await run(["records", "--store", back, "--all", "--json"]).stdout
@@ -220,7 +220,7 @@ import TrailbookTestSupport
           <trkseg><trkpt lat="47.3771" lon="8.5419"><time>2026-06-14T06:30:05Z</time></trkpt></trkseg>
         </trk></gpx>
         """.write(toFile: gpx, atomically: true, encoding: .utf8)
-        let s = try await store()
+        let s = try store()
         #expect(try await run(["import", "--store", s, gpx]).status == 0)
         let geojson = try await run([
             "export", "--store", s, "--day", "2026-06-14", "--time-zone", "UTC", "--format", "geojson",

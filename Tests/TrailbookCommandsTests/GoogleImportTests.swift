@@ -34,7 +34,7 @@ import TrailbookTestSupport
 
     static func storedPoints(_ store: String, day: String, device: String? = nil) async throws -> [Point] {
         let only = device.map { ["--device-name", $0] } ?? []
-        return try await points(
+        return try points(
             try await run(
                 ["points", "--store", store, "--day", day, "--time-zone", "UTC", "--format", "jsonl"] + only
             ).stdout)

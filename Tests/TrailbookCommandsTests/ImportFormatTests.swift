@@ -28,8 +28,8 @@ import TrailbookTestSupport
     @Test func gzipLogsImportLikeThePlainLog() async throws {
         let dir = try Samples.temporaryDirectory()
         try tool("/bin/sh", ["-c", "gzip -c Samples/ride.nmea > \(dir)/ride.nmea.gz"], package: "gzip")
-        let plain = try await store()
-        let packed = try await store()
+        let plain = try store()
+        let packed = try store()
         #expect(try await run(["import", "--store", plain, "Samples/ride.nmea"]).status == 0)
         let result = try await run(["import", "--store", packed, "\(dir)/ride.nmea.gz"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -43,7 +43,7 @@ import TrailbookTestSupport
     @Test func truncatedGzipExits65AndStoresNothing() async throws {
         let dir = try Samples.temporaryDirectory()
         try tool("/bin/sh", ["-c", "gzip -c Samples/ride.nmea | head -c 30000 > \(dir)/cut.nmea.gz"], package: "gzip")
-        let s = try await store()
+        let s = try store()
         let result = try await run(["import", "--store", s, "\(dir)/cut.nmea.gz"])
         #expect(result.status == 65)
         #expect(result.stderr.contains("it ends in the middle of its gzip data (the file is truncated)"))
@@ -65,8 +65,8 @@ import TrailbookTestSupport
         try tool(
             "/usr/bin/gpsbabel", ["-i", "nmea", "-f", "\(dir)/ride.nmea", "-o", "gpx", "-F", "\(dir)/ride.gpx"],
             package: "gpsbabel")
-        let fromLog = try await store()
-        let fromGPX = try await store()
+        let fromLog = try store()
+        let fromGPX = try store()
         #expect(try await run(["import", "--store", fromLog, "\(dir)/ride.nmea"]).status == 0)
         let result = try await run(["import", "--store", fromGPX, "--json", "\(dir)/ride.gpx"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -92,7 +92,7 @@ import TrailbookTestSupport
         }
         lines.insert("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>", at: 0)
         try lines.prefix(30).joined(separator: "\n").write(toFile: "\(dir)/cut.gpx", atomically: true, encoding: .utf8)
-        let s = try await store()
+        let s = try store()
         let result = try await run(["import", "--store", s, "\(dir)/cut.gpx"])
         #expect(result.status == 65)
         #expect(
@@ -114,7 +114,7 @@ import TrailbookTestSupport
         <!DOCTYPE gpx [<!ENTITY x SYSTEM "file:///etc/passwd">]>
         <gpx><wpt lat="1" lon="2"><name>&x;</name></wpt></gpx>
         """.write(toFile: "\(dir)/xxe.gpx", atomically: true, encoding: .utf8)
-        let result = try await run(["import", "--store", try await store(), "\(dir)/xxe.gpx"])
+        let result = try await run(["import", "--store", try store(), "\(dir)/xxe.gpx"])
         #expect(result.status == 65)
         #expect(result.stderr.contains("line 2: it contains a document type declaration"))
     }
@@ -127,7 +127,7 @@ import TrailbookTestSupport
     func filesThatAreNeitherSayWhatTheyAre(bytes: [UInt8], found: String) async throws {
         let file = try Samples.temporaryDirectory() + "/input"
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        let s = try await store()
+        let s = try store()
         let result = try await run(["import", "--store", s, file])
         #expect(result.status == 65)
         #expect(result.stderr.contains("Nothing to import from \(file): \(found);"), "\(result.stderr)")

@@ -87,7 +87,7 @@ import TrailbookTestSupport
         let dir = try Samples.temporaryDirectory()
         let b = try await simulate(dir, "b.nmea", start: "2026-06-15T07:00:00", seconds: 600, seed: 2)
         let a = try await simulate(dir, "a.nmea", start: "2026-06-14T07:00:00", seconds: 600, seed: 1)
-        let s = try await store()
+        let s = try store()
         let result = try await run(["import", "--store", s, b, a])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("a.nmea: 600 fixes read, 600 kept, 600 stored, 0 dropped"), "\(result.stdout)")
@@ -111,7 +111,7 @@ import TrailbookTestSupport
         let next = try await simulate(dir, "next.nmea", start: "2026-06-15T07:00:00", seconds: 600, seed: 4)
         let inTimeOrder = [morning, overlap, night, next]
 
-        let reference = try await store()
+        let reference = try store()
         let first = try await run(["import", "--store", reference, "--json"] + inTimeOrder)
         #expect(first.status == 0, "\(first.stderr)")
         let counts = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
@@ -124,7 +124,7 @@ import TrailbookTestSupport
         #expect(expected.count - rides.count == kept)
 
         for order in permutations(inTimeOrder).dropFirst() {
-            let s = try await store()
+            let s = try store()
             let result = try await run(["import", "--store", s] + order)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(try await contents(s) == expected, "order: \(order.map { ($0 as NSString).lastPathComponent })")
@@ -147,8 +147,8 @@ import TrailbookTestSupport
         try (epochs.flatMap { $0 }.joined(separator: "\r\n") + "\r\n").write(
             toFile: shuffled, atomically: true, encoding: .utf8)
 
-        let plain = try await store()
-        let sorted = try await store()
+        let plain = try store()
+        let sorted = try store()
         #expect(try await run(["import", "--store", plain, log]).status == 0)
         let result = try await run(["import", "--store", sorted, shuffled])
         #expect(result.status == 0, "\(result.stderr)")
@@ -165,8 +165,8 @@ import TrailbookTestSupport
         let inOrder = dir + "/in-order.gpx"
         try await gpx(from: log, to: newestFirst, tracks: 3, reversed: true)
         try await gpx(from: log, to: inOrder, tracks: 3)
-        let a = try await store()
-        let b = try await store()
+        let a = try store()
+        let b = try store()
         let result = try await run(["import", "--store", a, newestFirst])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.contains("not_later"), "\(result.stdout)")
@@ -184,7 +184,7 @@ import TrailbookTestSupport
             logs.append(
                 try await simulate(dir, "day\(k).nmea", start: "2026-06-1\(k + 4)T07:00:00", seconds: 120, seed: k + 1))
         }
-        let s = try await store()
+        let s = try store()
         let jobs = logs + logs  // each file twice
         let results = Mutex<[RunResult?]>(Array(repeating: nil, count: jobs.count))
         DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
@@ -206,7 +206,7 @@ import TrailbookTestSupport
     @Test func aFileThatStoredNothingCanBeImportedAgain() async throws {
         let dir = try Samples.temporaryDirectory()
         let log = try await simulate(dir, "ride.nmea", start: "2026-06-14T07:00:00", seconds: 300, seed: 1)
-        let s = try await store()
+        let s = try store()
         let strict = try await run(["import", "--store", s, "--max-hdop", "0.5", log])
         #expect(strict.status == 0, "\(strict.stderr)")
         #expect(strict.stdout.contains("0 kept, 0 stored"), "\(strict.stdout)")
@@ -220,14 +220,14 @@ import TrailbookTestSupport
         let dir = try Samples.temporaryDirectory()
         let log = try await simulate(dir, "ride.nmea", start: "2026-06-14T07:00:00", seconds: 600, seed: 1)
         let other = try await simulate(dir, "other.nmea", start: "2026-06-14T09:00:00", seconds: 120, seed: 2)
-        let s = try await store()
+        let s = try store()
         let sparse = try await run(["import", "--store", s, "--interval", "10", log, other])
         #expect(sparse.stdout.contains("ride.nmea: 600 fixes read, 60 kept, 60 stored"), "\(sparse.stdout)")
         let again = try await run(["import", "--store", s, "--reimport", log])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("600 kept, 600 stored"), "\(again.stdout)")
         #expect(again.stdout.contains("replaced 60 points of the earlier import"), "\(again.stdout)")
-        let fresh = try await store()
+        let fresh = try store()
         #expect(try await run(["import", "--store", fresh, log]).status == 0)
         #expect(try await run(["import", "--store", fresh, "--interval", "10", other]).status == 0)
         #expect(try await contents(s) == contents(fresh))

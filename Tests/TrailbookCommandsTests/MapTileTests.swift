@@ -84,7 +84,7 @@ import TrailbookTestSupport
                 try? FileManager.default.removeItem(atPath: framed.page)
                 try? FileManager.default.removeItem(atPath: framed.copy)
             }
-            let look = try await Chromium.look(
+            let look = try Chromium.look(
                 at: framed.page, png: page + "-\(width).png", colours: [TileServer.colour], width: max(500, width + 20),
                 height: 1400)
             #expect(look.requests.isEmpty, "\(look.requests)")

@@ -101,14 +101,14 @@ import TrailbookTestSupport
         let owner = "join device d on d.id = x.device_id where d.name = '\(device)'"
         return points.map { f in
             "\(f.unixMilliseconds!) \(f.coordinate!) \(f.altitudeMSL ?? -1) \(f.speed ?? -1) \(f.horizontalError ?? -1)"
-        } + (try await rows("select 'segment', x.start_ms, x.end_ms, x.point_count from segment x \(owner) order by 2"))
-            + (try await rows(
+        } + (try rows("select 'segment', x.start_ms, x.end_ms, x.point_count from segment x \(owner) order by 2"))
+            + (try rows(
                 """
                 select 'ride', x.start_ms, x.end_ms, x.point_count, (select count(*) from segment s where s.ride_id = x.id)
                 from ride x \(owner) order by 2
                 """))
-            + (try await rows("select 'state', x.at_ms, x.battery, x.accuracy from device_state x \(owner)"))
-            + (try await rows("select 'event', x.type, x.t from event x \(owner) order by 3, 2"))
+            + (try rows("select 'state', x.at_ms, x.battery, x.accuracy from device_state x \(owner)"))
+            + (try rows("select 'event', x.type, x.t from event x \(owner) order by 3, 2"))
     }
 
     @Test func latePointsAndResendsGiveTheStoreOfPointsInOrder() async throws {

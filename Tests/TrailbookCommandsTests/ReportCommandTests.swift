@@ -47,7 +47,7 @@ import TrailbookTestSupport
                 || text.components(separatedBy: "http").allSatisfy {
                     $0.hasPrefix("://www.w3.org/2000/svg") || !$0.hasPrefix("://") && !$0.hasPrefix("s://")
                 })
-        let look = try await Chromium.look(at: html, png: dir + "/day-\(theme).png", colours: ["#d62728"])
+        let look = try Chromium.look(at: html, png: dir + "/day-\(theme).png", colours: ["#d62728"])
         #expect((look.pixels["#d62728"] ?? 0) > 2000, "the route is drawn: \(look.pixels)")
         #expect(look.requests.isEmpty, "requests: \(look.requests)")
     }
@@ -69,7 +69,7 @@ import TrailbookTestSupport
         let index = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
         #expect(index.contains("href=\"2026-06-14.html\"") && index.contains("id=\"day-2026-06-15\""))
         // Okabe-Ito blue and orange: one per day.
-        let look = try await Chromium.look(at: out + "/index.html", png: out + "/index.png", colours: ["#0072b2", "#e69f00"])
+        let look = try Chromium.look(at: out + "/index.html", png: out + "/index.png", colours: ["#0072b2", "#e69f00"])
         #expect((look.pixels["#0072b2"] ?? 0) > 500 && (look.pixels["#e69f00"] ?? 0) > 500, "\(look.pixels)")
         #expect(look.requests.isEmpty, "requests: \(look.requests)")
     }
@@ -107,7 +107,7 @@ import TrailbookTestSupport
         let dir = try Samples.temporaryDirectory()
         try "<html><body><img src=\"http://127.0.0.1:9/tracker.png\"></body></html>".write(
             toFile: dir + "/leaky.html", atomically: true, encoding: .utf8)
-        let look = try await Chromium.look(at: dir + "/leaky.html", png: dir + "/leaky.png", colours: [])
+        let look = try Chromium.look(at: dir + "/leaky.html", png: dir + "/leaky.png", colours: [])
         #expect(look.requests.contains { $0.contains("127.0.0.1:9/tracker.png") }, "\(look.requests)")
     }
 
@@ -253,7 +253,7 @@ import TrailbookTestSupport
                     (layout.smallestSVGText ?? 99) >= 9, "\(page) at \(width) px: labels \(layout.smallestSVGText!) px")
                 #expect(layout.nowrapLines == 1, "\(page) at \(width) px: \(layout.wrapped) wrap")
                 let framed = try Chromium.framed(page, width: width)
-                let look = try await Chromium.look(
+                let look = try Chromium.look(
                     at: framed.page, png: page + "-\(width).png", colours: ["#d62728", "#1f77b4"],
                     width: max(500, width + 20), height: 1400)
                 try? FileManager.default.removeItem(atPath: framed.page)

@@ -98,7 +98,7 @@ import TrailbookTestSupport
             "http://127.0.0.1:\(hook.port)/ana", "--secret", "s", "--store", store,
         ])
         #expect(alert.status == 0, "\(alert.stderr)")
-        let server = try await ServeCommandTests.RunningServer(store: store)
+        let server = try ServeCommandTests.RunningServer(store: store)
         defer { _ = server.stop() }
         let seconds = Int(Date().timeIntervalSince1970) - 1800
         let epochs = await Self.outAndBack(from: seconds)

@@ -11,7 +11,7 @@ import TrailbookTestSupport
     func store() throws -> String { try Samples.temporaryDirectory() + "/trailbook.sqlite" }
 
     @Test func importStoresOnceAndRidesAndPointsShowIt() async throws {
-        let s = try await store()
+        let s = try store()
         let first = try await run(["import", "--store", s, "Samples/ride.nmea"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("1762 kept, 1762 stored"))
@@ -51,7 +51,7 @@ import TrailbookTestSupport
     }
 
     @Test func daysAreLocalDatesInTheConfiguredZone() async throws {
-        let s = try await store()
+        let s = try store()
         _ = try await run(["import", "--store", s, "Samples/ride.nmea"])  // 06:30-07:00 UTC on 14 June
         let kiritimati = ["--time-zone", "Pacific/Kiritimati"]  // UTC+14: 20:30 local, still the 14th
         #expect(try await run(["rides", "--store", s, "--day", "2026-06-14"] + kiritimati).stdout.contains("ride 1"))
@@ -64,7 +64,7 @@ import TrailbookTestSupport
     }
 
     @Test func notNMEAExits65AndStoresNothing() async throws {
-        let s = try await store()
+        let s = try store()
         let junk = try Samples.temporaryDirectory() + "/photo.jpg"
         try Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 97) | 0x80 }).write(to: URL(fileURLWithPath: junk))
         let result = try await run(["import", "--store", s, "Samples/edge/midnight.nmea", junk])
@@ -79,7 +79,7 @@ import TrailbookTestSupport
     @Test func emptyFileExits65() async throws {
         let empty = try Samples.temporaryDirectory() + "/empty.nmea"
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
-        let result = try await run(["import", "--store", try await store(), empty])
+        let result = try await run(["import", "--store", try store(), empty])
         #expect(result.status == 65)
         #expect(result.stderr.contains("Nothing to import from \(empty): it is empty"))
     }
@@ -101,7 +101,7 @@ import TrailbookTestSupport
     }
 
     @Test func unknownRideExits66() async throws {
-        let s = try await store()
+        let s = try store()
         _ = try await run(["import", "--store", s, "Samples/edge/midnight.nmea"])
         let result = try await run(["points", "--store", s, "--ride", "42"])
         #expect(result.status == 66)
@@ -109,7 +109,7 @@ import TrailbookTestSupport
     }
 
     @Test func storeFromTheEnvironment() async throws {
-        let s = try await store()
+        let s = try store()
         let result = try await run(["import", "Samples/edge/midnight.nmea"], environment: ["TRAILBOOK_STORE": s])
         #expect(result.stdout.contains("store \(s)"))
         #expect(FileManager.default.fileExists(atPath: s))

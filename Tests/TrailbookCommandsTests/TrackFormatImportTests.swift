@@ -97,7 +97,7 @@ import TrailbookTestSupport
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("ride.kmz/doc.kml (KML): \(ride.count + 7) elements read"), "\(result.stdout)")
         #expect(result.stderr.contains("1 other file passed over"), "\(result.stderr)")
-        await #expect(try await GoogleImportTests.storedPoints(kmzStore, day: "2026-06-14").count == ride.count + 1)
+        #expect(try await GoogleImportTests.storedPoints(kmzStore, day: "2026-06-14").count == ride.count + 1)
     }
 
     /// A day as Google Maps' Timeline exported it to KML ("Export this day to KML", until 2024):
@@ -498,6 +498,6 @@ import TrailbookTestSupport
         #expect(result.status == 65, "\(result.stdout) \(result.stderr)")
         #expect(result.stderr.contains(expected), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        await #expect(try await GoogleImportTests.storedPoints(store, day: "2026-06-14").isEmpty)
+        #expect(try await GoogleImportTests.storedPoints(store, day: "2026-06-14").isEmpty)
     }
 }
