@@ -94,11 +94,12 @@ public struct Trailbook: AsyncParsableCommand {
     /// thread.
     public static func main(_ arguments: [String]) async -> Int32 {
         do {
-            let command = try parseAsRoot(prepared(arguments))
+            let words = prepared(arguments)
+            let command = try parseAsRoot(words)
             if var asynchronous = command as? AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
-                try await runSynchronously(command)
+                try await runSynchronously(words)
             }
             return ExitStatus.ok.rawValue
         } catch let failure as CommandFailure {
@@ -128,22 +129,21 @@ public struct Trailbook: AsyncParsableCommand {
 
     /// Runs a synchronous command off the cooperative threads: on the main thread for the
     /// process's console (as the binary always has), else on an offload thread (which sees the
-    /// task's console).
-    private static func runSynchronously(_ command: any ParsableCommand) async throws {
-        let held = Held(command)
+    /// task's console). The command is parsed again where it runs (a parsed command is not
+    /// Sendable; its arguments are, and parsing takes well under a millisecond).
+    private static func runSynchronously(_ arguments: [String]) async throws {
         let console = Console.current
         if console.isProcessOutput && console.input == STDIN_FILENO {
-            try await MainActor.run { try held.run() }
+            try await MainActor.run {
+                var command = try parseAsRoot(arguments)
+                try command.run()
+            }
         } else {
-            try await Blocking.runOnConsole { try held.run() }
+            try await Blocking.runOnConsole {
+                var command = try parseAsRoot(arguments)
+                try command.run()
+            }
         }
-    }
-
-    /// A parsed command handed to the thread that runs it; only that thread touches it.
-    private final class Held: @unchecked Sendable {
-        private var command: any ParsableCommand
-        init(_ command: any ParsableCommand) { self.command = command }
-        func run() throws { try command.run() }
     }
 
     /// The sentence for a command line whose word after a group of commands is none of them
