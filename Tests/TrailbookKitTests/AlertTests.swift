@@ -83,7 +83,7 @@ import TrailbookTestSupport
         let notifier = Notifier(
             store: store, settings: settings, logger: Self.logger,
             sender: AlertSender(timeout: 5, environment: ["TRAILBOOK_NOTIFY_SEND": standIn]))
-        try await deliver(notifier, seconds: 20) {
+        try await deliver(notifier, seconds: 60) {
             hook.requests().count >= 1 && ntfy.requests().count >= 1 && received().count >= 2
                 && ((try? String(contentsOfFile: desktopLog, encoding: .utf8)) ?? "").contains("Reminder")
         }
@@ -156,7 +156,7 @@ import TrailbookTestSupport
         let waiting = try store.readNow { try $0.alerts(account: nil) }[0].counts
         #expect(waiting == DeliveryCounts(waiting: 1, delivered: 0, dropped: 0), "\(waiting)")
         try hook.start()
-        try await deliver(notifier, seconds: 20) { !hook.requests().isEmpty }
+        try await deliver(notifier, seconds: 60) { !hook.requests().isEmpty }
         // A few more rounds: nothing is sent twice.
         for _ in 0..<5 {
             try await notifier.deliverDue()
@@ -174,7 +174,8 @@ import TrailbookTestSupport
     @Test func aDeliveryNotMadeInTimeIsDroppedWithItsReason() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = try newStore(dir)
-        let port = try HookReceiver(directory: dir).port  // nobody listens there
+        let refusing = try RefusingPort()  // bound, never listening: refused at once
+        let port = refusing.port
         _ = try await AlertService(store: store).add(
             types: [.placeArrive], place: nil, device: nil, quiet: nil, cooldown: 0,
             channel: .webhook(URL(string: "http://127.0.0.1:\(port)/")!, secret: nil))
@@ -184,12 +185,14 @@ import TrailbookTestSupport
         settings.giveUpAfter = 1
         settings.retryMax = 1
         let notifier = Notifier(store: store, settings: settings, logger: Self.logger)
-        try await deliver(notifier, seconds: 10) {
+        // Ends as soon as it is dropped; the bound is generous for a loaded machine.
+        try await deliver(notifier, seconds: 60) {
             (try? store.readNow { try $0.alerts(account: nil) }[0].counts.dropped) == 1
         }
         #expect(
             try store.readNow { try $0.alerts(account: nil) }[0].counts
                 == DeliveryCounts(waiting: 0, delivered: 0, dropped: 1))
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func quietHoursCooldownPlaceAndDeviceChooseTheAlerts() throws {
