@@ -100,6 +100,55 @@ public enum StoreContract {
             try expect(try store.removeCorrection(first!, account: nil), "removed")
             try expect(try store.corrections(account: nil).map(\.kind) == [.place], "one left")
         },
+        Case(description: "the kept timeline is per account, read by overlap, replaced by its entries' start") {
+            store in
+            let home = Coordinate(latitude: 47.37, longitude: 8.54)
+            let office = Coordinate(latitude: 47.39, longitude: 8.515)
+            let h: Int64 = 3_600_000
+            let entries = [
+                KeptEntry(kind: .stay, start: t0 - 8 * h, end: t0, from: home, to: home, spread: 12.5, fixes: 300),
+                KeptEntry(
+                    kind: .move, start: t0, end: t0 + h / 4, from: home, to: office, fixes: 90, distance: 3400.5,
+                    movingSeconds: 840, medianSpeed: 4.1, highSpeed: 6.2, mode: "cycling", modeFrom: "speeds"),
+                KeptEntry(
+                    kind: .stay, start: t0 + h / 4, end: t0 + 9 * h, from: office, to: office, spread: 8, fixes: 400,
+                    ongoing: true),
+            ]
+            try expect(try store.keptTimelineState(account: nil) == nil, "none kept in a new store")
+            let state = KeptTimelineState(version: 1, rules: "r", through: t0 + 9 * h, madeMilliseconds: t0 + 10 * h)
+            try expect(try store.keepTimeline(entries, from: .min, to: .max, state: state, account: nil), "kept")
+            try expect(try store.keptTimelineState(account: nil) == state, "its state read back")
+            let all = try store.keptTimeline(fromMilliseconds: .min, toMilliseconds: .max, account: nil)
+            func unnumbered(_ e: KeptEntry) -> KeptEntry {
+                var e = e
+                e.id = 0
+                return e
+            }
+            try expect(
+                all.map(unnumbered) == entries && Set(all.map(\.id)).count == 3,
+                "read back whole, each with an id of its own: \(all)")
+            // By overlap: the night ends at t0, the ride starts there.
+            let ride = try store.keptTimeline(fromMilliseconds: t0 + 1, toMilliseconds: t0 + h / 4, account: nil)
+            try expect(ride.map(\.kind) == [.move], "the entry under way: \(ride)")
+            let edge = try store.keptTimeline(fromMilliseconds: t0, toMilliseconds: t0 + 1, account: nil)
+            try expect(edge.count == 2, "one ending at the start and one starting there: \(edge)")
+            // Replaced from the ride on: the night keeps its id, the rest are new rows.
+            var redone = Array(entries.suffix(2))
+            redone[0].mode = "car"
+            let later = KeptTimelineState(version: 1, rules: "r", through: t0 + 9 * h, madeMilliseconds: t0 + 11 * h)
+            try expect(try store.keepTimeline(redone, from: t0, to: .max, state: later, account: nil), "replaced")
+            let after = try store.keptTimeline(fromMilliseconds: .min, toMilliseconds: .max, account: nil)
+            try expect(
+                after.map(\.mode) == [nil, "car", nil] && after[0].id == all[0].id
+                    && Set(after.map(\.id)).isDisjoint(with: all.suffix(2).map(\.id)),
+                "the night kept, the rest replaced with new ids: \(after)")
+            _ = try store.addAccount(name: "ben", passwordHash: "v1$b")
+            try expect(
+                try store.keptTimeline(fromMilliseconds: .min, toMilliseconds: .max, account: "ben").isEmpty
+                    && (try store.keptTimelineState(account: "ben")) == nil, "ben has none of mine")
+            try expect(
+                !(try store.keepTimeline(entries, from: .min, to: .max, state: state, account: "nobody")), "no account")
+        },
         Case(description: "a device name gives one device, made on first use") { store in
             let bike = try store.device(named: "bike")
             try expect(try store.device(named: "bike") == bike, "the same name gave another device")

@@ -561,6 +561,44 @@ enum PostgresSchema {
                 """,
                 "CREATE UNIQUE INDEX found_place_on_number ON found_place (user_id, number)",
             ]),
+        // Each account's kept stays and moves (as on SQLite).
+        Migration(
+            name: "p16-kept-timeline",
+            statements: [
+                """
+                CREATE TABLE timeline_entry (
+                    id bigserial PRIMARY KEY,
+                    user_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    kind text NOT NULL,
+                    start_ms bigint NOT NULL,
+                    end_ms bigint NOT NULL,
+                    lat double precision NOT NULL,
+                    lon double precision NOT NULL,
+                    to_lat double precision NOT NULL,
+                    to_lon double precision NOT NULL,
+                    spread double precision NOT NULL,
+                    fixes bigint NOT NULL,
+                    ongoing boolean NOT NULL,
+                    distance double precision NOT NULL,
+                    moving_s double precision NOT NULL,
+                    median_speed double precision NOT NULL,
+                    high_speed double precision NOT NULL,
+                    mode text,
+                    mode_from text,
+                    CHECK (end_ms >= start_ms)
+                )
+                """,
+                "CREATE INDEX timeline_entry_on_start ON timeline_entry (user_id, start_ms)",
+                """
+                CREATE TABLE timeline_state (
+                    user_id bigint PRIMARY KEY REFERENCES account ON DELETE CASCADE,
+                    version bigint NOT NULL,
+                    rules text NOT NULL,
+                    through_ms bigint NOT NULL,
+                    made_ms bigint NOT NULL
+                )
+                """,
+            ]),
     ]
 
     /// Applies the migrations this database lacks, holding the migration lock (a second process

@@ -59,6 +59,12 @@ public protocol VisitReading {
     func foundPlaces(account: String?) throws -> [FoundPlace]
     /// The account's corrections, in time order (then id).
     func corrections(account: String?) throws -> [MovementCorrection]
+    /// The account's kept stays and moves that overlap `[from, to)` (an entry ending at `from`
+    /// included), in time order.
+    func keptTimeline(fromMilliseconds from: Int64, toMilliseconds to: Int64, account: String?) throws
+        -> [KeptEntry]
+    /// What the account's kept timeline was made with; nil when it was never made.
+    func keptTimelineState(account: String?) throws -> KeptTimelineState?
 }
 
 /// What a write unit changes of found places and corrections (``VisitReading`` is what any unit reads).
@@ -78,4 +84,9 @@ public protocol VisitStoring: VisitReading {
     func addCorrection(_ correction: MovementCorrection, account: String?) throws -> Int64?
     /// Whether the account had the correction `id`.
     func removeCorrection(_ id: Int64, account: String?) throws -> Bool
+    /// Replaces the account's kept entries that start in `[from, to)` with `entries` (their ids
+    /// are given by the store) and records `state`; false when there is no such account.
+    func keepTimeline(
+        _ entries: [KeptEntry], from: Int64, to: Int64, state: KeptTimelineState, account: String?
+    ) throws -> Bool
 }

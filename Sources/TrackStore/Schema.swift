@@ -634,6 +634,42 @@ enum Schema {
                     DROP TABLE point_sensors;
                     """)
         }
+        migrator.registerMigration("v24-kept-timeline") { db in
+            // Each account's stays and moves as the writes found them (docs/TIMELINE.md), read
+            // by every reader; ids never reused, so an id a correction names is that entry's.
+            try db.execute(
+                sql: """
+                    CREATE TABLE timeline_entry (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                        kind TEXT NOT NULL,
+                        start_ms INTEGER NOT NULL,
+                        end_ms INTEGER NOT NULL,
+                        lat REAL NOT NULL,
+                        lon REAL NOT NULL,
+                        to_lat REAL NOT NULL,
+                        to_lon REAL NOT NULL,
+                        spread REAL NOT NULL,
+                        fixes INTEGER NOT NULL,
+                        ongoing INTEGER NOT NULL,
+                        distance REAL NOT NULL,
+                        moving_s REAL NOT NULL,
+                        median_speed REAL NOT NULL,
+                        high_speed REAL NOT NULL,
+                        mode TEXT,
+                        mode_from TEXT,
+                        CHECK (end_ms >= start_ms)
+                    );
+                    CREATE INDEX timeline_entry_on_start ON timeline_entry (user_id, start_ms);
+                    CREATE TABLE timeline_state (
+                        user_id INTEGER PRIMARY KEY REFERENCES user(id) ON DELETE CASCADE,
+                        version INTEGER NOT NULL,
+                        rules TEXT NOT NULL,
+                        through_ms INTEGER NOT NULL,
+                        made_ms INTEGER NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 

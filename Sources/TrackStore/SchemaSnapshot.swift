@@ -26,6 +26,7 @@ enum SchemaSnapshot {
         "v21-found-places",
         "v22-found-place-numbers",
         "v23-sensors-in-point",
+        "v24-kept-timeline",
     ]
     static let statements: [String] = [
         #"""
@@ -191,6 +192,38 @@ enum SchemaSnapshot {
         )
         """#,
         #"""
+        CREATE TABLE timeline_entry (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            start_ms INTEGER NOT NULL,
+            end_ms INTEGER NOT NULL,
+            lat REAL NOT NULL,
+            lon REAL NOT NULL,
+            to_lat REAL NOT NULL,
+            to_lon REAL NOT NULL,
+            spread REAL NOT NULL,
+            fixes INTEGER NOT NULL,
+            ongoing INTEGER NOT NULL,
+            distance REAL NOT NULL,
+            moving_s REAL NOT NULL,
+            median_speed REAL NOT NULL,
+            high_speed REAL NOT NULL,
+            mode TEXT,
+            mode_from TEXT,
+            CHECK (end_ms >= start_ms)
+        )
+        """#,
+        #"""
+        CREATE TABLE timeline_state (
+            user_id INTEGER PRIMARY KEY REFERENCES user(id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            rules TEXT NOT NULL,
+            through_ms INTEGER NOT NULL,
+            made_ms INTEGER NOT NULL
+        )
+        """#,
+        #"""
         CREATE INDEX "record_on_t" ON "record"("t")
         """#,
         #"""
@@ -249,6 +282,9 @@ enum SchemaSnapshot {
         """#,
         #"""
         CREATE UNIQUE INDEX found_place_on_number ON found_place (user_id, number)
+        """#,
+        #"""
+        CREATE INDEX timeline_entry_on_start ON timeline_entry (user_id, start_ms)
         """#,
     ]
     static let sequences: [(table: String, seq: Int64)] = [

@@ -111,3 +111,75 @@ extension SQLiteStoring {
         }
     }
 }
+
+extension SQLiteStoring {
+    public func keptTimeline(fromMilliseconds from: Int64, toMilliseconds to: Int64, account: String?) throws
+        -> [KeptEntry]
+    {
+        try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT e.* FROM timeline_entry e JOIN user u ON u.id = e.user_id
+                    WHERE u.name = ? AND e.start_ms < ? AND e.end_ms >= ? ORDER BY e.start_ms, e.id
+                    """,
+                arguments: [account ?? TrackStore.localUser, to, from]
+            ).compactMap { r in
+                KeptEntry.Kind(rawValue: r["kind"]).map { kind in
+                    KeptEntry(
+                        id: r["id"], kind: kind, start: r["start_ms"], end: r["end_ms"],
+                        from: Coordinate(latitude: r["lat"], longitude: r["lon"]),
+                        to: Coordinate(latitude: r["to_lat"], longitude: r["to_lon"]), spread: r["spread"],
+                        fixes: r["fixes"], ongoing: r["ongoing"], distance: r["distance"], movingSeconds: r["moving_s"],
+                        medianSpeed: r["median_speed"], highSpeed: r["high_speed"], mode: r["mode"],
+                        modeFrom: r["mode_from"])
+                }
+            }
+        }
+    }
+
+    public func keptTimelineState(account: String?) throws -> KeptTimelineState? {
+        try pool.read { db in
+            try Row.fetchOne(
+                db,
+                sql: "SELECT s.* FROM timeline_state s JOIN user u ON u.id = s.user_id WHERE u.name = ?",
+                arguments: [account ?? TrackStore.localUser]
+            ).map {
+                KeptTimelineState(
+                    version: $0["version"], rules: $0["rules"], through: $0["through_ms"],
+                    madeMilliseconds: $0["made_ms"])
+            }
+        }
+    }
+
+    public func keepTimeline(
+        _ entries: [KeptEntry], from: Int64, to: Int64, state: KeptTimelineState, account: String?
+    ) throws -> Bool {
+        try pool.write { db in
+            guard let user = try Self.accountID(db, account) else { return false }
+            try db.execute(
+                sql: "DELETE FROM timeline_entry WHERE user_id = ? AND start_ms >= ? AND start_ms < ?",
+                arguments: [user, from, to])
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO timeline_entry (user_id, kind, start_ms, end_ms, lat, lon, to_lat, to_lon, spread,
+                        fixes, ongoing, distance, moving_s, median_speed, high_speed, mode, mode_from)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+            for e in entries {
+                try insert.execute(arguments: [
+                    user, e.kind.rawValue, e.start, e.end, e.from.latitude, e.from.longitude, e.to.latitude,
+                    e.to.longitude, e.spread, e.fixes, e.ongoing, e.distance, e.movingSeconds, e.medianSpeed,
+                    e.highSpeed, e.mode, e.modeFrom,
+                ])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO timeline_state (user_id, version, rules, through_ms, made_ms) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (user_id) DO UPDATE SET version = excluded.version, rules = excluded.rules,
+                        through_ms = excluded.through_ms, made_ms = excluded.made_ms
+                    """, arguments: [user, state.version, state.rules, state.through, state.madeMilliseconds])
+            return true
+        }
+    }
+}

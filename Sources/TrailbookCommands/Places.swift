@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GPSCore
+import Synchronization
 import TrackModel
 import TrailbookKit
 
@@ -155,10 +156,94 @@ struct Events: AsyncParsableCommand {
     }
 }
 
-/// `trailbook timeline D`: the day as one list in time order.
+/// `trailbook timeline D` (the day as one list in time order) and `trailbook timeline rebuild`.
 struct Timeline: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timeline",
+        abstract: "Show a day as one timeline (timeline D), or make the kept stays and moves again (timeline rebuild).",
+        discussion: """
+            The stays and moves of every day are kept in the store, made when points arrive \
+            (docs/TIMELINE.md); every reader reads them.
+            """,
+        subcommands: [TimelineDay.self, TimelineRebuild.self], defaultSubcommand: TimelineDay.self)
+}
+
+/// `trailbook timeline rebuild [--from D --to D]`: the kept stays and moves made again.
+struct TimelineRebuild: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rebuild",
+        abstract: "Make the kept stays and moves again, from the stored points and imported visits.",
+        discussion: """
+            The writes keep them (import, the server after a phone's batch, rm); run this after \
+            changing the [visits] settings, or to keep those of a store made by an older release \
+            (until then, each reader works the days out itself). Without --from/--to every day is \
+            made again, with a progress bar on a terminal; with them, those days (all of them when \
+            the rows were made with other settings or none were kept).
+            """)
+
+    @OptionGroup var days: DayRangeOptions
+    @Flag(help: #"Print {"account", "whole", "from", "to", "stays", "moves", "version", "rules", "seconds"}."#)
+    var json = false
+    @OptionGroup var accountOptions: AccountOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var zoneOptions: ZoneOptions
+
+    struct Report: Encodable {
+        var account: String?
+        var whole: Bool
+        var from: String?
+        var to: String?
+        var stays: Int
+        var moves: Int
+        var version: Int
+        var rules: String
+        var seconds: Double
+    }
+
+    func run() async throws {
+        let config = try zoneOptions.loaded()
+        let zone = config.timeZone
+        let rules = config.pipeline.visits
+        let store = try storeOptions.open()
+        let account = try await accountOptions.account(in: store)
+        let started = ContinuousClock.now
+        let outcome: TimelineKeeper.Outcome
+        if days.isSet {
+            let (from, to, _) = try await store.read { [days] tx in
+                try days.range(in: zone, store: tx, devices: DeviceFilter(account: account))
+            }
+            outcome = try await TimelineKeeper.redo(store: store, account: account, from: from, to: to, rules: rules)
+        } else {
+            let bar = Mutex<ProgressBar?>(nil)
+            outcome = try await TimelineKeeper.rebuild(store: store, account: account, rules: rules) { done, total in
+                bar.withLock { bar in
+                    if bar == nil { bar = ProgressBar(label: "timeline", total: total, unit: "days") }
+                    bar?.update(done)
+                }
+            }
+            bar.withLock { $0?.finish() }
+        }
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
+        func time(_ ms: Int64) -> String? {
+            outcome.stays + outcome.moves == 0 ? nil : LocalTime.format(ms, zone: zone)
+        }
+        let report = Report(
+            account: account, whole: outcome.whole, from: time(outcome.from), to: time(outcome.to),
+            stays: outcome.stays, moves: outcome.moves, version: TimelineKeeper.version,
+            rules: TimelineKeeper.rulesText(rules), seconds: (seconds * 1000).rounded() / 1000)
+        if json { return try printJSON(report) }
+        let what = "\(counted(outcome.stays, "stay")) and \(counted(outcome.moves, "move"))"
+        let span = report.from.map { " from \($0) to \(report.to ?? $0)" } ?? ""
+        print(
+            (outcome.whole ? "Kept the whole timeline: " : "Kept the timeline of those days: ") + what + span
+                + String(format: ", in %.1f s.", seconds))
+    }
+}
+
+/// `trailbook timeline D`: the day as one list in time order.
+struct TimelineDay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Show a day as one timeline: rides, visits, trips, stops, events, cues, tasks and records.",
         discussion: """
             Visits run from a place.arrive to its place.depart, and where the points show a stay \

@@ -118,6 +118,15 @@ public struct Visit: Equatable, Sendable {
     /// The user said which place it was (``Remembered``).
     public var placeCorrected = false
 
+    public init(
+        start: Int64, end: Int64, center: Coordinate, spread: Double, fixes: Int, ongoing: Bool = false,
+        place: Int? = nil, placeCorrected: Bool = false
+    ) {
+        (self.start, self.end, self.center, self.spread, self.fixes, self.ongoing) =
+            (start, end, center, spread, fixes, ongoing)
+        (self.place, self.placeCorrected) = (place, placeCorrected)
+    }
+
     public var seconds: Double { Double(end - start) / 1000 }
 }
 
@@ -140,6 +149,15 @@ public struct Trip: Equatable, Sendable {
     public var modeFrom = ModeSource.speeds
     /// The user gave the mode.
     public var modeCorrected: Bool { modeFrom == .you }
+
+    public init(
+        start: Int64, end: Int64, from: Coordinate, to: Coordinate, distance: Double, mode: TravelMode,
+        movingSeconds: Double, medianSpeed: Double, highSpeed: Double, fixes: Int, modeFrom: ModeSource = .speeds
+    ) {
+        (self.start, self.end, self.from, self.to, self.distance, self.mode) = (start, end, from, to, distance, mode)
+        (self.movingSeconds, self.medianSpeed, self.highSpeed, self.fixes, self.modeFrom) =
+            (movingSeconds, medianSpeed, highSpeed, fixes, modeFrom)
+    }
 
     public var seconds: Double { Double(end - start) / 1000 }
 }

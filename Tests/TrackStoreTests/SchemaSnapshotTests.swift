@@ -73,8 +73,10 @@ import TrailbookTestSupport
     }
 
     /// Where a test that finds the snapshot out of date writes the one to copy in.
+    /// Written where the test's temporary folders are not (they go when the process exits), so
+    /// that the file is there to copy.
     static func writeNewSnapshot(_ source: String) throws -> String {
-        let path = try Samples.temporaryDirectory() + "/SchemaSnapshot.swift"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trailbook-SchemaSnapshot.swift").path
         try source.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -52,6 +52,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
                 "v12-cues-tasks-alerts", "v13-record-conditions", "v14-weather-readings", "v15-diary-accounts",
                 "v16-import-accounts", "v17-segment-ride-index", "v18-point-sensors", "v19-account-preferences",
                 "v20-gazetteer", "v21-found-places", "v22-found-place-numbers", "v23-sensors-in-point",
+                "v24-kept-timeline",
             ])
         #expect(try store.integrityCheck() == "ok")
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -67,6 +68,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
                 "v12-cues-tasks-alerts", "v13-record-conditions", "v14-weather-readings", "v15-diary-accounts",
                 "v16-import-accounts", "v17-segment-ride-index", "v18-point-sensors", "v19-account-preferences",
                 "v20-gazetteer", "v21-found-places", "v22-found-place-numbers", "v23-sensors-in-point",
+                "v24-kept-timeline",
             ])
     }
 
@@ -110,6 +112,7 @@ func keptPointsAndFixes(_ bytes: [UInt8]) -> (
                 "v12-cues-tasks-alerts", "v13-record-conditions", "v14-weather-readings", "v15-diary-accounts",
                 "v16-import-accounts", "v17-segment-ride-index", "v18-point-sensors", "v19-account-preferences",
                 "v20-gazetteer", "v21-found-places", "v22-found-place-numbers", "v23-sensors-in-point",
+                "v24-kept-timeline",
             ])
         #expect(try store.readNow { try $0.rides() }.map(\.pointCount) == [100])
         #expect(try store.readNow { try $0.rides() }.map(\.device) == ["default"])

@@ -36,8 +36,10 @@ import TrailbookTestSupport
                     }
                 }
             }
-            // Every unit waits (the first may be the drain's, waiting on the writer itself).
-            let deadline = ContinuousClock.now + .seconds(30)
+            // Every unit waits (the first may be the drain's, waiting on the writer itself); on a
+            // machine busy with the other tests the 40 tasks may take long to start: the wait ends
+            // when they all wait.
+            let deadline = ContinuousClock.now + .seconds(120)
             while store.writeGroups.waiting < 39 && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(2))
             }

@@ -524,19 +524,32 @@ public struct DiaryService: Sendable {
         return (from, to)
     }
 
-    /// Removes for good (secure delete, photo files no longer used deleted), in one unit of work.
+    /// Removes for good (secure delete, photo files no longer used deleted), in one unit of work;
+    /// then the kept timeline of that time is made again (``TimelineKeeper/redoAsKept(store:account:from:to:)``).
     public func remove(_ target: RemovalTarget) async throws -> Removal {
-        try await store.write { tx in
+        let (removal, span) = try await store.write { tx -> (Removal, (Int64, Int64)?) in
             try checkRemoval(target, in: tx)
             switch target {
-            case .records(let ids): return try tx.remove(records: ids, account: account).removal
-            case .ride(let id): return try tx.remove(ride: id, account: account) ?? Removal()
+            case .records(let ids):
+                let times = try ids.compactMap { try tx.record($0, account: account)?.milliseconds }
+                let span = times.min().map { ($0, times.max()! + 1) }
+                return (try tx.remove(records: ids, account: account).removal, span)
+            case .ride(let id):
+                let span = try tx.rideRange(id).map { ($0.start, $0.end + 1) }
+                return (try tx.remove(ride: id, account: account) ?? Removal(), span)
             case .day(let day):
                 let (from, to) = try dayRange(day, in: tx)
-                return try tx.remove(fromMilliseconds: from, toMilliseconds: to, days: [day], account: account)
+                return (
+                    try tx.remove(fromMilliseconds: from, toMilliseconds: to, days: [day], account: account), (from, to)
+                )
             case .range(let from, let to):
-                return try tx.remove(fromMilliseconds: from, toMilliseconds: to, days: [], account: account)
+                let removal = try tx.remove(fromMilliseconds: from, toMilliseconds: to, days: [], account: account)
+                return (removal, (from, to))
             }
         }
+        if let (from, to) = span {
+            try await TimelineKeeper.redoAsKept(store: store, account: account, from: from, to: to)
+        }
+        return removal
     }
 }

@@ -44,6 +44,9 @@ public struct ImportFileReport: Codable, Sendable {
     /// The first and last point the file stored (UTC, ISO 8601 with milliseconds).
     public var start: String?
     public var end: String?
+    /// The time of the records it read (ms, the first and last; not printed): what changes the
+    /// kept timeline besides the points (Google's visits and activities).
+    public var recordsSpan: ClosedRange<Int64>?
 
     public struct Earlier: Codable, Sendable {
         public var name: String

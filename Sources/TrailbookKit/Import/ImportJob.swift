@@ -138,15 +138,22 @@ public struct ImportJob: Sendable {
 }
 
 extension ImportJob {
-    /// Keeps the places the visits of the days imported found (their numbers, home and work):
+    /// Makes the kept timeline of the days imported again (``TimelineKeeper``) and keeps the
+    /// places its visits found (their numbers, home and work):
     /// the write that brought the points in keeps what they make, so that reading them never
     /// writes (``VisitService/find(store:fromMilliseconds:toMilliseconds:devices:rules:zone:memo:keep:)``).
     public static func keepVisits(
         _ reports: [ImportFileReport], store: any TrackStoring, account: String?, rules: VisitRules, zone: TimeZone
     ) async throws {
-        let starts = reports.compactMap { $0.start.flatMap { UTCTimestamp.milliseconds(Substring($0)) } }
-        let ends = reports.compactMap { $0.end.flatMap { UTCTimestamp.milliseconds(Substring($0)) } }
+        let starts =
+            reports.compactMap { $0.start.flatMap { UTCTimestamp.milliseconds(Substring($0)) } }
+            + reports.compactMap { $0.recordsSpan?.lowerBound }
+        let ends =
+            reports.compactMap { $0.end.flatMap { UTCTimestamp.milliseconds(Substring($0)) } }
+            + reports.compactMap { $0.recordsSpan?.upperBound }
         guard let from = starts.min(), let to = ends.max() else { return }
+        // The kept timeline of the time imported, made again (every entry when none was kept).
+        try await TimelineKeeper.redo(store: store, account: account, from: from, to: to + 1, rules: rules)
         _ = try await VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to + 1, devices: DeviceFilter(account: account),
             rules: rules, zone: zone, keep: true)

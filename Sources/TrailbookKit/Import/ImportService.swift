@@ -343,6 +343,9 @@ public struct ImportService: Sendable {
                 report.end = stored.endMilliseconds.map(LocalTime.utc)
             }
             if earlier != nil { report.replaced = outcome.replacedPoints }
+            if let first = places.map(\.milliseconds).min(), let last = places.map(\.milliseconds).max() {
+                report.recordsSpan = first...last
+            }
             if report.waypoints != nil || report.visits != nil {
                 report.records = outcome.places
                 report.recordsAlreadyStored = places.count - outcome.places

@@ -13,7 +13,8 @@ import Synchronization
 public final class ProgressBar: Sendable {
     private let label: String
     private let total: Int
-    private let points: Bool
+    /// What is counted ("points", "days"); nil: bytes, said in MB.
+    private let unit: String?
     private let enabled: Bool
     /// Where it draws: the standard error of the command that made it, from whichever thread.
     private let console = Console.current
@@ -22,15 +23,23 @@ public final class ProgressBar: Sendable {
     public init(label: String, totalBytes: Int) {
         self.label = label
         total = totalBytes
-        points = false
+        unit = nil
         enabled = totalBytes >= 4 << 20 && Console.current.errorIsTerminal
     }
 
     public init(label: String, totalPoints: Int) {
         self.label = label
         total = totalPoints
-        points = true
+        unit = "points"
         enabled = totalPoints >= 2000 && Console.current.errorIsTerminal
+    }
+
+    /// `total` things said as `unit` ("days"), drawn on a terminal whatever their number.
+    public init(label: String, total: Int, unit: String) {
+        self.label = label
+        self.total = total
+        self.unit = unit
+        enabled = total > 0 && Console.current.errorIsTerminal
     }
 
     /// Bytes or points done so far.
@@ -47,9 +56,8 @@ public final class ProgressBar: Sendable {
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let text =
-            points
-            ? String(format: "\r%@ [%@] %3d%% %d/%d points", label, bar, Int(fraction * 100), bytes, total)
-            : String(
+            unit.map { String(format: "\r%@ [%@] %3d%% %d/%d %@", label, bar, Int(fraction * 100), bytes, total, $0) }
+            ?? String(
                 format: "\r%@ [%@] %3d%% %.1f/%.1f MB", label, bar, Int(fraction * 100), Double(bytes) / 1e6,
                 Double(total) / 1e6)
         console.writeError(text)

@@ -76,10 +76,16 @@ public struct KeptViews: Sendable {
                 store: store, fromMilliseconds: LocalDay.start(CivilDate(unchecked: year, 1, 1), in: local),
                 toMilliseconds: LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: local),
                 devices: DeviceFilter(account: account.name), rules: rules, memo: years)
-            // The places the account's newest points make are kept here (the phones that post
-            // them write points only), so that reading the day never writes: the two days
-            // before its newest point, once per point newer than the round before saw.
+            // The stays and moves and the places the account's newest points make are kept here
+            // (the phones that post them write points only), so that reading the day never
+            // writes: the two days before its newest point, once per point newer than the round
+            // before saw.
             if let end = newest[account.name], kept[account.name] != end {
+                // The kept timeline of the points since the round before (every entry the first
+                // time, or after a new detection version or other rules: docs/TIMELINE.md).
+                try await TimelineKeeper.redo(
+                    store: store, account: account.name, from: kept[account.name] ?? end - 2 * 86_400_000, to: end + 1,
+                    rules: rules)
                 _ = try await VisitService.find(
                     store: store, fromMilliseconds: end - 2 * 86_400_000, toMilliseconds: end + 1,
                     devices: DeviceFilter(account: account.name), rules: rules, zone: local, keep: true)

@@ -115,7 +115,7 @@ public enum VisitService {
     /// faster with the reads in units, and held two windows of points: docs/BENCHMARKS.md.)
     static func detect(
         store: any TrackStoring, from a: Int64, to b: Int64, devices: DeviceFilter, rules: VisitRules,
-        memo: DetectionMemo? = nil
+        memo: DetectionMemo? = nil, progress: (@Sendable (_ done: Int64, _ of: (Int64, Int64)) -> Void)? = nil
     ) async throws -> Detected {
         let run = Carried(Run(detector: StayDetector(rules: rules)))
         var (start, stop) = (a, b)
@@ -148,7 +148,12 @@ public enum VisitService {
         }
         func read(to end: Int64) async throws {
             guard start < end else { return }
-            try await eachWindow(store: store, from: start, to: end, devices: devices, mayFuse: mayFuse, run) {
+            let span = (start, stop)
+            var read: (@Sendable (Int64) -> Void)?
+            if let progress { read = { progress($0, span) } }
+            try await eachWindow(
+                store: store, from: start, to: end, devices: devices, mayFuse: mayFuse, run, progress: read
+            ) {
                 $0.take($1)
             }
             start = end
@@ -212,7 +217,8 @@ public enum VisitService {
     /// into.
     static func eachWindow<State: Sendable>(
         store: any TrackStoring, from: Int64, to: Int64, devices: DeviceFilter, mayFuse: Bool,
-        _ state: Carried<State>, _ body: @escaping @Sendable (inout State, Fix) throws -> Void
+        _ state: Carried<State>, progress: (@Sendable (Int64) -> Void)? = nil,
+        _ body: @escaping @Sendable (inout State, Fix) throws -> Void
     ) async throws {
         var start = from
         while start < to {
@@ -225,6 +231,7 @@ public enum VisitService {
                 }
             }
             start = next
+            progress?(next)
         }
     }
 
@@ -340,6 +347,53 @@ public enum VisitService {
         return (found, a, b)
     }
 
+    /// The visits and trips of a span as detection and what Google (or Dawarich) said make them,
+    /// before places are found, named or corrected: what the kept timeline keeps.
+    struct Made: Sendable {
+        var visits: [Visit]
+        var trips: [Trip]
+        var points: Int
+        var passedOver: Int
+        /// The span read.
+        var a: Int64
+        var b: Int64
+        /// The visits said of the span (their names name the places).
+        var said: [SaidVisit]
+    }
+
+    /// Detects `[from, to)` (``detected(store:from:to:devices:rules:remembered:memo:)``) and
+    /// merges in what was said of it: a visit is a visit for its hours, points or not, and names
+    /// its place; an activity says how a trip went where no phone did.
+    static func detectedAndSaid(
+        store: any TrackStoring, from: Int64, to: Int64, devices: DeviceFilter, rules: VisitRules, remembered: Bool,
+        memo: DetectionMemo?
+    ) async throws -> Made {
+        let (found, a, b) = try await detected(
+            store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo)
+        return try await withSaid(found, a: a, b: b, store: store, account: devices.account)
+    }
+
+    /// What was found in `[a, b)` with what was said of it merged in.
+    static func withSaid(_ found: Detected, a: Int64, b: Int64, store: any TrackStoring, account: String?)
+        async throws -> Made
+    {
+        var (visits, trips) = (found.visits, found.trips)
+        let (saidVisits, saidTrips) = try await said(
+            store: store, from: a == .min ? a : a - 86_400_000, to: b, account: account)
+        SaidVisit.merge(saidVisits.filter { $0.end > a && $0.start < b }, visits: &visits, trips: &trips)
+        if let first = trips.first, let last = trips.last {
+            Trip.hear(
+                saidTrips.filter { $0.end > first.start && $0.start < last.end }.compactMap { t in
+                    t.activity.map { Trip.Said(start: t.start, end: t.end, activity: $0) }
+                }, in: &trips)
+        }
+        // A segment Google knew with no point of it (only its start and end): a trip of its own.
+        SaidTrip.merge(saidTrips.filter { $0.end > a && $0.start < b }, visits: visits, trips: &trips)
+        return Made(
+            visits: visits, trips: trips, points: found.points, passedOver: found.passedOver, a: a, b: b,
+            said: saidVisits)
+    }
+
     /// Reads `[from, to)` into `memo` as ``find(store:fromMilliseconds:toMilliseconds:devices:rules:zone:memo:)``
     /// would, without naming or remembering anything: the server reads each account's year so
     /// in the background, and the year in review's next look reads only the points since.
@@ -363,23 +417,18 @@ public enum VisitService {
         let account = devices.account
         let stored = try await store.read { try $0.foundPlaces(account: account) }
         let remembered = stored.contains { $0.suggestion != nil }
-        let (found, a, b) = try await detected(
-            store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo)
-        var (visits, trips, count) = (found.visits, found.trips, found.points)
-        // What Google knew (its visits and activity segments, imported as records): a visit is a
-        // visit for its hours, points or not, and names its place; an activity says how a trip
-        // went where no phone did.
-        let (saidVisits, saidTrips) = try await said(
-            store: store, from: a == .min ? a : a - 86_400_000, to: b, account: devices.account)
-        SaidVisit.merge(saidVisits.filter { $0.end > a && $0.start < b }, visits: &visits, trips: &trips)
-        if let first = trips.first, let last = trips.last {
-            Trip.hear(
-                saidTrips.filter { $0.end > first.start && $0.start < last.end }.compactMap { t in
-                    t.activity.map { Trip.Said(start: t.start, end: t.end, activity: $0) }
-                }, in: &trips)
+        // The kept timeline when it was made with these rules (docs/TIMELINE.md); else worked out
+        // here, nothing of it kept.
+        let made: Made
+        if let kept = try await TimelineKeeper.read(
+            store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered)
+        {
+            made = kept
+        } else {
+            made = try await detectedAndSaid(
+                store: store, from: from, to: to, devices: devices, rules: rules, remembered: remembered, memo: memo)
         }
-        // A segment Google knew with no point of it (only its start and end): a trip of its own.
-        SaidTrip.merge(saidTrips.filter { $0.end > a && $0.start < b }, visits: visits, trips: &trips)
+        var (visits, trips, count, a, b, saidVisits) = (made.visits, made.trips, made.points, made.a, made.b, made.said)
         let (userPlaces, stated) = try await store.read {
             (try $0.places(account: account), try $0.corrections(account: account))
         }
@@ -423,7 +472,7 @@ public enum VisitService {
         var findings = VisitFindings(
             visits: visits, trips: trips,
             places: Dictionary(uniqueKeysWithValues: places.filter { used.contains($0.id) }.map { ($0.id, $0) }),
-            points: count, passedOver: found.passedOver)
+            points: count, passedOver: made.passedOver)
         findings.addresses = addresses.filter { used.contains($0.key) && !$0.value.isEmpty }
         if !used.isEmpty {
             let places = findings.places

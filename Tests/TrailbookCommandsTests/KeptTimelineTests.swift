@@ -1,0 +1,114 @@
+import Foundation
+import GPSCore
+import RideSimulator
+import Testing
+import TrackModel
+import TrailbookTestSupport
+
+@testable import TrackStore
+@testable import TrailbookKit
+
+/// The kept timeline (issue 80, docs/TIMELINE.md): the stays and moves are rows the writes make
+/// and every reader reads; a read makes none.
+extension VisitsCommandTests {
+    /// Each kept entry as its kind, times and mode (its id aside).
+    static func kept(_ path: String, account: String? = nil) throws -> [String] {
+        let store = try TrackStore(path: path)
+        return try store.readNow { try $0.keptTimeline(fromMilliseconds: .min, toMilliseconds: .max, account: account) }
+            .map { "\($0.kind) \($0.start) \($0.end) \($0.mode ?? "-")" }
+    }
+
+    /// What the store keeps of the timeline and of places, to compare before and after reads.
+    static func keptState(_ path: String) throws -> String {
+        let store = try TrackStore(path: path)
+        return try store.readNow { tx in
+            let entries = try tx.keptTimeline(fromMilliseconds: .min, toMilliseconds: .max, account: nil)
+            return "\(entries.map(\.id)) \(entries) \(String(describing: try tx.keptTimelineState(account: nil))) "
+                + "\(try tx.foundPlaces(account: nil)) \(try tx.corrections(account: nil))"
+        }
+    }
+
+    /// Three files imported one after the other keep the same stays and moves as one rebuild of
+    /// the whole (the redone edges leave no seam), in either order.
+    @Test func importsKeepWhatARebuildOfTheWholeFinds() async throws {
+        let parts = try files()
+        let dir = try Samples.temporaryDirectory()
+        for (name, order) in [("in-order", [0, 1, 2]), ("backwards", [2, 0, 1])] {
+            let store = "\(dir)/\(name).sqlite"
+            #expect(try Self.kept(store).isEmpty)
+            for i in order {
+                #expect(try await run(["import", "--store", store, parts[i]]).status == 0)
+                #expect(!(try Self.kept(store)).isEmpty, "kept by the import of part \(i + 1)")
+            }
+            let byImports = try Self.kept(store)
+            let rebuilt = try await run(["timeline", "rebuild", "--store", store, "--json"])
+            #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(rebuilt.stdout.utf8)) as? [String: Any])
+            let stays = Fortnight.simulator().truth.filter { $0.mode == nil }.count
+            #expect(report["whole"] as? Bool == true && report["stays"] as? Int == stays, "\(report)")
+            #expect(report["rules"] as? String == "radius 100 m, stay 300 s, gap 86400 s, accuracy 250 m")
+            let whole = try Self.kept(store)
+            #expect(whole.count == (report["stays"] as? Int ?? 0) + (report["moves"] as? Int ?? 0))
+            #expect(byImports == whole, "\(name): \(byImports.difference(from: whole))")
+        }
+    }
+
+    /// Reading writes nothing: every read command leaves the kept rows, their ids, the places
+    /// and the corrections as they were.
+    @Test func readsLeaveTheKeptTimelineAsItWas() async throws {
+        let parts = try files()
+        let store = try Samples.temporaryDirectory() + "/reads.sqlite"
+        for part in parts { #expect(try await run(["import", "--store", store, part]).status == 0) }
+        let before = try Self.keptState(store)
+        let zone = ["--store", store, "--time-zone", "Europe/Zurich"]
+        for command in [
+            ["visits"], ["visits", "--day", "2026-06-03", "--json"], ["visits", "--places"], ["day", "2026-06-03"],
+            ["timeline", "2026-06-03", "--json"], ["timeline", "show", "2026-06-04"], ["year", "2026"],
+            ["summary", "--day", "2026-06-03"], ["report", "day", "2026-06-03", "-o", store + ".html"],
+        ] {
+            let result = try await run(command + zone)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(try Self.keptState(store) == before, "\(command) changed what is kept")
+        }
+    }
+
+    /// A removal makes the kept entries of its time again; other rules are a rebuild of the whole,
+    /// and until then a reader with those rules works the days out itself.
+    @Test func aRemovalAndOtherRulesRedoWhatIsKept() async throws {
+        let parts = try files()
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/rm.sqlite"
+        for part in parts { #expect(try await run(["import", "--store", store, part]).status == 0) }
+        let all = try Self.kept(store)
+        // The last day removed (2026-06-14 in Zurich): what is kept ends before it.
+        let removed = try await run([
+            "rm", "--day", "2026-06-14", "--yes", "--store", store, "--time-zone", "Europe/Zurich",
+        ])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let dayStart = Fortnight.start + 13 * 86_400_000
+        let after = try Self.kept(store)
+        let startOf = { (line: String) in Int64(line.split(separator: " ")[1])! }
+        let endOf = { (line: String) in Int64(line.split(separator: " ")[2])! }
+        #expect(after.count < all.count && after.allSatisfy { startOf($0) < dayStart }, "\(after.suffix(3))")
+        #expect(after.last.map(endOf) ?? 0 <= dayStart, "the evening before ends by midnight: \(after.suffix(2))")
+        #expect(Array(all.prefix(after.count - 1)) == Array(after.dropLast()), "what came before kept")
+
+        // Other rules: a rebuild of those days is one of the whole, said so.
+        let config = dir + "/config.toml"
+        try "[visits]\nmin_duration = 600\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let shorter = try await run([
+            "timeline", "rebuild", "--from", "2026-06-03", "--to", "2026-06-04", "--json", "--store", store, "--config",
+            config,
+        ])
+        #expect(shorter.status == 0, "\(shorter.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(shorter.stdout.utf8)) as? [String: Any])
+        #expect(
+            report["whole"] as? Bool == true
+                && report["rules"] as? String == "radius 100 m, stay 600 s, gap 86400 s, accuracy 250 m")
+        let text = try await run(["timeline", "rebuild", "--store", store, "--config", config])
+        #expect(text.status == 0 && text.stdout.hasPrefix("Kept the whole timeline: "), "\(text.stdout)")
+        let state = try TrackStore(path: store).readNow { try $0.keptTimelineState(account: nil) }
+        #expect(state?.rules.contains("stay 600 s") == true && state?.version == TimelineKeeper.version)
+    }
+}
