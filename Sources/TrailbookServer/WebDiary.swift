@@ -53,6 +53,25 @@ struct WebDiary {
             let message = request.uri.queryParameters.get("saved").flatMap { Self.saved[String($0)] }
             return try await page(day, user: session.user, csrf: session.csrf, message: message)
         }
+        // The day's timeline as `trailbook timeline D --json` gives it: the kept stays and moves with
+        // their ids, the rides, events, cues, tasks and records, for scripts and the phone apps.
+        router.get("/api/days/:date") { request, context -> Response in
+            let user = try await login.user(request, context)
+            guard let text = context.parameters.get("date"), let day = CivilDate(iso: text) else {
+                throw Refusal(.badRequest, "A day is written YYYY-MM-DD, e.g. /api/days/2026-06-14.")
+            }
+            let zone = await login.local(user, zone: zone).zone
+            let devices = DeviceFilter(account: user)
+            let (cut, until) = try await store.read { tx in
+                (
+                    try DayZone.of(day, store: tx, devices: devices, zone: zone),
+                    try DayZone.end(of: day, store: tx, devices: devices, zone: zone)
+                )
+            }
+            let entries = try await DayTimeline.load(
+                day, store: store, zone: zone, cutIn: cut, until: until, devices: devices, visits: visitRules)
+            return try SharingServer.json(TimelineJSON(date: day.description, zone: zone, cutIn: cut, entries: entries))
+        }
         router.post("/day/:date/summary") { request, context -> Response in
             let (user, _, fields) = try await WebPages.form(request, login: login)
             let day = try Self.day(context)

@@ -117,6 +117,8 @@ public struct Visit: Equatable, Sendable {
     public var place: Int?
     /// The user said which place it was (``Remembered``).
     public var placeCorrected = false
+    /// Its row's id in the account's kept timeline; nil when it was worked out on reading.
+    public var id: Int64?
 
     public init(
         start: Int64, end: Int64, center: Coordinate, spread: Double, fixes: Int, ongoing: Bool = false,
@@ -147,6 +149,8 @@ public struct Trip: Equatable, Sendable {
     public var fixes: Int
     /// Where the mode comes from: the speeds, the phone, or the user (``Remembered``).
     public var modeFrom = ModeSource.speeds
+    /// Its row's id in the account's kept timeline; nil when it was worked out on reading.
+    public var id: Int64?
     /// The user gave the mode.
     public var modeCorrected: Bool { modeFrom == .you }
 

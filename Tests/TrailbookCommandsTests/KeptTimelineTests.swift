@@ -111,4 +111,34 @@ extension VisitsCommandTests {
         let state = try TrackStore(path: store).readNow { try $0.keptTimelineState(account: nil) }
         #expect(state?.rules.contains("stay 600 s") == true && state?.version == TimelineKeeper.version)
     }
+
+    /// `timeline D --json` and `visits --json` name each stay and move by its kept row's id: the
+    /// same in both, the same on every read, and kept when a later import adds other days.
+    @Test func theDaysEntriesCarryTheirKeptIDs() async throws {
+        let parts = try files()
+        let store = try Samples.temporaryDirectory() + "/ids.sqlite"
+        for part in parts.prefix(2) { #expect(try await run(["import", "--store", store, part]).status == 0) }
+        let zone = ["--store", store, "--time-zone", "Europe/Zurich"]
+        func timelineIDs() async throws -> [String: Int] {
+            let result = try await run(["timeline", "2026-06-03", "--json"] + zone)
+            #expect(result.status == 0, "\(result.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let entries = try #require(json["entries"] as? [[String: Any]])
+            var ids: [String: Int] = [:]
+            for e in entries where ["visit", "trip"].contains(e["kind"] as? String) {
+                ids["\(e["kind"]!) \(e["start"]!)"] = e["id"] as? Int
+            }
+            return ids
+        }
+        let first = try await timelineIDs()
+        #expect(first.count >= 5 && first.values.allSatisfy { $0 > 0 }, "\(first)")
+        #expect(try await timelineIDs() == first, "the same ids on another read")
+        let found = try await visits(store, ["--day", "2026-06-03"])
+        let visitIDs = (found["visits"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+        let tripIDs = (found["trips"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+        #expect(Set(visitIDs + tripIDs).isSuperset(of: Set(first.values)), "visits --json names the same rows")
+        // The last days imported: the 3rd keeps its rows.
+        #expect(try await run(["import", "--store", store, parts[2]]).status == 0)
+        #expect(try await timelineIDs() == first, "kept through an import of other days")
+    }
 }

@@ -180,6 +180,12 @@ import TrailbookTestSupport
         try await call("GET", "/api/friends/{user}/track", "/api/friends/ana/track?hours=-1", headers: ben, expect: 400)
         try await call("GET", "/api/friends/{user}/track", "/api/friends/ben/track", headers: ana, expect: 404)
         try await call("GET", "/api/live", "/api/live", expect: 401)
+        // A day's timeline: the points the phones sent today make it.
+        let today = String(iso.prefix(10))
+        let day = try await call("GET", "/api/days/{date}", "/api/days/\(today)", headers: ana, expect: 200)
+        #expect(day.contains("\"date\":\"") && day.contains("\"entries\":["), "\(day)")
+        try await call("GET", "/api/days/{date}", "/api/days/June", headers: ana, expect: 400)
+        try await call("GET", "/api/days/{date}", "/api/days/\(today)", expect: 401)
         try await call("DELETE", "/api/grants/{user}", "/api/grants/ben", headers: ana, expect: 204)
         try await call("DELETE", "/api/grants/{user}", "/api/grants/ben", headers: ana, expect: 404)
         // The live stream's answer: its status and type, read for a moment.

@@ -41,12 +41,14 @@ import Visits
         }
     }
 
-    /// `visits --json` with its places numbered in the order the visits first go to them.
+    /// `visits --json` with its places numbered in the order the visits first go to them, and
+    /// without the kept rows' ids (their numbering follows the order of the writes).
     static func renumbered(_ found: [String: Any]) -> [String: Any] {
         var out = found
         var numbers: [Int: Int] = [:]
+        out["trips"] = (found["trips"] as? [[String: Any]])?.map { $0.filter { $0.key != "id" } }
         let visits = (found["visits"] as? [[String: Any]] ?? []).map { v -> [String: Any] in
-            var v = v
+            var v = v.filter { $0.key != "id" }
             if let old = v["place"] as? Int {
                 let new = numbers[old] ?? numbers.count + 1
                 numbers[old] = new

@@ -35,6 +35,9 @@ public struct TimelineEntry: Equatable, Sendable {
     public var place: String?
     public var ride: Int64?
     public var record: Int64?
+    /// A visit's or a trip's id in the account's kept timeline (the id a correction names); nil
+    /// for the other kinds, and when the day was worked out on reading.
+    public var entry: Int64?
     /// A span already under way when the day began (its start is the day's start), or still
     /// under way when it ended (its end is the day's end).
     public var openStart = false

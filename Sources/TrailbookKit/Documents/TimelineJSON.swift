@@ -5,6 +5,8 @@ import Reports
 /// A day's timeline as `trailbook timeline --json` prints it.
 public struct TimelineJSON: Encodable, Sendable {
     public struct Entry: Encodable, Sendable {
+        /// A visit's or a trip's kept id.
+        public var id: Int64?
         public var kind: String
         /// UTC, ISO 8601 with milliseconds.
         public var start: String
@@ -20,7 +22,7 @@ public struct TimelineJSON: Encodable, Sendable {
         public var timeZone: String?
 
         enum CodingKeys: String, CodingKey {
-            case kind, start, end, title, detail, type, device, place, ride, record
+            case id, kind, start, end, title, detail, type, device, place, ride, record
             case timeZone = "time_zone"
         }
     }
@@ -44,8 +46,9 @@ public struct TimelineJSON: Encodable, Sendable {
         dayZone = cutIn.flatMap { $0.identifier == zone.identifier ? nil : $0.identifier }
         self.entries = entries.map {
             Entry(
-                kind: $0.kind.rawValue, start: LocalTime.utc($0.start), end: $0.end.map(LocalTime.utc), title: $0.title,
-                detail: $0.detail, type: $0.type, device: $0.device, place: $0.place, ride: $0.ride, record: $0.record,
+                id: $0.entry, kind: $0.kind.rawValue, start: LocalTime.utc($0.start), end: $0.end.map(LocalTime.utc),
+                title: $0.title, detail: $0.detail, type: $0.type, device: $0.device, place: $0.place, ride: $0.ride,
+                record: $0.record,
                 timeZone: $0.zone.flatMap { $0.identifier == zone.identifier ? nil : $0.identifier })
         }
     }

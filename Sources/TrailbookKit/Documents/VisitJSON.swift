@@ -6,6 +6,8 @@ import Visits
 /// `trailbook visits --json`: SI units, times in UTC ISO 8601 with milliseconds.
 public struct VisitsJSON: Encodable, Sendable {
     public struct VisitEntry: Encodable, Sendable {
+        /// The kept stay's id (absent when the days were worked out on reading).
+        var id: Int64?
         var start: String
         var end: String
         var seconds: Double
@@ -26,7 +28,7 @@ public struct VisitsJSON: Encodable, Sendable {
         var localEnd: String
 
         enum CodingKeys: String, CodingKey {
-            case start, end, seconds, lat, lon, fixes, place, name, ongoing, corrected, address, locality
+            case id, start, end, seconds, lat, lon, fixes, place, name, ongoing, corrected, address, locality
             case spreadMetres = "spread_m"
             case localStart = "local_start"
             case localEnd = "local_end"
@@ -34,6 +36,8 @@ public struct VisitsJSON: Encodable, Sendable {
     }
 
     public struct TripEntry: Encodable, Sendable {
+        /// The kept move's id (absent when the days were worked out on reading).
+        var id: Int64?
         var start: String
         var end: String
         var seconds: Double
@@ -51,7 +55,7 @@ public struct VisitsJSON: Encodable, Sendable {
         var modeFrom: String
 
         enum CodingKeys: String, CodingKey {
-            case start, end, seconds, mode, from, to, fixes, corrected
+            case id, start, end, seconds, mode, from, to, fixes, corrected
             case modeFrom = "mode_from"
             case distanceMetres = "distance_m"
             case movingSeconds = "moving_s"
@@ -110,7 +114,7 @@ public struct VisitsJSON: Encodable, Sendable {
         timeZone = zone.displayIdentifier
         visits = f.visits.map { v in
             VisitEntry(
-                start: LocalTime.utc(v.start), end: LocalTime.utc(v.end), seconds: v.seconds,
+                id: v.id, start: LocalTime.utc(v.start), end: LocalTime.utc(v.end), seconds: v.seconds,
                 lat: round(v.center.latitude, 1e6), lon: round(v.center.longitude, 1e6), spreadMetres: round(v.spread),
                 fixes: v.fixes, place: v.place, name: f.name(of: v), ongoing: v.ongoing, corrected: v.placeCorrected,
                 address: f.address(of: v),
@@ -120,8 +124,8 @@ public struct VisitsJSON: Encodable, Sendable {
         }
         trips = f.trips.map { t in
             TripEntry(
-                start: LocalTime.utc(t.start), end: LocalTime.utc(t.end), seconds: t.seconds, mode: t.mode.rawValue,
-                distanceMetres: round(t.distance), movingSeconds: t.movingSeconds,
+                id: t.id, start: LocalTime.utc(t.start), end: LocalTime.utc(t.end), seconds: t.seconds,
+                mode: t.mode.rawValue, distanceMetres: round(t.distance), movingSeconds: t.movingSeconds,
                 medianSpeed: round(t.medianSpeed, 100),
                 highSpeed: round(t.highSpeed, 100), from: [t.from.latitude, t.from.longitude],
                 to: [t.to.latitude, t.to.longitude], fixes: t.fixes, corrected: t.modeCorrected,

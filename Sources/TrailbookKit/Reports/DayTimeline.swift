@@ -184,6 +184,7 @@ public enum DayTimeline {
             e.openStart = v.start < from
             e.openEnd = v.end > to - 1
             e.zone = f.zone(of: v)
+            e.entry = v.id
             entries.append(e)
             stays.append((v.start, v.end))
         }
@@ -195,6 +196,7 @@ public enum DayTimeline {
             e.openStart = t.start < from
             e.openEnd = t.end > to - 1
             e.zone = f.zone(at: t.start)
+            e.entry = t.id
             entries.append(e)
         }
         let stops = marked.filter { s in

@@ -233,17 +233,18 @@ public enum TimelineKeeper {
         for e in rows {
             switch e.kind {
             case .stay:
-                made.visits.append(
-                    Visit(
-                        start: e.start, end: e.end, center: e.from, spread: e.spread, fixes: e.fixes, ongoing: e.ongoing
-                    ))
+                var visit = Visit(
+                    start: e.start, end: e.end, center: e.from, spread: e.spread, fixes: e.fixes, ongoing: e.ongoing)
+                visit.id = e.id
+                made.visits.append(visit)
             case .move:
-                made.trips.append(
-                    Trip(
-                        start: e.start, end: e.end, from: e.from, to: e.to, distance: e.distance,
-                        mode: e.mode.flatMap(TravelMode.init(rawValue:)) ?? .still, movingSeconds: e.movingSeconds,
-                        medianSpeed: e.medianSpeed, highSpeed: e.highSpeed, fixes: e.fixes,
-                        modeFrom: e.modeFrom.flatMap(ModeSource.init(rawValue:)) ?? .speeds))
+                var trip = Trip(
+                    start: e.start, end: e.end, from: e.from, to: e.to, distance: e.distance,
+                    mode: e.mode.flatMap(TravelMode.init(rawValue:)) ?? .still, movingSeconds: e.movingSeconds,
+                    medianSpeed: e.medianSpeed, highSpeed: e.highSpeed, fixes: e.fixes,
+                    modeFrom: e.modeFrom.flatMap(ModeSource.init(rawValue:)) ?? .speeds)
+                trip.id = e.id
+                made.trips.append(trip)
             }
         }
         return made
