@@ -10,7 +10,7 @@ extension PostgresStore: StoreCopying {
     /// The tables whose `id` comes from a sequence.
     static let sequenced = [
         "account", "device", "import", "ride", "segment", "record", "note", "share_code", "device_message", "place",
-        "event", "cue", "task", "alert", "outbox", "found_place", "movement_correction",
+        "event", "cue", "task", "alert", "outbox", "found_place", "movement_correction", "timeline_entry",
     ]
 
     static func ordered(_ column: StoreCopy.Column) -> String {

@@ -165,6 +165,18 @@ public enum StoreCopy {
                 ("id", .int), ("user_id", .int), ("at_ms", .int), ("kind", .text), ("value", .text),
                 ("created_ms", .int),
             ]),
+        // The kept timeline, with its ids (the ids the day's entries are named by).
+        table(
+            "timeline_entry",
+            [
+                ("id", .int), ("user_id", .int), ("kind", .text), ("start_ms", .int), ("end_ms", .int),
+                ("lat", .double), ("lon", .double), ("to_lat", .double), ("to_lon", .double), ("spread", .double),
+                ("fixes", .int), ("ongoing", .bool), ("distance", .double), ("moving_s", .double),
+                ("median_speed", .double), ("high_speed", .double), ("mode", .text), ("mode_from", .text),
+            ]),
+        table(
+            "timeline_state",
+            [("user_id", .int), ("version", .int), ("rules", .text), ("through_ms", .int), ("made_ms", .int)]),
     ]
 }
 

@@ -23,10 +23,13 @@ final class WriteGroups: Sendable {
     /// Groups written so far, and the units waiting now (for the tests).
     let written = Atomic<Int>(0)
     var waiting: Int { state.withLock { $0.jobs.count } }
+    /// Units added so far, waiting or taken into a group (for the tests).
+    let added = Atomic<Int>(0)
 
     /// Adds a unit; true when no group is being written, and the caller must start ``drain(_:)``.
     func add(_ job: Job) -> Bool {
-        state.withLock { state in
+        added.add(1, ordering: .relaxed)
+        return state.withLock { state in
             state.jobs.append(job)
             if state.draining { return false }
             state.draining = true

@@ -57,7 +57,7 @@ struct YearCommand: AsyncParsableCommand {
         let findings = try await VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: to, devices: filter, rules: config.pipeline.visits,
             zone: zone)
-        let review = YearReview(findings, zone: zone)
+        let review = YearReview(findings, zone: zone, within: (from, to))
         if json {
             return try printJSON(
                 snakeCase: true, YearJSON(review, findings: findings, from: first, to: last, zone: zone))

@@ -299,11 +299,14 @@ struct WebDiary {
                 throw Refusal(.notFound, "A review's year is between 1970 and 9999, e.g. /year?year=2026.")
             }
             let user = session.user
+            let (from, to) = (
+                LocalDay.start(CivilDate(unchecked: year, 1, 1), in: zone),
+                LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: zone)
+            )
             let findings = try await VisitService.find(
-                store: store, fromMilliseconds: LocalDay.start(CivilDate(unchecked: year, 1, 1), in: zone),
-                toMilliseconds: LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: zone),
-                devices: DeviceFilter(account: user), rules: visitRules, zone: zone, memo: years)
-            let review = YearReview(findings, zone: zone)
+                store: store, fromMilliseconds: from, toMilliseconds: to, devices: DeviceFilter(account: user),
+                rules: visitRules, zone: zone, memo: years)
+            let review = YearReview(findings, zone: zone, within: (from, to))
             return WebPages.html(
                 WebTemplates.pages.render(
                     "year",

@@ -141,4 +141,38 @@ extension VisitsCommandTests {
         #expect(try await run(["import", "--store", store, parts[2]]).status == 0)
         #expect(try await timelineIDs() == first, "kept through an import of other days")
     }
+
+    /// A flight over midnight is counted once: the two days it touches split it at midnight, and
+    /// their sum is the range of both (`summary --day`, `year --day`; docs/TIMELINE.md, "Midnight").
+    @Test func aFlightOverMidnightCountsOnce() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/flight.sqlite"
+        #expect(try await run(["import", "--store", store, try Self.flightGPX(in: dir)]).status == 0)
+        // With the gazetteer the 11th begins in Tokyo (2026-06-10T15:00Z): the flight is over its edge.
+        #expect(try await run(["geocoder", "import", try Self.tokyoAndZurich(in: dir), "--store", store]).status == 0)
+        let zurich = ["--store", store, "--time-zone", "Europe/Zurich", "--json"]
+        func json(_ arguments: [String]) async throws -> [String: Any] {
+            let result = try await run(arguments + zurich)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        }
+        func planeKilometres(_ days: [String]) async throws -> Double {
+            let modes = try await json(["year"] + days)["by_mode"] as? [[String: Any]] ?? []
+            return (modes.first { $0["mode"] as? String == "plane" }?["distance_m"] as? Double ?? 0) / 1000
+        }
+        func summaryKilometres(_ days: [String]) async throws -> Double {
+            let summary = try await json(["summary"] + days)
+            let total = summary["total"] as? [String: Any] ?? (summary["rides"] as? [[String: Any]])?.first
+            return (total?["distance_m"] as? Double ?? 0) / 1000
+        }
+        let both = ["--from", "2026-06-10", "--to", "2026-06-11"]
+        let (tenth, eleventh) = (["--day", "2026-06-10"], ["--day", "2026-06-11"])
+        let flight = try await planeKilometres(both)
+        let (a, b) = (try await planeKilometres(tenth), try await planeKilometres(eleventh))
+        #expect(flight > 9000 && a > 0 && b > 0, "the flight \(flight) km: \(a) km on the 10th, \(b) km on the 11th")
+        #expect(abs(a + b - flight) <= 0.01 * flight, "year: \(a) + \(b) for \(flight) km")
+        let whole = try await summaryKilometres(both)
+        let (c, d) = (try await summaryKilometres(tenth), try await summaryKilometres(eleventh))
+        #expect(c > 0 && d > 0 && abs(c + d - whole) <= 0.01 * whole, "summary: \(c) + \(d) for \(whole) km")
+    }
 }

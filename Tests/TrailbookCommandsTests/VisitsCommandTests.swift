@@ -586,12 +586,8 @@ import Visits
         #expect(memo.resumed == 2 && fewer == fewerWhole && fewer != more)
     }
 
-    /// A flight east from Zurich lands in Tokyo after midnight there: the day it left ends where
-    /// the next begins (Tokyo's midnight), so the arrival at the airport and the hotel are the
-    /// 11th's alone, in every listing; the flight, over both days' edge, is on both, cut there.
-    @Test func aFlightEastLeavesItsArrivalToTheDayItLands() async throws {
-        let dir = try Samples.temporaryDirectory()
-        let store = dir + "/s.sqlite"
+    /// A flight from Zurich to Tokyo as a GPX file in `dir` (`flight.gpx`).
+    static func flightGPX(in dir: String) throws -> String {
         let zurichAirport = Coordinate(latitude: 47.4581, longitude: 8.5555)
         let narita = Coordinate(latitude: 35.7720, longitude: 140.3929)
         let hotel = Coordinate(latitude: 35.6850, longitude: 139.7500)
@@ -615,8 +611,11 @@ import Visits
             gpx += "<time>\(GoogleImportTests.iso(f.unixMilliseconds!))</time></trkpt>\n"
         }
         try (gpx + "</trkseg></trk></gpx>\n").write(toFile: dir + "/flight.gpx", atomically: true, encoding: .utf8)
-        #expect(try await run(["import", "--store", store, dir + "/flight.gpx"]).status == 0)
-        // GeoNames rows (cities500.txt's columns) for both cities.
+        return dir + "/flight.gpx"
+    }
+
+    /// GeoNames rows (cities500.txt's columns) for Tokyo and Zurich, as a file in `dir`.
+    static func tokyoAndZurich(in dir: String) throws -> String {
         let rows = [
             [
                 "1850147", "Tokyo", "Tokyo", "", "35.6895", "139.69171", "P", "PPLC", "JP", "", "40", "", "", "",
@@ -629,7 +628,17 @@ import Visits
         ]
         try (rows.map { $0.joined(separator: "\t") }.joined(separator: "\n") + "\n").write(
             toFile: dir + "/cities.txt", atomically: true, encoding: .utf8)
-        #expect(try await run(["geocoder", "import", dir + "/cities.txt", "--store", store]).status == 0)
+        return dir + "/cities.txt"
+    }
+
+    /// A flight east from Zurich lands in Tokyo after midnight there: the day it left ends where
+    /// the next begins (Tokyo's midnight), so the arrival at the airport and the hotel are the
+    /// 11th's alone, in every listing; the flight, over both days' edge, is on both, cut there.
+    @Test func aFlightEastLeavesItsArrivalToTheDayItLands() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        #expect(try await run(["import", "--store", store, try Self.flightGPX(in: dir)]).status == 0)
+        #expect(try await run(["geocoder", "import", try Self.tokyoAndZurich(in: dir), "--store", store]).status == 0)
         let zurich = ["--store", store, "--time-zone", "Europe/Zurich", "--json"]
         func json(_ arguments: [String]) async throws -> [String: Any] {
             let result = try await run(arguments + zurich)

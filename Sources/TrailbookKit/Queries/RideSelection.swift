@@ -103,6 +103,13 @@ public struct RideSelection {
             stored = rides.map(\.0)
             if stored.isEmpty { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
         }
+        // Days count what was done in them: a ride over midnight is cut there (docs/TIMELINE.md,
+        // "Midnight"), so two days never count the same minutes.
+        if fused, only == nil {
+            rides = within(rides, from: from, to: to)
+            stored = rides.map(\.0)
+            if stored.isEmpty { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
+        }
         if only == nil {
             from = min(from, stored.map(\.startMilliseconds).min()!)
             to = max(to, stored.map(\.endMilliseconds).max()! + 1)
@@ -160,6 +167,24 @@ public struct RideSelection {
                 if n > 0 { piece.drops = [:] }
                 return (piece, kept)
             }
+        }
+    }
+
+    /// Each ride's part in `[from, to)`: a ride that begins before or ends after is its points
+    /// within (its drops with the part where it began), one with none there is left out.
+    static func within(_ rides: [(StoredRide, [TrackPoint])], from: Int64, to: Int64) -> [(StoredRide, [TrackPoint])] {
+        rides.compactMap { ride, points in
+            guard ride.startMilliseconds < from || ride.endMilliseconds >= to else { return (ride, points) }
+            let kept = points.filter { p in p.fix.unixMilliseconds.map { $0 >= from && $0 < to } ?? false }
+            guard let first = kept.first?.fix.unixMilliseconds, let last = kept.last?.fix.unixMilliseconds else {
+                return nil
+            }
+            var piece = ride
+            (piece.startMilliseconds, piece.endMilliseconds) = (first, last)
+            piece.pointCount = kept.count
+            piece.segmentCount = Set(kept.map(\.segment)).count
+            if ride.startMilliseconds < from { piece.drops = [:] }
+            return (piece, kept)
         }
     }
 

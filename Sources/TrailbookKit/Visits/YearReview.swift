@@ -44,7 +44,10 @@ public struct YearReview: Sendable {
     public var places: [VisitPlace]
     public var longestTrip: Trip?
 
-    public init(_ f: VisitFindings, zone: TimeZone) {
+    /// `within`: the range looked at, `[from, to)`: a trip over its start or end counts the share
+    /// of its distance and time that falls within (docs/TIMELINE.md, "Midnight"), and is one of
+    /// the range's trips when it begins there.
+    public init(_ f: VisitFindings, zone: TimeZone, within: (from: Int64, to: Int64)? = nil) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         /// The zone each local day was lived in: where its first visit or trip was.
@@ -71,12 +74,16 @@ public struct YearReview: Sendable {
         func night(_ d: CivilDate) -> Int64 { LocalDay.start(d, in: dayZones[d] ?? zone) + 3 * 3_600_000 }
         self.days = withData.count
         visits = f.visits.count
-        trips = f.trips.count
+        let (from, to) = within ?? (.min, .max)
+        let begun = f.trips.filter { $0.start >= from && $0.start < to }
+        trips = begun.count
         var modes: [TravelMode: Mode] = [:]
         for t in f.trips {
-            modes[t.mode, default: Mode(mode: t.mode, distance: 0, seconds: 0, trips: 0)].distance += t.distance
-            modes[t.mode]!.seconds += t.seconds
-            modes[t.mode]!.trips += 1
+            let share = Self.share(t, from: from, to: to)
+            guard share > 0 || t.end == t.start else { continue }
+            modes[t.mode, default: Mode(mode: t.mode, distance: 0, seconds: 0, trips: 0)].distance += t.distance * share
+            modes[t.mode]!.seconds += t.seconds * share
+            if t.start >= from && t.start < to { modes[t.mode]!.trips += 1 }
         }
         byMode = modes.values.filter { $0.mode != .still }.sorted {
             ($0.distance, $0.mode.rawValue) > ($1.distance, $1.mode.rawValue)
@@ -119,6 +126,13 @@ public struct YearReview: Sendable {
             )
         }.sorted { ($0.days, $1.name) > ($1.days, $0.name) }
         places = Array(f.places.values.sorted { ($0.seconds, -$0.id) > ($1.seconds, -$1.id) }.prefix(10))
-        longestTrip = f.trips.max { ($0.distance, -$0.start) < ($1.distance, -$1.start) }
+        longestTrip = begun.max { ($0.distance, -$0.start) < ($1.distance, -$1.start) }
+    }
+
+    /// The part of trip `t`'s time within `[from, to)`, 0 to 1.
+    static func share(_ t: Trip, from: Int64, to: Int64) -> Double {
+        guard t.end > t.start else { return t.start >= from && t.start < to ? 1 : 0 }
+        let inside = min(t.end, to) - max(t.start, from)
+        return max(0, min(1, Double(inside) / Double(t.end - t.start)))
     }
 }
