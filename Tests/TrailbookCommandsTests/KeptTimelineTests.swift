@@ -176,3 +176,51 @@ extension VisitsCommandTests {
         #expect(c > 0 && d > 0 && abs(c + d - whole) <= 0.01 * whole, "summary: \(c) + \(d) for \(whole) km")
     }
 }
+
+/// An export of days is a way back in (issue 80): three Takeout days exported in each format and
+/// imported into a new store give the same day totals and the same stays.
+extension WebPageTests {
+    @Test func anExportOfDaysImportsBackToTheSameDays() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        let lived = Self.lived()
+        #expect(try await run(["import", "--store", store, try takeout(lived)]).status == 0)
+        let zone = ["--time-zone", "Europe/Zurich"]
+        /// The day's total distance (m) and moving time (s) of `summary --day`, and its visits.
+        func day(_ day: String, _ store: String) async throws -> (distance: Double, moving: Double, visits: Int) {
+            let summary = try await run(["summary", "--day", day, "--json", "--store", store] + zone)
+            #expect(summary.status == 0, "\(summary.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
+            let total = try #require(json["total"] as? [String: Any] ?? (json["rides"] as? [[String: Any]])?.first)
+            let visits = try await run(["visits", "--day", day, "--json", "--store", store] + zone)
+            let found = try #require(try JSONSerialization.jsonObject(with: Data(visits.stdout.utf8)) as? [String: Any])
+            return (
+                total["distance_m"] as? Double ?? -1, total["moving_s"] as? Double ?? -1,
+                (found["visits"] as? [Any])?.count ?? -1
+            )
+        }
+        for format in ["gpx", "geojson", "csv", "json"] {
+            let file = dir + "/days.\(format)"
+            let exported = try await run(
+                [
+                    "export", "--from", "2026-06-01", "--to", "2026-06-03", "--format", format, "-o", file, "--store",
+                    store,
+                ]
+                    + zone)
+            #expect(exported.status == 0, "\(format): \(exported.stderr)")
+            let back = dir + "/back-\(format).sqlite"
+            let imported = try await run(["import", "--store", back, file])
+            #expect(imported.status == 0, "\(format): \(imported.stderr)")
+            for (i, date) in ["2026-06-01", "2026-06-02", "2026-06-03"].enumerated() {
+                let (was, now) = (try await day(date, store), try await day(date, back))
+                let truth = Self.truth(lived, day: i)
+                #expect(
+                    abs(now.distance - was.distance) <= 0.01 * was.distance
+                        && abs(now.moving - was.moving) <= 0.01 * was.moving,
+                    "\(format) \(date): \(now) after the round trip, \(was) before")
+                #expect(abs(now.distance - truth.distance) <= 0.05 * truth.distance, "\(format) \(date): \(now)")
+                #expect(now.visits == was.visits, "\(format) \(date): \(now.visits) stays, \(was.visits) before")
+            }
+        }
+    }
+}
