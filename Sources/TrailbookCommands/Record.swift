@@ -87,15 +87,28 @@ struct Record: AsyncParsableCommand {
                 EventOutlet(store: store, account: nil, alerting: true, zone: config.timeZone),
                 device, name
             ))
-        guard let target = try uploadOptions.target() else {
-            return try await ServiceRunner.run([notifier, service], logger: logger)
+        let started = UTCTimestamp.now()
+        if let target = try uploadOptions.target() {
+            var uploadLogger = logger
+            uploadLogger[metadataKey: "server"] = "\(target)"
+            let upload = UploadService(
+                upload: OverlandUpload(target: target, store: store), device: device, deviceName: name,
+                logger: uploadLogger)
+            // Stopped in reverse order: the recorder's last commit comes before the upload's last try.
+            try await ServiceRunner.run([notifier, upload, service], logger: logger)
+        } else {
+            try await ServiceRunner.run([notifier, service], logger: logger)
         }
-        var uploadLogger = logger
-        uploadLogger[metadataKey: "server"] = "\(target)"
-        let upload = UploadService(
-            upload: OverlandUpload(target: target, store: store), device: device, deviceName: name, logger: uploadLogger
-        )
-        // Stopped in reverse order: the recorder's last commit comes before the upload's last try.
-        try await ServiceRunner.run([notifier, upload, service], logger: logger)
+        // The kept timeline of the time recorded, when the store keeps one made with these rules
+        // (docs/TIMELINE.md); else `timeline rebuild` makes it, and readers work it out meanwhile.
+        do {
+            if try await TimelineKeeper.isCurrent(store: store, account: nil, rules: config.pipeline.visits) {
+                try await TimelineKeeper.redo(
+                    store: store, account: nil, from: started - 600_000, to: UTCTimestamp.now() + 1,
+                    rules: config.pipeline.visits)
+            }
+        } catch {
+            logger.warning("the kept timeline of the time recorded is left for `trailbook timeline rebuild`: \(error)")
+        }
     }
 }

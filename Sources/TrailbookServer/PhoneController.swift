@@ -18,9 +18,11 @@ struct PhoneController {
     let feed: LiveFeed
     let sharing: SharingService
     let logger: Logger
+    /// Keeps the timeline of the time the points came in.
+    let upkeep: TimelineUpkeep?
 
-    init(store: any TrackStoring, ingest: PhoneIngest, feed: LiveFeed, logger: Logger) {
-        (self.store, self.ingest, self.feed, self.logger) = (store, ingest, feed, logger)
+    init(store: any TrackStoring, ingest: PhoneIngest, feed: LiveFeed, logger: Logger, upkeep: TimelineUpkeep? = nil) {
+        (self.store, self.ingest, self.feed, self.logger, self.upkeep) = (store, ingest, feed, logger, upkeep)
         sharing = SharingService(store: store)
     }
 
@@ -136,6 +138,10 @@ struct PhoneController {
         // Friends watching live get the newest position (read after the reply, with the other
         // devices' that posted meanwhile).
         if stored > 0 { await feed.announced(owner: device.account, device: device.name) }
+        let times = report.fixes.compactMap(\.unixMilliseconds)
+        if stored > 0, let first = times.min(), let last = times.max() {
+            upkeep?.touched(account: device.account, from: first, to: last + 1)
+        }
     }
 
     /// The query's values, and a form body's where the query has none.

@@ -57,6 +57,8 @@ public struct SharingServer: Service, CustomStringConvertible {
     let archiveStore: (@Sendable (String) throws -> any StoreCopying)?
     /// The overlay's and the heat map's kept work, for every account.
     let views: KeptViews
+    /// The kept timeline after the phones' batches.
+    let upkeep: TimelineUpkeep
 
     /// `rules`: the collection rules the phones' points go through, as a receiver's do; `tiles`:
     /// the live map's base map.
@@ -73,6 +75,7 @@ public struct SharingServer: Service, CustomStringConvertible {
         self.logger = logger
         self.onListening = onListening
         ingest = PhoneIngest(store: store, configuration: rules, logger: logger)
+        upkeep = TimelineUpkeep(store: store, rules: rules.visits, logger: logger)
         feed = LiveFeed(store: store, movingWithin: rules.events.movingWithin) { error in
             logger.warning("cannot read the newest positions for the live viewers: \(error)")
         }
@@ -120,7 +123,7 @@ public struct SharingServer: Service, CustomStringConvertible {
             Self.json(Self.openAPIDocument + "\n")
         }
         let accounts = AccountService(store: store, verified: verified)
-        PhoneController(store: store, ingest: ingest, feed: feed, logger: logger).add(to: router)
+        PhoneController(store: store, ingest: ingest, feed: feed, logger: logger, upkeep: upkeep).add(to: router)
         let login = Login(accounts: accounts, sessions: store, trustProxy: configuration.trustProxy)
         SharingController(store: store, feed: feed, login: login, movingWithin: ingest.rules.movingWithin).add(
             to: router)
@@ -180,12 +183,17 @@ public struct SharingServer: Service, CustomStringConvertible {
         defer { silence.cancel() }
         let warming = warm()
         defer { warming.cancel() }
+        // The kept timeline a second after a phone's batch (docs/TIMELINE.md).
+        let upkeep = self.upkeep
+        let upkeeping = Task(executorPreference: Blocking.units, priority: .utility) { await upkeep.run() }
+        defer { upkeeping.cancel() }
         try await withGracefulShutdownHandler {
             try await app.run()
         } onGracefulShutdown: {
             relay?.cancel()
             silence.cancel()
             warming.cancel()
+            upkeeping.cancel()
             Task { await feed.closeAll() }
         }
         logger.info("stopped")

@@ -224,3 +224,54 @@ extension WebPageTests {
         }
     }
 }
+
+extension WebPageTests {
+    /// A phone's batch reaches the kept timeline within seconds: the server makes the entries of
+    /// its time again a second after it (``TimelineUpkeep``), without a reader's help.
+    @Test func aPhonesBatchIsKeptWithinSeconds() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/s.sqlite"
+        try await addUsers(["ana"], store: store)
+        let token = try await deviceToken("phone", user: "ana", store: store)
+        let server = try ServeCommandTests.RunningServer(store: store)
+        defer { _ = server.stop() }
+        // Half an hour at home (a point a minute), ten minutes' walk (one each 10 s), half an hour at a café.
+        let home = Coordinate(latitude: 47.3700, longitude: 8.5400)
+        let cafe = Geodesy.destination(from: home, bearing: 60, distance: 900)
+        let start = (UTCTimestamp.now() / 60_000 - 120) * 60_000
+        var points: [(Int64, Coordinate)] = (0..<30).map { (start + Int64($0) * 60_000, home) }
+        points += (1...60).map { i in
+            (
+                start + 1_800_000 + Int64(i) * 10_000,
+                Geodesy.destination(from: home, bearing: 60, distance: 15 * Double(i))
+            )
+        }
+        points += (1...30).map { (start + 2_400_000 + Int64($0) * 60_000, cafe) }
+        let features = points.map { t, c in
+            """
+            {"type":"Feature","geometry":{"type":"Point","coordinates":[\(c.longitude),\(c.latitude)]},\
+            "properties":{"timestamp":"\(GoogleImportTests.iso(t))","horizontal_accuracy":8}}
+            """
+        }
+        let batch = "{\"locations\":[\(features.joined(separator: ","))]}"
+        let answer = try await HTTP.exchange(
+            server.url!.appendingPathComponent("overland"), method: "POST", body: Data(batch.utf8),
+            headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"])
+        #expect(answer.status == 200, "\(answer.body)")
+        let last = points.last!.0
+        let opened = try TrackStore(path: store)
+        let deadline = ContinuousClock.now + .seconds(60)
+        var state: KeptTimelineState?
+        while ContinuousClock.now < deadline {
+            state = try opened.readNow { try $0.keptTimelineState(account: "ana") }
+            if let state, state.through >= last { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(state?.through == last, "kept through the batch's last point: \(String(describing: state))")
+        let kept = try opened.readNow {
+            try $0.keptTimeline(fromMilliseconds: .min, toMilliseconds: .max, account: "ana")
+        }
+        #expect(kept.map(\.kind) == [.stay, .move, .stay], "\(kept)")
+        #expect(kept.first { $0.kind == .move }?.mode == "walking", "\(kept)")
+    }
+}
