@@ -1,5 +1,6 @@
 import Foundation
 import GPSCore
+import Synchronization
 import TrackModel
 import Visits
 
@@ -66,12 +67,35 @@ public enum TimelineKeeper {
         return state.map { $0.version == version && $0.rules == rulesText(rules) } ?? false
     }
 
+    /// One making of an account's rows at a time in this process (a phone's batch and the
+    /// server's round may ask at once): each reads what the one before it kept.
+    static let turns = Mutex<[String: Turn]>([:])
+
+    static func turn(_ store: any TrackStoring, _ account: String?) -> Turn {
+        turns.withLock { turns in
+            let key = store.path + "\u{1F}" + (account ?? "")
+            if let turn = turns[key] { return turn }
+            let turn = Turn()
+            turns[key] = turn
+            return turn
+        }
+    }
+
     /// Makes every kept entry of the account again, from all its points.
     /// `progress`: the days of points read so far, of how many.
     @discardableResult
     public static func rebuild(
         store: any TrackStoring, account: String?, rules: VisitRules,
         progress: (@Sendable (_ done: Int, _ of: Int) -> Void)? = nil
+    ) async throws -> Outcome {
+        try await turn(store, account).run {
+            try await rebuilt(store: store, account: account, rules: rules, progress: progress)
+        }
+    }
+
+    static func rebuilt(
+        store: any TrackStoring, account: String?, rules: VisitRules,
+        progress: (@Sendable (_ done: Int, _ of: Int) -> Void)?
     ) async throws -> Outcome {
         let devices = DeviceFilter(account: account)
         let newest = try await store.read { try $0.latestPoint(devices: devices) }?.unixMilliseconds ?? .min
@@ -102,6 +126,14 @@ public enum TimelineKeeper {
     public static func redo(
         store: any TrackStoring, account: String?, from: Int64, to: Int64, rules: VisitRules
     ) async throws -> Outcome {
+        try await turn(store, account).run {
+            try await redone(store: store, account: account, from: from, to: to, rules: rules)
+        }
+    }
+
+    static func redone(
+        store: any TrackStoring, account: String?, from: Int64, to: Int64, rules: VisitRules
+    ) async throws -> Outcome {
         guard from < to else { return Outcome(whole: false, from: from, to: to, stays: 0, moves: 0) }
         let (state, newest, near) = try await store.read { tx in
             (
@@ -111,7 +143,7 @@ public enum TimelineKeeper {
             )
         }
         guard let state, state.version == version, state.rules == rulesText(rules) else {
-            return try await rebuild(store: store, account: account, rules: rules)
+            return try await rebuilt(store: store, account: account, rules: rules, progress: nil)
         }
         let under = near.last { $0.start < from }
         var r0 = min(from, under?.start ?? from)
