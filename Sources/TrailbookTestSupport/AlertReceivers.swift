@@ -177,29 +177,12 @@ public final class Mosquitto: @unchecked Sendable {
 /// A loopback port held bound and never listened on, for as long as the value lives: a
 /// connection to it is refused at once, and no other test's server can take the port meanwhile
 /// (a port only looked up free can be handed to the next listener in the same process).
-public final class RefusingPort: @unchecked Sendable {
+public final class RefusingPort: Sendable {
     public let port: Int
     private let fd: Int32
 
     public init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0
-            }
-        }
-        guard fd >= 0, ok else {
-            let reason = String(cString: strerror(errno))
-            if fd >= 0 { close(fd) }
-            throw SupportError("Cannot hold a loopback port: \(reason).")
-        }
-        self.fd = fd
-        port = Int(UInt16(bigEndian: addr.sin_port))
+        (fd, port) = try GPSFake.boundLoopback()
     }
 
     deinit { close(fd) }

@@ -61,8 +61,14 @@ public final class GPSFake: @unchecked Sendable {
 
     /// A loopback TCP port nobody listens on (bound once and released).
     static func freePort() throws -> Int {
+        let (fd, port) = try boundLoopback()
+        close(fd)
+        return port
+    }
+
+    /// A socket bound to a free loopback port, not listening (the caller closes it), and the port.
+    static func boundLoopback() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -73,8 +79,12 @@ public final class GPSFake: @unchecked Sendable {
                 bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0
             }
         }
-        guard ok else { throw SupportError("Cannot find a free loopback port: \(String(cString: strerror(errno))).") }
-        return Int(UInt16(bigEndian: addr.sin_port))
+        guard fd >= 0, ok else {
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            throw SupportError("Cannot find a free loopback port: \(reason).")
+        }
+        return (fd, Int(UInt16(bigEndian: addr.sin_port)))
     }
 
     static func canConnect(port: Int) -> Bool {
