@@ -145,17 +145,8 @@ extension VisitsCommandTests {
     /// A flight over midnight is counted once: the two days it touches split it at midnight, and
     /// their sum is the range of both (`summary --day`, `year --day`; docs/TIMELINE.md, "Midnight").
     @Test func aFlightOverMidnightCountsOnce() async throws {
-        let dir = try Samples.temporaryDirectory()
-        let store = dir + "/flight.sqlite"
-        #expect(try await run(["import", "--store", store, try Self.flightGPX(in: dir)]).status == 0)
-        // With the gazetteer the 11th begins in Tokyo (2026-06-10T15:00Z): the flight is over its edge.
-        #expect(try await run(["geocoder", "import", try Self.tokyoAndZurich(in: dir), "--store", store]).status == 0)
-        let zurich = ["--store", store, "--time-zone", "Europe/Zurich", "--json"]
-        func json(_ arguments: [String]) async throws -> [String: Any] {
-            let result = try await run(arguments + zurich)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        }
+        let store = try await Self.flightStore()
+        func json(_ arguments: [String]) async throws -> [String: Any] { try await Self.zurichJSON(arguments, store) }
         func planeKilometres(_ days: [String]) async throws -> Double {
             let modes = try await json(["year"] + days)["by_mode"] as? [[String: Any]] ?? []
             return (modes.first { $0["mode"] as? String == "plane" }?["distance_m"] as? Double ?? 0) / 1000

@@ -634,17 +634,26 @@ import Visits
     /// A flight east from Zurich lands in Tokyo after midnight there: the day it left ends where
     /// the next begins (Tokyo's midnight), so the arrival at the airport and the hotel are the
     /// 11th's alone, in every listing; the flight, over both days' edge, is on both, cut there.
-    @Test func aFlightEastLeavesItsArrivalToTheDayItLands() async throws {
+    /// A store with the flight imported and the gazetteer of both cities (with it the 11th begins
+    /// in Tokyo, 2026-06-10T15:00Z: the flight is over that day's edge).
+    static func flightStore() async throws -> String {
         let dir = try Samples.temporaryDirectory()
-        let store = dir + "/s.sqlite"
-        #expect(try await run(["import", "--store", store, try Self.flightGPX(in: dir)]).status == 0)
-        #expect(try await run(["geocoder", "import", try Self.tokyoAndZurich(in: dir), "--store", store]).status == 0)
-        let zurich = ["--store", store, "--time-zone", "Europe/Zurich", "--json"]
-        func json(_ arguments: [String]) async throws -> [String: Any] {
-            let result = try await run(arguments + zurich)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        }
+        let store = dir + "/flight.sqlite"
+        #expect(try await run(["import", "--store", store, try flightGPX(in: dir)]).status == 0)
+        #expect(try await run(["geocoder", "import", try tokyoAndZurich(in: dir), "--store", store]).status == 0)
+        return store
+    }
+
+    /// `trailbook ARGS --json` on `store` in Zurich's time, its answer parsed.
+    static func zurichJSON(_ arguments: [String], _ store: String) async throws -> [String: Any] {
+        let result = try await run(arguments + ["--store", store, "--time-zone", "Europe/Zurich", "--json"])
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+
+    @Test func aFlightEastLeavesItsArrivalToTheDayItLands() async throws {
+        let store = try await Self.flightStore()
+        func json(_ arguments: [String]) async throws -> [String: Any] { try await Self.zurichJSON(arguments, store) }
         // The 11th begins in Tokyo: 2026-06-10T15:00:00Z.
         let edge = try #require(GoogleImportTests.milliseconds("2026-06-10T15:00:00.000Z"))
         for (day, visits) in [("2026-06-10", 1), ("2026-06-11", 2)] {
