@@ -186,7 +186,7 @@ import TrailbookTestSupport
         let ridesJSON = try #require(
             try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
         let total = try #require(
-            ridesJSON["total"] as? [String: Any] ?? (ridesJSON["rides"] as? [[String: Any]])?.first)
+            ridesJSON["total"] as? [String: Any] ?? (ridesJSON["moves"] as? [[String: Any]])?.first)
         let heart = try #require(total["heart_rate_bpm"] as? [String: Any], "\(summary.stdout.prefix(800))")
         #expect(heart["max"] as? Int == 159 && heart["min"] as? Int == 100)
         #expect((total["power_w"] as? [String: Any])?["max"] as? Int == 269)

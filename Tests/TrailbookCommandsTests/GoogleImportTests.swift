@@ -458,8 +458,8 @@ import TrailbookTestSupport
                 ["summary", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"] + extra)
             #expect(result.status == 0, "\(result.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-            let rides = try #require(json["rides"] as? [[String: Any]])
-            return rides.compactMap { $0["distance_m"] as? Double }.reduce(0, +)
+            let moves = try #require(json["moves"] as? [[String: Any]])
+            return moves.compactMap { $0["distance_m"] as? Double }.reduce(0, +)
         }
         let day = try await distance([])
         let raw = try await distance(["--device-name", "imported-google-7"])

@@ -153,7 +153,7 @@ extension VisitsCommandTests {
         }
         func summaryKilometres(_ days: [String]) async throws -> Double {
             let summary = try await json(["summary"] + days)
-            let total = summary["total"] as? [String: Any] ?? (summary["rides"] as? [[String: Any]])?.first
+            let total = summary["total"] as? [String: Any] ?? (summary["moves"] as? [[String: Any]])?.first
             return (total?["distance_m"] as? Double ?? 0) / 1000
         }
         let both = ["--from", "2026-06-10", "--to", "2026-06-11"]
@@ -165,6 +165,15 @@ extension VisitsCommandTests {
         let whole = try await summaryKilometres(both)
         let (c, d) = (try await summaryKilometres(tenth), try await summaryKilometres(eleventh))
         #expect(c > 0 && d > 0 && abs(c + d - whole) <= 0.01 * whole, "summary: \(c) + \(d) for \(whole) km")
+        // One answer: each day's flight in `summary` is the one `year` counts (the kept move's,
+        // the gap without fixes included), not only the way along its points.
+        for (days, kilometres) in [(tenth, a), (eleventh, b), (both, flight)] {
+            let moves = try await json(["summary"] + days)["moves"] as? [[String: Any]] ?? []
+            let plane = moves.filter { $0["mode"] as? String == "plane" }.compactMap { $0["distance_m"] as? Double }
+            #expect(
+                abs(plane.reduce(0, +) / 1000 - kilometres) <= 0.01 * kilometres,
+                "\(days): summary \(plane.reduce(0, +) / 1000) km by plane, year \(kilometres) km")
+        }
     }
 }
 
@@ -182,7 +191,7 @@ extension WebPageTests {
             let summary = try await run(["summary", "--day", day, "--json", "--store", store] + zone)
             #expect(summary.status == 0, "\(summary.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
-            let total = try #require(json["total"] as? [String: Any] ?? (json["rides"] as? [[String: Any]])?.first)
+            let total = try #require(json["total"] as? [String: Any] ?? (json["moves"] as? [[String: Any]])?.first)
             let visits = try await run(["visits", "--day", day, "--json", "--store", store] + zone)
             let found = try #require(try JSONSerialization.jsonObject(with: Data(visits.stdout.utf8)) as? [String: Any])
             return (

@@ -230,7 +230,7 @@ extension WebPageTests {
             total += truth.distance
             // summary --day --user
             let summary = try await json(["summary", "--day", date])
-            let rides = try #require(summary["rides"] as? [[String: Any]])
+            let rides = try #require(summary["moves"] as? [[String: Any]])
             let distance = rides.compactMap { $0["distance_m"] as? Double }.reduce(0, +)
             let moving = rides.compactMap { $0["moving_s"] as? Double }.reduce(0, +)
             #expect(near(distance, truth.distance), "\(date) summary: \(distance) m, truth \(truth.distance) m")

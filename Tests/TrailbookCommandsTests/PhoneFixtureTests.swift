@@ -219,7 +219,7 @@ import TrailbookTestSupport
             "summary", "--user", "ana", "--device-name", "traccar-10", "--day", "2026-11-25", "--time-zone", "UTC",
             "--json", "--store", store,
         ])
-        #expect(summary.status == 0 && summary.stdout.contains("\"rides\""), "\(summary)")
+        #expect(summary.status == 0 && summary.stdout.contains("\"moves\""), "\(summary)")
         let gpx = try await run([
             "export", "--user", "ana", "--day", "2026-11-25", "--time-zone", "UTC", "--format", "gpx", "--store", store,
         ])

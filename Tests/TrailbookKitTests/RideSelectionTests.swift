@@ -43,7 +43,16 @@ import TrailbookTestSupport
         #expect(statistics.total == nil, "one ride has no total")
         #expect(statistics.rides[0].statistics.distance > 10_000)
         let document = SummaryJSON(statistics, zone: zone)
-        #expect(document.rides.first?.device == "bike" && document.rides.first?.points == 1762)
+        #expect(document.rides?.first?.device == "bike" && document.rides?.first?.points == 1762)
+        // The day's one move: the kept timeline's distance, the ride's points; a ride by its id has none.
+        let moves = try #require(byDay.moveStatistics())
+        #expect(moves.moves.count == 1 && moves.total == nil && moves.moves[0].statistics.points == 1762)
+        let (move, figures) = moves.moves[0]
+        #expect(move.mode == .cycling && figures.distance == move.distance && figures.moving == move.movingSeconds)
+        #expect(abs(figures.distance - statistics.rides[0].statistics.distance) < 0.01 * figures.distance)
+        #expect(figures.quality.drops == statistics.rides[0].statistics.quality.drops, "the ride's drops go with it")
+        #expect(byID.moveStatistics() == nil)
+        #expect(SummaryJSON(moves: moves, zone: zone).moves?.first?.mode == "cycling")
 
         _ = try store.writeNow {
             try $0.addRecord(

@@ -11,8 +11,10 @@ struct Summary: AsyncParsableCommand {
         commandName: "summary",
         abstract: "Ride statistics: distance, elapsed and moving time, speeds, climb, splits, data quality.",
         discussion: """
-            For one ride (RIDE), or each ride of local days (--day, --from/--to) and their total. \
-            Distance is geodesic on WGS-84; moving time counts smoothed speed of at least 1 km/h with \
+            For one ride (RIDE), or each move of local days (--day, --from/--to) and their total. \
+            A day's moves are its kept timeline's (trailbook timeline): their distance and moving time \
+            are the timeline's, the share within the days of a move over midnight; their climb, speeds, \
+            splits and quality come from the points. A ride's distance is geodesic on WGS-84; moving time counts smoothed speed of at least 1 km/h with \
             stops under 15 s ignored; climb and descent use a 3 m hysteresis on smoothed altitude; \
             max speed is taken after a three-point median. Thresholds and their reasons: \
             docs/STATISTICS.md. --json numbers are SI (metres, seconds, m/s) whatever --units says.
@@ -54,12 +56,28 @@ struct Summary: AsyncParsableCommand {
             devices: try await devices.filter(store, account: user), stays: .init(rules: config.pipeline.visits))
         var options = StatisticsOptions()
         if units == .imperial { options.splitLength = 1609.344 }
+        let u = UnitFormatter(units: units)
+        // Days are their kept moves, as `year`, `timeline` and the day page count them.
+        if let moves = selection.moveStatistics(options) {
+            if json { return try printJSON(snakeCase: true, SummaryJSON(moves: moves, zone: zone)) }
+            if moves.moves.isEmpty { print("No moves on \(selection.name): stays only.") }
+            for (move, s) in moves.moves {
+                print(
+                    "\(move.mode.rawValue) \(LocalTime.format(s.start!, zone: zone)) → \(LocalTime.format(s.end!, zone: zone))"
+                        + (move.id.map { "  (move \($0))" } ?? ""))
+                print(u.lines(s).map { "  " + $0 }.joined(separator: "\n"))
+            }
+            if let total = moves.total {
+                print("total of \(counted(moves.moves.count, "move"))")
+                print(u.lines(total, splits: false).map { "  " + $0 }.joined(separator: "\n"))
+            }
+            return
+        }
         let statistics = selection.statistics(options)
         if json {
             try printJSON(snakeCase: true, SummaryJSON(statistics, zone: zone))
             return
         }
-        let u = UnitFormatter(units: units)
         for (ride, s) in statistics.rides {
             print(
                 "ride \(ride.id)  \(LocalTime.format(s.start!, zone: zone)) → \(LocalTime.format(s.end!, zone: zone))")

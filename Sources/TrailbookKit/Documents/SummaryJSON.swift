@@ -2,14 +2,21 @@ import Foundation
 import GPSCore
 import Reports
 import TrackModel
+import Visits
 
 /// The documented JSON of `summary` (keys in snake case: `distance_m`, `moving_s`, ...).
 public struct SummaryJSON: Encodable, Sendable {
-    public var rides: [Ride]
+    /// A ride's figures (`summary RIDE`); days give their kept moves instead.
+    public var rides: [Ride]?
+    public var moves: [Ride]?
     public var total: Ride?
 
+    /// A ride's, a move's or the total's figures.
     public struct Ride: Encodable, Sendable {
+        /// The ride's id, or the kept move's (nil for one worked out, not kept).
         public var id: Int64?
+        /// A move's mode ("walking", "flying", ...).
+        public var mode: String?
         /// The ride's device (nil for the total).
         public var device: String?
         public var start: String?
@@ -118,5 +125,15 @@ extension SummaryJSON {
     ) {
         rides = statistics.rides.map { Ride(id: $0.ride.id, device: $0.ride.device, stats: $0.statistics, zone: zone) }
         total = statistics.total.map { Ride(id: nil, stats: $0, zone: zone) }
+    }
+
+    /// The document of the kept moves of days (``RideSelection/moveStatistics(_:)``).
+    public init(moves: (moves: [(move: Trip, statistics: RideStatistics)], total: RideStatistics?), zone: TimeZone) {
+        self.moves = moves.moves.map {
+            var move = Ride(id: $0.move.id, stats: $0.statistics, zone: zone)
+            move.mode = $0.move.mode.rawValue
+            return move
+        }
+        total = moves.total.map { Ride(id: nil, stats: $0, zone: zone) }
     }
 }

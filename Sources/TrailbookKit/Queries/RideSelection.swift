@@ -38,6 +38,11 @@ public struct RideSelection {
     public var to: Int64
     /// A name for titles: "ride 3", "2026-06-14", "2026-06-01 to 2026-06-14".
     public var name: String
+    /// Days cut around stays: the kept moves (``VisitService/find``) that overlap them, and the
+    /// days' own `[from, to)` (``from``/``to`` also take in the whole of the rides). Nil for a
+    /// ride asked for by its id, an export, or days not cut.
+    public var moves: [Trip]?
+    public var days: (from: Int64, to: Int64)?
 
     /// Loads the rides; an unknown ride, or no rides on the days, fails. Days of several devices
     /// are one timeline (``FusedPoints``): where two devices were there at once, the points of
@@ -95,11 +100,14 @@ public struct RideSelection {
         for p in all { byRide[p.ride, default: []].append(TrackPoint(fix: p.fix, segment: p.segment)) }
         if fused, only == nil { stored = stored.filter { byRide[$0.id] != nil } }
         var rides = stored.map { ($0, byRide[$0.id] ?? []) }
+        var moves: [Trip]?
+        let days = (from: from, to: to)
         if fused, only == nil, let stays {
             let found = try await VisitService.find(
                 store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: stays.rules,
                 zone: zone)
             rides = moving(rides, stays: stays.stays(found))
+            moves = found.trips.filter { YearReview.share($0, from: from, to: to) > 0 }
             stored = rides.map(\.0)
             if stored.isEmpty { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
         }
@@ -114,7 +122,8 @@ public struct RideSelection {
             from = min(from, stored.map(\.startMilliseconds).min()!)
             to = max(to, stored.map(\.endMilliseconds).max()! + 1)
         }
-        return RideSelection(rides: rides, from: from, to: to, name: name)
+        return RideSelection(
+            rides: rides, from: from, to: to, name: name, moves: moves, days: moves == nil ? nil : days)
     }
 
     /// Which stays cut rides: the visits found with `rules` (the config's `visits.*`) that last
@@ -213,6 +222,63 @@ public struct RideSelection {
         let perRide = rides.map { r in (r.ride, RideStatistics.compute(r.points, drops: r.ride.drops, options: options))
         }
         return (perRide, perRide.count > 1 ? RideStatistics.total(perRide.map(\.1)) : nil)
+    }
+
+    /// Each kept move of the days with its statistics, and for more than one their total: the
+    /// move's distance and moving time are the kept ones (its share within the days, as `year`
+    /// counts them, docs/TIMELINE.md), so a day has one answer; its climb, altitudes, speeds,
+    /// splits and quality come from the selection's points within its time. Nil when the
+    /// selection has no kept moves (``moves``).
+    public func moveStatistics(_ options: StatisticsOptions = StatisticsOptions())
+        -> (moves: [(move: Trip, statistics: RideStatistics)], total: RideStatistics?)?
+    {
+        guard let moves, let (from, to) = days else { return nil }
+        // One timeline of the selection's points, each ride's segments numbered apart.
+        var segments: [Int64: [Int64: Int64]] = [:]
+        var timeline: [TrackPoint] = []
+        for (ride, points) in rides {
+            for p in points {
+                let n = segments[ride.id, default: [:]][p.segment] ?? Int64(segments.values.map(\.count).reduce(0, +))
+                segments[ride.id, default: [:]][p.segment] = n
+                timeline.append(TrackPoint(fix: p.fix, segment: n))
+            }
+        }
+        timeline.sort { ($0.fix.unixMilliseconds ?? 0) < ($1.fix.unixMilliseconds ?? 0) }
+        let times = timeline.map { $0.fix.unixMilliseconds ?? 0 }
+        // A ride's drops (fixes the rules dropped) go with the move it began in, or the nearest.
+        var drops = [[String: Int]](repeating: [:], count: moves.count)
+        for (ride, _) in rides where !ride.drops.isEmpty && !moves.isEmpty {
+            let t = ride.startMilliseconds
+            let n = moves.indices.min { a, b in
+                func away(_ m: Trip) -> Int64 { t < m.start ? m.start - t : t > m.end ? t - m.end : 0 }
+                return away(moves[a]) < away(moves[b])
+            }!
+            drops[n].merge(ride.drops, uniquingKeysWith: +)
+        }
+        let perMove = zip(moves, drops).map { move, drops -> (move: Trip, statistics: RideStatistics) in
+            let (start, end) = (max(move.start, from), min(move.end, to - 1))
+            let (first, last) = (Self.first(in: times, atLeast: start), Self.first(in: times, atLeast: end + 1))
+            var s = RideStatistics.compute(Array(timeline[first..<last]), drops: drops, options: options)
+            let share = YearReview.share(move, from: from, to: to)
+            (s.start, s.end) = (start, end)
+            s.elapsed = Double(end - start) / 1000
+            s.distance = move.distance * share
+            s.moving = move.movingSeconds * share
+            s.averageMovingSpeed = s.moving > 0 ? s.distance / s.moving : nil
+            return (move, s)
+        }
+        guard perMove.count > 1 else { return (perMove, nil) }
+        return (perMove, RideStatistics.total(perMove.map(\.statistics)))
+    }
+
+    /// The index of the first of `sorted` that is `least` or more (`sorted.count` for none).
+    static func first(in sorted: [Int64], atLeast least: Int64) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < least { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// The rides as segments and, with `records`, the records of the covered time with what they
