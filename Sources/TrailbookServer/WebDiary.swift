@@ -331,7 +331,7 @@ struct WebDiary {
             }
             let user = session.user
             let calendar = try await DiaryCalendar.load(
-                year, store: store, zone: zone, devices: DeviceFilter(account: user))
+                year, store: store, zone: zone, devices: DeviceFilter(account: user), rules: visitRules)
             return WebPages.html(
                 WebTemplates.pages.render("calendar", model: Self.calendarPage(calendar, user: user, today: today)))
         }
@@ -489,7 +489,8 @@ struct WebDiary {
                 let amounts = calendar.days[date] ?? .init()
                 var parts: [String] = []
                 if amounts.rides > 0 {
-                    parts.append(counted(amounts.rides, "ride") + ", " + LocalTime.hoursAndMinutes(amounts.seconds))
+                    let moving = LocalTime.hoursAndMinutes(amounts.seconds)
+                    parts.append(counted(amounts.rides, "ride") + ", " + moving + " moving")
                     parts.append(counted(amounts.points, "point"))
                 }
                 if amounts.records > 0 { parts.append(counted(amounts.records, "record")) }
@@ -510,7 +511,7 @@ struct WebDiary {
             user: user, year: calendar.year, previous: calendar.year - 1, next: calendar.year + 1, months: months,
             today: today.description,
             totals: "\(counted(all.filter { $0.rides > 0 }.count, "day")) with rides, "
-                + "\(LocalTime.hoursAndMinutes(seconds)) recorded, \(counted(all.map(\.points).reduce(0, +), "point")), "
+                + "\(LocalTime.hoursAndMinutes(seconds)) moving, \(counted(all.map(\.points).reduce(0, +), "point")), "
                 + counted(all.map(\.records).reduce(0, +), "record"))
     }
 

@@ -4,6 +4,7 @@ import RideSimulator
 import Testing
 import TrackModel
 import TrailbookTestSupport
+import Visits
 
 @testable import TrackStore
 @testable import TrailbookKit
@@ -174,6 +175,17 @@ extension VisitsCommandTests {
                 abs(plane.reduce(0, +) / 1000 - kilometres) <= 0.01 * kilometres,
                 "\(days): summary \(plane.reduce(0, +) / 1000) km by plane, year \(kilometres) km")
         }
+        // The calendar shades the days by the moves' time, as `year` counts it: not the hours the
+        // track covers, stays in Zurich and Tokyo included.
+        let year = try await json(["year"] + both)["by_mode"] as? [[String: Any]] ?? []
+        let moving = year.compactMap { $0["seconds"] as? Double }.reduce(0, +)
+        let zurich = TimeZone(identifier: "Europe/Zurich")!
+        let calendar = try await DiaryCalendar.load(
+            2026, store: try TrackStore(path: store), zone: zurich, devices: .all, rules: VisitRules())
+        let shaded = calendar.days.values.map(\.seconds).reduce(0, +)
+        #expect(moving > 3600 && abs(shaded - moving) <= 0.01 * moving, "calendar \(shaded) s, year \(moving) s moving")
+        let covered = try await DiaryCalendar.load(2026, store: try TrackStore(path: store), zone: zurich, devices: .all)
+        #expect(covered.days.values.map(\.seconds).reduce(0, +) > shaded + 3600, "without the rules: the rides' hours")
     }
 }
 

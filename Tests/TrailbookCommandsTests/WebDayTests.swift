@@ -82,8 +82,8 @@ extension WebPageTests {
         let calendarURL = URL(string: "\(base)/calendar?year=2026")!
         let calendar = try await HTTP.request(calendarURL, headers: jar)
         #expect(calendar.0 == 200 && calendar.1.contains(#"<a href="/day/2026-06-14" class="l2""#), "\(calendar.1)")
-        #expect(calendar.1.contains(#"title="Sunday 14 June 2026: 1 ride, 30 min, 1762 points""#))
-        #expect(calendar.1.contains("1 day with rides, 30 min recorded, 1762 points, 0 records"))
+        #expect(calendar.1.contains(#"title="Sunday 14 June 2026: 1 ride, 27 min moving, 1762 points""#))
+        #expect(calendar.1.contains("1 day with rides, 27 min moving, 1762 points, 0 records"))
         #expect(calendar.1.components(separatedBy: #"" class="l"#).count - 1 == 365, "a cell for each day of 2026")
         let bensCalendar = try await HTTP.request(calendarURL, headers: ["Cookie": "trailbook_session=\(ben)"])
         #expect(bensCalendar.1.contains(#"<a href="/day/2026-06-14" class="l0""#))

@@ -62,6 +62,14 @@ public struct DayReportInput: Sendable {
     public var timeline: [TimelineEntry]
     /// What `suggest` found for the kinds of the day's records.
     public var suggestions: [SuggestionTable] = []
+    /// The day's distance (m) and moving time (s) as its kept moves count them (a move over
+    /// midnight by its share in the day, docs/TIMELINE.md); nil: the rides' sums.
+    public var moved: (distance: Double, moving: Double)?
+
+    /// The day's distance and moving time: its moves', else its rides'.
+    public var distanceAndMoving: (distance: Double, moving: Double) {
+        moved ?? (rides.map(\.statistics.distance).reduce(0, +), rides.map(\.statistics.moving).reduce(0, +))
+    }
 
     public init(
         date: String, timeZone: TimeZone, summary: String?, rides: [Ride], records: [Record],
@@ -348,9 +356,9 @@ public enum DayReport {
             }
         }
         if !input.rides.isEmpty {
+            let (distance, moving) = input.distanceAndMoving
             page.totals = Page.Totals(
-                distance: style.distance(stats.map(\.distance).reduce(0, +)),
-                moving: ReportStyle.duration(stats.map(\.moving).reduce(0, +)),
+                distance: style.distance(distance), moving: ReportStyle.duration(moving),
                 climb: style.height(stats.map(\.climb).reduce(0, +)))
         }
         return ReportTemplates.pages.render(web == nil ? "day" : "webday", model: page)

@@ -73,6 +73,13 @@ public enum DayReportInputs {
                 day, store: store, zone: zone, cutIn: cutIn, until: until, devices: devices, visits: visits,
                 found: found))
         if let cutIn, cutIn.identifier != zone.identifier { input.dayZone = cutIn }
+        // The day's totals are its kept moves', as `summary --day` and `year --day` count them.
+        if let trips = found?.trips {
+            let shares = trips.map { ($0, YearReview.share($0, from: from, to: to)) }
+            input.moved = (
+                shares.map { $0.distance * $1 }.reduce(0, +), shares.map { $0.movingSeconds * $1 }.reduce(0, +)
+            )
+        }
         input.suggestions = try await suggest?.tables(for: SuggestTables.kindNames(storedRecords)) ?? []
         return input
     }
@@ -126,8 +133,8 @@ public enum OverlayPages {
             list.append(
                 .init(
                     date: day.description, lines: lines,
-                    distance: input.rides.map(\.statistics.distance).reduce(0, +),
-                    moving: input.rides.map(\.statistics.moving).reduce(0, +), link: link(day), summary: input.summary,
+                    distance: input.distanceAndMoving.distance, moving: input.distanceAndMoving.moving,
+                    link: link(day), summary: input.summary,
                     places: input.records.map(\.coordinate)))
         }
         return (list, kinds)

@@ -1,15 +1,18 @@
 import Foundation
 import GPSCore
 import TrackModel
+import Visits
 
 /// How much was recorded on each local day of a year: the use case behind the server's
-/// `/calendar`. A ride counts on the day it starts.
+/// `/calendar`. A ride counts on the day it starts; the time moving, on the days the kept moves
+/// were made in (a move over midnight by its share of each).
 public struct DiaryCalendar: Sendable, Equatable {
     /// One day's amounts.
     public struct Day: Sendable, Equatable {
         public var rides = 0
-        /// The time the rides cover from first to last point, seconds: time two devices
-        /// recorded at once counts once (one timeline, docs/TIMELINE.md).
+        /// The time moving, seconds: that of the kept moves (docs/TIMELINE.md) when the account's
+        /// timeline answers; else the time the rides cover from first to last point, where time two
+        /// devices recorded at once counts once.
         public var seconds = 0.0
         public var points = 0
         public var records = 0
@@ -33,17 +36,19 @@ public struct DiaryCalendar: Sendable, Equatable {
 
     /// The year's days with something recorded by the `devices` (and records of their account),
     /// in `zone`; with a gazetteer, a ride counts on its day where it began and a record on its
-    /// day where it was (a ride in Tokyo on Tokyo's day, as `trailbook day` cuts it).
-    public static func load(_ year: Int, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter)
-        async throws -> DiaryCalendar
-    {
-        try await store.read { try load(year, in: $0, zone: zone, devices: devices) }
+    /// day where it was (a ride in Tokyo on Tokyo's day, as `trailbook day` cuts it). With
+    /// `rules` (the `[visits]` settings) and a kept timeline made with them, a day's time is its
+    /// moving time (``TimelineKeeper``).
+    public static func load(
+        _ year: Int, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter, rules: VisitRules? = nil
+    ) async throws -> DiaryCalendar {
+        try await store.read { try load(year, in: $0, zone: zone, devices: devices, rules: rules) }
     }
 
-    /// ``load(_:store:zone:devices:)`` in a read unit.
-    static func load(_ year: Int, in store: any StoreReading, zone: TimeZone, devices: DeviceFilter) throws
-        -> DiaryCalendar
-    {
+    /// ``load(_:store:zone:devices:rules:)`` in a read unit.
+    static func load(
+        _ year: Int, in store: any StoreReading, zone: TimeZone, devices: DeviceFilter, rules: VisitRules? = nil
+    ) throws -> DiaryCalendar {
         var zones = try PlaceZones(store: store)
         // Local days run at most 14 hours either side of UTC's.
         let margin: Int64 = zones.isLoaded ? 15 * 3_600_000 : 0
@@ -60,7 +65,24 @@ public struct DiaryCalendar: Sendable, Equatable {
             spans[day, default: []].append((ride.startMilliseconds, ride.endMilliseconds))
             days[day, default: Day()].points += ride.pointCount
         }
-        for (day, list) in spans { days[day]?.seconds = Double(covered(list)) / 1000 }
+        if let rules, try TimelineKeeper.answers(store, to: to, devices: devices, rules: rules) {
+            for move in try store.keptTimeline(fromMilliseconds: from, toMilliseconds: to, account: devices.account)
+            where move.kind == .move {
+                let there = try zones.zone(at: move.from) ?? zone
+                // Each local day the move was under way in, with its share of the move's time.
+                var t = move.start
+                repeat {
+                    let day = LocalDay.of(t, in: there)
+                    let next = LocalDay.start(day.adding(days: 1), in: there)
+                    let span = Double(move.end - move.start)
+                    let share = span > 0 ? Double(min(next, move.end) - t) / span : 1
+                    if day.year == year, share > 0 { days[day, default: Day()].seconds += move.movingSeconds * share }
+                    t = next
+                } while t < move.end
+            }
+        } else {
+            for (day, list) in spans { days[day]?.seconds = Double(covered(list)) / 1000 }
+        }
         for record in try store.records(fromMilliseconds: from, toMilliseconds: to, account: devices.account) {
             let there = try zones.zone(at: record.coordinate) ?? zone
             let day = LocalDay.of(record.milliseconds, in: there)

@@ -243,18 +243,9 @@ public enum TimelineKeeper {
         let account = devices.account
         let pad = remembered ? day / 2 : day
         let (a, b) = (from == .min ? from : saturating(from, -pad), to == .max ? to : saturating(to, pad))
-        let text = rulesText(rules)
-        let rows = try await store.read { tx -> [KeptEntry]? in
-            guard let state = try tx.keptTimelineState(account: account), state.version == version,
-                state.rules == text
-            else { return nil }
-            // Points newer than what was kept, in the time looked at: not kept yet.
-            if b > state.through, let newest = try tx.latestPoint(devices: devices)?.unixMilliseconds,
-                newest > state.through
-            {
-                return nil
-            }
-            return try tx.keptTimeline(fromMilliseconds: a, toMilliseconds: b, account: account)
+        let rows = try await store.read { tx in
+            try answers(tx, to: b, devices: devices, rules: rules)
+                ? try tx.keptTimeline(fromMilliseconds: a, toMilliseconds: b, account: account) : nil
         }
         guard let rows else { return nil }
         let said = try await VisitService.said(
@@ -280,6 +271,26 @@ public enum TimelineKeeper {
             }
         }
         return made
+    }
+
+    /// Whether the kept rows of `devices`' account answer a look up to `to` with `rules`: they
+    /// were made with those rules by this version, `devices` are all the account's, and no point
+    /// before `to` is newer than what was kept.
+    static func answers(_ tx: any StoreReading, to: Int64, devices: DeviceFilter, rules: VisitRules) throws -> Bool {
+        switch devices {
+        case .all, .account(_, device: nil): break
+        default: return false
+        }
+        guard let state = try tx.keptTimelineState(account: devices.account), state.version == version,
+            state.rules == rulesText(rules)
+        else { return false }
+        // Points newer than what was kept, in the time looked at: not kept yet.
+        if to > state.through, let newest = try tx.latestPoint(devices: devices)?.unixMilliseconds,
+            newest > state.through
+        {
+            return false
+        }
+        return true
     }
 
     static func saturating(_ t: Int64, _ d: Int64) -> Int64 {
