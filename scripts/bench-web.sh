@@ -23,28 +23,11 @@ cp "$year" "$store"
 /usr/bin/time -f "import of the phone: %e s" "$bin" import --store "$store" --device-name phone "$out/web-phone.csv" \
   | tail -2
 rm -f "$out/web-phone.csv"
-password="a passphrase for the bench only"
-echo "$password" | "$bin" user passwd me --password-stdin --store "$store" > /dev/null
-config="$out/web.toml"
-printf '[time]\nzone = "Europe/Zurich"\n[maps]\ntiles = "none"\n' > "$config"
 port=8793
-base="http://127.0.0.1:$port"
-jar="$out/web.cookies"
 # The server's view cache (the overlay's and the heat map's work, kept per ride) starts empty.
-export XDG_CACHE_HOME="$out/web-cache"
-rm -rf "$XDG_CACHE_HOME"
-server=
-trap 'kill $server 2> /dev/null || true' EXIT
-start() {
-  : > "$out/web-serve.log"
-  "$bin" serve --store "$store" --listen "127.0.0.1:$port" --config "$config" > "$out/web-serve.log" 2>&1 &
-  server=$!
-  for _ in $(seq 50); do curl -s -o /dev/null "$base/" && break; sleep 0.2; done
-  rm -f "$jar"
-  token=$(curl -s -c "$jar" -b "$jar" "$base/" | grep -o 'name="csrf" value="[^"]*"' | head -1 | sed 's/.*value="//;s/"//')
-  curl -s -c "$jar" -b "$jar" -o /dev/null --data-urlencode "csrf=$token" --data-urlencode "user=me" \
-    --data-urlencode "password=$password" "$base/login"
-}
+source scripts/bench-serve.sh
+serve_setup web "$store" "$port"
+start() { serve_signed_in "$store" "$port" "$out/web-serve.log"; }
 views() {
   echo "| view | first look | next look | bytes |"
   echo "|---|---|---|---|"

@@ -223,3 +223,4 @@ bash scripts/bench-google.sh
 bash scripts/bench-fit.sh
 bash scripts/bench-visits.sh
 bash scripts/bench-web.sh
+bash scripts/bench-timeline.sh

@@ -58,9 +58,14 @@ public struct TrackExport: Sendable {
         }
 
         /// What people call the place: its field `name`, else the first line of its first note
-        /// (up to 60 characters), else "record ID".
+        /// (up to 60 characters), else "record ID"; a stay or move an export writes (field
+        /// `trailbook`): its place's name, else "stay", or its activity.
         public var name: String {
-            if let name = fields.first(where: { $0.key == "name" })?.value, !name.isEmpty { return name }
+            func field(_ key: String) -> String? { fields.first { $0.key == key }?.value }
+            if let name = field("name"), !name.isEmpty { return name }
+            if let kind = field("trailbook") {
+                return field("place") ?? (kind == "visit" ? "stay" : field("activity_type") ?? "move")
+            }
             if let text = notes.first.flatMap(Self.firstLine) {
                 return text.count > 60 ? String(text.prefix(59)) + "…" : text
             }

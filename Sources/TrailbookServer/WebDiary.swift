@@ -262,7 +262,9 @@ struct WebDiary {
                 let selection = try await RideSelection.load(
                     .days(first: from, last: to), store: store, zone: zone, devices: DeviceFilter(account: user),
                     fused: false)
-                var export = try await selection.export(store: store, records: true, account: user)
+                var export = try await selection.export(
+                    store: store, records: true, account: user,
+                    timeline: TimelinePlaces(rules: visitRules, devices: DeviceFilter(account: user), zone: zone))
                 // The photos' files on the server are nobody's business: their names only.
                 for i in export.places.indices {
                     export.places[i].photos = export.places[i].photos.map { ($0 as NSString).lastPathComponent }

@@ -143,6 +143,57 @@ extension VisitsCommandTests {
         #expect(try await timelineIDs() == first, "kept through an import of other days")
     }
 
+    /// An export of days carries their stays and moves (docs/TIMELINE.md, "Exports"): a place's
+    /// name and a mode put right come back with an import into a new store, in every format.
+    @Test func anExportCarriesTheNamesAndModesOfItsDays() async throws {
+        let dir = try Samples.temporaryDirectory()
+        let store = dir + "/named.sqlite"
+        let zone = ["--time-zone", "Europe/Zurich"]
+        #expect(try await run(["import", "--store", store, try files()[0]]).status == 0)
+        let places = try #require(try await visits(store)["places"] as? [[String: Any]])
+        let canteen = try #require(
+            places.first { p in
+                Geodesy.haversineDistance(
+                    Coordinate(latitude: p["lat"] as! Double, longitude: p["lon"] as! Double), Fortnight.canteen) < 50
+            }?["id"] as? Int)
+        #expect(try await run(["visit", "name", String(canteen), "Canteen", "--store", store] + zone).status == 0)
+        let day = ["--day", "2026-06-03"]
+        let ride = try #require((try await visits(store, day)["trips"] as? [[String: Any]])?.first)
+        let start = try #require(GoogleImportTests.milliseconds(ride["start"] as! String))
+        let corrected = try await run(
+            ["visit", "mode", GoogleImportTests.iso(start + 120_000), "running", "--store", store] + zone)
+        #expect(corrected.status == 0 && ride["mode"] as? String == "cycling", "\(corrected.stderr)")
+        /// The day's stays (their names) and moves (their modes), as `visits` lists them.
+        func listed(_ store: String) async throws -> (names: [String], modes: [String]) {
+            let text = try await run(["visits", "--store", store] + day + zone)
+            let found = try await visits(store, day)
+            return (
+                text.stdout.split(separator: "\n").filter { $0.contains("Canteen") }.map { _ in "Canteen" },
+                (found["trips"] as? [[String: Any]] ?? []).compactMap { $0["mode"] as? String }
+            )
+        }
+        let was = try await listed(store)
+        #expect(!was.names.isEmpty && was.modes.first == "running", "\(was)")
+        for format in ["gpx", "geojson", "csv", "json"] {
+            let file = dir + "/day.\(format)"
+            let exported = try await run(
+                ["export", "--format", format, "-o", file, "--store", store] + day + zone)
+            #expect(exported.status == 0, "\(format): \(exported.stderr)")
+            let back = dir + "/back-\(format).sqlite"
+            #expect(try await run(["import", "--store", back, file]).status == 0, "\(format)")
+            let now = try await listed(back)
+            #expect(now.names == was.names && now.modes == was.modes, "\(format): \(now), before \(was)")
+            // Exported again, each stay and move is written once: not again from the records the
+            // first export made.
+            let again = dir + "/again.\(format)"
+            #expect(try await run(["export", "--format", format, "-o", again, "--store", back] + day + zone).status == 0)
+            let ends = try String(contentsOfFile: again, encoding: .utf8).matches(
+                of: /until\W{1,4}(\d{4}-\d\d-\d\dT[\d:.]+Z)/
+            ).map { String($0.output.1) }
+            #expect(ends.count > 5 && Set(ends).count == ends.count, "\(format): \(ends)")
+        }
+    }
+
     /// A flight over midnight is counted once: the two days it touches split it at midnight, and
     /// their sum is the range of both (`summary --day`, `year --day`; docs/TIMELINE.md, "Midnight").
     @Test func aFlightOverMidnightCountsOnce() async throws {

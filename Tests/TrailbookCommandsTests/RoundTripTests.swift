@@ -76,7 +76,8 @@ import TrailbookTestSupport
                 "records", "--store", store, "--from", "2026-05-01", "--to", "2026-07-31", "--time-zone", "UTC",
                 "--json",
             ])["records"] as? [[String: Any]])
-        return records.map { r in
+        // The diary's records: not the stays and moves an export of days writes beside them.
+        return records.filter { ($0["fields"] as? [String: Any])?["trailbook"] == nil }.map { r in
             let notes = (r["notes"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
             let fields = (r["fields"] as? [String: Any] ?? [:]).map { "\($0.key)=\($0.value)" }.sorted()
             let lat = String(format: "%.6f", r["lat"] as? Double ?? .nan)

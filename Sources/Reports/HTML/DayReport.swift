@@ -47,7 +47,9 @@ public struct DayReportInput: Sendable {
 
     /// The fields that mark a record as a visit or trip another tool said, imported with its
     /// history (`google` = `visit` or `activity`; `dawarich` = `visit`), and the tool's name.
-    public static let saidBy = ["google": "Google’s timeline", "dawarich": "Dawarich"]
+    public static let saidBy = [
+        "google": "Google’s timeline", "dawarich": "Dawarich", "trailbook": "Trailbook’s export",
+    ]
 
     public var date: String
     /// The zone the times are written in.

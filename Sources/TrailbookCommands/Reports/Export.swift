@@ -49,12 +49,16 @@ struct Export: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let zone = try zoneOptions.zone()
+        let config = try zoneOptions.loaded()
+        let zone = config.timeZone
         let store = try storeOptions.open()
+        let filter = try await devices.filter(store, account: user)
         let selection = try await RideSelection.loadNamingNearest(
-            days.scope(ride: ride, zone: zone), store: store, zone: zone,
-            devices: try await devices.filter(store, account: user), fused: false)
-        let export = try await selection.export(store: store, records: ride == nil, account: user)
+            days.scope(ride: ride, zone: zone), store: store, zone: zone, devices: filter, fused: false)
+        // Days carry their stays and moves (docs/TIMELINE.md, "Exports"); a ride is itself.
+        let export = try await selection.export(
+            store: store, records: ride == nil, account: user,
+            timeline: ride == nil ? TimelinePlaces(rules: config.pipeline.visits, devices: filter, zone: zone) : nil)
         let file = try OutputFile(path: output, suffix: format.rawValue)
         var out = OutputBuffer(fd: file.fd)
         switch format {

@@ -240,8 +240,9 @@ enum ImportReaders {
             milliseconds: r.start, coordinate: r.coordinate, altitude: nil, notes: [note], fields: fields)
     }
 
-    /// Reads the JSON track format: one stream, each of its segments a segment.
-    static func jsonTrack(_ path: String, _ item: (StreamItem) throws -> Void) throws {
+    /// Reads the JSON track format: one stream, each of its segments a segment; its places (as
+    /// Trailbook writes them) waypoints.
+    static func jsonTrack(_ path: String, _ item: (StreamItem) throws -> Void) throws -> Extras {
         var data = Data()
         let input = try InputFile(path: path)
         try input.forEachChunk { chunk in
@@ -251,8 +252,9 @@ enum ImportReaders {
             }
         }
         let segments: [[Fix]]
+        var extras = Extras()
         do {
-            segments = try JSONTrack.read(data)
+            (segments, extras.waypoints) = try JSONTrack.read(data)
         } catch {
             throw ImportError.broken(path, reason: "\(error)", format: "file")
         }
@@ -261,6 +263,7 @@ enum ImportReaders {
             if i > 0 { try item(.segment) }
             for f in fixes { try item(.fix(f)) }
         }
+        return extras
     }
 }
 

@@ -257,7 +257,7 @@ public struct ImportService: Sendable {
             case .gpx: extras = try ImportReaders.gpx(path, progress: progress, item)
             case .kml, .tcx, .fit, .geoJSON, .csv:
                 extras = try ImportReaders.track(path, kind: kind, progress: progress, item)
-            case .jsonTrack: try ImportReaders.jsonTrack(path, item)
+            case .jsonTrack: extras = try ImportReaders.jsonTrack(path, item)
             case .googleTimeline: extras = try ImportReaders.google(path, progress: progress, item)
             case .ownTracksRec: extras = try ImportReaders.ownTracks(path, progress: progress, item)
             case .dawarich: extras = try ImportReaders.dawarich(path, progress: progress, item)

@@ -281,11 +281,13 @@ public struct RideSelection {
         return low
     }
 
-    /// The rides as segments and, with `records`, the records of the covered time with what they
-    /// carry, for the GPX, GeoJSON, KML and JSON writers.
-    /// The selection as a file's content: its rides, and with `records` the records of
-    /// `account`'s diary in its time (the store's own user's for nil).
-    public func export(store: any TrackStoring, records: Bool, account: String? = nil) async throws -> TrackExport {
+    /// The selection as a file's content, for the GPX, GeoJSON, KML, CSV and JSON writers: its
+    /// rides as segments, with `records` the records of `account`'s diary in its time (the store's
+    /// own user's for nil) with what they carry, and with `timeline` the stays and moves of that
+    /// time as places (``TimelinePlaces``) in place of those an earlier export wrote.
+    public func export(
+        store: any TrackStoring, records: Bool, account: String? = nil, timeline: TimelinePlaces? = nil
+    ) async throws -> TrackExport {
         let rides = rides.map { ride, points in
             TrackExport.Ride(id: ride.id, segments: DayReport.segments(points).map { $0.map(\.fix) })
         }
@@ -294,8 +296,9 @@ public struct RideSelection {
             records
             ? try await store.read { try $0.records(fromMilliseconds: from, toMilliseconds: to, account: account) }
             : []
-        let places =
+        var places =
             kept
+            .filter { r in timeline == nil || !r.fields.contains { $0.key == TimelinePlaces.key } }
             .map {
                 r in
                 TrackExport.Place(
@@ -303,6 +306,10 @@ public struct RideSelection {
                     notes: r.notes.map(\.text), photos: r.photos.map { store.mediaDirectory + "/" + $0.file },
                     fields: r.fields.map { ($0.key, $0.value.description) })
             }
+        if let timeline {
+            places += try await timeline.places(store: store, from: from, to: to)
+            places.sort { $0.milliseconds < $1.milliseconds }
+        }
         return TrackExport(name: "Trailbook \(name)", rides: rides, places: places)
     }
 }

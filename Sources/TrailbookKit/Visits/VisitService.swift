@@ -542,14 +542,17 @@ public enum VisitService {
                 guard case .text(let t) = r.fields.first(where: { $0.key == key })?.value else { return nil }
                 return t
             }
-            guard let kind = text("google") ?? text("dawarich"),
+            // Trailbook's own export names a stay's place `place` (its `name` is the waypoint's).
+            let trailbook = text(TimelinePlaces.key)
+            guard let kind = text("google") ?? text("dawarich") ?? trailbook,
                 let end = text("until").flatMap({ UTCTimestamp.milliseconds(Substring($0)) }), end > from
             else { continue }
             switch kind {
             case "visit":
                 visits.append(
                     SaidVisit(
-                        start: r.milliseconds, end: end, coordinate: r.coordinate, name: text("name"),
+                        start: r.milliseconds, end: end, coordinate: r.coordinate,
+                        name: trailbook == nil ? text("name") : text("place"),
                         placeID: text("place_id")))
             case "activity":
                 func number(_ key: String) -> Double? {
