@@ -191,6 +191,32 @@ extension WebPageTests {
         return date.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
     }
 
+    /// A bike computer's GPX of the first ride to the office, which the phone logged too: a fix
+    /// a second along the way, 4 m beside the phone's line (another receiver).
+    static func bikeGPX(_ lived: Lived) throws -> String {
+        let ride = try #require(lived.simulator.truth.first { $0.mode == "cycling" })
+        let from = Geodesy.destination(from: home, bearing: 0, distance: 4)
+        let to = Geodesy.destination(from: ride.at, bearing: 0, distance: 4)
+        let seconds = Int((ride.end - ride.start) / 1000)
+        var gpx = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="Bike computer" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+
+            """
+        for s in 0...seconds {
+            let f = Double(s) / Double(seconds)
+            let c = Coordinate(
+                latitude: from.latitude + (to.latitude - from.latitude) * f,
+                longitude: from.longitude + (to.longitude - from.longitude) * f)
+            gpx += String(format: "<trkpt lat=\"%.7f\" lon=\"%.7f\">", c.latitude, c.longitude)
+            gpx += "<time>\(GoogleImportTests.iso(ride.start + Int64(s) * 1000))</time></trkpt>\n"
+        }
+        gpx += "</trkseg></trk></gpx>\n"
+        let path = try Samples.temporaryDirectory() + "/bike.gpx"
+        try gpx.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     @Test func aTakeoutAndATimelineJSONReadAsTheDaysWereLived() async throws {
         let dir = try Samples.temporaryDirectory()
         let store = dir + "/s.sqlite"
@@ -200,6 +226,10 @@ extension WebPageTests {
             let imported = try await run(["import", "--store", store, "--user", "ana", file])
             #expect(imported.status == 0, "\(imported.stderr)")
         }
+        // The bike computer's ride the phone logged too: one ride, counted once.
+        let bike = try await run(
+            ["import", "--store", store, "--user", "ana", "--device-name", "bike", try Self.bikeGPX(lived)])
+        #expect(bike.status == 0, "\(bike.stderr)")
         let config = dir + "/config.toml"
         try "[time]\nzone = \"Europe/Zurich\"\n[maps]\ntiles = \"none\"\n".write(
             toFile: config, atomically: true, encoding: .utf8)
@@ -258,6 +288,33 @@ extension WebPageTests {
             #expect(
                 near(listed.0, truth.distance) && near(listed.1, truth.seconds),
                 "\(date) /days: \(listed), truth \(truth)")
+            // One answer: the readers of the kept moves agree within 1% (the page's and the list's
+            // figures are rounded to 10 m and a second).
+            let byMode = try await json(["year", "--day", date])["by_mode"] as? [[String: Any]] ?? []
+            let year = (
+                byMode.compactMap { $0["distance_m"] as? Double }.reduce(0, +),
+                byMode.compactMap { $0["seconds"] as? Double }.reduce(0, +)
+            )
+            func trips(_ document: [String: Any]) -> (Double, Double) {
+                let trips = (document["entries"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "trip" }
+                return (
+                    trips.compactMap { $0["distance_m"] as? Double }.reduce(0, +),
+                    trips.compactMap { $0["moving_s"] as? Double }.reduce(0, +)
+                )
+            }
+            let timeline = trips(try await json(["timeline", date]))
+            let api = try await HTTP.request(URL(string: "\(server.url!)/api/days/\(date)")!, headers: jar)
+            let served = trips(
+                try #require(try JSONSerialization.jsonObject(with: Data(api.1.utf8)) as? [String: Any], "\(api.1)"))
+            for (reader, figures) in [
+                ("day page", pageFigures), ("/days", listed), ("timeline --json", timeline), ("/api/days", served),
+            ] {
+                #expect(
+                    abs(figures.0 - distance) <= 0.01 * distance && abs(figures.1 - moving) <= 0.01 * moving,
+                    "\(date) \(reader): \(figures), summary \((distance, moving))")
+            }
+            // The year counts each mode's time travelled, not its moving time: its distance.
+            #expect(abs(year.0 - distance) <= 0.01 * distance, "\(date) year --day: \(year), summary \(distance) m")
             // The visits carry Google's names; the trips its modes; no ride or trip over the night.
             let found = try await json(["visits", "--day", date])
             let names = Set((found["visits"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })

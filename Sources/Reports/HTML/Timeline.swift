@@ -38,6 +38,10 @@ public struct TimelineEntry: Equatable, Sendable {
     /// A visit's or a trip's id in the account's kept timeline (the id a correction names); nil
     /// for the other kinds, and when the day was worked out on reading.
     public var entry: Int64?
+    /// A trip's distance (m) and moving time (s) within the day: all of them, or the share of a
+    /// trip over midnight that falls in the day (docs/TIMELINE.md, "Midnight").
+    public var distance: Double?
+    public var moving: Double?
     /// A span already under way when the day began (its start is the day's start), or still
     /// under way when it ended (its end is the day's end).
     public var openStart = false

@@ -20,10 +20,15 @@ public struct TimelineJSON: Encodable, Sendable {
         public var record: Int64?
         /// The IANA zone where it happened, when it is not the timeline's (a visit abroad).
         public var timeZone: String?
+        /// A trip's distance (m) and moving time (s) within the day, as `summary --day` counts them.
+        public var distanceM: Double?
+        public var movingS: Double?
 
         enum CodingKeys: String, CodingKey {
             case id, kind, start, end, title, detail, type, device, place, ride, record
             case timeZone = "time_zone"
+            case distanceM = "distance_m"
+            case movingS = "moving_s"
         }
     }
 
@@ -49,7 +54,9 @@ public struct TimelineJSON: Encodable, Sendable {
                 id: $0.entry, kind: $0.kind.rawValue, start: LocalTime.utc($0.start), end: $0.end.map(LocalTime.utc),
                 title: $0.title, detail: $0.detail, type: $0.type, device: $0.device, place: $0.place, ride: $0.ride,
                 record: $0.record,
-                timeZone: $0.zone.flatMap { $0.identifier == zone.identifier ? nil : $0.identifier })
+                timeZone: $0.zone.flatMap { $0.identifier == zone.identifier ? nil : $0.identifier },
+                distanceM: $0.distance.map { ($0 * 10).rounded() / 10 },
+                movingS: $0.moving.map { ($0 * 10).rounded() / 10 })
         }
     }
 

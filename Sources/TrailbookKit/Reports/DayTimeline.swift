@@ -197,6 +197,8 @@ public enum DayTimeline {
             e.openEnd = t.end > to - 1
             e.zone = f.zone(at: t.start)
             e.entry = t.id
+            let share = YearReview.share(t, from: from, to: to)
+            (e.distance, e.moving) = (t.distance * share, t.movingSeconds * share)
             entries.append(e)
         }
         let stops = marked.filter { s in

@@ -66,19 +66,11 @@ public struct DiaryCalendar: Sendable, Equatable {
             days[day, default: Day()].points += ride.pointCount
         }
         if let rules, try TimelineKeeper.answers(store, to: to, devices: devices, rules: rules) {
-            for move in try store.keptTimeline(fromMilliseconds: from, toMilliseconds: to, account: devices.account)
-            where move.kind == .move {
-                let there = try zones.zone(at: move.from) ?? zone
-                // Each local day the move was under way in, with its share of the move's time.
-                var t = move.start
-                repeat {
-                    let day = LocalDay.of(t, in: there)
-                    let next = LocalDay.start(day.adding(days: 1), in: there)
-                    let span = Double(move.end - move.start)
-                    let share = span > 0 ? Double(min(next, move.end) - t) / span : 1
-                    if day.year == year, share > 0 { days[day, default: Day()].seconds += move.movingSeconds * share }
-                    t = next
-                } while t < move.end
+            // Each move on the local days of where it began, with its share of each.
+            let kept = try store.keptTimeline(fromMilliseconds: from, toMilliseconds: to, account: devices.account)
+            for (day, figures) in try TimelineKeeper.byDay(kept, zone: { try zones.zone(at: $0.from) ?? zone })
+            where day.year == year {
+                days[day, default: Day()].seconds += figures.moving
             }
         } else {
             for (day, list) in spans { days[day]?.seconds = Double(covered(list)) / 1000 }

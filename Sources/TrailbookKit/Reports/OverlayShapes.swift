@@ -432,20 +432,33 @@ public final class OverlayShapes: Sendable {
         let map = MapProjection(
             fitting: corners, width: OverlayReport.mapSize.width, height: OverlayReport.mapSize.height)
         let level = Self.tolerances.lastIndex { $0 <= map.metresPerPixel / 2 } ?? 0
-        // A week or less counts each day's moving parts, the points of devices recording at once
-        // as one (``DayFigures``); a longer range counts its rides as stored.
+        // Each day's kept moves (docs/TIMELINE.md), as the day page, `summary` and `year` count
+        // them. Without a kept timeline: a week or less counts each day's moving parts, the points
+        // of devices recording at once as one (``DayFigures``); a longer range its rides as stored.
+        let kept = try await store.read { tx in
+            try TimelineKeeper.answers(tx, to: to, devices: devices, rules: rules)
+                ? try tx.keptTimeline(fromMilliseconds: from, toMilliseconds: to, account: devices.account) : nil
+        }
         let counted =
-            rides.isEmpty || days.count > Self.stayCutDays
-            ? [:]
-            : try await dayFigures(
-                days.filter { byDay[$0] != nil }, rides: rides, store: store, zone: zone, devices: devices, rules: rules
-            )
+            if let kept {
+                TimelineKeeper.byDay(kept) { _ in zone }
+            } else if rides.isEmpty || days.count > Self.stayCutDays {
+                [CivilDate: (distance: Double, moving: Double)]()
+            } else {
+                try await dayFigures(
+                    days.filter { byDay[$0] != nil }, rides: rides, store: store, zone: zone, devices: devices,
+                    rules: rules)
+            }
         return days.compactMap { day -> OverlayReport.Day? in
             let shapes = byDay[day] ?? []
             guard !shapes.isEmpty || places[day] != nil else { return nil }
-            let figures =
-                counted[day]
-                ?? (distance: shapes.map(\.distance).reduce(0, +), moving: shapes.map(\.moving).reduce(0, +))
+            // A day of stays only moved nothing, whatever its rides' points wandered.
+            var figures: (distance: Double, moving: Double) = (0, 0)
+            if let found = counted[day] {
+                figures = found
+            } else if kept == nil {
+                figures = (shapes.map(\.distance).reduce(0, +), shapes.map(\.moving).reduce(0, +))
+            }
             return OverlayReport.Day(
                 date: day.description, lines: shapes.flatMap { $0.lines(level) },
                 distance: figures.distance, moving: figures.moving, link: link(day),

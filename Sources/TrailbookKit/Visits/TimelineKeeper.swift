@@ -293,6 +293,31 @@ public enum TimelineKeeper {
         return true
     }
 
+    /// The distance (m) and moving time (s) of the kept moves among `entries` on each local day
+    /// (in the zone `zone` gives a move): a move over midnight counts the share of its time on each
+    /// day (docs/TIMELINE.md, "Midnight").
+    static func byDay(_ entries: [KeptEntry], zone: (KeptEntry) throws -> TimeZone) rethrows
+        -> [CivilDate: (distance: Double, moving: Double)]
+    {
+        var days: [CivilDate: (distance: Double, moving: Double)] = [:]
+        for move in entries where move.kind == .move {
+            let there = try zone(move)
+            var t = move.start
+            repeat {
+                let day = LocalDay.of(t, in: there)
+                let next = LocalDay.start(day.adding(days: 1), in: there)
+                let span = Double(move.end - move.start)
+                let share = span > 0 ? Double(min(next, move.end) - t) / span : 1
+                if share > 0 {
+                    days[day, default: (0, 0)].distance += move.distance * share
+                    days[day, default: (0, 0)].moving += move.movingSeconds * share
+                }
+                t = next
+            } while t < move.end
+        }
+        return days
+    }
+
     static func saturating(_ t: Int64, _ d: Int64) -> Int64 {
         let (sum, overflow) = t.addingReportingOverflow(d)
         return overflow ? (d < 0 ? .min : .max) : sum
