@@ -343,6 +343,10 @@ extension WebPageTests {
         let walks = (evening["trips"] as? [[String: Any]] ?? [])
         #expect(walks.count == 2 && walks.allSatisfy { $0["mode"] as? String == "walking" }, "\(walks)")
         let walked = 2 * Geodesy.haversineDistance(Self.home, Self.theatre)
+        // No point that evening, and still its day has an answer: `summary` counts the two walks.
+        let evenings = try await json(["summary", "--day", "2026-06-04"])["moves"] as? [[String: Any]] ?? []
+        let summed = evenings.compactMap { $0["distance_m"] as? Double }.reduce(0, +)
+        #expect(evenings.count == 2 && abs(summed - walked) <= 0.01 * walked, "\(evenings)")
         let year = try await json(["year", "2026"])
         let byMode = year["by_mode"] as? [[String: Any]] ?? []
         let yearDistance = byMode.compactMap { $0["distance_m"] as? Double }.reduce(0, +)

@@ -72,6 +72,9 @@ public struct RideSelection {
             name = "\(first?.description ?? "start") to \(last?.description ?? "end")"
         }
         let path = store.path
+        // Days cut around stays are their moves: a day of Google's visits and activities alone
+        // (no points) has moves, not rides.
+        let byMoves = fused && only == nil && stays != nil
         // The span, its rides and their points on one snapshot.
         var stored: [StoredRide]
         var all: [PlacedPoint]
@@ -89,7 +92,10 @@ public struct RideSelection {
             }
             var stored = try tx.rides(fromMilliseconds: from, toMilliseconds: to, devices: devices)
             if let only { stored = stored.filter { $0.id == only } }
-            if stored.isEmpty { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
+            if stored.isEmpty {
+                if byMoves { return (from, to, cut, stored, []) }
+                throw QueryError.noRides(name, zone: cut.displayIdentifier)
+            }
             let all = try tx.pointsWithSegments(
                 fromMilliseconds: stored.map(\.startMilliseconds).min()!,
                 toMilliseconds: stored.map(\.endMilliseconds).max()! + 1, devices: devices)
@@ -109,16 +115,16 @@ public struct RideSelection {
             rides = moving(rides, stays: stays.stays(found))
             moves = found.trips.filter { YearReview.share($0, from: from, to: to) > 0 }
             stored = rides.map(\.0)
-            if stored.isEmpty { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
+            if stored.isEmpty, moves?.isEmpty != false { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
         }
         // Days count what was done in them: a ride over midnight is cut there (docs/TIMELINE.md,
         // "Midnight"), so two days never count the same minutes.
         if fused, only == nil {
             rides = within(rides, from: from, to: to)
             stored = rides.map(\.0)
-            if stored.isEmpty { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
+            if stored.isEmpty, moves?.isEmpty != false { throw QueryError.noRides(name, zone: cut.displayIdentifier) }
         }
-        if only == nil {
+        if only == nil, !stored.isEmpty {
             from = min(from, stored.map(\.startMilliseconds).min()!)
             to = max(to, stored.map(\.endMilliseconds).max()! + 1)
         }
