@@ -21,10 +21,11 @@ extension WebPageTests {
             toFile: config, atomically: true, encoding: .utf8)
         var server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
         defer { _ = server.stop() }
-        // Once started, the server files ana's ride in its view cache (ben has none).
+        // Once started, the server files ana's ride in its view cache (ben has none); no day's
+        // figures: the import kept her timeline, whose moves the overlay counts.
         let filled = server.logged("view cache ")
         #expect(
-            filled?.contains("1 ride counted, 1 overlay part and the figures of 1 day worked out in ") == true,
+            filled?.contains("1 ride counted, 1 overlay part and the figures of 0 days worked out in ") == true,
             "\(filled ?? "")")
         var base = server.url!
         let ana = try await signIn(base, as: "ana")
@@ -68,7 +69,7 @@ extension WebPageTests {
         base = server.url!
         let refilled = server.logged("view cache ")
         #expect(
-            refilled?.contains("0 rides counted, 1 overlay part and the figures of 1 day worked out") == true,
+            refilled?.contains("0 rides counted, 1 overlay part and the figures of 0 days worked out") == true,
             "\(refilled ?? "")")
         let ana2 = try await signIn(base, as: "ana")
         let kept = try await HTTP.request(
@@ -85,7 +86,7 @@ extension WebPageTests {
         try (gpx + "</trkseg></trk></gpx>\n").replacingOccurrences(of: "2026-06-20T10", with: "2026-06-21T10").write(
             toFile: dir + "/later.gpx", atomically: true, encoding: .utf8)
         #expect(try await run(["import", "--store", store, "--user", "ana", dir + "/later.gpx"]).status == 0)
-        let later = server.logged("1 ride counted, 1 overlay part and the figures of 2 days worked out")
+        let later = server.logged("1 ride counted, 1 overlay part and the figures of 0 days worked out")
         let log = (try? String(contentsOfFile: server.log, encoding: .utf8)) ?? ""
         #expect(later != nil, "\(log)")
         let ben = try await signIn(base, as: "ben")

@@ -140,7 +140,8 @@ import TrailbookTestSupport
         // The server's first start files every ride once.
         let first = KeptViews(cache: try ViewCache(path: path))
         let filled = try await first.fill(store: store, zone: zone)
-        #expect(filled.rides == 1 && filled.parts == 1 && filled.days == 1)
+        // No day's figures: the round kept the account's timeline, whose moves the overlay counts.
+        #expect(filled.rides == 1 && filled.parts == 1 && filled.days == 0)
         #expect(try await first.fill(store: store, zone: zone) == (0, 0, 0), "nothing is worked out twice")
         let (day0, cells0) = try await look(KeptViews())  // from the points
 
@@ -167,7 +168,7 @@ import TrailbookTestSupport
         // two parts, and the part of the old cut goes.
         let middle = (ride.startMilliseconds + ride.endMilliseconds) / 2 / 1000 % 86_400
         let night = try #require(TimeZone(secondsFromGMT: -Int(middle / 60 * 60)))
-        #expect(try await fourth.fill(store: store, zone: night) == (0, 2, 2))
+        #expect(try await fourth.fill(store: store, zone: night) == (0, 2, 0))
         let cut = try await fourth.cache!.partStates(of: [ride.id])
         #expect(cut.count == 2 && cut[states.keys.first!] == nil, "\(cut) after \(states)")
 

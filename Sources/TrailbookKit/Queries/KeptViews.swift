@@ -92,9 +92,13 @@ public struct KeptViews: Sendable {
                 kept[account.name] = end
             }
             // The days' figures last: the detector reads otherwise once places are remembered.
+            // None when the kept timeline answers (the overlay counts its moves then).
             guard !stop() else { break }
+            let answers = try await store.read {
+                try TimelineKeeper.answers($0, to: .max, devices: DeviceFilter(account: account.name), rules: rules)
+            }
             // (Its zone too: the days are cut at its midnights.)
-            if let rides = states[account.name], case let state = rides ^ Int64(local.identifier.hashValue),
+            if !answers, let rides = states[account.name], case let state = rides ^ Int64(local.identifier.hashValue),
                 daysFilled[account.name] != state
             {
                 done.days += try await shapes.fillDays(
