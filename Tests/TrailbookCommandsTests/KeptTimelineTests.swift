@@ -55,6 +55,37 @@ extension VisitsCommandTests {
         }
     }
 
+    /// Two processes making one account's timeline (an import beside the server): a making that
+    /// finds the kept state changed since it read keeps nothing and is made again from what is
+    /// stored then.
+    @Test func aMakingThatAnotherProcessOvertookKeepsNothing() async throws {
+        let path = try Samples.temporaryDirectory() + "/s.sqlite"
+        #expect(try await run(["import", "--store", path, try files()[0]]).status == 0)
+        let store = try TrackStore(path: path)
+        let rules = VisitRules()
+        let read = try #require(try await store.read { try $0.keptTimelineState(account: nil) })
+        let rows = try Self.kept(path)
+        // Another process keeps the account's timeline (here: says it saw a newer point).
+        #expect(
+            try await TimelineKeeper.keep(
+                [], from: 0, to: 0, through: read.through + 1, store: store, account: nil, rules: rules,
+                expecting: read))
+        // This one, from what it read before, finds it changed: nothing written.
+        let stale = KeptEntry(
+            kind: .stay, start: read.through - 1000, end: read.through, from: Fortnight.home, to: Fortnight.home,
+            fixes: 2)
+        #expect(
+            try await !TimelineKeeper.keep(
+                [stale], from: .min, to: .max, through: read.through, store: store, account: nil, rules: rules,
+                expecting: read))
+        #expect(try Self.kept(path) == rows, "the other process's rows stand")
+        // A redo reads again and keeps.
+        let first = try #require(rows.first?.split(separator: " ").dropFirst().first.flatMap { Int64($0) })
+        _ = try await TimelineKeeper.redo(store: store, account: nil, from: first, to: first + 3_600_000, rules: rules)
+        let now = try #require(try await store.read { try $0.keptTimelineState(account: nil) })
+        #expect(now.through == read.through + 1 && now.version == read.version)
+    }
+
     /// Reading writes nothing: every read command leaves the kept rows, their ids, the places
     /// and the corrections as they were.
     @Test func readsLeaveTheKeptTimelineAsItWas() async throws {

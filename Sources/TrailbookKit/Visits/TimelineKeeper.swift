@@ -95,10 +95,12 @@ public enum TimelineKeeper {
 
     static func rebuilt(
         store: any TrackStoring, account: String?, rules: VisitRules,
-        progress: (@Sendable (_ done: Int, _ of: Int) -> Void)?
+        progress: (@Sendable (_ done: Int, _ of: Int) -> Void)?, checked: Bool = true
     ) async throws -> Outcome {
         let devices = DeviceFilter(account: account)
-        let newest = try await store.read { try $0.latestPoint(devices: devices) }?.unixMilliseconds ?? .min
+        let (newest, state) = try await store.read {
+            (try $0.latestPoint(devices: devices)?.unixMilliseconds ?? .min, try $0.keptTimelineState(account: account))
+        }
         var read: (@Sendable (Int64, (Int64, Int64)) -> Void)?
         if let progress {
             read = { done, span in
@@ -110,7 +112,15 @@ public enum TimelineKeeper {
             store: store, from: .min, to: .max, devices: devices, rules: rules, progress: read)
         let made = try await VisitService.withSaid(found, a: .min, b: .max, store: store, account: account)
         let entries = Self.entries(made)
-        try await keep(entries, from: .min, to: .max, through: newest, store: store, account: account, rules: rules)
+        guard
+            try await keep(
+                entries, from: .min, to: .max, through: newest, store: store, account: account, rules: rules,
+                expecting: checked ? state : nil)
+        else {
+            // Another process kept the account's timeline meanwhile: made again from what is
+            // stored now (and kept, this time, whatever happens meanwhile).
+            return try await rebuilt(store: store, account: account, rules: rules, progress: progress, checked: false)
+        }
         return Outcome(
             whole: true, from: entries.first?.start ?? 0, to: entries.last?.end ?? 0,
             stays: entries.filter { $0.kind == .stay }.count, moves: entries.filter { $0.kind == .move }.count)
@@ -131,9 +141,28 @@ public enum TimelineKeeper {
         }
     }
 
+    /// ``redo(store:account:from:to:rules:)`` in this process's turn: made again, from what is
+    /// stored then, while another process (an import beside the server) kept the account's
+    /// timeline between this one's reads and its write.
     static func redone(
         store: any TrackStoring, account: String?, from: Int64, to: Int64, rules: VisitRules
     ) async throws -> Outcome {
+        // (Bounded: the last try keeps what it made whatever happened meanwhile.)
+        for attempt in 1... {
+            if let outcome = try await redoneOnce(
+                store: store, account: account, from: from, to: to, rules: rules, checked: attempt < 8)
+            {
+                return outcome
+            }
+        }
+        fatalError("unreachable")
+    }
+
+    /// One making of ``redone(store:account:from:to:rules:)``; nil when the account's kept state
+    /// was no longer what it read when it came to write.
+    static func redoneOnce(
+        store: any TrackStoring, account: String?, from: Int64, to: Int64, rules: VisitRules, checked: Bool
+    ) async throws -> Outcome? {
         guard from < to else { return Outcome(whole: false, from: from, to: to, stays: 0, moves: 0) }
         let (state, newest, near) = try await store.read { tx in
             (
@@ -188,23 +217,38 @@ public enum TimelineKeeper {
             // Found as kept: the rows stay with their ids (a server started again looks at its
             // accounts' last days once more), only what was seen is said.
             if through != state.through {
-                try await keep([], from: end, to: end, through: through, store: store, account: account, rules: rules)
+                guard
+                    try await keep(
+                        [], from: end, to: end, through: through, store: store, account: account, rules: rules,
+                        expecting: checked ? state : nil)
+                else { return nil }
             }
         } else {
-            try await keep(entries, from: r0, to: r1, through: through, store: store, account: account, rules: rules)
+            guard
+                try await keep(
+                    entries, from: r0, to: r1, through: through, store: store, account: account, rules: rules,
+                    expecting: checked ? state : nil)
+            else { return nil }
         }
         return Outcome(
             whole: false, from: r0, to: r1, stays: entries.filter { $0.kind == .stay }.count,
             moves: entries.filter { $0.kind == .move }.count)
     }
 
+    /// Keeps `entries` in place of those starting in `[from, to)`, in one write unit, when the
+    /// account's kept state is still `expecting` (what was read before detecting; nil: whatever it
+    /// is); false (nothing written) when another process kept it meanwhile.
     static func keep(
         _ entries: [KeptEntry], from: Int64, to: Int64, through: Int64, store: any TrackStoring, account: String?,
-        rules: VisitRules
-    ) async throws {
+        rules: VisitRules, expecting: KeptTimelineState?
+    ) async throws -> Bool {
         let state = KeptTimelineState(
             version: version, rules: rulesText(rules), through: through, madeMilliseconds: UTCTimestamp.now())
-        _ = try await store.write { try $0.keepTimeline(entries, from: from, to: to, state: state, account: account) }
+        return try await store.write { tx in
+            if let expecting, try tx.keptTimelineState(account: account) != expecting { return false }
+            try tx.keepTimeline(entries, from: from, to: to, state: state, account: account)
+            return true
+        }
     }
 
     static func unnumbered(_ e: KeptEntry) -> KeptEntry {
