@@ -69,7 +69,8 @@ public enum KMLWriter {
               <Style id="record"><IconStyle><scale>0.8</scale></IconStyle></Style>
 
             """
-        for p in export.places {
+        // KML carries no fields: the stays and moves of days (field `trailbook`) would come back as notes.
+        for p in export.places where !p.fields.contains(where: { $0.key == "trailbook" }) {
             out += "  <Placemark>\n    <name>\(Exchange.xml(p.name))</name>\n    <styleUrl>#record</styleUrl>\n"
             out += "    <TimeStamp><when>\(Exchange.time(p.milliseconds))</when></TimeStamp>\n"
             if !p.description.isEmpty || !p.photos.isEmpty {

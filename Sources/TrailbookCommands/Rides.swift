@@ -86,7 +86,7 @@ struct Rides: AsyncParsableCommand {
         var rides = try await store.read { try $0.rides(fromMilliseconds: from, toMilliseconds: to, devices: filter) }
         let storedAny = !rides.isEmpty
         // Days are the person's: rides cut around the stays of the timeline (a night at home, a
-        // phone lying still, is no ride), as the day page and `summary --day` count them.
+        // phone lying still, is no ride), as the day page draws them.
         if days.isSet, !rides.isEmpty {
             let (first, last) = days.days(in: zone)
             do {
