@@ -31,13 +31,24 @@ public struct FoundPlace: Equatable, Sendable {
 
 /// What the user said about a moment that the detection got wrong, kept apart from what is
 /// found so that it survives every new analysis: the trip at `milliseconds` went by a mode, or
-/// the visit at `milliseconds` was at a place.
+/// the visit at `milliseconds` was at a place; or an edit of the timeline's shape (the stay at
+/// `milliseconds` never happened, ran at other times, is one with another or two).
 public struct MovementCorrection: Equatable, Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         /// `value` is a travel mode ("train").
         case mode
         /// `value` is a found place's id.
         case place
+        /// `value` is empty: the stay (where none, the move) at the moment never happened.
+        case remove
+        /// `value` is "FROM TO" (ms): the stay at the moment ran then.
+        case times
+        /// `value` is another stay's moment (ms): the two and all between them are one stay.
+        case merge
+        /// `value` is the moment (ms) from which the stay at the moment is a second one.
+        case split
+        /// The moment is a missed stay's start; `value` is "TO LAT LON" (ms, degrees).
+        case add
     }
 
     public var id: Int64

@@ -10,15 +10,23 @@ import Visits
 struct VisitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "visit",
-        abstract: "Correct what visits found: name a place, give a trip's mode or a visit's place.",
+        abstract:
+            "Correct what visits found: name a place, give a trip's mode or a visit's place, remove, retime, merge, "
+            + "split or add a visit.",
         discussion: """
             Places keep the number they were first found with ("place 7") in every listing. A \
             correction names a moment (TIME: \(LocalTime.accepted)): the trip or visit that holds it \
             takes the mode or place you give, in trailbook visits, day, timeline, year and the web \
             pages, however often the points are looked at again. A newer correction of the same trip \
-            or visit replaces the older; trailbook visit undo ID takes one back.
+            or visit replaces the older; trailbook visit undo ID takes one back. The edits of the \
+            timeline's shape (rm, times, merge, split, add) are kept the same way and applied, in the \
+            order made, over whatever the detection finds, so they stand when it is done again \
+            (docs/TIMELINE.md, "Edits").
             """,
-        subcommands: [Name.self, PlaceOf.self, Mode.self, Corrections.self, Undo.self])
+        subcommands: [
+            Name.self, PlaceOf.self, Mode.self, Remove.self, Times.self, Merge.self, Split.self, Add.self,
+            Corrections.self, Undo.self,
+        ])
 
     /// The options every subcommand shares: whose visits, which store, which configuration.
     struct Common: ParsableArguments {
@@ -95,6 +103,133 @@ struct VisitCommand: AsyncParsableCommand {
         }
     }
 
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm",
+            abstract: "Say the visit (or, where no visit holds TIME, the trip) at TIME never happened.",
+            discussion: """
+                A visit removed: the trips on either side become one. A trip removed: the visits on either \
+                side, when they are at one place, become one. Nothing is deleted: the points stay, and \
+                trailbook visit undo ID brings it back.
+                """)
+        @Argument(help: "A moment of the visit or trip.") var time: String
+        @Flag(help: "Print {\"correction\", \"kind\", \"start\", \"end\"}.") var json = false
+        @OptionGroup var common: Common
+
+        func run() async throws {
+            let service = try await common.service()
+            let at = try LocalTime.require(time, option: "TIME", zone: service.zone)
+            try Edit.say(try await service.remove(at: at), "is gone from your timeline", json: json, service)
+        }
+    }
+
+    struct Times: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "times", abstract: "Say when the visit at TIME began and ended.",
+            discussion: "What else the visit now covers gives way; the trips that met it meet it at its new times.")
+        @Argument(help: "A moment of the visit.") var time: String
+        @Option(help: "When it began.") var from: String
+        @Option(help: "When it ended.") var to: String
+        @Flag(help: "Print {\"correction\", \"kind\", \"start\", \"end\"}.") var json = false
+        @OptionGroup var common: Common
+
+        func run() async throws {
+            let service = try await common.service()
+            let at = try LocalTime.require(time, option: "TIME", zone: service.zone)
+            let (a, b) = (
+                try LocalTime.require(from, option: "--from", zone: service.zone),
+                try LocalTime.require(to, option: "--to", zone: service.zone)
+            )
+            try Edit.say(try await service.times(at: at, from: a, to: b), "runs so now", json: json, service)
+        }
+    }
+
+    struct Merge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "merge", abstract: "Make the visits at TIME and OTHER, and all between, one visit.")
+        @Argument(help: "A moment of the first visit.") var time: String
+        @Argument(help: "A moment of the other visit.") var other: String
+        @Flag(help: "Print {\"correction\", \"kind\", \"start\", \"end\"}.") var json = false
+        @OptionGroup var common: Common
+
+        func run() async throws {
+            let service = try await common.service()
+            let at = try LocalTime.require(time, option: "TIME", zone: service.zone)
+            let with = try LocalTime.require(other, option: "OTHER", zone: service.zone)
+            try Edit.say(try await service.merge(at: at, with: with), "is one visit now", json: json, service)
+        }
+    }
+
+    struct Split: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "split", abstract: "Make the visit at TIME two visits, the second from --at.")
+        @Argument(help: "A moment of the visit.") var time: String
+        @Option(name: .customLong("at"), help: "When the second visit began.") var at: String
+        @Flag(help: "Print {\"correction\", \"kind\", \"start\", \"end\"}.") var json = false
+        @OptionGroup var common: Common
+
+        func run() async throws {
+            let service = try await common.service()
+            let moment = try LocalTime.require(time, option: "TIME", zone: service.zone)
+            let from = try LocalTime.require(at, option: "--at", zone: service.zone)
+            try Edit.say(try await service.split(at: moment, from: from), "is two visits now", json: json, service)
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a visit the detection missed: at a place, from a time to a time.",
+            discussion: "What the visit covers gives way: a trip through it becomes the way there and the way on.")
+        @Option(help: "The place: its number (7 or \"place 7\"), its name, or the name of one of your places.")
+        var place: String?
+        @Option(name: .customLong("at"), help: "Where, as LAT,LON in degrees (instead of --place).") var position:
+            String?
+        @Option(help: "When it began.") var from: String
+        @Option(help: "When it ended.") var to: String
+        @Flag(help: "Print {\"correction\", \"kind\", \"start\", \"end\"}.") var json = false
+        @OptionGroup var common: Common
+
+        func validate() throws {
+            if (place == nil) == (position == nil) {
+                throw ValidationError("Give --place P or --at LAT,LON (one of them).")
+            }
+            if let position, Self.coordinate(position) == nil {
+                throw ValidationError("--at takes LAT,LON in degrees, e.g. --at 47.3769,8.5417.")
+            }
+        }
+
+        static func coordinate(_ text: String) -> Coordinate? {
+            let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, let lat = parts[0], let lon = parts[1], abs(lat) <= 90, abs(lon) <= 180 else {
+                return nil
+            }
+            return Coordinate(latitude: lat, longitude: lon)
+        }
+
+        func run() async throws {
+            let service = try await common.service()
+            let (a, b) = (
+                try LocalTime.require(from, option: "--from", zone: service.zone),
+                try LocalTime.require(to, option: "--to", zone: service.zone)
+            )
+            let center =
+                if let position { Self.coordinate(position)! } else { try await service.center(of: place ?? "") }
+            try Edit.say(
+                try await service.add(from: a, to: b, center: center), "is in your timeline", json: json, service)
+        }
+    }
+
+    /// What an edit of the timeline's shape did, as a line or its JSON.
+    enum Edit {
+        static func say(_ edited: VisitCorrections.Edited, _ verb: String, json: Bool, _ service: VisitCorrections)
+            throws
+        {
+            let made = VisitCorrectionJSON.Edit(edited, verb: verb)
+            if json { return try printJSON(made) }
+            print(made.line(zone: service.zone))
+        }
+    }
+
     struct Corrections: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "corrections", abstract: "List your corrections, oldest moment first.")
@@ -107,8 +242,23 @@ struct VisitCommand: AsyncParsableCommand {
             if json { return try printJSON(VisitCorrectionJSON.List(list)) }
             if list.isEmpty { print("No corrections yet; trailbook visit mode TIME MODE makes one.") }
             for c in list {
-                let what = c.kind == .mode ? "the trip: \(c.value)" : "the visit: at place \(c.value)"
-                print("\(c.id)  \(LocalTime.iso(c.milliseconds, zone: service.zone))  \(what)")
+                print("\(c.id)  \(LocalTime.iso(c.milliseconds, zone: service.zone))  \(Self.what(c, service.zone))")
+            }
+        }
+
+        /// "the trip: train", "the visit: at place 3", "the visit: from 08:15 to 11:45", ...
+        static func what(_ c: MovementCorrection, _ zone: TimeZone) -> String {
+            let parts = c.value.split(separator: " ").map(String.init)
+            func time(_ text: String) -> String { Int64(text).map { LocalTime.iso($0, zone: zone) } ?? text }
+            switch c.kind {
+            case .mode: return "the trip: \(c.value)"
+            case .place: return "the visit: at place \(c.value)"
+            case .remove: return "removed (the visit there, else the trip)"
+            case .times: return "the visit: from \(time(parts.first ?? "")) to \(time(parts.last ?? ""))"
+            case .merge: return "the visit: one with the visit at \(time(c.value))"
+            case .split: return "the visit: a second one from \(time(c.value))"
+            case .add:
+                return "a visit added: to \(time(parts.first ?? "")) at \(parts.dropFirst().joined(separator: ","))"
             }
         }
     }

@@ -190,6 +190,34 @@ public struct VisitCorrectionJSON: Encodable, Sendable {
         return what + " (correction \(correction))."
     }
 
+    /// What an edit of the timeline's shape did (`visit rm`, `times`, `merge`, `split`, `add`):
+    /// `{"correction", "kind" (visit|trip), "start", "end"}` (UTC).
+    public struct Edit: Encodable, Sendable {
+        var correction: Int64
+        var kind: String
+        var start: String
+        var end: String
+        let span: ClosedRange<Int64>
+        let verb: String
+
+        enum CodingKeys: String, CodingKey { case correction, kind, start, end }
+
+        /// `verb`: what became of it ("is gone from your timeline").
+        public init(_ edited: VisitCorrections.Edited, verb: String) {
+            (correction, kind, self.verb) = (edited.correction, edited.kind, verb)
+            (start, end) = (LocalTime.utc(edited.start), LocalTime.utc(edited.end))
+            span = edited.start...max(edited.start, edited.end)
+        }
+
+        /// "The visit 12:04–12:45 is gone from your timeline (correction 7; trailbook visit undo 7 takes it back)."
+        public func line(zone: TimeZone) -> String {
+            let times =
+                LocalTime.clock(span.lowerBound, zone: zone) + "–" + LocalTime.clock(span.upperBound, zone: zone)
+            return "The \(kind) \(times) \(verb) (correction \(correction); trailbook visit undo \(correction) "
+                + "takes it back)."
+        }
+    }
+
     public struct List: Encodable, Sendable {
         struct Entry: Encodable, Sendable {
             var id: Int64

@@ -16,10 +16,14 @@ public enum VisitCorrectionError: ServiceFailure, Equatable {
     case noCorrection(Int64)
     /// The store has no such account.
     case noAccount(String)
+    /// Neither a visit nor a trip holds the moment.
+    case nothing(when: String)
+    /// An edit that cannot be: its reason as a clause ("the times end before they begin").
+    case cannot(String)
 
     public var kind: FailureKind {
         switch self {
-        case .badMode: .badRequest
+        case .badMode, .cannot: .badRequest
         default: .missingInput
         }
     }
@@ -42,6 +46,11 @@ public enum VisitCorrectionError: ServiceFailure, Equatable {
             return "There is no correction \(id); the list of corrections shows their numbers."
         case .noAccount(let name):
             return "There is no account \(name) in the store; the list of users shows those it has."
+        case .nothing(let when):
+            return "Neither a visit nor a trip was found at \(when); give a moment of one (the day's visits and "
+                + "trips show when each ran)."
+        case .cannot(let why):
+            return "That cannot be done: \(why)."
         }
     }
 }
@@ -114,6 +123,91 @@ public struct VisitCorrections: Sendable {
         corrected.place = target
         corrected.placeCorrected = true
         return (corrected, target, id)
+    }
+
+    /// What an edit of the timeline's shape changed: the stay (or move) it named as it was found,
+    /// and the correction's id.
+    public struct Edited: Sendable {
+        public var kind: String
+        public var start: Int64
+        public var end: Int64
+        public var correction: Int64
+    }
+
+    /// The stay at `at` never happened (its moves on either side are one); where no stay holds
+    /// the moment, the trip there (its stays on either side, at one place, are one).
+    public func remove(at: Int64) async throws -> Edited {
+        let found = try await findings(at: at)
+        let (kind, span): (String, ClosedRange<Int64>)
+        if let v = found.visits.first(where: { $0.start <= at && at <= $0.end }) {
+            (kind, span) = ("visit", v.start...v.end)
+        } else if let t = found.trips.first(where: { $0.start <= at && at <= $0.end }) {
+            (kind, span) = ("trip", t.start...t.end)
+        } else {
+            throw VisitCorrectionError.nothing(when: LocalTime.iso(at, zone: zone))
+        }
+        let id = try await replace(
+            .remove, in: span, with: MovementCorrection(milliseconds: at, kind: .remove, value: ""))
+        return Edited(kind: kind, start: span.lowerBound, end: span.upperBound, correction: id)
+    }
+
+    /// The visit at `at` ran from `from` to `to`.
+    public func times(at: Int64, from: Int64, to: Int64) async throws -> Edited {
+        guard from < to else { throw VisitCorrectionError.cannot("the times end before they begin") }
+        let v = try await visit(at: at)
+        let id = try await replace(
+            .times, in: v.start...v.end,
+            with: MovementCorrection(milliseconds: at, kind: .times, value: "\(from) \(to)"))
+        return Edited(kind: "visit", start: from, end: to, correction: id)
+    }
+
+    /// The visits at `at` and `other` and all between them are one visit.
+    public func merge(at: Int64, with other: Int64) async throws -> Edited {
+        let (a, b) = (try await visit(at: at), try await visit(at: other))
+        guard a.start != b.start else { throw VisitCorrectionError.cannot("both moments are in the same visit") }
+        let id = try await replace(
+            .merge, in: a.start...a.end, with: MovementCorrection(milliseconds: at, kind: .merge, value: String(other)))
+        return Edited(kind: "visit", start: min(a.start, b.start), end: max(a.end, b.end), correction: id)
+    }
+
+    /// The visit at `at` is two, the second from `from`.
+    public func split(at: Int64, from: Int64) async throws -> Edited {
+        let v = try await visit(at: at)
+        guard v.start < from, from < v.end else {
+            throw VisitCorrectionError.cannot(
+                "the visit runs from \(LocalTime.iso(v.start, zone: zone)) to \(LocalTime.iso(v.end, zone: zone)); "
+                    + "split it at a moment between")
+        }
+        let id = try await replace(
+            .split, in: v.start...v.end, with: MovementCorrection(milliseconds: at, kind: .split, value: String(from)))
+        return Edited(kind: "visit", start: v.start, end: v.end, correction: id)
+    }
+
+    /// A visit the detection missed, at `center` from `from` to `to`.
+    public func add(from: Int64, to: Int64, center: Coordinate) async throws -> Edited {
+        guard from < to else { throw VisitCorrectionError.cannot("the times end before they begin") }
+        let value = "\(to) \(center.latitude) \(center.longitude)"
+        let id = try await replace(
+            .add, in: from...from, with: MovementCorrection(milliseconds: from, kind: .add, value: value))
+        return Edited(kind: "visit", start: from, end: to, correction: id)
+    }
+
+    /// The centre of a place as `visit place` names it (a number, a found place's name, one of
+    /// the user's own places).
+    public func center(of place: String) async throws -> Coordinate {
+        let id = try await resolve(place)
+        let account = self.account
+        let known = try await store.read { try $0.foundPlaces(account: account) }
+        guard let found = known.first(where: { $0.id == Int64(id) }) else { throw VisitCorrectionError.noPlace(place) }
+        return found.center
+    }
+
+    /// The visit that holds `at`, or the failure that says there is none.
+    func visit(at: Int64) async throws -> Visit {
+        guard let v = try await findings(at: at).visits.first(where: { $0.start <= at && at <= $0.end }) else {
+            throw VisitCorrectionError.noVisit(when: LocalTime.iso(at, zone: zone))
+        }
+        return v
     }
 
     /// The account's corrections, in time order.

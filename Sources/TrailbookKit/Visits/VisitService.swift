@@ -432,6 +432,10 @@ public enum VisitService {
         let (userPlaces, stated) = try await store.read {
             (try $0.places(account: account), try $0.corrections(account: account))
         }
+        // The user's edits of the timeline's shape first, in the order made (docs/TIMELINE.md, "Edits").
+        TimelineEdit.apply(
+            stated.sorted { $0.id < $1.id }.compactMap(Self.edit), visits: &visits, trips: &trips,
+            radius: rules.radius)
         let clusters = PlaceClusters.assign(&visits, rules: rules, userPlaces: userPlaces, zone: zone)
         let (ids, known, addresses) = try await remember(
             clusters, stored: stored, store: store, account: account, radius: rules.placeRadius, keep: keep)
@@ -440,6 +444,7 @@ public enum VisitService {
             switch c.kind {
             case .mode: TravelMode(rawValue: c.value).map { .mode(at: c.milliseconds, $0) }
             case .place: Int(c.value).map { .place(at: c.milliseconds, $0) }
+            case .remove, .times, .merge, .split, .add: nil
             }
         }
         var places = Remembered.apply(
@@ -570,6 +575,25 @@ public enum VisitService {
             }
         }
         return (visits, trips)
+    }
+
+    /// The edit of the timeline's shape a correction keeps; nil for a mode or a place (and a
+    /// value that does not read).
+    static func edit(_ c: MovementCorrection) -> TimelineEdit? {
+        let parts = c.value.split(separator: " ")
+        switch c.kind {
+        case .mode, .place: return nil
+        case .remove: return .remove(at: c.milliseconds)
+        case .times:
+            guard parts.count == 2, let from = Int64(parts[0]), let to = Int64(parts[1]) else { return nil }
+            return .times(at: c.milliseconds, from: from, to: to)
+        case .merge: return Int64(c.value).map { .merge(at: c.milliseconds, other: $0) }
+        case .split: return Int64(c.value).map { .split(at: c.milliseconds, from: $0) }
+        case .add:
+            guard parts.count == 3, let to = Int64(parts[0]), let lat = Double(parts[1]), let lon = Double(parts[2])
+            else { return nil }
+            return .add(from: c.milliseconds, to: to, center: Coordinate(latitude: lat, longitude: lon))
+        }
     }
 
     /// "3.6 km", "850 m".
