@@ -113,13 +113,12 @@ struct VisitCommand: AsyncParsableCommand {
                 trailbook visit undo ID brings it back.
                 """)
         @Argument(help: "A moment of the visit or trip.") var time: String
-        @Flag(help: "Print {\"correction\", \"kind\", \"start\", \"end\"}.") var json = false
-        @OptionGroup var common: Common
+        @OptionGroup var edit: EditOptions
 
         func run() async throws {
-            let service = try await common.service()
-            let at = try LocalTime.require(time, option: "TIME", zone: service.zone)
-            try Edit.say(try await service.remove(at: at), "is gone from your timeline", json: json, service)
+            try await edit.run("is gone from your timeline") { service, at in
+                try await service.remove(at: try at(time, "TIME"))
+            }
         }
     }
 
@@ -130,17 +129,12 @@ struct VisitCommand: AsyncParsableCommand {
         @Argument(help: "A moment of the visit.") var time: String
         @Option(help: "When it began.") var from: String
         @Option(help: "When it ended.") var to: String
-        @Flag(help: "Print {\"correction\", \"kind\", \"start\", \"end\"}.") var json = false
-        @OptionGroup var common: Common
+        @OptionGroup var edit: EditOptions
 
         func run() async throws {
-            let service = try await common.service()
-            let at = try LocalTime.require(time, option: "TIME", zone: service.zone)
-            let (a, b) = (
-                try LocalTime.require(from, option: "--from", zone: service.zone),
-                try LocalTime.require(to, option: "--to", zone: service.zone)
-            )
-            try Edit.say(try await service.times(at: at, from: a, to: b), "runs so now", json: json, service)
+            try await edit.run("runs so now") { service, at in
+                try await service.times(at: try at(time, "TIME"), from: try at(from, "--from"), to: try at(to, "--to"))
+            }
         }
     }
 
@@ -149,14 +143,12 @@ struct VisitCommand: AsyncParsableCommand {
             commandName: "merge", abstract: "Make the visits at TIME and OTHER, and all between, one visit.")
         @Argument(help: "A moment of the first visit.") var time: String
         @Argument(help: "A moment of the other visit.") var other: String
-        @Flag(help: "Print {\"correction\", \"kind\", \"start\", \"end\"}.") var json = false
-        @OptionGroup var common: Common
+        @OptionGroup var edit: EditOptions
 
         func run() async throws {
-            let service = try await common.service()
-            let at = try LocalTime.require(time, option: "TIME", zone: service.zone)
-            let with = try LocalTime.require(other, option: "OTHER", zone: service.zone)
-            try Edit.say(try await service.merge(at: at, with: with), "is one visit now", json: json, service)
+            try await edit.run("is one visit now") { service, at in
+                try await service.merge(at: try at(time, "TIME"), with: try at(other, "OTHER"))
+            }
         }
     }
 
@@ -164,15 +156,13 @@ struct VisitCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "split", abstract: "Make the visit at TIME two visits, the second from --at.")
         @Argument(help: "A moment of the visit.") var time: String
-        @Option(name: .customLong("at"), help: "When the second visit began.") var at: String
-        @Flag(help: "Print {\"correction\", \"kind\", \"start\", \"end\"}.") var json = false
-        @OptionGroup var common: Common
+        @Option(name: .customLong("at"), help: "When the second visit began.") var second: String
+        @OptionGroup var edit: EditOptions
 
         func run() async throws {
-            let service = try await common.service()
-            let moment = try LocalTime.require(time, option: "TIME", zone: service.zone)
-            let from = try LocalTime.require(at, option: "--at", zone: service.zone)
-            try Edit.say(try await service.split(at: moment, from: from), "is two visits now", json: json, service)
+            try await edit.run("is two visits now") { service, at in
+                try await service.split(at: try at(time, "TIME"), from: try at(second, "--at"))
+            }
         }
     }
 
@@ -182,12 +172,11 @@ struct VisitCommand: AsyncParsableCommand {
             discussion: "What the visit covers gives way: a trip through it becomes the way there and the way on.")
         @Option(help: "The place: its number (7 or \"place 7\"), its name, or the name of one of your places.")
         var place: String?
-        @Option(name: .customLong("at"), help: "Where, as LAT,LON in degrees (instead of --place).") var position:
-            String?
+        @Option(name: .customLong("at"), help: "Where, as LAT,LON in degrees (instead of --place).")
+        var position: String?
         @Option(help: "When it began.") var from: String
         @Option(help: "When it ended.") var to: String
-        @Flag(help: "Print {\"correction\", \"kind\", \"start\", \"end\"}.") var json = false
-        @OptionGroup var common: Common
+        @OptionGroup var edit: EditOptions
 
         func validate() throws {
             if (place == nil) == (position == nil) {
@@ -207,23 +196,28 @@ struct VisitCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let service = try await common.service()
-            let (a, b) = (
-                try LocalTime.require(from, option: "--from", zone: service.zone),
-                try LocalTime.require(to, option: "--to", zone: service.zone)
-            )
-            let center =
-                if let position { Self.coordinate(position)! } else { try await service.center(of: place ?? "") }
-            try Edit.say(
-                try await service.add(from: a, to: b, center: center), "is in your timeline", json: json, service)
+            try await edit.run("is in your timeline") { service, at in
+                let center =
+                    if let position { Self.coordinate(position)! } else { try await service.center(of: place ?? "") }
+                return try await service.add(from: try at(from, "--from"), to: try at(to, "--to"), center: center)
+            }
         }
     }
 
-    /// What an edit of the timeline's shape did, as a line or its JSON.
-    enum Edit {
-        static func say(_ edited: VisitCorrections.Edited, _ verb: String, json: Bool, _ service: VisitCorrections)
-            throws
-        {
+    /// What every edit of the timeline's shape shares: its output, whose visits, and how it says
+    /// what it did.
+    struct EditOptions: ParsableArguments {
+        @Flag(help: "Print {\"correction\", \"kind\", \"start\", \"end\"}.") var json = false
+        @OptionGroup var common: Common
+
+        /// Makes the edit with the service and a reader of moments (the text, and the option named
+        /// when it does not read), then says what became of what it named (`verb`).
+        func run(
+            _ verb: String,
+            _ edit: (VisitCorrections, _ at: (String, String) throws -> Int64) async throws -> VisitCorrections.Edited
+        ) async throws {
+            let service = try await common.service()
+            let edited = try await edit(service) { try LocalTime.require($0, option: $1, zone: service.zone) }
             let made = VisitCorrectionJSON.Edit(edited, verb: verb)
             if json { return try printJSON(made) }
             print(made.line(zone: service.zone))
