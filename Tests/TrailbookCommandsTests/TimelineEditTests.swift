@@ -2,8 +2,10 @@ import Foundation
 import GPSCore
 import RideSimulator
 import Testing
+import TrackStore
 import TrailbookKit
 import TrailbookTestSupport
+import Visits
 
 /// The edits of the timeline's shape by CLI (issue 82): each is kept, shown by `visits`,
 /// survives a detection redone with other settings and a re-import, and `visit undo` takes it
@@ -73,6 +75,19 @@ extension VisitsCommandTests {
         let timeline = try await run(["timeline", "2026-06-03"] + zone)
         #expect(
             timeline.stdout.contains("07:50–12:30") && timeline.stdout.contains("19:00–19:30"), "\(timeline.stdout)")
+
+        // The calendar reads the moves as edited: the evening's drive out removed (its stays are
+        // kilometres apart: a gap, no stay joined), the day has ten minutes less moving.
+        func moving() async throws -> Double {
+            let calendar = try await DiaryCalendar.load(
+                2026, store: try TrackStore(path: store), zone: TimeZone(identifier: "Europe/Zurich")!,
+                devices: .all, rules: VisitRules())
+            return calendar.days[CivilDate(unchecked: 2026, 6, 3)]?.seconds ?? -1
+        }
+        let before = try await moving()
+        _ = try await edit(["rm", "2026-06-03 17:35"])
+        let after = try await moving()
+        #expect(before > 1800 && after < before - 300, "moving \(before) s, then \(after) s")
 
         // Each is listed, and taken back one by one: the day as detected again.
         let list = try await run(["visit", "corrections", "--json"] + zone)

@@ -42,16 +42,30 @@ public struct DiaryCalendar: Sendable, Equatable {
     public static func load(
         _ year: Int, store: any TrackStoring, zone: TimeZone, devices: DeviceFilter, rules: VisitRules? = nil
     ) async throws -> DiaryCalendar {
-        try await store.read { try load(year, in: $0, zone: zone, devices: devices, rules: rules) }
+        // The year's moves as every reader has them (the user's edits applied), when kept.
+        let (from, to) = (
+            LocalDay.start(CivilDate(unchecked: year, 1, 1), in: zone) - margin,
+            LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: zone) + margin
+        )
+        var moves: [Trip]?
+        if let rules, try await store.read({ try TimelineKeeper.answers($0, to: to, devices: devices, rules: rules) }) {
+            moves = try await VisitService.find(
+                store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules, zone: zone
+            ).trips
+        }
+        return try await store.read { [moves] in try load(year, in: $0, zone: zone, devices: devices, moves: moves) }
     }
 
-    /// ``load(_:store:zone:devices:rules:)`` in a read unit.
+    /// Local days run at most 14 hours either side of UTC's.
+    static let margin: Int64 = 15 * 3_600_000
+
+    /// ``load(_:store:zone:devices:rules:)`` in a read unit, with the year's `moves` (nil: a day's
+    /// time is what its rides cover).
     static func load(
-        _ year: Int, in store: any StoreReading, zone: TimeZone, devices: DeviceFilter, rules: VisitRules? = nil
+        _ year: Int, in store: any StoreReading, zone: TimeZone, devices: DeviceFilter, moves: [Trip]? = nil
     ) throws -> DiaryCalendar {
         var zones = try PlaceZones(store: store)
-        // Local days run at most 14 hours either side of UTC's.
-        let margin: Int64 = zones.isLoaded ? 15 * 3_600_000 : 0
+        let margin: Int64 = zones.isLoaded ? Self.margin : 0
         let from = LocalDay.start(CivilDate(unchecked: year, 1, 1), in: zone) - margin
         let to = LocalDay.start(CivilDate(unchecked: year + 1, 1, 1), in: zone) + margin
         var days: [CivilDate: Day] = [:]
@@ -65,10 +79,9 @@ public struct DiaryCalendar: Sendable, Equatable {
             spans[day, default: []].append((ride.startMilliseconds, ride.endMilliseconds))
             days[day, default: Day()].points += ride.pointCount
         }
-        if let rules, try TimelineKeeper.answers(store, to: to, devices: devices, rules: rules) {
+        if let moves {
             // Each move on the local days of where it began, with its share of each.
-            let kept = try store.keptTimeline(fromMilliseconds: from, toMilliseconds: to, account: devices.account)
-            for (day, figures) in try TimelineKeeper.byDay(kept, zone: { try zones.zone(at: $0.from) ?? zone })
+            for (day, figures) in try TimelineKeeper.byDay(moves, zone: { try zones.zone(at: $0.from) ?? zone })
             where day.year == year {
                 days[day, default: Day()].seconds += figures.moving
             }

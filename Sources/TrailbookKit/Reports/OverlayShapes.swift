@@ -435,10 +435,12 @@ public final class OverlayShapes: Sendable {
         // Each day's kept moves (docs/TIMELINE.md), as the day page, `summary` and `year` count
         // them. Without a kept timeline: a week or less counts each day's moving parts, the points
         // of devices recording at once as one (``DayFigures``); a longer range its rides as stored.
-        let kept = try await store.read { tx in
-            try TimelineKeeper.answers(tx, to: to, devices: devices, rules: rules)
-                ? try tx.keptTimeline(fromMilliseconds: from, toMilliseconds: to, account: devices.account) : nil
-        }
+        // (The moves as every reader has them: the user's edits applied.)
+        let kept =
+            try await store.read { try TimelineKeeper.answers($0, to: to, devices: devices, rules: rules) }
+            ? try await VisitService.find(
+                store: store, fromMilliseconds: from, toMilliseconds: to, devices: devices, rules: rules, zone: zone
+            ).trips : nil
         let counted =
             if let kept {
                 TimelineKeeper.byDay(kept) { _ in zone }

@@ -337,14 +337,14 @@ public enum TimelineKeeper {
         return true
     }
 
-    /// The distance (m) and moving time (s) of the kept moves among `entries` on each local day
-    /// (in the zone `zone` gives a move): a move over midnight counts the share of its time on each
-    /// day (docs/TIMELINE.md, "Midnight").
-    static func byDay(_ entries: [KeptEntry], zone: (KeptEntry) throws -> TimeZone) rethrows
+    /// The distance (m) and moving time (s) of `moves` on each local day (in the zone `zone` gives
+    /// a move): a move over midnight counts the share of its time on each day (docs/TIMELINE.md,
+    /// "Midnight").
+    static func byDay(_ moves: [Trip], zone: (Trip) throws -> TimeZone) rethrows
         -> [CivilDate: (distance: Double, moving: Double)]
     {
         var days: [CivilDate: (distance: Double, moving: Double)] = [:]
-        for move in entries where move.kind == .move {
+        for move in moves {
             let there = try zone(move)
             var t = move.start
             repeat {
