@@ -246,7 +246,7 @@ public enum TimelineKeeper {
             version: version, rules: rulesText(rules), through: through, madeMilliseconds: UTCTimestamp.now())
         return try await store.write { tx in
             if let expecting, try tx.keptTimelineState(account: account) != expecting { return false }
-            try tx.keepTimeline(entries, from: from, to: to, state: state, account: account)
+            _ = try tx.keepTimeline(entries, from: from, to: to, state: state, account: account)
             return true
         }
     }
