@@ -95,6 +95,10 @@ public enum StoreContract {
             try expect(
                 listed.map(\.value) == [String(mine[0].id), "car"] && listed.map(\.id) == [place!, first!],
                 "in time order with the later value: \(listed)")
+            let now = UTCTimestamp.now()
+            try expect(
+                listed.allSatisfy { $0.madeMilliseconds > now - 600_000 && $0.madeMilliseconds <= now },
+                "each with when it was made: \(listed)")
             try expect(try store.corrections(account: "ana").isEmpty, "ana has none of mine")
             try expect(!(try store.removeCorrection(first!, account: "ana")), "ana cannot remove mine")
             try expect(try store.removeCorrection(first!, account: nil), "removed")

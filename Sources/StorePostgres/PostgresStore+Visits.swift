@@ -74,13 +74,15 @@ extension PostgresStoring {
         try read { session in
             try session.query(
                 """
-                SELECT c.id, c.at_ms, c.kind, c.value FROM movement_correction c JOIN account a ON a.id = c.user_id
+                SELECT c.id, c.at_ms, c.kind, c.value, c.created_ms FROM movement_correction c
+                JOIN account a ON a.id = c.user_id
                 WHERE a.name = \(account ?? PostgresStore.localUser) ORDER BY c.at_ms, c.id
                 """
             ).compactMap { r in
                 guard let kind = MovementCorrection.Kind(rawValue: try r.get("kind")) else { return nil }
                 return MovementCorrection(
-                    id: try r.get("id"), milliseconds: try r.get("at_ms"), kind: kind, value: try r.get("value"))
+                    id: try r.get("id"), milliseconds: try r.get("at_ms"), kind: kind, value: try r.get("value"),
+                    madeMilliseconds: try r.get("created_ms"))
             }
         }
     }

@@ -55,12 +55,15 @@ public struct MovementCorrection: Equatable, Sendable {
     public var milliseconds: Int64
     public var kind: Kind
     public var value: String
+    /// When it was made (ms since 1970 UTC; 0 for one not stored yet).
+    public var madeMilliseconds: Int64
 
-    public init(id: Int64 = 0, milliseconds: Int64, kind: Kind, value: String) {
+    public init(id: Int64 = 0, milliseconds: Int64, kind: Kind, value: String, madeMilliseconds: Int64 = 0) {
         self.id = id
         self.milliseconds = milliseconds
         self.kind = kind
         self.value = value
+        self.madeMilliseconds = madeMilliseconds
     }
 }
 

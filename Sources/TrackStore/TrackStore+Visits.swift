@@ -79,7 +79,9 @@ extension SQLiteStoring {
                 arguments: [account ?? TrackStore.localUser]
             ).compactMap { r in
                 MovementCorrection.Kind(rawValue: r["kind"]).map {
-                    MovementCorrection(id: r["id"], milliseconds: r["at_ms"], kind: $0, value: r["value"])
+                    MovementCorrection(
+                        id: r["id"], milliseconds: r["at_ms"], kind: $0, value: r["value"],
+                        madeMilliseconds: r["created_ms"])
                 }
             }
         }

@@ -227,7 +227,7 @@ struct VisitCommand: AsyncParsableCommand {
     struct Corrections: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "corrections", abstract: "List your corrections, oldest moment first.")
-        @Flag(help: "Print {\"corrections\": [{\"id\", \"at\", \"kind\", \"value\"}]}.") var json = false
+        @Flag(help: "Print {\"corrections\": [{\"id\", \"at\", \"kind\", \"value\", \"made\"}]}.") var json = false
         @OptionGroup var common: Common
 
         func run() async throws {

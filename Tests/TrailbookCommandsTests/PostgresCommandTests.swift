@@ -87,6 +87,9 @@ import TrailbookTestSupport
             _ = try await trailbook(["visit", "mode", "2026-06-03 07:35", "running"] + zone)
             _ = try await trailbook(["visit", "place", "2026-06-03 12:20", "place 2"] + zone)
             _ = try await trailbook(["visit", "name", "3", "Canteen"] + zone)
+            // The edits of the timeline's shape too.
+            _ = try await trailbook(["visit", "split", "2026-06-03 10:00", "--at", "2026-06-03 11:00"] + zone)
+            _ = try await trailbook(["visit", "rm", "2026-06-03 17:35"] + zone)
             answers.append([
                 first, try await trailbook(["visits", "--day", "2026-06-03"] + zone),
                 try await trailbook(["visits", "--json"] + zone), try await trailbook(["visit", "corrections", "--json"] + zone),
@@ -105,10 +108,11 @@ import TrailbookTestSupport
         }
     }
 
-    /// `text` without what differs by nature: the store's name, and when a note was written.
+    /// `text` without what differs by nature: the store's name, and when a note or a correction
+    /// was written.
     static func comparable(_ text: String, store: String) -> String {
         text.replacingOccurrences(of: store, with: "STORE").replacingOccurrences(
-            of: #""(created|updated)" : "[^"]*""#, with: "\"$1\" : \"TIME\"", options: .regularExpression)
+            of: #""(created|updated|made)" : "[^"]*""#, with: "\"$1\" : \"TIME\"", options: .regularExpression)
     }
 
     @Test func aServerAwayARefusedLoginAndABadURLSaySoWithTheirExitCodes() async throws {

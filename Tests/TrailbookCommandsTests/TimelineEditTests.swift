@@ -97,6 +97,7 @@ extension VisitsCommandTests {
         #expect(
             Set(corrections.compactMap { $0["kind"] as? String }) == ["remove", "merge", "times", "split", "add"],
             "\(corrections)")
+        #expect(corrections.allSatisfy { GoogleImportTests.milliseconds($0["made"] as? String ?? "") != nil })
         for c in corrections {
             #expect(try await run(["visit", "undo", String(c["id"] as? Int ?? 0)] + zone).status == 0)
         }

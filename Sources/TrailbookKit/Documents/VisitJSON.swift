@@ -224,13 +224,17 @@ public struct VisitCorrectionJSON: Encodable, Sendable {
             var at: String
             var kind: String
             var value: String
+            /// When it was made (UTC).
+            var made: String
         }
 
         var corrections: [Entry]
 
         public init(_ list: [MovementCorrection]) {
             corrections = list.map {
-                Entry(id: $0.id, at: LocalTime.utc($0.milliseconds), kind: $0.kind.rawValue, value: $0.value)
+                Entry(
+                    id: $0.id, at: LocalTime.utc($0.milliseconds), kind: $0.kind.rawValue, value: $0.value,
+                    made: LocalTime.utc($0.madeMilliseconds))
             }
         }
     }
