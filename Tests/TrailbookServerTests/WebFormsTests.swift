@@ -306,7 +306,7 @@ struct Browser {
             let made = try await ana.post("/codes", ["motion": "on"])
             #expect(made.status == .ok)
             let code = try #require(
-                made.text.range(of: #"[A-Z0-9]{4}-[A-Z0-9]{4}(-[A-Z0-9]{4})*"#, options: .regularExpression).map {
+                made.text.range(of: #"(?<=id="code">)[A-Z0-9]{4}-[A-Z0-9]{4}(-[A-Z0-9]{4})*"#, options: .regularExpression).map {
                     String(made.text[$0])
                 }, "the page shows the code: \(made.text.prefix(800))")
             let bob = try await Browser.signIn(client, "bob")
@@ -378,7 +378,7 @@ struct Browser {
             let ana = try await Browser.signIn(client)
             let made = try await ana.post("/codes", ["motion": "on"])
             let code = try #require(
-                made.text.range(of: #"[A-Z0-9]{4}-[A-Z0-9]{4}"#, options: .regularExpression).map {
+                made.text.range(of: #"(?<=id="code">)[A-Z0-9]{4}-[A-Z0-9]{4}"#, options: .regularExpression).map {
                     String(made.text[$0])
                 })
             #expect(try await bob.post("/redeem", ["code": code]).text.contains("You now see ana."))
@@ -497,7 +497,7 @@ struct Browser {
             let ana = try await Browser.signIn(client)
             let made = try await ana.post("/codes", [:])
             let code = try #require(
-                made.text.range(of: #"[A-Z0-9]{4}-[A-Z0-9]{4}"#, options: .regularExpression).map {
+                made.text.range(of: #"(?<=id="code">)[A-Z0-9]{4}-[A-Z0-9]{4}"#, options: .regularExpression).map {
                     String(made.text[$0])
                 })
             let bob = try await Browser.signIn(client, "bob")
