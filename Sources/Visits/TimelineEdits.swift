@@ -26,6 +26,7 @@ extension TimelineEdit {
     /// whose moment no stay (or move) holds any more changes nothing. `radius` is the stay radius
     /// (`visits.radius`).
     public static func apply(_ edits: [TimelineEdit], visits: inout [Visit], trips: inout [Trip], radius: Double) {
+        guard !edits.isEmpty else { return }
         var timeline = Shape(visits: visits, trips: trips)
         for edit in edits { timeline.apply(edit, radius: radius) }
         visits = timeline.visits.sorted { $0.start < $1.start }

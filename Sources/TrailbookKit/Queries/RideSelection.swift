@@ -241,11 +241,18 @@ public struct RideSelection {
         guard let moves, let (from, to) = days else { return nil }
         // One timeline of the selection's points, each ride's segments numbered apart.
         var segments: [Int64: [Int64: Int64]] = [:]
+        var numbered: Int64 = 0
         var timeline: [TrackPoint] = []
         for (ride, points) in rides {
             for p in points {
-                let n = segments[ride.id, default: [:]][p.segment] ?? Int64(segments.values.map(\.count).reduce(0, +))
-                segments[ride.id, default: [:]][p.segment] = n
+                let n: Int64
+                if let known = segments[ride.id]?[p.segment] {
+                    n = known
+                } else {
+                    n = numbered
+                    numbered += 1
+                    segments[ride.id, default: [:]][p.segment] = n
+                }
                 timeline.append(TrackPoint(fix: p.fix, segment: n))
             }
         }
