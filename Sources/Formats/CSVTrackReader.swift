@@ -18,7 +18,13 @@ import GPSCore
 /// - a row whose `kind` is `record` (Trailbook's own export) is a waypoint only, with its `note`
 ///   and its `fields` (a `key=value` line each);
 /// - where the `ride` column's value changes a track begins, where `segment`'s does a segment
-///   (Trailbook's own export: its rides and segments come back as they went out).
+///   (Trailbook's own export: its rides and segments come back as they went out);
+/// - the logs of Columbus (Visiontac) V-900, V-990, V-1000 and P-1 receivers, as GPSBabel's
+///   `v900` format reads them (GPSBabel/gpsbabel v900.cc @000330cf): a header
+///   `INDEX,TAG,DATE,TIME,LATITUDE N/S,LONGITUDE E/W,HEIGHT,SPEED,HEADING[,FIX MODE,VALID,PDOP,HDOP,VDOP][,VOX]`
+///   (`LATITUDEN/S` on the V-1000), fields padded with NUL bytes to a fixed width, the date
+///   `YYMMDD` and time `HHMMSS` in UTC, the speed in km/h; a row tagged `C` or `D` (a point of
+///   interest) or `V` (a voice memo, its `VOX` file named) is also a waypoint.
 public final class CSVTrackReader: TrackFileReader {
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var description: String
@@ -65,6 +71,14 @@ public final class CSVTrackReader: TrackFileReader {
         var power: Int?
         var temperature: Int?
         var activity: Int?
+        /// A Columbus receiver's log (its `LATITUDE N/S` header): `YYMMDD` dates, `HHMMSS`
+        /// times, speeds in km/h, a `TAG` column and a `VOX` column.
+        var columbus = false
+        var tag: Int?
+        var vox: Int?
+        var fixMode: Int?
+        var pdop: Int?
+        var vdop: Int?
     }
 
     public init() {}
@@ -78,9 +92,12 @@ public final class CSVTrackReader: TrackFileReader {
         return String(s.map { $0 == " " || $0 == "-" ? "_" : $0 })
     }
 
-    static let latitudeNames: Set = ["lat", "latitude", "latitudee7", "latitude_e7", "lat_e7", "late7"]
+    static let latitudeNames: Set = [
+        "lat", "latitude", "latitudee7", "latitude_e7", "lat_e7", "late7", "latitude_n/s", "latituden/s",
+    ]
     static let longitudeNames: Set = [
         "lon", "lng", "long", "longitude", "longitudee7", "longitude_e7", "lon_e7", "lng_e7", "lone7", "lnge7",
+        "longitude_e/w", "longitudee/w",
     ]
 
     /// Whether `prefix` starts like such a file: a first line with a latitude and a longitude
@@ -170,7 +187,8 @@ public final class CSVTrackReader: TrackFileReader {
                 try endRow(handle)
                 line += 1
                 rowLine = line
-            case 0x0D:
+            case 0x0D, 0x00:
+                // A Columbus receiver pads its fields with NUL bytes.
                 break
             default:
                 afterQuote = false
@@ -244,6 +262,15 @@ public final class CSVTrackReader: TrackFileReader {
         c.power = index(["power", "watts"])
         c.temperature = index(["temperature", "temp", "atemp"])
         c.activity = index(["activity", "activity_type", "motion"])
+        c.columbus = normalized[lat].hasSuffix("n/s")
+        if c.columbus {
+            c.speedFactor = 1 / 3.6
+            c.tag = index(["tag"])
+            c.vox = index(["vox"])
+            c.fixMode = index(["fix_mode", "fixmode"])
+            c.pdop = index(["pdop"])
+            c.vdop = index(["vdop"])
+        }
         columns = c
     }
 
@@ -288,7 +315,9 @@ public final class CSVTrackReader: TrackFileReader {
         }
         guard TrackValues.inRange(lat, 90), TrackValues.inRange(lon, 180) else { return skip("position out of range") }
         var timeText = value(c.time)
-        if let date = value(c.date), let t = timeText, !t.contains("-"), t.contains(":") {
+        if c.columbus, let date = value(c.date), let t = timeText, let joined = Self.columbusTime(date, t) {
+            timeText = Substring(joined)
+        } else if let date = value(c.date), let t = timeText, !t.contains("-"), t.contains(":") {
             timeText = Substring(date + "T" + t)
         } else if timeText == nil {
             timeText = value(c.date)
@@ -308,6 +337,9 @@ public final class CSVTrackReader: TrackFileReader {
         }
         if let h = value(c.hdop).flatMap(number), h >= 0 { fix.hdop = h }
         if let n = value(c.satellites).flatMap({ Int($0) }), n >= 0 { fix.satellitesUsed = n }
+        if let p = value(c.pdop).flatMap(number), p >= 0 { fix.pdop = p }
+        if let v = value(c.vdop).flatMap(number), v >= 0 { fix.vdop = v }
+        if let mode = value(c.fixMode) { fix.mode = mode == "2D" ? .twoD : mode == "3D" ? .threeD : fix.mode }
         func whole(_ i: Int?) -> Int? { value(i).flatMap(number).map { Int($0.rounded()) } }
         fix.sensors =
             Sensors(
@@ -332,5 +364,22 @@ public final class CSVTrackReader: TrackFileReader {
         }
         try handle(.point(fix))
         if let note = value(c.note) { try handle(.waypoint(.init(fix: fix, text: String(note)))) }
+        switch value(c.tag) {
+        case "C", "D": try handle(.waypoint(.init(fix: fix, name: "Point of interest")))
+        case "V":
+            let file = value(c.vox).map { String($0) + ".WAV" }
+            try handle(.waypoint(.init(fix: fix, name: "Voice memo", text: file)))
+        default: break
+        }
+    }
+
+    /// A Columbus receiver's `YYMMDD` date and `HHMMSS` time (UTC, the years from 2000) as
+    /// ISO 8601; nil when either is not six digits.
+    static func columbusTime(_ date: Substring, _ time: Substring) -> String? {
+        func digits(_ s: Substring) -> Bool { s.count == 6 && s.allSatisfy { $0.isASCII && $0.isNumber } }
+        guard digits(date), digits(time) else { return nil }
+        let d = Array(date)
+        let t = Array(time)
+        return "20\(d[0])\(d[1])-\(d[2])\(d[3])-\(d[4])\(d[5])T\(t[0])\(t[1]):\(t[2])\(t[3]):\(t[4])\(t[5])Z"
     }
 }

@@ -10,6 +10,9 @@ import GPSCore
 /// - a `LineString` or `MultiLineString` whose positions have their times in the properties
 ///   (`times` or `coordTimes`, nested as the lines are, or `coordinateProperties.times`) is a
 ///   track, each line a segment;
+/// - a position may carry its time as a fourth value (`[lon, lat, alt, time]`, Unix seconds or
+///   milliseconds; as Dawarich reads it, Freika/dawarich app/services/geojson/params.rb @114a4b81),
+///   used where the properties give the position none;
 /// - Trailbook's own records (`"kind": "record"`) come back as waypoints with their name, notes
 ///   and fields.
 ///
@@ -69,6 +72,8 @@ public final class GeoJSONReader: TrackFileReader {
         var longitude: Double
         var latitude: Double
         var altitude: Double?
+        /// A fourth value: the position's time (Unix seconds or milliseconds).
+        var time: Double? = nil
         var readable: Bool
         var inRange: Bool { TrackValues.inRange(latitude, 90) && TrackValues.inRange(longitude, 180) }
     }
@@ -178,11 +183,11 @@ public final class GeoJSONReader: TrackFileReader {
                 if frame.numbers > 0 {
                     // A position: [lon, lat] or [lon, lat, alt].
                     let n = feature.numbers
-                    let readable = feature.numbersReadable && (n.count == 2 || n.count == 3) && n.allSatisfy(\.isFinite)
+                    let readable = feature.numbersReadable && (2...4).contains(n.count) && n.allSatisfy(\.isFinite)
                     feature.positions.append(
                         Position(
                             longitude: n[0], latitude: n.count > 1 ? n[1] : .nan, altitude: n.count > 2 ? n[2] : nil,
-                            readable: readable))
+                            time: n.count > 3 ? n[3] : nil, readable: readable))
                     feature.numbers.removeAll(keepingCapacity: true)
                     feature.numbersReadable = true
                     if stack.last?.kind == .coordinates { stack[stack.count - 1].positions += 1 }
@@ -310,7 +315,8 @@ public final class GeoJSONReader: TrackFileReader {
             case "Point", "MultiPoint":
                 let single = f.positions.count == 1
                 for (i, p) in f.positions.enumerated() {
-                    guard var fix = usable(p, i < f.times.count ? f.times[i] : single ? f.time : .none) else {
+                    guard var fix = usable(p, i < f.times.count ? f.times[i] : single ? f.time.or(p) : p.timeOfItsOwn)
+                    else {
                         continue
                     }
                     if single {
@@ -347,7 +353,8 @@ public final class GeoJSONReader: TrackFileReader {
                 for end in f.lineEnds where end > start {
                     if start > 0 { items.append(.segment) }
                     for i in start..<end {
-                        if let fix = usable(f.positions[i], i < f.times.count ? f.times[i] : .none) {
+                        let p = f.positions[i]
+                        if let fix = usable(p, i < f.times.count ? f.times[i] : p.timeOfItsOwn) {
                             items.append(.point(fix))
                         }
                     }
@@ -365,5 +372,19 @@ extension GeoJSONReader.Time {
     var isUnreadable: Bool {
         if case .unreadable = self { return true }
         return false
+    }
+
+    /// This time, or where there is none, the position's own.
+    func or(_ p: GeoJSONReader.Position) -> Self {
+        if case .none = self { return p.timeOfItsOwn }
+        return self
+    }
+}
+
+extension GeoJSONReader.Position {
+    /// The time a fourth value gives.
+    var timeOfItsOwn: GeoJSONReader.Time {
+        guard let time else { return .none }
+        return TrackValues.milliseconds(unix: time).map(GeoJSONReader.Time.at) ?? .unreadable
     }
 }

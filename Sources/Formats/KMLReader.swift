@@ -1,3 +1,4 @@
+import Foundation
 import GPSCore
 
 /// Reads KML 2.2 (Google Earth's format; a KMZ is a zip holding one) as a stream:
@@ -9,10 +10,15 @@ import GPSCore
 ///   points, there at both. Trailbook's own records (style `#record`) come back as waypoints with
 ///   their name and description;
 /// - a `<Placemark>` with a `<LineString>` (or several in a `<MultiGeometry>`, the segments of one
-///   track) and a `<TimeSpan>` is a track whose positions are timed from `<begin>` to `<end>` by
-///   the distance along it (as Google Maps' Timeline exported a day: a move is such a line, named
-///   by its mode); with a `<TimeStamp>` only its first position has a time, the rest is counted
-///   ("one time for a line"); with no time, all are ("no time");
+///   track) and a `<TimeSpan>` is a track of every vertex, spread evenly from `<begin>` to `<end>`
+///   (a logger writes its positions at a steady pace: a position written again is time spent
+///   there); Traccar's export, a line named by the range it was asked for
+///   (`yyyy-MM-dd HH:mm - yyyy-MM-dd HH:mm` in the server's zone, traccar/traccar
+///   src/main/java/org/traccar/reports/KmlExportProvider.java @7ae819e8), is read the same way
+///   in ``zone``. A move of Google Maps' Timeline (a line with a `Category`, named by its mode)
+///   is timed by the distance along it instead, its first position (written twice) once; with a
+///   `<TimeStamp>` only a line's first position has a time, the rest is counted ("one time for a
+///   line"); with no time, all are ("no time");
 /// - a Placemark of Google Maps' Timeline (its `<ExtendedData>` has a `Category`) is also a
 ///   waypoint with what Google knew as fields (`google` visit or activity, `name`, `until`,
 ///   `category`, `distance_m`, `address`), as the semantic location history's are kept.
@@ -26,6 +32,8 @@ public final class KMLReader: TrackFileReader {
     private var checkedRoot = false
     public private(set) var elements = 0
     public private(set) var skipped: [String: Int] = [:]
+    /// The zone of times written without one (the range in a Traccar line's name).
+    public var zone = TimeZone(identifier: "UTC")!
 
     /// Elements open, by local name.
     private var path: [String] = []
@@ -237,21 +245,25 @@ public final class KMLReader: TrackFileReader {
         }
     }
 
-    /// A placemark's lines: timed from its `<TimeSpan>` by the distance along them.
+    /// A placemark's lines: timed from its `<TimeSpan>` (or the range its name gives), each
+    /// vertex in turn, or by the distance along them for a move of Google's Timeline.
     private func endLines(_ p: Placemark, _ handle: (TrackItem) throws -> Void) throws {
         let count = p.lines.map(\.count).reduce(0, +)
         elements += count
         let unreadable = p.lines.joined().filter { $0 == nil }.count
         skip("position unreadable", unreadable)
-        // Repeated positions (Google's lines often begin twice where they begin) say nothing more.
+        let google = p.data.contains { $0.name == "Category" && !$0.value.isEmpty }
+        // Google writes a move's first position twice: once is its start.
         let lines = p.lines.map { line in
             line.compactMap { $0 }.reduce(into: [(Coordinate, Double?)]()) { kept, position in
-                if kept.last?.0 != position.0 { kept.append(position) }
+                if !google || kept.last?.0 != position.0 { kept.append(position) }
             }
         }.filter { !$0.isEmpty }
         let positions = lines.map(\.count).reduce(0, +)
         skip("repeated position", count - unreadable - positions)
-        guard let begin = p.time, positions > 0 else {
+        var (begin, end) = (p.time, p.end)
+        if begin == nil, !p.timeUnreadable, let range = p.name.flatMap(namedRange) { (begin, end) = range }
+        guard let begin, positions > 0 else {
             return skip(p.timeUnreadable ? "time unreadable" : "no time", positions)
         }
         func fix(_ position: (Coordinate, Double?), _ ms: Int64) -> Fix {
@@ -265,11 +277,11 @@ public final class KMLReader: TrackFileReader {
         if let said = Self.said(p, at: fix(lines[0][0], begin), lines: lines) { try handle(.waypoint(said)) }
         inPointStream = false
         try handle(.track)
-        guard let end = p.end, end >= begin else {
+        guard let end, end >= begin else {
             try handle(.point(fix(lines[0][0], begin)))
             return skip("one time for a line", positions - 1)
         }
-        // Each position's share of the way (by its index where the line does not move).
+        // Each position's share of the span: its index, or (Google's moves) its distance along.
         var along: [[Double]] = []
         var total = 0.0
         for line in lines {
@@ -284,11 +296,30 @@ public final class KMLReader: TrackFileReader {
         for (l, line) in lines.enumerated() {
             if l > 0 { try handle(.segment) }
             for (i, position) in line.enumerated() {
-                let share = total > 0 ? along[l][i] / total : positions > 1 ? Double(index) / Double(positions - 1) : 0
+                let share =
+                    google && total > 0
+                    ? along[l][i] / total : positions > 1 ? Double(index) / Double(positions - 1) : 0
                 try handle(.point(fix(position, begin + Int64((Double(end - begin) * share).rounded()))))
                 index += 1
             }
         }
+    }
+
+    /// The range a Traccar line is named by ("2026-05-23 16:55 - 2026-05-23 16:57", wall
+    /// clock times in ``zone``), in milliseconds; nil for any other name.
+    func namedRange(_ name: String) -> (Int64, Int64)? {
+        let parts = name.split(separator: " - ", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        func utc(_ wall: Substring) -> Int64? {
+            let text = wall.trimmingSpaces
+            guard text.count == 16, let local = UTCTimestamp.milliseconds(Substring(text + ":00Z")) else { return nil }
+            let guess = Date(timeIntervalSince1970: Double(local) / 1000)
+            let first = zone.secondsFromGMT(for: guess)
+            let offset = zone.secondsFromGMT(for: guess.addingTimeInterval(-Double(first)))
+            return local - Int64(offset) * 1000
+        }
+        guard let from = utc(parts[0]), let to = utc(parts[1]), to >= from else { return nil }
+        return (from, to)
     }
 
     /// What Google Maps' Timeline knew of a placemark (its `Category` data), as a waypoint: a

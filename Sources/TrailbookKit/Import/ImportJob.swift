@@ -20,7 +20,7 @@ public struct ImportJob: Sendable {
     public var dryRun = false
     /// Report the events found and the alerts they would have sent.
     public var events = false
-    /// The zone of the alerts' quiet hours.
+    /// The account's zone: of the alerts' quiet hours, and of times a file writes without one.
     public var zone: TimeZone = .current
 
     public init(files: [String], device: String, options: ImportService.Options) {
@@ -74,6 +74,7 @@ public struct ImportJob: Sendable {
         options.keepEvents = events
         options.places = places
         options.cues = cues
+        options.zone = zone
         let service = try await ImportService(store: target, device: device, account: account, options: options)
         return Prepared(service: service, alerts: alerts, target: target)
     }

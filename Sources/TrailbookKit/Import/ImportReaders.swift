@@ -49,13 +49,17 @@ enum ImportReaders {
     }
 
     /// Reads a KML, TCX, FIT, GeoJSON or CSV track file with `reader`: each track a stream, its segments
-    /// segments, its places waypoints; what was read and left out counted.
+    /// segments, its places waypoints; what was read and left out counted. Times written without a
+    /// zone are in `zone` where the format leaves them so (a Traccar KML line's name).
     static func track(
-        _ path: String, kind: FileKind, progress: (@Sendable (Int) -> Void)?, _ item: (StreamItem) throws -> Void
+        _ path: String, kind: FileKind, zone: TimeZone, progress: (@Sendable (Int) -> Void)?,
+        _ item: (StreamItem) throws -> Void
     ) throws -> Extras {
+        let kml = KMLReader()
+        kml.zone = zone
         let (reader, format): (any TrackFileReader, String) =
             switch kind {
-            case .kml: (KMLReader(), "KML")
+            case .kml: (kml, "KML")
             case .tcx: (TCXReader(), "TCX")
             case .fit: (FITReader(), "FIT")
             case .geoJSON: (GeoJSONReader(), "GeoJSON")

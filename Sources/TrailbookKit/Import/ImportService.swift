@@ -46,6 +46,8 @@ public struct ImportService: Sendable {
         /// What a file is called in reports and in the store's list of imports, where not its
         /// path (a file written from an account archive: the archive's name).
         public var names: [String: String] = [:]
+        /// The zone of times a file writes without one (the range a Traccar KML line is named by).
+        public var zone = TimeZone(identifier: "UTC")!
 
         public init(configuration: PipelineConfiguration) { self.configuration = configuration }
     }
@@ -256,7 +258,7 @@ public struct ImportService: Sendable {
             switch kind {
             case .gpx: extras = try ImportReaders.gpx(path, progress: progress, item)
             case .kml, .tcx, .fit, .geoJSON, .csv:
-                extras = try ImportReaders.track(path, kind: kind, progress: progress, item)
+                extras = try ImportReaders.track(path, kind: kind, zone: options.zone, progress: progress, item)
             case .jsonTrack: extras = try ImportReaders.jsonTrack(path, item)
             case .googleTimeline: extras = try ImportReaders.google(path, progress: progress, item)
             case .ownTracksRec: extras = try ImportReaders.ownTracks(path, progress: progress, item)
