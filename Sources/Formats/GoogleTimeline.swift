@@ -141,6 +141,7 @@ extension GoogleTimeline {
         case placeID, placeLocation, latLng, activity, start, end, distanceMeters, type, probability, position
         case latLngUpper = "LatLng"
         case altitudeMeters, speedMetersPerSecond, durationMinutesOffsetFromStartTime
+        case waypointPath, waypoints, travelMode, otherCandidateLocations, activities
 
         /// Keys by their length in bytes, for a lookup that makes no string.
         static let byLength: [[(Key, [UInt8])]] = {
@@ -169,6 +170,10 @@ extension GoogleTimeline {
         // Semantic Location History
         case objects, object, placeVisit, visitLocation, duration, activitySegment, startLocation, endLocation
         case rawPath, rawPoints, rawPoint
+        /// An activity's `waypointPath`, its `waypoints`, one of them (positions without times).
+        case waypointPath, waypoints, waypoint
+        /// A visit's `otherCandidateLocations`, one of them; an activity's `activities` guesses, one.
+        case candidates, candidate, guesses, guessEntry
         // Timeline.json and location-history.json
         case segments, segment, path, pathPoint, visit, visitCandidate, placeLocation
         case activity, activityStart, activityEnd, activityCandidate
@@ -210,6 +215,16 @@ extension GoogleTimeline {
         var endPosition = Position()
         var isVisit = false
         var isActivity = false
+        /// A waypoint path's first and last positions, its mode and distance.
+        var firstWaypoint = Position()
+        var lastWaypoint = Position()
+        var travelMode: String?
+        var pathDistance: Double?
+        /// The first of a visit's other candidate locations; the surest of an activity's guesses.
+        var candidatePosition = Position()
+        var candidates = 0
+        var guessedType: String?
+        var guesses = 0
     }
 
     struct Handler: JSONHandler {
@@ -291,6 +306,19 @@ extension GoogleTimeline {
             case (.activitySegment?, .startLocation, true): role = .startLocation
             case (.activitySegment?, .endLocation, true): role = .endLocation
             case (.activitySegment?, .simplifiedRawPath, true): role = .rawPath
+            case (.activitySegment?, .waypointPath, true): role = .waypointPath
+            case (.waypointPath?, .waypoints, false): role = .waypoints
+            case (.waypoints?, _, true):
+                role = .waypoint
+                position = Position()
+            case (.placeVisit?, .otherCandidateLocations, false): role = .candidates
+            case (.candidates?, _, true):
+                role = .candidate
+                segment.candidates += 1
+            case (.activitySegment?, .activities, false): role = .guesses
+            case (.guesses?, _, true):
+                role = .guessEntry
+                segment.guesses += 1
             case (.rawPath?, .points, false): role = .rawPoints
             case (.rawPoints?, _, true):
                 role = .rawPoint
@@ -343,6 +371,9 @@ extension GoogleTimeline {
                     (position.activity, position.activityConfidence) = (said, guess.confidence ?? 0)
                 }
             case .pathPoint: segment.path.append(position)
+            case .waypoint:
+                if segment.firstWaypoint.latitude == nil { segment.firstWaypoint = position }
+                segment.lastWaypoint = position
             case .object, .segment: endSegment()
             case .signal where !signalHadPosition:
                 // A Wi-Fi scan or an activity guess: read, but not a position.
@@ -381,10 +412,17 @@ extension GoogleTimeline {
             func text() -> String? { token == .string ? JSONValue.string(raw) : nil }
             switch (role, key) {
             case (.record, .latitudeE7), (.visitLocation, .latitudeE7), (.startLocation, .latitudeE7),
-                (.endLocation, .latitudeE7), (.rawPoint, .latE7):
+                (.endLocation, .latitudeE7), (.rawPoint, .latE7), (.waypoint, .latE7):
                 set(latitude: e7(), role)
+            case (.candidate, .latitudeE7) where segment.candidates == 1:
+                segment.candidatePosition.latitude = e7()
+            case (.candidate, .longitudeE7) where segment.candidates == 1:
+                segment.candidatePosition.longitude = e7()
+            case (.waypointPath, .travelMode): segment.travelMode = text()
+            case (.waypointPath, .distanceMeters): segment.pathDistance = number()
+            case (.guessEntry, .activityType) where segment.guesses == 1: segment.guessedType = text()
             case (.record, .longitudeE7), (.visitLocation, .longitudeE7), (.startLocation, .longitudeE7),
-                (.endLocation, .longitudeE7), (.rawPoint, .lngE7):
+                (.endLocation, .longitudeE7), (.rawPoint, .lngE7), (.waypoint, .lngE7):
                 set(longitude: e7(), role)
             case (.record, .timestamp), (.rawPoint, .timestamp), (.pathPoint, .time), (.position, .timestamp):
                 position.milliseconds = time()
@@ -538,7 +576,13 @@ extension GoogleTimeline {
             if segment.isVisit {
                 var visit = segment.visit ?? with(nil) { _ in }
                 visit.kind = .visit
-                if let c = placed(segment.visitPosition) {
+                // Without a location, the place Google thought likeliest after it (as Dawarich reads
+                // it, Freika/dawarich app/services/google_maps/semantic_history_importer.rb @ed3bb4fb).
+                let place =
+                    coordinate(ofQuietly: segment.visitPosition) == nil
+                        && coordinate(ofQuietly: segment.candidatePosition) != nil
+                    ? segment.candidatePosition : segment.visitPosition
+                if let c = placed(place) {
                     visit.coordinate = c
                     visit.end = segment.end
                     visit.start = segment.start!
@@ -548,12 +592,21 @@ extension GoogleTimeline {
             if segment.isActivity {
                 var activity = segment.activity ?? with(nil) { _ in }
                 activity.kind = .activity
+                // Older files leave `startLocation` and `endLocation` empty: the waypoint path
+                // begins and ends it, its travel mode (or the surest of `activities`) is its
+                // mode, its length the distance.
+                if activity.activityType == nil { activity.activityType = segment.guessedType ?? segment.travelMode }
+                if activity.distance == nil { activity.distance = segment.pathDistance }
+                func or(_ p: Position, _ waypoint: Position) -> Position {
+                    coordinate(ofQuietly: p) == nil && coordinate(ofQuietly: waypoint) != nil ? waypoint : p
+                }
                 // A segment may carry only its end: it is placed there (its start is the visit
                 // before it, as the timeline reads it).
-                let end = coordinate(ofQuietly: segment.endPosition)
+                let endPosition = or(segment.endPosition, segment.lastWaypoint)
+                let end = coordinate(ofQuietly: endPosition)
+                let startPosition = or(segment.startPosition, segment.firstWaypoint)
                 let start =
-                    coordinate(ofQuietly: segment.startPosition) == nil && end != nil
-                    ? segment.endPosition : segment.startPosition
+                    coordinate(ofQuietly: startPosition) == nil && end != nil ? endPosition : startPosition
                 if let c = placed(start) {
                     activity.coordinate = c
                     activity.endCoordinate = end

@@ -153,10 +153,10 @@ public enum MotionActivity: Int, Sendable, CaseIterable, CustomStringConvertible
     public init?(word: String) {
         switch word.lowercased() {
         case "still", "stationary": self = .still
-        case "walking", "on_foot", "hiking": self = .walking
+        case "walking", "walk", "on_foot", "hiking": self = .walking
         case "running": self = .running
         case "cycling", "on_bicycle", "in_bicycle", "bicycle": self = .cycling
-        case "driving", "automotive", "in_vehicle", "in_passenger_vehicle", "in_car", "in_bus", "in_taxi",
+        case "driving", "drive", "automotive", "in_vehicle", "in_passenger_vehicle", "in_car", "in_bus", "in_taxi",
             "motorcycling", "in_road_vehicle":
             self = .vehicle
         case "in_train", "in_subway", "in_tram", "in_rail_vehicle": self = .train

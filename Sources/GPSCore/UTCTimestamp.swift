@@ -2,8 +2,8 @@ import Foundation
 
 /// ISO 8601 timestamps as milliseconds since 1970-01-01T00:00:00Z.
 public enum UTCTimestamp {
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…][Z|±HH:MM|±HHMM|±HH]` (a space instead of `T` too).
-    /// Without a zone the time is taken as UTC, as GPX requires. Nil for anything else.
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…][Z|±HH:MM|±HHMM|±HH]` (a space instead of `T` too, and
+    /// a space before `±HHMM` or `UTC` as Ruby writes a time). Without a zone the time is taken as UTC, as GPX requires. Nil for anything else.
     public static func milliseconds(_ text: Substring) -> Int64? {
         var text = text
         return text.withUTF8 { milliseconds(UnsafeRawBufferPointer($0)) }
@@ -41,6 +41,10 @@ public enum UTCTimestamp {
             for _ in digits..<max(digits, 3) { millis *= 10 }
         }
         var offsetMinutes = 0
+        // Ruby's `Time#to_s` (Dawarich's fixtures, other Rails apps' exports) writes the zone after
+        // a space: "2025-03-24 20:07:24 +0100", "2025-03-24 19:07:24 UTC".
+        if i + 1 < b.count, b[i] == 32, b[i + 1] == 43 || b[i + 1] == 45 || b[i + 1] == 85 { i += 1 }
+        if i + 3 == b.count, b[i] == 85, b[i + 1] == 84, b[i + 2] == 67 { i += 3 }  // UTC
         if i < b.count {
             switch b[i] {
             case 90, 122:  // Z

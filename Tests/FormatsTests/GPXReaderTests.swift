@@ -135,6 +135,10 @@ func badDocumentsFailWithAReason(text: String, expected: String) {
     #expect(UTCTimestamp.milliseconds("2026-06-14T06:30:01-0530") == behindUTC)
     #expect(UTCTimestamp.milliseconds("2026-02-30T00:00:00Z") == nil)
     #expect(UTCTimestamp.milliseconds("2026-06-14T06:30:01Zjunk") == nil)
+    // Ruby's Time#to_s, as Dawarich's Google fixtures write times.
+    #expect(UTCTimestamp.milliseconds("2026-06-14 07:30:01 +0100") == 1_781_418_601_000)
+    #expect(UTCTimestamp.milliseconds("2026-06-14 06:30:01 UTC") == 1_781_418_601_000)
+    #expect(UTCTimestamp.milliseconds("2026-06-14 06:30:01 junk") == nil)
 }
 
 /// A byte-order mark and UTF-16 (either byte order, with or without a mark) read as UTF-8 does,
