@@ -18,7 +18,26 @@ import GPSCore
 /// `name`, `latitude` and `longitude`. Points are a stream of fixes; a visit with a place, not
 /// declined, is a waypoint with the fields `dawarich` (`visit`), `name`, `place`, `status` and
 /// `until`, read as what Dawarich knew of the day.
+///
+/// The account's areas (`export_data/areas.rb` @dd246797: `name`, `latitude`, `longitude`,
+/// `radius` in metres, 100 where none, as `import_data/areas.rb` @031104cd reads it) are its
+/// places; its places (`export_data/places.rb` @dd246797: `name`, `latitude`, `longitude`,
+/// `city`, `country`, ...) are where its visits were, kept with their names; its trips
+/// (`export_data/trips.rb` @36e42643: `name`, `started_at`, `ended_at`, ...; one without any of
+/// the three is left out, as `import_data/trips.rb` @031104cd leaves it) are waypoints with the
+/// fields `dawarich` (`trip`), `name`, `until` and `end_latitude`/`end_longitude`, placed where
+/// its `path` (`LINESTRING (lon lat, ...)`) begins (one without a path is counted and left
+/// out). In the second layout they are `areas.jsonl`, `places.jsonl` and
+/// `trips.jsonl`, an object a line.
 public enum DawarichExport {
+    /// A named place of the account (an area, or a place its visits were at).
+    public struct NamedPlace: Equatable, Sendable {
+        public var name: String
+        public var coordinate: Coordinate
+        /// An area's radius (m); nil for a visited place.
+        public var radius: Double?
+    }
+
     /// Whether `head` (a file's first bytes) is such a file: `data.json` (it begins with
     /// `{"counts":`), or a month of points or visits (its first line an object with `lonlat` and
     /// `timestamp`, or with `started_at` and `place_reference`).
@@ -31,6 +50,19 @@ public enum DawarichExport {
         let line = start.prefix { $0 != "\n" }
         return line.contains(#""lonlat":"#) && line.contains(#""timestamp":"#)
             || line.contains(#""started_at":"#) && line.contains(#""place_reference":"#)
+            || isAccountLine(line)
+    }
+
+    /// A line of `areas.jsonl` (a name, a place and a radius), `places.jsonl` (a name, a place and
+    /// when it was reverse geocoded) or `trips.jsonl` (a name, a start and an end, and the
+    /// trip's own columns).
+    static func isAccountLine(_ line: Substring) -> Bool {
+        func has(_ key: String) -> Bool { line.contains("\"\(key)\":") }
+        let placed = has("name") && has("latitude") && has("longitude")
+        return placed && has("radius") && has("created_at")
+            || placed && has("reverse_geocoded_at")
+            || has("name") && has("started_at") && has("ended_at")
+                && (has("path") || has("distance") || has("visited_countries"))
     }
 
     /// Whether `head` is the second layout's `manifest.json` (which lists the files, no places).
@@ -50,6 +82,11 @@ public enum DawarichExport {
         public var skipped: [String: Int] { handler.skipped }
         /// The visits read, in file order.
         public var visits: [TrackItem.Waypoint] { handler.visits }
+        /// The areas and places read, and the trips (waypoints with the fields `dawarich`,
+        /// `name` and `until`).
+        public var areas: [NamedPlace] { handler.areas }
+        public var places: [NamedPlace] { handler.places }
+        public var trips: [TrackItem.Waypoint] { handler.trips }
 
         public init() {}
 
@@ -112,6 +149,11 @@ public enum DawarichExport {
         var placeName: String?
         var placeLatitude: Double?
         var placeLongitude: Double?
+        var radius: Double?
+        var path: String?
+        var hasPlaceReference = false
+        var hasRadius = false
+        var reverseGeocoded = false
     }
 
     struct Handler: JSONHandler {
@@ -126,10 +168,14 @@ public enum DawarichExport {
         var skipped: [String: Int] = [:]
         var fixes: [Fix] = []
         var visits: [TrackItem.Waypoint] = []
+        var areas: [NamedPlace] = []
+        var places: [NamedPlace] = []
+        var trips: [TrackItem.Waypoint] = []
 
-        /// The `data.json` section being read (`points`, `visits`); nil in a month's lines.
+        /// The `data.json` section being read (`points`, `visits`, ...); nil in a month's lines.
         var section: String? { itemDepth == 3 ? keys[1] : nil }
-        var inItem: Bool { depth >= itemDepth && (section == nil || section == "points" || section == "visits") }
+        static let sections: Set<String> = ["points", "visits", "areas", "places", "trips"]
+        var inItem: Bool { depth >= itemDepth && (section.map(Self.sections.contains) ?? true) }
 
         mutating func token(_ token: JSONScanner.Token, _ bytes: UnsafeRawBufferPointer) throws {
             switch token {
@@ -142,6 +188,14 @@ public enum DawarichExport {
                 depth -= 1
             case .key:
                 if depth < keys.count { keys[depth] = JSONValue.string(bytes) }
+                if depth == itemDepth, inItem {
+                    switch keys[depth] {
+                    case "place_reference": item.hasPlaceReference = true
+                    case "radius": item.hasRadius = true
+                    case "reverse_geocoded_at", "geodata": item.reverseGeocoded = true
+                    default: break
+                    }
+                }
             default:
                 guard inItem else { return }
                 value(token, bytes)
@@ -186,6 +240,8 @@ public enum DawarichExport {
             case "ended_at": item.endedAt = text()
             case "name": item.name = text()
             case "status": item.status = text()
+            case "radius": item.radius = number()
+            case "path": item.path = text()
             default: break
             }
         }
@@ -204,9 +260,23 @@ public enum DawarichExport {
 
         /// Hands over the point or visit just read.
         mutating func emit() {
-            let isVisit = section == "visits" || section == nil && item.startedAt != nil
+            let kind: String
+            if let section {
+                kind = section
+            } else if item.hasRadius {
+                kind = "areas"
+            } else if item.startedAt != nil {
+                kind = item.hasPlaceReference || item.status != nil ? "visits" : "trips"
+            } else {
+                kind = item.reverseGeocoded && item.timestamp == nil && item.name != nil ? "places" : "points"
+            }
             elements += 1
-            if isVisit { return emitVisit() }
+            switch kind {
+            case "visits": return emitVisit()
+            case "areas", "places": return emitPlace(area: kind == "areas")
+            case "trips": return emitTrip()
+            default: break
+            }
             let position =
                 item.latitude.flatMap { lat in item.longitude.map { (latitude: lat, longitude: $0) } }
                 ?? item.lonlat.flatMap(Self.point)
@@ -226,6 +296,60 @@ public enum DawarichExport {
                 fix.longitudeError = a / 2.squareRoot()
             }
             fixes.append(fix)
+        }
+
+        /// An area (its radius 100 m where it has none, as Dawarich reads it) or a visited place.
+        mutating func emitPlace(area: Bool) {
+            guard let name = item.name, !name.isEmpty else {
+                return skip(area ? "area without a name" : "place without a name")
+            }
+            guard let lat = item.latitude, let lon = item.longitude else { return skip("no position") }
+            guard TrackValues.inRange(lat, 90), TrackValues.inRange(lon, 180) else {
+                return skip("position out of range")
+            }
+            let place = NamedPlace(
+                name: name, coordinate: Coordinate(latitude: lat, longitude: lon),
+                radius: area ? (item.radius.flatMap { $0 > 0 ? $0 : nil } ?? 100) : nil)
+            if area { areas.append(place) } else { places.append(place) }
+        }
+
+        /// A trip: named, with a start and an end, or left out (as Dawarich leaves it out).
+        mutating func emitTrip() {
+            guard let name = item.name, !name.isEmpty,
+                let start = item.startedAt.flatMap({ UTCTimestamp.milliseconds(Substring($0)) }),
+                let end = item.endedAt, let ms = UTCTimestamp.milliseconds(Substring(end)), ms >= start
+            else { return skip("trip without a name, start or end") }
+            guard let path = item.path.flatMap(Self.lineEnds) else { return skip("trip without a path") }
+            var fix = Fix()
+            fix.coordinate = path.first
+            fix.mode = .twoD
+            UTCTimestamp.set(start, on: &fix)
+            trips.append(
+                TrackItem.Waypoint(
+                    fix: fix, text: "Trip: \(name)",
+                    fields: [
+                        .init(key: "dawarich", value: "trip"), .init(key: "name", value: name),
+                        .init(key: "until", value: end), .init(key: "end_latitude", value: String(path.last.latitude)),
+                        .init(key: "end_longitude", value: String(path.last.longitude)),
+                    ]))
+        }
+
+        /// The first and last positions of `LINESTRING (lon lat, lon lat, ...)` (a SRID prefix
+        /// allowed); nil when it has none in range.
+        static func lineEnds(_ wkt: String) -> (first: Coordinate, last: Coordinate)? {
+            guard let open = wkt.firstIndex(of: "("), let close = wkt.lastIndex(of: ")"), open < close,
+                wkt[..<open].uppercased().contains("LINESTRING")
+            else { return nil }
+            let pairs = wkt[wkt.index(after: open)..<close].split(separator: ",")
+            let positions = pairs.compactMap { pair -> Coordinate? in
+                let parts = pair.split(separator: " ")
+                guard parts.count >= 2, let lon = Double(parts[0]), let lat = Double(parts[1]),
+                    TrackValues.inRange(lat, 90), TrackValues.inRange(lon, 180)
+                else { return nil }
+                return Coordinate(latitude: lat, longitude: lon)
+            }
+            guard let first = positions.first, let last = positions.last else { return nil }
+            return (first, last)
         }
 
         mutating func emitVisit() {

@@ -295,6 +295,33 @@ public enum StoreContract {
                     .notes.map(
                         \.text) == ["Hut"], "the place is a record with its note")
         },
+        Case(description: "an account export's areas become places, its places visited named found places, once") {
+            store in
+            let writer = store.makeWriter(device: try store.device(named: "import"))
+            let stream = ImportStream(points: [KeptPoint(fix: makeFix(t0), ride: 1, segment: 1)], drops: [:])
+            let home = Coordinate(latitude: 47.3769, longitude: 8.5417)
+            let cafe = Coordinate(latitude: 47.372, longitude: 8.544)
+            let known = try store.rememberPlaces([cafe], milliseconds: t0, account: nil)
+            let told = ImportedPlaces(
+                areas: [Place(name: "Home", center: home, radius: 75, source: "dawarich")],
+                visited: [
+                    .init(name: "Office", center: Coordinate(latitude: 47.39, longitude: 8.51)),
+                    .init(name: "Café", center: Coordinate(latitude: 47.3721, longitude: 8.5441)),
+                    .init(name: "Office again", center: Coordinate(latitude: 47.3901, longitude: 8.5101)),
+                ], radius: 150)
+            let outcome = try writer.writeImport([stream], places: [], accountPlaces: told, file: nil, replacing: nil)
+            try expect(outcome.areas == 1 && outcome.visitedPlaces == 1, "one place, one found place: \(outcome)")
+            let places = try store.places(account: nil)
+            try expect(
+                places.map(\.name) == ["Home"] && places[0].radius == 75 && places[0].source == "dawarich",
+                "the area is a place: \(places)")
+            let found = try store.foundPlaces(account: nil)
+            try expect(
+                found.map(\.name) == [nil, "Office"] && found.map(\.id) == [known[0].id, known[0].id + 1],
+                "the office is remembered after the café, named; the café near one known is not: \(found)")
+            let again = try writer.writeImport([stream], places: [], accountPlaces: told, file: nil, replacing: nil)
+            try expect(again.areas == 0 && again.visitedPlaces == 0, "nothing twice: \(again)")
+        },
         Case(description: "a new writer's points inside a stored ride continue it; an import bridging rides joins them")
         { store in
             let bike = try store.device(named: "bike")

@@ -32,6 +32,46 @@ extension PostgresStoring {
             """, as: Int64.self)!
     }
 
+    /// Adds the areas of `accountPlaces` as the device's account's places (a name it has already
+    /// is left as it is) and remembers its visited places that no found place is near, named;
+    /// returns how many of each (as the SQLite store does).
+    static func insertAccountPlaces(_ session: Session, _ accountPlaces: ImportedPlaces, device: Int64) throws -> (
+        areas: Int, visited: Int
+    ) {
+        guard !accountPlaces.isEmpty,
+            let user = try session.value("SELECT user_id FROM device WHERE id = \(device)", as: Int64.self)
+        else { return (0, 0) }
+        let now = UTCTimestamp.now()
+        var areas = 0
+        for place in accountPlaces.areas {
+            areas += try session.execute(
+                """
+                INSERT INTO place (user_id, name, lat, lon, radius_m, polygon, source, created_ms)
+                VALUES (\(user), \(place.name), \(place.center.latitude), \(place.center.longitude), \(place.radius),
+                    NULL, \(place.source), \(now))
+                ON CONFLICT (user_id, name) DO NOTHING
+                """)
+        }
+        // The account's row locked first, so two writers number one after the other.
+        _ = try session.execute("SELECT id FROM account WHERE id = \(user) FOR UPDATE")
+        let existing = try session.query("SELECT lat, lon FROM found_place WHERE user_id = \(user)").map {
+            Coordinate(latitude: try $0.get("lat"), longitude: try $0.get("lon"))
+        }
+        let new = accountPlaces.newFoundPlaces(existing: existing)
+        if !new.isEmpty {
+            _ = try session.execute(
+                """
+                INSERT INTO found_place (user_id, lat, lon, created_ms, number, name)
+                SELECT \(user), lat, lon, \(now),
+                    n + (SELECT coalesce(max(number), 0) FROM found_place WHERE user_id = \(user)), name
+                FROM unnest(\(new.map(\.center.latitude))::double precision[],
+                    \(new.map(\.center.longitude))::double precision[], \(new.map(\.name))::text[])
+                    WITH ORDINALITY AS c (lat, lon, name, n)
+                """)
+        }
+        return (areas, new.count)
+    }
+
     /// Adds `places` as manual records in the diary of `device`'s account; the same place (time
     /// and position) is stored once.
     static func insertPlaces(_ session: Session, _ places: [ImportedPlace], device: Int64) throws -> Int {

@@ -7,7 +7,8 @@ import TrackModel
 /// rides and segments merged with every stored one of the device whose range overlaps.
 extension PostgresWriter {
     func writeImport(
-        _ streams: [ImportStream], places: [ImportedPlace], file: ImportedFile?, replacing earlier: StoredImport?
+        _ streams: [ImportStream], places: [ImportedPlace], accountPlaces: ImportedPlaces, file: ImportedFile?,
+        replacing earlier: StoredImport?
     ) throws -> ImportOutcome {
         let inRange = { (p: KeptPoint) in
             p.milliseconds >= PostgresStore.earliest && p.milliseconds <= PostgresStore.latest
@@ -86,6 +87,8 @@ extension PostgresWriter {
             }
             let close = tally.close(
                 places: try PostgresUnit.insertPlaces(session, places, device: device.rawValue), events: events)
+            (tally.outcome.areas, tally.outcome.visitedPlaces) = try PostgresUnit.insertAccountPlaces(
+                session, accountPlaces, device: device.rawValue)
             if let importID {
                 switch close {
                 case .forget:

@@ -460,9 +460,10 @@ extension PostgresStore {
     public func beginImport(device: DeviceID, file: ImportedFile?, replacing earlier: StoredImport?)
         -> any ImportWriting
     {
-        DeferredImport { streams, places in
+        DeferredImport { streams, places, accountPlaces in
             try self.writeNow {
-                try $0.makeWriter(device: device).writeImport(streams, places: places, file: file, replacing: earlier)
+                try $0.makeWriter(device: device).writeImport(
+                    streams, places: places, accountPlaces: accountPlaces, file: file, replacing: earlier)
             }
         }
     }

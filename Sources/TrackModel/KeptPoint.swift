@@ -33,6 +33,45 @@ public struct ImportedPlace: Sendable {
     }
 }
 
+/// What an account's export says of places besides its points and records (Dawarich's): the
+/// areas its user drew, kept as the account's places, and the places its visits were at, kept
+/// as found places with their names (``FoundPlace``), so the stays there are named by them.
+public struct ImportedPlaces: Sendable, Equatable {
+    public struct Visited: Sendable, Equatable {
+        public var name: String
+        public var center: Coordinate
+        public init(name: String, center: Coordinate) {
+            self.name = name
+            self.center = center
+        }
+    }
+
+    public var areas: [Place]
+    public var visited: [Visited]
+    /// How near a found place is to be the same place (m): the visits' place radius.
+    public var radius: Double
+
+    public init(areas: [Place] = [], visited: [Visited] = [], radius: Double = 50) {
+        self.areas = areas
+        self.visited = visited
+        self.radius = radius
+    }
+
+    public var isEmpty: Bool { areas.isEmpty && visited.isEmpty }
+
+    /// The visited places to remember: those with no found place of the account within
+    /// ``radius`` (`existing`, their centres), nor one earlier in the list.
+    public func newFoundPlaces(existing: [Coordinate]) -> [Visited] {
+        var known = existing
+        var new: [Visited] = []
+        for v in visited where !known.contains(where: { Geodesy.haversineDistance($0, v.center) <= radius }) {
+            new.append(v)
+            known.append(v.center)
+        }
+        return new
+    }
+}
+
 /// One kept fix as it will be stored, with its run-local ride and segment numbers: the
 /// scaled integers of its `point` row (see ``Schema``), 80 bytes against a ``Fix``'s 280,
 /// because an import holds a whole file's points until its one short transaction.
@@ -131,6 +170,10 @@ public struct ImportOutcome: Equatable, Sendable {
     public var places = 0
     /// Events added (those already stored are not counted).
     public var events = 0
+    /// Places added from the file's areas (``ImportedPlaces/areas``; those of a name the account
+    /// has already are not), and found places it named (``ImportedPlaces/visited``).
+    public var areas = 0
+    public var visitedPlaces = 0
     /// Points of the earlier import of the same file that were removed first (`replacing`).
     public var replacedPoints = 0
     /// Another process imported the same file while this one read it: nothing was written.

@@ -226,7 +226,8 @@ public protocol TrackWriting: AnyObject {
     /// stored ones of the device in time merge with them. With `earlier`, what that import
     /// stored is removed first. The file is noted when something was stored.
     func writeImport(
-        _ streams: [ImportStream], places: [ImportedPlace], file: ImportedFile?, replacing earlier: StoredImport?
+        _ streams: [ImportStream], places: [ImportedPlace], accountPlaces: ImportedPlaces, file: ImportedFile?,
+        replacing earlier: StoredImport?
     ) throws -> ImportOutcome
     /// Begins the import of a file that is still being read: what ``writeImport(_:places:file:replacing:)``
     /// stores, with the points added as they are kept. A store that cannot write meanwhile
@@ -235,6 +236,13 @@ public protocol TrackWriting: AnyObject {
 }
 
 extension TrackWriting {
+    /// ``writeImport(_:places:accountPlaces:file:replacing:)`` of a file that tells of no areas or places.
+    public func writeImport(
+        _ streams: [ImportStream], places: [ImportedPlace], file: ImportedFile?, replacing earlier: StoredImport?
+    ) throws -> ImportOutcome {
+        try writeImport(streams, places: places, accountPlaces: ImportedPlaces(), file: file, replacing: earlier)
+    }
+
     /// Stores points of any time, with no state of the phone (``place(_:drops:rule:state:)``).
     @discardableResult
     public func place(_ points: [KeptPoint], drops: [String: Int], rule: PointPlacement) throws -> Int {
@@ -303,8 +311,9 @@ public protocol ImportWriting: AnyObject {
         _ rides: [RideExtent], drops: [Int: [String: Int]], events: [TrailEvent], stream: Int, device: String?
     ) throws
     /// Stores the streams' points that were not added, what the streams formed besides (rides
-    /// and segments from their extents, drops, events) and `places`, and commits.
-    func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome
+    /// and segments from their extents, drops, events), `places` and `accountPlaces`, and commits.
+    func finish(_ streams: [ImportStream], places: [ImportedPlace], accountPlaces: ImportedPlaces) throws
+        -> ImportOutcome
     /// Rolls back: nothing of the file is stored. Does nothing once finished.
     func cancel()
 }
@@ -313,18 +322,20 @@ public protocol ImportWriting: AnyObject {
 /// points added until ``finish(_:places:)``.
 public final class DeferredImport: ImportWriting {
     /// Stores the whole file's streams and places, in one transaction.
-    private let write: ([ImportStream], [ImportedPlace]) throws -> ImportOutcome
+    private let write: ([ImportStream], [ImportedPlace], ImportedPlaces) throws -> ImportOutcome
     private var added: [Int: [KeptPoint]] = [:]
     private var closed: [Int: (rides: [RideExtent], drops: [Int: [String: Int]], events: [TrailEvent])] = [:]
 
     /// The points held for `writer` (``TrackWriting/writeImport(_:places:file:replacing:)``, in
     /// the writer's unit of work).
     public convenience init(writer: any TrackWriting, file: ImportedFile?, earlier: StoredImport?) {
-        self.init { try writer.writeImport($0, places: $1, file: file, replacing: earlier) }
+        self.init { try writer.writeImport($0, places: $1, accountPlaces: $2, file: file, replacing: earlier) }
     }
 
     /// The points held for `write`, which stores them in a transaction of its own.
-    public init(_ write: @escaping ([ImportStream], [ImportedPlace]) throws -> ImportOutcome) { self.write = write }
+    public init(_ write: @escaping ([ImportStream], [ImportedPlace], ImportedPlaces) throws -> ImportOutcome) {
+        self.write = write
+    }
 
     public func add(_ points: [KeptPoint], stream: Int, device: String?) { added[stream, default: []] += points }
 
@@ -336,7 +347,9 @@ public final class DeferredImport: ImportWriting {
         closed[stream, default: ([], [:], [])].events += events
     }
 
-    public func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome {
+    public func finish(_ streams: [ImportStream], places: [ImportedPlace], accountPlaces: ImportedPlaces) throws
+        -> ImportOutcome
+    {
         var whole = streams
         for i in whole.indices {
             whole[i].points = (added[i] ?? []) + whole[i].points
@@ -346,10 +359,17 @@ public final class DeferredImport: ImportWriting {
                 whole[i].events = done.events + whole[i].events
             }
         }
-        return try write(whole, places)
+        return try write(whole, places, accountPlaces)
     }
 
     public func cancel() {}
+}
+
+extension ImportWriting {
+    /// ``finish(_:places:accountPlaces:)`` of a file that tells of no areas or places.
+    public func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome {
+        try finish(streams, places: places, accountPlaces: ImportedPlaces())
+    }
 }
 
 extension TrackWriting {

@@ -136,7 +136,9 @@ struct ImportTransaction {
     /// drops (once: with the stream that stored points of the ride), their events and `places`,
     /// and the file's counts (or forgets the file when it stored nothing). The streams' points
     /// not inserted yet go in first.
-    mutating func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome {
+    mutating func finish(_ streams: [ImportStream], places: [ImportedPlace], accountPlaces: ImportedPlaces) throws
+        -> ImportOutcome
+    {
         var devices: [DeviceID] = []
         for (i, stream) in streams.enumerated() {
             devices.append(try device(named: stream.device))
@@ -150,6 +152,8 @@ struct ImportTransaction {
         }
         let close = tally.close(
             places: try TrackWriter.insertPlaces(db, places, device: self.device.rawValue), events: events)
+        (tally.outcome.areas, tally.outcome.visitedPlaces) = try TrackWriter.insertAccountPlaces(
+            db, accountPlaces, device: self.device.rawValue)
         if let importID {
             switch close {
             case .forget:
@@ -178,7 +182,7 @@ final class ConcurrentImport: ImportWriting, Sendable {
     private enum Work {
         case points([KeptPoint], stream: Int, device: String?)
         case close([RideExtent], drops: [Int: [String: Int]], events: [TrailEvent], stream: Int, device: String?)
-        case finish([ImportStream], [ImportedPlace])
+        case finish([ImportStream], [ImportedPlace], ImportedPlaces)
         case cancel
     }
 
@@ -212,9 +216,9 @@ final class ConcurrentImport: ImportWriting, Sendable {
                         case .close(let rides, let drops, let events, let stream, let name):
                             guard !transaction.outcome.importedMeanwhile else { continue }
                             try transaction.close(rides, drops: drops, events: events, stream: stream, device: name)
-                        case .finish(let streams, let places):
+                        case .finish(let streams, let places, let accountPlaces):
                             guard !transaction.outcome.importedMeanwhile else { return transaction.outcome }
-                            return try transaction.finish(streams, places: places)
+                            return try transaction.finish(streams, places: places, accountPlaces: accountPlaces)
                         case .cancel:
                             throw Cancelled()
                         }
@@ -246,8 +250,10 @@ final class ConcurrentImport: ImportWriting, Sendable {
         }
     }
 
-    func finish(_ streams: [ImportStream], places: [ImportedPlace]) throws -> ImportOutcome {
-        state.withLock { $0.work.append(.finish(streams, places)) }
+    func finish(_ streams: [ImportStream], places: [ImportedPlace], accountPlaces: ImportedPlaces) throws
+        -> ImportOutcome
+    {
+        state.withLock { $0.work.append(.finish(streams, places, accountPlaces)) }
         return try wait().get()
     }
 

@@ -17,12 +17,13 @@ extension TrackWriter {
     /// import stored is removed first, in the same transaction (points the user attached a record
     /// to stay).
     public func writeImport(
-        _ streams: [ImportStream], places: [ImportedPlace], file: ImportedFile?, replacing earlier: StoredImport? = nil
+        _ streams: [ImportStream], places: [ImportedPlace], accountPlaces: ImportedPlaces, file: ImportedFile?,
+        replacing earlier: StoredImport? = nil
     ) throws -> ImportOutcome {
         try store.pool.write { db -> ImportOutcome in
             var transaction = try ImportTransaction(db, device: device, file: file, replacing: earlier)
             guard !transaction.outcome.importedMeanwhile else { return transaction.outcome }
-            return try transaction.finish(streams, places: places)
+            return try transaction.finish(streams, places: places, accountPlaces: accountPlaces)
         }
     }
 

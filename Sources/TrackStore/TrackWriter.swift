@@ -153,6 +153,45 @@ public final class TrackWriter {
 
     /// Adds `places` as manual records in the diary of `device`'s account; the same place (same
     /// time and position) is stored once. Returns how many were added.
+    /// Adds the areas of `accountPlaces` as the device's account's places (a name it has already
+    /// is left as it is) and remembers its visited places that no found place is near, named;
+    /// returns how many of each.
+    static func insertAccountPlaces(_ db: Database, _ accountPlaces: ImportedPlaces, device: Int64) throws -> (
+        areas: Int, visited: Int
+    ) {
+        guard !accountPlaces.isEmpty,
+            let user = try Int64.fetchOne(db, sql: "SELECT user_id FROM device WHERE id = ?", arguments: [device])
+        else { return (0, 0) }
+        var areas = 0
+        for place in accountPlaces.areas {
+            try db.execute(
+                sql: """
+                    INSERT INTO place (user_id, name, lat, lon, radius_m, polygon, source, created_ms)
+                    VALUES (?, ?, ?, ?, ?, NULL, ?, ?) ON CONFLICT (user_id, name) DO NOTHING
+                    """,
+                arguments: [
+                    user, place.name, place.center.latitude, place.center.longitude, place.radius, place.source,
+                    UTCTimestamp.now(),
+                ])
+            areas += db.changesCount
+        }
+        let existing = try Row.fetchAll(
+            db, sql: "SELECT lat, lon FROM found_place WHERE user_id = ?", arguments: [user]
+        ).map { Coordinate(latitude: $0["lat"], longitude: $0["lon"]) }
+        let new = accountPlaces.newFoundPlaces(existing: existing)
+        var number =
+            try Int64.fetchOne(
+                db, sql: "SELECT coalesce(max(number), 0) FROM found_place WHERE user_id = ?", arguments: [user]) ?? 0
+        let now = UTCTimestamp.now()
+        for v in new {
+            number += 1
+            try db.execute(
+                sql: "INSERT INTO found_place (user_id, lat, lon, created_ms, number, name) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [user, v.center.latitude, v.center.longitude, now, number, v.name])
+        }
+        return (areas, new.count)
+    }
+
     static func insertPlaces(_ db: Database, _ places: [ImportedPlace], device: Int64) throws -> Int {
         guard !places.isEmpty,
             let user = try Int64.fetchOne(db, sql: "SELECT user_id FROM device WHERE id = ?", arguments: [device])

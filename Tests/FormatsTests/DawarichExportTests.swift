@@ -56,7 +56,15 @@ import Testing
             #expect(abs((fixes.first?.horizontalError ?? 0) - 5) < 1e-9)
             #expect(fixes.last?.coordinate == Coordinate(latitude: 40.7484, longitude: -73.9857), "\(layout)")
             #expect(fixes.last?.altitudeMSL == nil && fixes.last?.mode == .twoD)
-            #expect(reader.elements == 5)
+            // The points, the visits, and in data.json an area (100 m where it says no radius) and a place.
+            #expect(reader.elements == (layout == "data.json" ? 7 : 5))
+            if layout == "data.json" {
+                #expect(
+                    reader.areas == [
+                        .init(name: "Home", coordinate: Coordinate(latitude: 1, longitude: 2), radius: 100)
+                    ])
+                #expect(reader.places.map(\.name) == ["Office Building"])
+            }
             #expect(reader.skipped == ["no time": 1, "visit declined": 1], "\(layout)")
             let visit = try #require(reader.visits.first)
             #expect(reader.visits.count == 1)
@@ -68,6 +76,49 @@ import Testing
                     "until=2026-06-14T17:00:00.000Z",
                 ])
         }
+    }
+
+    /// The second layout's `areas.jsonl`, `places.jsonl` and `trips.jsonl`, each row as
+    /// `as_json(except: %w[user_id id])` writes it (Freika/dawarich app/services/users/export_data/
+    /// areas.rb and places.rb @dd246797, trips.rb @36e42643; columns as db/schema.rb @0038f721):
+    /// each is told by its first line, an area without a radius is 100 m (import_data/areas.rb
+    /// @031104cd), a trip is placed where its path begins and one without a path is counted.
+    @Test func areasPlacesAndTripsOfTheSecondLayout() throws {
+        let stamp = #""created_at":"2026-06-01T10:00:00.000Z","updated_at":"2026-06-01T10:00:00.000Z""#
+        let areas =
+            #"{"name":"Home","latitude":"47.376900","longitude":"8.541700","radius":75,"# + stamp + "}\n"
+            + #"{"name":"Gym","latitude":"47.38","longitude":"8.55","radius":null,"# + stamp + "}\n"
+        let places =
+            #"{"name":"Café Henrici","longitude":"8.544","latitude":"47.372","city":"Zürich","country":"Switzerland","#
+            + #""source":"photon","geodata":{},"reverse_geocoded_at":"2026-06-01T10:00:00.000Z","# + stamp
+            + #","lonlat":"POINT(8.544 47.372)"}"# + "\n"
+        let trips =
+            #"{"name":"Lisbon","started_at":"2026-05-01T08:00:00.000Z","ended_at":"2026-05-05T20:00:00.000Z","#
+            + #""distance":3120,"visited_countries":["Portugal"],"path":"LINESTRING (-9.1393 38.7223, -9.1427 38.7369)","#
+            + stamp + "}\n"
+            + #"{"name":"Draft","started_at":"2026-06-01T08:00:00.000Z","ended_at":"2026-06-02T08:00:00.000Z","#
+            + #""distance":0,"path":null,"# + stamp + "}\n"
+        for text in [areas, places, trips] {
+            #expect(text.utf8.withContiguousStorageIfAvailable { DawarichExport.looksLikeDawarich(.init($0)) } == true)
+        }
+        let (_, a) = try read(areas, chunk: 5)
+        #expect(
+            a.areas == [
+                .init(name: "Home", coordinate: Coordinate(latitude: 47.3769, longitude: 8.5417), radius: 75),
+                .init(name: "Gym", coordinate: Coordinate(latitude: 47.38, longitude: 8.55), radius: 100),
+            ])
+        let (_, p) = try read(places, chunk: 5)
+        #expect(p.places == [.init(name: "Café Henrici", coordinate: Coordinate(latitude: 47.372, longitude: 8.544))])
+        let (fixes, t) = try read(trips, chunk: 5)
+        #expect(fixes.isEmpty && t.trips.count == 1)
+        #expect(t.trips.first?.fix.coordinate == Coordinate(latitude: 38.7223, longitude: -9.1393))
+        #expect(t.trips.first?.fix.unixMilliseconds == 1_777_622_400_000)
+        #expect(
+            t.trips.first?.fields.map { "\($0.key)=\($0.value)" } == [
+                "dawarich=trip", "name=Lisbon", "until=2026-05-05T20:00:00.000Z", "end_latitude=38.7369",
+                "end_longitude=-9.1427",
+            ])
+        #expect(t.skipped == ["trip without a path": 1])
     }
 
     /// The manifest and other JSON are not taken for points; a month cut inside a line is an error.

@@ -14,13 +14,26 @@ import TrailbookTestSupport
 ///   (`place_reference` with the place's `latitude` and `longitude` as strings);
 /// - the JSON Lines layout read by app/services/users/import_data/v2_handler.rb (at
 ///   3c8ea2d35b0771f3bd47e4d06f36478899558205): `manifest.json`, `points/YYYY/YYYY-MM.jsonl`,
-///   `visits/YYYY/YYYY-MM.jsonl` and files of other kinds (`places.jsonl`, `areas.jsonl`).
+///   `visits/YYYY/YYYY-MM.jsonl` and files of other kinds (`places.jsonl`, `areas.jsonl`,
+///   `trips.jsonl`), each row as `as_json(except: %w[user_id id])` writes it (export_data/areas.rb,
+///   places.rb at dd246797bca83002379ae311ec94543d259ed2bf, trips.rb at
+///   36e426433e6772e891c7957a9849cd57f3a1a8d9; their columns as db/schema.rb at
+///   0038f72155732e7fd1157ef45966825dd098e64b has them, and a trip's `path` as WKT).
 @Suite struct DawarichImportTests {
     typealias Point = GoogleImportTests.Point
     let google = GoogleImportTests()
 
-    /// Every tenth point of the sample ride, and the visit at home before it.
-    var ride: [Point] { GoogleImportTests.ride.enumerated().filter { $0.offset % 10 == 0 }.map(\.element) }
+    /// Every tenth point of the sample ride, then twelve minutes where it ended (a point every two).
+    var ride: [Point] {
+        let ride = GoogleImportTests.ride.enumerated().filter { $0.offset % 10 == 0 }.map(\.element)
+        guard let last = ride.last else { return ride }
+        return ride
+            + (1...6).map {
+                Point(
+                    milliseconds: last.milliseconds + Int64($0) * 120_000, latitude: last.latitude,
+                    longitude: last.longitude, altitude: last.altitude, speed: 0)
+            }
+    }
 
     func iso(_ ms: Int64) -> String { GoogleImportTests.iso(ms) }
 
@@ -82,15 +95,38 @@ import TrailbookTestSupport
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         }
-        let place = ["name": "Home", "latitude": "47.3769", "longitude": "8.5417", "source": "manual"]
+        let last = try #require(ride.last)
+        let stamp = iso(ride[0].milliseconds)
+        // A place its visits were at (where the ride ends), an area drawn at home, a trip.
+        let place: [String: Any] = [
+            "name": "Office", "latitude": String(format: "%.6f", last.latitude),
+            "longitude": String(format: "%.6f", last.longitude), "city": "Zürich", "country": "Switzerland",
+            "source": "photon", "geodata": [String: Any](), "reverse_geocoded_at": stamp, "created_at": stamp,
+            "updated_at": stamp, "lonlat": String(format: "POINT(%.6f %.6f)", last.longitude, last.latitude),
+        ]
+        let area: [String: Any] = [
+            "name": "Home", "latitude": String(format: "%.6f", ride[0].latitude),
+            "longitude": String(format: "%.6f", ride[0].longitude), "radius": 50, "created_at": stamp,
+            "updated_at": stamp,
+        ]
+        let trip: [String: Any] = [
+            "name": "Morning ride", "started_at": iso(ride[0].milliseconds), "ended_at": iso(last.milliseconds),
+            "notes": NSNull(), "distance": 12, "visited_countries": ["Switzerland"], "created_at": stamp,
+            "updated_at": stamp,
+            "path": String(
+                format: "LINESTRING (%.6f %.6f, %.6f %.6f)", ride[0].longitude, ride[0].latitude, last.longitude,
+                last.latitude),
+        ]
         switch layout {
         case "data.json":
             // Written as the export writes it: section after section, `counts` first.
             var text = #"{"counts":"#
-            text += try json(["areas": 1, "points": points.count, "visits": visits.count, "places": 1])
+            text += try json(["areas": 1, "points": points.count, "visits": visits.count, "places": 1, "trips": 1])
             text += #","settings":{"distance_unit":"km","timezone":"UTC"}"#
-            text += #","areas":[{"name":"Home","latitude":"47.3769","longitude":"8.5417","radius":50}]"#
-            for section in ["imports", "exports", "trips", "stats", "notifications"] { text += ",\"\(section)\":[]" }
+            text += #","areas":"# + (try json([area]))
+            for section in ["imports", "exports"] { text += ",\"\(section)\":[]" }
+            text += #","trips":"# + (try json([trip]))
+            for section in ["stats", "notifications"] { text += ",\"\(section)\":[]" }
             text += #","points":"# + (try json(points))
             text += #","visits":"# + (try json(visits))
             text += #","places":"# + (try json([place])) + "}"
@@ -105,7 +141,8 @@ import TrailbookTestSupport
                 ]))
             try put("settings.jsonl", #"{"distance_unit":"km"}"# + "\n")
             try put("places.jsonl", try json(place) + "\n")
-            try put("areas.jsonl", #"{"name":"Home","latitude":"47.3769","longitude":"8.5417","radius":50}"# + "\n")
+            try put("areas.jsonl", try json(area) + "\n")
+            try put("trips.jsonl", try json(trip) + "\n")
             try put("points/2026/2026-06.jsonl", try points.map(json).joined(separator: "\n") + "\n")
             try put("visits/2026/2026-06.jsonl", try visits.map(json).joined(separator: "\n") + "\n")
         }
@@ -124,7 +161,9 @@ import TrailbookTestSupport
 
     /// Both layouts bring every point (to the second, 1e-6°, with altitude, speed and accuracy)
     /// and the visit at home, named as Dawarich named it, into the day; a declined visit and one
-    /// without a place are counted and left out; the other files are passed over.
+    /// without a place are counted and left out; the area drawn becomes a place of the account,
+    /// the place visited a found place with its name, the trip a record; the other files are
+    /// passed over.
     @Test(arguments: ["data.json", "jsonl"])
     func anAccountExportArrivesWithItsPointsAndVisits(_ layout: String) async throws {
         let ride = ride
@@ -141,11 +180,13 @@ import TrailbookTestSupport
             $0.merge($1, uniquingKeysWith: +)
         }
         #expect(skipped == ["visit declined": 1, "visit without a place": 1], "\(files)")
-        #expect(files.count == (layout == "data.json" ? 1 : 2), "\(files)")
+        #expect(files.count == (layout == "data.json" ? 1 : 5), "\(files)")
+        #expect(files.compactMap { $0["places"] as? Int }.reduce(0, +) == 1, "\(files)")
+        #expect(files.compactMap { $0["places_named"] as? Int }.reduce(0, +) == 1, "\(files)")
         if layout == "jsonl" {
-            // The manifest, settings, places and areas hold no place in time.
+            // The manifest and the settings hold no place.
             let dry = try await run(["import", "--store", store, "--dry-run", zip])
-            #expect(dry.stderr.contains("4 other files passed over"), "\(dry.stderr)")
+            #expect(dry.stderr.contains("2 other files passed over"), "\(dry.stderr)")
         }
 
         let written = ride.map {
@@ -164,10 +205,25 @@ import TrailbookTestSupport
 
         // The visit is a record of what Dawarich said, and the day's stay at home is named so.
         let records = try await google.records(store)
-        #expect(records.count == 1, "\(records)")
-        let home = try #require(records.first)
-        #expect(google.field(home, "dawarich") as? String == "visit")
+        #expect(records.count == 2, "\(records)")
+        let home = try #require(records.first { google.field($0, "dawarich") as? String == "visit" })
         #expect(google.field(home, "status") as? String == "confirmed")
+        let trip = try #require(records.first { google.field($0, "dawarich") as? String == "trip" })
+        #expect(google.field(trip, "name") as? String == "Morning ride")
+        #expect(google.field(trip, "until") as? String == iso(try #require(ride.last).milliseconds))
+
+        // The area is a place of the account, as Dawarich drew it.
+        let places = try await run(["place", "list", "--store", store, "--json"])
+        #expect(places.stdout.contains(#""Home""#) && places.stdout.contains("dawarich"), "\(places.stdout)")
+        // The place visited is remembered with its name; imported again, nothing is added twice.
+        let again = try await run(["import", "--store", store, "--json", "--reimport", zip])
+        #expect(again.status == 0, "\(again.stderr)")
+        let againFiles = try #require(
+            (try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["files"]
+                as? [[String: Any]])
+        let placesAgain = againFiles.compactMap { $0["places"] as? Int }
+        let namedAgain = againFiles.compactMap { $0["places_named"] as? Int }
+        #expect(!placesAgain.isEmpty && (placesAgain + namedAgain).allSatisfy { $0 == 0 }, "\(againFiles)")
         let listed = try await run(["visits", "--store", store, "--day", "2026-06-14", "--time-zone", "UTC", "--json"])
         #expect(listed.status == 0, "\(listed.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
@@ -175,6 +231,9 @@ import TrailbookTestSupport
         let first = try #require(ride.first)
         let stay = try #require(stays.first { $0["name"] as? String == "Home" }, "\(stays)")
         #expect(stay["start"] as? String == iso(first.milliseconds - 3_600_000), "\(stay)")
+        // The stay where the ride ended is at the place Dawarich named.
+        let office = try #require(stays.last, "\(stays)")
+        #expect(office["name"] as? String == "Office", "\(stays)")
     }
 
     /// The second layout's manifest alone says what it is and what to give.

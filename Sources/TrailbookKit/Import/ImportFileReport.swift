@@ -34,6 +34,11 @@ public struct ImportFileReport: Codable, Sendable {
     public var skipped: [String: Int]?
     public var visits: Int?
     public var activities: Int?
+    /// An account export (Dawarich's): its areas added as places (not those whose name the
+    /// account has already), and its visited places remembered with their names (not those a
+    /// found place is near already).
+    public var places: Int?
+    public var placesNamed: Int?
     /// The devices of the file's sources, when it names any (a Google history's phones, each
     /// ``ImportService`` device name + `-google-` + its `deviceTag`): their points are stored as
     /// those devices; the rest of the file's as the import's.
@@ -68,7 +73,8 @@ public struct ImportFileReport: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case file, kept, stored, dropped, waypoints, records, replaced, reordered, format, elements, skipped
-        case visits, activities, devices
+        case visits, activities, devices, places
+        case placesNamed = "places_named"
         case fixesRead = "fixes_read"
         case alreadyImported = "already_imported"
         case notReplaced = "not_replaced"

@@ -21,6 +21,8 @@ enum ImportReaders {
         var records: [ImportedPlace] = []
         var visits = 0
         var activities = 0
+        /// An account export's areas and visited places (Dawarich's).
+        var accountPlaces = ImportedPlaces()
     }
 
     /// Reads an NMEA log (plain or gzip) through the replay source, dating epochs that have no
@@ -175,7 +177,7 @@ enum ImportReaders {
     /// Reads a file of Dawarich's account export (``DawarichExport``): its points one stream,
     /// its visits waypoints.
     static func dawarich(
-        _ path: String, progress: (@Sendable (Int) -> Void)?, _ item: (StreamItem) throws -> Void
+        _ path: String, placeRadius: Double, progress: (@Sendable (Int) -> Void)?, _ item: (StreamItem) throws -> Void
     ) throws -> Extras {
         let input = try InputFile(path: path)
         let reader = DawarichExport.Reader()
@@ -198,6 +200,19 @@ enum ImportReaders {
                 fields: v.fields.map { Field(key: $0.key, value: FieldValue(parsing: $0.value)) })
         }
         extras.visits = extras.records.count
+        // Its trips are records too, named in their note ("Trip: Lisbon").
+        extras.records += reader.trips.compactMap { t in
+            guard let c = t.fix.coordinate, let ms = t.fix.unixMilliseconds else { return nil }
+            return ImportedPlace(
+                milliseconds: ms, coordinate: c, altitude: nil, notes: t.text.map { [$0] } ?? [],
+                fields: t.fields.map { Field(key: $0.key, value: FieldValue(parsing: $0.value)) })
+        }
+        extras.accountPlaces = ImportedPlaces(
+            areas: reader.areas.map {
+                Place(name: $0.name, center: $0.coordinate, radius: $0.radius ?? 100, source: "dawarich")
+            },
+            visited: reader.places.map { ImportedPlaces.Visited(name: $0.name, center: $0.coordinate) },
+            radius: placeRadius)
         extras.format = "Dawarich export"
         extras.elements = reader.elements
         extras.skipped = reader.skipped

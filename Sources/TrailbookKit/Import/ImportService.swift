@@ -262,7 +262,9 @@ public struct ImportService: Sendable {
             case .jsonTrack: extras = try ImportReaders.jsonTrack(path, item)
             case .googleTimeline: extras = try ImportReaders.google(path, progress: progress, item)
             case .ownTracksRec: extras = try ImportReaders.ownTracks(path, progress: progress, item)
-            case .dawarich: extras = try ImportReaders.dawarich(path, progress: progress, item)
+            case .dawarich:
+                extras = try ImportReaders.dawarich(
+                    path, placeRadius: options.configuration.visits.placeRadius, progress: progress, item)
             case .notATrack(let what, let give): throw ImportError.notATrack(path, what: what, give: give)
             default:
                 if let started = reading {
@@ -331,7 +333,7 @@ public struct ImportService: Sendable {
         }
         if let writing = try writing ?? beginImport(imported, replacing: earlier) {
             try runner.handOver(atLeast: 0) { try writing.take($0, stream: $1, device: $2) }
-            let outcome = try writing.finish(runner.streams(), places: places)
+            let outcome = try writing.finish(runner.streams(), places: places, accountPlaces: extras.accountPlaces)
             if let digest = imported?.sha256 { knownImports[digest] = outcome.stored }
             if outcome.importedMeanwhile, let other = outcome.stored {
                 var skipped = ImportFileReport(file: shownAs)
@@ -340,6 +342,9 @@ public struct ImportService: Sendable {
             }
             report.stored = outcome.points
             report.eventsStored = outcome.events
+            if !extras.accountPlaces.isEmpty {
+                (report.places, report.placesNamed) = (outcome.areas, outcome.visitedPlaces)
+            }
             if outcome.points > 0, let stored = outcome.stored {
                 report.start = stored.startMilliseconds.map(LocalTime.utc)
                 report.end = stored.endMilliseconds.map(LocalTime.utc)
