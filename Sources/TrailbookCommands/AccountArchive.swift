@@ -10,9 +10,9 @@ import TrailbookKit
 /// store, `trailbook.sqlite`, and its photos) as `import` takes it, downloaded as it is: checked
 /// whole and unpacked into a temporary folder (``TarArchive``), its rides and records written
 /// there as Trailbook's own GPX (a `trk` per ride, a `trkseg` per segment, a `wpt` per record
-/// with its notes and fields), one ride at a time, which `import` then reads as written. The
-/// photos' files come back with `trailbook store copy ARCHIVE.tar NEW` (the whole account into a
-/// new store).
+/// with its notes and fields), one ride at a time, which `import` then reads as written; its
+/// photos and day summaries follow (``ArchiveDiary``). The rest of the account (places, events)
+/// comes back with `trailbook store copy ARCHIVE.tar NEW` (the whole account into a new store).
 struct AccountArchive {
     /// The temporary folder (removed by ``remove()``) and the store in it.
     let folder: String

@@ -169,14 +169,35 @@ struct Import: AsyncParsableCommand {
                 fix, extra: [ride, segment] + SensorColumns.values(fix.sensors), text: SensorColumns.texts(fix.sensors))
             try out.flushIfFull()
         }
-        let summary: ImportSummary
+        var summary: ImportSummary
+        // The store opened above is the one written to: one opening (and one pool) per run.
+        var opened = existing
+        func target() throws -> any TrackStoring {
+            if let opened { return opened }
+            let store = try storeOptions.openOrCreate()
+            opened = store
+            return store
+        }
         do {
-            // The store opened above is the one written to: one opening (and one pool) per run.
-            summary = try await job.run(
-                store: { try existing ?? storeOptions.openOrCreate() }, existing: { existing }, keptRow: row)
+            summary = try await job.run(store: target, existing: { existing }, keptRow: row)
         } catch let stopped as ImportJob.Interrupted {
             try? out.flush()
             throw CommandFailure(message: stopped.description, code: .interrupted)
+        }
+        // An archive's photos and day summaries, now that its records are stored.
+        if !dryRun {
+            for archive in archives {
+                let brought = try await ArchiveDiary.bring(
+                    from: try TrackStore(path: archive.store), to: try target(), account: accountOptions.user)
+                summary.archive = summary.archive.map {
+                    var all = $0
+                    all.photos += brought.photos
+                    all.photosLeftOut += brought.photosLeftOut
+                    all.summaries += brought.summaries
+                    all.summariesKept += brought.summariesKept
+                    return all
+                } ?? brought
+            }
         }
         try out.flush()
         if json {
@@ -288,6 +309,7 @@ extension ImportSummary {
             ? (files.count == 1 ? "Nothing new: the file was" : "Nothing new: every file was") + " imported before"
             : "\(counted(rides, "ride")), \(counted(segments, "segment"))"
         lines.append(store.map { totals + "; store \($0)" } ?? totals + " (dry run: nothing stored)")
+        if let archive { lines.append("The archive's diary: " + archive.line) }
         return lines
     }
 }

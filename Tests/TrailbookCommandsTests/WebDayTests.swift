@@ -213,6 +213,21 @@ extension WebPageTests {
         #expect(read.status == 0 && read.stdout.hasPrefix("\(tar): 1762 fixes read"), "\(read.stdout)")
         #expect(try await run(["rides", "--store", into, "--json"]).stdout.contains(#""points" : 1762"#))
         #expect(try await run(["records", "--store", into, "--json"]).stdout.contains("Swans"))
+        // Its photo and the day's summary come too, into the account's diary.
+        #expect(
+            read.stdout.contains("The archive's diary: 1 photo attached, 1 day summary written"), "\(read.stdout)")
+        let intoDay = try await run(["day", "2026-06-14", "--store", into, "--json", "--time-zone", "Europe/Zurich"])
+        let intoDocument = try JSONSerialization.jsonObject(with: Data(intoDay.stdout.utf8)) as? [String: Any]
+        #expect(intoDocument?["summary"] as? String == "Lake loop <fast>", "\(intoDay.stdout.prefix(300))")
+        let intoExport = try await run([
+            "export", "--store", into, "--from", "2026-06-14", "--to", "2026-06-14", "--format", "gpx", "--time-zone",
+            "Europe/Zurich",
+        ]).stdout
+        #expect(intoExport.contains("-media/") && intoExport.contains(".jpg"), "\(intoExport.prefix(1500))")
+        // Imported again, nothing is attached or written twice.
+        let twice = try await run(["import", "--store", into, "--json", "--reimport", tar])
+        #expect(
+            twice.stdout.contains(#""photos" : 0"#) && twice.stdout.contains(#""day_summaries" : 0"#), "\(twice.stdout)")
         let leftBehind = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
         #expect(!leftBehind.contains { $0.hasPrefix("trailbook-") && $0.count == "trailbook-".count + 36 })
         let bensArchive = dir + "/bens.tar"

@@ -20,6 +20,8 @@ public struct ImportSummary: Encodable {
     public var events: [EventJSON]?
     /// When events were asked for: the alerts each event would have sent live.
     public var alerts: [WouldAlert]?
+    /// An account archive's photos and day summaries, brought after its rides and records.
+    public var archive: ArchiveDiary.Outcome?
 
     /// The events found, in order, each with its device (whether or not they were asked for in
     /// the document).
@@ -37,7 +39,7 @@ public struct ImportSummary: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case files, kept, dropped, rides, segments, stored, store, events, alerts
+        case files, kept, dropped, rides, segments, stored, store, events, alerts, archive
         case fixesRead = "fixes_read"
     }
 }
