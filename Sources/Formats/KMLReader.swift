@@ -34,6 +34,11 @@ public final class KMLReader: TrackFileReader {
     public private(set) var skipped: [String: Int] = [:]
     /// The zone of times written without one (the range in a Traccar line's name).
     public var zone = TimeZone(identifier: "UTC")!
+    /// The placemarks and tracks read, and whether any held a point, a line or a track (not only
+    /// polygons): what a file that gave nothing was instead (``whatItHeld``).
+    public private(set) var placemarks = 0
+    public private(set) var tracks = 0
+    public private(set) var pointsOrLines = false
 
     /// Elements open, by local name.
     private var path: [String] = []
@@ -100,12 +105,17 @@ public final class KMLReader: TrackFileReader {
             path.append(name)
             text = ""
             switch name {
-            case "Placemark": placemark = Placemark()
+            case "Placemark":
+                placemark = Placemark()
+                placemarks += 1
+            case "Point", "LineString": pointsOrLines = true
             case "Data": placemark?.dataName = attributes["name"]
             case "MultiTrack":
                 inMultiTrack = true
                 multiTrackStarted = false
             case "Track":
+                tracks += 1
+                pointsOrLines = true
                 times.removeAll(keepingCapacity: true)
                 coords.removeAll(keepingCapacity: true)
             default: break
@@ -168,6 +178,16 @@ public final class KMLReader: TrackFileReader {
             default: break
             }
         }
+    }
+
+    /// What a file that gave no point or place held instead, as a clause ("a KML of areas ..."),
+    /// as Dawarich tells them apart (Freika/dawarich app/services/kml/importer.rb @0664f935).
+    public var whatItHeld: String {
+        if placemarks == 0 && tracks == 0 {
+            return "a KML document with no placemarks or tracks (styles only, or empty)"
+        }
+        if !pointsOrLines { return "a KML of areas (polygons) only, with no points, paths or tracks" }
+        return "a KML of places or paths without times (saved places or a planned route, not a location history)"
     }
 
     /// "lon,lat[,alt]" (or the same with spaces, as in `<gx:coord>`) as a position; nil when it

@@ -119,6 +119,39 @@ import TrailbookTestSupport
         #expect(result.stderr.contains("line 2: it contains a document type declaration"))
     }
 
+    /// KML that is no history, refused as Dawarich refuses it (Freika/dawarich
+    /// app/services/kml/importer.rb @0664f935, its fixtures spec/fixtures/files/kml/empty_document.kml,
+    /// points_without_timestamps.kml and polygons_only.kml @0664f935): a document of styles only,
+    /// saved places without times, areas drawn as polygons. Each says which it is; nothing is stored.
+    @Test(arguments: [
+        (
+            "<Document><name>Empty</name><description>Style-only KML.</description></Document>",
+            "it is a KML document with no placemarks or tracks"
+        ),
+        (
+            "<Document><Placemark><name>Saved place 1</name><Point><coordinates>-122.0841,37.4220,10</coordinates>"
+                + "</Point></Placemark></Document>",
+            "it is a KML of places or paths without times"
+        ),
+        (
+            "<Document><Placemark><name>Lot 1</name><Polygon><outerBoundaryIs><LinearRing><coordinates>-75.5,45.0,0 "
+                + "-75.6,45.0,0 -75.6,45.1,0 -75.5,45.0,0</coordinates></LinearRing></outerBoundaryIs></Polygon>"
+                + "</Placemark></Document>",
+            "it is a KML of areas (polygons) only"
+        ),
+    ])
+    func kmlThatIsNoHistoryIsRefused(document: String, found: String) async throws {
+        let file = try Samples.temporaryDirectory() + "/places.kml"
+        let kml = #"<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2">"#
+        try (kml + document + "</kml>").write(toFile: file, atomically: true, encoding: .utf8)
+        let s = try store()
+        let result = try await run(["import", "--store", s, file])
+        #expect(result.status == 65, "\(result.stdout)")
+        #expect(result.stderr.contains("Nothing to import from \(file): \(found)"), "\(result.stderr)")
+        #expect(result.stderr.contains("<TimeStamp>") && result.stderr.split(separator: "\n").count == 1)
+        #expect(try await run(["records", "--store", s]).stdout.contains("No records"))
+    }
+
     @Test(arguments: [
         ([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46] as [UInt8], "it is a JPEG image"),
         (Array("<html><body>hello</body></html>".utf8), "it is XML but not GPX, KML or TCX"),

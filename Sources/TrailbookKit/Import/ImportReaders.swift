@@ -68,8 +68,12 @@ enum ImportReaders {
             default: (CSVTrackReader(), "CSV")
             }
         var extras = Extras()
+        var points = 0
         do {
-            try read(path, with: reader, progress: progress) { try take($0, into: &extras, item) }
+            try read(path, with: reader, progress: progress) {
+                if case .point = $0 { points += 1 }
+                try take($0, into: &extras, item)
+            }
         } catch let failure as XMLScanner.Failure {
             throw ImportError.broken(path, reason: failure.description, format: "\(format) file")
         } catch let failure as GeoJSONReader.Failure {
@@ -78,6 +82,13 @@ enum ImportReaders {
             throw ImportError.broken(path, reason: failure.description, format: "\(format) file")
         } catch let failure as FITReader.Failure {
             throw ImportError.broken(path, reason: failure.description, format: "\(format) file")
+        }
+        // A KML with no time anywhere is not a history: refused, as Dawarich refuses it.
+        if kind == .kml, points == 0, extras.waypoints.isEmpty {
+            throw ImportError.notATrack(
+                path, what: kml.whatItHeld,
+                give: "a KML whose placemarks have a <TimeStamp> or <TimeSpan>, or a <gx:Track> with <when> times "
+                    + "(as Google Earth, Google's Timeline and GPS loggers export them)")
         }
         extras.format = format
         extras.elements = reader.elements
