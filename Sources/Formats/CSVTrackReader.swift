@@ -9,9 +9,11 @@ import GPSCore
 ///   (`speed (km/h)`): latitude `lat`/`latitude`, longitude `lon`/`lng`/`long`/`longitude` (in
 ///   decimal degrees, as E7 integers when the name ends in `e7`, with an N/S/E/W suffix or
 ///   prefix, or with a decimal comma when the delimiter is not a comma); the time `time`,
-///   `timestamp`, `datetime`, `date_time`, `utc`, `tst`, `timestamp_ms`, or `date` and `time`
-///   apart (ISO 8601, `YYYY-MM-DD HH:MM:SS`, Unix seconds or milliseconds; a time without a zone
-///   is UTC); altitude `alt`/`altitude`/`ele`/`elevation`/`height` (m); `speed` (m/s, or km/h,
+///   `timestamp`, `datetime`, `date_time`, `utc`, `tst`, `timestamp_ms`, `start_time`, or `date`
+///   and `time` apart (ISO 8601, `YYYY-MM-DD HH:MM:SS`, the date as `YYYY/MM/DD` too, Unix seconds
+///   or milliseconds; a time without a zone is UTC); a row whose `type` is `Visit` and that has an
+///   `end_time` is there at its end too (a list of Google Timeline's visits and activities, as in
+///   Freika/dawarich spec/fixtures/files/csv/quoted_headers.csv @f9f0ec48); altitude `alt`/`altitude`/`ele`/`elevation`/`height` (m); `speed` (m/s, or km/h,
 ///   mph or knots when the header says so); `course`/`bearing`/`heading`/`track`/`cog` (°);
 ///   `accuracy`/`acc` (m); `hdop`; `satellites`/`sats`/`sats_used`;
 /// - a row's `annotation`, `note`, `comment` or `description` is also a waypoint with that text;
@@ -71,6 +73,9 @@ public final class CSVTrackReader: TrackFileReader {
         var power: Int?
         var temperature: Int?
         var activity: Int?
+        /// A row's end (`end_time`) and kind (`type`): a visit is there until its end.
+        var end: Int?
+        var type: Int?
         /// A Columbus receiver's log (its `LATITUDE N/S` header): `YYMMDD` dates, `HHMMSS`
         /// times, speeds in km/h, a `TAG` column and a `VOX` column.
         var columbus = false
@@ -233,8 +238,10 @@ public final class CSVTrackReader: TrackFileReader {
         c.longitudeE7 = normalized[lon].hasSuffix("e7")
         c.time = index([
             "timestamp_ms", "time", "timestamp", "datetime", "date_time", "utc", "time_utc", "utc_time", "gps_time",
-            "tst", "recorded_at",
+            "tst", "recorded_at", "start_time", "begin_time",
         ])
+        c.end = index(["end_time"])
+        c.type = index(["type"])
         c.date = index(["date", "utc_date", "gps_date"])
         c.altitude = index(["alt", "altitude", "ele", "elevation", "height"])
         c.speed = index(["speed", "velocity", "vel"])
@@ -318,7 +325,10 @@ public final class CSVTrackReader: TrackFileReader {
         if c.columbus, let date = value(c.date), let t = timeText, let joined = Self.columbusTime(date, t) {
             timeText = Substring(joined)
         } else if let date = value(c.date), let t = timeText, !t.contains("-"), t.contains(":") {
-            timeText = Substring(date + "T" + t)
+            // YYYY/MM/DD as YYYY-MM-DD.
+            let slashed = date.count == 10 && date.dropFirst(4).first == "/"
+            let d = slashed ? date.replacingOccurrences(of: "/", with: "-") : String(date)
+            timeText = Substring(d + "T" + t)
         } else if timeText == nil {
             timeText = value(c.date)
         }
@@ -364,6 +374,13 @@ public final class CSVTrackReader: TrackFileReader {
         }
         try handle(.point(fix))
         if let note = value(c.note) { try handle(.waypoint(.init(fix: fix, text: String(note)))) }
+        if value(c.type)?.lowercased() == "visit", let end = value(c.end).flatMap(TrackValues.milliseconds(text:)),
+            end > ms
+        {
+            var until = fix
+            UTCTimestamp.set(end, on: &until)
+            try handle(.point(until))
+        }
         switch value(c.tag) {
         case "C", "D": try handle(.waypoint(.init(fix: fix, name: "Point of interest")))
         case "V":

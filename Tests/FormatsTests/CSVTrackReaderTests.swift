@@ -108,4 +108,50 @@ import Testing
                 Coordinate(latitude: 47.3769, longitude: -8.5417),
             ])
     }
+
+    /// The CSVs of Dawarich's importer specs (Freika/dawarich spec/fixtures/files/csv/, each file's
+    /// shape: split_date_time.csv @2e42a59a, semicolon_eu.csv and e7_integers.csv @52db8949,
+    /// unix_timestamps.csv @b9b2ddbe, gpslogger.csv @7149e387, quoted_headers.csv @f9f0ec48), read
+    /// as Dawarich reads them: every row a point at its time.
+    @Test func dawarichsCSVFixtures() throws {
+        func read(_ text: String) throws -> [TrackItem] { try readAll(CSVTrackReader(), text) }
+        // A date with slashes and a time apart.
+        let split = try read(
+            "INDEX,DATE,TIME,LATITUDE,LONGITUDE,HEIGHT,SPEED\n1,2008/12/02,01:21:52,51.126410,1.338282,150.000,0.000\n"
+                + "2,2008/12/02,01:21:34,50.862034,1.735265,222.759,10.599\n")
+        #expect(split.seconds == [seconds("2008-12-02T01:21:52Z"), seconds("2008-12-02T01:21:34Z")])
+        #expect(split.fixes.last?.altitudeMSL == 222.759)
+        // Semicolons and decimal commas.
+        let eu = try read("time;lat;lon;elevation;accuracy;speed\n2024-06-15T10:30:00Z;52,5200;13,4050;34,0;8;1,5\n")
+        #expect(
+            eu.fixes.first?.coordinate == Coordinate(latitude: 52.52, longitude: 13.405) && eu.fixes.first?.speed == 1.5
+        )
+        // E7 integers.
+        let e7 = try read(
+            "timestamp,latitudeE7,longitudeE7,accuracy,altitude,velocity\n2024-06-15T10:30:00Z,525200000,134050000,8,34,1.5\n"
+        )
+        #expect(e7.fixes.first?.coordinate == Coordinate(latitude: 52.52, longitude: 13.405))
+        // Unix seconds.
+        let unix = try read(
+            "deviceid,lat,lon,timestamp,accuracy,altitude,batterylevel,speed,bearing\n"
+                + "phone1,52.5200,13.4050,1718444200,8,34.0,85,1.5,90\n")
+        #expect(unix.seconds == [1_718_444_200] && unix.fixes.first?.track == 90)
+        // GPSLogger's columns with its activity.
+        let logger = try read(
+            "time,lat,lon,elevation,accuracy,bearing,speed,satellites,provider,activity,battery\n"
+                + "2024-06-15T10:30:00.000Z,52.5200,13.4050,34.0,8,90,1.5,12,gps,walking,85\n")
+        #expect(logger.fixes.first?.satellitesUsed == 12 && logger.fixes.first?.sensors?.activity == .walking)
+        // A list of Google Timeline's activities and visits, quoted: each at its start; a visit at its end too.
+        let timeline = try read(
+            #""Type","Name","Address","Latitude","Longitude","Start Time","End Time","PlaceId""# + "\n"
+                + #""Activity","UNKNOWN","","32.8954383","-117.1930364","2024-12-02T11:00:00.000-08:00","#
+                + #""2024-12-02T13:00:00.000-08:00","""# + "\n"
+                + #""Visit","","","32.8955442","-117.1929882","2024-12-02T11:02:12.000-08:00","#
+                + #""2024-12-02T22:14:34.000-08:00","""# + "\n")
+        #expect(
+            timeline.seconds == [
+                seconds("2024-12-02T19:00:00Z"), seconds("2024-12-02T19:02:12Z"), seconds("2024-12-03T06:14:34Z"),
+            ])
+        #expect(timeline.fixes.last?.coordinate == Coordinate(latitude: 32.8955442, longitude: -117.1929882))
+    }
 }
