@@ -32,6 +32,7 @@ struct WebDiary {
     static let saved = [
         "summary": "The day’s summary is saved.", "note": "The note is added.", "record": "The record is added.",
         "deleted": "The record is deleted.", "corrected": "Your correction is kept.", "named": "The place is named.",
+        "edited": "Your edit is kept.", "undone": "The edit is undone.",
     ]
 
     func diary(_ user: String, zone: TimeZone) -> DiaryService { DiaryService(store: store, zone: zone, account: user) }
@@ -51,7 +52,14 @@ struct WebDiary {
             guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
             let day = try Self.day(context)
             let message = request.uri.queryParameters.get("saved").flatMap { Self.saved[String($0)] }
-            return try await page(day, user: session.user, csrf: session.csrf, message: message)
+            // The edit just made, offered to undo while it is still the account's.
+            var undo: Int64?
+            if message != nil, let id = request.uri.queryParameters.get("undo").flatMap({ Int64(String($0)) }) {
+                let user = session.user
+                let kept = try await store.read { try $0.corrections(account: user) }
+                undo = kept.contains { $0.id == id } ? id : nil
+            }
+            return try await page(day, user: session.user, csrf: session.csrf, message: message, undo: undo)
         }
         // The day's timeline as `trailbook timeline D --json` gives it: the kept stays and moves with
         // their ids, the rides, events, cues, tasks and records, for scripts and the phone apps.
@@ -90,7 +98,13 @@ struct WebDiary {
             let at = fields["at"].flatMap { Int64($0) }
             do {
                 let saved: String
-                if let id = fields["place_id"].flatMap({ Int($0) }) {
+                if let edit = fields["edit"] {
+                    // An edit of the day's shape (docs/TIMELINE.md, "Edits"), offered to undo after.
+                    guard let done = try await Self.edit(edit, fields, at: at, day: day, zone: zone, corrections) else {
+                        return WebPages.redirect("/day/\(day)?saved=undone#movements")
+                    }
+                    return WebPages.redirect("/day/\(day)?saved=edited&undo=\(done)#movements")
+                } else if let id = fields["place_id"].flatMap({ Int($0) }) {
                     try await corrections.name(place: id, as: fields["name"])
                     saved = "named"
                 } else {
@@ -541,9 +555,61 @@ struct WebDiary {
         return style
     }
 
+    /// An edit of the day's stays and moves from the page's forms (`edit` = `times`, `split`,
+    /// `merge`, `remove`, `add` or `undo`), hours as `HH:MM` on `day` (an end before its start is
+    /// the next day's); the correction kept, nil for an undo.
+    static func edit(
+        _ edit: String, _ fields: [String: String], at: Int64?, day: CivilDate, zone: TimeZone,
+        _ corrections: VisitCorrections
+    ) async throws -> Int64? {
+        // An hour on the page's day, or on the day before or after where the form says so.
+        func hours(_ key: String) throws -> Int64 {
+            let offset = fields[key + "_day"].flatMap { Int($0) }.map { max(-1, min(1, $0)) } ?? 0
+            guard let ms = milliseconds(fields[key] ?? "", on: day.adding(days: offset), zone: zone) else {
+                throw VisitCorrectionError.cannot("give the hours as hours and minutes, e.g. 14:30")
+            }
+            return ms
+        }
+        func span() throws -> (Int64, Int64) {
+            let (from, to) = (try hours("from"), try hours("to"))
+            return (from, to > from || fields["to_day"] != nil ? to : to + 86_400_000)
+        }
+        func moment() throws -> Int64 {
+            guard let at else { throw VisitCorrectionError.noVisit(when: "the time the form gave") }
+            return at
+        }
+        switch edit {
+        case "times":
+            let (from, to) = try span()
+            return try await corrections.times(at: try moment(), from: from, to: to).correction
+        case "split": return try await corrections.split(at: try moment(), from: try hours("split")).correction
+        case "merge":
+            guard let other = fields["other"].flatMap({ Int64($0) }) else {
+                throw VisitCorrectionError.cannot("there is no stay after it that day to make one with")
+            }
+            return try await corrections.merge(at: try moment(), with: other).correction
+        case "remove": return try await corrections.remove(at: try moment()).correction
+        case "add":
+            guard let lat = fields["lat"].flatMap(Double.init), (-90...90).contains(lat),
+                let lon = fields["lon"].flatMap(Double.init), (-180...180).contains(lon)
+            else { throw VisitCorrectionError.cannot("tap the map where the stay was, then add it") }
+            let (from, to) = try span()
+            return try await corrections.add(from: from, to: to, center: Coordinate(latitude: lat, longitude: lon))
+                .correction
+        case "undo":
+            guard let id = fields["id"].flatMap({ Int64($0) }) else {
+                throw VisitCorrectionError.cannot("the form named no edit to undo")
+            }
+            try await corrections.remove(id)
+            return nil
+        default: throw VisitCorrectionError.cannot("“\(edit)” is no edit of the day")
+        }
+    }
+
     /// The day page of `user`: read and rendered on the thread pool.
     func page(
-        _ day: CivilDate, user: String, csrf: String, message: String? = nil, status: HTTPResponse.Status = .ok
+        _ day: CivilDate, user: String, csrf: String, message: String? = nil, undo: Int64? = nil,
+        status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let (zone, imperial) = await login.local(user, zone: zone)
         let style = style(imperial: imperial)
@@ -569,6 +635,7 @@ struct WebDiary {
         let found = try await VisitService.find(
             store: store, fromMilliseconds: from, toMilliseconds: until, devices: devices, rules: rules, zone: zone)
         web.correctAction = "/day/\(day)/corrections"
+        web.undo = undo
         (web.movements, web.places) = Self.movements(found, own: own, zone: zone, day: from..<until)
         web.modes = TravelMode.allCases.map(\.rawValue)
         let input = try await DayReportInputs.load(
@@ -601,6 +668,8 @@ struct WebDiary {
                     place: v.place.map(String.init), placeName: v.place.flatMap { found.places[$0]?.name })
                 (row.start, row.end, row.coordinates, row.spread) = (v.start, v.end, [v.center], v.spread)
                 row.detail = LocalTime.hoursAndMinutes(v.seconds)
+                (row.from, row.to) = (LocalTime.clock(v.start, zone: zone), LocalTime.clock(v.end, zone: zone))
+                (row.fromDay, row.toDay) = (v.start < day.lowerBound ? -1 : 0, v.end > day.upperBound ? 1 : 0)
                 return row
             case .trip(let t):
                 let there = found.zone(at: t.start) ?? zone
@@ -619,7 +688,12 @@ struct WebDiary {
         for own in own where !places.contains(where: { $0.1 == own.name }) {
             places.append((own.name, own.name))
         }
-        return (rows, places.map { (value: $0.0, name: $0.1) })
+        // A stay is made one with the next stay of the day.
+        var withNext = rows
+        for (i, row) in rows.enumerated() where !row.isTrip {
+            withNext[i].next = rows[(i + 1)...].first { !$0.isTrip }?.at
+        }
+        return (withNext, places.map { (value: $0.0, name: $0.1) })
     }
 
     /// The largest photo taken, bytes.

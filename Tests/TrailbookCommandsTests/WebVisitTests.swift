@@ -220,3 +220,128 @@ extension WebPageTests {
         #expect(places.stdout.contains("Flat"), "\(places.stdout)")
     }
 }
+
+/// The day's shape put right on the page: a stay's hours, a split, one stay with the next, a move
+/// that never happened, a missed stay added where the map was tapped; each kept as the account's
+/// edit (the command line lists it), offered to undo, and undone.
+extension WebPageTests {
+    @Test func theDaysShapePutRightInTheBrowser() async throws {
+        let (dir, store, config) = try await fortnightStore(users: ["ana"])
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        defer { _ = server.stop() }
+        let base = server.url!
+        let ana = try await signIn(base, as: "ana")
+        let jar = ["Cookie": "trailbook_session=\(ana)"]
+        let headers = jar.merging(["Content-Type": "application/x-www-form-urlencoded"]) { a, _ in a }
+        let dayURL = URL(string: "\(base)/day/2026-06-03")!
+        let post = URL(string: "\(base)/day/2026-06-03/corrections")!
+        /// The page's entries: each `<li>` of the story.
+        func entries(_ page: String) throws -> [String] {
+            let story = try #require(page.components(separatedBy: #"<ol class="story" id="movements""#).last)
+            return Array(
+                (story.components(separatedBy: "</ol>").first ?? "").components(separatedBy: "<li ").dropFirst())
+        }
+        func value(_ name: String, in entry: String) -> String? {
+            entry.components(separatedBy: "name=\"\(name)\" value=\"").dropFirst().first.map {
+                String($0.prefix { $0 != "\"" })
+            }
+        }
+        func stays(_ page: String) throws -> [String] { try entries(page).filter { $0.hasPrefix(#"class="stay""#) } }
+        let page = try await HTTP.request(dayURL, headers: jar).1
+        let token = try #require(csrf(in: page))
+        let before = try stays(page)
+        #expect(before.count == 6, "\(before.count) stays")
+        #expect(try entries(page).filter { $0.contains(#"value="remove""#) }.count == 11, "a removal for each entry")
+        /// Posts an edit; returns the page it lands on and the edit's id to undo.
+        func edit(_ fields: [String: String]) async throws -> (page: String, undo: String?) {
+            let sent = try await HTTP.exchange(
+                post, method: "POST", body: form(fields.merging(["csrf": token]) { a, _ in a }), headers: headers)
+            #expect(sent.status == 303, "\(fields): \(sent.status) \(sent.body.prefix(2000))")
+            let location = try #require(
+                sent.headers.first { $0.lowercased().hasPrefix("location: ") }.map { String($0.dropFirst(10)) })
+            let landed = try await HTTP.request(URL(string: "\(base)\(location)")!, headers: jar).1
+            let undo = location.components(separatedBy: "undo=").dropFirst().first?.prefix { $0 != "#" }
+            return (landed, undo.map(String.init))
+        }
+
+        // The second stay's hours: from a quarter past to a quarter to.
+        let second = before[1]
+        let (at, from, to) = try (
+            #require(value("at", in: second)), #require(value("from", in: second)), #require(value("to", in: second))
+        )
+        let hours = try await edit(["edit": "times", "at": at, "from": from, "to": "23:45"])
+        #expect(hours.page.contains("Your edit is kept."), "\(hours.page.prefix(3000))")
+        let undoID = try #require(hours.undo)
+        #expect(hours.page.contains(#"<input type="hidden" name="id" value="\#(undoID)">"#), "the undo form")
+        let changed = try stays(hours.page)
+        #expect(changed[1].contains("\(from)–23:45"), "\(changed[1].prefix(600))")
+        // Undone: the hours as found again, and the page says so.
+        let undone = try await edit(["edit": "undo", "id": undoID])
+        #expect(undone.page.contains("The edit is undone.") && undone.undo == nil)
+        #expect(try stays(undone.page)[1].contains("\(from)–\(to)"))
+
+        // The night's stay began the day before: its form says so, and its own hours given back keep it as it was.
+        let night = before[0]
+        #expect(value("from_day", in: night) == "-1" && value("to_day", in: night) == "0", "\(night.prefix(1500))")
+        let span = try #require(
+            night.components(separatedBy: #"<span class="when">"#).dropFirst().first?.prefix { $0 != "<" })
+        let same = try await edit([
+            "edit": "times", "at": try #require(value("at", in: night)), "from": try #require(value("from", in: night)),
+            "to": try #require(value("to", in: night)), "from_day": "-1", "to_day": "0",
+        ])
+        #expect(try stays(same.page)[0].contains(String(span)), "\(span)")
+        _ = try await edit(["edit": "undo", "id": try #require(same.undo)])
+
+        // The second stay split at its middle: one stay more.
+        let minutes = { (t: String) in (Int(t.prefix(2)) ?? 0) * 60 + (Int(t.suffix(2)) ?? 0) }
+        let middle = (minutes(from) + minutes(to)) / 2
+        let split = try await edit([
+            "edit": "split", "at": at, "split": String(format: "%02d:%02d", middle / 60, middle % 60),
+        ])
+        let afterSplit = try stays(split.page)
+        #expect(afterSplit.count == 7, "\(afterSplit.count) stays after the split")
+        // The first stay made one with the next: one fewer.
+        let first = afterSplit[0]
+        let merged = try await edit([
+            "edit": "merge", "at": try #require(value("at", in: first)),
+            "other": try #require(value("other", in: first)),
+        ])
+        let afterMerge = try stays(merged.page)
+        #expect(afterMerge.count == 6, "\(afterMerge.count) stays after the merge")
+        // A move that never happened: one entry fewer.
+        let move = try #require(try entries(merged.page).first { $0.hasPrefix(#"class="move""#) })
+        let removed = try await edit(["edit": "remove", "at": try #require(value("at", in: move))])
+        #expect(try entries(removed.page).count < (try entries(merged.page)).count)
+        // A stay the day missed, where the map was tapped: at 03:00-03:30 in the night.
+        let added = try await edit(["edit": "add", "lat": "47.3900", "lon": "8.5100", "from": "03:00", "to": "03:30"])
+        let afterAdd = try stays(added.page)
+        #expect(afterAdd.contains { $0.contains("03:00–03:30") }, "\(afterAdd.map { $0.prefix(300) })")
+        // Every edit is the account's: the command line lists them.
+        let listed = try await run(["visit", "corrections", "--store", store, "--user", "ana", "--json"])
+        for kind in ["split", "merge", "remove", "add"] { #expect(listed.stdout.contains("\"\(kind)\""), "\(kind)") }
+        #expect(!listed.stdout.contains(#""times""#), "the undone one is gone: \(listed.stdout)")
+        // What cannot be: one sentence, nothing kept.
+        let bad = try await HTTP.request(
+            post, method: "POST", body: form(["csrf": token, "edit": "split", "at": at, "split": "nine"]),
+            headers: headers)
+        #expect(bad.0 == 422, "\(bad.0)")
+        #expect(bad.1.contains("That cannot be done: give the hours as hours and minutes"), "\(bad.1.prefix(2000))")
+        #expect(
+            try await HTTP.request(post, method: "POST", body: form(["edit": "remove", "at": at]), headers: headers).0
+                == 403, "no token, no change")
+
+        // The forms at both widths: no sideways scroll.
+        for width in [390, 1280] {
+            let shot = "\(dir)/edits-\(width).png"
+            let seen = try browse(
+                "\(base)/day/2026-06-03", session: ana, width: width,
+                [
+                    "eval:document.querySelectorAll('#movements .stay details')[1].open = true",
+                    "eval:document.querySelectorAll('#movements .stay')[1].scrollIntoView()",
+                    "eval:document.documentElement.scrollWidth", "shot:\(shot)",
+                ])
+            let scroll = try #require(seen.last as? Int)
+            #expect(scroll <= width, "at \(width) px: \(scroll), \(shot)")
+        }
+    }
+}

@@ -44,6 +44,9 @@ extension DayReport {
             /// "Sunday 14 June 2026".
             var written: String
             var message: String?
+            /// Where the edits of the timeline are posted, and the edit just made (undone from the message).
+            var correctAction: String
+            var undo: String?
         }
 
         /// The map: rides in parts (a dashed line across each gap), record pins, the base map.
@@ -180,6 +183,15 @@ extension DayReport {
             var modes: Choice?
             var places: Choice?
             var rename: Rename?
+            /// A stay's edits: its hours, where to split it, the stay it merges with.
+            var edit: Edit?
+        }
+        struct Edit: Encodable {
+            var from: String
+            var to: String
+            var fromDay: Int
+            var toDay: Int
+            var merge: String?
         }
         struct Focus: Encodable {
             var line: String?

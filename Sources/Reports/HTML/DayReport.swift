@@ -242,6 +242,8 @@ public struct WebDay: Sendable {
     /// `correctAction` (none: no such section).
     public var movements: [Movement] = []
     public var correctAction = ""
+    /// The correction just made, which the page offers to undo.
+    public var undo: Int64?
     /// The places a visit can be said to have been at: the value posted and its name.
     public var places: [(value: String, name: String)] = []
     /// The modes a trip can be given.
@@ -271,6 +273,14 @@ public struct WebDay: Sendable {
         public var spread: Double = 0
         /// "2 h 10 min", "3.5 km · 14 min": what the panel says under the title.
         public var detail = ""
+        /// A visit's hours as the time fields show them ("07:30"), and a moment in the next visit
+        /// of the day (what "one stay with the next" merges it with); nil: none.
+        public var from = ""
+        public var to = ""
+        /// The days `from` and `to` are on, from the page's (-1: the day before, 1: the next).
+        public var fromDay = 0
+        public var toDay = 0
+        public var next: Int64?
 
         public init(
             isTrip: Bool, span: String, title: String, at: Int64, corrected: Bool, mode: String? = nil,
@@ -337,7 +347,8 @@ public enum DayReport {
                 user: web.user, csrf: web.csrf, previous: web.previous, next: web.next, home: web.home,
                 script: web.script, summaryAction: web.summaryAction, markAction: web.markAction,
                 summaryText: input.summary ?? "", year: String(input.date.prefix(4)),
-                written: CivilDate(iso: input.date).map(Self.written) ?? input.date, message: web.message)
+                written: CivilDate(iso: input.date).map(Self.written) ?? input.date, message: web.message,
+                correctAction: web.correctAction, undo: web.undo.map(String.init))
             page.story = story(input, web: web, style: style, projection: projection(input, frame: .web))
             let records = page.records.map { r in
                 var r = r
@@ -389,6 +400,10 @@ public enum DayReport {
             (row.title, row.at, row.corrected, row.csrf, row.action) = (
                 m.title, String(m.at), m.corrected, web.csrf, web.correctAction
             )
+            if !m.isTrip {
+                row.edit = .init(
+                    from: m.from, to: m.to, fromDay: m.fromDay, toDay: m.toDay, merge: m.next.map(String.init))
+            }
             if m.isTrip {
                 row.modes = .init(options: web.modes.map { .init(value: $0, selected: $0 == m.mode) })
                 // The points are in time order: the trip's are one run of them, found by halving.

@@ -88,6 +88,8 @@ extension MapScript {
             form.elements.lat.value=lat.toFixed(6);form.elements.lon.value=lon.toFixed(6);
             var t=b&&typeof b[4]==='string'?b[4].match(/\\b(\\d\\d:\\d\\d)\\b/):null;if(t)form.elements.time.value=t[1];
             document.getElementById('markplace').textContent=lat.toFixed(5)+', '+lon.toFixed(5);form.hidden=false;
+            var stay=document.getElementById('addstay');if(stay){stay.elements.lat.value=lat.toFixed(6);
+            stay.elements.lon.value=lon.toFixed(6);stay.hidden=false}
             if(pin){pin.setAttribute('cx',x);pin.setAttribute('cy',y);pin.setAttribute('visibility','visible')}
             form.scrollIntoView({block:'nearest'})})})();
             (function(){var svg=document.getElementById('map'),panel=document.getElementById('panel'),

@@ -36,14 +36,22 @@ enum ReportTemplates {
         aria-label="The day before">\(AppStyle.icon("prev"))</a><form method="get" action="/day" class="pickday">\
         <input type="date" name="date" value="{{date}}" required aria-label="Day"><button class="quiet">Show</button></form>\
         <a class="button quiet" href="{{next}}" rel="next" aria-label="The day after">\(AppStyle.icon("next"))</a></nav>
-        {{#message}}<p class="message" id="message" role="status">{{.}}</p>{{/message}}
+        {{#message}}<p class="message" id="message" role="status">{{.}}</p>{{#undo}}<form method="post" \
+        action="{{correctAction}}" class="undo" id="undo"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <input type="hidden" name="edit" value="undo"><input type="hidden" name="id" value="{{.}}">\
+        <button class="quiet">Undo</button></form>{{/undo}}{{/message}}
         <h1>{{written}}</h1>{{/web}}
         {{#totals}}<div class="totals"><span>{{distance}}</span><span>moving {{moving}}</span><span>climb {{climb}}</span></div>{{/totals}}
         <div class="muted">{{zone}} · {{rideCount}} · {{recordCount}}</div>
         {{#web}}<form method="post" action="{{markAction}}" class="edit card" id="mark" hidden><input type="hidden" name="csrf" \
         value="{{csrf}}"><input type="hidden" name="lat"><input type="hidden" name="lon"><p>A new record at \
         <span id="markplace"></span></p><label>Time <input type="time" name="time" required value="12:00"></label>\
-        <label>Note <input name="note" maxlength="10000"></label><button>Add the record</button></form>{{/web}}
+        <label>Note <input name="note" maxlength="10000"></label><button>Add the record</button></form>
+        <form method="post" action="{{correctAction}}" class="edit card" id="addstay" hidden><input type="hidden" \
+        name="csrf" value="{{csrf}}"><input type="hidden" name="edit" value="add"><input type="hidden" name="lat">\
+        <input type="hidden" name="lon"><p>Or a stay the day missed there</p><label>From <input type="time" \
+        name="from" required></label><label>to <input type="time" name="to" required></label>\
+        <button>Add the stay</button></form>{{/web}}
         <ol class="story" id="movements" aria-label="Where you were">{{#story}}<li class="{{kind}}" id="{{id}}" tabindex="0" \
         {{#box}}data-box="{{.}}" {{/box}}style="--mode:var(--m-{{mode}})"><span class="icon"><svg class="i" aria-hidden="true">\
         <use href="/icons.svg#{{icon}}"/></svg></span><span class="what">{{name}}{{#corrected}} \
@@ -58,7 +66,21 @@ enum ReportTemplates {
         <button>Save</button></form>{{#rename}}<form method="post" action="{{action}}" class="edit">\
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="place_id" value="{{place}}">\
         <label>Name this place <input name="name" maxlength="200" value="{{current}}"></label> \
-        <button>Name it</button></form>{{/rename}}</details>{{/action}}</li>{{/story}}</ol>
+        <button>Name it</button></form>{{/rename}}{{#edit}}<form method="post" action="{{action}}" class="edit">\
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="at" value="{{at}}">\
+        <input type="hidden" name="edit" value="times"><input type="hidden" name="from_day" value="{{fromDay}}">\
+        <input type="hidden" name="to_day" value="{{toDay}}"><label>From <input type="time" name="from" \
+        value="{{from}}" required></label><label>to <input type="time" name="to" value="{{to}}" required></label> \
+        <button>Change the hours</button></form><form method="post" action="{{action}}" class="edit">\
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="at" value="{{at}}">\
+        <input type="hidden" name="edit" value="split"><label>Two stays from <input type="time" name="split" \
+        required></label> <button>Split</button></form>{{#merge}}<form method="post" action="{{action}}" \
+        class="edit"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="at" value="{{at}}">\
+        <input type="hidden" name="edit" value="merge"><input type="hidden" name="other" value="{{.}}">\
+        <button>One stay with the next</button></form>{{/merge}}{{/edit}}<form method="post" action="{{action}}" \
+        class="edit"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="at" value="{{at}}">\
+        <input type="hidden" name="edit" value="remove"><button class="quiet">It never happened</button></form>\
+        </details>{{/action}}</li>{{/story}}</ol>
         {{^story}}<p class="muted" id="nostory">Nothing recorded this day. Tap the map to add a record.</p>{{/story}}
         {{#web}}<p class="muted">Pick a stay or a move to see it on the map; tap the map to add a record there.</p>
         <form method="post" action="{{summaryAction}}" class="edit" id="summary">\
