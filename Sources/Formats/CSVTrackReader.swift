@@ -13,7 +13,8 @@ import GPSCore
 ///   and `time` apart (ISO 8601, `YYYY-MM-DD HH:MM:SS`, the date as `YYYY/MM/DD` too, Unix seconds
 ///   or milliseconds; a time without a zone is UTC); a row whose `type` is `Visit` and that has an
 ///   `end_time` is there at its end too (a list of Google Timeline's visits and activities, as in
-///   Freika/dawarich spec/fixtures/files/csv/quoted_headers.csv @f9f0ec48); altitude `alt`/`altitude`/`ele`/`elevation`/`height` (m); `speed` (m/s, or km/h,
+///   Freika/dawarich spec/fixtures/files/csv/quoted_headers.csv @f9f0ec48);
+///   altitude `alt`/`altitude`/`ele`/`elevation`/`height` (m); `speed` (m/s, or km/h,
 ///   mph or knots when the header says so); `course`/`bearing`/`heading`/`track`/`cog` (°);
 ///   `accuracy`/`acc` (m); `hdop`; `satellites`/`sats`/`sats_used`;
 /// - a row's `annotation`, `note`, `comment` or `description` is also a waypoint with that text;

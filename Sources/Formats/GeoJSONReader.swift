@@ -11,8 +11,9 @@ import GPSCore
 ///   (`times` or `coordTimes`, nested as the lines are, or `coordinateProperties.times`) is a
 ///   track, each line a segment;
 /// - a position may carry its time as a fourth value (`[lon, lat, alt, time]`, Unix seconds or
-///   milliseconds; as Dawarich reads it, Freika/dawarich app/services/geojson/params.rb @114a4b81),
-///   used where the properties give the position none;
+///   milliseconds from 2000 on; as Dawarich reads it, Freika/dawarich app/services/geojson/params.rb
+///   @114a4b81), used where the properties give the position none (a smaller fourth value is a
+///   measure, not a time);
 /// - Trailbook's own records (`"kind": "record"`) come back as waypoints with their name, notes
 ///   and fields.
 ///
@@ -382,9 +383,10 @@ extension GeoJSONReader.Time {
 }
 
 extension GeoJSONReader.Position {
-    /// The time a fourth value gives.
+    /// The time a fourth value gives: Unix seconds or milliseconds from 2000 on; a smaller one is
+    /// a measure along the line (GeoJSON's "M"), not a time.
     var timeOfItsOwn: GeoJSONReader.Time {
-        guard let time else { return .none }
+        guard let time, time >= 946_684_800 else { return .none }
         return TrackValues.milliseconds(unix: time).map(GeoJSONReader.Time.at) ?? .unreadable
     }
 }

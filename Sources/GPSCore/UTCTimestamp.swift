@@ -3,7 +3,8 @@ import Foundation
 /// ISO 8601 timestamps as milliseconds since 1970-01-01T00:00:00Z.
 public enum UTCTimestamp {
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…][Z|±HH:MM|±HHMM|±HH]` (a space instead of `T` too, and
-    /// a space before `±HHMM` or `UTC` as Ruby writes a time). Without a zone the time is taken as UTC, as GPX requires. Nil for anything else.
+    /// a space before `±HHMM` or `UTC` as Ruby writes a time). Without a zone the time is taken as
+    /// UTC, as GPX requires. Nil for anything else.
     public static func milliseconds(_ text: Substring) -> Int64? {
         var text = text
         return text.withUTF8 { milliseconds(UnsafeRawBufferPointer($0)) }

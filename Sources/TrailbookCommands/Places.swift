@@ -5,7 +5,8 @@ import Synchronization
 import TrackModel
 import TrailbookKit
 
-/// `trailbook place add|list|rm`: the named areas events are detected at.
+/// `trailbook place add|list|rm`: the named areas events are detected at; `place show`: a
+/// place's history.
 struct PlaceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "place",
@@ -14,7 +15,39 @@ struct PlaceCommand: AsyncParsableCommand {
             A place is a circle (a centre and a radius in metres) or a polygon read from a GeoJSON \
             file. record, import and serve detect place.arrive and place.depart at them (docs/EVENTS.md).
             """,
-        subcommands: [Add.self, List.self, Remove.self])
+        subcommands: [Add.self, List.self, Remove.self, Show.self])
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Show a place's history: every visit (its day, hours and length), the first and last, the time "
+                + "spent there and the days it was visited.",
+            discussion: """
+                PLACE is a place's number as `visits --places` lists it, its name, or the name of one of your own \
+                places (the place found inside it). Read from the whole timeline, your edits and corrections applied.
+                """)
+        @Argument(help: "The place: its number, its name, or one of your own places' names.") var place: String
+        @Flag(
+            help: """
+                Print {"id", "name", "lat", "lon", "visits": [{"day", "start", "end", "seconds", "hours"}], "first", \
+                "last", "total_s", "days"}.
+                """)
+        var json = false
+        @OptionGroup var devices: DeviceOptions
+        @OptionGroup var accountOptions: AccountOptions
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var zoneOptions: ZoneOptions
+
+        func run() async throws {
+            let config = try zoneOptions.loaded()
+            let store = try storeOptions.open()
+            let filter = try await devices.filter(store, account: accountOptions.user)
+            let history = try await PlaceHistory.load(
+                place, store: store, devices: filter, rules: config.pipeline.visits, zone: config.timeZone)
+            if json { return try printJSON(history) }
+            for line in history.lines { print(line) }
+        }
+    }
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -35,6 +35,30 @@ struct WebPlaces {
             return try await page(session.user, session.csrf, message: message)
         }
         router.get("/places.js") { _, _ -> Response in WebPages.script(WebMapScripts.places) }
+        // A found place's history, as `trailbook place show N` gives it.
+        router.get("/places/found/:id") { request, context -> Response in
+            guard let (_, session) = await login.session(request) else { return WebPages.redirect("/") }
+            guard let id = context.parameters.get("id").flatMap({ Int($0) }) else {
+                throw Refusal(.notFound, "A found place is named by its number, e.g. /places/found/3.")
+            }
+            let zone = await login.local(session.user, zone: zone).zone
+            let history: PlaceHistory
+            do {
+                history = try await PlaceHistory.load(
+                    String(id), store: store, devices: DeviceFilter(account: session.user), rules: visitRules,
+                    zone: zone)
+            } catch let error as VisitCorrectionError {
+                throw Refusal(.notFound, error.description)
+            }
+            let page = HistoryPage(
+                title: history.name, user: session.user, today: LocalTime.today(in: zone).description,
+                name: history.name, summary: history.lines.dropFirst().first ?? "No visits there yet.",
+                hasVisits: !history.visits.isEmpty,
+                visits: history.visits.reversed().map {
+                    .init(day: $0.day, hours: $0.hours, length: LocalTime.hoursAndMinutes(Double($0.seconds)))
+                })
+            return WebPages.html(WebTemplates.pages.render("placehistory", model: page))
+        }
         router.post("/places") { request, _ -> Response in
             let (user, csrf, fields) = try await WebPages.form(request, login: login)
             let service = PlaceService(store: store, account: user)
@@ -161,6 +185,22 @@ struct WebPlaces {
             attribution: WebPages.attribution(tiles), message: message,
             formMessage: refused)
         return WebPages.html(WebTemplates.pages.render("places", model: page), status: status)
+    }
+
+    /// A found place's history page: its visits, newest first.
+    struct HistoryPage: Encodable {
+        struct Visit: Encodable {
+            let day: String
+            let hours: String
+            let length: String
+        }
+        let title: String
+        let user: String
+        let today: String
+        let name: String
+        let summary: String
+        let hasVisits: Bool
+        let visits: [Visit]
     }
 
     /// What the places page shows: the account's places with their last events, the places

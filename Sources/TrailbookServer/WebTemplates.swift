@@ -14,6 +14,7 @@ enum WebTemplates {
                 ("export", export, "export"), ("import", importPage, "import"), ("settings", settings, "settings"),
                 ("paired", paired, "settings"), ("places", places, "places"), ("alerts", alerts, "alerts"),
                 ("friends", friends, "friends"), ("heatmap", heatmap, "year"), ("year", year, "year"),
+                ("placehistory", placeHistory, "places"),
             ].map { page in
                 // Each signed-in page opens with the app's bar, its own tab marked.
                 (
@@ -361,13 +362,27 @@ enum WebTemplates {
         <th>Your name for it</th></tr></thead><tbody>
         {{#found}}<tr data-id="{{id}}"><td><strong>{{label}}</strong>{{#suggestion}} <span class="muted">({{.}}, \
         suggested)</span>{{/suggestion}}</td>\
-        <td>{{#locality}}{{.}}<br>{{/locality}}{{#address}}{{.}}<br>{{/address}}<span class="muted">{{where}}</span></td>\
+        <td>{{#locality}}{{.}}<br>{{/locality}}{{#address}}{{.}}<br>{{/address}}<span class="muted">{{where}}</span>\
+        <br><a href="/places/found/{{id}}">Its visits</a></td>\
         <td><form method="post" action="/places/found" class="rename"><input type="hidden" name="csrf" value="{{csrf}}">\
         <input type="hidden" name="id" value="{{id}}"><input name="name" value="{{name}}" size="10" maxlength="64" \
         aria-label="A name for place {{id}}" placeholder="a name"> <button>Keep</button></form></td></tr>
         {{/found}}</tbody></table></div>{{/hasFound}}
         </section>
         <script src="/map.js"></script><script src="/places.js"></script>
+        </body></html>
+        """
+
+    /// A found place's history: each visit with its day (a link to the day), hours and length.
+    static let placeHistory = """
+        {{> head}}
+        <header><h1>{{name}}</h1><span>signed in as <strong id="me">{{user}}</strong></span></header>
+        <nav class="days"><a href="/places#found">Places</a><a href="/day/{{today}}">Today’s diary</a></nav>
+        <p id="summary">{{summary}}</p>
+        {{#hasVisits}}<div class="scroll"><table id="visits" class="cards"><thead><tr><th>Day</th><th>Hours</th>\
+        <th>Length</th></tr></thead><tbody>
+        {{#visits}}<tr><td><a href="/day/{{day}}">{{day}}</a></td><td>{{hours}}</td><td>{{length}}</td></tr>
+        {{/visits}}</tbody></table></div>{{/hasVisits}}
         </body></html>
         """
 

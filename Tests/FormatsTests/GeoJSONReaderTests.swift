@@ -20,7 +20,9 @@ import Testing
              "geometry":{"type":"MultiPoint","coordinates":[[28.001,36.001],[28.002,36.002]]}},
             {"type":"Feature","geometry":{"type":"Point","coordinates":[28.01,36.01,12,1466496000]},"properties":{}},
             {"type":"Feature","geometry":{"type":"LineString","coordinates":
-             [[28.02,36.02,14,1466499600],[28.03,36.03,15,1466499660000]]},"properties":{}}
+             [[28.02,36.02,14,1466499600],[28.03,36.03,15,1466499660000]]},"properties":{}},
+            {"type":"Feature","geometry":{"type":"LineString","coordinates":[[28.04,36.04,16,0],[28.05,36.05,17,12.5]]},
+             "properties":{}}
             ]}
             """
         let reader = GeoJSONReader()
@@ -32,6 +34,7 @@ import Testing
             ])
         #expect(items.fixes[1].coordinate == Coordinate(latitude: 36.001, longitude: 28.001))
         #expect(items.fixes[3].altitudeMSL == 12)
-        #expect(reader.elements == 6 && reader.skipped.isEmpty, "\(reader.skipped)")
+        // A line whose fourth values are measures along it (0, 12.5 m) has no times.
+        #expect(reader.elements == 8 && reader.skipped == ["no time": 2], "\(reader.skipped)")
     }
 }

@@ -35,6 +35,7 @@ import TrailbookTestSupport
         "GET /import.js",
         "POST /import", "GET /settings", "POST /devices", "POST /devices/revoke", "POST /password", "GET /map.js",
         "GET /places", "GET /places.js", "POST /places", "POST /places/rename", "POST /places/found",
+        "GET /places/found/{id}",
         "GET /places/delete",
         "POST /places/delete", "GET /alerts", "POST /alerts", "POST /alerts/{id}/test", "GET /alerts/{id}/delete",
         "POST /alerts/{id}/delete", "GET /friends", "POST /sessions/end", "POST /preferences",

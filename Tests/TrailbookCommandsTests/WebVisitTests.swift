@@ -345,3 +345,56 @@ extension WebPageTests {
         }
     }
 }
+
+/// A place's history, by the command line and on its page: every visit of the whole timeline.
+extension WebPageTests {
+    @Test func aPlacesHistoryListsEveryVisit() async throws {
+        let (dir, store, config) = try await fortnightStore(users: ["ana"])
+        let common = ["--store", store, "--user", "ana", "--config", config]
+        let listed = try await run(["visits", "--places", "--json"] + common)
+        let places = try #require(
+            (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])?["places"]
+                as? [[String: Any]])
+        let most = try #require(places.max { ($0["seconds"] as? Double ?? 0) < ($1["seconds"] as? Double ?? 0) })
+        let (id, visits, seconds) = try (
+            #require(most["id"] as? Int), #require(most["visits"] as? Int), #require(most["seconds"] as? Double)
+        )
+        let shown = try await run(["place", "show", String(id), "--json"] + common)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let history = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+        let stays = try #require(history["visits"] as? [[String: Any]])
+        #expect(stays.count == visits, "\(stays.count) of \(visits)")
+        #expect(abs(Double(history["total_s"] as? Int ?? 0) - seconds) <= Double(visits), "\(history["total_s"] ?? 0)")
+        let days = Set(stays.compactMap { $0["day"] as? String })
+        #expect(history["days"] as? Int == days.count && days.count > 1, "\(days)")
+        #expect((history["first"] as? String ?? "") < (history["last"] as? String ?? ""))
+        let text = try await run(["place", "show", String(id)] + common)
+        #expect(text.stdout.contains("(place \(id), ") && text.stdout.contains("\(visits) visits on"), "\(text.stdout)")
+        let none = try await run(["place", "show", "999"] + common)
+        #expect(none.status == 66 && none.stderr.contains("There is no place 999"), "\(none.status) \(none.stderr)")
+
+        // The same on the place's page, linked from the places page; newest visit first.
+        let server = try ServeCommandTests.RunningServer(store: store, arguments: ["--config", config])
+        defer { _ = server.stop() }
+        let base = server.url!
+        let ana = try await signIn(base, as: "ana")
+        let jar = ["Cookie": "trailbook_session=\(ana)"]
+        #expect(try await HTTP.request(URL(string: "\(base)/places")!, headers: jar).1.contains("/places/found/\(id)"))
+        let page = try await HTTP.request(URL(string: "\(base)/places/found/\(id)")!, headers: jar)
+        #expect(page.0 == 200)
+        let rows = page.1.components(separatedBy: #"<tr><td><a href="/day/"#).count - 1
+        #expect(rows == visits, "\(rows) rows")
+        let newest = try #require(days.max())
+        #expect(page.1.contains(#"<tr><td><a href="/day/\#(newest)">"#), "\(page.1.prefix(2000))")
+        #expect(try await HTTP.request(URL(string: "\(base)/places/found/999")!, headers: jar).0 == 404)
+        #expect(try await HTTP.request(URL(string: "\(base)/places/found/\(id)")!).0 != 200, "not signed in")
+        for width in [390, 1280] {
+            let shot = "\(dir)/place-\(width).png"
+            let seen = try browse(
+                "\(base)/places/found/\(id)", session: ana, width: width,
+                ["eval:document.documentElement.scrollWidth", "shot:\(shot)"])
+            let scroll = try #require(seen.last as? Int)
+            #expect(scroll <= width, "at \(width) px: \(scroll), \(shot)")
+        }
+    }
+}
