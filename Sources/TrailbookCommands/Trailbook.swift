@@ -28,7 +28,7 @@ public struct Trailbook: AsyncParsableCommand {
             Resume.self, Status.self, Summary.self, Report.self, Export.self, Config.self, Simulate.self, Serve.self,
             UserCommand.self, Push.self, StoreCommand.self,
             DeviceCommand.self, PlaceCommand.self, Events.self, Timeline.self, VisitsCommand.self, VisitCommand.self,
-            YearCommand.self, GeocoderCommand.self,
+            YearCommand.self, TripsCommand.self, GeocoderCommand.self,
             CueCommand.self,
             TaskCommand.self,
             AlertCommand.self, ConditionsCommand.self, WeatherCommand.self, SuggestCommand.self, TideCommand.self,

@@ -72,7 +72,7 @@ public enum TripsAway {
     }
 
     /// The local days whose 03:00 falls within the stay.
-    static func nightsHeld(by v: Visit, zone: TimeZone) -> [CivilDate] {
+    public static func nightsHeld(by v: Visit, zone: TimeZone) -> [CivilDate] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         var nights: [CivilDate] = []

@@ -398,3 +398,46 @@ extension WebPageTests {
         }
     }
 }
+
+/// The trips away of the simulated fortnight (a weekend away by car, a flight of two nights), then
+/// with a night in Lisbon added: each found by `trips`, named by the places of its nights.
+extension WebPageTests {
+    @Test func nightsAwayAreTrips() async throws {
+        let (_, store, config) = try await fortnightStore(users: ["ana"])
+        let common = ["--store", store, "--user", "ana", "--config", config]
+        func trips() async throws -> (report: [String: Any], trips: [[String: Any]]) {
+            let found = try await run(["trips", "--json"] + common)
+            #expect(found.status == 0, "\(found.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(found.stdout.utf8)) as? [String: Any])
+            return (report, try #require(report["trips"] as? [[String: Any]]))
+        }
+        let before = try await trips()
+        #expect((before.report["home"] as? String)?.hasPrefix("home") == true, "\(before.report)")
+        #expect(before.trips.count == 2, "\(before.trips)")
+        let weekend = before.trips.first { ($0["nights"] as? [String])?.count == 1 }
+        let flight = before.trips.first { ($0["nights"] as? [String])?.count == 2 }
+        #expect((weekend?["distance_m_by_mode"] as? [String: Int])?["car"] ?? 0 > 100_000, "\(before.trips)")
+        #expect((flight?["distance_m_by_mode"] as? [String: Int])?["plane"] ?? 0 > 1_000_000, "\(before.trips)")
+
+        let added = try await run(
+            [
+                "visit", "add", "--at", "38.7223,-9.1393", "--from", "2026-06-05T20:00:00+02:00", "--to",
+                "2026-06-06T10:00:00+02:00",
+            ] + common)
+        #expect(added.status == 0, "\(added.stderr)")
+        let after = try await trips()
+        #expect(after.trips.count == 3, "\(after.trips)")
+        let lisbon = try #require(after.trips.first)
+        #expect(lisbon["nights"] as? [String] == ["2026-06-06"], "\(lisbon)")
+        #expect((lisbon["farthest_km"] as? Double ?? 0) > 1_500, "\(lisbon)")
+        #expect(lisbon["ongoing"] as? Bool == false, "\(lisbon)")
+        let place = try #require((lisbon["places"] as? [String])?.first)
+        #expect(place.hasPrefix("place ") && lisbon["name"] as? String == place, "\(lisbon)")
+        // Named, the place names the trip.
+        let named = try await run(["visit", "name", String(place.dropFirst(6)), "Lisbon"] + common)
+        #expect(named.status == 0, "\(named.stderr)")
+        let text = try await run(["trips"] + common)
+        #expect(text.stdout.contains("1  2026-06-05  Lisbon  1 night"), "\(text.stdout)")
+        #expect(text.stdout.hasPrefix("3  "), "newest first: \(text.stdout)")
+    }
+}
