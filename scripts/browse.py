@@ -6,7 +6,9 @@ usage: browse.py URL [--cookie NAME=VALUE] [--width 1100] [--dark] STEP...
 --dark: the page sees a reader who prefers a dark colour scheme.
 
 Steps, in order:
-  wait:EXPR        evaluate the JavaScript EXPR until it is truthy (30 s at most, else exit 1)
+  wait:EXPR        evaluate the JavaScript EXPR until it is truthy (90 s at most, else exit 1: a
+                   machine under a whole suite's load can take that long; a passing wait returns
+                   as soon as it holds)
   eval:EXPR        print the value of EXPR as a JSON line
   run:COMMAND      run a shell command (e.g. a phone posting a point) and go on
   shot:PATH        save a PNG screenshot of the page
@@ -140,15 +142,15 @@ def main():
             tools.call("Network.setCookie", name=name, value=value, url=url, httpOnly=True, sameSite="Strict")
         tools.call("Page.navigate", url=url)
         # The steps begin once the page has loaded (a screenshot of a page still being replaced fails).
-        deadline = time.time() + 30
+        deadline = time.time() + 90
         while evaluate(tools, "document.readyState === 'complete' && location.href !== 'about:blank'") is not True:
             if time.time() > deadline:
-                raise SystemExit(f"{url} did not load in 30 s")
+                raise SystemExit(f"{url} did not load in 90 s")
             time.sleep(0.05)
         for step in steps:
             kind, _, rest = step.partition(":")
             if kind == "wait":
-                deadline = time.time() + 30
+                deadline = time.time() + 90
                 while not evaluate(tools, rest):
                     if time.time() > deadline:
                         raise SystemExit(f"never true: {rest}\n" + str(evaluate(tools, "document.body && document.body.outerHTML")))
